@@ -1,0 +1,48 @@
+# Thin wrapper over CMake + Ninja + CTest. `make demo` and `make test` work on
+# a fresh Debian 12 machine: they install missing build dependencies first.
+BUILD   ?= build
+PREFIX  ?= /usr/local
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+# Registry sizes `make bench` measures; add 1000000 for the ~430 MB registry.
+BENCH_SIZES ?= 1000 10000 100000
+CMAKE_FLAGS ?=
+
+# Debian packages the build and tests need.
+DEB_PACKAGES = build-essential cmake ninja-build pkg-config libjansson-dev libutf8proc-dev \
+               libstemmer-dev libpcre2-dev libcmocka-dev python3 valgrind
+# Extra tools `make bench` uses (peak RSS, repeatable timings).
+BENCH_PACKAGES = time valgrind hyperfine
+
+.PHONY: all deps configure build demo test bench install clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh $(DEB_PACKAGES)
+
+$(BUILD)/build.ninja: CMakeLists.txt | deps
+	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
+
+configure: $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@echo "== mcpvet scan --tools examples/demo-snapshot.json =="
+	@./$(BUILD)/mcpvet scan --tools examples/demo-snapshot.json; rc=$$?; \
+	 echo "== exit code $$rc (0 clean, 1 findings at or above --fail-on, 3 degraded) =="; \
+	 test $$rc -eq 0 -o $$rc -eq 1
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	@./scripts/install-deps.sh $(BENCH_PACKAGES)
+	BENCH_SIZES="$(BENCH_SIZES)" ./bench/run.sh $(BUILD)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD)

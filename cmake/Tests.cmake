@@ -1,0 +1,46 @@
+# Every tests/unit/test_*.c is one cmocka binary and one ctest test, so a new
+# module's test needs no CMake edit. Helpers shared by unit tests live in
+# tests/unit/support/.
+pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
+
+file(GLOB TEST_SUPPORT_SOURCES CONFIGURE_DEPENDS tests/unit/support/*.c)
+add_library(mvtestsupport STATIC ${TEST_SUPPORT_SOURCES} tests/unit/support/empty.c)
+target_include_directories(mvtestsupport PUBLIC include tests/unit/support src/engine src)
+target_link_libraries(mvtestsupport PUBLIC mvcore PkgConfig::CMOCKA)
+
+file(GLOB UNIT_TESTS CONFIGURE_DEPENDS tests/unit/test_*.c)
+foreach(src IN LISTS UNIT_TESTS)
+  get_filename_component(name "${src}" NAME_WE)
+  add_executable(${name} "${src}")
+  target_link_libraries(${name} PRIVATE mvtestsupport)
+  add_test(NAME unit.${name} COMMAND ${name})
+  set_tests_properties(unit.${name} PROPERTIES
+    ENVIRONMENT "MCPVET_SOURCE_DIR=${CMAKE_SOURCE_DIR};MCPVET_BINARY=$<TARGET_FILE:mcpvet>"
+    TIMEOUT 300)
+endforeach()
+
+# The offline guarantee: no I/O, clock, randomness, environment or locale
+# symbol may be referenced by any engine object.
+add_test(NAME unit.symbol_guard
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/unit/symbol_guard.sh $<TARGET_OBJECTS:mvengine_obj>
+         COMMAND_EXPAND_LISTS)
+
+# Integration tests: shell scripts driving the real binary.
+file(GLOB INTEGRATION_TESTS CONFIGURE_DEPENDS tests/integration/*.sh)
+foreach(script IN LISTS INTEGRATION_TESTS)
+  get_filename_component(name "${script}" NAME_WE)
+  add_test(NAME integration.${name} COMMAND bash ${script})
+  set_tests_properties(integration.${name} PROPERTIES
+    ENVIRONMENT "MCPVET=$<TARGET_FILE:mcpvet>;MCPVET_SOURCE_DIR=${CMAKE_SOURCE_DIR};MCPVET_SHARED_DIR=${CMAKE_SOURCE_DIR}/../shared"
+    TIMEOUT 900)
+endforeach()
+
+# Corpus gate tests live in tests/corpus/*.sh and run the real binary too.
+file(GLOB CORPUS_TESTS CONFIGURE_DEPENDS tests/corpus/*.sh)
+foreach(script IN LISTS CORPUS_TESTS)
+  get_filename_component(name "${script}" NAME_WE)
+  add_test(NAME corpus.${name} COMMAND bash ${script})
+  set_tests_properties(corpus.${name} PROPERTIES
+    ENVIRONMENT "MCPVET=$<TARGET_FILE:mcpvet>;MCPVET_SOURCE_DIR=${CMAKE_SOURCE_DIR};MCPVET_SHARED_DIR=${CMAKE_SOURCE_DIR}/../shared"
+    TIMEOUT 900)
+endforeach()

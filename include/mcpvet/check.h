@@ -1,0 +1,118 @@
+/*
+ * The check interface and the signal a check emits. A check is a table of
+ * function pointers with a stable id; the engine runs every registered check
+ * over every tool in a fixed order, isolates failures and enforces caps, so a
+ * check only has to look at one tool and say what it saw.
+ *
+ * Life cycle of a check's state:
+ *   init     once per engine (compile rules, patterns)     -> engine_state
+ *   prepare  once per scanned registry (build name index)  -> registry_state
+ *   inspect  once per tool, possibly on several threads at once
+ *   release  frees registry_state;  fini frees engine_state
+ * inspect must treat both states as read-only: it may run concurrently.
+ */
+#ifndef MCPVET_CHECK_H
+#define MCPVET_CHECK_H
+
+#include <stdbool.h>
+#include "mcpvet/arena.h"
+#include "mcpvet/common.h"
+#include "mcpvet/normalize.h"
+#include "mcpvet/registry.h"
+#include "mcpvet/tool.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* INFO signals are shown in reports but never change a verdict (e.g. an
+ * honest name collision between two servers). */
+typedef enum mv_tier { MV_TIER_INFO = 0, MV_TIER_SOFT = 1, MV_TIER_HARD = 2 } mv_tier;
+
+typedef enum mv_threat {
+    MV_THREAT_TOOL_POISONING = 0,
+    MV_THREAT_PROMPT_INJECTION,
+    MV_THREAT_RUG_PULL,
+    MV_THREAT_EXFILTRATION,
+    MV_THREAT_MALICIOUS_CODE,
+    MV_THREAT_UNCATEGORIZED,
+    MV_THREAT_COUNT
+} mv_threat;
+
+/* Stable names used in reports: "hard"/"soft"/"info", "tool_poisoning"... */
+const char *mv_tier_name(mv_tier tier);
+const char *mv_threat_name(mv_threat threat);
+
+/* What a check hands to mv_emit(). Strings are copied by the engine, so they
+ * may point at stack buffers or scratch memory. Evidence is raw text: the
+ * engine makes it render-safe and caps its length. */
+typedef struct mv_signal_spec {
+    mv_tier tier;
+    mv_threat threat;
+    double confidence; /* clamped to [0,1] by the engine (NaN becomes 0) */
+    bool critical;     /* ask for severity "critical" when this decides the verdict */
+    int32_t field;     /* index into tool->fields, or -1 for the whole tool */
+    uint32_t offset;   /* raw byte offset of the evidence inside the field */
+    uint32_t length;   /* raw byte length of the evidence (0 if not located) */
+    mv_str evidence;   /* raw text to show (decoded payload, matched phrase...) */
+    mv_str detail;     /* one short sentence: what was seen and why it matters */
+} mv_signal_spec;
+
+/* A signal as stored in results. Strings are owned by the scan. */
+typedef struct mv_signal {
+    const char *check_id; /* static id of the emitting check */
+    uint16_t check_index; /* position of the check in the engine */
+    mv_tier tier;
+    mv_threat threat;
+    double confidence;
+    bool critical;
+    int32_t field;
+    uint32_t offset;
+    uint32_t length;
+    mv_str field_path; /* copied from the tool field, empty when field == -1 */
+    mv_str evidence;   /* render-safe: printable ASCII/UTF-8 only, escapes shown */
+    mv_str detail;     /* render-safe */
+} mv_signal;
+
+/* Opaque sink the engine passes to inspect(). */
+typedef struct mv_emitter mv_emitter;
+
+/* Record a signal. Returns 0, MV_ENOMEM, or MV_ELIMIT when the per-tool
+ * signal cap is reached (the cap is recorded; the check should stop). */
+int mv_emit(mv_emitter *out, const mv_signal_spec *spec);
+
+/* Record that the check hit one of its own caps (e.g. "payload_candidates").
+ * The scan becomes degraded. `cap` must be a static string. */
+void mv_emit_cap(mv_emitter *out, const char *cap, uint64_t limit, uint64_t observed);
+
+/* What inspect() sees besides the tool. All members are read-only. */
+typedef struct mv_inspect_ctx {
+    const mv_registry *registry;
+    uint32_t tool_index;       /* the tool's id in the registry */
+    const mv_norm_text *norm;  /* normalized view per field (tool->n_fields entries) */
+    void *engine_state;        /* from init */
+    void *registry_state;      /* from prepare */
+    mv_arena *scratch;         /* per-tool scratch, reset after the tool */
+    mv_normalizer *normalizer; /* this thread's normalizer */
+} mv_inspect_ctx;
+
+typedef struct mv_check {
+    const char *id; /* stable, e.g. "unicode.hidden" */
+    mv_tier tier;   /* the tier this check usually emits at */
+    /* Optional. Once per engine. Return 0 or a negative MV_E* code; a
+     * failure makes the engine record the check as failed for every scan. */
+    int (*init)(const mv_allocator *a, void **engine_state);
+    void (*fini)(const mv_allocator *a, void *engine_state);
+    /* Optional. Once per registry scan, before any inspect. */
+    int (*prepare)(void *engine_state, const mv_registry *r, const mv_allocator *a,
+                   void **registry_state);
+    void (*release)(const mv_allocator *a, void *registry_state);
+    /* Required. Return 0, or a negative code: the engine then discards this
+     * check's signals for the tool and records the failure. */
+    int (*inspect)(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out);
+} mv_check;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,101 @@
+/*
+ * Tool model: strict JSON in, mv_tool views out. Accepts three shapes:
+ *   1. an MCP tools/list result        {"tools":[...]}            (one server)
+ *   2. a multi-server snapshot         {"servers":[{"name","tools":[...]}]}
+ *   3. the labeled corpus              {"entries":[{"id","label",...}]}
+ * Invalid UTF-8, duplicate object keys (a parser-differential trick), bad
+ * shapes and over-cap documents are errors with file, line and column or the
+ * field path and the limit. Over-cap strings inside a tool are kept up to the
+ * cap and the cap is recorded on the tool (the scan is then degraded), never
+ * silently truncated. "\u0000" inside strings is kept.
+ */
+#ifndef MCPVET_MODEL_H
+#define MCPVET_MODEL_H
+
+#include <stdbool.h>
+#include "mcpvet/arena.h"
+#include "mcpvet/common.h"
+#include "mcpvet/tool.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Caps. Zero members take the defaults. */
+typedef struct mv_model_limits {
+    uint64_t max_document_bytes;   /* whole input, default 1 GiB: error when over */
+    uint32_t max_field_bytes;      /* one string, default 65536: kept to cap, recorded */
+    uint32_t max_schema_depth;     /* nesting inside a schema, default 32: deeper parts
+                                      are not walked, recorded */
+    uint32_t max_tools_per_server; /* default 10000: extra tools dropped, recorded */
+    uint32_t max_fields_per_tool;  /* scanned strings per tool, default 4096: recorded */
+} mv_model_limits;
+
+#define MV_DEFAULT_MAX_DOCUMENT_BYTES (1024ull * 1024 * 1024)
+#define MV_DEFAULT_MAX_FIELD_BYTES 65536u
+#define MV_DEFAULT_MAX_SCHEMA_DEPTH 32u
+#define MV_DEFAULT_MAX_TOOLS_PER_SERVER 10000u
+#define MV_DEFAULT_MAX_FIELDS_PER_TOOL 4096u
+
+typedef enum mv_input_kind {
+    MV_INPUT_TOOLS_LIST = 1,
+    MV_INPUT_SNAPSHOT,
+    MV_INPUT_CORPUS
+} mv_input_kind;
+
+typedef struct mv_model_options {
+    const mv_allocator *allocator; /* NULL = default */
+    mv_model_limits limits;
+    /* Server name for shape 1 (tools/list has none); NULL = derived from the
+     * source name (file base name without extension). With shapes 2 and 3 a
+     * non-NULL value keeps only that server's tools. */
+    const char *server;
+} mv_model_options;
+
+/* A corpus entry (shape 3). Tools are indices into mv_toolset.tools. */
+typedef struct mv_corpus_entry {
+    mv_str id;
+    mv_str label; /* "malicious" or "benign" */
+    mv_str category;
+    mv_str resembles;  /* empty when absent */
+    mv_str provenance; /* empty when absent */
+    mv_str family;     /* phrase family for variant-parity stats, may be empty */
+    mv_str variant;    /* "canonical", "wording", "spaced", "homoglyph", "es"...; may be empty */
+    bool malicious;
+    uint32_t tool;       /* the entry's own tool */
+    uint32_t first_peer; /* peers are tools[first_peer .. first_peer+n_peers) */
+    uint32_t n_peers;
+} mv_corpus_entry;
+
+typedef struct mv_toolset {
+    mv_input_kind kind;
+    mv_str source;  /* the source name given to the parser */
+    mv_tool *tools; /* in document order; for corpora, entry tools and peers */
+    size_t n_tools;
+    mv_corpus_entry *entries; /* shape 3 only */
+    size_t n_entries;
+    uint64_t n_caps; /* caps recorded on all tools together */
+    mv_arena *arena; /* owns everything above */
+} mv_toolset;
+
+/*
+ * Parse `len` bytes named `source` (used in messages) into *out.
+ * Returns 0 or MV_EPARSE / MV_ELIMIT / MV_ENOMEM / MV_EINVAL with err filled:
+ * syntax and UTF-8 errors carry line and column; shape errors carry the path
+ * (err->where, e.g. "tools[3].inputSchema") and a sentence saying what was
+ * expected. On failure *out is NULL and nothing leaks.
+ */
+int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *source,
+                   const mv_model_options *opts, mv_error *err);
+
+/* Read a whole file ("-" = standard input) and parse it. Adds MV_EIO for
+ * unreadable files and MV_ELIMIT when larger than max_document_bytes. */
+int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_options *opts,
+                       mv_error *err);
+
+void mv_toolset_free(mv_toolset *set);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

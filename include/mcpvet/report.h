@@ -1,0 +1,95 @@
+/*
+ * Reports: a finished scan rendered as text for people, JSON for programs
+ * (schema "mcpvet.scan/1", see docs/json-output.md) and SARIF 2.1.0 for
+ * code-scanning tools, plus the exit code a scan deserves.
+ *
+ * Every string that came from a tool definition (server and tool names,
+ * field paths, source names) is passed through mv_evidence_render before it
+ * is written, in every format, so a report never carries a live terminal
+ * escape, bidi override or invisible character. Output is deterministic: the
+ * same scan gives byte-identical bytes, whatever `jobs` the scan ran with.
+ * Numbers are formatted without printf's locale-dependent %f.
+ */
+#ifndef MCPVET_REPORT_H
+#define MCPVET_REPORT_H
+
+#include <stdbool.h>
+#include "mcpvet/buf.h"
+#include "mcpvet/common.h"
+#include "mcpvet/engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Process exit codes shared by the CLI subcommands. */
+#define MV_EXIT_OK 0       /* clean (or gate passed) */
+#define MV_EXIT_FINDINGS 1 /* a finding at or above --fail-on */
+#define MV_EXIT_USAGE 2    /* bad usage, unreadable or invalid input, configuration error */
+#define MV_EXIT_DEGRADED 3 /* a check failed or a cap was hit, nothing else failed */
+#define MV_EXIT_GATE 6     /* eval gate breached */
+
+typedef enum mv_report_format {
+    MV_REPORT_TEXT = 0,
+    MV_REPORT_JSON,
+    MV_REPORT_SARIF
+} mv_report_format;
+
+/* "text", "json", "sarif". Never NULL. */
+const char *mv_report_format_name(mv_report_format format);
+
+/* Parse a format name (exact, lowercase). Returns 0 or MV_EINVAL. */
+int mv_report_parse_format(mv_report_format *out, const char *name);
+
+/* Parse "review" or "quarantine". Returns 0 or MV_EINVAL. */
+int mv_report_parse_fail_on(mv_verdict *out, const char *name);
+
+typedef struct mv_report_options {
+    mv_report_format format;
+    /* Verdict at or above which the scan fails (exit 1). MV_VERDICT_CLEAN
+     * (the zero value) means the default, MV_VERDICT_QUARANTINE. */
+    mv_verdict fail_on;
+    /* Version string printed in reports; NULL = MCPVET_VERSION. Tests pass a
+     * fixed value so golden files survive releases. */
+    const char *version;
+    /* Input file per registry tool index (sources[i] for tool i), used for
+     * SARIF artifact locations and the JSON "source" member. NULL array, an
+     * index past n_sources or a NULL/"-" element means unknown/stdin. */
+    const char *const *sources;
+    size_t n_sources;
+    /* Text only: also list clean tools (default: only review/quarantine in
+     * detail, clean ones are counted). JSON and SARIF ignore it: JSON always
+     * lists every tool, SARIF lists results only. */
+    bool show_clean;
+    /* Optional: the engine that ran the scan. When given, SARIF declares a
+     * rule for every registered check (not only the ones that fired). */
+    const mv_engine *engine;
+} mv_report_options;
+
+/*
+ * Append the rendering of finished scan `s` to `out`. NULL opts = text with
+ * defaults. Returns 0, MV_EINVAL (NULL scan/buffer, unknown format) or
+ * MV_ENOMEM (also when out->failed is set afterwards).
+ */
+int mv_report_render(mv_buf *out, const mv_scan *s, const mv_report_options *opts, mv_error *err);
+
+/*
+ * Exit code of a finished scan: MV_EXIT_FINDINGS when any finding's verdict
+ * is >= fail_on (a value below MV_VERDICT_REVIEW counts as REVIEW: a clean
+ * tool is never a finding), else MV_EXIT_DEGRADED when the coverage is
+ * degraded, else MV_EXIT_OK. Never MV_EXIT_OK on a degraded scan. A NULL
+ * scan gives MV_EXIT_USAGE.
+ */
+int mv_report_exit_code(const mv_scan *s, mv_verdict fail_on);
+
+/*
+ * Append `value` with exactly `decimals` (0..9) fraction digits, rounded
+ * half away from zero, without the C locale machinery (no %f): "0.930".
+ * NaN prints as 0; magnitudes are clamped to 1e15. Returns 0 or MV_ENOMEM.
+ */
+int mv_report_put_fixed(mv_buf *b, double value, unsigned decimals);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

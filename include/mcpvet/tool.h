@@ -1,0 +1,88 @@
+/*
+ * The tool view: one MCP tool definition as the engine sees it. The model
+ * (src/model) builds these from JSON; tests build them by hand. Every string
+ * that an agent could read is flattened into `fields`, so a check that scans
+ * "all text" walks one array instead of re-walking JSON schemas.
+ *
+ * All strings are borrowed from whoever built the tool (usually a tool set's
+ * arena) and must outlive every registry and scan that uses the tool.
+ */
+#ifndef MCPVET_TOOL_H
+#define MCPVET_TOOL_H
+
+#include <stdbool.h>
+#include "mcpvet/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a scanned string is. Order is stable: reports print these names. */
+typedef enum mv_field_kind {
+    MV_FIELD_NAME = 0,           /* the tool name */
+    MV_FIELD_TITLE,              /* the tool title */
+    MV_FIELD_DESCRIPTION,        /* the tool description */
+    MV_FIELD_PROPERTY_NAME,      /* a key under a schema's "properties" */
+    MV_FIELD_SCHEMA_DESCRIPTION, /* "description"/"title" inside a schema */
+    MV_FIELD_SCHEMA_VALUE,       /* default, enum, const, examples, pattern, format... */
+    MV_FIELD_ANNOTATION,         /* a string inside "annotations" */
+    MV_FIELD_OTHER,              /* any other string the definition carries */
+    MV_FIELD_KIND_COUNT
+} mv_field_kind;
+
+/* Stable lowercase name of a field kind ("description", "property_name"...). */
+const char *mv_field_kind_name(mv_field_kind kind);
+
+typedef enum mv_schema_side {
+    MV_SCHEMA_NONE = 0, /* not inside a schema (name, title, description, annotations) */
+    MV_SCHEMA_INPUT,
+    MV_SCHEMA_OUTPUT
+} mv_schema_side;
+
+/* One scanned string. `text` is the raw decoded UTF-8 (JSON escapes already
+ * decoded, so "\u200b" is the real character) and may contain NUL bytes. */
+typedef struct mv_field {
+    mv_field_kind kind;
+    mv_schema_side schema;
+    int32_t param; /* index into mv_tool.params of the top-level property
+                      this string belongs to, or -1 */
+    mv_str path;   /* e.g. "inputSchema.properties.path.description" */
+    mv_str text;
+} mv_field;
+
+/* A top-level parameter of the input (or output) schema. */
+typedef struct mv_param {
+    mv_str name;
+    mv_str type;        /* JSON-schema "type" when it is a string, else empty */
+    mv_str description; /* empty when absent */
+    mv_schema_side schema;
+    bool required;
+    bool has_enum; /* constrained by enum/const: not free-form */
+} mv_param;
+
+/* A cap the model hit while building the tool (recorded, never silent). */
+typedef struct mv_cap_hit {
+    const char *cap;   /* static stable name, e.g. "field_bytes" */
+    uint64_t limit;    /* the cap's value */
+    uint64_t observed; /* what the input had (0 when unknown) */
+    mv_str where;      /* field path, may be empty */
+} mv_cap_hit;
+
+typedef struct mv_tool {
+    mv_str server; /* server name as configured ("github-work") */
+    mv_str name;
+    mv_str title;           /* empty when absent */
+    mv_str description;     /* empty when absent */
+    const mv_field *fields; /* fields[0] is always the name */
+    uint32_t n_fields;
+    const mv_param *params;
+    uint32_t n_params;
+    const mv_cap_hit *caps; /* caps hit by the model for this tool */
+    uint32_t n_caps;
+    uint32_t source_index; /* position in the input, for stable ordering */
+} mv_tool;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,67 @@
+/*
+ * Shared pieces of the mcpvet command line: the subcommand entry points,
+ * render-safe diagnostics on stderr, strict number parsing, output writing
+ * and the expansion of directory arguments into sorted *.json file lists.
+ */
+#ifndef MV_CLI_H
+#define MV_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "mcpvet/buf.h"
+#include "mcpvet/common.h"
+
+/* Subcommands: take argv with argv[0] = the subcommand name, return the
+ * process exit code. */
+int mv_cli_scan(int argc, char **argv);
+int mv_cli_eval(int argc, char **argv);
+
+void mv_cli_scan_usage(FILE *f);
+void mv_cli_eval_usage(FILE *f);
+
+/* "mcpvet: <message>\n" on stderr, with the message rendered safe (a file
+ * name or a key from the input can never smuggle a terminal escape). */
+void mv_cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Print an mv_error as "mcpvet: FILE:LINE:COL: message" (or with the field
+ * path when there is no position). `path` is used when err->source is
+ * empty. */
+void mv_cli_print_error(const mv_error *err, const char *path);
+
+/* Strict parsers: the whole string must be a number in range. Return 0 or
+ * -1 (after printing a message naming `option`). */
+int mv_cli_parse_jobs(const char *option, const char *s, unsigned *out);
+int mv_cli_parse_rate(const char *option, const char *s, double *out);
+
+/* A whole number from 0 to `max`. */
+int mv_cli_parse_count(const char *option, const char *s, unsigned long long max,
+                       unsigned long long *out);
+
+/* Online processor count, at least 1. */
+unsigned mv_cli_default_jobs(void);
+
+/* Write `b` to `path` (NULL or "-" = stdout). Returns 0 or -1 after
+ * printing a message. */
+int mv_cli_write_output(const char *path, const mv_buf *b);
+
+/* A growable list of owned strings. */
+typedef struct mv_cli_list {
+    char **items;
+    size_t n, cap;
+} mv_cli_list;
+
+int mv_cli_list_add(mv_cli_list *l, const char *s);
+void mv_cli_list_free(mv_cli_list *l);
+
+/* Append `path` to `out`; when it is a directory, append every *.json file
+ * below it instead (recursively, entries sorted by name). Returns 0, or -1
+ * after printing a message (unreadable path, directory without *.json). */
+int mv_cli_expand_json_path(mv_cli_list *out, const char *path);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * mcpvet's entry point: dispatch to a subcommand, or answer --help and
+ * --version. Each subcommand lives in its own file and parses its own
+ * options; this file only knows their names.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "mcpvet/report.h"
+
+#ifndef MCPVET_VERSION
+#define MCPVET_VERSION "unknown"
+#endif
+
+static void usage(FILE *f) {
+    fputs("mcpvet - offline scanner for poisoned MCP tool definitions\n"
+          "\n"
+          "Usage:\n"
+          "  mcpvet scan --tools FILE [--tools FILE ...] [options]\n"
+          "  mcpvet eval --corpus FILE|DIR [--corpus FILE|DIR ...] [options]\n"
+          "  mcpvet help [COMMAND]\n"
+          "  mcpvet --version\n"
+          "\n"
+          "Commands:\n"
+          "  scan   scan tool definitions (tools/list results, snapshots, corpora)\n"
+          "  eval   measure recall and false positives on a labeled corpus\n"
+          "\n"
+          "Exit codes: 0 clean, 1 finding at or above --fail-on, 2 usage or input\n"
+          "error, 3 scan degraded (a check failed or a cap was hit), 6 eval gate failed.\n"
+          "Run 'mcpvet COMMAND --help' for the options of a command.\n",
+          f);
+}
+
+static int help(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stdout);
+        return MV_EXIT_OK;
+    }
+    if (strcmp(argv[1], "scan") == 0) {
+        mv_cli_scan_usage(stdout);
+        return MV_EXIT_OK;
+    }
+    if (strcmp(argv[1], "eval") == 0) {
+        mv_cli_eval_usage(stdout);
+        return MV_EXIT_OK;
+    }
+    mv_cli_error("help: unknown command \"%s\"", argv[1]);
+    usage(stderr);
+    return MV_EXIT_USAGE;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return MV_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "scan") == 0)
+        return mv_cli_scan(argc - 1, argv + 1);
+    if (strcmp(cmd, "eval") == 0)
+        return mv_cli_eval(argc - 1, argv + 1);
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+        return help(argc - 1, argv + 1);
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        printf("mcpvet %s\n", MCPVET_VERSION);
+        return MV_EXIT_OK;
+    }
+    if (cmd[0] == '-')
+        mv_cli_error("unknown option \"%s\"", cmd);
+    else
+        mv_cli_error("unknown command \"%s\"", cmd);
+    usage(stderr);
+    return MV_EXIT_USAGE;
+}

@@ -1,0 +1,180 @@
+/*
+ * Growable byte buffer with a sticky failure flag, so report code can append
+ * freely and check for out-of-memory once at the end.
+ */
+#include "mcpvet/buf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void mv_buf_init(mv_buf *b, const mv_allocator *a) {
+    memset(b, 0, sizeof(*b));
+    b->alloc = a;
+}
+
+void mv_buf_release(mv_buf *b) {
+    if (b == NULL)
+        return;
+    mv_free(b->alloc, b->data, b->cap);
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+static int reserve(mv_buf *b, size_t extra) {
+    if (b->failed)
+        return MV_ENOMEM;
+    if (extra > SIZE_MAX - b->len - 1) {
+        b->failed = 1;
+        return MV_ENOMEM;
+    }
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return MV_OK;
+    size_t cap = b->cap == 0 ? 256 : b->cap;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    char *p = mv_realloc(b->alloc, b->data, b->cap, cap);
+    if (p == NULL) {
+        b->failed = 1;
+        return MV_ENOMEM;
+    }
+    b->data = p;
+    b->cap = cap;
+    return MV_OK;
+}
+
+int mv_buf_append(mv_buf *b, const void *data, size_t len) {
+    int rc = reserve(b, len);
+    if (rc != MV_OK)
+        return rc;
+    if (len > 0)
+        memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+    return MV_OK;
+}
+
+int mv_buf_puts(mv_buf *b, const char *s) {
+    return mv_buf_append(b, s, strlen(s));
+}
+
+int mv_buf_putc(mv_buf *b, char c) {
+    return mv_buf_append(b, &c, 1);
+}
+
+int mv_buf_vprintf(mv_buf *b, const char *fmt, va_list ap) {
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (n < 0) {
+        b->failed = 1;
+        return MV_EINVAL;
+    }
+    int rc = reserve(b, (size_t)n);
+    if (rc != MV_OK)
+        return rc;
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+    return MV_OK;
+}
+
+int mv_buf_printf(mv_buf *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = mv_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
+static size_t utf8_valid_len(const unsigned char *s, size_t n) {
+    unsigned c = s[0];
+    size_t len;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+int mv_buf_json_string_body(mv_buf *b, const char *s, size_t len) {
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        /* Copy the longest run that needs no escaping in one append. */
+        size_t run = i;
+        while (run < len && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\')
+            run++;
+        if (run > i) {
+            mv_buf_append(b, p + i, run - i);
+            i = run;
+            continue;
+        }
+        unsigned c = p[i];
+        if (c == '"' || c == '\\') {
+            char esc[2] = {'\\', (char)c};
+            mv_buf_append(b, esc, 2);
+            i++;
+        } else if (c < 0x20) {
+            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            switch (c) {
+            case '\n':
+                mv_buf_append(b, "\\n", 2);
+                break;
+            case '\t':
+                mv_buf_append(b, "\\t", 2);
+                break;
+            case '\r':
+                mv_buf_append(b, "\\r", 2);
+                break;
+            default:
+                mv_buf_append(b, esc, 6);
+            }
+            i++;
+        } else {
+            size_t n = utf8_valid_len(p + i, len - i);
+            if (n == 0) {
+                mv_buf_append(b, "\\ufffd", 6);
+                i++;
+            } else if (n == 3 && p[i] == 0xE2 && p[i + 1] == 0x80 &&
+                       (p[i + 2] == 0xA8 || p[i + 2] == 0xA9)) {
+                mv_buf_append(b, p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
+                i += 3;
+            } else {
+                mv_buf_append(b, p + i, n);
+                i += n;
+            }
+        }
+    }
+    return b->failed ? MV_ENOMEM : MV_OK;
+}
+
+int mv_buf_json_string(mv_buf *b, const char *s, size_t len) {
+    mv_buf_putc(b, '"');
+    mv_buf_json_string_body(b, s, len);
+    return mv_buf_putc(b, '"');
+}

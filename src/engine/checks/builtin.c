@@ -1,0 +1,15 @@
+/*
+ * Registration of the builtin checks. Order is part of the output contract
+ * (signals sort by check order): hard checks first, then soft ones. Add a
+ * check by declaring its table here and listing it once below.
+ */
+#include "builtin.h"
+
+#include <stddef.h>
+
+/* CHECK DECLARATIONS (one extern per check, engine order) */
+
+const mv_check *const mv_builtin_checks[] = {
+    /* CHECK TABLE (one entry per check, engine order) */
+    NULL,
+};

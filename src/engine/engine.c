@@ -1,0 +1,726 @@
+/*
+ * The engine: runs every registered check over every tool of a registry, in
+ * a fixed order, and turns what they emit into per-tool findings and a
+ * coverage record. It isolates failures (a failing check loses only its own
+ * signals for that tool), enforces caps and records every cap it hits, and
+ * keeps output deterministic whatever the number of worker threads: tool i
+ * always lands in slot i and signals are sorted before aggregation.
+ */
+#include "mcpvet/engine.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/builtin.h"
+#include "mcpvet/aggregate.h"
+#include "mcpvet/arena.h"
+#include "mcpvet/evidence.h"
+
+/* Cap on cap records kept in a scan; the rest are only counted. */
+#define MAX_CAP_RECORDS 1000u
+/* Tools handed to a worker at a time: small enough to balance load. */
+#define WORK_CHUNK 32u
+#define MAX_JOBS 256u
+
+typedef struct engine_check {
+    const mv_check *check;
+    void *state;
+    int init_rc;
+} engine_check;
+
+struct mv_engine {
+    const mv_allocator *alloc;
+    mv_engine_limits limits;
+    engine_check *checks;
+    size_t n_checks, cap_checks;
+};
+
+/* ----------------------------------------------------------------- names */
+
+const char *mv_tier_name(mv_tier tier) {
+    switch (tier) {
+    case MV_TIER_HARD:
+        return "hard";
+    case MV_TIER_SOFT:
+        return "soft";
+    default:
+        return "info";
+    }
+}
+
+const char *mv_threat_name(mv_threat threat) {
+    static const char *const names[MV_THREAT_COUNT] = {"tool_poisoning", "prompt_injection",
+                                                       "rug_pull",       "exfiltration",
+                                                       "malicious_code", "uncategorized"};
+    return (threat >= 0 && threat < MV_THREAT_COUNT) ? names[threat] : "uncategorized";
+}
+
+const char *mv_severity_name(mv_severity s) {
+    static const char *const names[] = {"none", "low", "medium", "high", "critical"};
+    return (s >= MV_SEVERITY_NONE && s <= MV_SEVERITY_CRITICAL) ? names[s] : "none";
+}
+
+const char *mv_verdict_name(mv_verdict v) {
+    static const char *const names[] = {"clean", "review", "quarantine"};
+    return (v >= MV_VERDICT_CLEAN && v <= MV_VERDICT_QUARANTINE) ? names[v] : "clean";
+}
+
+const char *mv_threat_level_name(mv_threat_level l) {
+    static const char *const names[] = {"none", "warning", "dangerous"};
+    return (l >= MV_LEVEL_NONE && l <= MV_LEVEL_DANGEROUS) ? names[l] : "none";
+}
+
+const char *mv_field_kind_name(mv_field_kind kind) {
+    static const char *const names[MV_FIELD_KIND_COUNT] = {
+        "name",         "title",      "description", "property_name", "schema_description",
+        "schema_value", "annotation", "other"};
+    return (kind >= 0 && kind < MV_FIELD_KIND_COUNT) ? names[kind] : "other";
+}
+
+/* ---------------------------------------------------------------- engine */
+
+const char *const *mv_builtin_check_ids(void) {
+    static const char *ids[16];
+    /* Filled from the table once; the table is constant so this is idempotent
+     * and the same on every call (benign if two threads race on it). */
+    size_t n = 0;
+    for (; mv_builtin_checks[n] != NULL && n < 15; n++)
+        ids[n] = mv_builtin_checks[n]->id;
+    ids[n] = NULL;
+    return ids;
+}
+
+static uint32_t or_default(uint32_t v, uint32_t d) {
+    return v == 0 ? d : v;
+}
+
+static bool is_disabled(const mv_engine_options *o, const char *id) {
+    for (size_t i = 0; o != NULL && i < o->n_disabled; i++)
+        if (o->disabled[i] != NULL && strcmp(o->disabled[i], id) == 0)
+            return true;
+    return false;
+}
+
+static int push_check(mv_engine *e, const mv_check *check) {
+    if (e->n_checks == e->cap_checks) {
+        size_t cap = e->cap_checks == 0 ? 8 : e->cap_checks * 2;
+        engine_check *p =
+            mv_realloc(e->alloc, e->checks, e->cap_checks * sizeof(*p), cap * sizeof(*p));
+        if (p == NULL)
+            return MV_ENOMEM;
+        e->checks = p;
+        e->cap_checks = cap;
+    }
+    engine_check *ec = &e->checks[e->n_checks++];
+    ec->check = check;
+    ec->state = NULL;
+    ec->init_rc = check->init != NULL ? check->init(e->alloc, &ec->state) : MV_OK;
+    if (ec->init_rc != MV_OK)
+        ec->state = NULL;
+    return MV_OK;
+}
+
+int mv_engine_new(mv_engine **out, const mv_engine_options *opts, mv_error *err) {
+    int rc = MV_OK;
+    mv_engine *e = NULL;
+    const mv_allocator *a =
+        (opts != NULL && opts->allocator != NULL) ? opts->allocator : mv_allocator_default();
+    if (out == NULL)
+        return mv_error_set(err, MV_EINVAL, "mv_engine_new: NULL output");
+    *out = NULL;
+    /* Every disabled id must name a builtin: a typo must not silently run all. */
+    for (size_t i = 0; opts != NULL && i < opts->n_disabled; i++) {
+        bool known = false;
+        for (size_t k = 0; mv_builtin_checks[k] != NULL; k++)
+            if (opts->disabled[i] != NULL &&
+                strcmp(mv_builtin_checks[k]->id, opts->disabled[i]) == 0)
+                known = true;
+        if (!known)
+            return mv_error_set(err, MV_EINVAL, "unknown check id '%s'",
+                                opts->disabled[i] != NULL ? opts->disabled[i] : "(null)");
+    }
+    e = mv_calloc(a, 1, sizeof(*e));
+    if (e == NULL) {
+        rc = mv_error_set(err, MV_ENOMEM, "out of memory creating the engine");
+        goto done;
+    }
+    e->alloc = a;
+    const mv_engine_limits *l = opts != NULL ? &opts->limits : NULL;
+    e->limits.max_signals_per_tool =
+        or_default(l ? l->max_signals_per_tool : 0, MV_DEFAULT_MAX_SIGNALS_PER_TOOL);
+    e->limits.max_evidence_bytes =
+        or_default(l ? l->max_evidence_bytes : 0, MV_DEFAULT_MAX_EVIDENCE_BYTES);
+    e->limits.max_detail_bytes =
+        or_default(l ? l->max_detail_bytes : 0, MV_DEFAULT_MAX_DETAIL_BYTES);
+    e->limits.max_normalize_bytes =
+        or_default(l ? l->max_normalize_bytes : 0, MV_DEFAULT_MAX_NORMALIZE_BYTES);
+    if (e->limits.max_evidence_bytes < 16)
+        e->limits.max_evidence_bytes = 16;
+    if (e->limits.max_detail_bytes < 16)
+        e->limits.max_detail_bytes = 16;
+    if (opts == NULL || !opts->no_builtin_checks) {
+        for (size_t k = 0; mv_builtin_checks[k] != NULL; k++) {
+            if (is_disabled(opts, mv_builtin_checks[k]->id))
+                continue;
+            rc = push_check(e, mv_builtin_checks[k]);
+            if (rc != MV_OK) {
+                mv_error_set(err, rc, "out of memory registering checks");
+                goto done;
+            }
+        }
+    }
+done:
+    if (rc != MV_OK) {
+        mv_engine_free(e);
+        e = NULL;
+    }
+    *out = e;
+    return rc;
+}
+
+void mv_engine_free(mv_engine *e) {
+    if (e == NULL)
+        return;
+    for (size_t i = 0; i < e->n_checks; i++)
+        if (e->checks[i].check->fini != NULL && e->checks[i].init_rc == MV_OK)
+            e->checks[i].check->fini(e->alloc, e->checks[i].state);
+    mv_free(e->alloc, e->checks, e->cap_checks * sizeof(*e->checks));
+    mv_free(e->alloc, e, sizeof(*e));
+}
+
+int mv_engine_add_check(mv_engine *e, const mv_check *check, mv_error *err) {
+    if (e == NULL || check == NULL || check->id == NULL || check->inspect == NULL)
+        return mv_error_set(err, MV_EINVAL, "a check needs an id and an inspect function");
+    if (e->n_checks >= UINT16_MAX)
+        return mv_error_set(err, MV_EINVAL, "too many checks");
+    for (size_t i = 0; i < e->n_checks; i++)
+        if (strcmp(e->checks[i].check->id, check->id) == 0)
+            return mv_error_set(err, MV_EINVAL, "duplicate check id '%s'", check->id);
+    int rc = push_check(e, check);
+    if (rc != MV_OK)
+        mv_error_set(err, rc, "out of memory registering check '%s'", check->id);
+    return rc;
+}
+
+size_t mv_engine_check_count(const mv_engine *e) {
+    return e == NULL ? 0 : e->n_checks;
+}
+
+const char *mv_engine_check_id(const mv_engine *e, size_t index) {
+    return (e == NULL || index >= e->n_checks) ? NULL : e->checks[index].check->id;
+}
+
+/* ------------------------------------------------------------------ scan */
+
+/* Worker-local results: arenas and records that outlive the worker. */
+typedef struct worker {
+    mv_arena *results; /* signals, strings, id lists of findings */
+    mv_arena *scratch; /* per tool, reset after each */
+    mv_normalizer *normalizer;
+    mv_cap_record *caps;
+    size_t n_caps, cap_caps;
+    uint64_t *check_failures; /* per check */
+    int rc;                   /* first fatal error (out of memory) */
+} worker;
+
+struct mv_scan {
+    const mv_engine *engine;
+    const mv_registry *registry;
+    const mv_allocator *alloc;
+    void **registry_state; /* per check */
+    int *prepare_rc;       /* per check */
+    mv_finding *findings;
+    size_t n_findings;
+    worker *workers;
+    size_t n_workers;
+    atomic_size_t next_tool;
+    bool ran;
+    /* Merged results. */
+    mv_coverage coverage;
+    const char **failed_ids;
+    mv_cap_record *caps;
+    size_t n_caps;
+};
+
+struct mv_emitter {
+    const mv_engine *engine;
+    worker *w;
+    const mv_tool *tool;
+    uint32_t tool_index;
+    uint16_t check_index;
+    mv_signal *signals; /* scratch array of max_signals_per_tool */
+    uint32_t *n_signals;
+    bool *signal_cap_hit;
+};
+
+static int add_cap(worker *w, const mv_allocator *a, const char *cap, const char *check_id,
+                   uint64_t limit, uint64_t observed, int64_t tool_index) {
+    if (w->n_caps == w->cap_caps) {
+        size_t cap_n = w->cap_caps == 0 ? 16 : w->cap_caps * 2;
+        mv_cap_record *p = mv_realloc(a, w->caps, w->cap_caps * sizeof(*p), cap_n * sizeof(*p));
+        if (p == NULL)
+            return MV_ENOMEM;
+        w->caps = p;
+        w->cap_caps = cap_n;
+    }
+    w->caps[w->n_caps++] = (mv_cap_record){cap, check_id, limit, observed, tool_index};
+    return MV_OK;
+}
+
+int mv_emit(mv_emitter *out, const mv_signal_spec *spec) {
+    if (out == NULL || spec == NULL)
+        return MV_EINVAL;
+    const mv_engine_limits *lim = &out->engine->limits;
+    if (*out->n_signals >= lim->max_signals_per_tool) {
+        if (!*out->signal_cap_hit) {
+            *out->signal_cap_hit = true;
+            if (add_cap(out->w, out->engine->alloc, "signals_per_tool", NULL,
+                        lim->max_signals_per_tool, 0, out->tool_index) != MV_OK)
+                return MV_ENOMEM;
+        }
+        return MV_ELIMIT;
+    }
+    mv_signal *s = &out->signals[*out->n_signals];
+    memset(s, 0, sizeof(*s));
+    s->check_id = out->engine->checks[out->check_index].check->id;
+    s->check_index = out->check_index;
+    s->tier = spec->tier;
+    s->threat = (spec->threat >= 0 && spec->threat < MV_THREAT_COUNT) ? spec->threat
+                                                                      : MV_THREAT_UNCATEGORIZED;
+    double c = spec->confidence;
+    s->confidence = !(c > 0.0) ? 0.0 : (c > 1.0 ? 1.0 : c);
+    s->critical = spec->critical;
+    s->field = (spec->field >= 0 && (uint32_t)spec->field < out->tool->n_fields) ? spec->field : -1;
+    s->offset = spec->offset;
+    s->length = spec->length;
+    if (s->field >= 0)
+        s->field_path = out->tool->fields[s->field].path;
+    if (mv_evidence_render(out->w->results, spec->evidence.ptr, spec->evidence.len,
+                           lim->max_evidence_bytes, &s->evidence, NULL) != MV_OK ||
+        mv_evidence_render(out->w->results, spec->detail.ptr, spec->detail.len,
+                           lim->max_detail_bytes, &s->detail, NULL) != MV_OK)
+        return MV_ENOMEM;
+    (*out->n_signals)++;
+    return MV_OK;
+}
+
+void mv_emit_cap(mv_emitter *out, const char *cap, uint64_t limit, uint64_t observed) {
+    if (out == NULL || cap == NULL)
+        return;
+    const char *id = out->engine->checks[out->check_index].check->id;
+    if (add_cap(out->w, out->engine->alloc, cap, id, limit, observed, out->tool_index) != MV_OK &&
+        out->w->rc == MV_OK)
+        out->w->rc = MV_ENOMEM;
+}
+
+static int compare_str(mv_str a, mv_str b) {
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = n > 0 ? memcmp(a.ptr, b.ptr, n) : 0;
+    if (c != 0)
+        return c;
+    return a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);
+}
+
+/* Total order on signals so output never depends on emission order. */
+static int compare_signals(const void *pa, const void *pb) {
+    const mv_signal *a = pa, *b = pb;
+    if (a->check_index != b->check_index)
+        return a->check_index < b->check_index ? -1 : 1;
+    if (a->field != b->field)
+        return a->field < b->field ? -1 : 1;
+    if (a->offset != b->offset)
+        return a->offset < b->offset ? -1 : 1;
+    if (a->length != b->length)
+        return a->length < b->length ? -1 : 1;
+    if (a->tier != b->tier)
+        return a->tier > b->tier ? -1 : 1;
+    if (a->threat != b->threat)
+        return a->threat < b->threat ? -1 : 1;
+    if (a->confidence != b->confidence)
+        return a->confidence > b->confidence ? -1 : 1;
+    if (a->critical != b->critical)
+        return a->critical ? -1 : 1;
+    int c = compare_str(a->evidence, b->evidence);
+    return c != 0 ? c : compare_str(a->detail, b->detail);
+}
+
+/* Normalize every field of a tool once, for all checks. Over-long fields
+ * are normalized up to the cap and the cap is recorded. */
+static int normalize_tool(const mv_scan *s, worker *w, const mv_tool *tool, uint32_t index,
+                          mv_norm_text **out) {
+    const mv_engine *e = s->engine;
+    mv_norm_text *norm = mv_arena_calloc(w->scratch, tool->n_fields + 1, sizeof(*norm));
+    if (norm == NULL)
+        return MV_ENOMEM;
+    for (uint32_t f = 0; f < tool->n_fields; f++) {
+        mv_str text = tool->fields[f].text;
+        size_t len = text.len;
+        if (len > e->limits.max_normalize_bytes) {
+            len = e->limits.max_normalize_bytes;
+            /* Back up to a character boundary. */
+            while (len > 0 && ((unsigned char)text.ptr[len] & 0xC0) == 0x80)
+                len--;
+            if (add_cap(w, e->alloc, "normalize_bytes", NULL, e->limits.max_normalize_bytes,
+                        text.len, index) != MV_OK)
+                return MV_ENOMEM;
+        }
+        int rc = mv_normalize(w->normalizer, w->scratch, text.ptr, len, MV_NORM_DEFAULT, &norm[f]);
+        if (rc != MV_OK)
+            return rc;
+    }
+    *out = norm;
+    return MV_OK;
+}
+
+static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
+    const mv_engine *e = s->engine;
+    const mv_tool *tool = mv_registry_tool(s->registry, index);
+    mv_finding *fd = &s->findings[index];
+    uint32_t max_signals = e->limits.max_signals_per_tool;
+    int rc = MV_OK;
+
+    mv_arena_reset(w->scratch);
+    memset(fd, 0, sizeof(*fd));
+    fd->tool = tool;
+    fd->tool_index = index;
+    size_t caps_before = w->n_caps; /* every cap recorded below is this tool's */
+
+    /* Caps the model hit while building this tool degrade the scan too. */
+    for (uint32_t c = 0; c < tool->n_caps; c++) {
+        rc = add_cap(w, e->alloc, tool->caps[c].cap, NULL, tool->caps[c].limit,
+                     tool->caps[c].observed, index);
+        if (rc != MV_OK)
+            return rc;
+    }
+
+    mv_norm_text *norm = NULL;
+    rc = normalize_tool(s, w, tool, index, &norm);
+    if (rc != MV_OK)
+        return rc;
+
+    mv_signal *signals = mv_arena_calloc(w->scratch, max_signals, sizeof(*signals));
+    const char **failed = mv_arena_calloc(w->scratch, e->n_checks + 1, sizeof(*failed));
+    if (signals == NULL || failed == NULL)
+        return MV_ENOMEM;
+    uint32_t n_signals = 0, n_failed = 0;
+    bool signal_cap_hit = false;
+
+    for (size_t k = 0; k < e->n_checks; k++) {
+        const engine_check *ec = &e->checks[k];
+        if (ec->init_rc != MV_OK || s->prepare_rc[k] != MV_OK) {
+            failed[n_failed++] = ec->check->id;
+            w->check_failures[k]++;
+            continue;
+        }
+        mv_emitter em = {e, w, tool, index, (uint16_t)k, signals, &n_signals, &signal_cap_hit};
+        mv_inspect_ctx ctx = {s->registry,          index,      norm,         ec->state,
+                              s->registry_state[k], w->scratch, w->normalizer};
+        uint32_t before = n_signals;
+        mv_arena_mark mark = mv_arena_save(w->scratch);
+        int crc = ec->check->inspect(&ctx, tool, &em);
+        mv_arena_rewind(w->scratch, mark);
+        if (crc == MV_ELIMIT && signal_cap_hit)
+            crc = MV_OK; /* stopping at the signal cap is not a failure */
+        if (crc != MV_OK) {
+            n_signals = before; /* a failing check loses only its own signals */
+            failed[n_failed++] = ec->check->id;
+            w->check_failures[k]++;
+        }
+        if (w->rc != MV_OK)
+            return w->rc;
+    }
+    fd->n_caps = (uint32_t)(w->n_caps - caps_before);
+
+    qsort(signals, n_signals, sizeof(*signals), compare_signals);
+    mv_signal *kept = mv_arena_alloc(w->results, (n_signals + 1) * sizeof(*kept));
+    const char **checks = mv_arena_calloc(w->results, e->n_checks + 1, sizeof(*checks));
+    const char **failed_kept = mv_arena_calloc(w->results, n_failed + 1, sizeof(*failed_kept));
+    if (kept == NULL || checks == NULL || failed_kept == NULL)
+        return MV_ENOMEM;
+    memcpy(kept, signals, n_signals * sizeof(*kept));
+    memcpy(failed_kept, failed, n_failed * sizeof(*failed_kept));
+
+    /* Distinct contributing checks in engine order (signals are sorted). */
+    uint32_t n_checks = 0;
+    for (uint32_t i = 0; i < n_signals; i++) {
+        if (kept[i].tier == MV_TIER_INFO)
+            continue;
+        if (n_checks == 0 || checks[n_checks - 1] != kept[i].check_id)
+            checks[n_checks++] = kept[i].check_id;
+    }
+
+    mv_aggregate_result ag;
+    mv_aggregate(kept, n_signals, &ag);
+    fd->verdict = ag.verdict;
+    fd->level = ag.level;
+    fd->severity = ag.severity;
+    fd->threat = ag.threat;
+    fd->confidence = ag.confidence;
+    fd->risk = ag.risk;
+    fd->signals = kept;
+    fd->n_signals = n_signals;
+    fd->checks = checks;
+    fd->n_checks = n_checks;
+    fd->failed_checks = failed_kept;
+    fd->n_failed_checks = n_failed;
+    return MV_OK;
+}
+
+static void *worker_main(void *arg) {
+    void **pair = arg;
+    mv_scan *s = pair[0];
+    worker *w = pair[1];
+    size_t n = s->n_findings;
+    for (;;) {
+        size_t begin = atomic_fetch_add(&s->next_tool, WORK_CHUNK);
+        if (begin >= n || w->rc != MV_OK)
+            break;
+        size_t end = begin + WORK_CHUNK < n ? begin + WORK_CHUNK : n;
+        for (size_t i = begin; i < end && w->rc == MV_OK; i++) {
+            int rc = scan_tool(s, w, (uint32_t)i);
+            if (rc != MV_OK)
+                w->rc = rc;
+        }
+    }
+    return NULL;
+}
+
+static void worker_release(const mv_allocator *a, worker *w, size_t n_checks) {
+    mv_arena_free(w->results);
+    mv_arena_free(w->scratch);
+    mv_normalizer_free(w->normalizer);
+    mv_free(a, w->caps, w->cap_caps * sizeof(*w->caps));
+    mv_free(a, w->check_failures, n_checks * sizeof(uint64_t));
+    memset(w, 0, sizeof(*w));
+}
+
+static int worker_init(const mv_allocator *a, worker *w, size_t n_checks) {
+    memset(w, 0, sizeof(*w));
+    w->results = mv_arena_new(a, 256 * 1024);
+    w->scratch = mv_arena_new(a, 256 * 1024);
+    w->normalizer = mv_normalizer_new(a);
+    w->check_failures = mv_calloc(a, n_checks + 1, sizeof(uint64_t));
+    if (w->results == NULL || w->scratch == NULL || w->normalizer == NULL ||
+        w->check_failures == NULL)
+        return MV_ENOMEM;
+    return MV_OK;
+}
+
+int mv_scan_new(mv_scan **out, const mv_engine *e, const mv_registry *r, mv_error *err) {
+    int rc = MV_OK;
+    mv_scan *s = NULL;
+    if (out == NULL || e == NULL || r == NULL)
+        return mv_error_set(err, MV_EINVAL, "mv_scan_new: NULL argument");
+    *out = NULL;
+    if (!mv_registry_frozen(r))
+        return mv_error_set(err, MV_EINVAL, "the registry must be frozen before a scan");
+    s = mv_calloc(e->alloc, 1, sizeof(*s));
+    if (s == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    s->engine = e;
+    s->registry = r;
+    s->alloc = e->alloc;
+    s->n_findings = mv_registry_count(r);
+    s->registry_state = mv_calloc(e->alloc, e->n_checks + 1, sizeof(void *));
+    s->prepare_rc = mv_calloc(e->alloc, e->n_checks + 1, sizeof(int));
+    s->findings = mv_calloc(e->alloc, s->n_findings + 1, sizeof(*s->findings));
+    if (s->registry_state == NULL || s->prepare_rc == NULL || s->findings == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t k = 0; k < e->n_checks; k++) {
+        const engine_check *ec = &e->checks[k];
+        if (ec->init_rc != MV_OK || ec->check->prepare == NULL)
+            continue;
+        s->prepare_rc[k] = ec->check->prepare(ec->state, r, e->alloc, &s->registry_state[k]);
+        if (s->prepare_rc[k] != MV_OK)
+            s->registry_state[k] = NULL;
+    }
+done:
+    if (rc != MV_OK) {
+        mv_scan_free(s);
+        s = NULL;
+        mv_error_set(err, rc, "out of memory preparing the scan");
+    }
+    *out = s;
+    return rc;
+}
+
+void mv_scan_free(mv_scan *s) {
+    if (s == NULL)
+        return;
+    const mv_engine *e = s->engine;
+    for (size_t k = 0; s->registry_state != NULL && k < e->n_checks; k++)
+        if (s->registry_state[k] != NULL && e->checks[k].check->release != NULL)
+            e->checks[k].check->release(e->alloc, s->registry_state[k]);
+    for (size_t i = 0; i < s->n_workers; i++)
+        worker_release(s->alloc, &s->workers[i], e->n_checks);
+    mv_free(s->alloc, s->workers, s->n_workers * sizeof(*s->workers));
+    mv_free(s->alloc, s->registry_state, (e->n_checks + 1) * sizeof(void *));
+    mv_free(s->alloc, s->prepare_rc, (e->n_checks + 1) * sizeof(int));
+    mv_free(s->alloc, s->findings, (s->n_findings + 1) * sizeof(*s->findings));
+    mv_free(s->alloc, s->failed_ids, (e->n_checks + 1) * sizeof(*s->failed_ids));
+    mv_free(s->alloc, s->caps, (s->n_caps + 1) * sizeof(*s->caps));
+    mv_free(s->alloc, s, sizeof(*s));
+}
+
+static int compare_caps(const void *pa, const void *pb) {
+    const mv_cap_record *a = pa, *b = pb;
+    if (a->tool_index != b->tool_index)
+        return a->tool_index < b->tool_index ? -1 : 1;
+    int c = strcmp(a->cap, b->cap);
+    if (c != 0)
+        return c;
+    c = strcmp(a->check_id != NULL ? a->check_id : "", b->check_id != NULL ? b->check_id : "");
+    if (c != 0)
+        return c;
+    if (a->limit != b->limit)
+        return a->limit < b->limit ? -1 : 1;
+    return a->observed < b->observed ? -1 : (a->observed > b->observed ? 1 : 0);
+}
+
+/* Merge worker records into the scan's coverage, independent of `jobs`. */
+static int build_coverage(mv_scan *s) {
+    const mv_engine *e = s->engine;
+    mv_coverage *cov = &s->coverage;
+    memset(cov, 0, sizeof(*cov));
+    s->failed_ids = mv_calloc(s->alloc, e->n_checks + 1, sizeof(*s->failed_ids));
+    if (s->failed_ids == NULL)
+        return MV_ENOMEM;
+    cov->checks_total = (uint32_t)e->n_checks;
+    for (size_t k = 0; k < e->n_checks; k++) {
+        uint64_t failures = 0;
+        for (size_t i = 0; i < s->n_workers; i++)
+            failures += s->workers[i].check_failures[k];
+        /* A check that could not even start has failed, even on an empty registry. */
+        if (e->checks[k].init_rc != MV_OK || s->prepare_rc[k] != MV_OK)
+            failures += failures == 0 ? 1 : 0;
+        if (failures > 0)
+            s->failed_ids[cov->checks_failed++] = e->checks[k].check->id;
+        cov->check_failures += failures;
+    }
+    cov->checks_run = cov->checks_total - cov->checks_failed;
+    cov->failed_ids = s->failed_ids;
+    cov->tools_scanned = s->n_findings;
+
+    size_t total = 0;
+    for (size_t i = 0; i < s->n_workers; i++)
+        total += s->workers[i].n_caps;
+    s->caps = mv_calloc(s->alloc, total + 1, sizeof(*s->caps));
+    if (s->caps == NULL)
+        return MV_ENOMEM;
+    for (size_t i = 0; i < s->n_workers; i++) {
+        if (s->workers[i].n_caps == 0)
+            continue; /* caps may be NULL: memcpy needs a valid pointer */
+        memcpy(s->caps + s->n_caps, s->workers[i].caps, s->workers[i].n_caps * sizeof(*s->caps));
+        s->n_caps += s->workers[i].n_caps;
+    }
+    qsort(s->caps, s->n_caps, sizeof(*s->caps), compare_caps);
+    cov->caps = s->caps;
+    cov->n_caps = (uint32_t)(s->n_caps < MAX_CAP_RECORDS ? s->n_caps : MAX_CAP_RECORDS);
+    cov->caps_dropped = s->n_caps - cov->n_caps;
+    cov->degraded = cov->checks_failed > 0 || s->n_caps > 0;
+    return MV_OK;
+}
+
+int mv_scan_run(mv_scan *s, unsigned jobs, mv_error *err) {
+    int rc = MV_OK;
+    pthread_t *threads = NULL;
+    void *(*args)[2] = NULL;
+    if (s == NULL)
+        return mv_error_set(err, MV_EINVAL, "mv_scan_run: NULL scan");
+    if (s->ran)
+        return mv_error_set(err, MV_EINVAL, "a scan runs once; create a new scan to rescan");
+    size_t n = s->n_findings;
+    size_t want = jobs == 0 ? 1 : jobs;
+    size_t useful = (n + WORK_CHUNK - 1) / WORK_CHUNK;
+    if (want > useful)
+        want = useful == 0 ? 1 : useful;
+    if (want > MAX_JOBS)
+        want = MAX_JOBS;
+    s->workers = mv_calloc(s->alloc, want, sizeof(*s->workers));
+    if (s->workers == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    s->n_workers = want;
+    for (size_t i = 0; i < want; i++) {
+        rc = worker_init(s->alloc, &s->workers[i], s->engine->n_checks);
+        if (rc != MV_OK)
+            goto done;
+    }
+    atomic_store(&s->next_tool, 0);
+    threads = mv_calloc(s->alloc, want, sizeof(*threads));
+    args = mv_calloc(s->alloc, want, sizeof(*args));
+    if (threads == NULL || args == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    /* Worker 0 runs on the calling thread; extra workers on new threads.
+     * If a thread cannot start, the remaining workers simply take its share. */
+    size_t started = 0;
+    for (size_t i = 1; i < want; i++) {
+        args[i][0] = s;
+        args[i][1] = &s->workers[i];
+        if (pthread_create(&threads[i], NULL, worker_main, args[i]) != 0)
+            break;
+        started = i;
+    }
+    args[0][0] = s;
+    args[0][1] = &s->workers[0];
+    worker_main(args[0]);
+    for (size_t i = 1; i <= started; i++)
+        pthread_join(threads[i], NULL);
+    for (size_t i = 0; i < want; i++)
+        if (s->workers[i].rc != MV_OK && rc == MV_OK)
+            rc = s->workers[i].rc;
+    if (rc == MV_OK)
+        rc = build_coverage(s);
+done:
+    mv_free(s->alloc, threads, want * sizeof(*threads));
+    mv_free(s->alloc, args, want * sizeof(*args));
+    if (rc != MV_OK)
+        return mv_error_set(err, rc, "scan failed: %s", mv_strerror(rc));
+    s->ran = true;
+    return MV_OK;
+}
+
+size_t mv_scan_finding_count(const mv_scan *s) {
+    return (s == NULL || !s->ran) ? 0 : s->n_findings;
+}
+
+const mv_finding *mv_scan_finding(const mv_scan *s, size_t index) {
+    return (s == NULL || !s->ran || index >= s->n_findings) ? NULL : &s->findings[index];
+}
+
+const mv_coverage *mv_scan_coverage(const mv_scan *s) {
+    return (s == NULL || !s->ran) ? NULL : &s->coverage;
+}
+
+const mv_registry *mv_scan_registry(const mv_scan *s) {
+    return s == NULL ? NULL : s->registry;
+}
+
+mv_scan_summary mv_scan_summarize(const mv_scan *s) {
+    mv_scan_summary sum;
+    memset(&sum, 0, sizeof(sum));
+    for (size_t i = 0; i < mv_scan_finding_count(s); i++) {
+        const mv_finding *f = &s->findings[i];
+        sum.tools++;
+        if (f->verdict == MV_VERDICT_QUARANTINE)
+            sum.quarantine++;
+        else if (f->verdict == MV_VERDICT_REVIEW)
+            sum.review++;
+        else
+            sum.clean++;
+        if (f->risk > sum.risk)
+            sum.risk = f->risk;
+        if (f->verdict > sum.worst)
+            sum.worst = f->verdict;
+    }
+    return sum;
+}

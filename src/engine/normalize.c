@@ -1,0 +1,1341 @@
+/*
+ * The normalizer: raw tool text -> the canonical view every phrase rule is
+ * matched against, with a map from each normalized byte back to the raw
+ * byte offset of the character it came from.
+ *
+ * Two linear passes over scratch buffers owned by the normalizer (no
+ * per-call malloc once the buffers have grown):
+ *
+ *  A. Characters. UTF-8 is decoded (each maximal ill-formed subsequence is
+ *     one U+FFFD), format and default-ignorable characters are dropped,
+ *     quotes unified, non-ASCII text goes through NFKC + case folding
+ *     (utf8proc), controls and every kind of whitespace become ' ' or '\n'.
+ *     ASCII followed by ASCII never reaches utf8proc: one table lookup per
+ *     byte. Whitespace is NOT collapsed yet, so pass B can still see the
+ *     double spaces that separate the words of letter-spaced text.
+ *
+ *  B. Words. The text is split into chunks at whitespace. Letter-spaced
+ *     runs are joined, Latin look-alike letters folded inside words that
+ *     have Latin letters, contractions expanded and plain words stemmed;
+ *     identifiers, paths and URLs are copied untouched. Chunks are joined by
+ *     one ASCII space, leading and trailing whitespace disappears.
+ *
+ * The result is copied into the caller's arena at the end.
+ */
+#include "mcpvet/normalize.h"
+
+#include "normalize_chars.h"
+
+#include <libstemmer.h>
+#include <string.h>
+#include <utf8proc.h>
+
+/* Inputs at or above this size are rejected: offsets are 32-bit. */
+#define NORM_MAX_INPUT ((size_t)1 << 31)
+
+/* A composition segment (a starter and the marks that follow it) is cut
+ * after this many code points. UAX #15's stream-safe format bounds real text
+ * to 30 non-starters; longer runs are "zalgo" noise and would otherwise make
+ * canonical reordering quadratic. */
+#define SEG_MAX 32
+
+/* Longest decomposition of one code point we accept (NFKC's longest is 18). */
+#define DECOMP_MAX 32
+
+/* Words longer than this are not stemmed (no English word is; a long letter
+ * run is an encoded blob or a joined letter-spaced paragraph). */
+#define STEM_MAX_WORD 64
+
+/* Cache of stems: tool text repeats words (the 5,000 real tools use about
+ * 8,500 distinct words), and a hit costs one cache line instead of a Snowball
+ * run (about 180 ns). Two-way set associative, one 64-byte line per set,
+ * 512 KiB in all. The cache never changes results, only their cost. */
+#define STEM_CACHE_SETS 8192
+#define STEM_CACHE_KEY 16 /* bytes; longer words bypass the cache */
+
+/* Byte classes used by pass B (after folding, so only lowercase letters). */
+#define K_SPACE 0x01  /* ' ' or '\n' */
+#define K_LETTER 0x02 /* a-z */
+#define K_IDENT 0x04  /* makes a chunk an identifier wherever it appears */
+#define K_INNER 0x08  /* makes a chunk an identifier when inside its core */
+#define K_WRAP 0x10   /* stripped from the ends of a chunk before analysis */
+#define K_ENDP 0x20   /* may end a letter-spaced group ("e," in "i g n o r e,") */
+#define K_HIGH 0x40   /* first or later byte of a non-ASCII character */
+#define K_OTHER 0x80  /* any other ASCII byte: not a letter, not a space */
+
+typedef struct nbuf {
+    char *b;
+    uint32_t *o;
+    size_t len;
+    size_t bcap; /* bytes allocated for b */
+    size_t ocap; /* entries allocated for o */
+} nbuf;
+
+typedef struct stem_slot {
+    uint64_t key[2]; /* the word, zero-padded; all zero = empty */
+    char stem[STEM_CACHE_KEY - 1];
+    uint8_t slen;
+} stem_slot;
+
+typedef struct stem_set {
+    stem_slot way[2]; /* way[0] holds the word hit most recently twice */
+} stem_set;
+
+struct mv_normalizer {
+    mv_allocator alloc;
+    struct sb_stemmer *stemmer;
+    unsigned flags; /* flags of the call in progress */
+    nbuf a;         /* pass A output */
+    nbuf out;       /* pass B output */
+    nbuf word;      /* a joined letter-spaced word */
+    nbuf fold;      /* a chunk after look-alike folding */
+    size_t seg_len;
+    utf8proc_int32_t seg[SEG_MAX];
+    uint32_t seg_src[SEG_MAX];
+    stem_set *cache;
+    unsigned char fold_ascii[128];
+    unsigned char cls[256];
+};
+
+/* ------------------------------------------------------------------ buffers */
+
+static int nbuf_grow(mv_normalizer *n, nbuf *b, size_t need) {
+    int rc = MV_OK;
+    size_t cap = b->bcap < b->ocap ? b->bcap : b->ocap;
+    size_t want = cap ? cap : 256;
+    if (need > SIZE_MAX / (2 * sizeof(uint32_t))) {
+        rc = MV_ENOMEM; /* only reachable where size_t is 32 bits */
+        goto done;
+    }
+    while (want < need) {
+        want *= 2;
+    }
+    if (b->bcap < want) {
+        char *nb = mv_realloc(&n->alloc, b->b, b->bcap, want);
+        if (nb == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        b->b = nb;
+        b->bcap = want;
+    }
+    if (b->ocap < want) {
+        uint32_t *no =
+            mv_realloc(&n->alloc, b->o, b->ocap * sizeof(uint32_t), want * sizeof(uint32_t));
+        if (no == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        b->o = no;
+        b->ocap = want;
+    }
+done:
+    return rc;
+}
+
+/* Make room for `extra` more entries. */
+static inline int nbuf_reserve(mv_normalizer *n, nbuf *b, size_t extra) {
+    size_t need = b->len + extra;
+    int rc = MV_OK;
+    if (need > b->bcap || need > b->ocap) {
+        rc = nbuf_grow(n, b, need);
+    }
+    return rc;
+}
+
+static void nbuf_release(mv_normalizer *n, nbuf *b) {
+    if (b->b != NULL) {
+        mv_free(&n->alloc, b->b, b->bcap);
+    }
+    if (b->o != NULL) {
+        mv_free(&n->alloc, b->o, b->ocap * sizeof(uint32_t));
+    }
+    b->b = NULL;
+    b->o = NULL;
+    b->len = b->bcap = b->ocap = 0;
+}
+
+/* Callers reserve first. */
+static inline void nbuf_put(nbuf *b, char c, uint32_t off) {
+    b->b[b->len] = c;
+    b->o[b->len] = off;
+    b->len++;
+}
+
+static inline void nbuf_append(nbuf *b, const char *s, const uint32_t *o, size_t len) {
+    char *db = b->b + b->len;
+    uint32_t *dofs = b->o + b->len;
+    if (len <= 16) {
+        /* Words are short: a loop beats two library calls. */
+        for (size_t i = 0; i < len; i++) {
+            db[i] = s[i];
+            dofs[i] = o[i];
+        }
+    } else {
+        memcpy(db, s, len);
+        memcpy(dofs, o, len * sizeof(uint32_t));
+    }
+    b->len += len;
+}
+
+/* ------------------------------------------------------------------- tables */
+
+static void init_tables(mv_normalizer *n) {
+    static const char ident[] = "0123456789_/\\@~=$%&|^#";
+    static const char inner[] = ".:()[]{}<>";
+    static const char wrap[] = "()[]{}<>\"'*,.;:!?";
+    static const char endp[] = ",.;:!?";
+    for (unsigned c = 0; c < 128; c++) {
+        unsigned char f = (unsigned char)c;
+        if (c >= 'A' && c <= 'Z') {
+            f = (unsigned char)(c + ('a' - 'A'));
+        } else if (c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+            f = '\n'; /* line breaks also separate letter-spaced words */
+        } else if (c < 0x20 || c == 0x7F) {
+            f = ' '; /* tab and every other control */
+        } else if (c == '`') {
+            f = '\'';
+        }
+        n->fold_ascii[c] = f;
+    }
+    for (unsigned c = 128; c < 256; c++) {
+        n->cls[c] = K_HIGH;
+    }
+    for (unsigned c = 0; c < 128; c++) {
+        n->cls[c] = K_OTHER;
+    }
+    n->cls[' '] = n->cls['\n'] = K_SPACE;
+    for (unsigned c = 'a'; c <= 'z'; c++) {
+        n->cls[c] = K_LETTER;
+    }
+    for (const char *p = ident; *p; p++) {
+        n->cls[(unsigned char)*p] |= K_IDENT;
+    }
+    for (const char *p = inner; *p; p++) {
+        n->cls[(unsigned char)*p] |= K_INNER;
+    }
+    for (const char *p = wrap; *p; p++) {
+        n->cls[(unsigned char)*p] |= K_WRAP;
+    }
+    for (const char *p = endp; *p; p++) {
+        n->cls[(unsigned char)*p] |= K_ENDP;
+    }
+}
+
+/* ------------------------------------------------------------------- UTF-8 */
+
+/* Decode one character of untrusted input at s[i] (i < len). An ill-formed
+ * sequence yields U+FFFD and consumes its maximal valid prefix (at least one
+ * byte), as Unicode recommends, so one bad byte never eats good text. */
+static size_t decode_raw(const unsigned char *s, size_t len, size_t i, uint32_t *cp) {
+    unsigned char c = s[i];
+    size_t need = 0;
+    size_t k = 1;
+    uint32_t v = 0;
+    unsigned char lo = 0x80;
+    unsigned char hi = 0xBF;
+    *cp = 0xFFFD;
+    if (c < 0x80) {
+        *cp = c;
+        goto done;
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
+        need = 1;
+        v = c & 0x1Fu;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        need = 2;
+        v = c & 0x0Fu;
+        lo = c == 0xE0 ? 0xA0 : 0x80; /* no overlongs */
+        hi = c == 0xED ? 0x9F : 0xBF; /* no surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 3;
+        v = c & 0x07u;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF; /* nothing above U+10FFFF */
+    } else {
+        goto done; /* stray continuation byte, C0/C1 or F5..FF */
+    }
+    for (size_t j = 1; j <= need; j++) {
+        unsigned char b;
+        if (i + j >= len) {
+            goto done;
+        }
+        b = s[i + j];
+        if (j == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80) {
+            goto done;
+        }
+        v = (v << 6) | (b & 0x3Fu);
+        k = j + 1;
+    }
+    *cp = v;
+done:
+    return k;
+}
+
+/* Decode one character of our own (valid) UTF-8 at s[i]. */
+static inline size_t decode_ok(const char *str, size_t i, uint32_t *cp) {
+    const unsigned char *s = (const unsigned char *)str + i;
+    size_t k = 1;
+    if (s[0] < 0x80) {
+        *cp = s[0];
+    } else if (s[0] < 0xE0) {
+        *cp = ((uint32_t)(s[0] & 0x1F) << 6) | (s[1] & 0x3Fu);
+        k = 2;
+    } else if (s[0] < 0xF0) {
+        *cp = ((uint32_t)(s[0] & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3Fu);
+        k = 3;
+    } else {
+        *cp = ((uint32_t)(s[0] & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) |
+              ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3Fu);
+        k = 4;
+    }
+    return k;
+}
+
+/* Byte length of the (valid) character whose lead byte is s[i]. */
+static inline size_t char_len(const char *s, size_t i) {
+    unsigned char c = (unsigned char)s[i];
+    return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+}
+
+static size_t encode_utf8(uint32_t cp, char *out) {
+    size_t k = 0;
+    if (cp < 0x80) {
+        out[k++] = (char)cp;
+    } else if (cp < 0x800) {
+        out[k++] = (char)(0xC0 | (cp >> 6));
+        out[k++] = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out[k++] = (char)(0xE0 | (cp >> 12));
+        out[k++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[k++] = (char)(0x80 | (cp & 0x3F));
+    } else {
+        out[k++] = (char)(0xF0 | (cp >> 18));
+        out[k++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        out[k++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[k++] = (char)(0x80 | (cp & 0x3F));
+    }
+    return k;
+}
+
+/* Little-endian targets build stem-cache keys with fixed-size loads. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define NORM_LITTLE_ENDIAN 1
+#else
+#define NORM_LITTLE_ENDIAN 0
+#endif
+
+static inline uint64_t load64(const char *p) {
+    uint64_t x;
+    memcpy(&x, p, sizeof(x));
+    return x;
+}
+
+/* ------------------------------------------------------ pass A: characters */
+
+/* Append one code point of the NFKC/case-folded stream to pass A output. */
+static int emit_cp(mv_normalizer *n, uint32_t cp, uint32_t off) {
+    nbuf *a = &n->a;
+    int rc = nbuf_reserve(n, a, 4);
+    int space;
+    uint32_t q;
+    if (rc != MV_OK) {
+        goto done;
+    }
+    if (cp < 0x80) {
+        nbuf_put(a, (char)n->fold_ascii[cp], off);
+        goto done;
+    }
+    if (mv_normchar_ignorable(cp)) {
+        goto done; /* NFKC can map a visible character to a filler (U+FFA0) */
+    }
+    space = mv_normchar_space(cp);
+    if (space != 0) {
+        nbuf_put(a, (char)space, off);
+        goto done;
+    }
+    q = mv_normchar_quote(cp);
+    if (q != cp) {
+        nbuf_put(a, (char)q, off);
+        goto done;
+    }
+    {
+        char tmp[4];
+        size_t k = encode_utf8(cp, tmp);
+        for (size_t j = 0; j < k; j++) {
+            nbuf_put(a, tmp[j], off);
+        }
+    }
+done:
+    return rc;
+}
+
+/* Whether a decomposed code point starts a new composition segment: a
+ * starter that nothing before it can compose with. */
+static bool seg_starts(uint32_t cp) {
+    const utf8proc_property_t *p;
+    bool result = true;
+    if (cp >= 0x80) {
+        p = utf8proc_get_property((utf8proc_int32_t)cp);
+        if (p->combining_class != 0) {
+            result = false;
+        } else if (p->comb_index != UINT16_MAX && (p->comb_index & 0x8000u)) {
+            result = false; /* ccc 0 but composes with a preceding character */
+        } else if ((cp >= 0x1161 && cp <= 0x1175) || (cp >= 0x11A8 && cp <= 0x11C2)) {
+            result = false; /* Hangul vowel/trailing jamo (composed algorithmically) */
+        }
+    }
+    return result;
+}
+
+/* Canonically order and compose the pending segment, then emit it. Output
+ * code point k maps to the raw offset of source code point min(k, len-1):
+ * composition only shrinks a segment, so offsets stay non-decreasing and a
+ * composed character maps to the first raw character it came from. */
+static int seg_flush(mv_normalizer *n) {
+    size_t len = n->seg_len;
+    utf8proc_ssize_t m = (utf8proc_ssize_t)len;
+    int rc = MV_OK;
+    n->seg_len = 0;
+    if (len > 1) {
+        for (size_t i = 1; i < len; i++) {
+            utf8proc_int32_t x = n->seg[i];
+            int cx = utf8proc_get_property(x)->combining_class;
+            size_t j = i;
+            if (cx == 0) {
+                continue;
+            }
+            while (j > 0) {
+                int cy = utf8proc_get_property(n->seg[j - 1])->combining_class;
+                if (cy <= cx) {
+                    break;
+                }
+                n->seg[j] = n->seg[j - 1];
+                j--;
+            }
+            n->seg[j] = x;
+        }
+        m = utf8proc_normalize_utf32(n->seg, (utf8proc_ssize_t)len,
+                                     (utf8proc_option_t)(UTF8PROC_COMPOSE | UTF8PROC_STABLE));
+        if (m < 0) {
+            m = (utf8proc_ssize_t)len; /* cannot happen for valid code points; keep as is */
+        }
+    }
+    for (size_t k = 0; k < (size_t)m && rc == MV_OK; k++) {
+        rc = emit_cp(n, (uint32_t)n->seg[k], n->seg_src[k < len ? k : len - 1]);
+    }
+    return rc;
+}
+
+static int seg_push(mv_normalizer *n, uint32_t cp, uint32_t off) {
+    int rc = MV_OK;
+    if (n->seg_len > 0 && (n->seg_len == SEG_MAX || seg_starts(cp))) {
+        rc = seg_flush(n);
+    }
+    if (rc == MV_OK) {
+        n->seg[n->seg_len] = (utf8proc_int32_t)cp;
+        n->seg_src[n->seg_len] = off;
+        n->seg_len++;
+    }
+    return rc;
+}
+
+/* One source character on the slow path (non-ASCII, or ASCII followed by
+ * non-ASCII so that a following combining mark can compose with it). */
+static int slow_char(mv_normalizer *n, uint32_t cp, uint32_t off) {
+    utf8proc_int32_t d[DECOMP_MAX];
+    utf8proc_ssize_t m;
+    int boundclass = 0;
+    int rc = MV_OK;
+    uint32_t q;
+    if (cp < 0x80) {
+        rc = seg_push(n, n->fold_ascii[cp], off);
+        goto done;
+    }
+    if (mv_normchar_ignorable(cp)) {
+        goto done; /* dropped before composition: "e<ZWJ><U+0301>" still composes */
+    }
+    q = mv_normchar_quote(cp);
+    if (q != cp) {
+        rc = seg_push(n, q, off);
+        goto done;
+    }
+    m = utf8proc_decompose_char(
+        (utf8proc_int32_t)cp, d, DECOMP_MAX,
+        (utf8proc_option_t)(UTF8PROC_COMPAT | UTF8PROC_CASEFOLD | UTF8PROC_DECOMPOSE), &boundclass);
+    if (m < 1 || m > DECOMP_MAX) {
+        d[0] = 0xFFFD;
+        m = 1;
+    } else if (m > 1 && d[0] == ' ' && mv_normchar_space(cp) == 0) {
+        /* Spacing accents (U+00A8 ¨, U+02DC ˜ ...) decompose to space + mark,
+         * which would split a word in two; keep the symbol itself. */
+        d[0] = (utf8proc_int32_t)cp;
+        m = 1;
+    }
+    for (utf8proc_ssize_t k = 0; k < m && rc == MV_OK; k++) {
+        rc = seg_push(n, (uint32_t)d[k], off);
+    }
+done:
+    return rc;
+}
+
+static int pass_a(mv_normalizer *n, const unsigned char *raw, size_t len) {
+    nbuf *a = &n->a;
+    size_t i = 0;
+    int rc = MV_OK;
+    a->len = 0;
+    n->seg_len = 0;
+    while (i < len) {
+        if (raw[i] < 0x80 && (i + 1 == len || raw[i + 1] < 0x80)) {
+            /* Fast path: ASCII followed by ASCII cannot compose with anything. */
+            size_t k;
+            char *ob;
+            uint32_t *oo;
+            if (n->seg_len > 0) {
+                rc = seg_flush(n);
+                if (rc != MV_OK) {
+                    goto done;
+                }
+            }
+            rc = nbuf_reserve(n, a, len - i);
+            if (rc != MV_OK) {
+                goto done;
+            }
+            ob = a->b + a->len;
+            oo = a->o + a->len;
+            k = 0;
+            do {
+                ob[k] = (char)n->fold_ascii[raw[i]];
+                oo[k] = (uint32_t)i;
+                k++;
+                i++;
+            } while (i < len && raw[i] < 0x80 && (i + 1 == len || raw[i + 1] < 0x80));
+            a->len += k;
+        } else {
+            uint32_t cp;
+            size_t adv = decode_raw(raw, len, i, &cp);
+            rc = slow_char(n, cp, (uint32_t)i);
+            if (rc != MV_OK) {
+                goto done;
+            }
+            i += adv;
+        }
+    }
+    if (n->seg_len > 0) {
+        rc = seg_flush(n);
+        if (rc != MV_OK) {
+            goto done;
+        }
+    }
+    /* Sentinel spaces (not counted in len) end pass B's chunk scans without
+     * bound checks. */
+    rc = nbuf_reserve(n, a, 8);
+    if (rc == MV_OK) {
+        memset(a->b + a->len, ' ', 8);
+    }
+done:
+    return rc;
+}
+
+/* ----------------------------------------------------------- pass B: words */
+
+/* The word w[0..len) (len <= 16) as two zero-padded words. On little-endian
+ * targets overlapping fixed-size loads replace a variable-length memcpy
+ * (a third of the cost of a cache hit). */
+static inline void load_key(uint64_t key[2], const char *w, size_t len) {
+#if NORM_LITTLE_ENDIAN
+    if (len >= 8) {
+        key[0] = load64(w);
+        key[1] = len > 8 ? load64(w + len - 8) >> (8 * (16 - len)) : 0;
+    } else if (len >= 4) {
+        uint32_t lo;
+        uint32_t hi;
+        memcpy(&lo, w, 4);
+        memcpy(&hi, w + len - 4, 4);
+        key[0] = (uint64_t)lo | ((uint64_t)hi << (8 * (len - 4)));
+        key[1] = 0;
+    } else {
+        key[0] = 0;
+        for (size_t i = 0; i < len; i++) {
+            key[0] |= (uint64_t)(unsigned char)w[i] << (8 * i);
+        }
+        key[1] = 0;
+    }
+#else
+    key[0] = key[1] = 0;
+    memcpy(key, w, len);
+#endif
+}
+
+/* Snowball stem of a lowercase Latin word, through the cache. */
+static int stem_lookup(mv_normalizer *n, const char *w, size_t len, const char **stem,
+                       size_t *slen) {
+    stem_set *set = NULL;
+    uint64_t key[2] = {0, 0};
+    const sb_symbol *r;
+    int rc = MV_OK;
+    if (len <= STEM_CACHE_KEY) {
+        uint64_t h;
+        load_key(key, w, len);
+        h = (key[0] * 0x9E3779B97F4A7C15u) ^ (key[1] * 0xC2B2AE3D27D4EB4Fu);
+        set = &n->cache[(h >> 40) & (STEM_CACHE_SETS - 1)];
+        if (set->way[0].key[0] == key[0] && set->way[0].key[1] == key[1]) {
+            *stem = set->way[0].stem;
+            *slen = set->way[0].slen;
+            goto done;
+        }
+        if (set->way[1].key[0] == key[0] && set->way[1].key[1] == key[1]) {
+            /* Promote: a word seen twice outranks one seen once. */
+            stem_slot t = set->way[0];
+            set->way[0] = set->way[1];
+            set->way[1] = t;
+            *stem = set->way[0].stem;
+            *slen = set->way[0].slen;
+            goto done;
+        }
+    }
+    r = sb_stemmer_stem(n->stemmer, (const sb_symbol *)w, (int)len);
+    if (r == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    *stem = (const char *)r;
+    *slen = (size_t)sb_stemmer_length(n->stemmer);
+    if (set != NULL && *slen < STEM_CACHE_KEY) {
+        /* New words go to the second way so rare words cannot evict the
+         * frequent ones. */
+        memcpy(set->way[1].key, key, sizeof(key));
+        set->way[1].slen = (uint8_t)*slen;
+        memcpy(set->way[1].stem, r, *slen);
+        *stem = set->way[1].stem;
+    }
+done:
+    return rc;
+}
+
+/* Whether every letter of a word is Latin (marks may follow them). */
+static bool word_is_latin(const char *w, size_t len) {
+    bool result = true;
+    size_t i = 0;
+    while (i < len && result) {
+        uint32_t cp;
+        i += decode_ok(w, i, &cp);
+        if (cp >= 0x80 && !mv_normchar_is_latin(cp)) {
+            utf8proc_category_t cat = utf8proc_category((utf8proc_int32_t)cp);
+            result = cat >= UTF8PROC_CATEGORY_MN && cat <= UTF8PROC_CATEGORY_ME;
+        }
+    }
+    return result;
+}
+
+/* Emit one word (a maximal letter run of a plain chunk), stemmed when it is
+ * a Latin word. Stem byte k maps to the raw offset of word byte k (Snowball
+ * stems are prefixes of the word, up to a replaced final letter such as
+ * "happy" -> "happi"); bytes past the end of the word map to its last byte. */
+static int emit_word(mv_normalizer *n, const char *w, const uint32_t *o, size_t len, bool ascii) {
+    nbuf *out = &n->out;
+    const char *stem = NULL;
+    size_t slen = 0;
+    int rc = MV_OK;
+    if (!(n->flags & MV_NORM_STEM) || len < 3 || len > STEM_MAX_WORD ||
+        (!ascii && !word_is_latin(w, len))) {
+        nbuf_append(out, w, o, len);
+        goto done;
+    }
+    rc = stem_lookup(n, w, len, &stem, &slen);
+    if (rc != MV_OK) {
+        goto done;
+    }
+    if (slen > len) {
+        rc = nbuf_reserve(n, out, slen - len);
+        if (rc != MV_OK) {
+            goto done;
+        }
+    }
+    {
+        char *db = out->b + out->len;
+        uint32_t *dofs = out->o + out->len;
+        for (size_t k = 0; k < slen; k++) {
+            db[k] = stem[k];
+            dofs[k] = o[k < len ? k : len - 1];
+        }
+        out->len += slen;
+    }
+done:
+    return rc;
+}
+
+/* Emit a word the normalizer made up (contraction expansion), every byte
+ * mapped to `off`; it is stemmed like typed text so that "don't" and "do
+ * not" stay identical whatever the stemmer does. */
+static int emit_made_word(mv_normalizer *n, const char *w, uint32_t off) {
+    uint32_t o[8];
+    size_t len = strlen(w);
+    for (size_t k = 0; k < len; k++) {
+        o[k] = off;
+    }
+    return emit_word(n, w, o, len, true);
+}
+
+/* Letter run starting at s[i] (a letter or mark), returns its end. *ascii is
+ * cleared when the run has non-ASCII characters. */
+static size_t letter_run(const mv_normalizer *n, const char *s, size_t len, size_t i, bool *ascii) {
+    while (i < len) {
+        unsigned char c = (unsigned char)s[i];
+        if (n->cls[c] & K_LETTER) {
+            i++;
+        } else if (c >= 0x80) {
+            uint32_t cp;
+            size_t k = decode_ok(s, i, &cp);
+            if (!mv_normchar_is_wordchar(cp)) {
+                break;
+            }
+            *ascii = false;
+            i += k;
+        } else {
+            break;
+        }
+    }
+    return i;
+}
+
+static bool is_letter_at(const mv_normalizer *n, const char *s, size_t i) {
+    unsigned char c = (unsigned char)s[i];
+    bool result = (n->cls[c] & K_LETTER) != 0;
+    if (c >= 0x80) {
+        uint32_t cp;
+        decode_ok(s, i, &cp);
+        result = mv_normchar_is_wordchar(cp);
+    }
+    return result;
+}
+
+static bool run_is(const char *s, size_t len, const char *lit) {
+    return strlen(lit) == len && memcmp(s, lit, len) == 0;
+}
+
+/* The word a contraction suffix ('re, 'll, 've, 'm, 'd) stands for, or NULL. */
+static const char *suffix_word(const char *suf, size_t len) {
+    const char *made = NULL;
+    if (run_is(suf, len, "re")) {
+        made = "are";
+    } else if (run_is(suf, len, "ll")) {
+        made = "will";
+    } else if (run_is(suf, len, "ve")) {
+        made = "have";
+    } else if (run_is(suf, len, "m")) {
+        made = "am";
+    } else if (run_is(suf, len, "d")) {
+        made = "would";
+    }
+    return made;
+}
+
+/* Contraction at s[a..b) ' s[b+1..c): when the suffix is one we expand,
+ * emit the expansion and set *expanded. Words are letter runs, so
+ * "user's", "l'utilisateur" or "o'clock" never match. */
+static int contraction(mv_normalizer *n, const char *s, const uint32_t *o, size_t a, size_t b,
+                       size_t c, bool ascii, bool *expanded) {
+    const char *suf = s + b + 1;
+    size_t slen = c - b - 1;
+    size_t wlen = b - a;
+    uint32_t apos = o[b];
+    const char *made = NULL;
+    const char *base = NULL; /* replacement for the word before "n't" */
+    size_t keep = wlen;      /* bytes of the word kept when base is NULL */
+    int rc = MV_OK;
+    *expanded = false;
+    if (run_is(suf, slen, "t") && wlen >= 2 && s[b - 1] == 'n') {
+        made = "not";
+        if (run_is(s + a, wlen, "can")) {
+            keep = wlen; /* "can't" -> "can not", not "ca not" */
+        } else if (run_is(s + a, wlen, "won")) {
+            base = "will";
+        } else if (run_is(s + a, wlen, "shan")) {
+            base = "shall";
+        } else if (run_is(s + a, wlen, "ain")) {
+            base = "is";
+        } else {
+            keep = wlen - 1;
+        }
+    } else {
+        made = suffix_word(suf, slen);
+    }
+    if (made == NULL) {
+        goto done;
+    }
+    *expanded = true;
+    if (base != NULL) {
+        rc = emit_made_word(n, base, o[a]);
+    } else {
+        rc = emit_word(n, s + a, o + a, keep, ascii);
+    }
+    if (rc == MV_OK) {
+        nbuf_put(&n->out, ' ', apos);
+        rc = emit_made_word(n, made, apos);
+    }
+done:
+    return rc;
+}
+
+/* The core of a plain chunk: letter runs are words (contractions expanded,
+ * stemmed), everything else is copied. */
+static int emit_words(mv_normalizer *n, const char *s, const uint32_t *o, size_t len) {
+    nbuf *out = &n->out;
+    size_t i = 0;
+    int rc = MV_OK;
+    while (i < len && rc == MV_OK) {
+        bool ascii = true;
+        bool expanded = false;
+        size_t j;
+        if (!is_letter_at(n, s, i)) {
+            size_t k = char_len(s, i);
+            nbuf_append(out, s + i, o + i, k);
+            i += k;
+            continue;
+        }
+        j = letter_run(n, s, len, i, &ascii);
+        if (j + 1 < len && s[j] == '\'' && is_letter_at(n, s, j + 1)) {
+            bool sascii = true;
+            size_t c = letter_run(n, s, len, j + 1, &sascii);
+            if (sascii) {
+                rc = contraction(n, s, o, i, j, c, ascii, &expanded);
+            }
+            /* Stacked suffixes: "mustn't've" -> "must not have". */
+            while (expanded && rc == MV_OK && c + 1 < len && s[c] == '\'' &&
+                   is_letter_at(n, s, c + 1)) {
+                bool more_ascii = true;
+                size_t d = letter_run(n, s, len, c + 1, &more_ascii);
+                const char *made = more_ascii ? suffix_word(s + c + 1, d - c - 1) : NULL;
+                if (made == NULL) {
+                    break;
+                }
+                nbuf_put(out, ' ', o[c]);
+                rc = emit_made_word(n, made, o[c]);
+                c = d;
+            }
+            if (expanded) {
+                i = c;
+                continue;
+            }
+        }
+        if (run_is(s + i, j - i, "cannot")) {
+            /* "cannot" is "can not"/"can't": one more variant that must meet */
+            rc = emit_word(n, s + i, o + i, 3, true);
+            if (rc == MV_OK) {
+                nbuf_put(out, ' ', o[i + 3]);
+                rc = emit_word(n, s + i + 3, o + i + 3, 3, true);
+            }
+        } else {
+            rc = emit_word(n, s + i, o + i, j - i, ascii);
+        }
+        i = j;
+    }
+    return rc;
+}
+
+/* Emit ASCII letter `base` (replacing the look-alike at s[i]) with the
+ * combining marks that follow it, recomposed: "о" + U+0301 must become "ó"
+ * exactly as "o" + U+0301 does in pass A. The dot above of "i̇" (from "İ")
+ * is part of the look-alike and dropped. *at advances past the marks. */
+static int fold_with_marks(mv_normalizer *n, const char *s, const uint32_t *o, size_t *at, size_t j,
+                           char base) {
+    nbuf *f = &n->fold;
+    utf8proc_int32_t cps[SEG_MAX];
+    uint32_t src[SEG_MAX];
+    size_t i = *at;
+    size_t k = 1;
+    utf8proc_ssize_t m;
+    uint32_t cp;
+    int rc;
+    cps[0] = base;
+    src[0] = o[i];
+    i += char_len(s, i);
+    while (i < j && k < SEG_MAX) {
+        size_t w = decode_ok(s, i, &cp);
+        utf8proc_category_t cat = utf8proc_category((utf8proc_int32_t)cp);
+        if (cat < UTF8PROC_CATEGORY_MN || cat > UTF8PROC_CATEGORY_ME) {
+            break;
+        }
+        if (!(cp == 0x0307 && (base == 'i' || base == 'j'))) {
+            cps[k] = (utf8proc_int32_t)cp;
+            src[k] = o[i];
+            k++;
+        }
+        i += w;
+    }
+    m = k > 1 ? utf8proc_normalize_utf32(cps, (utf8proc_ssize_t)k, UTF8PROC_COMPOSE) : 1;
+    if (m < 1) {
+        m = (utf8proc_ssize_t)k;
+    }
+    rc = nbuf_reserve(n, f, 4 * (size_t)m);
+    for (size_t x = 0; x < (size_t)m && rc == MV_OK; x++) {
+        char tmp[4];
+        size_t w = encode_utf8((uint32_t)cps[x], tmp);
+        for (size_t y = 0; y < w; y++) {
+            nbuf_put(f, tmp[y], src[x < k ? x : k - 1]);
+        }
+    }
+    *at = i;
+    return rc;
+}
+
+/* Fold Latin look-alikes inside letter runs that contain a Latin letter.
+ * Writes the folded chunk to n->fold. */
+static int fold_confusables(mv_normalizer *n, const char *s, const uint32_t *o, size_t len) {
+    nbuf *f = &n->fold;
+    size_t i = 0;
+    int rc;
+    f->len = 0;
+    rc = nbuf_reserve(n, f, len);
+    while (rc == MV_OK && i < len) {
+        bool has_latin = false;
+        bool has_fold = false;
+        size_t j = i;
+        if (!is_letter_at(n, s, i)) {
+            size_t k = char_len(s, i);
+            nbuf_append(f, s + i, o + i, k);
+            i += k;
+            continue;
+        }
+        while (j < len) {
+            uint32_t cp;
+            size_t k = decode_ok(s, j, &cp);
+            if (!mv_normchar_is_wordchar(cp)) {
+                break;
+            }
+            if (mv_normchar_is_latin(cp)) {
+                has_latin = true;
+            }
+            if (cp >= 0x80 && (mv_normchar_confusable(cp) != 0 || cp == 0x0307)) {
+                has_fold = true;
+            }
+            j += k;
+        }
+        if (!has_latin || !has_fold) {
+            nbuf_append(f, s + i, o + i, j - i);
+            i = j;
+            continue;
+        }
+        while (rc == MV_OK && i < j) {
+            uint32_t cp;
+            size_t k = decode_ok(s, i, &cp);
+            char latin = cp >= 0x80 ? mv_normchar_confusable(cp) : 0;
+            uint32_t next = 0;
+            if (latin == 0 && (cp == 'i' || cp == 'j') && i + k < j) {
+                decode_ok(s, i + k, &next);
+                latin = next == 0x0307 ? (char)cp : 0;
+            }
+            if (latin != 0) {
+                rc = fold_with_marks(n, s, o, &i, j, latin);
+            } else {
+                nbuf_append(f, s + i, o + i, k);
+                i += k;
+            }
+        }
+    }
+    return rc;
+}
+
+/* An identifier, path or URL: copied untouched instead of being split into
+ * words. `core` is the chunk without its wrapping punctuation. */
+static bool core_is_identifier(const mv_normalizer *n, const char *core, size_t len) {
+    bool result = core[0] == '-'; /* command-line flags */
+    for (size_t i = 0; i < len && !result; i++) {
+        result = (n->cls[(unsigned char)core[i]] & (K_IDENT | K_INNER)) != 0;
+    }
+    return result;
+}
+
+/*
+ * One whitespace-free chunk: "(don't", "instructions.", "~/.ssh/id_rsa",
+ * "<important>". Wrapping punctuation is stripped from both ends and copied;
+ * the core is an identifier (copied untouched) when it holds a digit, one of
+ * _ / \ @ ~ = $ % & | ^ #, an inner . : ( ) [ ] { } < >, or starts with '-';
+ * otherwise its letter runs are words.
+ */
+static int emit_chunk(mv_normalizer *n, const char *s, const uint32_t *o, size_t len, unsigned acc,
+                      uint32_t space_off) {
+    nbuf *out = &n->out;
+    size_t cs = 0;
+    size_t ce = len;
+    int rc = MV_OK;
+    if ((acc & K_HIGH) && (n->flags & MV_NORM_CONFUSABLES)) {
+        rc = fold_confusables(n, s, o, len);
+        if (rc != MV_OK) {
+            goto done;
+        }
+        s = n->fold.b;
+        o = n->fold.o;
+        len = ce = n->fold.len;
+    }
+    if (out->len > 0) {
+        nbuf_put(out, ' ', space_off);
+    }
+    if (acc == K_LETTER && !run_is(s, len, "cannot")) {
+        /* The common case: one plain ASCII word. */
+        rc = emit_word(n, s, o, len, true);
+        goto done;
+    }
+    while (cs < ce && (n->cls[(unsigned char)s[cs]] & K_WRAP)) {
+        cs++;
+    }
+    while (ce > cs && (n->cls[(unsigned char)s[ce - 1]] & K_WRAP)) {
+        ce--;
+    }
+    nbuf_append(out, s, o, cs);
+    if (cs < ce) {
+        size_t i = cs;
+        while (i < ce && (n->cls[(unsigned char)s[i]] & K_LETTER)) {
+            i++;
+        }
+        if (i == ce && !run_is(s + cs, ce - cs, "cannot")) {
+            rc = emit_word(n, s + cs, o + cs, ce - cs, true); /* "word," "(word)" */
+        } else if (core_is_identifier(n, s + cs, ce - cs)) {
+            nbuf_append(out, s + cs, o + cs, ce - cs);
+        } else {
+            rc = emit_words(n, s + cs, o + cs, ce - cs);
+        }
+        if (rc != MV_OK) {
+            goto done;
+        }
+    }
+    nbuf_append(out, s + ce, o + ce, len - ce);
+done:
+    return rc;
+}
+
+/* A chunk that is one letter, optionally followed by group-ending
+ * punctuation ("e,"). Returns the letter's byte length, 0 otherwise. */
+static size_t single_letter(const mv_normalizer *n, const char *s, size_t p, size_t q) {
+    size_t k = 0;
+    unsigned char c = (unsigned char)s[p];
+    if (n->cls[c] & K_LETTER) {
+        k = 1;
+    } else if (c >= 0x80) {
+        uint32_t cp;
+        k = decode_ok(s, p, &cp);
+        utf8proc_category_t cat = utf8proc_category((utf8proc_int32_t)cp);
+        if (cat < UTF8PROC_CATEGORY_LU || cat > UTF8PROC_CATEGORY_LO) {
+            k = 0;
+        }
+    }
+    for (size_t i = p + k; i < q && k > 0; i++) {
+        if (!(n->cls[(unsigned char)s[i]] & K_ENDP)) {
+            k = 0;
+        }
+    }
+    return k;
+}
+
+/* End of the chunk starting at p; *acc collects the classes of its bytes.
+ * Pass A leaves sentinel spaces after the text, so no bound check. */
+static size_t chunk_end(const mv_normalizer *n, const char *s, size_t p, unsigned *acc) {
+    unsigned f = 0;
+    for (;;) {
+        unsigned c = n->cls[(unsigned char)s[p]];
+        if (c & K_SPACE) {
+            break;
+        }
+        f |= c;
+        p++;
+    }
+    *acc = f;
+    return p;
+}
+
+static size_t gap_end(const mv_normalizer *n, const char *s, size_t len, size_t p) {
+    while (p < len && (n->cls[(unsigned char)s[p]] & K_SPACE)) {
+        p++;
+    }
+    return p;
+}
+
+/*
+ * Letter-spaced text starting at the single-letter chunk at p. Single
+ * letters separated by exactly one space form a group; groups separated by
+ * a wider gap, a line break or group-ending punctuation form a phrase. The
+ * phrase is joined (each group becomes one word) when a group has >= 4
+ * letters or two groups have >= 3: "i g n o r e  a l l" -> "ignore all",
+ * while "a b testing", "x y z axes" and "Plan B" stay as written.
+ * Returns the end of the phrase in *next.
+ */
+static int despace(mv_normalizer *n, size_t p, uint32_t space_off, size_t *next) {
+    const char *s = n->a.b;
+    const uint32_t *o = n->a.o;
+    size_t len = n->a.len;
+    size_t pos = p;
+    size_t end = p;
+    size_t group = 0;
+    size_t n_ge3 = 0;
+    bool join = false;
+    int rc = MV_OK;
+    for (;;) {
+        unsigned acc;
+        size_t q = chunk_end(n, s, pos, &acc);
+        size_t k = single_letter(n, s, pos, q);
+        size_t r;
+        if (k == 0) {
+            break;
+        }
+        group++;
+        end = q;
+        r = gap_end(n, s, len, q);
+        if (pos + k < q || r == len || r - q != 1 || s[q] != ' ') {
+            join = join || group >= 4;
+            n_ge3 += group >= 3;
+            group = 0;
+        }
+        if (r == len) {
+            break;
+        }
+        pos = r;
+    }
+    join = join || group >= 4 || n_ge3 + (group >= 3) >= 2;
+    pos = p;
+    if (!join) {
+        /* Emit the whole phrase now: restarting inside it could only find a
+         * sub-phrase that does not qualify either, at quadratic cost. */
+        while (pos < end && rc == MV_OK) {
+            unsigned acc;
+            size_t q = chunk_end(n, s, pos, &acc);
+            rc = emit_chunk(n, s + pos, o + pos, q - pos, acc, space_off);
+            pos = gap_end(n, s, len, q);
+            if (pos < len) {
+                space_off = o[q];
+            }
+        }
+        goto done;
+    }
+    {
+        nbuf *w = &n->word;
+        uint32_t word_off = space_off;
+        unsigned word_acc = 0;
+        w->len = 0;
+        while (pos < end && rc == MV_OK) {
+            unsigned acc;
+            size_t q = chunk_end(n, s, pos, &acc);
+            size_t k = single_letter(n, s, pos, q);
+            size_t r = gap_end(n, s, len, q);
+            rc = nbuf_reserve(n, w, q - pos);
+            if (rc != MV_OK) {
+                break;
+            }
+            if (w->len == 0) {
+                word_off = space_off;
+                word_acc = 0;
+            }
+            nbuf_append(w, s + pos, o + pos, q - pos);
+            word_acc |= acc;
+            if (pos + k < q || r >= end || r - q != 1 || s[q] != ' ') {
+                rc = emit_chunk(n, w->b, w->o, w->len, word_acc, word_off);
+                w->len = 0;
+            }
+            space_off = o[q < len ? q : len - 1];
+            pos = r;
+        }
+    }
+done:
+    *next = end;
+    return rc;
+}
+
+static int pass_b(mv_normalizer *n) {
+    const char *s = n->a.b;
+    const uint32_t *o = n->a.o;
+    const unsigned char *cls = n->cls;
+    size_t len = n->a.len;
+    nbuf *out = &n->out;
+    bool despace_on = (n->flags & MV_NORM_DESPACE) != 0;
+    bool stem_on = (n->flags & MV_NORM_STEM) != 0;
+    size_t p = 0;
+    int rc;
+    out->len = 0;
+    /* The output is at most 3 times pass A: a stacked "'d" -> " would" is the
+     * widest expansion, a chunk's separating space comes from its gap, joined
+     * and folded chunks are never longer than their source, and a stem never
+     * outgrows its word (emit_word reserves more if one ever did). */
+    rc = nbuf_reserve(n, out, 3 * len + 16);
+    while (rc == MV_OK) {
+        size_t gs = p;
+        size_t mark;
+        size_t w;
+        size_t q;
+        size_t wl;
+        unsigned acc = 0;
+        while (p < len && (cls[(unsigned char)s[p]] & K_SPACE)) {
+            p++;
+        }
+        if (p >= len) {
+            break;
+        }
+        /* Copy the chunk while classifying it (the sentinel spaces after the
+         * text end the loop): a plain lowercase word, the common case, is
+         * then done but for its stem. Anything else is rolled back and takes
+         * the general path. */
+        mark = out->len;
+        if (mark > 0) {
+            nbuf_put(out, ' ', o[gs]);
+        }
+        w = out->len;
+        for (q = p;; q++) {
+            unsigned char c = (unsigned char)s[q];
+            unsigned k = cls[c];
+            if (k & K_SPACE) {
+                break;
+            }
+            out->b[w + (q - p)] = (char)c;
+            out->o[w + (q - p)] = o[q];
+            acc |= k;
+        }
+        wl = q - p;
+        if (acc == K_LETTER && !(despace_on && wl == 1) && !run_is(s + p, wl, "cannot")) {
+            out->len = w + wl;
+            if (stem_on && wl >= 3 && wl <= STEM_MAX_WORD) {
+                const char *stem = NULL;
+                size_t slen = 0;
+                rc = stem_lookup(n, out->b + w, wl, &stem, &slen);
+                if (rc == MV_OK && slen <= wl) {
+                    /* Offsets are already those of word byte k. */
+                    memcpy(out->b + w, stem, slen);
+                    out->len = w + slen;
+                } else if (rc == MV_OK) {
+                    out->len = mark;
+                    rc = emit_chunk(n, s + p, o + p, wl, acc, o[gs]);
+                }
+            }
+            p = q;
+            continue;
+        }
+        out->len = mark;
+        if (despace_on && (wl == 1 || (acc & (K_ENDP | K_HIGH))) && single_letter(n, s, p, q) > 0) {
+            rc = despace(n, p, o[gs], &p);
+        } else {
+            rc = emit_chunk(n, s + p, o + p, wl, acc, o[gs]);
+            p = q;
+        }
+    }
+    return rc;
+}
+
+/* --------------------------------------------------------------------- API */
+
+mv_normalizer *mv_normalizer_new(const mv_allocator *a) {
+    mv_normalizer *n = NULL;
+    mv_normalizer *result = NULL;
+    if (a == NULL) {
+        a = mv_allocator_default();
+    }
+    n = mv_alloc(a, sizeof(*n));
+    if (n == NULL) {
+        goto done;
+    }
+    memset(n, 0, sizeof(*n));
+    n->alloc = *a;
+    init_tables(n);
+    n->cache = mv_calloc(&n->alloc, STEM_CACHE_SETS, sizeof(stem_set));
+    if (n->cache == NULL) {
+        goto done;
+    }
+    /* Start the scratch buffers at a size that fits typical tool text, so
+     * steady-state scanning never allocates. */
+    if (nbuf_grow(n, &n->a, 4096) != MV_OK || nbuf_grow(n, &n->out, 8192) != MV_OK ||
+        nbuf_grow(n, &n->fold, 256) != MV_OK || nbuf_grow(n, &n->word, 256) != MV_OK) {
+        goto done;
+    }
+    /* libstemmer allocates with malloc; it cannot use our allocator. */
+    n->stemmer = sb_stemmer_new("english", NULL);
+    if (n->stemmer == NULL) {
+        goto done;
+    }
+    result = n;
+    n = NULL;
+done:
+    mv_normalizer_free(n);
+    return result;
+}
+
+void mv_normalizer_free(mv_normalizer *n) {
+    if (n != NULL) {
+        mv_allocator a = n->alloc;
+        if (n->stemmer != NULL) {
+            sb_stemmer_delete(n->stemmer);
+        }
+        nbuf_release(n, &n->a);
+        nbuf_release(n, &n->out);
+        nbuf_release(n, &n->fold);
+        nbuf_release(n, &n->word);
+        if (n->cache != NULL) {
+            mv_free(&a, n->cache, STEM_CACHE_SETS * sizeof(stem_set));
+        }
+        mv_free(&a, n, sizeof(*n));
+    }
+}
+
+/* Both passes; the result is left in n->out. */
+static int run(mv_normalizer *n, const char *raw, size_t len, unsigned flags) {
+    int rc = MV_OK;
+    n->flags = flags;
+    rc = pass_a(n, (const unsigned char *)raw, len);
+    if (rc == MV_OK) {
+        rc = pass_b(n);
+    }
+    return rc;
+}
+
+int mv_normalize(mv_normalizer *n, mv_arena *arena, const char *raw, size_t len, unsigned flags,
+                 mv_norm_text *out) {
+    char *text = NULL;
+    uint32_t *offs = NULL;
+    size_t olen;
+    int rc = MV_OK;
+    if (n == NULL || arena == NULL || out == NULL || (raw == NULL && len > 0) ||
+        len >= NORM_MAX_INPUT) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    rc = run(n, len > 0 ? raw : "", len, flags);
+    if (rc != MV_OK) {
+        goto done;
+    }
+    olen = n->out.len;
+    text = mv_arena_alloc(arena, olen + 1);
+    offs = text ? mv_arena_alloc(arena, (olen + 1) * sizeof(uint32_t)) : NULL;
+    if (offs == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    memcpy(text, n->out.b, olen);
+    text[olen] = '\0';
+    memcpy(offs, n->out.o, olen * sizeof(uint32_t));
+    offs[olen] = (uint32_t)len;
+    out->text = text;
+    out->len = olen;
+    out->raw_offset = offs;
+done:
+    return rc;
+}
+
+int mv_normalize_phrase(mv_normalizer *n, mv_arena *arena, const char *phrase, size_t len,
+                        mv_str *out) {
+    char *text = NULL;
+    int rc = MV_OK;
+    if (n == NULL || arena == NULL || out == NULL || (phrase == NULL && len > 0) ||
+        len >= NORM_MAX_INPUT) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    rc = run(n, len > 0 ? phrase : "", len, MV_NORM_DEFAULT);
+    if (rc != MV_OK) {
+        goto done;
+    }
+    text = mv_arena_memdup(arena, n->out.b, n->out.len);
+    if (text == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    out->ptr = text;
+    out->len = n->out.len;
+done:
+    return rc;
+}

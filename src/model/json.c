@@ -1,0 +1,746 @@
+/*
+ * Strict JSON parser of the tool model (see json.h for the contract).
+ *
+ * Why not a general DOM library: tool text is read once, and on a registry
+ * of a million tools a per-value malloc, a hash table per object and a
+ * freeing walk over the tree cost more than the whole detection engine.
+ * Here the parse is one forward pass without recursion. Finished values of
+ * the open containers wait in one scratch stack; when a container closes,
+ * its values are copied into one contiguous arena block, so the tree is a
+ * few large blocks and goes away with its arena. String scanning checks
+ * eight bytes at a time for the bytes that need attention (quote,
+ * backslash, control, non-ASCII), and a string without escapes is not
+ * copied at all.
+ *
+ * Duplicate keys are found as soon as the key is read for objects of up to
+ * MDL_JSON_INDEX_MIN members (a few comparisons: real objects are small);
+ * larger objects are checked when they close, by sorting their keys, and
+ * keep that sorted order as their lookup index.
+ */
+#include "json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+/* A finished value waiting for its container to close. */
+typedef struct slot {
+    mdl_jm m;       /* arrays use m.value only */
+    size_t key_off; /* objects: offset of the key's opening quote */
+} slot;
+
+typedef struct frame {
+    size_t first; /* first slot of this container */
+    bool object;
+} frame;
+
+typedef struct parser {
+    const unsigned char *p0, *p, *end;
+    mv_arena *arena;
+    const mv_allocator *alloc;
+    slot *slots;
+    size_t n_slots, cap_slots;
+    frame *frames;
+    size_t n_frames, cap_frames;
+    mdl_jerror *err;
+} parser;
+
+/* ------------------------------------------------------------- errors */
+
+static int fail_at(parser *P, const unsigned char *at, const char *fmt, const char *what) {
+    mdl_jerror *e = P->err;
+    e->code = MV_EPARSE;
+    e->offset = (size_t)(at - P->p0);
+    snprintf(e->message, sizeof e->message, fmt, what);
+    return MV_EPARSE;
+}
+
+static int fail_nomem(parser *P) {
+    P->err->code = MV_ENOMEM;
+    P->err->offset = 0;
+    snprintf(P->err->message, sizeof P->err->message, "out of memory while parsing JSON");
+    return MV_ENOMEM;
+}
+
+/* What sits at `at`, for "expected X, found Y" (never raw input bytes). */
+static const char *describe(const parser *P, const unsigned char *at, char *buf, size_t cap) {
+    if (at >= P->end)
+        return "end of file";
+    if (*at >= 0x21 && *at < 0x7F)
+        snprintf(buf, cap, "'%c'", *at);
+    else
+        snprintf(buf, cap, "byte 0x%02x", *at);
+    return buf;
+}
+
+static int fail_expected(parser *P, const char *expected) {
+    char found[32], fmt[160];
+    const char *f = describe(P, P->p, found, sizeof found);
+    if (P->p >= P->end) {
+        snprintf(fmt, sizeof fmt, "invalid JSON: unexpected end of file, expected %s", expected);
+    } else {
+        snprintf(fmt, sizeof fmt, "invalid JSON: expected %s, found %s", expected, f);
+    }
+    return fail_at(P, P->p, "%s", fmt);
+}
+
+/* ------------------------------------------------------------- UTF-8 */
+
+static bool is_cont(unsigned char b) {
+    return (b & 0xC0) == 0x80;
+}
+
+/* Length of the well-formed UTF-8 sequence at p (lead byte >= 0x80), or 0:
+ * overlong forms, encoded surrogates, code points above U+10FFFF and cut
+ * sequences are ill-formed. */
+static size_t utf8_seq(const unsigned char *p, const unsigned char *end, const char **why) {
+    unsigned char c = p[0];
+    size_t avail = (size_t)(end - p);
+    *why = "cannot start a character";
+    if (c < 0xC2 || c > 0xF4) {
+        if (c == 0xC0 || c == 0xC1)
+            *why = "starts an overlong encoding";
+        return 0;
+    }
+    size_t n = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    *why = "starts a cut sequence";
+    if (avail < 2 || !is_cont(p[1]))
+        return 0;
+    if (n >= 3) {
+        if (c == 0xE0 && p[1] < 0xA0) {
+            *why = "starts an overlong encoding";
+            return 0;
+        }
+        if (c == 0xED && p[1] >= 0xA0) {
+            *why = "starts an encoded surrogate";
+            return 0;
+        }
+        if (c == 0xF0 && p[1] < 0x90) {
+            *why = "starts an overlong encoding";
+            return 0;
+        }
+        if (c == 0xF4 && p[1] >= 0x90) {
+            *why = "starts a code point above U+10FFFF";
+            return 0;
+        }
+        if (avail < 3 || !is_cont(p[2]))
+            return 0;
+    }
+    if (n == 4 && (avail < 4 || !is_cont(p[3])))
+        return 0;
+    return n;
+}
+
+static int fail_utf8(parser *P, const unsigned char *at) {
+    const char *why = "";
+    char msg[120];
+    utf8_seq(at, P->end, &why);
+    snprintf(msg, sizeof msg, "invalid UTF-8: byte 0x%02x %s", *at, why);
+    P->err->utf8 = true;
+    return fail_at(P, at, "%s", msg);
+}
+
+/* ------------------------------------------------------------ scratch */
+
+static int push_slot(parser *P, slot **out) {
+    if (P->n_slots == P->cap_slots) {
+        size_t cap = P->cap_slots ? 2 * P->cap_slots : 256;
+        if (cap > SIZE_MAX / sizeof(slot))
+            return fail_nomem(P);
+        slot *s = mv_realloc(P->alloc, P->slots, P->cap_slots * sizeof(slot), cap * sizeof(slot));
+        if (s == NULL)
+            return fail_nomem(P);
+        P->slots = s;
+        P->cap_slots = cap;
+    }
+    *out = &P->slots[P->n_slots++];
+    return MV_OK;
+}
+
+static int push_frame(parser *P, bool object) {
+    if (P->n_frames >= MDL_JSON_MAX_DEPTH)
+        return fail_at(P, P->p, "invalid JSON: %s", "nesting deeper than 2048 levels");
+    if (P->n_frames == P->cap_frames) {
+        size_t cap = P->cap_frames ? 2 * P->cap_frames : 32;
+        frame *f =
+            mv_realloc(P->alloc, P->frames, P->cap_frames * sizeof(frame), cap * sizeof(frame));
+        if (f == NULL)
+            return fail_nomem(P);
+        P->frames = f;
+        P->cap_frames = cap;
+    }
+    P->frames[P->n_frames++] = (frame){P->n_slots, object};
+    return MV_OK;
+}
+
+/* ------------------------------------------------------------ strings */
+
+static int hex4(const unsigned char *p, uint32_t *out) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = p[i];
+        uint32_t d;
+        if (c >= '0' && c <= '9')
+            d = (uint32_t)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            d = (uint32_t)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            d = (uint32_t)(c - 'A' + 10);
+        else
+            return -1;
+        v = (v << 4) | d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* 1 for bytes a string may contain without a closer look. */
+static const unsigned char plain_tab[256] = {
+#define R8(v) v, v, v, v, v, v, v, v
+    R8(0), R8(0), R8(0), R8(0),                                    /* 0x00-0x1f: control */
+    1,     1,     0,     1,     1,     1,     1,     1,     R8(1), /* 0x20-0x2f: '"' */
+    R8(1), R8(1), R8(1),                                           /* 0x30-0x47 */
+    R8(1), R8(1),                                                  /* 0x48-0x57 */
+    1,     1,     1,     1,     0,     1,     1,     1,            /* 0x58-0x5f: '\\' */
+    R8(1), R8(1), R8(1), R8(1),                                    /* 0x60-0x7f */
+    R8(0), R8(0), R8(0), R8(0), R8(0), R8(0), R8(0), R8(0), R8(0),
+    R8(0), R8(0), R8(0), R8(0), R8(0), R8(0), R8(0), /* 0x80-0xff */
+#undef R8
+};
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* True when none of the 8 bytes at p needs attention. */
+static bool plain8(const unsigned char *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+    uint64_t hit = (w & HIGHS) | ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b);
+    return (hit & HIGHS) == 0;
+}
+
+/* Put code point cp as UTF-8 at o; returns the byte count. */
+static size_t put_utf8(char *o, uint32_t cp) {
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* Decode the validated escapes of [s, e) into the arena. */
+static int decode_escapes(parser *P, const unsigned char *s, const unsigned char *e,
+                          const char **out, size_t *out_len) {
+    /* Decoding never grows text: \uXXXX (6 bytes) gives at most 3. */
+    char *buf = mv_arena_alloc(P->arena, (size_t)(e - s) + 1);
+    size_t o = 0;
+    if (buf == NULL)
+        return fail_nomem(P);
+    while (s < e) {
+        const unsigned char *bs = memchr(s, '\\', (size_t)(e - s));
+        size_t run = (size_t)((bs != NULL ? bs : e) - s);
+        memcpy(buf + o, s, run);
+        o += run;
+        s += run;
+        if (s == e)
+            break;
+        unsigned char c = s[1];
+        s += 2;
+        switch (c) {
+        case 'b':
+            buf[o++] = '\b';
+            break;
+        case 'f':
+            buf[o++] = '\f';
+            break;
+        case 'n':
+            buf[o++] = '\n';
+            break;
+        case 'r':
+            buf[o++] = '\r';
+            break;
+        case 't':
+            buf[o++] = '\t';
+            break;
+        case 'u': {
+            uint32_t cp = 0, lo = 0;
+            hex4(s, &cp);
+            s += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                hex4(s + 2, &lo);
+                s += 6;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            }
+            o += put_utf8(buf + o, cp);
+            break;
+        }
+        default: /* '"', '\\', '/' */
+            buf[o++] = (char)c;
+            break;
+        }
+    }
+    buf[o] = '\0';
+    *out = buf;
+    *out_len = o;
+    return MV_OK;
+}
+
+/* Parse the string whose opening quote is at P->p. Keys may not contain
+ * U+0000 (they could not be told apart from a shorter key downstream). */
+static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len) {
+    const unsigned char *start = P->p + 1, *p = start, *end = P->end;
+    bool esc = false;
+    int rc = MV_OK;
+    for (;;) {
+        while (end - p >= 8 && plain8(p))
+            p += 8;
+        while (p < end && plain_tab[*p])
+            p++;
+        if (p >= end) {
+            P->p = p;
+            return fail_expected(P, "'\"' to end the string");
+        }
+        unsigned char c = *p;
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            if (end - p < 2) {
+                P->p = end;
+                return fail_expected(P, "an escape sequence");
+            }
+            unsigned char e = p[1];
+            if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' ||
+                e == 't') {
+                p += 2;
+            } else if (e == 'u') {
+                uint32_t cp = 0, lo = 0;
+                if (end - p < 6 || hex4(p + 2, &cp) != 0)
+                    return fail_at(P, p, "invalid JSON: %s",
+                                   "a \\u escape needs four hexadecimal digits");
+                if (cp >= 0xDC00 && cp <= 0xDFFF)
+                    return fail_at(P, p, "invalid JSON: %s",
+                                   "a \\u escape is a low surrogate without a high one");
+                if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    if (end - p < 12 || p[6] != '\\' || p[7] != 'u' || hex4(p + 8, &lo) != 0 ||
+                        lo < 0xDC00 || lo > 0xDFFF)
+                        return fail_at(P, p, "invalid JSON: %s",
+                                       "a \\u escape is a high surrogate without a low one");
+                    p += 12;
+                } else {
+                    if (cp == 0 && key) {
+                        rc = fail_at(P, p, "%s",
+                                     "an object key contains \\u0000, which is not supported");
+                        return rc;
+                    }
+                    p += 6;
+                }
+            } else {
+                return fail_at(P, p, "invalid JSON: %s",
+                               "invalid escape (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r "
+                               "\\t \\u)");
+            }
+            esc = true;
+            continue;
+        }
+        if (c < 0x20) {
+            char msg[100];
+            snprintf(msg, sizeof msg,
+                     "invalid JSON: control character 0x%02x inside a string (it must be escaped)",
+                     c);
+            return fail_at(P, p, "%s", msg);
+        }
+        /* c >= 0x80 */
+        const char *why;
+        size_t n = utf8_seq(p, end, &why);
+        if (n == 0)
+            return fail_utf8(P, p);
+        p += n;
+    }
+    if ((uint64_t)(p - start) > UINT32_MAX)
+        return fail_at(P, start - 1, "invalid JSON: %s", "a string longer than 4 GiB");
+    size_t len = (size_t)(p - start);
+    const char *s = (const char *)start;
+    if (esc && (rc = decode_escapes(P, start, p, &s, &len)) != MV_OK)
+        return rc;
+    *out = s;
+    *out_len = (uint32_t)len;
+    P->p = p + 1;
+    return MV_OK;
+}
+
+/* ------------------------------------------------------------ scalars */
+
+static int parse_number(parser *P, mdl_jv *v) {
+    const unsigned char *s = P->p, *p = s, *end = P->end;
+    if (p < end && *p == '-')
+        p++;
+    if (p < end && *p == '0') {
+        p++;
+    } else if (p < end && *p >= '1' && *p <= '9') {
+        while (p < end && *p >= '0' && *p <= '9')
+            p++;
+    } else {
+        return fail_at(P, s, "invalid JSON: %s", "invalid number");
+    }
+    if (p < end && *p == '.') {
+        p++;
+        if (p >= end || *p < '0' || *p > '9')
+            return fail_at(P, s, "invalid JSON: %s", "invalid number (digits must follow '.')");
+        while (p < end && *p >= '0' && *p <= '9')
+            p++;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (p >= end || *p < '0' || *p > '9')
+            return fail_at(P, s, "invalid JSON: %s", "invalid number (bad exponent)");
+        while (p < end && *p >= '0' && *p <= '9')
+            p++;
+    }
+    if ((uint64_t)(p - s) > UINT32_MAX)
+        return fail_at(P, s, "invalid JSON: %s", "a number longer than 4 GiB");
+    *v = (mdl_jv){MDL_JNUMBER, (uint32_t)(p - s), {.s = (const char *)s}};
+    P->p = p;
+    return MV_OK;
+}
+
+static int parse_literal(parser *P, mdl_jv *v) {
+    static const struct {
+        const char *text;
+        size_t len;
+        mdl_jtype type;
+    } lits[] = {{"true", 4, MDL_JTRUE}, {"false", 5, MDL_JFALSE}, {"null", 4, MDL_JNULL}};
+    for (size_t i = 0; i < 3; i++) {
+        if ((size_t)(P->end - P->p) >= lits[i].len &&
+            memcmp(P->p, lits[i].text, lits[i].len) == 0) {
+            *v = (mdl_jv){(uint32_t)lits[i].type, 0, {.s = NULL}};
+            P->p += lits[i].len;
+            return MV_OK;
+        }
+    }
+    return fail_at(P, P->p, "invalid JSON: %s", "invalid literal (expected true, false or null)");
+}
+
+static void skip_ws(parser *P) {
+    const unsigned char *p = P->p, *end = P->end;
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    P->p = p;
+}
+
+/* --------------------------------------------------------- containers */
+
+static bool key_eq(const mdl_jm *a, const char *k, size_t n) {
+    return a->key_len == n && (n == 0 || (a->key[0] == k[0] && memcmp(a->key, k, n) == 0));
+}
+
+static int cmp_key(const char *a, size_t an, const char *b, size_t bn) {
+    int r = memcmp(a, b, an < bn ? an : bn);
+    if (r != 0)
+        return r;
+    return an < bn ? -1 : (an > bn ? 1 : 0);
+}
+
+typedef struct sort_key {
+    const char *key;
+    uint32_t len;
+    uint32_t index;
+} sort_key;
+
+static int cmp_sort_key(const void *a, const void *b) {
+    const sort_key *x = a, *y = b;
+    int r = cmp_key(x->key, x->len, y->key, y->len);
+    if (r != 0)
+        return r;
+    return x->index < y->index ? -1 : (x->index > y->index ? 1 : 0);
+}
+
+/* Raw (still escaped) length of the key whose opening quote is at off. */
+static size_t raw_key_len(const parser *P, size_t off) {
+    const unsigned char *p = P->p0 + off + 1;
+    while (p < P->end && *p != '"')
+        p += *p == '\\' ? 2 : 1;
+    return (size_t)(p - (P->p0 + off + 1));
+}
+
+static int fail_dup(parser *P, size_t key_off) {
+    char q[MDL_QUOTE_SIZE(48)], msg[MDL_QUOTE_SIZE(48) + 32];
+    size_t raw = raw_key_len(P, key_off);
+    mdl_quote(q, (const char *)P->p0 + key_off + 1, raw, 48);
+    snprintf(msg, sizeof msg, "duplicate object key %s", q);
+    P->err->dup_key = true;
+    P->err->key_len = raw;
+    return fail_at(P, P->p0 + key_off, "%s", msg);
+}
+
+/* The object of the top frame is complete: check a large one for duplicate
+ * keys and give it its sorted index, copy its members out, pop it. */
+static int close_object(parser *P, mdl_jv *v) {
+    frame *f = &P->frames[P->n_frames - 1];
+    size_t n = P->n_slots - f->first;
+    slot *s = &P->slots[f->first];
+    mdl_jm *members = NULL;
+    sort_key *keys = NULL;
+    int rc = MV_OK;
+    if (n > UINT32_MAX)
+        return fail_at(P, P->p, "invalid JSON: %s", "an object with more than 2^32 members");
+    if (n > 0) {
+        size_t index_bytes = n > MDL_JSON_INDEX_MIN ? n * sizeof(uint32_t) : 0;
+        members = mv_arena_alloc(P->arena, n * sizeof(*members) + index_bytes);
+        if (members == NULL)
+            return fail_nomem(P);
+        for (size_t i = 0; i < n; i++)
+            members[i] = s[i].m;
+    }
+    if (n > MDL_JSON_INDEX_MIN) {
+        keys = mv_alloc(P->alloc, n * sizeof(*keys));
+        if (keys == NULL)
+            return fail_nomem(P);
+        for (size_t i = 0; i < n; i++)
+            keys[i] = (sort_key){s[i].m.key, s[i].m.key_len, (uint32_t)i};
+        qsort(keys, n, sizeof(*keys), cmp_sort_key);
+        /* The duplicate reported is the one met first in the document: the
+         * second member of some run of equal keys, the earliest of those. */
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i + 1 < n; i++) {
+            if (cmp_key(keys[i].key, keys[i].len, keys[i + 1].key, keys[i + 1].len) != 0)
+                continue;
+            if (i > 0 && cmp_key(keys[i - 1].key, keys[i - 1].len, keys[i].key, keys[i].len) == 0)
+                continue;
+            if (keys[i + 1].index < best)
+                best = keys[i + 1].index;
+        }
+        if (best != SIZE_MAX) {
+            rc = fail_dup(P, s[best].key_off);
+        } else {
+            uint32_t *index = (uint32_t *)(members + n);
+            for (size_t i = 0; i < n; i++)
+                index[i] = keys[i].index;
+        }
+        mv_free(P->alloc, keys, n * sizeof(*keys));
+    }
+    if (rc == MV_OK) {
+        *v = (mdl_jv){MDL_JOBJECT, (uint32_t)n, {.members = members}};
+        P->n_slots = f->first;
+        P->n_frames--;
+    }
+    return rc;
+}
+
+static int close_array(parser *P, mdl_jv *v) {
+    frame *f = &P->frames[P->n_frames - 1];
+    size_t n = P->n_slots - f->first;
+    mdl_jv *items = NULL;
+    if (n > UINT32_MAX)
+        return fail_at(P, P->p, "invalid JSON: %s", "an array with more than 2^32 items");
+    if (n > 0) {
+        items = mv_arena_alloc(P->arena, n * sizeof(*items));
+        if (items == NULL)
+            return fail_nomem(P);
+        const slot *s = &P->slots[f->first];
+        for (size_t i = 0; i < n; i++)
+            items[i] = s[i].m.value;
+    }
+    *v = (mdl_jv){MDL_JARRAY, (uint32_t)n, {.items = items}};
+    P->n_slots = f->first;
+    P->n_frames--;
+    return MV_OK;
+}
+
+/* Read the key at P->p (an opening quote is required), check it against
+ * the earlier keys of a small object, and push its slot. */
+static int read_key(parser *P) {
+    if (P->p >= P->end || *P->p != '"')
+        return fail_expected(P, "a string key");
+    size_t off = (size_t)(P->p - P->p0);
+    const char *k = NULL;
+    uint32_t kl = 0;
+    int rc = parse_string(P, true, &k, &kl);
+    if (rc != MV_OK)
+        return rc;
+    const frame *f = &P->frames[P->n_frames - 1];
+    size_t count = P->n_slots - f->first;
+    if (count < MDL_JSON_INDEX_MIN) {
+        for (size_t i = f->first; i < P->n_slots; i++)
+            if (key_eq(&P->slots[i].m, k, kl))
+                return fail_dup(P, off);
+    }
+    slot *s;
+    if ((rc = push_slot(P, &s)) != MV_OK)
+        return rc;
+    s->m.key = k;
+    s->m.key_len = kl;
+    s->m.value = (mdl_jv){MDL_JNULL, 0, {.s = NULL}};
+    s->key_off = off;
+    skip_ws(P);
+    if (P->p >= P->end || *P->p != ':')
+        return fail_expected(P, "':' after the key");
+    P->p++;
+    skip_ws(P);
+    return MV_OK;
+}
+
+/* ---------------------------------------------------------------- API */
+
+enum { S_VALUE, S_AFTER_VALUE };
+
+int mdl_json_parse(const mdl_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
+                   size_t len, mdl_jerror *err) {
+    parser P;
+    int rc = MV_OK;
+    mdl_jv v = {MDL_JNULL, 0, {.s = NULL}};
+    mdl_jv *root = NULL;
+
+    memset(&P, 0, sizeof P);
+    memset(err, 0, sizeof *err);
+    P.p0 = P.p = (const unsigned char *)data;
+    P.end = P.p0 + len;
+    P.arena = arena;
+    P.alloc = alloc;
+    P.err = err;
+    *out = NULL;
+
+    skip_ws(&P);
+    if (P.p >= P.end || (*P.p != '{' && *P.p != '[')) {
+        rc = fail_expected(&P, "'{' or '[' at the top level");
+        goto done;
+    }
+    int state = S_VALUE;
+    for (;;) {
+        if (state == S_VALUE) {
+            /* P.p is at the first byte of a value. */
+            unsigned char c = P.p < P.end ? *P.p : 0;
+            if (c == '{' || c == '[') {
+                if ((rc = push_frame(&P, c == '{')) != MV_OK)
+                    goto done;
+                P.p++;
+                skip_ws(&P);
+                if (P.p < P.end && *P.p == (c == '{' ? '}' : ']')) {
+                    P.p++;
+                    rc = c == '{' ? close_object(&P, &v) : close_array(&P, &v);
+                    if (rc != MV_OK)
+                        goto done;
+                    state = S_AFTER_VALUE;
+                } else if (c == '{' && (rc = read_key(&P)) != MV_OK) {
+                    goto done;
+                }
+                continue;
+            }
+            if (P.p >= P.end) {
+                rc = fail_expected(&P, "a value");
+            } else if (c == '"') {
+                const char *s = NULL;
+                uint32_t n = 0;
+                rc = parse_string(&P, false, &s, &n);
+                v = (mdl_jv){MDL_JSTRING, n, {.s = s}};
+            } else if (c == '-' || (c >= '0' && c <= '9')) {
+                rc = parse_number(&P, &v);
+            } else if (c == 't' || c == 'f' || c == 'n') {
+                rc = parse_literal(&P, &v);
+            } else {
+                rc = fail_expected(&P, "a value");
+            }
+            if (rc != MV_OK)
+                goto done;
+            state = S_AFTER_VALUE;
+            continue;
+        }
+
+        /* S_AFTER_VALUE: v is finished; hand it to its container. */
+        if (P.n_frames == 0)
+            break;
+        frame *f = &P.frames[P.n_frames - 1];
+        if (f->object) {
+            P.slots[P.n_slots - 1].m.value = v;
+        } else {
+            slot *s;
+            if ((rc = push_slot(&P, &s)) != MV_OK)
+                goto done;
+            s->m.value = v;
+        }
+        skip_ws(&P);
+        unsigned char c = P.p < P.end ? *P.p : 0;
+        if (P.p < P.end && c == ',') {
+            P.p++;
+            skip_ws(&P);
+            if (f->object && (rc = read_key(&P)) != MV_OK)
+                goto done;
+            state = S_VALUE;
+        } else if (P.p < P.end && c == (f->object ? '}' : ']')) {
+            P.p++;
+            rc = f->object ? close_object(&P, &v) : close_array(&P, &v);
+            if (rc != MV_OK)
+                goto done;
+        } else {
+            rc = fail_expected(&P, f->object ? "',' or '}'" : "',' or ']'");
+            goto done;
+        }
+    }
+    skip_ws(&P);
+    if (P.p < P.end) {
+        char found[32];
+        rc = fail_at(&P, P.p,
+                     "invalid JSON: end of file expected after the top-level value, "
+                     "found %s",
+                     describe(&P, P.p, found, sizeof found));
+        goto done;
+    }
+    root = mv_arena_alloc(arena, sizeof(*root));
+    if (root == NULL) {
+        rc = fail_nomem(&P);
+        goto done;
+    }
+    *root = v;
+    *out = root;
+
+done:
+    mv_free(alloc, P.slots, P.cap_slots * sizeof(slot));
+    mv_free(alloc, P.frames, P.cap_frames * sizeof(frame));
+    return rc;
+}
+
+const mdl_jv *mdl_jobject_getn(const mdl_jv *obj, const char *key, size_t len) {
+    if (!mdl_jis_object(obj))
+        return NULL;
+    const mdl_jm *m = obj->u.members;
+    size_t n = obj->n;
+    if (n <= MDL_JSON_INDEX_MIN) {
+        for (size_t i = 0; i < n; i++)
+            if (key_eq(&m[i], key, len))
+                return &m[i].value;
+        return NULL;
+    }
+    const uint32_t *index = (const uint32_t *)(m + n);
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const mdl_jm *x = &m[index[mid]];
+        int r = cmp_key(key, len, x->key, x->key_len);
+        if (r == 0)
+            return &x->value;
+        if (r < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}

@@ -1,0 +1,820 @@
+/*
+ * Tool model, document level: strict JSON parsing (json.c: duplicate keys
+ * and invalid UTF-8 rejected), recognition of the accepted shapes (tools/list
+ * result, bare tool array, JSON-RPC response, multi-server snapshot, labeled
+ * corpus), corpus entry validation, error reporting with line/column or a
+ * JSON path, and reading files or standard input under the document cap.
+ * Each tool object is handed to walk.c, which flattens it.
+ */
+#include "model_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Shown when a document matches none of the shapes. */
+#define SHAPES_SENTENCE                                                                            \
+    "expected a tools/list result {\"tools\":[...]}, a JSON-RPC response whose \"result\" is "     \
+    "one, a bare array of tools, a snapshot {\"servers\":[{\"name\":...,\"tools\":[...]}]} or "    \
+    "a corpus {\"entries\":[...]}"
+
+#define QUOTE_SRC 48 /* source bytes of untrusted text shown in messages */
+
+/* ------------------------------------------------------------- errors */
+
+const char *mdl_json_type(const mdl_jv *v) {
+    switch (v != NULL ? (mdl_jtype)v->type : MDL_JNULL) {
+    case MDL_JOBJECT:
+        return "object";
+    case MDL_JARRAY:
+        return "array";
+    case MDL_JSTRING:
+        return "string";
+    case MDL_JNUMBER:
+        return "number";
+    case MDL_JTRUE:
+    case MDL_JFALSE:
+        return "boolean";
+    case MDL_JNULL:
+        return "null";
+    }
+    return "unknown";
+}
+
+/* Decode one UTF-8 sequence; invalid input yields the byte itself. */
+static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
+    unsigned char b = s[0];
+    size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    if (b < 0x80 || len > n || (b & 0xC0) == 0x80 || b >= 0xF8) {
+        *cp = b;
+        return 1;
+    }
+    uint32_t v = b & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            *cp = b;
+            return 1;
+        }
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    *cp = v;
+    return len;
+}
+
+static size_t put_u(char *dst, uint32_t u) {
+    static const char hex[] = "0123456789abcdef";
+    dst[0] = '\\';
+    dst[1] = 'u';
+    dst[2] = hex[(u >> 12) & 0xF];
+    dst[3] = hex[(u >> 8) & 0xF];
+    dst[4] = hex[(u >> 4) & 0xF];
+    dst[5] = hex[u & 0xF];
+    return 6;
+}
+
+size_t mdl_quote(char *dst, const char *s, size_t len, size_t max_src) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t end = len, o = 0, i = 0;
+    bool cut = len > max_src;
+    if (cut) {
+        end = max_src;
+        while (end > 0 && (u[end] & 0xC0) == 0x80)
+            end--;
+    }
+    dst[o++] = '"';
+    while (i < end) {
+        unsigned char b = u[i];
+        if (b == '"' || b == '\\') {
+            dst[o++] = '\\';
+            dst[o++] = (char)b;
+            i++;
+        } else if (b >= 0x20 && b < 0x7F) {
+            dst[o++] = (char)b;
+            i++;
+        } else {
+            uint32_t cp;
+            i += utf8_decode(u + i, end - i, &cp);
+            if (cp > 0xFFFF) {
+                cp -= 0x10000;
+                o += put_u(dst + o, 0xD800 + (cp >> 10));
+                o += put_u(dst + o, 0xDC00 + (cp & 0x3FF));
+            } else {
+                o += put_u(dst + o, cp);
+            }
+        }
+    }
+    dst[o++] = '"';
+    if (cut) {
+        memcpy(dst + o, "...", 3);
+        o += 3;
+    }
+    dst[o] = '\0';
+    return o;
+}
+
+static void format_where(char *dst, size_t cap, const mdl_loc *loc, const char *rel) {
+    size_t o = 0;
+    dst[0] = '\0';
+    for (unsigned i = 0; loc != NULL && i < loc->n; i++) {
+        const mdl_seg *s = &loc->seg[i];
+        int w;
+        if (s->key[0] != '\0')
+            w = snprintf(dst + o, cap - o, "%s%s", o > 0 ? "." : "", s->key);
+        else
+            w = 0;
+        if (w < 0 || (size_t)w >= cap - o)
+            return;
+        o += (size_t)w;
+        if (s->index >= 0) {
+            w = snprintf(dst + o, cap - o, "[%lld]", (long long)s->index);
+            if (w < 0 || (size_t)w >= cap - o)
+                return;
+            o += (size_t)w;
+        }
+    }
+    if (rel != NULL)
+        snprintf(dst + o, cap - o, "%s%s", o > 0 ? "." : "", rel);
+}
+
+int mdl_fail(mdl_ctx *c, int code, const mdl_loc *loc, const char *rel, const char *fmt, ...) {
+    c->err_set = true;
+    if (c->err == NULL)
+        return code;
+    mv_error_clear(c->err);
+    c->err->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err->message, sizeof(c->err->message), fmt, ap);
+    va_end(ap);
+    format_where(c->err->where, sizeof(c->err->where), loc, rel);
+    return code;
+}
+
+/* Turn a parser error into mv_error: the parser knows the byte offset of
+ * the culprit; line and column (in characters, 1-based) are only worked out
+ * here, when there is an error to report. */
+static int json_fail(mdl_ctx *c, const mdl_jerror *je, const char *data, size_t len) {
+    size_t off = je->offset <= len ? je->offset : len;
+    int line = 1;
+    size_t line_start = 0;
+    for (const char *p = data, *end = data + off; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            break;
+        line++;
+        line_start = (size_t)(nl - data) + 1;
+        p = nl + 1;
+    }
+    size_t chars = 0;
+    for (size_t i = line_start; i < off; i++)
+        chars += ((unsigned char)data[i] & 0xC0) != 0x80;
+    int rc = mdl_fail(c, je->code, NULL, NULL, "%s", je->message);
+    if (c->err != NULL && je->code == MV_EPARSE) {
+        c->err->line = line;
+        c->err->column = chars + 1 > (size_t)INT32_MAX ? INT32_MAX : (int)(chars + 1);
+        c->err->offset = off;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static mdl_loc loc_make(const char *key, int64_t index) {
+    mdl_loc l;
+    memset(&l, 0, sizeof(l));
+    l.seg[0] = (mdl_seg){key, index};
+    l.n = 1;
+    return l;
+}
+
+static mdl_loc loc_add(const mdl_loc *base, const char *key, int64_t index) {
+    mdl_loc l = *base;
+    if (l.n < MDL_LOC_MAX)
+        l.seg[l.n++] = (mdl_seg){key, index};
+    return l;
+}
+
+static bool mvstr_eq(mv_str a, mv_str b) {
+    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+static int arena_str(mdl_ctx *c, const char *s, size_t n, mv_str *out) {
+    if (n == 0) {
+        *out = (mv_str){"", 0};
+        return MV_OK;
+    }
+    char *p = mv_arena_memdup(c->arena, s, n);
+    if (p == NULL)
+        return MV_ENOMEM;
+    *out = (mv_str){p, n};
+    return MV_OK;
+}
+
+enum { STR_OPTIONAL = 0, STR_REQUIRED = 1, STR_NONEMPTY = 2 };
+
+/* A string member of `obj` (borrowed from jansson). Absent or null gives
+ * MV_STR_NULL for optional members. */
+static int get_string(mdl_ctx *c, const mdl_jv *obj, const char *key, int flags, const mdl_loc *loc,
+                      mv_str *out) {
+    const mdl_jv *v = mdl_jobject_get(obj, key);
+    *out = MV_STR_NULL;
+    if (v == NULL || (mdl_jis_null(v) && !(flags & STR_REQUIRED)))
+        return (flags & STR_REQUIRED)
+                   ? mdl_fail(c, MV_EPARSE, loc, NULL, "missing required key \"%s\"", key)
+                   : MV_OK;
+    if (!mdl_jis_string(v))
+        return mdl_fail(c, MV_EPARSE, loc, key, "expected a string, found %s", mdl_json_type(v));
+    if ((flags & STR_NONEMPTY) && mdl_jstring_len(v) == 0)
+        return mdl_fail(c, MV_EPARSE, loc, key, "\"%s\" must not be empty", key);
+    *out = (mv_str){mdl_jstring(v), mdl_jstring_len(v)};
+    return MV_OK;
+}
+
+static const mdl_jv *get_array(mdl_ctx *c, const mdl_jv *obj, const char *key, const mdl_loc *loc,
+                               const char *what, int *rc) {
+    const mdl_jv *v = mdl_jobject_get(obj, key);
+    *rc = MV_OK;
+    if (v == NULL) {
+        *rc = mdl_fail(c, MV_EPARSE, loc, NULL, "missing required key \"%s\"", key);
+        return NULL;
+    }
+    if (!mdl_jis_array(v)) {
+        *rc = mdl_fail(c, MV_EPARSE, loc, key, "expected an array of %s, found %s", what,
+                       mdl_json_type(v));
+        return NULL;
+    }
+    return v;
+}
+
+/* Name + position, sorted to find duplicates without a hash table. */
+typedef struct named {
+    mv_str name;
+    size_t index;
+} named;
+
+static int cmp_named(const void *a, const void *b) {
+    const named *x = a, *y = b;
+    size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
+    int r = n > 0 ? memcmp(x->name.ptr, y->name.ptr, n) : 0;
+    if (r != 0)
+        return r;
+    if (x->name.len != y->name.len)
+        return x->name.len < y->name.len ? -1 : 1;
+    return x->index < y->index ? -1 : (x->index > y->index ? 1 : 0);
+}
+
+/* Find the duplicate whose second occurrence comes first in the document.
+ * Returns true and the two positions when there is one. */
+static bool find_duplicate(named *v, size_t n, size_t *first, size_t *second) {
+    bool found = false;
+    qsort(v, n, sizeof(*v), cmp_named);
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (!mvstr_eq(v[i].name, v[i + 1].name))
+            continue;
+        /* v[i+1] is the second occurrence only when v[i] starts its run. */
+        if (i > 0 && mvstr_eq(v[i - 1].name, v[i].name))
+            continue;
+        if (!found || v[i + 1].index < *second) {
+            *first = v[i].index;
+            *second = v[i + 1].index;
+            found = true;
+        }
+    }
+    return found;
+}
+
+/* Server name for a tools/list document: the option, else the source's
+ * base name without its last extension ("-" is standard input). */
+static mv_str derive_server(const char *source) {
+    if (source == NULL || source[0] == '\0')
+        return MV_STR_LIT("unnamed");
+    if (strcmp(source, "-") == 0)
+        return MV_STR_LIT("stdin");
+    const char *base = strrchr(source, '/');
+    base = base != NULL ? base + 1 : source;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot != NULL && dot != base ? (size_t)(dot - base) : strlen(base);
+    if (n == 0)
+        return MV_STR_LIT("unnamed");
+    return (mv_str){base, n};
+}
+
+/* --------------------------------------------------------------- shapes */
+
+static int build_tools(mdl_ctx *c, mv_toolset *set, const mdl_jv *arr, const mdl_loc *base,
+                       const char *key, mv_str server, size_t keep, const char *cap_where) {
+    size_t n = mdl_jarray_size(arr);
+    for (size_t i = 0; i < keep; i++) {
+        mdl_loc loc = loc_add(base, key, (int64_t)i);
+        mdl_extra_cap cap = {"tools_per_server", c->lim.max_tools_per_server, n, cap_where};
+        bool last_over = i + 1 == keep && n > keep;
+        int rc = mdl_build_tool(c, mdl_jarray_get(arr, i), &loc, server, last_over ? &cap : NULL,
+                                &set->tools[set->n_tools]);
+        if (rc != MV_OK)
+            return rc;
+        set->n_tools++;
+    }
+    return MV_OK;
+}
+
+static size_t min_size(size_t a, size_t b) {
+    return a < b ? a : b;
+}
+
+/* Shape 1: `arr` is the tools array found at base.key. */
+static int parse_tools_list(mdl_ctx *c, mv_toolset *set, const mdl_jv *arr, const mdl_loc *base,
+                            const char *key, const char *source, const mv_model_options *opts) {
+    mv_str server;
+    int rc;
+    if (!mdl_jis_array(arr))
+        return mdl_fail(c, MV_EPARSE, base, key, "expected an array of tools, found %s",
+                        mdl_json_type(arr));
+    set->kind = MV_INPUT_TOOLS_LIST;
+    mv_str name = opts != NULL && opts->server != NULL
+                      ? (mv_str){opts->server, strlen(opts->server)}
+                      : derive_server(source);
+    if ((rc = arena_str(c, name.ptr, name.len, &server)) != MV_OK)
+        return rc;
+    size_t keep = min_size(mdl_jarray_size(arr), c->lim.max_tools_per_server);
+    if (keep > 0) {
+        set->tools = mv_arena_calloc(c->arena, keep, sizeof(*set->tools));
+        if (set->tools == NULL)
+            return MV_ENOMEM;
+    }
+    return build_tools(c, set, arr, base, key, server, keep, "tools");
+}
+
+static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mdl_jv *servers, const char *filter) {
+    int rc = MV_OK;
+    named *names = NULL;
+    size_t n = mdl_jarray_size(servers), n_names = 0, total = 0;
+    bool matched = false;
+    mdl_loc root = {{{"", -1}}, 0};
+
+    set->kind = MV_INPUT_SNAPSHOT;
+    if (!mdl_jis_array(servers))
+        return mdl_fail(c, MV_EPARSE, &root, "servers", "expected an array of servers, found %s",
+                        mdl_json_type(servers));
+    /* Upper bound of kept tools, so the tool array is one allocation. */
+    for (size_t i = 0; i < n; i++) {
+        const mdl_jv *tools = mdl_jobject_get(mdl_jarray_get(servers, i), "tools");
+        total += min_size(mdl_jarray_size(tools), c->lim.max_tools_per_server);
+    }
+    if (total > 0) {
+        set->tools = mv_arena_calloc(c->arena, total, sizeof(*set->tools));
+        if (set->tools == NULL)
+            return MV_ENOMEM;
+    }
+    if (n > 0) {
+        names = mv_alloc(c->alloc, n * sizeof(*names));
+        if (names == NULL)
+            return MV_ENOMEM;
+    }
+    for (size_t i = 0; i < n && rc == MV_OK; i++) {
+        const mdl_jv *s = mdl_jarray_get(servers, i);
+        mdl_loc loc = loc_make("servers", (int64_t)i);
+        mv_str name, server;
+        const mdl_jv *tools;
+        if (!mdl_jis_object(s)) {
+            rc = mdl_fail(c, MV_EPARSE, &loc, NULL, "expected a server object, found %s",
+                          mdl_json_type(s));
+            break;
+        }
+        if ((rc = get_string(c, s, "name", STR_REQUIRED | STR_NONEMPTY, &loc, &name)) != MV_OK)
+            break;
+        if ((tools = get_array(c, s, "tools", &loc, "tools", &rc)) == NULL)
+            break;
+        names[n_names++] = (named){name, i};
+        if (filter != NULL && !mvstr_eq(name, (mv_str){filter, strlen(filter)}))
+            continue;
+        matched = true;
+        if ((rc = arena_str(c, name.ptr, name.len, &server)) != MV_OK)
+            break;
+        size_t keep = min_size(mdl_jarray_size(tools), c->lim.max_tools_per_server);
+        rc = build_tools(c, set, tools, &loc, "tools", server, keep, "tools");
+    }
+    size_t first, second;
+    if (rc == MV_OK && find_duplicate(names, n_names, &first, &second)) {
+        char q[MDL_QUOTE_SIZE(QUOTE_SRC)];
+        mdl_loc loc = loc_make("servers", (int64_t)second);
+        const mdl_jv *nm = mdl_jobject_get(mdl_jarray_get(servers, second), "name");
+        mdl_quote(q, mdl_jstring(nm), mdl_jstring_len(nm), QUOTE_SRC);
+        rc = mdl_fail(c, MV_EPARSE, &loc, "name",
+                      "duplicate server name %s (first at servers[%zu])", q, first);
+    }
+    if (rc == MV_OK && filter != NULL && !matched) {
+        char q[MDL_QUOTE_SIZE(QUOTE_SRC)];
+        mdl_quote(q, filter, strlen(filter), QUOTE_SRC);
+        rc = mdl_fail(c, MV_EINVAL, NULL, NULL, "the snapshot has no server named %s", q);
+    }
+    mv_free(c->alloc, names, n * sizeof(*names));
+    return rc;
+}
+
+/* Entry strings copied into the arena (absent optional ones stay empty). */
+static int copy_entry_strings(mdl_ctx *c, mv_corpus_entry *e, const mv_str raw[6]) {
+    mv_str *dst[6] = {&e->id, &e->category, &e->resembles, &e->provenance, &e->family, &e->variant};
+    for (int i = 0; i < 6; i++) {
+        int rc = arena_str(c, raw[i].ptr, raw[i].len, dst[i]);
+        if (rc != MV_OK)
+            return rc;
+    }
+    e->label = e->malicious ? MV_STR_LIT("malicious") : MV_STR_LIT("benign");
+    return MV_OK;
+}
+
+static int parse_entry(mdl_ctx *c, mv_toolset *set, const mdl_jv *e, size_t i, const char *filter,
+                       named *ids, size_t *n_ids) {
+    int rc;
+    mdl_loc loc = loc_make("entries", (int64_t)i);
+    mv_str raw[6], label, server_raw, server;
+    char q[MDL_QUOTE_SIZE(QUOTE_SRC)], ql[MDL_QUOTE_SIZE(QUOTE_SRC)];
+
+    if (!mdl_jis_object(e))
+        return mdl_fail(c, MV_EPARSE, &loc, NULL, "expected a corpus entry object, found %s",
+                        mdl_json_type(e));
+    if ((rc = get_string(c, e, "id", STR_REQUIRED | STR_NONEMPTY, &loc, &raw[0])) != MV_OK ||
+        (rc = get_string(c, e, "label", STR_REQUIRED, &loc, &label)) != MV_OK)
+        return rc;
+    mdl_quote(q, raw[0].ptr, raw[0].len, QUOTE_SRC);
+    bool malicious = mvstr_eq(label, MV_STR_LIT("malicious"));
+    if (!malicious && !mvstr_eq(label, MV_STR_LIT("benign"))) {
+        mdl_quote(ql, label.ptr, label.len, QUOTE_SRC);
+        return mdl_fail(c, MV_EPARSE, &loc, "label",
+                        "entry %s: label must be \"malicious\" or \"benign\", found %s", q, ql);
+    }
+    if ((rc = get_string(c, e, "category", STR_REQUIRED, &loc, &raw[1])) != MV_OK ||
+        (rc = get_string(c, e, "resembles", STR_OPTIONAL, &loc, &raw[2])) != MV_OK ||
+        (rc = get_string(c, e, "provenance", STR_OPTIONAL, &loc, &raw[3])) != MV_OK ||
+        (rc = get_string(c, e, "family", STR_OPTIONAL, &loc, &raw[4])) != MV_OK ||
+        (rc = get_string(c, e, "variant", STR_OPTIONAL, &loc, &raw[5])) != MV_OK ||
+        (rc = get_string(c, e, "server", STR_REQUIRED | STR_NONEMPTY, &loc, &server_raw)) != MV_OK)
+        return rc;
+    const mdl_jv *tool = mdl_jobject_get(e, "tool");
+    if (tool == NULL)
+        return mdl_fail(c, MV_EPARSE, &loc, NULL, "entry %s has no \"tool\"", q);
+    const mdl_jv *peers = mdl_jobject_get(e, "peers");
+    if (mdl_jis_null(peers))
+        peers = NULL;
+    if (peers != NULL && !mdl_jis_array(peers))
+        return mdl_fail(c, MV_EPARSE, &loc, "peers", "expected an array of peers, found %s",
+                        mdl_json_type(peers));
+    if (filter != NULL && !mvstr_eq(server_raw, (mv_str){filter, strlen(filter)}))
+        return MV_OK;
+
+    ids[*n_ids] = (named){raw[0], i};
+    mv_corpus_entry *ent = &set->entries[set->n_entries];
+    memset(ent, 0, sizeof(*ent));
+    ent->malicious = malicious;
+    if ((rc = copy_entry_strings(c, ent, raw)) != MV_OK ||
+        (rc = arena_str(c, server_raw.ptr, server_raw.len, &server)) != MV_OK)
+        return rc;
+
+    /* The entry tool and its peers form one registry: the per-server tool
+     * cap bounds them together. */
+    size_t n_peers = mdl_jarray_size(peers);
+    size_t keep = min_size(n_peers, c->lim.max_tools_per_server - 1);
+    bool over = n_peers > keep;
+    mdl_extra_cap cap = {"tools_per_server", c->lim.max_tools_per_server, n_peers + 1, "peers"};
+    mdl_loc tloc = loc_add(&loc, "tool", -1);
+    ent->tool = (uint32_t)set->n_tools;
+    rc = mdl_build_tool(c, tool, &tloc, server, over && keep == 0 ? &cap : NULL,
+                        &set->tools[set->n_tools]);
+    if (rc != MV_OK)
+        return rc;
+    set->n_tools++;
+    ent->first_peer = (uint32_t)set->n_tools;
+    for (size_t p = 0; p < keep; p++) {
+        const mdl_jv *peer = mdl_jarray_get(peers, p);
+        mdl_loc ploc = loc_add(&loc, "peers", (int64_t)p);
+        mv_str pserver_raw, pserver;
+        if (!mdl_jis_object(peer))
+            return mdl_fail(c, MV_EPARSE, &ploc, NULL, "expected a peer object, found %s",
+                            mdl_json_type(peer));
+        if ((rc = get_string(c, peer, "server", STR_REQUIRED | STR_NONEMPTY, &ploc,
+                             &pserver_raw)) != MV_OK)
+            return rc;
+        const mdl_jv *ptool = mdl_jobject_get(peer, "tool");
+        if (ptool == NULL)
+            return mdl_fail(c, MV_EPARSE, &ploc, NULL, "missing required key \"tool\"");
+        if (mvstr_eq(pserver_raw, server_raw))
+            pserver = server;
+        else if ((rc = arena_str(c, pserver_raw.ptr, pserver_raw.len, &pserver)) != MV_OK)
+            return rc;
+        mdl_loc ptloc = loc_add(&ploc, "tool", -1);
+        rc = mdl_build_tool(c, ptool, &ptloc, pserver, over && p + 1 == keep ? &cap : NULL,
+                            &set->tools[set->n_tools]);
+        if (rc != MV_OK)
+            return rc;
+        set->n_tools++;
+        ent->n_peers++;
+    }
+    (*n_ids)++;
+    set->n_entries++;
+    return MV_OK;
+}
+
+static int parse_corpus(mdl_ctx *c, mv_toolset *set, const mdl_jv *entries, const char *filter) {
+    int rc = MV_OK;
+    named *ids = NULL;
+    size_t n = mdl_jarray_size(entries), n_ids = 0, total = 0;
+    mdl_loc root = {{{"", -1}}, 0};
+
+    set->kind = MV_INPUT_CORPUS;
+    if (!mdl_jis_array(entries))
+        return mdl_fail(c, MV_EPARSE, &root, "entries",
+                        "expected an array of corpus entries, found %s", mdl_json_type(entries));
+    for (size_t i = 0; i < n; i++) {
+        const mdl_jv *peers = mdl_jobject_get(mdl_jarray_get(entries, i), "peers");
+        total += 1 + min_size(mdl_jarray_size(peers), c->lim.max_tools_per_server - 1);
+    }
+    if (n > 0) {
+        set->tools = mv_arena_calloc(c->arena, total, sizeof(*set->tools));
+        set->entries = mv_arena_calloc(c->arena, n, sizeof(*set->entries));
+        ids = mv_alloc(c->alloc, n * sizeof(*ids));
+        if (set->tools == NULL || set->entries == NULL || ids == NULL)
+            rc = MV_ENOMEM;
+    }
+    for (size_t i = 0; i < n && rc == MV_OK; i++)
+        rc = parse_entry(c, set, mdl_jarray_get(entries, i), i, filter, ids, &n_ids);
+    size_t first, second;
+    if (rc == MV_OK && find_duplicate(ids, n_ids, &first, &second)) {
+        char q[MDL_QUOTE_SIZE(QUOTE_SRC)];
+        mdl_loc loc = loc_make("entries", (int64_t)second);
+        const mdl_jv *id = mdl_jobject_get(mdl_jarray_get(entries, second), "id");
+        mdl_quote(q, mdl_jstring(id), mdl_jstring_len(id), QUOTE_SRC);
+        rc = mdl_fail(c, MV_EPARSE, &loc, "id", "duplicate entry id %s (first at entries[%zu])", q,
+                      first);
+    }
+    if (rc == MV_OK && filter != NULL && set->n_entries == 0 && n > 0) {
+        char q[MDL_QUOTE_SIZE(QUOTE_SRC)];
+        mdl_quote(q, filter, strlen(filter), QUOTE_SRC);
+        rc = mdl_fail(c, MV_EINVAL, NULL, NULL, "the corpus has no entry for server %s", q);
+    }
+    mv_free(c->alloc, ids, n * sizeof(*ids));
+    return rc;
+}
+
+static int parse_document(mdl_ctx *c, mv_toolset *set, const mdl_jv *doc, const char *source,
+                          const mv_model_options *opts) {
+    const char *filter = opts != NULL ? opts->server : NULL;
+    mdl_loc root = {{{"", -1}}, 0};
+    if (mdl_jis_array(doc))
+        return parse_tools_list(c, set, doc, &root, "", source, opts);
+    if (!mdl_jis_object(doc))
+        return mdl_fail(c, MV_EPARSE, NULL, NULL, "unrecognized document: %s", SHAPES_SENTENCE);
+    const mdl_jv *tools = mdl_jobject_get(doc, "tools");
+    const mdl_jv *servers = mdl_jobject_get(doc, "servers");
+    const mdl_jv *entries = mdl_jobject_get(doc, "entries");
+    int present = (tools != NULL) + (servers != NULL) + (entries != NULL);
+    if (present > 1)
+        return mdl_fail(c, MV_EPARSE, NULL, NULL,
+                        "ambiguous document: it has more than one of \"tools\", \"servers\" and "
+                        "\"entries\"");
+    if (entries != NULL)
+        return parse_corpus(c, set, entries, filter);
+    if (servers != NULL)
+        return parse_snapshot(c, set, servers, filter);
+    if (tools != NULL)
+        return parse_tools_list(c, set, tools, &root, "tools", source, opts);
+    if (mdl_jobject_get(doc, "jsonrpc") != NULL) {
+        const mdl_jv *result = mdl_jobject_get(doc, "result");
+        if (mdl_jobject_get(doc, "error") != NULL)
+            return mdl_fail(c, MV_EPARSE, &root, "error",
+                            "the document is a JSON-RPC error response, not a tools/list result");
+        if (result == NULL)
+            return mdl_fail(c, MV_EPARSE, NULL, NULL, "the JSON-RPC response has no \"result\"; %s",
+                            SHAPES_SENTENCE);
+        if (!mdl_jis_object(result))
+            return mdl_fail(c, MV_EPARSE, &root, "result", "expected an object, found %s",
+                            mdl_json_type(result));
+        mdl_loc rloc = loc_make("result", -1);
+        const mdl_jv *rtools = mdl_jobject_get(result, "tools");
+        if (rtools == NULL)
+            return mdl_fail(c, MV_EPARSE, &rloc, NULL,
+                            "the JSON-RPC result has no \"tools\" array (is it a tools/list "
+                            "response?)");
+        return parse_tools_list(c, set, rtools, &rloc, "tools", source, opts);
+    }
+    return mdl_fail(c, MV_EPARSE, NULL, NULL, "unrecognized document: %s", SHAPES_SENTENCE);
+}
+
+/* ------------------------------------------------------------------ API */
+
+static mv_model_limits resolve_limits(const mv_model_options *opts) {
+    mv_model_limits l = {0, 0, 0, 0, 0};
+    if (opts != NULL)
+        l = opts->limits;
+    if (l.max_document_bytes == 0)
+        l.max_document_bytes = MV_DEFAULT_MAX_DOCUMENT_BYTES;
+    if (l.max_field_bytes == 0)
+        l.max_field_bytes = MV_DEFAULT_MAX_FIELD_BYTES;
+    if (l.max_schema_depth == 0)
+        l.max_schema_depth = MV_DEFAULT_MAX_SCHEMA_DEPTH;
+    if (l.max_tools_per_server == 0)
+        l.max_tools_per_server = MV_DEFAULT_MAX_TOOLS_PER_SERVER;
+    if (l.max_fields_per_tool == 0)
+        l.max_fields_per_tool = MV_DEFAULT_MAX_FIELDS_PER_TOOL;
+    return l;
+}
+
+static const mv_allocator *resolve_alloc(const mv_model_options *opts) {
+    return opts != NULL && opts->allocator != NULL ? opts->allocator : mv_allocator_default();
+}
+
+static void set_source(mv_error *err, const char *source) {
+    if (err == NULL)
+        return;
+    const char *shown = source == NULL ? "" : strcmp(source, "-") == 0 ? "<stdin>" : source;
+    snprintf(err->source, sizeof(err->source), "%s", shown);
+}
+
+int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *source,
+                   const mv_model_options *opts, mv_error *err) {
+    int rc = MV_OK;
+    const mdl_jv *doc = NULL;
+    mv_toolset *set = NULL;
+    mv_arena *dom = NULL; /* the parsed tree, dropped once tools are built */
+    mdl_jerror je;
+    mdl_ctx c;
+
+    memset(&c, 0, sizeof(c));
+    c.err = err;
+    c.alloc = resolve_alloc(opts);
+    c.lim = resolve_limits(opts);
+    if (out != NULL)
+        *out = NULL;
+    if (out == NULL || (data == NULL && len > 0)) {
+        rc = mdl_fail(&c, MV_EINVAL, NULL, NULL, "mv_model_parse needs an output and data");
+        goto done;
+    }
+    if (opts != NULL && opts->server != NULL && opts->server[0] == '\0') {
+        rc = mdl_fail(&c, MV_EINVAL, NULL, NULL, "the server name must not be empty");
+        goto done;
+    }
+    if ((uint64_t)len > c.lim.max_document_bytes) {
+        rc = mdl_fail(&c, MV_ELIMIT, NULL, NULL,
+                      "the document is %zu bytes, over the max_document_bytes limit of %llu "
+                      "bytes",
+                      len, (unsigned long long)c.lim.max_document_bytes);
+        goto done;
+    }
+    if (len == 0) {
+        rc = mdl_fail(&c, MV_EPARSE, NULL, NULL, "the document is empty");
+        if (err != NULL) {
+            err->line = 1;
+            err->column = 1;
+        }
+        goto done;
+    }
+    /* The tree holds 16 bytes per value plus decoded copies of escaped
+     * strings; plain strings stay in `data`. */
+    size_t dom_block = len / 2;
+    dom_block = dom_block < 64 * 1024           ? 64 * 1024
+                : dom_block > 64u * 1024 * 1024 ? 64u * 1024 * 1024
+                                                : dom_block;
+    dom = mv_arena_new(c.alloc, dom_block);
+    if (dom == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    if (mdl_json_parse(&doc, dom, c.alloc, data, len, &je) != MV_OK) {
+        rc = json_fail(&c, &je, data, len);
+        goto done;
+    }
+    /* Parsed tools take roughly the document's size; big blocks keep the
+     * block count (and allocator calls) small. */
+    size_t block = len / 2;
+    block = block < 64 * 1024 ? 64 * 1024 : block > 8u * 1024 * 1024 ? 8u * 1024 * 1024 : block;
+    c.arena = mv_arena_new(c.alloc, block);
+    if (c.arena == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    set = mv_arena_calloc(c.arena, 1, sizeof(*set));
+    if (set == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    set->arena = c.arena;
+    if ((rc = arena_str(&c, source != NULL ? source : "", source != NULL ? strlen(source) : 0,
+                        &set->source)) != MV_OK)
+        goto done;
+    rc = parse_document(&c, set, doc, source, opts);
+    if (rc != MV_OK)
+        goto done;
+    for (size_t i = 0; i < set->n_tools; i++)
+        set->n_caps += set->tools[i].n_caps;
+    *out = set;
+
+done:
+    mdl_ctx_release(&c);
+    mv_arena_free(dom);
+    if (rc != MV_OK) {
+        if (!c.err_set)
+            mdl_fail(&c, rc, NULL, NULL, "%s while building the tool model", mv_strerror(rc));
+        set_source(err, source);
+        mv_arena_free(c.arena);
+    }
+    return rc;
+}
+
+void mv_toolset_free(mv_toolset *set) {
+    if (set == NULL)
+        return;
+    /* The set lives in its own arena. */
+    mv_arena_free(set->arena);
+}
+
+/* --------------------------------------------------------------- files */
+
+int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_options *opts,
+                       mv_error *err) {
+    int rc = MV_OK;
+    FILE *f = NULL;
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    mdl_ctx c;
+
+    memset(&c, 0, sizeof(c));
+    c.err = err;
+    const mv_allocator *a = resolve_alloc(opts);
+    uint64_t max = resolve_limits(opts).max_document_bytes;
+    /* Reading max+1 bytes is how an over-cap stream is detected. */
+    size_t limit = max >= SIZE_MAX ? SIZE_MAX - 1 : (size_t)max + 1;
+    bool is_stdin = path != NULL && strcmp(path, "-") == 0;
+    const char *shown = is_stdin ? "<stdin>" : path;
+
+    if (out != NULL)
+        *out = NULL;
+    if (out == NULL || path == NULL) {
+        rc = mdl_fail(&c, MV_EINVAL, NULL, NULL, "mv_model_load_file needs an output and a path");
+        goto done;
+    }
+    f = is_stdin ? stdin : fopen(path, "rb");
+    if (f == NULL) {
+        int e = errno;
+        rc = mdl_fail(&c, MV_EIO, NULL, NULL, "cannot open '%s': %s", path, strerror(e));
+        goto done;
+    }
+    size_t hint = 64 * 1024;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        if ((uint64_t)st.st_size > max) {
+            rc = mdl_fail(&c, MV_ELIMIT, NULL, NULL,
+                          "'%s' is %lld bytes, over the max_document_bytes limit of %llu bytes",
+                          shown, (long long)st.st_size, (unsigned long long)max);
+            goto done;
+        }
+        /* +1 so the read that sees end-of-file needs no growth. */
+        hint = (size_t)st.st_size + 1;
+    }
+    for (;;) {
+        if (len == cap) {
+            if (cap >= limit) {
+                rc = mdl_fail(&c, MV_ELIMIT, NULL, NULL,
+                              "'%s' is larger than the max_document_bytes limit of %llu bytes",
+                              shown, (unsigned long long)max);
+                goto done;
+            }
+            size_t ncap = cap == 0 ? hint : (cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2);
+            if (ncap > limit)
+                ncap = limit;
+            char *p = mv_realloc(a, buf, cap, ncap);
+            if (p == NULL) {
+                rc = mdl_fail(&c, MV_ENOMEM, NULL, NULL, "out of memory reading '%s'", shown);
+                goto done;
+            }
+            buf = p;
+            cap = ncap;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                int e = errno;
+                rc = mdl_fail(&c, MV_EIO, NULL, NULL, "cannot read '%s': %s", shown, strerror(e));
+                goto done;
+            }
+            break;
+        }
+    }
+    if ((uint64_t)len > max) {
+        rc = mdl_fail(&c, MV_ELIMIT, NULL, NULL,
+                      "'%s' is larger than the max_document_bytes limit of %llu bytes", shown,
+                      (unsigned long long)max);
+        goto done;
+    }
+    rc = mv_model_parse(out, buf, len, path, opts, err);
+
+done:
+    if (f != NULL && !is_stdin)
+        fclose(f);
+    mv_free(a, buf, cap);
+    if (rc != MV_OK && c.err_set)
+        set_source(err, path);
+    return rc;
+}

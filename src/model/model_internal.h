@@ -1,0 +1,101 @@
+/*
+ * Private interface between the parts of the tool model: the document-level
+ * parser (model.c: shapes, corpus entries, errors, file loading) and the tool
+ * builder (walk.c: one tool object -> one mv_tool with flattened fields).
+ * Nothing here is public; the contract is include/mcpvet/model.h.
+ */
+#ifndef MCPVET_MODEL_INTERNAL_H
+#define MCPVET_MODEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "json.h"
+#include "mcpvet/model.h"
+
+/* A document location such as servers[2].tools[5], kept as segments so the
+ * path string is only formatted when an error actually happens. */
+#define MDL_LOC_MAX 4
+
+typedef struct mdl_seg {
+    const char *key; /* "" for a bare array index */
+    int64_t index;   /* < 0: no index */
+} mdl_seg;
+
+typedef struct mdl_loc {
+    mdl_seg seg[MDL_LOC_MAX];
+    unsigned n;
+} mdl_loc;
+
+/* A cap the caller wants recorded on a tool (tools_per_server). */
+typedef struct mdl_extra_cap {
+    const char *cap;
+    uint64_t limit;
+    uint64_t observed;
+    const char *where; /* static string */
+} mdl_extra_cap;
+
+/* Parser state shared by every tool of one document. Scratch vectors are
+ * allocator-owned and reused across tools; finished tools are copied into
+ * the arena. */
+typedef struct mdl_ctx {
+    mv_arena *arena;
+    const mv_allocator *alloc;
+    mv_model_limits lim; /* resolved: no zero members */
+    mv_error *err;
+    bool err_set; /* err already describes the failure */
+
+    /* scratch, reused across tools */
+    mv_field *fields;
+    size_t n_fields, cap_fields;
+    mv_cap_hit *caps;
+    size_t n_caps, cap_caps;
+    char *path; /* tool-relative path of the value being walked */
+    size_t path_len, path_cap;
+    mv_str *req; /* sorted "required" names of the schema being walked */
+    size_t n_req, cap_req;
+
+    /* per-tool state */
+    mv_param *params;
+    uint32_t n_params;
+    uint32_t param_base; /* first param index of the schema being walked */
+    mv_schema_side side;
+    uint64_t n_strings;    /* strings seen, stored or dropped */
+    long fields_cap_index; /* index in caps of "fields_per_tool", or -1 */
+    long depth_cap_index;  /* index in caps of "schema_depth", or -1 */
+    uint32_t source_index; /* next mv_tool.source_index */
+} mdl_ctx;
+
+/* Free the scratch vectors (not the arena). */
+void mdl_ctx_release(mdl_ctx *c);
+
+/* Record a failure in c->err: clears it, sets code, message and the where
+ * path (loc, then `rel` when non-NULL). Returns `code`. */
+int mdl_fail(mdl_ctx *c, int code, const mdl_loc *loc, const char *rel, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* JSON type name for "expected ..., found X" messages ("number", ...). */
+const char *mdl_json_type(const mdl_jv *v);
+
+/* Worst-case output of mdl_quote for `max_src` source bytes. */
+#define MDL_QUOTE_SIZE(max_src) (6 * (max_src) + 10)
+
+/*
+ * Write `s` as a double-quoted, render-safe string into dst: printable ASCII
+ * kept, quote and backslash escaped, everything else as \uXXXX (surrogate
+ * pairs above U+FFFF). At most `max_src` source bytes are shown (cut on a
+ * character boundary) and a cut is marked by "..." after the closing quote.
+ * dst must hold MDL_QUOTE_SIZE(max_src) bytes; returns the length written
+ * (dst is NUL-terminated).
+ */
+size_t mdl_quote(char *dst, const char *s, size_t len, size_t max_src);
+
+/* Build *out from the tool object `tool` found at `loc`. `extra` (may be
+ * NULL) is a cap to record on this tool. Errors carry loc-based paths. */
+int mdl_build_tool(mdl_ctx *c, const mdl_jv *tool, const mdl_loc *loc, mv_str server,
+                   const mdl_extra_cap *extra, mv_tool *out);
+
+#endif

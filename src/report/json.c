@@ -1,0 +1,143 @@
+/*
+ * The machine-readable report, schema "mcpvet.scan/1" (documented in
+ * docs/json-output.md). Every tool is listed, clean ones included, so a
+ * consumer can see what was covered. Member order is fixed and numbers are
+ * formatted without locale, so the same scan always gives the same bytes.
+ */
+#include "report_int.h"
+
+#include "report/jsonw.h"
+
+static void put_signal(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f, const mv_signal *sig) {
+    const mv_tool *tool = f->tool;
+    mv_jw_obj_begin(w, NULL);
+    mv_jw_cstr(w, "check", sig->check_id);
+    mv_jw_cstr(w, "tier", mv_tier_name(sig->tier));
+    mv_jw_cstr(w, "threat", mv_threat_name(sig->threat));
+    mv_jw_fixed(w, "confidence", sig->confidence, 3);
+    mv_jw_bool(w, "critical", sig->critical);
+    if (sig->field >= 0 && (uint32_t)sig->field < tool->n_fields) {
+        mv_jw_str(
+            w, "field",
+            mv_report_safe(ctx, sig->field_path.ptr, sig->field_path.len, MV_REPORT_PATH_CAP));
+        mv_jw_cstr(w, "field_kind", mv_field_kind_name(tool->fields[sig->field].kind));
+    } else {
+        mv_jw_null(w, "field");
+        mv_jw_null(w, "field_kind");
+    }
+    mv_jw_uint(w, "offset", sig->offset);
+    mv_jw_uint(w, "length", sig->length);
+    mv_jw_str(w, "evidence", sig->evidence);
+    mv_jw_str(w, "detail", sig->detail);
+    mv_jw_obj_end(w);
+}
+
+static void put_tool(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f) {
+    mv_arena_mark mark = mv_arena_save(ctx->arena);
+    const mv_tool *tool = f->tool;
+    mv_jw_obj_begin(w, NULL);
+    mv_jw_uint(w, "index", f->tool_index);
+    mv_jw_str(w, "server",
+              mv_report_safe(ctx, tool->server.ptr, tool->server.len, MV_REPORT_NAME_CAP));
+    mv_jw_str(w, "name", mv_report_safe(ctx, tool->name.ptr, tool->name.len, MV_REPORT_NAME_CAP));
+    mv_str source = mv_report_tool_source(ctx, f->tool_index);
+    if (source.len > 0)
+        mv_jw_str(w, "source", source);
+    else
+        mv_jw_null(w, "source");
+    mv_jw_cstr(w, "verdict", mv_verdict_name(f->verdict));
+    mv_jw_cstr(w, "threat_level", mv_threat_level_name(f->level));
+    mv_jw_cstr(w, "severity", mv_severity_name(f->severity));
+    mv_jw_cstr(w, "threat", mv_threat_name(f->threat));
+    mv_jw_fixed(w, "confidence", f->confidence, 3);
+    mv_jw_int(w, "risk", f->risk);
+    mv_jw_arr_begin(w, "checks");
+    for (uint32_t i = 0; i < f->n_checks; i++)
+        mv_jw_cstr(w, NULL, f->checks[i]);
+    mv_jw_arr_end(w);
+    mv_jw_arr_begin(w, "failed_checks");
+    for (uint32_t i = 0; i < f->n_failed_checks; i++)
+        mv_jw_cstr(w, NULL, f->failed_checks[i]);
+    mv_jw_arr_end(w);
+    mv_jw_uint(w, "caps", f->n_caps);
+    mv_jw_arr_begin(w, "signals");
+    for (uint32_t i = 0; i < f->n_signals; i++)
+        put_signal(ctx, w, f, &f->signals[i]);
+    mv_jw_arr_end(w);
+    mv_jw_obj_end(w);
+    mv_arena_rewind(ctx->arena, mark);
+}
+
+static void put_cap(mv_report_ctx *ctx, mv_jw *w, const mv_cap_record *cap) {
+    mv_arena_mark mark = mv_arena_save(ctx->arena);
+    mv_jw_obj_begin(w, NULL);
+    mv_jw_cstr(w, "cap", cap->cap);
+    mv_jw_cstr(w, "check", cap->check_id);
+    mv_jw_uint(w, "limit", cap->limit);
+    mv_jw_uint(w, "observed", cap->observed);
+    if (cap->tool_index >= 0 && (uint64_t)cap->tool_index < mv_registry_count(ctx->registry)) {
+        const mv_tool *tool = mv_registry_tool(ctx->registry, (size_t)cap->tool_index);
+        mv_jw_int(w, "tool_index", cap->tool_index);
+        mv_jw_str(w, "server",
+                  mv_report_safe(ctx, tool->server.ptr, tool->server.len, MV_REPORT_NAME_CAP));
+        mv_jw_str(w, "tool",
+                  mv_report_safe(ctx, tool->name.ptr, tool->name.len, MV_REPORT_NAME_CAP));
+    } else {
+        mv_jw_null(w, "tool_index");
+        mv_jw_null(w, "server");
+        mv_jw_null(w, "tool");
+    }
+    mv_jw_obj_end(w);
+    mv_arena_rewind(ctx->arena, mark);
+}
+
+static void put_coverage(mv_report_ctx *ctx, mv_jw *w) {
+    const mv_coverage *cov = ctx->coverage;
+    mv_jw_obj_begin(w, "coverage");
+    mv_jw_uint(w, "checks_total", cov->checks_total);
+    mv_jw_uint(w, "checks_run", cov->checks_run);
+    mv_jw_uint(w, "checks_failed", cov->checks_failed);
+    mv_jw_arr_begin(w, "failed_ids");
+    for (uint32_t i = 0; i < cov->checks_failed; i++)
+        mv_jw_cstr(w, NULL, cov->failed_ids[i]);
+    mv_jw_arr_end(w);
+    mv_jw_uint(w, "check_failures", cov->check_failures);
+    mv_jw_arr_begin(w, "caps");
+    for (uint32_t i = 0; i < cov->n_caps; i++)
+        put_cap(ctx, w, &cov->caps[i]);
+    mv_jw_arr_end(w);
+    mv_jw_uint(w, "caps_dropped", cov->caps_dropped);
+    mv_jw_bool(w, "degraded", cov->degraded);
+    mv_jw_obj_end(w);
+}
+
+int mv_report_render_json(mv_report_ctx *ctx) {
+    mv_jw w;
+    const mv_scan_summary *sum = &ctx->summary;
+    mv_jw_init(&w, ctx->out);
+    mv_jw_obj_begin(&w, NULL);
+    mv_jw_cstr(&w, "schema", "mcpvet.scan/1");
+    mv_jw_cstr(&w, "version", ctx->version);
+    mv_jw_obj_begin(&w, "summary");
+    mv_jw_uint(&w, "tools", sum->tools);
+    mv_jw_uint(&w, "servers", mv_registry_server_count(ctx->registry));
+    mv_jw_uint(&w, "clean", sum->clean);
+    mv_jw_uint(&w, "review", sum->review);
+    mv_jw_uint(&w, "quarantine", sum->quarantine);
+    mv_jw_int(&w, "risk", sum->risk);
+    mv_jw_cstr(&w, "worst", mv_verdict_name(sum->worst));
+    mv_jw_cstr(&w, "fail_on", mv_verdict_name(ctx->fail_on));
+    mv_jw_int(&w, "exit_code", mv_report_exit_code(ctx->scan, ctx->fail_on));
+    mv_jw_obj_end(&w);
+    put_coverage(ctx, &w);
+    mv_jw_arr_begin(&w, "tools");
+    size_t n = mv_scan_finding_count(ctx->scan);
+    for (size_t i = 0; i < n; i++) {
+        const mv_finding *f = mv_scan_finding(ctx->scan, i);
+        if (f != NULL)
+            put_tool(ctx, &w, f);
+    }
+    mv_jw_arr_end(&w);
+    mv_jw_obj_end(&w);
+    return mv_jw_finish(&w);
+}

@@ -1,0 +1,234 @@
+/*
+ * The human-readable report: one block per tool that needs attention
+ * (quarantined tools first, then tools for review, each in registry order),
+ * then a summary with counts, the risk score and coverage. No colours, so the
+ * output reads the same in a terminal, a CI log or a file. A degraded scan is
+ * never summarised as clean.
+ */
+#include "report_int.h"
+
+#include <string.h>
+
+/* At most this many cap records are spelled out; the rest are counted. */
+#define TEXT_MAX_CAPS 10u
+
+static const char *plural(uint64_t n, const char *one, const char *many) {
+    return n == 1 ? one : many;
+}
+
+static void put_str(mv_buf *b, mv_str s) {
+    mv_buf_append(b, s.ptr, s.len);
+}
+
+static const char *verdict_tag(mv_verdict v) {
+    switch (v) {
+    case MV_VERDICT_QUARANTINE:
+        return "QUARANTINE";
+    case MV_VERDICT_REVIEW:
+        return "REVIEW";
+    case MV_VERDICT_CLEAN:
+    default:
+        return "CLEAN";
+    }
+}
+
+static void put_signal(mv_report_ctx *ctx, const mv_signal *sig) {
+    mv_buf *b = ctx->out;
+    mv_str path = sig->field_path.len > 0 ? mv_report_safe(ctx, sig->field_path.ptr,
+                                                           sig->field_path.len, MV_REPORT_PATH_CAP)
+                                          : MV_STR_LIT("(tool)");
+    mv_buf_printf(b, "    %-4s  %s  ", mv_tier_name(sig->tier), sig->check_id);
+    put_str(b, path);
+    if (sig->detail.len > 0) {
+        mv_buf_puts(b, ": ");
+        put_str(b, sig->detail);
+    }
+    mv_buf_putc(b, '\n');
+    if (sig->evidence.len > 0) {
+        mv_buf_puts(b, "          Evidence: ");
+        put_str(b, sig->evidence);
+        mv_buf_putc(b, '\n');
+    }
+}
+
+static void put_signals(mv_report_ctx *ctx, const mv_finding *f, bool info, const char *title) {
+    bool any = false;
+    for (uint32_t i = 0; i < f->n_signals; i++) {
+        const mv_signal *sig = &f->signals[i];
+        if ((sig->tier == MV_TIER_INFO) != info)
+            continue;
+        if (!any)
+            mv_buf_printf(ctx->out, "  %s\n", title);
+        any = true;
+        put_signal(ctx, sig);
+    }
+}
+
+/* Returns true when the tool got a block (followed by a blank line). */
+static bool put_finding(mv_report_ctx *ctx, const mv_finding *f) {
+    mv_buf *b = ctx->out;
+    mv_arena_mark mark = mv_arena_save(ctx->arena);
+    mv_buf_printf(b, "[%s] ", verdict_tag(f->verdict));
+    put_str(b, mv_report_tool_label(ctx, f->tool));
+    mv_buf_putc(b, '\n');
+    if (f->verdict != MV_VERDICT_CLEAN) {
+        mv_buf_printf(b, "  Verdict:    %s (%s)\n", mv_verdict_name(f->verdict),
+                      mv_threat_level_name(f->level));
+        mv_buf_printf(b, "  Severity:   %s\n", mv_severity_name(f->severity));
+        mv_buf_printf(b, "  Threat:     %s\n", mv_threat_name(f->threat));
+        mv_buf_puts(b, "  Confidence: ");
+        mv_report_put_fixed(b, f->confidence, 2);
+        mv_buf_printf(b, "\n  Risk:       %d/100\n", f->risk);
+        mv_buf_puts(b, "  Signals:    ");
+        for (uint32_t i = 0; i < f->n_checks; i++) {
+            mv_buf_printf(b, "%s%s (%s)", i > 0 ? ", " : "", f->checks[i],
+                          mv_tier_name(mv_report_check_tier(f, f->checks[i])));
+        }
+        mv_buf_putc(b, '\n');
+    }
+    mv_str source = mv_report_tool_source(ctx, f->tool_index);
+    if (source.len > 0 && f->verdict != MV_VERDICT_CLEAN) {
+        mv_buf_puts(b, "  Source:     ");
+        put_str(b, source);
+        mv_buf_putc(b, '\n');
+    }
+    put_signals(ctx, f, false, "Findings:");
+    put_signals(ctx, f, true, "Notes:");
+    if (f->n_failed_checks > 0) {
+        mv_buf_puts(b, "  Incomplete: ");
+        for (uint32_t i = 0; i < f->n_failed_checks; i++)
+            mv_buf_printf(b, "%s%s", i > 0 ? ", " : "", f->failed_checks[i]);
+        mv_buf_printf(b, " failed on this tool\n");
+    }
+    if (f->n_caps > 0) {
+        mv_buf_printf(b, "  Incomplete: %u %s hit on this tool\n", f->n_caps,
+                      plural(f->n_caps, "cap", "caps"));
+    }
+    /* A clean tool with nothing to say is one line; blocks get a blank line. */
+    bool block = f->verdict != MV_VERDICT_CLEAN || f->n_signals > 0 || f->n_failed_checks > 0 ||
+                 f->n_caps > 0;
+    if (block)
+        mv_buf_putc(b, '\n');
+    mv_arena_rewind(ctx->arena, mark);
+    return block;
+}
+
+static void put_findings(mv_report_ctx *ctx, mv_verdict verdict) {
+    bool pending = false; /* one-line entries printed since the last blank line */
+    size_t n = mv_scan_finding_count(ctx->scan);
+    for (size_t i = 0; i < n; i++) {
+        const mv_finding *f = mv_scan_finding(ctx->scan, i);
+        if (f == NULL || f->verdict != verdict)
+            continue;
+        pending = !put_finding(ctx, f);
+    }
+    if (pending)
+        mv_buf_putc(ctx->out, '\n');
+}
+
+static void put_cap(mv_report_ctx *ctx, const mv_cap_record *cap) {
+    mv_buf *b = ctx->out;
+    mv_buf_printf(b, "cap %s", cap->cap != NULL ? cap->cap : "?");
+    if (cap->check_id != NULL)
+        mv_buf_printf(b, " of %s", cap->check_id);
+    mv_buf_printf(b, " hit (limit %llu", (unsigned long long)cap->limit);
+    if (cap->observed > 0)
+        mv_buf_printf(b, ", observed %llu", (unsigned long long)cap->observed);
+    mv_buf_puts(b, ") on ");
+    if (cap->tool_index >= 0 && (uint64_t)cap->tool_index < mv_registry_count(ctx->registry)) {
+        mv_arena_mark mark = mv_arena_save(ctx->arena);
+        put_str(
+            b, mv_report_tool_label(ctx, mv_registry_tool(ctx->registry, (size_t)cap->tool_index)));
+        mv_arena_rewind(ctx->arena, mark);
+    } else {
+        mv_buf_puts(b, "the scan");
+    }
+}
+
+static void put_coverage(mv_report_ctx *ctx) {
+    mv_buf *b = ctx->out;
+    const mv_coverage *cov = ctx->coverage;
+    mv_buf_printf(b, "  Coverage:      %u/%u checks ran, %u failed", cov->checks_run,
+                  cov->checks_total, cov->checks_failed);
+    if (cov->checks_total == 0)
+        mv_buf_puts(b, " (no checks are registered: nothing was inspected)");
+    mv_buf_putc(b, '\n');
+    if (!cov->degraded)
+        return;
+    mv_buf_puts(b, "  DEGRADED:      ");
+    const char *sep = "";
+    for (uint32_t i = 0; i < cov->checks_failed; i++) {
+        uint64_t tools = mv_report_failed_tool_count(ctx, cov->failed_ids[i]);
+        mv_buf_printf(b, "%scheck %s failed on %llu %s", sep, cov->failed_ids[i],
+                      (unsigned long long)tools, plural(tools, "tool", "tools"));
+        sep = "; ";
+    }
+    uint32_t shown = cov->n_caps < TEXT_MAX_CAPS ? cov->n_caps : TEXT_MAX_CAPS;
+    for (uint32_t i = 0; i < shown; i++) {
+        mv_buf_puts(b, sep);
+        put_cap(ctx, &cov->caps[i]);
+        sep = "; ";
+    }
+    uint64_t more = (uint64_t)(cov->n_caps - shown) + cov->caps_dropped;
+    if (more > 0) {
+        mv_buf_printf(b, "%sand %llu more %s", sep, (unsigned long long)more,
+                      plural(more, "cap", "caps"));
+        sep = "; ";
+    }
+    if (sep[0] == '\0')
+        mv_buf_puts(b, "coverage is incomplete");
+    mv_buf_putc(b, '\n');
+}
+
+static void put_result(mv_report_ctx *ctx) {
+    mv_buf *b = ctx->out;
+    const mv_scan_summary *sum = &ctx->summary;
+    bool degraded = ctx->coverage->degraded;
+    mv_buf_puts(b, "  Result:        ");
+    if (sum->quarantine == 0 && sum->review == 0) {
+        if (degraded)
+            mv_buf_puts(b,
+                        "No findings, but the scan was DEGRADED \xe2\x80\x94 results are partial.");
+        else
+            mv_buf_puts(b, "No findings.");
+    } else {
+        const char *sep = "";
+        if (sum->quarantine > 0) {
+            mv_buf_printf(b, "%llu %s quarantined", (unsigned long long)sum->quarantine,
+                          plural(sum->quarantine, "tool", "tools"));
+            sep = ", ";
+        }
+        if (sum->review > 0) {
+            mv_buf_printf(b, "%s%llu %s for review", sep, (unsigned long long)sum->review,
+                          plural(sum->review, "tool", "tools"));
+        }
+        mv_buf_printf(b, " (fail-on: %s)", mv_verdict_name(ctx->fail_on));
+        if (degraded)
+            mv_buf_puts(b, "; the scan was DEGRADED \xe2\x80\x94 results are partial.");
+    }
+    mv_buf_putc(b, '\n');
+}
+
+int mv_report_render_text(mv_report_ctx *ctx) {
+    mv_buf *b = ctx->out;
+    const mv_scan_summary *sum = &ctx->summary;
+    size_t servers = mv_registry_server_count(ctx->registry);
+    mv_buf_printf(b, "mcpvet %s \xe2\x80\x94 %llu %s from %zu %s, %u %s\n\n", ctx->version,
+                  (unsigned long long)sum->tools, plural(sum->tools, "tool", "tools"), servers,
+                  plural(servers, "server", "servers"), ctx->coverage->checks_total,
+                  plural(ctx->coverage->checks_total, "check", "checks"));
+    put_findings(ctx, MV_VERDICT_QUARANTINE);
+    put_findings(ctx, MV_VERDICT_REVIEW);
+    if (ctx->opts->show_clean)
+        put_findings(ctx, MV_VERDICT_CLEAN);
+    mv_buf_puts(b, "Summary\n");
+    mv_buf_printf(b, "  Tools scanned: %llu (%zu %s)\n", (unsigned long long)sum->tools, servers,
+                  plural(servers, "server", "servers"));
+    mv_buf_printf(b, "  Verdicts:      %llu clean, %llu review, %llu quarantine\n",
+                  (unsigned long long)sum->clean, (unsigned long long)sum->review,
+                  (unsigned long long)sum->quarantine);
+    mv_buf_printf(b, "  Risk score:    %d/100\n", sum->risk);
+    put_coverage(ctx);
+    put_result(ctx);
+    return b->failed ? MV_ENOMEM : MV_OK;
+}

@@ -1,0 +1,2 @@
+/* Keeps the test support library non-empty. */
+typedef int mv_test_support_empty;

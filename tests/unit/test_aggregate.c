@@ -1,0 +1,138 @@
+/*
+ * Aggregator tests: the tier rules of DESIGN.md (any hard -> quarantine,
+ * 1/2/3+ distinct soft checks -> low/medium/high review), distinct checks
+ * counted once, agreement raising confidence and risk, order independence.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mcpvet/aggregate.h"
+
+static mv_signal sig(uint16_t check, mv_tier tier, double conf) {
+    mv_signal s;
+    memset(&s, 0, sizeof(s));
+    s.check_index = check;
+    s.check_id = "c";
+    s.tier = tier;
+    s.confidence = conf;
+    s.threat = check == 1 ? MV_THREAT_EXFILTRATION : MV_THREAT_PROMPT_INJECTION;
+    return s;
+}
+
+static void test_no_signals_is_clean(void **state) {
+    (void)state;
+    mv_aggregate_result r;
+    mv_aggregate(NULL, 0, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_CLEAN);
+    assert_int_equal(r.level, MV_LEVEL_NONE);
+    assert_int_equal(r.severity, MV_SEVERITY_NONE);
+    assert_int_equal(r.risk, 0);
+    assert_true(r.confidence == 0.0);
+    mv_signal info = sig(0, MV_TIER_INFO, 1.0);
+    mv_aggregate(&info, 1, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_CLEAN); /* info never changes a verdict */
+}
+
+static void test_soft_severity_by_distinct_checks(void **state) {
+    (void)state;
+    mv_signal s[4] = {sig(3, MV_TIER_SOFT, 0.5), sig(4, MV_TIER_SOFT, 0.5),
+                      sig(5, MV_TIER_SOFT, 0.5), sig(6, MV_TIER_SOFT, 0.5)};
+    mv_aggregate_result r1, r2, r3, r4;
+    mv_aggregate(s, 1, &r1);
+    mv_aggregate(s, 2, &r2);
+    mv_aggregate(s, 3, &r3);
+    mv_aggregate(s, 4, &r4);
+    assert_int_equal(r1.verdict, MV_VERDICT_REVIEW);
+    assert_int_equal(r1.level, MV_LEVEL_WARNING);
+    assert_int_equal(r1.severity, MV_SEVERITY_LOW);
+    assert_int_equal(r2.severity, MV_SEVERITY_MEDIUM);
+    assert_int_equal(r3.severity, MV_SEVERITY_HIGH);
+    assert_int_equal(r4.severity, MV_SEVERITY_HIGH);
+    assert_int_equal(r3.soft_checks, 3);
+    /* Agreement raises confidence and risk, capped. */
+    assert_true(r2.confidence > r1.confidence);
+    assert_true(r3.confidence > r2.confidence);
+    assert_true(r2.risk > r1.risk);
+    assert_true(r4.confidence <= 1.0);
+    assert_true(r4.risk <= 69); /* review never looks like quarantine */
+    assert_true(r1.risk >= 10);
+    assert_true(fabs(r2.confidence - 0.75) < 1e-12);
+}
+
+static void test_same_check_counts_once(void **state) {
+    (void)state;
+    mv_signal s[3] = {sig(2, MV_TIER_SOFT, 0.4), sig(2, MV_TIER_SOFT, 0.6),
+                      sig(2, MV_TIER_SOFT, 0.5)};
+    mv_aggregate_result r;
+    mv_aggregate(s, 3, &r);
+    assert_int_equal(r.soft_checks, 1);
+    assert_int_equal(r.severity, MV_SEVERITY_LOW);
+    assert_true(fabs(r.confidence - 0.6) < 1e-12); /* the check's strongest, not a sum */
+}
+
+static void test_any_hard_quarantines(void **state) {
+    (void)state;
+    mv_signal h = sig(0, MV_TIER_HARD, 0.9);
+    mv_aggregate_result r;
+    mv_aggregate(&h, 1, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
+    assert_int_equal(r.level, MV_LEVEL_DANGEROUS);
+    assert_int_equal(r.severity, MV_SEVERITY_HIGH);
+    assert_true(r.risk >= 70);
+
+    h.critical = true;
+    mv_aggregate(&h, 1, &r);
+    assert_int_equal(r.severity, MV_SEVERITY_CRITICAL);
+
+    /* A low-confidence hard signal still quarantines, risk floor 70. */
+    mv_signal weak = sig(0, MV_TIER_HARD, 0.1);
+    mv_aggregate(&weak, 1, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
+    assert_int_equal(r.risk, 70);
+
+    /* Hard plus an agreeing soft check: critical, more confident. */
+    mv_signal hs[2] = {sig(0, MV_TIER_HARD, 0.9), sig(1, MV_TIER_SOFT, 0.5)};
+    mv_aggregate_result both;
+    mv_aggregate(hs, 2, &both);
+    assert_int_equal(both.severity, MV_SEVERITY_CRITICAL);
+    assert_true(both.confidence > 0.9);
+    assert_int_equal(both.hard_checks, 1);
+    assert_int_equal(both.soft_checks, 1);
+    assert_int_equal(both.threat, MV_THREAT_PROMPT_INJECTION); /* the hard signal's threat */
+}
+
+static void test_order_independent_and_clamped(void **state) {
+    (void)state;
+    mv_signal a[3] = {sig(0, MV_TIER_SOFT, 0.3), sig(1, MV_TIER_SOFT, 0.7),
+                      sig(2, MV_TIER_SOFT, 0.55)};
+    mv_signal b[3] = {a[2], a[0], a[1]};
+    mv_aggregate_result ra, rb;
+    mv_aggregate(a, 3, &ra);
+    mv_aggregate(b, 3, &rb);
+    assert_int_equal(ra.verdict, rb.verdict);
+    assert_int_equal(ra.severity, rb.severity);
+    assert_int_equal(ra.threat, rb.threat);
+    assert_int_equal(ra.risk, rb.risk);
+    assert_true(ra.confidence == rb.confidence); /* bit-identical, not just close */
+    double odd[3] = {1.7, -2.0, NAN};
+    assert_true(mv_combine_confidence(odd, 3) == 1.0);
+    double half[2] = {0.5, 0.5};
+    assert_true(fabs(mv_combine_confidence(half, 2) - 0.75) < 1e-12);
+    assert_true(mv_combine_confidence(NULL, 0) == 0.0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_signals_is_clean),
+        cmocka_unit_test(test_soft_severity_by_distinct_checks),
+        cmocka_unit_test(test_same_check_counts_once),
+        cmocka_unit_test(test_any_hard_quarantines),
+        cmocka_unit_test(test_order_independent_and_clamped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

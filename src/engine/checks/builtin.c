@@ -8,8 +8,14 @@
 #include <stddef.h>
 
 /* CHECK DECLARATIONS (one extern per check, engine order) */
+extern const mv_check mv_check_unicode_hidden;
+extern const mv_check mv_check_shadowing_cross_server;
+extern const mv_check mv_check_payload_decoded;
 
 const mv_check *const mv_builtin_checks[] = {
     /* CHECK TABLE (one entry per check, engine order) */
+    &mv_check_unicode_hidden,
+    &mv_check_shadowing_cross_server,
+    &mv_check_payload_decoded,
     NULL,
 };

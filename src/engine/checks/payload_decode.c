@@ -1,0 +1,649 @@
+/*
+ * Candidate finding and decoding for the payload.decoded check (see
+ * payload_decode.h). Base64 and base64url share one decoding table ('+' and
+ * '-' are 62, '/' and '_' are 63): the alphabets never disagree on a
+ * character, so a blob does not have to be classified before decoding, and
+ * a run mixing both (a sloppy attacker) still decodes.
+ */
+#include "payload_decode.h"
+
+#include <string.h>
+
+/* Character classes for the scanner, one table load per byte. */
+#define C_B64 1u    /* A-Z a-z 0-9 + / - _ */
+#define C_HEX 2u    /* 0-9 a-f A-F */
+#define C_UPPER 4u  /* A-Z */
+#define C_LOWER 8u  /* a-z */
+#define C_DIGIT 16u /* 0-9 */
+#define C_SEP 32u   /* + / - _ (where a blob may be glued to a word) */
+
+static const uint8_t cls[256] = {
+    0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 0,  0, 0,  0, 0,  /* 0x00 */
+    0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 0,  0, 0,  0, 0,  /* 0x10 */
+    0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 33, 0, 33, 0, 33, /* 0x20: + - / */
+    19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 0, 0,  0, 0,  0, 0,  /* 0x30: 0-9 */
+    0,  7,  7,  7,  7,  7,  7,  5,  5,  5,  5, 5,  5, 5,  5, 5,  /* 0x40: A-O */
+    5,  5,  5,  5,  5,  5,  5,  5,  5,  5,  5, 0,  0, 0,  0, 33, /* 0x50: P-Z _ */
+    0,  11, 11, 11, 11, 11, 11, 9,  9,  9,  9, 9,  9, 9,  9, 9,  /* 0x60: a-o */
+    9,  9,  9,  9,  9,  9,  9,  9,  9,  9,  9, 0,  0, 0,  0, 0,  /* 0x70: p-z */
+    /* 0x80-0xFF: none */
+};
+
+#define B64_SKIP 254u /* whitespace inside a wrapped blob */
+#define B64_BAD 255u
+
+static unsigned b64_value(unsigned char c) {
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26u;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52u;
+    if (c == '+' || c == '-')
+        return 62u;
+    if (c == '/' || c == '_')
+        return 63u;
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+        return B64_SKIP;
+    return B64_BAD;
+}
+
+static unsigned hex_value(unsigned char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10u;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10u;
+    return 16u;
+}
+
+static bool is_hex(unsigned char c) {
+    return (cls[c] & C_HEX) != 0;
+}
+
+/* ------------------------------------------------------------- scanning */
+
+/* Up to two '=' of base64 padding. */
+static size_t take_padding(const unsigned char *s, size_t len, size_t j) {
+    size_t k = j;
+    while (k < len && k - j < 2 && s[k] == '=')
+        k++;
+    return k;
+}
+
+/* Is the word before `at` a PowerShell -EncodedCommand switch? PowerShell
+ * accepts any prefix of the parameter name ("-e", "-en", "-enc"...), the
+ * "-ec" alias, and '/' instead of '-'. */
+static bool after_pwsh_switch(const unsigned char *s, size_t at) {
+    static const char name[] = "encodedcommand";
+    size_t k = at;
+    while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t' || s[k - 1] == '"' || s[k - 1] == '\''))
+        k--;
+    if (k == at || k == 0)
+        return false;
+    size_t end = k;
+    while (k > 0 && end - k < 16 && s[k - 1] != ' ' && s[k - 1] != '\t' && s[k - 1] != '\n')
+        k--;
+    size_t n = end - k;
+    if (n < 2 || n > 15 || (s[k] != '-' && s[k] != '/'))
+        return false;
+    if (n == 3 && (s[k + 1] | 0x20) == 'e' && (s[k + 2] | 0x20) == 'c')
+        return true;
+    for (size_t i = 1; i < n; i++)
+        if ((s[k + i] | 0x20) != (unsigned char)name[i - 1])
+            return false;
+    return true;
+}
+
+#define WRAP_MIN_LINE 16 /* wrapped blobs have long lines (PEM: 64, MIME: 76) */
+
+/* Extend a run over line breaks when it is a wrapped blob: the previous line
+ * was a full-length run ending the line, and the next line (after optional
+ * indentation) consists only of alphabet characters and padding. Returns the
+ * new end; *j is the end of the last run of alphabet characters. */
+static size_t extend_wrapped(const unsigned char *s, size_t len, size_t *j, size_t seg, size_t end,
+                             bool *wrapped) {
+    while (end == *j && seg >= WRAP_MIN_LINE && *j < len && (s[*j] == '\n' || s[*j] == '\r')) {
+        size_t k = *j;
+        if (s[k] == '\r')
+            k++;
+        if (k < len && s[k] == '\n')
+            k++;
+        while (k < len && (s[k] == ' ' || s[k] == '\t'))
+            k++;
+        size_t m = k;
+        while (m < len && (cls[s[m]] & C_B64))
+            m++;
+        if (m == k)
+            break;
+        size_t mend = take_padding(s, len, m);
+        if (mend < len && s[mend] != '\n' && s[mend] != '\r')
+            break; /* the next line is prose that starts with a word */
+        *wrapped = true;
+        *j = m;
+        end = mend;
+        seg = m - k;
+    }
+    return end;
+}
+
+/* Consecutive \xNN escapes starting at the backslash at `i` (one or more
+ * backslashes each, so "\\x41" written by a doubly-escaping tool counts).
+ * Returns the end of the last escape and sets *count. */
+static size_t xesc_run(const unsigned char *s, size_t len, size_t i, size_t *count) {
+    size_t k = i;
+    size_t n = 0;
+    for (;;) {
+        size_t p = k;
+        while (p < len && p - k < 2 && s[p] == '\\')
+            p++;
+        if (p == k || p + 3 > len || (s[p] | 0x20) != 'x' || !is_hex(s[p + 1]) || !is_hex(s[p + 2]))
+            break;
+        n++;
+        k = p + 3;
+    }
+    *count = n;
+    return k;
+}
+
+/* Runs shorter than this are mostly words ("Investigate", "JavaScript"). A
+ * short base64 blob (a "rm -rf ~" is 11 characters) mixes cases and has a
+ * digit or several capitals; a capitalized or camelCase word does not. */
+#define SHORT_RUN 16
+
+static bool short_blob(const unsigned char *s, size_t from, size_t to) {
+    unsigned upper = 0, lower = 0, digit = 0;
+    for (size_t i = from; i < to; i++) {
+        uint8_t k = cls[s[i]];
+        upper += (k & C_UPPER) != 0;
+        lower += (k & C_LOWER) != 0;
+        digit += (k & C_DIGIT) != 0;
+    }
+    return lower > 0 && upper > 0 && (digit > 0 || upper >= 3);
+}
+
+/*
+ * Runs first, then escapes. Runs are found by skipping: any run of at least
+ * PD_MIN_RUN characters that starts in [i, i + PD_MIN_RUN) covers position
+ * i + PD_MIN_RUN - 1, so when that byte is not in the alphabet the whole
+ * window is skipped, and otherwise only the word around it is examined.
+ * Prose is mostly short words, so most bytes are never looked at. Escapes
+ * start with a backslash, which memchr finds quickly (most text has none).
+ */
+int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    int rc = 0;
+    /* Invariant: i == 0 or s[i - 1] is not in the alphabet, or i is the end
+     * of the previous candidate, so a run found from i starts at or after i. */
+    while (i + PD_MIN_RUN <= len) {
+        size_t probe = i + PD_MIN_RUN - 1;
+        if (!(cls[s[probe]] & C_B64)) {
+            i = probe + 1;
+            continue;
+        }
+        size_t st = probe;
+        while (st > i && (cls[s[st - 1]] & C_B64))
+            st--;
+        size_t j = probe + 1;
+        while (j < len && (cls[s[j]] & C_B64))
+            j++;
+        if (j - st < PD_MIN_RUN || (j - st < SHORT_RUN && !short_blob(s, st, j))) {
+            i = j + 1;
+            continue;
+        }
+        pd_candidate cand = {PD_RUN, st, j, false, false};
+        size_t end = take_padding(s, len, j);
+        end = extend_wrapped(s, len, &j, j - st, end, &cand.wrapped);
+        cand.end = end;
+        cand.pwsh_flag = after_pwsh_switch(s, st);
+        rc = visit(ctx, &cand);
+        if (rc != 0)
+            goto done;
+        i = end;
+    }
+    const unsigned char *p = len > 0 ? memchr(s, '\\', len) : NULL;
+    while (p != NULL) {
+        i = (size_t)(p - s);
+        size_t count = 0;
+        size_t k = xesc_run(s, len, i, &count);
+        if (count >= PD_MIN_XESC) {
+            pd_candidate cand = {PD_XESC, i, k, false, false};
+            rc = visit(ctx, &cand);
+            if (rc != 0)
+                goto done;
+        }
+        i = count > 0 ? k : i + 1;
+        p = i < len ? memchr(s + i, '\\', len - i) : NULL;
+    }
+done:
+    return rc;
+}
+
+/* ------------------------------------------------------------- decoding */
+
+static size_t decode_base64(const unsigned char *s, size_t from, size_t to, uint8_t *out,
+                            size_t cap, bool *truncated) {
+    uint32_t acc = 0;
+    unsigned have = 0;
+    size_t n = 0;
+    *truncated = false;
+    for (size_t i = from; i < to; i++) {
+        unsigned v = b64_value(s[i]);
+        if (v == B64_SKIP)
+            continue;
+        if (v == B64_BAD)
+            break; /* '=' padding or the end of the blob */
+        acc = (acc << 6) | v;
+        have++;
+        if (have == 4) {
+            uint8_t b[3] = {(uint8_t)(acc >> 16), (uint8_t)(acc >> 8), (uint8_t)acc};
+            for (int k = 0; k < 3; k++) {
+                if (n == cap) {
+                    *truncated = true;
+                    return n;
+                }
+                out[n++] = b[k];
+            }
+            acc = 0;
+            have = 0;
+        }
+    }
+    /* A final group of 2 or 3 characters carries 1 or 2 bytes; 1 carries none. */
+    if (have >= 2) {
+        uint8_t b[2];
+        size_t nb = have - 1;
+        if (have == 2) {
+            b[0] = (uint8_t)(acc >> 4);
+        } else {
+            b[0] = (uint8_t)(acc >> 10);
+            b[1] = (uint8_t)(acc >> 2);
+        }
+        for (size_t k = 0; k < nb; k++) {
+            if (n == cap) {
+                *truncated = true;
+                return n;
+            }
+            out[n++] = b[k];
+        }
+    }
+    return n;
+}
+
+static size_t decode_hex(const unsigned char *s, size_t from, size_t to, uint8_t *out, size_t cap,
+                         bool *truncated) {
+    size_t n = 0;
+    unsigned hi = 16;
+    *truncated = false;
+    for (size_t i = from; i < to; i++) {
+        unsigned v = hex_value(s[i]);
+        if (v == 16) {
+            if (s[i] == '\n' || s[i] == '\r' || s[i] == ' ' || s[i] == '\t')
+                continue;
+            break;
+        }
+        if (hi == 16) {
+            hi = v;
+            continue;
+        }
+        if (n == cap) {
+            *truncated = true;
+            return n;
+        }
+        out[n++] = (uint8_t)(hi << 4 | v);
+        hi = 16;
+    }
+    return n;
+}
+
+static size_t decode_xesc(const unsigned char *s, size_t from, size_t to, uint8_t *out, size_t cap,
+                          bool *truncated) {
+    size_t n = 0;
+    size_t i = from;
+    *truncated = false;
+    while (i < to) {
+        while (i < to && s[i] == '\\')
+            i++;
+        if (i + 3 > to || (s[i] | 0x20) != 'x')
+            break;
+        if (n == cap) {
+            *truncated = true;
+            return n;
+        }
+        out[n++] = (uint8_t)(hex_value(s[i + 1]) << 4 | hex_value(s[i + 2]));
+        i += 3;
+    }
+    return n;
+}
+
+size_t pd_decoded_bound(const pd_plan *p) {
+    size_t span = p->to > p->from ? p->to - p->from : 0;
+    switch (p->enc) {
+    case PD_ENC_HEX:
+        return span / 2 + 1;
+    case PD_ENC_XESC:
+        return span / 4 + 1;
+    default:
+        return span / 4 * 3 + 3;
+    }
+}
+
+size_t pd_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, bool *truncated) {
+    const unsigned char *s = (const unsigned char *)text;
+    switch (p->enc) {
+    case PD_ENC_HEX:
+        return decode_hex(s, p->from, p->to, out, cap, truncated);
+    case PD_ENC_XESC:
+        return decode_xesc(s, p->from, p->to, out, cap, truncated);
+    default:
+        return decode_base64(s, p->from, p->to, out, cap, truncated);
+    }
+}
+
+/* ----------------------------------------------------------- text tests */
+
+/* Length of a well-formed UTF-8 sequence at p (2..4), or 0. A sequence cut
+ * by the end of the buffer counts as well-formed when `partial_ok`. */
+static size_t utf8_seq(const uint8_t *p, size_t n, bool partial_ok) {
+    uint8_t c = p[0];
+    size_t need;
+    if (c >= 0xC2 && c <= 0xDF)
+        need = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        need = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        need = 4;
+    else
+        return 0;
+    for (size_t k = 1; k < need; k++) {
+        if (k >= n)
+            return partial_ok ? n : 0;
+        if ((p[k] & 0xC0) != 0x80)
+            return 0;
+    }
+    return need;
+}
+
+static bool printable_ascii(uint8_t c) {
+    return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Bytes that are not printable text. */
+static size_t count_bad(const uint8_t *p, size_t n, bool partial_ok) {
+    size_t bad = 0;
+    size_t i = 0;
+    while (i < n) {
+        if (printable_ascii(p[i])) {
+            i++;
+            continue;
+        }
+        size_t k = p[i] >= 0x80 ? utf8_seq(p + i, n - i, partial_ok) : 0;
+        if (k == 0) {
+            bad++;
+            i++;
+        } else {
+            i += k;
+        }
+    }
+    return bad;
+}
+
+bool pd_is_text(const uint8_t *p, size_t n) {
+    if (n < 4)
+        return false;
+    size_t allowed = n / 20 > 0 ? n / 20 : 1;
+    return count_bad(p, n, false) <= allowed;
+}
+
+bool pd_is_utf16le(const uint8_t *p, size_t n) {
+    if (n >= 2 && p[0] == 0xFF && p[1] == 0xFE) {
+        p += 2; /* byte order mark */
+        n -= 2;
+    }
+    size_t units = n / 2;
+    if (units < 4)
+        return false;
+    size_t high_zero = 0;
+    size_t low_printable = 0;
+    for (size_t i = 0; i + 1 < n; i += 2) {
+        if (p[i + 1] == 0)
+            high_zero++;
+        if (printable_ascii(p[i]) || p[i] >= 0x80)
+            low_printable++;
+    }
+    return high_zero * 10 >= units * 9 && low_printable * 10 >= units * 9;
+}
+
+size_t pd_utf16le_to_utf8(const uint8_t *in, size_t n, uint8_t *out) {
+    size_t o = 0;
+    size_t i = (n >= 2 && in[0] == 0xFF && in[1] == 0xFE) ? 2 : 0; /* no BOM in the text */
+    while (i + 1 < n) {
+        uint32_t u = (uint32_t)in[i] | (uint32_t)in[i + 1] << 8;
+        i += 2;
+        if (u >= 0xD800 && u <= 0xDBFF && i + 1 < n) {
+            uint32_t lo = (uint32_t)in[i] | (uint32_t)in[i + 1] << 8;
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                i += 2;
+                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+            } else {
+                u = '?';
+            }
+        } else if (u >= 0xD800 && u <= 0xDFFF) {
+            u = '?';
+        }
+        if (u < 0x80) {
+            out[o++] = (uint8_t)u;
+        } else if (u < 0x800) {
+            out[o++] = (uint8_t)(0xC0 | u >> 6);
+            out[o++] = (uint8_t)(0x80 | (u & 0x3F));
+        } else if (u < 0x10000) {
+            out[o++] = (uint8_t)(0xE0 | u >> 12);
+            out[o++] = (uint8_t)(0x80 | ((u >> 6) & 0x3F));
+            out[o++] = (uint8_t)(0x80 | (u & 0x3F));
+        } else {
+            /* Two UTF-16 units (4 input bytes) give 4 output bytes. */
+            out[o++] = (uint8_t)(0xF0 | u >> 18);
+            out[o++] = (uint8_t)(0x80 | ((u >> 12) & 0x3F));
+            out[o++] = (uint8_t)(0x80 | ((u >> 6) & 0x3F));
+            out[o++] = (uint8_t)(0x80 | (u & 0x3F));
+        }
+    }
+    return o;
+}
+
+bool pd_binary_magic(const uint8_t *p, size_t n) {
+    static const struct {
+        const char *magic;
+        size_t len;
+    } magics[] = {
+        {"\x89PNG", 4},
+        {"\xFF\xD8\xFF", 3},
+        {"GIF8", 4},
+        {"\x1F\x8B", 2},
+        {"\x1F\x9D", 2},
+        {"PK\x03\x04", 4},
+        {"PK\x05\x06", 4},
+        {"PK\x07\x08", 4},
+        {"BZh", 3},
+        {"\xFD"
+         "7zXZ",
+         5},
+        {"\x28\xB5\x2F\xFD", 4},
+        {"7z\xBC\xAF", 4},
+        {"%PDF", 4},
+        {"\x7F"
+         "ELF",
+         4},
+        {"RIFF", 4},
+        {"MZ\x90", 3},
+        {"OggS", 4},
+        {"fLaC", 4},
+        {"ID3", 3},
+        {"wOFF", 4},
+        {"wOF2", 4},
+        {"II*\x00", 4},
+        {"MM\x00*", 4},
+        {"\xCA\xFE\xBA\xBE", 4},
+        {"SQLite format", 13},
+        {"\x00\x00\x01\x00", 4},
+        {"\x00\x01\x00\x00", 4},
+    };
+    if (n == 0)
+        return false;
+    for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
+        if (p[0] == (uint8_t)magics[i].magic[0] && n >= magics[i].len &&
+            memcmp(p, magics[i].magic, magics[i].len) == 0)
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------- probing */
+
+/* The first decoded bytes look like the start of a command: not a binary
+ * format, and either strictly printable UTF-8 or UTF-16LE ASCII text. */
+static bool probe_bytes_ok(const uint8_t *b, size_t n) {
+    if (n < 6)
+        return false;
+    if (b[1] == 0 || (b[0] == 0xFF && b[1] == 0xFE))
+        return pd_is_utf16le(b, n);
+    /* Fail fast: most candidates are identifiers that decode to noise. */
+    size_t i = 0;
+    while (i < n) {
+        if (printable_ascii(b[i])) {
+            i++;
+            continue;
+        }
+        size_t k = b[i] >= 0x80 ? utf8_seq(b + i, n - i, true) : 0;
+        if (k == 0)
+            return false;
+        i += k;
+    }
+    return !pd_binary_magic(b, n);
+}
+
+/* Both letter cases in the first 64 characters: base64 of text always has
+ * them, while snake_case and UPPER_CASE identifiers never do. */
+static bool mixed_case(const unsigned char *s, size_t from, size_t to) {
+    unsigned seen = 0;
+    size_t lim = to - from > 64 ? from + 64 : to;
+    for (size_t i = from; i < lim && (seen & (C_UPPER | C_LOWER)) != (C_UPPER | C_LOWER); i++)
+        seen |= cls[s[i]];
+    return (seen & (C_UPPER | C_LOWER)) == (C_UPPER | C_LOWER);
+}
+
+/* Alphabet characters (not whitespace, not padding) in [from, to). */
+static size_t b64_chars(const unsigned char *s, size_t from, size_t to, size_t enough) {
+    size_t n = 0;
+    for (size_t i = from; i < to && n < enough; i++)
+        if (cls[s[i]] & C_B64)
+            n++;
+    return n;
+}
+
+static bool try_plan(const unsigned char *s, const pd_plan *p) {
+    uint8_t buf[PD_PROBE_BYTES];
+    pd_plan head = *p;
+    bool truncated;
+    size_t n = pd_decode((const char *)s, &head, buf, sizeof(buf), &truncated);
+    return probe_bytes_ok(buf, n);
+}
+
+/* Decide hex or base64 for text[from, to) and probe it. `hex_from` is the
+ * first position after which the run is all hex digits (and whitespace). */
+static bool probe_at(const unsigned char *s, size_t from, size_t to, size_t hex_from, size_t hex_to,
+                     bool b64_ok, pd_plan *plan) {
+    if (from >= hex_from) {
+        size_t digits = b64_chars(s, from, hex_to, (size_t)-1);
+        if (digits < PD_MIN_HEX)
+            return false;
+        pd_plan p = {PD_ENC_HEX, from, hex_to};
+        if (try_plan(s, &p)) {
+            *plan = p;
+            return true;
+        }
+        /* An odd count may hide one glued digit in front. */
+        if (digits % 2 == 1) {
+            p.from = from + 1;
+            if (try_plan(s, &p)) {
+                *plan = p;
+                return true;
+            }
+        }
+        return false;
+    }
+    if (!b64_ok || b64_chars(s, from, to, PD_MIN_RUN) < PD_MIN_RUN || !mixed_case(s, from, to))
+        return false;
+    pd_plan p = {PD_ENC_BASE64, from, to};
+    if (!try_plan(s, &p))
+        return false;
+    for (size_t i = from; i < to; i++) {
+        if (s[i] == '-' || s[i] == '_') {
+            p.enc = PD_ENC_BASE64URL;
+            break;
+        }
+        if (s[i] == '=')
+            break;
+    }
+    *plan = p;
+    return true;
+}
+
+bool pd_probe(const char *text, const pd_candidate *c, pd_plan *plan) {
+    const unsigned char *s = (const unsigned char *)text;
+    if (c->kind == PD_XESC) {
+        pd_plan p = {PD_ENC_XESC, c->start, c->end};
+        if (!try_plan(s, &p))
+            return false;
+        *plan = p;
+        return true;
+    }
+    /* Where the all-hex tail of the run starts (padding never is hex). */
+    size_t hex_to = c->end;
+    while (hex_to > c->start && s[hex_to - 1] == '=')
+        hex_to--;
+    size_t hex_from = hex_to;
+    while (hex_from > c->start &&
+           (is_hex(s[hex_from - 1]) || s[hex_from - 1] == '\n' || s[hex_from - 1] == '\r' ||
+            s[hex_from - 1] == ' ' || s[hex_from - 1] == '\t'))
+        hex_from--;
+    if (hex_to == hex_from)
+        hex_from = (size_t)-1; /* no hex tail at all */
+    /* A run without both letter cases (snake_case, UPPER_CASE, digits) has
+     * no base64 text in it anywhere: only its hex tail is worth a look. */
+    unsigned seen = 0;
+    for (size_t i = c->start; i < c->end && (seen & (C_UPPER | C_LOWER)) != (C_UPPER | C_LOWER);
+         i++)
+        seen |= cls[s[i]];
+    bool b64_ok = (seen & (C_UPPER | C_LOWER)) == (C_UPPER | C_LOWER);
+    if (!b64_ok && hex_from == (size_t)-1)
+        return false;
+
+    /* The run as it stands, and shifted by one to three glued characters
+     * (which also strips a "0x" in front of hex digits). Padding fixes the
+     * alignment from the end, so a padded run needs only one shift. */
+    size_t padded = c->end - hex_to;
+    size_t only = (size_t)-1;
+    if (padded > 0 && !c->wrapped)
+        only = (c->end - c->start) % 4;
+    for (size_t k = 0; k < 4; k++) {
+        size_t from = c->start + k;
+        if (only != (size_t)-1 && k != only && from < hex_from)
+            continue;
+        if (from >= c->end)
+            break;
+        if (probe_at(s, from, c->end, hex_from, hex_to, b64_ok, plan))
+            return true;
+        if (from >= hex_from)
+            break; /* hex was tried (with its one-digit shift) */
+    }
+    /* A blob glued to a word with a separator: "profile-Ym9v...". */
+    size_t lim = c->end - c->start > 48 ? c->start + 48 : c->end;
+    for (size_t i = c->start + 1; i < lim; i++) {
+        if (!(cls[s[i]] & C_SEP))
+            continue;
+        if (probe_at(s, i + 1, c->end, hex_from, hex_to, b64_ok, plan))
+            return true;
+    }
+    return false;
+}

@@ -1,0 +1,97 @@
+/*
+ * Private to the payload.decoded check: finding encoded blobs in text and
+ * decoding them. Split from the check so the decoders can be tested on their
+ * own and the check file reads as policy (what to flag), not as byte
+ * twiddling.
+ *
+ * The scanner is the hot path: it runs over every scanned string of every
+ * tool, and almost no honest text contains a candidate, so it is one pass of
+ * table lookups that only stops on runs of at least PD_MIN_RUN base64
+ * characters or on backslash-x escapes. Everything after that (probing,
+ * decoding) runs only on the rare candidates.
+ */
+#ifndef MV_CHECKS_PAYLOAD_DECODE_H
+#define MV_CHECKS_PAYLOAD_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Minimum sizes: shorter runs are ordinary words, not blobs worth decoding.
+ * 11 base64 characters carry 8 bytes, the length of the shortest command
+ * worth catching ("rm -rf ~"); hex needs 16 digits for the same. */
+#define PD_MIN_RUN 11 /* base64 characters (padding not counted) */
+#define PD_MIN_HEX 16 /* hex digits */
+#define PD_MIN_XESC 8 /* consecutive \xNN escapes */
+#define PD_PROBE_BYTES 12
+
+typedef enum pd_kind {
+    PD_RUN = 0, /* a run of the base64 (standard + url-safe) alphabet; hex is a subset */
+    PD_XESC     /* consecutive \xNN escapes */
+} pd_kind;
+
+/* A piece of text that may be an encoded blob. */
+typedef struct pd_candidate {
+    pd_kind kind;
+    size_t start;   /* extent in the scanned text, including padding and */
+    size_t end;     /* the line breaks of a wrapped (PEM-like) blob */
+    bool wrapped;   /* spans line breaks */
+    bool pwsh_flag; /* follows a PowerShell -EncodedCommand / -enc / -e switch */
+} pd_candidate;
+
+/* Called for each candidate in text order; a non-zero return stops the scan
+ * and is returned by pd_scan. */
+typedef int (*pd_visit)(void *ctx, const pd_candidate *c);
+
+int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx);
+
+/* How a candidate decodes. */
+typedef enum pd_encoding {
+    PD_ENC_BASE64 = 0,
+    PD_ENC_BASE64URL, /* '-' or '_' seen */
+    PD_ENC_HEX,
+    PD_ENC_XESC
+} pd_encoding;
+
+typedef struct pd_plan {
+    pd_encoding enc;
+    size_t from; /* decoding reads text[from, to) */
+    size_t to;
+} pd_plan;
+
+/*
+ * Decide whether a candidate is worth a full decode: its first
+ * PD_PROBE_BYTES decoded bytes must look like text (printable UTF-8, or
+ * UTF-16LE text as PowerShell encodes it) and must not start with the magic
+ * number of an image or a compressed/binary format. For runs, tries the run
+ * start at the four base64 alignments, then the positions after separator
+ * characters near the start (a blob glued to a word: "profile-Ym9v..."), and
+ * treats an all-hex tail as hex. Fills *plan and returns true when one fits.
+ */
+bool pd_probe(const char *text, const pd_candidate *c, pd_plan *plan);
+
+/* Upper bound of the decoded size of a plan (allocate this much). */
+size_t pd_decoded_bound(const pd_plan *p);
+
+/* Decode the plan into out, writing at most `cap` bytes; sets *truncated
+ * when more would have followed. Returns the number of bytes written. */
+size_t pd_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, bool *truncated);
+
+/* True when the bytes are mostly printable text: printable ASCII, tab, CR,
+ * LF and well-formed UTF-8, with at most 1 byte in 20 (at least 1) outside
+ * that. Empty input is not text. */
+bool pd_is_text(const uint8_t *p, size_t n);
+
+/* True when the bytes look like UTF-16LE text (PowerShell's encoding):
+ * at least 4 code units, nearly every high byte zero. */
+bool pd_is_utf16le(const uint8_t *p, size_t n);
+
+/* Transcode UTF-16LE to UTF-8 (unpaired surrogates become '?'); `out` must
+ * hold 3 * (n / 2) bytes. Returns the bytes written. */
+size_t pd_utf16le_to_utf8(const uint8_t *in, size_t n, uint8_t *out);
+
+/* True when the bytes start with the magic number of a binary format
+ * (PNG, JPEG, GIF, gzip, zip, bzip2, xz, zstd, 7z, PDF, ELF, ...). */
+bool pd_binary_magic(const uint8_t *p, size_t n);
+
+#endif

@@ -1,0 +1,372 @@
+/*
+ * payload.decoded (hard tier): a shell or exfiltration command hidden in an
+ * encoded blob of any scanned string.
+ *
+ * Every field's RAW text is scanned for base64 / base64url runs (padding
+ * optional, PEM-style line wrapping allowed), hex runs, \xNN escapes and
+ * PowerShell -EncodedCommand arguments (UTF-16LE inside base64). A candidate
+ * is decoded only when its first bytes look like text; decoded text that is
+ * itself encoded is decoded again, up to MAX_DEPTH layers. Decoded text is
+ * handed to the command classifier (payload_classify.c); only a real command
+ * structure is flagged (download-and-execute, reverse shell, rm -rf of home
+ * or root, chmod +x then run, pipe into an interpreter, credential file sent
+ * away). Evidence shows the decoded command, the detail names the encoding
+ * chain, and the offsets point at the encoded blob in the raw field.
+ *
+ * Deliberately silent: binary data (images, data: URIs of images, archives,
+ * hashes, random ids all fail the text test), JWTs and JSON (text, but no
+ * command), decoded text without a command structure (`echo hello`, a plain
+ * `curl https://host/health`), and PLAIN shell text in a description: only
+ * what was hidden behind an encoding is this check's business.
+ *
+ * Work per tool is bounded by MAX_CANDIDATES full decodes and
+ * MAX_DECODED_BYTES decoded bytes; the scanner itself is one linear pass.
+ * Hitting a bound is recorded with mv_emit_cap (the scan becomes degraded).
+ */
+#include <string.h>
+
+#include "mcpvet/check.h"
+#include "payload_classify.h"
+#include "payload_decode.h"
+#include "rules_data.h"
+
+/* Honest tools carry at most a handful of blobs; these bounds only stop a
+ * definition built to exhaust the scanner. */
+#define MAX_CANDIDATES 64u       /* full decodes per tool, all layers */
+#define MAX_DECODED_BYTES 65536u /* decoded bytes per tool, all layers */
+#define MAX_DEPTH 3u             /* encoding layers decoded */
+#define EVIDENCE_TEXT 160u       /* decoded bytes shown in the evidence */
+
+/* One decoded layer. */
+typedef struct layer {
+    pd_encoding enc;
+    bool utf16; /* the bytes were UTF-16LE text (PowerShell) */
+    bool pwsh;  /* the blob followed an -EncodedCommand switch */
+} layer;
+
+/* Per-tool bookkeeping shared by every layer. */
+typedef struct tool_run {
+    const pc_classifier *cl;
+    mv_arena *scratch;
+    uint32_t decodes;      /* full decodes done */
+    uint64_t candidates;   /* candidates that passed the probe */
+    uint64_t bytes;        /* bytes decoded */
+    uint64_t bytes_wanted; /* bytes that would have been decoded without the cap */
+    bool cap_candidates, cap_bytes, cap_depth;
+} tool_run;
+
+/* What decided a blob. */
+typedef struct finding {
+    pc_result res;
+    const char *text; /* the decoded text the classifier saw */
+    size_t len;
+    layer chain[MAX_DEPTH];
+    unsigned depth;
+} finding;
+
+/* One level of the recursion: candidates in `text`, which took `depth`
+ * decodings to reach (0 = the raw field). */
+typedef struct level {
+    tool_run *run;
+    const char *text;
+    size_t len;
+    unsigned depth;
+    layer chain[MAX_DEPTH];
+    finding *found;
+    /* Only at depth 0: where to emit. */
+    mv_emitter *out;
+    int32_t field;
+} level;
+
+#define FOUND 1 /* visit() result: a nested blob decided, stop this level */
+
+static int emit_finding(level *lv, const pd_candidate *cand, const finding *f);
+
+/* Decode one candidate into scratch memory as text; NULL when it is not
+ * text, the byte budget is spent, or memory ran out (*err set). */
+static const char *decode_layer(level *lv, const pd_candidate *cand, const pd_plan *plan, layer *ly,
+                                size_t *out_len, int *err) {
+    tool_run *run = lv->run;
+    const char *result = NULL;
+    size_t bound = pd_decoded_bound(plan);
+    uint64_t room = MAX_DECODED_BYTES - run->bytes;
+    *err = 0;
+    if (room == 0) {
+        run->cap_bytes = true;
+        run->bytes_wanted += bound;
+        goto done;
+    }
+    size_t cap = bound < room ? bound : (size_t)room;
+    uint8_t *buf = mv_arena_alloc(run->scratch, cap + 1);
+    if (buf == NULL) {
+        *err = MV_ENOMEM;
+        goto done;
+    }
+    bool truncated = false;
+    size_t n = pd_decode(lv->text, plan, buf, cap, &truncated);
+    run->bytes += n;
+    run->bytes_wanted += truncated ? bound : n;
+    if (truncated)
+        run->cap_bytes = true; /* classify what fits; the cap is recorded */
+    ly->enc = plan->enc;
+    ly->utf16 = false;
+    ly->pwsh = cand->pwsh_flag;
+    const uint8_t *text = buf;
+    /* PowerShell encodes its commands as UTF-16LE before base64. */
+    if (plan->enc != PD_ENC_HEX && plan->enc != PD_ENC_XESC && pd_is_utf16le(buf, n)) {
+        uint8_t *u8 = mv_arena_alloc(run->scratch, 3 * (n / 2) + 1);
+        if (u8 == NULL) {
+            *err = MV_ENOMEM;
+            goto done;
+        }
+        n = pd_utf16le_to_utf8(buf, n, u8);
+        text = u8;
+        ly->utf16 = true;
+    }
+    if (pd_is_text(text, n)) {
+        *out_len = n;
+        result = (const char *)text;
+    }
+done:
+    return result;
+}
+
+static int visit(void *ctx, const pd_candidate *cand) {
+    level *lv = ctx;
+    tool_run *run = lv->run;
+    int rc = 0;
+    bool keep = false; /* a nested finding points into this scratch memory */
+    pd_plan plan;
+    mv_arena_mark mark = mv_arena_save(run->scratch);
+    if (!pd_probe(lv->text, cand, &plan))
+        goto done;
+    if (lv->depth == MAX_DEPTH) {
+        run->cap_depth = true; /* yet another layer: not decoded */
+        goto done;
+    }
+    run->candidates++;
+    if (run->decodes >= MAX_CANDIDATES) {
+        run->cap_candidates = true;
+        goto done;
+    }
+    run->decodes++;
+
+    layer ly;
+    size_t n = 0;
+    const char *text = decode_layer(lv, cand, &plan, &ly, &n, &rc);
+    if (text == NULL)
+        goto done;
+
+    finding f;
+    memset(&f, 0, sizeof(f));
+    memcpy(f.chain, lv->chain, sizeof(f.chain));
+    f.chain[lv->depth] = ly;
+    f.depth = lv->depth + 1;
+    rc = pc_classify(run->cl, run->scratch, text, n, &f.res);
+    if (rc != 0)
+        goto done;
+    if (f.res.cls != PC_NONE) {
+        f.text = text;
+        f.len = n;
+    } else {
+        /* Not a command itself: maybe another encoding inside. */
+        level inner = {run, text, n, lv->depth + 1, {{0}}, &f, NULL, -1};
+        memcpy(inner.chain, f.chain, sizeof(inner.chain));
+        rc = pd_scan(text, n, visit, &inner);
+        if (rc < 0)
+            goto done;
+        rc = 0;
+    }
+    if (f.res.cls == PC_NONE)
+        goto done;
+    if (lv->depth > 0) {
+        *lv->found = f;
+        keep = true;
+        rc = FOUND; /* stop this level; the top level emits */
+        goto done;
+    }
+    rc = emit_finding(lv, cand, &f);
+done:
+    if (!keep)
+        mv_arena_rewind(run->scratch, mark);
+    return rc;
+}
+
+/* ------------------------------------------------------------- emission */
+
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+} sbuf;
+
+static void put(sbuf *b, const char *s, size_t n) {
+    if (n > b->cap - b->len)
+        n = b->cap - b->len;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+}
+
+static void put_str(sbuf *b, const char *s) {
+    put(b, s, strlen(s));
+}
+
+static const char *evidence_label(const layer *ly) {
+    if (ly->utf16)
+        return ly->pwsh ? "powershell -EncodedCommand" : "base64 (UTF-16LE)";
+    switch (ly->enc) {
+    case PD_ENC_BASE64URL:
+        return "base64url";
+    case PD_ENC_HEX:
+        return "hex";
+    case PD_ENC_XESC:
+        return "hex escapes";
+    default:
+        return "base64";
+    }
+}
+
+static const char *chain_label(const layer *ly) {
+    if (ly->utf16)
+        return ly->pwsh ? "powershell-encodedcommand" : "base64-utf16le";
+    switch (ly->enc) {
+    case PD_ENC_BASE64URL:
+        return "base64url";
+    case PD_ENC_HEX:
+        return "hex";
+    case PD_ENC_XESC:
+        return "hex-escapes";
+    default:
+        return "base64";
+    }
+}
+
+/* The decoded text to show: all of it when short, else the line that holds
+ * the deciding span; whitespace collapsed so it reads as one command. */
+static void put_excerpt(sbuf *b, const finding *f) {
+    size_t s = 0, e = f->len;
+    if (f->len > EVIDENCE_TEXT) {
+        s = f->res.span_start;
+        size_t back = 0;
+        while (s > 0 && back < 40 && f->text[s - 1] != '\n') {
+            s--;
+            back++;
+        }
+        e = s + EVIDENCE_TEXT < f->len ? s + EVIDENCE_TEXT : f->len;
+        while (e > s && e < f->len && ((unsigned char)f->text[e] & 0xC0) == 0x80)
+            e--; /* never cut a UTF-8 sequence */
+    }
+    if (s > 0)
+        put_str(b, "...");
+    bool space = false;
+    bool any = false;
+    for (size_t i = s; i < e; i++) {
+        char c = f->text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            space = any;
+            continue;
+        }
+        if (space)
+            put(b, " ", 1);
+        space = false;
+        any = true;
+        put(b, &c, 1);
+    }
+    if (e < f->len)
+        put_str(b, "...");
+}
+
+static double class_confidence(pc_class cls) {
+    switch (cls) {
+    case PC_REVERSE_SHELL:
+    case PC_CRED_EXFIL:
+    case PC_DESTRUCTIVE:
+    case PC_DOWNLOAD_EXEC:
+        return 0.97;
+    default:
+        return 0.9;
+    }
+}
+
+static int emit_finding(level *lv, const pd_candidate *cand, const finding *f) {
+    char ev[EVIDENCE_TEXT + 160];
+    char de[240];
+    sbuf evb = {ev, 0, sizeof(ev)};
+    sbuf deb = {de, 0, sizeof(de)};
+    for (unsigned i = 0; i < f->depth; i++) {
+        put_str(&evb, evidence_label(&f->chain[i]));
+        put_str(&evb, " -> ");
+    }
+    put_excerpt(&evb, f);
+
+    put_str(&deb, "Encoded blob ");
+    for (unsigned i = 0; i < f->depth; i++) {
+        put_str(&deb, chain_label(&f->chain[i]));
+        put_str(&deb, "(");
+    }
+    put_str(&deb, "...");
+    for (unsigned i = 0; i < f->depth; i++)
+        put_str(&deb, ")");
+    put_str(&deb, " decodes to ");
+    put_str(&deb, pc_class_name(f->res.cls));
+    put_str(&deb, ".");
+
+    mv_signal_spec spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.tier = MV_TIER_HARD;
+    spec.threat = f->res.cls == PC_CRED_EXFIL ? MV_THREAT_EXFILTRATION : MV_THREAT_MALICIOUS_CODE;
+    spec.confidence = class_confidence(f->res.cls);
+    spec.critical = pc_class_critical(f->res.cls);
+    spec.field = lv->field;
+    spec.offset = (uint32_t)cand->start;
+    spec.length = (uint32_t)(cand->end - cand->start);
+    spec.evidence = (mv_str){ev, evb.len};
+    spec.detail = (mv_str){de, deb.len};
+    return mv_emit(lv->out, &spec);
+}
+
+/* ---------------------------------------------------------------- check */
+
+static int payload_init(const mv_allocator *a, void **engine_state) {
+    const char *data = NULL;
+    size_t len = 0;
+    if (mv_rules_find("payload_commands", &data, &len) != 0)
+        return MV_ECHECK;
+    pc_classifier *cl = NULL;
+    int rc = pc_classifier_new(&cl, a, data, len, NULL);
+    if (rc == 0)
+        *engine_state = cl;
+    return rc;
+}
+
+static void payload_fini(const mv_allocator *a, void *engine_state) {
+    (void)a;
+    pc_classifier_free(engine_state);
+}
+
+static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    tool_run run;
+    memset(&run, 0, sizeof(run));
+    run.cl = ctx->engine_state;
+    run.scratch = ctx->scratch;
+    int rc = 0;
+    if (run.cl == NULL)
+        return MV_ECHECK;
+    for (uint32_t i = 0; i < tool->n_fields && rc == 0; i++) {
+        const mv_field *fd = &tool->fields[i];
+        if (fd->text.len < PD_MIN_RUN || fd->text.len > UINT32_MAX)
+            continue;
+        level top = {&run, fd->text.ptr, fd->text.len, 0, {{0}}, NULL, out, (int32_t)i};
+        rc = pd_scan(fd->text.ptr, fd->text.len, visit, &top);
+    }
+    if (run.cap_candidates)
+        mv_emit_cap(out, "payload_candidates", MAX_CANDIDATES, run.candidates);
+    if (run.cap_bytes)
+        mv_emit_cap(out, "payload_decoded_bytes", MAX_DECODED_BYTES, run.bytes_wanted);
+    if (run.cap_depth)
+        mv_emit_cap(out, "payload_depth", MAX_DEPTH, MAX_DEPTH + 1);
+    return rc;
+}
+
+const mv_check mv_check_payload_decoded = {
+    "payload.decoded", MV_TIER_HARD, payload_init, payload_fini, NULL, NULL, payload_inspect,
+};

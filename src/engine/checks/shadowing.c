@@ -1,0 +1,2189 @@
+/*
+ * shadowing.cross_server: one server's tool impersonating or steering a tool
+ * of another server. Uses the whole registry snapshot.
+ *
+ * prepare() builds, once per registry, an index of every distinct tool name:
+ * which servers expose it, its confusable skeletons (skeleton.h) grouped so
+ * look-alikes meet, and a word-key index of names and server names.
+ * inspect() then costs about the same whatever the registry size: a few
+ * array lookups for the tool's own name, and one pass over each text field
+ * in which identifier-like words are looked up in the index (one hash and
+ * a bitmap probe each). Steering phrases (rules/shadowing_steer.rules, one
+ * Aho-Corasick automaton) are only scanned in the rare sentences that name
+ * another server's tool.
+ *
+ * Policy (real registries are full of honest collisions):
+ *  - impersonation, hard: the name meets another server's name only through
+ *    look-alike characters (Cyrillic/Greek letters, fullwidth forms,
+ *    invisible characters, 0/1 inside words, capital I in a lower-case name,
+ *    "rn" for m) and carries more such marks than the other name. A
+ *    non-ASCII look-alike is critical.
+ *  - case/separator variant (getCustomerRecords vs get_customer_records):
+ *    style alone is honest (gmail-mcp's sendMessage next to discord's
+ *    send_message), so INFO; SOFT when the tool also copies the other tool's
+ *    parameters under a less conventional spelling or as a subset, unless
+ *    the spelling is its own server's house style; HARD when its text names
+ *    the other tool while comparing itself with it or steering it.
+ *  - exact same name on several servers (github/gitlab create_pull_request,
+ *    twin instances, forks): honest, one INFO per tool with a count.
+ *  - steering: a sentence names another server's tool (an identifier-like
+ *    name, or a plain word that is quoted or qualified by its server) and
+ *    bans it ("do not use X", "X is deprecated"), claims to replace it
+ *    ("overrides X"), hooks an action on its use ("when X is called, set
+ *    bcc..."), orders this tool around it ("before calling X, call this
+ *    tool"), or dictates its arguments ("X must always be called with head
+ *    set to..."): HARD. A bare preference ("use this instead of X") or
+ *    ordering ("after X") is SOFT.
+ *  - not shadowing: mentions of the tool's own name or of a tool its own
+ *    server also exposes (unless the sentence qualifies it with another
+ *    server), parameter or enum values that happen to be a tool name,
+ *    definition lists ("- create_pipeline: ..."), English words in prose,
+ *    cross-references without steering ("works well with github's
+ *    create_issue"), usage advice ("do not call X while ...").
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcpvet/ac.h"
+#include "mcpvet/check.h"
+#include "mcpvet/normalize.h"
+#include "mcpvet/registry.h"
+#include "rules_data.h"
+#include "skeleton.h"
+
+#define NONE UINT32_MAX
+
+/* Caps (recorded with mv_emit_cap when hit). */
+#define MAX_MENTIONS 1024u       /* name matches kept per tool */
+#define MAX_PHRASE_MATCHES 1024u /* phrase matches kept per sentence */
+#define MAX_GROUP 64u            /* names compared per skeleton group */
+#define MAX_CLONE_CANDIDATES 64u /* tools of one name compared for copied parameters */
+
+/* Distances in raw bytes between a mention and a positional phrase. */
+#define WINDOW_BEFORE 48u
+#define WINDOW_AFTER 48u
+#define WINDOW_QUALIFIER 40u
+#define WINDOW_CALL 16u
+#define WINDOW_FORCE 32u
+#define WINDOW_CONDITION 32u
+#define WINDOW_SUPPRESS 32u
+#define WINDOW_ACTION 80u
+#define SENTENCE_REACH 400u
+
+/* ------------------------------------------------------------ phrase rules */
+
+enum family {
+    F_TRIGGER_BEFORE = 0,
+    F_TRIGGER_AFTER,
+    F_ORDER_BEFORE,
+    F_ORDER_AFTER,
+    F_SUPPRESS_BEFORE,
+    F_SUPPRESS_AFTER,
+    F_CLAIM_BEFORE,
+    F_CALL_BEFORE,
+    F_PREFER_BEFORE,
+    F_PREFER_AFTER,
+    F_FORCE,
+    F_ALTER,
+    F_SELF,
+    F_CONDITION_AFTER,
+    F_COUNT
+};
+
+static const char *const k_family_names[F_COUNT] = {
+    "trigger_before", "trigger_after", "order_before", "order_after",    "suppress_before",
+    "suppress_after", "claim_before",  "call_before",  "prefer_before",  "prefer_after",
+    "force",          "alter",         "self",         "condition_after"};
+
+typedef struct phrase_info {
+    uint8_t family;
+    bool bound_start; /* phrase starts with an ASCII word character */
+    bool bound_end;
+} phrase_info;
+
+typedef struct engine_state {
+    mv_ac *phrases;
+    phrase_info *info;
+    size_t n_info, cap_info;
+} engine_state;
+
+static bool is_word_byte(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool is_space_byte(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static void engine_fini(const mv_allocator *a, void *state) {
+    engine_state *es = state;
+    if (es == NULL)
+        return;
+    mv_ac_free(es->phrases);
+    mv_free(a, es->info, es->cap_info * sizeof(*es->info));
+    mv_free(a, es, sizeof(*es));
+}
+
+static int family_of(const char *s, size_t n) {
+    for (int f = 0; f < F_COUNT; f++)
+        if (strlen(k_family_names[f]) == n && memcmp(k_family_names[f], s, n) == 0)
+            return f;
+    return -1;
+}
+
+/* Parse the rules file: "[family]" headers, one phrase per line. Each phrase
+ * is normalized like tool text and added to the automaton. */
+static int load_phrases(engine_state *es, const mv_allocator *a) {
+    const char *data = NULL;
+    size_t len = 0;
+    int rc = MV_OK;
+    mv_normalizer *norm = NULL;
+    mv_arena *arena = NULL;
+    mv_ac_builder *b = NULL;
+    size_t cap = 0;
+    int family = -1;
+    if (mv_rules_find("shadowing_steer", &data, &len) != 0) {
+        rc = MV_ECHECK;
+        goto done;
+    }
+    for (size_t i = 0; i < len; i++)
+        cap += data[i] == '\n';
+    cap += 1;
+    es->info = mv_calloc(a, cap, sizeof(*es->info));
+    es->cap_info = es->info != NULL ? cap : 0;
+    norm = mv_normalizer_new(a);
+    arena = mv_arena_new(a, 0);
+    b = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
+    if (es->info == NULL || norm == NULL || arena == NULL || b == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    es->n_info = 0;
+    size_t pos = 0;
+    while (pos < len) {
+        size_t end = pos;
+        while (end < len && data[end] != '\n')
+            end++;
+        size_t s = pos, e = end;
+        pos = end + 1;
+        while (s < e && is_space_byte((unsigned char)data[s]))
+            s++;
+        while (e > s && is_space_byte((unsigned char)data[e - 1]))
+            e--;
+        if (s == e || data[s] == '#')
+            continue;
+        if (data[s] == '[') {
+            if (data[e - 1] != ']' || (family = family_of(data + s + 1, e - s - 2)) < 0) {
+                rc = MV_ECHECK;
+                goto done;
+            }
+            continue;
+        }
+        if (family < 0 || es->n_info >= cap) {
+            rc = MV_ECHECK;
+            goto done;
+        }
+        mv_str p = MV_STR_NULL;
+        rc = mv_normalize_phrase(norm, arena, data + s, e - s, &p);
+        if (rc != MV_OK)
+            goto done;
+        if (p.len == 0)
+            continue;
+        phrase_info *pi = &es->info[es->n_info];
+        pi->family = (uint8_t)family;
+        pi->bound_start = is_word_byte((unsigned char)p.ptr[0]);
+        pi->bound_end = is_word_byte((unsigned char)p.ptr[p.len - 1]);
+        rc = mv_ac_builder_add(b, p.ptr, p.len, (uint32_t)es->n_info);
+        if (rc != MV_OK)
+            goto done;
+        es->n_info++;
+    }
+    rc = mv_ac_build(&es->phrases, b);
+done:
+    mv_ac_builder_free(b);
+    mv_arena_free(arena);
+    mv_normalizer_free(norm);
+    return rc;
+}
+
+static int engine_init(const mv_allocator *a, void **state) {
+    int rc = MV_OK;
+    engine_state *es = mv_calloc(a, 1, sizeof(*es));
+    if (es == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    rc = load_phrases(es, a);
+done:
+    if (rc != MV_OK) {
+        engine_fini(a, es);
+        es = NULL;
+    }
+    *state = es;
+    return rc;
+}
+
+/* ------------------------------------------------------------ hash tables */
+
+/* FNV-1a, then a final mix so the low bits index tables well. The word scan
+ * computes the same hash incrementally (hash_step/hash_end). */
+#define HASH_INIT 1469598103934665603ull
+
+static uint64_t hash_step(uint64_t h, unsigned char c) {
+    return (h ^ c) * 1099511628211ull;
+}
+
+static uint64_t hash_end(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 33);
+}
+
+static uint64_t hash_bytes(const char *s, size_t n) {
+    uint64_t h = HASH_INIT;
+    for (size_t i = 0; i < n; i++)
+        h = hash_step(h, (unsigned char)s[i]);
+    return hash_end(h);
+}
+
+/*
+ * 64-bit hash -> dense id, ids in order of first insertion, sized up front.
+ * A slot holds the hash itself, so a lookup touches one cache line. Keys are
+ * identified by their hash alone; where a merge of two keys could change a
+ * verdict, the caller compares the real strings (names on insertion; word
+ * keys and skeletons when a candidate is judged).
+ */
+typedef struct hslot {
+    uint64_t hash;
+    uint32_t id; /* id + 1, 0 = empty */
+} hslot;
+
+typedef struct hmap {
+    hslot *slots;
+    size_t n_slots; /* power of two */
+    uint32_t count, cap;
+} hmap;
+
+static int hmap_init(const mv_allocator *a, hmap *m, size_t max_keys) {
+    size_t n = 16;
+    while (n < max_keys * 2 + 1)
+        n *= 2;
+    m->n_slots = n;
+    m->count = 0;
+    m->cap = (uint32_t)max_keys + 1;
+    m->slots = mv_calloc(a, n, sizeof(hslot));
+    return m->slots ? MV_OK : MV_ENOMEM;
+}
+
+static void hmap_release(const mv_allocator *a, hmap *m) {
+    mv_free(a, m->slots, m->n_slots * sizeof(hslot));
+    memset(m, 0, sizeof(*m));
+}
+
+/* Equality of the key stored under `id` with the key being inserted. */
+typedef bool (*hmap_eq)(const void *ctx, uint32_t id);
+
+/* Find or add hash `h` (with `eq` NULL the hash is the identity). Returns
+ * the id, or NONE when the table is full (sizes are computed up front). */
+static uint32_t hmap_intern(hmap *m, uint64_t h, hmap_eq eq, const void *ctx, bool *added) {
+    size_t mask = m->n_slots - 1;
+    *added = false;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        hslot *s = &m->slots[i];
+        if (s->id == 0) {
+            if (m->count >= m->cap)
+                return NONE;
+            s->hash = h;
+            s->id = ++m->count;
+            *added = true;
+            return s->id - 1;
+        }
+        if (s->hash == h && (eq == NULL || eq(ctx, s->id - 1)))
+            return s->id - 1;
+    }
+}
+
+static uint32_t hmap_find(const hmap *m, uint64_t h) {
+    if (m->slots == NULL)
+        return NONE;
+    size_t mask = m->n_slots - 1;
+    for (size_t i = (size_t)h & mask; m->slots[i].id != 0; i = (i + 1) & mask)
+        if (m->slots[i].hash == h)
+            return m->slots[i].id - 1;
+    return NONE;
+}
+
+/* Tables of a large registry do not fit in cache: prepare computes the
+ * hashes of a whole pass first and touches the slot a few items ahead, so
+ * the cache misses overlap instead of adding up. */
+#define PREFETCH_AHEAD 8
+
+static void prefetch(const void *p) {
+#if defined(__GNUC__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
+static void hmap_prefetch(const hmap *m, uint64_t h) {
+    prefetch(&m->slots[(size_t)h & (m->n_slots - 1)]);
+}
+
+/* Set of (a, b) pairs of 32-bit ids. */
+typedef struct pairset {
+    uint64_t *slots; /* key+1, 0 = empty */
+    size_t n_slots;
+} pairset;
+
+static int pairset_init(const mv_allocator *a, pairset *p, size_t max_keys) {
+    size_t n = 16;
+    while (n < max_keys * 2 + 1)
+        n *= 2;
+    p->n_slots = n;
+    p->slots = mv_calloc(a, n, sizeof(*p->slots));
+    return p->slots ? MV_OK : MV_ENOMEM;
+}
+
+static bool pairset_add(pairset *p, uint32_t a, uint32_t b) {
+    uint64_t key = (((uint64_t)a << 32) | b) + 1;
+    size_t mask = p->n_slots - 1;
+    for (size_t i = (size_t)hash_end(key) & mask;; i = (i + 1) & mask) {
+        if (p->slots[i] == key)
+            return false;
+        if (p->slots[i] == 0) {
+            p->slots[i] = key;
+            return true;
+        }
+    }
+}
+
+static void pairset_prefetch(const pairset *p, uint32_t a, uint32_t b) {
+    uint64_t key = (((uint64_t)a << 32) | b) + 1;
+    prefetch(&p->slots[(size_t)hash_end(key) & (p->n_slots - 1)]);
+}
+
+static bool pairset_has(const pairset *p, uint32_t a, uint32_t b) {
+    uint64_t key = (((uint64_t)a << 32) | b) + 1;
+    size_t mask = p->n_slots - 1;
+    for (size_t i = (size_t)hash_end(key) & mask; p->slots[i] != 0; i = (i + 1) & mask)
+        if (p->slots[i] == key)
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------ word keys */
+
+/*
+ * Mentions are found per word of a text, not with an automaton over every
+ * name: with thousands of names a sparse automaton walks deep states for
+ * most bytes of ordinary prose and its cost per byte grows with the
+ * registry (measured: 16 ns/byte at 1,000 names, 33 at 100,000), while a
+ * word lookup costs one hash and, for most words, one probe of a bitmap.
+ * Plain lower-case words are not looked up at all unless quoted or next to
+ * a server-like phrase (see plain_word_hint).
+ *
+ * A word is a maximal run of ASCII letters, digits, '_' and '-'
+ * ("read-file", "send_email", "sendEmail"); '.' splits words, and a dotted
+ * run ("github.create_issue") is also offered whole when some name holds a
+ * dot. Names are indexed by their separator-free lower-case spelling, so
+ * send_email, send-email, sendEmail and SendEmail all meet in one lookup;
+ * server names by their lower-case spelling with '-' written '_'.
+ */
+enum { BC_WORD = 1, BC_SEP = 2, BC_DIGIT = 4, BC_UPPER = 8, BC_LOWER = 16 };
+
+static const uint8_t k_byte_class[256] = {
+    ['-'] = BC_WORD | BC_SEP,   ['_'] = BC_WORD | BC_SEP,   ['0'] = BC_WORD | BC_DIGIT,
+    ['1'] = BC_WORD | BC_DIGIT, ['2'] = BC_WORD | BC_DIGIT, ['3'] = BC_WORD | BC_DIGIT,
+    ['4'] = BC_WORD | BC_DIGIT, ['5'] = BC_WORD | BC_DIGIT, ['6'] = BC_WORD | BC_DIGIT,
+    ['7'] = BC_WORD | BC_DIGIT, ['8'] = BC_WORD | BC_DIGIT, ['9'] = BC_WORD | BC_DIGIT,
+    ['A'] = BC_WORD | BC_UPPER, ['B'] = BC_WORD | BC_UPPER, ['C'] = BC_WORD | BC_UPPER,
+    ['D'] = BC_WORD | BC_UPPER, ['E'] = BC_WORD | BC_UPPER, ['F'] = BC_WORD | BC_UPPER,
+    ['G'] = BC_WORD | BC_UPPER, ['H'] = BC_WORD | BC_UPPER, ['I'] = BC_WORD | BC_UPPER,
+    ['J'] = BC_WORD | BC_UPPER, ['K'] = BC_WORD | BC_UPPER, ['L'] = BC_WORD | BC_UPPER,
+    ['M'] = BC_WORD | BC_UPPER, ['N'] = BC_WORD | BC_UPPER, ['O'] = BC_WORD | BC_UPPER,
+    ['P'] = BC_WORD | BC_UPPER, ['Q'] = BC_WORD | BC_UPPER, ['R'] = BC_WORD | BC_UPPER,
+    ['S'] = BC_WORD | BC_UPPER, ['T'] = BC_WORD | BC_UPPER, ['U'] = BC_WORD | BC_UPPER,
+    ['V'] = BC_WORD | BC_UPPER, ['W'] = BC_WORD | BC_UPPER, ['X'] = BC_WORD | BC_UPPER,
+    ['Y'] = BC_WORD | BC_UPPER, ['Z'] = BC_WORD | BC_UPPER, ['a'] = BC_WORD | BC_LOWER,
+    ['b'] = BC_WORD | BC_LOWER, ['c'] = BC_WORD | BC_LOWER, ['d'] = BC_WORD | BC_LOWER,
+    ['e'] = BC_WORD | BC_LOWER, ['f'] = BC_WORD | BC_LOWER, ['g'] = BC_WORD | BC_LOWER,
+    ['h'] = BC_WORD | BC_LOWER, ['i'] = BC_WORD | BC_LOWER, ['j'] = BC_WORD | BC_LOWER,
+    ['k'] = BC_WORD | BC_LOWER, ['l'] = BC_WORD | BC_LOWER, ['m'] = BC_WORD | BC_LOWER,
+    ['n'] = BC_WORD | BC_LOWER, ['o'] = BC_WORD | BC_LOWER, ['p'] = BC_WORD | BC_LOWER,
+    ['q'] = BC_WORD | BC_LOWER, ['r'] = BC_WORD | BC_LOWER, ['s'] = BC_WORD | BC_LOWER,
+    ['t'] = BC_WORD | BC_LOWER, ['u'] = BC_WORD | BC_LOWER, ['v'] = BC_WORD | BC_LOWER,
+    ['w'] = BC_WORD | BC_LOWER, ['x'] = BC_WORD | BC_LOWER, ['y'] = BC_WORD | BC_LOWER,
+    ['z'] = BC_WORD | BC_LOWER,
+};
+
+static bool is_word_char(unsigned char c) {
+    return (k_byte_class[c] & BC_WORD) != 0;
+}
+
+/* Keys of t[start, end): the spelling and the separator-free spelling,
+ * their hashes, and whether the word reads as an identifier. */
+typedef struct word_keys {
+    char key[MV_NAME_KEY_MAX], bare[MV_NAME_KEY_MAX];
+    size_t key_len, bare_len;
+    uint64_t key_hash, bare_hash;
+    bool separated; /* holds '_', '-' or '.' (so the bare key differs) */
+    bool ident;     /* holds a separator, a digit or a camelCase hump */
+} word_keys;
+
+static bool word_keys_of(word_keys *w, const char *text, size_t start, size_t end) {
+    if (end - start > MV_NAME_KEY_MAX)
+        return false;
+    uint64_t h = HASH_INIT, hb = HASH_INIT;
+    size_t n = 0, nb = 0;
+    unsigned prev = 0, all = 0;
+    bool hump = false;
+    for (size_t i = start; i < end; i++) {
+        unsigned char c = (unsigned char)text[i];
+        unsigned cls = k_byte_class[c];
+        all |= cls;
+        hump |= (prev & BC_LOWER) && (cls & BC_UPPER);
+        prev = cls;
+        if (c == '-')
+            c = '_';
+        else if (cls & BC_UPPER)
+            c = (unsigned char)(c + ('a' - 'A'));
+        w->key[n++] = (char)c;
+        h = hash_step(h, c);
+        if (c != '_' && c != '.') {
+            w->bare[nb++] = (char)c;
+            hb = hash_step(hb, c);
+        }
+    }
+    w->key_len = n;
+    w->bare_len = nb;
+    w->key_hash = hash_end(h);
+    w->bare_hash = hash_end(hb);
+    w->separated = nb != n;
+    w->ident = w->separated || (all & BC_DIGIT) || hump;
+    return true;
+}
+
+/* A name can be mentioned when it is spelled with word characters and dots. */
+static bool mentionable(mv_str name) {
+    if (name.len < 3 || name.len > MV_NAME_KEY_MAX)
+        return false;
+    for (size_t i = 0; i < name.len; i++) {
+        unsigned char c = (unsigned char)name.ptr[i];
+        if (!is_word_char(c) && c != '.')
+            return false;
+    }
+    return true;
+}
+
+/* Keys -> ids (compressed rows), with a blocked bitmap filter in front: two
+ * bits of one 64-bit word per key, so a miss costs one probe. */
+typedef struct key_index {
+    hmap keys;
+    uint32_t *start; /* ids of key k: ids[start[k] .. start[k+1]) */
+    uint32_t *ids;
+    uint64_t *filter;
+    uint64_t filter_mask; /* words - 1 */
+} key_index;
+
+static uint64_t filter_mask_of(uint64_t h) {
+    return (1ull << ((h >> 40) & 63)) | (1ull << ((h >> 52) & 63));
+}
+
+static const uint32_t *key_find(const key_index *ki, uint64_t h, size_t *count) {
+    *count = 0;
+    uint64_t bits = filter_mask_of(h);
+    if (ki->filter == NULL || (ki->filter[h & ki->filter_mask] & bits) != bits)
+        return NULL;
+    uint32_t k = hmap_find(&ki->keys, h);
+    if (k == NONE)
+        return NULL;
+    *count = ki->start[k + 1] - ki->start[k];
+    return &ki->ids[ki->start[k]];
+}
+
+typedef struct key_pair {
+    uint64_t hash;
+    uint32_t id, key;
+} key_pair;
+
+typedef struct key_builder {
+    key_index *index;
+    key_pair *pairs;
+    size_t n, cap;
+} key_builder;
+
+static int kb_add(key_builder *b, const char *key, size_t len, uint32_t id) {
+    if (len < 3)
+        return MV_OK;
+    if (b->n >= b->cap)
+        return MV_ELIMIT; /* sized up front: cannot happen */
+    b->pairs[b->n++] = (key_pair){hash_bytes(key, len), id, NONE};
+    return MV_OK;
+}
+
+/* Intern every collected key (prefetching ahead), dropping a repeated key
+ * of one id (both spellings of a name can be equal). */
+static int kb_intern(key_builder *b) {
+    size_t w = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        if (i + PREFETCH_AHEAD < b->n)
+            hmap_prefetch(&b->index->keys, b->pairs[i + PREFETCH_AHEAD].hash);
+        bool added = false;
+        uint32_t k = hmap_intern(&b->index->keys, b->pairs[i].hash, NULL, NULL, &added);
+        if (k == NONE)
+            return MV_ELIMIT;
+        if (w > 0 && b->pairs[w - 1].key == k && b->pairs[w - 1].id == b->pairs[i].id)
+            continue;
+        b->pairs[w] = b->pairs[i];
+        b->pairs[w++].key = k;
+    }
+    b->n = w;
+    return MV_OK;
+}
+
+static int kb_finish(key_builder *b, mv_arena *arena) {
+    key_index *ki = b->index;
+    uint32_t nk = ki->keys.count;
+    ki->start = mv_arena_calloc(arena, (size_t)nk + 1, sizeof(uint32_t));
+    ki->ids = mv_arena_calloc(arena, b->n + 1, sizeof(uint32_t));
+    uint32_t *fill = mv_arena_calloc(arena, (size_t)nk + 1, sizeof(uint32_t));
+    size_t words = 1;
+    while (words * 64 < (size_t)nk * 16)
+        words *= 2;
+    ki->filter = mv_arena_calloc(arena, words, sizeof(uint64_t));
+    ki->filter_mask = words - 1;
+    if (ki->start == NULL || ki->ids == NULL || fill == NULL || ki->filter == NULL)
+        return MV_ENOMEM;
+    for (size_t i = 0; i < b->n; i++)
+        ki->start[b->pairs[i].key + 1]++;
+    for (uint32_t k = 0; k < nk; k++)
+        ki->start[k + 1] += ki->start[k];
+    for (size_t i = 0; i < b->n; i++)
+        ki->ids[ki->start[b->pairs[i].key] + fill[b->pairs[i].key]++] = b->pairs[i].id;
+    for (size_t i = 0; i < ki->keys.n_slots; i++) {
+        const hslot *s = &ki->keys.slots[i];
+        if (s->id != 0)
+            ki->filter[s->hash & ki->filter_mask] |= filter_mask_of(s->hash);
+    }
+    return MV_OK;
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix) {
+    size_t k = strlen(suffix);
+    return n > k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+static bool starts_with(const char *s, size_t n, const char *prefix) {
+    size_t k = strlen(prefix);
+    return n > k && memcmp(s, prefix, k) == 0;
+}
+
+/* A name is indexed under its separator-free spelling only, so one lookup
+ * of a word finds every case/separator variant (send_email, sendEmail,
+ * send-email); which of them the word spells exactly is decided later. */
+static int add_name_keys(key_builder *b, mv_str name, uint32_t id) {
+    word_keys w;
+    if (!mentionable(name) || !word_keys_of(&w, name.ptr, 0, name.len))
+        return MV_OK;
+    return kb_add(b, w.bare, w.bare_len, id);
+}
+
+/* Server names as texts say them: "open-banking's", "the gmail server";
+ * configured names often carry an "-mcp" or "mcp-" affix the text leaves
+ * out, so the bare name is a key too. Writes the spoken form into *out. */
+static mv_str server_short_name(mv_str name) {
+    static const char *const suffixes[] = {"-mcp-server", "_mcp_server", "-mcp",   "_mcp",
+                                           ".mcp",        "-server",     "_server"};
+    static const char *const prefixes[] = {"mcp-", "mcp_"};
+    const char *s = name.ptr;
+    size_t n = name.len;
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+        if (ends_with(s, n, suffixes[i])) {
+            n -= strlen(suffixes[i]);
+            break;
+        }
+    for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+        if (starts_with(s, n, prefixes[i])) {
+            s += strlen(prefixes[i]);
+            n -= strlen(prefixes[i]);
+            break;
+        }
+    return (mv_str){s, n};
+}
+
+static int add_server_keys(key_builder *b, mv_str name, uint32_t id) {
+    word_keys w;
+    int rc = MV_OK;
+    if (!mentionable(name) || !word_keys_of(&w, name.ptr, 0, name.len))
+        goto done;
+    rc = kb_add(b, w.key, w.key_len, id);
+    mv_str spoken = server_short_name(name);
+    if (rc == MV_OK && spoken.len >= 3 && spoken.len < name.len &&
+        word_keys_of(&w, spoken.ptr, 0, spoken.len))
+        rc = kb_add(b, w.key, w.key_len, id);
+done:
+    return rc;
+}
+
+/* ------------------------------------------------------------ registry index */
+
+typedef struct name_rec {
+    mv_str name;
+    uint32_t skel[2];   /* skeleton ids (I as l, I as i); equal when no capital I */
+    uint32_t n_servers; /* distinct servers exposing exactly this name */
+    uint32_t server0, server1;
+    uint32_t marks;      /* look-alike mark score */
+    uint8_t style_class; /* mv_name_style */
+    bool ident;          /* identifier-like (not an English word) */
+    bool keyed;          /* keys computed (name not over MV_NAME_KEY_MAX) */
+    bool alone;          /* no other name shares a skeleton group with it */
+} name_rec;
+
+typedef struct reg_state {
+    mv_arena *arena;
+    const mv_registry *registry;
+    size_t n_tools;
+    uint32_t *tool_name; /* name id per tool */
+    name_rec *names;
+    uint32_t n_names;
+    uint32_t *skel_start; /* CSR: names of skeleton group g are */
+    uint32_t *skel_names; /* skel_names[skel_start[g] .. skel_start[g+1]) */
+    uint32_t n_skels;
+    pairset owns;            /* (server, name) */
+    uint32_t *server_styles; /* per server, tools per naming style (MV_STYLE_COUNT each) */
+    key_index name_keys;     /* word key -> name ids */
+    key_index server_keys;   /* word key -> server ids */
+    bool dotted;             /* some mentionable name holds a '.' */
+} reg_state;
+
+static void registry_release(const mv_allocator *a, void *state) {
+    reg_state *rs = state;
+    if (rs == NULL)
+        return;
+    hmap_release(a, &rs->name_keys.keys);
+    hmap_release(a, &rs->server_keys.keys);
+    mv_free(a, rs->owns.slots, rs->owns.n_slots * sizeof(*rs->owns.slots));
+    mv_arena_free(rs->arena);
+    mv_free(a, rs, sizeof(*rs));
+}
+
+static bool other_server_has(const name_rec *m, uint32_t own) {
+    return m->n_servers >= 2 || (m->n_servers == 1 && m->server0 != own);
+}
+
+static uint32_t other_server_of(const name_rec *m, uint32_t own) {
+    return m->server0 != own ? m->server0 : m->server1;
+}
+
+static int build_index(key_index *ki, const mv_allocator *a, const reg_state *rs, bool servers) {
+    size_t n = servers ? mv_registry_server_count(rs->registry) : rs->n_names;
+    key_builder b = {ki, NULL, 0, 2 * n + 1}; /* at most two keys per server */
+    int rc = MV_OK;
+    b.pairs = mv_alloc(a, b.cap * sizeof(key_pair));
+    if (b.pairs == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < n && rc == MV_OK; i++) {
+        if (servers)
+            rc = add_server_keys(&b, mv_registry_server_name(rs->registry, i), (uint32_t)i);
+        else
+            rc = add_name_keys(&b, rs->names[i].name, (uint32_t)i);
+    }
+    if (rc == MV_OK)
+        rc = hmap_init(a, &ki->keys, b.n); /* sized for the keys collected */
+    if (rc == MV_OK)
+        rc = kb_intern(&b);
+    if (rc == MV_OK)
+        rc = kb_finish(&b, rs->arena);
+done:
+    mv_free(a, b.pairs, b.cap * sizeof(key_pair));
+    return rc;
+}
+
+/* Keys of one new name: naming style, skeleton hashes (two when a capital
+ * I makes them differ), marks. Skeleton groups are identified by the hash
+ * of the skeleton; judge time compares real skeletons. Returns false for
+ * names too long to key. */
+static bool key_name(name_rec *n, uint64_t skel_hash[2]) {
+    char buf[MV_NAME_KEY_MAX];
+    size_t len = 0;
+    n->keyed = false;
+    n->style_class = (uint8_t)mv_name_style_of(n->name.ptr, n->name.len);
+    if (mv_name_skeleton(buf, &len, n->name.ptr, n->name.len, true) != 0)
+        return false; /* over-long name: reported by inspect */
+    skel_hash[0] = skel_hash[1] = hash_bytes(buf, len);
+    if (mv_name_has_capital_i(n->name.ptr, n->name.len)) {
+        if (mv_name_skeleton(buf, &len, n->name.ptr, n->name.len, false) != 0)
+            return false;
+        skel_hash[1] = hash_bytes(buf, len);
+    }
+    mv_name_marks marks;
+    mv_name_marks_of(&marks, n->name.ptr, n->name.len);
+    n->marks = marks.score;
+    n->ident = mv_name_is_identifier(n->name.ptr, n->name.len);
+    n->keyed = true;
+    return true;
+}
+
+/* Skeleton ids of every keyed name, interned in name order. */
+static int intern_skeletons(reg_state *rs, hmap *skels, const uint64_t *skel_hash) {
+    for (uint32_t i = 0; i < rs->n_names; i++) {
+        if (i + PREFETCH_AHEAD < rs->n_names) {
+            hmap_prefetch(skels, skel_hash[2 * (i + PREFETCH_AHEAD)]);
+            hmap_prefetch(skels, skel_hash[2 * (i + PREFETCH_AHEAD) + 1]);
+        }
+        name_rec *n = &rs->names[i];
+        if (!n->keyed)
+            continue;
+        bool added = false;
+        n->skel[0] = hmap_intern(skels, skel_hash[2 * i], NULL, NULL, &added);
+        n->skel[1] = skel_hash[2 * i + 1] == skel_hash[2 * i]
+                         ? n->skel[0]
+                         : hmap_intern(skels, skel_hash[2 * i + 1], NULL, NULL, &added);
+        if (n->skel[0] == NONE || n->skel[1] == NONE)
+            return MV_ELIMIT; /* sized up front: cannot happen */
+    }
+    return MV_OK;
+}
+
+/* Skeleton groups as compressed rows, members in name-id order. */
+static int build_groups(reg_state *rs) {
+    uint32_t g = rs->n_skels;
+    rs->skel_start = mv_arena_calloc(rs->arena, (size_t)g + 1, sizeof(uint32_t));
+    uint32_t *fill = mv_arena_calloc(rs->arena, (size_t)g + 1, sizeof(uint32_t));
+    if (rs->skel_start == NULL || fill == NULL)
+        return MV_ENOMEM;
+    size_t total = 0;
+    for (uint32_t i = 0; i < rs->n_names; i++) {
+        const name_rec *n = &rs->names[i];
+        if (!n->keyed)
+            continue;
+        rs->skel_start[n->skel[0] + 1]++;
+        total++;
+        if (n->skel[1] != n->skel[0]) {
+            rs->skel_start[n->skel[1] + 1]++;
+            total++;
+        }
+    }
+    for (uint32_t i = 0; i < g; i++)
+        rs->skel_start[i + 1] += rs->skel_start[i];
+    rs->skel_names = mv_arena_calloc(rs->arena, total + 1, sizeof(uint32_t));
+    if (rs->skel_names == NULL)
+        return MV_ENOMEM;
+    for (uint32_t i = 0; i < rs->n_names; i++) {
+        const name_rec *n = &rs->names[i];
+        if (!n->keyed)
+            continue;
+        rs->skel_names[rs->skel_start[n->skel[0]] + fill[n->skel[0]]++] = i;
+        if (n->skel[1] != n->skel[0])
+            rs->skel_names[rs->skel_start[n->skel[1]] + fill[n->skel[1]]++] = i;
+    }
+    for (uint32_t i = 0; i < rs->n_names; i++) {
+        name_rec *n = &rs->names[i];
+        if (n->keyed)
+            n->alone = rs->skel_start[n->skel[0] + 1] - rs->skel_start[n->skel[0]] == 1 &&
+                       rs->skel_start[n->skel[1] + 1] - rs->skel_start[n->skel[1]] == 1;
+    }
+    return MV_OK;
+}
+
+typedef struct name_probe {
+    const reg_state *rs;
+    mv_str name;
+} name_probe;
+
+static bool same_name(const void *ctx, uint32_t id) {
+    const name_probe *p = ctx;
+    mv_str s = p->rs->names[id].name;
+    return s.len == p->name.len && (s.len == 0 || memcmp(s.ptr, p->name.ptr, s.len) == 0);
+}
+
+static int registry_prepare(void *es_unused, const mv_registry *r, const mv_allocator *a,
+                            void **out) {
+    (void)es_unused;
+    int rc = MV_OK;
+    hmap names = {0}, skels = {0};
+    reg_state *rs = mv_calloc(a, 1, sizeof(*rs));
+    if (rs == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    rs->registry = r;
+    rs->n_tools = mv_registry_count(r);
+    rs->arena = mv_arena_new(a, 0);
+    if (rs->arena == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    size_t nt = rs->n_tools, n_servers = mv_registry_server_count(r);
+    rs->tool_name = mv_arena_calloc(rs->arena, nt + 1, sizeof(uint32_t));
+    rs->names = mv_arena_calloc(rs->arena, nt + 1, sizeof(name_rec));
+    rs->server_styles =
+        mv_arena_calloc(rs->arena, (n_servers + 1) * MV_STYLE_COUNT, sizeof(uint32_t));
+    if (rs->tool_name == NULL || rs->names == NULL || rs->server_styles == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    if ((rc = hmap_init(a, &names, nt)) != MV_OK || (rc = pairset_init(a, &rs->owns, nt)) != MV_OK)
+        goto done;
+
+    uint64_t *hashes = mv_arena_alloc(rs->arena, (2 * nt + 1) * sizeof(uint64_t));
+    if (hashes == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    /* names, in registry order */
+    for (size_t t = 0; t < nt; t++) {
+        mv_str name = mv_registry_tool(r, t)->name;
+        hashes[t] = hash_bytes(name.ptr, name.len);
+    }
+    for (size_t t = 0; t < nt; t++) {
+        if (t + PREFETCH_AHEAD < nt)
+            hmap_prefetch(&names, hashes[t + PREFETCH_AHEAD]);
+        const mv_tool *tool = mv_registry_tool(r, t);
+        bool added = false;
+        name_probe probe = {rs, tool->name};
+        uint32_t id = hmap_intern(&names, hashes[t], same_name, &probe, &added);
+        if (id == NONE) {
+            rc = MV_ENOMEM; /* cannot happen: sized for every tool */
+            goto done;
+        }
+        if (added) {
+            rs->names[id].name = tool->name;
+            rs->names[id].server0 = rs->names[id].server1 = NONE;
+        }
+        rs->tool_name[t] = id;
+    }
+    rs->n_names = names.count;
+    /* which servers expose each name */
+    for (size_t t = 0; t < nt; t++) {
+        if (t + PREFETCH_AHEAD < nt)
+            pairset_prefetch(&rs->owns, mv_registry_tool_server(r, t + PREFETCH_AHEAD),
+                             rs->tool_name[t + PREFETCH_AHEAD]);
+        uint32_t server = mv_registry_tool_server(r, t), id = rs->tool_name[t];
+        name_rec *n = &rs->names[id];
+        if (server != n->server0 && server != n->server1 && pairset_add(&rs->owns, server, id)) {
+            if (n->n_servers == 0)
+                n->server0 = server;
+            else if (n->n_servers == 1)
+                n->server1 = server;
+            n->n_servers++;
+        }
+    }
+    /* keys of each name, then skeleton groups */
+    for (uint32_t i = 0; i < rs->n_names; i++) {
+        name_rec *n = &rs->names[i];
+        if (!key_name(n, &hashes[2 * i]))
+            hashes[2 * i] = hashes[2 * i + 1] = 0;
+        else if (mentionable(n->name) && memchr(n->name.ptr, '.', n->name.len))
+            rs->dotted = true;
+    }
+    for (size_t t = 0; t < nt; t++)
+        rs->server_styles[(size_t)mv_registry_tool_server(r, t) * MV_STYLE_COUNT +
+                          rs->names[rs->tool_name[t]].style_class]++;
+    size_t n_skel_keys = 0;
+    for (uint32_t i = 0; i < rs->n_names; i++)
+        n_skel_keys += rs->names[i].keyed ? 1 + (hashes[2 * i + 1] != hashes[2 * i]) : 0;
+    if ((rc = hmap_init(a, &skels, n_skel_keys)) != MV_OK ||
+        (rc = intern_skeletons(rs, &skels, hashes)) != MV_OK)
+        goto done;
+    rs->n_skels = skels.count;
+    if ((rc = build_groups(rs)) != MV_OK ||
+        (rc = build_index(&rs->name_keys, a, rs, false)) != MV_OK ||
+        (rc = build_index(&rs->server_keys, a, rs, true)) != MV_OK)
+        goto done;
+done:
+    hmap_release(a, &names);
+    hmap_release(a, &skels);
+    if (rc != MV_OK) {
+        registry_release(a, rs);
+        rs = NULL;
+    }
+    *out = rs;
+    return rc;
+}
+
+/* ------------------------------------------------------------ detail text */
+
+typedef struct dtext {
+    char buf[240];
+    size_t len;
+} dtext;
+
+static void dt_put(dtext *d, const char *s, size_t n) {
+    for (size_t i = 0; i < n && d->len + 1 < sizeof(d->buf); i++)
+        d->buf[d->len++] = s[i];
+}
+
+static void dt_puts(dtext *d, const char *s) {
+    dt_put(d, s, strlen(s));
+}
+
+static void dt_name(dtext *d, mv_str s) {
+    dt_puts(d, "'");
+    dt_put(d, s.ptr, s.len > 64 ? 64 : s.len);
+    dt_puts(d, "'");
+}
+
+static void dt_uint(dtext *d, uint64_t v) {
+    char tmp[24];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0);
+    while (n > 0)
+        dt_put(d, &tmp[--n], 1);
+}
+
+static void dt_codepoint(dtext *d, uint32_t cp) {
+    static const char hex[] = "0123456789ABCDEF";
+    char tmp[8];
+    int n = cp > 0xFFFF ? 6 : 4;
+    for (int i = n - 1; i >= 0; i--) {
+        tmp[i] = hex[cp & 0xF];
+        cp >>= 4;
+    }
+    dt_puts(d, "U+");
+    dt_put(d, tmp, (size_t)n);
+}
+
+static mv_str dt_str(const dtext *d) {
+    return (mv_str){d->buf, d->len};
+}
+
+/* ------------------------------------------------------------ impersonation */
+
+/* Is every input parameter of `a` also one of `b` (names by style key)? */
+static bool params_within(const mv_tool *a, const mv_tool *b) {
+    for (uint32_t p = 0; p < a->n_params; p++) {
+        const mv_param *ap = &a->params[p];
+        if (ap->schema != MV_SCHEMA_INPUT)
+            continue;
+        char ka[MV_NAME_KEY_MAX], kb[MV_NAME_KEY_MAX];
+        size_t la = 0, lb = 0;
+        if (mv_name_style_key(ka, &la, ap->name.ptr, ap->name.len) != 0)
+            return false;
+        bool found = false;
+        for (uint32_t q = 0; q < b->n_params && !found; q++) {
+            const mv_param *bp = &b->params[q];
+            if (bp->schema == MV_SCHEMA_INPUT &&
+                mv_name_style_key(kb, &lb, bp->name.ptr, bp->name.len) == 0)
+                found = la == lb && memcmp(ka, kb, la) == 0;
+        }
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* Does `tool`, a case/separator variant of `other`, look like a copy of a
+ * tool named `other` on another server? It takes a subset of that tool's
+ * input parameters: a strict subset, or the same set under a less
+ * conventional spelling (create__event next to create_event). Either way
+ * the honest original is not flagged back. Returns the copied tool. */
+static const mv_tool *looks_copied(const reg_state *rs, const mv_tool *tool, uint32_t own,
+                                   const name_rec *self, const name_rec *other, mv_emitter *out) {
+    size_t mine = 0;
+    for (uint32_t p = 0; p < tool->n_params; p++)
+        mine += tool->params[p].schema == MV_SCHEMA_INPUT;
+    if (mine == 0)
+        return NULL;
+    bool less_conventional = mv_name_style_rank((mv_name_style)self->style_class) <
+                             mv_name_style_rank((mv_name_style)other->style_class);
+    size_t count = 0;
+    const uint32_t *ids =
+        mv_registry_find_name(rs->registry, other->name.ptr, other->name.len, &count);
+    size_t seen = 0;
+    for (size_t k = 0; k < count; k++) {
+        if (mv_registry_tool_server(rs->registry, ids[k]) == own)
+            continue;
+        if (seen++ >= MAX_CLONE_CANDIDATES) {
+            mv_emit_cap(out, "shadowing_clone_candidates", MAX_CLONE_CANDIDATES, count);
+            return NULL;
+        }
+        const mv_tool *o = mv_registry_tool(rs->registry, ids[k]);
+        if (params_within(tool, o) && (less_conventional || !params_within(o, tool)))
+            return o;
+    }
+    return NULL;
+}
+
+/* Content words (three letters or more, a few function words left out) of
+ * the first sentence of a description, as hashes. */
+static size_t lead_words(const mv_str d, uint64_t *out, size_t cap) {
+    static const char *const stop[] = {"the", "and", "for", "from", "with", "this", "that",
+                                       "its", "are", "you", "your", "can",  "all",  "into"};
+    size_t n = 0, i = 0, end = d.len < 300 ? d.len : 300;
+    while (i < end && n < cap) {
+        unsigned char c = (unsigned char)d.ptr[i];
+        if (c == '\n' || ((c == '.' || c == '!' || c == '?') && i + 1 < d.len &&
+                          is_space_byte((unsigned char)d.ptr[i + 1])))
+            break;
+        if (!(k_byte_class[c] & (BC_UPPER | BC_LOWER))) {
+            i++;
+            continue;
+        }
+        char w[32];
+        size_t k = 0;
+        while (i < end && (k_byte_class[(unsigned char)d.ptr[i]] & (BC_UPPER | BC_LOWER))) {
+            if (k < sizeof(w))
+                w[k++] = (char)(d.ptr[i] | 0x20);
+            i++;
+        }
+        bool skip = k < 3;
+        for (size_t s = 0; s < sizeof(stop) / sizeof(stop[0]) && !skip; s++)
+            skip = strlen(stop[s]) == k && memcmp(stop[s], w, k) == 0;
+        if (!skip)
+            out[n++] = hash_bytes(w, k);
+    }
+    return n;
+}
+
+/* Do two descriptions open alike ("Create a calendar event." next to
+ * "Create a calendar event.")? Two or more shared content words, covering
+ * at least 60% of the shorter opening. */
+static bool descriptions_alike(const mv_tool *a, const mv_tool *b) {
+    uint64_t wa[24], wb[24];
+    size_t na = lead_words(a->description, wa, 24), nb = lead_words(b->description, wb, 24);
+    size_t shared = 0;
+    for (size_t i = 0; i < na; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = wa[j] == wa[i];
+        for (size_t j = 0; j < nb && !dup; j++)
+            if (wa[i] == wb[j]) {
+                shared++;
+                break;
+            }
+    }
+    size_t shorter = na < nb ? na : nb;
+    return shared >= 2 && shared * 10 >= shorter * 6;
+}
+
+/* The tool's spelling is its server's own convention: most of its sibling
+ * tools use the same naming style (gmail-mcp's sendMessage next to
+ * listMessages), so the variant is a house style, not an imitation. */
+static bool native_style(const reg_state *rs, uint32_t own, const name_rec *n) {
+    const uint32_t *c = &rs->server_styles[(size_t)own * MV_STYLE_COUNT];
+    uint32_t total = 0;
+    for (int k = 0; k < MV_STYLE_COUNT; k++)
+        total += c[k];
+    uint32_t others = total - 1, same = c[n->style_class] - 1;
+    return others > 0 && same * 2 > others;
+}
+
+static bool in_group(const name_rec *m, uint32_t g) {
+    return m->skel[0] == g || m->skel[1] == g;
+}
+
+/* The real keys behind two names' hash ids (a hash collision must never
+ * decide a verdict). */
+static bool same_style_key(mv_str a, mv_str b) {
+    char ka[MV_NAME_KEY_MAX], kb[MV_NAME_KEY_MAX];
+    size_t la = 0, lb = 0;
+    return mv_name_style_key(ka, &la, a.ptr, a.len) == 0 &&
+           mv_name_style_key(kb, &lb, b.ptr, b.len) == 0 && la == lb && memcmp(ka, kb, la) == 0;
+}
+
+static bool share_skeleton(mv_str a, mv_str b) {
+    char ka[MV_NAME_KEY_MAX], kb[MV_NAME_KEY_MAX];
+    size_t la = 0, lb = 0;
+    for (int i = 0; i < 2; i++) {
+        if (mv_name_skeleton(ka, &la, a.ptr, a.len, i == 0) != 0)
+            return false;
+        for (int j = 0; j < 2; j++)
+            if (mv_name_skeleton(kb, &lb, b.ptr, b.len, j == 0) == 0 && la == lb &&
+                memcmp(ka, kb, la) == 0)
+                return true;
+    }
+    return false;
+}
+
+static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_tool *tool,
+                      uint32_t own, mv_emitter *out) {
+    uint32_t nid = rs->tool_name[ctx->tool_index];
+    const name_rec *n = &rs->names[nid];
+    int rc = MV_OK;
+    if (!n->keyed) {
+        if (n->name.len > MV_NAME_KEY_MAX)
+            mv_emit_cap(out, "shadowing_name_bytes", MV_NAME_KEY_MAX, n->name.len);
+        goto done;
+    }
+    uint32_t confusable = NONE, twin = NONE, copied = NONE;
+    const mv_tool *original = NULL;
+    uint32_t twins = 0;
+    for (int k = 0; k < 2 && !n->alone; k++) {
+        uint32_t g = n->skel[k];
+        if (k == 1 && g == n->skel[0])
+            break;
+        uint32_t begin = rs->skel_start[g], end = rs->skel_start[g + 1];
+        if (end - begin > MAX_GROUP) {
+            mv_emit_cap(out, "shadowing_skeleton_group", MAX_GROUP, end - begin);
+            end = begin + MAX_GROUP;
+        }
+        for (uint32_t i = begin; i < end; i++) {
+            uint32_t mid = rs->skel_names[i];
+            const name_rec *m = &rs->names[mid];
+            if (mid == nid || (k == 1 && in_group(m, n->skel[0])))
+                continue; /* itself, or already seen in the first group */
+            if (!other_server_has(m, own))
+                continue;
+            if (same_style_key(n->name, m->name)) {
+                twins++;
+                if (twin == NONE)
+                    twin = mid;
+                if (copied == NONE && !native_style(rs, own, n) &&
+                    (original = looks_copied(rs, tool, own, n, m, out)) != NULL)
+                    copied = mid;
+            } else if (n->marks > m->marks && confusable == NONE &&
+                       share_skeleton(n->name, m->name)) {
+                confusable = mid;
+            }
+        }
+    }
+
+    dtext d = {.len = 0};
+    mv_signal_spec s = {.threat = MV_THREAT_TOOL_POISONING, .field = 0, .evidence = n->name};
+    if (confusable != NONE) {
+        const name_rec *m = &rs->names[confusable];
+        mv_name_marks marks;
+        mv_name_marks_of(&marks, n->name.ptr, n->name.len);
+        dt_puts(&d, "tool name imitates ");
+        dt_name(&d, m->name);
+        dt_puts(&d, " of server ");
+        dt_name(&d, mv_registry_server_name(rs->registry, other_server_of(m, own)));
+        if (marks.first_cp >= 0x80) {
+            dt_puts(&d, " with look-alike character ");
+            dt_codepoint(&d, marks.first_cp);
+        } else if (marks.first_cp == '0' || marks.first_cp == '1') {
+            dt_puts(&d, " with a digit in place of a letter");
+        } else if (marks.first_cp == 'I') {
+            dt_puts(&d, " with a capital I in place of l");
+        } else {
+            dt_puts(&d, " with 'rn' in place of 'm'");
+        }
+        s.tier = MV_TIER_HARD;
+        s.confidence = marks.nonascii > 0 ? 0.95 : 0.9;
+        s.critical = marks.nonascii > 0;
+        if (marks.first_offset != UINT32_MAX) {
+            s.offset = marks.first_offset;
+            s.length = marks.first_len;
+        }
+    } else if (copied != NONE) {
+        const name_rec *m = &rs->names[copied];
+        dt_puts(&d, "tool name differs from ");
+        dt_name(&d, m->name);
+        dt_puts(&d, " of server ");
+        dt_name(&d, mv_registry_server_name(rs->registry, other_server_of(m, own)));
+        /* Same interface and the same description under a re-spelled name:
+         * the tool presents itself as the other one. */
+        bool clone = descriptions_alike(tool, original);
+        dt_puts(&d, clone ? " only by case or separators and copies its parameters and description"
+                          : " only by case or separators and copies its parameters");
+        s.tier = clone ? MV_TIER_HARD : MV_TIER_SOFT;
+        s.confidence = clone ? 0.85 : 0.6;
+        s.length = (uint32_t)n->name.len;
+    } else {
+        uint32_t same = n->n_servers - 1; /* the tool's own server is one of them */
+        if (same == 0 && twins == 0)
+            goto done;
+        if (same > 0) {
+            dt_puts(&d, "same name also exposed by ");
+            dt_uint(&d, same);
+            dt_puts(&d, " other server(s), e.g. ");
+            dt_name(&d, mv_registry_server_name(rs->registry, other_server_of(n, own)));
+        } else {
+            const name_rec *m = &rs->names[twin];
+            dt_puts(&d, "name differs only by case or separators from ");
+            dt_name(&d, m->name);
+            dt_puts(&d, " of server ");
+            dt_name(&d, mv_registry_server_name(rs->registry, other_server_of(m, own)));
+            if (twins > 1) {
+                dt_puts(&d, " and ");
+                dt_uint(&d, twins - 1);
+                dt_puts(&d, " more name(s)");
+            }
+        }
+        s.tier = MV_TIER_INFO;
+        s.confidence = 0.1;
+        s.length = (uint32_t)n->name.len;
+    }
+    s.detail = dt_str(&d);
+    rc = mv_emit(out, &s);
+done:
+    return rc;
+}
+
+/* ------------------------------------------------------------ mentions */
+
+typedef struct mention {
+    uint32_t name;
+    uint32_t start, end;
+} mention;
+
+typedef struct span {
+    uint32_t start, end;
+    uint32_t rep; /* the other server's name this span refers to, or NONE */
+    bool own;     /* the tool's own server exposes the mentioned name */
+    bool self;    /* the mention is the tool's own name */
+} span;
+
+typedef struct pmatch {
+    uint8_t family;
+    uint32_t start, end; /* raw offsets */
+} pmatch;
+
+typedef struct phrase_ctx {
+    const engine_state *es;
+    const mv_norm_text *norm;
+    size_t base; /* the scanned slice starts at norm->text + base */
+    pmatch *m;
+    size_t n, cap;
+    bool capped;
+} phrase_ctx;
+
+static int on_phrase(void *ctx, const mv_ac_match *m) {
+    phrase_ctx *pc = ctx;
+    const phrase_info *pi = &pc->es->info[m->id];
+    const char *t = pc->norm->text;
+    size_t start = pc->base + m->start, end = pc->base + m->end;
+    if (pi->bound_start && start > 0 && is_word_byte((unsigned char)t[start - 1]))
+        return 0;
+    if (pi->bound_end && end < pc->norm->len && is_word_byte((unsigned char)t[end]))
+        return 0;
+    if (pc->n >= pc->cap) {
+        pc->capped = true;
+        return 1;
+    }
+    pc->m[pc->n++] = (pmatch){pi->family, pc->norm->raw_offset[start], pc->norm->raw_offset[end]};
+    return 0;
+}
+
+/* Calls `fn` for every word of t[from, to) (trimmed of leading and trailing
+ * '-', at least 3 bytes) with whether it reads as an identifier (holds a
+ * separator, a digit or a camelCase hump) and, when `dotted`, for every
+ * dotted run holding a dot. A word cut by `from` is skipped. Stops when `fn`
+ * returns non-zero. */
+typedef int (*word_fn)(void *ctx, size_t start, size_t end, bool ident);
+
+static int offer_word(const unsigned char *s, size_t a, size_t b, bool ident, word_fn fn,
+                      void *ctx) {
+    while (a < b && s[a] == '-')
+        a++;
+    while (b > a && s[b - 1] == '-')
+        b--;
+    return b - a >= 3 ? fn(ctx, a, b, ident) : 0;
+}
+
+static int each_word(const char *t, size_t from, size_t to, bool dotted, word_fn fn, void *ctx) {
+    const unsigned char *s = (const unsigned char *)t;
+    size_t i = from;
+    int rc = 0;
+    if (i > 0)
+        while (i < to && is_word_char(s[i - 1]) && is_word_char(s[i]))
+            i++;
+    while (i < to && rc == 0) {
+        if (!(k_byte_class[s[i]] & BC_WORD)) {
+            i++;
+            continue;
+        }
+        size_t run = i;
+        bool dot = false;
+        for (;;) {
+            size_t w = i;
+            unsigned all = 0, prev = 0;
+            bool hump = false;
+            while (i < to) {
+                unsigned cls = k_byte_class[s[i]];
+                if (!(cls & BC_WORD))
+                    break;
+                all |= cls;
+                hump |= (prev & BC_LOWER) && (cls & BC_UPPER);
+                prev = cls;
+                i++;
+            }
+            bool ident = (all & (BC_SEP | BC_DIGIT)) || hump;
+            rc = offer_word(s, w, i, ident, fn, ctx);
+            if (rc == 0 && i + 1 < to && s[i] == '.' && is_word_char(s[i + 1])) {
+                dot = true;
+                i++;
+                continue;
+            }
+            break;
+        }
+        if (rc == 0 && dotted && dot)
+            rc = offer_word(s, run, i, true, fn, ctx);
+    }
+    return rc;
+}
+
+static bool next_is(const unsigned char *t, size_t len, size_t j, const char *w) {
+    size_t n = strlen(w);
+    return j + n <= len && memcmp(t + j, w, n) == 0;
+}
+
+/* A plain word ("fetch", "search") can only be a tool mention when it is
+ * quoted or a server is named right by it ("fetch from the fetch server",
+ * "brave's search", "fetch (fetch server)"); other plain words are prose and
+ * are not looked up at all, which keeps the scan cheap. */
+static bool plain_word_hint(const char *text, size_t len, size_t a, size_t b) {
+    const unsigned char *t = (const unsigned char *)text;
+    if (a > 0 && (t[a - 1] == '`' || t[a - 1] == '\'' || t[a - 1] == '"'))
+        return true;
+    if (a >= 3 && t[a - 3] == 0xE2 && t[a - 2] == 0x80 && (t[a - 1] == 0x9C || t[a - 1] == 0x98))
+        return true; /* curly quote */
+    if (a >= 3 && t[a - 1] == ' ' && t[a - 2] == 's' && t[a - 3] == '\'')
+        return true; /* "brave's search" */
+    if (b >= len || t[b] != ' ')
+        return b < len && t[b] == '(';
+    size_t j = b + 1;
+    switch (j < len ? t[j] : 0) {
+    case '(':
+        return true;
+    case 'f':
+        return next_is(t, len, j, "from ");
+    case 'o':
+        return next_is(t, len, j, "on ") || next_is(t, len, j, "of ");
+    case 'i':
+        return next_is(t, len, j, "in ");
+    case 'v':
+        return next_is(t, len, j, "via ");
+    case 'a':
+        return next_is(t, len, j, "at ");
+    case 's':
+        return next_is(t, len, j, "server");
+    case 't':
+        return next_is(t, len, j, "tool");
+    default:
+        return false;
+    }
+}
+
+/* Mentions of registry names among the words of a field. */
+typedef struct mention_scan {
+    const reg_state *rs;
+    const char *text;
+    size_t len;
+    mv_arena *arena;
+    mention **store; /* the tool's mention buffer, allocated on the first mention */
+    mention *m;      /* where this field's mentions go */
+    size_t used;     /* mentions of earlier fields in the buffer */
+    size_t n, cap;
+    bool capped, oom;
+} mention_scan;
+
+/* Is `key` the separator-free spelling of `name`? Guards the hash-only
+ * key index. */
+static bool name_has_key(mv_str name, const char *key, size_t len) {
+    word_keys w;
+    return word_keys_of(&w, name.ptr, 0, name.len) && w.bare_len == len &&
+           memcmp(w.bare, key, len) == 0;
+}
+
+static int push_mentions(mention_scan *ms, uint64_t h, const char *key, size_t klen, size_t a,
+                         size_t b) {
+    size_t count = 0;
+    const uint32_t *ids = key_find(&ms->rs->name_keys, h, &count);
+    for (size_t k = 0; k < count; k++) {
+        bool dup = false;
+        for (size_t j = ms->n; j > 0 && ms->m[j - 1].start == a && ms->m[j - 1].end == b && !dup;
+             j--)
+            dup = ms->m[j - 1].name == ids[k];
+        if (dup || !name_has_key(ms->rs->names[ids[k]].name, key, klen))
+            continue;
+        if (ms->n >= ms->cap) {
+            ms->capped = true;
+            return 1;
+        }
+        if (*ms->store == NULL) {
+            *ms->store = mv_arena_alloc(ms->arena, MAX_MENTIONS * sizeof(mention));
+            if (*ms->store == NULL) {
+                ms->oom = true;
+                return 1;
+            }
+            ms->m = *ms->store + ms->used;
+        }
+        ms->m[ms->n++] = (mention){ids[k], (uint32_t)a, (uint32_t)b};
+    }
+    return 0;
+}
+
+static int on_word(void *ctx, size_t a, size_t b, bool ident) {
+    mention_scan *ms = ctx;
+    if (k_byte_class[(unsigned char)ms->text[a]] & BC_DIGIT)
+        return 0; /* numbers, sizes, dates: no tool name starts with a digit here */
+    if (!ident && !plain_word_hint(ms->text, ms->len, a, b))
+        return 0;
+    word_keys w;
+    if (!word_keys_of(&w, ms->text, a, b))
+        return 0;
+    return push_mentions(ms, w.bare_hash, w.bare, w.bare_len, a, b);
+}
+
+/* Does `server` expose the tool `name` or a case/separator variant of it?
+ * Variants share the skeleton in which a capital I reads as i. */
+static bool server_exposes(const reg_state *rs, uint32_t server, uint32_t name) {
+    if (pairset_has(&rs->owns, server, name))
+        return true;
+    const name_rec *m = &rs->names[name];
+    if (!m->keyed)
+        return false;
+    uint32_t g = m->skel[1], end = rs->skel_start[g + 1];
+    for (uint32_t i = rs->skel_start[g]; i < end && i - rs->skel_start[g] < MAX_GROUP; i++) {
+        uint32_t v = rs->skel_names[i];
+        if (v != name && pairset_has(&rs->owns, server, v) &&
+            same_style_key(rs->names[v].name, m->name))
+            return true;
+    }
+    return false;
+}
+
+static bool server_has_key(mv_str name, const char *key, size_t len) {
+    word_keys w;
+    if (word_keys_of(&w, name.ptr, 0, name.len) && w.key_len == len && memcmp(w.key, key, len) == 0)
+        return true;
+    mv_str spoken = server_short_name(name);
+    return spoken.len < name.len && word_keys_of(&w, spoken.ptr, 0, spoken.len) &&
+           w.key_len == len && memcmp(w.key, key, len) == 0;
+}
+
+/* Words skipped between a mention and the server that qualifies it ("the
+ * send_email tool of the gmail server", "send_email del servidor gmail"). */
+static bool qualifier_filler(const char *t, size_t a, size_t b) {
+    static const char *const words[] = {
+        "the",  "a",   "an",  "tool",     "tools", "server", "servers", "mcp",
+        "from", "on",  "of",  "in",       "at",    "via",    "by",      "del",
+        "de",   "la",  "el",  "servidor", "des",   "du",     "le",      "serveur",
+        "von",  "vom", "dem", "der",      "auf",   "im",     "do",      "da"};
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        size_t n = strlen(words[k]);
+        if (n == b - a) {
+            size_t i = 0;
+            while (i < n && (t[a + i] | 0x20) == words[k][i])
+                i++;
+            if (i == n)
+                return true;
+        }
+    }
+    return false;
+}
+
+typedef struct qualifier {
+    uint32_t server; /* NONE when no server qualifies the mention */
+    size_t at;       /* raw offset of the server word */
+} qualifier;
+
+/* Is t[a, b) a server (other than the tool's own) exposing the mentioned
+ * tool or a variant of it? */
+static bool qualifier_word(const reg_state *rs, const char *t, size_t a, size_t b, uint32_t own,
+                           uint32_t name, qualifier *q) {
+    word_keys w;
+    if (b - a < 3 || !word_keys_of(&w, t, a, b))
+        return false;
+    size_t count = 0;
+    const uint32_t *ids = key_find(&rs->server_keys, w.key_hash, &count);
+    for (size_t k = 0; k < count; k++)
+        if (ids[k] != own && server_exposes(rs, ids[k], name) &&
+            server_has_key(mv_registry_server_name(rs->registry, ids[k]), w.key, w.key_len)) {
+            q->server = ids[k];
+            q->at = a;
+            return true;
+        }
+    return false;
+}
+
+/*
+ * The server named right by a mention: before it ("gmail's send_email",
+ * "twilio.send_sms", "the github create_pull_request tool", "the
+ * filesystem server's read_file") or after it ("send_email from the gmail
+ * server", "create_event (google-calendar)", "get_employee on workday").
+ * Only a few words on each side are looked at, skipping fillers, inside
+ * [s0, s1) and WINDOW_QUALIFIER bytes.
+ */
+static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0, size_t s1,
+                                const span *sp, uint32_t own) {
+    const unsigned char *t = (const unsigned char *)text;
+    qualifier q = {NONE, sp->start};
+    size_t i = sp->start;
+    for (int k = 0; k < 4 && i > s0; k++) {
+        while (i > s0 && (t[i - 1] == ' ' || t[i - 1] == '(' || t[i - 1] == '`' ||
+                          t[i - 1] == '\'' || t[i - 1] == '"'))
+            i--;
+        if (i >= s0 + 2 && (t[i - 1] == 's' || t[i - 1] == 'S') && t[i - 2] == '\'')
+            i -= 2; /* possessive */
+        else if (i >= s0 + 4 && (t[i - 1] == 's') && t[i - 2] == 0x99 && t[i - 3] == 0x80 &&
+                 t[i - 4] == 0xE2)
+            i -= 4; /* curly possessive */
+        else if (i > s0 && t[i - 1] == '.')
+            i--;
+        size_t b = i;
+        while (i > s0 && is_word_char(t[i - 1]))
+            i--;
+        if (i == b || sp->start - b > WINDOW_QUALIFIER)
+            break;
+        if (qualifier_word(rs, text, i, b, own, sp->rep, &q))
+            return q;
+        if (!qualifier_filler(text, i, b))
+            break;
+    }
+    i = sp->end;
+    for (int k = 0; k < 5 && i < s1; k++) {
+        while (i < s1 && (t[i] == ' ' || t[i] == '(' || t[i] == '`' || t[i] == '\'' ||
+                          t[i] == '"' || t[i] == '.'))
+            i++;
+        size_t a = i;
+        while (i < s1 && is_word_char(t[i]))
+            i++;
+        if (i == a || a - sp->end > WINDOW_QUALIFIER)
+            break;
+        if (qualifier_word(rs, text, a, i, own, sp->rep, &q))
+            return q;
+        if (!qualifier_filler(text, a, i))
+            break;
+    }
+    return q;
+}
+
+/* A clause boundary (',', ';', ':', or a CJK comma) in t[a, b). */
+static bool clause_break(const char *text, size_t a, size_t b) {
+    const unsigned char *t = (const unsigned char *)text;
+    for (size_t i = a; i < b; i++) {
+        if (t[i] == ',' || t[i] == ';' || t[i] == ':')
+            return true;
+        if (i + 3 <= b && t[i] == 0xE3 && t[i + 1] == 0x80 && t[i + 2] == 0x81) /* 、 */
+            return true;
+        if (i + 3 <= b && t[i] == 0xEF && t[i + 1] == 0xBC && t[i + 2] == 0x8C) /* ， */
+            return true;
+        if (i + 3 <= b && t[i] == 0xE2 && t[i + 1] == 0x80 &&
+            (t[i + 2] == 0x93 || t[i + 2] == 0x94))
+            return true; /* en and em dashes */
+    }
+    return false;
+}
+
+/* A condition phrase ("while", "after"...) in raw [a, b). */
+static bool condition_between(const pmatch *pm, size_t n, size_t a, size_t b) {
+    for (size_t i = 0; i < n; i++)
+        if (pm[i].family == F_CONDITION_AFTER && pm[i].start >= a && pm[i].end <= b)
+            return true;
+    return false;
+}
+
+/* "never call this function": a self reference that is the object of a
+ * ban is restraint, not steering. */
+static bool negated(const pmatch *pm, size_t n, const pmatch *self) {
+    for (size_t i = 0; i < n; i++)
+        if (pm[i].family == F_SUPPRESS_BEFORE && pm[i].end <= self->start &&
+            self->start - pm[i].end <= 2)
+            return true;
+    return false;
+}
+
+/* Sentence around [start, end): up to a newline, a sentence-ending mark
+ * followed by a space, or a CJK full stop; at most SENTENCE_REACH bytes
+ * each way. */
+static bool cjk_stop(const unsigned char *p) {
+    return (p[0] == 0xE3 && p[1] == 0x80 && p[2] == 0x82) ||                 /* 。 */
+           (p[0] == 0xEF && p[1] == 0xBC && (p[2] == 0x81 || p[2] == 0x9F)); /* ！？ */
+}
+
+static void sentence_of(const char *text, size_t len, size_t start, size_t end, size_t *s0,
+                        size_t *s1) {
+    const unsigned char *t = (const unsigned char *)text;
+    size_t lo = start > SENTENCE_REACH ? start - SENTENCE_REACH : 0;
+    size_t i = start;
+    while (i > lo) {
+        unsigned char c = t[i - 1];
+        if (c == '\n' || ((c == '.' || c == '!' || c == '?') && is_space_byte(t[i])))
+            break;
+        if (i >= 3 && cjk_stop(t + i - 3))
+            break;
+        i--;
+    }
+    *s0 = i;
+    size_t hi = end + SENTENCE_REACH < len ? end + SENTENCE_REACH : len;
+    size_t j = end;
+    while (j < hi) {
+        unsigned char c = t[j];
+        if (c == '\n')
+            break;
+        if ((c == '.' || c == '!' || c == '?') && (j + 1 >= len || is_space_byte(t[j + 1]))) {
+            j++;
+            break;
+        }
+        if (j + 3 <= len && cjk_stop(t + j)) {
+            j += 3;
+            break;
+        }
+        j++;
+    }
+    *s1 = j;
+}
+
+/* A mail domain at t[i..]: labels joined by dots, the last one two or more
+ * letters ("evil.example", not the "1.0.x" of a package version). */
+static bool email_domain(const unsigned char *t, size_t i, size_t end) {
+    size_t labels = 0, letters = 0;
+    bool only_letters = true;
+    while (i < end && (is_word_byte(t[i]) || t[i] == '-' || t[i] == '.')) {
+        if (t[i] == '.') {
+            if (letters == 0)
+                break;
+            labels++;
+            letters = 0;
+            only_letters = true;
+        } else {
+            letters++;
+            only_letters &= (t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z');
+        }
+        i++;
+    }
+    return labels >= 1 && letters >= 2 && only_letters;
+}
+
+/* Injected content in [s0, s1) outside the mention: an e-mail address, a
+ * URL, an IPv4 address or (unless `address_only`) a key=value assignment. */
+static bool has_content(const char *text, size_t s0, size_t s1, bool address_only) {
+    const unsigned char *t = (const unsigned char *)text;
+    for (size_t i = s0; i < s1; i++) {
+        unsigned char c = t[i];
+        if (c == '@' && i > s0 && is_word_byte(t[i - 1]) && email_domain(t, i + 1, s1))
+            return true;
+        if (c == ':' && i + 2 < s1 && t[i + 1] == '/' && t[i + 2] == '/' && i > s0 &&
+            is_word_byte(t[i - 1]))
+            return true;
+        if (!address_only && c == '=' && i > s0 && is_word_byte(t[i - 1]) && i + 1 < s1 &&
+            !is_space_byte(t[i + 1]) && t[i + 1] != '=')
+            return true;
+        if (c >= '0' && c <= '9' && (i == s0 || !is_word_byte(t[i - 1]))) {
+            size_t j = i, dots = 0, digits = 0;
+            while (j < s1 && ((t[j] >= '0' && t[j] <= '9') || t[j] == '.')) {
+                if (t[j] == '.') {
+                    if (digits == 0)
+                        break;
+                    dots++;
+                    digits = 0;
+                } else {
+                    digits++;
+                }
+                j++;
+            }
+            if (dots >= 3 && digits > 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+static bool is_quote_at(const unsigned char *t, size_t len, size_t i, bool closing) {
+    if (i < len && (t[i] == '`' || t[i] == '\'' || t[i] == '"'))
+        return true;
+    if (closing)
+        return i + 3 <= len && t[i] == 0xE2 && t[i + 1] == 0x80 &&
+               (t[i + 2] == 0x9D || t[i + 2] == 0x99);
+    return false;
+}
+
+/* A plain-word name counts as a tool mention only when quoted. */
+static bool quoted(const char *text, size_t len, size_t start, size_t end) {
+    const unsigned char *t = (const unsigned char *)text;
+    bool open =
+        (start >= 1 && (t[start - 1] == '`' || t[start - 1] == '\'' || t[start - 1] == '"')) ||
+        (start >= 3 && t[start - 3] == 0xE2 && t[start - 2] == 0x80 &&
+         (t[start - 1] == 0x9C || t[start - 1] == 0x98));
+    return open && is_quote_at(t, len, end, true);
+}
+
+/* The mention is a value ("action=get_device", "\"action\":\"list\"") or the
+ * head of a definition list item ("- create_pipeline: ..."). */
+static bool value_or_definition(const char *text, size_t len, size_t start, size_t end) {
+    const unsigned char *t = (const unsigned char *)text;
+    size_t i = start;
+    if (i > 0 && (t[i - 1] == '"' || t[i - 1] == '\'' || t[i - 1] == '`'))
+        i--;
+    if (i > 0 && (t[i - 1] == '=' || t[i - 1] == ':'))
+        return true;
+    /* line start, then only blanks, bullets, numbering and quotes */
+    size_t b = start;
+    while (b > 0 && t[b - 1] != '\n') {
+        unsigned char c = t[b - 1];
+        bool bullet = c == 0xA2 && b >= 3 && t[b - 3] == 0xE2 && t[b - 2] == 0x80; /* • */
+        if (bullet) {
+            b -= 3;
+            continue;
+        }
+        if (!(is_space_byte(c) || c == '-' || c == '*' || c == '`' || c == '\'' || c == '"' ||
+              c == '.' || c == ')' || (c >= '0' && c <= '9')))
+            return false;
+        b--;
+    }
+    size_t j = end;
+    while (j < len && (t[j] == ' ' || t[j] == '`' || t[j] == '\'' || t[j] == '"' || t[j] == '*'))
+        j++;
+    return j < len && t[j] == ':';
+}
+
+static bool same_text_ci(const char *a, const char *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+        if (x >= 'A' && x <= 'Z')
+            x = (unsigned char)(x + 32);
+        if (y >= 'A' && y <= 'Z')
+            y = (unsigned char)(y + 32);
+        if (x != y)
+            return false;
+    }
+    return true;
+}
+
+/* Per-tool scratch shared by the fields of one tool. */
+typedef struct tool_scan {
+    const mv_inspect_ctx *ctx;
+    const engine_state *es;
+    const reg_state *rs;
+    const mv_tool *tool;
+    uint32_t own;      /* server id */
+    uint32_t own_name; /* name id */
+    uint32_t field;    /* field being scanned */
+    mention *mentions;
+    size_t n_mentions_total;
+    uint32_t emitted[8]; /* names already reported by steering */
+    size_t n_emitted;
+    pmatch *phrases; /* phrase matches of the current field, found on demand */
+    size_t n_phrases;
+    bool phrases_done;
+    uint64_t *vocab; /* sorted hashes of the tool's property names and schema values */
+    size_t n_vocab;
+    bool vocab_done;
+    size_t sent_field, sent_s0, sent_s1; /* last sentence found */
+    bool sent_valid;
+    size_t phrases_s0, phrases_s1; /* the raw sentence they were found in */
+    bool mentions_capped, phrases_capped;
+} tool_scan;
+
+/* First normalized byte whose raw offset is at least `raw`. */
+static size_t norm_index(const mv_norm_text *norm, size_t raw) {
+    size_t lo = 0, hi = norm->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (norm->raw_offset[mid] < raw)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Phrase matches of the raw sentence [s0, s1) of field f, found in the
+ * normalized view when a mention needs them; mentions in one sentence
+ * share the scan. */
+static int sentence_phrases(tool_scan *ts, uint32_t f, size_t s0, size_t s1) {
+    if (ts->phrases_done && ts->phrases_s0 == s0 && ts->phrases_s1 == s1)
+        return MV_OK;
+    ts->phrases_done = true;
+    ts->phrases_s0 = s0;
+    ts->phrases_s1 = s1;
+    ts->n_phrases = 0;
+    const mv_norm_text *norm = ts->ctx->norm != NULL ? &ts->ctx->norm[f] : NULL;
+    if (norm == NULL || norm->text == NULL || norm->len == 0)
+        return MV_OK;
+    if (ts->phrases == NULL) {
+        ts->phrases = mv_arena_alloc(ts->ctx->scratch, MAX_PHRASE_MATCHES * sizeof(pmatch));
+        if (ts->phrases == NULL)
+            return MV_ENOMEM;
+    }
+    size_t n0 = norm_index(norm, s0), n1 = norm_index(norm, s1);
+    phrase_ctx pc = {ts->es, norm, n0, ts->phrases, 0, MAX_PHRASE_MATCHES, false};
+    if (n1 > n0)
+        mv_ac_scan(ts->es->phrases, norm->text + n0, n1 - n0, on_phrase, &pc);
+    ts->n_phrases = pc.n;
+    ts->phrases_capped |= pc.capped;
+    return MV_OK;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The tool's own vocabulary: a property name or schema value of this very
+ * tool spelled like the mentioned name (an enum of actions, a parameter
+ * that happens to share another tool's name). Returns 1 when it is, 0 when
+ * not, or MV_ENOMEM. The set is built once per tool, on demand. */
+static int own_vocabulary(tool_scan *ts, const name_rec *m) {
+    const mv_tool *tool = ts->tool;
+    char buf[MV_NAME_KEY_MAX];
+    size_t n = 0;
+    if (!ts->vocab_done) {
+        ts->vocab_done = true;
+        ts->vocab = mv_arena_alloc(ts->ctx->scratch, (tool->n_fields + 1) * sizeof(uint64_t));
+        if (ts->vocab == NULL)
+            return MV_ENOMEM;
+        for (uint32_t f = 1; f < tool->n_fields; f++) {
+            const mv_field *fl = &tool->fields[f];
+            if ((fl->kind == MV_FIELD_PROPERTY_NAME || fl->kind == MV_FIELD_SCHEMA_VALUE) &&
+                mv_name_style_key(buf, &n, fl->text.ptr, fl->text.len) == 0)
+                ts->vocab[ts->n_vocab++] = hash_bytes(buf, n);
+        }
+        qsort(ts->vocab, ts->n_vocab, sizeof(uint64_t), cmp_u64);
+    }
+    if (ts->n_vocab == 0 || mv_name_style_key(buf, &n, m->name.ptr, m->name.len) != 0)
+        return 0;
+    uint64_t h = hash_bytes(buf, n);
+    return bsearch(&h, ts->vocab, ts->n_vocab, sizeof(uint64_t), cmp_u64) != NULL;
+}
+
+/* The sentence of a span; spans of one sentence share the search. */
+static void sentence_cached(tool_scan *ts, const char *text, size_t len, const span *sp, size_t *s0,
+                            size_t *s1) {
+    if (ts->sent_valid && ts->sent_field == ts->field && sp->start >= ts->sent_s0 &&
+        sp->end <= ts->sent_s1) {
+        *s0 = ts->sent_s0;
+        *s1 = ts->sent_s1;
+        return;
+    }
+    sentence_of(text, len, sp->start, sp->end, s0, s1);
+    ts->sent_valid = true;
+    ts->sent_field = ts->field;
+    ts->sent_s0 = *s0;
+    ts->sent_s1 = *s1;
+}
+
+typedef struct verdict {
+    bool family[F_COUNT];
+    bool content;   /* injected value: address or key=value */
+    bool address;   /* injected e-mail address, URL or IP address */
+    bool qualified; /* the sentence names the other server next to the mention */
+    bool twin;      /* the tool's own name is a case/separator variant of the mention */
+    bool self_named;
+    bool force_near;    /* a force phrase ("always", "must") stands next to the mention */
+    bool near[F_COUNT]; /* the family stands within WINDOW_ACTION of the mention */
+    bool self_near;
+} verdict;
+
+static void describe_steering(dtext *d, const verdict *v) {
+    if (v->family[F_SUPPRESS_BEFORE] || v->family[F_SUPPRESS_AFTER])
+        dt_puts(d, "tells the agent not to use it");
+    else if (v->family[F_CLAIM_BEFORE])
+        dt_puts(d, "claims to replace or override it");
+    else if (v->family[F_TRIGGER_BEFORE] || v->family[F_TRIGGER_AFTER] ||
+             v->family[F_ORDER_BEFORE] || v->family[F_ORDER_AFTER])
+        dt_puts(d, "ties an action to its use");
+    else if (v->family[F_PREFER_BEFORE] || v->family[F_PREFER_AFTER])
+        dt_puts(d, "tells the agent to use this tool instead");
+    else
+        dt_puts(d, "tells the agent how to call it");
+}
+
+/* Evaluate one span that refers to another server's tool. */
+static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t len, const span *sp,
+                      const span *spans, size_t n_spans, mv_emitter *out) {
+    const reg_state *rs = ts->rs;
+    const name_rec *m = &rs->names[sp->rep];
+    const name_rec *me = &rs->names[ts->own_name];
+    verdict v;
+    memset(&v, 0, sizeof(v));
+    /* Cheap tests first: most mentions in honest text are the tool's own
+     * vocabulary or English words, and only a server named next to them
+     * could make them count. */
+    bool strong = !(sp->own || sp->self) && (m->ident || quoted(text, len, sp->start, sp->end));
+    size_t s0 = 0, s1 = 0;
+    sentence_cached(ts, text, len, sp, &s0, &s1);
+    qualifier qs = find_qualifier(rs, text, s0, s1, sp, ts->own);
+    if (qs.server == NONE && !strong)
+        return MV_OK;
+    uint32_t qual_server = qs.server;
+    v.qualified = qual_server != NONE;
+    size_t q0 = qs.at;
+    if ((sp->own || sp->self) && !v.qualified)
+        return MV_OK; /* own tool or a sibling: not shadowing */
+    if (!v.qualified) {
+        if (!m->ident && !quoted(text, len, sp->start, sp->end))
+            return MV_OK; /* an English word in prose */
+        if (value_or_definition(text, len, sp->start, sp->end))
+            return MV_OK;
+        int vrc = own_vocabulary(ts, m);
+        if (vrc != 0)
+            return vrc > 0 ? MV_OK : vrc;
+    }
+
+    int rc = sentence_phrases(ts, field, s0, s1);
+    if (rc != MV_OK)
+        return rc;
+    size_t ev0 = q0 < sp->start ? q0 : sp->start, ev1 = sp->end;
+    for (size_t i = 0; i < ts->n_phrases; i++) {
+        const pmatch *p = &ts->phrases[i];
+        if (p->start < s0 || p->end > s1 || (p->start < sp->end && p->end > sp->start))
+            continue;
+        bool hit = false;
+        switch (p->family) {
+        case F_TRIGGER_BEFORE:
+        case F_ORDER_BEFORE:
+            /* "before calling X", not "after calling, poll X" */
+            hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
+                  !clause_break(text, p->end, sp->start);
+            break;
+        case F_TRIGGER_AFTER:
+        case F_ORDER_AFTER:
+            hit = p->start >= sp->end && p->start - sp->end <= WINDOW_AFTER &&
+                  !clause_break(text, sp->end, p->start);
+            break;
+        case F_CONDITION_AFTER:
+            hit = p->start >= sp->end && p->start - sp->end <= WINDOW_CONDITION &&
+                  !clause_break(text, sp->end, p->start);
+            break;
+        case F_SUPPRESS_BEFORE:
+            /* "do not use X": X is the object, not a word in a later clause
+             * or condition ("never call this after X", "do not call while X") */
+            hit = p->end <= sp->start && sp->start - p->end <= WINDOW_SUPPRESS &&
+                  !clause_break(text, p->end, sp->start) &&
+                  !condition_between(ts->phrases, ts->n_phrases, p->end, sp->start);
+            break;
+        case F_CLAIM_BEFORE:
+        case F_PREFER_BEFORE:
+            hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE;
+            break;
+        case F_CALL_BEFORE:
+            hit = p->end <= sp->start && sp->start - p->end <= WINDOW_CALL;
+            break;
+        case F_SUPPRESS_AFTER:
+        case F_PREFER_AFTER:
+            hit = p->start >= sp->end && p->start - sp->end <= WINDOW_AFTER;
+            break;
+        default:
+            hit = true;
+            break;
+        }
+        if (!hit)
+            continue;
+        v.family[p->family] = true;
+        size_t dist = p->end <= sp->start ? sp->start - p->end : p->start - sp->end;
+        if (p->family == F_FORCE && dist <= WINDOW_FORCE)
+            v.force_near = true;
+        if (dist <= WINDOW_ACTION &&
+            !(p->family == F_SELF && negated(ts->phrases, ts->n_phrases, p)))
+            v.near[p->family] = true;
+        if (p->family != F_FORCE && p->family != F_ALTER && p->family != F_SELF &&
+            p->family != F_CONDITION_AFTER) {
+            if (p->start < ev0)
+                ev0 = p->start;
+            if (p->end > ev1)
+                ev1 = p->end;
+        }
+    }
+    for (size_t i = 0; i < n_spans; i++)
+        if (spans[i].self && &spans[i] != sp && spans[i].start >= s0 && spans[i].end <= s1) {
+            v.self_named = true;
+            size_t d =
+                spans[i].end <= sp->start ? sp->start - spans[i].end : spans[i].start - sp->end;
+            v.self_near |= d <= WINDOW_ACTION;
+        }
+    v.content = has_content(text, s0, sp->start, false) || has_content(text, sp->end, s1, false);
+    v.address = has_content(text, s0, sp->start, true) || has_content(text, sp->end, s1, true);
+    v.twin = sp->rep != ts->own_name && same_style_key(m->name, me->name);
+
+    /* "do not call X while the status is DRAFT" is usage advice, not a ban */
+    bool suppress =
+        (v.family[F_SUPPRESS_BEFORE] && !v.family[F_CONDITION_AFTER]) || v.family[F_SUPPRESS_AFTER];
+    bool claim = v.family[F_CLAIM_BEFORE];
+    bool trigger = v.family[F_TRIGGER_BEFORE] || v.family[F_TRIGGER_AFTER];
+    bool order = v.family[F_ORDER_BEFORE] || v.family[F_ORDER_AFTER];
+    bool prefer = v.family[F_PREFER_BEFORE] || v.family[F_PREFER_AFTER];
+    bool alter = v.family[F_ALTER];
+    bool call = v.family[F_CALL_BEFORE];
+    /* "X must always be called with head set to ...": the force must stand
+     * next to the mention, and not for a plain word that is only quoted
+     * (lists of quoted example words are common in honest text). */
+    bool forced = v.force_near && (m->ident || v.qualified) &&
+                  (v.address || (alter && (v.content || v.qualified)));
+    /* what a trigger or preference asks for must stand near the mention,
+     * not somewhere in a long sentence */
+    bool acts = v.near[F_FORCE] || v.near[F_ALTER] || v.near[F_SELF] || v.self_near;
+    bool acts_self = v.near[F_SELF] || v.self_near;
+    mv_tier tier;
+    bool order_hard =
+        order && (acts_self || v.address || (v.qualified && (v.near[F_FORCE] || v.near[F_ALTER])));
+    if (suppress || claim || (trigger && (acts || v.content)) || order_hard ||
+        (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
+        (v.twin && (prefer || trigger || order)) ||
+        (call && (v.address || (v.content && acts_self) || (alter && v.qualified))))
+        tier = MV_TIER_HARD;
+    else if (prefer || trigger || order)
+        tier = MV_TIER_SOFT;
+    else
+        return MV_OK; /* a cross-reference without steering */
+
+    for (size_t i = 0; i < ts->n_emitted; i++)
+        if (ts->emitted[i] == sp->rep)
+            return MV_OK;
+    if (ts->n_emitted < sizeof(ts->emitted) / sizeof(ts->emitted[0]))
+        ts->emitted[ts->n_emitted++] = sp->rep;
+
+    /* Evidence: the mention and its positional phrases, then the rest of the
+     * sentence (the engine caps the rendered length). */
+    if (ev0 < s0)
+        ev0 = s0;
+    ev1 = s1;
+    while (ev1 > ev0 && is_space_byte((unsigned char)text[ev1 - 1]))
+        ev1--;
+    dtext d = {.len = 0};
+    dt_puts(&d, "names ");
+    dt_name(&d, m->name);
+    dt_puts(&d, " of server ");
+    uint32_t srv = v.qualified ? qual_server : other_server_of(m, ts->own);
+    dt_name(&d, mv_registry_server_name(rs->registry, srv));
+    dt_puts(&d, " and ");
+    describe_steering(&d, &v);
+    mv_signal_spec s = {
+        .tier = tier,
+        .threat = MV_THREAT_TOOL_POISONING,
+        .confidence = tier == MV_TIER_HARD ? (v.qualified || v.content ? 0.95 : 0.9) : 0.55,
+        .critical = tier == MV_TIER_HARD && v.address && (alter || v.family[F_FORCE] || call),
+        .field = (int32_t)field,
+        .offset = (uint32_t)ev0,
+        .length = (uint32_t)(ev1 - ev0),
+        .evidence = {text + ev0, ev1 - ev0},
+        .detail = dt_str(&d),
+    };
+    return mv_emit(out, &s);
+}
+
+/* Group the mentions of one field by span and decide what each span refers
+ * to. An exact spelling wins over a separator/case variant: in the text of
+ * read-file, "read_file" refers to filesystem's read_file. */
+static size_t build_spans(const tool_scan *ts, const char *text, const mention *mm, size_t n,
+                          span *spans) {
+    const reg_state *rs = ts->rs;
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && mm[j].start == mm[i].start && mm[j].end == mm[i].end)
+            j++;
+        span sp = {mm[i].start, mm[i].end, NONE, false, false};
+        bool any_exact = false;
+        for (size_t x = i; x < j; x++) {
+            const name_rec *m = &rs->names[mm[x].name];
+            if (m->name.len == sp.end - sp.start &&
+                same_text_ci(m->name.ptr, text + sp.start, m->name.len))
+                any_exact = true;
+        }
+        for (size_t x = i; x < j; x++) {
+            uint32_t id = mm[x].name;
+            const name_rec *m = &rs->names[id];
+            bool exact = m->name.len == sp.end - sp.start &&
+                         same_text_ci(m->name.ptr, text + sp.start, m->name.len);
+            if (any_exact && !exact)
+                continue;
+            if (id == ts->own_name)
+                sp.self = true;
+            if (m->server0 == ts->own || m->server1 == ts->own ||
+                (m->n_servers > 2 && pairset_has(&rs->owns, ts->own, id)))
+                sp.own = true;
+            if (sp.rep == NONE && other_server_has(m, ts->own))
+                sp.rep = id;
+        }
+        spans[k++] = sp;
+        i = j;
+    }
+    return k;
+}
+
+static int scan_field(tool_scan *ts, uint32_t f, mv_emitter *out) {
+    const mv_field *fl = &ts->tool->fields[f];
+    mv_arena *scratch = ts->ctx->scratch;
+    int rc = MV_OK;
+    const char *text = fl->text.ptr;
+    size_t len = fl->text.len;
+    if (len < 3)
+        goto done;
+    if (ts->n_mentions_total >= MAX_MENTIONS) {
+        ts->mentions_capped = true;
+        goto done;
+    }
+    /* mentions of each field start where the previous field's ended, so the
+     * cap counts the whole tool */
+    mention_scan ms = {ts->rs,
+                       text,
+                       len,
+                       scratch,
+                       &ts->mentions,
+                       ts->mentions != NULL ? ts->mentions + ts->n_mentions_total : NULL,
+                       ts->n_mentions_total,
+                       0,
+                       MAX_MENTIONS - ts->n_mentions_total,
+                       false,
+                       false};
+    each_word(text, 0, len, ts->rs->dotted, on_word, &ms);
+    if (ms.oom) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    ts->n_mentions_total += ms.n;
+    ts->mentions_capped |= ms.capped;
+    if (ms.n == 0)
+        goto done;
+
+    /* Rare path: some word of this field is a tool name of the registry. */
+    span *spans = mv_arena_alloc(scratch, ms.n * sizeof(span));
+    if (spans == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    size_t n_spans = build_spans(ts, text, ms.m, ms.n, spans);
+    ts->phrases_done = false;
+    ts->field = f;
+    for (size_t i = 0; i < n_spans && rc == MV_OK; i++)
+        if (spans[i].rep != NONE)
+            rc = judge_span(ts, f, text, len, &spans[i], spans, n_spans, out);
+done:
+    return rc;
+}
+
+static int check_text(const mv_inspect_ctx *ctx, const engine_state *es, const reg_state *rs,
+                      const mv_tool *tool, uint32_t own, mv_emitter *out) {
+    tool_scan ts;
+    memset(&ts, 0, sizeof(ts));
+    ts.ctx = ctx;
+    ts.es = es;
+    ts.rs = rs;
+    ts.tool = tool;
+    ts.own = own;
+    ts.own_name = rs->tool_name[ctx->tool_index];
+    int rc = MV_OK;
+    for (uint32_t f = 0; f < tool->n_fields && rc == MV_OK; f++) {
+        mv_field_kind k = tool->fields[f].kind;
+        if (k == MV_FIELD_NAME || k == MV_FIELD_PROPERTY_NAME)
+            continue; /* names cannot steer; keys are the tool's own vocabulary */
+        rc = scan_field(&ts, f, out);
+    }
+    if (ts.mentions_capped)
+        mv_emit_cap(out, "shadowing_mentions", MAX_MENTIONS, ts.n_mentions_total);
+    if (ts.phrases_capped)
+        mv_emit_cap(out, "shadowing_phrase_matches", MAX_PHRASE_MATCHES, 0);
+    return rc;
+}
+
+static int inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    const reg_state *rs = ctx->registry_state;
+    const engine_state *es = ctx->engine_state;
+    int rc = MV_OK;
+    if (rs == NULL || es == NULL || ctx->tool_index >= rs->n_tools) {
+        rc = MV_ECHECK;
+        goto done;
+    }
+    uint32_t own = mv_registry_tool_server(ctx->registry, ctx->tool_index);
+    rc = check_name(ctx, rs, tool, own, out);
+    if (rc == MV_OK)
+        rc = check_text(ctx, es, rs, tool, own, out);
+done:
+    return rc;
+}
+
+const mv_check mv_check_shadowing_cross_server = {
+    "shadowing.cross_server", MV_TIER_HARD,     engine_init, engine_fini,
+    registry_prepare,         registry_release, inspect,
+};

@@ -1,0 +1,1253 @@
+/*
+ * unicode.hidden (hard): invisible or direction-changing characters smuggled
+ * into any scanned string. Runs on the RAW field text, never the normalized
+ * view (normalization deletes exactly what this check looks for).
+ *
+ * Every code point that can hide or reorder text is a "candidate" of one of
+ * twelve classes (zero-width, bidi control, bidi mark, TAG, private use,
+ * variation selector, invisible filler, control, terminal escape, line
+ * separator, other invisible format, unassigned). A candidate is then judged
+ * by the base characters around it, because most of these characters have
+ * honest uses that depend on context:
+ *
+ *   ZWJ        legit inside an emoji ZWJ sequence (pictograph/modifier/VS16
+ *              before, pictograph after) or next to a letter/mark of a
+ *              joining or Brahmic script (Arabic, Syriac, Mongolian, N'Ko,
+ *              Devanagari ... Sinhala, Myanmar, Khmer...).
+ *   ZWNJ       legit next to a joining/Brahmic-script letter (Persian
+ *              "می‌خواهم", "API‌ها", Bengali, Malayalam...).
+ *   ZWSP, WJ   legit next to a letter/mark of a script written without spaces
+ *              (Thai, Lao, Khmer, Myanmar, Tibetan, CJK...).
+ *   BOM        legit as the very first character of prose, or as a whole
+ *              machine value; never in front of a name or value.
+ *   LRM/RLM/ALM  legit with a right-to-left letter within 64 characters
+ *              (inside RTL text or at an RTL/LTR boundary); three or more in
+ *              a row never are.
+ *   LRE/RLE/LRI/RLI/FSI/PDF/PDI  legit only as balanced pairs with RTL text
+ *              inside or within 64 characters; LRO/RLO (Trojan Source) never.
+ *   TAG        legit only in an emoji subdivision flag: U+1F3F4, a 3-6
+ *              character tag subdivision id, CANCEL TAG (England, Scotland...).
+ *   VS15/VS16  legit once after a pictograph, any So/Sm symbol (which covers
+ *              the standardized emoji/text variants such as ™ ➡ ↔) or a keycap
+ *              base 0-9 # * followed by U+20E3. VS1-VS3 legit once after a
+ *              math or other symbol, a Han ideograph, CJK punctuation, Myanmar,
+ *              Phags-pa or Manichaean letters and digit zero (the standardized
+ *              variants). VS17-VS256 legit once after a Han ideograph
+ *              (ideographic variation sequences) -- unless the selectors of
+ *              the field read as text, which turns Han text into a carrier
+ *              of one byte per ideograph. Mongolian FVS legit after a
+ *              Mongolian letter. A selector after anything else, or after
+ *              another selector, is a byte channel.
+ *   Soft hyphen legit between two letters. CGJ legit before a combining mark.
+ *   Hangul fillers legit only inside a conjoining jamo syllable; blank
+ *              Braille legit next to other Braille patterns.
+ *   Tab/LF/CR  legit everywhere except tool and property names.
+ *   NBSP, narrow NBSP, thin and other spaces are not candidates at all.
+ *
+ * Weak classes -- zero-width, bidi marks, a single private-use glyph, a soft
+ * hyphen -- appear in honest text as copy-paste debris (a trailing ZWSP, an
+ * LRM from a web page, an icon-font glyph). A lone one in prose (title,
+ * description, schema description, annotation) that neither splits a word
+ * (word characters on both sides) nor touches another hidden character can
+ * neither hide a message nor break a keyword, so it becomes an INFO signal
+ * ("stray") that is reported but never changes a verdict. In identifiers and
+ * machine values (tool name, property names, defaults/enums/examples) an
+ * invisible character changes what the value is, so nothing is tolerated.
+ *
+ * One signal per class per field, with the count, the first occurrence's raw
+ * offset/length and ~40 bytes of raw context (the engine escapes it). TAG,
+ * variation-selector and private-use carriers and two-symbol zero-width runs
+ * are decoded; a printable message escalates (critical) and becomes the
+ * evidence. Three or more distinct classes in one tool also escalate.
+ * Threat: tool_poisoning throughout (hidden content in a tool definition is
+ * the definition of it); the decoded message shows what it was for.
+ *
+ * ASCII fields -- nearly all of them -- are rejected by one word-at-a-time
+ * scan; fields without candidates are decoded once without allocating.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "mcpvet/check.h"
+#include "mcpvet/evidence.h"
+
+/* ------------------------------------------------------------ classes */
+
+enum {
+    HC_ZERO_WIDTH = 0,
+    HC_BIDI_CONTROL,
+    HC_BIDI_MARK,
+    HC_TAG,
+    HC_PRIVATE_USE,
+    HC_VARIATION,
+    HC_FILLER,
+    HC_CONTROL,
+    HC_ESCAPE,
+    HC_LINE_SEP,
+    HC_FORMAT,
+    HC_UNASSIGNED,
+    HC_COUNT,
+    HC_NONE = 0xFF
+};
+
+typedef struct class_info {
+    const char *what; /* plural noun phrase for the detail sentence */
+    double confidence;
+} class_info;
+
+static const class_info classes[HC_COUNT] = {
+    [HC_ZERO_WIDTH] = {"zero-width character(s) splitting words or identifiers, in runs, or "
+                       "outside emoji and joining-script text",
+                       0.92},
+    [HC_BIDI_CONTROL] = {"bidi override/embedding/isolate control(s) outside balanced "
+                         "right-to-left use",
+                         0.95},
+    [HC_BIDI_MARK] = {"bidi mark(s) (LRM/RLM/ALM) inside words, in runs or away from "
+                      "right-to-left text",
+                      0.9},
+    [HC_TAG] = {"Unicode TAG character(s) outside an emoji flag", 0.97},
+    [HC_PRIVATE_USE] = {"private-use code point(s)", 0.9},
+    [HC_VARIATION] = {"variation selector(s) not attached to an emoji or a base with "
+                      "standardized variants",
+                      0.93},
+    [HC_FILLER] = {"invisible filler letter(s) (Hangul filler, blank Braille, Khmer inherent "
+                   "vowel)",
+                   0.95},
+    [HC_CONTROL] = {"C0/C1 control character(s)", 0.93},
+    [HC_ESCAPE] = {"ANSI/terminal escape sequence(s)", 0.97},
+    [HC_LINE_SEP] = {"Unicode line/paragraph separator(s)", 0.9},
+    [HC_FORMAT] = {"invisible format character(s) (soft hyphen outside a word, grapheme "
+                   "joiner, invisible operator, annotation control)",
+                   0.9},
+    [HC_UNASSIGNED] = {"unassigned or noncharacter code point(s)", 0.9},
+};
+
+/* Judgement of one code point. */
+enum {
+    ST_PLAIN = 0, /* not a candidate, or not judged yet */
+    ST_LEGIT,     /* candidate in a legitimate context */
+    ST_WEAK,      /* weak candidate out of context: stray or suspect, decided last */
+    ST_STRAY,     /* lone weak candidate at a word boundary in prose: INFO */
+    ST_SUSPECT,   /* hidden character: hard signal */
+    ST_INNER      /* body of a terminal escape sequence (counted with its head) */
+};
+
+typedef struct ucp {
+    int32_t cp;   /* -1 for an invalid byte */
+    uint32_t off; /* raw byte offset */
+    uint32_t end; /* escape heads: index one past the sequence */
+    uint8_t len;  /* raw byte length */
+    uint8_t cls;  /* candidate class or HC_NONE */
+    uint8_t st;
+} ucp;
+
+/* Limits. */
+#define UH_HITS_MAX 64u         /* hit records per tool (signals are capped lower by the engine) */
+#define UH_MSG_MAX 160u         /* decoded bytes kept for evidence */
+#define UH_CONTEXT 40u          /* raw bytes of context each side of a hit */
+#define UH_RTL_WINDOW 64u       /* code points searched for RTL text around a bidi mark */
+#define UH_BIDI_DEPTH 64u       /* nesting of bidi embeddings/isolates tracked */
+#define UH_ESC_STRING_MAX 4096u /* code points of an OSC/DCS string before it is cut */
+#define UH_ZW_BINARY_MIN 32u    /* zero-width run length worth decoding as bits */
+
+/* ------------------------------------------------------ script tables */
+
+typedef struct range {
+    int32_t lo, hi;
+} range;
+
+static bool in_ranges(const range *r, size_t n, int32_t cp) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cp < r[mid].lo)
+            hi = mid;
+        else if (cp > r[mid].hi)
+            lo = mid + 1;
+        else
+            return true;
+    }
+    return false;
+}
+
+/* Scripts whose orthography uses ZWJ/ZWNJ: cursive joining scripts (Arabic,
+ * Syriac, Mandaic, N'Ko, Mongolian, Phags-pa, Manichaean, Psalter Pahlavi,
+ * Hanifi Rohingya, Sogdian/Old Uyghur/Chorasmian, Adlam) and Brahmic scripts
+ * (Devanagari to Sinhala, Tibetan, Myanmar, Philippine scripts, Khmer,
+ * Limbu...Tai Tham, Balinese...Lepcha, Vedic, Syloti Nagri, Saurashtra,
+ * Javanese, Cham, Meetei Mayek, the historic Brahmic block 11000-11DAF,
+ * Kawi). Ranges are whole blocks, sorted and disjoint (binary search). */
+static const range joining_scripts[] = {
+    {0x0600, 0x06FF},   {0x0700, 0x074F},   {0x0750, 0x077F},   {0x07C0, 0x07FF},
+    {0x0840, 0x085F},   {0x0860, 0x086F},   {0x0870, 0x08FF},   {0x0900, 0x0DFF},
+    {0x0F00, 0x109F},   {0x1700, 0x17FF},   {0x1800, 0x18AF},   {0x1900, 0x1AAF},
+    {0x1B00, 0x1C4F},   {0x1CD0, 0x1CFF},   {0xA800, 0xA82F},   {0xA840, 0xA87F},
+    {0xA880, 0xA8FF},   {0xA900, 0xAA7F},   {0xAAE0, 0xAAFF},   {0xABC0, 0xABFF},
+    {0xFB50, 0xFDFF},   {0xFE70, 0xFEFE},   {0x10AC0, 0x10AFF}, {0x10B80, 0x10BAF},
+    {0x10D00, 0x10D3F}, {0x10EC0, 0x10EFF}, {0x10F30, 0x10FFF}, {0x11000, 0x11DAF},
+    {0x11F00, 0x11F5F}, {0x1E900, 0x1E95F},
+};
+
+/* Scripts written without spaces between words, where ZWSP/WJ mark word
+ * or line-break boundaries: Thai, Lao, Tibetan, Myanmar, Khmer, Tai Le, New
+ * Tai Lue, Khmer symbols, Tai Tham, Balinese, CJK radicals...Katakana,
+ * Bopomofo, CJK ideographs, Javanese, Myanmar extensions, Tai Viet, CJK
+ * compatibility, halfwidth Katakana, supplementary ideographs. Sorted. */
+static const range nospace_scripts[] = {
+    {0x0E00, 0x0EFF}, {0x0F00, 0x0FFF}, {0x1000, 0x109F},   {0x1780, 0x17FF}, {0x1950, 0x19FF},
+    {0x1A20, 0x1AAF}, {0x1B00, 0x1B7F}, {0x2E80, 0x2FDF},   {0x3040, 0x30FF}, {0x3100, 0x312F},
+    {0x31A0, 0x31FF}, {0x3400, 0x4DBF}, {0x4E00, 0x9FFF},   {0xA980, 0xA9FF}, {0xAA60, 0xAADF},
+    {0xF900, 0xFAFF}, {0xFF65, 0xFF9F}, {0x20000, 0x3FFFF},
+};
+
+/* Bases that have standardized VS1-VS3 variants besides math symbols: Han
+ * ideographs (CJK compatibility variants), CJK and fullwidth punctuation,
+ * Myanmar, Phags-pa, Manichaean. Sorted. */
+static const range vs_low_bases[] = {
+    {0x1000, 0x109F}, {0x3000, 0x303F},   {0x3400, 0x4DBF},   {0x4E00, 0x9FFF},
+    {0xA840, 0xA877}, {0xA9E0, 0xA9FF},   {0xAA60, 0xAA7F},   {0xF900, 0xFAFF},
+    {0xFF00, 0xFF60}, {0x10AC0, 0x10AFF}, {0x20000, 0x3FFFF},
+};
+
+/* Han ideographs: the only bases of ideographic variation sequences. */
+static const range han[] = {
+    {0x3400, 0x4DBF},
+    {0x4E00, 0x9FFF},
+    {0xF900, 0xFAFF},
+    {0x20000, 0x3FFFF},
+};
+
+#define N_RANGES(t) (sizeof(t) / sizeof((t)[0]))
+
+/* ------------------------------------------------- character predicates */
+
+static int cat_of(int32_t cp) {
+    return cp < 0 ? UTF8PROC_CATEGORY_CN : (int)utf8proc_category(cp);
+}
+
+static bool is_letter(int32_t cp) {
+    if (cp >= 0 && cp < 0x80)
+        return (cp | 0x20) >= 'a' && (cp | 0x20) <= 'z';
+    int c = cat_of(cp);
+    return c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_LO;
+}
+
+static bool is_mark(int32_t cp) {
+    int c = cat_of(cp);
+    return c >= UTF8PROC_CATEGORY_MN && c <= UTF8PROC_CATEGORY_ME;
+}
+
+static bool is_letter_or_mark(int32_t cp) {
+    return is_letter(cp) || is_mark(cp);
+}
+
+/* Characters that belong to a word or identifier: letters, marks, numbers,
+ * connector punctuation ("_"). */
+static bool is_word(int32_t cp) {
+    if (cp >= 0 && cp < 0x80)
+        return (cp >= '0' && cp <= '9') || ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') || cp == '_';
+    int c = cat_of(cp);
+    return c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_PC;
+}
+
+static bool is_symbol(int32_t cp) {
+    int c = cat_of(cp);
+    return c == UTF8PROC_CATEGORY_SM || c == UTF8PROC_CATEGORY_SO;
+}
+
+static bool is_pictographic(int32_t cp) {
+    if (cp < 0xA9)
+        return false;
+    int bc = utf8proc_get_property(cp)->boundclass;
+    return bc == UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC || bc == UTF8PROC_BOUNDCLASS_E_ZWG;
+}
+
+static bool is_skin_tone(int32_t cp) {
+    return cp >= 0x1F3FB && cp <= 0x1F3FF;
+}
+
+static bool is_rtl(int32_t cp) {
+    /* Gate on the blocks that hold R/AL characters before the table lookup:
+     * Hebrew..NKo..Arabic extended, presentation forms, the SMP RTL blocks. */
+    if (cp < 0x590 || (cp > 0x8FF && cp < 0xFB1D) || (cp > 0xFEFE && cp < 0x10800) ||
+        (cp > 0x10FFF && cp < 0x1E800) || cp > 0x1EFFF || cp == 0x61C)
+        return false; /* (U+061C ALM is class AL itself: never its own context) */
+    int b = utf8proc_get_property(cp)->bidi_class;
+    return b == UTF8PROC_BIDI_CLASS_R || b == UTF8PROC_BIDI_CLASS_AL;
+}
+
+static bool is_mongolian_letter(int32_t cp) {
+    return (cp >= 0x1820 && cp <= 0x18AA) || (cp >= 0x11660 && cp <= 0x1167F);
+}
+
+static bool is_braille_pattern(int32_t cp) {
+    return cp >= 0x2801 && cp <= 0x28FF;
+}
+
+static bool is_keycap_base(int32_t cp) {
+    return (cp >= '0' && cp <= '9') || cp == '#' || cp == '*';
+}
+
+static bool is_zw_bit(int32_t cp) {
+    return cp == 0x200B || cp == 0x200C || cp == 0x200D || cp == 0x2060 || cp == 0xFEFF;
+}
+
+static bool is_bidi_opener(int32_t cp) {
+    return (cp >= 0x202A && cp <= 0x202E && cp != 0x202C) || (cp >= 0x2066 && cp <= 0x2068);
+}
+
+static bool is_paragraph_break(int32_t cp) {
+    return cp == '\n' || cp == '\r' || cp == 0x2029 || cp == 0x85 || (cp >= 0x1C && cp <= 0x1E);
+}
+
+/* Candidate class of a code point, before context. `ids`: the field is a
+ * tool or property name, where even tab/LF/CR are out of place. */
+static uint8_t classify(int32_t cp, bool ids) {
+    if (cp < 0)
+        return HC_NONE; /* invalid byte: not a character at all; the model rejects these */
+    if (cp < 0x80) {
+        if (cp == 0x1B)
+            return HC_ESCAPE;
+        if (cp == 0x7F)
+            return HC_CONTROL;
+        if (cp >= 0x20)
+            return HC_NONE;
+        if (!ids && (cp == '\t' || cp == '\n' || cp == '\r'))
+            return HC_NONE;
+        return HC_CONTROL;
+    }
+    if (cp < 0xA0)
+        return (cp == 0x9B || cp == 0x9D || cp == 0x90 || cp == 0x98 || cp == 0x9E || cp == 0x9F)
+                   ? HC_ESCAPE
+                   : HC_CONTROL;
+    if (cp < 0x2000) {
+        if (cp == 0xAD || cp == 0x34F)
+            return HC_FORMAT;
+        if (cp == 0x61C)
+            return HC_BIDI_MARK;
+        if (cp == 0x115F || cp == 0x1160 || cp == 0x17B4 || cp == 0x17B5)
+            return HC_FILLER;
+        if (cp == 0x180E)
+            return HC_ZERO_WIDTH;
+        if ((cp >= 0x180B && cp <= 0x180D) || cp == 0x180F)
+            return HC_VARIATION;
+        return HC_NONE;
+    }
+    if (cp <= 0x206F) {
+        if (cp <= 0x200D)
+            return cp >= 0x200B ? HC_ZERO_WIDTH : HC_NONE;
+        if (cp <= 0x200F)
+            return HC_BIDI_MARK;
+        if (cp == 0x2028 || cp == 0x2029)
+            return HC_LINE_SEP;
+        if (cp >= 0x202A && cp <= 0x202E)
+            return HC_BIDI_CONTROL;
+        if (cp == 0x2060)
+            return HC_ZERO_WIDTH;
+        if (cp >= 0x2061 && cp <= 0x2064)
+            return HC_FORMAT;
+        if (cp == 0x2065)
+            return HC_UNASSIGNED;
+        if (cp >= 0x2066 && cp <= 0x2069)
+            return HC_BIDI_CONTROL;
+        if (cp >= 0x206A)
+            return HC_FORMAT; /* deprecated shaping/swapping controls */
+        return HC_NONE;
+    }
+    if (cp < 0xE000)
+        return (cp == 0x2800 || cp == 0x3164) ? HC_FILLER : HC_NONE;
+    if (cp <= 0xF8FF)
+        return HC_PRIVATE_USE;
+    if (cp < 0xFDD0)
+        return HC_NONE;
+    if (cp <= 0xFDEF)
+        return HC_UNASSIGNED;
+    if ((cp & 0xFFFE) == 0xFFFE)
+        return HC_UNASSIGNED; /* U+xFFFE / U+xFFFF noncharacters, every plane */
+    if (cp < 0x10000) {
+        if (cp >= 0xFE00 && cp <= 0xFE0F)
+            return HC_VARIATION;
+        if (cp == 0xFEFF)
+            return HC_ZERO_WIDTH;
+        if (cp == 0xFFA0)
+            return HC_FILLER;
+        if (cp >= 0xFFF0 && cp <= 0xFFF8)
+            return HC_UNASSIGNED;
+        if (cp >= 0xFFF9 && cp <= 0xFFFB)
+            return HC_FORMAT;
+        return HC_NONE;
+    }
+    if (cp < 0x40000) {
+        if ((cp >= 0x1BCA0 && cp <= 0x1BCA3) || (cp >= 0x1D173 && cp <= 0x1D17A))
+            return HC_FORMAT;
+        return HC_NONE;
+    }
+    if (cp < 0xE0000)
+        return HC_UNASSIGNED; /* planes 4-13 have no assigned characters */
+    if (cp <= 0xE007F)
+        return HC_TAG;
+    if (cp >= 0xE0100 && cp <= 0xE01EF)
+        return HC_VARIATION;
+    if (cp < 0xF0000)
+        return HC_UNASSIGNED; /* rest of plane 14: reserved default-ignorables */
+    return HC_PRIVATE_USE;    /* planes 15 and 16 */
+}
+
+/* ------------------------------------------------------------- decoding */
+
+/* Strict UTF-8: returns the length, or 1 with *cp = -1 for an invalid byte. */
+static uint32_t utf8_next(const unsigned char *s, size_t n, int32_t *cp) {
+    unsigned char b = s[0];
+    int32_t c;
+    if (b < 0x80) {
+        *cp = b;
+        return 1;
+    }
+    if (b >= 0xC2 && b < 0xE0 && n >= 2 && (s[1] & 0xC0) == 0x80) {
+        *cp = ((int32_t)(b & 0x1F) << 6) | (s[1] & 0x3F);
+        return 2;
+    }
+    if (b >= 0xE0 && b < 0xF0 && n >= 3 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80) {
+        c = ((int32_t)(b & 0x0F) << 12) | ((int32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+        if (c >= 0x800 && (c < 0xD800 || c > 0xDFFF)) {
+            *cp = c;
+            return 3;
+        }
+    }
+    if (b >= 0xF0 && b < 0xF5 && n >= 4 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80 &&
+        (s[3] & 0xC0) == 0x80) {
+        c = ((int32_t)(b & 0x07) << 18) | ((int32_t)(s[1] & 0x3F) << 12) |
+            ((int32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+        if (c >= 0x10000 && c <= 0x10FFFF) {
+            *cp = c;
+            return 4;
+        }
+    }
+    *cp = -1;
+    return 1;
+}
+
+/* True when any byte is >= 0x80, DEL, or a control other than an allowed
+ * tab/LF/CR. Eight bytes at a time: the common all-ASCII field costs one
+ * pass of a few operations per word. */
+static bool needs_scan(const unsigned char *s, size_t n, bool allow_ws) {
+    const uint64_t ones = 0x0101010101010101ull;
+    const uint64_t highs = 0x8080808080808080ull;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        uint64_t del = w ^ (ones * 0x7F);
+        /* high bit, byte < 0x20, byte == 0x7F (exact as a whole-word test) */
+        uint64_t hit =
+            (w & highs) | ((w - ones * 0x20) & ~w & highs) | ((del - ones) & ~del & highs);
+        if (hit == 0)
+            continue;
+        for (size_t k = i; k < i + 8; k++) {
+            unsigned char b = s[k];
+            if (b >= 0x7F || (b < 0x20 && !(allow_ws && (b == '\t' || b == '\n' || b == '\r'))))
+                return true;
+        }
+    }
+    for (; i < n; i++) {
+        unsigned char b = s[i];
+        if (b >= 0x7F || (b < 0x20 && !(allow_ws && (b == '\t' || b == '\n' || b == '\r'))))
+            return true;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------ field analysis */
+
+typedef struct field_ctx {
+    ucp *u;
+    uint32_t n;
+    bool ids;      /* tool/property name: tab/LF/CR are controls too */
+    bool strict;   /* identifiers and machine values: nothing is tolerated */
+    uint32_t *rtl; /* prefix counts of RTL letters (n+1), NULL when none */
+} field_ctx;
+
+static int32_t cp_at(const field_ctx *f, int64_t i) {
+    return (i < 0 || i >= (int64_t)f->n) ? -1 : f->u[i].cp;
+}
+
+static uint8_t cls_at(const field_ctx *f, int64_t i) {
+    return (i < 0 || i >= (int64_t)f->n) ? HC_NONE : f->u[i].cls;
+}
+
+/* RTL letters among code points [lo, hi). */
+static bool rtl_between(const field_ctx *f, int64_t lo, int64_t hi) {
+    if (f->rtl == NULL)
+        return false;
+    if (lo < 0)
+        lo = 0;
+    if (hi > (int64_t)f->n)
+        hi = f->n;
+    return lo < hi && f->rtl[hi] > f->rtl[lo];
+}
+
+/* Parse the terminal escape starting at `i` (ESC or a C1 introducer) and
+ * return one past its end; *term gets the terminator length (BEL, ST). */
+static uint32_t escape_end(const field_ctx *f, uint32_t i, uint32_t *term) {
+    const ucp *u = f->u;
+    uint32_t n = f->n;
+    uint32_t j = i + 1;
+    bool csi = false;
+    *term = 0;
+    if (u[i].cp == 0x1B) {
+        if (j >= n)
+            return j;
+        int32_t d = u[j].cp;
+        if (d == '[') {
+            csi = true;
+            j++;
+        } else if (d == ']' || d == 'P' || d == 'X' || d == '^' || d == '_') {
+            j++;
+        } else if (d >= 0x20 && d <= 0x7E) {
+            /* two-or-more-byte escape: intermediates then a final byte */
+            while (j < n && u[j].cp >= 0x20 && u[j].cp <= 0x2F)
+                j++;
+            if (j < n && u[j].cp >= 0x30 && u[j].cp <= 0x7E)
+                j++;
+            return j;
+        } else {
+            return j; /* a bare ESC */
+        }
+    } else {
+        csi = u[i].cp == 0x9B;
+    }
+    if (csi) {
+        while (j < n && u[j].cp >= 0x30 && u[j].cp <= 0x3F)
+            j++;
+        while (j < n && u[j].cp >= 0x20 && u[j].cp <= 0x2F)
+            j++;
+        if (j < n && u[j].cp >= 0x40 && u[j].cp <= 0x7E)
+            j++;
+        return j;
+    }
+    /* OSC/DCS/SOS/PM/APC string, ended by BEL or ST; cut at a cap. */
+    while (j < n && j - i < UH_ESC_STRING_MAX) {
+        int32_t d = u[j].cp;
+        if (d == 0x07 || d == 0x9C) {
+            *term = 1;
+            return j + 1;
+        }
+        if (d == 0x1B) {
+            if (j + 1 < n && u[j + 1].cp == '\\') {
+                *term = 2;
+                return j + 2;
+            }
+            return j; /* another escape begins */
+        }
+        j++;
+    }
+    return j;
+}
+
+static void mark_escapes(field_ctx *f) {
+    for (uint32_t i = 0; i < f->n; i++) {
+        ucp *c = &f->u[i];
+        if (c->cls != HC_ESCAPE || c->st != ST_PLAIN)
+            continue;
+        uint32_t term = 0;
+        uint32_t end = escape_end(f, i, &term);
+        c->st = ST_SUSPECT;
+        c->end = end;
+        for (uint32_t k = i + 1; k < end; k++) {
+            ucp *b = &f->u[k];
+            /* Terminators and plain bytes belong to the sequence; any other
+             * hidden character inside keeps its own class. */
+            if (k >= end - term || b->cls == HC_NONE) {
+                b->cls = HC_ESCAPE;
+                b->st = ST_INNER;
+            }
+        }
+        i = end - 1;
+    }
+}
+
+/* Emoji subdivision flags: U+1F3F4, a subdivision id in tag characters
+ * (two tag letters for the region, then 1-4 tag letters/digits: "gbeng"),
+ * CANCEL TAG. */
+static void mark_flag_tags(field_ctx *f) {
+    for (uint32_t i = 0; i + 1 < f->n; i++) {
+        if (f->u[i].cp != 0x1F3F4)
+            continue;
+        uint32_t j = i + 1;
+        while (j < f->n && j - i <= 7 &&
+               ((j - i > 2 && f->u[j].cp >= 0xE0030 && f->u[j].cp <= 0xE0039) ||
+                (f->u[j].cp >= 0xE0061 && f->u[j].cp <= 0xE007A)))
+            j++;
+        uint32_t k = j - i - 1;
+        if (j < f->n && f->u[j].cp == 0xE007F && k >= 3 && k <= 6) {
+            for (uint32_t m = i + 1; m <= j; m++)
+                f->u[m].st = ST_LEGIT;
+            i = j;
+        }
+    }
+}
+
+/* Balanced embeddings/isolates with RTL text inside or nearby are legit;
+ * everything else stays unjudged and becomes suspect. Overrides never pair
+ * up as legit. */
+static void mark_bidi_pairs(field_ctx *f) {
+    uint32_t stack[UH_BIDI_DEPTH];
+    uint32_t sp = 0;
+    for (uint32_t i = 0; i < f->n; i++) {
+        int32_t cp = f->u[i].cp;
+        if (is_paragraph_break(cp)) {
+            sp = 0;
+        } else if (is_bidi_opener(cp) && f->u[i].cls == HC_BIDI_CONTROL) {
+            if (sp < UH_BIDI_DEPTH)
+                stack[sp++] = i;
+        } else if (cp == 0x202C || cp == 0x2069) {
+            bool isolate = cp == 0x2069;
+            int64_t k = (int64_t)sp - 1;
+            /* PDI closes the innermost isolate (and whatever is open inside
+             * it); PDF closes only an embedding/override on top. */
+            while (k >= 0 && isolate && f->u[stack[k]].cp < 0x2066)
+                k--;
+            if (k < 0 || (!isolate && f->u[stack[k]].cp >= 0x2066))
+                continue;
+            uint32_t o = stack[k];
+            sp = (uint32_t)k;
+            int32_t ocp = f->u[o].cp;
+            if (ocp == 0x202D || ocp == 0x202E)
+                continue;
+            if (rtl_between(f, (int64_t)o - UH_RTL_WINDOW, (int64_t)i + 1 + UH_RTL_WINDOW)) {
+                f->u[o].st = ST_LEGIT;
+                f->u[i].st = ST_LEGIT;
+            }
+        }
+    }
+}
+
+static uint8_t judge_zero_width(const field_ctx *f, uint32_t i) {
+    int32_t cp = f->u[i].cp;
+    int32_t p = cp_at(f, (int64_t)i - 1), q = cp_at(f, (int64_t)i + 1);
+    bool p_clear = cls_at(f, (int64_t)i - 1) == HC_NONE;
+    bool q_clear = cls_at(f, (int64_t)i + 1) == HC_NONE;
+    /* A byte order mark opens prose, or is a whole value (a "write a BOM"
+     * default); in front of an identifier or a value it changes identity. */
+    if (cp == 0xFEFF && i == 0 && (!f->strict || (!f->ids && f->n == 1)))
+        return ST_LEGIT;
+    if (cp == 0x200D && i > 0) {
+        const ucp *pc = &f->u[i - 1];
+        bool prev_emoji = is_pictographic(p) || is_skin_tone(p) || p == 0x20E3 ||
+                          ((p == 0xFE0F || p == 0xE007F) && pc->st == ST_LEGIT);
+        if (prev_emoji && is_pictographic(q))
+            return ST_LEGIT;
+    }
+    if (cp == 0x200C || cp == 0x200D) {
+        bool p_join =
+            is_letter_or_mark(p) && in_ranges(joining_scripts, N_RANGES(joining_scripts), p);
+        bool q_join =
+            is_letter_or_mark(q) && in_ranges(joining_scripts, N_RANGES(joining_scripts), q);
+        if ((p_join && q_clear) || (q_join && p_clear))
+            return ST_LEGIT;
+    }
+    if (cp == 0x200B || cp == 0x2060) {
+        bool p_ns =
+            is_letter_or_mark(p) && in_ranges(nospace_scripts, N_RANGES(nospace_scripts), p);
+        bool q_ns =
+            is_letter_or_mark(q) && in_ranges(nospace_scripts, N_RANGES(nospace_scripts), q);
+        if ((p_ns && q_clear) || (q_ns && p_clear))
+            return ST_LEGIT;
+    }
+    if (cp == 0x180E && is_mongolian_letter(p) && is_mongolian_letter(q))
+        return ST_LEGIT;
+    return ST_WEAK;
+}
+
+static uint8_t judge_variation(const field_ctx *f, uint32_t i) {
+    int32_t cp = f->u[i].cp;
+    int32_t p = cp_at(f, (int64_t)i - 1);
+    /* After nothing, after another selector or any hidden character: a run,
+     * never a standardized sequence. */
+    if (i == 0 || f->u[i - 1].cls != HC_NONE)
+        return ST_SUSPECT;
+    if (cp == 0xFE0E || cp == 0xFE0F) {
+        if (is_pictographic(p) || is_symbol(p))
+            return ST_LEGIT;
+        if (is_keycap_base(p) && cp_at(f, (int64_t)i + 1) == 0x20E3)
+            return ST_LEGIT;
+    } else if (cp >= 0xFE00 && cp <= 0xFE02) {
+        if (p == '0' || is_symbol(p) || in_ranges(vs_low_bases, N_RANGES(vs_low_bases), p))
+            return ST_LEGIT;
+    } else if (cp >= 0xE0100 && cp <= 0xE01EF) {
+        if (in_ranges(han, N_RANGES(han), p))
+            return ST_LEGIT;
+    } else if (cp >= 0x180B && cp <= 0x180F) {
+        if (is_mongolian_letter(p))
+            return ST_LEGIT;
+    }
+    return ST_SUSPECT;
+}
+
+static uint8_t judge_filler(const field_ctx *f, uint32_t i) {
+    int32_t cp = f->u[i].cp;
+    int32_t p = cp_at(f, (int64_t)i - 1), q = cp_at(f, (int64_t)i + 1);
+    if (cp == 0x115F) /* choseong filler: only before a real vowel jamo */
+        return ((q >= 0x1161 && q <= 0x11A7) || (q >= 0xD7B0 && q <= 0xD7C6)) ? ST_LEGIT
+                                                                              : ST_SUSPECT;
+    if (cp == 0x1160) /* jungseong filler: only after a real leading consonant */
+        return ((p >= 0x1100 && p <= 0x115E) || (p >= 0xA960 && p <= 0xA97C)) ? ST_LEGIT
+                                                                              : ST_SUSPECT;
+    return ST_SUSPECT;
+}
+
+/* A run of blank Braille is legit when Braille patterns border it. */
+static uint32_t judge_braille_run(field_ctx *f, uint32_t i) {
+    uint32_t e = i;
+    while (e < f->n && f->u[e].cp == 0x2800)
+        e++;
+    bool ok = is_braille_pattern(cp_at(f, (int64_t)i - 1)) || is_braille_pattern(cp_at(f, e));
+    for (uint32_t k = i; k < e; k++)
+        f->u[k].st = ok ? ST_LEGIT : ST_SUSPECT;
+    return e;
+}
+
+static uint8_t judge_bidi_mark(const field_ctx *f, uint32_t i) {
+    if (!rtl_between(f, (int64_t)i - UH_RTL_WINDOW, (int64_t)i + 1 + UH_RTL_WINDOW))
+        return ST_WEAK;
+    /* Honest RTL text never needs three marks in a row. */
+    int run = 1;
+    for (int64_t k = (int64_t)i - 1; k >= 0 && k >= (int64_t)i - 2; k--) {
+        if (f->u[k].cls != HC_BIDI_MARK)
+            break;
+        run++;
+    }
+    for (int64_t k = (int64_t)i + 1; k < (int64_t)f->n && k <= (int64_t)i + 2; k++) {
+        if (f->u[k].cls != HC_BIDI_MARK)
+            break;
+        run++;
+    }
+    return run >= 3 ? ST_SUSPECT : ST_LEGIT;
+}
+
+static uint8_t judge_format(const field_ctx *f, uint32_t i) {
+    int32_t cp = f->u[i].cp;
+    int32_t p = cp_at(f, (int64_t)i - 1), q = cp_at(f, (int64_t)i + 1);
+    if (cp == 0xAD) /* soft hyphen: a hyphenation point between two letters */
+        return (is_letter_or_mark(p) && is_letter(q)) ? ST_LEGIT : ST_WEAK;
+    if (cp == 0x34F) /* grapheme joiner: blocks reordering of a following mark */
+        return (is_letter_or_mark(p) && is_mark(q)) ? ST_LEGIT : ST_SUSPECT;
+    return ST_SUSPECT;
+}
+
+static void judge_all(field_ctx *f) {
+    for (uint32_t i = 0; i < f->n; i++) {
+        ucp *c = &f->u[i];
+        if (c->cls == HC_NONE || c->st != ST_PLAIN)
+            continue;
+        switch (c->cls) {
+        case HC_ZERO_WIDTH:
+            c->st = judge_zero_width(f, i);
+            break;
+        case HC_VARIATION:
+            c->st = judge_variation(f, i);
+            break;
+        case HC_FILLER:
+            if (c->cp == 0x2800)
+                i = judge_braille_run(f, i) - 1;
+            else
+                c->st = judge_filler(f, i);
+            break;
+        case HC_BIDI_MARK:
+            c->st = judge_bidi_mark(f, i);
+            break;
+        case HC_FORMAT:
+            c->st = judge_format(f, i);
+            break;
+        case HC_PRIVATE_USE:
+            c->st = ST_WEAK;
+            break;
+        default: /* controls, escapes, unpaired bidi controls, TAGs, separators... */
+            c->st = ST_SUSPECT;
+            break;
+        }
+    }
+}
+
+static bool hiddenish(const field_ctx *f, int64_t i) {
+    if (i < 0 || i >= (int64_t)f->n)
+        return false;
+    uint8_t st = f->u[i].st;
+    return f->u[i].cls != HC_NONE && st != ST_LEGIT && st != ST_PLAIN;
+}
+
+/* Nearest code point in direction `dir` that is not a legitimately attached
+ * candidate (VS16 of an emoji, a joiner...), or -1 at the edge. */
+static int32_t base_near(const field_ctx *f, int64_t i, int dir) {
+    int64_t j = i + dir;
+    while (j >= 0 && j < (int64_t)f->n && f->u[j].cls != HC_NONE && f->u[j].st == ST_LEGIT)
+        j += dir;
+    return cp_at(f, j);
+}
+
+/* Weak candidates: a lone one at a word boundary in prose is a stray. */
+static void settle_weak(field_ctx *f) {
+    for (uint32_t i = 0; i < f->n; i++) {
+        ucp *c = &f->u[i];
+        if (c->st != ST_WEAK)
+            continue;
+        bool run = hiddenish(f, (int64_t)i - 1) || hiddenish(f, (int64_t)i + 1);
+        bool splits = is_word(base_near(f, i, -1)) && is_word(base_near(f, i, +1));
+        c->st = (f->strict || run || splits) ? ST_SUSPECT : ST_STRAY;
+    }
+    /* Legit zero-width/selector/mark characters touching a suspect one of
+     * the same class join its run (so a binary channel decodes whole). */
+    for (uint32_t i = 1; i < f->n; i++) {
+        ucp *c = &f->u[i];
+        if (c->st == ST_LEGIT && f->u[i - 1].st == ST_SUSPECT && f->u[i - 1].cls == c->cls &&
+            (c->cls == HC_ZERO_WIDTH || c->cls == HC_VARIATION || c->cls == HC_BIDI_MARK))
+            c->st = ST_SUSPECT;
+    }
+    for (uint32_t i = f->n; i-- > 1;) {
+        ucp *c = &f->u[i - 1];
+        if (c->st == ST_LEGIT && f->u[i].st == ST_SUSPECT && f->u[i].cls == c->cls &&
+            (c->cls == HC_ZERO_WIDTH || c->cls == HC_VARIATION || c->cls == HC_BIDI_MARK))
+            c->st = ST_SUSPECT;
+    }
+}
+
+/* ------------------------------------------------------------ messages */
+
+/* Mostly printable text: >= 4 characters, >= 85% visible (or whitespace),
+ * valid UTF-8, and at least two letters. */
+static bool printable_message(const unsigned char *b, size_t len) {
+    size_t total = 0, ok = 0, letters = 0;
+    size_t i = 0;
+    while (i < len) {
+        int32_t cp;
+        uint32_t k = utf8_next(b + i, len - i, &cp);
+        total++;
+        if (cp >= 0 && (mv_evidence_is_visible(cp) || cp == '\t' || cp == '\n' || cp == '\r'))
+            ok++;
+        if (cp >= 0 && is_letter(cp))
+            letters++;
+        i += k;
+    }
+    return total >= 4 && ok * 100 >= total * 85 && letters >= 2;
+}
+
+typedef struct hit {
+    uint32_t field;
+    uint8_t cls;
+    bool info;      /* tolerated strays only */
+    bool decoded;   /* msg holds a decoded message */
+    uint32_t count; /* occurrences (escape sequences count once) */
+    uint32_t units; /* carrier characters decoded */
+    uint32_t off;   /* raw offset/length of the first occurrence or decoded run */
+    uint32_t len;
+    uint32_t msg_len;
+    char msg[UH_MSG_MAX];
+} hit;
+
+static void keep_message(hit *h, const unsigned char *b, size_t len, uint32_t units) {
+    size_t n = len < UH_MSG_MAX ? len : UH_MSG_MAX;
+    if (n < len)
+        while (n > 0 && (b[n] & 0xC0) == 0x80)
+            n--; /* cut on a character boundary */
+    memcpy(h->msg, b, n);
+    h->msg_len = (uint32_t)n;
+    h->decoded = true;
+    h->units = units;
+}
+
+/* Raw span of the suspect run of class `cls` that starts at index i. */
+static void run_span(const field_ctx *f, uint32_t i, uint32_t *off, uint32_t *len) {
+    const ucp *u = f->u;
+    uint32_t e = i + 1;
+    if (u[i].cls == HC_ESCAPE)
+        e = u[i].end > i ? u[i].end : i + 1;
+    else
+        while (e < f->n && u[e].st == ST_SUSPECT && u[e].cls == u[i].cls)
+            e++;
+    *off = u[i].off;
+    *len = u[e - 1].off + u[e - 1].len - u[i].off;
+}
+
+/* Decode the carriers of class `cls` in field order into buf; returns the
+ * byte count and the number of carrier characters. */
+static size_t decode_class(const field_ctx *f, uint8_t cls, unsigned char *buf, uint32_t *units) {
+    size_t k = 0;
+    *units = 0;
+    for (uint32_t i = 0; i < f->n; i++) {
+        const ucp *c = &f->u[i];
+        if (c->st != ST_SUSPECT || c->cls != cls)
+            continue;
+        int32_t cp = c->cp;
+        if (cls == HC_TAG) {
+            if (cp < 0xE0020 || cp > 0xE007E)
+                continue; /* language tag, cancel tag, reserved */
+            buf[k++] = (unsigned char)(cp - 0xE0000);
+        } else if (cls == HC_VARIATION) {
+            if (cp >= 0xFE00 && cp <= 0xFE0F)
+                buf[k++] = (unsigned char)(cp - 0xFE00);
+            else if (cp >= 0xE0100)
+                buf[k++] = (unsigned char)(cp - 0xE0100 + 16);
+            else
+                continue; /* Mongolian selectors carry no byte */
+        } else {          /* private use: ASCII offset from the start of the area */
+            int32_t base = cp <= 0xF8FF ? 0xE000 : (cp >= 0x100000 ? 0x100000 : 0xF0000);
+            int32_t v = cp - base;
+            buf[k++] = (unsigned char)(v <= 0x7E ? v : 0x01);
+        }
+        (*units)++;
+    }
+    return k;
+}
+
+/* Ideographic variation selectors are legit one per Han ideograph, but a
+ * Han text whose selectors spell readable text is a byte channel (one byte
+ * per visible ideograph). Honest IVS use picks the first few selectors of a
+ * collection (bytes 16-35 here), which never read as text. */
+static int check_ivs_channel(mv_arena *scratch, field_ctx *f) {
+    uint32_t legit = 0;
+    for (uint32_t i = 0; i < f->n; i++)
+        legit += f->u[i].st == ST_LEGIT && f->u[i].cp >= 0xE0100 && f->u[i].cp <= 0xE01EF;
+    if (legit < 4)
+        return MV_OK;
+    unsigned char *buf = mv_arena_alloc(scratch, legit + 1);
+    if (buf == NULL)
+        return MV_ENOMEM;
+    size_t k = 0;
+    for (uint32_t i = 0; i < f->n; i++) {
+        int32_t cp = f->u[i].cp;
+        if (f->u[i].cls == HC_VARIATION && cp >= 0xE0100 && cp <= 0xE01EF && f->u[i].st == ST_LEGIT)
+            buf[k++] = (unsigned char)(cp - 0xE0100 + 16);
+    }
+    if (printable_message(buf, k))
+        for (uint32_t i = 0; i < f->n; i++)
+            if (f->u[i].cls == HC_VARIATION && f->u[i].cp >= 0xE0100 && f->u[i].st == ST_LEGIT)
+                f->u[i].st = ST_SUSPECT;
+    return MV_OK;
+}
+
+/* Two-symbol zero-width runs (e.g. ZWSP=0, ZWNJ=1) read as bits, MSB first;
+ * the lower code point is tried as 0, then as 1. */
+static bool decode_zw_binary(const field_ctx *f, unsigned char *buf, hit *h) {
+    bool found = false;
+    for (uint32_t i = 0; i < f->n && !found;) {
+        if (f->u[i].st != ST_SUSPECT || !is_zw_bit(f->u[i].cp)) {
+            i++;
+            continue;
+        }
+        uint32_t e = i;
+        int32_t a = f->u[i].cp, b = -1;
+        bool two = true;
+        while (e < f->n && f->u[e].st == ST_SUSPECT && is_zw_bit(f->u[e].cp)) {
+            int32_t cp = f->u[e].cp;
+            if (cp != a && b < 0)
+                b = cp;
+            else if (cp != a && cp != b)
+                two = false;
+            e++;
+        }
+        uint32_t len = e - i;
+        if (two && b >= 0 && len >= UH_ZW_BINARY_MIN) {
+            int32_t zero = a < b ? a : b;
+            for (int pol = 0; pol < 2 && !found; pol++) {
+                size_t nbytes = len / 8;
+                for (size_t byte = 0; byte < nbytes; byte++) {
+                    unsigned v = 0;
+                    for (uint32_t bit = 0; bit < 8; bit++) {
+                        bool one = f->u[i + byte * 8 + bit].cp != zero;
+                        v = (v << 1) | (unsigned)(pol ? !one : one);
+                    }
+                    buf[byte] = (unsigned char)v;
+                }
+                if (printable_message(buf, nbytes)) {
+                    keep_message(h, buf, nbytes, len);
+                    h->off = f->u[i].off;
+                    h->len = f->u[e - 1].off + f->u[e - 1].len - f->u[i].off;
+                    found = true;
+                }
+            }
+        }
+        i = e;
+    }
+    return found;
+}
+
+/* Append a hit, or count it as dropped when the table is full. */
+static hit *new_hit(hit *hits, uint32_t *n_hits, uint32_t *dropped) {
+    if (*n_hits >= UH_HITS_MAX) {
+        (*dropped)++;
+        return NULL;
+    }
+    hit *h = &hits[(*n_hits)++];
+    memset(h, 0, sizeof(*h));
+    return h;
+}
+
+typedef struct tool_acc {
+    hit *hits;
+    uint32_t n_hits;
+    uint32_t dropped;
+    uint32_t hard_mask; /* classes with a hard hit anywhere in the tool */
+} tool_acc;
+
+static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_index, bool ids,
+                         bool strict, tool_acc *acc) {
+    int rc = MV_OK;
+    const unsigned char *s = (const unsigned char *)fl->text.ptr;
+    size_t len = fl->text.len;
+    field_ctx f;
+    memset(&f, 0, sizeof(f));
+    f.ids = ids;
+    f.strict = strict;
+
+    /* Pass 0: count code points; stop early when nothing is a candidate. */
+    uint32_t n = 0;
+    bool any = false, has_rtl = false;
+    for (size_t i = 0; i < len;) {
+        int32_t cp;
+        i += utf8_next(s + i, len - i, &cp);
+        n++;
+        if (!any && classify(cp, ids) != HC_NONE)
+            any = true;
+        if (!has_rtl && is_rtl(cp))
+            has_rtl = true;
+    }
+    if (!any)
+        goto done;
+
+    f.u = mv_arena_alloc(scratch, (size_t)n * sizeof(ucp));
+    if (f.u == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    f.n = n;
+    bool has_bidi_ctrl = false, has_flag = false, has_ivs = false;
+    uint32_t k = 0;
+    for (size_t i = 0; i < len; k++) {
+        ucp *c = &f.u[k];
+        int32_t cp;
+        uint32_t l = utf8_next(s + i, len - i, &cp);
+        c->cp = cp;
+        c->off = (uint32_t)i;
+        c->len = (uint8_t)l;
+        c->end = 0;
+        c->cls = classify(cp, ids);
+        c->st = ST_PLAIN;
+        has_bidi_ctrl |= c->cls == HC_BIDI_CONTROL;
+        has_flag |= cp == 0x1F3F4;
+        has_ivs |= cp >= 0xE0100 && cp <= 0xE01EF;
+        i += l;
+    }
+    if (has_rtl) {
+        f.rtl = mv_arena_alloc(scratch, ((size_t)n + 1) * sizeof(uint32_t));
+        if (f.rtl == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        f.rtl[0] = 0;
+        for (uint32_t i = 0; i < n; i++)
+            f.rtl[i + 1] = f.rtl[i] + (is_rtl(f.u[i].cp) ? 1u : 0u);
+    }
+
+    mark_escapes(&f);
+    if (has_flag)
+        mark_flag_tags(&f);
+    if (has_bidi_ctrl)
+        mark_bidi_pairs(&f);
+    judge_all(&f);
+    settle_weak(&f);
+    if (has_ivs) {
+        rc = check_ivs_channel(scratch, &f);
+        if (rc != MV_OK)
+            goto done;
+    }
+
+    /* Tally per class. */
+    uint32_t count[HC_COUNT] = {0}, strays[HC_COUNT] = {0};
+    uint32_t first[HC_COUNT], first_stray[HC_COUNT];
+    for (int c = 0; c < HC_COUNT; c++)
+        first[c] = first_stray[c] = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        const ucp *c = &f.u[i];
+        if (c->st == ST_SUSPECT) {
+            if (count[c->cls]++ == 0)
+                first[c->cls] = i;
+        } else if (c->st == ST_STRAY) {
+            if (strays[c->cls]++ == 0)
+                first_stray[c->cls] = i;
+        }
+    }
+
+    unsigned char *buf = NULL;
+    for (uint8_t c = 0; c < HC_COUNT; c++) {
+        if (count[c] == 0 && strays[c] == 0)
+            continue;
+        hit *h = new_hit(acc->hits, &acc->n_hits, &acc->dropped);
+        if (count[c] > 0)
+            acc->hard_mask |= 1u << c;
+        if (h == NULL)
+            continue;
+        h->field = field_index;
+        h->cls = c;
+        h->info = count[c] == 0;
+        h->count = h->info ? strays[c] : count[c];
+        run_span(&f, h->info ? first_stray[c] : first[c], &h->off, &h->len);
+        if (h->info ||
+            (c != HC_TAG && c != HC_VARIATION && c != HC_PRIVATE_USE && c != HC_ZERO_WIDTH))
+            continue;
+        if (buf == NULL) {
+            buf = mv_arena_alloc(scratch, n + 1);
+            if (buf == NULL) {
+                rc = MV_ENOMEM;
+                goto done;
+            }
+        }
+        if (c == HC_ZERO_WIDTH) {
+            decode_zw_binary(&f, buf, h);
+        } else {
+            uint32_t units = 0;
+            size_t blen = decode_class(&f, c, buf, &units);
+            if (printable_message(buf, blen))
+                keep_message(h, buf, blen, units);
+        }
+    }
+done:
+    return rc;
+}
+
+/* ------------------------------------------------------------- emission */
+
+static const char *decoded_label(uint8_t cls) {
+    switch (cls) {
+    case HC_TAG:
+        return "TAG-character";
+    case HC_VARIATION:
+        return "variation-selector";
+    case HC_PRIVATE_USE:
+        return "private-use";
+    default:
+        return "zero-width binary";
+    }
+}
+
+static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, mv_emitter *out) {
+    const mv_field *fl = &tool->fields[h->field];
+    bool escalated = !h->info && n_classes >= 3;
+    char detail[240];
+    char evidence[UH_MSG_MAX + 32];
+    mv_signal_spec s;
+    memset(&s, 0, sizeof(s));
+    s.threat = MV_THREAT_TOOL_POISONING;
+    s.field = (int32_t)h->field;
+    s.offset = h->off;
+    s.length = h->len;
+
+    if (h->info) {
+        s.tier = MV_TIER_INFO;
+        s.confidence = 0.2;
+        snprintf(detail, sizeof(detail),
+                 "%u stray %s at a word boundary in prose: tolerated as copy-paste debris",
+                 h->count,
+                 h->cls == HC_BIDI_MARK     ? "bidi mark(s)"
+                 : h->cls == HC_PRIVATE_USE ? "private-use glyph(s)"
+                 : h->cls == HC_FORMAT      ? "soft hyphen(s)"
+                                            : "zero-width character(s)");
+    } else if (h->decoded) {
+        s.tier = MV_TIER_HARD;
+        s.confidence = 0.99;
+        s.critical = true;
+        snprintf(detail, sizeof(detail),
+                 "%s run of %u invisible characters decodes to a hidden message%s",
+                 decoded_label(h->cls), h->units,
+                 escalated ? "; the tool also mixes 3 or more hidden-character classes" : "");
+    } else {
+        s.tier = MV_TIER_HARD;
+        s.confidence = escalated ? 0.98 : classes[h->cls].confidence;
+        s.critical = escalated;
+        if (escalated)
+            snprintf(detail, sizeof(detail),
+                     "%u %s (one of %u hidden-character classes in this tool)", h->count,
+                     classes[h->cls].what, n_classes);
+        else
+            snprintf(detail, sizeof(detail), "%u %s", h->count, classes[h->cls].what);
+    }
+
+    if (h->decoded) {
+        static const char prefix[] = "decoded hidden text: ";
+        memcpy(evidence, prefix, sizeof(prefix) - 1);
+        memcpy(evidence + sizeof(prefix) - 1, h->msg, h->msg_len);
+        s.evidence = (mv_str){evidence, sizeof(prefix) - 1 + h->msg_len};
+    } else {
+        /* ~40 raw bytes each side, cut on character boundaries. */
+        const unsigned char *t = (const unsigned char *)fl->text.ptr;
+        size_t tl = fl->text.len;
+        size_t a = h->off > UH_CONTEXT ? h->off - UH_CONTEXT : 0;
+        size_t b = (size_t)h->off + h->len + UH_CONTEXT;
+        if (b > tl)
+            b = tl;
+        while (a < h->off && (t[a] & 0xC0) == 0x80)
+            a++;
+        while (b > (size_t)h->off + h->len && b < tl && (t[b] & 0xC0) == 0x80)
+            b--;
+        s.evidence = (mv_str){fl->text.ptr + a, b - a};
+    }
+    s.detail = (mv_str){detail, strlen(detail)};
+    return mv_emit(out, &s);
+}
+
+static bool is_ids_kind(mv_field_kind k) {
+    return k == MV_FIELD_NAME || k == MV_FIELD_PROPERTY_NAME;
+}
+
+static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    int rc = MV_OK;
+    tool_acc acc;
+    memset(&acc, 0, sizeof(acc));
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *fl = &tool->fields[i];
+        bool ids = is_ids_kind(fl->kind);
+        bool strict = ids || fl->kind == MV_FIELD_SCHEMA_VALUE;
+        if (fl->text.len == 0 ||
+            !needs_scan((const unsigned char *)fl->text.ptr, fl->text.len, !ids))
+            continue;
+        if (acc.hits == NULL) {
+            acc.hits = mv_arena_alloc(ctx->scratch, UH_HITS_MAX * sizeof(hit));
+            if (acc.hits == NULL) {
+                rc = MV_ENOMEM;
+                goto done;
+            }
+        }
+        /* Per-field temporaries are released before the next field. */
+        mv_arena_mark mark = mv_arena_save(ctx->scratch);
+        rc = analyse_field(ctx->scratch, fl, i, ids, strict, &acc);
+        mv_arena_rewind(ctx->scratch, mark);
+        if (rc != MV_OK)
+            goto done;
+    }
+    if (acc.n_hits == 0)
+        goto done;
+    if (acc.dropped > 0)
+        mv_emit_cap(out, "unicode_hidden_hits", UH_HITS_MAX, (uint64_t)acc.n_hits + acc.dropped);
+
+    uint32_t n_classes = 0;
+    for (uint32_t m = acc.hard_mask; m != 0; m &= m - 1)
+        n_classes++;
+    /* Decoded messages first, so the per-tool signal cap keeps them. */
+    for (int pass = 0; pass < 3 && rc == MV_OK; pass++) {
+        for (uint32_t i = 0; i < acc.n_hits && rc == MV_OK; i++) {
+            const hit *h = &acc.hits[i];
+            int want = h->decoded ? 0 : (h->info ? 2 : 1);
+            if (want == pass)
+                rc = emit_hit(tool, h, n_classes, out);
+        }
+    }
+done:
+    return rc;
+}
+
+const mv_check mv_check_unicode_hidden = {
+    "unicode.hidden", MV_TIER_HARD, NULL, NULL, NULL, NULL, uh_inspect,
+};

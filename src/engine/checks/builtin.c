@@ -11,11 +11,17 @@
 extern const mv_check mv_check_unicode_hidden;
 extern const mv_check mv_check_shadowing_cross_server;
 extern const mv_check mv_check_payload_decoded;
+extern const mv_check mv_check_directive_imperative;
+extern const mv_check mv_check_capability_mismatch;
+extern const mv_check mv_check_secret_embedded;
 
 const mv_check *const mv_builtin_checks[] = {
     /* CHECK TABLE (one entry per check, engine order) */
     &mv_check_unicode_hidden,
     &mv_check_shadowing_cross_server,
     &mv_check_payload_decoded,
+    &mv_check_directive_imperative,
+    &mv_check_capability_mismatch,
+    &mv_check_secret_embedded,
     NULL,
 };

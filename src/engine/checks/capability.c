@@ -1,0 +1,1393 @@
+/*
+ * capability.mismatch (soft): a tool that says it does one small thing but
+ * whose text reaches for something it has no business with.
+ *
+ * Two detectors share one pass over the tool:
+ *
+ *  1. Declared versus implied capability. The tool's name (split into
+ *     words) says what it is for: arithmetic, text formatting, dates,
+ *     weather... (capability_declared.rules); when the name names no known
+ *     job, the lead sentence of the description does. Every other field
+ *     is searched for sensitive resources: SSH and cloud credential files,
+ *     /etc/shadow, shell history, .env files, keychains, browser stores,
+ *     private keys, shell execution, uploads to an outside host
+ *     (capability_resources.rules). A resource that no
+ *     declared class explains raises the tool. Denials ("never reads
+ *     ~/.ssh", "without network calls") and example positions ("e.g.",
+ *     detection lists, labels; see position.h) do not count.
+ *
+ *  2. Unexplained data-sink parameters. A free-form string parameter named
+ *     like a side channel (sidenote, conversation_history, debug_info,
+ *     notes...; capability_sinks.rules) that neither its own description
+ *     nor the tool description explains. Requiredness, the strength of the
+ *     name and a narrow declaration raise the weight; tools that record or
+ *     send free text by nature lower it.
+ *
+ * Everything is matched in one Aho-Corasick pass per field over the
+ * normalized view: the normalizer leaves paths and code fragments as they
+ * are apart from case and NFKC, and folding zero-width characters,
+ * fullwidth forms and look-alike letters out of "id_rsa" or "~/.ssh" is
+ * exactly what a matcher on raw text would miss. Where stemming conflates
+ * words that matter ("conversation" and "conversion" share a stem) a rule
+ * asks for the raw text to be checked too. Evidence offsets are raw.
+ * All lists are compiled once in init; inspect() only reads them.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "mcpvet/ac.h"
+#include "mcpvet/check.h"
+#include "../position.h"
+#include "../rules_data.h"
+
+/* ------------------------------------------------------------ limits */
+
+#define CAP_MAX_CLASSES 64      /* declared classes (bit mask width) */
+#define CAP_MAX_RES 32          /* resource classes (bit mask width) */
+#define CAP_MATCHES_INIT 256    /* term matches kept per field, grown on demand... */
+#define CAP_MAX_MATCHES 65536   /* ...up to this many (a 256 KiB field of cue words) */
+#define CAP_MAX_DECL 64         /* declaration matches kept */
+#define CAP_NAME_MAX 160        /* bytes of a tool or parameter name used */
+#define CAP_LEAD_MAX 240        /* bytes of the lead sentence used */
+#define CAP_SENT_SCAN 600       /* bytes scanned either way for a sentence end */
+#define CAP_NEG_WORDS 8         /* words between a denial cue and a mention */
+#define CAP_CANON_MAX 48        /* canonical sink name length */
+#define CAP_TOKEN_GROW 160      /* bytes a path evidence may grow either way */
+#define CAP_MIN_EXPLAIN 2       /* content words that explain a parameter */
+#define CAP_PARAM_DESC_MAX 2048 /* prefix of a parameter description read for them */
+
+/* Thresholds and weights of the two detectors. */
+#define CAP_EMIT 0.50          /* detector 1: emit at or above */
+#define CAP_F_NAME_NARROW 1.0  /* the name declares a narrow job */
+#define CAP_F_LEAD_NARROW 0.85 /* only the lead sentence does */
+#define CAP_F_UNFIT 0.60       /* a sensitive class that does not explain it */
+#define CAP_F_UNKNOWN 0.55     /* nothing declared: one resource alone stays quiet */
+#define CAP_NO_VERB 0.60       /* a weak resource in prose without an access verb */
+#define CAP_F_PROPERTY 0.80    /* a mention inside a property name */
+#define CAP_MAX_CONF 0.90
+#define CAP_LEAK_MIN 0.30 /* a parameter description mention that leaks */
+
+#define SINK_EMIT 0.55
+#define SINK_STRONG 0.45
+#define SINK_MEDIUM 0.30
+#define SINK_WEAK 0.10
+#define SINK_REQUIRED 0.15
+#define SINK_NAME_NARROW 0.25
+#define SINK_LEAD_NARROW 0.20
+#define SINK_SENSITIVE (-0.10)
+#define SINK_FREETEXT (-0.30)
+#define SINK_LEAK 0.30
+#define SINK_MAX_CONF 0.85
+
+/* ------------------------------------------------------------ rule data */
+
+enum { K_NARROW = 0, K_NETNARROW, K_FREETEXT, K_SENSITIVE };
+enum { S_WEAK = 1, S_MEDIUM = 2, S_STRONG = 3 };
+
+/* What a term of capability_resources.rules is. */
+enum { T_RES = 1, T_TARGET, T_NEG, T_NEG_AFTER, T_VERB };
+#define B_LEFT 1u
+#define B_RIGHT 2u
+
+/* One term of the resource automaton (its id indexes this table). */
+typedef struct cap_term {
+    uint8_t kind;
+    uint8_t bounds;
+    uint8_t res;
+    bool path;     /* a path or code fragment: evidence grows to the whole token */
+    mv_str verify; /* non-empty: the raw text must read like this */
+} cap_term;
+
+typedef struct cap_class {
+    mv_str id;
+    mv_str label;
+    int kind;
+    uint32_t justifies; /* resource bit mask */
+} cap_class;
+
+typedef struct cap_res {
+    mv_str id;
+    mv_str label;
+    double weight;
+    mv_threat threat;
+    bool needs_target; /* an upload counts only with an outside target */
+    bool needs_verb;   /* in prose, counts fully only next to an access verb */
+} cap_res;
+
+typedef struct cap_sink {
+    char canon[CAP_CANON_MAX];
+    size_t len;
+    int strength;
+} cap_sink;
+
+typedef struct cap_state {
+    mv_arena *arena; /* every table below */
+    cap_class classes[CAP_MAX_CLASSES];
+    size_t n_classes;
+    cap_res res[CAP_MAX_RES];
+    size_t n_res;
+    uint64_t narrow_mask; /* narrow + netnarrow */
+    uint64_t freetext_mask;
+    uint64_t sensitive_mask;
+    mv_ac *decl;  /* declaration phrases -> class */
+    mv_ac *terms; /* resource, target and denial terms -> index into `term` */
+    cap_term *term;
+    size_t n_terms;
+    cap_sink *sinks;
+    size_t n_sinks;
+    cap_sink *mods;
+    size_t n_mods;
+    mv_str *vague; /* normalized, sorted */
+    size_t n_vague;
+} cap_state;
+
+/* ------------------------------------------------------------ bytes */
+
+static bool is_space(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Letters, digits, underscore and any non-ASCII byte (a letter of some
+ * script): the inside of a word for boundary tests. */
+static bool is_word(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c >= 0x80;
+}
+
+static bool is_alnum(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static unsigned char lower(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
+}
+
+static bool str_is(mv_str s, const char *lit) {
+    size_t n = strlen(lit);
+    return s.len == n && memcmp(s.ptr, lit, n) == 0;
+}
+
+static bool bounded(const char *t, size_t len, size_t start, size_t end, unsigned bounds) {
+    if ((bounds & B_LEFT) && start > 0 && is_word((unsigned char)t[start - 1]))
+        return false;
+    if ((bounds & B_RIGHT) && end < len && is_word((unsigned char)t[end]))
+        return false;
+    return true;
+}
+
+/* Name canonical form for sink lookup: lower-case letters and digits only,
+ * so side_note, sideNote and side-note meet. Returns 0 when too long. */
+static size_t canon(const char *s, size_t n, char *out) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!is_alnum(c))
+            continue;
+        if (k + 1 >= CAP_CANON_MAX)
+            return 0;
+        out[k++] = (char)lower(c);
+    }
+    out[k] = '\0';
+    return k;
+}
+
+/* Split an identifier into lower-case words: get_weather, isPrime,
+ * url-slug, HTTPServer -> "http server". Non-ASCII bytes are kept. */
+static size_t split_words(const char *s, size_t n, char *out, size_t cap) {
+    size_t k = 0;
+    if (n > CAP_NAME_MAX)
+        n = CAP_NAME_MAX;
+    for (size_t i = 0; i < n && k + 2 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        unsigned char prev = i > 0 ? (unsigned char)s[i - 1] : 0;
+        unsigned char next = i + 1 < n ? (unsigned char)s[i + 1] : 0;
+        bool up = c >= 'A' && c <= 'Z';
+        if (!is_word(c) || c == '_') {
+            if (k > 0 && out[k - 1] != ' ')
+                out[k++] = ' ';
+            continue;
+        }
+        bool boundary = up && ((prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9') ||
+                               (prev >= 'A' && prev <= 'Z' && next >= 'a' && next <= 'z'));
+        if (boundary && k > 0 && out[k - 1] != ' ')
+            out[k++] = ' ';
+        out[k++] = (char)lower(c);
+    }
+    while (k > 0 && out[k - 1] == ' ')
+        k--;
+    return k;
+}
+
+/* ------------------------------------------------------------ rule parsing */
+
+typedef struct line_reader {
+    const char *p;
+    const char *end;
+} line_reader;
+
+/* Next non-empty, non-comment line, trimmed. */
+static bool next_line(line_reader *r, mv_str *line) {
+    while (r->p < r->end) {
+        const char *s = r->p;
+        const char *e = s;
+        while (e < r->end && *e != '\n')
+            e++;
+        r->p = e < r->end ? e + 1 : e;
+        while (s < e && is_space((unsigned char)*s))
+            s++;
+        while (e > s && is_space((unsigned char)e[-1]))
+            e--;
+        if (s == e || *s == '#')
+            continue;
+        *line = (mv_str){s, (size_t)(e - s)};
+        return true;
+    }
+    return false;
+}
+
+/* Split off the first whitespace-separated token; *rest is trimmed. */
+static mv_str token(mv_str *rest) {
+    size_t i = 0;
+    while (i < rest->len && !is_space((unsigned char)rest->ptr[i]))
+        i++;
+    mv_str t = {rest->ptr, i};
+    while (i < rest->len && is_space((unsigned char)rest->ptr[i]))
+        i++;
+    rest->ptr += i;
+    rest->len -= i;
+    return t;
+}
+
+/* "0.75" -> 0.75, without strtod (locale-dependent). -1 on bad input. */
+static double parse_weight(mv_str s) {
+    if (s.len < 3 || s.len > 6 || (s.ptr[0] != '0' && s.ptr[0] != '1') || s.ptr[1] != '.')
+        return -1.0;
+    double v = s.ptr[0] - '0';
+    double scale = 0.1;
+    for (size_t i = 2; i < s.len; i++) {
+        if (s.ptr[i] < '0' || s.ptr[i] > '9')
+            return -1.0;
+        v += (s.ptr[i] - '0') * scale;
+        scale /= 10.0;
+    }
+    return v <= 1.0 ? v : -1.0;
+}
+
+static int find_class(const cap_state *st, mv_str id) {
+    for (size_t i = 0; i < st->n_classes; i++)
+        if (st->classes[i].id.len == id.len && memcmp(st->classes[i].id.ptr, id.ptr, id.len) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int find_res(const cap_state *st, mv_str id) {
+    for (size_t i = 0; i < st->n_res; i++)
+        if (st->res[i].id.len == id.len && memcmp(st->res[i].id.ptr, id.ptr, id.len) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Resource ids a "justify" line lists, as a bit mask. */
+static int parse_justify(const cap_state *st, mv_str rest, uint32_t *mask) {
+    while (rest.len > 0) {
+        mv_str id = token(&rest);
+        if (str_is(id, "all")) {
+            *mask = UINT32_MAX;
+            continue;
+        }
+        int r = find_res(st, id);
+        if (r < 0)
+            return MV_ECHECK;
+        *mask |= 1u << r;
+    }
+    return MV_OK;
+}
+
+static int add_phrase(mv_ac_builder *b, mv_normalizer *n, mv_arena *arena, mv_str text,
+                      uint32_t id) {
+    mv_str p = MV_STR_NULL;
+    int rc = mv_normalize_phrase(n, arena, text.ptr, text.len, &p);
+    if (rc != MV_OK)
+        return rc;
+    if (p.len == 0)
+        return MV_ECHECK;
+    return mv_ac_builder_add(b, p.ptr, p.len, id);
+}
+
+static int parse_bounds(mv_str b, unsigned *bounds) {
+    if (str_is(b, "b"))
+        *bounds = B_LEFT | B_RIGHT;
+    else if (str_is(b, "l"))
+        *bounds = B_LEFT;
+    else if (str_is(b, "r"))
+        *bounds = B_RIGHT;
+    else if (str_is(b, "-"))
+        *bounds = 0;
+    else
+        return MV_ECHECK;
+    return MV_OK;
+}
+
+/* Add one term: normalized like tool text, with its table entry. A leading
+ * '=' asks for the raw text to be verified (see cap_term.verify). */
+static int add_term(cap_state *st, mv_ac_builder *b, mv_normalizer *n, mv_arena *tmp, mv_str text,
+                    int kind, unsigned bounds, size_t res, bool path) {
+    cap_term t = {(uint8_t)kind, (uint8_t)bounds, (uint8_t)res, path, MV_STR_NULL};
+    if (text.len > 1 && text.ptr[0] == '=') {
+        text.ptr++;
+        text.len--;
+        t.verify = text;
+    }
+    if (text.len == 0 || st->n_terms >= UINT32_MAX)
+        return MV_ECHECK;
+    int rc = add_phrase(b, n, tmp, text, (uint32_t)st->n_terms);
+    if (rc == MV_OK)
+        st->term[st->n_terms++] = t;
+    return rc;
+}
+
+static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_builder *terms) {
+    const char *data = NULL;
+    size_t len = 0;
+    if (mv_rules_find("capability_resources", &data, &len) != 0)
+        return MV_ECHECK;
+    size_t lines = 1;
+    for (size_t i = 0; i < len; i++)
+        lines += data[i] == '\n';
+    st->term = mv_arena_calloc(st->arena, lines, sizeof(*st->term));
+    if (st->term == NULL)
+        return MV_ENOMEM;
+    line_reader r = {data, data + len};
+    mv_str line;
+    int rc = MV_OK;
+    while (rc == MV_OK && next_line(&r, &line)) {
+        mv_str kw = token(&line);
+        unsigned bounds = B_LEFT | B_RIGHT;
+        if (str_is(kw, "resource")) {
+            if (st->n_res >= CAP_MAX_RES)
+                return MV_ECHECK;
+            cap_res *res = &st->res[st->n_res];
+            res->id = token(&line);
+            res->weight = parse_weight(token(&line));
+            mv_str threat = token(&line);
+            res->label = line;
+            if (res->weight < 0 || res->label.len == 0)
+                return MV_ECHECK;
+            if (str_is(threat, "exfiltration"))
+                res->threat = MV_THREAT_EXFILTRATION;
+            else if (str_is(threat, "poisoning"))
+                res->threat = MV_THREAT_TOOL_POISONING;
+            else
+                return MV_ECHECK;
+            res->needs_target = str_is(res->id, "upload");
+            st->n_res++;
+        } else if (str_is(kw, "path") || str_is(kw, "word")) {
+            int ri = find_res(st, token(&line));
+            if (ri < 0)
+                return MV_ECHECK;
+            if (str_is(kw, "path") && parse_bounds(token(&line), &bounds) != MV_OK)
+                return MV_ECHECK;
+            rc = add_term(st, terms, n, tmp, line, T_RES, bounds, (size_t)ri, str_is(kw, "path"));
+        } else if (str_is(kw, "target")) {
+            mv_str view = token(&line);
+            if (str_is(view, "path")) {
+                if (parse_bounds(token(&line), &bounds) != MV_OK)
+                    return MV_ECHECK;
+            } else if (!str_is(view, "word")) {
+                return MV_ECHECK;
+            }
+            rc = add_term(st, terms, n, tmp, line, T_TARGET, bounds, 0, false);
+        } else if (str_is(kw, "negate")) {
+            rc = add_term(st, terms, n, tmp, line, T_NEG, bounds, 0, false);
+        } else if (str_is(kw, "verb")) {
+            rc = add_term(st, terms, n, tmp, line, T_VERB, bounds, 0, false);
+        } else if (str_is(kw, "quiet_without_verb")) {
+            while (line.len > 0) {
+                int ri = find_res(st, token(&line));
+                if (ri < 0)
+                    return MV_ECHECK;
+                st->res[ri].needs_verb = true;
+            }
+        } else if (str_is(kw, "negate_after")) {
+            rc = add_term(st, terms, n, tmp, line, T_NEG_AFTER, bounds, 0, false);
+        } else {
+            return MV_ECHECK;
+        }
+    }
+    return rc;
+}
+
+static int load_declared(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_builder *decl) {
+    const char *data = NULL;
+    size_t len = 0;
+    if (mv_rules_find("capability_declared", &data, &len) != 0)
+        return MV_ECHECK;
+    line_reader r = {data, data + len};
+    mv_str line;
+    int rc = MV_OK;
+    while (rc == MV_OK && next_line(&r, &line)) {
+        mv_str kw = token(&line);
+        if (str_is(kw, "class")) {
+            if (st->n_classes >= CAP_MAX_CLASSES)
+                return MV_ECHECK;
+            cap_class *c = &st->classes[st->n_classes];
+            c->id = token(&line);
+            mv_str kind = token(&line);
+            c->label = line;
+            if (str_is(kind, "narrow"))
+                c->kind = K_NARROW;
+            else if (str_is(kind, "netnarrow"))
+                c->kind = K_NETNARROW;
+            else if (str_is(kind, "freetext"))
+                c->kind = K_FREETEXT;
+            else if (str_is(kind, "sensitive"))
+                c->kind = K_SENSITIVE;
+            else
+                return MV_ECHECK;
+            if (c->label.len == 0)
+                return MV_ECHECK;
+            uint64_t bit = (uint64_t)1 << st->n_classes;
+            if (c->kind == K_NARROW || c->kind == K_NETNARROW)
+                st->narrow_mask |= bit;
+            if (c->kind == K_FREETEXT)
+                st->freetext_mask |= bit;
+            if (c->kind == K_SENSITIVE)
+                st->sensitive_mask |= bit;
+            st->n_classes++;
+        } else if (str_is(kw, "justify")) {
+            int ci = find_class(st, token(&line));
+            if (ci < 0 || st->classes[ci].kind == K_NARROW)
+                return MV_ECHECK;
+            rc = parse_justify(st, line, &st->classes[ci].justifies);
+        } else {
+            int ci = find_class(st, kw);
+            if (ci < 0 || line.len == 0)
+                return MV_ECHECK;
+            rc = add_phrase(decl, n, tmp, line, (uint32_t)ci);
+        }
+    }
+    return rc;
+}
+
+static int cmp_sink(const void *a, const void *b) {
+    const cap_sink *x = a, *y = b;
+    return strcmp(x->canon, y->canon);
+}
+
+static int cmp_str(const void *a, const void *b) {
+    const mv_str *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->ptr, y->ptr, n);
+    if (c != 0)
+        return c;
+    return x->len < y->len ? -1 : (x->len > y->len ? 1 : 0);
+}
+
+static int strength_of(mv_str s) {
+    if (str_is(s, "strong"))
+        return S_STRONG;
+    if (str_is(s, "medium"))
+        return S_MEDIUM;
+    if (str_is(s, "weak"))
+        return S_WEAK;
+    return 0;
+}
+
+/* Insertion sort: tables are small and parsed once. */
+static void sort_sinks(cap_sink *v, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        cap_sink x = v[i];
+        size_t j = i;
+        while (j > 0 && cmp_sink(&v[j - 1], &x) > 0) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+}
+
+static void sort_strs(mv_str *v, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        mv_str x = v[i];
+        size_t j = i;
+        while (j > 0 && cmp_str(&v[j - 1], &x) > 0) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+}
+
+static int load_sinks(cap_state *st, mv_normalizer *n) {
+    const char *data = NULL;
+    size_t len = 0;
+    if (mv_rules_find("capability_sinks", &data, &len) != 0)
+        return MV_ECHECK;
+    size_t lines = 1;
+    for (size_t i = 0; i < len; i++)
+        lines += data[i] == '\n';
+    st->sinks = mv_arena_calloc(st->arena, lines, sizeof(*st->sinks));
+    st->mods = mv_arena_calloc(st->arena, lines, sizeof(*st->mods));
+    st->vague = mv_arena_calloc(st->arena, lines, sizeof(*st->vague));
+    if (st->sinks == NULL || st->mods == NULL || st->vague == NULL)
+        return MV_ENOMEM;
+    line_reader r = {data, data + len};
+    mv_str line;
+    while (next_line(&r, &line)) {
+        mv_str kw = token(&line);
+        if (str_is(kw, "sink") || str_is(kw, "modifier")) {
+            bool sink = str_is(kw, "sink");
+            cap_sink *s = sink ? &st->sinks[st->n_sinks] : &st->mods[st->n_mods];
+            s->strength = strength_of(token(&line));
+            s->len = canon(line.ptr, line.len, s->canon);
+            if (s->strength == 0 || s->len == 0)
+                return MV_ECHECK;
+            if (sink)
+                st->n_sinks++;
+            else
+                st->n_mods++;
+        } else if (str_is(kw, "vague")) {
+            mv_str p = MV_STR_NULL;
+            int rc = mv_normalize_phrase(n, st->arena, line.ptr, line.len, &p);
+            if (rc != MV_OK)
+                return rc;
+            if (p.len > 0)
+                st->vague[st->n_vague++] = p;
+        } else {
+            return MV_ECHECK;
+        }
+    }
+    sort_sinks(st->sinks, st->n_sinks);
+    sort_strs(st->vague, st->n_vague);
+    return MV_OK;
+}
+
+static void cap_fini(const mv_allocator *a, void *state) {
+    cap_state *st = state;
+    if (st == NULL)
+        return;
+    mv_ac_free(st->decl);
+    mv_ac_free(st->terms);
+    mv_arena_free(st->arena);
+    mv_free(a, st, sizeof(*st));
+}
+
+static int cap_init(const mv_allocator *a, void **state) {
+    int rc = MV_OK;
+    mv_normalizer *n = NULL;
+    mv_arena *tmp = NULL;
+    mv_ac_builder *decl = NULL, *terms = NULL;
+    cap_state *st = mv_calloc(a, 1, sizeof(*st));
+    if (st == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    st->arena = mv_arena_new(a, 0);
+    n = mv_normalizer_new(a);
+    tmp = mv_arena_new(a, 0);
+    decl = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
+    terms = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
+    if (st->arena == NULL || n == NULL || tmp == NULL || decl == NULL || terms == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    /* Resources first: "justify" lines of the declared file name them. */
+    rc = load_resources(st, n, tmp, terms);
+    if (rc == MV_OK)
+        rc = load_declared(st, n, tmp, decl);
+    if (rc == MV_OK)
+        rc = load_sinks(st, n);
+    if (rc == MV_OK)
+        rc = mv_ac_build(&st->decl, decl);
+    if (rc == MV_OK)
+        rc = mv_ac_build(&st->terms, terms);
+done:
+    mv_ac_builder_free(decl);
+    mv_ac_builder_free(terms);
+    mv_arena_free(tmp);
+    mv_normalizer_free(n);
+    if (rc != MV_OK) {
+        cap_fini(a, st);
+        st = NULL;
+    }
+    *state = st;
+    return rc;
+}
+
+/* ------------------------------------------------------------ matching */
+
+typedef struct match {
+    uint32_t id;
+    size_t start;
+    size_t end;
+} match;
+
+typedef struct collector {
+    match *m;
+    size_t n;
+    size_t cap;
+    uint64_t seen; /* every match, kept or not (for the cap record) */
+    bool oom;
+    const cap_state *st;
+    mv_arena *arena; /* grows `m` */
+    const char *text;
+    size_t len;
+} collector;
+
+static int collect(void *ctx, const mv_ac_match *am) {
+    collector *c = ctx;
+    if (!bounded(c->text, c->len, am->start, am->end, c->st->term[am->id].bounds))
+        return 0;
+    c->seen++;
+    if (c->n == c->cap && c->cap < CAP_MAX_MATCHES) {
+        /* Long documentation is full of "no", "not" and "use": grow the
+         * buffer (per-tool scratch) rather than drop context. */
+        match *m = mv_arena_grow(c->arena, c->m, c->cap * sizeof(*m), 2 * c->cap * sizeof(*m));
+        if (m == NULL) {
+            c->oom = true;
+            return 1;
+        }
+        c->m = m;
+        c->cap *= 2;
+    }
+    if (c->n < c->cap)
+        c->m[c->n++] = (match){am->id, am->start, am->end};
+    return 0;
+}
+
+/* Raw text [s, s+n) reads like `want` (ASCII case and runs of white space
+ * aside): the stem matched, and so do the words. */
+static bool raw_reads(const char *s, size_t n, mv_str want) {
+    size_t i = 0, j = 0;
+    while (i < n && j < want.len) {
+        unsigned char a = (unsigned char)s[i], b = (unsigned char)want.ptr[j];
+        if (is_space(a) && is_space(b)) {
+            while (i < n && is_space((unsigned char)s[i]))
+                i++;
+            while (j < want.len && is_space((unsigned char)want.ptr[j]))
+                j++;
+            continue;
+        }
+        if (lower(a) != lower(b))
+            return false;
+        i++;
+        j++;
+    }
+    return i == n && j == want.len;
+}
+
+/* A '.' that ends a sentence: followed by space or the end, and not the
+ * dot of "e.g." / "i.e." / "etc." / "vs.". */
+static bool sentence_dot(const char *t, size_t len, size_t i) {
+    if (i + 1 < len && !is_space((unsigned char)t[i + 1]))
+        return false;
+    if (i >= 2 && t[i - 2] == '.')
+        return false; /* e.g. i.e. */
+    if (i >= 3 && (memcmp(t + i - 3, "etc", 3) == 0 || memcmp(t + i - 3, " vs", 3) == 0))
+        return false;
+    return true;
+}
+
+static bool sentence_break(const char *t, size_t len, size_t i) {
+    char c = t[i];
+    return c == '\n' || c == ';' || c == '!' || c == '?' || (c == '.' && sentence_dot(t, len, i));
+}
+
+/* Bounds [*s, *e) of the sentence around normalized [start, end). */
+static void sentence(const char *t, size_t len, size_t start, size_t end, size_t *s, size_t *e) {
+    size_t i = start;
+    size_t lim = start > CAP_SENT_SCAN ? start - CAP_SENT_SCAN : 0;
+    while (i > lim && !sentence_break(t, len, i - 1))
+        i--;
+    *s = i;
+    size_t j = end;
+    size_t jl = len - end > CAP_SENT_SCAN ? end + CAP_SENT_SCAN : len;
+    while (j < jl && !sentence_break(t, len, j))
+        j++;
+    *e = j;
+}
+
+/* Words (runs of word bytes) in t[from, to). */
+static size_t words_between(const char *t, size_t from, size_t to) {
+    size_t n = 0;
+    bool in = false;
+    for (size_t i = from; i < to; i++) {
+        bool w = is_alnum((unsigned char)t[i]) || (unsigned char)t[i] >= 0x80;
+        if (w && !in)
+            n++;
+        in = w;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------ detector 1 */
+
+/* Best mention of one resource class. */
+typedef struct res_best {
+    double w;
+    bool path; /* the evidence is a path or code fragment */
+    int32_t field;
+    uint32_t raw_off;
+    uint32_t raw_len;
+} res_best;
+
+/* A path mention inside the description, in normalized offsets: in the
+ * lead sentence it is not a declaration (the "env" of "reads .env" does not
+ * declare credential management). */
+typedef struct span {
+    size_t start;
+    size_t end;
+} span;
+
+#define CAP_DESC_SPANS 32
+
+typedef struct tool_scan {
+    const cap_state *st;
+    const mv_inspect_ctx *ctx;
+    const mv_tool *tool;
+    mv_emitter *out;
+    collector tc; /* term matches of the current field */
+    res_best best[CAP_MAX_RES];
+    bool *leak;   /* per param: its description mentions a resource */
+    int8_t *sink; /* per param: sink strength of its name (0 = none) */
+    span desc_spans[CAP_DESC_SPANS];
+    size_t n_desc_spans;
+    int32_t desc; /* field index of the description, -1 if none */
+    bool capped;
+} tool_scan;
+
+static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne) {
+    mv_position pos;
+    mv_position_text pt = {f->text, nt, f->kind, f->path};
+    mv_position_classify(&pos, &pt, ns, ne);
+    /* Quoting or code-formatting a path is how honest and hostile text
+     * alike write file names; only example, detection and label positions
+     * say the mention is not a use. */
+    if (pos.cue == MV_POS_QUOTED || pos.cue == MV_POS_CODE_BLOCK)
+        return 1.0;
+    /* "including" introduces examples, but "includes" and "included" share
+     * its stem and, before a resource, report an action ("it includes
+     * /etc/shadow in each request"). */
+    if (pos.cue == MV_POS_EXAMPLE_INTRO && pos.cue_offset < nt->len) {
+        uint32_t r = nt->raw_offset[pos.cue_offset];
+        size_t e = r;
+        while (e < f->text.len && e - r < 16 && is_alnum((unsigned char)f->text.ptr[e]))
+            e++;
+        mv_str w = {f->text.ptr + r, e - r};
+        if (raw_reads(w.ptr, w.len, MV_STR_LIT("includes")) ||
+            raw_reads(w.ptr, w.len, MV_STR_LIT("include")) ||
+            raw_reads(w.ptr, w.len, MV_STR_LIT("included")))
+            return 1.0;
+    }
+    return pos.weight;
+}
+
+/* Does a denial govern normalized [ns, ne) inside sentence [ss, se)? */
+static bool negated(const tool_scan *ts, const char *t, size_t ns, size_t ne, size_t ss,
+                    size_t se) {
+    for (size_t k = 0; k < ts->tc.n; k++) {
+        const match *m = &ts->tc.m[k];
+        int kind = ts->st->term[m->id].kind;
+        if (kind == T_NEG && m->start >= ss && m->end <= ns &&
+            words_between(t, m->end, ns) <= CAP_NEG_WORDS)
+            return true;
+        if (kind == T_NEG_AFTER && m->start >= ne && m->end <= se &&
+            words_between(t, ne, m->start) <= CAP_NEG_WORDS)
+            return true;
+    }
+    return false;
+}
+
+/* Is there a term of `kind` (an outside target, an access verb) in
+ * [ss, se)? */
+static bool has_term(const tool_scan *ts, int kind, size_t ss, size_t se) {
+    for (size_t k = 0; k < ts->tc.n; k++)
+        if (ts->st->term[ts->tc.m[k].id].kind == kind && ts->tc.m[k].start >= ss &&
+            ts->tc.m[k].end <= se)
+            return true;
+    return false;
+}
+
+static bool is_prose(mv_field_kind k) {
+    return k == MV_FIELD_DESCRIPTION || k == MV_FIELD_TITLE || k == MV_FIELD_SCHEMA_DESCRIPTION ||
+           k == MV_FIELD_ANNOTATION;
+}
+
+/* Bytes that end a path token in running text. */
+static bool token_stop(unsigned char c) {
+    return is_space(c) || c == '"' || c == '\'' || c == '`' || c == '(' || c == ')' || c == '<' ||
+           c == '>' || c == '[' || c == ']' || c == '{' || c == '}' || c == ',' || c == ';';
+}
+
+/* Grow raw [*ro, *re) to the whole path token around it ("~/.ssh" inside
+ * "~/.ssh/id_rsa"), without a trailing sentence dot. */
+static void whole_token(mv_str raw, uint32_t *ro, uint32_t *re) {
+    uint32_t a = *ro, b = *re;
+    while (a > 0 && *ro - a < CAP_TOKEN_GROW && !token_stop((unsigned char)raw.ptr[a - 1]))
+        a--;
+    while (b < raw.len && b - *re < CAP_TOKEN_GROW && !token_stop((unsigned char)raw.ptr[b]))
+        b++;
+    while (b > *re && (raw.ptr[b - 1] == '.' || raw.ptr[b - 1] == ':' || raw.ptr[b - 1] == '!' ||
+                       raw.ptr[b - 1] == '?'))
+        b--;
+    *ro = a;
+    *re = b;
+}
+
+/* Weigh one mention of resource `ri` at normalized [ns, ne) of field `fi`,
+ * and keep it if it is the best so far. */
+static void weigh(tool_scan *ts, uint32_t fi, const cap_term *t, size_t ns, size_t ne) {
+    uint32_t ri = t->res;
+    const mv_field *f = &ts->tool->fields[fi];
+    const mv_norm_text *nt = &ts->ctx->norm[fi];
+    const cap_res *res = &ts->st->res[ri];
+    if (t->path && (int32_t)fi == ts->desc && ts->n_desc_spans < CAP_DESC_SPANS)
+        ts->desc_spans[ts->n_desc_spans++] = (span){ns, ne};
+    size_t ss, se;
+    sentence(nt->text, nt->len, ns, ne, &ss, &se);
+    if (negated(ts, nt->text, ns, ne, ss, se))
+        return;
+    if (res->needs_target && !has_term(ts, T_TARGET, ss, se))
+        return;
+    double w = res->weight;
+    if (res->needs_verb && is_prose(f->kind) && !has_term(ts, T_VERB, ss, se))
+        w *= CAP_NO_VERB;
+    if (f->kind == MV_FIELD_PROPERTY_NAME)
+        w *= CAP_F_PROPERTY;
+    bool leak_field = f->param >= 0 && (uint32_t)f->param < ts->tool->n_params &&
+                      f->kind == MV_FIELD_SCHEMA_DESCRIPTION;
+    res_best *b = &ts->best[ri];
+    /* The position only lowers a weight: skip it when it cannot matter. */
+    if (w < b->w && !(leak_field && w >= CAP_LEAK_MIN))
+        return;
+    w *= position_weight(f, nt, ns, ne);
+    if (leak_field && w >= CAP_LEAK_MIN)
+        ts->leak[f->param] = true;
+    if (w < b->w)
+        return;
+    uint32_t ro = nt->raw_offset[ns];
+    uint32_t re = nt->raw_offset[ne];
+    if (re < ro || re > f->text.len)
+        return;
+    if (t->path)
+        whole_token(f->text, &ro, &re);
+    /* Equal weights: a path says more than a phrase, a longer span more
+     * than a shorter one. */
+    if (w > b->w || (t->path && !b->path) || (t->path == b->path && re - ro > b->raw_len))
+        *b = (res_best){w, t->path, (int32_t)fi, ro, re - ro};
+}
+
+static int scan_field(tool_scan *ts, uint32_t fi) {
+    const mv_field *f = &ts->tool->fields[fi];
+    const mv_norm_text *nt = &ts->ctx->norm[fi];
+    collector *c = &ts->tc;
+    c->n = 0;
+    c->seen = 0;
+    c->text = nt->text;
+    c->len = nt->len;
+    mv_ac_scan(ts->st->terms, nt->text, nt->len, collect, c);
+    if (c->oom)
+        return MV_ENOMEM;
+    if (c->seen > c->cap && !ts->capped) {
+        mv_emit_cap(ts->out, "capability_matches", CAP_MAX_MATCHES, c->seen);
+        ts->capped = true;
+    }
+    /* Drop matches whose raw text does not read as the rule asks. */
+    size_t kept = 0;
+    for (size_t k = 0; k < c->n; k++) {
+        const match *m = &c->m[k];
+        const cap_term *t = &ts->st->term[m->id];
+        if (t->verify.len > 0) {
+            uint32_t ro = nt->raw_offset[m->start];
+            uint32_t re = nt->raw_offset[m->end];
+            if (re < ro || re > f->text.len || !raw_reads(f->text.ptr + ro, re - ro, t->verify))
+                continue;
+        }
+        c->m[kept++] = *m;
+    }
+    c->n = kept;
+    for (size_t k = 0; k < c->n; k++) {
+        const match *m = &c->m[k];
+        const cap_term *t = &ts->st->term[m->id];
+        if (t->kind == T_RES)
+            weigh(ts, fi, t, m->start, m->end);
+    }
+    return MV_OK;
+}
+
+/* What the tool declares. The name is the primary declaration: when it
+ * names a known kind of job ("add_numbers", "read_file", "create_ticket"),
+ * that is what the tool is, and the lead sentence only elaborates ("Tests
+ * primality", "Fetches the forecast over HTTP"). When the name says nothing
+ * ("do_task", "ag_explain"), the lead sentence declares. */
+typedef struct declaration {
+    uint64_t mask;          /* effective classes */
+    bool from_name;         /* `mask` comes from the name alone */
+    int head[2];            /* head class among narrow [0] / sensitive [1] ones, or -1 */
+    mv_norm_text name_norm; /* the name as normalized words */
+} declaration;
+
+typedef struct decl_hits {
+    match m[CAP_MAX_DECL];
+    size_t n;
+    const char *text;
+    size_t len;
+} decl_hits;
+
+static int collect_decl(void *ctx, const mv_ac_match *am) {
+    decl_hits *d = ctx;
+    if (bounded(d->text, d->len, am->start, am->end, B_LEFT | B_RIGHT) && d->n < CAP_MAX_DECL)
+        d->m[d->n++] = (match){am->id, am->start, am->end};
+    return 0;
+}
+
+/* Classes of the matches in text, longest match winning where one phrase
+ * contains another ("url slug" over "url"), matches inside an excluded span
+ * dropped. head[] receives the rightmost narrow and sensitive classes:
+ * English compounds put the head last ("format date" is about dates,
+ * "convert currency" about currencies). */
+static uint64_t declared_classes(const cap_state *st, const char *text, size_t len,
+                                 const span *excl, size_t n_excl, int head[2]) {
+    decl_hits d = {.n = 0, .text = text, .len = len};
+    mv_ac_scan(st->decl, text, len, collect_decl, &d);
+    uint64_t mask = 0;
+    const uint64_t want[2] = {st->narrow_mask, st->sensitive_mask};
+    size_t head_end[2] = {0, 0};
+    head[0] = head[1] = -1;
+    for (size_t i = 0; i < d.n; i++) {
+        bool drop = false;
+        for (size_t j = 0; j < d.n && !drop; j++)
+            drop = j != i && d.m[j].start <= d.m[i].start && d.m[j].end >= d.m[i].end &&
+                   d.m[j].end - d.m[j].start > d.m[i].end - d.m[i].start;
+        for (size_t j = 0; j < n_excl && !drop; j++)
+            drop = d.m[i].start < excl[j].end && excl[j].start < d.m[i].end;
+        if (drop)
+            continue;
+        mask |= (uint64_t)1 << d.m[i].id;
+        for (int k = 0; k < 2; k++) {
+            if ((want[k] & ((uint64_t)1 << d.m[i].id)) && d.m[i].end >= head_end[k]) {
+                head_end[k] = d.m[i].end;
+                head[k] = (int)d.m[i].id;
+            }
+        }
+    }
+    return mask;
+}
+
+/* End of the lead sentence of normalized text. */
+static size_t lead_end(const char *t, size_t len) {
+    size_t lim = len < CAP_LEAD_MAX ? len : CAP_LEAD_MAX;
+    size_t i = 0;
+    while (i < lim && is_space((unsigned char)t[i]))
+        i++;
+    for (; i < lim; i++)
+        if (sentence_break(t, len, i))
+            return i;
+    if (lim < len) {
+        while (lim > 0 && t[lim - 1] != ' ')
+            lim--;
+    }
+    return lim;
+}
+
+static int declare(tool_scan *ts, declaration *d) {
+    char buf[CAP_NAME_MAX * 2 + 2];
+    size_t n = split_words(ts->tool->name.ptr, ts->tool->name.len, buf, sizeof(buf));
+    d->mask = 0;
+    d->from_name = false;
+    d->head[0] = d->head[1] = -1;
+    d->name_norm = (mv_norm_text){"", 0, NULL};
+    if (n > 0) {
+        int rc = mv_normalize(ts->ctx->normalizer, ts->ctx->scratch, buf, n, MV_NORM_DEFAULT,
+                              &d->name_norm);
+        if (rc != MV_OK)
+            return rc;
+        d->mask = declared_classes(ts->st, d->name_norm.text, d->name_norm.len, NULL, 0, d->head);
+        d->from_name = d->mask != 0;
+    }
+    if (d->mask == 0 && ts->desc >= 0) {
+        const mv_norm_text *nt = &ts->ctx->norm[ts->desc];
+        d->mask = declared_classes(ts->st, nt->text, lead_end(nt->text, nt->len), ts->desc_spans,
+                                   ts->n_desc_spans, d->head);
+    }
+    return MV_OK;
+}
+
+/* Small bounded string builder for details and evidence. */
+typedef struct sbuf {
+    char *p;
+    size_t n;
+    size_t cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *s, size_t n) {
+    if (n > b->cap - b->n)
+        n = b->cap - b->n;
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+}
+
+static void sb_str(sbuf *b, mv_str s) {
+    sb_add(b, s.ptr, s.len);
+}
+
+static void sb_lit(sbuf *b, const char *s) {
+    sb_add(b, s, strlen(s));
+}
+
+static int report_resources(tool_scan *ts, const declaration *d) {
+    const cap_state *st = ts->st;
+    uint64_t sens = d->mask & st->sensitive_mask;
+    uint32_t justified = 0;
+    for (size_t c = 0; c < st->n_classes; c++)
+        if (d->mask & ((uint64_t)1 << c))
+            justified |= st->classes[c].justifies;
+
+    double factor = CAP_F_UNKNOWN;
+    int label = -1;
+    if (sens != 0) {
+        factor = CAP_F_UNFIT;
+        label = d->head[1];
+    } else if (d->mask & st->narrow_mask) {
+        factor = d->from_name ? CAP_F_NAME_NARROW : CAP_F_LEAD_NARROW;
+        label = d->head[0];
+    }
+
+    double miss = 1.0;
+    int top = -1, second = -1;
+    for (size_t r = 0; r < st->n_res; r++) {
+        if ((justified & (1u << r)) || ts->best[r].w <= 0)
+            continue;
+        miss *= 1.0 - ts->best[r].w;
+        if (top < 0 || ts->best[r].w > ts->best[top].w) {
+            second = top;
+            top = (int)r;
+        } else if (second < 0 || ts->best[r].w > ts->best[second].w) {
+            second = (int)r;
+        }
+    }
+    double score = (1.0 - miss) * factor;
+    if (top < 0 || score < CAP_EMIT)
+        return MV_OK;
+
+    char detail[240];
+    sbuf b = {detail, 0, sizeof(detail)};
+    if (label >= 0) {
+        sb_lit(&b, "declares ");
+        sb_str(&b, st->classes[label].label);
+    } else {
+        sb_lit(&b, "declares no such access");
+    }
+    sb_lit(&b, " but references ");
+    sb_str(&b, st->res[top].label);
+    if (second >= 0) {
+        sb_lit(&b, " and ");
+        sb_str(&b, st->res[second].label);
+    }
+    const res_best *rb = &ts->best[top];
+    const mv_field *f = &ts->tool->fields[rb->field];
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = st->res[top].threat,
+        .confidence = score < CAP_MAX_CONF ? score : CAP_MAX_CONF,
+        .critical = false,
+        .field = rb->field,
+        .offset = rb->raw_off,
+        .length = rb->raw_len,
+        .evidence = {f->text.ptr + rb->raw_off, rb->raw_len},
+        .detail = {detail, b.n},
+    };
+    return mv_emit(ts->out, &spec);
+}
+
+/* ------------------------------------------------------------ detector 2 */
+
+static int sink_find(const cap_sink *v, size_t n, const char *canon_name) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(v[mid].canon, canon_name);
+        if (c == 0)
+            return v[mid].strength;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+/* Strength of a parameter name as a data sink (0 = not a sink). */
+static int sink_strength(const cap_state *st, mv_str name) {
+    char c[CAP_CANON_MAX];
+    size_t n = canon(name.ptr, name.len, c);
+    if (n == 0)
+        return 0;
+    int s = sink_find(st->sinks, st->n_sinks, c);
+    if (s != 0)
+        return s;
+    for (size_t i = 0; i < st->n_mods; i++) {
+        const cap_sink *m = &st->mods[i];
+        if (m->len >= n || c[0] != m->canon[0] || memcmp(c, m->canon, m->len) != 0)
+            continue;
+        int base = sink_find(st->sinks, st->n_sinks, c + m->len);
+        if (base == 0)
+            continue;
+        /* A weak sink stays weak unless the modifier itself is telling
+         * (hidden_data yes, user_data no). */
+        if (base == S_WEAK)
+            return m->strength == S_STRONG ? S_STRONG : S_WEAK;
+        return base > m->strength ? base : m->strength;
+    }
+    return 0;
+}
+
+static bool is_vague(const cap_state *st, const char *w, size_t n) {
+    mv_str key = {w, n};
+    size_t lo = 0, hi = st->n_vague;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp_str(&st->vague[mid], &key);
+        if (c == 0)
+            return true;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+/* Is the word w[0, n) one of the words of the normalized parameter name? */
+static bool in_name(const mv_norm_text *name, const char *w, size_t n) {
+    size_t i = 0;
+    while (i < name->len) {
+        while (i < name->len && name->text[i] == ' ')
+            i++;
+        size_t j = i;
+        while (j < name->len && name->text[j] != ' ')
+            j++;
+        if (j - i == n && memcmp(name->text + i, w, n) == 0)
+            return true;
+        i = j;
+    }
+    return false;
+}
+
+/* Content words in a normalized parameter description: not vague, not the
+ * parameter's own name, not a number. */
+static size_t content_words(const cap_state *st, const mv_norm_text *desc,
+                            const mv_norm_text *name) {
+    size_t count = 0;
+    size_t i = 0;
+    const char *t = desc->text;
+    while (i < desc->len) {
+        while (i < desc->len && !(is_alnum((unsigned char)t[i]) || (unsigned char)t[i] >= 0x80))
+            i++;
+        size_t j = i;
+        bool digits = true;
+        while (j < desc->len && (is_alnum((unsigned char)t[j]) || (unsigned char)t[j] >= 0x80)) {
+            digits = digits && t[j] >= '0' && t[j] <= '9';
+            j++;
+        }
+        if (j > i + 1 && !digits && !is_vague(st, t + i, j - i) && !in_name(name, t + i, j - i))
+            count++;
+        i = j;
+    }
+    return count;
+}
+
+/* Does normalized text contain the normalized phrase as whole words? */
+static bool mentions(const mv_norm_text *text, const mv_norm_text *phrase) {
+    if (phrase->len == 0 || phrase->len > text->len)
+        return false;
+    for (size_t i = 0; i + phrase->len <= text->len; i++) {
+        if (text->text[i] != phrase->text[0] ||
+            memcmp(text->text + i, phrase->text, phrase->len) != 0)
+            continue;
+        if (bounded(text->text, text->len, i, i + phrase->len, B_LEFT | B_RIGHT))
+            return true;
+    }
+    return false;
+}
+
+/* Parameter `p` holds structured data (an array of objects, an object): a
+ * nested property name belongs to it. */
+static bool nested_properties(const mv_tool *tool, uint32_t p) {
+    size_t n = 0;
+    for (uint32_t i = 0; i < tool->n_fields; i++)
+        if (tool->fields[i].kind == MV_FIELD_PROPERTY_NAME && tool->fields[i].param == (int32_t)p)
+            n++;
+    return n > 1;
+}
+
+static int32_t property_field(const mv_tool *tool, uint32_t p) {
+    for (uint32_t i = 0; i < tool->n_fields; i++)
+        if (tool->fields[i].kind == MV_FIELD_PROPERTY_NAME && tool->fields[i].param == (int32_t)p)
+            return (int32_t)i;
+    return -1;
+}
+
+static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    const mv_param *pm = &tool->params[p];
+    int strength = ts->sink[p];
+    if (strength == 0)
+        return MV_OK;
+    bool free_text = pm->type.len == 0 || str_is(pm->type, "string");
+    /* A list of strings is as free as one string; only a strong name makes
+     * it worth a look (tags, ids and items lists are everywhere). */
+    if (!free_text &&
+        !(strength == S_STRONG && str_is(pm->type, "array") && !nested_properties(tool, p)))
+        return MV_OK;
+
+    char words[CAP_NAME_MAX * 2 + 2];
+    size_t wn = split_words(pm->name.ptr, pm->name.len, words, sizeof(words));
+    mv_norm_text name = {"", 0, NULL}, desc = {"", 0, NULL};
+    int rc = mv_normalize(ts->ctx->normalizer, ts->ctx->scratch, words, wn, MV_NORM_DEFAULT, &name);
+    if (rc == MV_OK && pm->description.len > 0)
+        rc = mv_normalize(ts->ctx->normalizer, ts->ctx->scratch, pm->description.ptr,
+                          pm->description.len < CAP_PARAM_DESC_MAX ? pm->description.len
+                                                                   : CAP_PARAM_DESC_MAX,
+                          MV_NORM_DEFAULT, &desc);
+    if (rc != MV_OK)
+        return rc;
+
+    /* A strong name already says what the value holds, so a description
+     * that restates it ("previous messages") is no leak, and it takes more
+     * than a restatement to explain why the tool needs it. A weaker name
+     * whose description asks for keys or the conversation is a leak. */
+    bool strong = strength == S_STRONG;
+    bool leak = !strong && ts->leak[p];
+    if (!leak) {
+        if (content_words(st, &desc, &name) >= CAP_MIN_EXPLAIN + (strong ? 1u : 0u))
+            return MV_OK;
+        /* The tool itself names the parameter: add_sidenote, "tags and
+         * notes", "the Kubernetes context". */
+        if (mentions(&d->name_norm, &name))
+            return MV_OK;
+        if (ts->desc >= 0 && mentions(&ts->ctx->norm[ts->desc], &name))
+            return MV_OK;
+    }
+
+    double score = strength == S_STRONG   ? SINK_STRONG
+                   : strength == S_MEDIUM ? SINK_MEDIUM
+                                          : SINK_WEAK;
+    if (pm->required)
+        score += SINK_REQUIRED;
+    if (d->mask & st->freetext_mask)
+        score += SINK_FREETEXT;
+    else if (d->mask & st->sensitive_mask)
+        score += SINK_SENSITIVE;
+    else if (d->mask & st->narrow_mask)
+        score += d->from_name ? SINK_NAME_NARROW : SINK_LEAD_NARROW;
+    if (leak)
+        score += SINK_LEAK;
+    if (score < SINK_EMIT)
+        return MV_OK;
+
+    int label = (d->mask & (st->freetext_mask | st->sensitive_mask)) ? -1 : d->head[0];
+    char detail[240];
+    sbuf b = {detail, 0, sizeof(detail)};
+    sb_lit(&b, pm->required ? "required " : "optional ");
+    sb_lit(&b, "free-form parameter '");
+    sb_add(&b, pm->name.ptr, pm->name.len > 48 ? 48 : pm->name.len);
+    sb_lit(&b, leak ? "' asks for sensitive content"
+                    : "' reads like a side channel and is never explained");
+    if (label >= 0) {
+        sb_lit(&b, " on a ");
+        sb_str(&b, st->classes[label].label);
+        sb_lit(&b, " tool");
+    }
+    size_t elen = pm->name.len + 2 + (pm->description.len > 0 ? pm->description.len : 16);
+    char *ev = mv_arena_alloc(ts->ctx->scratch, elen);
+    if (ev == NULL)
+        return MV_ENOMEM;
+    sbuf e = {ev, 0, elen};
+    sb_str(&e, pm->name);
+    sb_lit(&e, ": ");
+    if (pm->description.len > 0)
+        sb_str(&e, pm->description);
+    else
+        sb_lit(&e, "(no description)");
+    int32_t fi = property_field(tool, p);
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = MV_THREAT_EXFILTRATION,
+        .confidence = score < SINK_MAX_CONF ? score : SINK_MAX_CONF,
+        .critical = false,
+        .field = fi,
+        .offset = 0,
+        .length = fi >= 0 ? (uint32_t)pm->name.len : 0,
+        .evidence = {ev, e.n},
+        .detail = {detail, b.n},
+    };
+    return mv_emit(ts->out, &spec);
+}
+
+/* ------------------------------------------------------------ inspect */
+
+static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    const cap_state *st = ctx->engine_state;
+    int rc = MV_OK;
+    tool_scan *ts = mv_arena_calloc(ctx->scratch, 1, sizeof(*ts));
+    if (ts == NULL)
+        return MV_ENOMEM;
+    ts->st = st;
+    ts->ctx = ctx;
+    ts->tool = tool;
+    ts->out = out;
+    ts->desc = -1;
+    ts->tc.cap = CAP_MATCHES_INIT;
+    ts->tc.st = st;
+    ts->tc.arena = ctx->scratch;
+    ts->tc.m = mv_arena_alloc(ctx->scratch, CAP_MATCHES_INIT * sizeof(match));
+    ts->leak = mv_arena_calloc(ctx->scratch, tool->n_params + 1, sizeof(bool));
+    if (ts->tc.m == NULL || ts->leak == NULL)
+        return MV_ENOMEM;
+    for (uint32_t i = 0; i < tool->n_fields && ts->desc < 0; i++)
+        if (tool->fields[i].kind == MV_FIELD_DESCRIPTION)
+            ts->desc = (int32_t)i;
+
+    /* The name declares; every other string may reference. */
+    for (uint32_t i = 0; i < tool->n_fields && rc == MV_OK; i++)
+        if (tool->fields[i].kind != MV_FIELD_NAME)
+            rc = scan_field(ts, i);
+    if (rc != MV_OK)
+        return rc;
+
+    /* The declaration costs a normalization of the name: only work it out
+     * for the few tools that mention a resource or carry a sink name. */
+    bool need = false;
+    for (size_t r = 0; r < st->n_res && !need; r++)
+        need = ts->best[r].w > 0;
+    ts->sink = mv_arena_calloc(ctx->scratch, tool->n_params + 1, sizeof(*ts->sink));
+    if (ts->sink == NULL)
+        return MV_ENOMEM;
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        if (pm->schema == MV_SCHEMA_INPUT && !pm->has_enum)
+            ts->sink[p] = (int8_t)sink_strength(st, pm->name);
+        need = need || ts->sink[p] != 0;
+    }
+    if (!need)
+        return MV_OK;
+    declaration d;
+    rc = declare(ts, &d);
+    if (rc == MV_OK)
+        rc = report_resources(ts, &d);
+    for (uint32_t p = 0; rc == MV_OK && p < tool->n_params; p++)
+        rc = report_sink(ts, &d, p);
+    return rc;
+}
+
+const mv_check mv_check_capability_mismatch = {
+    .id = "capability.mismatch",
+    .tier = MV_TIER_SOFT,
+    .init = cap_init,
+    .fini = cap_fini,
+    .prepare = NULL,
+    .release = NULL,
+    .inspect = cap_inspect,
+};

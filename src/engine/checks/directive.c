@@ -1,0 +1,1390 @@
+/*
+ * directive.imperative (soft): instructions injected into tool text and
+ * addressed to the model - hidden-instruction tags, HTML comments for the
+ * assistant, secrecy, instruction overrides, tool preambles, priority
+ * hijacks, fake system turns, persona switches, consent bypass,
+ * exfiltration imperatives and markdown images that carry data out.
+ *
+ * How a tool is inspected:
+ *  1. every field's normalized view goes through ONE Aho-Corasick pass over
+ *     all phrase terms of all families and context roles; matches must sit
+ *     on word boundaries (except CJK phrases);
+ *  2. rules are chained from the matches (parts in order, within a gap of
+ *     words, in one sentence);
+ *  3. each hit is checked by its family's guards (negation, protective
+ *     secrecy, same-server workflow) and needs (a sensitive object, a
+ *     destination), by a detector for tags, HTML comments and markdown
+ *     images, then scored: base + object boost, times the position weight;
+ *  4. per family the best hit of the tool is kept; families that agree in
+ *     instruction position raise each other; one soft signal per family at
+ *     most, when the final confidence reaches EMIT_THRESHOLD.
+ *
+ * The rule data lives in src/engine/rules/directive_*.rules. Only hits pay
+ * for the position classifier, guards and registry lookups.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "directive_rules.h"
+#include "mcpvet/check.h"
+#include "position.h"
+
+#define MATCH_CAP 8192          /* matches kept per field (the cap is recorded) */
+#define HIT_CAP 256             /* rule hits kept per field (the cap is recorded) */
+#define EMIT_THRESHOLD 0.5      /* final confidence a family needs to emit */
+#define STRONG_BOOST 0.20       /* strong sensitive object near the hit */
+#define WEAK_BOOST 0.10         /* weak sensitive object in the same sentence */
+#define WEAK_HIT 0.35           /* a hit that only supports other families */
+#define DESCRIPTIVE_WEIGHT 0.5  /* "Forgets all previous messages" */
+#define IMAGE_QUERY_PENALTY 0.1 /* an image whose query, not a placeholder, carries data */
+#define TAG_WRAP_PLAIN 0.55     /* <system>...</system> around plain text */
+#define TAG_OPEN_PLAIN 0.45     /* an unclosed tag starting plain text */
+#define AGREE_BOOST 0.10        /* per other family agreeing in the tool */
+#define AGREE_MAX 2
+#define AGREE_MIN_PRE 0.35 /* a family counts as agreeing from this score */
+#define NEGATION_WORDS 4   /* words before a hit searched for a negation */
+#define PROTECT_WORDS 5    /* words after a secrecy hit searched for its object */
+#define CONTEXT_BYTES 40   /* evidence context either side */
+#define COMMENT_MAX 4000   /* bytes of an unterminated HTML comment considered */
+#define URL_MAX 2048
+#define SPACED_RUN 6 /* single characters in a row that make a field letter-spaced */
+
+typedef struct dmatch {
+    uint32_t term;
+    uint32_t start;
+    uint32_t end;
+} dmatch;
+
+typedef struct dhit {
+    uint32_t family;
+    uint32_t rule;
+    uint32_t start; /* normalized */
+    uint32_t end;
+} dhit;
+
+/* Best hit of one family in the tool. */
+typedef struct best {
+    bool valid;
+    double pre;    /* base + boosts, before agreement and position */
+    double weight; /* position weight */
+    double score;  /* pre * weight, what "best" maximizes */
+    int32_t field;
+    uint32_t roff; /* raw span of the evidence */
+    uint32_t rlen;
+    bool strong;
+    bool weak;
+    const char *reason;
+} best;
+
+/* Everything about the field being inspected. */
+typedef struct fctx {
+    const mv_inspect_ctx *ctx;
+    const mv_tool *tool;
+    const mv_dr_rules *R;
+    uint32_t fi;
+    const char *text; /* normalized */
+    size_t len;
+    const uint32_t *roff;
+    mv_str raw;
+    mv_position_text pt;
+    dmatch *m;
+    size_t n;
+    dhit *h;
+    size_t nh;
+    const uint32_t *map; /* squeezed view: raw offset -> field offset, else NULL */
+} fctx;
+
+/* ------------------------------------------------------------ matching */
+
+typedef struct scan_state {
+    const mv_dr_rules *R;
+    const char *text;
+    size_t len;
+    dmatch *m;
+    size_t n;
+    size_t seen;
+} scan_state;
+
+static uint32_t cp_at(const char *s, size_t len, size_t i) {
+    utf8proc_int32_t cp = 0;
+    if (utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp) < 1) {
+        cp = 0xFFFD;
+    }
+    return (uint32_t)cp;
+}
+
+static bool word_at(const char *s, size_t len, size_t i) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x80) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    }
+    return mv_dr_is_word_cp(cp_at(s, len, i));
+}
+
+static bool word_before(const char *s, size_t len, size_t i) {
+    size_t j = i - 1;
+    if ((unsigned char)s[j] < 0x80) {
+        return word_at(s, len, j);
+    }
+    while (j > 0 && i - j < 4 && ((unsigned char)s[j] & 0xC0) == 0x80) {
+        j--;
+    }
+    return mv_dr_is_word_cp(cp_at(s, len, j));
+}
+
+/* Characters that glue a word into an identifier or a path: "email" in
+ * "email/password" or "MCP_AUTH_EMAIL" is not the verb "email". */
+static bool glue(char c) {
+    return c == '_' || c == '/' || c == '\\' || c == '@';
+}
+
+static int on_match(void *p, const mv_ac_match *am) {
+    scan_state *s = p;
+    const mv_dr_term *t = &s->R->terms[am->id];
+    if (t->check_left && am->start > 0 &&
+        (word_before(s->text, s->len, am->start) || (t->plain && glue(s->text[am->start - 1])))) {
+        return 0;
+    }
+    if (t->check_right && am->end < s->len &&
+        (word_at(s->text, s->len, am->end) || (t->plain && glue(s->text[am->end])))) {
+        return 0;
+    }
+    s->seen++;
+    if (s->n < MATCH_CAP) {
+        s->m[s->n].term = am->id;
+        s->m[s->n].start = (uint32_t)am->start;
+        s->m[s->n].end = (uint32_t)am->end;
+        s->n++;
+    }
+    return 0;
+}
+
+/* --------------------------------------------------------------- chains */
+
+static bool is_cjk_lead(unsigned char c) {
+    return c >= 0xE2 && c <= 0xEF;
+}
+
+/* May the next part start at b when the previous one ended at a? At most
+ * `gap` words (two CJK characters per word) in between, and no sentence end
+ * (a blank line counts; a single line break does not, so hard-wrapped text
+ * still chains). */
+static bool span_ok(const fctx *f, size_t a, size_t b, unsigned gap) {
+    size_t spaces = 0;
+    size_t cjk = 0;
+    size_t units;
+    if (b < a || b - a > 24u * (gap + 1u) + 8u) {
+        return false;
+    }
+    for (size_t i = a; i < b; i++) {
+        unsigned char c = (unsigned char)f->text[i];
+        if (c == ' ') {
+            spaces++;
+            if (mv_position_is_boundary(&f->pt, i, MV_POS_LINES_BLANK)) {
+                return false;
+            }
+        } else if (is_cjk_lead(c)) {
+            if (c == 0xE3 && i + 2 < f->len && (unsigned char)f->text[i + 1] == 0x80 &&
+                (unsigned char)f->text[i + 2] == 0x82) {
+                return false; /* ideographic full stop */
+            }
+            cjk++;
+        }
+    }
+    units = 2 * (spaces > 0 ? spaces - 1 : 0) + cjk;
+    return units <= 2u * gap;
+}
+
+static bool term_in_slot(const mv_dr_rules *R, uint32_t term, uint32_t rule, uint32_t slot) {
+    const mv_dr_term *t = &R->terms[term];
+    for (uint32_t u = 0; u < t->n_uses; u++) {
+        const mv_dr_use *use = &R->uses[t->use_start + u];
+        if (use->rule == rule && use->slot == slot) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does raw offset r start a line (after indentation and markdown marks)? */
+static bool at_line_start(const fctx *f, size_t r) {
+    while (r > 0) {
+        char c = f->raw.ptr[r - 1];
+        if (c == '\n' || c == '\r') {
+            return true;
+        }
+        if (c != ' ' && c != '\t' && c != '>' && c != '*' && c != '#' && c != '-' && c != '|' &&
+            c != '_') {
+            return false;
+        }
+        r--;
+    }
+    return true;
+}
+
+/* Complete rule `rule` whose first part is match i0. */
+static bool chain(const fctx *f, uint32_t rule, size_t i0, uint32_t *end_out) {
+    const mv_dr_rule *r = &f->R->rules[rule];
+    size_t prev = i0;
+    uint32_t prev_end = f->m[i0].end;
+    size_t window;
+    for (uint32_t slot = 1; slot < r->n_slots; slot++) {
+        size_t pick = SIZE_MAX;
+        unsigned gap = r->gaps[slot];
+        window = 24u * (gap + 1u) + 8u + f->R->max_term_len;
+        for (size_t j = prev + 1; j < f->n; j++) {
+            const dmatch *m = &f->m[j];
+            if (m->end > prev_end + window) {
+                break; /* sorted by end: nothing later can start in reach */
+            }
+            if (m->start < prev_end || (pick != SIZE_MAX && m->start >= f->m[pick].start)) {
+                continue;
+            }
+            if (term_in_slot(f->R, m->term, rule, slot) && span_ok(f, prev_end, m->start, gap)) {
+                pick = j;
+            }
+        }
+        if (pick == SIZE_MAX) {
+            return false;
+        }
+        prev = pick;
+        prev_end = f->m[pick].end;
+    }
+    *end_out = prev_end;
+    return true;
+}
+
+/* Collect rule hits of the field into f->h; returns how many there were
+ * (more than HIT_CAP when some were dropped). */
+static size_t find_hits(fctx *f) {
+    const mv_dr_rules *R = f->R;
+    size_t seen = 0;
+    f->nh = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const mv_dr_term *t = &R->terms[f->m[i].term];
+        for (uint32_t u = 0; u < t->n_uses; u++) {
+            const mv_dr_use *use = &R->uses[t->use_start + u];
+            const mv_dr_rule *r = &R->rules[use->rule];
+            uint32_t end = f->m[i].end;
+            if (use->slot != 0) {
+                continue;
+            }
+            if (r->n_slots > 1 && !chain(f, use->rule, i, &end)) {
+                continue;
+            }
+            if (r->line_start && !at_line_start(f, f->roff[f->m[i].start])) {
+                continue;
+            }
+            seen++;
+            if (f->nh < HIT_CAP) {
+                f->h[f->nh].family = r->family;
+                f->h[f->nh].rule = use->rule;
+                f->h[f->nh].start = f->m[i].start;
+                f->h[f->nh].end = end;
+                f->nh++;
+            }
+        }
+    }
+    return seen;
+}
+
+/* --------------------------------------------------------------- context */
+
+typedef struct around {
+    size_t ss, se;   /* sentence of the hit (normalized) */
+    size_t se2;      /* end of the following sentence */
+    bool strong;     /* strong object in [ss, se2), outside the hit */
+    bool weak;       /* weak object in [ss, se), outside the hit */
+    bool weak_value; /* ... that is a secret, not a URL */
+    bool destination;
+    bool workflow;
+} around;
+
+/* Is the dot at i inside a bare host name ("collector.example.org")? The
+ * chunk must be labels of letters, digits and '-' joined by dots, at least
+ * two dots or a known top-level label, ending in letters that are not a
+ * file extension. */
+static bool host_at(const fctx *f, size_t a, size_t b, size_t i) {
+    static const char *const exts[] = {
+        "json", "txt", "md",   "env",  "py",  "js",  "ts",  "yaml", "yml",  "csv", "png",
+        "jpg",  "gif", "html", "pdf",  "xml", "log", "sh",  "toml", "ini",  "cfg", "conf",
+        "lock", "pem", "key",  "pub",  "exe", "zip", "gz",  "tar",  "db",   "sql", "rs",
+        "go",   "c",   "h",    "java", "rb",  "php", "svg", "jpeg", "webp", "mp3", "mp4"};
+    static const char *const tlds[] = {"com",    "org", "net",  "io",      "dev",
+                                       "app",    "xyz", "info", "example", "site",
+                                       "online", "co",  "me",   "ai",      "cloud"};
+    const char *t = f->text;
+    size_t s = i;
+    size_t e = i;
+    size_t dots = 0;
+    size_t last;
+    size_t ll;
+    while (s > a && (word_at(t, f->len, s - 1) || t[s - 1] == '-' || t[s - 1] == '.')) {
+        s--;
+    }
+    while (e < b && (word_at(t, f->len, e) || t[e] == '-' || t[e] == '.')) {
+        e++;
+    }
+    while (e > s && t[e - 1] == '.') {
+        e--;
+    }
+    if (e <= s || t[s] == '.' || (s > a && t[s - 1] != ' ' && t[s - 1] != '(')) {
+        return false;
+    }
+    last = e;
+    for (size_t k = s; k < e; k++) {
+        if (t[k] == '.') {
+            dots++;
+            last = k + 1;
+            if (k + 1 < e && t[k + 1] == '.') {
+                return false;
+            }
+        }
+    }
+    ll = e - last;
+    if (dots == 0 || ll < 2 || ll > 24) {
+        return false;
+    }
+    for (size_t k = last; k < e; k++) {
+        if (t[k] < 'a' || t[k] > 'z') {
+            return false;
+        }
+    }
+    for (size_t k = 0; k < sizeof(exts) / sizeof(exts[0]); k++) {
+        if (strlen(exts[k]) == ll && memcmp(t + last, exts[k], ll) == 0) {
+            return false;
+        }
+    }
+    if (dots >= 2) {
+        return true;
+    }
+    for (size_t k = 0; k < sizeof(tlds) / sizeof(tlds[0]); k++) {
+        if (strlen(tlds[k]) == ll && memcmp(t + last, tlds[k], ll) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool has_url_or_email(const fctx *f, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++) {
+        char c = f->text[i];
+        if (c == ':' && i + 2 < b && f->text[i + 1] == '/' && f->text[i + 2] == '/') {
+            return true;
+        }
+        if (c == '@' && i > a && word_at(f->text, f->len, i - 1)) {
+            /* user@host.tld */
+            size_t j = i + 1;
+            bool dot = false;
+            while (j < b && f->text[j] != ' ' && f->text[j] != ')' && f->text[j] != '"') {
+                if (f->text[j] == '.' && j + 1 < b && word_at(f->text, f->len, j + 1)) {
+                    dot = true;
+                }
+                j++;
+            }
+            if (dot && i + 1 < b && word_at(f->text, f->len, i + 1)) {
+                return true;
+            }
+        }
+        if (c == 'w' && i + 4 <= b && memcmp(f->text + i, "www.", 4) == 0) {
+            return true;
+        }
+        if (c == '.' && host_at(f, a, b, i)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void look_around(const fctx *f, size_t start, size_t end, around *a) {
+    size_t dummy;
+    memset(a, 0, sizeof(*a));
+    mv_position_sentence(&f->pt, start, &a->ss, &dummy);
+    mv_position_sentence(&f->pt, end > start ? end - 1 : end, &dummy, &a->se);
+    a->se2 = a->se;
+    if (a->se < f->len) {
+        mv_position_sentence(&f->pt, a->se + 1, &dummy, &a->se2);
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        uint32_t roles = f->R->terms[m->term].roles;
+        bool inside = m->start >= start && m->end <= end;
+        if (roles == 0 || m->start < a->ss || m->start >= a->se2) {
+            continue;
+        }
+        if ((roles & MV_DR_ROLE_OBJECT_STRONG) && !inside) {
+            a->strong = true;
+        }
+        if ((roles & MV_DR_ROLE_OBJECT_WEAK) && !inside && m->start < a->se) {
+            a->weak = true;
+            a->weak_value = a->weak_value || !(roles & MV_DR_ROLE_DESTINATION);
+        }
+        if (roles & MV_DR_ROLE_DESTINATION) {
+            a->destination = true;
+        }
+        if ((roles & MV_DR_ROLE_WORKFLOW) && m->start < a->se) {
+            a->workflow = true;
+        }
+    }
+    if (!a->destination) {
+        a->destination = has_url_or_email(f, a->ss, a->se2);
+    }
+}
+
+/* A word list entry equal to text[s, s+len)? CJK entries are looked for in
+ * the bytes just before `s` instead (no spaces around them). */
+static bool in_words(const mv_dr_words *w, const char *s, size_t len) {
+    for (size_t i = 0; i < w->n; i++) {
+        if (w->len[i] == len && memcmp(w->w[i], s, len) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Token ending at or before `pos` (skipping spaces and wrappers): returns
+ * its start, or SIZE_MAX at the start of the text. */
+static size_t token_before(const char *text, size_t lo, size_t pos, size_t *tlen) {
+    size_t e = pos;
+    size_t s;
+    while (e > lo && (text[e - 1] == ' ' || strchr(",;:()[]\"'*", text[e - 1]) != NULL)) {
+        e--;
+    }
+    if (e == lo) {
+        return SIZE_MAX;
+    }
+    s = e;
+    while (s > lo && text[s - 1] != ' ') {
+        s--;
+    }
+    *tlen = e - s;
+    return s;
+}
+
+/* "never send ...", "do not ignore ...", "if the user has already approved". */
+static bool negated(const fctx *f, size_t start, size_t ss) {
+    const mv_dr_words *neg = &f->R->negation;
+    size_t pos = start;
+    for (unsigned k = 0; k < NEGATION_WORDS; k++) {
+        size_t tl = 0;
+        size_t ts = token_before(f->text, ss, pos, &tl);
+        if (ts == SIZE_MAX) {
+            break;
+        }
+        if (in_words(neg, f->text + ts, tl)) {
+            return true;
+        }
+        pos = ts;
+    }
+    /* CJK negations are glued to the phrase */
+    for (size_t i = 0; i < neg->n; i++) {
+        size_t wl = neg->len[i];
+        size_t lo = start > ss + 12 ? start - 12 : ss;
+        if (!is_cjk_lead((unsigned char)neg->w[i][0]) || wl > start - lo) {
+            continue;
+        }
+        for (size_t p = lo; p + wl <= start; p++) {
+            if (memcmp(f->text + p, neg->w[i], wl) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Secrecy about a secret value ("do not reveal the API key to the user")
+ * protects it; secrecy about an action ("do not tell the user that ...",
+ * "... about this step") hides it. The object is the first protective term
+ * within PROTECT_WORDS words after the hit, before any stop word. */
+static bool protective(const fctx *f, size_t end, size_t se) {
+    size_t pos = end;
+    size_t limit = end;
+    for (unsigned k = 0; k < PROTECT_WORDS && pos < se; k++) {
+        size_t s = pos;
+        size_t e;
+        size_t cs;
+        size_t ce;
+        while (s < se && f->text[s] == ' ') {
+            s++;
+        }
+        e = s;
+        while (e < se && f->text[e] != ' ') {
+            e++;
+        }
+        if (e == s) {
+            break;
+        }
+        cs = s;
+        ce = e;
+        while (cs < ce && strchr(",;:()[]\"'*.!?", f->text[cs]) != NULL) {
+            cs++;
+        }
+        while (ce > cs && strchr(",;:()[]\"'*.!?", f->text[ce - 1]) != NULL) {
+            ce--;
+        }
+        if (in_words(&f->R->stops, f->text + cs, ce - cs)) {
+            break;
+        }
+        limit = e;
+        pos = e;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if ((f->R->terms[m->term].roles & MV_DR_ROLE_PROTECTIVE) && m->start >= end &&
+            m->start < limit) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does the raw sentence [r0, r1) name another tool of the same server? */
+static bool names_sibling(const fctx *f, size_t r0, size_t r1) {
+    const mv_registry *reg = f->ctx->registry;
+    uint32_t self = f->ctx->tool_index;
+    uint32_t server;
+    const char *s = f->raw.ptr;
+    size_t i = r0;
+    if (reg == NULL || !mv_registry_frozen(reg) || self >= mv_registry_count(reg)) {
+        return false;
+    }
+    server = mv_registry_tool_server(reg, self);
+    while (i < r1) {
+        size_t a;
+        size_t b;
+        while (i < r1 && !(word_at(s, r1, i) || s[i] == '_')) {
+            i++;
+        }
+        a = i;
+        while (i < r1 && (word_at(s, r1, i) || s[i] == '_' || s[i] == '-' || s[i] == '.')) {
+            i++;
+        }
+        b = i;
+        while (b > a && (s[b - 1] == '.' || s[b - 1] == '-')) {
+            b--;
+        }
+        if (b - a >= 3 && b - a <= 128) {
+            size_t count = 0;
+            const uint32_t *ids = mv_registry_find_name(reg, s + a, b - a, &count);
+            for (size_t k = 0; k < count; k++) {
+                if (ids[k] != self && mv_registry_tool_server(reg, ids[k]) == server) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------ detectors */
+
+/* Is the tool named like a setup step (connect, login, init...)? Then
+ * "call this before any other tool" explains itself. */
+static bool setup_name(const fctx *f) {
+    const mv_norm_text *name = &f->ctx->norm[0];
+    const mv_dr_words *w = &f->R->setup;
+    for (size_t i = 0; i < w->n; i++) {
+        size_t wl = w->len[i];
+        for (size_t p = 0; p + wl <= name->len; p++) {
+            if (memcmp(name->text + p, w->w[i], wl) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* "Forgets all previous messages", "Sends the history to ...": a
+ * third-person or -ing first verb describes the tool instead of ordering
+ * the model. Compares the raw first word with its normalized stem so that
+ * "this" or "access" (whose stems keep the s) are not taken for verbs. */
+static bool descriptive_form(const fctx *f, size_t ns, size_t rs) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t e = rs;
+    size_t ne = ns;
+    size_t wl;
+    char last;
+    while (e < n && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z'))) {
+        e++;
+    }
+    wl = e - rs;
+    while (ne < f->len && f->text[ne] >= 'a' && f->text[ne] <= 'z') {
+        ne++;
+    }
+    if (wl < 4 || ne == ns) {
+        return false;
+    }
+    last = (char)(s[e - 1] | 0x20);
+    if (last == 's' && f->text[ne - 1] != 's') {
+        return true;
+    }
+    return wl >= 5 && (s[e - 3] | 0x20) == 'i' && (s[e - 2] | 0x20) == 'n' && last == 'g' &&
+           !(ne - ns >= 3 && memcmp(f->text + ne - 3, "ing", 3) == 0);
+}
+
+/* A chat-template token where a turn can start: the start of a line or of
+ * the text, after a finished sentence or after another token. "wrapped in
+ * <<SYS>> markers" mentions the token instead of using it. */
+static bool turn_position(const fctx *f, size_t rs, size_t re) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t i = rs;
+    size_t j = re;
+    char prev;
+    while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) {
+        i--;
+    }
+    while (j < n && (s[j] == ' ' || s[j] == '\t')) {
+        j++;
+    }
+    if (j < n && (s[j] == ',' || s[j] == ';' || s[j] == ')')) {
+        return false; /* the token is a list item or an aside */
+    }
+    if (i == 0) {
+        return true;
+    }
+    prev = s[i - 1];
+    if (prev == '.') {
+        return !(i >= 2 && s[i - 2] == '.'); /* "..." is not a sentence end */
+    }
+    return prev == '\n' || prev == '\r' || strchr("!?:;>]|\"'#*", prev) != NULL;
+}
+
+/* First normalized index whose raw offset is >= r. */
+static size_t norm_at(const fctx *f, size_t r) {
+    size_t lo = 0;
+    size_t hi = f->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->roff[mid] < r) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+static char lower(char c) {
+    return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+}
+
+/* The raw tag at rs ("<name attr>"): sets the name span and the end of the
+ * tag (after '>'). False when there is no '>' on the same line. */
+static bool tag_parse(const fctx *f, size_t rs, size_t *ns, size_t *ne, size_t *te) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t i = rs + 1;
+    size_t lim = rs + 200 < n ? rs + 200 : n;
+    if (rs >= n || s[rs] != '<') {
+        return false;
+    }
+    *ns = i;
+    while (i < lim && strchr(" \t\r\n>/", s[i]) == NULL && i - *ns < 48) {
+        i++;
+    }
+    *ne = i;
+    while (i < lim && s[i] != '>' && s[i] != '\n' && s[i] != '<') {
+        i++;
+    }
+    if (i >= lim || s[i] != '>' || *ne == *ns) {
+        return false;
+    }
+    *te = i + 1;
+    return true;
+}
+
+/* Position of the closing tag "</name>" after `from`, or SIZE_MAX. */
+static size_t find_closing(const fctx *f, size_t from, size_t ns, size_t ne) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t nl = ne - ns;
+    size_t lim = from + 8192 < n ? from + 8192 : n;
+    for (size_t i = from; i + nl + 3 <= lim; i++) {
+        if (s[i] == '<' && s[i + 1] == '/') {
+            size_t k = 0;
+            while (k < nl && lower(s[i + 2 + k]) == lower(s[ns + k])) {
+                k++;
+            }
+            if (k == nl) {
+                size_t j = i + 2 + nl;
+                while (j < lim && s[j] == ' ') {
+                    j++;
+                }
+                if (j < lim && s[j] == '>') {
+                    return i;
+                }
+            }
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* "<instructions> element", "the <important>, <warning> and <note>
+ * admonitions": the tag is being talked about, not used. */
+static bool tag_mentioned(const fctx *f, size_t rs, size_t te) {
+    static const char *const nouns[] = {
+        "element",    "elements",    "tag",      "tags",      "block",     "blocks", "node",
+        "nodes",      "section",     "sections", "field",     "fields",    "marker", "markers",
+        "admonition", "admonitions", "wrapper",  "attribute", "attributes"};
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t j = te;
+    size_t w;
+    while (j < n && s[j] == ' ') {
+        j++;
+    }
+    if (j < n && (s[j] == ',' || s[j] == ';' || s[j] == ')')) {
+        return true;
+    }
+    w = j;
+    while (w < n && ((s[w] >= 'a' && s[w] <= 'z') || (s[w] >= 'A' && s[w] <= 'Z'))) {
+        w++;
+    }
+    for (size_t k = 0; k < sizeof(nouns) / sizeof(nouns[0]); k++) {
+        size_t l = strlen(nouns[k]);
+        if (w - j == l) {
+            size_t q = 0;
+            while (q < l && lower(s[j + q]) == nouns[k][q]) {
+                q++;
+            }
+            if (q == l) {
+                return true;
+            }
+        }
+    }
+    /* "the <x>", "an <x>", "each <x>" */
+    j = rs;
+    while (j > 0 && s[j - 1] == ' ') {
+        j--;
+    }
+    w = j;
+    while (w > 0 &&
+           ((s[w - 1] >= 'a' && s[w - 1] <= 'z') || (s[w - 1] >= 'A' && s[w - 1] <= 'Z'))) {
+        w--;
+    }
+    if (j - w >= 1 && j - w <= 4) {
+        static const char *const dets[] = {"the", "a", "an", "each", "every", "its", "any"};
+        for (size_t k = 0; k < sizeof(dets) / sizeof(dets[0]); k++) {
+            size_t l = strlen(dets[k]);
+            if (j - w == l) {
+                size_t q = 0;
+                while (q < l && lower(s[w + q]) == dets[k][q]) {
+                    q++;
+                }
+                if (q == l) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+typedef enum region_kind { REGION_PLAIN = 0, REGION_CAUTION, REGION_INSTRUCTION } region_kind;
+
+/* What normalized text [a, b) holds: another family's hit, a strong
+ * sensitive object or words that address the model make it an
+ * instruction; words of caution make it an honest warning. */
+static region_kind region_content(const fctx *f, uint32_t family, size_t a, size_t b) {
+    bool caution = false;
+    for (size_t i = 0; i < f->nh; i++) {
+        const dhit *o = &f->h[i];
+        mv_dr_detector d = f->R->families[o->family].detector;
+        if (o->family != family && o->start >= a && o->end <= b && d != MV_DR_DET_MARKDOWN_IMAGE &&
+            d != MV_DR_DET_TAG) {
+            return REGION_INSTRUCTION;
+        }
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        uint32_t roles = f->R->terms[m->term].roles;
+        if (m->start < a || m->end > b) {
+            continue;
+        }
+        if (roles & (MV_DR_ROLE_OBJECT_STRONG | MV_DR_ROLE_ADDRESSEE)) {
+            return REGION_INSTRUCTION;
+        }
+        caution = caution || (roles & MV_DR_ROLE_CAUTION) != 0;
+    }
+    return caution ? REGION_CAUTION : REGION_PLAIN;
+}
+
+/* A chat token made of words ("system:", "SYSTEM MESSAGE") reads as a turn
+ * only when written like one: in capitals or followed by a colon on its
+ * line. Punctuated tokens (<|im_start|>, [INST], <<SYS>>) always do. */
+static bool turn_token(const fctx *f, size_t rs, size_t re) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    bool upper = false;
+    bool lowercase = false;
+    for (size_t i = rs; i < re; i++) {
+        if (s[i] == '|' || s[i] == '[' || (s[i] == '<' && i + 1 < re && s[i + 1] == '<')) {
+            return true;
+        }
+        if (s[i] == ':') {
+            return true;
+        }
+        upper = upper || (s[i] >= 'A' && s[i] <= 'Z');
+        lowercase = lowercase || (s[i] >= 'a' && s[i] <= 'z');
+    }
+    if (upper && !lowercase) {
+        return true;
+    }
+    for (size_t i = re; i < n && i < re + 24 && s[i] != '\n'; i++) {
+        if (s[i] == ':') {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A pseudo-XML tag, not a path placeholder ("<secret>/<file>") nor a
+ * generic type ("List<System>"). */
+static bool tag_ok(const fctx *f, size_t rs, size_t re) {
+    const char *s = f->raw.ptr;
+    if (re < f->raw.len && s[re] == '/') {
+        return false;
+    }
+    if (rs > 0 && (s[rs - 1] == '/' || word_at(s, f->raw.len, rs - 1))) {
+        return false;
+    }
+    return true;
+}
+
+/* An HTML comment at hit h: is it addressed to the model? Sets *cend. */
+static bool comment_addressed(const fctx *f, const dhit *h, size_t *cend) {
+    size_t end = h->start + COMMENT_MAX < f->len ? h->start + COMMENT_MAX : f->len;
+    bool addressed = false;
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if ((f->R->terms[m->term].roles & MV_DR_ROLE_COMMENT_CLOSE) && m->start >= h->end) {
+            end = m->end;
+            break;
+        }
+    }
+    *cend = end;
+    for (size_t i = 0; i < f->n && !addressed; i++) {
+        const dmatch *m = &f->m[i];
+        addressed = (f->R->terms[m->term].roles & MV_DR_ROLE_ADDRESSEE) && m->start >= h->end &&
+                    m->end <= end;
+    }
+    for (size_t i = 0; i < f->nh && !addressed; i++) {
+        const dhit *o = &f->h[i];
+        addressed = o->family != h->family && o->start >= h->end && o->end <= end &&
+                    f->R->families[o->family].detector == MV_DR_DET_NONE;
+    }
+    return addressed;
+}
+
+static bool url_has_placeholder(const char *u, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        char c = u[i];
+        if (c == '{' || c == '}' || c == '$' || c == '<' || c == '>' || c == '[' || c == ']') {
+            return true;
+        }
+        if (c == '%' && i + 2 < n && u[i + 1] == '7' && (u[i + 2] == 'b' || u[i + 2] == 'B')) {
+            return true;
+        }
+        if (c == '.' && i + 2 < n && u[i + 1] == '.' && u[i + 2] == '.') {
+            return true;
+        }
+        if ((unsigned char)c == 0xE2 && i + 2 < n && (unsigned char)u[i + 1] == 0x80 &&
+            (unsigned char)u[i + 2] == 0xA6) {
+            return true; /* … */
+        }
+        if ((c == '=' || c == '?' || c == '&' || c == '/') && i + 4 <= n) {
+            /* an all-caps placeholder: ?d=DATA, ?CHAT_HISTORY, /SECRET */
+            size_t j = i + 1;
+            while (j < n && ((u[j] >= 'A' && u[j] <= 'Z') || u[j] == '_')) {
+                j++;
+            }
+            if (j - i - 1 >= 3 && (j == n || u[j] == '&' || u[j] == '#')) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool url_has_query(const char *u, size_t n) {
+    const char *q = memchr(u, '?', n);
+    return q != NULL && memchr(q, '=', n - (size_t)(q - u)) != NULL;
+}
+
+typedef enum image_kind { IMAGE_NONE = 0, IMAGE_STATIC, IMAGE_QUERY, IMAGE_TEMPLATE } image_kind;
+
+/* Markdown image (or <img>) at the trigger: sets its raw span and says
+ * whether its URL is static, has a query, or has a template placeholder
+ * ({...}, $VAR, <...>, ALLCAPS values) to be filled with data. */
+static image_kind image_parse(const fctx *f, const dhit *h, size_t *rs, size_t *re) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t t = f->roff[h->start];
+    size_t us;
+    size_t ue;
+    size_t start;
+    if (t + 4 <= n && (s[t] == '<')) {
+        /* <img ... src="URL" */
+        size_t lim = t + 512 < n ? t + 512 : n;
+        size_t i = t + 4;
+        while (i + 4 < lim &&
+               !(memcmp(s + i, "src", 3) == 0 && (s[i + 3] == '=' || s[i + 3] == ' '))) {
+            if (s[i] == '>') {
+                return IMAGE_NONE;
+            }
+            i++;
+        }
+        if (i + 4 >= lim) {
+            return IMAGE_NONE;
+        }
+        i += 3;
+        while (i < lim && (s[i] == ' ' || s[i] == '=')) {
+            i++;
+        }
+        if (i < lim && (s[i] == '"' || s[i] == '\'')) {
+            i++;
+        }
+        us = i;
+        start = t;
+    } else {
+        /* ![alt](URL): t is at "](" */
+        size_t lo = t > 256 ? t - 256 : 0;
+        size_t i = t;
+        bool found = false;
+        while (i > lo) {
+            i--;
+            if (s[i] == '\n') {
+                break;
+            }
+            if (s[i] == '[' && i > 0 && s[i - 1] == '!') {
+                found = true;
+                break;
+            }
+        }
+        if (!found || t + 2 > n) {
+            return IMAGE_NONE;
+        }
+        start = i - 1;
+        us = t + 2;
+    }
+    ue = us;
+    while (ue < n && ue - us < URL_MAX && s[ue] != ')' && s[ue] != ' ' && s[ue] != '"' &&
+           s[ue] != '\'' && s[ue] != '\n') {
+        ue++;
+    }
+    *rs = start;
+    *re = ue < n ? ue + 1 : ue;
+    if (url_has_placeholder(s + us, ue - us)) {
+        return IMAGE_TEMPLATE;
+    }
+    return url_has_query(s + us, ue - us) ? IMAGE_QUERY : IMAGE_STATIC;
+}
+
+/* --------------------------------------------------------------- scoring */
+
+static void consider_best(best *b, double pre, double weight, int32_t field, size_t rs, size_t re,
+                          const around *ar, const char *reason) {
+    double score = pre * weight;
+    if (!b->valid || score > b->score) {
+        b->valid = true;
+        b->pre = pre;
+        b->weight = weight;
+        b->score = score;
+        b->field = field;
+        b->roff = (uint32_t)rs;
+        b->rlen = (uint32_t)(re - rs);
+        b->strong = ar->strong;
+        b->weak = ar->weak;
+        b->reason = reason;
+    }
+}
+
+static void evaluate(fctx *f, const dhit *h, best *bests) {
+    const mv_dr_rules *R = f->R;
+    const mv_dr_rule *rule = &R->rules[h->rule];
+    const mv_dr_family *fam = &R->families[h->family];
+    size_t ns = h->start;
+    size_t ne = h->end;
+    size_t rs;
+    size_t re;
+    double pre = rule->conf;
+    around ar;
+    mv_position pos;
+    look_around(f, ns, ne, &ar);
+    if ((fam->guards & MV_DR_GUARD_NEGATION) && negated(f, ns, ar.ss)) {
+        return;
+    }
+    if ((fam->guards & MV_DR_GUARD_PROTECTIVE) && protective(f, ne, ar.se)) {
+        return;
+    }
+    if (!rule->free && fam->needs == MV_DR_NEEDS_OBJECT && !ar.strong) {
+        return;
+    }
+    if (!rule->free && fam->needs == MV_DR_NEEDS_DESTINATION && !ar.destination) {
+        return;
+    }
+    if ((fam->guards & MV_DR_GUARD_WORKFLOW) && !ar.strong &&
+        (ar.workflow || setup_name(f) || names_sibling(f, f->roff[ar.ss], f->roff[ar.se]))) {
+        return;
+    }
+    rs = f->roff[ns];
+    re = f->roff[ne];
+    switch (fam->detector) {
+    case MV_DR_DET_TAG: {
+        size_t tn0;
+        size_t tn1;
+        size_t te;
+        size_t close;
+        size_t ce;
+        bool wrap;
+        region_kind rk;
+        if (!tag_parse(f, rs, &tn0, &tn1, &te) || !tag_ok(f, rs, te)) {
+            return;
+        }
+        close = find_closing(f, te, tn0, tn1);
+        ce = close != SIZE_MAX ? close : (te + 600 < f->raw.len ? te + 600 : f->raw.len);
+        wrap = close != SIZE_MAX ? close > te
+                                 : (turn_position(f, rs, te) && !tag_mentioned(f, rs, te));
+        rk = region_content(f, h->family, norm_at(f, te), norm_at(f, ce));
+        if (!wrap || rk == REGION_CAUTION) {
+            pre = WEAK_HIT; /* mentioned, or an honest warning: only supports others */
+        } else if (rk == REGION_PLAIN) {
+            pre = close != SIZE_MAX ? TAG_WRAP_PLAIN : TAG_OPEN_PLAIN;
+        }
+        ne = norm_at(f, te);
+        re = close != SIZE_MAX ? close : te;
+        break;
+    }
+    case MV_DR_DET_TURN:
+        if (!turn_position(f, rs, re) || !turn_token(f, rs, re)) {
+            pre = WEAK_HIT;
+        }
+        break;
+    case MV_DR_DET_HTML_COMMENT: {
+        size_t cend = ne;
+        if (!comment_addressed(f, h, &cend)) {
+            return;
+        }
+        ne = cend;
+        re = f->roff[ne];
+        look_around(f, ns, ne, &ar);
+        break;
+    }
+    case MV_DR_DET_MARKDOWN_IMAGE: {
+        /* A static image is a badge. A query string counts when the
+         * sentence names conversation data or secrets (not URLs: the image
+         * is one); a template placeholder counts on its own. */
+        image_kind k = image_parse(f, h, &rs, &re);
+        if (k == IMAGE_NONE || k == IMAGE_STATIC) {
+            return;
+        }
+        ns = norm_at(f, rs);
+        ne = norm_at(f, re);
+        look_around(f, ns, ne, &ar);
+        if (k == IMAGE_QUERY) {
+            if (!ar.strong && !ar.weak_value) {
+                return;
+            }
+            pre -= IMAGE_QUERY_PENALTY;
+        }
+        ar.weak = ar.weak_value; /* other URLs near an image are no news */
+        break;
+    }
+    default:
+        break;
+    }
+    if (ar.strong) {
+        pre += STRONG_BOOST;
+    } else if (ar.weak) {
+        pre += WEAK_BOOST;
+    }
+    if (pre > 1.0) {
+        pre = 1.0;
+    }
+    mv_position_classify(&pos, &f->pt, ns, ne);
+    if (fam->imperative && !rule->nominal && descriptive_form(f, ns, rs)) {
+        pos.weight *= DESCRIPTIVE_WEIGHT;
+        pos.reason = "describes what the tool does";
+    }
+    if (f->map != NULL) { /* squeezed view: back to field offsets */
+        rs = f->map[rs];
+        re = f->map[re];
+    }
+    consider_best(&bests[h->family], pre, pos.weight, (int32_t)f->fi, rs, re, &ar, pos.reason);
+}
+
+/* ------------------------------------------------------------- emitting */
+
+static int emit_family(const mv_inspect_ctx *ctx, const mv_tool *tool, const mv_dr_family *fam,
+                       const best *b, double conf, unsigned agree, mv_emitter *out) {
+    const mv_field *field = &tool->fields[b->field];
+    const char *s = field->text.ptr;
+    size_t n = field->text.len;
+    size_t rs = b->roff;
+    size_t re = (size_t)b->roff + b->rlen;
+    size_t cs = rs;
+    size_t ce = re;
+    char detail[240];
+    mv_signal_spec spec;
+    (void)ctx;
+    if (re - rs <= 120) {
+        cs = rs > CONTEXT_BYTES ? rs - CONTEXT_BYTES : 0;
+        ce = re + CONTEXT_BYTES < n ? re + CONTEXT_BYTES : n;
+        while (cs < rs && ((unsigned char)s[cs] & 0xC0) == 0x80) {
+            cs++;
+        }
+        while (ce < n && ((unsigned char)s[ce] & 0xC0) == 0x80) {
+            ce++;
+        }
+    }
+    snprintf(detail, sizeof(detail), "%s addressed to the model%s%s%s%s", fam->label,
+             b->strong ? "; next to a sensitive object"
+                       : (b->weak ? "; next to a secret or URL" : ""),
+             agree == 1 ? "; another phrase family agrees"
+                        : (agree > 1 ? "; other phrase families agree" : ""),
+             b->weight < 1.0 ? "; discounted: " : "", b->weight < 1.0 ? b->reason : "");
+    memset(&spec, 0, sizeof(spec));
+    spec.tier = MV_TIER_SOFT;
+    spec.threat = fam->threat;
+    spec.confidence = conf;
+    spec.critical = false;
+    spec.field = b->field;
+    spec.offset = (uint32_t)rs;
+    spec.length = (uint32_t)(re - rs);
+    spec.evidence.ptr = s + cs;
+    spec.evidence.len = ce - cs;
+    spec.detail.ptr = detail;
+    spec.detail.len = strlen(detail);
+    return mv_emit(out, &spec);
+}
+
+/* ------------------------------------------------------------ the check */
+
+static int directive_init(const mv_allocator *a, void **engine_state) {
+    mv_dr_rules *r = NULL;
+    int rc = mv_dr_compile_builtin(&r, a, NULL);
+    *engine_state = r;
+    return rc;
+}
+
+static void directive_fini(const mv_allocator *a, void *engine_state) {
+    (void)a;
+    mv_dr_free(engine_state);
+}
+
+/* Letter-spaced text the normalizer could not join ("~ / . s s h / i d _ r
+ * s a", "c o l l e c t o r . e x a m p l e . o r g"): single characters
+ * separated by one space are squeezed together, wider gaps become one
+ * space. Returns false (and builds nothing) unless a run of at least
+ * SPACED_RUN single characters shows the field really is letter-spaced.
+ * map[k] is the field offset of squeezed byte k (map[len] = field length). */
+static bool squeeze(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out) {
+    const char *s = raw.ptr;
+    size_t n = raw.len;
+    size_t i = 0;
+    size_t o = 0;
+    size_t run = 0;
+    size_t best_run = 0;
+    bool prev_single = false;
+    char *buf;
+    uint32_t *map;
+    /* first pass: is it letter-spaced at all? */
+    while (i < n) {
+        size_t spaces = 0;
+        bool nl = false;
+        size_t ts;
+        bool single;
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) {
+            nl = nl || s[i] == '\n' || s[i] == '\r';
+            spaces++;
+            i++;
+        }
+        ts = i;
+        while (i < n && !(s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) {
+            i++;
+        }
+        if (i == ts) {
+            break;
+        }
+        single = i - ts == 1 || (i - ts <= 4 && ((unsigned char)s[ts] & 0xC0) == 0xC0 &&
+                                 (i - ts) == (size_t)(((unsigned char)s[ts] >= 0xF0)   ? 4
+                                                      : ((unsigned char)s[ts] >= 0xE0) ? 3
+                                                                                       : 2));
+        run = (single && prev_single && spaces == 1 && !nl) ? run + 1 : (single ? 1 : 0);
+        best_run = run > best_run ? run : best_run;
+        prev_single = single;
+    }
+    if (best_run < SPACED_RUN) {
+        return false;
+    }
+    buf = mv_arena_alloc(arena, n + 1);
+    map = mv_arena_alloc(arena, (n + 1) * sizeof(*map));
+    if (buf == NULL || map == NULL) {
+        return false;
+    }
+    i = 0;
+    prev_single = false;
+    while (i < n) {
+        size_t gs = i;
+        size_t spaces = 0;
+        bool nl = false;
+        size_t ts;
+        bool single;
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) {
+            nl = nl || s[i] == '\n' || s[i] == '\r';
+            spaces++;
+            i++;
+        }
+        ts = i;
+        while (i < n && !(s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) {
+            i++;
+        }
+        if (i == ts) {
+            break;
+        }
+        single = i - ts == 1 || (i - ts <= 4 && ((unsigned char)s[ts] & 0xC0) == 0xC0 &&
+                                 (i - ts) == (size_t)(((unsigned char)s[ts] >= 0xF0)   ? 4
+                                                      : ((unsigned char)s[ts] >= 0xE0) ? 3
+                                                                                       : 2));
+        if (o > 0 && !(single && prev_single && spaces == 1 && !nl)) {
+            buf[o] = nl ? '\n' : ' ';
+            map[o] = (uint32_t)gs;
+            o++;
+        }
+        for (size_t k = ts; k < i; k++) {
+            buf[o] = s[k];
+            map[o] = (uint32_t)k;
+            o++;
+        }
+        prev_single = single;
+    }
+    buf[o] = '\0';
+    map[o] = (uint32_t)n;
+    out->ptr = buf;
+    out->len = o;
+    *map_out = map;
+    return true;
+}
+
+/* Match, chain and evaluate one view of field fi. Sets *spaced when the
+ * view shows letter-spaced punctuation. */
+static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t fi, mv_str raw,
+                      const mv_norm_text *nt, const uint32_t *map, dmatch *m, dhit *h, best *bests,
+                      mv_emitter *out, bool *spaced) {
+    const mv_dr_rules *R = ctx->engine_state;
+    scan_state st = {R, nt->text, nt->len, m, 0, 0};
+    fctx f;
+    *spaced = false;
+    mv_ac_scan(R->ac, nt->text, nt->len, on_match, &st);
+    if (st.seen > MATCH_CAP) {
+        mv_emit_cap(out, "directive_matches", MATCH_CAP, st.seen);
+    }
+    if (st.n == 0) {
+        return;
+    }
+    memset(&f, 0, sizeof(f));
+    f.ctx = ctx;
+    f.tool = tool;
+    f.R = R;
+    f.fi = fi;
+    f.text = nt->text;
+    f.len = nt->len;
+    f.roff = nt->raw_offset;
+    f.raw = raw;
+    f.pt.raw = raw;
+    f.pt.norm = nt;
+    f.pt.kind = tool->fields[fi].kind;
+    f.pt.path = tool->fields[fi].path;
+    f.m = m;
+    f.n = st.n;
+    f.h = h;
+    f.map = map;
+    for (size_t k = 0; k < f.n; k++) {
+        *spaced = *spaced || (R->terms[m[k].term].roles & MV_DR_ROLE_SPACED) != 0;
+    }
+    {
+        size_t seen = find_hits(&f);
+        if (seen > HIT_CAP) {
+            mv_emit_cap(out, "directive_hits", HIT_CAP, seen);
+        }
+    }
+    for (size_t k = 0; k < f.nh; k++) {
+        evaluate(&f, &f.h[k], bests);
+    }
+}
+
+static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    const mv_dr_rules *R = ctx->engine_state;
+    best *bests = NULL;
+    dmatch *m = NULL;
+    dhit *h = NULL;
+    unsigned agree = 0;
+    int rc = MV_OK;
+    if (R == NULL) {
+        rc = MV_ECHECK;
+        goto done;
+    }
+    bests = mv_arena_calloc(ctx->scratch, R->n_families, sizeof(*bests));
+    m = mv_arena_alloc(ctx->scratch, MATCH_CAP * sizeof(*m));
+    h = mv_arena_alloc(ctx->scratch, HIT_CAP * sizeof(*h));
+    if (bests == NULL || m == NULL || h == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_norm_text *nt = &ctx->norm[fi];
+        mv_str raw = tool->fields[fi].text;
+        bool spaced = false;
+        if (nt->text == NULL || nt->len == 0) {
+            continue;
+        }
+        scan_view(ctx, tool, fi, raw, nt, NULL, m, h, bests, out, &spaced);
+        if (spaced && ctx->normalizer != NULL) {
+            mv_str sq;
+            uint32_t *map = NULL;
+            mv_norm_text snt;
+            if (raw.len > nt->raw_offset[nt->len]) {
+                raw.len = nt->raw_offset[nt->len]; /* the engine capped this field */
+            }
+            if (squeeze(ctx->scratch, raw, &sq, &map) &&
+                mv_normalize(ctx->normalizer, ctx->scratch, sq.ptr, sq.len, MV_NORM_DEFAULT,
+                             &snt) == MV_OK) {
+                bool again = false;
+                scan_view(ctx, tool, fi, sq, &snt, map, m, h, bests, out, &again);
+            }
+        }
+    }
+    for (size_t k = 0; k < R->n_families; k++) {
+        agree += bests[k].valid && bests[k].weight >= 0.5 && bests[k].pre >= AGREE_MIN_PRE;
+    }
+    for (size_t k = 0; k < R->n_families && rc == MV_OK; k++) {
+        const best *b = &bests[k];
+        unsigned others;
+        double conf;
+        if (!b->valid) {
+            continue;
+        }
+        others = agree - (b->weight >= 0.5 && b->pre >= AGREE_MIN_PRE ? 1u : 0u);
+        if (others > AGREE_MAX) {
+            others = AGREE_MAX;
+        }
+        conf = b->pre + AGREE_BOOST * others;
+        if (conf > 1.0) {
+            conf = 1.0;
+        }
+        conf *= b->weight;
+        if (conf >= EMIT_THRESHOLD) {
+            rc = emit_family(ctx, tool, &R->families[k], b, conf, others, out);
+        }
+    }
+done:
+    return rc;
+}
+
+const mv_check mv_check_directive_imperative = {
+    "directive.imperative", MV_TIER_SOFT, directive_init, directive_fini, NULL, NULL,
+    directive_inspect,
+};

@@ -1,0 +1,153 @@
+/*
+ * Compiled phrase rules of the directive.imperative check (private to the
+ * check). The rule text lives in src/engine/rules/directive_*.rules (the
+ * format is documented at the top of each file); this module parses it once
+ * per engine, normalizes every phrase with the same normalizer tool text goes
+ * through, and builds one Aho-Corasick automaton over all of them.
+ *
+ * Vocabulary:
+ *  - a term is one normalized phrase, one automaton pattern;
+ *  - a rule is an ordered list of slots, each slot a set of terms; a rule
+ *    matches when one term of each slot occurs in order, each within `gap`
+ *    words of the previous one and in the same sentence;
+ *  - a family groups rules that mean the same thing ("instruction
+ *    override") and carries the threat, base confidence and requirements;
+ *  - context roles mark terms that are not findings but matter around them
+ *    (sensitive objects, destinations, addressees...);
+ *  - word lists are compared token by token, never put in the automaton.
+ */
+#ifndef MV_DIRECTIVE_RULES_H
+#define MV_DIRECTIVE_RULES_H
+
+#include <stdbool.h>
+#include "mcpvet/ac.h"
+#include "mcpvet/arena.h"
+#include "mcpvet/check.h"
+#include "mcpvet/common.h"
+
+#define MV_DR_MAX_SLOTS 16
+
+/* What a family needs around a hit before it counts. */
+typedef enum mv_dr_needs {
+    MV_DR_NEEDS_NONE = 0,
+    MV_DR_NEEDS_OBJECT,     /* a sensitive object near the hit */
+    MV_DR_NEEDS_DESTINATION /* a URL, e-mail address, parameter or tool to send to */
+} mv_dr_needs;
+
+/* Families whose hits are checked by code, not only by the phrases. */
+typedef enum mv_dr_detector {
+    MV_DR_DET_NONE = 0,
+    MV_DR_DET_TAG,           /* pseudo-XML tags: must wrap an instruction, not a placeholder */
+    MV_DR_DET_TURN,          /* chat tokens: full weight only where a turn can start */
+    MV_DR_DET_HTML_COMMENT,  /* "<!--": the comment must address the model */
+    MV_DR_DET_MARKDOWN_IMAGE /* "](http": an image whose URL carries data */
+} mv_dr_detector;
+
+/* Guards that can drop a hit. */
+#define MV_DR_GUARD_NEGATION 1u   /* "do not send the key to ..." is protective */
+#define MV_DR_GUARD_PROTECTIVE 2u /* secrecy about a secret value is protective */
+#define MV_DR_GUARD_WORKFLOW 4u   /* ordering a same-server sibling first is guidance */
+
+/* Context roles of a term (bit set). */
+#define MV_DR_ROLE_OBJECT_STRONG 1u
+#define MV_DR_ROLE_OBJECT_WEAK 2u
+#define MV_DR_ROLE_DESTINATION 4u
+#define MV_DR_ROLE_ADDRESSEE 8u
+#define MV_DR_ROLE_WORKFLOW 16u
+#define MV_DR_ROLE_PROTECTIVE 32u
+#define MV_DR_ROLE_COMMENT_CLOSE 64u
+#define MV_DR_ROLE_CAUTION 128u /* "irreversible, confirm with the user" */
+#define MV_DR_ROLE_SPACED 256u  /* letter-spaced punctuation: try the squeezed view */
+
+typedef struct mv_dr_family {
+    const char *id;    /* "override" */
+    const char *label; /* "instruction override" */
+    mv_threat threat;
+    double base;
+    unsigned gap; /* default gap of its rules, in words */
+    mv_dr_needs needs;
+    unsigned guards;
+    mv_dr_detector detector;
+    bool imperative; /* @mood imperative: a third-person/-ing first verb is descriptive */
+} mv_dr_family;
+
+typedef struct mv_dr_rule {
+    uint32_t family;
+    uint32_t n_slots;
+    double conf;                   /* base confidence of this rule */
+    unsigned gap;                  /* words allowed between the rule's " ... " parts */
+    uint8_t gaps[MV_DR_MAX_SLOTS]; /* words allowed before slot s (s >= 1) */
+    bool line_start;               /* must start a raw line */
+    bool free;                     /* the family's `needs` does not apply */
+    bool nominal;                  /* starts with a noun: the family's @mood does not apply */
+    uint32_t line;                 /* source line, for messages */
+    const char *file;
+} mv_dr_rule;
+
+typedef struct mv_dr_use {
+    uint32_t rule;
+    uint32_t slot;
+} mv_dr_use;
+
+typedef struct mv_dr_term {
+    const char *text; /* normalized, NUL-terminated */
+    uint32_t len;
+    uint32_t roles;     /* MV_DR_ROLE_* */
+    uint32_t use_start; /* into uses[] */
+    uint32_t n_uses;
+    bool check_left;  /* first character is a word character: needs a boundary */
+    bool check_right; /* last character is a word character: needs a boundary */
+    bool plain;       /* only words: '_' '/' '\\' '@' next to it glue it into an identifier */
+} mv_dr_term;
+
+typedef struct mv_dr_words {
+    const char **w;
+    uint32_t *len;
+    size_t n;
+} mv_dr_words;
+
+typedef struct mv_dr_rules {
+    mv_arena *arena;
+    mv_dr_family *families;
+    size_t n_families;
+    mv_dr_rule *rules;
+    size_t n_rules;
+    mv_dr_term *terms;
+    size_t n_terms;
+    mv_dr_use *uses; /* grouped by term */
+    size_t n_uses;
+    size_t max_term_len;
+    mv_dr_words negation; /* [words negation] */
+    mv_dr_words stops;    /* [words protective-stop] */
+    mv_dr_words setup;    /* [words setup-name] */
+    mv_ac *ac;
+} mv_dr_rules;
+
+/* Source texts to compile, in order (sets must be defined before use). */
+typedef struct mv_dr_source {
+    const char *name; /* for messages: "directive_en" */
+    const char *text;
+    size_t len;
+} mv_dr_source;
+
+/*
+ * Parse and compile rule sources. On failure returns MV_EPARSE (with
+ * err->message naming the file and line), MV_ENOMEM or MV_EINVAL; err may be
+ * NULL. The result owns all its memory.
+ */
+int mv_dr_compile(mv_dr_rules **out, const mv_allocator *a, const mv_dr_source *src, size_t n_src,
+                  mv_error *err);
+
+/* Compile the builtin files directive_context, directive_en, directive_intl. */
+int mv_dr_compile_builtin(mv_dr_rules **out, const mv_allocator *a, mv_error *err);
+
+void mv_dr_free(mv_dr_rules *r);
+
+/* Word character for boundary checks: letters, digits and marks, except
+ * scripts written without spaces (CJK, kana, Hangul), which match anywhere. */
+bool mv_dr_is_word_cp(uint32_t cp);
+
+/* Index of the family named `id`, or -1. */
+int mv_dr_family_index(const mv_dr_rules *r, const char *id);
+
+#endif

@@ -1,0 +1,925 @@
+/*
+ * The position classifier (see position.h): decides whether a phrase found
+ * by a phrase check is addressed to the model or only quoted, exemplified,
+ * listed or labelled. It works on the normalized view for words (stems make
+ * "detects" and "detection" one cue) and on the raw text for quotes and
+ * lines (the normalized view unifies quotes with apostrophes and collapses
+ * line breaks, both of which matter here).
+ *
+ * Everything is bounded: the sentence scan looks at most SENT_MAX bytes
+ * back, the quote scan at most QUOTE_WINDOW bytes either side, and only the
+ * code-fence count walks the text before the phrase.
+ */
+#include "position.h"
+
+#include <string.h>
+#include <utf8proc.h>
+
+#define SENT_MAX 600     /* bytes of normalized text searched back for a cue */
+#define TOK_MAX 64       /* words of the sentence kept before the phrase */
+#define QUOTE_WINDOW 600 /* raw bytes searched either side for quotes */
+#define QUOTE_STACK 32
+#define QUOTE_SHORT 240  /* longer quoted passages are not "an example" */
+#define LABEL_WORDS 3    /* a label is at most this many words before ':' */
+#define FENCE_BACK 16384 /* raw bytes searched back for code fences */
+
+/* ------------------------------------------------------------ vocabulary */
+
+typedef enum voc_kind {
+    V_INTRO,    /* example introducer */
+    V_DETECT,   /* security-tool verb */
+    V_ATTACKER, /* subject that attacks */
+    V_SAYING,   /* verb of writing/saying (needed by V_ATTACKER) */
+    V_SECNOUN,  /* noun that makes a detection verb's object attack text */
+    V_BREAK,    /* starts a new clause between cue and phrase */
+    V_LABEL,    /* label word before ':' */
+    V_ABBREV    /* "e.g." is not a sentence end */
+} voc_kind;
+
+typedef struct voc {
+    const char *plain; /* what a person writes */
+    const char *norm;  /* its normalized form (checked by a unit test) */
+    voc_kind kind;
+    unsigned reach;      /* cue: max words between cue and phrase */
+    const char *raw_end; /* the raw word must end so ("including", not "include") */
+} voc;
+
+/* Normalized forms are Snowball stems: "detects" -> "detect". */
+static const voc vocabulary[] = {
+    /* example introducers */
+    {"such as", "such as", V_INTRO, 12, NULL},
+    {"e.g", "e.g", V_INTRO, 12, NULL},
+    {"eg", "eg", V_INTRO, 12, NULL},
+    {"for example", "for exampl", V_INTRO, 12, NULL},
+    {"for instance", "for instanc", V_INTRO, 12, NULL},
+    {"examples of", "exampl of", V_INTRO, 10, NULL},
+    {"including", "includ", V_INTRO, 8, "ing"},
+    {"like", "like", V_INTRO, 3, NULL},
+    {"phrases like", "phrase like", V_INTRO, 12, NULL},
+    {"known as", "known as", V_INTRO, 4, NULL},
+    /* detection-list verbs */
+    {"detects", "detect", V_DETECT, 25, NULL},
+    {"flags", "flag", V_DETECT, 25, NULL},
+    {"scans for", "scan for", V_DETECT, 25, NULL},
+    {"scans", "scan", V_DETECT, 25, NULL},
+    {"blocks", "block", V_DETECT, 25, NULL},
+    {"identifies", "identifi", V_DETECT, 25, NULL},
+    {"reports", "report", V_DETECT, 25, NULL},
+    {"looks for", "look for", V_DETECT, 25, NULL},
+    {"catches", "catch", V_DETECT, 25, NULL},
+    {"filters", "filter", V_DETECT, 25, NULL},
+    {"rejects", "reject", V_DETECT, 25, NULL},
+    {"recognizes", "recogn", V_DETECT, 25, NULL},
+    {"classifies", "classifi", V_DETECT, 25, NULL},
+    {"checks for", "check for", V_DETECT, 25, NULL},
+    {"warns about", "warn about", V_DETECT, 25, NULL},
+    {"guards against", "guard against", V_DETECT, 25, NULL},
+    {"protects against", "protect against", V_DETECT, 25, NULL},
+    {"defends against", "defend against", V_DETECT, 25, NULL},
+    {"sanitizes", "sanit", V_DETECT, 25, NULL},
+    {"redacts", "redact", V_DETECT, 25, NULL},
+    {"strips", "strip", V_DETECT, 25, NULL},
+    {"quarantines", "quarantin", V_DETECT, 25, NULL},
+    {"blocklist", "blocklist", V_DETECT, 25, NULL},
+    {"denylist", "denylist", V_DETECT, 25, NULL},
+    /* attacker subjects */
+    {"attackers", "attack", V_ATTACKER, 20, NULL},
+    {"adversaries", "adversari", V_ATTACKER, 20, NULL},
+    {"malicious", "malici", V_ATTACKER, 20, NULL},
+    {"hackers", "hacker", V_ATTACKER, 20, NULL},
+    {"jailbreak", "jailbreak", V_ATTACKER, 20, NULL},
+    {"injections", "inject", V_ATTACKER, 20, NULL},
+    /* verbs of saying (an attacker cue needs one before the phrase) */
+    {"write", "write", V_SAYING, 0, NULL},
+    {"writes", "write", V_SAYING, 0, NULL},
+    {"say", "say", V_SAYING, 0, NULL},
+    {"use", "use", V_SAYING, 0, NULL},
+    {"insert", "insert", V_SAYING, 0, NULL},
+    {"embed", "emb", V_SAYING, 0, NULL},
+    {"include", "includ", V_SAYING, 0, NULL},
+    {"contain", "contain", V_SAYING, 0, NULL},
+    {"try", "tri", V_SAYING, 0, NULL},
+    {"hide", "hide", V_SAYING, 0, NULL},
+    {"hidden", "hidden", V_SAYING, 0, NULL},
+    {"put", "put", V_SAYING, 0, NULL},
+    {"add", "add", V_SAYING, 0, NULL},
+    {"slip", "slip", V_SAYING, 0, NULL},
+    {"sneak", "sneak", V_SAYING, 0, NULL},
+    {"smuggle", "smuggl", V_SAYING, 0, NULL},
+    {"craft", "craft", V_SAYING, 0, NULL},
+    {"type", "type", V_SAYING, 0, NULL},
+    {"ask", "ask", V_SAYING, 0, NULL},
+    {"like", "like", V_SAYING, 0, NULL},
+    {"such", "such", V_SAYING, 0, NULL},
+    /* nouns that make a detection verb's object attack text */
+    {"injection", "inject", V_SECNOUN, 0, NULL},
+    {"jailbreak", "jailbreak", V_SECNOUN, 0, NULL},
+    {"attack", "attack", V_SECNOUN, 0, NULL},
+    {"malicious", "malici", V_SECNOUN, 0, NULL},
+    {"suspicious", "suspici", V_SECNOUN, 0, NULL},
+    {"pattern", "pattern", V_SECNOUN, 0, NULL},
+    {"phrase", "phrase", V_SECNOUN, 0, NULL},
+    {"attempt", "attempt", V_SECNOUN, 0, NULL},
+    {"manipulation", "manipul", V_SECNOUN, 0, NULL},
+    {"poisoning", "poison", V_SECNOUN, 0, NULL},
+    {"threat", "threat", V_SECNOUN, 0, NULL},
+    {"unsafe", "unsaf", V_SECNOUN, 0, NULL},
+    {"harmful", "harm", V_SECNOUN, 0, NULL},
+    {"instructions", "instruct", V_SECNOUN, 0, NULL},
+    {"prompt", "prompt", V_SECNOUN, 0, NULL},
+    {"string", "string", V_SECNOUN, 0, NULL},
+    {"text", "text", V_SECNOUN, 0, NULL},
+    {"content", "content", V_SECNOUN, 0, NULL},
+    {"keyword", "keyword", V_SECNOUN, 0, NULL},
+    {"payload", "payload", V_SECNOUN, 0, NULL},
+    {"exploit", "exploit", V_SECNOUN, 0, NULL},
+    {"trick", "trick", V_SECNOUN, 0, NULL},
+    {"tag", "tag", V_SECNOUN, 0, NULL},
+    {"marker", "marker", V_SECNOUN, 0, NULL},
+    {"signature", "signatur", V_SECNOUN, 0, NULL},
+    {"indicator", "indic", V_SECNOUN, 0, NULL},
+    {"word", "word", V_SECNOUN, 0, NULL},
+    {"term", "term", V_SECNOUN, 0, NULL},
+    {"sentence", "sentenc", V_SECNOUN, 0, NULL},
+    {"language", "languag", V_SECNOUN, 0, NULL},
+    {"description", "descript", V_SECNOUN, 0, NULL},
+    {"input", "input", V_SECNOUN, 0, NULL},
+    /* clause breakers */
+    {"then", "then", V_BREAK, 0, NULL},
+    {"but", "but", V_BREAK, 0, NULL},
+    {"however", "howev", V_BREAK, 0, NULL},
+    {"instead", "instead", V_BREAK, 0, NULL},
+    {"also", "also", V_BREAK, 0, NULL},
+    {"now", "now", V_BREAK, 0, NULL},
+    {"so", "so", V_BREAK, 0, NULL},
+    {"therefore", "therefor", V_BREAK, 0, NULL},
+    {"please", "pleas", V_BREAK, 0, NULL},
+    {"must", "must", V_BREAK, 0, NULL},
+    {"should", "should", V_BREAK, 0, NULL},
+    {"shall", "shall", V_BREAK, 0, NULL},
+    {"need", "need", V_BREAK, 0, NULL},
+    {"always", "alway", V_BREAK, 0, NULL},
+    {"important", "import", V_BREAK, 0, NULL},
+    {"note", "note", V_BREAK, 0, NULL},
+    {"afterwards", "afterward", V_BREAK, 0, NULL},
+    {"next", "next", V_BREAK, 0, NULL},
+    {"finally", "final", V_BREAK, 0, NULL},
+    {"additionally", "addit", V_BREAK, 0, NULL},
+    {"furthermore", "furthermor", V_BREAK, 0, NULL},
+    {"moreover", "moreov", V_BREAK, 0, NULL},
+    {"meanwhile", "meanwhil", V_BREAK, 0, NULL},
+    /* label words (before a ':') */
+    {"example", "exampl", V_LABEL, 0, NULL},
+    {"sample", "sampl", V_LABEL, 0, NULL},
+    {"demo", "demo", V_LABEL, 0, NULL},
+    {"illustration", "illustr", V_LABEL, 0, NULL},
+    {"instance", "instanc", V_LABEL, 0, NULL},
+    {"e.g", "e.g", V_LABEL, 0, NULL},
+    /* abbreviations whose '.' does not end a sentence */
+    {"e.g", "e.g", V_ABBREV, 0, NULL},
+    {"i.e", "i.e", V_ABBREV, 0, NULL},
+    {"etc", "etc", V_ABBREV, 0, NULL},
+    {"vs", "vs", V_ABBREV, 0, NULL},
+    {"cf", "cf", V_ABBREV, 0, NULL},
+    {"approx", "approx", V_ABBREV, 0, NULL},
+    {"incl", "incl", V_ABBREV, 0, NULL},
+    {"e.x", "e.x", V_ABBREV, 0, NULL},
+    {"ex", "ex", V_ABBREV, 0, NULL},
+    {"fig", "fig", V_ABBREV, 0, NULL},
+    {"no", "no", V_ABBREV, 0, NULL},
+};
+
+#define N_VOC (sizeof(vocabulary) / sizeof(vocabulary[0]))
+
+bool mv_position_vocabulary(size_t i, mv_str *plain, mv_str *normalized) {
+    bool ok = i < N_VOC;
+    if (ok) {
+        plain->ptr = vocabulary[i].plain;
+        plain->len = strlen(vocabulary[i].plain);
+        normalized->ptr = vocabulary[i].norm;
+        normalized->len = strlen(vocabulary[i].norm);
+    }
+    return ok;
+}
+
+const char *mv_position_cue_name(mv_position_cue cue) {
+    static const char *const names[MV_POS_CUE_COUNT] = {
+        "instruction",    "quoted", "code_block",     "example_intro",
+        "detection_list", "label",  "schema_example", "attacker",
+    };
+    return (unsigned)cue < MV_POS_CUE_COUNT ? names[cue] : "unknown";
+}
+
+/* ----------------------------------------------------------- words */
+
+typedef struct tok {
+    size_t start; /* core (without wrapping punctuation), normalized offsets */
+    size_t len;
+    bool colon; /* the chunk ends with ':' */
+} tok;
+
+static bool wrap_char(char c) {
+    return c != '\0' && strchr("()[]{}<>\"'*,.;:!?`", c) != NULL;
+}
+
+static bool tok_is(const char *text, const tok *t, const char *w, size_t wl) {
+    return t->len == wl && memcmp(text + t->start, w, wl) == 0;
+}
+
+static bool is_kind(const char *text, const tok *t, voc_kind kind) {
+    bool found = false;
+    for (size_t i = 0; i < N_VOC && !found; i++) {
+        if (vocabulary[i].kind == kind && strchr(vocabulary[i].norm, ' ') == NULL) {
+            found = tok_is(text, t, vocabulary[i].norm, strlen(vocabulary[i].norm));
+        }
+    }
+    return found;
+}
+
+/* Does the multi-word normalized phrase `w` match tokens[k...]? Returns the
+ * number of tokens it spans, 0 when it does not match. */
+static size_t match_words(const char *text, const tok *toks, size_t n, size_t k, const char *w) {
+    size_t used = 0;
+    bool ok = true;
+    while (ok && *w != '\0') {
+        const char *sp = strchr(w, ' ');
+        size_t wl = sp ? (size_t)(sp - w) : strlen(w);
+        ok = k + used < n && tok_is(text, &toks[k + used], w, wl);
+        used++;
+        w += wl + (sp ? 1 : 0);
+    }
+    return ok ? used : 0;
+}
+
+/* ------------------------------------------------------- sentences */
+
+/* Number of line breaks in the raw gap behind the space at normalized i. */
+static unsigned raw_gap_newlines(const mv_position_text *t, size_t i) {
+    const mv_norm_text *n = t->norm;
+    size_t r0 = n->raw_offset[i];
+    size_t r1 = n->raw_offset[i + 1 <= n->len ? i + 1 : n->len];
+    unsigned count = 0;
+    if (r1 > t->raw.len) {
+        r1 = t->raw.len;
+    }
+    for (size_t r = r0; r < r1; r++) {
+        char c = t->raw.ptr[r];
+        /* "\r\n" is one break */
+        count += c == '\n' || (c == '\r' && (r + 1 >= r1 || t->raw.ptr[r + 1] != '\n'));
+    }
+    return count;
+}
+
+/* Is the chunk ending just before the space at i an abbreviation ("e.g.")? */
+static bool ends_with_abbrev(const char *text, size_t i) {
+    size_t e = i; /* text[e-1] is the '.' */
+    size_t s = e - 1;
+    bool result = false;
+    while (s > 0 && text[s - 1] != ' ') {
+        s--;
+    }
+    /* core = text[s, e-1) without leading wrappers */
+    while (s < e - 1 && wrap_char(text[s])) {
+        s++;
+    }
+    if (e - 1 > s) {
+        tok t = {s, e - 1 - s, false};
+        result = (t.len == 1) || is_kind(text, &t, V_ABBREV);
+    }
+    return result;
+}
+
+bool mv_position_is_boundary(const mv_position_text *t, size_t i, mv_position_lines lines) {
+    const char *text = t->norm->text;
+    bool result = false;
+    size_t k = i;
+    if (i >= t->norm->len || text[i] != ' ') {
+        goto done;
+    }
+    if (lines != MV_POS_LINES_IGNORE && t->raw.ptr != NULL) {
+        unsigned nl = raw_gap_newlines(t, i);
+        if (nl >= (lines == MV_POS_LINES_ANY ? 1u : 2u)) {
+            result = true;
+            goto done;
+        }
+    }
+    /* skip closing wrappers: instructions." or done.) */
+    while (k > 0 && i - k < 3 &&
+           (text[k - 1] == '"' || text[k - 1] == '\'' || text[k - 1] == ')' || text[k - 1] == ']' ||
+            text[k - 1] == '*')) {
+        k--;
+    }
+    if (k == 0) {
+        goto done;
+    }
+    switch (text[k - 1]) {
+    case '!':
+    case '?':
+    case ';':
+        result = true;
+        break;
+    case '.':
+        result = !ends_with_abbrev(text, k);
+        break;
+    default:
+        break;
+    }
+done:
+    return result;
+}
+
+static bool ideographic_stop_before(const char *text, size_t i) {
+    /* U+3002 IDEOGRAPHIC FULL STOP is E3 80 82 (fullwidth ! ? ; are folded by NFKC) */
+    return i >= 3 && (unsigned char)text[i - 3] == 0xE3 && (unsigned char)text[i - 2] == 0x80 &&
+           (unsigned char)text[i - 1] == 0x82;
+}
+
+/* Start of the sentence containing normalized offset pos. With
+ * `newline_only`, only line breaks end a "sentence" (used for labels). */
+static size_t sentence_start(const mv_position_text *t, size_t pos, bool newline_only) {
+    const char *text = t->norm->text;
+    size_t lo = pos > SENT_MAX ? pos - SENT_MAX : 0;
+    size_t i = pos;
+    while (i > lo) {
+        if (text[i - 1] == ' ' &&
+            (newline_only ? (t->raw.ptr != NULL && raw_gap_newlines(t, i - 1) > 0)
+                          : mv_position_is_boundary(t, i - 1, MV_POS_LINES_ANY))) {
+            break;
+        }
+        if (!newline_only && ideographic_stop_before(text, i)) {
+            break;
+        }
+        i--;
+    }
+    return i;
+}
+
+static size_t sentence_end(const mv_position_text *t, size_t pos) {
+    const char *text = t->norm->text;
+    size_t len = t->norm->len;
+    size_t hi = pos + SENT_MAX < len ? pos + SENT_MAX : len;
+    size_t i = pos;
+    while (i < hi) {
+        if (text[i] == ' ' && mv_position_is_boundary(t, i, MV_POS_LINES_ANY)) {
+            break;
+        }
+        if (ideographic_stop_before(text, i) && i > pos) {
+            break;
+        }
+        i++;
+    }
+    return i;
+}
+
+void mv_position_sentence(const mv_position_text *t, size_t pos, size_t *start, size_t *end) {
+    size_t len = t->norm->len;
+    if (pos > len) {
+        pos = len;
+    }
+    *start = sentence_start(t, pos, false);
+    *end = sentence_end(t, pos);
+}
+
+/* Words of text[s, e): wrapping punctuation is stripped from each chunk.
+ * Keeps the last TOK_MAX words. Returns the count. */
+static size_t tokenize(const char *text, size_t s, size_t e, tok *toks) {
+    size_t n = 0;
+    size_t i = s;
+    while (i < e) {
+        size_t cs;
+        size_t ce;
+        bool colon;
+        while (i < e && text[i] == ' ') {
+            i++;
+        }
+        cs = i;
+        while (i < e && text[i] != ' ') {
+            i++;
+        }
+        ce = i;
+        if (ce == cs) {
+            break;
+        }
+        colon = text[ce - 1] == ':';
+        while (cs < ce && wrap_char(text[cs])) {
+            cs++;
+        }
+        while (ce > cs && wrap_char(text[ce - 1])) {
+            ce--;
+        }
+        if (ce == cs && !colon) {
+            continue;
+        }
+        if (ce == cs && colon && n > 0) {
+            toks[n - 1].colon = true; /* "Example :" */
+            continue;
+        }
+        if (n == TOK_MAX) {
+            memmove(toks, toks + 1, (TOK_MAX - 1) * sizeof(*toks));
+            n--;
+        }
+        toks[n].start = cs;
+        toks[n].len = ce - cs;
+        toks[n].colon = colon;
+        n++;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------ cues */
+
+typedef struct verdict {
+    double weight;
+    mv_position_cue cue;
+    const char *reason;
+    size_t offset;
+} verdict;
+
+static void consider(verdict *v, double w, mv_position_cue cue, const char *reason, size_t offset) {
+    if (w < v->weight) {
+        v->weight = w;
+        v->cue = cue;
+        v->reason = reason;
+        v->offset = offset;
+    }
+}
+
+static bool any_between(const char *text, const tok *toks, size_t a, size_t b, voc_kind kind) {
+    bool found = false;
+    for (size_t i = a; i < b && !found; i++) {
+        found = is_kind(text, &toks[i], kind) || (kind == V_BREAK && toks[i].colon && i + 1 < b);
+    }
+    return found;
+}
+
+/* Does the raw word behind normalized offset pos end with `suffix`? Stems
+ * merge "include" and "including"; only the second introduces examples. */
+static bool raw_word_ends(const mv_position_text *t, size_t pos, const char *suffix) {
+    const char *s = t->raw.ptr;
+    size_t n = t->raw.len;
+    size_t i = t->norm->raw_offset[pos];
+    size_t e = i;
+    size_t sl = strlen(suffix);
+    if (s == NULL) {
+        return true;
+    }
+    while (e < n && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z'))) {
+        e++;
+    }
+    if (e - i < sl) {
+        return false;
+    }
+    for (size_t k = 0; k < sl; k++) {
+        char c = s[e - sl + k];
+        if (c >= 'A' && c <= 'Z') {
+            c = (char)(c + 32);
+        }
+        if (c != suffix[k]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Cues in the phrase's sentence before the phrase. */
+static void governing_cues(verdict *v, const mv_position_text *t, size_t start) {
+    const char *text = t->norm->text;
+    tok toks[TOK_MAX];
+    size_t s = sentence_start(t, start, false);
+    size_t n = tokenize(text, s, start, toks);
+    for (size_t k = 0; k < n; k++) {
+        for (size_t c = 0; c < N_VOC; c++) {
+            const voc *cue = &vocabulary[c];
+            size_t used;
+            size_t dist;
+            if (cue->kind != V_INTRO && cue->kind != V_DETECT && cue->kind != V_ATTACKER) {
+                continue;
+            }
+            used = match_words(text, toks, n, k, cue->norm);
+            if (used == 0 ||
+                (cue->raw_end != NULL && !raw_word_ends(t, toks[k].start, cue->raw_end))) {
+                continue;
+            }
+            dist = n - (k + used);
+            if (dist > cue->reach) {
+                continue;
+            }
+            /* a new clause between cue and phrase ends the cue's reach */
+            if (any_between(text, toks, k + used, n, V_BREAK)) {
+                continue;
+            }
+            if (cue->kind == V_INTRO) {
+                consider(v, MV_POS_WEIGHT_EXAMPLE_INTRO, MV_POS_EXAMPLE_INTRO,
+                         "after an example introducer", toks[k].start);
+            } else if (cue->kind == V_DETECT) {
+                /* "Finds files and sends ~/.ssh ..." must not pass as a
+                 * detection list: the verb's object has to be attack text
+                 * (or the phrase itself, right after the verb). */
+                if (dist <= 2 || any_between(text, toks, k + used, n, V_SECNOUN)) {
+                    consider(v, MV_POS_WEIGHT_DETECTION_LIST, MV_POS_DETECTION_LIST,
+                             "in a list of what the tool detects", toks[k].start);
+                }
+            } else if (any_between(text, toks, k + used, n, V_SAYING)) {
+                consider(v, MV_POS_WEIGHT_ATTACKER, MV_POS_ATTACKER,
+                         "describes what attackers write", toks[k].start);
+            }
+        }
+    }
+}
+
+/* Is toks[a, b) (the words just before a ':') a label such as
+ * "Example output" or "Sample response"? */
+static bool is_label(const char *text, const tok *toks, size_t a, size_t b) {
+    bool found = false;
+    if (b - a > LABEL_WORDS) {
+        a = b - LABEL_WORDS;
+    }
+    for (size_t i = a; i < b && !found; i++) {
+        found = is_kind(text, &toks[i], V_LABEL);
+    }
+    return found;
+}
+
+static void label_cue(verdict *v, const mv_position_text *t, size_t start) {
+    const char *text = t->norm->text;
+    tok toks[TOK_MAX];
+    size_t ls = sentence_start(t, start, true);  /* line start */
+    size_t ss = sentence_start(t, start, false); /* never before ls: lines end sentences */
+    size_t n = tokenize(text, ss, start, toks);
+    /* same sentence: "Example: <phrase>"; only the nearest ':' counts */
+    for (size_t k = n; k > 0; k--) {
+        if (toks[k - 1].colon) {
+            if (is_label(text, toks, 0, k)) {
+                consider(v, MV_POS_WEIGHT_LABEL, MV_POS_LABEL, "after an example label",
+                         toks[k - 1].start);
+            }
+            break;
+        }
+    }
+    /* a label line ("Example output:") right above the phrase's line, and
+     * the phrase is in the first sentence of its line */
+    if (v->cue != MV_POS_LABEL && ss <= ls && ls > 0) {
+        size_t pls = sentence_start(t, ls - 1, true);
+        size_t m = tokenize(text, pls, ls - 1, toks);
+        if (m > 0 && m <= LABEL_WORDS + 1 && toks[m - 1].colon && is_label(text, toks, 0, m)) {
+            consider(v, MV_POS_WEIGHT_LABEL, MV_POS_LABEL, "after an example label line",
+                     toks[0].start);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ quotes */
+
+typedef enum qfam {
+    Q_NONE = 0,
+    Q_DOUBLE,
+    Q_SINGLE,
+    Q_BACKTICK,
+    Q_GUILLEMET,
+    Q_ANGLE1,
+    Q_CJK1,
+    Q_CJK2
+} qfam;
+
+typedef enum qrole { R_SKIP = 0, R_OPEN, R_CLOSE } qrole;
+
+typedef struct qopen {
+    size_t pos;
+    qfam fam;
+    uint32_t cp; /* the opening character ("„" closes with a different one) */
+} qopen;
+
+static uint32_t decode_at(const char *s, size_t len, size_t i, size_t *adv) {
+    utf8proc_int32_t cp = -1;
+    utf8proc_ssize_t k =
+        utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
+    if (k < 1) {
+        k = 1;
+        cp = 0xFFFD;
+    }
+    *adv = (size_t)k;
+    return (uint32_t)cp;
+}
+
+/* Code point just before raw[i] (0 at the start). */
+static uint32_t decode_before(const char *s, size_t i) {
+    size_t j = i;
+    size_t adv;
+    if (i == 0) {
+        return 0;
+    }
+    j = i - 1;
+    while (j > 0 && i - j < 4 && ((unsigned char)s[j] & 0xC0) == 0x80) {
+        j--;
+    }
+    return decode_at(s, i, j, &adv);
+}
+
+static bool cp_wordish(uint32_t cp) {
+    bool r;
+    if (cp < 0x80) {
+        r = (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9');
+    } else {
+        utf8proc_category_t c = utf8proc_category((utf8proc_int32_t)cp);
+        r = (c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_ME) || c == UTF8PROC_CATEGORY_ND;
+    }
+    return r;
+}
+
+static bool cp_space(uint32_t cp) {
+    return cp == 0 || cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == 0xA0 ||
+           cp == 0x3000;
+}
+
+static qfam quote_family(uint32_t cp) {
+    switch (cp) {
+    case '"':
+    case 0x201C:
+    case 0x201D:
+    case 0x201E:
+    case 0xFF02:
+        return Q_DOUBLE;
+    case '\'':
+    case 0x2018:
+    case 0x2019:
+    case 0x201A:
+    case 0xFF07:
+        return Q_SINGLE;
+    case '`':
+        return Q_BACKTICK;
+    case 0x00AB:
+    case 0x00BB:
+        return Q_GUILLEMET;
+    case 0x2039:
+    case 0x203A:
+        return Q_ANGLE1;
+    case 0x300C:
+    case 0x300D:
+        return Q_CJK1;
+    case 0x300E:
+    case 0x300F:
+        return Q_CJK2;
+    default:
+        return Q_NONE;
+    }
+}
+
+static bool opener_context(uint32_t l) {
+    return cp_space(l) || (l < 0x80 && strchr("([{<:=,;-/|>*", (int)l) != NULL) ||
+           quote_family(l) != Q_NONE || l == 0x2014 || l == 0x2013 || l == 0xFF1A || l == 0xFF0C ||
+           l == 0x3001 || l == 0xFF08;
+}
+
+static bool closer_context(uint32_t r) {
+    return cp_space(r) || (r < 0x80 && strchr(".,;:!?)]}>/-|*", (int)r) != NULL) ||
+           quote_family(r) != Q_NONE || r == 0x2014 || r == 0x2013 || r == 0x3002 || r == 0xFF0C ||
+           r == 0x3001 || r == 0xFF09 || r == 0xFF1A;
+}
+
+/* Role of a quote character from its neighbours. */
+static qrole quote_role(uint32_t cp, qfam fam, uint32_t l, uint32_t r, const qopen *top) {
+    bool oc = opener_context(l) && !cp_space(r);
+    bool cc = closer_context(r) && !cp_space(l);
+    qrole role = R_SKIP;
+    if (fam == Q_SINGLE && cp_wordish(l) && cp_wordish(r)) {
+        goto done; /* apostrophe inside a word: user's, it's, l'outil */
+    }
+    switch (cp) {
+    case 0x201C: /* “ : opens, or closes a German „ */
+        role = (top != NULL && top->cp == 0x201E) ? R_CLOSE : R_OPEN;
+        break;
+    case 0x2018: /* ‘ : opens, or closes a German ‚ */
+        role = (top != NULL && top->cp == 0x201A) ? R_CLOSE : R_OPEN;
+        break;
+    case 0x201E:
+    case 0x201A:
+    case 0x300C:
+    case 0x300E:
+        role = R_OPEN;
+        break;
+    case 0x201D:
+    case 0x300D:
+    case 0x300F:
+        role = R_CLOSE;
+        break;
+    case 0x2019: /* ’ : closes (apostrophes were handled above) */
+        role = cc ? R_CLOSE : R_SKIP;
+        break;
+    case 0x00AB:
+    case 0x00BB:
+    case 0x2039:
+    case 0x203A:
+        /* «…» and German »…«: whichever comes second closes */
+        role = (top != NULL && top->fam == fam && top->cp != cp) ? R_CLOSE : R_OPEN;
+        break;
+    default: /* symmetric ASCII/fullwidth quotes and backticks */
+        if (oc && !cc) {
+            role = R_OPEN;
+        } else if (cc && !oc) {
+            role = R_CLOSE;
+        } else if (oc && cc && top != NULL && top->fam == fam) {
+            role = R_CLOSE; /* ("x") : the second one closes */
+        } else if (oc && cc) {
+            role = R_OPEN;
+        }
+        break;
+    }
+done:
+    return role;
+}
+
+/* Find the innermost balanced quote pair around raw [rs, re). Returns true
+ * and sets *qs (opening quote) and *qe (end of closing quote). */
+static bool enclosing_quotes(const mv_position_text *t, size_t rs, size_t re, size_t *qs,
+                             size_t *qe) {
+    const char *s = t->raw.ptr;
+    size_t len = t->raw.len;
+    size_t lo = rs > QUOTE_WINDOW ? rs - QUOTE_WINDOW : 0;
+    size_t hi = re + QUOTE_WINDOW < len ? re + QUOTE_WINDOW : len;
+    qopen stack[QUOTE_STACK];
+    size_t depth = 0;
+    bool found = false;
+    size_t i;
+    /* the window is the phrase's line(s): quotes do not run across lines */
+    for (i = rs; i > lo; i--) {
+        if (s[i - 1] == '\n') {
+            lo = i;
+            break;
+        }
+    }
+    for (i = re; i < hi; i++) {
+        if (s[i] == '\n') {
+            hi = i;
+            break;
+        }
+    }
+    i = lo;
+    while (i < hi) {
+        size_t adv = 1;
+        uint32_t cp = (unsigned char)s[i];
+        qfam fam;
+        if (cp >= 0x80) {
+            cp = decode_at(s, hi, i, &adv);
+        }
+        fam = quote_family(cp);
+        if (fam != Q_NONE) {
+            if (cp == '`' && i + 2 < hi && s[i + 1] == '`' && s[i + 2] == '`') {
+                i += 3; /* a code fence, handled by the code-block cue */
+                continue;
+            }
+            uint32_t l = i == lo ? 0 : decode_before(s, i);
+            size_t radv;
+            uint32_t r = i + adv < hi ? decode_at(s, hi, i + adv, &radv) : 0;
+            const qopen *top = depth > 0 ? &stack[depth - 1] : NULL;
+            qrole role = quote_role(cp, fam, l, r, top);
+            if (role == R_OPEN && depth < QUOTE_STACK) {
+                stack[depth].pos = i;
+                stack[depth].fam = fam;
+                stack[depth].cp = cp;
+                depth++;
+            } else if (role == R_CLOSE) {
+                size_t k = depth;
+                while (k > 0 && stack[k - 1].fam != fam) {
+                    k--;
+                }
+                if (k > 0) {
+                    size_t open = stack[k - 1].pos;
+                    depth = k - 1; /* unbalanced openers above it are dropped */
+                    if (open < rs && i >= re && (!found || open > *qs)) {
+                        *qs = open;
+                        *qe = i + adv;
+                        found = true;
+                    }
+                }
+            }
+        }
+        i += adv;
+    }
+    return found;
+}
+
+static void quote_cue(verdict *v, const mv_position_text *t, size_t rs, size_t re) {
+    size_t qs = 0;
+    size_t qe = 0;
+    if (enclosing_quotes(t, rs, re, &qs, &qe)) {
+        const char *s = t->raw.ptr;
+        size_t a = 0;
+        size_t b = t->raw.len;
+        while (a < b && (s[a] == ' ' || s[a] == '\n' || s[a] == '\t' || s[a] == '\r')) {
+            a++;
+        }
+        while (b > a &&
+               (s[b - 1] == ' ' || s[b - 1] == '\n' || s[b - 1] == '\t' || s[b - 1] == '\r')) {
+            b--;
+        }
+        if (qs == a && qe == b) {
+            return; /* the whole field is one quoted string: not an example */
+        }
+        if (qe - qs > QUOTE_SHORT) {
+            consider(v, MV_POS_WEIGHT_QUOTED_LONG, MV_POS_QUOTED, "inside a long quoted passage",
+                     0);
+        } else {
+            consider(v, MV_POS_WEIGHT_QUOTED, MV_POS_QUOTED, "quoted", 0);
+        }
+    }
+}
+
+/* Inside a ``` (or ~~~) fenced block: an odd number of fence lines before.
+ * Only the FENCE_BACK bytes before the phrase are looked at, so that many
+ * phrases in one huge field cost linear time; a fence opened further back
+ * is not seen (the phrase then counts as an instruction). */
+static void code_block_cue(verdict *v, const mv_position_text *t, size_t rs) {
+    const char *s = t->raw.ptr;
+    bool inside = false;
+    size_t i = rs > FENCE_BACK ? rs - FENCE_BACK : 0;
+    if (i > 0) {
+        const char *nl = memchr(s + i, '\n', rs - i);
+        i = nl != NULL ? (size_t)(nl - s) + 1 : rs;
+    }
+    while (i + 3 <= rs) {
+        /* fences start a line (after optional indentation) */
+        size_t j = i;
+        while (j < rs && (s[j] == ' ' || s[j] == '\t')) {
+            j++;
+        }
+        if (j + 3 <= rs && ((s[j] == '`' && s[j + 1] == '`' && s[j + 2] == '`') ||
+                            (s[j] == '~' && s[j + 1] == '~' && s[j + 2] == '~'))) {
+            inside = !inside;
+        }
+        {
+            const char *nl = memchr(s + j, '\n', rs - j);
+            if (nl == NULL) {
+                break;
+            }
+            i = (size_t)(nl - s) + 1;
+        }
+    }
+    if (inside) {
+        consider(v, MV_POS_WEIGHT_CODE_BLOCK, MV_POS_CODE_BLOCK, "inside a code block", 0);
+    }
+}
+
+/* The field is a schema `examples`/`example` value: the last named segment
+ * of its path, ignoring array indices. */
+static void schema_example_cue(verdict *v, const mv_position_text *t) {
+    const char *p = t->path.ptr;
+    size_t e = t->path.len;
+    size_t s;
+    if (t->kind != MV_FIELD_SCHEMA_VALUE || p == NULL) {
+        return;
+    }
+    while (e > 0 && p[e - 1] == ']') {
+        while (e > 0 && p[e - 1] != '[') {
+            e--;
+        }
+        if (e > 0) {
+            e--;
+        }
+    }
+    s = e;
+    while (s > 0 && p[s - 1] != '.' && p[s - 1] != ']') {
+        s--;
+    }
+    if ((e - s == 8 && memcmp(p + s, "examples", 8) == 0) ||
+        (e - s == 7 && memcmp(p + s, "example", 7) == 0)) {
+        consider(v, MV_POS_WEIGHT_SCHEMA_EXAMPLE, MV_POS_SCHEMA_EXAMPLE, "a schema example value",
+                 0);
+    }
+}
+
+/* -------------------------------------------------------------- API */
+
+void mv_position_classify(mv_position *out, const mv_position_text *t, size_t start, size_t end) {
+    verdict v = {MV_POS_WEIGHT_INSTRUCTION, MV_POS_INSTRUCTION, "instruction position", 0};
+    size_t rs;
+    size_t re;
+    if (t == NULL || t->norm == NULL || t->norm->text == NULL) {
+        goto done;
+    }
+    if (end > t->norm->len) {
+        end = t->norm->len;
+    }
+    if (start > end) {
+        start = end;
+    }
+    rs = t->norm->raw_offset[start];
+    re = t->norm->raw_offset[end];
+    if (re > t->raw.len) {
+        re = t->raw.len;
+    }
+    if (rs > re) {
+        rs = re;
+    }
+    schema_example_cue(&v, t);
+    if (t->raw.ptr != NULL) {
+        quote_cue(&v, t, rs, re);
+        code_block_cue(&v, t, rs);
+    }
+    governing_cues(&v, t, start);
+    label_cue(&v, t, start);
+done:
+    out->weight = v.weight;
+    out->cue = v.cue;
+    out->reason = v.reason;
+    out->cue_offset = v.offset;
+}

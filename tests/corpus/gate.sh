@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The blocking corpus gate (issue 5). Prints every scorecard in the log, pass
+# or fail, and fails on any breached contract:
+#   1. recall >= 0.90 over the labeled corpus, hard-negative quarantine FP
+#      <= 0.05, per-category floors, SC-003 (structural recall at quarantine
+#      tier >= 0.95, no benign or hard negative quarantined) and SC-004 (every
+#      variant of a phrase family caught at the same rate as the others);
+#   2. real tools: the docker registry scanned as one registry gives no
+#      quarantine and a review rate <= 1%;
+#   3. a deliberate regression (one check disabled) makes the gate exit 6
+#      naming the category that fell.
+# The holdout set is reported separately and never gated: it measures
+# over-fitting, and gating on it would make it a tuning set.
+set -u
+mcpvet=${MCPVET:?MCPVET must point at the mcpvet binary}
+src=${MCPVET_SOURCE_DIR:?}
+shared=${MCPVET_SHARED_DIR:-$src/../shared}
+real="$shared/corpora/real/docker_mcp_registry.json"
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok: $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
+
+main_corpus=()
+for f in "$src"/corpus/*.json; do main_corpus+=(--corpus "$f"); done
+if [ "${#main_corpus[@]}" -lt 2 ]; then
+    bad "no corpus files in $src/corpus"
+fi
+
+echo "== gate: labeled corpus (holdout excluded) =="
+out=$("$mcpvet" eval "${main_corpus[@]}" --gate --min-recall 0.90 --max-fp 0.05 \
+    --structural-min-recall 0.95 --max-variant-gap 0 --jobs 2 2>&1)
+rc=$?
+echo "$out"
+if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
+    ok "corpus gate passed"
+else
+    bad "corpus gate (exit $rc)"
+fi
+
+echo
+echo "== holdout (reported, not gated) =="
+"$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok "holdout scorecard printed" || bad "holdout eval exit $rc"
+
+echo
+echo "== real tools: docker registry as one registry =="
+if [ ! -f "$real" ]; then
+    bad "missing $real"
+else
+    out=$("$mcpvet" eval --whole-registry --corpus "$real" --max-review-rate 0.01 \
+        --max-quarantines 0 --jobs 2 2>&1)
+    rc=$?
+    echo "$out" | grep -v '^  *[a-z_]* *[0-9]' | head -40
+    if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
+        ok "real registry: no quarantine, review rate <= 1%"
+    else
+        bad "real registry limits (exit $rc)"
+    fi
+fi
+
+echo
+echo "== deliberate regressions: one check disabled =="
+for pair in directive.imperative:phrase_injection unicode.hidden:unicode_smuggling \
+    secret.embedded:embedded_secret; do
+    check=${pair%%:*}
+    category=${pair#*:}
+    out=$("$mcpvet" eval "${main_corpus[@]}" --gate --min-recall 0.90 --max-fp 0.05 \
+        --disable-check "$check" --jobs 2 2>&1)
+    rc=$?
+    line=$(grep '^GATE FAILED' <<<"$out" | grep "$category" | head -1)
+    if [ "$rc" -eq 6 ] && [ -n "$line" ]; then
+        ok "without $check the gate exits 6: $line"
+    else
+        bad "without $check: exit $rc, no GATE FAILED line naming $category"
+        echo "$out" | tail -5
+    fi
+done
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -140,6 +140,8 @@ typedef struct mv_scan_summary {
     uint64_t clean;
     uint64_t review;
     uint64_t quarantine;
+    uint64_t partial; /* tools with a failed check or a hit cap: their verdict
+                         rests on an incomplete scan (never "clean") */
     int risk; /* max tool risk, 0..100 */
     mv_verdict worst;
 } mv_scan_summary;

@@ -81,15 +81,22 @@ const char *mv_field_kind_name(mv_field_kind kind) {
 
 /* ---------------------------------------------------------------- engine */
 
-const char *const *mv_builtin_check_ids(void) {
-    static const char *ids[16];
-    /* Filled from the table once; the table is constant so this is idempotent
-     * and the same on every call (benign if two threads race on it). */
+#define MAX_BUILTIN_CHECKS 16
+static const char *builtin_ids[MAX_BUILTIN_CHECKS + 1];
+static pthread_once_t builtin_ids_once = PTHREAD_ONCE_INIT;
+
+/* The ids live in the check tables of other files, which are not constant
+ * expressions in C, so the list is filled once, race-free. */
+static void fill_builtin_ids(void) {
     size_t n = 0;
-    for (; mv_builtin_checks[n] != NULL && n < 15; n++)
-        ids[n] = mv_builtin_checks[n]->id;
-    ids[n] = NULL;
-    return ids;
+    for (; mv_builtin_checks[n] != NULL && n < MAX_BUILTIN_CHECKS; n++)
+        builtin_ids[n] = mv_builtin_checks[n]->id;
+    builtin_ids[n] = NULL;
+}
+
+const char *const *mv_builtin_check_ids(void) {
+    pthread_once(&builtin_ids_once, fill_builtin_ids);
+    return builtin_ids;
 }
 
 static uint32_t or_default(uint32_t v, uint32_t d) {
@@ -717,6 +724,8 @@ mv_scan_summary mv_scan_summarize(const mv_scan *s) {
             sum.review++;
         else
             sum.clean++;
+        if (f->n_caps > 0 || f->n_failed_checks > 0)
+            sum.partial++;
         if (f->risk > sum.risk)
             sum.risk = f->risk;
         if (f->verdict > sum.worst)

@@ -60,6 +60,7 @@ static void put_tool(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f) {
         mv_jw_cstr(w, NULL, f->failed_checks[i]);
     mv_jw_arr_end(w);
     mv_jw_uint(w, "caps", f->n_caps);
+    mv_jw_bool(w, "partial", f->n_caps > 0 || f->n_failed_checks > 0);
     mv_jw_arr_begin(w, "signals");
     for (uint32_t i = 0; i < f->n_signals; i++)
         put_signal(ctx, w, f, &f->signals[i]);
@@ -124,6 +125,7 @@ int mv_report_render_json(mv_report_ctx *ctx) {
     mv_jw_uint(&w, "clean", sum->clean);
     mv_jw_uint(&w, "review", sum->review);
     mv_jw_uint(&w, "quarantine", sum->quarantine);
+    mv_jw_uint(&w, "partial", sum->partial);
     mv_jw_int(&w, "risk", sum->risk);
     mv_jw_cstr(&w, "worst", mv_verdict_name(sum->worst));
     mv_jw_cstr(&w, "fail_on", mv_verdict_name(ctx->fail_on));

@@ -224,9 +224,14 @@ int mv_report_render_text(mv_report_ctx *ctx) {
     mv_buf_puts(b, "Summary\n");
     mv_buf_printf(b, "  Tools scanned: %llu (%zu %s)\n", (unsigned long long)sum->tools, servers,
                   plural(servers, "server", "servers"));
-    mv_buf_printf(b, "  Verdicts:      %llu clean, %llu review, %llu quarantine\n",
+    mv_buf_printf(b, "  Verdicts:      %llu clean, %llu review, %llu quarantine",
                   (unsigned long long)sum->clean, (unsigned long long)sum->review,
                   (unsigned long long)sum->quarantine);
+    /* A verdict reached on an incomplete scan must not read as clean. */
+    if (sum->partial > 0)
+        mv_buf_printf(b, " (%llu partially scanned: not proven clean)",
+                      (unsigned long long)sum->partial);
+    mv_buf_putc(b, '\n');
     mv_buf_printf(b, "  Risk score:    %d/100\n", sum->risk);
     put_coverage(ctx);
     put_result(ctx);

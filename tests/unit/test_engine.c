@@ -299,6 +299,7 @@ static void test_verdicts_follow_tiers(void **state) {
     assert_int_equal(sum.review, 2);
     assert_int_equal(sum.quarantine, 2);
     assert_int_equal(sum.worst, MV_VERDICT_QUARANTINE);
+    assert_int_equal(sum.partial, 0);
     fixture_free(&f);
 }
 
@@ -336,6 +337,8 @@ static void test_failing_check_is_isolated(void **state) {
     assert_int_equal(c->check_failures, 2);
     assert_string_equal(c->failed_ids[0], "test.boom");
     assert_true(c->degraded);
+    mv_scan_summary sum = mv_scan_summarize(f.scan);
+    assert_int_equal(sum.partial, 2); /* the two tools where test.boom failed */
     fixture_free(&f);
 }
 

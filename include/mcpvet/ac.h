@@ -62,6 +62,26 @@ int mv_ac_scan(const mv_ac *ac, const char *text, size_t len, mv_ac_callback cb,
 size_t mv_ac_state_count(const mv_ac *ac);
 size_t mv_ac_memory(const mv_ac *ac);
 
+/*
+ * Saved automata, for tables computed at build time: an automaton written as
+ * 32-bit words and used again straight from them (no construction, no copy).
+ *
+ * mv_ac_saved_words gives the number of words mv_ac_save writes. mv_ac_load
+ * makes an automaton whose tables are the borrowed `words` (they must
+ * outlive it; mv_ac_free then releases only the handle); NULL allocator =
+ * default. The words must come from mv_ac_save of this version on a host of
+ * the same byte order: the header is checked (format, version, byte order,
+ * sizes adding up to n_words), the tables are trusted. Returns 0, MV_ENOMEM,
+ * or MV_EINVAL (NULL arguments, not such words).
+ */
+size_t mv_ac_saved_words(const mv_ac *ac);
+void mv_ac_save(const mv_ac *ac, uint32_t *words);
+int mv_ac_load(mv_ac **out, const mv_allocator *a, const uint32_t *words, size_t n_words);
+
+/* Whether two automata are identical: same states in the same numbering,
+ * edges, outputs and tables (so they report the same matches). */
+bool mv_ac_equal(const mv_ac *x, const mv_ac *y);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,14 +3,18 @@
  * then compiled one of two ways:
  *  - full DFA over byte classes (bytes that occur in no pattern share one
  *    class) when states x classes stays small, as for phrase rules: one
- *    table load per text byte, the "has output" bit folded into the entry;
- *  - hybrid for very large pattern sets (every tool name of a registry):
- *    the root and its children get full 256-entry rows, deeper states keep
- *    sorted sparse edges and failure links.
- * Scanning never allocates.
+ *    table load per text byte, the "has output" bit folded into the entry
+ *    (16-bit entries below 2^15 states);
+ *  - hybrid for very large pattern sets (every tool name of a registry, the
+ *    directive phrases): the root and its children get full 256-entry rows,
+ *    deeper states keep sorted sparse edges and failure links.
+ * Scanning never allocates. A built automaton can be saved as words and
+ * loaded back in place (tables precompiled at build time).
  */
 #include "mcpvet/ac.h"
 
+#include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
 #define NO_NODE UINT32_MAX
@@ -18,6 +22,8 @@
 /* Full DFA when states x classes fits this many cells (16 MiB of table). */
 #define MAX_DFA_CELLS (4u * 1024u * 1024u)
 #define DFA_OUTPUT_BIT 0x80000000u
+#define DFA16_OUTPUT_BIT 0x8000u
+#define DFA16_MAX_STATES 0x7FFFu
 
 typedef struct pattern {
     size_t offset; /* into the builder's byte pool */
@@ -59,11 +65,15 @@ struct mv_ac {
     uint32_t *out_lens;
     size_t n_out;
     uint8_t fold[256];
-    /* Full DFA mode (dfa != NULL): next = dfa[state * n_classes + cls[byte]],
-     * with DFA_OUTPUT_BIT set when the next state reports matches. */
+    /* Full DFA mode (dfa or dfa16 != NULL): next = dfa[state * n_classes +
+     * cls[byte]], with DFA_OUTPUT_BIT (DFA16_OUTPUT_BIT) set when the next
+     * state reports matches. Automata of fewer than 2^15 states (every rule
+     * automaton) use 16-bit cells: half the table to build and to cache. */
     uint32_t *dfa;
+    uint16_t *dfa16;
     size_t n_classes;
     uint8_t cls[256];
+    bool borrowed; /* tables live in caller memory (mv_ac_load): never freed */
 };
 
 static void init_fold(uint8_t fold[256], unsigned flags) {
@@ -126,15 +136,26 @@ size_t mv_ac_builder_count(const mv_ac_builder *b) {
     return b == NULL ? 0 : b->n_patterns;
 }
 
-/* ---- build: a temporary trie with sibling lists, then the compact form. */
+/* ---- build: a temporary trie with sibling lists, then the compact form.
+ *
+ * The phrase automaton has ~65,000 states, so construction cost is most of
+ * what engine start-up spends outside rule parsing. What keeps it cheap:
+ *  - a pattern reuses the path of the previously inserted one for their
+ *    common prefix (rule expansion emits neighbours that share long
+ *    prefixes), and once a pattern has created a node the rest of its
+ *    bytes need no child lookup (a new node has no children);
+ *  - the root's children, the widest fan-out, sit in a direct table;
+ *  - one breadth-first pass numbers the states, writes their compact edges
+ *    and computes failure links on the compact form: a failure target is
+ *    shallower, so its edges are already written when it is consulted.
+ * The trie, and so the compiled automaton, is exactly the one plain
+ * insertion and a separate failure pass build (same states, numbering,
+ * edges and outputs). */
 
 typedef struct tnode {
     uint32_t first_child;
     uint32_t next_sibling;
-    uint32_t fail;
     uint32_t out_head; /* first pattern index ending here, chained by out_next */
-    uint32_t n_out;
-    uint32_t depth;
     uint8_t byte;
 } tnode;
 
@@ -142,17 +163,22 @@ typedef struct build_ctx {
     const mv_allocator *alloc;
     tnode *t;
     size_t n, cap;
-    uint32_t *out_next; /* per pattern: next pattern ending at the same node */
+    uint32_t *out_next;     /* per pattern: next pattern ending at the same node */
+    uint32_t root_kid[256]; /* child of the root on each byte, or NO_NODE */
 } build_ctx;
 
 static uint32_t tchild(const build_ctx *bc, uint32_t node, uint8_t c) {
+    if (node == 0)
+        return bc->root_kid[c];
     for (uint32_t k = bc->t[node].first_child; k != NO_NODE; k = bc->t[k].next_sibling)
         if (bc->t[k].byte == c)
             return k;
     return NO_NODE;
 }
 
-static int tnew(build_ctx *bc, uint32_t *out) {
+/* A new child of `parent` on byte c (parent NO_NODE: the root). New
+ * children are prepended: sibling order is the reverse of creation. */
+static inline int tnew(build_ctx *bc, uint32_t parent, uint8_t c, uint32_t *out) {
     if (bc->n == bc->cap) {
         size_t cap = bc->cap == 0 ? 1024 : bc->cap * 2;
         if (cap > UINT32_MAX / 2)
@@ -163,13 +189,23 @@ static int tnew(build_ctx *bc, uint32_t *out) {
         bc->t = p;
         bc->cap = cap;
     }
-    tnode *n = &bc->t[bc->n];
-    memset(n, 0, sizeof(*n));
-    n->first_child = n->next_sibling = n->out_head = NO_NODE;
-    n->fail = 0;
-    *out = (uint32_t)bc->n++;
+    uint32_t id = (uint32_t)bc->n++;
+    tnode *n = &bc->t[id];
+    n->first_child = NO_NODE;
+    n->out_head = NO_NODE;
+    n->byte = c;
+    n->next_sibling = NO_NODE;
+    if (parent != NO_NODE) {
+        n->next_sibling = bc->t[parent].first_child;
+        bc->t[parent].first_child = id;
+        if (parent == 0)
+            bc->root_kid[c] = id;
+    }
+    *out = id;
     return MV_OK;
 }
+
+static inline uint32_t find_edge(const mv_ac *ac, const ac_node *n, uint8_t c);
 
 /* Compile the full DFA when it is small enough; otherwise keep the hybrid.
  * States are in BFS order, so a state's failure target (shallower) has its
@@ -187,28 +223,47 @@ static int build_dfa(mv_ac *ac) {
         return MV_OK; /* too big: the hybrid serves */
     for (int c = 0; c < 256; c++)
         ac->cls[c] = class_of_folded[ac->fold[c]];
-    uint32_t *dfa = mv_alloc(ac->alloc, ac->n_nodes * n_classes * sizeof(uint32_t));
-    if (dfa == NULL)
+    bool narrow = ac->n_nodes <= DFA16_MAX_STATES;
+    size_t cells = ac->n_nodes * n_classes;
+    uint32_t *dfa = NULL;
+    uint16_t *dfa16 = NULL;
+    if (narrow)
+        dfa16 = mv_alloc(ac->alloc, cells * sizeof(uint16_t));
+    else
+        dfa = mv_alloc(ac->alloc, cells * sizeof(uint32_t));
+    if (dfa == NULL && dfa16 == NULL)
         return MV_ENOMEM;
     /* Row of a state = row of its failure target, overridden by its own
      * edges. BFS order makes the failure target's row ready first; the
      * output bit depends only on the target, so copied entries keep it. */
     for (size_t st = 0; st < ac->n_nodes; st++) {
         const ac_node *n = &ac->nodes[st];
-        uint32_t *row = dfa + st * n_classes;
-        if (st == 0)
-            memset(row, 0, n_classes * sizeof(uint32_t));
-        else
-            memcpy(row, dfa + (size_t)n->fail * n_classes, n_classes * sizeof(uint32_t));
+        if (narrow) {
+            uint16_t *row = dfa16 + st * n_classes;
+            if (st == 0)
+                memset(row, 0, n_classes * sizeof(uint16_t));
+            else
+                memcpy(row, dfa16 + (size_t)n->fail * n_classes, n_classes * sizeof(uint16_t));
+        } else {
+            uint32_t *row = dfa + st * n_classes;
+            if (st == 0)
+                memset(row, 0, n_classes * sizeof(uint32_t));
+            else
+                memcpy(row, dfa + (size_t)n->fail * n_classes, n_classes * sizeof(uint32_t));
+        }
         for (uint32_t e = 0; e < n->n_edges; e++) {
             uint32_t target = ac->edge_targets[n->edge_start + e];
             const ac_node *t = &ac->nodes[target];
             bool reports = t->out_count > 0 || t->dict != NO_NODE;
-            row[class_of_folded[ac->edge_bytes[n->edge_start + e]]] =
-                target | (reports ? DFA_OUTPUT_BIT : 0);
+            size_t cell = st * n_classes + class_of_folded[ac->edge_bytes[n->edge_start + e]];
+            if (narrow)
+                dfa16[cell] = (uint16_t)(target | (reports ? DFA16_OUTPUT_BIT : 0));
+            else
+                dfa[cell] = target | (reports ? DFA_OUTPUT_BIT : 0);
         }
     }
     ac->dfa = dfa;
+    ac->dfa16 = dfa16;
     ac->n_classes = n_classes;
     return MV_OK;
 }
@@ -216,74 +271,73 @@ static int build_dfa(mv_ac *ac) {
 int mv_ac_build(mv_ac **out, const mv_ac_builder *b) {
     int rc = MV_OK;
     mv_ac *ac = NULL;
-    uint32_t *queue = NULL, *new_index = NULL;
-    build_ctx bc = {b != NULL ? b->alloc : NULL, NULL, 0, 0, NULL};
+    uint32_t *queue = NULL, *new_index = NULL, *path = NULL;
+    size_t max_len = 0;
+    build_ctx bc;
     if (out == NULL || b == NULL)
         return MV_EINVAL;
     *out = NULL;
+    memset(&bc, 0, sizeof(bc));
+    bc.alloc = b->alloc;
+    for (size_t pi = 0; pi < b->n_patterns; pi++)
+        if (b->patterns[pi].len > max_len)
+            max_len = b->patterns[pi].len;
     uint8_t fold[256];
     init_fold(fold, b->flags);
+    for (int c = 0; c < 256; c++)
+        bc.root_kid[c] = NO_NODE;
 
-    uint32_t root;
-    bc.out_next = mv_calloc(b->alloc, b->n_patterns + 1, sizeof(uint32_t));
-    if (bc.out_next == NULL || (rc = tnew(&bc, &root)) != MV_OK) {
-        rc = rc != MV_OK ? rc : MV_ENOMEM;
-        goto done;
-    }
-    /* 1. Trie. Patterns sharing a node keep insertion order in their chain. */
-    uint32_t *tail = NULL; /* not needed: chain is built by prepending in reverse */
-    (void)tail;
-    for (size_t pi = b->n_patterns; pi-- > 0;) {
-        const pattern *p = &b->patterns[pi];
-        uint32_t node = root;
-        for (uint32_t i = 0; i < p->len; i++) {
-            uint8_t c = fold[(uint8_t)b->pool[p->offset + i]];
-            uint32_t next = tchild(&bc, node, c);
-            if (next == NO_NODE) {
-                if ((rc = tnew(&bc, &next)) != MV_OK)
-                    goto done;
-                bc.t[next].byte = c;
-                bc.t[next].depth = bc.t[node].depth + 1;
-                bc.t[next].next_sibling = bc.t[node].first_child;
-                bc.t[node].first_child = next;
-            }
-            node = next;
-        }
-        bc.out_next[pi] = bc.t[node].out_head;
-        bc.t[node].out_head = (uint32_t)pi;
-        bc.t[node].n_out++;
-    }
-
-    /* 2. Failure links in BFS order; the queue doubles as the new numbering. */
-    queue = mv_alloc(b->alloc, bc.n * sizeof(uint32_t));
-    new_index = mv_alloc(b->alloc, bc.n * sizeof(uint32_t));
-    if (queue == NULL || new_index == NULL) {
+    /* A trie has at most one node per pattern byte, and shared prefixes
+     * make it far smaller: start at half the bytes (the doubling in tnew
+     * covers the rest) so the usual build never copies the node array. */
+    bc.cap = b->pool_len / 2 + 1024;
+    if (bc.cap > ((size_t)1 << 20))
+        bc.cap = (size_t)1 << 20;
+    bc.t = mv_alloc(b->alloc, bc.cap * sizeof(*bc.t));
+    bc.out_next = mv_alloc(b->alloc, (b->n_patterns + 1) * sizeof(uint32_t));
+    path = mv_alloc(b->alloc, (max_len + 1) * sizeof(uint32_t));
+    if (bc.t == NULL || bc.out_next == NULL || path == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
-    size_t head = 0, qlen = 0;
-    queue[qlen++] = root;
-    while (head < qlen) {
-        uint32_t u = queue[head++];
-        for (uint32_t v = bc.t[u].first_child; v != NO_NODE; v = bc.t[v].next_sibling) {
-            queue[qlen++] = v;
-            if (u == root) {
-                bc.t[v].fail = root;
-                continue;
-            }
-            uint32_t f = bc.t[u].fail;
-            uint32_t target = tchild(&bc, f, bc.t[v].byte);
-            while (target == NO_NODE && f != root) {
-                f = bc.t[f].fail;
-                target = tchild(&bc, f, bc.t[v].byte);
-            }
-            bc.t[v].fail = (target != NO_NODE && target != v) ? target : root;
-        }
-    }
-    for (size_t i = 0; i < qlen; i++)
-        new_index[queue[i]] = (uint32_t)i;
+    uint32_t root;
+    if ((rc = tnew(&bc, NO_NODE, 0, &root)) != MV_OK)
+        goto done;
 
-    /* 3. Compact form, states numbered in BFS order (root = 0). */
+    /* 1. Trie. Patterns sharing a node keep insertion order in their chain
+     * (built by prepending in reverse). path[d] is the node at depth d+1 on
+     * the previously inserted pattern's path. */
+    const uint8_t *prev = NULL;
+    uint32_t prev_len = 0;
+    for (size_t pi = b->n_patterns; pi-- > 0;) {
+        const pattern *p = &b->patterns[pi];
+        const uint8_t *bytes = (const uint8_t *)b->pool + p->offset;
+        uint32_t i = 0;
+        uint32_t node = root;
+        uint32_t common = p->len < prev_len ? p->len : prev_len;
+        while (i < common && fold[bytes[i]] == fold[prev[i]])
+            i++;
+        if (i > 0)
+            node = path[i - 1];
+        for (; i < p->len; i++) {
+            uint32_t next = tchild(&bc, node, fold[bytes[i]]);
+            if (next == NO_NODE)
+                break;
+            path[i] = next;
+            node = next;
+        }
+        /* From the first missing byte on, every node is new. */
+        for (; i < p->len; i++) {
+            if ((rc = tnew(&bc, node, fold[bytes[i]], &node)) != MV_OK)
+                goto done;
+            path[i] = node;
+        }
+        prev = bytes;
+        prev_len = p->len;
+        bc.out_next[pi] = bc.t[node].out_head;
+        bc.t[node].out_head = (uint32_t)pi;
+    }
+
     ac = mv_calloc(b->alloc, 1, sizeof(*ac));
     if (ac == NULL) {
         rc = MV_ENOMEM;
@@ -295,47 +349,87 @@ int mv_ac_build(mv_ac **out, const mv_ac_builder *b) {
     ac->n_nodes = bc.n;
     ac->n_edges = bc.n - 1;
     ac->n_out = b->n_patterns;
-    size_t n_dense = 0;
-    for (size_t i = 0; i < bc.n; i++)
-        if (bc.t[i].depth <= DENSE_DEPTH)
-            n_dense++;
+    _Static_assert(DENSE_DEPTH == 1, "dense states are the root and its children");
+    size_t n_dense = 1; /* the root and its children */
+    for (uint32_t v = bc.t[root].first_child; v != NO_NODE; v = bc.t[v].next_sibling)
+        n_dense++;
     ac->n_dense = n_dense;
-    ac->nodes = mv_calloc(b->alloc, bc.n, sizeof(*ac->nodes));
-    ac->edge_bytes = mv_calloc(b->alloc, ac->n_edges + 1, 1);
-    ac->edge_targets = mv_calloc(b->alloc, ac->n_edges + 1, sizeof(uint32_t));
-    ac->dense_rows = mv_calloc(b->alloc, n_dense * 256, sizeof(uint32_t));
-    ac->out_ids = mv_calloc(b->alloc, ac->n_out + 1, sizeof(uint32_t));
-    ac->out_lens = mv_calloc(b->alloc, ac->n_out + 1, sizeof(uint32_t));
-    if (ac->nodes == NULL || ac->edge_bytes == NULL || ac->edge_targets == NULL ||
-        ac->dense_rows == NULL || ac->out_ids == NULL || ac->out_lens == NULL) {
+    /* Every entry below is written (no zeroing pass over megabytes); the
+     * spare last entries keep the arrays non-empty. */
+    queue = mv_alloc(b->alloc, bc.n * sizeof(uint32_t));
+    new_index = mv_alloc(b->alloc, bc.n * sizeof(uint32_t));
+    ac->nodes = mv_alloc(b->alloc, bc.n * sizeof(*ac->nodes));
+    ac->edge_bytes = mv_alloc(b->alloc, ac->n_edges + 1);
+    ac->edge_targets = mv_alloc(b->alloc, (ac->n_edges + 1) * sizeof(uint32_t));
+    ac->dense_rows = mv_alloc(b->alloc, n_dense * 256 * sizeof(uint32_t));
+    ac->out_ids = mv_alloc(b->alloc, (ac->n_out + 1) * sizeof(uint32_t));
+    ac->out_lens = mv_alloc(b->alloc, (ac->n_out + 1) * sizeof(uint32_t));
+    if (queue == NULL || new_index == NULL || ac->nodes == NULL || ac->edge_bytes == NULL ||
+        ac->edge_targets == NULL || ac->dense_rows == NULL || ac->out_ids == NULL ||
+        ac->out_lens == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
-    uint32_t edge_pos = 0, out_pos = 0, dense_pos = 0;
+    ac->edge_bytes[ac->n_edges] = 0;
+    ac->edge_targets[ac->n_edges] = 0;
+    ac->out_ids[ac->n_out] = 0;
+    ac->out_lens[ac->n_out] = 0;
+
+    /* 2. Breadth-first pass: state k of the automaton is queue[k] (root =
+     * 0). A state's failure link is set when its parent is dequeued, from
+     * the compact edges of shallower states. */
+    size_t qlen = 0;
+    uint32_t edge_pos = 0, out_pos = 0;
+    queue[qlen++] = root;
+    new_index[root] = 0;
+    ac->nodes[0].fail = 0;
+    ac->nodes[0].depth = 0;
     for (size_t qi = 0; qi < qlen; qi++) {
         const tnode *tn = &bc.t[queue[qi]];
         ac_node *n = &ac->nodes[qi];
-        n->fail = new_index[tn->fail];
-        n->depth = tn->depth;
-        n->dense = tn->depth <= DENSE_DEPTH ? dense_pos++ : NO_NODE;
+        n->dense = qi < n_dense ? (uint32_t)qi : NO_NODE;
         n->out_start = out_pos;
-        n->out_count = tn->n_out;
         for (uint32_t pi = tn->out_head; pi != NO_NODE; pi = bc.out_next[pi]) {
             ac->out_ids[out_pos] = b->patterns[pi].id;
             ac->out_lens[out_pos] = b->patterns[pi].len;
             out_pos++;
         }
-        /* Sparse edges sorted by byte (insertion sort: lists are short). */
+        n->out_count = out_pos - n->out_start;
+        /* Edges sorted by byte (insertion sort: lists are short). */
         n->edge_start = edge_pos;
         for (uint32_t v = tn->first_child; v != NO_NODE; v = bc.t[v].next_sibling) {
+            uint8_t c = bc.t[v].byte;
+            uint32_t sv = (uint32_t)qlen++;
+            queue[sv] = v;
+            new_index[v] = sv;
+            ac_node *child = &ac->nodes[sv];
+            child->depth = n->depth + 1;
+            if (qi == 0) {
+                child->fail = 0;
+            } else {
+                uint32_t f = n->fail;
+                uint32_t target;
+                for (;;) {
+                    if (f == 0) {
+                        uint32_t k = bc.root_kid[c];
+                        target = k != NO_NODE ? new_index[k] : 0;
+                        break;
+                    }
+                    target = find_edge(ac, &ac->nodes[f], c);
+                    if (target != NO_NODE)
+                        break;
+                    f = ac->nodes[f].fail;
+                }
+                child->fail = target;
+            }
             uint32_t k = edge_pos++;
-            while (k > n->edge_start && ac->edge_bytes[k - 1] > bc.t[v].byte) {
+            while (k > n->edge_start && ac->edge_bytes[k - 1] > c) {
                 ac->edge_bytes[k] = ac->edge_bytes[k - 1];
                 ac->edge_targets[k] = ac->edge_targets[k - 1];
                 k--;
             }
-            ac->edge_bytes[k] = bc.t[v].byte;
-            ac->edge_targets[k] = new_index[v];
+            ac->edge_bytes[k] = c;
+            ac->edge_targets[k] = sv;
         }
         n->n_edges = edge_pos - n->edge_start;
     }
@@ -345,13 +439,12 @@ int mv_ac_build(mv_ac **out, const mv_ac_builder *b) {
         const ac_node *f = &ac->nodes[ac->nodes[i].fail];
         ac->nodes[i].dict = f->out_count > 0 ? ac->nodes[i].fail : f->dict;
     }
-    /* Dense rows: full transition function (failure resolved), BFS order so
-     * a state's fail row (shallower) is complete before it is copied. */
-    for (size_t i = 0; i < ac->n_nodes; i++) {
+    /* Dense rows (the first n_dense states): full transition function
+     * (failure resolved); a child of the root fails to the root, whose row
+     * is complete first. */
+    for (size_t i = 0; i < n_dense; i++) {
         ac_node *n = &ac->nodes[i];
-        if (n->dense == NO_NODE)
-            continue;
-        uint32_t *row = ac->dense_rows + (size_t)n->dense * 256;
+        uint32_t *row = ac->dense_rows + i * 256;
         if (i == 0) {
             for (int c = 0; c < 256; c++)
                 row[c] = 0;
@@ -374,6 +467,7 @@ done:
     mv_free(bc.alloc, bc.out_next, (b->n_patterns + 1) * sizeof(uint32_t));
     mv_free(bc.alloc, queue, bc.n * sizeof(uint32_t));
     mv_free(bc.alloc, new_index, bc.n * sizeof(uint32_t));
+    mv_free(bc.alloc, path, (max_len + 1) * sizeof(uint32_t));
     if (rc != MV_OK) {
         mv_ac_free(ac);
         ac = NULL;
@@ -385,6 +479,10 @@ done:
 void mv_ac_free(mv_ac *ac) {
     if (ac == NULL)
         return;
+    if (ac->borrowed) {
+        mv_free(ac->alloc, ac, sizeof(*ac));
+        return;
+    }
     mv_free(ac->alloc, ac->nodes, ac->n_nodes * sizeof(*ac->nodes));
     mv_free(ac->alloc, ac->edge_bytes, ac->n_edges + 1);
     mv_free(ac->alloc, ac->edge_targets, (ac->n_edges + 1) * sizeof(uint32_t));
@@ -392,10 +490,11 @@ void mv_ac_free(mv_ac *ac) {
     mv_free(ac->alloc, ac->out_ids, (ac->n_out + 1) * sizeof(uint32_t));
     mv_free(ac->alloc, ac->out_lens, (ac->n_out + 1) * sizeof(uint32_t));
     mv_free(ac->alloc, ac->dfa, ac->n_nodes * ac->n_classes * sizeof(uint32_t));
+    mv_free(ac->alloc, ac->dfa16, ac->n_nodes * ac->n_classes * sizeof(uint16_t));
     mv_free(ac->alloc, ac, sizeof(*ac));
 }
 
-static uint32_t find_edge(const mv_ac *ac, const ac_node *n, uint8_t c) {
+static inline uint32_t find_edge(const mv_ac *ac, const ac_node *n, uint8_t c) {
     const uint8_t *bytes = ac->edge_bytes + n->edge_start;
     uint32_t lo = 0, hi = n->n_edges;
     if (hi <= 8) {
@@ -462,10 +561,30 @@ static int scan_dfa(const mv_ac *ac, const unsigned char *s, size_t len, mv_ac_c
     return 0;
 }
 
+static int scan_dfa16(const mv_ac *ac, const unsigned char *s, size_t len, mv_ac_callback cb,
+                      void *ctx) {
+    const uint16_t *dfa = ac->dfa16;
+    const uint8_t *cls = ac->cls;
+    size_t n_classes = ac->n_classes;
+    uint32_t state = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t next = dfa[(size_t)state * n_classes + cls[s[i]]];
+        state = next & ~DFA16_OUTPUT_BIT;
+        if ((next & DFA16_OUTPUT_BIT) && cb != NULL) {
+            int r = report(ac, state, i + 1, cb, ctx);
+            if (r != 0)
+                return r;
+        }
+    }
+    return 0;
+}
+
 int mv_ac_scan(const mv_ac *ac, const char *text, size_t len, mv_ac_callback cb, void *ctx) {
     if (ac == NULL || (text == NULL && len > 0))
         return 0;
     const unsigned char *s = (const unsigned char *)text;
+    if (ac->dfa16 != NULL)
+        return scan_dfa16(ac, s, len, cb, ctx);
     if (ac->dfa != NULL)
         return scan_dfa(ac, s, len, cb, ctx);
     uint32_t state = 0;
@@ -490,5 +609,164 @@ size_t mv_ac_memory(const mv_ac *ac) {
         return 0;
     return sizeof(*ac) + ac->n_nodes * sizeof(ac_node) + ac->n_edges * 5 +
            ac->n_dense * 256 * sizeof(uint32_t) + ac->n_out * 8 +
-           ac->n_nodes * ac->n_classes * sizeof(uint32_t);
+           ac->n_nodes * ac->n_classes * (ac->dfa16 != NULL ? sizeof(uint16_t) : sizeof(uint32_t));
+}
+
+/* ---- saved automata
+ *
+ * Layout (32-bit words): a header, then each table as it is in memory, so a
+ * loaded automaton points into the words instead of copying them.
+ *   magic, version, byte-order probe, flags, n_nodes, n_edges, n_dense,
+ *   n_out, n_classes (0: no full DFA), bytes per DFA cell (0, 2 or 4),
+ *   total words, fold (64 words), cls (64 words),
+ *   nodes (8 words each), edge_targets (n_edges + 1), out_ids (n_out + 1),
+ *   out_lens (n_out + 1), dense_rows (n_dense * 256),
+ *   DFA (n_nodes * n_classes cells, padded to a word),
+ *   edge_bytes (n_edges + 1, padded to a word).
+ */
+#define AC_SAVE_MAGIC 0x4D564143u /* "CAVM" */
+#define AC_SAVE_VERSION 1u
+#define AC_SAVE_HEADER 11u
+
+/* Bytes 0, 1, 2, 3 stored as one word: a host with the other byte order
+ * reads a different word and rejects the tables. */
+static const uint8_t ac_probe[4] = {0, 1, 2, 3};
+
+_Static_assert(sizeof(ac_node) == 8 * sizeof(uint32_t), "ac_node is saved as 8 words");
+
+static size_t saved_words(size_t n_nodes, size_t n_edges, size_t n_dense, size_t n_out,
+                          size_t n_classes, size_t cell) {
+    return AC_SAVE_HEADER + 128 + n_nodes * 8 + (n_edges + 1) + 2 * (n_out + 1) + n_dense * 256 +
+           (n_nodes * n_classes * cell + 3) / 4 + (n_edges + 4) / 4;
+}
+
+static size_t dfa_cell(const mv_ac *ac) {
+    return ac->dfa16 != NULL ? 2 : ac->dfa != NULL ? 4 : 0;
+}
+
+size_t mv_ac_saved_words(const mv_ac *ac) {
+    size_t cell = dfa_cell(ac);
+    return saved_words(ac->n_nodes, ac->n_edges, ac->n_dense, ac->n_out, cell ? ac->n_classes : 0,
+                       cell);
+}
+
+/* Copy `bytes` to w, zero-padded to whole words; returns the next word. */
+static uint32_t *put(uint32_t *w, const void *src, size_t bytes) {
+    if (bytes % 4 != 0)
+        w[bytes / 4] = 0;
+    if (bytes > 0)
+        memcpy(w, src, bytes);
+    return w + (bytes + 3) / 4;
+}
+
+void mv_ac_save(const mv_ac *ac, uint32_t *words) {
+    size_t cell = dfa_cell(ac);
+    size_t n_classes = cell ? ac->n_classes : 0;
+    size_t total = mv_ac_saved_words(ac);
+    uint32_t *w = words;
+    *w++ = AC_SAVE_MAGIC;
+    *w++ = AC_SAVE_VERSION;
+    memcpy(w++, ac_probe, 4);
+    *w++ = ac->flags;
+    *w++ = (uint32_t)ac->n_nodes;
+    *w++ = (uint32_t)ac->n_edges;
+    *w++ = (uint32_t)ac->n_dense;
+    *w++ = (uint32_t)ac->n_out;
+    *w++ = (uint32_t)n_classes;
+    *w++ = (uint32_t)cell;
+    *w++ = (uint32_t)total;
+    w = put(w, ac->fold, 256);
+    w = put(w, ac->cls, 256);
+    w = put(w, ac->nodes, ac->n_nodes * sizeof(ac_node));
+    w = put(w, ac->edge_targets, (ac->n_edges + 1) * sizeof(uint32_t));
+    w = put(w, ac->out_ids, (ac->n_out + 1) * sizeof(uint32_t));
+    w = put(w, ac->out_lens, (ac->n_out + 1) * sizeof(uint32_t));
+    w = put(w, ac->dense_rows, ac->n_dense * 256 * sizeof(uint32_t));
+    w = put(w, cell == 2 ? (const void *)ac->dfa16 : (const void *)ac->dfa,
+            ac->n_nodes * n_classes * cell);
+    w = put(w, ac->edge_bytes, ac->n_edges + 1);
+    assert((size_t)(w - words) == total);
+}
+
+int mv_ac_load(mv_ac **out, const mv_allocator *a, const uint32_t *words, size_t n_words) {
+    int rc = MV_OK;
+    mv_ac *ac = NULL;
+    if (out == NULL || words == NULL) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    *out = NULL;
+    if (a == NULL)
+        a = mv_allocator_default();
+    /* The header must say this format, this host's byte order, and sizes
+     * that add up to exactly n_words. */
+    if (n_words < AC_SAVE_HEADER + 128 || words[0] != AC_SAVE_MAGIC ||
+        words[1] != AC_SAVE_VERSION || memcmp(&words[2], ac_probe, 4) != 0 || words[4] == 0 ||
+        words[4] > UINT32_MAX / 256 || words[5] + 1 != words[4] || words[6] == 0 ||
+        words[6] > words[4] || words[7] > UINT32_MAX / 4 || words[8] > 255 ||
+        !(words[9] == 0 || words[9] == 2 || words[9] == 4) || (words[9] == 0) != (words[8] == 0) ||
+        (words[9] == 2 && words[4] > DFA16_MAX_STATES) || words[10] != n_words ||
+        saved_words(words[4], words[5], words[6], words[7], words[8], words[9]) != n_words) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    ac = mv_calloc(a, 1, sizeof(*ac));
+    if (ac == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    ac->alloc = a;
+    ac->borrowed = true;
+    ac->flags = words[3];
+    ac->n_nodes = words[4];
+    ac->n_edges = words[5];
+    ac->n_dense = words[6];
+    ac->n_out = words[7];
+    ac->n_classes = words[8];
+    size_t cell = words[9];
+    const uint32_t *w = words + AC_SAVE_HEADER;
+    memcpy(ac->fold, w, 256);
+    w += 64;
+    memcpy(ac->cls, w, 256);
+    w += 64;
+    /* The tables are never written after construction: pointing the
+     * (mutable-typed) fields at read-only words is safe. */
+    ac->nodes = (ac_node *)(uintptr_t)w;
+    w += ac->n_nodes * 8;
+    ac->edge_targets = (uint32_t *)(uintptr_t)w;
+    w += ac->n_edges + 1;
+    ac->out_ids = (uint32_t *)(uintptr_t)w;
+    w += ac->n_out + 1;
+    ac->out_lens = (uint32_t *)(uintptr_t)w;
+    w += ac->n_out + 1;
+    ac->dense_rows = (uint32_t *)(uintptr_t)w;
+    w += ac->n_dense * 256;
+    if (cell == 2)
+        ac->dfa16 = (uint16_t *)(uintptr_t)w;
+    else if (cell == 4)
+        ac->dfa = (uint32_t *)(uintptr_t)w;
+    w += (ac->n_nodes * ac->n_classes * cell + 3) / 4;
+    ac->edge_bytes = (uint8_t *)(uintptr_t)w;
+    *out = ac;
+done:
+    return rc;
+}
+
+bool mv_ac_equal(const mv_ac *x, const mv_ac *y) {
+    if (x == NULL || y == NULL)
+        return x == y;
+    size_t cell = dfa_cell(x);
+    size_t cells = cell ? x->n_nodes * x->n_classes : 0;
+    return x->flags == y->flags && x->n_nodes == y->n_nodes && x->n_edges == y->n_edges &&
+           x->n_dense == y->n_dense && x->n_out == y->n_out && cell == dfa_cell(y) &&
+           (cell == 0 || x->n_classes == y->n_classes) && memcmp(x->fold, y->fold, 256) == 0 &&
+           (cell == 0 || memcmp(x->cls, y->cls, 256) == 0) &&
+           memcmp(x->nodes, y->nodes, x->n_nodes * sizeof(ac_node)) == 0 &&
+           memcmp(x->edge_bytes, y->edge_bytes, x->n_edges) == 0 &&
+           memcmp(x->edge_targets, y->edge_targets, x->n_edges * sizeof(uint32_t)) == 0 &&
+           memcmp(x->out_ids, y->out_ids, x->n_out * sizeof(uint32_t)) == 0 &&
+           memcmp(x->out_lens, y->out_lens, x->n_out * sizeof(uint32_t)) == 0 &&
+           memcmp(x->dense_rows, y->dense_rows, x->n_dense * 256 * sizeof(uint32_t)) == 0 &&
+           (cell != 2 || memcmp(x->dfa16, y->dfa16, cells * sizeof(uint16_t)) == 0) &&
+           (cell != 4 || memcmp(x->dfa, y->dfa, cells * sizeof(uint32_t)) == 0);
 }

@@ -53,6 +53,12 @@
 #define STEM_CACHE_SETS 8192
 #define STEM_CACHE_KEY 16 /* bytes; longer words bypass the cache */
 
+/* Cache of normalized phrase units (see mv_normalize_phrase): bounded so a
+ * long-lived normalizer fed endless phrases stops caching instead of
+ * growing. Hitting a bound only costs speed, never changes a result. */
+#define PC_MAX_UNITS 65536
+#define PC_MAX_POOL ((size_t)4 << 20)
+
 /* Byte classes used by pass B (after folding, so only lowercase letters). */
 #define K_SPACE 0x01  /* ' ' or '\n' */
 #define K_LETTER 0x02 /* a-z */
@@ -92,7 +98,11 @@ struct mv_normalizer {
     size_t seg_len;
     utf8proc_int32_t seg[SEG_MAX];
     uint32_t seg_src[SEG_MAX];
-    stem_set *cache;
+    stem_set *cache; /* made on first use; a set is empty until its bit in cache_live */
+    uint64_t cache_live[STEM_CACHE_SETS / 64];
+    bool cache_failed;            /* could not allocate it: stem without (results are the same) */
+    bool phrase_mode;             /* in mv_normalize_phrase: bypass the stem cache */
+    struct phrase_cache *phrases; /* mv_normalize_phrase only; made on first use */
     unsigned char fold_ascii[128];
     unsigned char cls[256];
 };
@@ -567,6 +577,19 @@ static inline void load_key(uint64_t key[2], const char *w, size_t len) {
 #endif
 }
 
+/* The stem cache is made on the first stem of tool text. Normalizers that
+ * only ever see rule phrases (every check's init) never touch it: their
+ * distinct words rarely repeat once mv_normalize_phrase caches whole units,
+ * and 512 KiB of fresh pages per normalizer was a visible part of engine
+ * start-up. Sets are cleared on first use for the same reason. */
+static bool stem_cache_ready(mv_normalizer *n) {
+    if (n->cache == NULL && !n->cache_failed && !n->phrase_mode) {
+        n->cache = mv_alloc(&n->alloc, STEM_CACHE_SETS * sizeof(stem_set));
+        n->cache_failed = n->cache == NULL;
+    }
+    return n->cache != NULL && !n->phrase_mode;
+}
+
 /* Snowball stem of a lowercase Latin word, through the cache. */
 static int stem_lookup(mv_normalizer *n, const char *w, size_t len, const char **stem,
                        size_t *slen) {
@@ -574,11 +597,17 @@ static int stem_lookup(mv_normalizer *n, const char *w, size_t len, const char *
     uint64_t key[2] = {0, 0};
     const sb_symbol *r;
     int rc = MV_OK;
-    if (len <= STEM_CACHE_KEY) {
+    if (len <= STEM_CACHE_KEY && stem_cache_ready(n)) {
         uint64_t h;
         load_key(key, w, len);
         h = (key[0] * 0x9E3779B97F4A7C15u) ^ (key[1] * 0xC2B2AE3D27D4EB4Fu);
-        set = &n->cache[(h >> 40) & (STEM_CACHE_SETS - 1)];
+        size_t si = (size_t)(h >> 40) & (STEM_CACHE_SETS - 1);
+        uint64_t bit = (uint64_t)1 << (si & 63);
+        set = &n->cache[si];
+        if (!(n->cache_live[si >> 6] & bit)) {
+            memset(set, 0, sizeof(*set)); /* first use of this set */
+            n->cache_live[si >> 6] |= bit;
+        }
         if (set->way[0].key[0] == key[0] && set->way[0].key[1] == key[1]) {
             *stem = set->way[0].stem;
             *slen = set->way[0].slen;
@@ -1218,6 +1247,315 @@ static int pass_b(mv_normalizer *n) {
     return rc;
 }
 
+/* ------------------------------------------------------------ phrase cache */
+
+/*
+ * Rule phrases come from templates: "(ignore|disregard) (all|any) previous
+ * (instructions|rules)" expands to eight phrases made of seven distinct
+ * words, and the same sets are expanded into many rules. Normalizing every
+ * expansion from scratch was most of the engine's start-up, so
+ * mv_normalize_phrase normalizes each distinct unit once and joins cached
+ * results.
+ *
+ * Why this is exact: pass B treats every whitespace-separated chunk on its
+ * own, except letter-spaced text, where a maximal run of single-letter
+ * chunks ("i g n o r e", also a lone "a") is decided and emitted as a whole
+ * and never reaches past the first chunk that is not a single letter. So a
+ * unit is either one ordinary chunk or one such run (with its inner
+ * whitespace, which decides the grouping), and pass B of the whole text is
+ * the pass B results of its units joined by one space, as long as no unit
+ * comes out empty (none can; a unit that did would send the phrase down
+ * the uncached path). Pass A output is the cache key: for ASCII text pass A
+ * is a per-byte fold, done here without the general machinery.
+ */
+typedef struct pc_unit {
+    uint64_t hash;
+    uint32_t key; /* offsets into the pool */
+    uint32_t klen;
+    uint32_t val;
+    uint32_t vlen;
+} pc_unit;
+
+typedef struct phrase_cache {
+    char *pool; /* keys and values */
+    size_t pool_len, pool_cap;
+    pc_unit *units;
+    size_t n_units, units_cap;
+    uint32_t *slots; /* unit index + 1, 0 = empty; power-of-two size */
+    size_t n_slots;
+    char *text; /* pass A output of the phrase in progress */
+    size_t text_cap;
+    char *res; /* the joined result */
+    size_t res_cap;
+} phrase_cache;
+
+static void pc_free(mv_normalizer *n) {
+    phrase_cache *pc = n->phrases;
+    if (pc != NULL) {
+        mv_free(&n->alloc, pc->pool, pc->pool_cap);
+        mv_free(&n->alloc, pc->units, pc->units_cap * sizeof(pc_unit));
+        mv_free(&n->alloc, pc->slots, pc->n_slots * sizeof(uint32_t));
+        mv_free(&n->alloc, pc->text, pc->text_cap);
+        mv_free(&n->alloc, pc->res, pc->res_cap);
+        mv_free(&n->alloc, pc, sizeof(*pc));
+        n->phrases = NULL;
+    }
+}
+
+/* Grow a byte buffer to hold `need` bytes. */
+static int pc_reserve(mv_normalizer *n, char **buf, size_t *cap, size_t need) {
+    int rc = MV_OK;
+    if (need > *cap) {
+        size_t want = *cap ? *cap : 256;
+        char *nb;
+        while (want < need) {
+            want *= 2;
+        }
+        nb = mv_realloc(&n->alloc, *buf, *cap, want);
+        if (nb == NULL) {
+            rc = MV_ENOMEM;
+        } else {
+            *buf = nb;
+            *cap = want;
+        }
+    }
+    return rc;
+}
+
+static uint64_t pc_hash(const char *s, size_t len) {
+    uint64_t h = 0x9E3779B97F4A7C15u ^ (uint64_t)len;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        h = (h ^ load64(s + i)) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 32;
+    }
+    for (; i < len; i++) {
+        h = (h ^ (unsigned char)s[i]) * 0x100000001B3u;
+    }
+    h ^= h >> 29;
+    return h;
+}
+
+static int pc_rehash(mv_normalizer *n, phrase_cache *pc) {
+    size_t ns = pc->n_slots ? pc->n_slots * 2 : 4096;
+    uint32_t *nt = mv_calloc(&n->alloc, ns, sizeof(uint32_t));
+    int rc = MV_OK;
+    if (nt == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t u = 0; u < pc->n_units; u++) {
+        size_t k = (size_t)pc->units[u].hash & (ns - 1);
+        while (nt[k] != 0) {
+            k = (k + 1) & (ns - 1);
+        }
+        nt[k] = (uint32_t)(u + 1);
+    }
+    mv_free(&n->alloc, pc->slots, pc->n_slots * sizeof(uint32_t));
+    pc->slots = nt;
+    pc->n_slots = ns;
+done:
+    return rc;
+}
+
+/* Pass B of one unit alone: the unit becomes the whole pass A text. The
+ * offsets are zero (phrases have no offset map). */
+static int pc_pass_b(mv_normalizer *n, const char *s, size_t len) {
+    nbuf *a = &n->a;
+    int rc;
+    a->len = 0;
+    rc = nbuf_reserve(n, a, len + 8);
+    if (rc == MV_OK) {
+        memcpy(a->b, s, len);
+        memset(a->o, 0, len * sizeof(uint32_t));
+        memset(a->b + len, ' ', 8); /* pass B's sentinel spaces */
+        a->len = len;
+        n->flags = MV_NORM_DEFAULT;
+        n->phrase_mode = true;
+        rc = pass_b(n);
+        n->phrase_mode = false;
+    }
+    return rc;
+}
+
+/* The normalized form of one unit: from the cache, or computed (and cached
+ * while the cache has room) into *val and *vlen; the pointer stays valid until
+ * the next call. */
+static int pc_unit_get(mv_normalizer *n, phrase_cache *pc, const char *s, size_t len,
+                       const char **val, size_t *vlen) {
+    uint64_t h = pc_hash(s, len);
+    size_t k = 0;
+    pc_unit *u;
+    int rc = MV_OK;
+    if (pc->n_slots > 0) {
+        k = (size_t)h & (pc->n_slots - 1);
+        while (pc->slots[k] != 0) {
+            const pc_unit *e = &pc->units[pc->slots[k] - 1];
+            if (e->hash == h && e->klen == len && memcmp(pc->pool + e->key, s, len) == 0) {
+                *val = pc->pool + e->val;
+                *vlen = e->vlen;
+                goto done;
+            }
+            k = (k + 1) & (pc->n_slots - 1);
+        }
+    }
+    rc = pc_pass_b(n, s, len);
+    if (rc != MV_OK) {
+        goto done;
+    }
+    *val = n->out.b;
+    *vlen = n->out.len;
+    if (pc->n_units >= PC_MAX_UNITS || pc->pool_len + len + n->out.len > PC_MAX_POOL) {
+        goto done; /* full: compute without caching */
+    }
+    if ((pc->n_units + 1) * 2 > pc->n_slots) {
+        rc = pc_rehash(n, pc);
+        if (rc != MV_OK) {
+            goto done;
+        }
+        k = (size_t)h & (pc->n_slots - 1);
+        while (pc->slots[k] != 0) {
+            k = (k + 1) & (pc->n_slots - 1);
+        }
+    }
+    if (pc->n_units == pc->units_cap) {
+        size_t cap = pc->units_cap ? pc->units_cap * 2 : 1024;
+        pc_unit *nu = mv_realloc(&n->alloc, pc->units, pc->units_cap * sizeof(pc_unit),
+                                 cap * sizeof(pc_unit));
+        if (nu == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        pc->units = nu;
+        pc->units_cap = cap;
+    }
+    rc = pc_reserve(n, &pc->pool, &pc->pool_cap, pc->pool_len + len + n->out.len);
+    if (rc != MV_OK) {
+        goto done;
+    }
+    u = &pc->units[pc->n_units];
+    u->hash = h;
+    u->key = (uint32_t)pc->pool_len;
+    u->klen = (uint32_t)len;
+    memcpy(pc->pool + pc->pool_len, s, len);
+    pc->pool_len += len;
+    u->val = (uint32_t)pc->pool_len;
+    u->vlen = (uint32_t)n->out.len;
+    memcpy(pc->pool + pc->pool_len, n->out.b, n->out.len);
+    pc->pool_len += n->out.len;
+    pc->slots[k] = (uint32_t)(++pc->n_units);
+    *val = pc->pool + u->val;
+    *vlen = u->vlen;
+done:
+    return rc;
+}
+
+/* Is s[p..q) a single letter (optionally with group-ending punctuation), the
+ * chunk that starts or continues a letter-spaced run? single_letter, with
+ * the ASCII case inline. */
+static inline bool pc_single(const mv_normalizer *n, const char *s, size_t p, size_t q) {
+    bool r;
+    unsigned char c = (unsigned char)s[p];
+    if (c < 0x80) {
+        r = (n->cls[c] & K_LETTER) != 0;
+        for (size_t i = p + 1; i < q && r; i++) {
+            r = (n->cls[(unsigned char)s[i]] & K_ENDP) != 0;
+        }
+    } else {
+        r = single_letter(n, s, p, q) > 0;
+    }
+    return r;
+}
+
+/* Normalize a phrase through the unit cache into pc->res. *ok is false when
+ * a unit came out empty: the caller then takes the uncached path. */
+static int pc_normalize(mv_normalizer *n, phrase_cache *pc, const char *raw, size_t len,
+                        size_t *out_len, bool *ok) {
+    const unsigned char *cls = n->cls;
+    const char *t;
+    size_t tl;
+    size_t rl = 0;
+    size_t i = 0;
+    size_t j = 0;
+    int rc = MV_OK;
+    *ok = true;
+    rc = pc_reserve(n, &pc->text, &pc->text_cap, len);
+    if (rc != MV_OK) {
+        goto done;
+    }
+    for (; j < len && (unsigned char)raw[j] < 0x80; j++) {
+        pc->text[j] = (char)n->fold_ascii[(unsigned char)raw[j]];
+    }
+    tl = len;
+    if (j < len) {
+        n->flags = MV_NORM_DEFAULT;
+        rc = pass_a(n, (const unsigned char *)raw, len);
+        if (rc == MV_OK) {
+            rc = pc_reserve(n, &pc->text, &pc->text_cap, n->a.len);
+        }
+        if (rc != MV_OK) {
+            goto done;
+        }
+        memcpy(pc->text, n->a.b, n->a.len);
+        tl = n->a.len;
+    }
+    t = pc->text;
+    while (rc == MV_OK) {
+        size_t q;
+        size_t e;
+        const char *v = NULL;
+        size_t vl = 0;
+        while (i < tl && (cls[(unsigned char)t[i]] & K_SPACE)) {
+            i++;
+        }
+        if (i >= tl) {
+            break;
+        }
+        for (q = i; q < tl && !(cls[(unsigned char)t[q]] & K_SPACE); q++) {
+        }
+        e = q;
+        if (pc_single(n, t, i, q)) {
+            for (;;) {
+                size_t g = e;
+                size_t q2;
+                while (g < tl && (cls[(unsigned char)t[g]] & K_SPACE)) {
+                    g++;
+                }
+                if (g >= tl) {
+                    break;
+                }
+                for (q2 = g; q2 < tl && !(cls[(unsigned char)t[q2]] & K_SPACE); q2++) {
+                }
+                if (!pc_single(n, t, g, q2)) {
+                    break;
+                }
+                e = q2;
+            }
+        }
+        rc = pc_unit_get(n, pc, t + i, e - i, &v, &vl);
+        if (rc != MV_OK) {
+            break;
+        }
+        if (vl == 0) {
+            *ok = false;
+            break;
+        }
+        rc = pc_reserve(n, &pc->res, &pc->res_cap, rl + 1 + vl);
+        if (rc != MV_OK) {
+            break;
+        }
+        if (rl > 0) {
+            pc->res[rl++] = ' ';
+        }
+        memcpy(pc->res + rl, v, vl);
+        rl += vl;
+        i = e;
+    }
+done:
+    *out_len = rl;
+    return rc;
+}
+
 /* --------------------------------------------------------------------- API */
 
 mv_normalizer *mv_normalizer_new(const mv_allocator *a) {
@@ -1233,10 +1571,6 @@ mv_normalizer *mv_normalizer_new(const mv_allocator *a) {
     memset(n, 0, sizeof(*n));
     n->alloc = *a;
     init_tables(n);
-    n->cache = mv_calloc(&n->alloc, STEM_CACHE_SETS, sizeof(stem_set));
-    if (n->cache == NULL) {
-        goto done;
-    }
     /* Start the scratch buffers at a size that fits typical tool text, so
      * steady-state scanning never allocates. */
     if (nbuf_grow(n, &n->a, 4096) != MV_OK || nbuf_grow(n, &n->out, 8192) != MV_OK ||
@@ -1268,6 +1602,7 @@ void mv_normalizer_free(mv_normalizer *n) {
         if (n->cache != NULL) {
             mv_free(&a, n->cache, STEM_CACHE_SETS * sizeof(stem_set));
         }
+        pc_free(n);
         mv_free(&a, n, sizeof(*n));
     }
 }
@@ -1319,23 +1654,42 @@ done:
 int mv_normalize_phrase(mv_normalizer *n, mv_arena *arena, const char *phrase, size_t len,
                         mv_str *out) {
     char *text = NULL;
+    const char *res;
+    size_t rlen = 0;
+    bool cached = true;
     int rc = MV_OK;
     if (n == NULL || arena == NULL || out == NULL || (phrase == NULL && len > 0) ||
         len >= NORM_MAX_INPUT) {
         rc = MV_EINVAL;
         goto done;
     }
-    rc = run(n, len > 0 ? phrase : "", len, MV_NORM_DEFAULT);
+    if (n->phrases == NULL) {
+        n->phrases = mv_calloc(&n->alloc, 1, sizeof(phrase_cache));
+        if (n->phrases == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+    }
+    rc = pc_normalize(n, n->phrases, len > 0 ? phrase : "", len, &rlen, &cached);
     if (rc != MV_OK) {
         goto done;
     }
-    text = mv_arena_memdup(arena, n->out.b, n->out.len);
+    res = n->phrases->res;
+    if (!cached) {
+        rc = run(n, len > 0 ? phrase : "", len, MV_NORM_DEFAULT);
+        if (rc != MV_OK) {
+            goto done;
+        }
+        res = n->out.b;
+        rlen = n->out.len;
+    }
+    text = mv_arena_memdup(arena, rlen > 0 ? res : "", rlen);
     if (text == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
     out->ptr = text;
-    out->len = n->out.len;
+    out->len = rlen;
 done:
     return rc;
 }

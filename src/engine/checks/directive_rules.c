@@ -1,15 +1,22 @@
 /*
  * Parser and compiler of the directive.imperative rule files (see
  * directive_rules.h and the header comment of src/engine/rules/
- * directive_en.rules for the format). Runs once per engine: templates are
- * expanded, every phrase is normalized with the tool-text normalizer, equal
- * phrases become one term, and all terms go into one Aho-Corasick automaton.
+ * directive_en.rules for the format): templates are expanded, every phrase
+ * is normalized with the tool-text normalizer, equal phrases become one
+ * term, and all terms go into one Aho-Corasick automaton.
+ *
+ * Compiling the builtin rules expands ~13,500 phrases into a ~65,000-state
+ * automaton, so the build does it once (tools/gen_precompiled.c) and the
+ * engine normally starts from the saved result (mv_dr_save / mv_dr_load at
+ * the end of this file); compiling at start-up remains the fallback and the
+ * reference the saved tables are tested against.
  *
  * Work vectors use the engine allocator and are released at the end; the
  * compiled tables are copied into an arena owned by the result.
  */
 #include "directive_rules.h"
 
+#include <assert.h>
 #include <string.h>
 #include <utf8proc.h>
 
@@ -89,6 +96,7 @@ typedef enum section { S_NONE = 0, S_FAMILY, S_CONTEXT, S_SET, S_WORDS } section
 
 typedef struct compiler {
     const mv_allocator *a;
+    unsigned opts; /* MV_DR_* compile options */
     mv_arena *arena;
     mv_normalizer *norm;
     mv_arena *tmp; /* normalizer output, reset per phrase */
@@ -175,12 +183,29 @@ static bool parse_uint(const char *s, size_t len, unsigned *out) {
 
 /* ------------------------------------------------------------- terms */
 
+/* Eight bytes at a time: 13,000 phrases are interned per engine. The value
+ * only places terms in the table; it never decides an order. */
 static uint64_t hash_bytes(const char *s, size_t len) {
-    uint64_t h = 1469598103934665603u;
-    for (size_t i = 0; i < len; i++) {
-        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    uint64_t h = 0x9E3779B97F4A7C15u ^ (uint64_t)len;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 32;
     }
+    for (; i < len; i++) {
+        h = (h ^ (unsigned char)s[i]) * 0x100000001B3u;
+    }
+    h ^= h >> 29;
     return h;
+}
+
+/* ASCII bytes a plain term (words only) may hold, besides letters and
+ * digits; any non-ASCII byte may appear. */
+static bool plain_byte(unsigned char ch) {
+    return ch >= 0x80 || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == ' ' ||
+           ch == '\'' || ch == '-';
 }
 
 static int hash_grow(compiler *c) {
@@ -255,10 +280,8 @@ static int term_get(compiler *c, const char *s, size_t len, uint32_t *id) {
     t->check_left = mv_dr_is_word_cp(first_cp(s, len));
     t->check_right = mv_dr_is_word_cp(last_cp(s, len));
     t->plain = true;
-    for (size_t i = 0; i < len && t->plain; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        t->plain = ch >= 0x80 || ch == ' ' || ch == '\'' || ch == '-' || (ch >= 'a' && ch <= 'z') ||
-                   (ch >= '0' && ch <= '9');
+    for (size_t i = 0; i < len; i++) {
+        t->plain &= plain_byte((unsigned char)s[i]);
     }
     *id = (uint32_t)(c->terms.n - 1);
     c->hash[k] = *id + 1;
@@ -313,10 +336,16 @@ static size_t literal_form(const char *s, size_t len, char *out) {
     return n;
 }
 
+/* Bytes that make a phrase markup ("<important>", "[system]", "|>"). */
+static const bool markup_byte[256] = {
+    ['<'] = true, ['>'] = true, ['['] = true, [']'] = true,
+    ['|'] = true, ['#'] = true, ['{'] = true, ['}'] = true,
+};
+
 static bool has_markup(const char *s, size_t len) {
     bool r = false;
-    for (size_t i = 0; i < len && !r; i++) {
-        r = strchr("<>[]|#{}", s[i]) != NULL && s[i] != '\0';
+    for (size_t i = 0; i < len; i++) {
+        r |= markup_byte[(unsigned char)s[i]];
     }
     return r;
 }
@@ -343,7 +372,14 @@ static int phrase_emit(compiler *c, const sink *k, const char *s, size_t len) {
         goto done;
     }
     mv_arena_reset(c->tmp);
-    rc = mv_normalize_phrase(c->norm, c->tmp, s, len, &nrm);
+    if (c->opts & MV_DR_UNCACHED) {
+        mv_norm_text nt;
+        rc = mv_normalize(c->norm, c->tmp, s, len, MV_NORM_DEFAULT, &nt);
+        nrm.ptr = nt.text;
+        nrm.len = rc == MV_OK ? nt.len : 0;
+    } else {
+        rc = mv_normalize_phrase(c->norm, c->tmp, s, len, &nrm);
+    }
     if (rc != MV_OK) {
         goto done;
     }
@@ -1138,6 +1174,11 @@ done:
 
 int mv_dr_compile(mv_dr_rules **out, const mv_allocator *a, const mv_dr_source *src, size_t n_src,
                   mv_error *err) {
+    return mv_dr_compile_ex(out, a, src, n_src, 0, err);
+}
+
+int mv_dr_compile_ex(mv_dr_rules **out, const mv_allocator *a, const mv_dr_source *src,
+                     size_t n_src, unsigned opts, mv_error *err) {
     compiler c;
     mv_dr_rules *r = NULL;
     int rc = MV_OK;
@@ -1148,6 +1189,7 @@ int mv_dr_compile(mv_dr_rules **out, const mv_allocator *a, const mv_dr_source *
     }
     *out = NULL;
     c.a = a != NULL ? a : mv_allocator_default();
+    c.opts = opts;
     c.err = err;
     c.families.elem = sizeof(mv_dr_family);
     c.rules.elem = sizeof(mv_dr_rule);
@@ -1216,19 +1258,89 @@ done:
     return rc;
 }
 
-int mv_dr_compile_builtin(mv_dr_rules **out, const mv_allocator *a, mv_error *err) {
-    static const char *const names[] = {"directive_context", "directive_en", "directive_intl"};
-    mv_dr_source src[3];
+static const char *const builtin_names[] = {"directive_context", "directive_en", "directive_intl"};
+#define N_BUILTIN (sizeof(builtin_names) / sizeof(builtin_names[0]))
+
+static int builtin_sources(mv_dr_source src[N_BUILTIN], mv_error *err) {
     int rc = MV_OK;
-    for (size_t i = 0; i < 3; i++) {
-        src[i].name = names[i];
-        if (mv_rules_find(names[i], &src[i].text, &src[i].len) != 0) {
-            rc = mv_error_set(err, MV_EINVAL, "rule file %s is not compiled in", names[i]);
-            goto done;
+    for (size_t i = 0; i < N_BUILTIN; i++) {
+        src[i].name = builtin_names[i];
+        if (mv_rules_find(builtin_names[i], &src[i].text, &src[i].len) != 0) {
+            rc = mv_error_set(err, MV_EINVAL, "rule file %s is not compiled in", builtin_names[i]);
+            break;
         }
     }
-    rc = mv_dr_compile(out, a, src, 3, err);
+    return rc;
+}
+
+int mv_dr_compile_builtin_runtime(mv_dr_rules **out, const mv_allocator *a, unsigned opts,
+                                  mv_error *err) {
+    mv_dr_source src[N_BUILTIN];
+    int rc = builtin_sources(src, err);
+    if (rc == MV_OK) {
+        rc = mv_dr_compile_ex(out, a, src, N_BUILTIN, opts, err);
+    }
+    return rc;
+}
+
+static uint64_t hash_mix(uint64_t h, const void *p, size_t len) {
+    uint64_t x = hash_bytes(p, len);
+    return (h ^ x) * 0x9E3779B97F4A7C15u + (uint64_t)len;
+}
+
+uint64_t mv_dr_builtin_hash(void) {
+    /* Bump the format string when the meaning of saved tables changes
+     * without a change to their layout. */
+    static const char format[] = "mcpvet directive tables 1";
+    mv_dr_source src[N_BUILTIN];
+    const char *uv = utf8proc_version();
+    const char *un = utf8proc_unicode_version();
+    uint64_t h = hash_mix(0, format, sizeof(format) - 1);
+    if (builtin_sources(src, NULL) != MV_OK) {
+        h = 0; /* no sources: no saved tables can match */
+        goto done;
+    }
+    for (size_t i = 0; i < N_BUILTIN; i++) {
+        h = hash_mix(h, src[i].name, strlen(src[i].name));
+        h = hash_mix(h, src[i].text, src[i].len);
+    }
+    h = hash_mix(h, uv, strlen(uv));
+    h = hash_mix(h, un, strlen(un));
 done:
+    return h;
+}
+
+#ifdef MCPVET_PRECOMPILED
+bool mv_dr_builtin_precompiled(void) {
+    mv_dr_rules *r = NULL;
+    bool ok = mv_dr_load(&r, NULL, mv_dr_precompiled_words, mv_dr_precompiled_n_words,
+                         mv_dr_builtin_hash(), NULL) == MV_OK;
+    mv_dr_free(r);
+    return ok;
+}
+#else
+bool mv_dr_builtin_precompiled(void) {
+    return false;
+}
+#endif
+
+int mv_dr_compile_builtin(mv_dr_rules **out, const mv_allocator *a, mv_error *err) {
+    int rc = MV_EINVAL;
+#ifdef MCPVET_PRECOMPILED
+    /* Tables made at build time from these very sources: no parsing,
+     * normalization or automaton construction at start-up. Stale or
+     * missing tables (MV_EINVAL) fall back to compiling. */
+    rc = mv_dr_load(out, a, mv_dr_precompiled_words, mv_dr_precompiled_n_words,
+                    mv_dr_builtin_hash(), err);
+    if (rc == MV_OK || rc == MV_ENOMEM) {
+        goto done;
+    }
+    mv_error_clear(err);
+#endif
+    rc = mv_dr_compile_builtin_runtime(out, a, 0, err);
+#ifdef MCPVET_PRECOMPILED
+done:
+#endif
     return rc;
 }
 
@@ -1247,4 +1359,436 @@ int mv_dr_family_index(const mv_dr_rules *r, const char *id) {
         }
     }
     return found;
+}
+
+/* ----------------------------------------------------- saved tables
+ *
+ * Compiled rules as 32-bit words, so the build can compile the builtin
+ * rules once and the engine start from the result (see
+ * mv_dr_compile_builtin). Layout:
+ *   header (SAVE_HEADER words): magic, version, source hash (2 words),
+ *     n_families, n_rules, n_terms, n_uses, max_term_len, n_negation,
+ *     n_stops, n_setup, text words, automaton words, total words;
+ *   text: every string, NUL-terminated, referenced by byte offset;
+ *   families (FAMILY_WORDS each), rules (RULE_WORDS), terms (TERM_WORDS),
+ *   uses (2 words, read in place), word lists (offset and length each),
+ *   the automaton (mv_ac_save, read in place).
+ * Doubles are saved as their 64-bit patterns, so they come back exact.
+ */
+#define SAVE_MAGIC 0x52445643u /* "CVDR" */
+#define SAVE_VERSION 1u
+#define SAVE_HEADER 15u
+#define FAMILY_WORDS 10u
+#define RULE_WORDS 12u
+#define TERM_WORDS 6u
+
+_Static_assert(sizeof(mv_dr_use) == 2 * sizeof(uint32_t), "uses are read in place");
+_Static_assert(MV_DR_MAX_SLOTS == 16, "rule gaps are saved as 4 words");
+
+typedef struct saver {
+    const mv_allocator *a;
+    char *text;
+    size_t len, cap;
+} saver;
+
+/* Append a string to the text section; its byte offset in *off. */
+static int save_str(saver *sv, const char *s, size_t len, uint32_t *off) {
+    int rc = MV_OK;
+    if (sv->len + len + 1 > sv->cap) {
+        size_t cap = sv->cap ? sv->cap : 4096;
+        char *nt;
+        while (cap < sv->len + len + 1) {
+            cap *= 2;
+        }
+        nt = mv_realloc(sv->a, sv->text, sv->cap, cap);
+        if (nt == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        sv->text = nt;
+        sv->cap = cap;
+    }
+    if (sv->len + len + 1 > UINT32_MAX) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    memcpy(sv->text + sv->len, s, len);
+    sv->text[sv->len + len] = '\0';
+    *off = (uint32_t)sv->len;
+    sv->len += len + 1;
+done:
+    return rc;
+}
+
+static void put_double(uint32_t *w, double d) {
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof(bits));
+    w[0] = (uint32_t)bits;
+    w[1] = (uint32_t)(bits >> 32);
+}
+
+static double get_double(const uint32_t *w) {
+    uint64_t bits = (uint64_t)w[0] | ((uint64_t)w[1] << 32);
+    double d;
+    memcpy(&d, &bits, sizeof(d));
+    return d;
+}
+
+static size_t words_count(const mv_dr_rules *r) {
+    return r->negation.n + r->stops.n + r->setup.n;
+}
+
+int mv_dr_save(uint32_t **words_out, size_t *n_words, const mv_dr_rules *r, uint64_t hash,
+               const mv_allocator *a) {
+    saver sv = {a != NULL ? a : mv_allocator_default(), NULL, 0, 0};
+    uint32_t *fam_str = NULL; /* id, label offsets per family */
+    uint32_t *rule_file = NULL;
+    uint32_t *term_text = NULL;
+    uint32_t *word_text = NULL;
+    uint32_t *w = NULL;
+    size_t total = 0;
+    size_t text_words;
+    size_t ac_words;
+    size_t n_w;
+    int rc = MV_OK;
+    if (words_out == NULL || n_words == NULL || r == NULL || r->ac == NULL) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    *words_out = NULL;
+    *n_words = 0;
+    n_w = words_count(r);
+    fam_str = mv_calloc(sv.a, 2 * r->n_families + 1, sizeof(uint32_t));
+    rule_file = mv_calloc(sv.a, r->n_rules + 1, sizeof(uint32_t));
+    term_text = mv_calloc(sv.a, r->n_terms + 1, sizeof(uint32_t));
+    word_text = mv_calloc(sv.a, n_w + 1, sizeof(uint32_t));
+    if (fam_str == NULL || rule_file == NULL || term_text == NULL || word_text == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < r->n_families && rc == MV_OK; i++) {
+        const mv_dr_family *f = &r->families[i];
+        rc = save_str(&sv, f->id, strlen(f->id), &fam_str[2 * i]);
+        if (rc == MV_OK) {
+            rc = save_str(&sv, f->label, strlen(f->label), &fam_str[2 * i + 1]);
+        }
+    }
+    for (size_t i = 0; i < r->n_rules && rc == MV_OK; i++) {
+        const char *file = r->rules[i].file;
+        if (i > 0 && strcmp(file, r->rules[i - 1].file) == 0) {
+            rule_file[i] = rule_file[i - 1]; /* a file's rules are consecutive */
+        } else {
+            rc = save_str(&sv, file, strlen(file), &rule_file[i]);
+        }
+    }
+    for (size_t i = 0; i < r->n_terms && rc == MV_OK; i++) {
+        rc = save_str(&sv, r->terms[i].text, r->terms[i].len, &term_text[i]);
+    }
+    {
+        const mv_dr_words *lists[3] = {&r->negation, &r->stops, &r->setup};
+        size_t k = 0;
+        for (size_t l = 0; l < 3 && rc == MV_OK; l++) {
+            for (size_t i = 0; i < lists[l]->n && rc == MV_OK; i++) {
+                rc = save_str(&sv, lists[l]->w[i], lists[l]->len[i], &word_text[k++]);
+            }
+        }
+    }
+    if (rc != MV_OK) {
+        goto done;
+    }
+    text_words = (sv.len + 3) / 4;
+    ac_words = mv_ac_saved_words(r->ac);
+    total = SAVE_HEADER + text_words + r->n_families * FAMILY_WORDS + r->n_rules * RULE_WORDS +
+            r->n_terms * TERM_WORDS + r->n_uses * 2 + n_w * 2 + ac_words;
+    if (total > UINT32_MAX) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    w = mv_calloc(sv.a, total, sizeof(uint32_t));
+    if (w == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    {
+        uint32_t *p = w;
+        *p++ = SAVE_MAGIC;
+        *p++ = SAVE_VERSION;
+        *p++ = (uint32_t)hash;
+        *p++ = (uint32_t)(hash >> 32);
+        *p++ = (uint32_t)r->n_families;
+        *p++ = (uint32_t)r->n_rules;
+        *p++ = (uint32_t)r->n_terms;
+        *p++ = (uint32_t)r->n_uses;
+        *p++ = (uint32_t)r->max_term_len;
+        *p++ = (uint32_t)r->negation.n;
+        *p++ = (uint32_t)r->stops.n;
+        *p++ = (uint32_t)r->setup.n;
+        *p++ = (uint32_t)text_words;
+        *p++ = (uint32_t)ac_words;
+        *p++ = (uint32_t)total;
+        if (sv.len > 0) {
+            memcpy(p, sv.text, sv.len);
+        }
+        p += text_words;
+        for (size_t i = 0; i < r->n_families; i++, p += FAMILY_WORDS) {
+            const mv_dr_family *f = &r->families[i];
+            p[0] = fam_str[2 * i];
+            p[1] = fam_str[2 * i + 1];
+            p[2] = (uint32_t)f->threat;
+            put_double(p + 3, f->base);
+            p[5] = f->gap;
+            p[6] = (uint32_t)f->needs;
+            p[7] = f->guards;
+            p[8] = (uint32_t)f->detector;
+            p[9] = f->imperative;
+        }
+        for (size_t i = 0; i < r->n_rules; i++, p += RULE_WORDS) {
+            const mv_dr_rule *ru = &r->rules[i];
+            p[0] = ru->family;
+            p[1] = ru->n_slots;
+            put_double(p + 2, ru->conf);
+            p[4] = ru->gap;
+            memcpy(p + 5, ru->gaps, MV_DR_MAX_SLOTS);
+            p[9] = (uint32_t)ru->line_start | (uint32_t)ru->free << 1 | (uint32_t)ru->nominal << 2;
+            p[10] = ru->line;
+            p[11] = rule_file[i];
+        }
+        for (size_t i = 0; i < r->n_terms; i++, p += TERM_WORDS) {
+            const mv_dr_term *t = &r->terms[i];
+            p[0] = term_text[i];
+            p[1] = t->len;
+            p[2] = t->roles;
+            p[3] = t->use_start;
+            p[4] = t->n_uses;
+            p[5] =
+                (uint32_t)t->check_left | (uint32_t)t->check_right << 1 | (uint32_t)t->plain << 2;
+        }
+        if (r->n_uses > 0) {
+            memcpy(p, r->uses, r->n_uses * sizeof(mv_dr_use));
+        }
+        p += r->n_uses * 2;
+        {
+            const mv_dr_words *lists[3] = {&r->negation, &r->stops, &r->setup};
+            size_t k = 0;
+            for (size_t l = 0; l < 3; l++) {
+                for (size_t i = 0; i < lists[l]->n; i++, k++, p += 2) {
+                    p[0] = word_text[k];
+                    p[1] = lists[l]->len[i];
+                }
+            }
+        }
+        mv_ac_save(r->ac, p);
+        p += ac_words;
+        assert((size_t)(p - w) == total);
+    }
+    *words_out = w;
+    *n_words = total;
+    w = NULL;
+done:
+    if (w != NULL) {
+        mv_free(sv.a, w, total * sizeof(uint32_t));
+    }
+    mv_free(sv.a, sv.text, sv.cap);
+    if (r != NULL) {
+        mv_free(sv.a, fam_str, (2 * r->n_families + 1) * sizeof(uint32_t));
+        mv_free(sv.a, rule_file, (r->n_rules + 1) * sizeof(uint32_t));
+        mv_free(sv.a, term_text, (r->n_terms + 1) * sizeof(uint32_t));
+        mv_free(sv.a, word_text, (words_count(r) + 1) * sizeof(uint32_t));
+    }
+    return rc;
+}
+
+/* A word list of saved (offset, length) pairs, pointing into the text. */
+static int load_words(mv_arena *arena, const char *text, const uint32_t *p, size_t n,
+                      mv_dr_words *out) {
+    int rc = MV_OK;
+    out->n = n;
+    out->w = mv_arena_calloc(arena, n + 1, sizeof(*out->w));
+    out->len = mv_arena_calloc(arena, n + 1, sizeof(*out->len));
+    if (out->w == NULL || out->len == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        out->w[i] = text + p[2 * i];
+        out->len[i] = p[2 * i + 1];
+    }
+done:
+    return rc;
+}
+
+int mv_dr_load(mv_dr_rules **out, const mv_allocator *a, const uint32_t *words, size_t n_words,
+               uint64_t hash, mv_error *err) {
+    mv_arena *arena = NULL;
+    mv_dr_rules *r = NULL;
+    const char *text;
+    const uint32_t *p;
+    size_t n_fam, n_rules, n_terms, n_uses, n_neg, n_stop, n_setup, text_words, ac_words;
+    int rc = MV_OK;
+    if (out == NULL || (words == NULL && n_words > 0)) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    *out = NULL;
+    a = a != NULL ? a : mv_allocator_default();
+    /* The header must be this format, made from these sources, and add up
+     * to exactly n_words; the tables themselves come from mv_dr_save of
+     * the same build and are trusted. */
+    if (n_words < SAVE_HEADER || words[0] != SAVE_MAGIC || words[1] != SAVE_VERSION ||
+        words[2] != (uint32_t)hash || words[3] != (uint32_t)(hash >> 32) || words[14] != n_words) {
+        rc = mv_error_set(err, MV_EINVAL, "precompiled directive tables do not match the rules");
+        goto done;
+    }
+    n_fam = words[4];
+    n_rules = words[5];
+    n_terms = words[6];
+    n_uses = words[7];
+    n_neg = words[9];
+    n_stop = words[10];
+    n_setup = words[11];
+    text_words = words[12];
+    ac_words = words[13];
+    if (SAVE_HEADER + text_words + n_fam * FAMILY_WORDS + n_rules * RULE_WORDS +
+            n_terms * TERM_WORDS + n_uses * 2 + (n_neg + n_stop + n_setup) * 2 + ac_words !=
+        n_words) {
+        rc = mv_error_set(err, MV_EINVAL, "precompiled directive tables are damaged");
+        goto done;
+    }
+    arena = mv_arena_new(a, 16 * 1024);
+    r = arena ? mv_arena_calloc(arena, 1, sizeof(*r)) : NULL;
+    if (r == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    r->arena = arena;
+    r->n_families = n_fam;
+    r->n_rules = n_rules;
+    r->n_terms = n_terms;
+    r->n_uses = n_uses;
+    r->max_term_len = words[8];
+    r->families = mv_arena_calloc(arena, n_fam + 1, sizeof(*r->families));
+    r->rules = mv_arena_calloc(arena, n_rules + 1, sizeof(*r->rules));
+    r->terms = mv_arena_alloc(arena, (n_terms + 1) * sizeof(*r->terms));
+    if (r->families == NULL || r->rules == NULL || r->terms == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    text = (const char *)(words + SAVE_HEADER);
+    p = words + SAVE_HEADER + text_words;
+    for (size_t i = 0; i < n_fam; i++, p += FAMILY_WORDS) {
+        mv_dr_family *f = &r->families[i];
+        f->id = text + p[0];
+        f->label = text + p[1];
+        f->threat = (mv_threat)p[2];
+        f->base = get_double(p + 3);
+        f->gap = p[5];
+        f->needs = (mv_dr_needs)p[6];
+        f->guards = p[7];
+        f->detector = (mv_dr_detector)p[8];
+        f->imperative = p[9] != 0;
+    }
+    for (size_t i = 0; i < n_rules; i++, p += RULE_WORDS) {
+        mv_dr_rule *ru = &r->rules[i];
+        ru->family = p[0];
+        ru->n_slots = p[1];
+        ru->conf = get_double(p + 2);
+        ru->gap = p[4];
+        memcpy(ru->gaps, p + 5, MV_DR_MAX_SLOTS);
+        ru->line_start = (p[9] & 1u) != 0;
+        ru->free = (p[9] & 2u) != 0;
+        ru->nominal = (p[9] & 4u) != 0;
+        ru->line = p[10];
+        ru->file = text + p[11];
+    }
+    for (size_t i = 0; i < n_terms; i++, p += TERM_WORDS) {
+        mv_dr_term *t = &r->terms[i];
+        t->text = text + p[0];
+        t->len = p[1];
+        t->roles = p[2];
+        t->use_start = p[3];
+        t->n_uses = p[4];
+        t->check_left = (p[5] & 1u) != 0;
+        t->check_right = (p[5] & 2u) != 0;
+        t->plain = (p[5] & 4u) != 0;
+    }
+    /* Read in place: the check never writes its rule tables. */
+    r->uses = (mv_dr_use *)(uintptr_t)p;
+    p += n_uses * 2;
+    rc = load_words(arena, text, p, n_neg, &r->negation);
+    p += n_neg * 2;
+    if (rc == MV_OK) {
+        rc = load_words(arena, text, p, n_stop, &r->stops);
+        p += n_stop * 2;
+    }
+    if (rc == MV_OK) {
+        rc = load_words(arena, text, p, n_setup, &r->setup);
+        p += n_setup * 2;
+    }
+    if (rc == MV_OK) {
+        rc = mv_ac_load(&r->ac, a, p, ac_words);
+        if (rc == MV_EINVAL) {
+            mv_error_set(err, MV_EINVAL, "precompiled directive automaton is damaged");
+        }
+    }
+    if (rc != MV_OK) {
+        goto done;
+    }
+    *out = r;
+    r = NULL;
+    arena = NULL;
+done:
+    if (rc == MV_ENOMEM) {
+        mv_error_set(err, MV_ENOMEM, "out of memory loading directive rules");
+    }
+    mv_arena_free(arena); /* frees r too */
+    return rc;
+}
+
+static bool str_same(const char *x, const char *y) {
+    return strcmp(x, y) == 0;
+}
+
+static bool words_same(const mv_dr_words *x, const mv_dr_words *y) {
+    bool same = x->n == y->n;
+    for (size_t i = 0; i < x->n && same; i++) {
+        same = x->len[i] == y->len[i] && memcmp(x->w[i], y->w[i], x->len[i]) == 0;
+    }
+    return same;
+}
+
+bool mv_dr_equal(const mv_dr_rules *x, const mv_dr_rules *y) {
+    bool same = x != NULL && y != NULL && x->n_families == y->n_families &&
+                x->n_rules == y->n_rules && x->n_terms == y->n_terms && x->n_uses == y->n_uses &&
+                x->max_term_len == y->max_term_len;
+    for (size_t i = 0; same && i < x->n_families; i++) {
+        const mv_dr_family *f = &x->families[i];
+        const mv_dr_family *g = &y->families[i];
+        same = str_same(f->id, g->id) && str_same(f->label, g->label) && f->threat == g->threat &&
+               memcmp(&f->base, &g->base, sizeof(double)) == 0 && f->gap == g->gap &&
+               f->needs == g->needs && f->guards == g->guards && f->detector == g->detector &&
+               f->imperative == g->imperative;
+    }
+    for (size_t i = 0; same && i < x->n_rules; i++) {
+        const mv_dr_rule *f = &x->rules[i];
+        const mv_dr_rule *g = &y->rules[i];
+        same = f->family == g->family && f->n_slots == g->n_slots &&
+               memcmp(&f->conf, &g->conf, sizeof(double)) == 0 && f->gap == g->gap &&
+               memcmp(f->gaps, g->gaps, sizeof(f->gaps)) == 0 && f->line_start == g->line_start &&
+               f->free == g->free && f->nominal == g->nominal && f->line == g->line &&
+               str_same(f->file, g->file);
+    }
+    for (size_t i = 0; same && i < x->n_terms; i++) {
+        const mv_dr_term *f = &x->terms[i];
+        const mv_dr_term *g = &y->terms[i];
+        same = f->len == g->len && memcmp(f->text, g->text, f->len) == 0 &&
+               f->text[f->len] == '\0' && g->text[g->len] == '\0' && f->roles == g->roles &&
+               f->use_start == g->use_start && f->n_uses == g->n_uses &&
+               f->check_left == g->check_left && f->check_right == g->check_right &&
+               f->plain == g->plain;
+    }
+    for (size_t i = 0; same && i < x->n_uses; i++) {
+        same = x->uses[i].rule == y->uses[i].rule && x->uses[i].slot == y->uses[i].slot;
+    }
+    return same && words_same(&x->negation, &y->negation) && words_same(&x->stops, &y->stops) &&
+           words_same(&x->setup, &y->setup) && mv_ac_equal(x->ac, y->ac);
 }

@@ -138,10 +138,65 @@ typedef struct mv_dr_source {
 int mv_dr_compile(mv_dr_rules **out, const mv_allocator *a, const mv_dr_source *src, size_t n_src,
                   mv_error *err);
 
-/* Compile the builtin files directive_context, directive_en, directive_intl. */
+/* The builtin files directive_context, directive_en, directive_intl: loaded
+ * from the tables precompiled at build time when this build has them and
+ * they match the sources (see below), compiled otherwise. The result is the
+ * same either way (tests/unit/test_startup.c). */
 int mv_dr_compile_builtin(mv_dr_rules **out, const mv_allocator *a, mv_error *err);
 
 void mv_dr_free(mv_dr_rules *r);
+
+/* Compile options. */
+#define MV_DR_UNCACHED                                                                             \
+    1u /* normalize every phrase from scratch with mv_normalize,                                   \
+          bypassing mv_normalize_phrase's unit cache: the                                          \
+          reference the fast path must equal (tests) */
+
+/* mv_dr_compile with options (MV_DR_*). */
+int mv_dr_compile_ex(mv_dr_rules **out, const mv_allocator *a, const mv_dr_source *src,
+                     size_t n_src, unsigned opts, mv_error *err);
+
+/* The builtin files compiled now, never taken from precompiled tables
+ * (the table generator and tests). */
+int mv_dr_compile_builtin_runtime(mv_dr_rules **out, const mv_allocator *a, unsigned opts,
+                                  mv_error *err);
+
+/*
+ * Precompiled tables. The build compiles the builtin rules once
+ * (tools/gen_precompiled.c), saves them with mv_dr_save and links the words
+ * into the engine as mv_dr_precompiled_words when MCPVET_PRECOMPILED is
+ * defined; mv_dr_compile_builtin then loads them instead of compiling.
+ *
+ * mv_dr_builtin_hash identifies the builtin rule sources and the Unicode
+ * data of the normalizer; tables saved under another hash are stale.
+ *
+ * mv_dr_save writes `r` as words into *words (allocated with `a`, NULL =
+ * default; release with mv_free(a, *words, *n_words * 4)). Returns 0,
+ * MV_ENOMEM or MV_EINVAL.
+ *
+ * mv_dr_load makes rules that read their large tables (uses, automaton) in
+ * place from `words`, which must outlive them. Returns 0, MV_ENOMEM, or
+ * MV_EINVAL when the words are not saved tables of this format or were
+ * saved under another hash.
+ */
+uint64_t mv_dr_builtin_hash(void);
+int mv_dr_save(uint32_t **words, size_t *n_words, const mv_dr_rules *r, uint64_t hash,
+               const mv_allocator *a);
+int mv_dr_load(mv_dr_rules **out, const mv_allocator *a, const uint32_t *words, size_t n_words,
+               uint64_t hash, mv_error *err);
+
+/* Whether this build carries precompiled tables that match its sources. */
+bool mv_dr_builtin_precompiled(void);
+
+/* Whether two compiled rule sets are identical (every table, the strings
+ * they point to, and the automaton). */
+bool mv_dr_equal(const mv_dr_rules *x, const mv_dr_rules *y);
+
+#ifdef MCPVET_PRECOMPILED
+/* Generated at build time (or the empty stub of the generator itself). */
+extern const uint32_t mv_dr_precompiled_words[];
+extern const size_t mv_dr_precompiled_n_words;
+#endif
 
 /* Word character for boundary checks: letters, digits and marks, except
  * scripts written without spaces (CJK, kana, Hangul), which match anywhere. */

@@ -35,6 +35,13 @@ typedef struct mdl_extra_cap {
     const char *where; /* static string */
 } mdl_extra_cap;
 
+/* An interned field path. */
+typedef struct mdl_path {
+    const char *ptr;
+    uint32_t len;
+    uint32_t hash;
+} mdl_path;
+
 /* Parser state shared by every tool of one document. Scratch vectors are
  * allocator-owned and reused across tools; finished tools are copied into
  * the arena. */
@@ -54,6 +61,20 @@ typedef struct mdl_ctx {
     size_t path_len, path_cap;
     mv_str *req; /* sorted "required" names of the schema being walked */
     size_t n_req, cap_req;
+
+    /* Field paths repeat across tools ("description",
+     * "inputSchema.properties.query.description"...): each distinct path is
+     * stored once in the arena and shared. Open addressing over `paths`
+     * (slot = index + 1, 0 = empty); sizes are powers of two. */
+    uint32_t *path_slots;
+    size_t path_slot_cap;
+    struct mdl_path *paths;
+    size_t n_paths, cap_paths;
+
+    /* Short strings are packed into pool chunks without the arena's
+     * 16-byte alignment (text needs none). */
+    char *pool;
+    size_t pool_left;
 
     /* per-tool state */
     mv_param *params;

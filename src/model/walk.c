@@ -185,11 +185,112 @@ void mdl_ctx_release(mdl_ctx *c) {
     mv_free(c->alloc, c->caps, c->cap_caps * sizeof(*c->caps));
     mv_free(c->alloc, c->path, c->path_cap);
     mv_free(c->alloc, c->req, c->cap_req * sizeof(*c->req));
+    mv_free(c->alloc, c->path_slots, c->path_slot_cap * sizeof(*c->path_slots));
+    mv_free(c->alloc, c->paths, c->cap_paths * sizeof(*c->paths));
     c->fields = NULL;
     c->caps = NULL;
     c->path = NULL;
     c->req = NULL;
+    c->path_slots = NULL;
+    c->paths = NULL;
     c->cap_fields = c->cap_caps = c->path_cap = c->cap_req = 0;
+    c->path_slot_cap = c->n_paths = c->cap_paths = 0;
+    c->pool = NULL;
+    c->pool_left = 0;
+}
+
+/* ----------------------------------------------------------- strings */
+
+#define POOL_CHUNK 16384u   /* bytes drawn from the arena at a time */
+#define POOL_MAX_STRING 512 /* longer strings get their own allocation */
+
+/* Copy `n` bytes plus a NUL terminator into the tool set's memory. */
+static char *store_bytes(mdl_ctx *c, const char *s, size_t n) {
+    char *p;
+    if (n >= POOL_MAX_STRING)
+        return mv_arena_memdup(c->arena, s, n);
+    if (c->pool_left < n + 1) {
+        c->pool = mv_arena_alloc(c->arena, POOL_CHUNK);
+        c->pool_left = c->pool != NULL ? POOL_CHUNK : 0;
+        if (c->pool == NULL)
+            return NULL;
+    }
+    p = c->pool;
+    memcpy(p, s, n);
+    p[n] = '\0';
+    c->pool += n + 1;
+    c->pool_left -= n + 1;
+    return p;
+}
+
+/* A 32-bit hash of a path (multiply-xorshift over 8-byte words). */
+static uint32_t path_hash(const char *s, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+    }
+    if (i < n) {
+        uint64_t w = 0;
+        memcpy(&w, s + i, n - i);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+    }
+    h *= 0x94D049BB133111EBull;
+    return (uint32_t)(h >> 32);
+}
+
+/* Double the slot table and re-insert every path. */
+static int paths_rehash(mdl_ctx *c) {
+    size_t cap = c->path_slot_cap ? 2 * c->path_slot_cap : 1024;
+    if (cap > SIZE_MAX / sizeof(uint32_t) || cap > UINT32_MAX)
+        return MV_ENOMEM;
+    uint32_t *slots = mv_calloc(c->alloc, cap, sizeof(*slots));
+    if (slots == NULL)
+        return MV_ENOMEM;
+    for (size_t i = 0; i < c->n_paths; i++) {
+        size_t k = c->paths[i].hash & (cap - 1);
+        while (slots[k] != 0)
+            k = (k + 1) & (cap - 1);
+        slots[k] = (uint32_t)i + 1;
+    }
+    mv_free(c->alloc, c->path_slots, c->path_slot_cap * sizeof(*c->path_slots));
+    c->path_slots = slots;
+    c->path_slot_cap = cap;
+    return MV_OK;
+}
+
+/* The shared copy of `s`; stored on first use. Paths are bounded by the
+ * document (a path is at most PATH_KEY_MAX-quoted keys per nesting level
+ * and nesting is bounded), so a uint32_t length always suffices. */
+static int intern_path(mdl_ctx *c, const char *s, size_t n, mv_str *out) {
+    if (n > UINT32_MAX)
+        return MV_ENOMEM;
+    uint32_t h = path_hash(s, n);
+    if (2 * (c->n_paths + 1) > c->path_slot_cap && paths_rehash(c) != MV_OK)
+        return MV_ENOMEM;
+    size_t mask = c->path_slot_cap - 1, k = h & mask;
+    for (; c->path_slots[k] != 0; k = (k + 1) & mask) {
+        const mdl_path *e = &c->paths[c->path_slots[k] - 1];
+        if (e->hash == h && e->len == n && memcmp(e->ptr, s, n) == 0) {
+            *out = (mv_str){e->ptr, n};
+            return MV_OK;
+        }
+    }
+    mdl_path *p = reserve(c->alloc, c->paths, &c->cap_paths, c->n_paths + 1, sizeof(*c->paths));
+    if (p == NULL)
+        return MV_ENOMEM;
+    c->paths = p;
+    char *copy = store_bytes(c, s, n);
+    if (copy == NULL)
+        return MV_ENOMEM;
+    c->paths[c->n_paths] = (mdl_path){copy, (uint32_t)n, h};
+    c->path_slots[k] = (uint32_t)++c->n_paths;
+    *out = (mv_str){copy, n};
+    return MV_OK;
 }
 
 /* ---------------------------------------------------------------- paths */
@@ -283,11 +384,7 @@ static int path_copy(mdl_ctx *c, mv_str *out) {
         *out = empty_str;
         return MV_OK;
     }
-    char *p = mv_arena_memdup(c->arena, c->path, c->path_len);
-    if (p == NULL)
-        return MV_ENOMEM;
-    *out = (mv_str){p, c->path_len};
-    return MV_OK;
+    return intern_path(c, c->path, c->path_len, out);
 }
 
 /* ----------------------------------------------------------- caps, text */
@@ -332,7 +429,7 @@ static int copy_text(mdl_ctx *c, const char *s, size_t len, mv_str *out) {
         *out = empty_str;
         return MV_OK;
     }
-    char *p = mv_arena_memdup(c->arena, s, keep);
+    char *p = store_bytes(c, s, keep);
     if (p == NULL)
         return MV_ENOMEM;
     *out = (mv_str){p, keep};

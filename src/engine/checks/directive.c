@@ -854,10 +854,27 @@ static bool tag_ok(const fctx *f, size_t rs, size_t re) {
     return true;
 }
 
-/* An HTML comment at hit h: is it addressed to the model? Sets *cend. */
+/* Only blanks and punctuation of a comment opener in normalized [a, b). */
+static bool comment_start_gap(const fctx *f, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++) {
+        char c = f->text[i];
+        if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '!')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* An HTML comment at hit h: is it addressed to the model? It is when it
+ * names the model as its addressee ("assistant:", "note to the AI", or
+ * "Claude," as its first words) and gives an order (an imperative term),
+ * or when another phrase family hits inside it. Documentation comments
+ * (TODO, generated-by, linter switches) give neither. Sets *cend. */
 static bool comment_addressed(const fctx *f, const dhit *h, size_t *cend) {
     size_t end = h->start + COMMENT_MAX < f->len ? h->start + COMMENT_MAX : f->len;
     bool addressed = false;
+    bool addressee = false;
+    bool order = false;
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *m = &f->m[i];
         if ((f->R->terms[m->term].roles & MV_DR_ROLE_COMMENT_CLOSE) && m->start >= h->end) {
@@ -866,11 +883,17 @@ static bool comment_addressed(const fctx *f, const dhit *h, size_t *cend) {
         }
     }
     *cend = end;
-    for (size_t i = 0; i < f->n && !addressed; i++) {
+    for (size_t i = 0; i < f->n && !(addressee && order); i++) {
         const dmatch *m = &f->m[i];
-        addressed = (f->R->terms[m->term].roles & MV_DR_ROLE_ADDRESSEE) && m->start >= h->end &&
-                    m->end <= end;
+        uint32_t roles = f->R->terms[m->term].roles;
+        if (m->start < h->end || m->end > end) {
+            continue;
+        }
+        addressee |= (roles & MV_DR_ROLE_ADDRESSEE) != 0;
+        addressee |= (roles & MV_DR_ROLE_VOCATIVE) && comment_start_gap(f, h->end, m->start);
+        order |= (roles & MV_DR_ROLE_IMPERATIVE) != 0;
     }
+    addressed = addressee && order;
     for (size_t i = 0; i < f->nh && !addressed; i++) {
         const dhit *o = &f->h[i];
         addressed = o->family != h->family && o->start >= h->end && o->end <= end &&
@@ -1002,6 +1025,42 @@ static void consider_best(best *b, double pre, double weight, int32_t field, siz
     }
 }
 
+/*
+ * An addressed HTML comment is a unit of its own: a detection verb or a
+ * label of the prose before it ("entries with an optional domain filter
+ * <!-- assistant: ... -->") does not govern hidden markup, so the comment
+ * is classified from its opener on. A comment that is quoted or sits in a
+ * code fence keeps the classification of the whole text, as does one
+ * governed by an example introducer ("such as <!-- ... -->").
+ */
+static void comment_position(const fctx *f, size_t ns, size_t ne, mv_position *pos) {
+    const mv_norm_text *nt = f->pt.norm;
+    size_t rs = nt->raw_offset[ns];
+    const char *raw = f->raw.ptr;
+    size_t i = rs;
+    if (pos->cue != MV_POS_DETECTION_LIST && pos->cue != MV_POS_LABEL) {
+        return;
+    }
+    if (pos->cue_offset >= ns) {
+        return; /* the cue is inside the comment */
+    }
+    while (i > 0 && (raw[i - 1] == ' ' || raw[i - 1] == '\t')) {
+        i--;
+    }
+    if (i > 0 && (raw[i - 1] == '`' || raw[i - 1] == '"' || raw[i - 1] == '\'')) {
+        return;
+    }
+    for (size_t k = 0; k + 3 <= rs; k++) {
+        if (raw[k] == '`' && raw[k + 1] == '`' && raw[k + 2] == '`') {
+            return;
+        }
+    }
+    mv_norm_text sub = {nt->text + ns, nt->len - ns, nt->raw_offset + ns};
+    mv_position_text pt = f->pt;
+    pt.norm = &sub;
+    mv_position_classify(pos, &pt, 0, ne - ns);
+}
+
 static void evaluate(fctx *f, const dhit *h, best *bests) {
     const mv_dr_rules *R = f->R;
     const mv_dr_rule *rule = &R->rules[h->rule];
@@ -1013,6 +1072,7 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
     double pre = rule->conf;
     around ar;
     mv_position pos;
+    bool comment_unit = false;
     look_around(f, ns, ne, &ar);
     if ((fam->guards & MV_DR_GUARD_NEGATION) && negated(f, ns, ar.ss)) {
         return;
@@ -1071,6 +1131,7 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
         ne = cend;
         re = f->roff[ne];
         look_around(f, ns, ne, &ar);
+        comment_unit = true;
         break;
     }
     case MV_DR_DET_MARKDOWN_IMAGE: {
@@ -1105,6 +1166,9 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
         pre = 1.0;
     }
     mv_position_classify(&pos, &f->pt, ns, ne);
+    if (comment_unit) {
+        comment_position(f, ns, ne, &pos);
+    }
     if (fam->imperative && !rule->nominal && descriptive_form(f, ns, rs)) {
         pos.weight *= DESCRIPTIVE_WEIGHT;
         pos.reason = "describes what the tool does";

@@ -778,6 +778,7 @@ static int start_section(compiler *c, const char *s, size_t len) {
             {"destination", MV_DR_ROLE_DESTINATION},     {"addressee", MV_DR_ROLE_ADDRESSEE},
             {"workflow", MV_DR_ROLE_WORKFLOW},           {"protective", MV_DR_ROLE_PROTECTIVE},
             {"comment-close", MV_DR_ROLE_COMMENT_CLOSE}, {"caution", MV_DR_ROLE_CAUTION},
+            {"imperative", MV_DR_ROLE_IMPERATIVE},       {"vocative", MV_DR_ROLE_VOCATIVE},
         };
         c->ctx_roles = 0;
         for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {

@@ -56,8 +56,10 @@ typedef enum mv_dr_detector {
 #define MV_DR_ROLE_WORKFLOW 16u
 #define MV_DR_ROLE_PROTECTIVE 32u
 #define MV_DR_ROLE_COMMENT_CLOSE 64u
-#define MV_DR_ROLE_CAUTION 128u /* "irreversible, confirm with the user" */
-#define MV_DR_ROLE_SPACED 256u  /* letter-spaced punctuation: try the squeezed view */
+#define MV_DR_ROLE_CAUTION 128u    /* "irreversible, confirm with the user" */
+#define MV_DR_ROLE_SPACED 256u     /* letter-spaced punctuation: try the squeezed view */
+#define MV_DR_ROLE_IMPERATIVE 512u /* an order inside an HTML comment ("include", "silently") */
+#define MV_DR_ROLE_VOCATIVE 1024u  /* "assistant," - addresses only at the comment's start */
 
 typedef struct mv_dr_family {
     const char *id;    /* "override" */

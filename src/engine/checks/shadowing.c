@@ -33,7 +33,19 @@
  *    bcc..."), orders this tool around it ("before calling X, call this
  *    tool"), or dictates its arguments ("X must always be called with head
  *    set to..."): HARD. A bare preference ("use this instead of X") or
- *    ordering ("after X") is SOFT.
+ *    ordering ("before X") is SOFT. A follow-up step ("after X, poll this
+ *    tool") cannot intercept X, so it is HARD only with force or an
+ *    altered call next to it, or an injected address.
+ *  - same server family: the other server exposing X also exposes this
+ *    tool (a twin or subset instance, a gateway), exposes it without this
+ *    tool's namespace prefix (a fork), or shares its server-name stem
+ *    (github-work next to github-personal, a vendor's split servers).
+ *    Guidance such as "after chat_create, poll chat_get" travels with the
+ *    tool into instances lacking chat_create. Because an attacker can fake
+ *    the family look, only ordering and preference are relaxed (SOFT ->
+ *    silent, HARD -> SOFT); bans, replacement claims, injected addresses
+ *    or values, sensitive targets (recipient, bcc, credentials) and a
+ *    look-alike own name keep their verdict.
  *  - not shadowing: mentions of the tool's own name or of a tool its own
  *    server also exposes (unless the sentence qualifies it with another
  *    server), parameter or enum values that happen to be a tool name,
@@ -88,13 +100,17 @@ enum family {
     F_ALTER,
     F_SELF,
     F_CONDITION_AFTER,
+    F_SEQUEL_BEFORE,
+    F_SEQUEL_AFTER,
+    F_SENSITIVE,
     F_COUNT
 };
 
 static const char *const k_family_names[F_COUNT] = {
-    "trigger_before", "trigger_after", "order_before", "order_after",    "suppress_before",
-    "suppress_after", "claim_before",  "call_before",  "prefer_before",  "prefer_after",
-    "force",          "alter",         "self",         "condition_after"};
+    "trigger_before", "trigger_after", "order_before", "order_after",     "suppress_before",
+    "suppress_after", "claim_before",  "call_before",  "prefer_before",   "prefer_after",
+    "force",          "alter",         "self",         "condition_after", "sequel_before",
+    "sequel_after",   "sensitive"};
 
 typedef struct phrase_info {
     uint8_t family;
@@ -1865,13 +1881,91 @@ typedef struct verdict {
     bool self_near;
 } verdict;
 
+/* The first word of a server's spoken name ("github" of github-work,
+ * "okta" of okta-mcp-server-acme), lower-cased into buf. */
+static size_t server_stem(char *buf, size_t cap, mv_str name) {
+    mv_str s = server_short_name(name);
+    size_t n = 0;
+    while (n < s.len && n < cap && is_word_byte((unsigned char)s.ptr[n]) && s.ptr[n] != '_') {
+        unsigned char c = (unsigned char)s.ptr[n];
+        buf[n++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    return n < s.len && n >= cap ? 0 : n;
+}
+
+/* Server stems too generic to tie two servers together. */
+static bool generic_stem(const char *s, size_t n) {
+    static const char *const words[] = {"mcp",  "server", "the",  "my",    "api",   "dev",
+                                        "test", "prod",   "tool", "tools", "local", "remote"};
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+        if (strlen(words[k]) == n && memcmp(words[k], s, n) == 0)
+            return true;
+    return n < 3;
+}
+
+/* Does `server` expose the tool's own name with a namespace prefix
+ * removed ("acme_chat_get" of a fork, "github__create_issue" of a gateway
+ * next to chat_get or create_issue)? Up to three leading segments are
+ * dropped; the rest must stay a name of its own (4+ characters). */
+static bool exposes_unprefixed(const reg_state *rs, uint32_t server, mv_str own) {
+    int dropped = 0;
+    for (size_t i = 0; i + 1 < own.len && dropped < 3; i++) {
+        unsigned char c = (unsigned char)own.ptr[i];
+        if (c != '_' && c != '-' && c != '.' && c != ':' && c != '/')
+            continue;
+        size_t j = i + 1;
+        while (j < own.len && (own.ptr[j] == '_' || own.ptr[j] == '-' || own.ptr[j] == '.'))
+            j++;
+        dropped++;
+        i = j - 1;
+        if (own.len - j < 4)
+            break;
+        word_keys w;
+        if (!word_keys_of(&w, own.ptr, j, own.len))
+            continue;
+        size_t count = 0;
+        const uint32_t *ids = key_find(&rs->name_keys, w.bare_hash, &count);
+        for (size_t k = 0; k < count; k++)
+            if (pairset_has(&rs->owns, server, ids[k]) &&
+                name_has_key(rs->names[ids[k]].name, w.bare, w.bare_len))
+                return true;
+    }
+    return false;
+}
+
+/* Is the server exposing the mentioned tool of the tool's own family: a
+ * twin, subset or gateway also exposing this very tool (or a case/separator
+ * variant), a fork whose names carry a namespace prefix, or a server whose
+ * name shares the first word with the tool's own server (github-work and
+ * github-personal, a vendor's servers)? Only the first two servers of the
+ * name are looked at: a miss keeps the normal verdict. */
+static bool same_family(const tool_scan *ts, const name_rec *m) {
+    const reg_state *rs = ts->rs;
+    mv_str own_name = rs->names[ts->own_name].name;
+    char a[64], b[64];
+    size_t la = server_stem(a, sizeof a, mv_registry_server_name(rs->registry, ts->own));
+    uint32_t servers[2] = {m->server0, m->server1};
+    for (int k = 0; k < 2; k++) {
+        uint32_t s2 = servers[k];
+        if (s2 == NONE || s2 == ts->own)
+            continue;
+        if (server_exposes(rs, s2, ts->own_name) || exposes_unprefixed(rs, s2, own_name))
+            return true;
+        size_t lb = server_stem(b, sizeof b, mv_registry_server_name(rs->registry, s2));
+        if (la > 0 && la == lb && memcmp(a, b, la) == 0 && !generic_stem(a, la))
+            return true;
+    }
+    return false;
+}
+
 static void describe_steering(dtext *d, const verdict *v) {
     if (v->family[F_SUPPRESS_BEFORE] || v->family[F_SUPPRESS_AFTER])
         dt_puts(d, "tells the agent not to use it");
     else if (v->family[F_CLAIM_BEFORE])
         dt_puts(d, "claims to replace or override it");
     else if (v->family[F_TRIGGER_BEFORE] || v->family[F_TRIGGER_AFTER] ||
-             v->family[F_ORDER_BEFORE] || v->family[F_ORDER_AFTER])
+             v->family[F_ORDER_BEFORE] || v->family[F_ORDER_AFTER] || v->family[F_SEQUEL_BEFORE] ||
+             v->family[F_SEQUEL_AFTER])
         dt_puts(d, "ties an action to its use");
     else if (v->family[F_PREFER_BEFORE] || v->family[F_PREFER_AFTER])
         dt_puts(d, "tells the agent to use this tool instead");
@@ -1923,12 +2017,14 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         switch (p->family) {
         case F_TRIGGER_BEFORE:
         case F_ORDER_BEFORE:
+        case F_SEQUEL_BEFORE:
             /* "before calling X", not "after calling, poll X" */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
                   !clause_break(text, p->end, sp->start);
             break;
         case F_TRIGGER_AFTER:
         case F_ORDER_AFTER:
+        case F_SEQUEL_AFTER:
             hit = p->start >= sp->end && p->start - sp->end <= WINDOW_AFTER &&
                   !clause_break(text, sp->end, p->start);
             break;
@@ -1968,7 +2064,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             !(p->family == F_SELF && negated(ts->phrases, ts->n_phrases, p)))
             v.near[p->family] = true;
         if (p->family != F_FORCE && p->family != F_ALTER && p->family != F_SELF &&
-            p->family != F_CONDITION_AFTER) {
+            p->family != F_CONDITION_AFTER && p->family != F_SENSITIVE) {
             if (p->start < ev0)
                 ev0 = p->start;
             if (p->end > ev1)
@@ -1992,6 +2088,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     bool claim = v.family[F_CLAIM_BEFORE];
     bool trigger = v.family[F_TRIGGER_BEFORE] || v.family[F_TRIGGER_AFTER];
     bool order = v.family[F_ORDER_BEFORE] || v.family[F_ORDER_AFTER];
+    bool sequel = v.family[F_SEQUEL_BEFORE] || v.family[F_SEQUEL_AFTER];
     bool prefer = v.family[F_PREFER_BEFORE] || v.family[F_PREFER_AFTER];
     bool alter = v.family[F_ALTER];
     bool call = v.family[F_CALL_BEFORE];
@@ -2005,17 +2102,35 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     bool acts = v.near[F_FORCE] || v.near[F_ALTER] || v.near[F_SELF] || v.self_near;
     bool acts_self = v.near[F_SELF] || v.self_near;
     mv_tier tier;
-    bool order_hard =
-        order && (acts_self || v.address || (v.qualified && (v.near[F_FORCE] || v.near[F_ALTER])));
+    bool pushes = v.near[F_FORCE] || v.near[F_ALTER];
+    /* "before X, call this tool" puts this tool in X's path; "after X,
+     * poll this tool" is a follow-up step and needs force or an altered
+     * call as well */
+    bool order_hard = (order && (acts_self || v.address || (v.qualified && pushes))) ||
+                      (sequel && (v.address || (acts_self && pushes) || (v.qualified && pushes)));
     if (suppress || claim || (trigger && (acts || v.content)) || order_hard ||
         (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
-        (v.twin && (prefer || trigger || order)) ||
+        (v.twin && (prefer || trigger || order || sequel)) ||
         (call && (v.address || (v.content && acts_self) || (alter && v.qualified))))
         tier = MV_TIER_HARD;
-    else if (prefer || trigger || order)
+    else if (prefer || trigger || order || sequel)
         tier = MV_TIER_SOFT;
     else
         return MV_OK; /* a cross-reference without steering */
+
+    /* A tool of the same server family (twin instance, fork, subset,
+     * gateway, a vendor's sibling server): guidance that came with the
+     * tool. An attacker can make its server look related (copy the
+     * victim's tool names, pick a similar server name), so only plain
+     * ordering and preference are waved through: a ban, a replacement
+     * claim, injected values, a sensitive target or a look-alike own name
+     * keep their verdict, and a hard verdict is lowered to soft. */
+    if (!v.qualified && !suppress && !claim && !v.content && !v.address && !v.near[F_SENSITIVE] &&
+        !v.twin && same_family(ts, m)) {
+        if (tier != MV_TIER_HARD)
+            return MV_OK;
+        tier = MV_TIER_SOFT;
+    }
 
     for (size_t i = 0; i < ts->n_emitted; i++)
         if (ts->emitted[i] == sp->rep)

@@ -114,6 +114,32 @@ int mv_evidence_render(mv_arena *arena, const char *raw, size_t len, size_t max_
     size_t used_at_limit = 0; /* output length at the last char that fits in `limit` */
     bool over = false;
     while (i < len) {
+        /* Fast path: a run of printable ASCII other than the backslash is
+         * copied as is (most evidence is plain ASCII). */
+        size_t run = i;
+        while (run < len && s[run] >= 0x20 && s[run] < 0x7F && s[run] != '\\')
+            run++;
+        if (run > i) {
+            /* Every byte of the run is a character boundary: copy what fits
+             * and note the last boundary within `limit`. */
+            size_t start = used;
+            size_t take = run - i;
+            bool fits = used + take <= max_bytes;
+            if (!fits)
+                take = max_bytes - used;
+            memcpy(dst + used, s + i, take);
+            used += take;
+            if (used <= limit)
+                used_at_limit = used;
+            else if (start < limit)
+                used_at_limit = limit;
+            if (!fits) {
+                over = true;
+                break;
+            }
+            i = run;
+            continue;
+        }
         char tmp[16];
         int32_t cp = 0;
         size_t n = decode_utf8(s + i, len - i, &cp);

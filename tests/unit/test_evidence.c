@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -111,6 +112,116 @@ static void test_length_cap(void **state) {
     expect_render(zw, sizeof(zw) - 1, 16, "\\u200B\\u200B...", true);
 }
 
+/* Reference renderer, one character at a time, written independently of the
+ * library's fast paths: the library must produce exactly the same bytes. */
+static size_t ref_char(char *out, const unsigned char *s, size_t n, size_t *consumed) {
+    static const char hex[] = "0123456789ABCDEF";
+    unsigned c = s[0];
+    size_t len = c < 0x80                   ? 1
+                 : (c >= 0xC2 && c <= 0xDF) ? 2
+                 : (c >= 0xE0 && c <= 0xEF) ? 3
+                 : (c >= 0xF0 && c <= 0xF4) ? 4
+                                            : 0;
+    int32_t cp = (int32_t)(len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07);
+    bool valid = len > 0 && len <= n;
+    for (size_t k = 1; valid && k < len; k++) {
+        valid = (s[k] & 0xC0) == 0x80;
+        cp = (cp << 6) | (s[k] & 0x3F);
+    }
+    if (valid && ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+                  (cp >= 0xD800 && cp <= 0xDFFF)))
+        valid = false;
+    if (!valid) {
+        *consumed = 1;
+        out[0] = '\\';
+        out[1] = 'x';
+        out[2] = hex[c >> 4];
+        out[3] = hex[c & 15];
+        return 4;
+    }
+    *consumed = len;
+    if (cp == '\\') {
+        memcpy(out, "\\\\", 2);
+        return 2;
+    }
+    if (mv_evidence_is_visible(cp)) {
+        memcpy(out, s, len);
+        return len;
+    }
+    if (cp == '\n' || cp == '\t' || cp == '\r') {
+        out[0] = '\\';
+        out[1] = cp == '\n' ? 'n' : cp == '\t' ? 't' : 'r';
+        return 2;
+    }
+    if (cp > 0xFFFF)
+        return (size_t)snprintf(out, 16, "\\u{%X}", (unsigned)cp);
+    return (size_t)snprintf(out, 16, "\\u%04X", (unsigned)cp);
+}
+
+static size_t ref_render(char *out, const unsigned char *s, size_t len, size_t max, bool *trunc) {
+    size_t used = 0, at_limit = 0, i = 0;
+    *trunc = false;
+    while (i < len) {
+        char tmp[16];
+        size_t consumed;
+        size_t k = ref_char(tmp, s + i, len - i, &consumed);
+        if (used + k > max) {
+            memcpy(out + at_limit, "...", 3);
+            *trunc = true;
+            return at_limit + 3;
+        }
+        memcpy(out + used, tmp, k);
+        used += k;
+        if (used <= max - 3)
+            at_limit = used;
+        i += consumed;
+    }
+    return used;
+}
+
+static void test_matches_reference_renderer(void **state) {
+    (void)state;
+    static const char *const pieces[] = {"a",
+                                         "Read ",
+                                         "\\",
+                                         "\x1b[2J",
+                                         "\xe2\x80\x8b",
+                                         "\xc3\xa9",
+                                         "\xf0\x9f\x98\x80",
+                                         "\xff",
+                                         "\n",
+                                         "\xf3\xa0\x81\x81",
+                                         "tool_name ",
+                                         "\xd0\xbe",
+                                         "\x7f",
+                                         "xyz"};
+    uint32_t seed = 7;
+    for (int round = 0; round < 4000; round++) {
+        unsigned char raw[256];
+        size_t len = 0;
+        int n = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 24;
+        for (int k = 0; k < n; k++) {
+            const char *p = pieces[((seed = seed * 1103515245u + 12345u) >> 16) % 14];
+            size_t pl = strlen(p);
+            if (len + pl > sizeof(raw))
+                break;
+            memcpy(raw + len, p, pl);
+            len += pl;
+        }
+        size_t max = 16 + ((seed = seed * 1103515245u + 12345u) >> 16) % 80;
+        char want[1024];
+        bool want_trunc;
+        size_t want_len = ref_render(want, raw, len, max, &want_trunc);
+        mv_str got;
+        bool got_trunc;
+        assert_int_equal(mv_evidence_render(arena, (const char *)raw, len, max, &got, &got_trunc),
+                         0);
+        assert_int_equal(got_trunc, want_trunc);
+        assert_int_equal(got.len, want_len);
+        assert_memory_equal(got.ptr, want, want_len);
+    }
+}
+
 static void test_bad_arguments(void **state) {
     (void)state;
     mv_str out;
@@ -132,6 +243,7 @@ int main(void) {
         cmocka_unit_test(test_escapes_cannot_be_faked),
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_length_cap),
+        cmocka_unit_test(test_matches_reference_renderer),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -6,6 +6,7 @@
 #define MCPVET_BUF_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include "mcpvet/common.h"
 
 #ifdef __cplusplus
@@ -35,6 +36,16 @@ int mv_buf_printf(mv_buf *b, const char *fmt, ...)
 #endif
     ;
 int mv_buf_vprintf(mv_buf *b, const char *fmt, va_list ap);
+
+/* Make room for `extra` more bytes (plus the NUL) so that the next appends
+ * of that size cannot fail; lets writers fill b->data + b->len directly and
+ * then advance b->len (keeping the NUL terminator). Returns 0 or MV_ENOMEM
+ * (sticky, like the appends). */
+int mv_buf_reserve(mv_buf *b, size_t extra);
+
+/* Decimal integers without printf (locale-free, no format parsing). */
+int mv_buf_put_u64(mv_buf *b, uint64_t value);
+int mv_buf_put_i64(mv_buf *b, int64_t value);
 
 /* Append `len` bytes as the body of a JSON string (no quotes): escapes
  * quote, backslash and every control character; non-ASCII passes through

@@ -64,6 +64,9 @@ typedef struct mv_report_options {
     /* Optional: the engine that ran the scan. When given, SARIF declares a
      * rule for every registered check (not only the ones that fired). */
     const mv_engine *engine;
+    /* Threads rendering per-tool parts of the report (0 or 1 = the calling
+     * thread). The bytes are identical for any value. */
+    unsigned jobs;
 } mv_report_options;
 
 /*
@@ -72,6 +75,24 @@ typedef struct mv_report_options {
  * MV_ENOMEM (also when out->failed is set afterwards).
  */
 int mv_report_render(mv_buf *out, const mv_scan *s, const mv_report_options *opts, mv_error *err);
+
+/*
+ * Sink for streamed reports: called with consecutive pieces of the report,
+ * in order. Returns 0, or nonzero to stop (the render then fails with
+ * MV_EIO and writes nothing more).
+ */
+typedef int (*mv_report_write_fn)(void *arg, const char *data, size_t len);
+
+/*
+ * Like mv_report_render, but the report goes to `write` in pieces as it is
+ * rendered (flushed at tool boundaries), so memory stays bounded by a
+ * batch of tools instead of growing with the report. The concatenated
+ * pieces are byte-identical to what mv_report_render produces. On failure
+ * a prefix of the report may already have been written. Returns 0,
+ * MV_EINVAL, MV_ENOMEM or MV_EIO (the sink failed).
+ */
+int mv_report_render_to(mv_report_write_fn write, void *arg, const mv_scan *s,
+                        const mv_report_options *opts, mv_error *err);
 
 /*
  * Exit code of a finished scan: MV_EXIT_FINDINGS when any finding's verdict

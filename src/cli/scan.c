@@ -4,6 +4,7 @@
  * registry, scan it and print the report. Exit codes: 0 clean, 1 a finding at
  * or above --fail-on, 2 usage or input error, 3 degraded scan.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,60 @@ void mv_cli_scan_usage(FILE *f) {
           "Exit codes: 0 clean, 1 finding at or above --fail-on, 2 usage or input\n"
           "error, 3 degraded scan (a check failed or a cap was hit).\n",
           f);
+}
+
+/* Report sink: the stdio stream of --output (or stdout). */
+typedef struct report_file {
+    FILE *f;
+    int err; /* errno of the first failed write */
+} report_file;
+
+static int write_report(void *arg, const char *data, size_t len) {
+    report_file *rf = arg;
+    if (fwrite(data, 1, len, rf->f) != len) {
+        rf->err = errno;
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Stream the report into `path` ("-" or NULL = stdout) as it is rendered,
+ * so a large report never sits in memory whole. Returns 0, or -1 after
+ * printing why.
+ */
+static int write_report_file(const char *path, const mv_scan *scan,
+                             const mv_report_options *ropts) {
+    bool to_stdout = path == NULL || strcmp(path, "-") == 0;
+    const char *name = to_stdout ? "<stdout>" : path;
+    report_file rf = {to_stdout ? stdout : fopen(path, "wb"), 0};
+    mv_error err;
+    int rc = -1;
+    mv_error_clear(&err);
+    if (rf.f == NULL) {
+        mv_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
+        goto done;
+    }
+    int r = mv_report_render_to(write_report, &rf, scan, ropts, &err);
+    if (r == MV_EIO) {
+        mv_cli_error("%s: write failed: %s", name, strerror(rf.err));
+        goto done;
+    }
+    if (r != MV_OK) {
+        mv_cli_error("scan: %s", err.message[0] ? err.message : "cannot render the report");
+        goto done;
+    }
+    if (fflush(rf.f) != 0) {
+        mv_cli_error("%s: write failed: %s", name, strerror(errno));
+        goto done;
+    }
+    rc = 0;
+done:
+    if (rf.f != NULL && !to_stdout && fclose(rf.f) != 0 && rc == 0) {
+        mv_cli_error("%s: write failed: %s", path, strerror(errno));
+        rc = -1;
+    }
+    return rc;
 }
 
 typedef struct scan_args {
@@ -145,7 +200,6 @@ int mv_cli_scan(int argc, char **argv) {
     mv_engine *engine = NULL;
     mv_registry *reg = NULL;
     mv_scan *scan = NULL;
-    mv_buf out;
     mv_error err;
     size_t n_tools = 0;
     int code = MV_EXIT_USAGE;
@@ -153,7 +207,6 @@ int mv_cli_scan(int argc, char **argv) {
     memset(&a, 0, sizeof a);
     a.fail_on = MV_VERDICT_QUARANTINE;
     a.jobs = mv_cli_default_jobs();
-    mv_buf_init(&out, NULL);
     mv_error_clear(&err);
 
     int rc = parse_args(&a, argc, argv);
@@ -222,19 +275,14 @@ int mv_cli_scan(int argc, char **argv) {
     ropts.n_sources = n_tools;
     ropts.show_clean = a.show_clean;
     ropts.engine = engine;
-    mv_error_clear(&err);
-    if (mv_report_render(&out, scan, &ropts, &err) != MV_OK) {
-        mv_cli_error("scan: %s", err.message[0] ? err.message : "cannot render the report");
-        goto done;
-    }
-    if (mv_cli_write_output(a.output, &out) != 0)
+    ropts.jobs = a.jobs;
+    if (write_report_file(a.output, scan, &ropts) != 0)
         goto done;
     code = mv_report_exit_code(scan, a.fail_on);
     goto done;
 oom:
     mv_cli_error("out of memory");
 done:
-    mv_buf_release(&out);
     mv_scan_free(scan);
     mv_registry_free(reg);
     mv_engine_free(engine);

@@ -21,7 +21,9 @@ void mv_buf_release(mv_buf *b) {
     b->cap = 0;
 }
 
-static int reserve(mv_buf *b, size_t extra) {
+/* Growth path of reserve(): kept out of line so the common case (the bytes
+ * fit) stays a compare and a branch in every append. */
+static int grow(mv_buf *b, size_t extra) {
     if (b->failed)
         return MV_ENOMEM;
     if (extra > SIZE_MAX - b->len - 1) {
@@ -44,6 +46,19 @@ static int reserve(mv_buf *b, size_t extra) {
     return MV_OK;
 }
 
+/* Room for `extra` bytes plus the NUL; a failed buffer never has room
+ * (grow() reports the sticky failure). cap > len always holds once data is
+ * allocated, so the subtraction cannot wrap. */
+static inline int reserve(mv_buf *b, size_t extra) {
+    if (!b->failed && b->cap > 0 && extra < b->cap - b->len)
+        return MV_OK;
+    return grow(b, extra);
+}
+
+int mv_buf_reserve(mv_buf *b, size_t extra) {
+    return reserve(b, extra);
+}
+
 int mv_buf_append(mv_buf *b, const void *data, size_t len) {
     int rc = reserve(b, len);
     if (rc != MV_OK)
@@ -60,7 +75,30 @@ int mv_buf_puts(mv_buf *b, const char *s) {
 }
 
 int mv_buf_putc(mv_buf *b, char c) {
-    return mv_buf_append(b, &c, 1);
+    int rc = reserve(b, 1);
+    if (rc != MV_OK)
+        return rc;
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+    return MV_OK;
+}
+
+int mv_buf_put_u64(mv_buf *b, uint64_t value) {
+    char tmp[20]; /* UINT64_MAX has 20 digits */
+    size_t n = sizeof tmp;
+    do {
+        tmp[--n] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    return mv_buf_append(b, tmp + n, sizeof tmp - n);
+}
+
+int mv_buf_put_i64(mv_buf *b, int64_t value) {
+    if (value >= 0)
+        return mv_buf_put_u64(b, (uint64_t)value);
+    mv_buf_putc(b, '-');
+    /* Negate in unsigned arithmetic: -INT64_MIN does not fit an int64_t. */
+    return mv_buf_put_u64(b, (uint64_t)0 - (uint64_t)value);
 }
 
 int mv_buf_vprintf(mv_buf *b, const char *fmt, va_list ap) {
@@ -120,15 +158,41 @@ static size_t utf8_valid_len(const unsigned char *s, size_t n) {
     return len;
 }
 
+/* Length of the prefix of p[0..n) that a JSON string body carries as is:
+ * printable ASCII other than quote and backslash. Tool text is mostly such
+ * bytes, so eight are tested at a time: a word is plain when no byte has the
+ * top bit set, none is below 0x20 and none equals '"' or '\\'. The word
+ * tests may report a byte that is fine (a borrow from a neighbour), never
+ * miss one: the byte loop then decides. */
+static size_t plain_prefix(const unsigned char *p, size_t n) {
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t highs = 0x8080808080808080u;
+    size_t i = 0;
+    while (n - i >= 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        uint64_t q = x ^ (ones * '"');
+        uint64_t bs = x ^ (ones * '\\');
+        uint64_t special =
+            (x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & highs;
+        if (special != 0)
+            break;
+        i += 8;
+    }
+    while (i < n && p[i] >= 0x20 && p[i] < 0x80 && p[i] != '"' && p[i] != '\\')
+        i++;
+    return i;
+}
+
 int mv_buf_json_string_body(mv_buf *b, const char *s, size_t len) {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
+    /* Most strings need no escape: one reservation covers them. */
+    reserve(b, len);
     while (i < len) {
         /* Copy the longest run that needs no escaping in one append. */
-        size_t run = i;
-        while (run < len && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\')
-            run++;
+        size_t run = i + plain_prefix(p + i, len - i);
         if (run > i) {
             mv_buf_append(b, p + i, run - i);
             i = run;
@@ -174,6 +238,19 @@ int mv_buf_json_string_body(mv_buf *b, const char *s, size_t len) {
 }
 
 int mv_buf_json_string(mv_buf *b, const char *s, size_t len) {
+    if (reserve(b, len + 2) != MV_OK)
+        return MV_ENOMEM;
+    /* The common case, nothing to escape: quote, copy, quote in place. */
+    if (plain_prefix((const unsigned char *)s, len) == len) {
+        char *d = b->data + b->len;
+        d[0] = '"';
+        if (len > 0)
+            memcpy(d + 1, s, len);
+        d[len + 1] = '"';
+        b->len += len + 2;
+        b->data[b->len] = '\0';
+        return MV_OK;
+    }
     mv_buf_putc(b, '"');
     mv_buf_json_string_body(b, s, len);
     return mv_buf_putc(b, '"');

@@ -69,6 +69,19 @@ static void put_tool(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f) {
     mv_arena_rewind(ctx->arena, mark);
 }
 
+static bool put_tools(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end, const void *arg) {
+    bool wrote = false;
+    (void)arg;
+    for (size_t i = begin; i < end; i++) {
+        const mv_finding *f = mv_scan_finding(ctx->scan, i);
+        if (f != NULL) {
+            put_tool(ctx, w, f);
+            wrote = true;
+        }
+    }
+    return wrote;
+}
+
 static void put_cap(mv_report_ctx *ctx, mv_jw *w, const mv_cap_record *cap) {
     mv_arena_mark mark = mv_arena_save(ctx->arena);
     mv_jw_obj_begin(w, NULL);
@@ -133,12 +146,9 @@ int mv_report_render_json(mv_report_ctx *ctx) {
     mv_jw_obj_end(&w);
     put_coverage(ctx, &w);
     mv_jw_arr_begin(&w, "tools");
-    size_t n = mv_scan_finding_count(ctx->scan);
-    for (size_t i = 0; i < n; i++) {
-        const mv_finding *f = mv_scan_finding(ctx->scan, i);
-        if (f != NULL)
-            put_tool(ctx, &w, f);
-    }
+    /* Tool by tool, in parallel with jobs > 1 and flushed when streaming. */
+    if (mv_report_ranges(ctx, &w, mv_scan_finding_count(ctx->scan), put_tools, NULL) != MV_OK)
+        return MV_ENOMEM;
     mv_jw_arr_end(&w);
     mv_jw_obj_end(&w);
     return mv_jw_finish(&w);

@@ -6,7 +6,6 @@
 #include "report/jsonw.h"
 
 #include <assert.h>
-#include <inttypes.h>
 #include <string.h>
 
 #include "mcpvet/report.h"
@@ -17,23 +16,67 @@ void mv_jw_init(mv_jw *w, mv_buf *b) {
 }
 
 static void indent(mv_jw *w) {
-    mv_buf_putc(w->b, '\n');
-    for (unsigned i = 0; i < w->depth; i++)
-        mv_buf_append(w->b, "  ", 2);
+    size_t n = 2u * w->depth;
+    if (mv_buf_reserve(w->b, n + 1) != MV_OK)
+        return;
+    char *d = w->b->data + w->b->len;
+    *d++ = '\n';
+    memset(d, ' ', n);
+    w->b->len += n + 1;
+    w->b->data[w->b->len] = '\0';
 }
 
-/* Separator, indentation and key before any value. */
+/* Length of a key, and whether it needs no JSON escaping (keys are ASCII
+ * literals, so it always holds in practice; anything else takes the
+ * escaping path). One pass for both: this runs for every member. */
+static size_t key_len(const char *key, bool *plain) {
+    size_t i = 0;
+    bool ok = true;
+    for (unsigned char c; (c = (unsigned char)key[i]) != '\0'; i++)
+        ok &= c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+    *plain = ok;
+    return i;
+}
+
+/* Separator, indentation and key before any value, written with a single
+ * reservation: this runs for every value of a report. */
 static void value_prefix(mv_jw *w, const char *key) {
+    mv_buf *b = w->b;
+    bool plain = true;
+    size_t klen = key != NULL ? key_len(key, &plain) : 0;
+    size_t ind = w->depth > 0 ? 2u * w->depth + 2 : 0;
+    if (!plain) {
+        if (w->depth > 0) {
+            if (w->has_items[w->depth])
+                mv_buf_putc(b, ',');
+            w->has_items[w->depth] = true;
+            indent(w);
+        }
+        mv_buf_json_string(b, key, klen);
+        mv_buf_append(b, ": ", 2);
+        return;
+    }
+    if (mv_buf_reserve(b, ind + klen + 4) != MV_OK)
+        return;
+    char *d = b->data + b->len;
     if (w->depth > 0) {
         if (w->has_items[w->depth])
-            mv_buf_putc(w->b, ',');
+            *d++ = ',';
         w->has_items[w->depth] = true;
-        indent(w);
+        *d++ = '\n';
+        memset(d, ' ', 2u * w->depth);
+        d += 2u * w->depth;
     }
     if (key != NULL) {
-        mv_buf_json_string(w->b, key, strlen(key));
-        mv_buf_append(w->b, ": ", 2);
+        *d++ = '"';
+        memcpy(d, key, klen);
+        d += klen;
+        *d++ = '"';
+        *d++ = ':';
+        *d++ = ' ';
     }
+    b->len = (size_t)(d - b->data);
+    *d = '\0';
 }
 
 static void open_container(mv_jw *w, const char *key, char c) {
@@ -77,29 +120,32 @@ void mv_jw_str(mv_jw *w, const char *key, mv_str value) {
 void mv_jw_cstr(mv_jw *w, const char *key, const char *value) {
     value_prefix(w, key);
     if (value == NULL)
-        mv_buf_puts(w->b, "null");
+        mv_buf_append(w->b, "null", 4);
     else
         mv_buf_json_string(w->b, value, strlen(value));
 }
 
 void mv_jw_uint(mv_jw *w, const char *key, uint64_t value) {
     value_prefix(w, key);
-    mv_buf_printf(w->b, "%" PRIu64, value);
+    mv_buf_put_u64(w->b, value);
 }
 
 void mv_jw_int(mv_jw *w, const char *key, int64_t value) {
     value_prefix(w, key);
-    mv_buf_printf(w->b, "%" PRId64, value);
+    mv_buf_put_i64(w->b, value);
 }
 
 void mv_jw_bool(mv_jw *w, const char *key, bool value) {
     value_prefix(w, key);
-    mv_buf_puts(w->b, value ? "true" : "false");
+    if (value)
+        mv_buf_append(w->b, "true", 4);
+    else
+        mv_buf_append(w->b, "false", 5);
 }
 
 void mv_jw_null(mv_jw *w, const char *key) {
     value_prefix(w, key);
-    mv_buf_puts(w->b, "null");
+    mv_buf_append(w->b, "null", 4);
 }
 
 void mv_jw_fixed(mv_jw *w, const char *key, double value, unsigned decimals) {

@@ -6,10 +6,22 @@
  */
 #include "report_int.h"
 
+#include <assert.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "mcpvet/evidence.h"
+
+/* Streaming: staged bytes go to the sink once they reach this size. */
+#define MV_REPORT_FLUSH_BYTES (256u * 1024u)
+/* Items rendered between flush checks on one thread. */
+#define MV_REPORT_BATCH 64u
+/* Items per thread per parallel batch; bounds the worker buffers. */
+#define MV_REPORT_PAR_BATCH 2048u
+/* Fewer items than this per thread are not worth a thread. */
+#define MV_REPORT_MIN_PAR_ITEMS 256u
+#define MV_REPORT_MAX_JOBS 64u
 
 #ifndef MCPVET_VERSION
 #define MCPVET_VERSION "unknown"
@@ -95,14 +107,41 @@ int mv_report_put_fixed(mv_buf *b, double value, unsigned decimals) {
     unsigned long long unit = (unsigned long long)scale[decimals];
     if (scaled < 0)
         mv_buf_putc(b, '-');
-    mv_buf_printf(b, "%llu", mag / unit);
-    if (decimals > 0)
-        mv_buf_printf(b, ".%0*llu", (int)decimals, mag % unit);
+    mv_buf_put_u64(b, mag / unit);
+    if (decimals > 0) {
+        char frac[10];
+        unsigned long long rest = mag % unit;
+        frac[0] = '.';
+        for (unsigned d = decimals; d >= 1; d--) {
+            frac[d] = (char)('0' + rest % 10);
+            rest /= 10;
+        }
+        mv_buf_append(b, frac, decimals + 1);
+    }
     return b->failed ? MV_ENOMEM : MV_OK;
+}
+
+/* True when mv_evidence_render would give back the bytes unchanged:
+ * printable ASCII without a backslash (the one visible character it
+ * escapes). Names, paths and file names nearly always are. */
+static bool render_plain(const char *ptr, size_t len) {
+    const unsigned char *p = (const unsigned char *)ptr;
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] < 0x20 || p[i] >= 0x7F || p[i] == '\\')
+            return false;
+    }
+    return true;
 }
 
 mv_str mv_report_safe(mv_report_ctx *ctx, const char *ptr, size_t len, size_t cap) {
     mv_str out = MV_STR_LIT("?");
+    /* Plain text that fits renders as itself (one output byte per input
+     * byte, no truncation), so the input is returned without a copy. */
+    if (len <= cap && (len == 0 || ptr != NULL) && render_plain(ptr, len)) {
+        out.ptr = len > 0 ? ptr : "";
+        out.len = len;
+        return out;
+    }
     /* The worst expansion is 6 output bytes per input byte (\u001B), so a
      * short string never needs a full-cap allocation. */
     size_t need = len <= (SIZE_MAX - 16) / 6 ? 6 * len + 16 : SIZE_MAX;
@@ -119,6 +158,26 @@ mv_str mv_report_safe(mv_report_ctx *ctx, const char *ptr, size_t len, size_t ca
 
 mv_str mv_report_tool_label(mv_report_ctx *ctx, const mv_tool *tool) {
     mv_str out = MV_STR_LIT("?");
+    size_t len = tool->server.len + 1 + tool->name.len;
+    /* Both halves plain and short: rendering the joined label changes
+     * nothing, so it is just the concatenation. */
+    if (len <= 2 * MV_REPORT_NAME_CAP && render_plain(tool->server.ptr, tool->server.len) &&
+        render_plain(tool->name.ptr, tool->name.len)) {
+        char *d = mv_arena_alloc(ctx->arena, len + 1);
+        if (d == NULL) {
+            ctx->failed = true;
+            return out;
+        }
+        if (tool->server.len > 0)
+            memcpy(d, tool->server.ptr, tool->server.len);
+        d[tool->server.len] = '/';
+        if (tool->name.len > 0)
+            memcpy(d + tool->server.len + 1, tool->name.ptr, tool->name.len);
+        d[len] = '\0';
+        out.ptr = d;
+        out.len = len;
+        return out;
+    }
     mv_buf tmp;
     mv_buf_init(&tmp, NULL);
     mv_buf_append(&tmp, tool->server.ptr, tool->server.len);
@@ -128,6 +187,18 @@ mv_str mv_report_tool_label(mv_report_ctx *ctx, const mv_tool *tool) {
         ctx->failed = true;
     else
         out = mv_report_safe(ctx, tmp.data, tmp.len, 2 * MV_REPORT_NAME_CAP);
+    /* The rendering may be tmp itself (plain input): keep a copy. */
+    if (!ctx->failed && out.ptr == tmp.data) {
+        char *d = mv_arena_alloc(ctx->arena, out.len + 1);
+        if (d == NULL) {
+            ctx->failed = true;
+            out = MV_STR_LIT("?");
+        } else {
+            memcpy(d, out.ptr, out.len);
+            d[out.len] = '\0';
+            out.ptr = d;
+        }
+    }
     mv_buf_release(&tmp);
     return out;
 }
@@ -138,9 +209,29 @@ mv_str mv_report_tool_source(mv_report_ctx *ctx, size_t tool_index) {
     if (o->sources == NULL || tool_index >= o->n_sources)
         goto done;
     const char *src = o->sources[tool_index];
-    if (src == NULL || src[0] == '\0' || strcmp(src, "-") == 0)
+    if (src == NULL || src[0] == '\0' || (src[0] == '-' && src[1] == '\0'))
         goto done;
+    /* Every tool of one input file shares the same source pointer: render
+     * it once, not once per tool (a long path costs thousands of
+     * instructions through the evidence renderer). */
+    if (src == ctx->source_key) {
+        out = ctx->source_val;
+        goto done;
+    }
     out = mv_report_safe(ctx, src, strlen(src), MV_REPORT_SOURCE_CAP);
+    if (ctx->failed)
+        goto done;
+    char *copy = mv_alloc(NULL, out.len + 1);
+    if (copy == NULL)
+        goto done; /* no cache; the arena copy serves this tool */
+    memcpy(copy, out.ptr, out.len);
+    copy[out.len] = '\0';
+    mv_free(NULL, ctx->source_mem, ctx->source_mem_size);
+    ctx->source_mem = copy;
+    ctx->source_mem_size = out.len + 1;
+    ctx->source_key = src;
+    ctx->source_val = (mv_str){copy, out.len};
+    out = ctx->source_val;
 done:
     return out;
 }
@@ -225,7 +316,163 @@ void mv_report_json_str(mv_buf *b, mv_str s) {
     mv_buf_json_string(b, s.ptr != NULL ? s.ptr : "", s.ptr != NULL ? s.len : 0);
 }
 
-int mv_report_render(mv_buf *out, const mv_scan *s, const mv_report_options *opts, mv_error *err) {
+void mv_report_flush(mv_report_ctx *ctx, bool force) {
+    mv_buf *b = ctx->out;
+    if (ctx->write == NULL || b->len == 0 || (!force && b->len < MV_REPORT_FLUSH_BYTES))
+        return;
+    if (!ctx->write_failed && ctx->write(ctx->write_arg, b->data, b->len) != 0)
+        ctx->write_failed = true;
+    /* Emptied even after a failed write, so memory stays bounded. */
+    b->len = 0;
+    b->data[0] = '\0';
+}
+
+/* Append rendered bytes to the report: straight to the sink when
+ * streaming (after what is staged), else to the output buffer. */
+static void emit(mv_report_ctx *ctx, const char *data, size_t len) {
+    if (len == 0)
+        return;
+    if (ctx->write == NULL) {
+        mv_buf_append(ctx->out, data, len);
+        return;
+    }
+    mv_report_flush(ctx, true);
+    if (!ctx->write_failed && ctx->write(ctx->write_arg, data, len) != 0)
+        ctx->write_failed = true;
+}
+
+typedef struct range_worker {
+    mv_report_ctx c; /* private copy: own buffer, arena and source cache */
+    mv_buf buf;
+    mv_jw w;
+    bool use_w;
+    bool wrote;
+    size_t begin, end;
+    mv_report_range_fn fn;
+    const void *arg;
+    pthread_t thread;
+    bool started;
+} range_worker;
+
+static void *range_worker_main(void *p) {
+    range_worker *k = p;
+    k->wrote = k->fn(&k->c, k->use_w ? &k->w : NULL, k->begin, k->end, k->arg);
+    return NULL;
+}
+
+static int ranges_parallel(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_range_fn fn,
+                           const void *arg, unsigned jobs) {
+    int rc = MV_ENOMEM;
+    range_worker *ks = mv_alloc(NULL, jobs * sizeof *ks);
+    unsigned made = 0;
+    if (ks == NULL)
+        goto done;
+    for (; made < jobs; made++) {
+        range_worker *k = &ks[made];
+        memset(k, 0, sizeof *k);
+        k->c = *ctx;
+        k->c.out = &k->buf;
+        k->c.arena = mv_arena_new(NULL, 0);
+        k->c.failed = false;
+        k->c.write = NULL;
+        k->c.write_arg = NULL;
+        k->c.jobs = 1;
+        k->c.source_key = NULL;
+        k->c.source_mem = NULL;
+        k->c.source_mem_size = 0;
+        mv_buf_init(&k->buf, NULL);
+        if (k->c.arena == NULL)
+            goto done;
+        k->fn = fn;
+        k->arg = arg;
+        k->use_w = w != NULL;
+    }
+    size_t batch = (size_t)MV_REPORT_PAR_BATCH * jobs;
+    for (size_t start = 0; start < n; start += batch) {
+        size_t stop = n - start < batch ? n : start + batch;
+        size_t span = stop - start;
+        for (unsigned t = 0; t < jobs; t++) {
+            range_worker *k = &ks[t];
+            k->begin = start + span * t / jobs;
+            k->end = start + span * (t + 1) / jobs;
+            k->buf.len = 0;
+            if (k->buf.data != NULL)
+                k->buf.data[0] = '\0';
+            k->wrote = false;
+            k->started = false;
+            if (w != NULL) {
+                /* Every worker writes as if items came before it (a leading
+                 * ','); the one that really comes first loses it below. */
+                k->w = *w;
+                k->w.b = &k->buf;
+                k->w.has_items[w->depth] = true;
+            }
+            /* Worker 0 is the calling thread; a thread that cannot be
+             * started runs inline (same bytes, just slower). */
+            if (t > 0 && pthread_create(&k->thread, NULL, range_worker_main, k) == 0)
+                k->started = true;
+        }
+        for (unsigned t = 0; t < jobs; t++) {
+            range_worker *k = &ks[t];
+            if (t == 0 || !k->started)
+                range_worker_main(k);
+        }
+        for (unsigned t = 1; t < jobs; t++) {
+            if (ks[t].started)
+                pthread_join(ks[t].thread, NULL);
+        }
+        for (unsigned t = 0; t < jobs; t++) {
+            range_worker *k = &ks[t];
+            if (k->c.failed || k->buf.failed)
+                ctx->failed = true;
+            size_t skip = 0;
+            if (w != NULL && k->wrote) {
+                assert(k->buf.len > 0 && k->buf.data[0] == ',');
+                if (!w->has_items[w->depth])
+                    skip = 1;
+                w->has_items[w->depth] = true;
+            }
+            if (k->buf.len > skip)
+                emit(ctx, k->buf.data + skip, k->buf.len - skip);
+        }
+        if (ctx->failed)
+            break;
+    }
+    rc = MV_OK;
+done:
+    for (unsigned t = 0; t < made; t++) {
+        mv_arena_free(ks[t].c.arena);
+        mv_buf_release(&ks[t].buf);
+        mv_free(NULL, ks[t].c.source_mem, ks[t].c.source_mem_size);
+    }
+    mv_free(NULL, ks, jobs * sizeof *ks);
+    return rc;
+}
+
+int mv_report_ranges(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_range_fn fn,
+                     const void *arg) {
+    unsigned jobs = ctx->jobs > MV_REPORT_MAX_JOBS ? MV_REPORT_MAX_JOBS : ctx->jobs;
+    /* Threads pay off only with enough items to share. */
+    if (jobs > 1 && n >= 2u * MV_REPORT_MIN_PAR_ITEMS) {
+        if ((size_t)jobs > n / MV_REPORT_MIN_PAR_ITEMS)
+            jobs = (unsigned)(n / MV_REPORT_MIN_PAR_ITEMS);
+        int rc = ranges_parallel(ctx, w, n, fn, arg, jobs);
+        if (rc != MV_OK)
+            ctx->failed = true;
+        return rc;
+    }
+    for (size_t start = 0; start < n; start += MV_REPORT_BATCH) {
+        size_t stop = n - start < MV_REPORT_BATCH ? n : start + MV_REPORT_BATCH;
+        fn(ctx, w, start, stop, arg);
+        mv_report_flush(ctx, false);
+        if (ctx->failed || ctx->out->failed)
+            break;
+    }
+    return ctx->failed || ctx->out->failed ? MV_ENOMEM : MV_OK;
+}
+
+static int render(mv_buf *out, mv_report_write_fn write, void *write_arg, const mv_scan *s,
+                  const mv_report_options *opts, mv_error *err) {
     static const mv_report_options defaults = {0};
     int rc = MV_OK;
     mv_report_ctx ctx;
@@ -248,6 +495,9 @@ int mv_report_render(mv_buf *out, const mv_scan *s, const mv_report_options *opt
     ctx.version = opts->version != NULL ? opts->version : MCPVET_VERSION;
     ctx.fail_on = opts->fail_on < MV_VERDICT_REVIEW ? MV_VERDICT_QUARANTINE : opts->fail_on;
     ctx.out = out;
+    ctx.write = write;
+    ctx.write_arg = write_arg;
+    ctx.jobs = opts->jobs > 0 ? opts->jobs : 1;
     ctx.arena = mv_arena_new(NULL, 0);
     if (ctx.arena == NULL) {
         rc = mv_error_set(err, MV_ENOMEM, "report: out of memory");
@@ -269,9 +519,33 @@ int mv_report_render(mv_buf *out, const mv_scan *s, const mv_report_options *opt
     }
     if (rc == MV_OK && (ctx.failed || out->failed))
         rc = MV_ENOMEM;
+    if (rc == MV_OK)
+        mv_report_flush(&ctx, true);
+    if (rc == MV_OK && ctx.write_failed)
+        rc = MV_EIO;
     if (rc != MV_OK)
         mv_error_set(err, rc, "report: %s", mv_strerror(rc));
 done:
     mv_arena_free(ctx.arena);
+    mv_free(NULL, ctx.source_mem, ctx.source_mem_size);
+    return rc;
+}
+
+int mv_report_render(mv_buf *out, const mv_scan *s, const mv_report_options *opts, mv_error *err) {
+    return render(out, NULL, NULL, s, opts, err);
+}
+
+int mv_report_render_to(mv_report_write_fn write, void *arg, const mv_scan *s,
+                        const mv_report_options *opts, mv_error *err) {
+    int rc;
+    mv_buf staging;
+    mv_buf_init(&staging, NULL);
+    if (write == NULL) {
+        rc = mv_error_set(err, MV_EINVAL, "report: no output sink");
+        goto done;
+    }
+    rc = render(&staging, write, arg, s, opts, err);
+done:
+    mv_buf_release(&staging);
     return rc;
 }

@@ -14,6 +14,7 @@
 #include "mcpvet/check.h"
 #include "mcpvet/engine.h"
 #include "mcpvet/report.h"
+#include "report/jsonw.h"
 
 /* Caps for render-safe copies of identifiers (names are short in practice;
  * a 64 KiB tool name must not turn every line of a report into a wall). */
@@ -32,7 +33,44 @@ typedef struct mv_report_ctx {
     mv_buf *out;
     mv_arena *arena; /* render-safe copies; rewound per tool */
     bool failed;     /* an allocation failed */
+    /* Streaming: when `write` is set, ctx->out is a bounded staging buffer
+     * handed to it at tool boundaries (mv_report_flush). */
+    mv_report_write_fn write;
+    void *write_arg;
+    bool write_failed; /* the sink refused bytes; nothing more is written */
+    unsigned jobs;     /* renderer threads for per-tool ranges (>= 1) */
+    /* Cache of the last rendered source name (see mv_report_tool_source). */
+    const char *source_key;
+    mv_str source_val;
+    char *source_mem;
+    size_t source_mem_size;
 } mv_report_ctx;
+
+/*
+ * Renders the items [begin, end) of a per-tool list (findings) with `w`
+ * (NULL for text). Writes to c->out only; may run on a worker thread with
+ * its own context, arena and buffer, so it must not touch shared mutable
+ * state. When `w` is used, the first item it writes must start with the
+ * writer's separator, so that the caller can drop a leading ',' (see
+ * mv_report_ranges). Returns true when it wrote any item.
+ */
+typedef bool (*mv_report_range_fn)(mv_report_ctx *c, mv_jw *w, size_t begin, size_t end,
+                                   const void *arg);
+
+/*
+ * Render every item of [0, n) through `fn`, in order, in batches: with
+ * ctx->jobs > 1 each batch is split among threads rendering into their own
+ * buffers, concatenated in order, so the bytes are those of a single
+ * thread. `w` (may be NULL) is the writer whose open container holds the
+ * items; it is updated as if it had written them itself. The output is
+ * flushed between batches when streaming. Returns 0 or MV_ENOMEM.
+ */
+int mv_report_ranges(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_range_fn fn,
+                     const void *arg);
+
+/* Hand ctx->out to the sink when streaming and it holds at least a staging
+ * buffer's worth (or anything, with `force`). No-op without a sink. */
+void mv_report_flush(mv_report_ctx *ctx, bool force);
 
 /* Render-safe copy of `len` bytes capped at `cap` output bytes. On
  * out-of-memory sets ctx->failed and returns "?". */

@@ -227,19 +227,29 @@ static void put_result(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules, cons
     mv_jw_obj_end(w);
 }
 
-static void put_results(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules) {
-    mv_jw_arr_begin(w, "results");
-    size_t n = mv_scan_finding_count(ctx->scan);
-    for (size_t i = 0; i < n; i++) {
+static bool put_result_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
+                             const void *arg) {
+    const rule_set *rules = arg;
+    bool wrote = false;
+    for (size_t i = begin; i < end; i++) {
         const mv_finding *f = mv_scan_finding(ctx->scan, i);
         if (f == NULL)
             continue;
         mv_arena_mark mark = mv_arena_save(ctx->arena);
-        for (uint32_t k = 0; k < f->n_signals; k++)
+        for (uint32_t k = 0; k < f->n_signals; k++) {
             put_result(ctx, w, rules, f, &f->signals[k]);
+            wrote = true;
+        }
         mv_arena_rewind(ctx->arena, mark);
     }
+    return wrote;
+}
+
+static int put_results(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules) {
+    mv_jw_arr_begin(w, "results");
+    int rc = mv_report_ranges(ctx, w, mv_scan_finding_count(ctx->scan), put_result_range, rules);
     mv_jw_arr_end(w);
+    return rc;
 }
 
 static void put_note(mv_jw *w, const char *level, const mv_buf *text, const char *rule_id,
@@ -339,7 +349,8 @@ int mv_report_render_sarif(mv_report_ctx *ctx) {
     mv_jw_obj_end(&w);
     mv_jw_obj_end(&w);
     put_invocation(ctx, &w, rules);
-    put_results(ctx, &w, rules);
+    if (put_results(ctx, &w, rules) != MV_OK)
+        goto done;
     mv_jw_obj_begin(&w, "properties");
     mv_jw_uint(&w, "tools", sum->tools);
     mv_jw_uint(&w, "clean", sum->clean);

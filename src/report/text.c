@@ -64,6 +64,12 @@ static void put_signals(mv_report_ctx *ctx, const mv_finding *f, bool info, cons
     }
 }
 
+/* Whether put_finding gives `f` a block (see there). */
+static bool finding_has_block(const mv_finding *f) {
+    return f->verdict != MV_VERDICT_CLEAN || f->n_signals > 0 || f->n_failed_checks > 0 ||
+           f->n_caps > 0;
+}
+
 /* Returns true when the tool got a block (followed by a blank line). */
 static bool put_finding(mv_report_ctx *ctx, const mv_finding *f) {
     mv_buf *b = ctx->out;
@@ -105,25 +111,44 @@ static bool put_finding(mv_report_ctx *ctx, const mv_finding *f) {
                       plural(f->n_caps, "cap", "caps"));
     }
     /* A clean tool with nothing to say is one line; blocks get a blank line. */
-    bool block = f->verdict != MV_VERDICT_CLEAN || f->n_signals > 0 || f->n_failed_checks > 0 ||
-                 f->n_caps > 0;
+    bool block = finding_has_block(f);
     if (block)
         mv_buf_putc(b, '\n');
     mv_arena_rewind(ctx->arena, mark);
     return block;
 }
 
-static void put_findings(mv_report_ctx *ctx, mv_verdict verdict) {
-    bool pending = false; /* one-line entries printed since the last blank line */
+static bool put_finding_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
+                              const void *arg) {
+    const mv_verdict *verdict = arg;
+    bool wrote = false;
+    (void)w;
+    for (size_t i = begin; i < end; i++) {
+        const mv_finding *f = mv_scan_finding(ctx->scan, i);
+        if (f == NULL || f->verdict != *verdict)
+            continue;
+        put_finding(ctx, f);
+        wrote = true;
+    }
+    return wrote;
+}
+
+static int put_findings(mv_report_ctx *ctx, mv_verdict verdict) {
     size_t n = mv_scan_finding_count(ctx->scan);
-    for (size_t i = 0; i < n; i++) {
+    int rc = mv_report_ranges(ctx, NULL, n, put_finding_range, &verdict);
+    /* One-line entries printed since the last blank line get one: that is
+     * when the last tool listed had no block. */
+    bool pending = false;
+    for (size_t i = n; i-- > 0;) {
         const mv_finding *f = mv_scan_finding(ctx->scan, i);
         if (f == NULL || f->verdict != verdict)
             continue;
-        pending = !put_finding(ctx, f);
+        pending = !finding_has_block(f);
+        break;
     }
     if (pending)
         mv_buf_putc(ctx->out, '\n');
+    return rc;
 }
 
 static void put_cap(mv_report_ctx *ctx, const mv_cap_record *cap) {
@@ -217,10 +242,10 @@ int mv_report_render_text(mv_report_ctx *ctx) {
                   (unsigned long long)sum->tools, plural(sum->tools, "tool", "tools"), servers,
                   plural(servers, "server", "servers"), ctx->coverage->checks_total,
                   plural(ctx->coverage->checks_total, "check", "checks"));
-    put_findings(ctx, MV_VERDICT_QUARANTINE);
-    put_findings(ctx, MV_VERDICT_REVIEW);
-    if (ctx->opts->show_clean)
-        put_findings(ctx, MV_VERDICT_CLEAN);
+    if (put_findings(ctx, MV_VERDICT_QUARANTINE) != MV_OK ||
+        put_findings(ctx, MV_VERDICT_REVIEW) != MV_OK ||
+        (ctx->opts->show_clean && put_findings(ctx, MV_VERDICT_CLEAN) != MV_OK))
+        return MV_ENOMEM;
     mv_buf_puts(b, "Summary\n");
     mv_buf_printf(b, "  Tools scanned: %llu (%zu %s)\n", (unsigned long long)sum->tools, servers,
                   plural(servers, "server", "servers"));

@@ -664,14 +664,345 @@ static void test_invalid_arguments(void **state) {
     fixture_free(fx);
 }
 
+/* ------------------------------------------------- streaming and threads */
+
+/* A registry large enough for the threaded renderer (it needs a few hundred
+ * tools per thread): clean tools, signals of every tier, names that render
+ * plainly and names that need escaping, and sources that are shared,
+ * non-ASCII, stdin or unknown. `quiet_head` tools at the start are clean, so
+ * the first thread's part of the SARIF results is empty. */
+typedef struct big_fixture {
+    mv_engine *engine;
+    mv_registry *registry;
+    mv_scan *scan;
+    test_tool *tools;
+    char (*names)[48];
+    char (*descs)[96];
+    const char **sources;
+    size_t n;
+} big_fixture;
+
+static big_fixture *big_new(size_t n, size_t quiet_head, bool signals) {
+    static const char *const srcs[] = {
+        "fixtures/a.json",         "fixtures/a.json", "d\xc3\xa9j\xc3\xa0.json", "-", NULL,
+        "dir with space/b\\c.json"};
+    big_fixture *bf = calloc(1, sizeof *bf);
+    mv_error err;
+    mv_error_clear(&err);
+    assert_non_null(bf);
+    bf->n = n;
+    bf->tools = calloc(n, sizeof *bf->tools);
+    bf->names = calloc(n, sizeof *bf->names);
+    bf->descs = calloc(n, sizeof *bf->descs);
+    bf->sources = calloc(n, sizeof *bf->sources);
+    assert_non_null(bf->tools);
+    assert_non_null(bf->names);
+    assert_non_null(bf->descs);
+    assert_non_null(bf->sources);
+    mv_engine_options eo;
+    memset(&eo, 0, sizeof eo);
+    eo.no_builtin_checks = true;
+    assert_int_equal(mv_engine_new(&bf->engine, &eo, &err), MV_OK);
+    assert_int_equal(mv_engine_add_check(bf->engine, &check_hidden, &err), MV_OK);
+    assert_int_equal(mv_engine_add_check(bf->engine, &check_phrase, &err), MV_OK);
+    assert_int_equal(mv_engine_add_check(bf->engine, &check_note, &err), MV_OK);
+    bf->registry = mv_registry_new(NULL);
+    assert_non_null(bf->registry);
+    for (size_t i = 0; i < n; i++) {
+        const char *name_fmt = i % 11 == 3   ? "t\xe2\x80\x8b%zu"
+                               : i % 13 == 5 ? "q\"\\%zu"
+                                             : "tool_%zu";
+        snprintf(bf->names[i], sizeof bf->names[i], name_fmt, i);
+        const char *mark = "";
+        if (signals && i >= quiet_head) {
+            static const char *const marks[] = {"", "[H]leak \x1b[31m", "[S]obey me", "[I]note",
+                                                "", "[S]a\tb [I]c"};
+            mark = marks[i % 6];
+        }
+        snprintf(bf->descs[i], sizeof bf->descs[i], "Does thing %zu. %s", i, mark);
+        make_tool(&bf->tools[i], (uint32_t)i, i % 7 == 0 ? "srv\\x" : "srv", bf->names[i],
+                  bf->descs[i], i % 4 == 0 ? "path" : NULL, "A path.");
+        bf->sources[i] = srcs[(i / 97) % 6];
+        assert_int_equal(mv_registry_add(bf->registry, &bf->tools[i].tool), MV_OK);
+    }
+    assert_int_equal(mv_registry_freeze(bf->registry), MV_OK);
+    assert_int_equal(mv_scan_new(&bf->scan, bf->engine, bf->registry, &err), MV_OK);
+    assert_int_equal(mv_scan_run(bf->scan, 1, &err), MV_OK);
+    return bf;
+}
+
+static void big_free(big_fixture *bf) {
+    mv_scan_free(bf->scan);
+    mv_registry_free(bf->registry);
+    mv_engine_free(bf->engine);
+    free(bf->tools);
+    free(bf->names);
+    free(bf->descs);
+    free(bf->sources);
+    free(bf);
+}
+
+static mv_report_options big_options(const big_fixture *bf, mv_report_format format,
+                                     unsigned jobs) {
+    mv_report_options o;
+    memset(&o, 0, sizeof o);
+    o.format = format;
+    o.version = "test";
+    o.sources = bf->sources;
+    o.n_sources = bf->n;
+    o.show_clean = true;
+    o.engine = bf->engine;
+    o.jobs = jobs;
+    return o;
+}
+
+static void big_render(const big_fixture *bf, mv_report_format format, unsigned jobs, mv_buf *b) {
+    mv_error err;
+    mv_error_clear(&err);
+    mv_buf_init(b, NULL);
+    mv_report_options o = big_options(bf, format, jobs);
+    assert_int_equal(mv_report_render(b, bf->scan, &o, &err), MV_OK);
+    assert_non_null(b->data);
+}
+
+/* Sink collecting the streamed pieces; optionally fails on piece `fail_at`. */
+typedef struct sink {
+    mv_buf got;
+    size_t calls;
+    size_t largest;
+    size_t fail_at; /* 0 = never */
+    size_t calls_after_failure;
+    bool failed;
+} sink;
+
+static int sink_write(void *arg, const char *data, size_t len) {
+    sink *k = arg;
+    if (k->failed)
+        k->calls_after_failure++;
+    k->calls++;
+    if (len > k->largest)
+        k->largest = len;
+    if (k->fail_at != 0 && k->calls >= k->fail_at) {
+        k->failed = true;
+        return -1;
+    }
+    assert_true(len > 0);
+    mv_buf_append(&k->got, data, len);
+    return 0;
+}
+
+static void check_same_bytes(const big_fixture *bf, mv_report_format format) {
+    mv_buf one;
+    big_render(bf, format, 1, &one);
+    static const unsigned jobs[] = {2, 3, 7, 200};
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+        mv_buf many;
+        big_render(bf, format, jobs[j], &many);
+        assert_int_equal(many.len, one.len);
+        assert_memory_equal(many.data, one.data, one.len);
+        mv_buf_release(&many);
+        /* Streamed, with and without threads. */
+        for (unsigned t = 0; t < 2; t++) {
+            sink k;
+            memset(&k, 0, sizeof k);
+            mv_buf_init(&k.got, NULL);
+            mv_error err;
+            mv_error_clear(&err);
+            mv_report_options o = big_options(bf, format, t == 0 ? 1 : jobs[j]);
+            assert_int_equal(mv_report_render_to(sink_write, &k, bf->scan, &o, &err), MV_OK);
+            assert_int_equal(k.got.len, one.len);
+            assert_memory_equal(k.got.data, one.data, one.len);
+            mv_buf_release(&k.got);
+        }
+    }
+    mv_buf_release(&one);
+}
+
+static void test_threads_and_streaming_same_bytes(void **state) {
+    (void)state;
+    const mv_report_format formats[] = {MV_REPORT_TEXT, MV_REPORT_JSON, MV_REPORT_SARIF};
+    big_fixture *mixed = big_new(3000, 0, true);
+    big_fixture *late = big_new(2500, 2000, true); /* first threads see no signal */
+    big_fixture *quiet = big_new(1200, 0, false);  /* no results at all */
+    for (size_t i = 0; i < 3; i++) {
+        check_same_bytes(mixed, formats[i]);
+        check_same_bytes(late, formats[i]);
+        check_same_bytes(quiet, formats[i]);
+    }
+    /* The threaded JSON report is still one valid document with every tool,
+     * and an empty SARIF result list stays "[]". */
+    mv_buf b;
+    big_render(mixed, MV_REPORT_JSON, 3, &b);
+    json_t *root = parse_json(b.data);
+    assert_int_equal(json_array_size(json_object_get(root, "tools")), 3000);
+    json_decref(root);
+    mv_buf_release(&b);
+    big_render(quiet, MV_REPORT_SARIF, 2, &b);
+    assert_non_null(strstr(b.data, "\"results\": []"));
+    mv_buf_release(&b);
+    big_free(mixed);
+    big_free(late);
+    big_free(quiet);
+}
+
+static void test_streaming_is_bounded(void **state) {
+    (void)state;
+    big_fixture *bf = big_new(3000, 0, true);
+    mv_buf whole;
+    big_render(bf, MV_REPORT_JSON, 1, &whole);
+    sink k;
+    memset(&k, 0, sizeof k);
+    mv_buf_init(&k.got, NULL);
+    mv_error err;
+    mv_error_clear(&err);
+    mv_report_options o = big_options(bf, MV_REPORT_JSON, 1);
+    assert_int_equal(mv_report_render_to(sink_write, &k, bf->scan, &o, &err), MV_OK);
+    /* The report arrives in several pieces, none near the whole size. */
+    assert_true(whole.len > 1024 * 1024);
+    assert_true(k.calls > 3);
+    assert_true(k.largest < whole.len / 2);
+    mv_buf_release(&k.got);
+    mv_buf_release(&whole);
+    big_free(bf);
+}
+
+static void test_streaming_sink_failure(void **state) {
+    (void)state;
+    big_fixture *bf = big_new(3000, 0, true);
+    for (unsigned jobs = 1; jobs <= 2; jobs++) {
+        sink k;
+        memset(&k, 0, sizeof k);
+        mv_buf_init(&k.got, NULL);
+        k.fail_at = 2;
+        mv_error err;
+        mv_error_clear(&err);
+        mv_report_options o = big_options(bf, MV_REPORT_JSON, jobs);
+        assert_int_equal(mv_report_render_to(sink_write, &k, bf->scan, &o, &err), MV_EIO);
+        assert_int_equal(err.code, MV_EIO);
+        assert_int_equal(k.calls_after_failure, 0); /* nothing written after a refusal */
+        mv_buf_release(&k.got);
+    }
+    mv_error err;
+    mv_error_clear(&err);
+    assert_int_equal(mv_report_render_to(NULL, NULL, bf->scan, NULL, &err), MV_EINVAL);
+    assert_int_equal(mv_report_render_to(sink_write, NULL, NULL, NULL, &err), MV_EINVAL);
+    big_free(bf);
+}
+
+/* ------------------------------------------------------ buffer fast paths */
+
+/* Straightforward JSON string body, byte by byte, as the reference. */
+static void ref_json_body(mv_buf *b, const unsigned char *p, size_t len) {
+    for (size_t i = 0; i < len;) {
+        unsigned c = p[i];
+        if (c == '"' || c == '\\') {
+            mv_buf_putc(b, '\\');
+            mv_buf_putc(b, (char)c);
+            i++;
+        } else if (c == '\n') {
+            mv_buf_puts(b, "\\n");
+            i++;
+        } else if (c == '\t') {
+            mv_buf_puts(b, "\\t");
+            i++;
+        } else if (c == '\r') {
+            mv_buf_puts(b, "\\r");
+            i++;
+        } else if (c < 0x20) {
+            char esc[8];
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            mv_buf_puts(b, esc);
+            i++;
+        } else if (c < 0x80) {
+            mv_buf_putc(b, (char)c);
+            i++;
+        } else {
+            /* Only what the test feeds: two-byte é, U+2028, and a lone
+             * continuation byte (invalid). */
+            if (c == 0xC3 && i + 1 < len && p[i + 1] == 0xA9) {
+                mv_buf_append(b, p + i, 2);
+                i += 2;
+            } else if (c == 0xE2 && i + 2 < len && p[i + 1] == 0x80 && p[i + 2] == 0xA8) {
+                mv_buf_puts(b, "\\u2028");
+                i += 3;
+            } else {
+                mv_buf_puts(b, "\\ufffd");
+                i++;
+            }
+        }
+    }
+}
+
+static void test_buf_json_fast_path(void **state) {
+    (void)state;
+    /* Every special at every offset of a word, in strings of many lengths. */
+    static const char *const specials[] = {"\"", "\\", "\n",       "\x01",         "\x1f", "\x7f",
+                                           " ",  "~",  "\xc3\xa9", "\xe2\x80\xa8", "\x80"};
+    for (size_t sp = 0; sp < sizeof specials / sizeof specials[0]; sp++) {
+        for (size_t len = 0; len < 40; len++) {
+            for (size_t at = 0; at <= len; at++) {
+                char in[64];
+                size_t n = 0;
+                for (size_t i = 0; i < at; i++)
+                    in[n++] = (char)('a' + (i % 26));
+                size_t sl = strlen(specials[sp]);
+                memcpy(in + n, specials[sp], sl);
+                n += sl;
+                for (size_t i = at; i < len; i++)
+                    in[n++] = (char)('A' + (i % 26));
+                mv_buf got, want;
+                mv_buf_init(&got, NULL);
+                mv_buf_init(&want, NULL);
+                assert_int_equal(mv_buf_json_string_body(&got, in, n), MV_OK);
+                ref_json_body(&want, (const unsigned char *)in, n);
+                assert_int_equal(got.len, want.len);
+                assert_memory_equal(got.data, want.data, want.len);
+                assert_int_equal(got.data[got.len], '\0');
+                mv_buf_release(&got);
+                mv_buf_release(&want);
+            }
+        }
+    }
+}
+
+static void test_buf_integers(void **state) {
+    (void)state;
+    mv_buf b;
+    mv_buf_init(&b, NULL);
+    mv_buf_put_u64(&b, 0);
+    mv_buf_putc(&b, ' ');
+    mv_buf_put_u64(&b, UINT64_MAX);
+    mv_buf_putc(&b, ' ');
+    mv_buf_put_i64(&b, INT64_MIN);
+    mv_buf_putc(&b, ' ');
+    mv_buf_put_i64(&b, -7);
+    mv_buf_putc(&b, ' ');
+    mv_buf_put_i64(&b, 1000);
+    assert_string_equal(b.data, "0 18446744073709551615 -9223372036854775808 -7 1000");
+    assert_int_equal(mv_buf_reserve(&b, 1000), MV_OK);
+    assert_true(b.cap - b.len > 1000);
+    mv_buf_release(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_golden_basic),  cmocka_unit_test(test_golden_degraded),
-        cmocka_unit_test(test_text_content),  cmocka_unit_test(test_degraded_never_clean),
-        cmocka_unit_test(test_render_safety), cmocka_unit_test(test_json_parses),
-        cmocka_unit_test(test_sarif_parses),  cmocka_unit_test(test_determinism),
-        cmocka_unit_test(test_exit_codes),    cmocka_unit_test(test_fixed_format),
-        cmocka_unit_test(test_parse_names),   cmocka_unit_test(test_invalid_arguments),
+        cmocka_unit_test(test_golden_basic),
+        cmocka_unit_test(test_golden_degraded),
+        cmocka_unit_test(test_text_content),
+        cmocka_unit_test(test_degraded_never_clean),
+        cmocka_unit_test(test_render_safety),
+        cmocka_unit_test(test_json_parses),
+        cmocka_unit_test(test_sarif_parses),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_fixed_format),
+        cmocka_unit_test(test_parse_names),
+        cmocka_unit_test(test_invalid_arguments),
+        cmocka_unit_test(test_threads_and_streaming_same_bytes),
+        cmocka_unit_test(test_streaming_is_bounded),
+        cmocka_unit_test(test_streaming_sink_failure),
+        cmocka_unit_test(test_buf_json_fast_path),
+        cmocka_unit_test(test_buf_integers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

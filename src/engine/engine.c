@@ -276,6 +276,31 @@ static int add_cap(worker *w, const mv_allocator *a, const char *cap, const char
     return MV_OK;
 }
 
+/* Evidence that lies inside one of the tool's own strings and would render
+ * unchanged (printable ASCII, no backslash, within the cap) is referenced
+ * instead of copied: tool strings outlive the scan by contract, and most
+ * evidence (names in collision notes, matched phrases) is exactly that.
+ * Saves a copy per signal, which matters at a million tools. */
+static bool borrow_evidence(const mv_tool *tool, mv_str ev, uint32_t cap, mv_str *out) {
+    if (ev.len == 0 || ev.len > cap)
+        return false;
+    for (size_t i = 0; i < ev.len; i++) {
+        unsigned char c = (unsigned char)ev.ptr[i];
+        if (c < 0x20 || c >= 0x7F || c == '\\')
+            return false;
+    }
+    uintptr_t p = (uintptr_t)ev.ptr;
+    for (uint32_t f = 0; f < tool->n_fields; f++) {
+        uintptr_t b = (uintptr_t)tool->fields[f].text.ptr;
+        if (p >= b && p - b <= tool->fields[f].text.len &&
+            ev.len <= tool->fields[f].text.len - (p - b)) {
+            *out = ev;
+            return true;
+        }
+    }
+    return false;
+}
+
 int mv_emit(mv_emitter *out, const mv_signal_spec *spec) {
     if (out == NULL || spec == NULL)
         return MV_EINVAL;
@@ -304,9 +329,11 @@ int mv_emit(mv_emitter *out, const mv_signal_spec *spec) {
     s->length = spec->length;
     if (s->field >= 0)
         s->field_path = out->tool->fields[s->field].path;
-    if (mv_evidence_render(out->w->results, spec->evidence.ptr, spec->evidence.len,
-                           lim->max_evidence_bytes, &s->evidence, NULL) != MV_OK ||
-        mv_evidence_render(out->w->results, spec->detail.ptr, spec->detail.len,
+    if (!borrow_evidence(out->tool, spec->evidence, lim->max_evidence_bytes, &s->evidence) &&
+        mv_evidence_render(out->w->results, spec->evidence.ptr, spec->evidence.len,
+                           lim->max_evidence_bytes, &s->evidence, NULL) != MV_OK)
+        return MV_ENOMEM;
+    if (mv_evidence_render(out->w->results, spec->detail.ptr, spec->detail.len,
                            lim->max_detail_bytes, &s->detail, NULL) != MV_OK)
         return MV_ENOMEM;
     (*out->n_signals)++;

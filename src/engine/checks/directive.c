@@ -1239,6 +1239,48 @@ static void directive_fini(const mv_allocator *a, void *engine_state) {
     mv_dr_free(engine_state);
 }
 
+/* One whitespace-separated token: where the gap before it starts, how many
+ * whitespace bytes the gap has and whether it holds a line break, the token
+ * bytes [start, end), and whether the token is a single character. */
+typedef struct spaced_token {
+    size_t gap_start;
+    size_t spaces;
+    bool newline;
+    size_t start;
+    size_t end;
+    bool single;
+} spaced_token;
+
+static bool is_gap_byte(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Read the token at *i; false at the end of the text. */
+static bool next_spaced_token(const char *s, size_t n, size_t *i, spaced_token *t) {
+    size_t k = *i;
+    t->gap_start = k;
+    t->spaces = 0;
+    t->newline = false;
+    while (k < n && is_gap_byte(s[k])) {
+        t->newline = t->newline || s[k] == '\n' || s[k] == '\r';
+        t->spaces++;
+        k++;
+    }
+    t->start = k;
+    while (k < n && !is_gap_byte(s[k]))
+        k++;
+    t->end = k;
+    *i = k;
+    if (t->end == t->start)
+        return false;
+    /* A single character: one byte, or one complete UTF-8 sequence. */
+    size_t len = t->end - t->start;
+    unsigned char lead = (unsigned char)s[t->start];
+    size_t seq = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+    t->single = len == 1 || (len <= 4 && (lead & 0xC0) == 0xC0 && len == seq);
+    return true;
+}
+
 /* Letter-spaced text the normalizer could not join ("~ / . s s h / i d _ r
  * s a", "c o l l e c t o r . e x a m p l e . o r g"): single characters
  * separated by one space are squeezed together, wider gaps become one
@@ -1253,33 +1295,15 @@ static bool squeeze(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out
     size_t run = 0;
     size_t best_run = 0;
     bool prev_single = false;
+    spaced_token t;
     char *buf;
     uint32_t *map;
     /* first pass: is it letter-spaced at all? */
-    while (i < n) {
-        size_t spaces = 0;
-        bool nl = false;
-        size_t ts;
-        bool single;
-        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) {
-            nl = nl || s[i] == '\n' || s[i] == '\r';
-            spaces++;
-            i++;
-        }
-        ts = i;
-        while (i < n && !(s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) {
-            i++;
-        }
-        if (i == ts) {
-            break;
-        }
-        single = i - ts == 1 || (i - ts <= 4 && ((unsigned char)s[ts] & 0xC0) == 0xC0 &&
-                                 (i - ts) == (size_t)(((unsigned char)s[ts] >= 0xF0)   ? 4
-                                                      : ((unsigned char)s[ts] >= 0xE0) ? 3
-                                                                                       : 2));
-        run = (single && prev_single && spaces == 1 && !nl) ? run + 1 : (single ? 1 : 0);
+    while (next_spaced_token(s, n, &i, &t)) {
+        bool joined = t.single && prev_single && t.spaces == 1 && !t.newline;
+        run = joined ? run + 1 : (t.single ? 1 : 0);
         best_run = run > best_run ? run : best_run;
-        prev_single = single;
+        prev_single = t.single;
     }
     if (best_run < SPACED_RUN) {
         return false;
@@ -1291,39 +1315,18 @@ static bool squeeze(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out
     }
     i = 0;
     prev_single = false;
-    while (i < n) {
-        size_t gs = i;
-        size_t spaces = 0;
-        bool nl = false;
-        size_t ts;
-        bool single;
-        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) {
-            nl = nl || s[i] == '\n' || s[i] == '\r';
-            spaces++;
-            i++;
-        }
-        ts = i;
-        while (i < n && !(s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) {
-            i++;
-        }
-        if (i == ts) {
-            break;
-        }
-        single = i - ts == 1 || (i - ts <= 4 && ((unsigned char)s[ts] & 0xC0) == 0xC0 &&
-                                 (i - ts) == (size_t)(((unsigned char)s[ts] >= 0xF0)   ? 4
-                                                      : ((unsigned char)s[ts] >= 0xE0) ? 3
-                                                                                       : 2));
-        if (o > 0 && !(single && prev_single && spaces == 1 && !nl)) {
-            buf[o] = nl ? '\n' : ' ';
-            map[o] = (uint32_t)gs;
+    while (next_spaced_token(s, n, &i, &t)) {
+        if (o > 0 && !(t.single && prev_single && t.spaces == 1 && !t.newline)) {
+            buf[o] = t.newline ? '\n' : ' ';
+            map[o] = (uint32_t)t.gap_start;
             o++;
         }
-        for (size_t k = ts; k < i; k++) {
+        for (size_t k = t.start; k < t.end; k++) {
             buf[o] = s[k];
             map[o] = (uint32_t)k;
             o++;
         }
-        prev_single = single;
+        prev_single = t.single;
     }
     buf[o] = '\0';
     map[o] = (uint32_t)n;

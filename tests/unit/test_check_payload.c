@@ -26,6 +26,7 @@
 #include "fail_alloc.h"
 #include "mcpvet/engine.h"
 #include "rules_data.h"
+#include "scan_fixture.h"
 #include "tool_builder.h"
 
 extern const mv_check mv_check_payload_decoded;
@@ -122,40 +123,18 @@ static bool contains(const char *hay, size_t len, const char *needle) {
 
 /* ------------------------------------------------------------- fixture */
 
-typedef struct fixture {
-    mv_arena *arena;
-    mv_registry *registry;
-    mv_engine *engine;
-    mv_scan *scan;
-} fixture;
+typedef scan_fixture fixture;
 
 static void fx_init(fixture *f) {
-    memset(f, 0, sizeof(*f));
-    f->arena = mv_arena_new(NULL, 0);
-    f->registry = mv_registry_new(NULL);
-    assert_non_null(f->arena);
-    assert_non_null(f->registry);
+    scan_fixture_init(f);
 }
 
 static void fx_free(fixture *f) {
-    mv_scan_free(f->scan);
-    mv_engine_free(f->engine);
-    mv_registry_free(f->registry);
-    mv_arena_free(f->arena);
-    memset(f, 0, sizeof(*f));
+    scan_fixture_free(f);
 }
 
 static void fx_run(fixture *f, uint32_t max_signals) {
-    mv_engine_options o;
-    memset(&o, 0, sizeof(o));
-    o.no_builtin_checks = true;
-    o.limits.max_signals_per_tool = max_signals;
-    mv_error err;
-    assert_int_equal(mv_registry_freeze(f->registry), 0);
-    assert_int_equal(mv_engine_new(&f->engine, &o, &err), 0);
-    assert_int_equal(mv_engine_add_check(f->engine, &mv_check_payload_decoded, &err), 0);
-    assert_int_equal(mv_scan_new(&f->scan, f->engine, f->registry, &err), 0);
-    assert_int_equal(mv_scan_run(f->scan, 1, &err), 0);
+    scan_fixture_run(f, &mv_check_payload_decoded, max_signals);
     assert_int_equal(mv_scan_coverage(f->scan)->checks_failed, 0);
 }
 

@@ -26,6 +26,7 @@
 #include "fail_alloc.h"
 #include "mcpvet/engine.h"
 #include "skeleton.h"
+#include "scan_fixture.h"
 #include "tool_builder.h"
 
 extern const mv_check mv_check_shadowing_cross_server;
@@ -142,27 +143,14 @@ static void test_name_styles(void **state) {
 
 /* ------------------------------------------------------------ engine fixture */
 
-typedef struct fixture {
-    mv_arena *arena;
-    mv_registry *registry;
-    mv_engine *engine;
-    mv_scan *scan;
-} fixture;
+typedef scan_fixture fixture;
 
 static void fx_init(fixture *f) {
-    memset(f, 0, sizeof(*f));
-    f->arena = mv_arena_new(NULL, 0);
-    f->registry = mv_registry_new(NULL);
-    assert_non_null(f->arena);
-    assert_non_null(f->registry);
+    scan_fixture_init(f);
 }
 
 static void fx_free(fixture *f) {
-    mv_scan_free(f->scan);
-    mv_engine_free(f->engine);
-    mv_registry_free(f->registry);
-    mv_arena_free(f->arena);
-    memset(f, 0, sizeof(*f));
+    scan_fixture_free(f);
 }
 
 static mv_tool *add(fixture *f, const char *server, const char *name, const char *description) {
@@ -172,17 +160,8 @@ static mv_tool *add(fixture *f, const char *server, const char *name, const char
 }
 
 static void fx_run(fixture *f) {
-    mv_engine_options o;
-    memset(&o, 0, sizeof(o));
-    o.no_builtin_checks = true;
-    mv_error err;
-    assert_int_equal(mv_registry_freeze(f->registry), 0);
-    assert_int_equal(mv_engine_new(&f->engine, &o, &err), 0);
-    assert_int_equal(mv_engine_add_check(f->engine, &mv_check_shadowing_cross_server, &err), 0);
-    assert_int_equal(mv_scan_new(&f->scan, f->engine, f->registry, &err), 0);
-    assert_int_equal(mv_scan_run(f->scan, 1, &err), 0);
-    const mv_coverage *c = mv_scan_coverage(f->scan);
-    assert_int_equal(c->checks_failed, 0);
+    scan_fixture_run(f, &mv_check_shadowing_cross_server, 0);
+    assert_int_equal(mv_scan_coverage(f->scan)->checks_failed, 0);
 }
 
 static size_t count_tier(const fixture *f, size_t tool, mv_tier tier) {

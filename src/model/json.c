@@ -497,7 +497,8 @@ static int fail_dup(parser *P, size_t key_off) {
 static int close_object(parser *P, mdl_jv *v) {
     frame *f = &P->frames[P->n_frames - 1];
     size_t n = P->n_slots - f->first;
-    slot *s = &P->slots[f->first];
+    /* No slot was ever pushed for "{}" first in a document: slots is NULL. */
+    slot *s = n > 0 ? &P->slots[f->first] : NULL;
     mdl_jm *members = NULL;
     sort_key *keys = NULL;
     int rc = MV_OK;

@@ -1,0 +1,957 @@
+/*
+ * Differential guard of the model's private JSON parser (src/model/json.c)
+ * against jansson. A scanner that reads a different document than the agent
+ * is blind by construction, so every change to the parser must keep it in
+ * step with an independent, widely used reader: same accept/reject verdict
+ * and, when both accept, the same tree (types, keys in order, string bytes
+ * including NUL, array lengths, number kind and value).
+ *
+ * Documents come from a fixed-seed xorshift generator (so a failure is
+ * reproducible from its index) that mixes valid structure with every escape
+ * kind, raw and ill-formed UTF-8, control bytes, duplicate keys (also keys
+ * equal only after unescaping), edge-case numbers, whitespace variants,
+ * nesting near the limit, and byte-level mutations (truncation, insertion,
+ * deletion, replacement, trailing garbage).
+ *
+ * Three differences are allowed, and only when their exact cause is proven:
+ *  - overflow: the private parser validates numbers but never converts them,
+ *    while jansson rejects integers outside int64 and reals beyond DBL_MAX;
+ *  - depth: both limit nesting to 2048, but jansson counts a scalar inside
+ *    the 2048th container as level 2049 and the private parser counts only
+ *    containers;
+ *  - NUL lookahead: jansson silently drops a raw NUL byte right after a
+ *    number or literal ("[1\0]"), which the private parser rejects (proven
+ *    by deleting the byte: both must then accept the same tree).
+ * Anything else, in either direction, fails the test.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcpvet/arena.h"
+#include "model/json.h"
+
+#define N_DOCS 60000u
+#define SEED 0x9E3779B97F4A7C15ull
+#define JANSSON_FLAGS (JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL)
+
+/* ------------------------------------------------------------ buffers */
+
+typedef struct buf {
+    char *p;
+    size_t len, cap;
+} buf;
+
+static void put(buf *b, const void *s, size_t n) {
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n)
+            cap *= 2;
+        char *np = realloc(b->p, cap);
+        assert_non_null(np);
+        b->p = np;
+        b->cap = cap;
+    }
+    if (n > 0)
+        memcpy(b->p + b->len, s, n);
+    b->len += n;
+}
+
+static void puts_(buf *b, const char *s) {
+    put(b, s, strlen(s));
+}
+
+static void putc_(buf *b, char c) {
+    put(b, &c, 1);
+}
+
+/* --------------------------------------------------------- generator */
+
+typedef struct gen {
+    uint64_t s;
+    unsigned bad; /* per-mille chance of an invalid token at each choice */
+} gen;
+
+static uint64_t next(gen *g) {
+    uint64_t x = g->s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    g->s = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+static uint32_t below(gen *g, uint32_t n) {
+    return (uint32_t)(next(g) >> 33) % n;
+}
+
+static bool chance(gen *g, unsigned per_mille) {
+    return below(g, 1000) < per_mille;
+}
+
+static bool bad(gen *g) {
+    return chance(g, g->bad);
+}
+
+static void gen_ws(gen *g, buf *b) {
+    static const char *const good[] = {" ", "\t", "\n", "\r", "  ", "\r\n"};
+    static const char *const wrong[] = {"\f", "\v", "\xC2\xA0", "\xE2\x80\xA8", "\xEF\xBB\xBF"};
+    uint32_t n = below(g, 4) == 0 ? below(g, 3) : 0;
+    for (uint32_t i = 0; i < n; i++)
+        puts_(b, good[below(g, 6)]);
+    if (bad(g))
+        puts_(b, wrong[below(g, 5)]);
+    if (bad(g))
+        putc_(b, '\0');
+}
+
+static void put_u(buf *b, uint32_t cp, bool upper) {
+    char t[8];
+    snprintf(t, sizeof t, upper ? "\\u%04X" : "\\u%04x", (unsigned)cp);
+    puts_(b, t);
+}
+
+static void put_utf8(buf *b, uint32_t cp) {
+    char o[4];
+    size_t n;
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        o[0] = (char)(0xF0 | (cp >> 18));
+        o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[3] = (char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    put(b, o, n);
+}
+
+/* A random non-surrogate code point of 1-4 UTF-8 bytes. */
+static uint32_t random_cp(gen *g) {
+    switch (below(g, 4)) {
+    case 0:
+        return 0x20 + below(g, 0x60);
+    case 1:
+        return 0x80 + below(g, 0x800 - 0x80);
+    case 2: {
+        uint32_t cp = 0x800 + below(g, 0x10000 - 0x800);
+        return cp >= 0xD800 && cp <= 0xDFFF ? cp - 0x800 : cp;
+    }
+    default:
+        return 0x10000 + below(g, 0x110000 - 0x10000);
+    }
+}
+
+/* One piece of string content: plain text, an escape, raw UTF-8, or (at
+ * the bad rate) something ill-formed. */
+static void gen_piece(gen *g, buf *b) {
+    static const char *const ill[] = {
+        "\xC0\x80",
+        "\xC1\xBF",
+        "\xE0\x80\x80",
+        "\xE0\x9F\xBF",
+        "\xF0\x80\x80\x80",
+        "\xF0\x8F\xBF\xBF",
+        "\xED\xA0\x80",
+        "\xED\xBF\xBF",
+        "\xF4\x90\x80\x80",
+        "\xF5\x80\x80\x80",
+        "\xF8\x88\x80\x80",
+        "\xFF",
+        "\xFE",
+        "\x80",
+        "\xBF",
+        "\xC3",
+        "\xE2\x82",
+        "\xF0\x9F\x98",
+        "\xE2\x28\xA1",
+        "\xC3\x28",
+    };
+    static const char *const bad_esc[] = {"\\x", "\\U0041", "\\u12", "\\u12G4", "\\'",
+                                          "\\0", "\\a",     "\\",    "\\v",     "\\u{41}"};
+    if (bad(g)) {
+        switch (below(g, 5)) {
+        case 0:
+        case 1:
+            puts_(b, ill[below(g, 20)]);
+            return;
+        case 2:
+            puts_(b, bad_esc[below(g, 10)]);
+            return;
+        case 3: /* unpaired surrogates */
+            switch (below(g, 4)) {
+            case 0:
+                put_u(b, 0xD800 + below(g, 0x400), below(g, 2));
+                return;
+            case 1:
+                put_u(b, 0xDC00 + below(g, 0x400), below(g, 2));
+                return;
+            case 2: /* high, then a non-low escape from anywhere in the BMP */
+                put_u(b, 0xD800 + below(g, 0x400), false);
+                put_u(b, below(g, 2) ? 0x41 + below(g, 26) : 0xE000 + below(g, 0x2000), false);
+                return;
+            default:
+                put_u(b, 0xDC00 + below(g, 0x400), false);
+                put_u(b, 0xD800 + below(g, 0x400), false);
+                return;
+            }
+        default:
+            putc_(b, (char)below(g, 0x20)); /* raw control byte */
+            return;
+        }
+    }
+    switch (below(g, 9)) {
+    case 0:
+    case 1: {
+        static const char *const words[] = {"a", "name", "ignore", "tool", " ", "x y", "{}", "[1]"};
+        puts_(b, words[below(g, 8)]);
+        return;
+    }
+    case 2: {
+        static const char *const esc[] = {"\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t"};
+        puts_(b, esc[below(g, 8)]);
+        return;
+    }
+    case 3:
+        put_u(b, random_cp(g) & 0xFFFF, below(g, 2)); /* may land on a surrogate: paired below */
+        if ((b->p[b->len - 4] | 0x20) == 'd' && b->p[b->len - 3] >= '8') {
+            /* turned into a surrogate: complete the pair so it stays valid */
+            b->len -= 6;
+            put_u(b, 0x4E2D, false);
+        }
+        return;
+    case 4: { /* surrogate pair */
+        uint32_t cp = 0x10000 + below(g, 0x100000);
+        put_u(b, 0xD800 + ((cp - 0x10000) >> 10), below(g, 2));
+        put_u(b, 0xDC00 + ((cp - 0x10000) & 0x3FF), below(g, 2));
+        return;
+    }
+    case 5:
+        put_u(b, below(g, 0x20), below(g, 2)); /* incl. \u0000 */
+        return;
+    case 6:
+    case 7:
+        put_utf8(b, random_cp(g));
+        return;
+    default:
+        putc_(b, 0x7F);
+        return;
+    }
+}
+
+static void gen_string(gen *g, buf *b) {
+    putc_(b, '"');
+    uint32_t n = below(g, 5);
+    for (uint32_t i = 0; i < n; i++)
+        gen_piece(g, b);
+    if (!bad(g))
+        putc_(b, '"');
+}
+
+/* A key from a small pool, each character written in a random spelling,
+ * so duplicates - also ones equal only after unescaping - are common. */
+static void gen_key(gen *g, buf *b) {
+    static const uint32_t pool[][3] = {
+        {'a', 0, 0},     {'b', 0, 0},   {'p', 0, 0}, {'/', 0, 0},    {0xE9, 0, 0},
+        {0x1F600, 0, 0}, {'a', 'b', 0}, {'"', 0, 0}, {'\\', 'n', 0}, {0, 0, 0}, /* "" */
+    };
+    if (bad(g)) {
+        gen_string(g, b);
+        return;
+    }
+    const uint32_t *k = pool[below(g, 10)];
+    putc_(b, '"');
+    for (size_t i = 0; i < 3 && k[i] != 0; i++) {
+        uint32_t cp = k[i];
+        bool escape = below(g, 2) == 0;
+        if (cp == '"' || cp == '\\') {
+            if (escape)
+                put_u(b, cp, below(g, 2));
+            else {
+                putc_(b, '\\');
+                putc_(b, (char)cp);
+            }
+        } else if (!escape) {
+            put_utf8(b, cp);
+        } else if (cp == '/' && below(g, 2)) {
+            puts_(b, "\\/");
+        } else if (cp >= 0x10000) {
+            put_u(b, 0xD800 + ((cp - 0x10000) >> 10), below(g, 2));
+            put_u(b, 0xDC00 + ((cp - 0x10000) & 0x3FF), below(g, 2));
+        } else {
+            put_u(b, cp, below(g, 2));
+        }
+    }
+    if (bad(g))
+        puts_(b, "\\u0000");
+    putc_(b, '"');
+}
+
+static void gen_number(gen *g, buf *b) {
+    static const char *const ok[] = {
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "42",
+        "0.5",
+        "-0.0",
+        "1e5",
+        "1E5",
+        "1e+5",
+        "1e-5",
+        "1E05",
+        "2.5e-3",
+        "123456789",
+        "1e308",
+        "1e-400",
+        "0e99999",
+        "-1e-999",
+        "1.7976931348623157e308",
+        "9223372036854775807",
+        "-9223372036854775808",
+    };
+    /* Valid lexemes jansson cannot convert: the allowed overflow difference. */
+    static const char *const overflow[] = {
+        "1e999",
+        "-1e999",
+        "1e400",
+        "9223372036854775808",
+        "-9223372036854775809",
+        "123456789012345678901234567890",
+        "1.8e308",
+    };
+    static const char *const wrong[] = {"01",  "-01", "1.",        ".5",   "-",    "+1",
+                                        "1e",  "1e+", "1.e5",      "--1",  "0x10", "Infinity",
+                                        "NaN", "1_0", "-Infinity", "1.5.", "00",   "-.5"};
+    if (bad(g)) {
+        puts_(b, wrong[below(g, sizeof wrong / sizeof *wrong)]);
+        return;
+    }
+    if (chance(g, 30)) {
+        puts_(b, overflow[below(g, sizeof overflow / sizeof *overflow)]);
+        return;
+    }
+    if (below(g, 3) == 0) {
+        puts_(b, ok[below(g, sizeof ok / sizeof *ok)]);
+        return;
+    }
+    char t[64];
+    snprintf(t, sizeof t, "%s%u", below(g, 2) ? "-" : "", below(g, 100000));
+    puts_(b, t);
+    if (below(g, 3) == 0) {
+        snprintf(t, sizeof t, ".%u", below(g, 1000));
+        puts_(b, t);
+    }
+    if (below(g, 4) == 0) {
+        static const char *const e[] = {"e", "E", "e+", "e-", "E-"};
+        snprintf(t, sizeof t, "%s%u", e[below(g, 5)], below(g, 300));
+        puts_(b, t);
+    }
+}
+
+static void gen_literal(gen *g, buf *b) {
+    static const char *const ok[] = {"true", "false", "null"};
+    static const char *const wrong[] = {"True", "nul", "fals", "nulll", "undefined", "NULL", "t"};
+    if (bad(g))
+        puts_(b, wrong[below(g, 7)]);
+    else
+        puts_(b, ok[below(g, 3)]);
+}
+
+static void gen_value(gen *g, buf *b, unsigned depth);
+
+static void gen_container(gen *g, buf *b, unsigned depth) {
+    bool obj = below(g, 2) == 0;
+    putc_(b, obj ? '{' : '[');
+    uint32_t n = below(g, 5);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i > 0 || bad(g))
+            putc_(b, ',');
+        if (obj) {
+            gen_ws(g, b);
+            gen_key(g, b);
+            gen_ws(g, b);
+            if (!bad(g))
+                putc_(b, ':');
+        }
+        gen_value(g, b, depth + 1);
+    }
+    if (n > 0 && bad(g))
+        putc_(b, ','); /* trailing comma */
+    gen_ws(g, b);
+    if (!bad(g))
+        putc_(b, obj ? '}' : ']');
+}
+
+static void gen_value(gen *g, buf *b, unsigned depth) {
+    uint32_t k = depth >= 6 ? 2 + below(g, 4) : below(g, 7);
+    gen_ws(g, b);
+    switch (k) {
+    case 0:
+    case 1:
+        gen_container(g, b, depth);
+        break;
+    case 2:
+    case 3:
+        gen_string(g, b);
+        break;
+    case 4:
+        gen_number(g, b);
+        break;
+    default:
+        gen_literal(g, b);
+        break;
+    }
+    gen_ws(g, b);
+}
+
+/* Nesting around the 2048 limit, with or without a scalar innermost. */
+static void gen_deep(gen *g, buf *b) {
+    unsigned depth = MDL_JSON_MAX_DEPTH - 3 + below(g, 6);
+    char *closers = malloc(depth);
+    assert_non_null(closers);
+    for (unsigned i = 0; i < depth; i++) {
+        bool obj = below(g, 3) == 0;
+        puts_(b, obj ? "{\"k\":" : "[");
+        closers[i] = obj ? '}' : ']';
+    }
+    if (below(g, 2))
+        puts_(b, below(g, 2) ? "1" : "\"s\"");
+    for (unsigned i = depth; i-- > 0;)
+        putc_(b, closers[i]);
+    free(closers);
+}
+
+static void mutate(gen *g, buf *b) {
+    static const char interesting[] = {
+        '"',  '\\',       '{',        '}',        '[',        ']',       ',',  ':',
+        '0',  '-',        'e',        '.',        ' ',        'u',       '\0', 0x1F,
+        0x7F, (char)0x80, (char)0xC0, (char)0xED, (char)0xF4, (char)0xFF};
+    size_t ni = sizeof interesting;
+    switch (below(g, 6)) {
+    case 0: /* truncate */
+        if (b->len > 0)
+            b->len = below(g, (uint32_t)b->len);
+        break;
+    case 1: /* replace a byte */
+        if (b->len > 0)
+            b->p[below(g, (uint32_t)b->len)] = interesting[below(g, (uint32_t)ni)];
+        break;
+    case 2: /* delete a byte */
+        if (b->len > 0) {
+            size_t at = below(g, (uint32_t)b->len);
+            memmove(b->p + at, b->p + at + 1, b->len - at - 1);
+            b->len--;
+        }
+        break;
+    case 3: { /* insert a byte */
+        size_t at = below(g, (uint32_t)b->len + 1);
+        putc_(b, 0);
+        memmove(b->p + at + 1, b->p + at, b->len - at - 1);
+        b->p[at] = interesting[below(g, (uint32_t)ni)];
+        break;
+    }
+    default: { /* trailing content */
+        static const char *const tail[] = {"x", "{}", "[]", ",", " \n", "\xEF\xBB\xBF", "//", "0"};
+        uint32_t t = below(g, 9);
+        if (t == 8)
+            putc_(b, '\0');
+        else
+            puts_(b, tail[t]);
+        break;
+    }
+    }
+}
+
+static void gen_doc(gen *g, buf *b) {
+    b->len = 0;
+    g->bad = below(g, 2) == 0 ? 0 : 5 + below(g, 40);
+    if (chance(g, 15)) {
+        gen_deep(g, b);
+    } else {
+        gen_ws(g, b);
+        if (chance(g, 20)) {
+            gen_value(g, b, 5); /* any top-level value, mostly scalars */
+        } else {
+            gen_container(g, b, 0);
+            gen_ws(g, b);
+        }
+    }
+    if (chance(g, 300)) {
+        uint32_t n = 1 + (chance(g, 200) ? below(g, 3) : 0);
+        for (uint32_t i = 0; i < n; i++)
+            mutate(g, b);
+    }
+}
+
+/* ---------------------------------------------------------- comparing */
+
+typedef struct stats {
+    unsigned both_accept, both_reject, allowed_overflow, allowed_depth, allowed_nul;
+} stats;
+
+/* A readable, bounded rendering of a document for failure messages. */
+static const char *show(const char *p, size_t n) {
+    static char out[1200];
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 8 < sizeof out; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c >= 0x20 && c < 0x7F && c != '\\')
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, sizeof out - o, "\\x%02x", c);
+    }
+    if (o + 8 >= sizeof out)
+        memcpy(out + o, "...", 4);
+    else
+        out[o] = '\0';
+    return out;
+}
+
+static bool lexeme_is_real(const char *s, size_t n) {
+    return memchr(s, '.', n) != NULL || memchr(s, 'e', n) != NULL || memchr(s, 'E', n) != NULL;
+}
+
+/* True when jansson cannot convert this valid number lexeme. */
+static bool lexeme_overflows(const char *s, size_t n) {
+    char t[512];
+    if (n >= sizeof t)
+        return true;
+    memcpy(t, s, n);
+    t[n] = '\0';
+    errno = 0;
+    if (lexeme_is_real(s, n)) {
+        double d = strtod(t, NULL);
+        return errno == ERANGE && isinf(d);
+    }
+    (void)strtoll(t, NULL, 10);
+    return errno == ERANGE;
+}
+
+/* Does the private tree hold a number jansson must refuse? */
+static bool tree_has_overflow(const mdl_jv *v) {
+    switch (v->type) {
+    case MDL_JNUMBER:
+        return lexeme_overflows(v->u.s, v->n);
+    case MDL_JARRAY:
+        for (uint32_t i = 0; i < v->n; i++)
+            if (tree_has_overflow(&v->u.items[i]))
+                return true;
+        return false;
+    case MDL_JOBJECT:
+        for (uint32_t i = 0; i < v->n; i++)
+            if (tree_has_overflow(&v->u.members[i].value))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Depth as jansson counts it: every value, scalars included, is a level.
+ * Iterative over the leftmost-deepest path would miss siblings, so walk. */
+static unsigned jansson_depth(const mdl_jv *v) {
+    unsigned best = 0;
+    if (v->type == MDL_JARRAY) {
+        for (uint32_t i = 0; i < v->n; i++) {
+            unsigned d = jansson_depth(&v->u.items[i]);
+            best = d > best ? d : best;
+        }
+    } else if (v->type == MDL_JOBJECT) {
+        for (uint32_t i = 0; i < v->n; i++) {
+            unsigned d = jansson_depth(&v->u.members[i].value);
+            best = d > best ? d : best;
+        }
+    }
+    return best + 1;
+}
+
+/* Compare trees; on the first difference write it to why and return false. */
+static bool same_tree(const mdl_jv *m, const json_t *j, char *why, size_t cap) {
+    switch (m->type) {
+    case MDL_JNULL:
+        if (!json_is_null(j))
+            goto type;
+        return true;
+    case MDL_JTRUE:
+        if (!json_is_true(j))
+            goto type;
+        return true;
+    case MDL_JFALSE:
+        if (!json_is_false(j))
+            goto type;
+        return true;
+    case MDL_JNUMBER: {
+        char t[512];
+        if (m->n >= sizeof t) {
+            snprintf(why, cap, "number lexeme of %u bytes", m->n);
+            return false;
+        }
+        memcpy(t, m->u.s, m->n);
+        t[m->n] = '\0';
+        if (lexeme_is_real(m->u.s, m->n)) {
+            if (!json_is_real(j))
+                goto type;
+            if (strtod(t, NULL) != json_real_value(j)) {
+                snprintf(why, cap, "real %s differs from jansson's %.17g", t, json_real_value(j));
+                return false;
+            }
+        } else {
+            if (!json_is_integer(j))
+                goto type;
+            if (strtoll(t, NULL, 10) != json_integer_value(j)) {
+                snprintf(why, cap, "integer %s differs from jansson's %lld", t,
+                         (long long)json_integer_value(j));
+                return false;
+            }
+        }
+        return true;
+    }
+    case MDL_JSTRING:
+        if (!json_is_string(j))
+            goto type;
+        if (json_string_length(j) != m->n || memcmp(json_string_value(j), m->u.s, m->n) != 0) {
+            snprintf(why, cap, "string \"%s\" (%u bytes) differs from jansson's (%zu bytes)",
+                     show(m->u.s, m->n), m->n, json_string_length(j));
+            return false;
+        }
+        return true;
+    case MDL_JARRAY:
+        if (!json_is_array(j))
+            goto type;
+        if (json_array_size(j) != m->n) {
+            snprintf(why, cap, "array of %u items, jansson has %zu", m->n, json_array_size(j));
+            return false;
+        }
+        for (uint32_t i = 0; i < m->n; i++)
+            if (!same_tree(&m->u.items[i], json_array_get(j, i), why, cap))
+                return false;
+        return true;
+    case MDL_JOBJECT: {
+        if (!json_is_object(j))
+            goto type;
+        if (json_object_size(j) != m->n) {
+            snprintf(why, cap, "object of %u members, jansson has %zu", m->n, json_object_size(j));
+            return false;
+        }
+        /* jansson keeps insertion order; iteration must match ours. */
+        void *it = json_object_iter((json_t *)j);
+        for (uint32_t i = 0; i < m->n; i++, it = json_object_iter_next((json_t *)j, it)) {
+            const mdl_jm *mm = &m->u.members[i];
+            if (it == NULL || json_object_iter_key_len(it) != mm->key_len ||
+                memcmp(json_object_iter_key(it), mm->key, mm->key_len) != 0) {
+                snprintf(why, cap, "key %u \"%s\" differs from jansson's", i,
+                         show(mm->key, mm->key_len));
+                return false;
+            }
+            if (memchr(mm->key, '\0', mm->key_len) != NULL) {
+                snprintf(why, cap, "key %u contains NUL", i);
+                return false;
+            }
+            if (mdl_jobject_getn(m, mm->key, mm->key_len) != &mm->value) {
+                snprintf(why, cap, "lookup of key %u finds another member", i);
+                return false;
+            }
+            if (!same_tree(&mm->value, json_object_iter_value(it), why, cap))
+                return false;
+        }
+        return true;
+    }
+    default:
+        snprintf(why, cap, "unknown private type %u", m->type);
+        return false;
+    }
+type:
+    snprintf(why, cap, "private type %u, jansson type %d", m->type, (int)json_typeof(j));
+    return false;
+}
+
+/* jansson 2.14 loses a raw NUL byte read as lookahead after a number or a
+ * literal ("[1\0]" loads as "[1]"): its one-byte push-back buffer treats NUL
+ * as empty. The private parser rejects the byte, which is the safe side. */
+static bool nul_after_token(const char *doc, size_t len, size_t off) {
+    if (off == 0 || off >= len || doc[off] != '\0')
+        return false;
+    char prev = doc[off - 1];
+    return (prev >= '0' && prev <= '9') || prev == 'e' || prev == 'l';
+}
+
+static bool differential(mv_arena *arena, const char *doc, size_t len, unsigned index, stats *st);
+
+/* Parse with both; fail the test on any difference that is not one of the
+ * two allowed ones. Returns the private verdict (true = accepted). */
+static bool differential(mv_arena *arena, const char *doc, size_t len, unsigned index, stats *st) {
+    const mdl_jv *root = NULL;
+    mdl_jerror perr;
+    json_error_t jerr;
+    char why[1500];
+    mv_arena_reset(arena);
+    int rc = mdl_json_parse(&root, arena, mv_allocator_default(), doc, len, &perr);
+    json_t *j = json_loadb(doc, len, JANSSON_FLAGS, &jerr);
+    bool ours = rc == MV_OK;
+
+    if (rc != MV_OK && rc != MV_EPARSE)
+        fail_msg("doc %u: private parser returned %d", index, rc);
+    if (!ours && perr.offset > len)
+        fail_msg("doc %u: error offset %zu beyond %zu bytes", index, perr.offset, len);
+    if (ours && j != NULL) {
+        if (!same_tree(root, j, why, sizeof why))
+            fail_msg("doc %u: trees differ: %s\n  document: %s", index, why, show(doc, len));
+        st->both_accept++;
+    } else if (!ours && j == NULL) {
+        st->both_reject++;
+    } else if (ours) {
+        bool overflow_msg = strstr(jerr.text, "too big") != NULL ||
+                            strstr(jerr.text, "real number overflow") != NULL;
+        bool depth_msg = strstr(jerr.text, "maximum parsing depth") != NULL;
+        if (overflow_msg && tree_has_overflow(root)) {
+            st->allowed_overflow++;
+        } else if (depth_msg && jansson_depth(root) > JSON_PARSER_MAX_DEPTH) {
+            st->allowed_depth++;
+        } else {
+            fail_msg("doc %u: private parser accepts, jansson rejects (%s at %d)\n  document: %s",
+                     index, jerr.text, jerr.position, show(doc, len));
+        }
+    } else if (nul_after_token(doc, len, perr.offset)) {
+        /* Proof: without that byte both must accept the same tree. */
+        char *copy = malloc(len);
+        assert_non_null(copy);
+        memcpy(copy, doc, perr.offset);
+        memcpy(copy + perr.offset, doc + perr.offset + 1, len - perr.offset - 1);
+        stats inner = {0};
+        differential(arena, copy, len - 1, index, &inner);
+        free(copy);
+        if (inner.both_accept + inner.allowed_nul != 1)
+            fail_msg("doc %u: jansson accepts a NUL byte at %zu for another reason\n  document: %s",
+                     index, perr.offset, show(doc, len));
+        st->allowed_nul++;
+    } else {
+        fail_msg("doc %u: private parser rejects (%s at %zu), jansson accepts\n  document: %s",
+                 index, perr.message, perr.offset, show(doc, len));
+    }
+    json_decref(j);
+    return ours;
+}
+
+/* ------------------------------------------------------------- tests */
+
+static void test_generated_documents(void **state) {
+    (void)state;
+    mv_arena *arena = mv_arena_new(NULL, 0);
+    assert_non_null(arena);
+    gen g = {SEED, 0};
+    buf b = {0};
+    stats st = {0};
+    for (unsigned i = 0; i < N_DOCS; i++) {
+        gen_doc(&g, &b);
+        differential(arena, b.p, b.len, i, &st);
+    }
+    /* The generator must keep exercising every outcome, or the guard
+     * would silently weaken. */
+    print_message("json differential: %u docs, %u both accept, %u both reject, %u overflow, "
+                  "%u depth, %u NUL\n",
+                  N_DOCS, st.both_accept, st.both_reject, st.allowed_overflow, st.allowed_depth,
+                  st.allowed_nul);
+    assert_true(st.both_accept >= N_DOCS / 4);
+    assert_true(st.both_reject >= N_DOCS / 4);
+    assert_true(st.allowed_overflow >= 50);
+    assert_true(st.allowed_depth >= 10);
+    assert_true(st.allowed_nul >= 10);
+    free(b.p);
+    mv_arena_free(arena);
+}
+
+typedef struct tricky {
+    const char *doc;
+    size_t len;     /* 0 = strlen */
+    int verdict;    /* 1 accepted by both, 0 rejected by both, 2 allowed overflow,
+                       3 allowed NUL lookahead (rejected by the private parser) */
+    const char *s0; /* when accepted: first string found (decoded), or NULL */
+    size_t s0_len;
+} tricky;
+
+#define T(d, v)                                                                                    \
+    { d, sizeof(d) - 1, v, NULL, 0 }
+#define TS(d, s)                                                                                   \
+    { d, sizeof(d) - 1, 1, s, sizeof(s) - 1 }
+
+static const mdl_jv *first_string(const mdl_jv *v) {
+    if (v->type == MDL_JSTRING)
+        return v;
+    for (uint32_t i = 0; i < v->n && (v->type == MDL_JARRAY || v->type == MDL_JOBJECT); i++) {
+        const mdl_jv *c =
+            first_string(v->type == MDL_JARRAY ? &v->u.items[i] : &v->u.members[i].value);
+        if (c != NULL)
+            return c;
+    }
+    return NULL;
+}
+
+static void test_tricky_documents(void **state) {
+    (void)state;
+    static const tricky cases[] = {
+        /* duplicate keys, also equal only after unescaping */
+        T("{\"p\":1,\"\\u0070\":2}", 0),
+        T("{\"/\":1,\"\\/\":2}", 0),
+        T("{\"\\ud83d\\ude00\":1,\"\xF0\x9F\x98\x80\":2}", 0),
+        T("{\"\\u00e9\":1,\"\\u00E9\":2}", 0),
+        T("{\"a\":{\"b\":1},\"b\":{\"a\":1}}", 1),
+        T("{\"a\":1,\"A\":2}", 1),
+        /* NUL */
+        T("{\"a\\u0000\":1}", 0),
+        TS("[\"a\\u0000b\"]", "a\0b"),
+        T("[\"a\0b\"]", 0),
+        T("[]\0", 0),
+        T("[1\0]", 3),
+        T("[false\0]", 3),
+        T("[\"a\"\0]", 0),
+        /* surrogates */
+        TS("[\"\\uD83D\\uDE00\"]", "\xF0\x9F\x98\x80"),
+        TS("[\"\\udbff\\udfff\"]", "\xF4\x8F\xBF\xBF"),
+        T("[\"\\ud800\"]", 0),
+        T("[\"\\udc00\"]", 0),
+        T("[\"\\ud800\\u0041\"]", 0),
+        T("[\"\\ud800x\"]", 0),
+        T("[\"\\udc00\\ud800\"]", 0),
+        T("[\"\\ud800\\ud800\"]", 0),
+        T("[\"\\ud800\\ue000\"]", 0),
+        T("[\"\\udbff\\uffff\"]", 0),
+        /* raw UTF-8 */
+        TS("[\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\"]", "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"),
+        TS("[\"\xEF\xBF\xBF\xF4\x8F\xBF\xBF\"]", "\xEF\xBF\xBF\xF4\x8F\xBF\xBF"),
+        T("[\"\xC0\xAF\"]", 0),
+        T("[\"\xE0\x80\xAF\"]", 0),
+        T("[\"\xF0\x80\x80\xAF\"]", 0),
+        T("[\"\xED\xA0\x80\"]", 0),
+        T("[\"\xF4\x90\x80\x80\"]", 0),
+        T("[\"\xE2\x82\"]", 0),
+        T("[\"\xE2\x82", 0),
+        T("[\"\x80\"]", 0),
+        /* controls */
+        TS("[\"\x7F\"]", "\x7F"),
+        T("[\"\x1F\"]", 0),
+        T("[\"\t\"]", 0),
+        TS("[\"\\b\\f\\n\\r\\t\\/\\\\\\\"\"]", "\b\f\n\r\t/\\\""),
+        /* numbers */
+        T("[-0]", 1),
+        T("[01]", 0),
+        T("[1.]", 0),
+        T("[.5]", 0),
+        T("[-]", 0),
+        T("[+1]", 0),
+        T("[1e5,1E+05,1e-5,0.5e0]", 1),
+        T("[1e999]", 2),
+        T("[-1e999]", 2),
+        T("[99999999999999999999]", 2),
+        T("[1e-999]", 1),
+        T("[9223372036854775807,-9223372036854775808]", 1),
+        /* whitespace, top level, trailing content */
+        T(" \t\r\n[ ] \n", 1),
+        /* an empty object before any member (UBSan: NULL slot base, fuzzer) */
+        T("{}", 1),
+        T("[{}]", 1),
+        T("[\f]", 0),
+        T("\xEF\xBB\xBF[]", 0),
+        T("[\xC2\xA0]", 0),
+        T("[1] x", 0),
+        T("{}{}", 0),
+        T("[],", 0),
+        T("", 0),
+        T("   ", 0),
+        T("\"a\"", 0),
+        T("1", 0),
+        T("null", 0),
+        T("[1,]", 0),
+        T("{\"a\":1,}", 0),
+        T("{\"a\"}", 0),
+        T("{a:1}", 0),
+        T("['a']", 0),
+        T("[tru]", 0),
+        T("[nulll]", 0),
+    };
+    mv_arena *arena = mv_arena_new(NULL, 0);
+    assert_non_null(arena);
+    stats st = {0};
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const tricky *c = &cases[i];
+        stats before = st;
+        bool ours = differential(arena, c->doc, c->len, i, &st);
+        if (c->verdict == 2 && st.allowed_overflow != before.allowed_overflow + 1)
+            fail_msg("case %u (%s): expected the allowed overflow difference", i,
+                     show(c->doc, c->len));
+        if (c->verdict == 3 && st.allowed_nul != before.allowed_nul + 1)
+            fail_msg("case %u (%s): expected the allowed NUL difference", i, show(c->doc, c->len));
+        if (c->verdict != 2 && ours != (c->verdict == 1))
+            fail_msg("case %u (%s): expected %s", i, show(c->doc, c->len),
+                     c->verdict ? "accept" : "reject");
+        if (c->s0 != NULL) {
+            const mdl_jv *root = NULL;
+            mdl_jerror e;
+            mv_arena_reset(arena);
+            assert_int_equal(mdl_json_parse(&root, arena, NULL, c->doc, c->len, &e), MV_OK);
+            const mdl_jv *s = first_string(root);
+            assert_non_null(s);
+            assert_int_equal(s->n, c->s0_len);
+            assert_memory_equal(s->u.s, c->s0, c->s0_len);
+        }
+    }
+    mv_arena_free(arena);
+}
+
+/* Exactly at the limit: 2048 containers pass both; 2049 fail both; a
+ * scalar inside 2048 containers is the one allowed depth difference. */
+static void test_depth_limit(void **state) {
+    (void)state;
+    mv_arena *arena = mv_arena_new(NULL, 0);
+    assert_non_null(arena);
+    char *doc = malloc(2 * MDL_JSON_MAX_DEPTH + 8);
+    assert_non_null(doc);
+    stats st = {0};
+    for (unsigned depth = MDL_JSON_MAX_DEPTH - 1; depth <= MDL_JSON_MAX_DEPTH + 1; depth++) {
+        for (int scalar = 0; scalar < 2; scalar++) {
+            size_t n = 0;
+            memset(doc, '[', depth);
+            n = depth;
+            if (scalar)
+                doc[n++] = '7';
+            memset(doc + n, ']', depth);
+            n += depth;
+            stats before = st;
+            bool ours = differential(arena, doc, n, depth * 2 + (unsigned)scalar, &st);
+            assert_int_equal(ours, depth <= MDL_JSON_MAX_DEPTH);
+            bool allowed = st.allowed_depth != before.allowed_depth;
+            assert_int_equal(allowed, depth == MDL_JSON_MAX_DEPTH && scalar);
+        }
+    }
+    free(doc);
+    mv_arena_free(arena);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tricky_documents),
+        cmocka_unit_test(test_depth_limit),
+        cmocka_unit_test(test_generated_documents),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

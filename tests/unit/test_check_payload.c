@@ -125,14 +125,6 @@ static bool contains(const char *hay, size_t len, const char *needle) {
 
 typedef scan_fixture fixture;
 
-static void fx_init(fixture *f) {
-    scan_fixture_init(f);
-}
-
-static void fx_free(fixture *f) {
-    scan_fixture_free(f);
-}
-
 static void fx_run(fixture *f, uint32_t max_signals) {
     scan_fixture_run(f, &mv_check_payload_decoded, max_signals);
     assert_int_equal(mv_scan_coverage(f->scan)->checks_failed, 0);
@@ -335,7 +327,7 @@ static void test_encoding_matrix(void **state) {
     static encoded cases[E_COUNT * N_COMMANDS];
     int32_t fields[E_COUNT * N_COMMANDS];
     fixture f;
-    fx_init(&f);
+    scan_fixture_init(&f);
     size_t k = 0;
     for (int e = 0; e < E_COUNT; e++) {
         for (size_t c = 0; c < N_COMMANDS; c++, k++) {
@@ -380,7 +372,7 @@ static void test_encoding_matrix(void **state) {
         assert_true(contains(s->detail.ptr, s->detail.len, cmd->class_words));
     }
     assert_false(mv_scan_coverage(f.scan)->degraded);
-    fx_free(&f);
+    scan_fixture_free(&f);
 }
 
 /* PowerShell-only payloads inside -EncodedCommand (and its short forms). */
@@ -413,7 +405,7 @@ static void test_powershell_encoded(void **state) {
         b64(wide, utf16le(cases[i].cmd, wide), blob, false, true);
         snprintf(text, sizeof(text), "%s%s", cases[i].prefix, blob);
         fixture f;
-        fx_init(&f);
+        scan_fixture_init(&f);
         add_tool(&f, P_DEFAULT, text);
         fx_run(&f, 0);
         const mv_finding *fd = mv_scan_finding(f.scan, 0);
@@ -426,7 +418,7 @@ static void test_powershell_encoded(void **state) {
         assert_memory_equal(s->evidence.ptr, want, strlen(want));
         assert_true(contains(s->detail.ptr, s->detail.len, pc_class_name(cases[i].cls)));
         assert_int_equal(s->critical, pc_class_critical(cases[i].cls));
-        fx_free(&f);
+        scan_fixture_free(&f);
     }
 }
 
@@ -444,14 +436,14 @@ static void test_blob_shapes(void **state) {
         b64(cmd, n, blob, false, true);
         snprintf(text, sizeof(text), "Profile id: %s%s", glue[i], blob);
         fixture f;
-        fx_init(&f);
+        scan_fixture_init(&f);
         add_tool(&f, P_DESCRIPTION, text);
         fx_run(&f, 0);
         const mv_finding *fd = mv_scan_finding(f.scan, 0);
         if (fd->n_signals != 1)
             fail_msg("glue \"%s\" not found", glue[i]);
         assert_true(contains(fd->signals[0].evidence.ptr, fd->signals[0].evidence.len, cmd));
-        fx_free(&f);
+        scan_fixture_free(&f);
     }
 
     /* 0x-prefixed hex, and \\x with doubled backslashes. */
@@ -460,7 +452,7 @@ static void test_blob_shapes(void **state) {
         hex(cmd, n, h, false);
         snprintf(text, sizeof(text), "0x%s", h);
         fixture f;
-        fx_init(&f);
+        scan_fixture_init(&f);
         add_tool(&f, P_DEFAULT, text);
         xesc(cmd, n, blob, "\\\\");
         add_tool(&f, P_EXAMPLE, blob);
@@ -471,7 +463,7 @@ static void test_blob_shapes(void **state) {
             assert_true(contains(fd->signals[0].evidence.ptr, fd->signals[0].evidence.len, cmd));
         }
         assert_int_equal(mv_scan_finding(f.scan, 1)->signals[0].length, strlen(blob));
-        fx_free(&f);
+        scan_fixture_free(&f);
     }
 
     /* PEM-like wrapping at 64 columns, indented continuation lines. */
@@ -495,7 +487,7 @@ static void test_blob_shapes(void **state) {
         size_t blob_end = o;
         o += (size_t)snprintf(text + o, sizeof(text) - o, "\n-----END CONFIG-----\n");
         fixture f;
-        fx_init(&f);
+        scan_fixture_init(&f);
         add_tool(&f, P_DESCRIPTION, text);
         fx_run(&f, 0);
         const mv_finding *fd = mv_scan_finding(f.scan, 0);
@@ -504,7 +496,7 @@ static void test_blob_shapes(void **state) {
         assert_int_equal(fd->signals[0].length, blob_end - blob_start);
         assert_true(
             contains(fd->signals[0].detail.ptr, fd->signals[0].detail.len, "download-and-execute"));
-        fx_free(&f);
+        scan_fixture_free(&f);
     }
 }
 
@@ -517,7 +509,7 @@ static void test_depth_limit(void **state) {
     n = b64(a, n, b, false, true);
     n = b64(b, n, a, false, true); /* three layers in a */
     fixture f;
-    fx_init(&f);
+    scan_fixture_init(&f);
     add_tool(&f, P_DEFAULT, a);
     b64(a, n, b, false, true); /* four layers in b */
     add_tool(&f, P_DEFAULT, b);
@@ -543,7 +535,7 @@ static void test_depth_limit(void **state) {
     assert_string_equal(c->caps[0].check_id, "payload.decoded");
     assert_int_equal(c->caps[0].limit, 3);
     assert_int_equal(c->caps[0].tool_index, 1);
-    fx_free(&f);
+    scan_fixture_free(&f);
 }
 
 /* ------------------------------------------------------- hard negatives */
@@ -573,7 +565,7 @@ static void test_binary_blobs_silent(void **state) {
     (void)state;
     static unsigned char bin[90000];
     fixture f;
-    fx_init(&f);
+    scan_fixture_init(&f);
 
     /* A PNG large enough that decoding it all would cost the byte cap. */
     memcpy(bin, "\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
@@ -623,7 +615,7 @@ static void test_binary_blobs_silent(void **state) {
     }
     fx_run(&f, 0);
     assert_all_silent(&f);
-    fx_free(&f);
+    scan_fixture_free(&f);
 }
 
 /* Text that decodes fine but is no command, and text that is no blob. */
@@ -650,7 +642,7 @@ static void test_benign_text_silent(void **state) {
         "pip install --user requests && python app.py",
     };
     fixture f;
-    fx_init(&f);
+    scan_fixture_init(&f);
     size_t nb = sizeof(decoded_benign) / sizeof(decoded_benign[0]);
     for (size_t i = 0; i < nb; i++) {
         const char *s = decoded_benign[i];
@@ -706,7 +698,7 @@ static void test_benign_text_silent(void **state) {
     }
     fx_run(&f, 0);
     assert_all_silent(&f);
-    fx_free(&f);
+    scan_fixture_free(&f);
 }
 
 /* ----------------------------------------------------------------- caps */
@@ -714,7 +706,7 @@ static void test_benign_text_silent(void **state) {
 static void test_candidate_cap(void **state) {
     (void)state;
     fixture f;
-    fx_init(&f);
+    scan_fixture_init(&f);
     mv_tool *t = tb_tool(f.arena, "srv", "tool", "A tool with many encoded enum values.");
     for (int i = 0; i < 70; i++) {
         char s[64], blob[128];
@@ -752,7 +744,7 @@ static void test_candidate_cap(void **state) {
     assert_int_equal(c->caps[0].limit, 64);
     assert_int_equal(c->caps[0].observed, 71);
     assert_int_equal(c->caps[0].tool_index, 0);
-    fx_free(&f);
+    scan_fixture_free(&f);
 }
 
 static void test_decoded_bytes_cap(void **state) {
@@ -769,7 +761,7 @@ static void test_decoded_bytes_cap(void **state) {
     n += strlen(cmd);
     b64(text, n, blob, false, true);
     fixture f;
-    fx_init(&f);
+    scan_fixture_init(&f);
     add_tool(&f, P_DEFAULT, blob);
     fx_run(&f, 0);
     const mv_finding *fd = mv_scan_finding(f.scan, 0);
@@ -780,7 +772,7 @@ static void test_decoded_bytes_cap(void **state) {
     assert_string_equal(c->caps[0].cap, "payload_decoded_bytes");
     assert_int_equal(c->caps[0].limit, 65536);
     assert_true(c->caps[0].observed > 65536);
-    fx_free(&f);
+    scan_fixture_free(&f);
 }
 
 /* Several blobs: one signal each, in field order; the engine's signal cap
@@ -788,7 +780,7 @@ static void test_decoded_bytes_cap(void **state) {
 static void test_several_blobs_and_signal_cap(void **state) {
     (void)state;
     fixture f;
-    fx_init(&f);
+    scan_fixture_init(&f);
     mv_tool *t = tb_tool(f.arena, "srv", "tool", "Plain.");
     for (int i = 0; i < 4; i++) {
         char cmd[128], blob[256];
@@ -806,9 +798,9 @@ static void test_several_blobs_and_signal_cap(void **state) {
     assert_int_equal(fd->n_failed_checks, 0);
     assert_int_equal(mv_scan_coverage(f.scan)->n_caps, 1);
     assert_string_equal(mv_scan_coverage(f.scan)->caps[0].cap, "signals_per_tool");
-    fx_free(&f);
+    scan_fixture_free(&f);
 
-    fx_init(&f);
+    scan_fixture_init(&f);
     t = tb_tool(f.arena, "srv", "tool", "Plain.");
     for (int i = 0; i < 3; i++) {
         char cmd[128], blob[256];
@@ -824,7 +816,7 @@ static void test_several_blobs_and_signal_cap(void **state) {
     for (uint32_t i = 0; i < 3; i++)
         assert_int_equal(fd->signals[i].field, (int32_t)(2 + i));
     assert_int_equal(fd->severity, MV_SEVERITY_CRITICAL);
-    fx_free(&f);
+    scan_fixture_free(&f);
 }
 
 /* The check sits third in the builtin order. */

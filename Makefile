@@ -9,7 +9,9 @@ CMAKE_FLAGS ?=
 
 # Debian packages the build and tests need.
 DEB_PACKAGES = build-essential cmake ninja-build pkg-config libjansson-dev libutf8proc-dev \
-               libstemmer-dev libpcre2-dev libcmocka-dev python3 valgrind
+               libstemmer-dev libpcre2-dev libcmocka-dev python3 valgrind \
+               libcurl4-openssl-dev libyaml-dev libsqlite3-dev libssl-dev zlib1g-dev \
+               libmicrohttpd-dev
 # Extra tools `make bench` uses (peak RSS, repeatable timings).
 BENCH_PACKAGES = time valgrind hyperfine
 

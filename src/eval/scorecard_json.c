@@ -6,7 +6,7 @@
  */
 #include "eval_int.h"
 
-#include "report/jsonw.h"
+#include "json/writer.h"
 
 typedef struct json_ctx {
     mv_jw w;

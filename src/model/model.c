@@ -25,95 +25,6 @@
 
 /* ------------------------------------------------------------- errors */
 
-const char *mdl_json_type(const mdl_jv *v) {
-    switch (v != NULL ? (mdl_jtype)v->type : MDL_JNULL) {
-    case MDL_JOBJECT:
-        return "object";
-    case MDL_JARRAY:
-        return "array";
-    case MDL_JSTRING:
-        return "string";
-    case MDL_JNUMBER:
-        return "number";
-    case MDL_JTRUE:
-    case MDL_JFALSE:
-        return "boolean";
-    case MDL_JNULL:
-        return "null";
-    }
-    return "unknown";
-}
-
-/* Decode one UTF-8 sequence; invalid input yields the byte itself. */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
-    unsigned char b = s[0];
-    size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
-    if (b < 0x80 || len > n || (b & 0xC0) == 0x80 || b >= 0xF8) {
-        *cp = b;
-        return 1;
-    }
-    uint32_t v = b & (0x7F >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80) {
-            *cp = b;
-            return 1;
-        }
-        v = (v << 6) | (s[i] & 0x3F);
-    }
-    *cp = v;
-    return len;
-}
-
-static size_t put_u(char *dst, uint32_t u) {
-    static const char hex[] = "0123456789abcdef";
-    dst[0] = '\\';
-    dst[1] = 'u';
-    dst[2] = hex[(u >> 12) & 0xF];
-    dst[3] = hex[(u >> 8) & 0xF];
-    dst[4] = hex[(u >> 4) & 0xF];
-    dst[5] = hex[u & 0xF];
-    return 6;
-}
-
-size_t mdl_quote(char *dst, const char *s, size_t len, size_t max_src) {
-    const unsigned char *u = (const unsigned char *)s;
-    size_t end = len, o = 0, i = 0;
-    bool cut = len > max_src;
-    if (cut) {
-        end = max_src;
-        while (end > 0 && (u[end] & 0xC0) == 0x80)
-            end--;
-    }
-    dst[o++] = '"';
-    while (i < end) {
-        unsigned char b = u[i];
-        if (b == '"' || b == '\\') {
-            dst[o++] = '\\';
-            dst[o++] = (char)b;
-            i++;
-        } else if (b >= 0x20 && b < 0x7F) {
-            dst[o++] = (char)b;
-            i++;
-        } else {
-            uint32_t cp;
-            i += utf8_decode(u + i, end - i, &cp);
-            if (cp > 0xFFFF) {
-                cp -= 0x10000;
-                o += put_u(dst + o, 0xD800 + (cp >> 10));
-                o += put_u(dst + o, 0xDC00 + (cp & 0x3FF));
-            } else {
-                o += put_u(dst + o, cp);
-            }
-        }
-    }
-    dst[o++] = '"';
-    if (cut) {
-        memcpy(dst + o, "...", 3);
-        o += 3;
-    }
-    dst[o] = '\0';
-    return o;
-}
 
 static void format_where(char *dst, size_t cap, const mdl_loc *loc, const char *rel) {
     size_t o = 0;
@@ -156,7 +67,7 @@ int mdl_fail(mdl_ctx *c, int code, const mdl_loc *loc, const char *rel, const ch
 /* Turn a parser error into mv_error: the parser knows the byte offset of
  * the culprit; line and column (in characters, 1-based) are only worked out
  * here, when there is an error to report. */
-static int json_fail(mdl_ctx *c, const mdl_jerror *je, const char *data, size_t len) {
+static int json_fail(mdl_ctx *c, const mv_jerror *je, const char *data, size_t len) {
     size_t off = je->offset <= len ? je->offset : len;
     int line = 1;
     size_t line_start = 0;
@@ -217,33 +128,33 @@ enum { STR_OPTIONAL = 0, STR_REQUIRED = 1, STR_NONEMPTY = 2 };
 
 /* A string member of `obj` (borrowed from jansson). Absent or null gives
  * MV_STR_NULL for optional members. */
-static int get_string(mdl_ctx *c, const mdl_jv *obj, const char *key, int flags, const mdl_loc *loc,
+static int get_string(mdl_ctx *c, const mv_jv *obj, const char *key, int flags, const mdl_loc *loc,
                       mv_str *out) {
-    const mdl_jv *v = mdl_jobject_get(obj, key);
+    const mv_jv *v = mv_jobject_get(obj, key);
     *out = MV_STR_NULL;
-    if (v == NULL || (mdl_jis_null(v) && !(flags & STR_REQUIRED)))
+    if (v == NULL || (mv_jis_null(v) && !(flags & STR_REQUIRED)))
         return (flags & STR_REQUIRED)
                    ? mdl_fail(c, MV_EPARSE, loc, NULL, "missing required key \"%s\"", key)
                    : MV_OK;
-    if (!mdl_jis_string(v))
-        return mdl_fail(c, MV_EPARSE, loc, key, "expected a string, found %s", mdl_json_type(v));
-    if ((flags & STR_NONEMPTY) && mdl_jstring_len(v) == 0)
+    if (!mv_jis_string(v))
+        return mdl_fail(c, MV_EPARSE, loc, key, "expected a string, found %s", mv_json_type(v));
+    if ((flags & STR_NONEMPTY) && mv_jstring_len(v) == 0)
         return mdl_fail(c, MV_EPARSE, loc, key, "\"%s\" must not be empty", key);
-    *out = (mv_str){mdl_jstring(v), mdl_jstring_len(v)};
+    *out = (mv_str){mv_jstring(v), mv_jstring_len(v)};
     return MV_OK;
 }
 
-static const mdl_jv *get_array(mdl_ctx *c, const mdl_jv *obj, const char *key, const mdl_loc *loc,
+static const mv_jv *get_array(mdl_ctx *c, const mv_jv *obj, const char *key, const mdl_loc *loc,
                                const char *what, int *rc) {
-    const mdl_jv *v = mdl_jobject_get(obj, key);
+    const mv_jv *v = mv_jobject_get(obj, key);
     *rc = MV_OK;
     if (v == NULL) {
         *rc = mdl_fail(c, MV_EPARSE, loc, NULL, "missing required key \"%s\"", key);
         return NULL;
     }
-    if (!mdl_jis_array(v)) {
+    if (!mv_jis_array(v)) {
         *rc = mdl_fail(c, MV_EPARSE, loc, key, "expected an array of %s, found %s", what,
-                       mdl_json_type(v));
+                       mv_json_type(v));
         return NULL;
     }
     return v;
@@ -304,14 +215,14 @@ static mv_str derive_server(const char *source) {
 
 /* --------------------------------------------------------------- shapes */
 
-static int build_tools(mdl_ctx *c, mv_toolset *set, const mdl_jv *arr, const mdl_loc *base,
+static int build_tools(mdl_ctx *c, mv_toolset *set, const mv_jv *arr, const mdl_loc *base,
                        const char *key, mv_str server, size_t keep, const char *cap_where) {
-    size_t n = mdl_jarray_size(arr);
+    size_t n = mv_jarray_size(arr);
     for (size_t i = 0; i < keep; i++) {
         mdl_loc loc = loc_add(base, key, (int64_t)i);
         mdl_extra_cap cap = {"tools_per_server", c->lim.max_tools_per_server, n, cap_where};
         bool last_over = i + 1 == keep && n > keep;
-        int rc = mdl_build_tool(c, mdl_jarray_get(arr, i), &loc, server, last_over ? &cap : NULL,
+        int rc = mdl_build_tool(c, mv_jarray_get(arr, i), &loc, server, last_over ? &cap : NULL,
                                 &set->tools[set->n_tools]);
         if (rc != MV_OK)
             return rc;
@@ -325,20 +236,20 @@ static size_t min_size(size_t a, size_t b) {
 }
 
 /* Shape 1: `arr` is the tools array found at base.key. */
-static int parse_tools_list(mdl_ctx *c, mv_toolset *set, const mdl_jv *arr, const mdl_loc *base,
+static int parse_tools_list(mdl_ctx *c, mv_toolset *set, const mv_jv *arr, const mdl_loc *base,
                             const char *key, const char *source, const mv_model_options *opts) {
     mv_str server;
     int rc;
-    if (!mdl_jis_array(arr))
+    if (!mv_jis_array(arr))
         return mdl_fail(c, MV_EPARSE, base, key, "expected an array of tools, found %s",
-                        mdl_json_type(arr));
+                        mv_json_type(arr));
     set->kind = MV_INPUT_TOOLS_LIST;
     mv_str name = opts != NULL && opts->server != NULL
                       ? (mv_str){opts->server, strlen(opts->server)}
                       : derive_server(source);
     if ((rc = arena_str(c, name.ptr, name.len, &server)) != MV_OK)
         return rc;
-    size_t keep = min_size(mdl_jarray_size(arr), c->lim.max_tools_per_server);
+    size_t keep = min_size(mv_jarray_size(arr), c->lim.max_tools_per_server);
     if (keep > 0) {
         set->tools = mv_arena_calloc(c->arena, keep, sizeof(*set->tools));
         if (set->tools == NULL)
@@ -347,21 +258,21 @@ static int parse_tools_list(mdl_ctx *c, mv_toolset *set, const mdl_jv *arr, cons
     return build_tools(c, set, arr, base, key, server, keep, "tools");
 }
 
-static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mdl_jv *servers, const char *filter) {
+static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, const char *filter) {
     int rc = MV_OK;
     named *names = NULL;
-    size_t n = mdl_jarray_size(servers), n_names = 0, total = 0;
+    size_t n = mv_jarray_size(servers), n_names = 0, total = 0;
     bool matched = false;
     mdl_loc root = {{{"", -1}}, 0};
 
     set->kind = MV_INPUT_SNAPSHOT;
-    if (!mdl_jis_array(servers))
+    if (!mv_jis_array(servers))
         return mdl_fail(c, MV_EPARSE, &root, "servers", "expected an array of servers, found %s",
-                        mdl_json_type(servers));
+                        mv_json_type(servers));
     /* Upper bound of kept tools, so the tool array is one allocation. */
     for (size_t i = 0; i < n; i++) {
-        const mdl_jv *tools = mdl_jobject_get(mdl_jarray_get(servers, i), "tools");
-        total += min_size(mdl_jarray_size(tools), c->lim.max_tools_per_server);
+        const mv_jv *tools = mv_jobject_get(mv_jarray_get(servers, i), "tools");
+        total += min_size(mv_jarray_size(tools), c->lim.max_tools_per_server);
     }
     if (total > 0) {
         set->tools = mv_arena_calloc(c->arena, total, sizeof(*set->tools));
@@ -374,13 +285,13 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mdl_jv *servers, co
             return MV_ENOMEM;
     }
     for (size_t i = 0; i < n && rc == MV_OK; i++) {
-        const mdl_jv *s = mdl_jarray_get(servers, i);
+        const mv_jv *s = mv_jarray_get(servers, i);
         mdl_loc loc = loc_make("servers", (int64_t)i);
         mv_str name, server;
-        const mdl_jv *tools;
-        if (!mdl_jis_object(s)) {
+        const mv_jv *tools;
+        if (!mv_jis_object(s)) {
             rc = mdl_fail(c, MV_EPARSE, &loc, NULL, "expected a server object, found %s",
-                          mdl_json_type(s));
+                          mv_json_type(s));
             break;
         }
         if ((rc = get_string(c, s, "name", STR_REQUIRED | STR_NONEMPTY, &loc, &name)) != MV_OK)
@@ -393,21 +304,21 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mdl_jv *servers, co
         matched = true;
         if ((rc = arena_str(c, name.ptr, name.len, &server)) != MV_OK)
             break;
-        size_t keep = min_size(mdl_jarray_size(tools), c->lim.max_tools_per_server);
+        size_t keep = min_size(mv_jarray_size(tools), c->lim.max_tools_per_server);
         rc = build_tools(c, set, tools, &loc, "tools", server, keep, "tools");
     }
     size_t first, second;
     if (rc == MV_OK && find_duplicate(names, n_names, &first, &second)) {
-        char q[MDL_QUOTE_SIZE(QUOTE_SRC)];
+        char q[MV_JSON_QUOTE_SIZE(QUOTE_SRC)];
         mdl_loc loc = loc_make("servers", (int64_t)second);
-        const mdl_jv *nm = mdl_jobject_get(mdl_jarray_get(servers, second), "name");
-        mdl_quote(q, mdl_jstring(nm), mdl_jstring_len(nm), QUOTE_SRC);
+        const mv_jv *nm = mv_jobject_get(mv_jarray_get(servers, second), "name");
+        mv_json_quote(q, mv_jstring(nm), mv_jstring_len(nm), QUOTE_SRC);
         rc = mdl_fail(c, MV_EPARSE, &loc, "name",
                       "duplicate server name %s (first at servers[%zu])", q, first);
     }
     if (rc == MV_OK && filter != NULL && !matched) {
-        char q[MDL_QUOTE_SIZE(QUOTE_SRC)];
-        mdl_quote(q, filter, strlen(filter), QUOTE_SRC);
+        char q[MV_JSON_QUOTE_SIZE(QUOTE_SRC)];
+        mv_json_quote(q, filter, strlen(filter), QUOTE_SRC);
         rc = mdl_fail(c, MV_EINVAL, NULL, NULL, "the snapshot has no server named %s", q);
     }
     mv_free(c->alloc, names, n * sizeof(*names));
@@ -426,23 +337,23 @@ static int copy_entry_strings(mdl_ctx *c, mv_corpus_entry *e, const mv_str raw[6
     return MV_OK;
 }
 
-static int parse_entry(mdl_ctx *c, mv_toolset *set, const mdl_jv *e, size_t i, const char *filter,
+static int parse_entry(mdl_ctx *c, mv_toolset *set, const mv_jv *e, size_t i, const char *filter,
                        named *ids, size_t *n_ids) {
     int rc;
     mdl_loc loc = loc_make("entries", (int64_t)i);
     mv_str raw[6], label, server_raw, server;
-    char q[MDL_QUOTE_SIZE(QUOTE_SRC)], ql[MDL_QUOTE_SIZE(QUOTE_SRC)];
+    char q[MV_JSON_QUOTE_SIZE(QUOTE_SRC)], ql[MV_JSON_QUOTE_SIZE(QUOTE_SRC)];
 
-    if (!mdl_jis_object(e))
+    if (!mv_jis_object(e))
         return mdl_fail(c, MV_EPARSE, &loc, NULL, "expected a corpus entry object, found %s",
-                        mdl_json_type(e));
+                        mv_json_type(e));
     if ((rc = get_string(c, e, "id", STR_REQUIRED | STR_NONEMPTY, &loc, &raw[0])) != MV_OK ||
         (rc = get_string(c, e, "label", STR_REQUIRED, &loc, &label)) != MV_OK)
         return rc;
-    mdl_quote(q, raw[0].ptr, raw[0].len, QUOTE_SRC);
+    mv_json_quote(q, raw[0].ptr, raw[0].len, QUOTE_SRC);
     bool malicious = mvstr_eq(label, MV_STR_LIT("malicious"));
     if (!malicious && !mvstr_eq(label, MV_STR_LIT("benign"))) {
-        mdl_quote(ql, label.ptr, label.len, QUOTE_SRC);
+        mv_json_quote(ql, label.ptr, label.len, QUOTE_SRC);
         return mdl_fail(c, MV_EPARSE, &loc, "label",
                         "entry %s: label must be \"malicious\" or \"benign\", found %s", q, ql);
     }
@@ -453,15 +364,15 @@ static int parse_entry(mdl_ctx *c, mv_toolset *set, const mdl_jv *e, size_t i, c
         (rc = get_string(c, e, "variant", STR_OPTIONAL, &loc, &raw[5])) != MV_OK ||
         (rc = get_string(c, e, "server", STR_REQUIRED | STR_NONEMPTY, &loc, &server_raw)) != MV_OK)
         return rc;
-    const mdl_jv *tool = mdl_jobject_get(e, "tool");
+    const mv_jv *tool = mv_jobject_get(e, "tool");
     if (tool == NULL)
         return mdl_fail(c, MV_EPARSE, &loc, NULL, "entry %s has no \"tool\"", q);
-    const mdl_jv *peers = mdl_jobject_get(e, "peers");
-    if (mdl_jis_null(peers))
+    const mv_jv *peers = mv_jobject_get(e, "peers");
+    if (mv_jis_null(peers))
         peers = NULL;
-    if (peers != NULL && !mdl_jis_array(peers))
+    if (peers != NULL && !mv_jis_array(peers))
         return mdl_fail(c, MV_EPARSE, &loc, "peers", "expected an array of peers, found %s",
-                        mdl_json_type(peers));
+                        mv_json_type(peers));
     if (filter != NULL && !mvstr_eq(server_raw, (mv_str){filter, strlen(filter)}))
         return MV_OK;
 
@@ -475,7 +386,7 @@ static int parse_entry(mdl_ctx *c, mv_toolset *set, const mdl_jv *e, size_t i, c
 
     /* The entry tool and its peers form one registry: the per-server tool
      * cap bounds them together. */
-    size_t n_peers = mdl_jarray_size(peers);
+    size_t n_peers = mv_jarray_size(peers);
     size_t keep = min_size(n_peers, c->lim.max_tools_per_server - 1);
     bool over = n_peers > keep;
     mdl_extra_cap cap = {"tools_per_server", c->lim.max_tools_per_server, n_peers + 1, "peers"};
@@ -488,16 +399,16 @@ static int parse_entry(mdl_ctx *c, mv_toolset *set, const mdl_jv *e, size_t i, c
     set->n_tools++;
     ent->first_peer = (uint32_t)set->n_tools;
     for (size_t p = 0; p < keep; p++) {
-        const mdl_jv *peer = mdl_jarray_get(peers, p);
+        const mv_jv *peer = mv_jarray_get(peers, p);
         mdl_loc ploc = loc_add(&loc, "peers", (int64_t)p);
         mv_str pserver_raw, pserver;
-        if (!mdl_jis_object(peer))
+        if (!mv_jis_object(peer))
             return mdl_fail(c, MV_EPARSE, &ploc, NULL, "expected a peer object, found %s",
-                            mdl_json_type(peer));
+                            mv_json_type(peer));
         if ((rc = get_string(c, peer, "server", STR_REQUIRED | STR_NONEMPTY, &ploc,
                              &pserver_raw)) != MV_OK)
             return rc;
-        const mdl_jv *ptool = mdl_jobject_get(peer, "tool");
+        const mv_jv *ptool = mv_jobject_get(peer, "tool");
         if (ptool == NULL)
             return mdl_fail(c, MV_EPARSE, &ploc, NULL, "missing required key \"tool\"");
         if (mvstr_eq(pserver_raw, server_raw))
@@ -517,19 +428,19 @@ static int parse_entry(mdl_ctx *c, mv_toolset *set, const mdl_jv *e, size_t i, c
     return MV_OK;
 }
 
-static int parse_corpus(mdl_ctx *c, mv_toolset *set, const mdl_jv *entries, const char *filter) {
+static int parse_corpus(mdl_ctx *c, mv_toolset *set, const mv_jv *entries, const char *filter) {
     int rc = MV_OK;
     named *ids = NULL;
-    size_t n = mdl_jarray_size(entries), n_ids = 0, total = 0;
+    size_t n = mv_jarray_size(entries), n_ids = 0, total = 0;
     mdl_loc root = {{{"", -1}}, 0};
 
     set->kind = MV_INPUT_CORPUS;
-    if (!mdl_jis_array(entries))
+    if (!mv_jis_array(entries))
         return mdl_fail(c, MV_EPARSE, &root, "entries",
-                        "expected an array of corpus entries, found %s", mdl_json_type(entries));
+                        "expected an array of corpus entries, found %s", mv_json_type(entries));
     for (size_t i = 0; i < n; i++) {
-        const mdl_jv *peers = mdl_jobject_get(mdl_jarray_get(entries, i), "peers");
-        total += 1 + min_size(mdl_jarray_size(peers), c->lim.max_tools_per_server - 1);
+        const mv_jv *peers = mv_jobject_get(mv_jarray_get(entries, i), "peers");
+        total += 1 + min_size(mv_jarray_size(peers), c->lim.max_tools_per_server - 1);
     }
     if (n > 0) {
         set->tools = mv_arena_calloc(c->arena, total, sizeof(*set->tools));
@@ -539,36 +450,36 @@ static int parse_corpus(mdl_ctx *c, mv_toolset *set, const mdl_jv *entries, cons
             rc = MV_ENOMEM;
     }
     for (size_t i = 0; i < n && rc == MV_OK; i++)
-        rc = parse_entry(c, set, mdl_jarray_get(entries, i), i, filter, ids, &n_ids);
+        rc = parse_entry(c, set, mv_jarray_get(entries, i), i, filter, ids, &n_ids);
     size_t first, second;
     if (rc == MV_OK && find_duplicate(ids, n_ids, &first, &second)) {
-        char q[MDL_QUOTE_SIZE(QUOTE_SRC)];
+        char q[MV_JSON_QUOTE_SIZE(QUOTE_SRC)];
         mdl_loc loc = loc_make("entries", (int64_t)second);
-        const mdl_jv *id = mdl_jobject_get(mdl_jarray_get(entries, second), "id");
-        mdl_quote(q, mdl_jstring(id), mdl_jstring_len(id), QUOTE_SRC);
+        const mv_jv *id = mv_jobject_get(mv_jarray_get(entries, second), "id");
+        mv_json_quote(q, mv_jstring(id), mv_jstring_len(id), QUOTE_SRC);
         rc = mdl_fail(c, MV_EPARSE, &loc, "id", "duplicate entry id %s (first at entries[%zu])", q,
                       first);
     }
     if (rc == MV_OK && filter != NULL && set->n_entries == 0 && n > 0) {
-        char q[MDL_QUOTE_SIZE(QUOTE_SRC)];
-        mdl_quote(q, filter, strlen(filter), QUOTE_SRC);
+        char q[MV_JSON_QUOTE_SIZE(QUOTE_SRC)];
+        mv_json_quote(q, filter, strlen(filter), QUOTE_SRC);
         rc = mdl_fail(c, MV_EINVAL, NULL, NULL, "the corpus has no entry for server %s", q);
     }
     mv_free(c->alloc, ids, n * sizeof(*ids));
     return rc;
 }
 
-static int parse_document(mdl_ctx *c, mv_toolset *set, const mdl_jv *doc, const char *source,
+static int parse_document(mdl_ctx *c, mv_toolset *set, const mv_jv *doc, const char *source,
                           const mv_model_options *opts) {
     const char *filter = opts != NULL ? opts->server : NULL;
     mdl_loc root = {{{"", -1}}, 0};
-    if (mdl_jis_array(doc))
+    if (mv_jis_array(doc))
         return parse_tools_list(c, set, doc, &root, "", source, opts);
-    if (!mdl_jis_object(doc))
+    if (!mv_jis_object(doc))
         return mdl_fail(c, MV_EPARSE, NULL, NULL, "unrecognized document: %s", SHAPES_SENTENCE);
-    const mdl_jv *tools = mdl_jobject_get(doc, "tools");
-    const mdl_jv *servers = mdl_jobject_get(doc, "servers");
-    const mdl_jv *entries = mdl_jobject_get(doc, "entries");
+    const mv_jv *tools = mv_jobject_get(doc, "tools");
+    const mv_jv *servers = mv_jobject_get(doc, "servers");
+    const mv_jv *entries = mv_jobject_get(doc, "entries");
     int present = (tools != NULL) + (servers != NULL) + (entries != NULL);
     if (present > 1)
         return mdl_fail(c, MV_EPARSE, NULL, NULL,
@@ -580,19 +491,19 @@ static int parse_document(mdl_ctx *c, mv_toolset *set, const mdl_jv *doc, const 
         return parse_snapshot(c, set, servers, filter);
     if (tools != NULL)
         return parse_tools_list(c, set, tools, &root, "tools", source, opts);
-    if (mdl_jobject_get(doc, "jsonrpc") != NULL) {
-        const mdl_jv *result = mdl_jobject_get(doc, "result");
-        if (mdl_jobject_get(doc, "error") != NULL)
+    if (mv_jobject_get(doc, "jsonrpc") != NULL) {
+        const mv_jv *result = mv_jobject_get(doc, "result");
+        if (mv_jobject_get(doc, "error") != NULL)
             return mdl_fail(c, MV_EPARSE, &root, "error",
                             "the document is a JSON-RPC error response, not a tools/list result");
         if (result == NULL)
             return mdl_fail(c, MV_EPARSE, NULL, NULL, "the JSON-RPC response has no \"result\"; %s",
                             SHAPES_SENTENCE);
-        if (!mdl_jis_object(result))
+        if (!mv_jis_object(result))
             return mdl_fail(c, MV_EPARSE, &root, "result", "expected an object, found %s",
-                            mdl_json_type(result));
+                            mv_json_type(result));
         mdl_loc rloc = loc_make("result", -1);
-        const mdl_jv *rtools = mdl_jobject_get(result, "tools");
+        const mv_jv *rtools = mv_jobject_get(result, "tools");
         if (rtools == NULL)
             return mdl_fail(c, MV_EPARSE, &rloc, NULL,
                             "the JSON-RPC result has no \"tools\" array (is it a tools/list "
@@ -635,10 +546,10 @@ static void set_source(mv_error *err, const char *source) {
 int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *source,
                    const mv_model_options *opts, mv_error *err) {
     int rc = MV_OK;
-    const mdl_jv *doc = NULL;
+    const mv_jv *doc = NULL;
     mv_toolset *set = NULL;
     mv_arena *dom = NULL; /* the parsed tree, dropped once tools are built */
-    mdl_jerror je;
+    mv_jerror je;
     mdl_ctx c;
 
     memset(&c, 0, sizeof(c));
@@ -681,7 +592,7 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
         rc = MV_ENOMEM;
         goto done;
     }
-    if (mdl_json_parse(&doc, dom, c.alloc, data, len, &je) != MV_OK) {
+    if (mv_json_parse(&doc, dom, c.alloc, data, len, &je) != MV_OK) {
         rc = json_fail(&c, &je, data, len);
         goto done;
     }

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "json.h"
+#include "json/json.h"
 #include "mcpvet/model.h"
 
 /* A document location such as servers[2].tools[5], kept as segments so the
@@ -98,25 +98,10 @@ int mdl_fail(mdl_ctx *c, int code, const mdl_loc *loc, const char *rel, const ch
 #endif
     ;
 
-/* JSON type name for "expected ..., found X" messages ("number", ...). */
-const char *mdl_json_type(const mdl_jv *v);
-
-/* Worst-case output of mdl_quote for `max_src` source bytes. */
-#define MDL_QUOTE_SIZE(max_src) (6 * (max_src) + 10)
-
-/*
- * Write `s` as a double-quoted, render-safe string into dst: printable ASCII
- * kept, quote and backslash escaped, everything else as \uXXXX (surrogate
- * pairs above U+FFFF). At most `max_src` source bytes are shown (cut on a
- * character boundary) and a cut is marked by "..." after the closing quote.
- * dst must hold MDL_QUOTE_SIZE(max_src) bytes; returns the length written
- * (dst is NUL-terminated).
- */
-size_t mdl_quote(char *dst, const char *s, size_t len, size_t max_src);
 
 /* Build *out from the tool object `tool` found at `loc`. `extra` (may be
  * NULL) is a cap to record on this tool. Errors carry loc-based paths. */
-int mdl_build_tool(mdl_ctx *c, const mdl_jv *tool, const mdl_loc *loc, mv_str server,
+int mdl_build_tool(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str server,
                    const mdl_extra_cap *extra, mv_tool *out);
 
 #endif

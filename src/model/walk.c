@@ -340,11 +340,11 @@ static int path_push_key(mdl_ctx *c, const char *k, size_t n) {
         memcpy(c->path + c->path_len, k, n);
         c->path_len += n;
     } else {
-        rc = path_reserve(c, MDL_QUOTE_SIZE(PATH_KEY_MAX) + 2);
+        rc = path_reserve(c, MV_JSON_QUOTE_SIZE(PATH_KEY_MAX) + 2);
         if (rc != MV_OK)
             return rc;
         c->path[c->path_len++] = '[';
-        c->path_len += mdl_quote(c->path + c->path_len, k, n, PATH_KEY_MAX);
+        c->path_len += mv_json_quote(c->path + c->path_len, k, n, PATH_KEY_MAX);
         c->path[c->path_len++] = ']';
     }
     c->path[c->path_len] = '\0';
@@ -489,19 +489,19 @@ static int emit_raw(mdl_ctx *c, mv_field_kind kind, int32_t param, const char *s
 /* ------------------------------------------------------------ depth cap */
 
 /* Nesting depth of a value (a scalar is 0). Recursion is bounded by
- * the parser's nesting limit (MDL_JSON_MAX_DEPTH). */
-static uint32_t nesting(const mdl_jv *v) {
+ * the parser's nesting limit (MV_JSON_MAX_DEPTH). */
+static uint32_t nesting(const mv_jv *v) {
     uint32_t best = 0;
-    if (mdl_jis_object(v)) {
+    if (mv_jis_object(v)) {
         for (size_t i = 0; i < v->n; i++) {
             uint32_t d = nesting(&v->u.members[i].value);
             best = d > best ? d : best;
         }
         return best + 1;
     }
-    if (mdl_jis_array(v)) {
-        for (size_t i = 0; i < mdl_jarray_size(v); i++) {
-            uint32_t d = nesting(mdl_jarray_get(v, i));
+    if (mv_jis_array(v)) {
+        for (size_t i = 0; i < mv_jarray_size(v); i++) {
+            uint32_t d = nesting(mv_jarray_get(v, i));
             best = d > best ? d : best;
         }
         return best + 1;
@@ -511,7 +511,7 @@ static uint32_t nesting(const mdl_jv *v) {
 
 /* A container at `depth` is past the cap: it is not walked. One record per
  * tool (the first place cut); observed is the deepest nesting found. */
-static int depth_cut(mdl_ctx *c, const mdl_jv *v, uint32_t depth) {
+static int depth_cut(mdl_ctx *c, const mv_jv *v, uint32_t depth) {
     uint64_t observed = (uint64_t)depth - 1 + nesting(v);
     if (c->depth_cap_index < 0)
         return add_cap(c, "schema_depth", c->lim.max_schema_depth, observed, &c->depth_cap_index);
@@ -523,24 +523,24 @@ static int depth_cut(mdl_ctx *c, const mdl_jv *v, uint32_t depth) {
 
 /* ---------------------------------------------------------------- walk */
 
-static int walk_value(mdl_ctx *c, const mdl_jv *v, walk_mode mode, mv_field_kind kind,
-                      uint32_t depth, int32_t param, const mdl_jv *aux);
+static int walk_value(mdl_ctx *c, const mv_jv *v, walk_mode mode, mv_field_kind kind,
+                      uint32_t depth, int32_t param, const mv_jv *aux);
 
 /* One member of a schema object. `props` is the object's own "properties"
  * (or NULL), used to recognise boilerplate "required" entries. */
-static int walk_schema_member(mdl_ctx *c, const char *k, size_t kl, const mdl_jv *v, uint32_t depth,
-                              int32_t param, const mdl_jv *props) {
+static int walk_schema_member(mdl_ctx *c, const char *k, size_t kl, const mv_jv *v, uint32_t depth,
+                              int32_t param, const mv_jv *props) {
     uint32_t child = depth + 1;
-    if (str_eq(k, kl, "properties") && mdl_jis_object(v))
+    if (str_eq(k, kl, "properties") && mv_jis_object(v))
         return walk_value(c, v, W_PROPS, MV_FIELD_SCHEMA_VALUE, child, param, NULL);
-    if (mdl_jis_object(v) && in_sorted(map_keywords, N_OF(map_keywords), k, kl))
+    if (mv_jis_object(v) && in_sorted(map_keywords, N_OF(map_keywords), k, kl))
         return walk_value(c, v, W_MAP, MV_FIELD_SCHEMA_VALUE, child, param, NULL);
-    if (mdl_jis_string(v) && (str_eq(k, kl, "description") || str_eq(k, kl, "title"))) {
+    if (mv_jis_string(v) && (str_eq(k, kl, "description") || str_eq(k, kl, "title"))) {
         /* A top-level property's description was copied for its param:
          * share the text (depth 3 with a param is exactly that object). */
         if (depth == 3 && param >= 0 && str_eq(k, kl, "description"))
             return emit_copied(c, MV_FIELD_SCHEMA_DESCRIPTION, param, c->params[param].description);
-        return emit_raw(c, MV_FIELD_SCHEMA_DESCRIPTION, param, mdl_jstring(v), mdl_jstring_len(v),
+        return emit_raw(c, MV_FIELD_SCHEMA_DESCRIPTION, param, mv_jstring(v), mv_jstring_len(v),
                         NULL);
     }
     if (str_eq(k, kl, "type"))
@@ -555,15 +555,15 @@ static int walk_schema_member(mdl_ctx *c, const char *k, size_t kl, const mdl_jv
     return walk_value(c, v, W_SCHEMA, MV_FIELD_SCHEMA_VALUE, child, param, NULL);
 }
 
-static int walk_object(mdl_ctx *c, const mdl_jv *obj, walk_mode mode, uint32_t depth,
+static int walk_object(mdl_ctx *c, const mv_jv *obj, walk_mode mode, uint32_t depth,
                        int32_t param) {
     int rc = MV_OK;
-    const mdl_jv *props = NULL;
+    const mv_jv *props = NULL;
     if (mode == W_TYPE || mode == W_REQUIRED)
         mode = W_SCHEMA;
     if (mode == W_SCHEMA) {
-        props = mdl_jobject_get(obj, "properties");
-        if (!mdl_jis_object(props))
+        props = mv_jobject_get(obj, "properties");
+        if (!mv_jis_object(props))
             props = NULL;
     }
     /* The root schema is depth 1, so its "properties" map is the only
@@ -573,7 +573,7 @@ static int walk_object(mdl_ctx *c, const mdl_jv *obj, walk_mode mode, uint32_t d
     for (; ordinal < obj->n && rc == MV_OK; ordinal++) {
         const char *k = obj->u.members[ordinal].key;
         size_t kl = obj->u.members[ordinal].key_len;
-        const mdl_jv *v = &obj->u.members[ordinal].value;
+        const mv_jv *v = &obj->u.members[ordinal].value;
         size_t saved = c->path_len;
         rc = path_push_key(c, k, kl);
         if (rc != MV_OK)
@@ -624,21 +624,21 @@ static int walk_object(mdl_ctx *c, const mdl_jv *obj, walk_mode mode, uint32_t d
  * container (a schema root is 1); containers past max_schema_depth are cut.
  * `kind` classifies strings; `aux` is the sibling "properties" map for
  * W_REQUIRED. */
-static int walk_value(mdl_ctx *c, const mdl_jv *v, walk_mode mode, mv_field_kind kind,
-                      uint32_t depth, int32_t param, const mdl_jv *aux) {
+static int walk_value(mdl_ctx *c, const mv_jv *v, walk_mode mode, mv_field_kind kind,
+                      uint32_t depth, int32_t param, const mv_jv *aux) {
     int rc = MV_OK;
-    switch ((mdl_jtype)v->type) {
-    case MDL_JSTRING: {
-        const char *s = mdl_jstring(v);
-        size_t n = mdl_jstring_len(v);
+    switch ((mv_jtype)v->type) {
+    case MV_JSTRING: {
+        const char *s = mv_jstring(v);
+        size_t n = mv_jstring_len(v);
         if (mode == W_TYPE && in_sorted(std_types, N_OF(std_types), s, n))
             break;
-        if (mode == W_REQUIRED && aux != NULL && mdl_jobject_getn(aux, s, n) != NULL)
+        if (mode == W_REQUIRED && aux != NULL && mv_jobject_getn(aux, s, n) != NULL)
             break;
         rc = emit_raw(c, kind, param, s, n, NULL);
         break;
     }
-    case MDL_JARRAY: {
+    case MV_JARRAY: {
         if (depth > c->lim.max_schema_depth) {
             rc = depth_cut(c, v, depth);
             break;
@@ -648,17 +648,17 @@ static int walk_value(mdl_ctx *c, const mdl_jv *v, walk_mode mode, mv_field_kind
             elem = W_SCHEMA;
         else if (mode == W_ANNOT_ROOT)
             elem = W_ANNOT;
-        size_t n = mdl_jarray_size(v);
+        size_t n = mv_jarray_size(v);
         for (size_t i = 0; i < n && rc == MV_OK; i++) {
             size_t saved = c->path_len;
             rc = path_push_index(c, i);
             if (rc == MV_OK)
-                rc = walk_value(c, mdl_jarray_get(v, i), elem, kind, depth + 1, param, aux);
+                rc = walk_value(c, mv_jarray_get(v, i), elem, kind, depth + 1, param, aux);
             path_pop(c, saved);
         }
         break;
     }
-    case MDL_JOBJECT:
+    case MV_JOBJECT:
         if (depth > c->lim.max_schema_depth)
             rc = depth_cut(c, v, depth);
         else
@@ -679,12 +679,12 @@ static int cmp_str(const void *a, const void *b) {
 
 /* Sort the schema's "required" names once so each param is a binary search
  * (a hostile schema with huge lists stays O(n log n)). */
-static int collect_required(mdl_ctx *c, const mdl_jv *schema) {
+static int collect_required(mdl_ctx *c, const mv_jv *schema) {
     c->n_req = 0;
-    const mdl_jv *req = mdl_jobject_get(schema, "required");
-    if (!mdl_jis_array(req))
+    const mv_jv *req = mv_jobject_get(schema, "required");
+    if (!mv_jis_array(req))
         return MV_OK;
-    size_t n = mdl_jarray_size(req);
+    size_t n = mv_jarray_size(req);
     if (n == 0)
         return MV_OK;
     mv_str *p = reserve(c->alloc, c->req, &c->cap_req, n, sizeof(*c->req));
@@ -692,9 +692,9 @@ static int collect_required(mdl_ctx *c, const mdl_jv *schema) {
         return MV_ENOMEM;
     c->req = p;
     for (size_t i = 0; i < n; i++) {
-        const mdl_jv *s = mdl_jarray_get(req, i);
-        if (mdl_jis_string(s))
-            c->req[c->n_req++] = (mv_str){mdl_jstring(s), mdl_jstring_len(s)};
+        const mv_jv *s = mv_jarray_get(req, i);
+        if (mv_jis_string(s))
+            c->req[c->n_req++] = (mv_str){mv_jstring(s), mv_jstring_len(s)};
     }
     qsort(c->req, c->n_req, sizeof(*c->req), cmp_str);
     return MV_OK;
@@ -705,15 +705,15 @@ static bool is_required(const mdl_ctx *c, const char *k, size_t kl) {
     return c->n_req > 0 && bsearch(&key, c->req, c->n_req, sizeof(*c->req), cmp_str) != NULL;
 }
 
-static int param_type(mdl_ctx *c, const mdl_jv *type, mv_str *out) {
-    const mdl_jv *t = NULL;
-    if (mdl_jis_string(type)) {
+static int param_type(mdl_ctx *c, const mv_jv *type, mv_str *out) {
+    const mv_jv *t = NULL;
+    if (mv_jis_string(type)) {
         t = type;
-    } else if (mdl_jis_array(type)) {
+    } else if (mv_jis_array(type)) {
         /* ["string","null"] is how schemas spell "optional string". */
-        for (size_t i = 0; i < mdl_jarray_size(type) && t == NULL; i++) {
-            const mdl_jv *e = mdl_jarray_get(type, i);
-            if (mdl_jis_string(e) && !str_eq(mdl_jstring(e), mdl_jstring_len(e), "null"))
+        for (size_t i = 0; i < mv_jarray_size(type) && t == NULL; i++) {
+            const mv_jv *e = mv_jarray_get(type, i);
+            if (mv_jis_string(e) && !str_eq(mv_jstring(e), mv_jstring_len(e), "null"))
                 t = e;
         }
     }
@@ -721,8 +721,8 @@ static int param_type(mdl_ctx *c, const mdl_jv *type, mv_str *out) {
         *out = empty_str;
         return MV_OK;
     }
-    const char *s = mdl_jstring(t);
-    size_t n = mdl_jstring_len(t);
+    const char *s = mv_jstring(t);
+    size_t n = mv_jstring_len(t);
     for (size_t i = 0; i < N_OF(std_types); i++) {
         if (n == std_types[i].len && memcmp(s, std_types[i].ptr, n) == 0) {
             *out = std_types[i];
@@ -740,9 +740,9 @@ static int param_type(mdl_ctx *c, const mdl_jv *type, mv_str *out) {
 /* Fill params[base..] from the schema's top-level properties. Runs before
  * the walk so params are complete even when the depth cap cuts the walk;
  * the walk then shares the name and description copies. */
-static int build_params(mdl_ctx *c, const mdl_jv *schema, uint32_t base) {
-    const mdl_jv *props = mdl_jobject_get(schema, "properties");
-    if (!mdl_jis_object(props))
+static int build_params(mdl_ctx *c, const mv_jv *schema, uint32_t base) {
+    const mv_jv *props = mv_jobject_get(schema, "properties");
+    if (!mv_jis_object(props))
         return MV_OK;
     int rc = collect_required(c, schema);
     size_t saved = c->path_len;
@@ -752,7 +752,7 @@ static int build_params(mdl_ctx *c, const mdl_jv *schema, uint32_t base) {
     for (size_t m = 0; m < props->n && rc == MV_OK; m++, i++) {
         const char *k = props->u.members[m].key;
         size_t kl = props->u.members[m].key_len;
-        const mdl_jv *v = &props->u.members[m].value;
+        const mv_jv *v = &props->u.members[m].value;
         mv_param *p = &c->params[i];
         size_t key_saved = c->path_len;
         assert(i < c->n_params);
@@ -764,15 +764,15 @@ static int build_params(mdl_ctx *c, const mdl_jv *schema, uint32_t base) {
         rc = path_push_key(c, k, kl);
         if (rc == MV_OK)
             rc = copy_text(c, k, kl, &p->name);
-        if (rc == MV_OK && mdl_jis_object(v)) {
-            p->has_enum = mdl_jobject_get(v, "enum") != NULL || mdl_jobject_get(v, "const") != NULL;
-            rc = param_type(c, mdl_jobject_get(v, "type"), &p->type);
-            const mdl_jv *d = mdl_jobject_get(v, "description");
-            if (rc == MV_OK && mdl_jis_string(d)) {
+        if (rc == MV_OK && mv_jis_object(v)) {
+            p->has_enum = mv_jobject_get(v, "enum") != NULL || mv_jobject_get(v, "const") != NULL;
+            rc = param_type(c, mv_jobject_get(v, "type"), &p->type);
+            const mv_jv *d = mv_jobject_get(v, "description");
+            if (rc == MV_OK && mv_jis_string(d)) {
                 size_t d_saved = c->path_len;
                 rc = path_push_lit(c, "description");
                 if (rc == MV_OK)
-                    rc = copy_text(c, mdl_jstring(d), mdl_jstring_len(d), &p->description);
+                    rc = copy_text(c, mv_jstring(d), mv_jstring_len(d), &p->description);
                 path_pop(c, d_saved);
             }
         }
@@ -785,47 +785,47 @@ static int build_params(mdl_ctx *c, const mdl_jv *schema, uint32_t base) {
 /* --------------------------------------------------------------- tool */
 
 /* Optional string member: absent or null gives empty; another type fails. */
-static int opt_string(mdl_ctx *c, const mdl_jv *tool, const char *key, const mdl_loc *loc,
-                      const mdl_jv **out) {
-    const mdl_jv *v = mdl_jobject_get(tool, key);
+static int opt_string(mdl_ctx *c, const mv_jv *tool, const char *key, const mdl_loc *loc,
+                      const mv_jv **out) {
+    const mv_jv *v = mv_jobject_get(tool, key);
     *out = NULL;
-    if (v == NULL || mdl_jis_null(v))
+    if (v == NULL || mv_jis_null(v))
         return MV_OK;
-    if (!mdl_jis_string(v))
-        return mdl_fail(c, MV_EPARSE, loc, key, "expected a string, found %s", mdl_json_type(v));
+    if (!mv_jis_string(v))
+        return mdl_fail(c, MV_EPARSE, loc, key, "expected a string, found %s", mv_json_type(v));
     *out = v;
     return MV_OK;
 }
 
 /* A schema under its camelCase or snake_case key (not both). Absent or null
  * gives NULL; a non-object fails. */
-static int opt_schema(mdl_ctx *c, const mdl_jv *tool, const char *camel, const char *snake,
-                      const mdl_loc *loc, const mdl_jv **out, const char **key_out) {
-    const mdl_jv *a = mdl_jobject_get(tool, camel);
-    const mdl_jv *b = mdl_jobject_get(tool, snake);
+static int opt_schema(mdl_ctx *c, const mv_jv *tool, const char *camel, const char *snake,
+                      const mdl_loc *loc, const mv_jv **out, const char **key_out) {
+    const mv_jv *a = mv_jobject_get(tool, camel);
+    const mv_jv *b = mv_jobject_get(tool, snake);
     *out = NULL;
     *key_out = camel;
     if (a != NULL && b != NULL)
         return mdl_fail(c, MV_EPARSE, loc, NULL,
                         "both \"%s\" and \"%s\" are present; a tool may carry only one", camel,
                         snake);
-    const mdl_jv *v = a != NULL ? a : b;
+    const mv_jv *v = a != NULL ? a : b;
     const char *key = a != NULL ? camel : snake;
-    if (v == NULL || mdl_jis_null(v))
+    if (v == NULL || mv_jis_null(v))
         return MV_OK;
-    if (!mdl_jis_object(v))
-        return mdl_fail(c, MV_EPARSE, loc, key, "expected an object, found %s", mdl_json_type(v));
+    if (!mv_jis_object(v))
+        return mdl_fail(c, MV_EPARSE, loc, key, "expected an object, found %s", mv_json_type(v));
     *out = v;
     *key_out = key;
     return MV_OK;
 }
 
-static uint32_t props_count(const mdl_jv *schema) {
-    const mdl_jv *props = schema != NULL ? mdl_jobject_get(schema, "properties") : NULL;
-    return mdl_jis_object(props) ? (uint32_t)mdl_jobject_size(props) : 0;
+static uint32_t props_count(const mv_jv *schema) {
+    const mv_jv *props = schema != NULL ? mv_jobject_get(schema, "properties") : NULL;
+    return mv_jis_object(props) ? (uint32_t)mv_jobject_size(props) : 0;
 }
 
-static int walk_schema(mdl_ctx *c, const mdl_jv *schema, const char *key, mv_schema_side side,
+static int walk_schema(mdl_ctx *c, const mv_jv *schema, const char *key, mv_schema_side side,
                        uint32_t base) {
     size_t saved = c->path_len;
     c->side = side;
@@ -853,7 +853,7 @@ static bool walked_known_key(const char *k, size_t kl) {
     return str_eq(k, kl, "_meta") || str_eq(k, kl, "icons");
 }
 
-static int walk_others(mdl_ctx *c, const mdl_jv *tool) {
+static int walk_others(mdl_ctx *c, const mv_jv *tool) {
     int rc = MV_OK;
     for (size_t m = 0; m < tool->n && rc == MV_OK; m++) {
         const char *k = tool->u.members[m].key;
@@ -872,43 +872,43 @@ static int walk_others(mdl_ctx *c, const mdl_jv *tool) {
     return rc;
 }
 
-static int emit_member(mdl_ctx *c, const char *key, mv_field_kind kind, const mdl_jv *v,
+static int emit_member(mdl_ctx *c, const char *key, mv_field_kind kind, const mv_jv *v,
                        mv_str *keep) {
     size_t saved = c->path_len;
     int rc = path_push_lit(c, key);
     if (rc == MV_OK)
-        rc = emit_raw(c, kind, -1, mdl_jstring(v), mdl_jstring_len(v), keep);
+        rc = emit_raw(c, kind, -1, mv_jstring(v), mv_jstring_len(v), keep);
     path_pop(c, saved);
     return rc;
 }
 
-int mdl_build_tool(mdl_ctx *c, const mdl_jv *tool, const mdl_loc *loc, mv_str server,
+int mdl_build_tool(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str server,
                    const mdl_extra_cap *extra, mv_tool *out) {
     int rc = MV_OK;
-    const mdl_jv *title = NULL, *desc = NULL, *in = NULL, *outs = NULL, *ann = NULL;
+    const mv_jv *title = NULL, *desc = NULL, *in = NULL, *outs = NULL, *ann = NULL;
     const char *in_key = NULL, *out_key = NULL;
 
-    if (!mdl_jis_object(tool))
+    if (!mv_jis_object(tool))
         return mdl_fail(c, MV_EPARSE, loc, NULL, "expected a tool object, found %s",
-                        mdl_json_type(tool));
-    const mdl_jv *name = mdl_jobject_get(tool, "name");
+                        mv_json_type(tool));
+    const mv_jv *name = mv_jobject_get(tool, "name");
     if (name == NULL)
         return mdl_fail(c, MV_EPARSE, loc, NULL, "the tool has no \"name\"");
-    if (!mdl_jis_string(name))
+    if (!mv_jis_string(name))
         return mdl_fail(c, MV_EPARSE, loc, "name", "expected a string, found %s",
-                        mdl_json_type(name));
-    if (mdl_jstring_len(name) == 0)
+                        mv_json_type(name));
+    if (mv_jstring_len(name) == 0)
         return mdl_fail(c, MV_EPARSE, loc, "name", "the tool name must not be empty");
     if ((rc = opt_string(c, tool, "title", loc, &title)) != MV_OK ||
         (rc = opt_string(c, tool, "description", loc, &desc)) != MV_OK ||
         (rc = opt_schema(c, tool, "inputSchema", "input_schema", loc, &in, &in_key)) != MV_OK ||
         (rc = opt_schema(c, tool, "outputSchema", "output_schema", loc, &outs, &out_key)) != MV_OK)
         return rc;
-    ann = mdl_jobject_get(tool, "annotations");
-    if (ann != NULL && !mdl_jis_null(ann) && !mdl_jis_object(ann))
+    ann = mv_jobject_get(tool, "annotations");
+    if (ann != NULL && !mv_jis_null(ann) && !mv_jis_object(ann))
         return mdl_fail(c, MV_EPARSE, loc, "annotations", "expected an object, found %s",
-                        mdl_json_type(ann));
-    if (mdl_jis_null(ann))
+                        mv_json_type(ann));
+    if (mv_jis_null(ann))
         ann = NULL;
 
     /* Per-tool state. */

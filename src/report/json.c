@@ -6,7 +6,7 @@
  */
 #include "report_int.h"
 
-#include "report/jsonw.h"
+#include "json/writer.h"
 
 static void put_signal(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f, const mv_signal *sig) {
     const mv_tool *tool = f->tool;

@@ -14,7 +14,7 @@
 #include "mcpvet/check.h"
 #include "mcpvet/engine.h"
 #include "mcpvet/report.h"
-#include "report/jsonw.h"
+#include "json/writer.h"
 
 /* Caps for render-safe copies of identifiers (names are short in practice;
  * a 64 KiB tool name must not turn every line of a report into a wall). */

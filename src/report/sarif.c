@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "report/jsonw.h"
+#include "json/writer.h"
 
 /* Beyond this many rules a scan is not something we produced. */
 #define SARIF_MAX_RULES 256u

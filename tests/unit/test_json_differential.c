@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "mcpvet/arena.h"
-#include "model/json.h"
+#include "json/json.h"
 
 #define N_DOCS 60000u
 #define SEED 0x9E3779B97F4A7C15ull
@@ -427,7 +427,7 @@ static void gen_value(gen *g, buf *b, unsigned depth) {
 
 /* Nesting around the 2048 limit, with or without a scalar innermost. */
 static void gen_deep(gen *g, buf *b) {
-    unsigned depth = MDL_JSON_MAX_DEPTH - 3 + below(g, 6);
+    unsigned depth = MV_JSON_MAX_DEPTH - 3 + below(g, 6);
     char *closers = malloc(depth);
     assert_non_null(closers);
     for (unsigned i = 0; i < depth; i++) {
@@ -549,16 +549,16 @@ static bool lexeme_overflows(const char *s, size_t n) {
 }
 
 /* Does the private tree hold a number jansson must refuse? */
-static bool tree_has_overflow(const mdl_jv *v) {
+static bool tree_has_overflow(const mv_jv *v) {
     switch (v->type) {
-    case MDL_JNUMBER:
+    case MV_JNUMBER:
         return lexeme_overflows(v->u.s, v->n);
-    case MDL_JARRAY:
+    case MV_JARRAY:
         for (uint32_t i = 0; i < v->n; i++)
             if (tree_has_overflow(&v->u.items[i]))
                 return true;
         return false;
-    case MDL_JOBJECT:
+    case MV_JOBJECT:
         for (uint32_t i = 0; i < v->n; i++)
             if (tree_has_overflow(&v->u.members[i].value))
                 return true;
@@ -570,14 +570,14 @@ static bool tree_has_overflow(const mdl_jv *v) {
 
 /* Depth as jansson counts it: every value, scalars included, is a level.
  * Iterative over the leftmost-deepest path would miss siblings, so walk. */
-static unsigned jansson_depth(const mdl_jv *v) {
+static unsigned jansson_depth(const mv_jv *v) {
     unsigned best = 0;
-    if (v->type == MDL_JARRAY) {
+    if (v->type == MV_JARRAY) {
         for (uint32_t i = 0; i < v->n; i++) {
             unsigned d = jansson_depth(&v->u.items[i]);
             best = d > best ? d : best;
         }
-    } else if (v->type == MDL_JOBJECT) {
+    } else if (v->type == MV_JOBJECT) {
         for (uint32_t i = 0; i < v->n; i++) {
             unsigned d = jansson_depth(&v->u.members[i].value);
             best = d > best ? d : best;
@@ -587,21 +587,21 @@ static unsigned jansson_depth(const mdl_jv *v) {
 }
 
 /* Compare trees; on the first difference write it to why and return false. */
-static bool same_tree(const mdl_jv *m, const json_t *j, char *why, size_t cap) {
+static bool same_tree(const mv_jv *m, const json_t *j, char *why, size_t cap) {
     switch (m->type) {
-    case MDL_JNULL:
+    case MV_JNULL:
         if (!json_is_null(j))
             goto type;
         return true;
-    case MDL_JTRUE:
+    case MV_JTRUE:
         if (!json_is_true(j))
             goto type;
         return true;
-    case MDL_JFALSE:
+    case MV_JFALSE:
         if (!json_is_false(j))
             goto type;
         return true;
-    case MDL_JNUMBER: {
+    case MV_JNUMBER: {
         char t[512];
         if (m->n >= sizeof t) {
             snprintf(why, cap, "number lexeme of %u bytes", m->n);
@@ -627,7 +627,7 @@ static bool same_tree(const mdl_jv *m, const json_t *j, char *why, size_t cap) {
         }
         return true;
     }
-    case MDL_JSTRING:
+    case MV_JSTRING:
         if (!json_is_string(j))
             goto type;
         if (json_string_length(j) != m->n || memcmp(json_string_value(j), m->u.s, m->n) != 0) {
@@ -636,7 +636,7 @@ static bool same_tree(const mdl_jv *m, const json_t *j, char *why, size_t cap) {
             return false;
         }
         return true;
-    case MDL_JARRAY:
+    case MV_JARRAY:
         if (!json_is_array(j))
             goto type;
         if (json_array_size(j) != m->n) {
@@ -647,7 +647,7 @@ static bool same_tree(const mdl_jv *m, const json_t *j, char *why, size_t cap) {
             if (!same_tree(&m->u.items[i], json_array_get(j, i), why, cap))
                 return false;
         return true;
-    case MDL_JOBJECT: {
+    case MV_JOBJECT: {
         if (!json_is_object(j))
             goto type;
         if (json_object_size(j) != m->n) {
@@ -657,7 +657,7 @@ static bool same_tree(const mdl_jv *m, const json_t *j, char *why, size_t cap) {
         /* jansson keeps insertion order; iteration must match ours. */
         void *it = json_object_iter((json_t *)j);
         for (uint32_t i = 0; i < m->n; i++, it = json_object_iter_next((json_t *)j, it)) {
-            const mdl_jm *mm = &m->u.members[i];
+            const mv_jm *mm = &m->u.members[i];
             if (it == NULL || json_object_iter_key_len(it) != mm->key_len ||
                 memcmp(json_object_iter_key(it), mm->key, mm->key_len) != 0) {
                 snprintf(why, cap, "key %u \"%s\" differs from jansson's", i,
@@ -668,7 +668,7 @@ static bool same_tree(const mdl_jv *m, const json_t *j, char *why, size_t cap) {
                 snprintf(why, cap, "key %u contains NUL", i);
                 return false;
             }
-            if (mdl_jobject_getn(m, mm->key, mm->key_len) != &mm->value) {
+            if (mv_jobject_getn(m, mm->key, mm->key_len) != &mm->value) {
                 snprintf(why, cap, "lookup of key %u finds another member", i);
                 return false;
             }
@@ -701,12 +701,12 @@ static bool differential(mv_arena *arena, const char *doc, size_t len, unsigned 
 /* Parse with both; fail the test on any difference that is not one of the
  * two allowed ones. Returns the private verdict (true = accepted). */
 static bool differential(mv_arena *arena, const char *doc, size_t len, unsigned index, stats *st) {
-    const mdl_jv *root = NULL;
-    mdl_jerror perr;
+    const mv_jv *root = NULL;
+    mv_jerror perr;
     json_error_t jerr;
     char why[1500];
     mv_arena_reset(arena);
-    int rc = mdl_json_parse(&root, arena, mv_allocator_default(), doc, len, &perr);
+    int rc = mv_json_parse(&root, arena, mv_allocator_default(), doc, len, &perr);
     json_t *j = json_loadb(doc, len, JANSSON_FLAGS, &jerr);
     bool ours = rc == MV_OK;
 
@@ -795,12 +795,12 @@ typedef struct tricky {
 #define TS(d, s)                                                                                   \
     { d, sizeof(d) - 1, 1, s, sizeof(s) - 1 }
 
-static const mdl_jv *first_string(const mdl_jv *v) {
-    if (v->type == MDL_JSTRING)
+static const mv_jv *first_string(const mv_jv *v) {
+    if (v->type == MV_JSTRING)
         return v;
-    for (uint32_t i = 0; i < v->n && (v->type == MDL_JARRAY || v->type == MDL_JOBJECT); i++) {
-        const mdl_jv *c =
-            first_string(v->type == MDL_JARRAY ? &v->u.items[i] : &v->u.members[i].value);
+    for (uint32_t i = 0; i < v->n && (v->type == MV_JARRAY || v->type == MV_JOBJECT); i++) {
+        const mv_jv *c =
+            first_string(v->type == MV_JARRAY ? &v->u.items[i] : &v->u.members[i].value);
         if (c != NULL)
             return c;
     }
@@ -905,11 +905,11 @@ static void test_tricky_documents(void **state) {
             fail_msg("case %u (%s): expected %s", i, show(c->doc, c->len),
                      c->verdict ? "accept" : "reject");
         if (c->s0 != NULL) {
-            const mdl_jv *root = NULL;
-            mdl_jerror e;
+            const mv_jv *root = NULL;
+            mv_jerror e;
             mv_arena_reset(arena);
-            assert_int_equal(mdl_json_parse(&root, arena, NULL, c->doc, c->len, &e), MV_OK);
-            const mdl_jv *s = first_string(root);
+            assert_int_equal(mv_json_parse(&root, arena, NULL, c->doc, c->len, &e), MV_OK);
+            const mv_jv *s = first_string(root);
             assert_non_null(s);
             assert_int_equal(s->n, c->s0_len);
             assert_memory_equal(s->u.s, c->s0, c->s0_len);
@@ -924,10 +924,10 @@ static void test_depth_limit(void **state) {
     (void)state;
     mv_arena *arena = mv_arena_new(NULL, 0);
     assert_non_null(arena);
-    char *doc = malloc(2 * MDL_JSON_MAX_DEPTH + 8);
+    char *doc = malloc(2 * MV_JSON_MAX_DEPTH + 8);
     assert_non_null(doc);
     stats st = {0};
-    for (unsigned depth = MDL_JSON_MAX_DEPTH - 1; depth <= MDL_JSON_MAX_DEPTH + 1; depth++) {
+    for (unsigned depth = MV_JSON_MAX_DEPTH - 1; depth <= MV_JSON_MAX_DEPTH + 1; depth++) {
         for (int scalar = 0; scalar < 2; scalar++) {
             size_t n = 0;
             memset(doc, '[', depth);
@@ -938,9 +938,9 @@ static void test_depth_limit(void **state) {
             n += depth;
             stats before = st;
             bool ours = differential(arena, doc, n, depth * 2 + (unsigned)scalar, &st);
-            assert_int_equal(ours, depth <= MDL_JSON_MAX_DEPTH);
+            assert_int_equal(ours, depth <= MV_JSON_MAX_DEPTH);
             bool allowed = st.allowed_depth != before.allowed_depth;
-            assert_int_equal(allowed, depth == MDL_JSON_MAX_DEPTH && scalar);
+            assert_int_equal(allowed, depth == MV_JSON_MAX_DEPTH && scalar);
         }
     }
     free(doc);

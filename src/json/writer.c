@@ -1,9 +1,10 @@
 /*
- * Streaming pretty-printing JSON writer (see jsonw.h). Deliberately tiny:
- * the reports know their shapes, so the writer only tracks indentation and
- * commas, never builds a tree.
+ * Streaming JSON writer (see writer.h). Deliberately tiny: callers know
+ * their shapes, so the writer only tracks indentation and commas, never
+ * builds a tree. Also serializes a parsed tree back to compact JSON, which
+ * is how fetched tool definitions become snapshot documents.
  */
-#include "report/jsonw.h"
+#include "json/writer.h"
 
 #include <assert.h>
 #include <string.h>
@@ -15,7 +16,14 @@ void mv_jw_init(mv_jw *w, mv_buf *b) {
     w->b = b;
 }
 
+void mv_jw_init_compact(mv_jw *w, mv_buf *b) {
+    mv_jw_init(w, b);
+    w->compact = true;
+}
+
 static void indent(mv_jw *w) {
+    if (w->compact)
+        return;
     size_t n = 2u * w->depth;
     if (mv_buf_reserve(w->b, n + 1) != MV_OK)
         return;
@@ -45,15 +53,17 @@ static void value_prefix(mv_jw *w, const char *key) {
     bool plain = true;
     size_t klen = key != NULL ? key_len(key, &plain) : 0;
     size_t ind = w->depth > 0 ? 2u * w->depth + 2 : 0;
-    if (!plain) {
+    if (!plain || w->compact) {
         if (w->depth > 0) {
             if (w->has_items[w->depth])
                 mv_buf_putc(b, ',');
             w->has_items[w->depth] = true;
             indent(w);
         }
-        mv_buf_json_string(b, key, klen);
-        mv_buf_append(b, ": ", 2);
+        if (key != NULL) {
+            mv_buf_json_string(b, key, klen);
+            mv_buf_append(b, w->compact ? ":" : ": ", w->compact ? 1 : 2);
+        }
         return;
     }
     if (mv_buf_reserve(b, ind + klen + 4) != MV_OK)
@@ -151,6 +161,61 @@ void mv_jw_null(mv_jw *w, const char *key) {
 void mv_jw_fixed(mv_jw *w, const char *key, double value, unsigned decimals) {
     value_prefix(w, key);
     mv_report_put_fixed(w->b, value, decimals);
+}
+
+void mv_jw_raw(mv_jw *w, const char *key, const char *json, size_t len) {
+    value_prefix(w, key);
+    mv_buf_append(w->b, json, len);
+}
+
+void mv_jw_value(mv_jw *w, const char *key, const mv_jv *v) {
+    value_prefix(w, key);
+    mv_json_write(w->b, v);
+}
+
+/* Recursion is bounded by the parser's MV_JSON_MAX_DEPTH. */
+void mv_json_write(mv_buf *b, const mv_jv *v) {
+    if (v == NULL) {
+        mv_buf_append(b, "null", 4);
+        return;
+    }
+    switch ((mv_jtype)v->type) {
+    case MV_JNULL:
+        mv_buf_append(b, "null", 4);
+        break;
+    case MV_JFALSE:
+        mv_buf_append(b, "false", 5);
+        break;
+    case MV_JTRUE:
+        mv_buf_append(b, "true", 4);
+        break;
+    case MV_JNUMBER:
+        mv_buf_append(b, v->u.s, v->n);
+        break;
+    case MV_JSTRING:
+        mv_buf_json_string(b, v->u.s, v->n);
+        break;
+    case MV_JARRAY:
+        mv_buf_putc(b, '[');
+        for (uint32_t i = 0; i < v->n; i++) {
+            if (i > 0)
+                mv_buf_putc(b, ',');
+            mv_json_write(b, &v->u.items[i]);
+        }
+        mv_buf_putc(b, ']');
+        break;
+    case MV_JOBJECT:
+        mv_buf_putc(b, '{');
+        for (uint32_t i = 0; i < v->n; i++) {
+            if (i > 0)
+                mv_buf_putc(b, ',');
+            mv_buf_json_string(b, v->u.members[i].key, v->u.members[i].key_len);
+            mv_buf_putc(b, ':');
+            mv_json_write(b, &v->u.members[i].value);
+        }
+        mv_buf_putc(b, '}');
+        break;
+    }
 }
 
 int mv_jw_finish(mv_jw *w) {

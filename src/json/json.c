@@ -13,21 +13,20 @@
  * copied at all.
  *
  * Duplicate keys are found as soon as the key is read for objects of up to
- * MDL_JSON_INDEX_MIN members (a few comparisons: real objects are small);
+ * MV_JSON_INDEX_MIN members (a few comparisons: real objects are small);
  * larger objects are checked when they close, by sorting their keys, and
  * keep that sorted order as their lookup index.
  */
-#include "json.h"
+#include "json/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_internal.h"
 
 /* A finished value waiting for its container to close. */
 typedef struct slot {
-    mdl_jm m;       /* arrays use m.value only */
+    mv_jm m;       /* arrays use m.value only */
     size_t key_off; /* objects: offset of the key's opening quote */
 } slot;
 
@@ -44,13 +43,13 @@ typedef struct parser {
     size_t n_slots, cap_slots;
     frame *frames;
     size_t n_frames, cap_frames;
-    mdl_jerror *err;
+    mv_jerror *err;
 } parser;
 
 /* ------------------------------------------------------------- errors */
 
 static int fail_at(parser *P, const unsigned char *at, const char *fmt, const char *what) {
-    mdl_jerror *e = P->err;
+    mv_jerror *e = P->err;
     e->code = MV_EPARSE;
     e->offset = (size_t)(at - P->p0);
     snprintf(e->message, sizeof e->message, fmt, what);
@@ -160,7 +159,7 @@ static int push_slot(parser *P, slot **out) {
 }
 
 static int push_frame(parser *P, bool object) {
-    if (P->n_frames >= MDL_JSON_MAX_DEPTH)
+    if (P->n_frames >= MV_JSON_MAX_DEPTH)
         return fail_at(P, P->p, "invalid JSON: %s", "nesting deeper than 2048 levels");
     if (P->n_frames == P->cap_frames) {
         size_t cap = P->cap_frames ? 2 * P->cap_frames : 32;
@@ -388,7 +387,7 @@ static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len
 
 /* ------------------------------------------------------------ scalars */
 
-static int parse_number(parser *P, mdl_jv *v) {
+static int parse_number(parser *P, mv_jv *v) {
     const unsigned char *s = P->p, *p = s, *end = P->end;
     if (p < end && *p == '-')
         p++;
@@ -418,21 +417,21 @@ static int parse_number(parser *P, mdl_jv *v) {
     }
     if ((uint64_t)(p - s) > UINT32_MAX)
         return fail_at(P, s, "invalid JSON: %s", "a number longer than 4 GiB");
-    *v = (mdl_jv){MDL_JNUMBER, (uint32_t)(p - s), {.s = (const char *)s}};
+    *v = (mv_jv){MV_JNUMBER, (uint32_t)(p - s), {.s = (const char *)s}};
     P->p = p;
     return MV_OK;
 }
 
-static int parse_literal(parser *P, mdl_jv *v) {
+static int parse_literal(parser *P, mv_jv *v) {
     static const struct {
         const char *text;
         size_t len;
-        mdl_jtype type;
-    } lits[] = {{"true", 4, MDL_JTRUE}, {"false", 5, MDL_JFALSE}, {"null", 4, MDL_JNULL}};
+        mv_jtype type;
+    } lits[] = {{"true", 4, MV_JTRUE}, {"false", 5, MV_JFALSE}, {"null", 4, MV_JNULL}};
     for (size_t i = 0; i < 3; i++) {
         if ((size_t)(P->end - P->p) >= lits[i].len &&
             memcmp(P->p, lits[i].text, lits[i].len) == 0) {
-            *v = (mdl_jv){(uint32_t)lits[i].type, 0, {.s = NULL}};
+            *v = (mv_jv){(uint32_t)lits[i].type, 0, {.s = NULL}};
             P->p += lits[i].len;
             return MV_OK;
         }
@@ -449,7 +448,7 @@ static void skip_ws(parser *P) {
 
 /* --------------------------------------------------------- containers */
 
-static bool key_eq(const mdl_jm *a, const char *k, size_t n) {
+static bool key_eq(const mv_jm *a, const char *k, size_t n) {
     return a->key_len == n && (n == 0 || (a->key[0] == k[0] && memcmp(a->key, k, n) == 0));
 }
 
@@ -483,9 +482,9 @@ static size_t raw_key_len(const parser *P, size_t off) {
 }
 
 static int fail_dup(parser *P, size_t key_off) {
-    char q[MDL_QUOTE_SIZE(48)], msg[MDL_QUOTE_SIZE(48) + 32];
+    char q[MV_JSON_QUOTE_SIZE(48)], msg[MV_JSON_QUOTE_SIZE(48) + 32];
     size_t raw = raw_key_len(P, key_off);
-    mdl_quote(q, (const char *)P->p0 + key_off + 1, raw, 48);
+    mv_json_quote(q, (const char *)P->p0 + key_off + 1, raw, 48);
     snprintf(msg, sizeof msg, "duplicate object key %s", q);
     P->err->dup_key = true;
     P->err->key_len = raw;
@@ -494,25 +493,25 @@ static int fail_dup(parser *P, size_t key_off) {
 
 /* The object of the top frame is complete: check a large one for duplicate
  * keys and give it its sorted index, copy its members out, pop it. */
-static int close_object(parser *P, mdl_jv *v) {
+static int close_object(parser *P, mv_jv *v) {
     frame *f = &P->frames[P->n_frames - 1];
     size_t n = P->n_slots - f->first;
     /* No slot was ever pushed for "{}" first in a document: slots is NULL. */
     slot *s = n > 0 ? &P->slots[f->first] : NULL;
-    mdl_jm *members = NULL;
+    mv_jm *members = NULL;
     sort_key *keys = NULL;
     int rc = MV_OK;
     if (n > UINT32_MAX)
         return fail_at(P, P->p, "invalid JSON: %s", "an object with more than 2^32 members");
     if (n > 0) {
-        size_t index_bytes = n > MDL_JSON_INDEX_MIN ? n * sizeof(uint32_t) : 0;
+        size_t index_bytes = n > MV_JSON_INDEX_MIN ? n * sizeof(uint32_t) : 0;
         members = mv_arena_alloc(P->arena, n * sizeof(*members) + index_bytes);
         if (members == NULL)
             return fail_nomem(P);
         for (size_t i = 0; i < n; i++)
             members[i] = s[i].m;
     }
-    if (n > MDL_JSON_INDEX_MIN) {
+    if (n > MV_JSON_INDEX_MIN) {
         keys = mv_alloc(P->alloc, n * sizeof(*keys));
         if (keys == NULL)
             return fail_nomem(P);
@@ -540,17 +539,17 @@ static int close_object(parser *P, mdl_jv *v) {
         mv_free(P->alloc, keys, n * sizeof(*keys));
     }
     if (rc == MV_OK) {
-        *v = (mdl_jv){MDL_JOBJECT, (uint32_t)n, {.members = members}};
+        *v = (mv_jv){MV_JOBJECT, (uint32_t)n, {.members = members}};
         P->n_slots = f->first;
         P->n_frames--;
     }
     return rc;
 }
 
-static int close_array(parser *P, mdl_jv *v) {
+static int close_array(parser *P, mv_jv *v) {
     frame *f = &P->frames[P->n_frames - 1];
     size_t n = P->n_slots - f->first;
-    mdl_jv *items = NULL;
+    mv_jv *items = NULL;
     if (n > UINT32_MAX)
         return fail_at(P, P->p, "invalid JSON: %s", "an array with more than 2^32 items");
     if (n > 0) {
@@ -561,7 +560,7 @@ static int close_array(parser *P, mdl_jv *v) {
         for (size_t i = 0; i < n; i++)
             items[i] = s[i].m.value;
     }
-    *v = (mdl_jv){MDL_JARRAY, (uint32_t)n, {.items = items}};
+    *v = (mv_jv){MV_JARRAY, (uint32_t)n, {.items = items}};
     P->n_slots = f->first;
     P->n_frames--;
     return MV_OK;
@@ -580,7 +579,7 @@ static int read_key(parser *P) {
         return rc;
     const frame *f = &P->frames[P->n_frames - 1];
     size_t count = P->n_slots - f->first;
-    if (count < MDL_JSON_INDEX_MIN) {
+    if (count < MV_JSON_INDEX_MIN) {
         for (size_t i = f->first; i < P->n_slots; i++)
             if (key_eq(&P->slots[i].m, k, kl))
                 return fail_dup(P, off);
@@ -590,7 +589,7 @@ static int read_key(parser *P) {
         return rc;
     s->m.key = k;
     s->m.key_len = kl;
-    s->m.value = (mdl_jv){MDL_JNULL, 0, {.s = NULL}};
+    s->m.value = (mv_jv){MV_JNULL, 0, {.s = NULL}};
     s->key_off = off;
     skip_ws(P);
     if (P->p >= P->end || *P->p != ':')
@@ -604,12 +603,12 @@ static int read_key(parser *P) {
 
 enum { S_VALUE, S_AFTER_VALUE };
 
-int mdl_json_parse(const mdl_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
-                   size_t len, mdl_jerror *err) {
+int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
+                   size_t len, mv_jerror *err) {
     parser P;
     int rc = MV_OK;
-    mdl_jv v = {MDL_JNULL, 0, {.s = NULL}};
-    mdl_jv *root = NULL;
+    mv_jv v = {MV_JNULL, 0, {.s = NULL}};
+    mv_jv *root = NULL;
 
     memset(&P, 0, sizeof P);
     memset(err, 0, sizeof *err);
@@ -652,7 +651,7 @@ int mdl_json_parse(const mdl_jv **out, mv_arena *arena, const mv_allocator *allo
                 const char *s = NULL;
                 uint32_t n = 0;
                 rc = parse_string(&P, false, &s, &n);
-                v = (mdl_jv){MDL_JSTRING, n, {.s = s}};
+                v = (mv_jv){MV_JSTRING, n, {.s = s}};
             } else if (c == '-' || (c >= '0' && c <= '9')) {
                 rc = parse_number(&P, &v);
             } else if (c == 't' || c == 'f' || c == 'n') {
@@ -719,12 +718,12 @@ done:
     return rc;
 }
 
-const mdl_jv *mdl_jobject_getn(const mdl_jv *obj, const char *key, size_t len) {
-    if (!mdl_jis_object(obj))
+const mv_jv *mv_jobject_getn(const mv_jv *obj, const char *key, size_t len) {
+    if (!mv_jis_object(obj))
         return NULL;
-    const mdl_jm *m = obj->u.members;
+    const mv_jm *m = obj->u.members;
     size_t n = obj->n;
-    if (n <= MDL_JSON_INDEX_MIN) {
+    if (n <= MV_JSON_INDEX_MIN) {
         for (size_t i = 0; i < n; i++)
             if (key_eq(&m[i], key, len))
                 return &m[i].value;
@@ -734,7 +733,7 @@ const mdl_jv *mdl_jobject_getn(const mdl_jv *obj, const char *key, size_t len) {
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const mdl_jm *x = &m[index[mid]];
+        const mv_jm *x = &m[index[mid]];
         int r = cmp_key(key, len, x->key, x->key_len);
         if (r == 0)
             return &x->value;
@@ -744,4 +743,94 @@ const mdl_jv *mdl_jobject_getn(const mdl_jv *obj, const char *key, size_t len) {
             lo = mid + 1;
     }
     return NULL;
+}
+
+const char *mv_json_type(const mv_jv *v) {
+    switch (v != NULL ? (mv_jtype)v->type : MV_JNULL) {
+    case MV_JOBJECT:
+        return "object";
+    case MV_JARRAY:
+        return "array";
+    case MV_JSTRING:
+        return "string";
+    case MV_JNUMBER:
+        return "number";
+    case MV_JTRUE:
+    case MV_JFALSE:
+        return "boolean";
+    case MV_JNULL:
+        return "null";
+    }
+    return "unknown";
+}
+
+/* Decode one UTF-8 sequence; invalid input yields the byte itself. */
+static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
+    unsigned char b = s[0];
+    size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    if (b < 0x80 || len > n || (b & 0xC0) == 0x80 || b >= 0xF8) {
+        *cp = b;
+        return 1;
+    }
+    uint32_t v = b & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            *cp = b;
+            return 1;
+        }
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    *cp = v;
+    return len;
+}
+
+static size_t put_u(char *dst, uint32_t u) {
+    static const char hex[] = "0123456789abcdef";
+    dst[0] = '\\';
+    dst[1] = 'u';
+    dst[2] = hex[(u >> 12) & 0xF];
+    dst[3] = hex[(u >> 8) & 0xF];
+    dst[4] = hex[(u >> 4) & 0xF];
+    dst[5] = hex[u & 0xF];
+    return 6;
+}
+
+size_t mv_json_quote(char *dst, const char *s, size_t len, size_t max_src) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t end = len, o = 0, i = 0;
+    bool cut = len > max_src;
+    if (cut) {
+        end = max_src;
+        while (end > 0 && (u[end] & 0xC0) == 0x80)
+            end--;
+    }
+    dst[o++] = '"';
+    while (i < end) {
+        unsigned char b = u[i];
+        if (b == '"' || b == '\\') {
+            dst[o++] = '\\';
+            dst[o++] = (char)b;
+            i++;
+        } else if (b >= 0x20 && b < 0x7F) {
+            dst[o++] = (char)b;
+            i++;
+        } else {
+            uint32_t cp;
+            i += utf8_decode(u + i, end - i, &cp);
+            if (cp > 0xFFFF) {
+                cp -= 0x10000;
+                o += put_u(dst + o, 0xD800 + (cp >> 10));
+                o += put_u(dst + o, 0xDC00 + (cp & 0x3FF));
+            } else {
+                o += put_u(dst + o, cp);
+            }
+        }
+    }
+    dst[o++] = '"';
+    if (cut) {
+        memcpy(dst + o, "...", 3);
+        o += 3;
+    }
+    dst[o] = '\0';
+    return o;
 }

@@ -1,0 +1,146 @@
+/*
+ * The project's one JSON reader (the tool model, the MCP client, client
+ * configs and the store all use it): a strict RFC 8259 parser that builds a compact,
+ * read-only tree in an arena. It replaces a general-purpose DOM because the
+ * model reads every tool definition once and throws the tree away: values
+ * are 16 bytes laid out contiguously per container, strings without escapes
+ * point straight into the input, and the tree is released with its arena.
+ *
+ * Strictness (a scanner and an agent must never read two different
+ * documents): invalid UTF-8 (overlong forms, encoded surrogates, cut
+ * sequences, code points above U+10FFFF), unpaired \u surrogate escapes,
+ * raw control characters in strings, duplicate object keys (compared after
+ * escapes are decoded, so "\u0070" equals "p"), "\u0000" inside a key,
+ * anything after the top-level value and a top-level value that is not an
+ * object or array are all errors with the byte offset of the culprit.
+ * "\u0000" inside a string value is kept. Nesting is limited to
+ * MV_JSON_MAX_DEPTH; the parser itself uses no recursion.
+ *
+ * Internal to mcpvet (not part of the public include/ headers).
+ */
+#ifndef MCPVET_JSON_JSON_H
+#define MCPVET_JSON_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mcpvet/arena.h"
+#include "mcpvet/common.h"
+
+#define MV_JSON_MAX_DEPTH 2048u
+
+typedef enum mv_jtype {
+    MV_JNULL = 0,
+    MV_JFALSE,
+    MV_JTRUE,
+    MV_JNUMBER, /* validated, never converted: the model only needs the type */
+    MV_JSTRING,
+    MV_JARRAY,
+    MV_JOBJECT
+} mv_jtype;
+
+typedef struct mv_jm mv_jm;
+
+/* One value. `n` is the byte length of a string or number, the item count
+ * of an array, the member count of an object. */
+typedef struct mv_jv {
+    uint32_t type; /* mv_jtype */
+    uint32_t n;
+    union {
+        const char *s;              /* string (decoded) or number text */
+        const struct mv_jv *items; /* array */
+        const mv_jm *members;      /* object, in document order */
+    } u;
+} mv_jv;
+
+/* One object member. Keys never contain NUL. */
+struct mv_jm {
+    const char *key;
+    uint32_t key_len;
+    mv_jv value;
+};
+
+/* Objects with more members than this also carry a key-sorted index, so a
+ * lookup in a hostile 100,000-key object is a binary search. */
+#define MV_JSON_INDEX_MIN 32u
+
+/* A parse failure: `offset` is the byte offset of the culprit (the start of
+ * the offending token, the bad byte, the duplicate key's opening quote, or
+ * the input length for a premature end). */
+typedef struct mv_jerror {
+    int code;       /* MV_EPARSE, MV_ENOMEM */
+    bool utf8;      /* an invalid UTF-8 error */
+    bool dup_key;   /* a duplicate key: offset is its opening quote */
+    size_t key_len; /* dup_key: raw (still escaped) key bytes after the quote */
+    size_t offset;
+    char message[400];
+} mv_jerror;
+
+/*
+ * Parse `len` bytes into a tree allocated from `arena`; strings without
+ * escapes borrow from `data`, which must outlive the tree. Scratch memory
+ * comes from `alloc` and is released before returning. Returns 0 with *out
+ * set, or MV_EPARSE / MV_ENOMEM with *err filled.
+ */
+int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
+                   size_t len, mv_jerror *err);
+
+/* Accessors; like the DOM they replace they accept NULL and wrong types
+ * (giving NULL, 0 or false) so shape checks stay short. */
+static inline bool mv_jis(const mv_jv *v, mv_jtype t) {
+    return v != NULL && v->type == (uint32_t)t;
+}
+static inline bool mv_jis_object(const mv_jv *v) {
+    return mv_jis(v, MV_JOBJECT);
+}
+static inline bool mv_jis_array(const mv_jv *v) {
+    return mv_jis(v, MV_JARRAY);
+}
+static inline bool mv_jis_string(const mv_jv *v) {
+    return mv_jis(v, MV_JSTRING);
+}
+static inline bool mv_jis_null(const mv_jv *v) {
+    return mv_jis(v, MV_JNULL);
+}
+static inline size_t mv_jarray_size(const mv_jv *v) {
+    return mv_jis_array(v) ? v->n : 0;
+}
+static inline const mv_jv *mv_jarray_get(const mv_jv *v, size_t i) {
+    return mv_jis_array(v) && i < v->n ? &v->u.items[i] : NULL;
+}
+static inline size_t mv_jobject_size(const mv_jv *v) {
+    return mv_jis_object(v) ? v->n : 0;
+}
+static inline const char *mv_jstring(const mv_jv *v) {
+    return mv_jis_string(v) ? v->u.s : NULL;
+}
+static inline size_t mv_jstring_len(const mv_jv *v) {
+    return mv_jis_string(v) ? v->n : 0;
+}
+
+/* Member `key` (`len` bytes) of an object, or NULL. */
+const mv_jv *mv_jobject_getn(const mv_jv *obj, const char *key, size_t len);
+/* The same with a NUL-terminated key (inline: literal keys cost no strlen). */
+static inline const mv_jv *mv_jobject_get(const mv_jv *obj, const char *key) {
+    return mv_jobject_getn(obj, key, strlen(key));
+}
+
+/* JSON type name for "expected ..., found X" messages ("number", ...). */
+const char *mv_json_type(const mv_jv *v);
+
+/* Worst-case output of mv_json_quote for `max_src` source bytes. */
+#define MV_JSON_QUOTE_SIZE(max_src) (6 * (max_src) + 10)
+
+/*
+ * Write `s` as a double-quoted, render-safe string into dst: printable ASCII
+ * kept, quote and backslash escaped, everything else as \uXXXX (surrogate
+ * pairs above U+FFFF). At most `max_src` source bytes are shown (cut on a
+ * character boundary) and a cut is marked by "..." after the closing quote.
+ * dst must hold MV_JSON_QUOTE_SIZE(max_src) bytes; returns the length written
+ * (dst is NUL-terminated).
+ */
+size_t mv_json_quote(char *dst, const char *s, size_t len, size_t max_src);
+
+#endif

@@ -50,6 +50,10 @@ typedef struct mv_model_options {
      * source name (file base name without extension). With shapes 2 and 3 a
      * non-NULL value keeps only that server's tools. */
     const char *server;
+    /* Fill mv_tool.definition with the canonical JSON of each tool (the
+     * input of its pin, docs/pinning.md). Off by default: a plain scan does
+     * not need it. */
+    bool keep_definitions;
 } mv_model_options;
 
 /* A corpus entry (shape 3). Tools are indices into mv_toolset.tools. */

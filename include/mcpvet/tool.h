@@ -50,6 +50,20 @@ typedef struct mv_field {
     mv_str text;
 } mv_field;
 
+/* What an agent-visible item is. Tools are what most checks are about;
+ * prompts and resources also reach the model (their names and descriptions)
+ * and are scanned with the same checks, marked with their kind. */
+typedef enum mv_item_kind {
+    MV_ITEM_TOOL = 0,
+    MV_ITEM_PROMPT,
+    MV_ITEM_RESOURCE,
+    MV_ITEM_RESOURCE_TEMPLATE,
+    MV_ITEM_KIND_COUNT
+} mv_item_kind;
+
+/* "tool", "prompt", "resource", "resource_template". Never NULL. */
+const char *mv_item_kind_name(mv_item_kind kind);
+
 /* A top-level parameter of the input (or output) schema. */
 typedef struct mv_param {
     mv_str name;
@@ -80,6 +94,11 @@ typedef struct mv_tool {
     const mv_cap_hit *caps; /* caps hit by the model for this tool */
     uint32_t n_caps;
     uint32_t source_index; /* position in the input, for stable ordering */
+    mv_item_kind kind;     /* MV_ITEM_TOOL unless built from prompts/resources */
+    /* Canonical JSON (docs/pinning.md) of the fields an agent reads, the input
+     * of the tool's pin; filled only when the model was asked for it
+     * (mv_model_options.keep_definitions), else empty. */
+    mv_str definition;
 } mv_tool;
 
 #ifdef __cplusplus

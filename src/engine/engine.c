@@ -79,6 +79,12 @@ const char *mv_field_kind_name(mv_field_kind kind) {
     return (kind >= 0 && kind < MV_FIELD_KIND_COUNT) ? names[kind] : "other";
 }
 
+const char *mv_item_kind_name(mv_item_kind kind) {
+    static const char *const names[MV_ITEM_KIND_COUNT] = {"tool", "prompt", "resource",
+                                                           "resource_template"};
+    return (kind >= 0 && kind < MV_ITEM_KIND_COUNT) ? names[kind] : "tool";
+}
+
 /* ---------------------------------------------------------------- engine */
 
 #define MAX_BUILTIN_CHECKS 16

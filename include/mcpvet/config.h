@@ -1,0 +1,155 @@
+/*
+ * Client configuration discovery: which MCP servers the agent clients on
+ * this machine (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf,
+ * Gemini CLI, Codex, Zed, Cline, Continue, Kiro) are configured to start or
+ * reach, read from their own config files in their own formats (JSON, JSON
+ * with comments where the client accepts it, Codex's TOML subset, Continue's
+ * YAML). Nothing here starts a process or opens a socket: it only reads
+ * files and describes servers, so `mcpvet scan --list` is safe.
+ *
+ * Everything a config holds is treated as untrusted input: parse errors name
+ * the file, line and column; values of env and headers are secrets and are
+ * kept only to start or reach the server, never printed (mv_config_kv.value
+ * must not reach a report, a log or an error message).
+ */
+#ifndef MCPVET_CONFIG_H
+#define MCPVET_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mcpvet/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a server is reached. */
+typedef enum mv_transport {
+    MV_TRANSPORT_NONE = 0,
+    MV_TRANSPORT_STDIO, /* a local command speaking newline-delimited JSON-RPC */
+    MV_TRANSPORT_HTTP,  /* streamable HTTP (falls back to legacy SSE on a 4xx) */
+    MV_TRANSPORT_SSE    /* the legacy HTTP+SSE transport, as configured */
+} mv_transport;
+
+/* "stdio", "http", "sse", "none". Never NULL. */
+const char *mv_transport_name(mv_transport t);
+
+/* Whether a configured server can be started or reached as it stands. */
+typedef enum mv_server_readiness {
+    MV_SERVER_READY = 0,   /* complete: can be started / reached */
+    MV_SERVER_DISABLED,    /* disabled in the config (disabled: true, enabled = false) */
+    MV_SERVER_NEEDS_INPUT, /* a placeholder the client would prompt for or could not
+                              resolve (${input:...}, an unset ${env:VAR}) */
+    MV_SERVER_INVALID      /* the entry is unusable (no command and no url, bad type) */
+} mv_server_readiness;
+
+/* "ready", "disabled", "needs_input", "invalid". Never NULL. */
+const char *mv_server_readiness_name(mv_server_readiness r);
+
+/* A name/value pair of env or headers. `value` is a secret. */
+typedef struct mv_config_kv {
+    char *name;
+    char *value;
+} mv_config_kv;
+
+/* One configured server, all strings owned by the mv_config_set. */
+typedef struct mv_server_config {
+    char *name;        /* the configured name ("github") */
+    char *client;      /* client id: "claude-desktop", "claude-code", "cursor", "vscode",
+                          "windsurf", "gemini", "codex", "zed", "cline", "continue",
+                          "kiro", or "generic" for --config files of no known client */
+    char *config_path; /* the file it came from */
+    char *scope;       /* "user", "project", "workspace", "system" (for messages) */
+    uint32_t line, column; /* where the server's entry starts in the file (1-based,
+                              0 when unknown) */
+    mv_transport transport;
+    /* stdio */
+    char *command;
+    char **args;
+    size_t n_args;
+    mv_config_kv *env; /* added to (and overriding) the inherited environment */
+    size_t n_env;
+    char *cwd; /* NULL = inherit */
+    /* http / sse */
+    char *url;
+    mv_config_kv *headers; /* sent with every request; values are secrets */
+    size_t n_headers;
+    /* Tool filters some clients apply (Gemini includeTools/excludeTools, Codex
+     * enabled_tools/disabled_tools, Kiro disabledTools): recorded and shown;
+     * the scan still scans every tool the server advertises. */
+    char **include_tools;
+    size_t n_include_tools;
+    char **exclude_tools;
+    size_t n_exclude_tools;
+    mv_server_readiness readiness;
+    char *readiness_reason; /* why not ready ("needs input: ${input:api-key}"), NULL when
+                               ready; never contains a secret value */
+    /* A server of the same client and name at a less specific level (user
+     * config) that this one overrides is dropped; the dropped file is named
+     * here for --list (NULL when nothing was overridden). */
+    char *overrides_path;
+} mv_server_config;
+
+/* A config file that was looked at. */
+typedef struct mv_config_file {
+    char *path;
+    char *client;
+    char *scope;
+    int status;       /* MV_OK, or the error code that stopped reading it */
+    char *error;      /* "FILE:LINE:COL: message" when status != MV_OK, else NULL */
+    size_t n_servers; /* servers taken from this file */
+} mv_config_file;
+
+typedef struct mv_config_set {
+    mv_server_config *servers; /* in discovery order: client table order, then file order */
+    size_t n_servers;
+    mv_config_file *files; /* every existing file that was read (missing files are not listed) */
+    size_t n_files;
+} mv_config_set;
+
+/*
+ * Where to look and how to resolve placeholders. Tests point `home` at a
+ * temporary folder. NULL members take the process's values (HOME,
+ * XDG_CONFIG_HOME, APPDATA, CODEX_HOME, the current directory, getenv).
+ */
+typedef struct mv_config_env {
+    const char *home;
+    const char *xdg_config_home;
+    const char *appdata;    /* Windows-style config root, when set */
+    const char *codex_home; /* $CODEX_HOME */
+    const char *cwd;        /* project root for project-level files (.mcp.json...) */
+    const char *system_dir; /* root prefix for system files like /etc/gemini-cli ("" = /) */
+    /* Environment lookup for ${VAR}, ${env:VAR}; NULL = getenv. Returns NULL
+     * when the variable is unset. */
+    const char *(*getenv_fn)(void *arg, const char *name);
+    void *getenv_arg;
+} mv_config_env;
+
+/*
+ * Find every known client config under `env` and read all of them. A file
+ * that cannot be parsed is recorded in files[] with its error and the others
+ * are still read (the caller decides whether that degrades the scan).
+ * Returns 0 or MV_ENOMEM. *out is always a valid set on 0.
+ */
+int mv_config_discover(mv_config_set **out, const mv_config_env *env, mv_error *err);
+
+/*
+ * Read one file. `client` forces the format ("cursor", "codex"...); NULL
+ * detects it from the content (and the file name). Returns 0, MV_EIO,
+ * MV_EPARSE (err has file, line and column), MV_EINVAL (unknown client
+ * name, or content of no known format) or MV_ENOMEM.
+ */
+int mv_config_load_file(mv_config_set **out, const char *path, const char *client,
+                        const mv_config_env *env, mv_error *err);
+
+/* Known client ids, NULL-terminated, in discovery order. */
+const char *const *mv_config_client_ids(void);
+
+void mv_config_set_free(mv_config_set *set);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,108 @@
+/*
+ * Private contract between the MCP client's session logic (session.c:
+ * version negotiation, handshake, pagination, fallback) and its three
+ * transports (stdio.c, http.c for streamable HTTP, sse.c for the legacy
+ * HTTP+SSE transport). A transport moves whole JSON-RPC messages; it knows
+ * nothing of methods beyond the headers it must send. Not part of the
+ * public include/ headers.
+ *
+ * Time is a deadline in monotonic milliseconds (mv_mcp_now_ms), so a phase
+ * made of several reads never waits longer in total than its budget.
+ */
+#ifndef MCPVET_MCP_TRANSPORT_H
+#define MCPVET_MCP_TRANSPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mcpvet/buf.h"
+#include "mcpvet/config.h"
+#include "mcpvet/mcp.h"
+
+/* Monotonic clock in milliseconds (CLOCK_MONOTONIC). */
+uint64_t mv_mcp_now_ms(void);
+
+/* Why a transport operation failed. `reason` is one sentence without any
+ * secret (never a header value, an env value or a URL's userinfo/query). */
+typedef struct mv_mcp_failure {
+    mv_mcp_status status;
+    int http_status; /* HTTP status of the failed exchange, 0 when none */
+    /* HTTP: the reply carried a JSON-RPC error body (a modern server's
+     * UnsupportedProtocolVersion, for instance); it is in `body` then. */
+    bool has_body;
+    char reason[512];
+} mv_mcp_failure;
+
+/* Per-message details some transports put in headers. */
+typedef struct mv_mcp_msg_info {
+    const char *method;           /* "initialize", "tools/list"... (Mcp-Method) */
+    const char *name;             /* Mcp-Name (a tool or prompt name), NULL when none */
+    const char *protocol_version; /* MCP-Protocol-Version; NULL before one is agreed */
+    bool notification;            /* no reply expected (HTTP answers 202) */
+} mv_mcp_msg_info;
+
+typedef struct mv_mcp_limits {
+    uint64_t max_message_bytes;
+    uint64_t max_total_bytes;
+    uint32_t max_stderr_bytes;
+} mv_mcp_limits;
+
+typedef struct mv_mcp_transport mv_mcp_transport;
+
+typedef struct mv_mcp_transport_ops {
+    /*
+     * Send one compact JSON-RPC message (`len` bytes, no newline inside).
+     * Streamable HTTP performs the POST here and queues every message of the
+     * reply (a JSON body or an SSE stream) for recv, stopping at the
+     * deadline; a non-2xx reply fails with http_status set and, when the
+     * body is a JSON-RPC message, that message queued and has_body set.
+     * Returns 0, or -1 with *fail filled.
+     */
+    int (*send)(mv_mcp_transport *t, const char *msg, size_t len, const mv_mcp_msg_info *info,
+                uint64_t deadline_ms, mv_mcp_failure *fail);
+    /*
+     * The next message from the server into *out (replacing its contents),
+     * waiting until the deadline. Returns 1 with a message, 0 on timeout
+     * (fail->status = MV_MCP_TIMEOUT), -1 on any other failure (closed
+     * stream, cap hit, garbage framing) with *fail filled. A message over
+     * max_message_bytes fails with MV_MCP_CAP_HIT and is never buffered
+     * whole. Validating the message as JSON is the caller's job.
+     */
+    int (*recv)(mv_mcp_transport *t, mv_buf *out, uint64_t deadline_ms, mv_mcp_failure *fail);
+    /*
+     * End the connection: HTTP sends DELETE for a session it holds; stdio
+     * closes stdin, waits briefly, then kills the whole process group and
+     * reaps it. When `r` is not NULL, fill what the transport knows
+     * (stderr_text/len/truncated, exit_status). Frees `t`. NULL t: no-op.
+     */
+    void (*close)(mv_mcp_transport *t, mv_mcp_result *r);
+} mv_mcp_transport_ops;
+
+struct mv_mcp_transport {
+    const mv_mcp_transport_ops *ops;
+    mv_transport kind;
+};
+
+/*
+ * Start the server's command (own process group, configured args, env added
+ * to the inherited environment, cwd; stdin/stdout pipes, stderr captured up
+ * to the cap; every other descriptor closed in the child). A command that
+ * cannot be executed fails with MV_MCP_SPAWN_FAILED.
+ */
+int mv_mcp_stdio_open(mv_mcp_transport **out, const mv_server_config *server,
+                      const mv_mcp_limits *lim, uint64_t deadline_ms, mv_mcp_failure *fail);
+
+/* Streamable HTTP to server->url with server->headers. Connects lazily on
+ * the first send. Follows at most a few redirects (a loop fails with
+ * MV_MCP_PROTOCOL_ERROR); 401/403 fail with MV_MCP_AUTH_REQUIRED. */
+int mv_mcp_http_open(mv_mcp_transport **out, const mv_server_config *server,
+                     const mv_mcp_limits *lim, uint64_t deadline_ms, mv_mcp_failure *fail);
+
+/* Legacy HTTP+SSE: GET server->url as an event stream and wait for the
+ * `endpoint` event (resolved against the URL, same origin only); send then
+ * POSTs to that endpoint and replies arrive on the stream. */
+int mv_mcp_sse_open(mv_mcp_transport **out, const mv_server_config *server,
+                    const mv_mcp_limits *lim, uint64_t deadline_ms, mv_mcp_failure *fail);
+
+#endif

@@ -15,12 +15,16 @@ DEB_PACKAGES = build-essential cmake ninja-build pkg-config libjansson-dev libut
 # Extra tools `make bench` uses (peak RSS, repeatable timings).
 BENCH_PACKAGES = time valgrind hyperfine
 
-.PHONY: all deps configure build demo test bench install clean
+.PHONY: all deps node-deps configure build demo test bench install clean
 
 all: build
 
 deps:
 	@./scripts/install-deps.sh $(DEB_PACKAGES)
+
+# Real MCP servers (npm, pinned) for the integration tests.
+node-deps:
+	@./scripts/install-node-deps.sh
 
 $(BUILD)/build.ninja: CMakeLists.txt | deps
 	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
@@ -36,7 +40,7 @@ demo: build
 	 echo "== exit code $$rc (0 clean, 1 findings at or above --fail-on, 3 degraded) =="; \
 	 test $$rc -eq 0 -o $$rc -eq 1
 
-test: build
+test: build node-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 bench: build

@@ -5,17 +5,14 @@
 #      <= 0.05, per-category floors, SC-003 (structural recall at quarantine
 #      tier >= 0.95, no benign or hard negative quarantined) and SC-004 (every
 #      variant of a phrase family caught at the same rate as the others);
-#   2. real tools: the docker registry scanned as one registry gives no
-#      quarantine and a review rate <= 1%;
-#   3. a deliberate regression (one check disabled) makes the gate exit 6
+#   2. a deliberate regression (one check disabled) makes the gate exit 6
 #      naming the category that fell.
 # The holdout set is reported separately and never gated: it measures
-# over-fitting, and gating on it would make it a tuning set.
+# over-fitting, and gating on it would make it a tuning set. The real-tool
+# limits (data in ../shared) are tests/corpus/real_registry.sh.
 set -u
 mcpvet=${MCPVET:?MCPVET must point at the mcpvet binary}
 src=${MCPVET_SOURCE_DIR:?}
-shared=${MCPVET_SHARED_DIR:-$src/../shared}
-real="$shared/corpora/real/docker_mcp_registry.json"
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); echo "ok: $1"; }
@@ -43,22 +40,6 @@ echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && ok "holdout scorecard printed" || bad "holdout eval exit $rc"
-
-echo
-echo "== real tools: docker registry as one registry =="
-if [ ! -f "$real" ]; then
-    bad "missing $real"
-else
-    out=$("$mcpvet" eval --whole-registry --corpus "$real" --max-review-rate 0.01 \
-        --max-quarantines 0 --jobs 2 2>&1)
-    rc=$?
-    echo "$out" | grep -v '^  *[a-z_]* *[0-9]' | head -40
-    if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
-        ok "real registry: no quarantine, review rate <= 1%"
-    else
-        bad "real registry limits (exit $rc)"
-    fi
-fi
 
 echo
 echo "== deliberate regressions: one check disabled =="

@@ -1476,41 +1476,6 @@ static void test_load_stdin(void **state) {
     assert_string_equal(err.where, "tools[0]");
 }
 
-static void test_real_registry(void **state) {
-    (void)state;
-    const char *dir = getenv("MCPVET_SOURCE_DIR");
-    if (dir == NULL)
-        fail_msg("MCPVET_SOURCE_DIR is not set (run through ctest)");
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/../shared/corpora/real/docker_mcp_registry.json", dir);
-    mv_toolset *set = NULL;
-    mv_error err;
-    mv_error_clear(&err);
-    int rc = mv_model_load_file(&set, path, NULL, &err);
-    if (rc != MV_OK)
-        fail_msg("%s:%d:%d: %s [%s]", err.source, err.line, err.column, err.message, err.where);
-    assert_int_equal(set->kind, MV_INPUT_CORPUS);
-    assert_int_equal(set->n_entries, 5049);
-    assert_int_equal(set->n_tools, 5049);
-    assert_int_equal(set->n_caps, 0);
-    size_t with_params = 0;
-    for (size_t i = 0; i < set->n_entries; i++) {
-        const mv_corpus_entry *e = &set->entries[i];
-        assert_int_equal(e->tool, i);
-        assert_int_equal(e->n_peers, 0);
-        assert_false(e->malicious);
-        const mv_tool *t = &set->tools[e->tool];
-        assert_true(t->n_fields >= 1);
-        assert_int_equal(t->fields[0].kind, MV_FIELD_NAME);
-        assert_ptr_equal(t->fields[0].text.ptr, t->name.ptr);
-        assert_true(t->name.len > 0);
-        assert_true(t->server.len > 0);
-        with_params += t->n_params > 0;
-    }
-    assert_true(with_params > 0);
-    mv_toolset_free(set);
-}
-
 int main(void) {
     /* Unbuffered, so a pipe swapped under fd 0 leaves nothing behind in
      * stdin's buffer for the next test. */
@@ -1544,7 +1509,6 @@ int main(void) {
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_stdin),
-        cmocka_unit_test(test_real_registry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

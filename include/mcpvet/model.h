@@ -2,6 +2,9 @@
  * Tool model: strict JSON in, mv_tool views out. Accepts three shapes:
  *   1. an MCP tools/list result        {"tools":[...]}            (one server)
  *   2. a multi-server snapshot         {"servers":[{"name","tools":[...]}]}
+ *      (optionally with "prompts", "resources" and "resourceTemplates"
+ *      lists, scanned as items of that kind, and the metadata of
+ *      mv_server_meta)
  *   3. the labeled corpus              {"entries":[{"id","label",...}]}
  * Invalid UTF-8, duplicate object keys (a parser-differential trick), bad
  * shapes and over-cap documents are errors with file, line and column or the
@@ -71,11 +74,29 @@ typedef struct mv_corpus_entry {
     uint32_t n_peers;
 } mv_corpus_entry;
 
+/* A server of a snapshot (shape 2) and what the snapshot says about it.
+ * Optional strings are empty when absent (files written by hand have none;
+ * `mcpvet scan --save-snapshot` writes them all). */
+typedef struct mv_server_meta {
+    mv_str name;
+    mv_str client;    /* client id the server was configured in */
+    mv_str config;    /* config file */
+    mv_str transport; /* "stdio", "http", "sse" */
+    mv_str status;    /* mv_mcp_status_name of the fetch ("ok", "timeout"...) */
+    mv_str reason;    /* why it could not be scanned, when it could not */
+    mv_str protocol_version;
+    size_t first_tool; /* its items are tools[first_tool .. first_tool + n_tools) */
+    size_t n_tools;    /* tools, prompts and resources together */
+    size_t counts[MV_ITEM_KIND_COUNT]; /* items per kind */
+} mv_server_meta;
+
 typedef struct mv_toolset {
     mv_input_kind kind;
     mv_str source;  /* the source name given to the parser */
     mv_tool *tools; /* in document order; for corpora, entry tools and peers */
     size_t n_tools;
+    mv_server_meta *servers; /* shape 2 only, in document order (after --server) */
+    size_t n_servers;
     mv_corpus_entry *entries; /* shape 3 only */
     size_t n_entries;
     uint64_t n_caps; /* caps recorded on all tools together */

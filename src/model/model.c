@@ -181,6 +181,8 @@ static int cmp_named(const void *a, const void *b) {
  * Returns true and the two positions when there is one. */
 static bool find_duplicate(named *v, size_t n, size_t *first, size_t *second) {
     bool found = false;
+    if (n < 2) /* also keeps a NULL array (no servers) away from qsort */
+        return false;
     qsort(v, n, sizeof(*v), cmp_named);
     for (size_t i = 0; i + 1 < n; i++) {
         if (!mvstr_eq(v[i].name, v[i + 1].name))
@@ -258,6 +260,39 @@ static int parse_tools_list(mdl_ctx *c, mv_toolset *set, const mv_jv *arr, const
     return build_tools(c, set, arr, base, key, server, keep, "tools");
 }
 
+/* The lists of a snapshot server and the item kind each one holds. */
+static const struct {
+    const char *key;
+    mv_item_kind kind;
+} item_lists[] = {
+    {"tools", MV_ITEM_TOOL},
+    {"prompts", MV_ITEM_PROMPT},
+    {"resources", MV_ITEM_RESOURCE},
+    {"resourceTemplates", MV_ITEM_RESOURCE_TEMPLATE},
+};
+#define ITEM_LISTS (sizeof item_lists / sizeof item_lists[0])
+
+/* Optional metadata of a snapshot server: where it came from and how it
+ * was reached (written by `mcpvet scan --save-snapshot`). */
+static int parse_server_meta(mdl_ctx *c, const mv_jv *s, const mdl_loc *loc, mv_str name,
+                             mv_server_meta *meta) {
+    static const char *const keys[] = {"client",          "config", "transport", "status",
+                                       "reason",          "protocolVersion"};
+    mv_str *dst[] = {&meta->client, &meta->config,  &meta->transport,
+                     &meta->status, &meta->reason, &meta->protocol_version};
+    memset(meta, 0, sizeof(*meta));
+    meta->name = name;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        mv_str raw;
+        int rc = get_string(c, s, keys[i], STR_OPTIONAL, loc, &raw);
+        if (rc == MV_OK && raw.ptr != NULL)
+            rc = arena_str(c, raw.ptr, raw.len, dst[i]);
+        if (rc != MV_OK)
+            return rc;
+    }
+    return MV_OK;
+}
+
 static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, const char *filter) {
     int rc = MV_OK;
     named *names = NULL;
@@ -269,10 +304,17 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, con
     if (!mv_jis_array(servers))
         return mdl_fail(c, MV_EPARSE, &root, "servers", "expected an array of servers, found %s",
                         mv_json_type(servers));
-    /* Upper bound of kept tools, so the tool array is one allocation. */
+    /* Upper bound of kept items, so the tool array is one allocation. */
     for (size_t i = 0; i < n; i++) {
-        const mv_jv *tools = mv_jobject_get(mv_jarray_get(servers, i), "tools");
-        total += min_size(mv_jarray_size(tools), c->lim.max_tools_per_server);
+        const mv_jv *srv = mv_jarray_get(servers, i);
+        for (size_t k = 0; k < ITEM_LISTS; k++)
+            total += min_size(mv_jarray_size(mv_jobject_get(srv, item_lists[k].key)),
+                              c->lim.max_tools_per_server);
+    }
+    if (n > 0) {
+        set->servers = mv_arena_calloc(c->arena, n, sizeof(*set->servers));
+        if (set->servers == NULL)
+            return MV_ENOMEM;
     }
     if (total > 0) {
         set->tools = mv_arena_calloc(c->arena, total, sizeof(*set->tools));
@@ -304,8 +346,33 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, con
         matched = true;
         if ((rc = arena_str(c, name.ptr, name.len, &server)) != MV_OK)
             break;
+        mv_server_meta *meta = &set->servers[set->n_servers++];
+        if ((rc = parse_server_meta(c, s, &loc, server, meta)) != MV_OK)
+            break;
+        meta->first_tool = set->n_tools;
         size_t keep = min_size(mv_jarray_size(tools), c->lim.max_tools_per_server);
         rc = build_tools(c, set, tools, &loc, "tools", server, keep, "tools");
+        meta->counts[MV_ITEM_TOOL] = set->n_tools - meta->first_tool;
+        /* Prompts and resources reach the model too (MCP client snapshots). */
+        for (size_t k = 1; k < ITEM_LISTS && rc == MV_OK; k++) {
+            const mv_jv *items = mv_jobject_get(s, item_lists[k].key);
+            if (items == NULL || mv_jis_null(items))
+                continue;
+            if (!mv_jis_array(items)) {
+                rc = mdl_fail(c, MV_EPARSE, &loc, item_lists[k].key,
+                              "expected an array of %ss, found %s",
+                              mv_item_kind_name(item_lists[k].kind), mv_json_type(items));
+                break;
+            }
+            size_t first = set->n_tools;
+            size_t kept = min_size(mv_jarray_size(items), c->lim.max_tools_per_server);
+            rc = build_tools(c, set, items, &loc, item_lists[k].key, server, kept,
+                             item_lists[k].key);
+            for (size_t t = first; t < set->n_tools; t++)
+                set->tools[t].kind = item_lists[k].kind;
+            meta->counts[item_lists[k].kind] = set->n_tools - first;
+        }
+        meta->n_tools = set->n_tools - meta->first_tool;
     }
     size_t first, second;
     if (rc == MV_OK && find_duplicate(names, n_names, &first, &second)) {

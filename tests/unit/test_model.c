@@ -277,6 +277,59 @@ static void test_snapshot(void **state) {
     free(path);
 }
 
+/* Snapshots written by the MCP client: prompts and resources become items
+ * of their kind, server metadata is kept, and an empty snapshot is fine. */
+static void test_snapshot_items_and_meta(void **state) {
+    (void)state;
+    const char *doc =
+        "{\"servers\":[{\"name\":\"ev\",\"client\":\"cursor\",\"config\":\"/h/.cursor/mcp.json\","
+        "\"transport\":\"stdio\",\"status\":\"ok\",\"protocolVersion\":\"2025-11-25\","
+        "\"tools\":[{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}}],"
+        "\"prompts\":[{\"name\":\"greet\",\"description\":\"Say hi\","
+        "\"arguments\":[{\"name\":\"who\",\"description\":\"Person\"}]}],"
+        "\"resources\":[{\"uri\":\"file:///a\",\"name\":\"a\"}],"
+        "\"resourceTemplates\":[{\"uriTemplate\":\"file:///{p}\",\"name\":\"any\"}]},"
+        "{\"name\":\"down\",\"status\":\"timeout\",\"reason\":\"no answer\",\"tools\":[]}]}";
+    mv_toolset *set = parse_ok(doc, "snap.json", NULL);
+    assert_int_equal(set->n_tools, 4);
+    assert_int_equal(set->tools[0].kind, MV_ITEM_TOOL);
+    assert_int_equal(set->tools[1].kind, MV_ITEM_PROMPT);
+    ASSERT_STR(set->tools[1].name, "greet");
+    assert_int_equal(set->tools[2].kind, MV_ITEM_RESOURCE);
+    assert_int_equal(set->tools[3].kind, MV_ITEM_RESOURCE_TEMPLATE);
+    /* The prompt's argument text is scanned like any other string. */
+    bool found = false;
+    for (uint32_t i = 0; i < set->tools[1].n_fields; i++)
+        found |= set->tools[1].fields[i].text.len == 6 &&
+                 memcmp(set->tools[1].fields[i].text.ptr, "Person", 6) == 0;
+    assert_true(found);
+    assert_int_equal(set->n_servers, 2);
+    ASSERT_STR(set->servers[0].client, "cursor");
+    ASSERT_STR(set->servers[0].transport, "stdio");
+    ASSERT_STR(set->servers[0].protocol_version, "2025-11-25");
+    assert_int_equal(set->servers[0].n_tools, 4);
+    assert_int_equal(set->servers[0].counts[MV_ITEM_PROMPT], 1);
+    ASSERT_STR(set->servers[1].status, "timeout");
+    ASSERT_STR(set->servers[1].reason, "no answer");
+    assert_int_equal(set->servers[1].n_tools, 0);
+    assert_int_equal(set->servers[1].client.len, 0);
+    mv_toolset_free(set);
+
+    set = parse_ok("{\"servers\":[]}", "empty.json", NULL);
+    assert_int_equal(set->n_tools, 0);
+    assert_int_equal(set->n_servers, 0);
+    mv_toolset_free(set);
+    set = parse_ok("{\"entries\":[]}", "empty.json", NULL);
+    assert_int_equal(set->n_entries, 0);
+    mv_toolset_free(set);
+
+    mv_error err;
+    expect_fail("{\"servers\":[{\"name\":\"a\",\"tools\":[],\"prompts\":{}}]}", NULL,
+                MV_EPARSE, "servers[0].prompts", "expected an array of prompts", &err);
+    expect_fail("{\"servers\":[{\"name\":\"a\",\"tools\":[],\"status\":7}]}", NULL,
+                MV_EPARSE, "servers[0].status", "expected a string", &err);
+}
+
 static void test_snapshot_errors(void **state) {
     (void)state;
     mv_error err;
@@ -1486,6 +1539,7 @@ int main(void) {
         cmocka_unit_test(test_bare_array),
         cmocka_unit_test(test_jsonrpc),
         cmocka_unit_test(test_snapshot),
+        cmocka_unit_test(test_snapshot_items_and_meta),
         cmocka_unit_test(test_snapshot_errors),
         cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_corpus_errors),

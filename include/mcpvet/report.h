@@ -44,6 +44,27 @@ int mv_report_parse_format(mv_report_format *out, const char *name);
 /* Parse "review" or "quarantine". Returns 0 or MV_EINVAL. */
 int mv_report_parse_fail_on(mv_verdict *out, const char *name);
 
+/*
+ * A server the scan reached (or tried to), for the servers section of every
+ * format. Strings are NUL-terminated, may be NULL when unknown, and are
+ * rendered safe. Scans of tools files have no servers section.
+ */
+typedef struct mv_report_server {
+    const char *name;             /* as in the registry (tool->server) */
+    const char *client;           /* client id the config belongs to, or NULL */
+    const char *config;           /* config file, or NULL */
+    const char *transport;        /* "stdio", "http", "sse", or NULL */
+    const char *status;           /* mv_mcp_status_name: "ok", "timeout"... */
+    const char *reason;           /* why it was not (fully) scanned, or NULL */
+    const char *protocol_version; /* agreed version, or NULL */
+    uint64_t tools, prompts, resources; /* items fetched per kind */
+} mv_report_server;
+
+/* Whether a server's lists were not fetched whole (any status but "ok" or
+ * "disabled" — a disabled server is not started by its client either): the
+ * scan is then degraded and can never exit 0. */
+bool mv_report_server_incomplete(const mv_report_server *s);
+
 typedef struct mv_report_options {
     mv_report_format format;
     /* Verdict at or above which the scan fails (exit 1). MV_VERDICT_CLEAN
@@ -67,6 +88,12 @@ typedef struct mv_report_options {
     /* Threads rendering per-tool parts of the report (0 or 1 = the calling
      * thread). The bytes are identical for any value. */
     unsigned jobs;
+    /* Servers reached by the scan (NULL/0 for scans of files). */
+    const mv_report_server *servers;
+    size_t n_servers;
+    /* Text only: colour verdicts and statuses with ANSI sequences (never
+     * inside a string taken from a tool). */
+    bool color;
 } mv_report_options;
 
 /*
@@ -102,6 +129,11 @@ int mv_report_render_to(mv_report_write_fn write, void *arg, const mv_scan *s,
  * scan gives MV_EXIT_USAGE.
  */
 int mv_report_exit_code(const mv_scan *s, mv_verdict fail_on);
+
+/* The same, also counting the servers of `opts` (fail_on from opts): a
+ * server that could not be scanned whole makes a clean scan exit
+ * MV_EXIT_DEGRADED. This is the code every report prints. */
+int mv_report_exit_code_opts(const mv_scan *s, const mv_report_options *opts);
 
 /*
  * Append `value` with exactly `decimals` (0..9) fraction digits, rounded

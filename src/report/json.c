@@ -40,6 +40,7 @@ static void put_tool(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f) {
     mv_jw_str(w, "server",
               mv_report_safe(ctx, tool->server.ptr, tool->server.len, MV_REPORT_NAME_CAP));
     mv_jw_str(w, "name", mv_report_safe(ctx, tool->name.ptr, tool->name.len, MV_REPORT_NAME_CAP));
+    mv_jw_cstr(w, "kind", mv_item_kind_name(tool->kind));
     mv_str source = mv_report_tool_source(ctx, f->tool_index);
     if (source.len > 0)
         mv_jw_str(w, "source", source);
@@ -125,6 +126,38 @@ static void put_coverage(mv_report_ctx *ctx, mv_jw *w) {
     mv_jw_obj_end(w);
 }
 
+/* A string member from an optional C string: null when absent. */
+static void put_opt(mv_report_ctx *ctx, mv_jw *w, const char *key, const char *value,
+                    size_t cap) {
+    if (value == NULL)
+        mv_jw_null(w, key);
+    else
+        mv_jw_str(w, key, mv_report_safe_cstr(ctx, value, cap));
+}
+
+void mv_report_json_servers(mv_report_ctx *ctx, mv_jw *w) {
+    mv_jw_arr_begin(w, "servers");
+    for (size_t i = 0; i < ctx->opts->n_servers; i++) {
+        const mv_report_server *s = &ctx->opts->servers[i];
+        mv_arena_mark mark = mv_arena_save(ctx->arena);
+        mv_jw_obj_begin(w, NULL);
+        put_opt(ctx, w, "name", s->name, MV_REPORT_NAME_CAP);
+        put_opt(ctx, w, "client", s->client, MV_REPORT_NAME_CAP);
+        put_opt(ctx, w, "config", s->config, MV_REPORT_SOURCE_CAP);
+        put_opt(ctx, w, "transport", s->transport, MV_REPORT_NAME_CAP);
+        put_opt(ctx, w, "status", s->status, MV_REPORT_NAME_CAP);
+        put_opt(ctx, w, "reason", s->reason, MV_REPORT_SOURCE_CAP);
+        put_opt(ctx, w, "protocol_version", s->protocol_version, MV_REPORT_NAME_CAP);
+        mv_jw_bool(w, "complete", !mv_report_server_incomplete(s));
+        mv_jw_uint(w, "tools", s->tools);
+        mv_jw_uint(w, "prompts", s->prompts);
+        mv_jw_uint(w, "resources", s->resources);
+        mv_jw_obj_end(w);
+        mv_arena_rewind(ctx->arena, mark);
+    }
+    mv_jw_arr_end(w);
+}
+
 int mv_report_render_json(mv_report_ctx *ctx) {
     mv_jw w;
     const mv_scan_summary *sum = &ctx->summary;
@@ -142,9 +175,12 @@ int mv_report_render_json(mv_report_ctx *ctx) {
     mv_jw_int(&w, "risk", sum->risk);
     mv_jw_cstr(&w, "worst", mv_verdict_name(sum->worst));
     mv_jw_cstr(&w, "fail_on", mv_verdict_name(ctx->fail_on));
-    mv_jw_int(&w, "exit_code", mv_report_exit_code(ctx->scan, ctx->fail_on));
+    mv_jw_int(&w, "exit_code", mv_report_exit_code_opts(ctx->scan, ctx->opts));
+    mv_jw_uint(&w, "servers_incomplete", mv_report_incomplete_servers(ctx));
+    mv_jw_bool(&w, "degraded", mv_report_degraded(ctx));
     mv_jw_obj_end(&w);
     put_coverage(ctx, &w);
+    mv_report_json_servers(ctx, &w);
     mv_jw_arr_begin(&w, "tools");
     /* Tool by tool, in parallel with jobs > 1 and flushed when streaming. */
     if (mv_report_ranges(ctx, &w, mv_scan_finding_count(ctx->scan), put_tools, NULL) != MV_OK)

@@ -89,6 +89,42 @@ int mv_report_exit_code(const mv_scan *s, mv_verdict fail_on) {
     return MV_EXIT_OK;
 }
 
+size_t mv_report_incomplete_servers(const mv_report_ctx *ctx) {
+    size_t n = 0;
+    for (size_t i = 0; i < ctx->opts->n_servers; i++)
+        n += mv_report_server_incomplete(&ctx->opts->servers[i]);
+    return n;
+}
+
+bool mv_report_degraded(const mv_report_ctx *ctx) {
+    return ctx->coverage->degraded || mv_report_incomplete_servers(ctx) > 0;
+}
+
+mv_str mv_report_safe_cstr(mv_report_ctx *ctx, const char *s, size_t cap) {
+    if (s == NULL)
+        return MV_STR_LIT("");
+    return mv_report_safe(ctx, s, strlen(s), cap);
+}
+
+bool mv_report_server_incomplete(const mv_report_server *s) {
+    /* A disabled server is not started by its client either: the agent never
+     * sees its tools, so not scanning it leaves nothing out. */
+    return s == NULL || s->status == NULL ||
+           (strcmp(s->status, "ok") != 0 && strcmp(s->status, "disabled") != 0);
+}
+
+int mv_report_exit_code_opts(const mv_scan *s, const mv_report_options *opts) {
+    mv_verdict fail_on = opts != NULL && opts->fail_on != MV_VERDICT_CLEAN ? opts->fail_on
+                                                                            : MV_VERDICT_QUARANTINE;
+    int code = mv_report_exit_code(s, fail_on);
+    if (code != MV_EXIT_OK || opts == NULL)
+        return code;
+    for (size_t i = 0; i < opts->n_servers; i++)
+        if (mv_report_server_incomplete(&opts->servers[i]))
+            return MV_EXIT_DEGRADED;
+    return MV_EXIT_OK;
+}
+
 int mv_report_put_fixed(mv_buf *b, double value, unsigned decimals) {
     static const double scale[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
     if (decimals > 9)

@@ -101,6 +101,19 @@ void mv_report_json_cstr(mv_buf *b, const char *s);
 /* Append a JSON string of an mv_str. */
 void mv_report_json_str(mv_buf *b, mv_str s);
 
+/* Number of servers whose lists were not fetched whole. */
+size_t mv_report_incomplete_servers(const mv_report_ctx *ctx);
+
+/* Whether the report must say "degraded": a check failed, a cap was hit or
+ * a server could not be scanned whole. */
+bool mv_report_degraded(const mv_report_ctx *ctx);
+
+/* Render-safe copy of a NUL-terminated string (NULL -> empty). */
+mv_str mv_report_safe_cstr(mv_report_ctx *ctx, const char *s, size_t cap);
+
+/* The "servers" array member (JSON report, SARIF run properties). */
+void mv_report_json_servers(mv_report_ctx *ctx, mv_jw *w);
+
 /* The renderers; each appends to ctx->out. Return 0 or a negative code. */
 int mv_report_render_text(mv_report_ctx *ctx);
 int mv_report_render_json(mv_report_ctx *ctx);

@@ -276,8 +276,27 @@ static void put_invocation(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules) 
     mv_buf_init(&text, NULL);
     mv_jw_arr_begin(w, "invocations");
     mv_jw_obj_begin(w, NULL);
-    mv_jw_bool(w, "executionSuccessful", !cov->degraded);
+    mv_jw_bool(w, "executionSuccessful", !mv_report_degraded(ctx));
     mv_jw_arr_begin(w, "toolExecutionNotifications");
+    for (size_t i = 0; i < ctx->opts->n_servers; i++) {
+        const mv_report_server *srv = &ctx->opts->servers[i];
+        if (!mv_report_server_incomplete(srv))
+            continue;
+        mv_arena_mark mark = mv_arena_save(ctx->arena);
+        mv_str name = mv_report_safe_cstr(ctx, srv->name, MV_REPORT_NAME_CAP);
+        mv_str reason = mv_report_safe_cstr(ctx, srv->reason, MV_REPORT_SOURCE_CAP);
+        text.len = 0;
+        mv_buf_puts(&text, "Server ");
+        mv_buf_append(&text, name.ptr, name.len);
+        mv_buf_printf(&text, " was not scanned whole (%s)", srv->status ? srv->status : "unknown");
+        if (reason.len > 0) {
+            mv_buf_puts(&text, ": ");
+            mv_buf_append(&text, reason.ptr, reason.len);
+        }
+        mv_buf_puts(&text, "; results are partial.");
+        put_note(w, "error", &text, NULL, rules);
+        mv_arena_rewind(ctx->arena, mark);
+    }
     for (uint32_t i = 0; i < cov->checks_failed; i++) {
         const char *id = cov->failed_ids[i];
         uint64_t tools = mv_report_failed_tool_count(ctx, id);
@@ -357,7 +376,9 @@ int mv_report_render_sarif(mv_report_ctx *ctx) {
     mv_jw_uint(&w, "review", sum->review);
     mv_jw_uint(&w, "quarantine", sum->quarantine);
     mv_jw_int(&w, "risk", sum->risk);
-    mv_jw_bool(&w, "degraded", ctx->coverage->degraded);
+    mv_jw_bool(&w, "degraded", mv_report_degraded(ctx));
+    mv_jw_uint(&w, "servers_incomplete", mv_report_incomplete_servers(ctx));
+    mv_report_json_servers(ctx, &w);
     mv_jw_obj_end(&w);
     mv_jw_obj_end(&w);
     mv_jw_arr_end(&w);

@@ -1,12 +1,14 @@
 /*
  * The human-readable report: one block per tool that needs attention
  * (quarantined tools first, then tools for review, each in registry order),
- * then a summary with counts, the risk score and coverage. No colours, so the
- * output reads the same in a terminal, a CI log or a file. A degraded scan is
- * never summarised as clean.
+ * then the servers the scan reached (how, and why any could not be scanned)
+ * and a summary with counts, the risk score and coverage. Colour only when
+ * asked (a terminal), and only on mcpvet's own words, never inside text
+ * taken from a tool. A degraded scan is never summarised as clean.
  */
 #include "report_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* At most this many cap records are spelled out; the rest are counted. */
@@ -30,6 +32,25 @@ static const char *verdict_tag(mv_verdict v) {
     default:
         return "CLEAN";
     }
+}
+
+/* ANSI colours for mcpvet's own tags. */
+#define COLOR_RED "\x1b[1;31m"
+#define COLOR_YELLOW "\x1b[1;33m"
+#define COLOR_GREEN "\x1b[32m"
+#define COLOR_RESET "\x1b[0m"
+
+static void put_colored(mv_report_ctx *ctx, const char *color, const char *text) {
+    if (ctx->opts->color)
+        mv_buf_printf(ctx->out, "%s%s%s", color, text, COLOR_RESET);
+    else
+        mv_buf_puts(ctx->out, text);
+}
+
+static const char *verdict_color(mv_verdict v) {
+    return v == MV_VERDICT_QUARANTINE ? COLOR_RED
+           : v == MV_VERDICT_REVIEW   ? COLOR_YELLOW
+                                      : COLOR_GREEN;
 }
 
 static void put_signal(mv_report_ctx *ctx, const mv_signal *sig) {
@@ -74,7 +95,11 @@ static bool finding_has_block(const mv_finding *f) {
 static bool put_finding(mv_report_ctx *ctx, const mv_finding *f) {
     mv_buf *b = ctx->out;
     mv_arena_mark mark = mv_arena_save(ctx->arena);
-    mv_buf_printf(b, "[%s] ", verdict_tag(f->verdict));
+    mv_buf_putc(b, '[');
+    put_colored(ctx, verdict_color(f->verdict), verdict_tag(f->verdict));
+    mv_buf_puts(b, "] ");
+    if (f->tool->kind != MV_ITEM_TOOL)
+        mv_buf_printf(b, "%s ", mv_item_kind_name(f->tool->kind));
     put_str(b, mv_report_tool_label(ctx, f->tool));
     mv_buf_putc(b, '\n');
     if (f->verdict != MV_VERDICT_CLEAN) {
@@ -205,10 +230,62 @@ static void put_coverage(mv_report_ctx *ctx) {
     mv_buf_putc(b, '\n');
 }
 
+/* One line per server: status, name, where it came from and how it was
+ * reached; an incomplete one also says why. */
+static void put_servers(mv_report_ctx *ctx) {
+    mv_buf *b = ctx->out;
+    if (ctx->opts->n_servers == 0)
+        return;
+    mv_buf_puts(b, "Servers\n");
+    for (size_t i = 0; i < ctx->opts->n_servers; i++) {
+        const mv_report_server *s = &ctx->opts->servers[i];
+        bool bad = mv_report_server_incomplete(s);
+        mv_arena_mark mark = mv_arena_save(ctx->arena);
+        char tag[32];
+        snprintf(tag, sizeof tag, "%-14s", s->status != NULL ? s->status : "unknown");
+        mv_buf_puts(b, "  ");
+        put_colored(ctx, bad ? COLOR_RED : COLOR_GREEN, tag);
+        mv_buf_putc(b, ' ');
+        put_str(b, mv_report_safe_cstr(ctx, s->name, MV_REPORT_NAME_CAP));
+        mv_buf_puts(b, " (");
+        const char *sep = "";
+        const char *parts[] = {s->client, s->transport, s->protocol_version};
+        for (size_t k = 0; k < 3; k++) {
+            if (parts[k] == NULL || parts[k][0] == '\0')
+                continue;
+            mv_buf_puts(b, sep);
+            put_str(b, mv_report_safe_cstr(ctx, parts[k], MV_REPORT_NAME_CAP));
+            sep = ", ";
+        }
+        mv_buf_printf(b, "%s%llu %s", sep, (unsigned long long)s->tools,
+                      plural(s->tools, "tool", "tools"));
+        if (s->prompts > 0)
+            mv_buf_printf(b, ", %llu %s", (unsigned long long)s->prompts,
+                          plural(s->prompts, "prompt", "prompts"));
+        if (s->resources > 0)
+            mv_buf_printf(b, ", %llu %s", (unsigned long long)s->resources,
+                          plural(s->resources, "resource", "resources"));
+        mv_buf_puts(b, ")\n");
+        if (s->config != NULL) {
+            mv_buf_puts(b, "                 from ");
+            put_str(b, mv_report_safe_cstr(ctx, s->config, MV_REPORT_SOURCE_CAP));
+            mv_buf_putc(b, '\n');
+        }
+        if (bad || (s->reason != NULL && s->reason[0] != '\0')) {
+            mv_buf_puts(b, bad ? "                 not scanned whole: " : "                 note: ");
+            put_str(b, s->reason != NULL ? mv_report_safe_cstr(ctx, s->reason, MV_REPORT_SOURCE_CAP)
+                                         : MV_STR_LIT("no reason given"));
+            mv_buf_putc(b, '\n');
+        }
+        mv_arena_rewind(ctx->arena, mark);
+    }
+    mv_buf_putc(b, '\n');
+}
+
 static void put_result(mv_report_ctx *ctx) {
     mv_buf *b = ctx->out;
     const mv_scan_summary *sum = &ctx->summary;
-    bool degraded = ctx->coverage->degraded;
+    bool degraded = mv_report_degraded(ctx);
     mv_buf_puts(b, "  Result:        ");
     if (sum->quarantine == 0 && sum->review == 0) {
         if (degraded)
@@ -246,6 +323,7 @@ int mv_report_render_text(mv_report_ctx *ctx) {
         put_findings(ctx, MV_VERDICT_REVIEW) != MV_OK ||
         (ctx->opts->show_clean && put_findings(ctx, MV_VERDICT_CLEAN) != MV_OK))
         return MV_ENOMEM;
+    put_servers(ctx);
     mv_buf_puts(b, "Summary\n");
     mv_buf_printf(b, "  Tools scanned: %llu (%zu %s)\n", (unsigned long long)sum->tools, servers,
                   plural(servers, "server", "servers"));
@@ -258,6 +336,13 @@ int mv_report_render_text(mv_report_ctx *ctx) {
                       (unsigned long long)sum->partial);
     mv_buf_putc(b, '\n');
     mv_buf_printf(b, "  Risk score:    %d/100\n", sum->risk);
+    size_t incomplete = mv_report_incomplete_servers(ctx);
+    if (ctx->opts->n_servers > 0) {
+        mv_buf_printf(b, "  Servers:       %zu reached", ctx->opts->n_servers - incomplete);
+        if (incomplete > 0)
+            mv_buf_printf(b, ", %zu NOT scanned whole (see Servers)", incomplete);
+        mv_buf_putc(b, '\n');
+    }
     put_coverage(ctx);
     put_result(ctx);
     return b->failed ? MV_ENOMEM : MV_OK;

@@ -444,6 +444,95 @@ static json_t *parse_json(const char *text) {
     return root;
 }
 
+/* Servers reached by a scan: every format names them with where they came
+ * from and why one could not be scanned; an incomplete server makes a clean
+ * scan exit 3 and colour never lands inside a name taken from a config. */
+static char *render_servers(const fixture *fx, mv_report_format format,
+                            const mv_report_server *servers, size_t n, bool color, int *code) {
+    mv_buf b;
+    mv_error err;
+    mv_buf_init(&b, NULL);
+    mv_error_clear(&err);
+    mv_report_options o;
+    memset(&o, 0, sizeof o);
+    o.format = format;
+    o.fail_on = MV_VERDICT_QUARANTINE;
+    o.version = "test";
+    o.servers = servers;
+    o.n_servers = n;
+    o.color = color;
+    assert_int_equal(mv_report_render(&b, fx->scan, &o, &err), MV_OK);
+    *code = mv_report_exit_code_opts(fx->scan, &o);
+    char *copy = strdup(b.data != NULL ? b.data : "");
+    assert_non_null(copy);
+    mv_buf_release(&b);
+    return copy;
+}
+
+static void test_servers_section(void **state) {
+    (void)state;
+    static const tool_def defs[] = {
+        {"github", "create_issue", "Create an issue.", NULL, NULL, NULL},
+    };
+    fixture *fx = fixture_new(defs, 1, false, 1);
+    const mv_report_server servers[] = {
+        {"github", "cursor", "/home/u/.cursor/mcp.json", "stdio", "ok", NULL, "2025-11-25", 1, 0, 0},
+        {"slow\x1b[2Jx", "claude-code", "/home/u/.claude.json", "http", "timeout",
+         "no answer to initialize within 5 s", NULL, 0, 0, 0},
+        {"off", "windsurf", "/home/u/.codeium/windsurf/mcp_config.json", "stdio", "disabled",
+         "disabled in the config", NULL, 0, 0, 0},
+    };
+    int code;
+    char *text = render_servers(fx, MV_REPORT_TEXT, servers, 3, false, &code);
+    assert_int_equal(code, MV_EXIT_DEGRADED);
+    assert_non_null(strstr(text, "Servers\n"));
+    assert_non_null(strstr(text, "github (cursor, stdio, 2025-11-25, 1 tool)"));
+    assert_non_null(strstr(text, "from /home/u/.cursor/mcp.json"));
+    assert_non_null(strstr(text, "not scanned whole: no answer to initialize within 5 s"));
+    assert_non_null(strstr(text, "slow\\u001B[2Jx")); /* the escape is shown, not live */
+    assert_null(strchr(text, 0x1b));
+    assert_non_null(strstr(text, "Servers:       2 reached, 1 NOT scanned whole"));
+    assert_non_null(strstr(text, "DEGRADED"));
+    free(text);
+
+    text = render_servers(fx, MV_REPORT_TEXT, servers, 3, true, &code);
+    assert_non_null(strstr(text, "\x1b[1;31mtimeout"));
+    assert_non_null(strstr(text, "slow\\u001B[2Jx")); /* still escaped inside */
+    free(text);
+
+    char *json = render_servers(fx, MV_REPORT_JSON, servers, 3, false, &code);
+    json_t *root = parse_json(json);
+    json_t *summary = json_object_get(root, "summary");
+    assert_int_equal(json_integer_value(json_object_get(summary, "exit_code")), 3);
+    assert_int_equal(json_integer_value(json_object_get(summary, "servers_incomplete")), 1);
+    assert_true(json_is_true(json_object_get(summary, "degraded")));
+    json_t *arr = json_object_get(root, "servers");
+    assert_int_equal(json_array_size(arr), 3);
+    json_t *slow = json_array_get(arr, 1);
+    assert_string_equal(json_string_value(json_object_get(slow, "status")), "timeout");
+    assert_string_equal(json_string_value(json_object_get(slow, "client")), "claude-code");
+    assert_true(json_is_false(json_object_get(slow, "complete")));
+    assert_true(json_is_null(json_object_get(slow, "protocol_version")));
+    assert_true(json_is_true(json_object_get(json_array_get(arr, 2), "complete")));
+    json_decref(root);
+    free(json);
+
+    char *sarif = render_servers(fx, MV_REPORT_SARIF, servers, 3, false, &code);
+    root = parse_json(sarif);
+    json_t *inv = json_array_get(
+        json_object_get(json_array_get(json_object_get(root, "runs"), 0), "invocations"), 0);
+    assert_true(json_is_false(json_object_get(inv, "executionSuccessful")));
+    assert_non_null(strstr(sarif, "was not scanned whole (timeout)"));
+    json_decref(root);
+    free(sarif);
+
+    /* Every server complete (ok or disabled): the clean scan exits 0. */
+    text = render_servers(fx, MV_REPORT_TEXT, servers, 1, false, &code);
+    assert_int_equal(code, MV_EXIT_OK);
+    free(text);
+    fixture_free(fx);
+}
+
 static void test_json_parses(void **state) {
     (void)state;
     fixture *fx = fixture_new(basic_defs, 4, false, 1);
@@ -991,6 +1080,7 @@ int main(void) {
         cmocka_unit_test(test_text_content),
         cmocka_unit_test(test_degraded_never_clean),
         cmocka_unit_test(test_render_safety),
+        cmocka_unit_test(test_servers_section),
         cmocka_unit_test(test_json_parses),
         cmocka_unit_test(test_sarif_parses),
         cmocka_unit_test(test_determinism),

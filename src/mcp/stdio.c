@@ -312,7 +312,8 @@ static int grow_rbuf(stdio_transport *s, size_t want) {
 /* A complete line at the head of rbuf: 1 (message in out), 0 (none yet, or
  * a blank line was skipped: call again), -1 (cap). */
 static int take_line(stdio_transport *s, mv_buf *out, mv_mcp_failure *fail, bool *again) {
-    char *nl = memchr(s->rbuf + s->scanned, '\n', s->rlen - s->scanned);
+    char *nl =
+        s->rlen > s->scanned ? memchr(s->rbuf + s->scanned, '\n', s->rlen - s->scanned) : NULL;
     size_t line, eat;
     *again = false;
     if (nl == NULL) {

@@ -471,6 +471,69 @@ static void test_list_error(void **state) {
     fx_done(&f);
 }
 
+static void test_total_cap_keeps_items(void **state) {
+    fx f;
+    (void)state;
+    /* The handshake fits, the tools do not: what came before the cap is
+     * kept as a valid array. */
+    fx_init(&f, "--tool-count", "200", "--page-size", "10", NULL);
+    f.opts.max_total_bytes = 6000;
+    fx_run(&f);
+    assert_status(&f, MV_MCP_CAP_HIT, "tools/list: the server sent more than 6000 bytes");
+    assert_true(f.res.partial);
+    assert_true(f.res.n_tools >= 10 && f.res.n_tools < 200);
+    assert_list(&f.res.tools, f.res.n_tools, 9, "tool_9");
+    fx_done(&f);
+}
+
+static void test_modern_input_required(void **state) {
+    fx f;
+    (void)state;
+    fx_init(&f, "--era", "modern", "--misbehave", "input-required", NULL);
+    fx_run(&f);
+    assert_status(&f, MV_MCP_PROTOCOL_ERROR, "resultType \"input_required\"");
+    assert_int_equal(f.res.tools.len, 0);
+    fx_done(&f);
+}
+
+typedef struct phases {
+    char seen[512];
+    const mv_server_config *server;
+} phases;
+
+static void record_phase(void *arg, const mv_server_config *server, const char *phase) {
+    phases *p = arg;
+    assert_ptr_equal(server, p->server);
+    strncat(p->seen, phase, sizeof p->seen - strlen(p->seen) - 2);
+    strncat(p->seen, ";", sizeof p->seen - strlen(p->seen) - 1);
+}
+
+static void test_progress(void **state) {
+    fx f;
+    phases p;
+    (void)state;
+    memset(&p, 0, sizeof p);
+    fx_init(&f, "--prompts", "--resources", NULL);
+    p.server = &f.cfg;
+    f.opts.progress = record_phase;
+    f.opts.progress_arg = &p;
+    fx_run(&f);
+    assert_status(&f, MV_MCP_OK, NULL);
+    assert_string_equal(p.seen, "starting;handshake;listing tools;listing prompts;"
+                                "listing resources;listing resource templates;stopping;");
+    fx_done(&f);
+    /* a spawn failure never reaches the handshake */
+    memset(&p, 0, sizeof p);
+    fx_init(&f, NULL);
+    f.cfg.command = "mcpvet-no-such-command-xyz";
+    p.server = &f.cfg;
+    f.opts.progress = record_phase;
+    f.opts.progress_arg = &p;
+    fx_run(&f);
+    assert_string_equal(p.seen, "starting;");
+    fx_done(&f);
+}
+
 /* --------------------------------------------------------- JSON-RPC rules */
 
 static void test_server_requests_answered(void **state) {
@@ -836,6 +899,9 @@ int main(void) {
         cmocka_unit_test(test_prompts_resources),
         cmocka_unit_test(test_tools_not_announced),
         cmocka_unit_test(test_list_error),
+        cmocka_unit_test(test_total_cap_keeps_items),
+        cmocka_unit_test(test_modern_input_required),
+        cmocka_unit_test(test_progress),
         cmocka_unit_test(test_server_requests_answered),
         cmocka_unit_test(test_notifications_skipped),
         cmocka_unit_test(test_wrong_ids),

@@ -679,6 +679,54 @@ static int fetch_lists(fetch *f) {
     return MV_OK;
 }
 
+/* ---------------------------------------------------------------- secrets */
+
+/* Shorter values are too common to mask without mangling ordinary text. */
+#define MIN_SECRET_LEN 4
+
+/* Replace every occurrence of `v` (`vl` bytes) in s (*len bytes) with "***". */
+static void mask(char *s, size_t *len, const char *v, size_t vl) {
+    size_t r = 0, w = 0;
+    while (r < *len) {
+        if (*len - r >= vl && memcmp(s + r, v, vl) == 0) {
+            memcpy(s + w, "***", 3);
+            w += 3;
+            r += vl;
+        } else {
+            s[w++] = s[r++];
+        }
+    }
+    *len = w;
+    s[w] = '\0';
+}
+
+/* Mask every occurrence of the configured secret values (env and header
+ * values) in `s`, in place, both raw and in the escaped form reasons quote
+ * server text in. A server may echo what it was given into an error
+ * message or its stderr; neither may carry it further. */
+static void redact(char *s, size_t *len, const mv_server_config *server) {
+    const mv_config_kv *sets[2] = {server->env, server->headers};
+    size_t counts[2] = {server->n_env, server->n_headers};
+    if (s == NULL)
+        return;
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < counts[k]; i++) {
+            const char *v = sets[k][i].value;
+            size_t vl = v != NULL ? strlen(v) : 0;
+            char *q;
+            if (vl < MIN_SECRET_LEN)
+                continue;
+            mask(s, len, v, vl);
+            q = malloc(MV_JSON_QUOTE_SIZE(vl));
+            if (q != NULL) {
+                size_t ql = mv_json_quote(q, v, vl, vl);
+                if (ql - 2 != vl || memcmp(q + 1, v, vl) != 0)
+                    mask(s, len, q + 1, ql - 2); /* without the quotes */
+                free(q);
+            }
+        }
+}
+
 /* ------------------------------------------------------------------ fetch */
 
 static void apply_defaults(mv_mcp_options *o, const mv_mcp_options *in) {
@@ -766,6 +814,9 @@ done:
     if (f.stopped && (out->tools.len > 0 || out->prompts.len > 0 || out->resources.len > 0 ||
                       out->resource_templates.len > 0))
         out->partial = true;
+    size_t reason_len = strlen(out->reason);
+    redact(out->reason, &reason_len, server);
+    redact(out->stderr_text, &out->stderr_len, server);
     out->elapsed_ms = mv_mcp_now_ms() - t0;
     if (rc == MV_ENOMEM)
         mv_error_set(err, MV_ENOMEM, "mv_mcp_fetch: out of memory");

@@ -811,6 +811,37 @@ static void test_env_and_cwd(void **state) {
     fx_done(&f);
 }
 
+static void test_secrets_redacted(void **state) {
+    fx f;
+    (void)state;
+    /* The server echoes its secret into an error message and its stderr:
+     * neither the reason nor the kept stderr may carry it on. */
+    fx_init(&f, "--misbehave", "leak-env", NULL);
+    fx_add_env(&f, "MCPVET_SECRET", "tok-0123456789abcdef");
+    fx_run(&f);
+    assert_status(&f, MV_MCP_SERVER_ERROR, "backend refused key ***");
+    assert_null(strstr(f.res.reason, "0123456789abcdef"));
+    assert_non_null(f.res.stderr_text);
+    assert_non_null(strstr(f.res.stderr_text, "debug: using key *** for the backend"));
+    assert_null(strstr(f.res.stderr_text, "0123456789abcdef"));
+    assert_int_equal(strlen(f.res.stderr_text), f.res.stderr_len);
+    fx_done(&f);
+    /* a value the reason shows escaped is masked in that form too */
+    fx_init(&f, "--misbehave", "leak-env", NULL);
+    fx_add_env(&f, "MCPVET_SECRET", "pa\"ss\xc3\xa9-word");
+    fx_run(&f);
+    assert_status(&f, MV_MCP_SERVER_ERROR, "backend refused key ***");
+    assert_null(strstr(f.res.reason, "ss"));
+    assert_null(strstr(f.res.stderr_text, "ss\xc3\xa9"));
+    fx_done(&f);
+    /* values too short to be secrets are left alone */
+    fx_init(&f, "--misbehave", "leak-env", NULL);
+    fx_add_env(&f, "MCPVET_SECRET", "key");
+    fx_run(&f);
+    assert_status(&f, MV_MCP_SERVER_ERROR, "backend refused key key");
+    fx_done(&f);
+}
+
 /* ------------------------------------------------------------- concurrency */
 
 typedef struct job {
@@ -919,6 +950,7 @@ int main(void) {
         cmocka_unit_test(test_poisoned_tools_served_verbatim),
         cmocka_unit_test(test_spawn_failures),
         cmocka_unit_test(test_env_and_cwd),
+        cmocka_unit_test(test_secrets_redacted),
         cmocka_unit_test(test_concurrent_fetches),
     };
     if (mv_mcp_global_init() != 0)

@@ -107,8 +107,7 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *arg) {
             x->session_id[vl] = '\0';
             x->session_id_len = vl;
         }
-    } else if (mv_mcp_header_is(ptr, n, "www-authenticate", &v, &vl) &&
-               x->auth_scheme[0] == '\0') {
+    } else if (mv_mcp_header_is(ptr, n, "www-authenticate", &v, &vl) && x->auth_scheme[0] == '\0') {
         /* Only the scheme: parameters may carry realms and URLs. */
         size_t s = 0;
         while (s < vl && s < 32 && v[s] != ' ' && v[s] != ',')
@@ -160,12 +159,10 @@ static void classify(xfer *x) {
         }
     } else {
         char shown[64];
-        mv_mcp_sanitize(shown, sizeof shown, ct != NULL ? ct : "", ct != NULL ? strlen(ct) : 0,
-                        40);
+        mv_mcp_sanitize(shown, sizeof shown, ct != NULL ? ct : "", ct != NULL ? strlen(ct) : 0, 40);
         x->failed = true;
         mv_mcp_fail(&x->fail, MV_MCP_PROTOCOL_ERROR, (int)status,
-                    "%s: HTTP %ld reply of unexpected Content-Type \"%s\"", x->what, status,
-                    shown);
+                    "%s: HTTP %ld reply of unexpected Content-Type \"%s\"", x->what, status, shown);
     }
 }
 
@@ -211,8 +208,8 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *arg) {
         if (rc == MV_ELIMIT) {
             x->failed = true;
             mv_mcp_fail(&x->fail, MV_MCP_CAP_HIT, 0,
-                        "%s: an event from the server exceeds the %llu-byte message cap",
-                        x->what, (unsigned long long)x->t->lim.max_message_bytes);
+                        "%s: an event from the server exceeds the %llu-byte message cap", x->what,
+                        (unsigned long long)x->t->lim.max_message_bytes);
             return 0;
         }
         if (rc < 0) {
@@ -247,7 +244,9 @@ static struct curl_slist *request_headers(http_t *t, const char *url, const mv_m
     /* No "Expect: 100-continue" round trip for large bodies. */
     if (h != NULL)
         h = curl_slist_append(h, "Expect:");
-    const char *version = info != NULL && info->protocol_version != NULL
+    /* A message says its own version (none for initialize, even after a
+     * failed attempt at a newer one); the DELETE reuses the last one. */
+    const char *version = info != NULL
                               ? info->protocol_version
                               : (t->protocol_version[0] != '\0' ? t->protocol_version : NULL);
     if (h != NULL && version != NULL)
@@ -271,8 +270,8 @@ static struct curl_slist *request_headers(http_t *t, const char *url, const mv_m
 /* Whether a non-2xx body is a JSON-RPC message worth handing over. */
 static bool is_jsonrpc_body(const mv_buf *b) {
     size_t i = 0;
-    while (i < b->len && (b->data[i] == ' ' || b->data[i] == '\n' || b->data[i] == '\r' ||
-                          b->data[i] == '\t'))
+    while (i < b->len &&
+           (b->data[i] == ' ' || b->data[i] == '\n' || b->data[i] == '\r' || b->data[i] == '\t'))
         i++;
     return i < b->len && (b->data[i] == '{' || b->data[i] == '[') &&
            strstr(b->data, "\"jsonrpc\"") != NULL;

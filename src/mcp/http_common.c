@@ -19,8 +19,7 @@
 
 /* ------------------------------------------------------------ failures */
 
-int mv_mcp_fail(mv_mcp_failure *fail, mv_mcp_status status, int http_status, const char *fmt,
-                ...) {
+int mv_mcp_fail(mv_mcp_failure *fail, mv_mcp_status status, int http_status, const char *fmt, ...) {
     va_list ap;
     if (fail == NULL)
         return -1;
@@ -195,8 +194,8 @@ static int split_batch(mv_mcp_msgq *q, const char *s, size_t len) {
             depth++;
         } else if ((c == ',' || c == ']') && depth == 0) {
             size_t end = i;
-            while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t' ||
-                                   s[end - 1] == '\n' || s[end - 1] == '\r'))
+            while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t' || s[end - 1] == '\n' ||
+                                   s[end - 1] == '\r'))
                 end--;
             if (end > start)
                 rc = mv_mcp_msgq_push(q, s + start, end - start);
@@ -340,9 +339,9 @@ static bool is_tchar(unsigned char c) {
 
 /* Headers the transports set themselves; a configured one is dropped. */
 static const char *const RESERVED[] = {
-    "accept",         "content-type", "content-length",       "transfer-encoding",
-    "expect",         "connection",   "mcp-session-id",       "mcp-protocol-version",
-    "mcp-method",     "mcp-name",     "last-event-id",        NULL};
+    "accept",     "content-type", "content-length", "transfer-encoding",
+    "expect",     "connection",   "mcp-session-id", "mcp-protocol-version",
+    "mcp-method", "mcp-name",     "last-event-id",  NULL};
 
 static bool is_reserved(const char *name) {
     for (size_t i = 0; RESERVED[i] != NULL; i++)
@@ -366,8 +365,7 @@ void mv_mcp_headers_release(mv_mcp_headers *h) {
     h->n = 0;
 }
 
-int mv_mcp_headers_copy(mv_mcp_headers *h, const mv_server_config *server,
-                        mv_mcp_failure *fail) {
+int mv_mcp_headers_copy(mv_mcp_headers *h, const mv_server_config *server, mv_mcp_failure *fail) {
     int rc = -1;
     memset(h, 0, sizeof *h);
     if (server->n_headers == 0)
@@ -390,8 +388,7 @@ int mv_mcp_headers_copy(mv_mcp_headers *h, const mv_server_config *server,
             if (!is_tchar((unsigned char)name[k])) {
                 mv_mcp_sanitize(shown, sizeof shown, name, nl, 64);
                 mv_mcp_fail(fail, MV_MCP_INVALID_CONFIG, 0,
-                            "configured header name \"%s\" is not a valid HTTP header name",
-                            shown);
+                            "configured header name \"%s\" is not a valid HTTP header name", shown);
                 goto done;
             }
         if (strpbrk(value, "\r\n") != NULL) {
@@ -436,8 +433,7 @@ struct curl_slist *mv_mcp_headers_append(struct curl_slist *list, const mv_mcp_h
     return list;
 }
 
-struct curl_slist *mv_mcp_slist_add(struct curl_slist *list, const char *name,
-                                    const char *value) {
+struct curl_slist *mv_mcp_slist_add(struct curl_slist *list, const char *name, const char *value) {
     size_t n = strlen(name) + strlen(value) + 3;
     char *line = malloc(n);
     struct curl_slist *next = NULL;
@@ -456,8 +452,8 @@ static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 struct curl_slist *mv_mcp_slist_add_encoded(struct curl_slist *list, const char *name,
                                             const char *value) {
     size_t len = strlen(value);
-    bool plain = len > 0 && value[0] != ' ' && value[len - 1] != ' ' &&
-                 strncmp(value, "=?base64?", 9) != 0;
+    bool plain =
+        len > 0 && value[0] != ' ' && value[len - 1] != ' ' && strncmp(value, "=?base64?", 9) != 0;
     for (size_t i = 0; i < len && plain; i++)
         plain = (unsigned char)value[i] >= 0x20 && (unsigned char)value[i] < 0x7F;
     if (plain)
@@ -525,10 +521,10 @@ CURLcode mv_mcp_curl_setup(CURL *h, const char *url, uint64_t deadline_ms, bool 
                            char *errbuf) {
     CURLcode rc = CURLE_OK;
     long left = mv_mcp_ms_left(deadline_ms);
-#define SET(opt, val)                                                                          \
-    do {                                                                                       \
-        if (rc == CURLE_OK)                                                                    \
-            rc = curl_easy_setopt(h, opt, val);                                                \
+#define SET(opt, val)                                                                              \
+    do {                                                                                           \
+        if (rc == CURLE_OK)                                                                        \
+            rc = curl_easy_setopt(h, opt, val);                                                    \
     } while (0)
     SET(CURLOPT_URL, url);
     SET(CURLOPT_PROTOCOLS_STR, "http,https");
@@ -631,8 +627,7 @@ int mv_mcp_redirect_check(mv_mcp_redirects *r, const char *from, const char *to,
     }
     for (size_t i = 0; i < r->n; i++)
         if (strcmp(r->visited[i], to) == 0)
-            return mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "redirect loop at %s",
-                               to_origin);
+            return mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "redirect loop at %s", to_origin);
     if (r->n > MV_MCP_MAX_REDIRECTS)
         return mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "more than %d redirects",
                            MV_MCP_MAX_REDIRECTS);

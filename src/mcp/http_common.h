@@ -23,8 +23,7 @@
 
 /* Fill *fail (status, http_status, has_body = false, formatted reason).
  * Returns -1 so callers can `return mv_mcp_fail(...)`. NULL fail: no-op. */
-int mv_mcp_fail(mv_mcp_failure *fail, mv_mcp_status status, int http_status, const char *fmt,
-                ...)
+int mv_mcp_fail(mv_mcp_failure *fail, mv_mcp_status status, int http_status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
@@ -99,8 +98,7 @@ typedef struct mv_mcp_headers {
  * value with CR, LF or NUL fails with MV_MCP_INVALID_CONFIG (the reason
  * names the header, never its value). Headers the transport sets itself
  * (Accept, Content-Type, Mcp-Session-Id...) are dropped. */
-int mv_mcp_headers_copy(mv_mcp_headers *h, const mv_server_config *server,
-                        mv_mcp_failure *fail);
+int mv_mcp_headers_copy(mv_mcp_headers *h, const mv_server_config *server, mv_mcp_failure *fail);
 void mv_mcp_headers_release(mv_mcp_headers *h);
 
 /* Append the configured headers to *list. NULL on out of memory (the list
@@ -108,8 +106,7 @@ void mv_mcp_headers_release(mv_mcp_headers *h);
 struct curl_slist *mv_mcp_headers_append(struct curl_slist *list, const mv_mcp_headers *h);
 
 /* Append "Name: value" (value printable ASCII, checked by the caller). */
-struct curl_slist *mv_mcp_slist_add(struct curl_slist *list, const char *name,
-                                    const char *value);
+struct curl_slist *mv_mcp_slist_add(struct curl_slist *list, const char *name, const char *value);
 
 /* Mcp-Name / Mcp-Method value: printable ASCII without surrounding spaces
  * as it is, anything else as =?base64?...?= (never a raw CR or LF). */

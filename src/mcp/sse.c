@@ -87,8 +87,7 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *arg) {
         return 0;
     if (n >= 5 && memcmp(ptr, "HTTP/", 5) == 0) {
         l->auth_scheme[0] = '\0';
-    } else if (mv_mcp_header_is(ptr, n, "www-authenticate", &v, &vl) &&
-               l->auth_scheme[0] == '\0') {
+    } else if (mv_mcp_header_is(ptr, n, "www-authenticate", &v, &vl) && l->auth_scheme[0] == '\0') {
         size_t s = 0;
         while (s < vl && s < 32 && v[s] != ' ' && v[s] != ',')
             s++;
@@ -108,8 +107,7 @@ static int on_event(void *arg, const mv_sse_event *ev) {
         if (ev->data_len == 0 || ev->data_len > ENDPOINT_MAX) {
             t->endpoint_bad = true;
             return mv_mcp_fail(&t->get.fail, MV_MCP_PROTOCOL_ERROR, 0,
-                               "the endpoint event is empty or longer than %u bytes",
-                               ENDPOINT_MAX);
+                               "the endpoint event is empty or longer than %u bytes", ENDPOINT_MAX);
         }
         url = mv_mcp_url_resolve(t->stream_url, ev->data, ev->data_len);
         if (url == NULL) {
@@ -146,8 +144,7 @@ static void classify(leg *l) {
         l->kind = BODY_STREAM;
     } else {
         char shown[64];
-        mv_mcp_sanitize(shown, sizeof shown, ct != NULL ? ct : "", ct != NULL ? strlen(ct) : 0,
-                        40);
+        mv_mcp_sanitize(shown, sizeof shown, ct != NULL ? ct : "", ct != NULL ? strlen(ct) : 0, 40);
         l->failed = true;
         mv_mcp_fail(&l->fail, MV_MCP_PROTOCOL_ERROR, (int)status,
                     "%s: HTTP %ld reply of Content-Type \"%s\", not an event stream", l->what,
@@ -169,8 +166,8 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *arg) {
         if (rc == MV_ELIMIT) {
             l->failed = true;
             mv_mcp_fail(&l->fail, MV_MCP_CAP_HIT, 0,
-                        "%s: an event from the server exceeds the %llu-byte message cap",
-                        l->what, (unsigned long long)l->t->lim.max_message_bytes);
+                        "%s: an event from the server exceeds the %llu-byte message cap", l->what,
+                        (unsigned long long)l->t->lim.max_message_bytes);
             return 0;
         }
         if (rc != 0) {
@@ -234,8 +231,7 @@ static int leg_start(leg *l, const char *url, uint64_t deadline_ms, const mv_mcp
     leg_reset(l);
     if (mv_mcp_url_origin(origin, sizeof origin, url) != 0)
         snprintf(origin, sizeof origin, "the server");
-    snprintf(l->what, sizeof l->what, "%s %s", l->is_get ? "event stream from" : "POST to",
-             origin);
+    snprintf(l->what, sizeof l->what, "%s %s", l->is_get ? "event stream from" : "POST to", origin);
     if (l->is_get) {
         h = mv_mcp_slist_add(h, "Accept", "text/event-stream");
     } else {
@@ -260,9 +256,9 @@ static int leg_start(leg *l, const char *url, uint64_t deadline_ms, const mv_mcp
         curl_easy_setopt(l->h, CURLOPT_WRITEDATA, l) != CURLE_OK ||
         curl_easy_setopt(l->h, CURLOPT_PRIVATE, l) != CURLE_OK)
         return -1;
-    if (!l->is_get && (curl_easy_setopt(l->h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len) !=
-                           CURLE_OK ||
-                       curl_easy_setopt(l->h, CURLOPT_POSTFIELDS, msg) != CURLE_OK))
+    if (!l->is_get &&
+        (curl_easy_setopt(l->h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len) != CURLE_OK ||
+         curl_easy_setopt(l->h, CURLOPT_POSTFIELDS, msg) != CURLE_OK))
         return -1;
     if (curl_multi_add_handle(t->multi, l->h) != CURLM_OK)
         return -1;
@@ -311,8 +307,8 @@ static void stream_failure(sse_t *t, mv_mcp_failure *fail) {
     if (t->get.rc != CURLE_OK && !(t->get.rc == CURLE_WRITE_ERROR && t->get.stop_ok)) {
         mv_mcp_fail_curl(fail, t->get.rc, t->get.what);
         if (fail->status == MV_MCP_CLOSED)
-            snprintf(fail->reason, sizeof fail->reason, "%.300s: the server closed the event stream",
-                     t->get.what);
+            snprintf(fail->reason, sizeof fail->reason,
+                     "%.300s: the server closed the event stream", t->get.what);
         return;
     }
     mv_mcp_fail(fail, MV_MCP_CLOSED, 0, "%.300s: the server closed the event stream", t->get.what);
@@ -382,8 +378,7 @@ static int sse_recv(mv_mcp_transport *base, mv_buf *out, uint64_t deadline_ms,
             return -1;
         }
         if (mv_mcp_now_ms() >= deadline_ms) {
-            mv_mcp_fail(fail, MV_MCP_TIMEOUT, 0, "%s: no message before the deadline",
-                        t->get.what);
+            mv_mcp_fail(fail, MV_MCP_TIMEOUT, 0, "%s: no message before the deadline", t->get.what);
             return 0;
         }
         drive(t, deadline_ms);
@@ -433,11 +428,13 @@ static int open_stream(sse_t *t, uint64_t deadline_ms, mv_mcp_failure *fail) {
         while (t->endpoint == NULL && !t->get.done && !t->get.failed &&
                mv_mcp_now_ms() < deadline_ms)
             drive(t, deadline_ms);
-        if (t->endpoint != NULL && !t->get.failed)
+        /* With the endpoint known the transport is open; a stream that
+         * failed right after it is reported by the next recv. */
+        if (t->endpoint != NULL)
             break;
         if (!t->get.done && !t->get.failed) {
-            mv_mcp_fail(fail, MV_MCP_TIMEOUT, 0,
-                        "%s: no endpoint event before the deadline", t->get.what);
+            mv_mcp_fail(fail, MV_MCP_TIMEOUT, 0, "%s: no endpoint event before the deadline",
+                        t->get.what);
             goto done;
         }
         curl_easy_getinfo(t->get.h, CURLINFO_RESPONSE_CODE, &status);
@@ -446,8 +443,7 @@ static int open_stream(sse_t *t, uint64_t deadline_ms, mv_mcp_failure *fail) {
             curl_easy_getinfo(t->get.h, CURLINFO_REDIRECT_URL, &next);
             if (next == NULL) {
                 mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, (int)status,
-                            "%s: HTTP %ld redirect without a usable Location", t->get.what,
-                            status);
+                            "%s: HTTP %ld redirect without a usable Location", t->get.what, status);
                 goto done;
             }
             if (mv_mcp_redirect_check(&redirects, t->stream_url, next, fail) != 0) {

@@ -16,11 +16,11 @@
 
 /* Where the parser is within a line. */
 enum sse_state {
-    ST_LINE_START, /* nothing of the current line read yet */
-    ST_FIELD,      /* reading a field name */
-    ST_VALUE_START,/* just after "name:", a single space is skipped */
-    ST_VALUE,      /* reading a field value */
-    ST_SKIP        /* comment or a value nobody keeps: skip to the line end */
+    ST_LINE_START,  /* nothing of the current line read yet */
+    ST_FIELD,       /* reading a field name */
+    ST_VALUE_START, /* just after "name:", a single space is skipped */
+    ST_VALUE,       /* reading a field value */
+    ST_SKIP         /* comment or a value nobody keeps: skip to the line end */
 };
 
 /* Which field the current line sets. */
@@ -39,9 +39,9 @@ struct mv_sse_parser {
     bool after_cr;     /* the last byte was CR: a following LF is the same line end */
     unsigned bom_seen; /* leading bytes matched against the UTF-8 BOM so far */
     bool bom_done;
-    bool data_seen;    /* a data field arrived in the current event */
-    bool pending;      /* some field of an undispatched event was read */
-    int sticky;        /* the code that stopped the parser, 0 while running */
+    bool data_seen; /* a data field arrived in the current event */
+    bool pending;   /* some field of an undispatched event was read */
+    int sticky;     /* the code that stopped the parser, 0 while running */
     char name[NAME_MAX_KEPT];
     size_t name_len; /* may exceed NAME_MAX_KEPT: only the first bytes are kept */
     mv_buf data;

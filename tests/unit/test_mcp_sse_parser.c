@@ -102,8 +102,12 @@ static void test_fields(void **state) {
     /* A pending event at the end of the stream is discarded. */
     expect_events("data: a\n\ndata: b\n", "message|a|\n");
     /* The BOM is skipped once, at the start only. */
-    expect_events("\xEF\xBB\xBF" "data: a\n\n", "message|a|\n");
-    expect_events("\xEF\xBB" "data: a\n\n", "");
+    expect_events("\xEF\xBB\xBF"
+                  "data: a\n\n",
+                  "message|a|\n");
+    expect_events("\xEF\xBB"
+                  "data: a\n\n",
+                  "");
     expect_events("data: \xEF\xBB\xBF\n\n", "message|\xEF\xBB\xBF|\n");
 }
 
@@ -195,8 +199,9 @@ static void test_batch_split(void **state) {
     const char *req = "{\"jsonrpc\":\"2.0\",\"id\":\"a,]\",\"method\":\"x\"}";
     assert_int_equal(mv_mcp_rpc_id_of(&want, req, strlen(req)), 0);
     assert_int_equal(want.type, MV_JSTRING);
-    const char *batch = " [ {\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{\"s\":\"],{\\\"\"}} ,\n"
-                        "{\"jsonrpc\":\"2.0\",\"id\":\"a,]\",\"result\":[1,[2]]} ] ";
+    const char *batch =
+        " [ {\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{\"s\":\"],{\\\"\"}} ,\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":\"a,]\",\"result\":[1,[2]]} ] ";
     assert_int_equal(mv_mcp_queue_payload(&q, batch, strlen(batch), &want, &answered), 0);
     assert_true(answered);
     assert_int_equal(q.count, 2);
@@ -250,8 +255,7 @@ static void test_header_encoding(void **state) {
 
 static void test_headers_copy(void **state) {
     (void)state;
-    mv_config_kv kv[3] = {{"X-Api-Key", "secret-value-1"}, {"Accept", "text/html"},
-                          {"Empty", ""}};
+    mv_config_kv kv[3] = {{"X-Api-Key", "secret-value-1"}, {"Accept", "text/html"}, {"Empty", ""}};
     mv_server_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.headers = kv;
@@ -335,10 +339,14 @@ static void test_redirect_policy(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_line_ends),     cmocka_unit_test(test_fields),
-        cmocka_unit_test(test_caps),          cmocka_unit_test(test_stop),
-        cmocka_unit_test(test_batch_split),   cmocka_unit_test(test_header_encoding),
-        cmocka_unit_test(test_headers_copy),  cmocka_unit_test(test_urls),
+        cmocka_unit_test(test_line_ends),
+        cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_caps),
+        cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_batch_split),
+        cmocka_unit_test(test_header_encoding),
+        cmocka_unit_test(test_headers_copy),
+        cmocka_unit_test(test_urls),
         cmocka_unit_test(test_redirect_policy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

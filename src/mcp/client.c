@@ -50,12 +50,6 @@
 static const char *const known_versions[] = {MODERN_VERSION, "2025-11-25", "2025-06-18",
                                              "2025-03-26",   "2024-11-05", NULL};
 
-uint64_t mv_mcp_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 const char *const *mv_mcp_protocol_versions(void) {
     return known_versions;
 }

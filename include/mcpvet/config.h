@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mcpvet/buf.h"
 #include "mcpvet/common.h"
 
 #ifdef __cplusplus
@@ -61,14 +62,26 @@ typedef struct mv_server_config {
                           "windsurf", "gemini", "codex", "zed", "cline", "continue",
                           "kiro", or "generic" for --config files of no known client */
     char *config_path; /* the file it came from */
-    char *scope;       /* "user", "project", "workspace", "system" (for messages) */
+    char *scope;       /* "user", "project", "local" (Claude Code's per-project entry in
+                          ~/.claude.json), "workspace", "system", or "file" for a file
+                          given to mv_config_load_file (for messages) */
     uint32_t line, column; /* where the server's entry starts in the file (1-based,
                               0 when unknown) */
     mv_transport transport;
-    /* stdio */
+    /* stdio. command, args, env values, cwd, url and header values have their
+     * placeholders (${VAR}, ${env:NAME}, ${workspaceFolder}...) resolved; a
+     * string whose placeholder could not be resolved keeps its text as
+     * written (and readiness is NEEDS_INPUT). */
     char *command;
     char **args;
     size_t n_args;
+    /* command, args and url as written in the file, before placeholders were
+     * resolved (the same pointers when nothing was resolved). Show and pin
+     * these: the resolved forms may carry values taken from the environment
+     * (a token in ${TOKEN}). */
+    char *raw_command;
+    char **raw_args;
+    char *raw_url;
     mv_config_kv *env; /* added to (and overriding) the inherited environment */
     size_t n_env;
     char *cwd; /* NULL = inherit */
@@ -98,16 +111,41 @@ typedef struct mv_config_file {
     char *client;
     char *scope;
     int status;       /* MV_OK, or the error code that stopped reading it */
-    char *error;      /* "FILE:LINE:COL: message" when status != MV_OK, else NULL */
-    size_t n_servers; /* servers taken from this file */
+    char *error;      /* "FILE:LINE:COL: message" when status != MV_OK, else NULL
+                         ("FILE: message" when no position applies) */
+    size_t n_servers; /* servers taken from this file and kept (a server overridden by a
+                         more specific file is counted there, not here) */
 } mv_config_file;
 
+/* Owned by the library: always obtained from mv_config_discover or
+ * mv_config_load_file and released with mv_config_set_free (the set carries
+ * private state after these members). */
 typedef struct mv_config_set {
     mv_server_config *servers; /* in discovery order: client table order, then file order */
     size_t n_servers;
     mv_config_file *files; /* every existing file that was read (missing files are not listed) */
     size_t n_files;
 } mv_config_set;
+
+/*
+ * Caps on what one config file may hold; over a cap the file is refused
+ * with MV_ELIMIT and a message naming the limit. Zero members take the
+ * defaults given here.
+ */
+typedef struct mv_config_limits {
+    uint64_t max_file_bytes;       /* 16 MiB: a config file, an envFile */
+    uint32_t max_servers_per_file; /* 1024 */
+    uint32_t max_entries;          /* 1024: args, env, headers, tool filters of one server */
+    uint32_t max_string_bytes;     /* 65536: one name, value, argument or key */
+    uint32_t max_files;            /* 256: files read from one folder
+                                      (.continue/mcpServers/) */
+} mv_config_limits;
+
+#define MV_CONFIG_DEFAULT_MAX_FILE_BYTES (16u * 1024 * 1024)
+#define MV_CONFIG_DEFAULT_MAX_SERVERS 1024u
+#define MV_CONFIG_DEFAULT_MAX_ENTRIES 1024u
+#define MV_CONFIG_DEFAULT_MAX_STRING 65536u
+#define MV_CONFIG_DEFAULT_MAX_FILES 256u
 
 /*
  * Where to look and how to resolve placeholders. Tests point `home` at a
@@ -125,10 +163,13 @@ typedef struct mv_config_env {
      * when the variable is unset. */
     const char *(*getenv_fn)(void *arg, const char *name);
     void *getenv_arg;
+    mv_config_limits limits;    /* zero members = defaults */
+    const mv_allocator *alloc;  /* NULL = default (libyaml allocates on its own) */
 } mv_config_env;
 
 /*
- * Find every known client config under `env` and read all of them. A file
+ * Find every known client config under `env` (NULL = the process's values)
+ * and read all of them. A file
  * that cannot be parsed is recorded in files[] with its error and the others
  * are still read (the caller decides whether that degrades the scan).
  * Returns 0 or MV_ENOMEM. *out is always a valid set on 0.
@@ -144,8 +185,23 @@ int mv_config_discover(mv_config_set **out, const mv_config_env *env, mv_error *
 int mv_config_load_file(mv_config_set **out, const char *path, const char *client,
                         const mv_config_env *env, mv_error *err);
 
-/* Known client ids, NULL-terminated, in discovery order. */
+/* Known client ids, NULL-terminated, in discovery order ("generic" is not
+ * listed: it is accepted by mv_config_load_file for a plain `mcpServers`
+ * file of no known client). */
 const char *const *mv_config_client_ids(void);
+
+/*
+ * Append one line saying how `s` is started or reached, safe to print:
+ * "stdio: npx -y @scope/server [env: API_KEY, DEBUG] [cwd: /srv]" or
+ * "http: https://host/mcp [headers: Authorization]". It uses raw_command,
+ * raw_args and raw_url (placeholders as written, never resolved values),
+ * lists env and header NAMES only (never values), quotes arguments that hold
+ * spaces, quotes or anything but printable ASCII as JSON strings with
+ * \uXXXX escapes (so no terminal escape or invisible character is
+ * printed), and shows at most 512 bytes of any one string. No newline is
+ * appended. Returns 0, MV_EINVAL (NULL argument) or MV_ENOMEM.
+ */
+int mv_config_describe(mv_buf *out, const mv_server_config *s);
 
 void mv_config_set_free(mv_config_set *set);
 

@@ -930,12 +930,29 @@ static cfg_shape shape_for(cfg_client cl, const char *path, const cv *root) {
     }
 }
 
+/* Whether the text starts (after blanks and comments) with '{'. */
 static bool looks_json(const char *s, size_t n) {
     size_t i = 0;
     if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
         i = 3;
-    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
-        i++;
+    while (i < n) {
+        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+            i++;
+        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+            while (i < n && s[i] != '\n')
+                i++;
+        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+            const char *e = NULL;
+            for (size_t j = i + 2; j + 1 < n && e == NULL; j++)
+                if (s[j] == '*' && s[j + 1] == '/')
+                    e = s + j;
+            if (e == NULL)
+                return false;
+            i = (size_t)(e - s) + 2;
+        } else {
+            break;
+        }
+    }
     return i < n && s[i] == '{';
 }
 
@@ -959,7 +976,7 @@ int mv_config_load_file(mv_config_set **out, const char *path, const char *clien
         return MV_EINVAL;
     }
     if (client != NULL && (cl = cfg_client_from_id(client)) < 0) {
-        set_error(err, MV_EINVAL, NULL, 0, 0,
+        set_error(err, MV_EINVAL, path, 0, 0,
                   "unknown client '%.64s' (expected claude-desktop, claude-code, cursor, vscode, "
                   "windsurf, gemini, codex, zed, cline, continue, kiro or generic)",
                   client);
@@ -990,7 +1007,7 @@ int mv_config_load_file(mv_config_set **out, const char *path, const char *clien
             f = looks_json(L.buf, L.len) ? FMT_JSON : FMT_YAML;
         rc = parse_as(&L.c, f, &L.root);
         if (rc == MV_OK)
-            shape = shape_for((cfg_client)cl, path, L.root);
+            shape = f == FMT_YAML ? SH_CONTINUE_YAML : shape_for((cfg_client)cl, path, L.root);
     } else if (!looks_json(L.buf, L.len)) {
         /* TOML is the only non-JSON format without a telling file name. */
         f = FMT_TOML;

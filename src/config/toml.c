@@ -735,6 +735,8 @@ static int parse_inline_table(tp *P, cv **out) {
         tkey parts[MAX_KEY_PARTS];
         size_t n = 0;
         skip_ws(P);
+        if (at_end(P) || P->s[P->i] == '\n' || P->s[P->i] == '\r')
+            return fail(P, open, "%s", "an inline table must be closed on the same line");
         if ((rc = parse_key(P, parts, &n)) != MV_OK)
             return rc;
         skip_ws(P);

@@ -57,14 +57,14 @@ typedef struct mv_config_kv {
 
 /* One configured server, all strings owned by the mv_config_set. */
 typedef struct mv_server_config {
-    char *name;        /* the configured name ("github") */
-    char *client;      /* client id: "claude-desktop", "claude-code", "cursor", "vscode",
-                          "windsurf", "gemini", "codex", "zed", "cline", "continue",
-                          "kiro", or "generic" for --config files of no known client */
-    char *config_path; /* the file it came from */
-    char *scope;       /* "user", "project", "local" (Claude Code's per-project entry in
-                          ~/.claude.json), "workspace", "system", or "file" for a file
-                          given to mv_config_load_file (for messages) */
+    char *name;            /* the configured name ("github") */
+    char *client;          /* client id: "claude-desktop", "claude-code", "cursor", "vscode",
+                              "windsurf", "gemini", "codex", "zed", "cline", "continue",
+                              "kiro", or "generic" for --config files of no known client */
+    char *config_path;     /* the file it came from */
+    char *scope;           /* "user", "project", "local" (Claude Code's per-project entry in
+                              ~/.claude.json), "workspace", "system", or "file" for a file
+                              given to mv_config_load_file (for messages) */
     uint32_t line, column; /* where the server's entry starts in the file (1-based,
                               0 when unknown) */
     mv_transport transport;
@@ -96,9 +96,11 @@ typedef struct mv_server_config {
     size_t n_include_tools;
     char **exclude_tools;
     size_t n_exclude_tools;
+    /* DISABLED wins over INVALID, which wins over NEEDS_INPUT. */
     mv_server_readiness readiness;
-    char *readiness_reason; /* why not ready ("needs input: ${input:api-key}"), NULL when
-                               ready; never contains a secret value */
+    char *readiness_reason; /* why not ready ("needs input: ${input:api-key} (header
+                               \"X-Key\")"), NULL when ready; names fields and
+                               placeholders, never a value or a default */
     /* A server of the same client and name at a less specific level (user
      * config) that this one overrides is dropped; the dropped file is named
      * here for --list (NULL when nothing was overridden). */
@@ -150,7 +152,11 @@ typedef struct mv_config_limits {
 /*
  * Where to look and how to resolve placeholders. Tests point `home` at a
  * temporary folder. NULL members take the process's values (HOME,
- * XDG_CONFIG_HOME, APPDATA, CODEX_HOME, the current directory, getenv).
+ * XDG_CONFIG_HOME, APPDATA, CODEX_HOME, the current directory, getenv),
+ * except that when `home` is given, xdg_config_home defaults to
+ * HOME/.config, codex_home to HOME/.codex and appdata to none, so a fake
+ * HOME never mixes with the real machine's configs. Every Linux, macOS and
+ * Windows location is tried (docs/clients.md lists them).
  */
 typedef struct mv_config_env {
     const char *home;
@@ -163,8 +169,8 @@ typedef struct mv_config_env {
      * when the variable is unset. */
     const char *(*getenv_fn)(void *arg, const char *name);
     void *getenv_arg;
-    mv_config_limits limits;    /* zero members = defaults */
-    const mv_allocator *alloc;  /* NULL = default (libyaml allocates on its own) */
+    mv_config_limits limits;   /* zero members = defaults */
+    const mv_allocator *alloc; /* NULL = default (libyaml allocates on its own) */
 } mv_config_env;
 
 /*
@@ -177,8 +183,14 @@ typedef struct mv_config_env {
 int mv_config_discover(mv_config_set **out, const mv_config_env *env, mv_error *err);
 
 /*
- * Read one file. `client` forces the format ("cursor", "codex"...); NULL
- * detects it from the content (and the file name). Returns 0, MV_EIO,
+ * Read one file. `client` forces the format ("cursor", "codex"...,
+ * "generic" for a strict-JSON `mcpServers` file); NULL detects it from the
+ * file name (config.toml, *.yaml, claude_desktop_config.json, .mcp.json,
+ * .cursor/mcp.json...) and then the content (`servers` = VS Code,
+ * `context_servers` = Zed, `mcpServers` = generic, or Claude Code with
+ * `projects`, `mcp` or `customizations` = VS Code settings or devcontainer,
+ * `[mcp_servers]` TOML = Codex). Servers get scope "file" ("local" for the
+ * projects[cwd] entries of a ~/.claude.json). Returns 0, MV_EIO,
  * MV_EPARSE (err has file, line and column), MV_EINVAL (unknown client
  * name, or content of no known format) or MV_ENOMEM.
  */

@@ -91,8 +91,8 @@ static int add_file(cfg_set *set, const char *path, cfg_client cl, const char *s
                     size_t *index) {
     if (set->pub.n_files == set->cap_files) {
         size_t ncap = set->cap_files ? set->cap_files * 2 : 8;
-        mv_config_file *nf = mv_realloc(set->alloc, set->pub.files,
-                                        set->cap_files * sizeof(*nf), ncap * sizeof(*nf));
+        mv_config_file *nf = mv_realloc(set->alloc, set->pub.files, set->cap_files * sizeof(*nf),
+                                        ncap * sizeof(*nf));
         if (nf == NULL)
             return MV_ENOMEM;
         set->pub.files = nf;
@@ -440,8 +440,8 @@ static void snap_free(cfg_set *set, snapshot *s) {
 
 /* Take the servers of a parsed file; a file-level error rolls back what the
  * file added and is recorded on it. Only MV_ENOMEM is returned as an error. */
-static int take_servers(cfg_set *set, loaded *L, cfg_client cl, cfg_shape shape,
-                        const char *scope, const cfg_env *env) {
+static int take_servers(cfg_set *set, loaded *L, cfg_client cl, cfg_shape shape, const char *scope,
+                        const cfg_env *env) {
     snapshot snap;
     int rc = snap_take(set, &snap);
     if (rc != MV_OK) {
@@ -452,8 +452,8 @@ static int take_servers(cfg_set *set, loaded *L, cfg_client cl, cfg_shape shape,
     if (rc != MV_OK) {
         snap_restore(set, &snap);
         if (rc != MV_ENOMEM)
-            rc = file_error(set, L->file, L->c.code ? L->c.code : rc, L->c.line, L->c.col,
-                            L->c.msg);
+            rc =
+                file_error(set, L->file, L->c.code ? L->c.code : rc, L->c.line, L->c.col, L->c.msg);
     }
     snap_free(set, &snap);
     return rc;
@@ -558,8 +558,8 @@ static int continue_blocks(disc *D, const char *dir) {
             break;
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 16;
-            char **p = mv_realloc(D->env->alloc, names, cap * sizeof(char *),
-                                  ncap * sizeof(char *));
+            char **p =
+                mv_realloc(D->env->alloc, names, cap * sizeof(char *), ncap * sizeof(char *));
             if (p == NULL) {
                 rc = MV_ENOMEM;
                 goto done;
@@ -624,9 +624,9 @@ static int discover_client(disc *D) {
     case CL_CLAUDE_DESKTOP:
         if ((rc = at(D, &b, e->xdg_config_home, "Claude/claude_desktop_config.json", "user",
                      SH_MCPSERVERS)) != MV_OK ||
-            (rc = at(D, &b, e->home,
-                     "Library/Application Support/Claude/claude_desktop_config.json", "user",
-                     SH_MCPSERVERS)) != MV_OK)
+            (rc =
+                 at(D, &b, e->home, "Library/Application Support/Claude/claude_desktop_config.json",
+                    "user", SH_MCPSERVERS)) != MV_OK)
             break;
         rc = at(D, &b, e->appdata, "Claude/claude_desktop_config.json", "user", SH_MCPSERVERS);
         break;
@@ -664,8 +664,7 @@ static int discover_client(disc *D) {
         if (rc == MV_OK)
             rc = at(D, &b, e->cwd, ".vscode/mcp.json", "workspace", SH_VSCODE_MCP);
         if (rc == MV_OK)
-            rc = at(D, &b, e->cwd, ".devcontainer/devcontainer.json", "workspace",
-                    SH_DEVCONTAINER);
+            rc = at(D, &b, e->cwd, ".devcontainer/devcontainer.json", "workspace", SH_DEVCONTAINER);
         if (rc == MV_OK)
             rc = at(D, &b, e->cwd, ".devcontainer.json", "workspace", SH_DEVCONTAINER);
         break;
@@ -688,8 +687,8 @@ static int discover_client(disc *D) {
                 (rc = load_one(D, &U, b.data, "user", FMT_TOML)) == MV_OK && U.ok)
                 rc = take_servers(D->set, &U, CL_CODEX, SH_CODEX, "user", e);
         }
-        if (rc == MV_OK && e->cwd != NULL && (rc = path_join(&b, e->cwd, ".codex/config.toml")) ==
-                                                 MV_OK)
+        if (rc == MV_OK && e->cwd != NULL &&
+            (rc = path_join(&b, e->cwd, ".codex/config.toml")) == MV_OK)
             rc = load_one(D, &P, b.data, "project", FMT_TOML);
         if (rc == MV_OK && P.ok) {
             /* Codex layers the project's tables over the user's. */
@@ -924,7 +923,7 @@ static cfg_shape shape_for(cfg_client cl, const char *path, const cv *root) {
         return SH_VSCODE_MCP;
     case CL_CONTINUE:
         return root != NULL && is_obj(cv_get(root, "mcpServers")) ? SH_MCPSERVERS
-                                                                   : SH_CONTINUE_YAML;
+                                                                  : SH_CONTINUE_YAML;
     default:
         return SH_MCPSERVERS;
     }
@@ -993,8 +992,7 @@ int mv_config_load_file(mv_config_set **out, const char *path, const char *clien
         set_error(err, rc, path, 0, 0, "%s", msg);
         goto done;
     }
-    if ((set = set_new(a)) == NULL ||
-        ctx_init(&L.c, &eb.e, path, L.buf, L.len) != MV_OK) {
+    if ((set = set_new(a)) == NULL || ctx_init(&L.c, &eb.e, path, L.buf, L.len) != MV_OK) {
         rc = MV_ENOMEM;
         set_error(err, rc, path, 0, 0, "out of memory");
         goto done;

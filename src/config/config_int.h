@@ -48,7 +48,7 @@ struct cv {
     bool b;
     const char *s; /* string (may hold NUL) or number text */
     size_t len;
-    cv **items; /* array */
+    cv **items;         /* array */
     cv_member *members; /* object, in document order */
     size_t n, cap;
     uint32_t flags; /* reader-private (TOML table state) */

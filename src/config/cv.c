@@ -186,9 +186,10 @@ bool cfg_utf8_valid(const char *s, size_t len, size_t *bad) {
             p++;
             continue;
         }
-        size_t n = b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3
-                                            : b >= 0xF0 && b <= 0xF4   ? 4
-                                                                       : 0;
+        size_t n = b >= 0xC2 && b <= 0xDF   ? 2
+                   : b >= 0xE0 && b <= 0xEF ? 3
+                   : b >= 0xF0 && b <= 0xF4 ? 4
+                                            : 0;
         bool ok = n != 0 && (size_t)(end - p) >= n;
         for (size_t i = 1; ok && i < n; i++)
             ok = (p[i] & 0xC0) == 0x80;
@@ -372,8 +373,7 @@ int cfg_parse_json(cfg_ctx *c, bool comments, cv **out) {
         uint32_t l = 0, col = 0;
         if (je.code == MV_EPARSE)
             cfg_pos_off(c, je.offset, &l, &col);
-        return cfg_fail(c, je.code == MV_ENOMEM ? MV_ENOMEM : MV_EPARSE, l, col, "%s",
-                        je.message);
+        return cfg_fail(c, je.code == MV_ENOMEM ? MV_ENOMEM : MV_EPARSE, l, col, "%s", je.message);
     }
     conv k = {c, text, c->len};
     *out = convert(&k, doc, 0);

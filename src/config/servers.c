@@ -23,10 +23,10 @@
 /* ------------------------------------------------------------ the clients */
 
 /* Placeholder families. */
-#define PH_BRACE 1u    /* ${VAR} */
-#define PH_DEFAULT 2u  /* ${VAR:-default} */
-#define PH_BARE 4u     /* $VAR */
-#define PH_VSCODE 8u   /* ${env:NAME} ${workspaceFolder} ${userHome} ${input:id} ... */
+#define PH_BRACE 1u     /* ${VAR} */
+#define PH_DEFAULT 2u   /* ${VAR:-default} */
+#define PH_BARE 4u      /* $VAR */
+#define PH_VSCODE 8u    /* ${env:NAME} ${workspaceFolder} ${userHome} ${input:id} ... */
 #define PH_CONTINUE 16u /* ${{ secrets.NAME }} */
 
 typedef struct client_spec {
@@ -78,7 +78,8 @@ typedef struct rd {
     const char *path; /* set-owned */
     const char *scope;
     const cfg_env *env;
-    cfg_keyset names; /* names seen in this file (Continue's list may repeat one) */
+    cfg_keyset names;        /* names seen in this file (Continue's list may repeat one) */
+    uint64_t env_file_bytes; /* envFile bytes read for this config file so far */
 } rd;
 
 /* One server being built. */
@@ -90,8 +91,8 @@ typedef struct draft {
     char needs[320];
     char disabled[160];
     /* the entry's member values */
-    const cv *type, *command, *args, *env, *env_file, *cwd, *url, *headers, *disabled_v,
-        *enabled_v, *include, *exclude, *bearer, *env_headers, *settings, *source;
+    const cv *type, *command, *args, *env, *env_file, *cwd, *url, *headers, *disabled_v, *enabled_v,
+        *include, *exclude, *bearer, *env_headers, *settings, *source;
     const char *url_key;
     cv_member *entry_member;
 } draft;
@@ -136,16 +137,15 @@ static int cap_fail(rd *R, draft *d, const cv *at, const char *what, size_t have
     if (l == 0 && d->entry_member != NULL)
         cfg_pos_member(R->c, d->entry_member, &l, &col);
     return cfg_fail(R->c, MV_ELIMIT, l, col, "server %s: %s has %zu %s, over the %s limit of %llu",
-                    d->shown, what, have, strcmp(lim, "max_string_bytes") == 0 ? "bytes" : "entries",
-                    lim, max);
+                    d->shown, what, have,
+                    strcmp(lim, "max_string_bytes") == 0 ? "bytes" : "entries", lim, max);
 }
 
 /*
  * A string field. Returns MV_OK with *out set, MV_OK with *out NULL when the
  * value is unusable (the server is marked invalid), or a file-level error.
  */
-static int get_str(rd *R, draft *d, const cv *v, const char *field, const char **out,
-                   size_t *len) {
+static int get_str(rd *R, draft *d, const cv *v, const char *field, const char **out, size_t *len) {
     *out = NULL;
     *len = 0;
     if (v == NULL)
@@ -367,8 +367,9 @@ static int expand(rd *R, draft *d, const char *s, size_t n, const char *field, c
         if (changed != NULL)
             *changed = false;
     } else if (b.len > R->c->lim.max_string_bytes) {
-        INVALID(d, "%s is longer than the max_string_bytes limit of %u once placeholders are "
-                   "resolved",
+        INVALID(d,
+                "%s is longer than the max_string_bytes limit of %u once placeholders are "
+                "resolved",
                 field, R->c->lim.max_string_bytes);
         *out = cfg_set_strdup(R->set, s, n);
         if (changed != NULL)
@@ -417,8 +418,8 @@ static void field_name(char *dst, size_t cap, const char *what, const char *key,
 }
 
 /* An array of strings (args, tool filters). */
-static int get_str_array(rd *R, draft *d, const cv *v, const char *field, bool resolve,
-                         char ***out, char ***raw_out, size_t *n_out) {
+static int get_str_array(rd *R, draft *d, const cv *v, const char *field, bool resolve, char ***out,
+                         char ***raw_out, size_t *n_out) {
     *out = NULL;
     if (raw_out != NULL)
         *raw_out = NULL;
@@ -432,8 +433,7 @@ static int get_str_array(rd *R, draft *d, const cv *v, const char *field, bool r
     if (v->n > R->c->lim.max_entries)
         return cap_fail(R, d, v, field, v->n, "max_entries", R->c->lim.max_entries);
     char **items = mv_arena_calloc(R->set->arena, v->n + 1, sizeof(char *));
-    char **raws = raw_out != NULL ? mv_arena_calloc(R->set->arena, v->n + 1, sizeof(char *))
-                                  : NULL;
+    char **raws = raw_out != NULL ? mv_arena_calloc(R->set->arena, v->n + 1, sizeof(char *)) : NULL;
     if (items == NULL || (raw_out != NULL && raws == NULL))
         return nomem(R);
     for (size_t i = 0; i < v->n; i++) {
@@ -521,8 +521,8 @@ static int kv_set(rd *R, kvlist *l, const char *name, size_t nlen, char *value, 
 
 /* A map of strings (env, headers). `values` resolves placeholders; `what`
  * names one pair in messages ("env", "header"). */
-static int get_str_map(rd *R, draft *d, const cv *v, const char *field, const char *what,
-                       kvlist *l, bool replace, bool fold) {
+static int get_str_map(rd *R, draft *d, const cv *v, const char *field, const char *what, kvlist *l,
+                       bool replace, bool fold) {
     if (v == NULL)
         return MV_OK;
     if (v->type != CV_OBJECT) {
@@ -567,12 +567,22 @@ static int read_env_file(rd *R, draft *d, const char *path, kvlist *l) {
     size_t len = 0;
     bool missing = false;
     char msg[300];
-    int rc = cfg_read_file(path, &R->c->lim, R->c->alloc, &buf, &len, &missing, msg,
-                           sizeof(msg));
+    int rc = cfg_read_file(path, &R->c->lim, R->c->alloc, &buf, &len, &missing, msg, sizeof(msg));
     if (rc == MV_ENOMEM)
         return nomem(R);
     if (rc != MV_OK) {
         INVALID(d, "envFile: %s", msg);
+        return MV_OK;
+    }
+    /* Many servers naming big env files must not multiply the reading: all
+     * the envFiles of one config file share the max_file_bytes budget. */
+    R->env_file_bytes += len;
+    if (R->env_file_bytes > R->c->lim.max_file_bytes) {
+        INVALID(d,
+                "envFile %s: the env files of this config together exceed the "
+                "max_file_bytes limit of %llu bytes",
+                path, (unsigned long long)R->c->lim.max_file_bytes);
+        mv_free(R->c->alloc, buf, len + 1);
         return MV_OK;
     }
     size_t line = 0, i = 0;
@@ -666,12 +676,9 @@ static int parse_type(const char *t, size_t n, mv_transport *out) {
     static const struct {
         const char *name;
         mv_transport t;
-    } types[] = {{"stdio", MV_TRANSPORT_STDIO},
-                 {"http", MV_TRANSPORT_HTTP},
-                 {"streamable-http", MV_TRANSPORT_HTTP},
-                 {"streamableHttp", MV_TRANSPORT_HTTP},
-                 {"streamable_http", MV_TRANSPORT_HTTP},
-                 {"sse", MV_TRANSPORT_SSE}};
+    } types[] = {{"stdio", MV_TRANSPORT_STDIO},          {"http", MV_TRANSPORT_HTTP},
+                 {"streamable-http", MV_TRANSPORT_HTTP}, {"streamableHttp", MV_TRANSPORT_HTTP},
+                 {"streamable_http", MV_TRANSPORT_HTTP}, {"sse", MV_TRANSPORT_SSE}};
     for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
         if (strlen(types[i].name) == n && memcmp(types[i].name, t, n) == 0) {
             *out = types[i].t;
@@ -709,8 +716,8 @@ static void pick_fields(rd *R, draft *d, const cv *e) {
         memcpy(key, m->key, m->key_len);
         key[m->key_len] = '\0';
         cfg_client cl = R->cl;
-        if (strcmp(key, "type") == 0 || (cl == CL_CLINE && strcmp(key, "transportType") == 0 &&
-                                         d->type == NULL))
+        if (strcmp(key, "type") == 0 ||
+            (cl == CL_CLINE && strcmp(key, "transportType") == 0 && d->type == NULL))
             d->type = v;
         else if (strcmp(key, "command") == 0)
             d->command = v;
@@ -776,8 +783,9 @@ static int tool_filters(rd *R, draft *d) {
                            false, &d->s.include_tools, NULL, &d->s.n_include_tools);
     if (rc != MV_OK)
         return rc;
-    const char *ex = R->cl == CL_CODEX ? "disabled_tools" : R->cl == CL_KIRO ? "disabledTools"
-                                                                            : "excludeTools";
+    const char *ex = R->cl == CL_CODEX  ? "disabled_tools"
+                     : R->cl == CL_KIRO ? "disabledTools"
+                                        : "excludeTools";
     return get_str_array(R, d, d->exclude, ex, false, &d->s.exclude_tools, NULL,
                          &d->s.n_exclude_tools);
 }
@@ -792,8 +800,7 @@ static int codex_headers(rd *R, draft *d, kvlist *hdr) {
         } else {
             if (d->env_headers->n + hdr->n > R->c->lim.max_entries)
                 return cap_fail(R, d, d->env_headers, "env_http_headers",
-                                d->env_headers->n + hdr->n, "max_entries",
-                                R->c->lim.max_entries);
+                                d->env_headers->n + hdr->n, "max_entries", R->c->lim.max_entries);
             for (size_t i = 0; i < d->env_headers->n; i++) {
                 const cv_member *m = &d->env_headers->members[i];
                 char f[MV_JSON_QUOTE_SIZE(48) + 40];
@@ -831,8 +838,9 @@ static int codex_headers(rd *R, draft *d, kvlist *hdr) {
             if (val == NULL) {
                 char name[96];
                 ph_name(name, sizeof(name), "", var, vn, "");
-                NEEDS(d, "needs input: environment variable %s is not set "
-                         "(bearer_token_env_var)",
+                NEEDS(d,
+                      "needs input: environment variable %s is not set "
+                      "(bearer_token_env_var)",
                       name);
             } else {
                 mv_buf b;
@@ -864,8 +872,8 @@ static int read_entry(rd *R, const char *name, size_t name_len, const cv *e, cv_
     mv_json_quote(d->shown_buf, name, name_len, 48);
     d->shown = d->shown_buf;
     if (name_len > R->c->lim.max_string_bytes) {
-        rc = cap_fail(R, d, e, "the name", name_len, "max_string_bytes",
-                      R->c->lim.max_string_bytes);
+        rc =
+            cap_fail(R, d, e, "the name", name_len, "max_string_bytes", R->c->lim.max_string_bytes);
         goto done;
     }
     uint32_t line = 0, col = 0;
@@ -1006,8 +1014,7 @@ static int read_entry(rd *R, const char *name, size_t name_len, const cv *e, cv_
         if (d->url == NULL) {
             INVALID(d, "type %s needs a url", mv_transport_name(t));
         } else {
-            if ((rc = get_expanded(R, d, d->url, d->url_key, &d->s.url, &d->s.raw_url)) !=
-                MV_OK)
+            if ((rc = get_expanded(R, d, d->url, d->url_key, &d->s.url, &d->s.raw_url)) != MV_OK)
                 goto done;
             if (d->s.url != NULL && d->needs[0] == '\0' && !url_scheme_ok(d->s.url))
                 INVALID(d, "%s must start with http:// or https://", d->url_key);
@@ -1061,8 +1068,8 @@ static int add_server(rd *R, draft *d) {
     } else {
         s->readiness = MV_SERVER_READY;
     }
-    if (reason != NULL && (s->readiness_reason = cfg_set_strdup(set, reason, strlen(reason))) ==
-                              NULL)
+    if (reason != NULL &&
+        (s->readiness_reason = cfg_set_strdup(set, reason, strlen(reason))) == NULL)
         return nomem(R);
     s->client = (char *)cfg_client_id(R->cl);
     s->config_path = (char *)R->path;
@@ -1083,8 +1090,8 @@ static int add_server(rd *R, draft *d) {
                 continue;
             s->overrides_path = o->config_path;
             for (size_t f = 0; f < p->n_files; f++)
-                if (strcmp(p->files[f].path, o->config_path) == 0 &&
-                    p->files[f].n_servers > 0 && strcmp(p->files[f].client, s->client) == 0) {
+                if (strcmp(p->files[f].path, o->config_path) == 0 && p->files[f].n_servers > 0 &&
+                    strcmp(p->files[f].client, s->client) == 0) {
                     p->files[f].n_servers--;
                     break;
                 }
@@ -1112,8 +1119,7 @@ static int add_server(rd *R, draft *d) {
 
 /* Where the server map sits; NULL when the file has none (no servers, not
  * an error). A map of the wrong type is a file-level error. */
-static int server_map(rd *R, const cv *root, cfg_shape shape, const cv **out,
-                      const char **key) {
+static int server_map(rd *R, const cv *root, cfg_shape shape, const cv **out, const char **key) {
     const cv *m = NULL;
     *out = NULL;
     *key = "mcpServers";
@@ -1210,8 +1216,8 @@ int cfg_read_servers(cfg_ctx *c, cfg_set *set, size_t file, cfg_client cl, cfg_s
         uint32_t l, col;
         cfg_pos(c, map, &l, &col);
         rc = cfg_fail(c, MV_ELIMIT, l, col,
-                      "%s has %zu servers, over the max_servers_per_file limit of %u", key,
-                      map->n, c->lim.max_servers_per_file);
+                      "%s has %zu servers, over the max_servers_per_file limit of %u", key, map->n,
+                      c->lim.max_servers_per_file);
         goto done;
     }
     for (size_t i = 0; i < map->n && rc == MV_OK; i++) {
@@ -1251,8 +1257,7 @@ done:
 /* --------------------------------------------------------------- Codex */
 
 static cv *merge(cfg_ctx *c, const cv *base, cv *over, unsigned depth) {
-    if (base == NULL || base->type != CV_OBJECT || over->type != CV_OBJECT ||
-        depth > CV_MAX_DEPTH)
+    if (base == NULL || base->type != CV_OBJECT || over->type != CV_OBJECT || depth > CV_MAX_DEPTH)
         return over;
     cv *out = cv_new(c, CV_OBJECT);
     cfg_keyset ks;

@@ -81,8 +81,7 @@ static void *keyset_find(const cfg_keyset *ks, const void *owner, const char *ke
     return s->owner != NULL ? s->value : NULL;
 }
 
-static int keyset_put(cfg_keyset *ks, const void *owner, const char *key, size_t len,
-                      void *value) {
+static int keyset_put(cfg_keyset *ks, const void *owner, const char *key, size_t len, void *value) {
     if ((ks->n + 1) * 2 > ks->cap && keyset_grow(ks) != MV_OK)
         return MV_ENOMEM;
     uint64_t h = key_hash(owner, key, len);

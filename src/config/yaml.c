@@ -52,9 +52,9 @@ static bool is_int(const char *s, size_t n) {
 }
 
 static bool is_float(const char *s, size_t n) {
-    static const char *const special[] = {".inf", "-.inf", "+.inf", ".Inf", "-.Inf", "+.Inf",
-                                          ".INF", "-.INF", "+.INF", ".nan", ".NaN", ".NAN",
-                                          NULL};
+    static const char *const special[] = {".inf",  "-.inf", "+.inf", ".Inf",  "-.Inf",
+                                          "+.Inf", ".INF",  "-.INF", "+.INF", ".nan",
+                                          ".NaN",  ".NAN",  NULL};
     if (word_in(s, n, special))
         return true;
     size_t i = 0, digits = 0;
@@ -127,7 +127,8 @@ static cv *scalar(cfg_ctx *c, const yaml_event_t *ev, int *rc) {
 /* Attach a finished node to the frame below it. */
 static int attach(cfg_ctx *c, cfg_keyset *keys, yframe *top, cv *v, const yaml_event_t *ev) {
     if (top->node->type == CV_ARRAY)
-        return cv_push(c, top->node, v) == MV_OK ? MV_OK : cfg_fail(c, MV_ENOMEM, 0, 0, "out of memory");
+        return cv_push(c, top->node, v) == MV_OK ? MV_OK
+                                                 : cfg_fail(c, MV_ENOMEM, 0, 0, "out of memory");
     if (top->key == NULL) {
         /* v is a key: only scalars, and unique. */
         if (v->type == CV_ARRAY || v->type == CV_OBJECT || v->type == CV_DEEP)
@@ -145,8 +146,7 @@ static int attach(cfg_ctx *c, cfg_keyset *keys, yframe *top, cv *v, const yaml_e
         top->key_col = v->col;
         return MV_OK;
     }
-    int rc = cv_put(c, top->node, top->key, top->key_len, v, top->key_line, top->key_col,
-                    SIZE_MAX);
+    int rc = cv_put(c, top->node, top->key, top->key_len, v, top->key_line, top->key_col, SIZE_MAX);
     top->key = NULL;
     return rc == MV_OK ? MV_OK : cfg_fail(c, MV_ENOMEM, 0, 0, "out of memory");
 }
@@ -217,7 +217,8 @@ int cfg_parse_yaml(cfg_ctx *c, cv **out) {
                                   ? (const char *)ev.data.sequence_start.tag
                                   : (const char *)ev.data.mapping_start.tag;
             if (tag != NULL) {
-                rc = fail_mark(c, ev.start_mark, "%s", "YAML tags are not supported in this config");
+                rc =
+                    fail_mark(c, ev.start_mark, "%s", "YAML tags are not supported in this config");
                 goto done;
             }
             if (skip > 0 || depth >= CV_MAX_DEPTH) {
@@ -230,8 +231,7 @@ int cfg_parse_yaml(cfg_ctx *c, cv **out) {
                     }
                     deep->line = (uint32_t)(ev.start_mark.line + 1);
                     deep->col = (uint32_t)(ev.start_mark.column + 1);
-                    if (stack[depth - 1].node->type == CV_OBJECT &&
-                        stack[depth - 1].key == NULL) {
+                    if (stack[depth - 1].node->type == CV_OBJECT && stack[depth - 1].key == NULL) {
                         rc = fail_mark(c, ev.start_mark, "%s", "mapping keys must be scalars");
                         goto done;
                     }

@@ -186,8 +186,7 @@ static const mv_server_config *find(const mv_config_set *set, const char *client
 static size_t count(const mv_config_set *set, const char *client, const char *name) {
     size_t n = 0;
     for (size_t i = 0; i < set->n_servers; i++)
-        n += strcmp(set->servers[i].client, client) == 0 &&
-             strcmp(set->servers[i].name, name) == 0;
+        n += strcmp(set->servers[i].client, client) == 0 && strcmp(set->servers[i].name, name) == 0;
     return n;
 }
 
@@ -298,10 +297,19 @@ static void load_fail(const char *name, const char *text, const char *client, in
 
 /* ------------------------------------------------------------ discovery */
 
-static const char *const FULL_ENV[] = {"CURSOR_TOKEN", "tok-CANARY-cursor", "CODEX_TOKEN",
-                                       "CANARY-codex-bearer", "CODEX_ORG", "CANARY-org",
-                                       "GEMINI_KEY", "CANARY-gemini-key", "KIRO_VAR", "kv",
-                                       "CC_TOKEN", "CANARY-cc-token", NULL};
+static const char *const FULL_ENV[] = {"CURSOR_TOKEN",
+                                       "tok-CANARY-cursor",
+                                       "CODEX_TOKEN",
+                                       "CANARY-codex-bearer",
+                                       "CODEX_ORG",
+                                       "CANARY-org",
+                                       "GEMINI_KEY",
+                                       "CANARY-gemini-key",
+                                       "KIRO_VAR",
+                                       "kv",
+                                       "CC_TOKEN",
+                                       "CANARY-cc-token",
+                                       NULL};
 
 static void test_discover_every_client(void **state) {
     (void)state;
@@ -587,12 +595,13 @@ static void test_discover_project_is_home(void **state) {
 static void test_jsonc_only_where_accepted(void **state) {
     (void)state;
     mv_config_env env = make_env(NULL);
-    const char *jsonc = "{\n"
-                        "  // servers\n"
-                        "  \"servers\": {\n"
-                        "    \"a\": {\"type\": \"http\", \"url\": \"https://h//x/*y*/\",}, /* c */\n"
-                        "  },\n"
-                        "}\n";
+    const char *jsonc =
+        "{\n"
+        "  // servers\n"
+        "  \"servers\": {\n"
+        "    \"a\": {\"type\": \"http\", \"url\": \"https://h//x/*y*/\",}, /* c */\n"
+        "  },\n"
+        "}\n";
     mv_config_set *set = load_ok("mcp.json", jsonc, "vscode", &env);
     /* Comment markers inside strings are text. */
     assert_string_equal(set->servers[0].url, "https://h//x/*y*/");
@@ -609,8 +618,8 @@ static void test_jsonc_only_where_accepted(void **state) {
     mv_config_set_free(set);
 
     /* Strict clients: a comment or a trailing comma is an error at its place. */
-    static const char *const strict[] = {"claude-desktop", "claude-code", "cursor", "windsurf",
-                                         "cline", "kiro", "generic", NULL};
+    static const char *const strict[] = {"claude-desktop", "claude-code", "cursor",  "windsurf",
+                                         "cline",          "kiro",        "generic", NULL};
     for (size_t i = 0; strict[i] != NULL; i++) {
         load_fail("c.json", "{\n  // no\n  \"mcpServers\": {}\n}", strict[i], MV_EPARSE, 2, 3,
                   "invalid JSON");
@@ -630,8 +639,8 @@ static void test_json_negatives(void **state) {
               "    \"K\": \"CANARY-2\"}}}}",
               "cursor", MV_EPARSE, 3, 5, "duplicate object key");
     /* Duplicate server names are duplicate keys too. */
-    load_fail("d2.json", "{\"mcpServers\": {\"a\": {}, \"a\": {}}}", "claude-desktop", MV_EPARSE,
-              1, 26, "duplicate");
+    load_fail("d2.json", "{\"mcpServers\": {\"a\": {}, \"a\": {}}}", "claude-desktop", MV_EPARSE, 1,
+              26, "duplicate");
     /* Invalid UTF-8 and raw control characters, never echoing the value. */
     load_fail("u8.json", "{\"mcpServers\": {\"a\": {\"env\": {\"K\": \"CANARY\xff\"}}}}", "cursor",
               MV_EPARSE, 1, 43, "invalid UTF-8");
@@ -676,14 +685,12 @@ static void test_invalid_entries(void **state) {
                   "args[1] must be a string, found an integer");
     expect_reason(find(set, "windsurf", "env-num"), MV_SERVER_INVALID,
                   "env \"PORT\" must be a string, found an integer");
-    expect_reason(find(set, "windsurf", "cmd-num"), MV_SERVER_INVALID,
-                  "command must be a string");
+    expect_reason(find(set, "windsurf", "cmd-num"), MV_SERVER_INVALID, "command must be a string");
     expect_reason(find(set, "windsurf", "bad-type"), MV_SERVER_INVALID,
                   "unknown type \"websocket\"");
     expect_reason(find(set, "windsurf", "stdio-no-cmd"), MV_SERVER_INVALID,
                   "type stdio needs a command");
-    expect_reason(find(set, "windsurf", "http-no-url"), MV_SERVER_INVALID,
-                  "type http needs a url");
+    expect_reason(find(set, "windsurf", "http-no-url"), MV_SERVER_INVALID, "type http needs a url");
     expect_reason(find(set, "windsurf", "nothing"), MV_SERVER_INVALID, "no command or url");
     expect_reason(find(set, "windsurf", "string"), MV_SERVER_INVALID,
                   "must be an object, found a string");
@@ -704,33 +711,32 @@ static void test_invalid_entries(void **state) {
 static void test_toml_subset(void **state) {
     (void)state;
     mv_config_env env = make_env(NULL);
-    const char *text =
-        "\xEF\xBB\xBF# comment with \xc3\xa9\n"
-        "model = 'o3'  # trailing\n"
-        "n1 = +1_000\nn2 = 0xDEAD_beef\nn3 = 0o755\nn4 = 0b1010\nn5 = -0\n"
-        "f1 = 3.14\nf2 = -1e-3\nf3 = 6.02E+23\nf4 = inf\nf5 = -nan\nf6 = 1_000.5\n"
-        "flags = [true, false]\n"
-        "nested = [[1, 2], ['a', \"b\"], [], {x = 1}]\n"
-        "[[profiles]]\nname = \"one\"\n[[profiles]]\nname = \"two\"\n"
-        "[profiles.sub]\nk = 1\n"
-        "[mcp_servers]\n"
-        "dotted.command = \"dot\"\n"
-        "dotted.args = [ ]\n"
-        "[mcp_servers.\"quoted name\"]\n"
-        "command = \"\"\"\n"
-        "multi\\\n"
-        "    line\"\"\"\n"
-        "args = [\n"
-        "  \"\\u00e9\\t\\\"q\\\"\\\\\",  # comment in an array\n"
-        "  '''lit\\eral''',\n"
-        "  \"\\U0001F600\",\n"
-        "  \"\"\"a\"\"\"\",\n"
-        "]\n"
-        "env = { A = \"1\", b.c = \"ignored-nested\" }\n"
-        "cwd = \"/srv\"\r\n"
-        "[ mcp_servers . 'lit' ]\n"
-        "url = \"https://x/mcp\"\n"
-        "http_headers.X-A = \"v\"\n";
+    const char *text = "\xEF\xBB\xBF# comment with \xc3\xa9\n"
+                       "model = 'o3'  # trailing\n"
+                       "n1 = +1_000\nn2 = 0xDEAD_beef\nn3 = 0o755\nn4 = 0b1010\nn5 = -0\n"
+                       "f1 = 3.14\nf2 = -1e-3\nf3 = 6.02E+23\nf4 = inf\nf5 = -nan\nf6 = 1_000.5\n"
+                       "flags = [true, false]\n"
+                       "nested = [[1, 2], ['a', \"b\"], [], {x = 1}]\n"
+                       "[[profiles]]\nname = \"one\"\n[[profiles]]\nname = \"two\"\n"
+                       "[profiles.sub]\nk = 1\n"
+                       "[mcp_servers]\n"
+                       "dotted.command = \"dot\"\n"
+                       "dotted.args = [ ]\n"
+                       "[mcp_servers.\"quoted name\"]\n"
+                       "command = \"\"\"\n"
+                       "multi\\\n"
+                       "    line\"\"\"\n"
+                       "args = [\n"
+                       "  \"\\u00e9\\t\\\"q\\\"\\\\\",  # comment in an array\n"
+                       "  '''lit\\eral''',\n"
+                       "  \"\\U0001F600\",\n"
+                       "  \"\"\"a\"\"\"\",\n"
+                       "]\n"
+                       "env = { A = \"1\", b.c = \"ignored-nested\" }\n"
+                       "cwd = \"/srv\"\r\n"
+                       "[ mcp_servers . 'lit' ]\n"
+                       "url = \"https://x/mcp\"\n"
+                       "http_headers.X-A = \"v\"\n";
     mv_config_set *set = load_ok("config.toml", text, NULL, &env);
     assert_int_equal(set->n_servers, 3);
     const mv_server_config *s = find(set, "codex", "dotted");
@@ -846,7 +852,8 @@ static void test_yaml_continue(void **state) {
     assert_string_equal(hdr_val(s, "X-K"), "CANARY-yaml");
     expect_reason(&set->servers[2], MV_SERVER_INVALID, "no name");
     expect_reason(&set->servers[3], MV_SERVER_INVALID, "same name");
-    expect_reason(&set->servers[4], MV_SERVER_INVALID, "args[1] must be a string, found an integer");
+    expect_reason(&set->servers[4], MV_SERVER_INVALID,
+                  "args[1] must be a string, found an integer");
     mv_config_set_free(set);
 
     load_fail("config.yaml", "base: &b {command: x}\nmcpServers:\n  - *b\n", NULL, MV_EPARSE, 3, 5,
@@ -957,8 +964,25 @@ static void test_env_file(void **state) {
     assert_string_equal(env_val(s, "C"), "lit");
     assert_string_equal(env_val(s, "D"), "x");
     assert_string_equal(env_val(s, "E"), "CANARY-a\nb");
-    expect_reason(find(set, "vscode", "b"), MV_SERVER_INVALID, "bad.env line 2: expected NAME=VALUE");
+    expect_reason(find(set, "vscode", "b"), MV_SERVER_INVALID,
+                  "bad.env line 2: expected NAME=VALUE");
     expect_reason(find(set, "vscode", "c"), MV_SERVER_INVALID, "cannot open");
+    mv_config_set_free(set);
+
+    /* The env files of one config share the file-size budget. */
+    char envtext[121];
+    memset(envtext, 'x', sizeof(envtext) - 1);
+    memcpy(envtext, "A=", 2);
+    envtext[sizeof(envtext) - 2] = '\n';
+    envtext[sizeof(envtext) - 1] = '\0';
+    put("project/big.env", envtext);
+    env.limits.max_file_bytes = 200;
+    set = load_ok("mcp.json",
+                  "{\"servers\": {\"a\": {\"command\": \"x\", \"envFile\": \"big.env\"},\n"
+                  "\"b\": {\"command\": \"x\", \"envFile\": \"big.env\"}}}",
+                  "vscode", &env);
+    expect_reason(find(set, "vscode", "a"), MV_SERVER_READY, NULL);
+    expect_reason(find(set, "vscode", "b"), MV_SERVER_INVALID, "together exceed");
     mv_config_set_free(set);
 }
 
@@ -1164,7 +1188,7 @@ static void test_out_of_memory(void **state) {
             int rc = mv_config_discover(&set, &env, &err);
             if (rc == MV_OK) {
                 ok_discover = 1;
-                            assert_int_equal(set->n_servers, 39);
+                assert_int_equal(set->n_servers, 39);
             } else {
                 assert_int_equal(rc, MV_ENOMEM);
                 assert_null(set);

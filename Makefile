@@ -15,7 +15,10 @@ DEB_PACKAGES = build-essential cmake ninja-build pkg-config libjansson-dev libut
 # Extra tools `make bench` uses (peak RSS, repeatable timings).
 BENCH_PACKAGES = time valgrind hyperfine
 
-.PHONY: all deps node-deps configure build demo test bench install clean
+SANITIZE_BUILD ?= build-sanitize
+SANITIZE_PACKAGES = clang libclang-rt-14-dev
+
+.PHONY: all deps node-deps configure build demo test check-sanitize bench install clean
 
 all: build
 
@@ -43,6 +46,17 @@ demo: build
 test: build node-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The whole test suite under clang's ASan + LSan + UBSan (halt on error).
+check-sanitize: deps node-deps
+	@./scripts/install-deps.sh $(SANITIZE_PACKAGES)
+	cmake -S . -B $(SANITIZE_BUILD) -G Ninja -DCMAKE_C_COMPILER=clang -DMCPVET_SANITIZE=ON \
+	      -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	cd $(SANITIZE_BUILD) && \
+	  ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
 bench: build
 	@./scripts/install-deps.sh $(BENCH_PACKAGES)
 	BENCH_SIZES="$(BENCH_SIZES)" ./bench/run.sh $(BUILD)
@@ -51,4 +65,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -95,14 +95,20 @@ typedef struct mv_mcp_result {
     char *server_version;       /* serverInfo.version, NULL when not given */
     char *instructions;         /* the server's "instructions" (they reach the model
                                    too), NULL when none */
+    size_t instructions_len;    /* bytes of instructions (it may contain U+0000) */
     /* Compact JSON arrays of the items exactly as the server sent them (all
      * pages concatenated): "[{...},{...}]". Empty (len 0) when the server
      * does not announce that list or it was not fetched. */
     mv_buf tools;
     mv_buf prompts;
     mv_buf resources;
-    size_t n_tools, n_prompts, n_resources;
-    bool partial;       /* a cap stopped a list early (status MV_MCP_CAP_HIT) */
+    mv_buf resource_templates; /* resources/templates/list, fetched with resources */
+    size_t n_tools, n_prompts, n_resources, n_resource_templates;
+    /* The lists are incomplete: a cap stopped one early (status
+     * MV_MCP_CAP_HIT), or another failure (a cursor loop, a timeout, the
+     * server exiting) ended the fetch after items were kept. Always false
+     * with MV_MCP_OK. */
+    bool partial;
     /* stdio: the server's stderr, the first max_stderr_bytes of it, and the
      * exit status (-1 when still running when it was killed or unknown). */
     char *stderr_text;

@@ -9,10 +9,12 @@
 #include "model_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 /* Shown when a document matches none of the shapes. */
@@ -732,11 +734,42 @@ int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_option
         rc = mdl_fail(&c, MV_EINVAL, NULL, NULL, "mv_model_load_file needs an output and a path");
         goto done;
     }
-    f = is_stdin ? stdin : fopen(path, "rb");
-    if (f == NULL) {
-        int e = errno;
-        rc = mdl_fail(&c, MV_EIO, NULL, NULL, "cannot open '%s': %s", path, strerror(e));
-        goto done;
+    if (is_stdin) {
+        f = stdin;
+    } else {
+        /* Open without blocking and insist on a regular file: a FIFO with no
+         * writer, a device such as /dev/zero or a directory would otherwise
+         * hang or never end. Standard input ("-") is the way to pipe data. */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        struct stat fst;
+        if (fd < 0) {
+            int e = errno;
+            rc = mdl_fail(&c, MV_EIO, NULL, NULL, "cannot open '%s': %s", path, strerror(e));
+            goto done;
+        }
+        if (fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode)) {
+            const char *what = S_ISDIR(fst.st_mode)    ? "a directory"
+                               : S_ISFIFO(fst.st_mode) ? "a FIFO"
+                               : S_ISCHR(fst.st_mode) || S_ISBLK(fst.st_mode) ? "a device"
+                               : S_ISSOCK(fst.st_mode)                        ? "a socket"
+                                                                              : "not a file";
+            close(fd);
+            rc = mdl_fail(&c, MV_EIO, NULL, NULL,
+                          "cannot read '%s': it is %s, not a regular file (use '-' to read "
+                          "standard input)",
+                          path, what);
+            goto done;
+        }
+        int fl = fcntl(fd, F_GETFL);
+        if (fl >= 0)
+            (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+        f = fdopen(fd, "rb");
+        if (f == NULL) {
+            int e = errno;
+            close(fd);
+            rc = mdl_fail(&c, MV_EIO, NULL, NULL, "cannot open '%s': %s", path, strerror(e));
+            goto done;
+        }
     }
     size_t hint = 64 * 1024;
     struct stat st;

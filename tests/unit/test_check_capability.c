@@ -316,8 +316,8 @@ static void test_denials(void **state) {
     fixture *f = *state;
     static const char *const silent[] = {
         "Adds two numbers. It does not read ~/.ssh or any other key.",
-        "Adds two numbers. Pure computation: it reads no files, environment variables or "
-        "credentials and makes no network calls.",
+        ("Adds two numbers. Pure computation: it reads no files, environment variables or "
+         "credentials and makes no network calls."),
         "Adds two numbers and never touches ~/.aws/credentials.",
         "Adds two numbers without access to .env files.",
         "Adds two numbers. Private keys such as ~/.ssh/id_rsa are never read.",

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mcpvet/model.h"
@@ -1449,7 +1450,24 @@ static void test_load_errors(void **state) {
     assert_int_equal(mv_model_load_file(&set, dir, NULL, &err), MV_EIO);
     assert_null(set);
     assert_non_null(strstr(err.message, "cannot read"));
-    assert_non_null(strstr(err.message, "Is a directory"));
+    assert_non_null(strstr(err.message, "it is a directory, not a regular file"));
+
+    /* A FIFO nobody writes to and an endless device are refused at once
+     * instead of hanging or reading forever. */
+    char fifo[] = "/tmp/mcpvet-fifo-XXXXXX";
+    int tmpfd = mkstemp(fifo);
+    assert_true(tmpfd >= 0);
+    close(tmpfd);
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    mv_error_clear(&err);
+    assert_int_equal(mv_model_load_file(&set, fifo, NULL, &err), MV_EIO);
+    assert_non_null(strstr(err.message, "it is a FIFO, not a regular file"));
+    unlink(fifo);
+    mv_error_clear(&err);
+    assert_int_equal(mv_model_load_file(&set, "/dev/zero", NULL, &err), MV_EIO);
+    assert_non_null(strstr(err.message, "it is a device"));
+    assert_null(set);
 
     /* Over the document cap: refused from the file size, before reading. */
     char *path = data_path("flatten.json");

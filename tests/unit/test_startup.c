@@ -191,8 +191,8 @@ static const char *const tokens[] = {
     "\xc3\xa9t\xc3\xa9",
     "e\xcc\x81",
     "\xc4\xb0nstructions",
-    "stra\xc3\x9f"
-    "e",
+    ("stra\xc3\x9f"
+     "e"),
     "ig\xe2\x80\x8bnore",                               /* ZWSP inside */
     "\xe5\xbf\xbd\xe7\x95\xa5\xe4\xb9\x8b\xe5\x89\x8d", /* 忽略之前 */
     "\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82", /* привет */

@@ -259,6 +259,7 @@ static void put_server(mv_jw *w, const pl_job *job) {
     put_list(w, "tools", &r->tools, true);
     put_list(w, "prompts", &r->prompts, false);
     put_list(w, "resources", &r->resources, false);
+    put_list(w, "resourceTemplates", &r->resource_templates, false);
     mv_jw_obj_end(w);
 }
 
@@ -309,7 +310,7 @@ static int record_servers(mv_pipeline *p, pl_pool *pool) {
         rs->status = mv_mcp_status_name(r->status);
         rs->tools = r->n_tools;
         rs->prompts = r->n_prompts;
-        rs->resources = r->n_resources;
+        rs->resources = r->n_resources + r->n_resource_templates;
         rs->name = mv_pipeline_strdup(job->name);
         rs->client = mv_pipeline_strdup(job->config->client);
         rs->config = mv_pipeline_strdup(job->config->config_path);

@@ -58,6 +58,10 @@ typedef struct mv_report_server {
     const char *reason;           /* why it was not (fully) scanned, or NULL */
     const char *protocol_version; /* agreed version, or NULL */
     uint64_t tools, prompts, resources; /* items fetched per kind */
+    /* Other configs that declare the very same server (same name, command
+     * or URL and environment), scanned once: "vscode (/p/.vscode/mcp.json)";
+     * several are separated by "; ". NULL when none. */
+    const char *also_in;
 } mv_report_server;
 
 /* Whether a server's lists were not fetched whole (any status but "ok" or

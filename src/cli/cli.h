@@ -18,6 +18,12 @@
 int mv_cli_scan(int argc, char **argv);
 int mv_cli_eval(int argc, char **argv);
 
+/* `mcpvet scan --list`: print the discovered configs and servers without
+ * starting anything (list.c). Returns the exit code. */
+struct mv_config_set;
+int mv_cli_list_servers(FILE *out, const struct mv_config_set *const *sets, size_t n_sets,
+                        bool color);
+
 void mv_cli_scan_usage(FILE *f);
 void mv_cli_eval_usage(FILE *f);
 
@@ -26,6 +32,15 @@ void mv_cli_eval_usage(FILE *f);
 void mv_cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* A live progress line on stderr: "  TAG  message", the tag coloured with
+ * `tag_color` (an ANSI sequence, may be NULL) when `color`; the message is
+ * rendered safe like mv_cli_error's. */
+void mv_cli_progress(bool color, const char *tag_color, const char *tag, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
@@ -42,6 +57,9 @@ int mv_cli_parse_rate(const char *option, const char *s, double *out);
 /* A whole number from 0 to `max`. */
 int mv_cli_parse_count(const char *option, const char *s, unsigned long long max,
                        unsigned long long *out);
+
+/* Seconds above 0 and at most `max`, decimals allowed ("1.5"). */
+int mv_cli_parse_seconds(const char *option, const char *s, double max, double *out);
 
 /* Online processor count, at least 1. */
 unsigned mv_cli_default_jobs(void);

@@ -3,10 +3,12 @@
  * --version. Each subcommand lives in its own file and parses its own
  * options; this file only knows their names.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "mcpvet/mcp.h"
 #include "mcpvet/report.h"
 
 #ifndef MCPVET_VERSION
@@ -17,13 +19,17 @@ static void usage(FILE *f) {
     fputs("mcpvet - offline scanner for poisoned MCP tool definitions\n"
           "\n"
           "Usage:\n"
+          "  mcpvet scan [options]              every server the agent clients configure\n"
+          "  mcpvet scan --config FILE [options]\n"
           "  mcpvet scan --tools FILE [--tools FILE ...] [options]\n"
+          "  mcpvet scan --list                 show configured servers, start nothing\n"
           "  mcpvet eval --corpus FILE|DIR [--corpus FILE|DIR ...] [options]\n"
           "  mcpvet help [COMMAND]\n"
           "  mcpvet --version\n"
           "\n"
           "Commands:\n"
-          "  scan   scan tool definitions (tools/list results, snapshots, corpora)\n"
+          "  scan   reach configured MCP servers (or read tool files) and scan what\n"
+          "         they advertise; this starts the configured commands\n"
           "  eval   measure recall and false positives on a labeled corpus\n"
           "\n"
           "Exit codes: 0 clean, 1 finding at or above --fail-on, 2 usage or input\n"
@@ -56,8 +62,18 @@ int main(int argc, char **argv) {
         return MV_EXIT_USAGE;
     }
     const char *cmd = argv[1];
-    if (strcmp(cmd, "scan") == 0)
-        return mv_cli_scan(argc - 1, argv + 1);
+    /* A server that exits while we write to it must not kill mcpvet: writes
+     * then fail with EPIPE and the server gets a status. */
+    signal(SIGPIPE, SIG_IGN);
+    if (strcmp(cmd, "scan") == 0) {
+        if (mv_mcp_global_init() != MV_OK) {
+            mv_cli_error("cannot initialise the HTTP client");
+            return MV_EXIT_USAGE;
+        }
+        int code = mv_cli_scan(argc - 1, argv + 1);
+        mv_mcp_global_cleanup();
+        return code;
+    }
     if (strcmp(cmd, "eval") == 0)
         return mv_cli_eval(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)

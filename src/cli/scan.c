@@ -1,48 +1,87 @@
 /*
- * `mcpvet scan`: load tool definitions from files (tools/list results,
- * multi-server snapshots or labeled corpora), put every tool into one
- * registry, scan it and print the report. Exit codes: 0 clean, 1 a finding at
- * or above --fail-on, 2 usage or input error, 3 degraded scan.
+ * `mcpvet scan`: collect tool definitions (tools files, or the MCP servers
+ * configured in the agent clients on this machine, reached the way the
+ * agent would reach them), scan them in one registry and print the report.
+ * With no input arguments every well-known client config is read and every
+ * server in it is started or contacted. `--list` only shows what would be
+ * scanned and never starts anything.
+ *
+ * Exit codes: 0 clean, 1 a finding at or above --fail-on, 2 usage or input
+ * error, 3 degraded scan (a check failed, a cap was hit, or a server or
+ * config could not be read whole).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
-#include "mcpvet/engine.h"
-#include "mcpvet/model.h"
-#include "mcpvet/registry.h"
+#include "mcpvet/config.h"
+#include "mcpvet/pipeline.h"
 #include "mcpvet/report.h"
+
+#define MAX_TIMEOUT_SECONDS 3600.0
+#define MAX_CONCURRENCY 64u
 
 enum {
     OPT_SHOW_CLEAN = 256,
     OPT_DISABLE_CHECK,
     OPT_FAIL_ON,
+    OPT_CLIENT,
+    OPT_LIST,
+    OPT_TIMEOUT,
+    OPT_CONCURRENCY,
+    OPT_SAVE_SNAPSHOT,
+    OPT_COLOR,
 };
 
 void mv_cli_scan_usage(FILE *f) {
-    fputs("Usage: mcpvet scan --tools FILE [--tools FILE ...] [options]\n"
+    fputs("Usage: mcpvet scan [options]                 (every configured server)\n"
+          "       mcpvet scan --config FILE [options]   (the servers of one config)\n"
+          "       mcpvet scan --tools FILE [options]    (tool definitions in a file)\n"
+          "       mcpvet scan --list [--config FILE]    (show servers, start nothing)\n"
           "\n"
-          "Scan MCP tool definitions offline and report poisoned tools.\n"
-          "FILE is a tools/list result {\"tools\":[...]}, a snapshot\n"
+          "Scan MCP tool definitions and report poisoned tools. With no --tools\n"
+          "or --config, every known agent client config on this machine is read\n"
+          "(Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI,\n"
+          "Codex, Zed, Cline, Continue, Kiro) and every server in it is reached.\n"
+          "\n"
+          "SCANNING STARTS THE CONFIGURED COMMANDS, as the agent client would, and\n"
+          "connects to configured URLs with their headers. Use --list first to see\n"
+          "what would run. Config secrets (env values, headers) are never printed.\n"
+          "\n"
+          "FILE for --tools is a tools/list result {\"tools\":[...]}, a snapshot\n"
           "{\"servers\":[{\"name\",\"tools\"}]} or a labeled corpus; \"-\" reads stdin.\n"
           "\n"
           "Options:\n"
-          "  -t, --tools FILE          input file (repeatable, at least one)\n"
-          "  -s, --server NAME         server name for tools/list files; keeps only\n"
-          "                            that server's tools in snapshots and corpora\n"
+          "  -t, --tools FILE          tool definitions file (repeatable)\n"
+          "  -c, --config FILE         a client config file (repeatable; format\n"
+          "                            detected from the content)\n"
+          "      --client NAME         read --config files as this client's format\n"
+          "  -s, --server NAME         only this server (repeatable for configs; once\n"
+          "                            with --tools, where it names tools/list files'\n"
+          "                            server and filters snapshots and corpora)\n"
+          "      --list                print configs and servers, start nothing\n"
+          "      --timeout SECONDS     per server: start-up and handshake, and each\n"
+          "                            request after it (default 30)\n"
+          "      --concurrency N       servers reached at once (default 4)\n"
+          "      --save-snapshot FILE  write what the servers advertised as a snapshot\n"
+          "                            that --tools reads back with the same verdicts\n"
           "  -f, --format FORMAT       text (default), json or sarif\n"
           "      --fail-on VERDICT     review or quarantine (default): exit 1 when a\n"
           "                            tool gets this verdict or worse\n"
           "  -o, --output FILE         write the report to FILE instead of stdout\n"
+          "      --color WHEN          auto (default: a terminal, unless NO_COLOR is\n"
+          "                            set), always or never\n"
           "  -j, --jobs N              worker threads (default: online cores)\n"
           "      --show-clean          text: list clean tools too\n"
           "      --disable-check ID    leave a builtin check out (repeatable)\n"
           "  -h, --help                show this help\n"
           "\n"
           "Exit codes: 0 clean, 1 finding at or above --fail-on, 2 usage or input\n"
-          "error, 3 degraded scan (a check failed or a cap was hit).\n",
+          "error, 3 degraded scan (a check failed, a cap was hit, or a server or a\n"
+          "config could not be read whole: never reported as clean).\n",
           f);
 }
 
@@ -100,15 +139,24 @@ done:
     return rc;
 }
 
+typedef enum color_when { COLOR_AUTO = 0, COLOR_ALWAYS, COLOR_NEVER } color_when;
+
 typedef struct scan_args {
     mv_cli_list tools;
+    mv_cli_list configs;
+    mv_cli_list servers;
     mv_cli_list disabled;
-    const char *server;
+    const char *client;
     const char *output;
+    const char *save_snapshot;
     mv_report_format format;
     mv_verdict fail_on;
+    color_when color;
+    double timeout;
+    unsigned concurrency;
     unsigned jobs;
     bool show_clean;
+    bool list;
     bool help;
 } scan_args;
 
@@ -116,10 +164,17 @@ typedef struct scan_args {
 static int parse_args(scan_args *a, int argc, char **argv) {
     static const struct option longopts[] = {
         {"tools", required_argument, NULL, 't'},
+        {"config", required_argument, NULL, 'c'},
+        {"client", required_argument, NULL, OPT_CLIENT},
         {"server", required_argument, NULL, 's'},
+        {"list", no_argument, NULL, OPT_LIST},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"concurrency", required_argument, NULL, OPT_CONCURRENCY},
+        {"save-snapshot", required_argument, NULL, OPT_SAVE_SNAPSHOT},
         {"format", required_argument, NULL, 'f'},
         {"fail-on", required_argument, NULL, OPT_FAIL_ON},
         {"output", required_argument, NULL, 'o'},
+        {"color", required_argument, NULL, OPT_COLOR},
         {"jobs", required_argument, NULL, 'j'},
         {"show-clean", no_argument, NULL, OPT_SHOW_CLEAN},
         {"disable-check", required_argument, NULL, OPT_DISABLE_CHECK},
@@ -128,14 +183,39 @@ static int parse_args(scan_args *a, int argc, char **argv) {
     };
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":t:s:f:o:j:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:c:s:f:o:j:h", longopts, NULL)) != -1) {
         switch (c) {
         case 't':
             if (mv_cli_list_add(&a->tools, optarg) != 0)
                 goto oom;
             break;
+        case 'c':
+            if (mv_cli_list_add(&a->configs, optarg) != 0)
+                goto oom;
+            break;
+        case OPT_CLIENT:
+            a->client = optarg;
+            break;
         case 's':
-            a->server = optarg;
+            if (mv_cli_list_add(&a->servers, optarg) != 0)
+                goto oom;
+            break;
+        case OPT_LIST:
+            a->list = true;
+            break;
+        case OPT_TIMEOUT:
+            if (mv_cli_parse_seconds("scan: --timeout", optarg, MAX_TIMEOUT_SECONDS, &a->timeout) !=
+                0)
+                return MV_EXIT_USAGE;
+            break;
+        case OPT_CONCURRENCY:
+            if (mv_cli_parse_jobs("scan: --concurrency", optarg, &a->concurrency) != 0)
+                return MV_EXIT_USAGE;
+            if (a->concurrency > MAX_CONCURRENCY)
+                a->concurrency = MAX_CONCURRENCY;
+            break;
+        case OPT_SAVE_SNAPSHOT:
+            a->save_snapshot = optarg;
             break;
         case 'f':
             if (mv_report_parse_format(&a->format, optarg) != 0) {
@@ -151,6 +231,18 @@ static int parse_args(scan_args *a, int argc, char **argv) {
             break;
         case 'o':
             a->output = optarg;
+            break;
+        case OPT_COLOR:
+            if (strcmp(optarg, "auto") == 0)
+                a->color = COLOR_AUTO;
+            else if (strcmp(optarg, "always") == 0)
+                a->color = COLOR_ALWAYS;
+            else if (strcmp(optarg, "never") == 0)
+                a->color = COLOR_NEVER;
+            else {
+                mv_cli_error("scan: --color must be auto, always or never, not \"%s\"", optarg);
+                return MV_EXIT_USAGE;
+            }
             break;
         case 'j':
             if (mv_cli_parse_jobs("scan: --jobs", optarg, &a->jobs) != 0)
@@ -177,14 +269,21 @@ static int parse_args(scan_args *a, int argc, char **argv) {
         }
     }
     if (optind < argc) {
-        mv_cli_error("scan: unexpected argument \"%s\" (input files go after --tools)",
+        mv_cli_error("scan: unexpected argument \"%s\" (input files go after --tools or --config)",
                      argv[optind]);
         mv_cli_scan_usage(stderr);
         return MV_EXIT_USAGE;
     }
-    if (a->tools.n == 0) {
-        mv_cli_error("scan: no input; give at least one --tools FILE");
-        mv_cli_scan_usage(stderr);
+    if (a->tools.n > 0 && a->servers.n > 1) {
+        mv_cli_error("scan: --server can be given once with --tools");
+        return MV_EXIT_USAGE;
+    }
+    if (a->list && a->tools.n > 0) {
+        mv_cli_error("scan: --list shows configured servers; it does not take --tools");
+        return MV_EXIT_USAGE;
+    }
+    if (a->client != NULL && a->configs.n == 0) {
+        mv_cli_error("scan: --client applies to --config files; give --config FILE");
         return MV_EXIT_USAGE;
     }
     return 0;
@@ -193,18 +292,158 @@ oom:
     return MV_EXIT_USAGE;
 }
 
+/* ------------------------------------------------------------ configs */
+
+typedef struct config_sources {
+    mv_config_set **sets;
+    size_t n_sets;
+    size_t file_errors; /* discovered config files that could not be read */
+} config_sources;
+
+static void config_sources_free(config_sources *cs) {
+    for (size_t i = 0; i < cs->n_sets; i++)
+        mv_config_set_free(cs->sets[i]);
+    free(cs->sets);
+    memset(cs, 0, sizeof *cs);
+}
+
+/* Load the --config files, or discover every known config when none was
+ * given. A file named on the command line that cannot be read is an input
+ * error (exit 2); a discovered one that cannot be read is reported and
+ * makes the scan degraded. Returns 0 or an exit code after printing why. */
+static int load_configs(config_sources *cs, const scan_args *a) {
+    mv_error err;
+    size_t n = a->configs.n > 0 ? a->configs.n : 1;
+    cs->sets = calloc(n, sizeof *cs->sets);
+    if (cs->sets == NULL) {
+        mv_cli_error("out of memory");
+        return MV_EXIT_USAGE;
+    }
+    if (a->configs.n == 0) {
+        mv_error_clear(&err);
+        if (mv_config_discover(&cs->sets[0], NULL, &err) != MV_OK) {
+            mv_cli_print_error(&err, NULL);
+            return MV_EXIT_USAGE;
+        }
+        cs->n_sets = 1;
+        for (size_t i = 0; i < cs->sets[0]->n_files; i++)
+            cs->file_errors += cs->sets[0]->files[i].status != MV_OK;
+        return 0;
+    }
+    for (size_t i = 0; i < a->configs.n; i++) {
+        mv_error_clear(&err);
+        if (mv_config_load_file(&cs->sets[i], a->configs.items[i], a->client, NULL, &err) !=
+            MV_OK) {
+            mv_cli_print_error(&err, a->configs.items[i]);
+            return MV_EXIT_USAGE;
+        }
+        cs->n_sets++;
+    }
+    return 0;
+}
+
+/* Every server of the sets that --server lets through. Returns 0, or an
+ * exit code after printing why (a --server name that matches nothing). */
+static int select_servers(const config_sources *cs, const scan_args *a,
+                          const mv_server_config ***out, size_t *n_out) {
+    size_t total = 0, n = 0;
+    for (size_t i = 0; i < cs->n_sets; i++)
+        total += cs->sets[i]->n_servers;
+    const mv_server_config **v = calloc(total + 1, sizeof *v);
+    if (v == NULL) {
+        mv_cli_error("out of memory");
+        return MV_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < cs->n_sets; i++) {
+        for (size_t k = 0; k < cs->sets[i]->n_servers; k++) {
+            const mv_server_config *s = &cs->sets[i]->servers[k];
+            bool keep = a->servers.n == 0;
+            for (size_t f = 0; f < a->servers.n && !keep; f++)
+                keep = s->name != NULL && strcmp(s->name, a->servers.items[f]) == 0;
+            if (keep)
+                v[n++] = s;
+        }
+    }
+    for (size_t f = 0; a->tools.n == 0 && f < a->servers.n; f++) {
+        bool found = false;
+        for (size_t i = 0; i < n && !found; i++)
+            found = strcmp(v[i]->name, a->servers.items[f]) == 0;
+        if (!found) {
+            mv_cli_error("scan: no configured server is named \"%s\" (see mcpvet scan --list)",
+                         a->servers.items[f]);
+            free(v);
+            return MV_EXIT_USAGE;
+        }
+    }
+    *out = v;
+    *n_out = n;
+    return 0;
+}
+
+/* ----------------------------------------------------------- progress */
+
+typedef struct progress {
+    bool enabled;
+    bool color;
+} progress;
+
+static void on_collect(void *arg, mv_collect_event ev, const mv_server_config *s, const char *phase,
+                       const mv_mcp_result *r) {
+    const progress *pg = arg;
+    if (!pg->enabled)
+        return;
+    const char *client = s->client != NULL ? s->client : "config";
+    switch (ev) {
+    case MV_COLLECT_STARTING:
+        mv_cli_progress(pg->color, NULL, "starting", "%s (%s, %s)", s->name, client,
+                        mv_transport_name(s->transport));
+        break;
+    case MV_COLLECT_PHASE:
+        mv_cli_progress(pg->color, NULL, phase, "%s", s->name);
+        break;
+    case MV_COLLECT_SKIPPED:
+    case MV_COLLECT_DONE: {
+        bool ok = r->status == MV_MCP_OK;
+        const char *color = ok ? "\x1b[32m" : r->status == MV_MCP_DISABLED ? NULL : "\x1b[1;31m";
+        if (ok)
+            mv_cli_progress(pg->color, color, "ok", "%s: %zu tools, %zu prompts, %zu resources "
+                            "(%s, %s)", s->name, r->n_tools, r->n_prompts, r->n_resources,
+                            mv_transport_name(r->transport), r->protocol_version);
+        else
+            mv_cli_progress(pg->color, color, mv_mcp_status_name(r->status), "%s: %s", s->name,
+                            r->reason);
+        break;
+    }
+    }
+}
+
+static bool want_color(color_when when, int fd) {
+    if (when == COLOR_ALWAYS)
+        return true;
+    if (when == COLOR_NEVER)
+        return false;
+    const char *no_color = getenv("NO_COLOR");
+    const char *term = getenv("TERM");
+    if (no_color != NULL && no_color[0] != '\0')
+        return false;
+    if (term != NULL && strcmp(term, "dumb") == 0)
+        return false;
+    return isatty(fd) == 1;
+}
+
+/* ------------------------------------------------------------- scan */
+
 int mv_cli_scan(int argc, char **argv) {
     scan_args a;
-    mv_toolset **sets = NULL;
-    const char **sources = NULL;
-    mv_engine *engine = NULL;
-    mv_registry *reg = NULL;
-    mv_scan *scan = NULL;
+    config_sources cs;
+    const mv_server_config **servers = NULL;
+    size_t n_servers = 0;
+    mv_pipeline *pipe = NULL;
     mv_error err;
-    size_t n_tools = 0;
     int code = MV_EXIT_USAGE;
 
     memset(&a, 0, sizeof a);
+    memset(&cs, 0, sizeof cs);
     a.fail_on = MV_VERDICT_QUARANTINE;
     a.jobs = mv_cli_default_jobs();
     mv_error_clear(&err);
@@ -217,52 +456,85 @@ int mv_cli_scan(int argc, char **argv) {
         goto done;
     }
 
-    sets = calloc(a.tools.n, sizeof *sets);
-    if (sets == NULL)
-        goto oom;
-    mv_model_options mopts;
-    memset(&mopts, 0, sizeof mopts);
-    mopts.server = a.server;
-    for (size_t i = 0; i < a.tools.n; i++) {
-        mv_error_clear(&err);
-        if (mv_model_load_file(&sets[i], a.tools.items[i], &mopts, &err) != MV_OK) {
-            mv_cli_print_error(&err, a.tools.items[i]);
-            goto done;
-        }
-        n_tools += sets[i]->n_tools;
+    bool use_configs = a.configs.n > 0 || a.tools.n == 0;
+    if (use_configs && (rc = load_configs(&cs, &a)) != 0) {
+        code = rc;
+        goto done;
     }
-    if (n_tools == 0 && a.server != NULL) {
-        mv_cli_error("scan: no tools of server \"%s\" in the input", a.server);
+    if (a.list) {
+        code = mv_cli_list_servers(stdout, (const mv_config_set *const *)cs.sets, cs.n_sets,
+                                   want_color(a.color, STDOUT_FILENO));
+        goto done;
+    }
+    if (use_configs && (rc = select_servers(&cs, &a, &servers, &n_servers)) != 0) {
+        code = rc;
+        goto done;
+    }
+    if (use_configs && n_servers == 0 && a.tools.n == 0) {
+        if (a.configs.n > 0)
+            mv_cli_error("scan: the config files name no MCP server");
+        else
+            mv_cli_error("scan: no MCP client configuration with a server was found on this "
+                         "machine (mcpvet scan --list shows where it looked); give --tools FILE "
+                         "or --config FILE");
+        goto done;
+    }
+    if (a.save_snapshot != NULL && n_servers == 0) {
+        mv_cli_error("scan: --save-snapshot saves what servers advertised; no server is scanned");
         goto done;
     }
 
-    mv_engine_options eopts;
-    memset(&eopts, 0, sizeof eopts);
-    eopts.disabled = (const char *const *)a.disabled.items;
-    eopts.n_disabled = a.disabled.n;
-    mv_error_clear(&err);
-    if (mv_engine_new(&engine, &eopts, &err) != MV_OK) {
+    progress pg = {isatty(STDERR_FILENO) == 1, want_color(a.color, STDERR_FILENO)};
+    mv_pipeline_options popts;
+    memset(&popts, 0, sizeof popts);
+    popts.engine.disabled = (const char *const *)a.disabled.items;
+    popts.engine.n_disabled = a.disabled.n;
+    popts.concurrency = a.concurrency;
+    if (a.timeout > 0) {
+        popts.mcp.startup_timeout_ms = (uint32_t)(a.timeout * 1000.0 + 0.5);
+        popts.mcp.request_timeout_ms = popts.mcp.startup_timeout_ms;
+    }
+    popts.on_collect = on_collect;
+    popts.on_collect_arg = &pg;
+    if (mv_pipeline_new(&pipe, &popts, &err) != MV_OK) {
         mv_cli_error("scan: %s", err.message[0] ? err.message : mv_strerror(err.code));
         goto done;
     }
-
-    reg = mv_registry_new(NULL);
-    sources = calloc(n_tools + 1, sizeof *sources);
-    if (reg == NULL || sources == NULL)
-        goto oom;
-    size_t next = 0;
     for (size_t i = 0; i < a.tools.n; i++) {
-        for (size_t t = 0; t < sets[i]->n_tools; t++, next++) {
-            if (mv_registry_add(reg, &sets[i]->tools[t]) != MV_OK) {
-                mv_cli_error("scan: too many tools");
-                goto done;
-            }
-            sources[next] = a.tools.items[i];
+        mv_error_clear(&err);
+        if (mv_pipeline_add_file(pipe, a.tools.items[i], a.servers.n > 0 ? a.servers.items[0]
+                                                                          : NULL,
+                                 &err) != MV_OK) {
+            mv_cli_print_error(&err, a.tools.items[i]);
+            goto done;
         }
     }
+    if (a.tools.n > 0 && a.servers.n > 0 && mv_pipeline_tool_count(pipe) == 0) {
+        mv_cli_error("scan: no tools of server \"%s\" in the input", a.servers.items[0]);
+        goto done;
+    }
+    if (n_servers > 0) {
+        mv_error_clear(&err);
+        if (mv_pipeline_collect(pipe, servers, n_servers, &err) != MV_OK) {
+            mv_cli_error("scan: %s", err.message[0] ? err.message : mv_strerror(err.code));
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < cs.n_sets; i++) {
+        for (size_t f = 0; f < cs.sets[i]->n_files; f++) {
+            const mv_config_file *file = &cs.sets[i]->files[f];
+            if (file->status != MV_OK)
+                mv_cli_error("%s (its servers are not scanned)",
+                             file->error != NULL ? file->error : file->path);
+        }
+    }
+    if (a.save_snapshot != NULL) {
+        const mv_buf *snap = mv_pipeline_snapshot(pipe);
+        if (mv_cli_write_output(a.save_snapshot, snap) != 0)
+            goto done;
+    }
     mv_error_clear(&err);
-    if (mv_registry_freeze(reg) != MV_OK || mv_scan_new(&scan, engine, reg, &err) != MV_OK ||
-        mv_scan_run(scan, a.jobs, &err) != MV_OK) {
+    if (mv_pipeline_scan(pipe, a.jobs, &err) != MV_OK) {
         mv_cli_error("scan: %s", err.message[0] ? err.message : "out of memory");
         goto done;
     }
@@ -271,26 +543,25 @@ int mv_cli_scan(int argc, char **argv) {
     memset(&ropts, 0, sizeof ropts);
     ropts.format = a.format;
     ropts.fail_on = a.fail_on;
-    ropts.sources = sources;
-    ropts.n_sources = n_tools;
     ropts.show_clean = a.show_clean;
-    ropts.engine = engine;
     ropts.jobs = a.jobs;
-    if (write_report_file(a.output, scan, &ropts) != 0)
+    bool to_stdout = a.output == NULL || strcmp(a.output, "-") == 0;
+    ropts.color = a.format == MV_REPORT_TEXT &&
+                  (a.color == COLOR_ALWAYS || (to_stdout && want_color(a.color, STDOUT_FILENO)));
+    mv_pipeline_report_options(pipe, &ropts);
+    if (write_report_file(a.output, mv_pipeline_result(pipe), &ropts) != 0)
         goto done;
-    code = mv_report_exit_code(scan, a.fail_on);
-    goto done;
-oom:
-    mv_cli_error("out of memory");
+    code = mv_pipeline_exit_code(pipe, &ropts);
+    /* A config file that could not be read hides its servers: never clean. */
+    if (code == MV_EXIT_OK && cs.file_errors > 0)
+        code = MV_EXIT_DEGRADED;
 done:
-    mv_scan_free(scan);
-    mv_registry_free(reg);
-    mv_engine_free(engine);
-    for (size_t i = 0; sets != NULL && i < a.tools.n; i++)
-        mv_toolset_free(sets[i]);
-    free(sets);
-    free(sources);
+    mv_pipeline_free(pipe);
+    free(servers);
+    config_sources_free(&cs);
     mv_cli_list_free(&a.tools);
+    mv_cli_list_free(&a.configs);
+    mv_cli_list_free(&a.servers);
     mv_cli_list_free(&a.disabled);
     return code;
 }

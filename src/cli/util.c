@@ -43,6 +43,27 @@ void mv_cli_error(const char *fmt, ...) {
     mv_buf_release(&b);
 }
 
+void mv_cli_progress(bool color, const char *tag_color, const char *tag, const char *fmt, ...) {
+    mv_buf b;
+    va_list ap;
+    mv_buf_init(&b, NULL);
+    va_start(ap, fmt);
+    mv_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    mv_arena *arena = mv_arena_new(NULL, 0);
+    mv_str safe = {NULL, 0};
+    if (arena != NULL && !b.failed &&
+        mv_evidence_render(arena, b.data != NULL ? b.data : "", b.len, CLI_MESSAGE_CAP, &safe,
+                           NULL) == 0) {
+        if (color && tag_color != NULL)
+            fprintf(stderr, "  %s%-14s\x1b[0m %s\n", tag_color, tag, safe.ptr);
+        else
+            fprintf(stderr, "  %-14s %s\n", tag, safe.ptr);
+    }
+    mv_arena_free(arena);
+    mv_buf_release(&b);
+}
+
 void mv_cli_print_error(const mv_error *err, const char *path) {
     const char *source = err->source[0] != '\0' ? err->source : (path != NULL ? path : "");
     const char *message = err->message[0] != '\0' ? err->message : mv_strerror(err->code);
@@ -99,6 +120,21 @@ int mv_cli_parse_rate(const char *option, const char *s, double *out) {
     bool digit = (s[0] >= '0' && s[0] <= '9') || s[0] == '.';
     if (!digit || end == s || *end != '\0' || errno != 0 || !isfinite(v) || v < 0.0 || v > 1.0) {
         mv_cli_error("%s: expected a number from 0 to 1, got \"%s\"", option, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int mv_cli_parse_seconds(const char *option, const char *s, double max, double *out) {
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    bool digit = (s[0] >= '0' && s[0] <= '9') || s[0] == '.';
+    if (!digit || end == s || *end != '\0' || errno != 0 || !isfinite(v) || v <= 0.0 ||
+        v > max) {
+        mv_cli_error("%s: expected a number of seconds above 0 and at most %.0f, got \"%s\"",
+                     option, max, s);
         return -1;
     }
     *out = v;

@@ -148,6 +148,7 @@ void mv_report_json_servers(mv_report_ctx *ctx, mv_jw *w) {
         put_opt(ctx, w, "status", s->status, MV_REPORT_NAME_CAP);
         put_opt(ctx, w, "reason", s->reason, MV_REPORT_SOURCE_CAP);
         put_opt(ctx, w, "protocol_version", s->protocol_version, MV_REPORT_NAME_CAP);
+        put_opt(ctx, w, "also_in", s->also_in, MV_REPORT_SOURCE_CAP);
         mv_jw_bool(w, "complete", !mv_report_server_incomplete(s));
         mv_jw_uint(w, "tools", s->tools);
         mv_jw_uint(w, "prompts", s->prompts);

@@ -271,6 +271,11 @@ static void put_servers(mv_report_ctx *ctx) {
             put_str(b, mv_report_safe_cstr(ctx, s->config, MV_REPORT_SOURCE_CAP));
             mv_buf_putc(b, '\n');
         }
+        if (s->also_in != NULL) {
+            mv_buf_puts(b, "                 also in ");
+            put_str(b, mv_report_safe_cstr(ctx, s->also_in, MV_REPORT_SOURCE_CAP));
+            mv_buf_putc(b, '\n');
+        }
         if (bad || (s->reason != NULL && s->reason[0] != '\0')) {
             mv_buf_puts(b, bad ? "                 not scanned whole: " : "                 note: ");
             put_str(b, s->reason != NULL ? mv_report_safe_cstr(ctx, s->reason, MV_REPORT_SOURCE_CAP)

@@ -476,11 +476,11 @@ static void test_servers_section(void **state) {
     };
     fixture *fx = fixture_new(defs, 1, false, 1);
     const mv_report_server servers[] = {
-        {"github", "cursor", "/home/u/.cursor/mcp.json", "stdio", "ok", NULL, "2025-11-25", 1, 0, 0},
+        {"github", "cursor", "/home/u/.cursor/mcp.json", "stdio", "ok", NULL, "2025-11-25", 1, 0, 0, NULL},
         {"slow\x1b[2Jx", "claude-code", "/home/u/.claude.json", "http", "timeout",
-         "no answer to initialize within 5 s", NULL, 0, 0, 0},
+         "no answer to initialize within 5 s", NULL, 0, 0, 0, NULL},
         {"off", "windsurf", "/home/u/.codeium/windsurf/mcp_config.json", "stdio", "disabled",
-         "disabled in the config", NULL, 0, 0, 0},
+         "disabled in the config", NULL, 0, 0, 0, NULL},
     };
     int code;
     char *text = render_servers(fx, MV_REPORT_TEXT, servers, 3, false, &code);

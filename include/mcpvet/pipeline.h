@@ -1,0 +1,110 @@
+/*
+ * The one shared pipeline, "collect -> scan -> decide -> report", that every
+ * entry point calls (the CLI today; REST, the MCP server and the proxy
+ * later), so they cannot drift apart. Entry points stay thin: they parse
+ * their arguments or request, feed the pipeline, and render its result.
+ *
+ *   collect  tools files, in-memory documents, or configured servers reached
+ *            through the MCP client (concurrently, bounded); what servers
+ *            advertised becomes one snapshot document, which is also what
+ *            --save-snapshot writes, so a saved scan reads back identically
+ *   scan     every item into one registry, the pure engine over it
+ *   report   the options every renderer needs (servers, sources), and the
+ *            exit code, which never claims clean when a server or a check
+ *            was left out
+ *
+ * Not thread-safe: one pipeline per scan.
+ */
+#ifndef MCPVET_PIPELINE_H
+#define MCPVET_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mcpvet/buf.h"
+#include "mcpvet/common.h"
+#include "mcpvet/config.h"
+#include "mcpvet/engine.h"
+#include "mcpvet/mcp.h"
+#include "mcpvet/model.h"
+#include "mcpvet/report.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the collect step reports while servers are reached (for progress). */
+typedef enum mv_collect_event {
+    MV_COLLECT_STARTING = 0, /* the server is being started or connected */
+    MV_COLLECT_PHASE,        /* a new phase ("handshake", "listing tools") */
+    MV_COLLECT_DONE,         /* finished: see the result's status */
+    MV_COLLECT_SKIPPED       /* not started: disabled, needs input or invalid */
+} mv_collect_event;
+
+typedef struct mv_pipeline_options {
+    mv_engine_options engine;
+    mv_model_options model; /* allocator, limits; `server` is ignored */
+    mv_mcp_options mcp;     /* caps and deadlines of the MCP client */
+    unsigned concurrency;   /* servers reached at once, default 4 */
+    /* Progress, called from the fetching threads under a lock (so calls
+     * never interleave); may be NULL. `phase` is set for MV_COLLECT_PHASE,
+     * `result` for MV_COLLECT_DONE and MV_COLLECT_SKIPPED. */
+    void (*on_collect)(void *arg, mv_collect_event ev, const mv_server_config *server,
+                       const char *phase, const mv_mcp_result *result);
+    void *on_collect_arg;
+} mv_pipeline_options;
+
+typedef struct mv_pipeline mv_pipeline;
+
+/* NULL options = defaults. Builds the engine. Returns 0, MV_ENOMEM or
+ * MV_EINVAL (engine options, e.g. an unknown disabled check). */
+int mv_pipeline_new(mv_pipeline **out, const mv_pipeline_options *opts, mv_error *err);
+void mv_pipeline_free(mv_pipeline *p);
+
+/* Collect a tools file (tools/list, snapshot or corpus; "-" = stdin).
+ * `server` as mv_model_options.server. Returns what mv_model_load_file does. */
+int mv_pipeline_add_file(mv_pipeline *p, const char *path, const char *server, mv_error *err);
+
+/* Collect an in-memory document named `source` (copied). */
+int mv_pipeline_add_document(mv_pipeline *p, const char *data, size_t len, const char *source,
+                             const char *server, mv_error *err);
+
+/*
+ * Collect configured servers: each READY one is reached through the MCP
+ * client (at most `concurrency` at once), the others are recorded with
+ * their reason; all of them appear in the report. Servers whose name
+ * repeats with a different identity are told apart as "name@client".
+ * A server that cannot be scanned is not an error (its status says why).
+ * Returns 0 or MV_ENOMEM / MV_EPARSE (the collected snapshot did not
+ * parse, which would be a bug: a server's own text never makes it fail).
+ */
+int mv_pipeline_collect(mv_pipeline *p, const mv_server_config *const *servers, size_t n,
+                        mv_error *err);
+
+/* The snapshot of every server collected so far (a `{"servers":[...]}`
+ * document in the model's snapshot shape, or empty when none was). */
+const mv_buf *mv_pipeline_snapshot(const mv_pipeline *p);
+
+/* Scan everything collected, with `jobs` threads. Returns 0, MV_ENOMEM or
+ * MV_ELIMIT (too many tools for one registry). */
+int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err);
+
+/* After scan: the finished scan and the engine (owned by the pipeline). */
+const mv_scan *mv_pipeline_result(const mv_pipeline *p);
+const mv_engine *mv_pipeline_engine(const mv_pipeline *p);
+
+/* Number of items collected so far. */
+size_t mv_pipeline_tool_count(const mv_pipeline *p);
+
+/* Fill the pipeline-owned members of report options: sources, servers,
+ * engine. Other members (format, fail_on, ...) are left as they are. */
+void mv_pipeline_report_options(const mv_pipeline *p, mv_report_options *ropts);
+
+/* The exit code the scan deserves under `ropts` (see
+ * mv_report_exit_code_opts); MV_EXIT_USAGE before a scan. */
+int mv_pipeline_exit_code(const mv_pipeline *p, const mv_report_options *ropts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,213 @@
+/*
+ * The shared pipeline (see include/mcpvet/pipeline.h): tool sets collected
+ * from files, documents and servers go into one registry and one scan, and
+ * the pipeline keeps what every renderer needs to say where each tool came
+ * from. The collect step for configured servers lives in collect.c.
+ */
+#include "pipeline/pipeline_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcpvet/registry.h"
+
+static char *dup_cstr(const char *s) {
+    if (s == NULL)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d != NULL)
+        memcpy(d, s, n);
+    return d;
+}
+
+char *mv_pipeline_strdup(const char *s) {
+    return dup_cstr(s);
+}
+
+int mv_pipeline_new(mv_pipeline **out, const mv_pipeline_options *opts, mv_error *err) {
+    mv_pipeline *p = NULL;
+    int rc = MV_ENOMEM;
+    *out = NULL;
+    p = calloc(1, sizeof *p);
+    if (p == NULL)
+        goto done;
+    if (opts != NULL)
+        p->opts = *opts;
+    p->opts.model.server = NULL;
+    if (p->opts.concurrency == 0)
+        p->opts.concurrency = MV_PIPELINE_DEFAULT_CONCURRENCY;
+    mv_buf_init(&p->snapshot, NULL);
+    if ((rc = mv_engine_new(&p->engine, &p->opts.engine, err)) != MV_OK)
+        goto done;
+    *out = p;
+    p = NULL;
+done:
+    if (rc == MV_ENOMEM)
+        mv_error_set(err, MV_ENOMEM, "out of memory");
+    mv_pipeline_free(p);
+    return rc;
+}
+
+void mv_pipeline_free(mv_pipeline *p) {
+    if (p == NULL)
+        return;
+    mv_scan_free(p->scan);
+    mv_registry_free(p->registry);
+    for (size_t i = 0; i < p->n_sets; i++) {
+        mv_toolset_free(p->sets[i].set);
+        free(p->sets[i].source);
+        free(p->sets[i].data);
+    }
+    free(p->sets);
+    free(p->tool_sources);
+    mv_pipeline_servers_free(p);
+    mv_buf_release(&p->snapshot);
+    mv_engine_free(p->engine);
+    free(p);
+}
+
+/* Make room for one more tool set. */
+static pl_set *push_set(mv_pipeline *p) {
+    if (p->n_sets == p->cap_sets) {
+        size_t cap = p->cap_sets ? 2 * p->cap_sets : 4;
+        pl_set *grown = realloc(p->sets, cap * sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        p->sets = grown;
+        p->cap_sets = cap;
+    }
+    pl_set *s = &p->sets[p->n_sets];
+    memset(s, 0, sizeof *s);
+    s->servers_base = SIZE_MAX;
+    return s;
+}
+
+int mv_pipeline_add_file(mv_pipeline *p, const char *path, const char *server, mv_error *err) {
+    mv_model_options mopts = p->opts.model;
+    mopts.server = server;
+    pl_set *s = push_set(p);
+    if (s == NULL)
+        return mv_error_set(err, MV_ENOMEM, "out of memory");
+    s->source = dup_cstr(path);
+    if (s->source == NULL)
+        return mv_error_set(err, MV_ENOMEM, "out of memory");
+    int rc = mv_model_load_file(&s->set, path, &mopts, err);
+    if (rc != MV_OK) {
+        free(s->source);
+        return rc;
+    }
+    p->n_tools += s->set->n_tools;
+    p->n_sets++;
+    return MV_OK;
+}
+
+int mv_pipeline_add_document(mv_pipeline *p, const char *data, size_t len, const char *source,
+                             const char *server, mv_error *err) {
+    mv_model_options mopts = p->opts.model;
+    mopts.server = server;
+    pl_set *s = push_set(p);
+    if (s == NULL)
+        return mv_error_set(err, MV_ENOMEM, "out of memory");
+    /* The model's strings point into the document: keep a copy alive. */
+    s->data = malloc(len + 1);
+    s->source = dup_cstr(source != NULL ? source : "<document>");
+    if (s->data == NULL || s->source == NULL) {
+        free(s->data);
+        free(s->source);
+        return mv_error_set(err, MV_ENOMEM, "out of memory");
+    }
+    if (len > 0)
+        memcpy(s->data, data, len);
+    s->data[len] = '\0';
+    int rc = mv_model_parse(&s->set, s->data, len, s->source, &mopts, err);
+    if (rc != MV_OK) {
+        free(s->data);
+        free(s->source);
+        return rc;
+    }
+    p->n_tools += s->set->n_tools;
+    p->n_sets++;
+    return MV_OK;
+}
+
+const mv_buf *mv_pipeline_snapshot(const mv_pipeline *p) {
+    return &p->snapshot;
+}
+
+size_t mv_pipeline_tool_count(const mv_pipeline *p) {
+    return p->n_tools;
+}
+
+/* The source name every tool is reported with: its file, or for a server
+ * reached through its config, that config file. */
+static const char *tool_source(const mv_pipeline *p, const pl_set *s, size_t tool) {
+    if (s->servers_base == SIZE_MAX)
+        return s->source;
+    for (size_t k = 0; k < s->set->n_servers; k++) {
+        const mv_server_meta *m = &s->set->servers[k];
+        if (tool >= m->first_tool && tool < m->first_tool + m->n_tools) {
+            const mv_report_server *rs = &p->servers[s->servers_base + k];
+            return rs->config != NULL ? rs->config : s->source;
+        }
+    }
+    return s->source;
+}
+
+int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err) {
+    int rc = MV_ENOMEM;
+    if (p->scan != NULL)
+        return mv_error_set(err, MV_EINVAL, "the pipeline has already scanned");
+    p->registry = mv_registry_new(p->opts.model.allocator);
+    p->tool_sources = calloc(p->n_tools + 1, sizeof *p->tool_sources);
+    if (p->registry == NULL || p->tool_sources == NULL)
+        goto oom;
+    size_t next = 0;
+    for (size_t i = 0; i < p->n_sets; i++) {
+        const pl_set *s = &p->sets[i];
+        for (size_t t = 0; t < s->set->n_tools; t++, next++) {
+            if (mv_registry_add(p->registry, &s->set->tools[t]) != MV_OK) {
+                rc = mv_error_set(err, MV_ELIMIT, "too many tools for one registry");
+                goto done;
+            }
+            p->tool_sources[next] = tool_source(p, s, t);
+        }
+    }
+    if (mv_registry_freeze(p->registry) != MV_OK)
+        goto oom;
+    if ((rc = mv_scan_new(&p->scan, p->engine, p->registry, err)) != MV_OK ||
+        (rc = mv_scan_run(p->scan, jobs, err)) != MV_OK)
+        goto done;
+    return MV_OK;
+oom:
+    rc = mv_error_set(err, MV_ENOMEM, "out of memory");
+done:
+    mv_scan_free(p->scan);
+    p->scan = NULL;
+    return rc;
+}
+
+const mv_scan *mv_pipeline_result(const mv_pipeline *p) {
+    return p->scan;
+}
+
+const mv_engine *mv_pipeline_engine(const mv_pipeline *p) {
+    return p->engine;
+}
+
+void mv_pipeline_report_options(const mv_pipeline *p, mv_report_options *ropts) {
+    ropts->sources = p->tool_sources;
+    ropts->n_sources = p->tool_sources != NULL ? p->n_tools : 0;
+    ropts->servers = p->servers;
+    ropts->n_servers = p->n_servers;
+    ropts->engine = p->engine;
+}
+
+int mv_pipeline_exit_code(const mv_pipeline *p, const mv_report_options *ropts) {
+    if (p->scan == NULL)
+        return MV_EXIT_USAGE;
+    mv_report_options o = *ropts;
+    o.servers = p->servers;
+    o.n_servers = p->n_servers;
+    return mv_report_exit_code_opts(p->scan, &o);
+}

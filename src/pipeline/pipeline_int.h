@@ -1,0 +1,45 @@
+/*
+ * Internals of the pipeline shared by pipeline.c (sets, registry, scan,
+ * report options) and collect.c (servers reached through the MCP client).
+ */
+#ifndef MCPVET_PIPELINE_INT_H
+#define MCPVET_PIPELINE_INT_H
+
+#include <stdint.h>
+
+#include "mcpvet/pipeline.h"
+
+#define MV_PIPELINE_DEFAULT_CONCURRENCY 4u
+
+/* One collected tool set and what keeps its strings alive. */
+typedef struct pl_set {
+    mv_toolset *set;
+    char *source; /* file name, or "<servers>" for a collected snapshot */
+    char *data;   /* the document the set's strings point into (NULL for files) */
+    /* For a collected snapshot: index of its first server in
+     * mv_pipeline.servers (its servers follow in order); SIZE_MAX otherwise. */
+    size_t servers_base;
+} pl_set;
+
+struct mv_pipeline {
+    mv_pipeline_options opts;
+    mv_engine *engine;
+    pl_set *sets;
+    size_t n_sets, cap_sets;
+    size_t n_tools;
+    /* Report data for servers reached by collect (strings owned here). */
+    mv_report_server *servers;
+    size_t n_servers;
+    mv_buf snapshot;
+    /* After scan. */
+    mv_registry *registry;
+    mv_scan *scan;
+    const char **tool_sources; /* per registry tool */
+};
+
+char *mv_pipeline_strdup(const char *s);
+
+/* Release the report servers and their strings (collect.c). */
+void mv_pipeline_servers_free(mv_pipeline *p);
+
+#endif

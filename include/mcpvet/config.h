@@ -210,8 +210,11 @@ const char *const *mv_config_client_ids(void);
  * lists env and header NAMES only (never values), quotes arguments that hold
  * spaces, quotes or anything but printable ASCII as JSON strings with
  * \uXXXX escapes (so no terminal escape or invisible character is
- * printed), and shows at most 512 bytes of any one string. No newline is
- * appended. Returns 0, MV_EINVAL (NULL argument) or MV_ENOMEM.
+ * printed), and shows at most 512 bytes of any one string. Arguments that
+ * look like credentials are masked as "***" (the value after a flag named
+ * like --token or --api-key, "--key=..." forms, long one-word values mixing
+ * letters and digits), and a URL loses its user info, query and fragment.
+ * No newline is appended. Returns 0, MV_EINVAL (NULL argument) or MV_ENOMEM.
  */
 int mv_config_describe(mv_buf *out, const mv_server_config *s);
 

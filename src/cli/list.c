@@ -6,7 +6,6 @@
  * argument that looks like a token, or follows a --token/--api-key style
  * flag, is masked.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,45 +17,6 @@
 
 #define LIST_FIELD_CAP 512u
 
-/* Case-insensitive substring test for ASCII words. */
-static bool contains_word(const char *s, const char *word) {
-    size_t n = strlen(word);
-    for (; *s != '\0'; s++) {
-        size_t i = 0;
-        while (i < n && s[i] != '\0' && tolower((unsigned char)s[i]) == word[i])
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
-
-static bool secret_flag_name(const char *s) {
-    static const char *const words[] = {"token", "key",    "secret", "password", "passwd",
-                                        "auth",  "bearer", "credential", "cookie"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (contains_word(s, words[i]))
-            return true;
-    return false;
-}
-
-/* A value that looks like a credential rather than a path, package or
- * version: long, one word, letters and digits mixed, no '/' or '.'. */
-static bool looks_like_token(const char *s) {
-    size_t n = strlen(s);
-    bool digit = false, alpha = false;
-    if (n < 20)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '/' || c == '.' || c == ' ' || c == '@')
-            return false;
-        digit |= isdigit(c) != 0;
-        alpha |= isalpha(c) != 0;
-    }
-    return digit && alpha;
-}
-
 static void put_safe(mv_buf *b, mv_arena *arena, const char *s) {
     mv_str safe = {NULL, 0};
     if (s == NULL)
@@ -65,83 +25,6 @@ static void put_safe(mv_buf *b, mv_arena *arena, const char *s) {
         mv_buf_append(b, safe.ptr, safe.len);
     else
         mv_buf_putc(b, '?');
-}
-
-/* The URL without user info and with the query and fragment hidden. */
-static void put_url(mv_buf *b, mv_arena *arena, const char *url) {
-    const char *scheme_end = strstr(url, "://");
-    const char *host = scheme_end != NULL ? scheme_end + 3 : url;
-    const char *path = host + strcspn(host, "/?#");
-    const char *at = memchr(host, '@', (size_t)(path - host));
-    size_t n = strlen(url) + 1;
-    char *clean = malloc(n + 4);
-    if (clean == NULL) {
-        mv_buf_putc(b, '?');
-        return;
-    }
-    size_t o = 0;
-    memcpy(clean, url, (size_t)(host - url));
-    o = (size_t)(host - url);
-    const char *h = at != NULL ? at + 1 : host;
-    memcpy(clean + o, h, (size_t)(path - h));
-    o += (size_t)(path - h);
-    size_t plen = strcspn(path, "?#");
-    memcpy(clean + o, path, plen);
-    o += plen;
-    if (path[plen] != '\0') {
-        memcpy(clean + o, "?...", 4);
-        o += 4;
-    }
-    clean[o] = '\0';
-    put_safe(b, arena, clean);
-    free(clean);
-}
-
-static void put_names(mv_buf *b, mv_arena *arena, const char *label, const mv_config_kv *kv,
-                      size_t n) {
-    if (n == 0)
-        return;
-    mv_buf_printf(b, "  %s: ", label);
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0)
-            mv_buf_puts(b, ", ");
-        put_safe(b, arena, kv[i].name);
-    }
-}
-
-/* One line saying how the server is started or reached. */
-static void describe(mv_buf *b, mv_arena *arena, const mv_server_config *s) {
-    if (s->transport == MV_TRANSPORT_STDIO) {
-        mv_buf_puts(b, "stdio: ");
-        put_safe(b, arena, s->command);
-        bool mask_next = false;
-        for (size_t i = 0; i < s->n_args; i++) {
-            const char *arg = s->args[i] != NULL ? s->args[i] : "";
-            mv_buf_putc(b, ' ');
-            const char *eq = arg[0] == '-' ? strchr(arg, '=') : NULL;
-            if (mask_next || looks_like_token(arg)) {
-                mv_buf_puts(b, "***");
-            } else if (eq != NULL && secret_flag_name(arg)) {
-                mv_buf_append(b, arg, (size_t)(eq - arg) + 1);
-                mv_buf_puts(b, "***");
-            } else {
-                put_safe(b, arena, arg);
-            }
-            mask_next = arg[0] == '-' && eq == NULL && secret_flag_name(arg);
-        }
-        if (s->cwd != NULL) {
-            mv_buf_puts(b, "  (in ");
-            put_safe(b, arena, s->cwd);
-            mv_buf_putc(b, ')');
-        }
-        put_names(b, arena, "env", s->env, s->n_env);
-    } else if (s->transport == MV_TRANSPORT_HTTP || s->transport == MV_TRANSPORT_SSE) {
-        mv_buf_printf(b, "%s: ", mv_transport_name(s->transport));
-        put_url(b, arena, s->url != NULL ? s->url : "");
-        put_names(b, arena, "headers", s->headers, s->n_headers);
-    } else {
-        mv_buf_puts(b, "not startable");
-    }
 }
 
 int mv_cli_list_servers(FILE *out, const mv_config_set *const *sets, size_t n_sets, bool color) {
@@ -187,7 +70,8 @@ int mv_cli_list_servers(FILE *out, const mv_config_set *const *sets, size_t n_se
             if (s->line > 0)
                 mv_buf_printf(&b, ", line %u", s->line);
             mv_buf_puts(&b, "]\n    ");
-            describe(&b, arena, s);
+            if (mv_config_describe(&b, s) != MV_OK)
+                mv_buf_puts(&b, "?");
             mv_buf_putc(&b, '\n');
             if (!ready) {
                 const char *tag = mv_server_readiness_name(s->readiness);

@@ -1105,6 +1105,76 @@ static void put_names(mv_buf *out, const char *label, const mv_config_kv *kv, si
     mv_buf_putc(out, ']');
 }
 
+/* Arguments written into a config are secrets often enough ("--api-key",
+ * "sk-live-..."), and they are not placeholders the client resolves, so a
+ * description masks: the value after a flag named like a credential, the
+ * value of "--token=..." forms, and any long one-word value mixing letters
+ * and digits that is not a path, package, version or address. */
+static bool has_word(const char *s, const char *word) {
+    size_t n = strlen(word);
+    for (; *s != '\0'; s++) {
+        size_t i = 0;
+        while (i < n && s[i] != '\0' && (s[i] | 0x20) == word[i])
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+static bool credential_flag(const char *arg, size_t len) {
+    static const char *const words[] = {"token",  "key",        "secret", "password", "passwd",
+                                        "bearer", "credential", "cookie", "auth"};
+    char name[64];
+    if (len >= sizeof name)
+        len = sizeof name - 1;
+    memcpy(name, arg, len);
+    name[len] = '\0';
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (has_word(name, words[i]))
+            return true;
+    return false;
+}
+
+static bool token_like(const char *s) {
+    size_t n = strlen(s);
+    bool digit = false, alpha = false;
+    if (n < 20)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '/' || c == '.' || c == ' ' || c == '@' || c == ':')
+            return false;
+        digit |= c >= '0' && c <= '9';
+        alpha |= (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+    }
+    return digit && alpha;
+}
+
+/* A URL without user info, its query and fragment hidden ("?..."). */
+static void put_url(mv_buf *out, const char *url) {
+    const char *sep = strstr(url, "://");
+    const char *host = sep != NULL ? sep + 3 : url;
+    size_t host_len = strcspn(host, "/?#");
+    const char *at = memchr(host, '@', host_len);
+    const char *path = host + host_len;
+    size_t path_len = strcspn(path, "?#");
+    mv_buf shown;
+    mv_buf_init(&shown, out->alloc);
+    mv_buf_append(&shown, url, (size_t)(host - url));
+    if (at != NULL)
+        host_len -= (size_t)(at + 1 - host), host = at + 1;
+    mv_buf_append(&shown, host, host_len);
+    mv_buf_append(&shown, path, path_len);
+    if (path[path_len] != '\0')
+        mv_buf_puts(&shown, "?...");
+    if (shown.failed)
+        out->failed = 1;
+    else
+        put_shown(out, shown.data != NULL ? shown.data : "");
+    mv_buf_release(&shown);
+}
+
 int mv_config_describe(mv_buf *out, const mv_server_config *s) {
     if (out == NULL || s == NULL)
         return MV_EINVAL;
@@ -1113,16 +1183,27 @@ int mv_config_describe(mv_buf *out, const mv_server_config *s) {
     char **args = s->raw_args != NULL ? s->raw_args : s->args;
     const char *url = s->raw_url != NULL ? s->raw_url : s->url;
     if (cmd != NULL) {
+        bool mask_next = false;
         mv_buf_putc(out, ' ');
         put_shown(out, cmd);
         for (size_t i = 0; args != NULL && i < s->n_args; i++) {
+            const char *arg = args[i] != NULL ? args[i] : "";
+            const char *eq = arg[0] == '-' ? strchr(arg, '=') : NULL;
             mv_buf_putc(out, ' ');
-            put_shown(out, args[i] != NULL ? args[i] : "");
+            if (mask_next || token_like(arg)) {
+                mv_buf_puts(out, "***");
+            } else if (eq != NULL && credential_flag(arg, (size_t)(eq - arg))) {
+                mv_buf_append(out, arg, (size_t)(eq - arg) + 1);
+                mv_buf_puts(out, "***");
+            } else {
+                put_shown(out, arg);
+            }
+            mask_next = arg[0] == '-' && eq == NULL && credential_flag(arg, strlen(arg));
         }
     }
     if (url != NULL) {
         mv_buf_putc(out, ' ');
-        put_shown(out, url);
+        put_url(out, url);
     }
     put_names(out, "env", s->env, s->n_env);
     put_names(out, "headers", s->headers, s->n_headers);

@@ -341,9 +341,16 @@ int mv_report_render_text(mv_report_ctx *ctx) {
                       (unsigned long long)sum->partial);
     mv_buf_putc(b, '\n');
     mv_buf_printf(b, "  Risk score:    %d/100\n", sum->risk);
-    size_t incomplete = mv_report_incomplete_servers(ctx);
+    size_t incomplete = mv_report_incomplete_servers(ctx), disabled = 0;
+    for (size_t i = 0; i < ctx->opts->n_servers; i++) {
+        const char *st = ctx->opts->servers[i].status;
+        disabled += st != NULL && strcmp(st, "disabled") == 0;
+    }
     if (ctx->opts->n_servers > 0) {
-        mv_buf_printf(b, "  Servers:       %zu reached", ctx->opts->n_servers - incomplete);
+        mv_buf_printf(b, "  Servers:       %zu scanned",
+                      ctx->opts->n_servers - incomplete - disabled);
+        if (disabled > 0)
+            mv_buf_printf(b, ", %zu disabled", disabled);
         if (incomplete > 0)
             mv_buf_printf(b, ", %zu NOT scanned whole (see Servers)", incomplete);
         mv_buf_putc(b, '\n');

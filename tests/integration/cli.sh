@@ -95,9 +95,15 @@ run scan --help
 expect_rc "scan --help" 0
 expect_out "scan --help" "--fail-on"
 
-run scan
-expect_rc "scan without --tools" 2
-expect_err "scan without --tools" "no input"
+# Without input, scan reads the agent clients' configs: an empty home has
+# none, which is a usage error, never an empty "clean" scan.
+mkdir -p "$TMP/empty-home"
+(cd "$TMP/empty-home" &&
+    exec env -u XDG_CONFIG_HOME -u APPDATA -u CODEX_HOME HOME="$TMP/empty-home" \
+        "$MCPVET" scan >"$OUT" 2>"$ERR")
+RC=$?
+expect_rc "scan without input in an empty home" 2
+expect_err "scan without input in an empty home" "no MCP client configuration with a server"
 
 run scan --tools "$DEMO" --bogus
 expect_rc "unknown option" 2

@@ -284,6 +284,8 @@ void mv_pipeline_servers_free(mv_pipeline *p) {
         free((char *)s->client);
         free((char *)s->config);
         free((char *)s->reason);
+        free((char *)s->transport);
+        free((char *)s->status);
         free((char *)s->protocol_version);
         free((char *)s->also_in);
     }
@@ -306,8 +308,8 @@ static int record_servers(mv_pipeline *p, pl_pool *pool) {
         mv_report_server *rs = &p->servers[p->n_servers];
         memset(rs, 0, sizeof *rs);
         mv_transport t = r->transport != MV_TRANSPORT_NONE ? r->transport : job->config->transport;
-        rs->transport = mv_transport_name(t); /* static */
-        rs->status = mv_mcp_status_name(r->status);
+        rs->transport = mv_pipeline_strdup(mv_transport_name(t));
+        rs->status = mv_pipeline_strdup(mv_mcp_status_name(r->status));
         rs->tools = r->n_tools;
         rs->prompts = r->n_prompts;
         rs->resources = r->n_resources + r->n_resource_templates;
@@ -320,7 +322,7 @@ static int record_servers(mv_pipeline *p, pl_pool *pool) {
         rs->also_in = job->also_in;
         job->also_in = NULL;
         p->n_servers++;
-        if (rs->name == NULL || (job->config->client != NULL && rs->client == NULL) ||
+        if (rs->name == NULL || rs->transport == NULL || rs->status == NULL || (job->config->client != NULL && rs->client == NULL) ||
             (job->config->config_path != NULL && rs->config == NULL) ||
             (r->reason[0] != '\0' && rs->reason == NULL) ||
             (r->protocol_version[0] != '\0' && rs->protocol_version == NULL))

@@ -83,6 +83,48 @@ static pl_set *push_set(mv_pipeline *p) {
     return s;
 }
 
+/* A snapshot saved by a scan of servers says how each was reached and
+ * whether it was scanned whole: report those servers again, so reading the
+ * snapshot back gives the same report and exit code. */
+static int adopt_snapshot_servers(mv_pipeline *p, pl_set *s) {
+    const mv_toolset *set = s->set;
+    bool any = false;
+    for (size_t k = 0; k < set->n_servers && !any; k++)
+        any = set->servers[k].status.len > 0;
+    if (!any)
+        return MV_OK;
+    mv_report_server *grown =
+        realloc(p->servers, (p->n_servers + set->n_servers) * sizeof *grown);
+    if (grown == NULL)
+        return MV_ENOMEM;
+    p->servers = grown;
+    s->servers_base = p->n_servers;
+    for (size_t k = 0; k < set->n_servers; k++) {
+        const mv_server_meta *m = &set->servers[k];
+        mv_report_server *rs = &p->servers[p->n_servers++];
+        memset(rs, 0, sizeof *rs);
+        const mv_str *src[] = {&m->name,   &m->client, &m->config,          &m->transport,
+                               &m->status, &m->reason, &m->protocol_version};
+        const char **dst[] = {&rs->name,   &rs->client, &rs->config,          &rs->transport,
+                              &rs->status, &rs->reason, &rs->protocol_version};
+        for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
+            if (src[i]->len == 0 && i != 0 && i != 4)
+                continue;
+            char *copy = malloc(src[i]->len + 1);
+            if (copy == NULL)
+                return MV_ENOMEM;
+            if (src[i]->len > 0)
+                memcpy(copy, src[i]->ptr, src[i]->len);
+            copy[src[i]->len] = '\0';
+            *dst[i] = copy;
+        }
+        rs->tools = m->counts[MV_ITEM_TOOL];
+        rs->prompts = m->counts[MV_ITEM_PROMPT];
+        rs->resources = m->counts[MV_ITEM_RESOURCE] + m->counts[MV_ITEM_RESOURCE_TEMPLATE];
+    }
+    return MV_OK;
+}
+
 int mv_pipeline_add_file(mv_pipeline *p, const char *path, const char *server, mv_error *err) {
     mv_model_options mopts = p->opts.model;
     mopts.server = server;
@@ -99,6 +141,8 @@ int mv_pipeline_add_file(mv_pipeline *p, const char *path, const char *server, m
     }
     p->n_tools += s->set->n_tools;
     p->n_sets++;
+    if (adopt_snapshot_servers(p, s) != MV_OK)
+        return mv_error_set(err, MV_ENOMEM, "out of memory");
     return MV_OK;
 }
 

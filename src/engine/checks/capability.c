@@ -1035,6 +1035,17 @@ static void sb_lit(sbuf *b, const char *s) {
     sb_add(b, s, strlen(s));
 }
 
+/* Facets for the dangerous level (check.h): a narrow tool reaching for a
+ * sensitive resource, or uploading to an outside host (a sink). Shell
+ * execution and bare credential words corroborate nothing by themselves. */
+static uint32_t res_facets(const cap_res *r) {
+    if (str_is(r->id, "upload"))
+        return MV_FACET_SINK;
+    if (r->threat == MV_THREAT_EXFILTRATION && !str_is(r->id, "credword"))
+        return MV_FACET_SENSITIVE;
+    return 0;
+}
+
 static int report_resources(tool_scan *ts, const declaration *d) {
     const cap_state *st = ts->st;
     uint64_t sens = d->mask & st->sensitive_mask;
@@ -1096,6 +1107,7 @@ static int report_resources(tool_scan *ts, const declaration *d) {
         .length = rb->raw_len,
         .evidence = {f->text.ptr + rb->raw_off, rb->raw_len},
         .detail = {detail, b.n},
+        .facets = res_facets(&st->res[top]),
     };
     return mv_emit(ts->out, &spec);
 }
@@ -1322,6 +1334,7 @@ static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
         .length = fi >= 0 ? (uint32_t)pm->name.len : 0,
         .evidence = {ev, e.n},
         .detail = {detail, b.n},
+        .facets = MV_FACET_SINK,
     };
     return mv_emit(ts->out, &spec);
 }

@@ -195,7 +195,7 @@ static int inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *o
                                    m->confidence,       false,
                                    (int32_t)i,          m->start,
                                    m->length,           (mv_str){evidence, el},
-                                   (mv_str){detail, dl}};
+                                   (mv_str){detail, dl}, 0};
             rc = mv_emit(out, &spec);
             if (rc != MV_OK)
                 goto done;

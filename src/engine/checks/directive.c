@@ -1461,7 +1461,8 @@ static bool instruction_hit(const best *b) {
  * model, secrecy, covert acts, overrides: the legacy rules' critical class)
  * and exfiltration imperatives next to a sensitive object. */
 static uint32_t family_facets(const mv_dr_family *fam, const best *b) {
-    static const char *const hidden[] = {"tags", "html_comment", "secrecy", "covert", "override"};
+    static const char *const hidden[] = {"tags",     "html_comment", "secrecy",
+                                         "covert",   "override",     "deceive"};
     uint32_t facets = 0;
     for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++) {
         if (strcmp(fam->id, hidden[i]) == 0) {

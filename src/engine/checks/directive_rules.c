@@ -1264,7 +1264,7 @@ done:
 }
 
 static const char *const builtin_names[] = {"sensitive_resources", "directive_context",
-                                            "directive_en", "directive_intl"};
+                                            "directive_en", "directive_hijack", "directive_intl"};
 #define N_BUILTIN (sizeof(builtin_names) / sizeof(builtin_names[0]))
 
 static int builtin_sources(mv_dr_source src[N_BUILTIN], mv_error *err) {

@@ -39,8 +39,8 @@ typedef struct mv_aggregate_result {
     mv_threat threat;
     double confidence;
     int risk;
-    uint32_t hard_checks; /* distinct checks with a hard signal */
-    uint32_t soft_checks; /* distinct checks with a soft (and no hard) signal */
+    uint32_t hard_checks;     /* distinct checks with a hard signal */
+    uint32_t soft_checks;     /* distinct checks with a soft (and no hard) signal */
     const char *danger_class; /* MV_DANGER_* class when soft evidence corroborated itself,
                                  else NULL (also NULL for a hard-only quarantine) */
     uint32_t danger_basis;    /* MV_DANGER_BASIS_* that agreed; 0 when danger_class is NULL */

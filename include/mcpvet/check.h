@@ -51,16 +51,21 @@ const char *mv_threat_name(mv_threat threat);
  * second independent instruction. A check that sets none (the default,
  * zero) never takes part in that decision.
  */
-#define MV_FACET_INSTRUCTION 0x01u /* an instruction addressed to the model, in instruction
-                                      position (not quoted, listed or described) */
-#define MV_FACET_HIDDEN 0x02u      /* ...hidden from the user: tag, comment, secrecy, covert act */
-#define MV_FACET_EXFIL 0x04u       /* ...moving data out: source + transfer + sink */
-#define MV_FACET_SENSITIVE 0x08u   /* the tool is told to access a sensitive resource (keys,
-                                      credentials, client configs, the conversation) */
-#define MV_FACET_SINK 0x10u        /* a data sink: an unexplained side-channel parameter, or
-                                      a destination the instruction names */
-#define MV_FACET_AGREE 0x20u       /* another instruction family of the same check agrees in
-                                      instruction position (it may not be emitted itself) */
+/* An instruction addressed to the model, in instruction position (not
+ * quoted, listed or described). */
+#define MV_FACET_INSTRUCTION 0x01u
+/* ...hidden from the user: a tag, a comment, secrecy, an override, a deceit. */
+#define MV_FACET_HIDDEN 0x02u
+/* ...moving data out: source, transfer and sink together. */
+#define MV_FACET_EXFIL 0x04u
+/* The tool is told to move, or reaches for, a sensitive resource (keys,
+ * credentials, client configs, the conversation). */
+#define MV_FACET_SENSITIVE 0x08u
+/* A data sink: an unexplained side-channel parameter, an upload target. */
+#define MV_FACET_SINK 0x10u
+/* Another instruction family of the same check agrees in instruction
+ * position (it may not be emitted itself). */
+#define MV_FACET_AGREE 0x20u
 
 /* What a check hands to mv_emit(). Strings are copied by the engine, so they
  * may point at stack buffers or scratch memory. Evidence is raw text: the

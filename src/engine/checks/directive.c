@@ -1188,10 +1188,42 @@ static bool in_sink_param(const fctx *f) {
     return pm->schema == MV_SCHEMA_INPUT && !pm->has_enum && !secretish_name(pm->name);
 }
 
+/* Is the word just before normalized offset `pos` one of the tool's
+ * parameter names ("the `system_prompt` parameter")? Then that parameter,
+ * not the word "parameter", decides whether there is a sink. */
+static bool param_before(const fctx *f, size_t pos) {
+    size_t r = f->roff[pos];
+    size_t e;
+    size_t s0;
+    const char *s = f->raw.ptr;
+    while (r > 0 && (s[r - 1] == ' ' || s[r - 1] == '`' || s[r - 1] == '\'' || s[r - 1] == '"')) {
+        r--;
+    }
+    e = r;
+    while (r > 0 && (word_at(s, f->raw.len, r - 1) || s[r - 1] == '_' || s[r - 1] == '-')) {
+        r--;
+    }
+    s0 = r;
+    for (uint32_t p = 0; p < f->tool->n_params && e > s0; p++) {
+        const mv_param *pm = &f->tool->params[p];
+        if (pm->name.len == e - s0) {
+            size_t q = 0;
+            while (q < e - s0 && lower(s[s0 + q]) == lower(pm->name.ptr[q])) {
+                q++;
+            }
+            if (q == e - s0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static bool has_sink(const fctx *f, size_t a, size_t b, const dmatch *src) {
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *m = &f->m[i];
-        if (m->start >= a && m->end <= b && (f->R->terms[m->term].roles & MV_DR_ROLE_SINK)) {
+        if (m->start >= a && m->end <= b && (f->R->terms[m->term].roles & MV_DR_ROLE_SINK) &&
+            !param_before(f, m->start)) {
             return true;
         }
     }

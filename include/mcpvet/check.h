@@ -43,6 +43,30 @@ typedef enum mv_threat {
 const char *mv_tier_name(mv_tier tier);
 const char *mv_threat_name(mv_threat threat);
 
+/*
+ * Facets: what a soft signal establishes about the tool, beyond its
+ * confidence. The aggregation reads them to decide the dangerous level
+ * (DESIGN.md "Tiers and aggregation"): an instruction addressed to the
+ * model that is corroborated by a sensitive resource, a data sink or a
+ * second independent instruction. A check that sets none (the default,
+ * zero) never takes part in that decision.
+ */
+/* An instruction addressed to the model, in instruction position (not
+ * quoted, listed or described). */
+#define MV_FACET_INSTRUCTION 0x01u
+/* ...hidden from the user: a tag, a comment, secrecy, an override, a deceit. */
+#define MV_FACET_HIDDEN 0x02u
+/* ...moving data out: source, transfer and sink together. */
+#define MV_FACET_EXFIL 0x04u
+/* The tool is told to move, or reaches for, a sensitive resource (keys,
+ * credentials, client configs, the conversation). */
+#define MV_FACET_SENSITIVE 0x08u
+/* A data sink: an unexplained side-channel parameter, an upload target. */
+#define MV_FACET_SINK 0x10u
+/* Another instruction family of the same check agrees in instruction
+ * position (it may not be emitted itself). */
+#define MV_FACET_AGREE 0x20u
+
 /* What a check hands to mv_emit(). Strings are copied by the engine, so they
  * may point at stack buffers or scratch memory. Evidence is raw text: the
  * engine makes it render-safe and caps its length. */
@@ -56,6 +80,7 @@ typedef struct mv_signal_spec {
     uint32_t length;   /* raw byte length of the evidence (0 if not located) */
     mv_str evidence;   /* raw text to show (decoded payload, matched phrase...) */
     mv_str detail;     /* one short sentence: what was seen and why it matters */
+    uint32_t facets;   /* MV_FACET_* (0 = none) */
 } mv_signal_spec;
 
 /* A signal as stored in results. Strings are owned by the scan. */
@@ -72,6 +97,7 @@ typedef struct mv_signal {
     mv_str field_path; /* copied from the tool field, empty when field == -1 */
     mv_str evidence;   /* render-safe: printable ASCII/UTF-8 only, escapes shown */
     mv_str detail;     /* render-safe */
+    uint32_t facets;   /* MV_FACET_*, copied from the spec */
 } mv_signal;
 
 /* Opaque sink the engine passes to inspect(). */

@@ -119,6 +119,12 @@ typedef struct mv_finding {
     const char *const *failed_checks; /* checks that failed on this tool */
     uint32_t n_failed_checks;
     uint32_t n_caps; /* caps hit for this tool (see coverage for details) */
+    /* Dangerous by corroborated soft evidence (aggregate.h): the class
+     * ("tpa_hidden_instructions", "prompt_injection_in_description",
+     * "data_exfiltration_in_description") and what agreed
+     * (MV_DANGER_BASIS_*). NULL and 0 otherwise. */
+    const char *danger_class;
+    uint32_t danger_basis;
 } mv_finding;
 
 typedef struct mv_coverage {

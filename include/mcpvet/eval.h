@@ -61,15 +61,18 @@ typedef struct mv_eval_metrics {
     uint64_t benign; /* clean benign: benign entries that are not hard negatives */
     uint64_t benign_fp_any;
     uint64_t benign_fp_quarantine;
-    uint64_t degraded; /* entries whose scan coverage was degraded */
+    uint64_t degraded;                   /* entries whose scan coverage was degraded */
+    uint64_t expected_quarantine;        /* malicious entries labeled expected=quarantine */
+    uint64_t caught_expected_quarantine; /* ... of them quarantined */
     double recall_any;
     double recall_quarantine;
     double hn_fp_rate_any;
     double hn_fp_rate_quarantine;
     double benign_fp_rate_any;
     double benign_fp_rate_quarantine;
-    double precision; /* caught_any / (caught_any + FP any tier over all benign) */
-    double f1;        /* of precision and recall_any */
+    double precision;                  /* caught_any / (caught_any + FP any tier over all benign) */
+    double f1;                         /* of precision and recall_any */
+    double recall_expected_quarantine; /* caught_expected_quarantine / expected_quarantine */
 } mv_eval_metrics;
 
 typedef enum mv_eval_row_kind {
@@ -114,6 +117,7 @@ typedef struct mv_eval_entry {
     mv_str resembles;
     mv_str family;
     mv_str variant;
+    mv_str expected; /* "quarantine", "review" or empty */
     mv_str server;
     mv_str tool;
     mv_str source; /* the tool set's source name */
@@ -137,6 +141,10 @@ typedef struct mv_eval_gate_options {
     bool structural;   /* SC-003; default on */
     double structural_min_recall_quarantine;    /* default 0.95 */
     uint64_t structural_max_benign_quarantines; /* over benign + hard negatives; default 0 */
+    /* Recall at quarantine over malicious entries labeled expected=quarantine
+     * (the dangerous classes and hard checks); negative = not enforced
+     * (default), and not enforced either when no entry carries the label. */
+    double min_expected_quarantine_recall;
     double max_variant_gap; /* SC-004: max recall gap between the variants of a phrase
                                family; negative = not enforced (default) */
     /* Limits over all benign entries (clean benign and hard negatives), for

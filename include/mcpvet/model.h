@@ -68,6 +68,8 @@ typedef struct mv_corpus_entry {
     mv_str provenance; /* empty when absent */
     mv_str family;     /* phrase family for variant-parity stats, may be empty */
     mv_str variant;    /* "canonical", "wording", "spaced", "homoglyph", "es"...; may be empty */
+    mv_str expected;   /* "quarantine" or "review" for attacks that state the tier they
+                          must reach (red-team sets); empty when absent */
     bool malicious;
     uint32_t tool;       /* the entry's own tool */
     uint32_t first_peer; /* peers are tools[first_peer .. first_peer+n_peers) */

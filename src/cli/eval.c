@@ -21,6 +21,7 @@ enum {
     OPT_MAX_FP,
     OPT_STRUCT_RECALL,
     OPT_VARIANT_GAP,
+    OPT_EXPECTED_Q,
     OPT_MAX_REVIEW_RATE,
     OPT_MAX_QUARANTINES,
     OPT_PER_ENTRY,
@@ -45,6 +46,9 @@ void mv_cli_eval_usage(FILE *f) {
           "                                (default 0.05)\n"
           "      --structural-min-recall R gate: quarantine-tier recall of structural\n"
           "                                categories (default 0.95)\n"
+          "      --min-expected-quarantine R\n"
+          "                                gate: quarantine-tier recall of entries labeled\n"
+          "                                expected=quarantine (default: not enforced)\n"
           "      --max-variant-gap R       gate: recall gap between the variants of a\n"
           "                                phrase family (default: not enforced)\n"
           "      --max-review-rate R       benign limit: share of benign entries flagged\n"
@@ -90,6 +94,7 @@ static int parse_args(eval_args *a, int argc, char **argv) {
         {"max-fp", required_argument, NULL, OPT_MAX_FP},
         {"structural-min-recall", required_argument, NULL, OPT_STRUCT_RECALL},
         {"max-variant-gap", required_argument, NULL, OPT_VARIANT_GAP},
+        {"min-expected-quarantine", required_argument, NULL, OPT_EXPECTED_Q},
         {"max-review-rate", required_argument, NULL, OPT_MAX_REVIEW_RATE},
         {"max-quarantines", required_argument, NULL, OPT_MAX_QUARANTINES},
         {"format", required_argument, NULL, 'f'},
@@ -128,6 +133,12 @@ static int parse_args(eval_args *a, int argc, char **argv) {
             a->thresholds = true;
             if (mv_cli_parse_rate("eval: --structural-min-recall", optarg,
                                   &a->gate_opts.structural_min_recall_quarantine) != 0)
+                return MV_EXIT_USAGE;
+            break;
+        case OPT_EXPECTED_Q:
+            a->thresholds = true;
+            if (mv_cli_parse_rate("eval: --min-expected-quarantine", optarg,
+                                  &a->gate_opts.min_expected_quarantine_recall) != 0)
                 return MV_EXIT_USAGE;
             break;
         case OPT_VARIANT_GAP:

@@ -3,10 +3,20 @@
  * aggregation". Distinct checks count, not signals: five hits of one rule
  * are one opinion, two different checks agreeing are two. Confidence and
  * risk use a noisy-OR over the checks, so agreement raises both.
+ *
+ * The dangerous level: soft signals carry facets (check.h). An instruction
+ * addressed to the model (MV_FACET_INSTRUCTION) is only an opinion; the
+ * same instruction next to an order to touch a sensitive resource, a data
+ * sink, or a second instruction of another family (every instruction
+ * family emits at most one signal per tool) is evidence that corroborates
+ * itself, and the tool is quarantined with the class of what it does.
+ * Keyword rules alone (an LLM tool that sets a system prompt, a dotenv
+ * loader) never get there: they carry no instruction facet.
  */
 #include "mcpvet/aggregate.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Weight of a check's confidence in the risk score, by tier. */
 #define RISK_WEIGHT_HARD 0.9
@@ -16,6 +26,79 @@
 #define RISK_REVIEW_MIN 10
 #define RISK_REVIEW_MAX 69
 #define MAX_TRACKED_CHECKS 64
+/* An instruction takes part in the dangerous level from this confidence. */
+#define DANGER_MIN_CONF 0.5
+
+const char *mv_danger_basis_text(uint32_t basis, char *buf, size_t cap) {
+    static const struct {
+        uint32_t bit;
+        const char *text;
+    } parts[] = {
+        {MV_DANGER_BASIS_INSTRUCTION, "instruction to the model"},
+        {MV_DANGER_BASIS_SENSITIVE, "sensitive resource"},
+        {MV_DANGER_BASIS_SINK, "data sink"},
+        {MV_DANGER_BASIS_EXFIL, "source, transfer and sink together"},
+        {MV_DANGER_BASIS_FAMILIES, "second instruction family"},
+    };
+    size_t o = 0;
+    if (buf == NULL || cap == 0)
+        return buf;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        if (!(basis & parts[i].bit))
+            continue;
+        const char *sep = o > 0 ? " + " : "";
+        for (const char *p = sep; *p && o + 1 < cap; p++)
+            buf[o++] = *p;
+        for (const char *p = parts[i].text; *p && o + 1 < cap; p++)
+            buf[o++] = *p;
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* Corroborated soft evidence: sets the class and basis, or leaves them
+ * NULL and 0. */
+static void danger(const mv_signal *signals, size_t n, mv_aggregate_result *out) {
+    uint32_t any = 0;   /* facets of every soft signal */
+    uint32_t instr = 0; /* facets of the instruction signals */
+    unsigned n_instr = 0;
+    bool exfil_threat = false;
+    for (size_t i = 0; i < n; i++) {
+        const mv_signal *s = &signals[i];
+        if (s->tier != MV_TIER_SOFT || s->confidence < DANGER_MIN_CONF)
+            continue;
+        any |= s->facets;
+        if (s->facets & MV_FACET_INSTRUCTION) {
+            instr |= s->facets;
+            n_instr++;
+            exfil_threat = exfil_threat || s->threat == MV_THREAT_EXFILTRATION;
+        }
+    }
+    uint32_t basis = 0;
+    if (n_instr > 0) {
+        if (any & MV_FACET_SENSITIVE)
+            basis |= MV_DANGER_BASIS_SENSITIVE;
+        if (any & MV_FACET_SINK)
+            basis |= MV_DANGER_BASIS_SINK;
+        if (instr & MV_FACET_EXFIL)
+            basis |= MV_DANGER_BASIS_EXFIL;
+        if (n_instr >= 2 || (instr & MV_FACET_AGREE))
+            basis |= MV_DANGER_BASIS_FAMILIES;
+    }
+    if (basis == 0) {
+        out->danger_class = NULL;
+        out->danger_basis = 0;
+        return;
+    }
+    out->danger_basis = basis | MV_DANGER_BASIS_INSTRUCTION;
+    if (instr & MV_FACET_HIDDEN)
+        out->danger_class = MV_DANGER_HIDDEN;
+    else if ((instr & MV_FACET_EXFIL) || exfil_threat)
+        out->danger_class = MV_DANGER_EXFILTRATION;
+    else
+        out->danger_class = MV_DANGER_INJECTION;
+}
 
 static double clamp01(double c) {
     if (!(c > 0.0)) /* also NaN */
@@ -104,10 +187,15 @@ void mv_aggregate(const mv_signal *signals, size_t n, mv_aggregate_result *out) 
     int risk = (int)floor(mv_combine_confidence(risk_terms, n_risk) * 100.0 + 0.5);
     uint32_t agreeing = out->hard_checks + out->soft_checks;
 
-    if (out->hard_checks > 0) {
+    danger(signals, n, out);
+    if (out->hard_checks > 0 || out->danger_class != NULL) {
+        /* Hidden instructions are the legacy rules' critical class. */
+        bool hidden = out->danger_class != NULL && strcmp(out->danger_class, MV_DANGER_HIDDEN) == 0;
         out->verdict = MV_VERDICT_QUARANTINE;
         out->level = MV_LEVEL_DANGEROUS;
-        out->severity = (critical || agreeing >= 2) ? MV_SEVERITY_CRITICAL : MV_SEVERITY_HIGH;
+        out->severity = (critical || hidden || (out->hard_checks > 0 && agreeing >= 2))
+                            ? MV_SEVERITY_CRITICAL
+                            : MV_SEVERITY_HIGH;
         out->risk = risk < RISK_QUARANTINE_MIN ? RISK_QUARANTINE_MIN : risk;
     } else if (out->soft_checks > 0) {
         out->verdict = MV_VERDICT_REVIEW;

@@ -330,6 +330,7 @@ int mv_emit(mv_emitter *out, const mv_signal_spec *spec) {
     double c = spec->confidence;
     s->confidence = !(c > 0.0) ? 0.0 : (c > 1.0 ? 1.0 : c);
     s->critical = spec->critical;
+    s->facets = spec->facets;
     s->field = (spec->field >= 0 && (uint32_t)spec->field < out->tool->n_fields) ? spec->field : -1;
     s->offset = spec->offset;
     s->length = spec->length;
@@ -500,6 +501,8 @@ static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
     fd->threat = ag.threat;
     fd->confidence = ag.confidence;
     fd->risk = ag.risk;
+    fd->danger_class = ag.danger_class;
+    fd->danger_basis = ag.danger_basis;
     fd->signals = kept;
     fd->n_signals = n_signals;
     fd->checks = checks;

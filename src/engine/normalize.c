@@ -976,6 +976,78 @@ static bool core_is_identifier(const mv_normalizer *n, const char *core, size_t 
     return result;
 }
 
+/* Leetspeak: digits standing for letters inside a word ("1gn0re",
+ * "prev10us", "p4ssw0rd", "s3cr3t"). A core qualifies when it has only
+ * ASCII letters and the digits 0 1 3 4 5 7, at least four bytes, two
+ * letters, and a digit with letters on both sides (not only a plural
+ * "s": "mp3s"): versions ("v1.2"), units ("10ms"), "python3", "ipv4",
+ * hashes with other digits ("a9f8")
+ * and identifiers with '_' or '-' stay as written. 1 reads as l after a
+ * vowel or another 1 ("a11", "fi1e"), as i otherwise ("1gn0re"). Writes the
+ * letters into buf (same length) and returns true. */
+#define LEET_MAX 40
+static bool deleet(const char *s, size_t len, char *buf) {
+    size_t letters = 0;
+    bool interior = false;
+    if (len < 4 || len > LEET_MAX) {
+        return false;
+    }
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        if (letter) {
+            letters++;
+            continue;
+        }
+        if (c != '0' && c != '1' && c != '3' && c != '4' && c != '5' && c != '7') {
+            return false;
+        }
+        if (!interior && letters > 0) {
+            /* letters after this digit, up to the next digit: a lone
+             * plural "s" ("mp3s") does not make it a word */
+            size_t k = i + 1;
+            while (k < len && ((s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z'))) {
+                k++;
+            }
+            interior = k - i - 1 >= 2 || (k - i - 1 == 1 && (s[i + 1] | 0x20) != 's');
+        }
+    }
+    if (letters < 2 || !interior) {
+        return false;
+    }
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        char prev = i > 0 ? (char)(s[i - 1] | 0x20) : '\0';
+        switch (c) {
+        case '0':
+            c = 'o';
+            break;
+        case '1':
+            c = (prev == 'a' || prev == 'e' || prev == 'i' || prev == 'o' || prev == 'u' ||
+                 (i > 0 && s[i - 1] == '1') || (i + 1 < len && s[i + 1] == '1'))
+                    ? 'l'
+                    : 'i';
+            break;
+        case '3':
+            c = 'e';
+            break;
+        case '4':
+            c = 'a';
+            break;
+        case '5':
+            c = 's';
+            break;
+        case '7':
+            c = 't';
+            break;
+        default:
+            break;
+        }
+        buf[i] = c;
+    }
+    return true;
+}
+
 /*
  * One whitespace-free chunk: "(don't", "instructions.", "~/.ssh/id_rsa",
  * "<important>". Wrapping punctuation is stripped from both ends and copied;
@@ -1018,8 +1090,11 @@ static int emit_chunk(mv_normalizer *n, const char *s, const uint32_t *o, size_t
         while (i < ce && (n->cls[(unsigned char)s[i]] & K_LETTER)) {
             i++;
         }
+        char leet[LEET_MAX];
         if (i == ce && !run_is(s + cs, ce - cs, "cannot")) {
             rc = emit_word(n, s + cs, o + cs, ce - cs, true); /* "word," "(word)" */
+        } else if (deleet(s + cs, ce - cs, leet)) {
+            rc = emit_words(n, leet, o + cs, ce - cs);
         } else if (core_is_identifier(n, s + cs, ce - cs)) {
             nbuf_append(out, s + cs, o + cs, ce - cs);
         } else {

@@ -105,6 +105,10 @@ static void metrics_count(mv_eval_metrics *m, const mv_eval_entry *en) {
         m->malicious++;
         m->caught_any += any;
         m->caught_quarantine += quarantine;
+        if (mv_eval_str_eq(en->expected, "quarantine")) {
+            m->expected_quarantine++;
+            m->caught_expected_quarantine += quarantine;
+        }
     } else if (en->hard_negative) {
         m->hard_negatives++;
         m->hn_fp_any += any;
@@ -119,6 +123,7 @@ static void metrics_count(mv_eval_metrics *m, const mv_eval_entry *en) {
 static void metrics_finish(mv_eval_metrics *m) {
     m->recall_any = ratio(m->caught_any, m->malicious);
     m->recall_quarantine = ratio(m->caught_quarantine, m->malicious);
+    m->recall_expected_quarantine = ratio(m->caught_expected_quarantine, m->expected_quarantine);
     m->hn_fp_rate_any = ratio(m->hn_fp_any, m->hard_negatives);
     m->hn_fp_rate_quarantine = ratio(m->hn_fp_quarantine, m->hard_negatives);
     m->benign_fp_rate_any = ratio(m->benign_fp_any, m->benign);
@@ -538,6 +543,7 @@ int mv_eval_run(mv_eval **out, const mv_engine *e, const mv_toolset *const *sets
             en->resembles = ce->resembles;
             en->family = ce->family;
             en->variant = ce->variant;
+            en->expected = ce->expected;
             en->server = tool->server;
             en->tool = tool->name;
             en->source = set->source;

@@ -44,6 +44,7 @@ void mv_eval_gate_options_init(mv_eval_gate_options *o) {
     o->structural_min_recall_quarantine = MV_EVAL_DEFAULT_STRUCTURAL_MIN_RECALL;
     o->structural_max_benign_quarantines = 0;
     o->max_variant_gap = -1.0;
+    o->min_expected_quarantine_recall = -1.0;
     o->max_review_rate = -1.0;
     o->max_quarantines = -1;
     o->benign_only = false;
@@ -179,6 +180,23 @@ static void gate_categories(gate_ctx *g) {
     }
 }
 
+/* Entries labeled expected=quarantine must be quarantined at this rate. */
+static void gate_expected(gate_ctx *g) {
+    const mv_eval_metrics *m = &g->ev->all.overall;
+    if (g->o->min_expected_quarantine_recall < 0.0 || m->expected_quarantine == 0 ||
+        !below(m->recall_expected_quarantine, g->o->min_expected_quarantine_recall))
+        return;
+    mv_buf *b = &g->line;
+    mv_buf_puts(b, "GATE FAILED: recall at quarantine of entries expected to be quarantined ");
+    put3(b, m->recall_expected_quarantine);
+    mv_buf_puts(b, " < ");
+    put3(b, g->o->min_expected_quarantine_recall);
+    mv_buf_printf(b, " (%llu of %llu quarantined)",
+                  (unsigned long long)m->caught_expected_quarantine,
+                  (unsigned long long)m->expected_quarantine);
+    commit(g, &g->failures);
+}
+
 static void gate_structural(gate_ctx *g) {
     bool any_registered = false;
     static const char *const structural[] = {"unicode_smuggling", "shadowing", "decoded_payload"};
@@ -300,7 +318,8 @@ int mv_eval_gate_apply(mv_eval *ev, const mv_eval_gate_options *opts, mv_error *
     }
     if (bad_rate(opts->min_recall) || bad_rate(opts->max_fp) ||
         bad_rate(opts->structural_min_recall_quarantine) || isnan(opts->max_variant_gap) ||
-        isnan(opts->max_review_rate) || opts->max_variant_gap > 1.0) {
+        isnan(opts->max_review_rate) || opts->max_variant_gap > 1.0 ||
+        isnan(opts->min_expected_quarantine_recall) || opts->min_expected_quarantine_recall > 1.0) {
         mv_error_set(err, rc, "gate: thresholds must be between 0 and 1");
         goto done;
     }
@@ -339,6 +358,7 @@ int mv_eval_gate_apply(mv_eval *ev, const mv_eval_gate_options *opts, mv_error *
         gate_categories(&g);
         if (opts->structural)
             gate_structural(&g);
+        gate_expected(&g);
         gate_parity(&g);
     }
     gate_benign(&g);

@@ -31,6 +31,10 @@ static void put_metrics(json_ctx *x, const char *key, const mv_eval_metrics *m) 
     mv_jw_uint(w, "caught_quarantine", m->caught_quarantine);
     rate(w, "recall_any", m->recall_any, m->malicious > 0);
     rate(w, "recall_quarantine", m->recall_quarantine, m->malicious > 0);
+    mv_jw_uint(w, "expected_quarantine", m->expected_quarantine);
+    mv_jw_uint(w, "caught_expected_quarantine", m->caught_expected_quarantine);
+    rate(w, "recall_expected_quarantine", m->recall_expected_quarantine,
+         m->expected_quarantine > 0);
     mv_jw_uint(w, "hard_negatives", m->hard_negatives);
     mv_jw_uint(w, "hard_negative_fp_any", m->hn_fp_any);
     mv_jw_uint(w, "hard_negative_fp_quarantine", m->hn_fp_quarantine);
@@ -109,6 +113,11 @@ static void put_gate(json_ctx *x) {
                 3);
     mv_jw_uint(w, "structural_max_benign_quarantines",
                g->options.structural_max_benign_quarantines);
+    if (g->options.min_expected_quarantine_recall >= 0.0)
+        mv_jw_fixed(w, "min_expected_quarantine_recall", g->options.min_expected_quarantine_recall,
+                    3);
+    else
+        mv_jw_null(w, "min_expected_quarantine_recall");
     if (g->options.max_variant_gap >= 0.0)
         mv_jw_fixed(w, "max_variant_gap", g->options.max_variant_gap, 3);
     else
@@ -148,6 +157,10 @@ static void put_entries(json_ctx *x) {
             mv_jw_str(w, "resembles", mv_eval_safe(x->arena, en->resembles, "", x->failed));
         else
             mv_jw_null(w, "resembles");
+        if (en->expected.len > 0)
+            mv_jw_str(w, "expected", mv_eval_safe(x->arena, en->expected, "", x->failed));
+        else
+            mv_jw_null(w, "expected");
         mv_jw_str(w, "server", mv_eval_safe(x->arena, en->server, "", x->failed));
         mv_jw_str(w, "tool", mv_eval_safe(x->arena, en->tool, "", x->failed));
         mv_jw_bool(w, "holdout", en->holdout);

@@ -257,6 +257,13 @@ static void put_overall(text_ctx *x, const char *title, const mv_eval_metrics *m
     mv_buf_puts(b, " any tier, ");
     put_rate(b, m->benign_fp_rate_quarantine, m->benign > 0);
     mv_buf_puts(b, " quarantine\n");
+    if (m->expected_quarantine > 0) {
+        mv_buf_puts(b, "  expected quarantine: recall ");
+        put_rate(b, m->recall_expected_quarantine, true);
+        mv_buf_printf(b, " at quarantine (%llu of %llu entries labeled expected=quarantine)\n",
+                      (unsigned long long)m->caught_expected_quarantine,
+                      (unsigned long long)m->expected_quarantine);
+    }
     if (m->degraded > 0)
         mv_buf_printf(b, "  DEGRADED: %llu %s had a failed check or a hit cap\n",
                       (unsigned long long)m->degraded, m->degraded == 1 ? "entry" : "entries");

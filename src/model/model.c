@@ -395,9 +395,10 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, con
 }
 
 /* Entry strings copied into the arena (absent optional ones stay empty). */
-static int copy_entry_strings(mdl_ctx *c, mv_corpus_entry *e, const mv_str raw[6]) {
-    mv_str *dst[6] = {&e->id, &e->category, &e->resembles, &e->provenance, &e->family, &e->variant};
-    for (int i = 0; i < 6; i++) {
+static int copy_entry_strings(mdl_ctx *c, mv_corpus_entry *e, const mv_str raw[7]) {
+    mv_str *dst[7] = {&e->id,     &e->category, &e->resembles, &e->provenance,
+                      &e->family, &e->variant,  &e->expected};
+    for (int i = 0; i < 7; i++) {
         int rc = arena_str(c, raw[i].ptr, raw[i].len, dst[i]);
         if (rc != MV_OK)
             return rc;
@@ -410,7 +411,7 @@ static int parse_entry(mdl_ctx *c, mv_toolset *set, const mv_jv *e, size_t i, co
                        named *ids, size_t *n_ids) {
     int rc;
     mdl_loc loc = loc_make("entries", (int64_t)i);
-    mv_str raw[6], label, server_raw, server;
+    mv_str raw[7], label, server_raw, server;
     char q[MV_JSON_QUOTE_SIZE(QUOTE_SRC)], ql[MV_JSON_QUOTE_SIZE(QUOTE_SRC)];
 
     if (!mv_jis_object(e))
@@ -431,6 +432,7 @@ static int parse_entry(mdl_ctx *c, mv_toolset *set, const mv_jv *e, size_t i, co
         (rc = get_string(c, e, "provenance", STR_OPTIONAL, &loc, &raw[3])) != MV_OK ||
         (rc = get_string(c, e, "family", STR_OPTIONAL, &loc, &raw[4])) != MV_OK ||
         (rc = get_string(c, e, "variant", STR_OPTIONAL, &loc, &raw[5])) != MV_OK ||
+        (rc = get_string(c, e, "expected", STR_OPTIONAL, &loc, &raw[6])) != MV_OK ||
         (rc = get_string(c, e, "server", STR_REQUIRED | STR_NONEMPTY, &loc, &server_raw)) != MV_OK)
         return rc;
     const mv_jv *tool = mv_jobject_get(e, "tool");

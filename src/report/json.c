@@ -6,6 +6,8 @@
  */
 #include "report_int.h"
 
+#include "mcpvet/aggregate.h"
+
 #include "json/writer.h"
 
 static void put_signal(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f, const mv_signal *sig) {
@@ -52,6 +54,26 @@ static void put_tool(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f) {
     mv_jw_cstr(w, "threat", mv_threat_name(f->threat));
     mv_jw_fixed(w, "confidence", f->confidence, 3);
     mv_jw_int(w, "risk", f->risk);
+    if (f->danger_class != NULL) {
+        static const struct {
+            uint32_t bit;
+            const char *name;
+        } basis[] = {{MV_DANGER_BASIS_INSTRUCTION, "instruction"},
+                     {MV_DANGER_BASIS_SENSITIVE, "sensitive_resource"},
+                     {MV_DANGER_BASIS_SINK, "data_sink"},
+                     {MV_DANGER_BASIS_EXFIL, "exfiltration_flow"},
+                     {MV_DANGER_BASIS_FAMILIES, "second_family"}};
+        mv_jw_obj_begin(w, "danger");
+        mv_jw_cstr(w, "class", f->danger_class);
+        mv_jw_arr_begin(w, "basis");
+        for (size_t i = 0; i < sizeof(basis) / sizeof(basis[0]); i++)
+            if (f->danger_basis & basis[i].bit)
+                mv_jw_cstr(w, NULL, basis[i].name);
+        mv_jw_arr_end(w);
+        mv_jw_obj_end(w);
+    } else {
+        mv_jw_null(w, "danger");
+    }
     mv_jw_arr_begin(w, "checks");
     for (uint32_t i = 0; i < f->n_checks; i++)
         mv_jw_cstr(w, NULL, f->checks[i]);

@@ -188,7 +188,9 @@ static void put_result(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules, cons
     size_t rule = rule_find(rules, sig->check_id);
     if (rule < rules->n)
         mv_jw_uint(w, "ruleIndex", rule);
-    mv_jw_cstr(w, "level", level_of(sig->tier));
+    /* A soft signal that made the tool dangerous blocks like a hard one. */
+    bool danger = f->danger_class != NULL && sig->tier == MV_TIER_SOFT && sig->facets != 0;
+    mv_jw_cstr(w, "level", danger ? "error" : level_of(sig->tier));
     put_message(ctx, w, label, path, sig);
     mv_jw_arr_begin(w, "locations");
     mv_jw_obj_begin(w, NULL);
@@ -223,6 +225,8 @@ static void put_result(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules, cons
     mv_jw_cstr(w, "verdict", mv_verdict_name(f->verdict));
     mv_jw_cstr(w, "severity", mv_severity_name(f->severity));
     mv_jw_int(w, "risk", f->risk);
+    if (f->danger_class != NULL)
+        mv_jw_cstr(w, "danger_class", f->danger_class);
     mv_jw_obj_end(w);
     mv_jw_obj_end(w);
 }

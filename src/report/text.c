@@ -8,6 +8,8 @@
  */
 #include "report_int.h"
 
+#include "mcpvet/aggregate.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -105,6 +107,11 @@ static bool put_finding(mv_report_ctx *ctx, const mv_finding *f) {
     if (f->verdict != MV_VERDICT_CLEAN) {
         mv_buf_printf(b, "  Verdict:    %s (%s)\n", mv_verdict_name(f->verdict),
                       mv_threat_level_name(f->level));
+        if (f->danger_class != NULL) {
+            char basis[160];
+            mv_buf_printf(b, "  Dangerous:  %s (%s)\n", f->danger_class,
+                          mv_danger_basis_text(f->danger_basis, basis, sizeof(basis)));
+        }
         mv_buf_printf(b, "  Severity:   %s\n", mv_severity_name(f->severity));
         mv_buf_printf(b, "  Threat:     %s\n", mv_threat_name(f->threat));
         mv_buf_puts(b, "  Confidence: ");

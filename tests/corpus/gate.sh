@@ -36,6 +36,24 @@ else
 fi
 
 echo
+echo "== red-team v3 (two outside authors, issue 10): ratchet =="
+# Attacks and hard negatives written by authors who never read the rules.
+# Every entry states the tier it must reach ("expected"). The floors are
+# the levels reached when the set was added (raise them, never lower
+# them): recall at any tier and per category >= 0.40 (decoded_payload and
+# shadowing are the weakest there), entries expected to be quarantined
+# quarantined >= 0.70, and no hard negative quarantined (SC-003 below).
+out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v3" --gate --min-recall 0.40 --max-fp 0.05 \
+    --structural-min-recall 0.0 --min-expected-quarantine 0.70 --jobs 2 2>&1)
+rc=$?
+echo "$out"
+if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
+    ok "red-team v3 ratchet passed"
+else
+    bad "red-team v3 ratchet (exit $rc)"
+fi
+
+echo
 echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?

@@ -106,6 +106,77 @@ static void test_any_hard_quarantines(void **state) {
     assert_int_equal(both.threat, MV_THREAT_PROMPT_INJECTION); /* the hard signal's threat */
 }
 
+static mv_signal fsig(uint16_t check, double conf, uint32_t facets, mv_threat threat) {
+    mv_signal s = sig(check, MV_TIER_SOFT, conf);
+    s.facets = facets;
+    s.threat = threat;
+    return s;
+}
+
+/* One uncorroborated instruction stays review; corroboration quarantines. */
+static void test_dangerous_needs_corroboration(void **state) {
+    (void)state;
+    mv_aggregate_result r;
+    mv_signal one =
+        fsig(0, 0.8, MV_FACET_INSTRUCTION | MV_FACET_HIDDEN, MV_THREAT_PROMPT_INJECTION);
+    mv_aggregate(&one, 1, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_REVIEW);
+    assert_null(r.danger_class);
+    assert_int_equal(r.danger_basis, 0);
+
+    /* a sensitive resource from another check, no instruction: review */
+    mv_signal res = fsig(1, 0.8, MV_FACET_SENSITIVE, MV_THREAT_EXFILTRATION);
+    mv_signal sink = fsig(2, 0.7, MV_FACET_SINK, MV_THREAT_EXFILTRATION);
+    mv_signal two[2] = {res, sink};
+    mv_aggregate(two, 2, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_REVIEW);
+    assert_null(r.danger_class);
+
+    /* hidden instruction + sensitive resource: critical, hidden class */
+    mv_signal hs[2] = {one, res};
+    mv_aggregate(hs, 2, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
+    assert_int_equal(r.level, MV_LEVEL_DANGEROUS);
+    assert_int_equal(r.severity, MV_SEVERITY_CRITICAL);
+    assert_string_equal(r.danger_class, MV_DANGER_HIDDEN);
+    assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_SENSITIVE);
+    assert_true(r.risk >= 70);
+
+    /* plain instruction + data sink: injection class, high */
+    mv_signal plain = fsig(0, 0.7, MV_FACET_INSTRUCTION, MV_THREAT_PROMPT_INJECTION);
+    mv_signal ps[2] = {plain, sink};
+    mv_aggregate(ps, 2, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
+    assert_int_equal(r.severity, MV_SEVERITY_HIGH);
+    assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
+
+    /* a self-corroborating exfiltration flow */
+    mv_signal flow =
+        fsig(0, 0.85, MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE | MV_FACET_SINK,
+             MV_THREAT_EXFILTRATION);
+    mv_aggregate(&flow, 1, &r);
+    assert_string_equal(r.danger_class, MV_DANGER_EXFILTRATION);
+    assert_true(r.danger_basis & MV_DANGER_BASIS_EXFIL);
+
+    /* two instruction families agree */
+    mv_signal other = fsig(0, 0.6, MV_FACET_INSTRUCTION, MV_THREAT_PROMPT_INJECTION);
+    mv_signal fam[2] = {plain, other};
+    mv_aggregate(fam, 2, &r);
+    assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
+    assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_FAMILIES);
+
+    /* below the confidence floor nothing corroborates */
+    mv_signal weak = fsig(0, 0.4, MV_FACET_INSTRUCTION, MV_THREAT_PROMPT_INJECTION);
+    mv_signal ws[2] = {weak, res};
+    mv_aggregate(ws, 2, &r);
+    assert_null(r.danger_class);
+
+    char buf[128];
+    assert_string_equal(
+        mv_danger_basis_text(MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_SINK, buf, sizeof(buf)),
+        "instruction to the model + data sink");
+}
+
 static void test_order_independent_and_clamped(void **state) {
     (void)state;
     mv_signal a[3] = {sig(0, MV_TIER_SOFT, 0.3), sig(1, MV_TIER_SOFT, 0.7),
@@ -133,6 +204,7 @@ int main(void) {
         cmocka_unit_test(test_same_check_counts_once),
         cmocka_unit_test(test_any_hard_quarantines),
         cmocka_unit_test(test_order_independent_and_clamped),
+        cmocka_unit_test(test_dangerous_needs_corroboration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

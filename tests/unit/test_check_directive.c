@@ -653,7 +653,7 @@ static void test_deterministic_across_jobs(void **state) {
         const mv_finding *a = mv_scan_finding(scans[0], i);
         const mv_finding *b = mv_scan_finding(scans[1], i);
         assert_int_equal(a->n_signals, b->n_signals);
-        assert_int_equal(a->n_signals, (i % 5) == 3 ? 0 : 1);
+        assert_int_equal(a->n_signals, (i % 5) == 3 ? 0 : ((i % 5) == 4 ? 2 : 1));
         for (uint32_t k = 0; k < a->n_signals; k++) {
             assert_int_equal(a->signals[k].offset, b->signals[k].offset);
             assert_true(a->signals[k].confidence == b->signals[k].confidence);

@@ -32,8 +32,8 @@ static int inspect_soft(const mv_inspect_ctx *ctx, const mv_tool *t, mv_emitter 
     (void)ctx;
     if (!desc_contains(t, "soft"))
         return 0;
-    mv_signal_spec s = {MV_TIER_SOFT,       MV_THREAT_PROMPT_INJECTION,  0.6, false, 1, 0, 4,
-                        MV_STR_LIT("soft"), MV_STR_LIT("soft word seen")};
+    mv_signal_spec s = {MV_TIER_SOFT,       MV_THREAT_PROMPT_INJECTION,   0.6, false, 1, 0, 4,
+                        MV_STR_LIT("soft"), MV_STR_LIT("soft word seen"), 0};
     return mv_emit(out, &s);
 }
 static const mv_check check_soft = {"test.soft", MV_TIER_SOFT, NULL,        NULL,
@@ -44,8 +44,8 @@ static int inspect_also(const mv_inspect_ctx *ctx, const mv_tool *t, mv_emitter 
     (void)ctx;
     if (!desc_contains(t, "also"))
         return 0;
-    mv_signal_spec s = {MV_TIER_SOFT,       MV_THREAT_EXFILTRATION, 0.5, false, 1, 0, 4,
-                        MV_STR_LIT("also"), MV_STR_LIT("also seen")};
+    mv_signal_spec s = {MV_TIER_SOFT,       MV_THREAT_EXFILTRATION,  0.5, false, 1, 0, 4,
+                        MV_STR_LIT("also"), MV_STR_LIT("also seen"), 0};
     return mv_emit(out, &s);
 }
 static const mv_check check_also = {"test.also", MV_TIER_SOFT, NULL,        NULL,
@@ -65,7 +65,8 @@ static int inspect_hard(const mv_inspect_ctx *ctx, const mv_tool *t, mv_emitter 
                             (uint32_t)(10 * i),
                             1,
                             MV_STR_LIT("h\x1b[31mx"),
-                            MV_STR_LIT("hard thing")};
+                            MV_STR_LIT("hard thing"),
+                            0};
         int rc = mv_emit(out, &s);
         if (rc != 0)
             return rc;
@@ -78,8 +79,8 @@ static const mv_check check_hard = {"test.hard", MV_TIER_HARD, NULL,        NULL
 /* Emits a signal, then fails on tools whose description mentions "boom". */
 static int inspect_boom(const mv_inspect_ctx *ctx, const mv_tool *t, mv_emitter *out) {
     (void)ctx;
-    mv_signal_spec s = {MV_TIER_HARD,          MV_THREAT_MALICIOUS_CODE,       1.0, true, 0, 0, 0,
-                        MV_STR_LIT("partial"), MV_STR_LIT("must be discarded")};
+    mv_signal_spec s = {MV_TIER_HARD,          MV_THREAT_MALICIOUS_CODE,        1.0, true, 0, 0, 0,
+                        MV_STR_LIT("partial"), MV_STR_LIT("must be discarded"), 0};
     if (!desc_contains(t, "boom"))
         return 0;
     mv_emit(out, &s);
@@ -119,7 +120,7 @@ static int inspect_flood(const mv_inspect_ctx *ctx, const mv_tool *t, mv_emitter
     (void)t;
     for (int i = 0; i < 100; i++) {
         mv_signal_spec s = {MV_TIER_SOFT,    MV_THREAT_UNCATEGORIZED, 0.3, false, 0, (uint32_t)i, 1,
-                            MV_STR_LIT("x"), MV_STR_LIT("flood")};
+                            MV_STR_LIT("x"), MV_STR_LIT("flood"),     0};
         int rc = mv_emit(out, &s);
         if (rc != 0)
             return rc;
@@ -135,7 +136,7 @@ static int inspect_capper(const mv_inspect_ctx *ctx, const mv_tool *t, mv_emitte
     (void)t;
     mv_emit_cap(out, "test_candidates", 8, 9);
     mv_signal_spec s = {MV_TIER_INFO,       MV_THREAT_UNCATEGORIZED, NAN, false, -1, 0, 0,
-                        MV_STR_LIT("info"), MV_STR_LIT("note")};
+                        MV_STR_LIT("info"), MV_STR_LIT("note"),      0};
     return mv_emit(out, &s);
 }
 static const mv_check check_capper = {"test.capper", MV_TIER_INFO, NULL,          NULL,
@@ -154,7 +155,8 @@ static int inspect_norm(const mv_inspect_ctx *ctx, const mv_tool *t, mv_emitter 
                             ctx->norm[1].raw_offset[0],
                             0,
                             MV_STR_LIT("n"),
-                            MV_STR_LIT("normalized match")};
+                            MV_STR_LIT("normalized match"),
+                            0};
         return mv_emit(out, &s);
     }
     return 0;

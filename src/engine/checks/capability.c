@@ -39,6 +39,7 @@
 #include "mcpvet/check.h"
 #include "../position.h"
 #include "../rules_data.h"
+#include "../sensitive.h"
 
 /* ------------------------------------------------------------ limits */
 
@@ -346,12 +347,61 @@ static int add_term(cap_state *st, mv_ac_builder *b, mv_normalizer *n, mv_arena 
     return rc;
 }
 
+/* The shared list of sensitive resources (sensitive_resources.rules) adds
+ * its phrases to the resource class of the same name; a class the checks
+ * name differently is mapped here. */
+typedef struct shared_ctx {
+    cap_state *st;
+    mv_normalizer *n;
+    mv_arena *tmp;
+    mv_ac_builder *terms;
+    size_t count;
+    bool count_only;
+} shared_ctx;
+
+static bool word_byte(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (unsigned char)c >= 0x80;
+}
+
+static int add_shared(void *p, mv_str cls, mv_str phrase) {
+    static const struct {
+        const char *from, *to;
+    } alias[] = {{"sysprompt", "convo"}, {"envvars", "credword"}};
+    shared_ctx *c = p;
+    if (c->count_only) {
+        c->count++;
+        return MV_OK;
+    }
+    char low[32];
+    if (cls.len == 0 || cls.len >= sizeof(low))
+        return MV_ECHECK;
+    for (size_t i = 0; i < cls.len; i++)
+        low[i] = (cls.ptr[i] >= 'A' && cls.ptr[i] <= 'Z') ? (char)(cls.ptr[i] + 32) : cls.ptr[i];
+    cls = (mv_str){low, cls.len};
+    int ri = find_res(c->st, cls);
+    for (size_t k = 0; ri < 0 && k < sizeof(alias) / sizeof(alias[0]); k++)
+        if (str_is(cls, alias[k].from))
+            ri = find_res(c->st, (mv_str){alias[k].to, strlen(alias[k].to)});
+    if (ri < 0)
+        return MV_ECHECK; /* a class without a resource: a rule data error */
+    unsigned bounds = (word_byte(phrase.ptr[0]) ? B_LEFT : 0u) |
+                      (word_byte(phrase.ptr[phrase.len - 1]) ? B_RIGHT : 0u);
+    bool path = false;
+    for (size_t i = 0; i < phrase.len; i++)
+        path = path || strchr("/\\.~_", phrase.ptr[i]) != NULL;
+    return add_term(c->st, c->terms, c->n, c->tmp, phrase, T_RES, bounds, (size_t)ri, path);
+}
+
 static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_builder *terms) {
     const char *data = NULL;
     size_t len = 0;
+    shared_ctx sc = {st, n, tmp, terms, 0, true};
     if (mv_rules_find("capability_resources", &data, &len) != 0)
         return MV_ECHECK;
-    size_t lines = 1;
+    if (mv_sensitive_each(add_shared, &sc) != MV_OK)
+        return MV_ECHECK;
+    size_t lines = 1 + sc.count;
     for (size_t i = 0; i < len; i++)
         lines += data[i] == '\n';
     st->term = mv_arena_calloc(st->arena, lines, sizeof(*st->term));
@@ -413,6 +463,10 @@ static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_
         } else {
             return MV_ECHECK;
         }
+    }
+    if (rc == MV_OK) {
+        sc.count_only = false;
+        rc = mv_sensitive_each(add_shared, &sc);
     }
     return rc;
 }
@@ -1035,6 +1089,17 @@ static void sb_lit(sbuf *b, const char *s) {
     sb_add(b, s, strlen(s));
 }
 
+/* Facets for the dangerous level (check.h): a narrow tool reaching for a
+ * sensitive resource, or uploading to an outside host (a sink). Shell
+ * execution and bare credential words corroborate nothing by themselves. */
+static uint32_t res_facets(const cap_res *r) {
+    if (str_is(r->id, "upload"))
+        return MV_FACET_SINK;
+    if (r->threat == MV_THREAT_EXFILTRATION && !str_is(r->id, "credword"))
+        return MV_FACET_SENSITIVE;
+    return 0;
+}
+
 static int report_resources(tool_scan *ts, const declaration *d) {
     const cap_state *st = ts->st;
     uint64_t sens = d->mask & st->sensitive_mask;
@@ -1096,6 +1161,7 @@ static int report_resources(tool_scan *ts, const declaration *d) {
         .length = rb->raw_len,
         .evidence = {f->text.ptr + rb->raw_off, rb->raw_len},
         .detail = {detail, b.n},
+        .facets = res_facets(&st->res[top]),
     };
     return mv_emit(ts->out, &spec);
 }
@@ -1322,6 +1388,7 @@ static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
         .length = fi >= 0 ? (uint32_t)pm->name.len : 0,
         .evidence = {ev, e.n},
         .detail = {detail, b.n},
+        .facets = MV_FACET_SINK,
     };
     return mv_emit(ts->out, &spec);
 }

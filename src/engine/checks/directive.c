@@ -19,8 +19,23 @@
  *     instruction position raise each other; one soft signal per family at
  *     most, when the final confidence reaches EMIT_THRESHOLD.
  *
- * The rule data lives in src/engine/rules/directive_*.rules. Only hits pay
- * for the position classifier, guards and registry lookups.
+ * Beside the phrase families, a structural detector looks for exfiltration
+ * flows (find_flows): a SOURCE (a sensitive resource from the shared list,
+ * sensitive_resources.rules), a TRANSFER (a verb that moves data, in any
+ * voice, mood or of the supported languages) and a SINK (a URL, an e-mail
+ * or IP address, a parameter of the tool, another tool, "here" inside a
+ * parameter description) close together in one passage, in any order. A
+ * flow is evidence that corroborates itself; a source moved without a sink
+ * only marks the tool as reaching for a sensitive resource.
+ *
+ * Every signal carries facets (check.h) for the dangerous level computed
+ * by the aggregation: an instruction in instruction position, hidden or
+ * not, with the tool reaching for a sensitive resource, with another family
+ * agreeing.
+ *
+ * The rule data lives in src/engine/rules/directive_*.rules and
+ * sensitive_resources.rules. Only hits pay for the position classifier,
+ * guards and registry lookups.
  */
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +64,13 @@
 #define COMMENT_MAX 4000   /* bytes of an unterminated HTML comment considered */
 #define URL_MAX 2048
 #define SPACED_RUN 6 /* single characters in a row that make a field letter-spaced */
+#define FLOW_CONF 0.85    /* an exfiltration flow in instruction position */
+#define FLOW_NEAR 96      /* normalized bytes between source and transfer in one sentence */
+#define FLOW_FAR 48       /* ... when they sit in neighbouring sentences */
+#define FLOW_NEG_BYTES 100 /* a negator this close before the transfer verb, in its clause */
+#define FLOW_GUARD_BYTES 24 /* "path of", "using" this close before a source */
+#define DANGER_WEIGHT 0.9 /* position weight from which a hit is an instruction */
+#define DANGER_AGREE 0.45 /* another family's score that counts as agreeing */
 
 typedef struct dmatch {
     uint32_t term;
@@ -76,6 +98,12 @@ typedef struct best {
     bool weak;
     const char *reason;
 } best;
+
+/* Flow findings of the whole tool. */
+typedef struct flow_state {
+    best flow;       /* the best source + transfer + sink passage */
+    bool reaches;    /* a sensitive source is moved somewhere (no sink needed) */
+} flow_state;
 
 /* Everything about the field being inspected. */
 typedef struct fctx {
@@ -1025,6 +1053,279 @@ static void consider_best(best *b, double pre, double weight, int32_t field, siz
     }
 }
 
+/* ----------------------------------------------------------------- flows */
+
+/* A match with role bit `role` ending within `bytes` before normalized
+ * offset `pos` (and not before `lo`)? */
+static bool role_before(const fctx *f, uint32_t role, size_t lo, size_t pos, size_t bytes) {
+    size_t from = pos > lo + bytes ? pos - bytes : lo;
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->end > pos) {
+            break; /* sorted by end */
+        }
+        if (m->end >= from && m->start >= lo && (f->R->terms[m->term].roles & role)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A dotted IPv4 address in normalized [a, b). */
+static bool has_ipv4(const fctx *f, size_t a, size_t b) {
+    const char *t = f->text;
+    for (size_t i = a; i < b; i++) {
+        unsigned parts = 0;
+        size_t j = i;
+        if (i > a && (word_at(t, f->len, i - 1) || t[i - 1] == '.')) {
+            continue;
+        }
+        while (j < b && parts < 4) {
+            size_t d = j;
+            while (j < b && j - d < 3 && t[j] >= '0' && t[j] <= '9') {
+                j++;
+            }
+            if (j == d) {
+                break;
+            }
+            parts++;
+            if (parts < 4) {
+                if (j >= b || t[j] != '.') {
+                    break;
+                }
+                j++;
+            }
+        }
+        if (parts == 4 && (j >= b || !(t[j] >= '0' && t[j] <= '9'))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A parameter a tool may honestly ask a secret for: its name says it
+ * carries a key, a credential or a path. */
+static bool secretish_name(mv_str n) {
+    static const char *const parts[] = {"key",  "cert", "cred", "token", "secret", "pass",
+                                        "auth", "ssh",  "pem",  "path",  "file",   "dir"};
+    for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
+        size_t l = strlen(parts[k]);
+        for (size_t i = 0; i + l <= n.len; i++) {
+            size_t q = 0;
+            while (q < l && lower(n.ptr[i + q]) == parts[k][q]) {
+                q++;
+            }
+            if (q == l) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Is the parameter named after the source ("system_prompt" for "system
+ * prompt", "conversation_history")? Then it is the honest place for it,
+ * and whether it is explained is capability.mismatch's question. */
+static bool named_after(mv_str name, const char *src, size_t n) {
+    size_t i = 0;
+    while (i < name.len) {
+        size_t a = i;
+        while (i < name.len && name.ptr[i] != '_' && name.ptr[i] != '-' && name.ptr[i] != ' ') {
+            i++;
+        }
+        if (i - a >= 4) {
+            for (size_t k = 0; k + (i - a) <= n; k++) {
+                size_t q = 0;
+                while (q < i - a && lower(name.ptr[a + q]) == src[k + q]) {
+                    q++;
+                }
+                if (q == i - a) {
+                    return true;
+                }
+            }
+        }
+        i++;
+    }
+    return false;
+}
+
+/* Does raw [r0, r1) name a free-form parameter of this tool (a data sink)?
+ * `src` is the normalized source term. */
+static bool names_param(const fctx *f, size_t r0, size_t r1, const char *src, size_t n) {
+    const mv_tool *tool = f->tool;
+    const char *s = f->raw.ptr;
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        size_t l = pm->name.len;
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || l < 3 || secretish_name(pm->name) ||
+            named_after(pm->name, src, n)) {
+            continue;
+        }
+        for (size_t i = r0; i + l <= r1; i++) {
+            size_t q = 0;
+            while (q < l && lower(s[i + q]) == lower(pm->name.ptr[q])) {
+                q++;
+            }
+            if (q == l && (i == 0 || !(word_at(s, f->raw.len, i - 1) || s[i - 1] == '_')) &&
+                (i + l >= f->raw.len || !(word_at(s, f->raw.len, i + l) || s[i + l] == '_'))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The field is the description of a free-form input parameter: text in it
+ * that moves a source "here" puts it into that parameter. */
+static bool in_sink_param(const fctx *f) {
+    const mv_field *fd = &f->tool->fields[f->fi];
+    const mv_param *pm;
+    if (fd->param < 0 || (uint32_t)fd->param >= f->tool->n_params ||
+        fd->kind != MV_FIELD_SCHEMA_DESCRIPTION) {
+        return false;
+    }
+    pm = &f->tool->params[fd->param];
+    return pm->schema == MV_SCHEMA_INPUT && !pm->has_enum && !secretish_name(pm->name);
+}
+
+/* Is the word just before normalized offset `pos` one of the tool's
+ * parameter names ("the `system_prompt` parameter")? Then that parameter,
+ * not the word "parameter", decides whether there is a sink. */
+static bool param_before(const fctx *f, size_t pos) {
+    size_t r = f->roff[pos];
+    size_t e;
+    size_t s0;
+    const char *s = f->raw.ptr;
+    while (r > 0 && (s[r - 1] == ' ' || s[r - 1] == '`' || s[r - 1] == '\'' || s[r - 1] == '"')) {
+        r--;
+    }
+    e = r;
+    while (r > 0 && (word_at(s, f->raw.len, r - 1) || s[r - 1] == '_' || s[r - 1] == '-')) {
+        r--;
+    }
+    s0 = r;
+    for (uint32_t p = 0; p < f->tool->n_params && e > s0; p++) {
+        const mv_param *pm = &f->tool->params[p];
+        if (pm->name.len == e - s0) {
+            size_t q = 0;
+            while (q < e - s0 && lower(s[s0 + q]) == lower(pm->name.ptr[q])) {
+                q++;
+            }
+            if (q == e - s0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool has_sink(const fctx *f, size_t a, size_t b, const dmatch *src) {
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= a && m->end <= b && (f->R->terms[m->term].roles & MV_DR_ROLE_SINK) &&
+            !param_before(f, m->start)) {
+            return true;
+        }
+    }
+    return in_sink_param(f) || has_url_or_email(f, a, b) || has_ipv4(f, a, b) ||
+           names_param(f, f->roff[a], f->roff[b], f->text + src->start, src->end - src->start);
+}
+
+/* Is the transfer verb at [s, e) negated ("never sent", "ne ... jamais")? A
+ * negator shortly before it in the same sentence, or right after it for
+ * languages that negate after the verb ("n'est pas envoyé" aside, "sent
+ * nowhere" is rare enough to leave). */
+static bool flow_negated(const fctx *f, size_t s, size_t ss) {
+    size_t from = s > ss + FLOW_NEG_BYTES ? s - FLOW_NEG_BYTES : ss;
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        bool clause = true;
+        if (m->end > s) {
+            break; /* sorted by end */
+        }
+        if (m->start < from || !(f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
+            continue;
+        }
+        for (size_t k = m->end; k < s && clause; k++) {
+            clause = f->text[k] != ';' && f->text[k] != ':';
+        }
+        if (clause) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Exfiltration flows of one view: for every sensitive SOURCE that is not a
+ * path reference or an instrument, a TRANSFER verb close to it (same
+ * sentence, or a neighbouring one) that is not negated, and a SINK in the
+ * passage (the source's sentence and its neighbours). Records the best flow
+ * of the tool and whether a source is moved at all.
+ */
+static void find_flows(fctx *f, flow_state *fs) {
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *src = &f->m[i];
+        size_t ss, se, ps, pe, dummy;
+        if (!(f->R->terms[src->term].roles & MV_DR_ROLE_SOURCE)) {
+            continue;
+        }
+        size_t cs = src->start; /* the guards look before the whole path */
+        mv_position_sentence(&f->pt, src->start, &ss, &se);
+        while (cs > ss && f->text[cs - 1] != ' ' && f->text[cs - 1] != '(') {
+            cs--;
+        }
+        if (role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs, FLOW_GUARD_BYTES) ||
+            role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2)) {
+            continue;
+        }
+        ps = ss;
+        pe = se;
+        if (ss > 0) {
+            mv_position_sentence(&f->pt, ss - 1, &ps, &dummy);
+        }
+        if (se < f->len) {
+            mv_position_sentence(&f->pt, se + 1, &dummy, &pe);
+        }
+        for (size_t j = 0; j < f->n; j++) {
+            const dmatch *t = &f->m[j];
+            size_t ts, te, gap;
+            mv_position pos;
+            if (!(f->R->terms[t->term].roles & MV_DR_ROLE_TRANSFER) || t->start < ps ||
+                t->end > pe || (t->start < src->end && t->end > src->start)) {
+                continue;
+            }
+            gap = t->start > src->end ? t->start - src->end : src->start - t->end;
+            mv_position_sentence(&f->pt, t->start, &ts, &te);
+            if (gap > (ts == ss ? FLOW_NEAR : FLOW_FAR) || flow_negated(f, t->start, ts)) {
+                continue;
+            }
+            mv_position_classify(&pos, &f->pt, t->start < src->start ? t->start : src->start,
+                                 t->end > src->end ? t->end : src->end);
+            if (pos.weight < DANGER_WEIGHT) {
+                continue;
+            }
+            fs->reaches = true;
+            if (has_sink(f, ps, pe, src)) {
+                size_t ns = t->start < src->start ? t->start : src->start;
+                size_t ne = t->end > src->end ? t->end : src->end;
+                size_t rs = f->roff[ns];
+                size_t re = f->roff[ne];
+                around ar;
+                memset(&ar, 0, sizeof(ar));
+                ar.strong = true;
+                if (f->map != NULL) {
+                    rs = f->map[rs];
+                    re = f->map[re];
+                }
+                consider_best(&fs->flow, FLOW_CONF, pos.weight, (int32_t)f->fi, rs, re, &ar,
+                              pos.reason);
+                return;
+            }
+        }
+    }
+}
+
 /*
  * An addressed HTML comment is a unit of its own: a detection verb or a
  * label of the prose before it ("entries with an optional domain filter
@@ -1182,8 +1483,33 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
 
 /* ------------------------------------------------------------- emitting */
 
+/* A family's best hit that is an instruction for the dangerous level: in
+ * instruction position and strong enough to count as agreeing. */
+static bool instruction_hit(const best *b) {
+    return b->valid && b->weight >= DANGER_WEIGHT && b->pre >= DANGER_AGREE;
+}
+
+/* Facets of a family's kind: hidden instructions (tags, comments to the
+ * model, secrecy, covert acts, overrides: the legacy rules' critical class)
+ * and exfiltration imperatives next to a sensitive object. */
+static uint32_t family_facets(const mv_dr_family *fam, const best *b) {
+    static const char *const hidden[] = {"tags",     "html_comment", "secrecy",
+                                         "covert",   "override",     "deceive"};
+    uint32_t facets = 0;
+    for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++) {
+        if (strcmp(fam->id, hidden[i]) == 0) {
+            facets |= MV_FACET_HIDDEN;
+        }
+    }
+    if (fam->threat == MV_THREAT_EXFILTRATION && b->strong) {
+        facets |= MV_FACET_EXFIL | MV_FACET_SENSITIVE;
+    }
+    return facets;
+}
+
 static int emit_family(const mv_inspect_ctx *ctx, const mv_tool *tool, const mv_dr_family *fam,
-                       const best *b, double conf, unsigned agree, mv_emitter *out) {
+                       const best *b, double conf, unsigned agree, uint32_t facets,
+                       mv_emitter *out) {
     const mv_field *field = &tool->fields[b->field];
     const char *s = field->text.ptr;
     size_t n = field->text.len;
@@ -1222,6 +1548,7 @@ static int emit_family(const mv_inspect_ctx *ctx, const mv_tool *tool, const mv_
     spec.evidence.len = ce - cs;
     spec.detail.ptr = detail;
     spec.detail.len = strlen(detail);
+    spec.facets = facets;
     return mv_emit(out, &spec);
 }
 
@@ -1340,7 +1667,7 @@ static bool squeeze(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out
  * view shows letter-spaced punctuation. */
 static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t fi, mv_str raw,
                       const mv_norm_text *nt, const uint32_t *map, dmatch *m, dhit *h, best *bests,
-                      mv_emitter *out, bool *spaced) {
+                      flow_state *fs, mv_emitter *out, bool *spaced) {
     const mv_dr_rules *R = ctx->engine_state;
     scan_state st = {R, nt->text, nt->len, m, 0, 0};
     fctx f;
@@ -1381,6 +1708,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     for (size_t k = 0; k < f.nh; k++) {
         evaluate(&f, &f.h[k], bests);
     }
+    find_flows(&f, fs);
 }
 
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
@@ -1389,7 +1717,10 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     dmatch *m = NULL;
     dhit *h = NULL;
     unsigned agree = 0;
+    unsigned danger_agree = 0;
+    flow_state fs;
     int rc = MV_OK;
+    memset(&fs, 0, sizeof(fs));
     if (R == NULL) {
         rc = MV_ECHECK;
         goto done;
@@ -1408,7 +1739,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
         if (nt->text == NULL || nt->len == 0) {
             continue;
         }
-        scan_view(ctx, tool, fi, raw, nt, NULL, m, h, bests, out, &spaced);
+        scan_view(ctx, tool, fi, raw, nt, NULL, m, h, bests, &fs, out, &spaced);
         if (spaced && ctx->normalizer != NULL) {
             mv_str sq;
             uint32_t *map = NULL;
@@ -1420,12 +1751,13 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                 mv_normalize(ctx->normalizer, ctx->scratch, sq.ptr, sq.len, MV_NORM_DEFAULT,
                              &snt) == MV_OK) {
                 bool again = false;
-                scan_view(ctx, tool, fi, sq, &snt, map, m, h, bests, out, &again);
+                scan_view(ctx, tool, fi, sq, &snt, map, m, h, bests, &fs, out, &again);
             }
         }
     }
     for (size_t k = 0; k < R->n_families; k++) {
         agree += bests[k].valid && bests[k].weight >= 0.5 && bests[k].pre >= AGREE_MIN_PRE;
+        danger_agree += instruction_hit(&bests[k]);
     }
     for (size_t k = 0; k < R->n_families && rc == MV_OK; k++) {
         const best *b = &bests[k];
@@ -1444,8 +1776,23 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
         }
         conf *= b->weight;
         if (conf >= EMIT_THRESHOLD) {
-            rc = emit_family(ctx, tool, &R->families[k], b, conf, others, out);
+            uint32_t facets = 0;
+            if (instruction_hit(b)) {
+                facets = MV_FACET_INSTRUCTION | family_facets(&R->families[k], b);
+                facets |= fs.reaches ? MV_FACET_SENSITIVE : 0u;
+                facets |= danger_agree >= 2 ? MV_FACET_AGREE : 0u;
+            }
+            rc = emit_family(ctx, tool, &R->families[k], b, conf, others, facets, out);
         }
+    }
+    if (rc == MV_OK && fs.flow.valid && fs.flow.pre * fs.flow.weight >= EMIT_THRESHOLD) {
+        static const mv_dr_family flow_family = {
+            "flow", "exfiltration flow (sensitive source, transfer and sink)",
+            MV_THREAT_EXFILTRATION, FLOW_CONF, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false};
+        rc = emit_family(ctx, tool, &flow_family, &fs.flow, fs.flow.pre * fs.flow.weight, 0,
+                         MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE |
+                             MV_FACET_SINK,
+                         out);
     }
 done:
     return rc;

@@ -774,11 +774,23 @@ static int start_section(compiler *c, const char *s, size_t len) {
             const char *name;
             uint32_t role;
         } roles[] = {
-            {"object-strong", MV_DR_ROLE_OBJECT_STRONG}, {"object-weak", MV_DR_ROLE_OBJECT_WEAK},
-            {"destination", MV_DR_ROLE_DESTINATION},     {"addressee", MV_DR_ROLE_ADDRESSEE},
-            {"workflow", MV_DR_ROLE_WORKFLOW},           {"protective", MV_DR_ROLE_PROTECTIVE},
-            {"comment-close", MV_DR_ROLE_COMMENT_CLOSE}, {"caution", MV_DR_ROLE_CAUTION},
-            {"imperative", MV_DR_ROLE_IMPERATIVE},       {"vocative", MV_DR_ROLE_VOCATIVE},
+            {"object-strong", MV_DR_ROLE_OBJECT_STRONG},
+            {"object-weak", MV_DR_ROLE_OBJECT_WEAK},
+            {"destination", MV_DR_ROLE_DESTINATION},
+            {"addressee", MV_DR_ROLE_ADDRESSEE},
+            {"workflow", MV_DR_ROLE_WORKFLOW},
+            {"protective", MV_DR_ROLE_PROTECTIVE},
+            {"comment-close", MV_DR_ROLE_COMMENT_CLOSE},
+            {"caution", MV_DR_ROLE_CAUTION},
+            {"imperative", MV_DR_ROLE_IMPERATIVE},
+            {"vocative", MV_DR_ROLE_VOCATIVE},
+            {"source", MV_DR_ROLE_SOURCE},
+            {"transfer", MV_DR_ROLE_TRANSFER},
+            {"sink", MV_DR_ROLE_SINK},
+            {"pathref", MV_DR_ROLE_PATHREF},
+            {"instrument", MV_DR_ROLE_INSTRUMENT},
+            {"negator", MV_DR_ROLE_NEGATOR},
+            {"target", MV_DR_ROLE_TARGET},
         };
         c->ctx_roles = 0;
         for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {
@@ -1259,7 +1271,8 @@ done:
     return rc;
 }
 
-static const char *const builtin_names[] = {"directive_context", "directive_en", "directive_intl"};
+static const char *const builtin_names[] = {"sensitive_resources", "directive_context",
+                                            "directive_en", "directive_hijack", "directive_intl"};
 #define N_BUILTIN (sizeof(builtin_names) / sizeof(builtin_names[0]))
 
 static int builtin_sources(mv_dr_source src[N_BUILTIN], mv_error *err) {

@@ -60,6 +60,14 @@ typedef enum mv_dr_detector {
 #define MV_DR_ROLE_SPACED 256u     /* letter-spaced punctuation: try the squeezed view */
 #define MV_DR_ROLE_IMPERATIVE 512u /* an order inside an HTML comment ("include", "silently") */
 #define MV_DR_ROLE_VOCATIVE 1024u  /* "assistant," - addresses only at the comment's start */
+/* Roles of the exfiltration flow detector (source + transfer + sink). */
+#define MV_DR_ROLE_SOURCE 2048u      /* a sensitive resource (sensitive_resources.rules) */
+#define MV_DR_ROLE_TRANSFER 4096u    /* a verb that moves data, any voice or language */
+#define MV_DR_ROLE_SINK 8192u        /* a named sink: a parameter, another tool, "here" */
+#define MV_DR_ROLE_PATHREF 16384u    /* "the path of": a reference, not the content */
+#define MV_DR_ROLE_INSTRUMENT 32768u /* "using ~/.ssh/id_rsa": a means, not an object */
+#define MV_DR_ROLE_NEGATOR 65536u    /* a true negation ("never", "ne ... jamais") */
+#define MV_DR_ROLE_TARGET 131072u    /* "to", "into": what follows is a destination */
 
 typedef struct mv_dr_family {
     const char *id;    /* "override" */

@@ -191,11 +191,16 @@ static int inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *o
             char detail[200];
             size_t el = mv_secrets_mask(evidence, sizeof(evidence), f->text.ptr, m);
             size_t dl = detail_for(detail, sizeof(detail), m);
-            mv_signal_spec spec = {MV_TIER_SOFT,        MV_THREAT_EXFILTRATION,
-                                   m->confidence,       false,
-                                   (int32_t)i,          m->start,
-                                   m->length,           (mv_str){evidence, el},
-                                   (mv_str){detail, dl}};
+            mv_signal_spec spec = {MV_TIER_SOFT,
+                                   MV_THREAT_EXFILTRATION,
+                                   m->confidence,
+                                   false,
+                                   (int32_t)i,
+                                   m->start,
+                                   m->length,
+                                   (mv_str){evidence, el},
+                                   (mv_str){detail, dl},
+                                   0};
             rc = mv_emit(out, &spec);
             if (rc != MV_OK)
                 goto done;

@@ -60,6 +60,7 @@ check-sanitize: deps node-deps
 bench: build
 	@./scripts/install-deps.sh $(BENCH_PACKAGES)
 	BENCH_SIZES="$(BENCH_SIZES)" ./bench/run.sh $(BUILD)
+	./bench/servers.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

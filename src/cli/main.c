@@ -19,12 +19,14 @@ static void usage(FILE *f) {
           "Usage:\n"
           "  mcpvet scan --tools FILE [--tools FILE ...] [options]\n"
           "  mcpvet eval --corpus FILE|DIR [--corpus FILE|DIR ...] [options]\n"
+          "  mcpvet security list|approve|quarantine|diff|history|forget|export|import ...\n"
           "  mcpvet help [COMMAND]\n"
           "  mcpvet --version\n"
           "\n"
           "Commands:\n"
           "  scan   scan tool definitions (tools/list results, snapshots, corpora)\n"
           "  eval   measure recall and false positives on a labeled corpus\n"
+          "  security  review and approve pinned tools (the approval store)\n"
           "\n"
           "Exit codes: 0 clean, 1 finding at or above --fail-on, 2 usage or input\n"
           "error, 3 scan degraded (a check failed or a cap was hit), 6 eval gate failed.\n"
@@ -45,6 +47,10 @@ static int help(int argc, char **argv) {
         mv_cli_eval_usage(stdout);
         return MV_EXIT_OK;
     }
+    if (strcmp(argv[1], "security") == 0) {
+        mv_cli_security_usage(stdout);
+        return MV_EXIT_OK;
+    }
     mv_cli_error("help: unknown command \"%s\"", argv[1]);
     usage(stderr);
     return MV_EXIT_USAGE;
@@ -60,6 +66,8 @@ int main(int argc, char **argv) {
         return mv_cli_scan(argc - 1, argv + 1);
     if (strcmp(cmd, "eval") == 0)
         return mv_cli_eval(argc - 1, argv + 1);
+    if (strcmp(cmd, "security") == 0)
+        return mv_cli_security(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
         return help(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {

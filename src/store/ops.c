@@ -273,8 +273,8 @@ static int resolve_targets(mv_store *st, const char *server, const char *const *
                                   st->path, want, server);
                 break;
             }
-            bool dup = false;
-            for (size_t k = 0; k < t->n && !dup; k++)
+            bool dup = false; /* a name given twice (only when names are given) */
+            for (size_t k = 0; want != NULL && k < t->n && !dup; k++)
                 dup = t->v[k].id == id;
             if (dup)
                 continue;
@@ -314,12 +314,11 @@ static int resolve_targets(mv_store *st, const char *server, const char *const *
     return rc;
 }
 
-static int set_state(mv_store *st, const char *sql, const target *w, int64_t now,
+/* Run a prepared decision statement (?1 time, ?2 tool id, ?3 identity)
+ * and reset it for the next tool. */
+static int set_state(mv_store *st, sqlite3_stmt *s, const target *w, int64_t now,
                      const char *identity, mv_error *err) {
     int rc = MV_OK;
-    sqlite3_stmt *s = st_prepare(st, sql, &rc, err);
-    if (s == NULL)
-        return rc;
     sqlite3_bind_int64(s, 1, now);
     sqlite3_bind_int64(s, 2, w->id);
     if (identity != NULL)
@@ -327,7 +326,8 @@ static int set_state(mv_store *st, const char *sql, const target *w, int64_t now
     int r = sqlite3_step(s);
     if (r != SQLITE_DONE)
         rc = st_fail(st, err, r, "cannot record the decision");
-    sqlite3_finalize(s);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
     return rc;
 }
 
@@ -339,6 +339,7 @@ int mv_store_approve(mv_store *st, const char *server, const char *const *tools,
     int rc = MV_OK;
     bool began = false;
     size_t n_quarantined = 0;
+    sqlite3_stmt *upd = NULL;
     targets t;
     memset(&t, 0, sizeof(t));
     if (res != NULL)
@@ -386,6 +387,13 @@ int mv_store_approve(mv_store *st, const char *server, const char *const *tools,
                           n_quarantined == 1 ? "is" : "are", n_quarantined == 1 ? "it" : "them");
         goto done;
     }
+    upd = st_prepare(st,
+                     "UPDATE tools SET state = 'approved', approved_pin = current_pin,"
+                     " approved_definition = current_definition, approved_identity = ?3,"
+                     " forced = ?4, manual_quarantine = 0, state_since = ?1 WHERE id = ?2",
+                     &rc, err);
+    if (upd == NULL)
+        goto done;
     for (size_t i = 0; i < t.n && rc == MV_OK; i++) {
         target *w = &t.v[i];
         bool valid = w->state == MV_STATE_APPROVED && w->approved_pin != NULL &&
@@ -397,15 +405,8 @@ int mv_store_approve(mv_store *st, const char *server, const char *const *tools,
             continue;
         }
         bool forced = w->state == MV_STATE_QUARANTINED;
-        rc =
-            set_state(st,
-                      forced ? "UPDATE tools SET state = 'approved', approved_pin = current_pin,"
-                               " approved_definition = current_definition, approved_identity = ?3,"
-                               " forced = 1, manual_quarantine = 0, state_since = ?1 WHERE id = ?2"
-                             : "UPDATE tools SET state = 'approved', approved_pin = current_pin,"
-                               " approved_definition = current_definition, approved_identity = ?3,"
-                               " forced = 0, manual_quarantine = 0, state_since = ?1 WHERE id = ?2",
-                      w, now, t.identity, err);
+        sqlite3_bind_int(upd, 4, forced);
+        rc = set_state(st, upd, w, now, t.identity, err);
         if (rc == MV_OK)
             rc = st_event(st, now, actor, server, w->kind, w->name, w->state, MV_STATE_APPROVED,
                           w->approved_pin, w->current_pin,
@@ -423,6 +424,7 @@ done:
     }
     if (began)
         st_rollback(st);
+    sqlite3_finalize(upd);
     mv_arena_free(t.arena);
     if (rc == MV_ENOMEM)
         mv_error_set(err, MV_ENOMEM, "%s: out of memory approving tools", st->path);
@@ -452,6 +454,7 @@ int mv_store_quarantine(mv_store *st, const char *server, const char *const *too
     bool began = false;
     targets t;
     memset(&t, 0, sizeof(t));
+    sqlite3_stmt *upd = NULL;
     if (n_changed != NULL)
         *n_changed = 0;
     if (st == NULL || server == NULL || (n_tools > 0 && tools == NULL))
@@ -471,11 +474,14 @@ int mv_store_quarantine(mv_store *st, const char *server, const char *const *too
         target *w = &t.v[i];
         if (w->state == MV_STATE_QUARANTINED && w->manual)
             continue;
-        rc = set_state(st,
-                       "UPDATE tools SET state = 'quarantined', manual_quarantine = 1,"
-                       " state_since = CASE WHEN state = 'quarantined' THEN state_since ELSE ?1"
-                       " END WHERE id = ?2",
-                       w, now, NULL, err);
+        if (upd == NULL &&
+            (upd = st_prepare(st,
+                              "UPDATE tools SET state = 'quarantined', manual_quarantine = 1,"
+                              " state_since = CASE WHEN state = 'quarantined' THEN state_since"
+                              " ELSE ?1 END WHERE id = ?2",
+                              &rc, err)) == NULL)
+            break;
+        rc = set_state(st, upd, w, now, NULL, err);
         if (rc == MV_OK)
             rc = st_event(st, now, actor, server, w->kind, w->name, w->state, MV_STATE_QUARANTINED,
                           w->current_pin, w->current_pin,
@@ -490,6 +496,7 @@ done:
     }
     if (began)
         st_rollback(st);
+    sqlite3_finalize(upd);
     mv_arena_free(t.arena);
     if (rc == MV_ENOMEM)
         mv_error_set(err, MV_ENOMEM, "%s: out of memory quarantining tools", st->path);

@@ -5,13 +5,14 @@
  * of a server with a display form of how it is reached that never shows a
  * URL's credentials or query.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include <openssl/evp.h>
 
 #include "json/canonical.h"
 #include "json/json.h"
-#include "mcpvet/store.h"
+#include "store_int.h"
 
 static const char *const field_names[MV_PIN_FIELD_COUNT] = {
     "name", "title", "description", "inputSchema", "outputSchema", "annotations",
@@ -21,13 +22,22 @@ const char *mv_pin_field_name(mv_pin_field f) {
     return (unsigned)f < MV_PIN_FIELD_COUNT ? field_names[f] : "?";
 }
 
-/* SHA-256 of `len` bytes as lowercase hex. Returns 0 or MV_ENOMEM (the only
- * way EVP_Digest fails with a built-in digest). */
-static int sha256_hex(char out[MV_PIN_HEX], const void *data, size_t len) {
+/* The digest is fetched once: an implicit fetch on every call costs more
+ * than hashing a typical definition. */
+static EVP_MD *sha256_md;
+static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
+
+static void sha256_fetch(void) {
+    sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
+int st_sha256_hex(char out[MV_PIN_HEX], const void *data, size_t len) {
     static const char hex[] = "0123456789abcdef";
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int n = 0;
-    if (EVP_Digest(data, len, md, &n, EVP_sha256(), NULL) != 1 || n != 32) {
+    pthread_once(&sha256_once, sha256_fetch);
+    const EVP_MD *alg = sha256_md != NULL ? sha256_md : EVP_sha256();
+    if (EVP_Digest(data, len, md, &n, alg, NULL) != 1 || n != 32) {
         out[0] = '\0';
         return MV_ENOMEM;
     }
@@ -37,15 +47,6 @@ static int sha256_hex(char out[MV_PIN_HEX], const void *data, size_t len) {
     }
     out[64] = '\0';
     return MV_OK;
-}
-
-/* Canonical form of `v` hashed; uses `b` as scratch. */
-static int hash_value(char out[MV_PIN_HEX], mv_buf *b, const mv_jv *v) {
-    b->len = 0;
-    int rc = mv_json_canonical(b, v);
-    if (rc != MV_OK)
-        return rc;
-    return sha256_hex(out, b->data, b->len);
 }
 
 int mv_pin_tool(mv_tool_pin *out, const char *definition, size_t len, const mv_allocator *alloc,
@@ -104,33 +105,67 @@ int mv_pin_tool(mv_tool_pin *out, const char *definition, size_t len, const mv_a
         goto done;
     }
     /* Exactly canonical: otherwise two spellings of one tool would give two
-     * pins (and an imported baseline could smuggle a second form). */
-    if ((rc = mv_json_canonical(&b, doc)) != MV_OK)
+     * pins (and an imported baseline could smuggle a second form). The
+     * canonical text is written member by member, so each value's canonical
+     * form is a known byte range of it: the field hashes and the body need
+     * no second pass. */
+    size_t start[MV_PIN_FIELD_COUNT], end[MV_PIN_FIELD_COUNT], mstart[MV_PIN_FIELD_COUNT];
+    int field_of[MV_PIN_FIELD_COUNT];
+    mv_buf_putc(&b, '{');
+    for (uint32_t i = 0; i < doc->n; i++) {
+        const mv_jm *m = &doc->u.members[i];
+        if (i > 0 && mv_json_key_cmp(doc->u.members[i - 1].key, doc->u.members[i - 1].key_len,
+                                     m->key, m->key_len) >= 0) {
+            rc = mv_error_set(err, MV_EPARSE, "the definition is not in canonical form");
+            goto done;
+        }
+        if (i > 0)
+            mv_buf_putc(&b, ',');
+        mstart[i] = b.len;
+        mv_json_canonical_string(&b, m->key, m->key_len);
+        mv_buf_putc(&b, ':');
+        start[i] = b.len;
+        if ((rc = mv_json_canonical(&b, &m->value)) != MV_OK)
+            goto done;
+        end[i] = b.len;
+        field_of[i] = -1;
+        for (int k = 0; k < MV_PIN_FIELD_COUNT; k++)
+            if (strlen(field_names[k]) == m->key_len &&
+                memcmp(field_names[k], m->key, m->key_len) == 0)
+                field_of[i] = k;
+    }
+    mv_buf_putc(&b, '}');
+    if (b.failed) {
+        rc = MV_ENOMEM;
         goto done;
+    }
     if (b.len != len || memcmp(b.data, definition, len) != 0) {
         rc = mv_error_set(err, MV_EPARSE, "the definition is not in canonical form");
         goto done;
     }
-    if ((rc = sha256_hex(out->pin, definition, len)) != MV_OK)
+    if ((rc = st_sha256_hex(out->pin, definition, len)) != MV_OK)
         goto done;
+    for (uint32_t i = 0; i < doc->n; i++)
+        if ((rc = st_sha256_hex(out->fields[field_of[i]], definition + start[i],
+                                end[i] - start[i])) != MV_OK)
+            goto done;
 
     /* The body: the same object without "name" (members keep their order). */
-    mv_jm body_members[MV_PIN_FIELD_COUNT];
-    uint32_t nb = 0;
+    mv_buf body;
+    mv_buf_init(&body, alloc);
+    mv_buf_putc(&body, '{');
+    bool first = true;
     for (uint32_t i = 0; i < doc->n; i++) {
-        const mv_jm *m = &doc->u.members[i];
-        if (&m->value == name)
+        if (field_of[i] == MV_PIN_NAME)
             continue;
-        body_members[nb++] = *m;
+        if (!first)
+            mv_buf_putc(&body, ',');
+        first = false;
+        mv_buf_append(&body, definition + mstart[i], end[i] - mstart[i]);
     }
-    mv_jv body = {.type = MV_JOBJECT, .n = nb, .u.members = body_members};
-    if ((rc = hash_value(out->body, &b, &body)) != MV_OK)
-        goto done;
-    for (int k = 0; k < MV_PIN_FIELD_COUNT; k++) {
-        const mv_jv *v = mv_jobject_get(doc, field_names[k]);
-        if (v != NULL && (rc = hash_value(out->fields[k], &b, v)) != MV_OK)
-            goto done;
-    }
+    mv_buf_putc(&body, '}');
+    rc = body.failed ? MV_ENOMEM : st_sha256_hex(out->body, body.data, body.len);
+    mv_buf_release(&body);
 
 done:
     if (rc == MV_ENOMEM)
@@ -278,7 +313,7 @@ int mv_pin_server(char out[MV_PIN_HEX], mv_buf *display, const mv_server_ident *
         rc = MV_ENOMEM;
         goto done;
     }
-    if ((rc = sha256_hex(out, b.data, b.len)) != MV_OK)
+    if ((rc = st_sha256_hex(out, b.data, b.len)) != MV_OK)
         goto done;
     if (display != NULL) {
         if (id->command != NULL) {

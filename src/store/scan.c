@@ -65,7 +65,7 @@ static row *find_row(row *rows, size_t n, int kind, mv_str name) {
 /* Statements used for every tool, prepared once per call. */
 typedef struct stmts {
     sqlite3_stmt *sel_server, *ins_server, *upd_identity, *upd_seen, *sel_tools, *ins_tool,
-        *upd_tool, *upd_state, *sel_approved;
+        *upd_tool, *upd_light, *upd_state, *sel_approved;
 } stmts;
 
 static void stmts_free(stmts *s) {
@@ -76,6 +76,7 @@ static void stmts_free(stmts *s) {
     sqlite3_finalize(s->sel_tools);
     sqlite3_finalize(s->ins_tool);
     sqlite3_finalize(s->upd_tool);
+    sqlite3_finalize(s->upd_light);
     sqlite3_finalize(s->upd_state);
     sqlite3_finalize(s->sel_approved);
 }
@@ -114,6 +115,12 @@ static int stmts_prepare(mv_store *st, stmts *s, mv_error *err) {
              " current_definition = coalesce(?3, current_definition), body_hash = ?4,"
              " hash_name = ?5, hash_title = ?6, hash_description = ?7, hash_input_schema = ?8,"
              " hash_output_schema = ?9, hash_annotations = ?10, verdict = ?11, findings = ?12,"
+             " last_seen = ?13, state_since = CASE WHEN ?14 THEN ?13 ELSE state_since END"
+             " WHERE id = ?15",
+             &rc, err)) == NULL ||
+        (s->upd_light = st_prepare(
+             st,
+             "UPDATE tools SET state = ?1, previous_state = NULL, verdict = ?11, findings = ?12,"
              " last_seen = ?13, state_since = CASE WHEN ?14 THEN ?13 ELSE state_since END"
              " WHERE id = ?15",
              &rc, err)) == NULL ||
@@ -271,7 +278,7 @@ static int changed_fields(apply_ctx *c, int64_t id, const mv_tool_pin *now, unsi
     return rc;
 }
 
-static int apply_server(apply_ctx *c, const mv_scan_server *sv, const mv_tool_pin *pins,
+static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv_tool_pin *pins,
                         mv_store_server_result *res) {
     int rc = MV_OK, r;
     bool oom = false;
@@ -390,9 +397,24 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, const mv_tool_pi
     /* Each advertised item. */
     for (size_t i = 0; i < sv->n_items && rc == MV_OK; i++) {
         const mv_scan_item *it = &sv->items[i];
-        const mv_tool_pin *pin = &pins[i];
+        mv_tool_pin *pin = &pins[i];
         mv_store_item_result *ir = &res->items[i];
         row *w = find_row(rows, n_rows, (int)it->kind, it->name);
+        bool pin_changed =
+            w == NULL || w->current_pin == NULL || strcmp(w->current_pin, pin->pin) != 0;
+        /* Field hashes are needed for a new pin and to name what differs
+         * from an approval. */
+        bool full =
+            pin_changed || (w->approved_pin != NULL && strcmp(w->approved_pin, pin->pin) != 0);
+        if (full) {
+            rc = mv_pin_tool(pin, it->definition.ptr, it->definition.len, c->st->alloc, c->err);
+            if (rc != MV_OK) {
+                if (c->err != NULL)
+                    snprintf(c->err->where, sizeof(c->err->where), "servers[%zu].items[%zu]", index,
+                             i);
+                break;
+            }
+        }
         bool quarantine = it->verdict == MV_VERDICT_QUARANTINE;
         const char *verdict = mv_verdict_name(it->verdict);
         st_decide_in in = {.quarantine = quarantine};
@@ -449,17 +471,17 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, const mv_tool_pi
             continue;
         }
 
-        bool pin_changed = w->current_pin == NULL || strcmp(w->current_pin, pin->pin) != 0;
         if (w->approved_pin != NULL && strcmp(w->approved_pin, pin->pin) != 0 &&
             (rc = changed_fields(c, w->id, pin, &ir->changed_fields)) != MV_OK)
             break;
-        sqlite3_stmt *q = s->upd_tool;
+        sqlite3_stmt *q = pin_changed ? s->upd_tool : s->upd_light;
         st_bind_text(q, 1, mv_tool_state_name(to));
-        st_bind_text(q, 2, pin->pin);
-        if (pin_changed)
+        if (pin_changed) {
+            st_bind_text(q, 2, pin->pin);
             st_bind_textn(q, 3, it->definition.ptr, it->definition.len);
-        st_bind_text(q, 4, pin->body);
-        bind_hashes(q, 5, pin);
+            st_bind_text(q, 4, pin->body);
+            bind_hashes(q, 5, pin);
+        }
         st_bind_text(q, 11, verdict);
         st_bind_textn(q, 12, it->findings.len > 0 ? it->findings.ptr : NULL, it->findings.len);
         sqlite3_bind_int64(q, 13, c->now);
@@ -543,8 +565,13 @@ static int prepare_pins(apply_ctx *c, const mv_scan_server *servers, size_t n, m
                 it->name.ptr == NULL) {
                 rc = mv_error_set(c->err, MV_EINVAL, "an item has no name or an unknown kind");
             } else {
-                rc = mv_pin_tool(&pins[i][j], it->definition.ptr, it->definition.len, c->st->alloc,
-                                 c->err);
+                /* Only the pin here: the full check and the field hashes are
+                 * computed in apply_server for definitions the store does not
+                 * hold yet (an unchanged one was checked when it was stored). */
+                memset(&pins[i][j], 0, sizeof(pins[i][j]));
+                rc = it->definition.ptr == NULL
+                         ? mv_error_set(c->err, MV_EPARSE, "the definition is empty")
+                         : st_sha256_hex(pins[i][j].pin, it->definition.ptr, it->definition.len);
             }
             if (rc != MV_OK && c->err != NULL)
                 snprintf(c->err->where, sizeof(c->err->where), "servers[%zu].items[%zu]", i, j);
@@ -607,7 +634,7 @@ int mv_store_apply_scan(mv_store *st, const mv_scan_server *servers, size_t n_se
         goto done;
     began = true;
     for (size_t i = 0; i < n_servers && rc == MV_OK; i++)
-        rc = apply_server(&c, &servers[i], pins[i], &res->servers[i]);
+        rc = apply_server(&c, &servers[i], i, pins[i], &res->servers[i]);
     if (rc == MV_OK) {
         began = false;
         rc = st_commit(st, err);

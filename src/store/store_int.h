@@ -24,6 +24,10 @@ struct mv_store {
     sqlite3_stmt *event_stmt; /* the audit log insert, prepared once */
 };
 
+/* SHA-256 of `len` bytes as lowercase hex (pin.c). Returns 0 or MV_ENOMEM
+ * (the only way the digest fails). */
+int st_sha256_hex(char out[MV_PIN_HEX], const void *data, size_t len);
+
 /* Current time from the injected clock (seconds since the epoch). */
 int64_t st_now(const mv_store *st);
 

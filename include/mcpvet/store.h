@@ -253,8 +253,10 @@ typedef struct mv_store_scan_result {
  * tools missing from a complete list removed, detect renames, and append
  * one event per transition -- all in ONE transaction (all or nothing).
  * `now` is the scan time (seconds since the epoch), `actor` who scanned.
- * Every definition is re-pinned (mv_pin_tool); a bad one fails the call
- * with err->where = "servers[i].items[j]". Duplicate (kind, name) in one
+ * Pins are computed here, never taken from the caller: a definition the
+ * store does not already hold under its SHA-256 is parsed strictly and must
+ * be canonical (mv_pin_tool); a bad one fails the whole call (nothing is
+ * written) with err->where = "servers[i].items[j]". Duplicate (kind, name) in one
  * server and one server twice are MV_EINVAL. `out` may be NULL.
  */
 int mv_store_apply_scan(mv_store *st, const mv_scan_server *servers, size_t n_servers, int64_t now,

@@ -5,7 +5,9 @@
 # --jobs 1 and --jobs 2 (median of several runs, peak RSS from
 # /usr/bin/time), checks that both reports are byte-identical, times each
 # phase and each check with bench/bench_engine.c, and counts instructions
-# per tool with callgrind on the small registries. Benchmarks never fail a
+# per tool with callgrind on the small registries, and times the approval
+# store (bench/bench_store.c: applying a scan of 10,000 tools and approving
+# them). Benchmarks never fail a
 # build: this script only reports.
 #
 # Usage: bench/run.sh BUILD_DIR
@@ -246,4 +248,17 @@ if [ -s "$OUT/ir-$first.txt" ] && [ -s "$OUT/ir-$last.txt" ]; then
         "$(awk -v n="$last" '{print $1/n}' "$OUT/ir-$last.txt")"
 fi
 say ""
+# ------------------------------------------------------------ approval store
+# bench/bench_store.c: a real SQLite store (WAL, synchronous=FULL) in a
+# temporary directory; median of 5 fresh stores.
+if [ -x "$BUILD/mcpvet_bench_store" ]; then
+    "$BUILD/mcpvet_bench_store" --tools 10000 --runs 5 >"$OUT/store.txt"
+    say "== approval store, 10,000 tools (median of 5 runs, wall seconds)"
+    say "$(awk '$1=="apply_first_s" {printf "   apply a scan, all new:          %.3f s\n", $2}
+        $1=="apply_unchanged_s" {printf "   apply a scan, nothing changed:  %.3f s\n", $2}
+        $1=="apply_all_changed_s" {printf "   apply a scan, every tool changed: %.3f s\n", $2}
+        $1=="approve_all_s" {printf "   approve all 10,000 tools:       %.3f s", $2}' "$OUT/store.txt")"
+    say ""
+fi
+
 say "raw data: $OUT (engine-N.txt, runs-N-jJ.txt, callgrind-N.out, callgrind-N-top.txt)"

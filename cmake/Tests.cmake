@@ -27,13 +27,20 @@ add_test(NAME unit.symbol_guard
          COMMAND ${CMAKE_SOURCE_DIR}/tests/unit/symbol_guard.sh $<TARGET_OBJECTS:mvengine_obj>
          COMMAND_EXPAND_LISTS)
 
+# The store driver of tests/integration/security.sh: applies a tools file to
+# a store as the pipeline will, with verdicts given on its command line.
+add_executable(mcpvet_store_driver tests/integration/store_driver.c src/cli/util.c
+               src/cli/security.c)
+target_include_directories(mcpvet_store_driver PRIVATE src)
+target_link_libraries(mcpvet_store_driver PRIVATE mvcore)
+
 # Integration tests: shell scripts driving the real binary.
 file(GLOB INTEGRATION_TESTS CONFIGURE_DEPENDS tests/integration/*.sh)
 foreach(script IN LISTS INTEGRATION_TESTS)
   get_filename_component(name "${script}" NAME_WE)
   add_test(NAME integration.${name} COMMAND bash ${script})
   set_tests_properties(integration.${name} PROPERTIES
-    ENVIRONMENT "MCPVET=$<TARGET_FILE:mcpvet>;MCPVET_SOURCE_DIR=${CMAKE_SOURCE_DIR};MCPVET_SHARED_DIR=${CMAKE_SOURCE_DIR}/../shared"
+    ENVIRONMENT "MCPVET=$<TARGET_FILE:mcpvet>;MCPVET_SOURCE_DIR=${CMAKE_SOURCE_DIR};MCPVET_SHARED_DIR=${CMAKE_SOURCE_DIR}/../shared;MCPVET_STORE_DRIVER=$<TARGET_FILE:mcpvet_store_driver>"
     TIMEOUT 900 SKIP_RETURN_CODE 77)
 endforeach()
 

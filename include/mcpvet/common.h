@@ -22,6 +22,11 @@ extern "C" {
 #define MV_EIO (-5)    /* a file could not be read or written (never in the engine) */
 #define MV_ECHECK (-6) /* a check failed internally */
 #define MV_EUNSUPPORTED (-7)
+/* The approval store (include/mcpvet/store.h); numbered apart so other
+ * modules can add codes after -7 without a clash. */
+#define MV_ENOTFOUND (-20)    /* a store, server or tool that does not exist */
+#define MV_EQUARANTINED (-21) /* approval of a quarantined tool needs force */
+#define MV_ECORRUPT (-22)     /* a file that is corrupt or not what it should be */
 
 /* Human-readable name of an MV_E* code ("out of memory", ...). Never NULL. */
 const char *mv_strerror(int code);

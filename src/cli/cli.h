@@ -12,11 +12,13 @@
 
 #include "mcpvet/buf.h"
 #include "mcpvet/common.h"
+#include "mcpvet/store.h"
 
 /* Subcommands: take argv with argv[0] = the subcommand name, return the
  * process exit code. */
 int mv_cli_scan(int argc, char **argv);
 int mv_cli_eval(int argc, char **argv);
+int mv_cli_security(int argc, char **argv); /* security.c: list, approve, ... */
 
 /* `mcpvet scan --list`: print the discovered configs and servers without
  * starting anything (list.c). Returns the exit code. */
@@ -26,6 +28,14 @@ int mv_cli_list_servers(FILE *out, const struct mv_config_set *const *sets, size
 
 void mv_cli_scan_usage(FILE *f);
 void mv_cli_eval_usage(FILE *f);
+void mv_cli_security_usage(FILE *f);
+
+/* After the pipeline applied a scan to the store: one line per item with
+ * its state (and what changed, renames, removals, a changed server
+ * identity), every name rendered safe. `servers` is what was passed to
+ * mv_store_apply_scan, `r` its result. */
+void mv_cli_security_print_states(FILE *f, const mv_scan_server *servers,
+                                  const mv_store_scan_result *r);
 
 /* "mcpvet: <message>\n" on stderr, with the message rendered safe (a file
  * name or a key from the input can never smuggle a terminal escape). */

@@ -24,6 +24,7 @@ static void usage(FILE *f) {
           "  mcpvet scan --tools FILE [--tools FILE ...] [options]\n"
           "  mcpvet scan --list                 show configured servers, start nothing\n"
           "  mcpvet eval --corpus FILE|DIR [--corpus FILE|DIR ...] [options]\n"
+          "  mcpvet security list|approve|quarantine|diff|history|forget|export|import ...\n"
           "  mcpvet help [COMMAND]\n"
           "  mcpvet --version\n"
           "\n"
@@ -31,6 +32,7 @@ static void usage(FILE *f) {
           "  scan   reach configured MCP servers (or read tool files) and scan what\n"
           "         they advertise; this starts the configured commands\n"
           "  eval   measure recall and false positives on a labeled corpus\n"
+          "  security  review and approve pinned tools (the approval store)\n"
           "\n"
           "Exit codes: 0 clean, 1 finding at or above --fail-on, 2 usage or input\n"
           "error, 3 scan degraded (a check failed or a cap was hit), 6 eval gate failed.\n"
@@ -49,6 +51,10 @@ static int help(int argc, char **argv) {
     }
     if (strcmp(argv[1], "eval") == 0) {
         mv_cli_eval_usage(stdout);
+        return MV_EXIT_OK;
+    }
+    if (strcmp(argv[1], "security") == 0) {
+        mv_cli_security_usage(stdout);
         return MV_EXIT_OK;
     }
     mv_cli_error("help: unknown command \"%s\"", argv[1]);
@@ -76,6 +82,8 @@ int main(int argc, char **argv) {
     }
     if (strcmp(cmd, "eval") == 0)
         return mv_cli_eval(argc - 1, argv + 1);
+    if (strcmp(cmd, "security") == 0)
+        return mv_cli_security(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
         return help(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {

@@ -27,6 +27,12 @@ const char *mv_strerror(int code) {
         return "check failed";
     case MV_EUNSUPPORTED:
         return "unsupported";
+    case MV_ENOTFOUND:
+        return "not found";
+    case MV_EQUARANTINED:
+        return "quarantined: approval needs force";
+    case MV_ECORRUPT:
+        return "corrupt or foreign file";
     default:
         return "unknown error";
     }

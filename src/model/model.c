@@ -627,6 +627,8 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
     c.err = err;
     c.alloc = resolve_alloc(opts);
     c.lim = resolve_limits(opts);
+    c.keep_definitions = opts != NULL && opts->keep_definitions;
+    mv_buf_init(&c.def, c.alloc);
     if (out != NULL)
         *out = NULL;
     if (out == NULL || (data == NULL && len > 0)) {

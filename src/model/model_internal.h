@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "json/json.h"
+#include "mcpvet/buf.h"
 #include "mcpvet/model.h"
 
 /* A document location such as servers[2].tools[5], kept as segments so the
@@ -85,6 +86,11 @@ typedef struct mdl_ctx {
     long fields_cap_index; /* index in caps of "fields_per_tool", or -1 */
     long depth_cap_index;  /* index in caps of "schema_depth", or -1 */
     uint32_t source_index; /* next mv_tool.source_index */
+
+    /* mv_model_options.keep_definitions, and the scratch buffer the
+     * canonical definitions are written into (definition.c). */
+    bool keep_definitions;
+    mv_buf def;
 } mdl_ctx;
 
 /* Free the scratch vectors (not the arena). */
@@ -98,6 +104,12 @@ int mdl_fail(mdl_ctx *c, int code, const mdl_loc *loc, const char *rel, const ch
 #endif
     ;
 
+
+/* The canonical definition of a tool (docs/pinning.md) from its members;
+ * NULL members are absent. Copied into the tool set's arena. */
+int mdl_definition(mdl_ctx *c, const mv_jv *name, const mv_jv *title, const mv_jv *description,
+                   const mv_jv *input_schema, const mv_jv *output_schema, const mv_jv *annotations,
+                   mv_str *out);
 
 /* Build *out from the tool object `tool` found at `loc`. `extra` (may be
  * NULL) is a cap to record on this tool. Errors carry loc-based paths. */

@@ -197,6 +197,7 @@ void mdl_ctx_release(mdl_ctx *c) {
     c->path_slot_cap = c->n_paths = c->cap_paths = 0;
     c->pool = NULL;
     c->pool_left = 0;
+    mv_buf_release(&c->def);
 }
 
 /* ----------------------------------------------------------- strings */
@@ -983,5 +984,7 @@ int mdl_build_tool(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str ser
     out->caps = caps;
     out->n_caps = (uint32_t)c->n_caps;
     out->source_index = c->source_index++;
+    if (c->keep_definitions)
+        return mdl_definition(c, name, title, desc, in, outs, ann, &out->definition);
     return MV_OK;
 }

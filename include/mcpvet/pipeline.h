@@ -9,7 +9,11 @@
  *            advertised becomes one snapshot document, which is also what
  *            --save-snapshot writes, so a saved scan reads back identically
  *   scan     every item into one registry, the pure engine over it
- *   report   the options every renderer needs (servers, sources), and the
+ *   decide   with an approval store: pin every item, apply the scan to the
+ *            state machine (pending, approved, changed, quarantined,
+ *            removed) in one transaction, and keep each item's state for
+ *            the report (the pipeline reads the clock, the engine never)
+ *   report   the options every renderer needs (servers, sources, states), and the
  *            exit code, which never claims clean when a server or a check
  *            was left out
  *
@@ -28,6 +32,7 @@
 #include "mcpvet/mcp.h"
 #include "mcpvet/model.h"
 #include "mcpvet/report.h"
+#include "mcpvet/store.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,12 +101,34 @@ const mv_engine *mv_pipeline_engine(const mv_pipeline *p);
 /* Number of items collected so far. */
 size_t mv_pipeline_tool_count(const mv_pipeline *p);
 
+/*
+ * Decide: apply the finished scan to the approval store `st` as `actor` at
+ * time `now` (seconds since the epoch). Every server the scan reached whole
+ * (or partially, marked so) and every server of a tools file goes in;
+ * servers that could not be scanned are left out (their tools are not
+ * marked removed); corpus inputs never touch a store. Needs the pipeline to
+ * have been created with model.keep_definitions. One transaction: all or
+ * nothing. Returns 0, MV_EINVAL (no scan yet, or definitions not kept) or
+ * the store's error (err names it).
+ */
+int mv_pipeline_decide(mv_pipeline *p, mv_store *st, mv_actor actor, int64_t now,
+                       mv_error *err);
+
+/* After decide: what it did (NULL before), and the store's verdict on the
+ * run (mv_store_scan_fails). */
+const mv_store_scan_result *mv_pipeline_decisions(const mv_pipeline *p);
+bool mv_pipeline_decisions_fail(const mv_pipeline *p, bool fail_on_pending);
+
 /* Fill the pipeline-owned members of report options: sources, servers,
- * engine. Other members (format, fail_on, ...) are left as they are. */
+ * engine, and after decide the per-tool states. Other members (format,
+ * fail_on, ...) are left as they are. */
 void mv_pipeline_report_options(const mv_pipeline *p, mv_report_options *ropts);
 
 /* The exit code the scan deserves under `ropts` (see
- * mv_report_exit_code_opts); MV_EXIT_USAGE before a scan. */
+ * mv_report_exit_code_opts, which also counts the store's states when
+ * decide ran: a changed or quarantined tool, or with
+ * ropts->fail_on_pending a pending one, exits 1); MV_EXIT_USAGE before a
+ * scan. */
 int mv_pipeline_exit_code(const mv_pipeline *p, const mv_report_options *ropts);
 
 #ifdef __cplusplus

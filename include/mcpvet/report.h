@@ -69,6 +69,17 @@ typedef struct mv_report_server {
  * scan is then degraded and can never exit 0. */
 bool mv_report_server_incomplete(const mv_report_server *s);
 
+/* A tool's state in the approval store after this scan (mcpvet scan with a
+ * store, security scan). Strings are NUL-terminated, static or owned by
+ * the caller; NULL when not applicable. */
+typedef struct mv_report_tool_state {
+    const char *state;        /* "pending", "approved", "changed", "quarantined" */
+    const char *previous;     /* before this scan; "none" for a new tool */
+    const char *changed;      /* fields that differ from the approved definition,
+                                 "description, inputSchema"; NULL when none */
+    const char *renamed_from; /* a vanished tool with the same definition */
+} mv_report_tool_state;
+
 typedef struct mv_report_options {
     mv_report_format format;
     /* Verdict at or above which the scan fails (exit 1). MV_VERDICT_CLEAN
@@ -98,6 +109,16 @@ typedef struct mv_report_options {
     /* Text only: colour verdicts and statuses with ANSI sequences (never
      * inside a string taken from a tool). */
     bool color;
+    /* Store states per registry tool (states[i] for tool i), NULL when the
+     * scan ran without a store. A changed or quarantined state fails the
+     * scan (exit 1) whatever the verdict; so does pending with
+     * fail_on_pending. */
+    const mv_report_tool_state *states;
+    size_t n_states;
+    bool fail_on_pending;
+    /* Servers whose identity (command or URL) changed since approval,
+     * render-safe names, NULL-terminated; they fail the scan too. */
+    const char *const *changed_servers;
 } mv_report_options;
 
 /*

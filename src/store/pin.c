@@ -185,34 +185,22 @@ unsigned mv_pin_changed_fields(const mv_tool_pin *a, const mv_tool_pin *b) {
     return bits;
 }
 
-/* The transport names of mv_transport_name, kept here so pins do not
- * depend on the config module (their spelling is part of every identity). */
-static const char *transport_name(mv_transport t) {
-    switch (t) {
-    case MV_TRANSPORT_STDIO:
-        return "stdio";
-    case MV_TRANSPORT_HTTP:
-        return "http";
-    case MV_TRANSPORT_SSE:
-        return "sse";
-    default:
-        return "none";
-    }
-}
-
 void mv_server_ident_from_config(mv_server_ident *out, const mv_server_config *cfg) {
     memset(out, 0, sizeof(*out));
     if (cfg == NULL)
         return;
+    /* The text as written in the config, before placeholders were
+     * resolved: a token that came from ${TOKEN} never reaches the store, and
+     * a changed environment does not look like a changed server. */
     out->name = cfg->name;
-    out->transport = transport_name(cfg->transport);
+    out->transport = mv_transport_name(cfg->transport);
     if (cfg->transport == MV_TRANSPORT_STDIO) {
-        out->command = cfg->command;
-        out->args = (const char *const *)cfg->args;
+        out->command = cfg->raw_command != NULL ? cfg->raw_command : cfg->command;
+        out->args = (const char *const *)(cfg->raw_args != NULL ? cfg->raw_args : cfg->args);
         out->n_args = cfg->n_args;
         out->cwd = cfg->cwd;
     } else {
-        out->url = cfg->url;
+        out->url = cfg->raw_url != NULL ? cfg->raw_url : cfg->url;
     }
 }
 

@@ -25,6 +25,8 @@ static void usage(FILE *f) {
           "  mcpvet scan --list                 show configured servers, start nothing\n"
           "  mcpvet eval --corpus FILE|DIR [--corpus FILE|DIR ...] [options]\n"
           "  mcpvet security list|approve|quarantine|diff|history|forget|export|import ...\n"
+          "  mcpvet serve [--listen 127.0.0.1:PORT] [--api-key-file FILE] [options]\n"
+          "  mcpvet mcp [--store PATH] [--allow-agent-approval]\n"
           "  mcpvet help [COMMAND]\n"
           "  mcpvet --version\n"
           "\n"
@@ -33,6 +35,8 @@ static void usage(FILE *f) {
           "         they advertise; this starts the configured commands\n"
           "  eval   measure recall and false positives on a labeled corpus\n"
           "  security  review and approve pinned tools (the approval store)\n"
+          "  serve  the REST API (loopback, API key): scans, states, approvals\n"
+          "  mcp    an MCP server on stdio with the quarantine_security tool\n"
           "\n"
           "Exit codes: 0 clean, 1 finding at or above --fail-on, 2 usage or input\n"
           "error, 3 scan degraded (a check failed or a cap was hit), 6 eval gate failed.\n"
@@ -57,6 +61,14 @@ static int help(int argc, char **argv) {
         mv_cli_security_usage(stdout);
         return MV_EXIT_OK;
     }
+    if (strcmp(argv[1], "serve") == 0) {
+        mv_cli_serve_usage(stdout);
+        return MV_EXIT_OK;
+    }
+    if (strcmp(argv[1], "mcp") == 0) {
+        mv_cli_mcp_usage(stdout);
+        return MV_EXIT_OK;
+    }
     mv_cli_error("help: unknown command \"%s\"", argv[1]);
     usage(stderr);
     return MV_EXIT_USAGE;
@@ -77,6 +89,17 @@ int main(int argc, char **argv) {
             return MV_EXIT_USAGE;
         }
         int code = mv_cli_scan(argc - 1, argv + 1);
+        mv_mcp_global_cleanup();
+        return code;
+    }
+    if (strcmp(cmd, "serve") == 0 || strcmp(cmd, "mcp") == 0) {
+        /* Both reach configured servers (server scans) like `scan`. */
+        if (mv_mcp_global_init() != MV_OK) {
+            mv_cli_error("cannot initialise the HTTP client");
+            return MV_EXIT_USAGE;
+        }
+        int code = strcmp(cmd, "serve") == 0 ? mv_cli_serve(argc - 1, argv + 1)
+                                              : mv_cli_mcp(argc - 1, argv + 1);
         mv_mcp_global_cleanup();
         return code;
     }

@@ -1,0 +1,975 @@
+/*
+ * The REST API of `mcpvet serve` (rest.h): libmicrohttpd with one thread
+ * per connection (a scan is CPU- or server-bound work that must not stall
+ * other connections), a cap on connections, an idle timeout per
+ * connection, a cap on request bodies, and a graceful stop on SIGTERM or
+ * SIGINT. Each request is checked in this order: Host (421), Origin (403),
+ * the API key for /api/ (401), the route (404) and method (405), the body
+ * (413, 400); then one call into the shared operations answers it.
+ *
+ * The key is compared in constant time (SHA-256 of both sides, then
+ * CRYPTO_memcmp), is never printed or logged (only the path of its file),
+ * and a generated key is written 0600 with O_EXCL.
+ */
+#define _GNU_SOURCE /* pthread_sigmask and friends on glibc with _POSIX_C_SOURCE */
+#include "server/rest.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json/json.h"
+#include "json/writer.h"
+#include "mcpvet/evidence.h"
+#include "mcpvet/report.h"
+
+#ifndef MCPVET_VERSION
+#define MCPVET_VERSION "unknown"
+#endif
+
+#define REST_KEY_MIN 16u
+#define REST_KEY_MAX 1024u
+#define REST_MAX_HOSTS 8u
+#define REST_HOST_LEN 300u
+#define REST_MAX_SEGMENTS 8u
+#define REST_MAX_EVENTS 100000u
+
+typedef struct rest_server {
+    const mv_rest_options *o;
+    mv_service *svc;
+    unsigned char key_hash[32];
+    char hosts[REST_MAX_HOSTS][REST_HOST_LEN]; /* accepted Host values */
+    size_t n_hosts;
+    atomic_uint in_flight;
+    pthread_mutex_t log_lock;
+} rest_server;
+
+/* One request's state across the handler's calls. */
+typedef struct rest_req {
+    mv_buf body;
+    bool too_large;
+    bool answered;
+    struct timespec start;
+} rest_req;
+
+/* ------------------------------------------------------------ API key */
+
+static void sha256(unsigned char out[32], const void *data, size_t len) {
+    unsigned int n = 32;
+    if (EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) != 1)
+        memset(out, 0, 32); /* then no key can match: refusal, never acceptance */
+}
+
+/* A usable key: 16 to 1024 printable ASCII characters without spaces. */
+static bool key_valid(const char *k, size_t n) {
+    if (n < REST_KEY_MIN || n > REST_KEY_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)k[i] < 0x21 || (unsigned char)k[i] > 0x7e)
+            return false;
+    return true;
+}
+
+/* mkdir -p with mode 0700 for the missing parts of `dir`. */
+static int make_dirs(char *dir) {
+    for (char *p = dir + 1; *p != '\0'; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        int rc = mkdir(dir, 0700);
+        *p = '/';
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+    }
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+/* Write a new random key into `path` (0600, must not exist yet). */
+static int generate_key(const char *path, char *key, size_t cap, mv_error *err) {
+    unsigned char raw[32];
+    static const char hex[] = "0123456789abcdef";
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    size_t got = 0;
+    while (fd >= 0 && got < sizeof raw) {
+        ssize_t n = read(fd, raw + got, sizeof raw - got);
+        if (n <= 0 && errno != EINTR)
+            break;
+        if (n > 0)
+            got += (size_t)n;
+    }
+    if (fd >= 0)
+        close(fd);
+    if (got < sizeof raw || cap < 2 * sizeof raw + 1)
+        return mv_error_set(err, MV_EIO, "cannot read /dev/urandom to generate an API key");
+    for (size_t i = 0; i < sizeof raw; i++) {
+        key[2 * i] = hex[raw[i] >> 4];
+        key[2 * i + 1] = hex[raw[i] & 15];
+    }
+    key[2 * sizeof raw] = '\0';
+    OPENSSL_cleanse(raw, sizeof raw);
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return mv_error_set(err, MV_EIO, "%s: cannot create the API key file: %s", path,
+                            strerror(errno));
+    size_t len = strlen(key);
+    bool ok = write(fd, key, len) == (ssize_t)len && write(fd, "\n", 1) == 1;
+    ok = close(fd) == 0 && ok;
+    if (!ok)
+        return mv_error_set(err, MV_EIO, "%s: cannot write the API key file", path);
+    return MV_OK;
+}
+
+/* Read a key file: it must be the owner's alone (no group or other
+ * access) and hold one key (a trailing newline is allowed). */
+static int read_key(const char *path, char *key, size_t cap, mv_error *err) {
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int rc = MV_EIO;
+    if (fd < 0)
+        return mv_error_set(err, errno == ENOENT ? MV_ENOTFOUND : MV_EIO,
+                            "%s: cannot open the API key file: %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        mv_error_set(err, MV_EIO, "%s: not a regular file", path);
+        goto done;
+    }
+    if ((st.st_mode & 077) != 0) {
+        rc = mv_error_set(err, MV_EINVAL,
+                          "%s: the API key file is readable by others (chmod 600 it)", path);
+        goto done;
+    }
+    size_t n = 0;
+    ssize_t got;
+    while (n + 1 < cap && (got = read(fd, key + n, cap - 1 - n)) > 0)
+        n += (size_t)got;
+    while (n > 0 && (key[n - 1] == '\n' || key[n - 1] == '\r'))
+        n--;
+    key[n] = '\0';
+    if (!key_valid(key, n)) {
+        /* Never quote the content: it is meant to be a secret. */
+        rc = mv_error_set(err, MV_EINVAL,
+                          "%s: the API key must be %u to %u printable characters without spaces",
+                          path, REST_KEY_MIN, REST_KEY_MAX);
+        goto done;
+    }
+    rc = MV_OK;
+done:
+    close(fd);
+    return rc;
+}
+
+/* The key file used when none is named: api-key beside the default store. */
+static int default_key_path(mv_buf *out, mv_error *err) {
+    if (mv_store_default_path(out, NULL, NULL) != MV_OK || out->failed)
+        return mv_error_set(err, MV_EINVAL,
+                            "no API key: set MCPVET_API_KEY, give --api-key-file, or set HOME");
+    char *slash = strrchr(out->data, '/');
+    if (slash == NULL)
+        return mv_error_set(err, MV_EINVAL, "no place for the API key file");
+    out->len = (size_t)(slash - out->data);
+    out->data[out->len] = '\0';
+    if (make_dirs(out->data) != 0)
+        return mv_error_set(err, MV_EIO, "%s: cannot create the directory: %s", out->data,
+                            strerror(errno));
+    mv_buf_puts(out, "/api-key");
+    return out->failed ? mv_error_set(err, MV_ENOMEM, "out of memory") : MV_OK;
+}
+
+/* Find the key (file, environment, default file, else a new one) and keep
+ * only its hash. Says where it came from on o->out; never the key. */
+static int load_key(rest_server *s, bool remote, mv_error *err) {
+    const mv_rest_options *o = s->o;
+    char key[REST_KEY_MAX + 2];
+    mv_buf path;
+    int rc;
+    mv_buf_init(&path, NULL);
+    const char *env = getenv("MCPVET_API_KEY");
+    if (o->api_key_file != NULL) {
+        rc = read_key(o->api_key_file, key, sizeof key, err);
+        if (rc == MV_ENOTFOUND && !remote) {
+            mv_error_clear(err);
+            rc = generate_key(o->api_key_file, key, sizeof key, err);
+            if (rc == MV_OK)
+                fprintf(o->out, "mcpvet serve: generated an API key in %s\n", o->api_key_file);
+        } else if (rc == MV_OK) {
+            fprintf(o->out, "mcpvet serve: API key from %s\n", o->api_key_file);
+        }
+    } else if (env != NULL && env[0] != '\0') {
+        rc = key_valid(env, strlen(env))
+                 ? MV_OK
+                 : mv_error_set(err, MV_EINVAL,
+                                "MCPVET_API_KEY must be %u to %u printable characters without "
+                                "spaces",
+                                REST_KEY_MIN, REST_KEY_MAX);
+        if (rc == MV_OK) {
+            snprintf(key, sizeof key, "%s", env);
+            fprintf(o->out, "mcpvet serve: API key from MCPVET_API_KEY\n");
+        }
+    } else if (remote) {
+        rc = mv_error_set(err, MV_EINVAL,
+                          "a non-loopback address needs a key chosen by you: give "
+                          "--api-key-file FILE (an existing file) or set MCPVET_API_KEY");
+    } else if ((rc = default_key_path(&path, err)) == MV_OK) {
+        rc = read_key(path.data, key, sizeof key, err);
+        if (rc == MV_ENOTFOUND) {
+            mv_error_clear(err);
+            rc = generate_key(path.data, key, sizeof key, err);
+            if (rc == MV_OK)
+                fprintf(o->out, "mcpvet serve: generated an API key in %s\n", path.data);
+        } else if (rc == MV_OK) {
+            fprintf(o->out, "mcpvet serve: API key from %s\n", path.data);
+        }
+    }
+    if (rc == MV_OK)
+        sha256(s->key_hash, key, strlen(key));
+    OPENSSL_cleanse(key, sizeof key);
+    mv_buf_release(&path);
+    fflush(o->out);
+    return rc;
+}
+
+/* Constant time in the key's content and length: both sides are hashed. */
+static bool key_matches(const rest_server *s, const char *given, size_t n) {
+    unsigned char h[32];
+    if (given == NULL)
+        return false;
+    sha256(h, given, n);
+    return CRYPTO_memcmp(h, s->key_hash, sizeof h) == 0;
+}
+
+static bool request_authorized(const rest_server *s, struct MHD_Connection *c) {
+    const char *k = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-API-Key");
+    if (k != NULL)
+        return key_matches(s, k, strlen(k));
+    const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+    if (auth == NULL || strncasecmp(auth, "Bearer ", 7) != 0)
+        return false;
+    auth += 7;
+    while (*auth == ' ')
+        auth++;
+    size_t n = strlen(auth);
+    while (n > 0 && auth[n - 1] == ' ')
+        n--;
+    return key_matches(s, auth, n);
+}
+
+/* ----------------------------------------------------------- listening */
+
+typedef struct listen_addr {
+    struct sockaddr_storage ss;
+    socklen_t len;
+    bool loopback;
+    bool v6;
+    char host[REST_HOST_LEN]; /* as it appears in Host: "127.0.0.1", "[::1]" */
+} listen_addr;
+
+/* Parse "HOST:PORT": an IPv4 literal, "[IPv6]" or "localhost". No DNS. */
+static int parse_listen(listen_addr *la, const char *spec, mv_error *err) {
+    char host[REST_HOST_LEN];
+    const char *colon = strrchr(spec, ':');
+    memset(la, 0, sizeof *la);
+    if (colon == NULL || colon == spec || (size_t)(colon - spec) >= sizeof host)
+        return mv_error_set(err, MV_EINVAL, "--listen: expected HOST:PORT, got \"%s\"", spec);
+    memcpy(host, spec, (size_t)(colon - spec));
+    host[colon - spec] = '\0';
+    char *end = NULL;
+    errno = 0;
+    unsigned long port = strtoul(colon + 1, &end, 10);
+    if (colon[1] < '0' || colon[1] > '9' || *end != '\0' || errno != 0 || port > 65535)
+        return mv_error_set(err, MV_EINVAL, "--listen: bad port in \"%s\"", spec);
+    if (strcmp(host, "localhost") == 0)
+        snprintf(host, sizeof host, "127.0.0.1");
+    size_t hl = strlen(host);
+    if (host[0] == '[' && hl > 2 && host[hl - 1] == ']') {
+        struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&la->ss;
+        host[hl - 1] = '\0';
+        if (inet_pton(AF_INET6, host + 1, &a6->sin6_addr) != 1)
+            return mv_error_set(err, MV_EINVAL, "--listen: \"%s\" is not an IPv6 address",
+                                host + 1);
+        a6->sin6_family = AF_INET6;
+        a6->sin6_port = htons((uint16_t)port);
+        la->len = sizeof *a6;
+        la->v6 = true;
+        la->loopback = IN6_IS_ADDR_LOOPBACK(&a6->sin6_addr);
+        char buf[INET6_ADDRSTRLEN];
+        inet_ntop(AF_INET6, &a6->sin6_addr, buf, sizeof buf);
+        snprintf(la->host, sizeof la->host, "[%s]", buf);
+        return MV_OK;
+    }
+    struct sockaddr_in *a4 = (struct sockaddr_in *)&la->ss;
+    if (inet_pton(AF_INET, host, &a4->sin_addr) != 1)
+        return mv_error_set(err, MV_EINVAL,
+                            "--listen: \"%s\" is not an IP address (use 127.0.0.1, [::1] or an "
+                            "address of this machine)",
+                            host);
+    a4->sin_family = AF_INET;
+    a4->sin_port = htons((uint16_t)port);
+    la->len = sizeof *a4;
+    la->loopback = (ntohl(a4->sin_addr.s_addr) >> 24) == 127;
+    inet_ntop(AF_INET, &a4->sin_addr, la->host, sizeof la->host);
+    return MV_OK;
+}
+
+static int open_listener(listen_addr *la, unsigned *port, mv_error *err) {
+    int fd = socket(la->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int one = 1;
+    if (fd < 0)
+        return mv_error_set(err, MV_EIO, "socket: %s", strerror(errno));
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (la->v6)
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+    if (bind(fd, (struct sockaddr *)&la->ss, la->len) != 0 || listen(fd, 128) != 0) {
+        int e = errno;
+        close(fd);
+        return mv_error_set(err, MV_EIO, "cannot listen on %s: %s", la->host, strerror(e));
+    }
+    struct sockaddr_storage got;
+    socklen_t gl = sizeof got;
+    getsockname(fd, (struct sockaddr *)&got, &gl);
+    *port = got.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&got)->sin6_port)
+                                      : ntohs(((struct sockaddr_in *)&got)->sin_port);
+    return fd;
+}
+
+static void add_host(rest_server *s, const char *host, unsigned port) {
+    if (s->n_hosts < REST_MAX_HOSTS)
+        snprintf(s->hosts[s->n_hosts++], REST_HOST_LEN, "%s:%u", host, port);
+    if (port == 80 && s->n_hosts < REST_MAX_HOSTS)
+        snprintf(s->hosts[s->n_hosts++], REST_HOST_LEN, "%s", host);
+}
+
+static bool host_allowed(const rest_server *s, const char *host) {
+    for (size_t i = 0; host != NULL && i < s->n_hosts; i++)
+        if (strcasecmp(host, s->hosts[i]) == 0)
+            return true;
+    return false;
+}
+
+/* An Origin is allowed when it is this server itself: http://HOST:PORT. */
+static bool origin_allowed(const rest_server *s, const char *origin) {
+    if (strncasecmp(origin, "http://", 7) != 0)
+        return false;
+    return host_allowed(s, origin + 7);
+}
+
+/* ------------------------------------------------------------ replies */
+
+static void log_line(rest_server *s, const char *method, const char *url, int status,
+                     const struct timespec *start) {
+    if (s->o->quiet)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double ms = (double)(now.tv_sec - start->tv_sec) * 1e3 +
+                (double)(now.tv_nsec - start->tv_nsec) / 1e6;
+    mv_arena *a = mv_arena_new(NULL, 0);
+    mv_str path = {"?", 1};
+    if (a != NULL)
+        mv_evidence_render(a, url, strlen(url), 512, &path, NULL);
+    pthread_mutex_lock(&s->log_lock);
+    fprintf(s->o->log, "mcpvet serve: %s %s %d %.1fms\n", method, path.ptr, status, ms);
+    fflush(s->o->log);
+    pthread_mutex_unlock(&s->log_lock);
+    mv_arena_free(a);
+}
+
+static enum MHD_Result send_reply(rest_server *s, struct MHD_Connection *c, rest_req *rq,
+                                  const char *method, const char *url, mv_service_reply *r,
+                                  const char *allow) {
+    const char *data = r->body.data != NULL ? r->body.data : "";
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(r->body.len, (void *)data, MHD_RESPMEM_MUST_COPY);
+    if (resp == NULL)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Content-Type", "application/json");
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    if (r->status == 401)
+        MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"mcpvet\"");
+    if (allow != NULL)
+        MHD_add_response_header(resp, "Allow", allow);
+    if (r->retry_after > 0) {
+        char ra[16];
+        snprintf(ra, sizeof ra, "%u", r->retry_after);
+        MHD_add_response_header(resp, "Retry-After", ra);
+    }
+    enum MHD_Result ret = MHD_queue_response(c, (unsigned)r->status, resp);
+    MHD_destroy_response(resp);
+    rq->answered = true;
+    log_line(s, method, url, r->status, &rq->start);
+    return ret;
+}
+
+/* An error reply (status, code, message) sent at once. */
+static enum MHD_Result send_error(rest_server *s, struct MHD_Connection *c, rest_req *rq,
+                                  const char *method, const char *url, int status,
+                                  const char *code, const char *message, const char *allow) {
+    mv_service_reply r;
+    mv_service_reply_init(&r);
+    mv_service_fail(&r, status, code, "%s", message);
+    enum MHD_Result ret = send_reply(s, c, rq, method, url, &r, allow);
+    mv_service_reply_release(&r);
+    return ret;
+}
+
+/* ------------------------------------------------------------- routing */
+
+/* Percent-decode in place; '+' is a space in query values only. Fails on
+ * a bad escape or an encoded NUL. */
+static bool percent_decode(char *s, bool plus_space) {
+    char *w = s;
+    for (const char *p = s; *p != '\0'; p++) {
+        if (*p == '%') {
+            int hi = p[1], lo = hi != '\0' ? p[2] : '\0';
+            char hx[3] = {(char)hi, (char)lo, '\0'};
+            char *end = NULL;
+            if (hi == '\0' || lo == '\0' || !((hi >= '0' && hi <= '9') ||
+                                              (hi >= 'a' && hi <= 'f') || (hi >= 'A' && hi <= 'F')))
+                return false;
+            long v = strtol(hx, &end, 16);
+            if (*end != '\0' || v == 0)
+                return false;
+            *w++ = (char)v;
+            p += 2;
+        } else if (*p == '+' && plus_space) {
+            *w++ = ' ';
+        } else {
+            *w++ = *p;
+        }
+    }
+    *w = '\0';
+    return true;
+}
+
+/* MHD unescapes the whole path by default, which would turn an encoded
+ * "/" in a tool name into a separator: keep the raw text and decode each
+ * segment (and each query value) after splitting. */
+static size_t keep_escapes(void *cls, struct MHD_Connection *c, char *s) {
+    (void)cls;
+    (void)c;
+    return strlen(s);
+}
+
+/* A query value, decoded, copied into `a` (NULL when absent or bad). */
+static const char *query(struct MHD_Connection *c, mv_arena *a, const char *name, bool *bad) {
+    const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
+    if (v == NULL)
+        return NULL;
+    char *copy = mv_arena_memdup(a, v, strlen(v) + 1);
+    if (copy == NULL || !percent_decode(copy, true)) {
+        *bad = true;
+        return NULL;
+    }
+    return copy;
+}
+
+typedef enum route {
+    R_NONE = 0,
+    R_HEALTH,
+    R_OPENAPI,
+    R_SCAN,
+    R_SERVERS,
+    R_SERVER_SCAN,
+    R_TOOLS,
+    R_TOOL,
+    R_DIFF,
+    R_APPROVE,
+    R_QUARANTINE,
+    R_EVENTS
+} route;
+
+typedef struct route_match {
+    route r;
+    const char *allow; /* the one method the route takes */
+    const char *server, *tool;
+} route_match;
+
+/* Split the raw path into decoded segments and name the route. Returns
+ * false for a path with a bad escape (400). */
+static bool match_route(route_match *m, mv_arena *a, const char *url) {
+    char *seg[REST_MAX_SEGMENTS + 1];
+    size_t n = 0;
+    memset(m, 0, sizeof *m);
+    if (url[0] != '/')
+        return true;
+    char *copy = mv_arena_memdup(a, url, strlen(url) + 1);
+    if (copy == NULL)
+        return false;
+    for (char *p = copy + 1;;) {
+        char *slash = strchr(p, '/');
+        if (n == REST_MAX_SEGMENTS)
+            return true; /* too deep: no route */
+        seg[n++] = p;
+        if (slash == NULL)
+            break;
+        *slash = '\0';
+        p = slash + 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!percent_decode(seg[i], false))
+            return false;
+#define IS(i, s) (strcmp(seg[i], s) == 0)
+    if (n == 1 && IS(0, "healthz")) {
+        m->r = R_HEALTH;
+        m->allow = "GET";
+        return true;
+    }
+    if (n < 3 || !IS(0, "api") || !IS(1, "v1"))
+        return true;
+    if (n == 3 && IS(2, "openapi.json"))
+        m->r = R_OPENAPI, m->allow = "GET";
+    else if (n == 3 && IS(2, "scan"))
+        m->r = R_SCAN, m->allow = "POST";
+    else if (n == 3 && IS(2, "servers"))
+        m->r = R_SERVERS, m->allow = "GET";
+    else if (n == 3 && IS(2, "events"))
+        m->r = R_EVENTS, m->allow = "GET";
+    else if (n >= 5 && IS(2, "servers") && seg[3][0] != '\0') {
+        m->server = seg[3];
+        if (n == 5 && IS(4, "scan"))
+            m->r = R_SERVER_SCAN, m->allow = "POST";
+        else if (n == 5 && IS(4, "tools"))
+            m->r = R_TOOLS, m->allow = "GET";
+        else if (n == 5 && IS(4, "approve"))
+            m->r = R_APPROVE, m->allow = "POST";
+        else if (n == 5 && IS(4, "quarantine"))
+            m->r = R_QUARANTINE, m->allow = "POST";
+        else if (n == 6 && IS(4, "tools") && seg[5][0] != '\0')
+            m->r = R_TOOL, m->allow = "GET", m->tool = seg[5];
+        else if (n == 7 && IS(4, "tools") && seg[5][0] != '\0' && IS(6, "diff"))
+            m->r = R_DIFF, m->allow = "GET", m->tool = seg[5];
+    }
+#undef IS
+    return true;
+}
+
+/* Parse a JSON object body (empty = NULL). Returns 0 or -1 (reply failed). */
+static int parse_body(const rest_req *rq, mv_arena *a, const mv_jv **out, mv_service_reply *r) {
+    mv_jerror je;
+    *out = NULL;
+    if (rq->body.len == 0)
+        return 0;
+    if (mv_json_parse(out, a, NULL, rq->body.data, rq->body.len, &je) != MV_OK) {
+        if (je.code == MV_ENOMEM)
+            mv_service_fail(r, 500, "internal", "out of memory");
+        else
+            mv_service_fail_json(r, rq->body.data, rq->body.len, je.offset, je.message);
+        return -1;
+    }
+    if (!mv_jis_object(*out)) {
+        mv_service_fail(r, 400, "invalid_request", "the body must be a JSON object");
+        return -1;
+    }
+    return 0;
+}
+
+/* A boolean member: absent = false; anything but true/false is a 400. */
+static int body_bool(const mv_jv *body, const char *key, bool *out, mv_service_reply *r) {
+    const mv_jv *v = mv_jobject_get(body, key);
+    *out = false;
+    if (v == NULL)
+        return 0;
+    if (v->type != MV_JTRUE && v->type != MV_JFALSE) {
+        mv_service_fail(r, 400, "invalid_request", "\"%s\" must be true or false", key);
+        return -1;
+    }
+    *out = v->type == MV_JTRUE;
+    return 0;
+}
+
+/* A string member: absent = NULL. Copied NUL-terminated into `a`. */
+static int body_string(const mv_jv *body, mv_arena *a, const char *key, const char **out,
+                       mv_service_reply *r) {
+    const mv_jv *v = mv_jobject_get(body, key);
+    *out = NULL;
+    if (v == NULL || mv_jis_null(v))
+        return 0;
+    if (!mv_jis_string(v) || memchr(v->u.s, '\0', v->n) != NULL) {
+        mv_service_fail(r, 400, "invalid_request", "\"%s\" must be a string", key);
+        return -1;
+    }
+    char *c = mv_arena_memdup(a, v->u.s, v->n + 1);
+    if (c == NULL) {
+        mv_service_fail(r, 500, "internal", "out of memory");
+        return -1;
+    }
+    c[v->n] = '\0';
+    *out = c;
+    return 0;
+}
+
+static int query_fail_on(struct MHD_Connection *c, mv_arena *a, mv_verdict *out,
+                         mv_service_reply *r) {
+    bool bad = false;
+    const char *v = query(c, a, "fail_on", &bad);
+    *out = MV_VERDICT_QUARANTINE;
+    if (v != NULL && mv_report_parse_fail_on(out, v) != MV_OK)
+        bad = true;
+    if (bad) {
+        mv_service_fail(r, 400, "invalid_request", "fail_on must be review or quarantine");
+        return -1;
+    }
+    return 0;
+}
+
+/* Answer a routed, authorized request whose body is complete. */
+static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match *m,
+                     rest_req *rq, mv_arena *a, mv_service_reply *r) {
+    const mv_jv *body = NULL;
+    bool bad = false;
+    switch (m->r) {
+    case R_HEALTH: {
+        mv_jw w;
+        mv_jw_init_compact(&w, &r->body);
+        mv_jw_obj_begin(&w, NULL);
+        mv_jw_cstr(&w, "status", "ok");
+        mv_jw_cstr(&w, "version", MCPVET_VERSION);
+        mv_jw_obj_end(&w);
+        mv_jw_finish(&w);
+        break;
+    }
+    case R_OPENAPI:
+        mv_buf_append(&r->body, mv_openapi_json, mv_openapi_json_len);
+        break;
+    case R_SCAN: {
+        mv_verdict fail_on;
+        const char *server = query(c, a, "server", &bad);
+        if (bad || (server != NULL && server[0] == '\0')) {
+            mv_service_fail(r, 400, "invalid_request", "server must be a non-empty name");
+            break;
+        }
+        if (query_fail_on(c, a, &fail_on, r) != 0)
+            break;
+        if (rq->body.len == 0) {
+            mv_service_fail(r, 400, "invalid_request",
+                            "the body must be a tools/list result or a snapshot");
+            break;
+        }
+        mv_service_scan_document(s->svc, rq->body.data, rq->body.len, server, fail_on, r);
+        break;
+    }
+    case R_SERVERS:
+        mv_service_servers(s->svc, r);
+        break;
+    case R_SERVER_SCAN: {
+        mv_verdict fail_on;
+        if (query_fail_on(c, a, &fail_on, r) == 0)
+            mv_service_scan_server(s->svc, m->server, fail_on, r);
+        break;
+    }
+    case R_TOOLS: {
+        const char *state = query(c, a, "state", &bad);
+        mv_tool_state st = state != NULL ? mv_tool_state_parse(state) : MV_STATE_NONE;
+        if (bad || (state != NULL && st == MV_STATE_NONE)) {
+            mv_service_fail(r, 400, "invalid_request",
+                            "state must be pending, approved, changed, quarantined or removed");
+            break;
+        }
+        mv_service_tools(s->svc, m->server, st, false, r);
+        break;
+    }
+    case R_TOOL:
+    case R_DIFF:
+        mv_service_tool(s->svc, m->server, m->tool, m->r == R_DIFF, r);
+        break;
+    case R_APPROVE: {
+        const char **names = NULL;
+        size_t n = 0;
+        bool all, force;
+        const char *reason;
+        if (parse_body(rq, a, &body, r) != 0)
+            break;
+        if (body == NULL) {
+            mv_service_fail(r, 400, "invalid_request",
+                            "the body must be {\"tools\": [...]} or {\"all\": true}");
+            break;
+        }
+        if (mv_service_tool_names(mv_jobject_get(body, "tools"), a, &names, &n, r) != 0 ||
+            body_bool(body, "all", &all, r) != 0 || body_bool(body, "force", &force, r) != 0 ||
+            body_string(body, a, "reason", &reason, r) != 0)
+            break;
+        mv_service_approve(s->svc, m->server, names, n, all, force,
+                           reason != NULL ? reason : "approved through the REST API", r);
+        break;
+    }
+    case R_QUARANTINE: {
+        const char **names = NULL;
+        size_t n = 0;
+        const char *reason = NULL;
+        if (parse_body(rq, a, &body, r) != 0)
+            break;
+        if (body != NULL &&
+            (mv_service_tool_names(mv_jobject_get(body, "tools"), a, &names, &n, r) != 0 ||
+             body_string(body, a, "reason", &reason, r) != 0))
+            break;
+        mv_service_quarantine(s->svc, m->server, names, n,
+                              reason != NULL ? reason : "quarantined through the REST API", r);
+        break;
+    }
+    case R_EVENTS: {
+        const char *server = query(c, a, "server", &bad);
+        const char *tool = query(c, a, "tool", &bad);
+        const char *limit = query(c, a, "limit", &bad);
+        unsigned long lim = 0;
+        if (limit != NULL) {
+            char *end = NULL;
+            errno = 0;
+            lim = strtoul(limit, &end, 10);
+            if (limit[0] < '0' || limit[0] > '9' || *end != '\0' || errno != 0 || lim < 1 ||
+                lim > REST_MAX_EVENTS)
+                bad = true;
+        }
+        if (bad || (tool != NULL && server == NULL)) {
+            mv_service_fail(r, 400, "invalid_request",
+                            "events take server, tool (with server) and limit (1 to %u)",
+                            REST_MAX_EVENTS);
+            break;
+        }
+        mv_service_events(s->svc, server, tool, lim, r);
+        break;
+    }
+    case R_NONE:
+        mv_service_fail(r, 404, "not_found", "no such endpoint");
+        break;
+    }
+    if (r->body.failed)
+        mv_service_fail(r, 500, "internal", "out of memory");
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls) {
+    rest_server *s = cls;
+    rest_req *rq = *con_cls;
+    (void)version;
+    if (rq == NULL) {
+        /* First call: headers only. Refuse early what needs no body. */
+        rq = calloc(1, sizeof *rq);
+        if (rq == NULL)
+            return MHD_NO;
+        mv_buf_init(&rq->body, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &rq->start);
+        *con_cls = rq;
+        atomic_fetch_add(&s->in_flight, 1);
+        const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+        if (!host_allowed(s, host))
+            return send_error(s, c, rq, method, url, 421, "misdirected",
+                              "the Host header does not name this server", NULL);
+        const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+        if (origin != NULL && !origin_allowed(s, origin))
+            return send_error(s, c, rq, method, url, 403, "forbidden_origin",
+                              "requests from another origin are refused", NULL);
+        if (strncmp(url, "/api/", 5) == 0 && !request_authorized(s, c))
+            return send_error(s, c, rq, method, url, 401, "unauthorized",
+                              "a valid API key is required (X-API-Key or Authorization: Bearer)",
+                              NULL);
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+        if (cl != NULL && strtoull(cl, NULL, 10) > (unsigned long long)s->o->max_body) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "the request body is larger than %zu bytes",
+                     s->o->max_body);
+            return send_error(s, c, rq, method, url, 413, "too_large", msg, NULL);
+        }
+        return MHD_YES;
+    }
+    if (*upload_data_size > 0) {
+        if (!rq->too_large && rq->body.len + *upload_data_size > s->o->max_body)
+            rq->too_large = true;
+        if (!rq->too_large)
+            mv_buf_append(&rq->body, upload_data, *upload_data_size);
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    if (rq->answered)
+        return MHD_YES;
+    if (rq->too_large) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "the request body is larger than %zu bytes", s->o->max_body);
+        return send_error(s, c, rq, method, url, 413, "too_large", msg, NULL);
+    }
+    mv_arena *a = mv_arena_new(NULL, 0);
+    mv_service_reply r;
+    route_match m;
+    mv_service_reply_init(&r);
+    enum MHD_Result ret;
+    if (a == NULL || rq->body.failed) {
+        ret = send_error(s, c, rq, method, url, 500, "internal", "out of memory", NULL);
+    } else if (!match_route(&m, a, url)) {
+        ret = send_error(s, c, rq, method, url, 400, "invalid_request",
+                         "the path has a bad percent escape", NULL);
+    } else if (m.r == R_NONE) {
+        ret = send_error(s, c, rq, method, url, 404, "not_found", "no such endpoint", NULL);
+    } else if (strcmp(method, m.allow) != 0) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "this endpoint takes %s only", m.allow);
+        ret = send_error(s, c, rq, method, url, 405, "method_not_allowed", msg, m.allow);
+    } else {
+        dispatch(s, c, &m, rq, a, &r);
+        ret = send_reply(s, c, rq, method, url, &r, NULL);
+    }
+    mv_service_reply_release(&r);
+    mv_arena_free(a);
+    return ret;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe) {
+    rest_server *s = cls;
+    rest_req *rq = *con_cls;
+    (void)c;
+    (void)toe;
+    if (rq == NULL)
+        return;
+    mv_buf_release(&rq->body);
+    free(rq);
+    *con_cls = NULL;
+    atomic_fetch_sub(&s->in_flight, 1);
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap) {
+    rest_server *s = cls;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    mv_arena *a = mv_arena_new(NULL, 0);
+    mv_str safe = {"?", 1};
+    size_t n = strlen(msg);
+    while (n > 0 && msg[n - 1] == '\n')
+        msg[--n] = '\0';
+    if (a != NULL)
+        mv_evidence_render(a, msg, n, sizeof msg, &safe, NULL);
+    pthread_mutex_lock(&s->log_lock);
+    fprintf(s->o->log, "mcpvet serve: microhttpd: %s\n", safe.ptr);
+    fflush(s->o->log);
+    pthread_mutex_unlock(&s->log_lock);
+    mv_arena_free(a);
+}
+
+/* ----------------------------------------------------------------- run */
+
+int mv_rest_run(const mv_rest_options *opts, mv_error *err) {
+    mv_rest_options o = *opts;
+    rest_server s;
+    listen_addr la;
+    struct MHD_Daemon *d = NULL;
+    int fd = -1, rc;
+    unsigned port = 0;
+    sigset_t sigs;
+
+    memset(&s, 0, sizeof s);
+    if (o.out == NULL)
+        o.out = stdout;
+    if (o.log == NULL)
+        o.log = stderr;
+    if (o.max_connections == 0)
+        o.max_connections = 64;
+    if (o.timeout_s == 0)
+        o.timeout_s = 30;
+    if (o.max_body == 0)
+        o.max_body = MV_REST_DEFAULT_MAX_BODY;
+    if (o.grace_s == 0)
+        o.grace_s = 120;
+    o.service.actor = MV_ACTOR_REST;
+    s.o = &o;
+    pthread_mutex_init(&s.log_lock, NULL);
+
+    if ((rc = parse_listen(&la, o.listen != NULL ? o.listen : "127.0.0.1:0", err)) != MV_OK)
+        goto done;
+    if (!la.loopback && !o.allow_remote) {
+        rc = mv_error_set(err, MV_EINVAL,
+                          "%s is not a loopback address: binding it exposes the API to the "
+                          "network; add --allow-remote (and a key of your own) to do that",
+                          la.host);
+        goto done;
+    }
+    if ((rc = load_key(&s, !la.loopback, err)) != MV_OK)
+        goto done;
+    if ((rc = mv_service_new(&s.svc, &o.service, err)) != MV_OK)
+        goto done;
+    if ((fd = open_listener(&la, &port, err)) < 0) {
+        rc = fd;
+        fd = -1;
+        goto done;
+    }
+    add_host(&s, la.host, port);
+    if (la.loopback)
+        add_host(&s, "localhost", port);
+    for (size_t i = 0; i < o.n_allowed_hosts; i++)
+        add_host(&s, o.allowed_hosts[i], port);
+
+    /* Every thread MHD starts inherits this mask: only sigwait below sees
+     * the stop signals. */
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+                     MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    if (la.v6)
+        flags |= MHD_USE_IPv6;
+    d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER,
+                         mhd_log, &s, MHD_OPTION_LISTEN_SOCKET, fd,
+                         MHD_OPTION_CONNECTION_LIMIT, o.max_connections,
+                         MHD_OPTION_CONNECTION_TIMEOUT, o.timeout_s,
+                         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+                         MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s,
+                         MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL, MHD_OPTION_END);
+    if (d == NULL) {
+        rc = mv_error_set(err, MV_EIO, "cannot start the HTTP server");
+        goto done;
+    }
+    fd = -1; /* the daemon owns the socket now; quiesce hands it back */
+    fprintf(o.out, "mcpvet serve: listening on http://%s:%u\n", la.host, port);
+    fflush(o.out);
+
+    int sig = 0;
+    while (sigwait(&sigs, &sig) != 0) {
+    }
+    fprintf(o.log, "mcpvet serve: %s: finishing requests in flight\n",
+            sig == SIGINT ? "SIGINT" : "SIGTERM");
+    fflush(o.log);
+    MHD_socket lfd = MHD_quiesce_daemon(d);
+    if (lfd != MHD_INVALID_SOCKET)
+        close(lfd);
+    struct timespec t0, now, nap = {0, 20 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        if (atomic_load(&s.in_flight) == 0)
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - t0.tv_sec >= (time_t)o.grace_s) {
+            fprintf(o.log, "mcpvet serve: %u requests still running after %us; stopping\n",
+                    atomic_load(&s.in_flight), o.grace_s);
+            break;
+        }
+        nanosleep(&nap, NULL);
+    }
+    MHD_stop_daemon(d);
+    d = NULL;
+    fprintf(o.log, "mcpvet serve: stopped\n");
+    rc = MV_OK;
+done:
+    if (d != NULL)
+        MHD_stop_daemon(d);
+    if (fd >= 0)
+        close(fd);
+    mv_service_free(s.svc);
+    pthread_mutex_destroy(&s.log_lock);
+    return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * `mcpvet serve`: the REST API over the shared operations (service.h),
+ * served by libmicrohttpd. Loopback only unless told otherwise; every
+ * request under /api/ carries the API key; Host and Origin must name the
+ * address served (a web page reaching loopback through DNS rebinding is
+ * refused). The OpenAPI 3.1 description is src/server/openapi.json,
+ * embedded at build time and served at /api/v1/openapi.json.
+ */
+#ifndef MV_SERVER_REST_H
+#define MV_SERVER_REST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "mcpvet/common.h"
+#include "server/service.h"
+
+typedef struct mv_rest_options {
+    const char *listen; /* "HOST:PORT" (an IP literal, "[v6]" or localhost);
+                           NULL = "127.0.0.1:0" (port 0 = any free port) */
+    bool allow_remote;  /* needed to bind anything but loopback */
+    /* Extra Host names accepted (a remote bind behind a name). */
+    const char *const *allowed_hosts;
+    size_t n_allowed_hosts;
+    const char *api_key_file; /* NULL: MCPVET_API_KEY, else the default key file */
+    unsigned max_connections; /* 0 = 64 */
+    unsigned timeout_s;       /* idle time per connection, 0 = 30 */
+    size_t max_body;          /* request body cap, 0 = 16 MiB */
+    unsigned grace_s;         /* shutdown: wait for requests in flight, 0 = 120 */
+    bool quiet;               /* no per-request log lines */
+    mv_service_options service;
+    FILE *out; /* where the listening address and key path are printed (stdout) */
+    FILE *log; /* request log and errors (stderr) */
+} mv_rest_options;
+
+#define MV_REST_DEFAULT_MAX_BODY (16u * 1024 * 1024)
+
+/*
+ * Start the server and serve until SIGTERM or SIGINT, then stop accepting,
+ * let requests in flight finish (up to grace_s), and close the store.
+ * Blocks SIGTERM/SIGINT in the calling thread (and every thread it
+ * starts). Returns 0 after a clean shutdown, or MV_EINVAL (bad listen
+ * address, a remote bind without allow_remote or without a given key, a
+ * bad key or key file), MV_EIO (bind, key file), the store's error, with
+ * err saying why.
+ */
+int mv_rest_run(const mv_rest_options *o, mv_error *err);
+
+/* The embedded OpenAPI document (generated/openapi.c). */
+extern const char mv_openapi_json[];
+extern const size_t mv_openapi_json_len;
+
+#endif

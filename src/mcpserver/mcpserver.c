@@ -373,8 +373,14 @@ static void on_tools_call(mv_mcpserver_session *s, const mv_jv *id, const mv_jv 
     mv_jw_str(&w, "text", (mv_str){body, len});
     mv_jw_obj_end(&w);
     mv_jw_arr_end(&w);
-    if (modern || version_at_least(s->version, "2025-06-18"))
-        mv_jw_raw(&w, "structuredContent", body, len);
+    if (modern || version_at_least(s->version, "2025-06-18")) {
+        /* Reports are pretty-printed: re-write the tree compactly, since
+         * one message is one line. */
+        const mv_jv *tree = NULL;
+        mv_jerror je;
+        if (a != NULL && mv_json_parse(&tree, a, NULL, body, len, &je) == MV_OK)
+            mv_jw_value(&w, "structuredContent", tree);
+    }
     mv_jw_bool(&w, "isError", r.status >= 400);
     result_end(&w, modern);
     mv_service_reply_release(&r);

@@ -80,6 +80,8 @@ int mv_pipeline_add_document(mv_pipeline *p, const char *data, size_t len, const
  * their reason; all of them appear in the report. Servers whose name
  * repeats with a different identity are told apart as "name@client".
  * A server that cannot be scanned is not an error (its status says why).
+ * The configs are borrowed and must outlive the pipeline (decide reads
+ * each server's identity from them).
  * Returns 0 or MV_ENOMEM / MV_EPARSE (the collected snapshot did not
  * parse, which would be a bug: a server's own text never makes it fail).
  */

@@ -155,6 +155,10 @@ int mv_report_render_to(mv_report_write_fn write, void *arg, const mv_scan *s,
  */
 int mv_report_exit_code(const mv_scan *s, mv_verdict fail_on);
 
+/* Whether a store state fails a run: changed or quarantined, or pending
+ * when fail_on_pending. NULL or no state: false. */
+bool mv_report_state_fails(const mv_report_tool_state *st, bool fail_on_pending);
+
 /* The same, also counting the servers of `opts` (fail_on from opts): a
  * server that could not be scanned whole makes a clean scan exit
  * MV_EXIT_DEGRADED. This is the code every report prints. */

@@ -34,12 +34,9 @@ void mv_cli_security_usage(FILE *f);
 void mv_cli_serve_usage(FILE *f);
 void mv_cli_mcp_usage(FILE *f);
 
-/* After the pipeline applied a scan to the store: one line per item with
- * its state (and what changed, renames, removals, a changed server
- * identity), every name rendered safe. `servers` is what was passed to
- * mv_store_apply_scan, `r` its result. */
-void mv_cli_security_print_states(FILE *f, const mv_scan_server *servers,
-                                  const mv_store_scan_result *r);
+/* `mcpvet security scan [SERVER...]`: scan with the approval store
+ * (created when missing) and print each tool's state (scan.c). */
+int mv_cli_security_scan(int argc, char **argv);
 
 /* "mcpvet: <message>\n" on stderr, with the message rendered safe (a file
  * name or a key from the input can never smuggle a terminal escape). */

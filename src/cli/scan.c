@@ -14,12 +14,14 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "mcpvet/config.h"
 #include "mcpvet/pipeline.h"
 #include "mcpvet/report.h"
+#include "mcpvet/store.h"
 
 #define MAX_TIMEOUT_SECONDS 3600.0
 #define MAX_CONCURRENCY 64u
@@ -34,6 +36,8 @@ enum {
     OPT_CONCURRENCY,
     OPT_SAVE_SNAPSHOT,
     OPT_COLOR,
+    OPT_STORE,
+    OPT_NO_STORE,
 };
 
 void mv_cli_scan_usage(FILE *f) {
@@ -68,9 +72,15 @@ void mv_cli_scan_usage(FILE *f) {
           "      --concurrency N       servers reached at once (default 4)\n"
           "      --save-snapshot FILE  write what the servers advertised as a snapshot\n"
           "                            that --tools reads back with the same verdicts\n"
+          "      --store PATH          approval store (default $XDG_STATE_HOME/mcpvet/\n"
+          "                            store.db, else ~/.local/state/mcpvet/store.db):\n"
+          "                            used when it exists; pins every tool and shows its\n"
+          "                            state (pending, approved, changed, quarantined)\n"
+          "      --no-store            scan without the store\n"
           "  -f, --format FORMAT       text (default), json or sarif\n"
           "      --fail-on VERDICT     review or quarantine (default): exit 1 when a\n"
-          "                            tool gets this verdict or worse\n"
+          "                            tool gets this verdict or worse; pending (needs a\n"
+          "                            store): also exit 1 for tools nobody approved\n"
           "  -o, --output FILE         write the report to FILE instead of stdout\n"
           "      --color WHEN          auto (default: a terminal, unless NO_COLOR is\n"
           "                            set), always or never\n"
@@ -79,9 +89,11 @@ void mv_cli_scan_usage(FILE *f) {
           "      --disable-check ID    leave a builtin check out (repeatable)\n"
           "  -h, --help                show this help\n"
           "\n"
-          "Exit codes: 0 clean, 1 finding at or above --fail-on, 2 usage or input\n"
-          "error, 3 degraded scan (a check failed, a cap was hit, or a server or a\n"
-          "config could not be read whole: never reported as clean).\n",
+          "Exit codes: 0 clean; 1 a finding at or above --fail-on, or (with a store)\n"
+          "a tool changed since approval or quarantined, a server reached differently\n"
+          "than when approved, or a pending tool with --fail-on pending; 2 usage,\n"
+          "input or store error; 3 degraded scan (a check failed, a cap was hit, or a\n"
+          "server or a config could not be read whole: never reported as clean).\n",
           f);
 }
 
@@ -142,6 +154,10 @@ done:
 typedef enum color_when { COLOR_AUTO = 0, COLOR_ALWAYS, COLOR_NEVER } color_when;
 
 typedef struct scan_args {
+    bool security; /* `security scan`: store required, positional server names */
+    const char *store;
+    bool no_store;
+    bool fail_on_pending;
     mv_cli_list tools;
     mv_cli_list configs;
     mv_cli_list servers;
@@ -175,6 +191,8 @@ static int parse_args(scan_args *a, int argc, char **argv) {
         {"fail-on", required_argument, NULL, OPT_FAIL_ON},
         {"output", required_argument, NULL, 'o'},
         {"color", required_argument, NULL, OPT_COLOR},
+        {"store", required_argument, NULL, OPT_STORE},
+        {"no-store", no_argument, NULL, OPT_NO_STORE},
         {"jobs", required_argument, NULL, 'j'},
         {"show-clean", no_argument, NULL, OPT_SHOW_CLEAN},
         {"disable-check", required_argument, NULL, OPT_DISABLE_CHECK},
@@ -224,10 +242,19 @@ static int parse_args(scan_args *a, int argc, char **argv) {
             }
             break;
         case OPT_FAIL_ON:
-            if (mv_report_parse_fail_on(&a->fail_on, optarg) != 0) {
-                mv_cli_error("scan: --fail-on must be review or quarantine, not \"%s\"", optarg);
+            if (strcmp(optarg, "pending") == 0) {
+                a->fail_on_pending = true;
+            } else if (mv_report_parse_fail_on(&a->fail_on, optarg) != 0) {
+                mv_cli_error("scan: --fail-on must be review, quarantine or pending, not \"%s\"",
+                             optarg);
                 return MV_EXIT_USAGE;
             }
+            break;
+        case OPT_STORE:
+            a->store = optarg;
+            break;
+        case OPT_NO_STORE:
+            a->no_store = true;
             break;
         case 'o':
             a->output = optarg;
@@ -268,10 +295,18 @@ static int parse_args(scan_args *a, int argc, char **argv) {
             return MV_EXIT_USAGE;
         }
     }
+    /* security scan SERVER...: the names select configured servers. */
+    for (; a->security && optind < argc; optind++)
+        if (mv_cli_list_add(&a->servers, argv[optind]) != 0)
+            goto oom;
     if (optind < argc) {
         mv_cli_error("scan: unexpected argument \"%s\" (input files go after --tools or --config)",
                      argv[optind]);
         mv_cli_scan_usage(stderr);
+        return MV_EXIT_USAGE;
+    }
+    if (a->security && a->no_store) {
+        mv_cli_error("security scan: --no-store contradicts the command (use mcpvet scan)");
         return MV_EXIT_USAGE;
     }
     if (a->tools.n > 0 && a->servers.n > 1) {
@@ -433,7 +468,31 @@ static bool want_color(color_when when, int fd) {
 
 /* ------------------------------------------------------------- scan */
 
-int mv_cli_scan(int argc, char **argv) {
+/* Open the store the scan uses: --store PATH (created when missing), the
+ * default path when it exists (created for security scan), or none. A store
+ * that exists but cannot be used is an error, never silently skipped.
+ * Returns 0 (with *out NULL when there is no store to use) or an exit code
+ * after printing why. */
+static int open_scan_store(mv_store **out, const scan_args *a) {
+    mv_store_options so;
+    mv_error err;
+    *out = NULL;
+    if (a->no_store)
+        return 0;
+    memset(&so, 0, sizeof so);
+    so.create = a->security || a->store != NULL;
+    mv_error_clear(&err);
+    int rc = mv_store_open(out, a->store, &so, &err);
+    if (rc == MV_ENOTFOUND && !so.create)
+        return 0; /* no store yet: scan without one */
+    if (rc != MV_OK) {
+        mv_cli_print_error(&err, a->store);
+        return MV_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int scan_main(int argc, char **argv, bool security) {
     scan_args a;
     config_sources cs;
     const mv_server_config **servers = NULL;
@@ -442,8 +501,10 @@ int mv_cli_scan(int argc, char **argv) {
     mv_error err;
     int code = MV_EXIT_USAGE;
 
+    mv_store *store = NULL;
     memset(&a, 0, sizeof a);
     memset(&cs, 0, sizeof cs);
+    a.security = security;
     a.fail_on = MV_VERDICT_QUARANTINE;
     a.jobs = mv_cli_default_jobs();
     mv_error_clear(&err);
@@ -484,12 +545,24 @@ int mv_cli_scan(int argc, char **argv) {
         goto done;
     }
 
+    if (!a.list && (rc = open_scan_store(&store, &a)) != 0) {
+        code = rc;
+        goto done;
+    }
+    if (a.fail_on_pending && store == NULL) {
+        mv_cli_error("scan: --fail-on pending needs an approval store (none at %s; run "
+                     "mcpvet security scan first, or give --store PATH)",
+                     a.store != NULL ? a.store : "the default path");
+        goto done;
+    }
+
     progress pg = {isatty(STDERR_FILENO) == 1, want_color(a.color, STDERR_FILENO)};
     mv_pipeline_options popts;
     memset(&popts, 0, sizeof popts);
     popts.engine.disabled = (const char *const *)a.disabled.items;
     popts.engine.n_disabled = a.disabled.n;
     popts.concurrency = a.concurrency;
+    popts.model.keep_definitions = store != NULL; /* pins need them */
     if (a.timeout > 0) {
         popts.mcp.startup_timeout_ms = (uint32_t)(a.timeout * 1000.0 + 0.5);
         popts.mcp.request_timeout_ms = popts.mcp.startup_timeout_ms;
@@ -539,11 +612,21 @@ int mv_cli_scan(int argc, char **argv) {
         goto done;
     }
 
+    if (store != NULL) {
+        mv_error_clear(&err);
+        if (mv_pipeline_decide(pipe, store, MV_ACTOR_CLI, (int64_t)time(NULL), &err) != MV_OK) {
+            mv_cli_print_error(&err, mv_store_path(store));
+            goto done;
+        }
+    }
+
     mv_report_options ropts;
     memset(&ropts, 0, sizeof ropts);
     ropts.format = a.format;
     ropts.fail_on = a.fail_on;
-    ropts.show_clean = a.show_clean;
+    ropts.fail_on_pending = a.fail_on_pending;
+    /* security scan shows every tool with its state, clean ones too. */
+    ropts.show_clean = a.show_clean || a.security;
     ropts.jobs = a.jobs;
     bool to_stdout = a.output == NULL || strcmp(a.output, "-") == 0;
     ropts.color = a.format == MV_REPORT_TEXT &&
@@ -557,6 +640,7 @@ int mv_cli_scan(int argc, char **argv) {
         code = MV_EXIT_DEGRADED;
 done:
     mv_pipeline_free(pipe);
+    mv_store_close(store);
     free(servers);
     config_sources_free(&cs);
     mv_cli_list_free(&a.tools);
@@ -564,4 +648,12 @@ done:
     mv_cli_list_free(&a.servers);
     mv_cli_list_free(&a.disabled);
     return code;
+}
+
+int mv_cli_scan(int argc, char **argv) {
+    return scan_main(argc, argv, false);
+}
+
+int mv_cli_security_scan(int argc, char **argv) {
+    return scan_main(argc, argv, true);
 }

@@ -1,9 +1,9 @@
 /*
  * `mcpvet security ...`: review and decide over the approval store
  * (include/mcpvet/store.h) -- list, approve, quarantine, diff, history,
- * forget, export, import -- plus the summary of tool states the scan
- * pipeline prints after updating the store. None of these reach a server;
- * `security scan` belongs to the pipeline.
+ * forget, export, import. None of these reach a server; `security scan` is
+ * `mcpvet scan` with the store (src/cli/scan.c), whose report shows each
+ * tool's state.
  *
  * Everything printed that came from a tool or a server (names, reasons,
  * definitions, findings) passes through mv_evidence_render or the
@@ -35,6 +35,9 @@
 
 void mv_cli_security_usage(FILE *f) {
     fputs("Usage:\n"
+          "  mcpvet security scan [SERVER...] [scan options]   reach the configured\n"
+          "                       servers (all when none is named), scan, update the\n"
+          "                       store and show each tool's state (see mcpvet scan --help)\n"
           "  mcpvet security list [--state STATE] [--server NAME] [--format text|json]\n"
           "  mcpvet security approve SERVER (TOOL... | --all) [--force] [--reason TEXT]\n"
           "  mcpvet security quarantine SERVER [TOOL...] [--reason TEXT]\n"
@@ -766,6 +769,9 @@ int mv_cli_security(int argc, char **argv) {
         mv_cli_security_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? MV_EXIT_USAGE : MV_EXIT_OK;
     }
+    /* security scan takes scan's options (it is scan with a store). */
+    if (strcmp(argv[1], "scan") == 0)
+        return mv_cli_security_scan(argc - 1, argv + 1);
     if (parse_opts(argc, argv, &o) != 0)
         return MV_EXIT_USAGE;
     if (o.help) {
@@ -792,48 +798,4 @@ int mv_cli_security(int argc, char **argv) {
     mv_cli_error("security: unknown command \"%s\"", cmd);
     mv_cli_security_usage(stderr);
     return MV_EXIT_USAGE;
-}
-
-/* ------------------------------------------- after a scan (pipeline) */
-
-void mv_cli_security_print_states(FILE *f, const mv_scan_server *servers,
-                                  const mv_store_scan_result *r) {
-    mv_arena *a = mv_arena_new(NULL, 0);
-    mv_buf b;
-    mv_buf_init(&b, NULL);
-    for (size_t i = 0; a != NULL && r != NULL && i < r->n_servers; i++) {
-        const mv_store_server_result *s = &r->servers[i];
-        const char *srv = safe(a, s->name.ptr, s->name.len, SEC_NAME_CAP);
-        if (s->identity_changed)
-            mv_buf_printf(&b,
-                          "server %s: identity changed (was %s): its approved tools need "
-                          "approval again\n",
-                          srv,
-                          safe(a, s->previous_reached.ptr, s->previous_reached.len, SEC_TEXT_CAP));
-        for (size_t j = 0; j < s->n_items; j++) {
-            const mv_store_item_result *it = &s->items[j];
-            const mv_scan_item *in = &servers[i].items[j];
-            mv_buf_printf(&b, "%-12s %s/%s", mv_tool_state_name(it->state), srv,
-                          safe(a, in->name.ptr, in->name.len, SEC_NAME_CAP));
-            if (it->previous == MV_STATE_NONE)
-                mv_buf_puts(&b, "  new");
-            else if (it->previous != it->state)
-                mv_buf_printf(&b, "  was %s", mv_tool_state_name(it->previous));
-            if (it->state == MV_STATE_CHANGED && it->changed_fields != 0) {
-                mv_buf_puts(&b, "; changed: ");
-                put_fields(&b, it->changed_fields);
-            }
-            if (it->renamed_from.len > 0)
-                mv_buf_printf(&b, "; renamed from %s",
-                              safe(a, it->renamed_from.ptr, it->renamed_from.len, SEC_NAME_CAP));
-            mv_buf_putc(&b, '\n');
-        }
-        for (size_t j = 0; j < s->n_removed; j++)
-            mv_buf_printf(&b, "%-12s %s/%s  no longer advertised\n", "removed", srv,
-                          safe(a, s->removed[j].ptr, s->removed[j].len, SEC_NAME_CAP));
-    }
-    if (!b.failed && b.len > 0)
-        fwrite(b.data, 1, b.len, f);
-    mv_buf_release(&b);
-    mv_arena_free(a);
 }

@@ -290,21 +290,34 @@ void mv_pipeline_servers_free(mv_pipeline *p) {
         free((char *)s->also_in);
     }
     free(p->servers);
+    free(p->server_configs);
     p->servers = NULL;
+    p->server_configs = NULL;
     p->n_servers = 0;
 }
 
 /* Append the report entries of the pool's servers (same order as the
  * snapshot's servers). Strings are copied: the pool goes away. */
-static int record_servers(mv_pipeline *p, pl_pool *pool) {
-    mv_report_server *grown =
-        realloc(p->servers, (p->n_servers + pool->n_jobs + 1) * sizeof *grown);
+int mv_pipeline_servers_reserve(mv_pipeline *p, size_t more) {
+    size_t n = p->n_servers + more + 1;
+    mv_report_server *grown = realloc(p->servers, n * sizeof *grown);
     if (grown == NULL)
         return MV_ENOMEM;
     p->servers = grown;
+    const mv_server_config **cfgs = realloc(p->server_configs, n * sizeof *cfgs);
+    if (cfgs == NULL)
+        return MV_ENOMEM;
+    p->server_configs = cfgs;
+    return MV_OK;
+}
+
+static int record_servers(mv_pipeline *p, pl_pool *pool) {
+    if (mv_pipeline_servers_reserve(p, pool->n_jobs) != MV_OK)
+        return MV_ENOMEM;
     for (size_t i = 0; i < pool->n_jobs; i++) {
         pl_job *job = &pool->jobs[i];
         const mv_mcp_result *r = &job->result;
+        p->server_configs[p->n_servers] = job->config;
         mv_report_server *rs = &p->servers[p->n_servers];
         memset(rs, 0, sizeof *rs);
         mv_transport t = r->transport != MV_TRANSPORT_NONE ? r->transport : job->config->transport;

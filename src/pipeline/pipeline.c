@@ -61,6 +61,11 @@ void mv_pipeline_free(mv_pipeline *p) {
     }
     free(p->sets);
     free(p->tool_sources);
+    for (size_t i = 0; p->states != NULL && i < p->n_states; i++)
+        free((char *)p->states[i].changed);
+    free(p->states);
+    free(p->changed_servers);
+    mv_store_scan_result_free(p->decisions);
     mv_pipeline_servers_free(p);
     mv_buf_release(&p->snapshot);
     mv_engine_free(p->engine);
@@ -93,14 +98,12 @@ static int adopt_snapshot_servers(mv_pipeline *p, pl_set *s) {
         any = set->servers[k].status.len > 0;
     if (!any)
         return MV_OK;
-    mv_report_server *grown =
-        realloc(p->servers, (p->n_servers + set->n_servers) * sizeof *grown);
-    if (grown == NULL)
+    if (mv_pipeline_servers_reserve(p, set->n_servers) != MV_OK)
         return MV_ENOMEM;
-    p->servers = grown;
     s->servers_base = p->n_servers;
     for (size_t k = 0; k < set->n_servers; k++) {
         const mv_server_meta *m = &set->servers[k];
+        p->server_configs[p->n_servers] = NULL;
         mv_report_server *rs = &p->servers[p->n_servers++];
         memset(rs, 0, sizeof *rs);
         const mv_str *src[] = {&m->name,   &m->client, &m->config,          &m->transport,
@@ -245,13 +248,15 @@ void mv_pipeline_report_options(const mv_pipeline *p, mv_report_options *ropts) 
     ropts->servers = p->servers;
     ropts->n_servers = p->n_servers;
     ropts->engine = p->engine;
+    ropts->states = p->states;
+    ropts->n_states = p->states != NULL ? p->n_states : 0;
+    ropts->changed_servers = p->changed_servers;
 }
 
 int mv_pipeline_exit_code(const mv_pipeline *p, const mv_report_options *ropts) {
     if (p->scan == NULL)
         return MV_EXIT_USAGE;
     mv_report_options o = *ropts;
-    o.servers = p->servers;
-    o.n_servers = p->n_servers;
+    mv_pipeline_report_options(p, &o);
     return mv_report_exit_code_opts(p->scan, &o);
 }

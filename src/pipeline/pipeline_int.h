@@ -29,15 +29,25 @@ struct mv_pipeline {
     size_t n_tools;
     /* Report data for servers reached by collect (strings owned here). */
     mv_report_server *servers;
+    const mv_server_config **server_configs; /* parallel to servers; NULL for servers
+                                                read back from a snapshot file */
     size_t n_servers;
     mv_buf snapshot;
     /* After scan. */
     mv_registry *registry;
     mv_scan *scan;
     const char **tool_sources; /* per registry tool */
+    /* After decide. */
+    mv_store_scan_result *decisions;
+    mv_report_tool_state *states; /* per registry tool; `changed` strings owned */
+    size_t n_states;
+    const char **changed_servers; /* NULL-terminated, borrowed names */
 };
 
 char *mv_pipeline_strdup(const char *s);
+
+/* Room for `more` report servers (and their configs). 0 or MV_ENOMEM. */
+int mv_pipeline_servers_reserve(mv_pipeline *p, size_t more);
 
 /* Release the report servers and their strings (collect.c). */
 void mv_pipeline_servers_free(mv_pipeline *p);

@@ -10,6 +10,8 @@
 
 #include "json/writer.h"
 
+#include <string.h>
+
 static void put_signal(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f, const mv_signal *sig) {
     const mv_tool *tool = f->tool;
     mv_jw_obj_begin(w, NULL);
@@ -43,6 +45,21 @@ static void put_tool(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f) {
               mv_report_safe(ctx, tool->server.ptr, tool->server.len, MV_REPORT_NAME_CAP));
     mv_jw_str(w, "name", mv_report_safe(ctx, tool->name.ptr, tool->name.len, MV_REPORT_NAME_CAP));
     mv_jw_cstr(w, "kind", mv_item_kind_name(tool->kind));
+    const mv_report_tool_state *st = mv_report_tool_state_of(ctx, f->tool_index);
+    if (st == NULL) {
+        mv_jw_null(w, "state");
+    } else {
+        mv_jw_obj_begin(w, "state");
+        mv_jw_cstr(w, "state", st->state);
+        mv_jw_cstr(w, "previous", st->previous);
+        mv_jw_cstr(w, "changed", st->changed);
+        if (st->renamed_from != NULL)
+            mv_jw_str(w, "renamed_from",
+                      mv_report_safe_cstr(ctx, st->renamed_from, MV_REPORT_NAME_CAP));
+        else
+            mv_jw_null(w, "renamed_from");
+        mv_jw_obj_end(w);
+    }
     mv_str source = mv_report_tool_source(ctx, f->tool_index);
     if (source.len > 0)
         mv_jw_str(w, "source", source);
@@ -181,6 +198,31 @@ void mv_report_json_servers(mv_report_ctx *ctx, mv_jw *w) {
     mv_jw_arr_end(w);
 }
 
+/* summary.states: tools per store state, null without a store; and the
+ * servers whose identity changed since approval. */
+static void put_state_counts(mv_report_ctx *ctx, mv_jw *w) {
+    static const char *const names[] = {"pending", "approved", "changed", "quarantined"};
+    if (ctx->opts->states == NULL) {
+        mv_jw_null(w, "states");
+        return;
+    }
+    mv_jw_obj_begin(w, "states");
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        uint64_t n = 0;
+        for (size_t i = 0; i < ctx->opts->n_states; i++) {
+            const mv_report_tool_state *st = mv_report_tool_state_of(ctx, i);
+            n += st != NULL && strcmp(st->state, names[k]) == 0;
+        }
+        mv_jw_uint(w, names[k], n);
+    }
+    mv_jw_arr_begin(w, "changed_servers");
+    for (size_t i = 0; ctx->opts->changed_servers != NULL && ctx->opts->changed_servers[i]; i++)
+        mv_jw_str(w, NULL,
+                  mv_report_safe_cstr(ctx, ctx->opts->changed_servers[i], MV_REPORT_NAME_CAP));
+    mv_jw_arr_end(w);
+    mv_jw_obj_end(w);
+}
+
 int mv_report_render_json(mv_report_ctx *ctx) {
     mv_jw w;
     const mv_scan_summary *sum = &ctx->summary;
@@ -201,6 +243,7 @@ int mv_report_render_json(mv_report_ctx *ctx) {
     mv_jw_int(&w, "exit_code", mv_report_exit_code_opts(ctx->scan, ctx->opts));
     mv_jw_uint(&w, "servers_incomplete", mv_report_incomplete_servers(ctx));
     mv_jw_bool(&w, "degraded", mv_report_degraded(ctx));
+    put_state_counts(ctx, &w);
     mv_jw_obj_end(&w);
     put_coverage(ctx, &w);
     mv_report_json_servers(ctx, &w);

@@ -89,6 +89,13 @@ int mv_report_exit_code(const mv_scan *s, mv_verdict fail_on) {
     return MV_EXIT_OK;
 }
 
+const mv_report_tool_state *mv_report_tool_state_of(const mv_report_ctx *ctx, size_t i) {
+    const mv_report_options *o = ctx->opts;
+    if (o->states == NULL || i >= o->n_states || o->states[i].state == NULL)
+        return NULL;
+    return &o->states[i];
+}
+
 size_t mv_report_incomplete_servers(const mv_report_ctx *ctx) {
     size_t n = 0;
     for (size_t i = 0; i < ctx->opts->n_servers; i++)
@@ -113,11 +120,27 @@ bool mv_report_server_incomplete(const mv_report_server *s) {
            (strcmp(s->status, "ok") != 0 && strcmp(s->status, "disabled") != 0);
 }
 
+bool mv_report_state_fails(const mv_report_tool_state *st, bool fail_on_pending) {
+    if (st == NULL || st->state == NULL)
+        return false;
+    return strcmp(st->state, "changed") == 0 || strcmp(st->state, "quarantined") == 0 ||
+           (fail_on_pending && strcmp(st->state, "pending") == 0);
+}
+
 int mv_report_exit_code_opts(const mv_scan *s, const mv_report_options *opts) {
     mv_verdict fail_on = opts != NULL && opts->fail_on != MV_VERDICT_CLEAN ? opts->fail_on
                                                                             : MV_VERDICT_QUARANTINE;
     int code = mv_report_exit_code(s, fail_on);
-    if (code != MV_EXIT_OK || opts == NULL)
+    if (code == MV_EXIT_USAGE || opts == NULL)
+        return code;
+    /* The store's memory: a rug pull (changed), a quarantine kept by a
+     * person, or (asked for) a tool nobody approved fails the run. */
+    for (size_t i = 0; opts->states != NULL && i < opts->n_states; i++)
+        if (mv_report_state_fails(&opts->states[i], opts->fail_on_pending))
+            return MV_EXIT_FINDINGS;
+    if (opts->changed_servers != NULL && opts->changed_servers[0] != NULL)
+        return MV_EXIT_FINDINGS;
+    if (code != MV_EXIT_OK)
         return code;
     for (size_t i = 0; i < opts->n_servers; i++)
         if (mv_report_server_incomplete(&opts->servers[i]))

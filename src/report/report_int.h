@@ -101,6 +101,9 @@ void mv_report_json_cstr(mv_buf *b, const char *s);
 /* Append a JSON string of an mv_str. */
 void mv_report_json_str(mv_buf *b, mv_str s);
 
+/* The store state of registry tool `i`, or NULL without a store. */
+const mv_report_tool_state *mv_report_tool_state_of(const mv_report_ctx *ctx, size_t i);
+
 /* Number of servers whose lists were not fetched whole. */
 size_t mv_report_incomplete_servers(const mv_report_ctx *ctx);
 

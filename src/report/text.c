@@ -87,10 +87,39 @@ static void put_signals(mv_report_ctx *ctx, const mv_finding *f, bool info, cons
     }
 }
 
+/* The tool's store state, when the scan ran with a store. */
+static void put_state(mv_report_ctx *ctx, const mv_finding *f) {
+    const mv_report_tool_state *st = mv_report_tool_state_of(ctx, f->tool_index);
+    mv_buf *b = ctx->out;
+    if (st == NULL)
+        return;
+    mv_buf_puts(b, "  State:      ");
+    bool bad = mv_report_state_fails(st, ctx->opts->fail_on_pending);
+    put_colored(ctx, bad ? COLOR_RED : COLOR_GREEN, st->state);
+    if (strcmp(st->state, "changed") == 0)
+        mv_buf_printf(b, " since approval%s%s%s", st->changed ? " (" : "",
+                      st->changed ? st->changed : "", st->changed ? ")" : "");
+    else if (st->previous != NULL && strcmp(st->previous, "none") == 0)
+        mv_buf_puts(b, " (new)");
+    else if (st->previous != NULL && strcmp(st->previous, st->state) != 0)
+        mv_buf_printf(b, " (was %s)", st->previous);
+    if (st->renamed_from != NULL) {
+        mv_buf_puts(b, ", renamed from ");
+        put_str(b, mv_report_safe_cstr(ctx, st->renamed_from, MV_REPORT_NAME_CAP));
+    }
+    mv_buf_putc(b, '\n');
+}
+
+/* Whether the store's state alone makes a clean tool worth a block. */
+static bool state_needs_block(const mv_report_ctx *ctx, const mv_finding *f) {
+    return mv_report_state_fails(mv_report_tool_state_of(ctx, f->tool_index),
+                                 ctx->opts->fail_on_pending);
+}
+
 /* Whether put_finding gives `f` a block (see there). */
-static bool finding_has_block(const mv_finding *f) {
+static bool finding_has_block(const mv_report_ctx *ctx, const mv_finding *f) {
     return f->verdict != MV_VERDICT_CLEAN || f->n_signals > 0 || f->n_failed_checks > 0 ||
-           f->n_caps > 0;
+           f->n_caps > 0 || state_needs_block(ctx, f);
 }
 
 /* Returns true when the tool got a block (followed by a blank line). */
@@ -124,6 +153,7 @@ static bool put_finding(mv_report_ctx *ctx, const mv_finding *f) {
         }
         mv_buf_putc(b, '\n');
     }
+    put_state(ctx, f);
     mv_str source = mv_report_tool_source(ctx, f->tool_index);
     if (source.len > 0 && f->verdict != MV_VERDICT_CLEAN) {
         mv_buf_puts(b, "  Source:     ");
@@ -143,21 +173,34 @@ static bool put_finding(mv_report_ctx *ctx, const mv_finding *f) {
                       plural(f->n_caps, "cap", "caps"));
     }
     /* A clean tool with nothing to say is one line; blocks get a blank line. */
-    bool block = finding_has_block(f);
+    bool block = finding_has_block(ctx, f);
     if (block)
         mv_buf_putc(b, '\n');
     mv_arena_rewind(ctx->arena, mark);
     return block;
 }
 
+/* Which tools one pass lists: those of one verdict, or (states_only) the
+ * clean ones whose store state fails the run. */
+typedef struct text_pass {
+    mv_verdict verdict;
+    bool states_only;
+} text_pass;
+
+static bool in_pass(const mv_report_ctx *ctx, const mv_finding *f, const text_pass *pass) {
+    if (f == NULL || f->verdict != pass->verdict)
+        return false;
+    return !pass->states_only || state_needs_block(ctx, f);
+}
+
 static bool put_finding_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
                               const void *arg) {
-    const mv_verdict *verdict = arg;
+    const text_pass *pass = arg;
     bool wrote = false;
     (void)w;
     for (size_t i = begin; i < end; i++) {
         const mv_finding *f = mv_scan_finding(ctx->scan, i);
-        if (f == NULL || f->verdict != *verdict)
+        if (!in_pass(ctx, f, pass))
             continue;
         put_finding(ctx, f);
         wrote = true;
@@ -165,17 +208,18 @@ static bool put_finding_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t
     return wrote;
 }
 
-static int put_findings(mv_report_ctx *ctx, mv_verdict verdict) {
+static int put_findings(mv_report_ctx *ctx, mv_verdict verdict, bool states_only) {
     size_t n = mv_scan_finding_count(ctx->scan);
-    int rc = mv_report_ranges(ctx, NULL, n, put_finding_range, &verdict);
+    text_pass pass = {verdict, states_only};
+    int rc = mv_report_ranges(ctx, NULL, n, put_finding_range, &pass);
     /* One-line entries printed since the last blank line get one: that is
      * when the last tool listed had no block. */
     bool pending = false;
     for (size_t i = n; i-- > 0;) {
         const mv_finding *f = mv_scan_finding(ctx->scan, i);
-        if (f == NULL || f->verdict != verdict)
+        if (!in_pass(ctx, f, &pass))
             continue;
-        pending = !finding_has_block(f);
+        pending = !finding_has_block(ctx, f);
         break;
     }
     if (pending)
@@ -294,6 +338,31 @@ static void put_servers(mv_report_ctx *ctx) {
     mv_buf_putc(b, '\n');
 }
 
+/* Store states in the summary, and servers whose identity changed. */
+static void put_states_summary(mv_report_ctx *ctx) {
+    static const char *const names[] = {"approved", "pending", "changed", "quarantined"};
+    mv_buf *b = ctx->out;
+    if (ctx->opts->states == NULL)
+        return;
+    mv_buf_puts(b, "  States:        ");
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        uint64_t n = 0;
+        for (size_t i = 0; i < ctx->opts->n_states; i++) {
+            const mv_report_tool_state *st = mv_report_tool_state_of(ctx, i);
+            n += st != NULL && strcmp(st->state, names[k]) == 0;
+        }
+        mv_buf_printf(b, "%s%llu %s", k > 0 ? ", " : "", (unsigned long long)n, names[k]);
+    }
+    mv_buf_putc(b, '\n');
+    for (size_t i = 0; ctx->opts->changed_servers != NULL && ctx->opts->changed_servers[i]; i++) {
+        mv_buf_puts(b, "  ");
+        put_colored(ctx, COLOR_RED, "Server changed:");
+        mv_buf_putc(b, ' ');
+        put_str(b, mv_report_safe_cstr(ctx, ctx->opts->changed_servers[i], MV_REPORT_NAME_CAP));
+        mv_buf_puts(b, " is reached differently than when its tools were approved\n");
+    }
+}
+
 static void put_result(mv_report_ctx *ctx) {
     mv_buf *b = ctx->out;
     const mv_scan_summary *sum = &ctx->summary;
@@ -321,6 +390,16 @@ static void put_result(mv_report_ctx *ctx) {
             mv_buf_puts(b, "; the scan was DEGRADED \xe2\x80\x94 results are partial.");
     }
     mv_buf_putc(b, '\n');
+    uint64_t failing = 0;
+    for (size_t i = 0; i < ctx->opts->n_states; i++)
+        failing += mv_report_state_fails(mv_report_tool_state_of(ctx, i),
+                                         ctx->opts->fail_on_pending);
+    if (failing > 0) {
+        mv_buf_printf(b, "  Store:         %llu %s changed since approval, quarantined%s: ",
+                      (unsigned long long)failing, plural(failing, "tool", "tools"),
+                      ctx->opts->fail_on_pending ? " or not approved" : "");
+        mv_buf_puts(b, "review with `mcpvet security diff` / `security approve`.\n");
+    }
 }
 
 int mv_report_render_text(mv_report_ctx *ctx) {
@@ -331,9 +410,11 @@ int mv_report_render_text(mv_report_ctx *ctx) {
                   (unsigned long long)sum->tools, plural(sum->tools, "tool", "tools"), servers,
                   plural(servers, "server", "servers"), ctx->coverage->checks_total,
                   plural(ctx->coverage->checks_total, "check", "checks"));
-    if (put_findings(ctx, MV_VERDICT_QUARANTINE) != MV_OK ||
-        put_findings(ctx, MV_VERDICT_REVIEW) != MV_OK ||
-        (ctx->opts->show_clean && put_findings(ctx, MV_VERDICT_CLEAN) != MV_OK))
+    if (put_findings(ctx, MV_VERDICT_QUARANTINE, false) != MV_OK ||
+        put_findings(ctx, MV_VERDICT_REVIEW, false) != MV_OK ||
+        (ctx->opts->states != NULL && !ctx->opts->show_clean &&
+         put_findings(ctx, MV_VERDICT_CLEAN, true) != MV_OK) ||
+        (ctx->opts->show_clean && put_findings(ctx, MV_VERDICT_CLEAN, false) != MV_OK))
         return MV_ENOMEM;
     put_servers(ctx);
     mv_buf_puts(b, "Summary\n");
@@ -362,6 +443,7 @@ int mv_report_render_text(mv_report_ctx *ctx) {
             mv_buf_printf(b, ", %zu NOT scanned whole (see Servers)", incomplete);
         mv_buf_putc(b, '\n');
     }
+    put_states_summary(ctx);
     put_coverage(ctx);
     put_result(ctx);
     return b->failed ? MV_ENOMEM : MV_OK;

@@ -155,7 +155,8 @@ int mv_diff_lines(mv_buf *out, const char *ta, size_t alen, const char *tb, size
     for (size_t k = 0; k < pre; k++)
         ops[n_ops++] = (op){'=', k, k};
     size_t ma = na - pre - suf, mb = nb - pre - suf;
-    const line *xa = a + pre, *xb = b + pre;
+    /* A side with no lines has no array (and NULL + 0 is undefined). */
+    const line *xa = a != NULL ? a + pre : NULL, *xb = b != NULL ? b + pre : NULL;
     if (ma > 0 && mb > 0 && (ma + 1) <= DIFF_MAX_CELLS / (mb + 1)) {
         /* tab[i][j] = LCS length of xa[i..] and xb[j..] */
         tab_cells = (ma + 1) * (mb + 1);

@@ -119,7 +119,7 @@ expect_err "bad format" "--format must be text, json or sarif"
 
 run scan --tools "$DEMO" --fail-on never
 expect_rc "bad fail-on" 2
-expect_err "bad fail-on" "--fail-on must be review or quarantine"
+expect_err "bad fail-on" "--fail-on must be review, quarantine or pending"
 
 for jobs in 0 abc 2x -1 99999; do
     run scan --tools "$DEMO" --jobs "$jobs"

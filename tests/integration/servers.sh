@@ -371,7 +371,9 @@ status_of() { # NAME WANT-REGEX
 }
 status_of hang timeout
 status_of garbage protocol_error
-status_of flood "protocol_error|cap_hit"
+# A flood ends at the first cap it meets: the message or total cap, or
+# the deadline on a slow (sanitizer) build.
+status_of flood "protocol_error|cap_hit|timeout"
 status_of huge-line cap_hit
 status_of early-exit closed
 status_of slow-drip "timeout|cap_hit"

@@ -96,6 +96,28 @@ jq_py() { # EXPR: evaluate a Python expression over the last body as `d`
 status_is() { [ "$STATUS" = "$1" ]; }
 not_secret_in() { ! grep -q -e "$SECRET" -e "$KEY" "$@"; }
 
+# render_safe FILE: no decoded string of the JSON holds an invisible,
+# format or control character (they must arrive as visible \uXXXX text).
+render_safe() {
+    python3 - "$1" <<'EOF'
+import json, sys, unicodedata
+def strings(v):
+    if isinstance(v, str):
+        yield v
+    elif isinstance(v, list):
+        for x in v:
+            yield from strings(x)
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            yield k
+            yield from strings(x)
+bad = [s for s in strings(json.load(open(sys.argv[1], encoding="utf-8")))
+       if any(unicodedata.category(c) in ("Cf", "Co", "Cn") or
+              (unicodedata.category(c) == "Cc" and c != "\n") for c in s)]
+sys.exit(1 if bad else 0)
+EOF
+}
+
 # ---------------------------------------------------------------- key rules
 OUT="$TMP/out" ERR="$TMP/err"
 start_server "$OUT" "$ERR" --store "$TMP/store.db" --config "$TMP/mcp.json" \
@@ -143,14 +165,14 @@ check "its own Origin is accepted" status_is 200
 
 # ------------------------------------------------------------- inline scans
 req scan POST /api/v1/scan /api/v1/scan --data-binary "@$FIX/poisoned-tools.json"
-"$MCPVET" scan --tools - --format json <"$FIX/poisoned-tools.json" >"$TMP/cli.json"
+"$MCPVET" scan --no-store --tools - --format json <"$FIX/poisoned-tools.json" >"$TMP/cli.json"
 check "POST /scan: 200" status_is 200
 check "POST /scan is byte for byte the CLI report" cmp -s "$TMP/last.json" "$TMP/cli.json"
 check "the poisoned tools are quarantined" \
     jq_py '[t["verdict"] for t in d["tools"]] == ["clean", "quarantine", "quarantine"]'
 req scan_named POST /api/v1/scan '/api/v1/scan?server=my%20srv&fail_on=review' \
     --data-binary "@$FIX/poisoned-tools.json"
-"$MCPVET" scan --tools - --server "my srv" --fail-on review --format json \
+"$MCPVET" scan --no-store --tools - --server "my srv" --fail-on review --format json \
     <"$FIX/poisoned-tools.json" >"$TMP/cli2.json"
 check "server and fail_on match the CLI's --server and --fail-on" cmp -s "$TMP/last.json" "$TMP/cli2.json"
 printf '{"tools": [\n  {"name": "a",\n   "description": "x",,}\n]}' >"$TMP/broken.json"
@@ -208,20 +230,16 @@ check "states after the first scan" \
     jq_py '{t["name"]: t["state"] for t in d["tools"]} == {"add": "pending", "send_message": "quarantined", "fetch_url": "quarantined"}'
 check "findings are recorded for the quarantined" \
     jq_py 'all(t["findings"] is not None for t in d["tools"] if t["state"] == "quarantined")'
-check "hidden characters are escaped text, never raw" python3 - "$TMP/last.json" <<'EOF'
-import sys
-raw = open(sys.argv[1], encoding="utf-8").read()
-bad = [c for c in raw if 0x200B <= ord(c) <= 0x200F or 0xE0000 <= ord(c) <= 0xE007F or ord(c) < 0x20]
-sys.exit(1 if bad else 0)
-EOF
+check "hidden characters are escaped text, never raw" render_safe "$TMP/last.json"
 req tools_state GET '/api/v1/servers/{name}/tools' '/api/v1/servers/poisoned/tools?state=pending'
 check "tools?state=pending" jq_py '[t["name"] for t in d["tools"]] == ["add"]'
 req tools_bad_state GET '/api/v1/servers/{name}/tools' '/api/v1/servers/poisoned/tools?state=odd'
 check "an unknown state: 400" status_is 400
 req inspect GET '/api/v1/servers/{name}/tools/{tool}' /api/v1/servers/poisoned/tools/send_message
 check "inspect: 200" status_is 200
+check "inspect is render-safe" render_safe "$TMP/last.json"
 check "inspect shows the definition render-safe" \
-    jq_py 'd["never_approved"] and "\\u200D" in d["definition"] and d["state"] == "quarantined"'
+    jq_py 'd["never_approved"] and "\\u200d" in d["definition"].lower() and d["state"] == "quarantined"'
 req diff GET '/api/v1/servers/{name}/tools/{tool}/diff' /api/v1/servers/poisoned/tools/add/diff
 check "diff: 200" status_is 200
 check "diff of a never approved tool shows it whole" jq_py 'd["never_approved"] and d["diff"].startswith("--- approved")'

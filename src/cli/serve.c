@@ -134,9 +134,8 @@ static int parse_args(serve_args *a, int argc, char **argv, bool mcp) {
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":c:h", longopts, NULL)) != -1) {
         bool serve_only = c == OPT_LISTEN || c == OPT_KEY_FILE || c == OPT_ALLOW_REMOTE ||
-                          c == OPT_ALLOW_HOST || c == OPT_MAX_CONNECTIONS ||
-                          c == OPT_MAX_BODY || c == OPT_IDLE_TIMEOUT || c == OPT_QUIET ||
-                          c == OPT_MAX_SCANS;
+                          c == OPT_ALLOW_HOST || c == OPT_MAX_CONNECTIONS || c == OPT_MAX_BODY ||
+                          c == OPT_IDLE_TIMEOUT || c == OPT_QUIET || c == OPT_MAX_SCANS;
         if ((mcp && serve_only) || (!mcp && c == OPT_ALLOW_APPROVAL)) {
             mv_cli_error("%s: unknown option \"%s\"", cmd, argv[optind - 1]);
             return MV_EXIT_USAGE;
@@ -178,8 +177,8 @@ static int parse_args(serve_args *a, int argc, char **argv, bool mcp) {
             a->rest.max_body = (size_t)v;
             break;
         case OPT_IDLE_TIMEOUT:
-            if (mv_cli_parse_seconds("serve: --idle-timeout", optarg, MAX_TIMEOUT_SECONDS,
-                                     &secs) != 0)
+            if (mv_cli_parse_seconds("serve: --idle-timeout", optarg, MAX_TIMEOUT_SECONDS, &secs) !=
+                0)
                 return MV_EXIT_USAGE;
             a->rest.timeout_s = secs < 1.0 ? 1u : (unsigned)secs;
             break;

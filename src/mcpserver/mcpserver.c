@@ -239,7 +239,7 @@ static void run_operation(mv_mcpserver_session *s, const mv_jv *args, mv_arena *
         mv_service_fail(r, 400, "invalid_arguments", "arguments must be an object");
         return;
     }
-    if (arg_string(args, a, "operation", &op) != 0 || arg_string(args, a, "server", &server) ||
+    if (arg_string(args, a, "operation", &op) != 0 || arg_string(args, a, "server", &server) != 0 ||
         arg_string(args, a, "tool", &tool) != 0 || arg_string(args, a, "reason", &reason) != 0) {
         mv_service_fail(r, 400, "invalid_arguments",
                         "operation, server, tool and reason must be strings");
@@ -248,8 +248,8 @@ static void run_operation(mv_mcpserver_session *s, const mv_jv *args, mv_arena *
     for (uint32_t i = 0; args != NULL && i < args->n; i++) {
         const char *k = args->u.members[i].key;
         size_t kl = args->u.members[i].key_len;
-        static const char *const known[] = {"operation", "server", "tool",  "tools",
-                                            "definitions", "force", "reason", NULL};
+        static const char *const known[] = {"operation",   "server", "tool",   "tools",
+                                            "definitions", "force",  "reason", NULL};
         bool ok = false;
         for (size_t j = 0; known[j] != NULL && !ok; j++)
             ok = strlen(known[j]) == kl && memcmp(known[j], k, kl) == 0;
@@ -285,9 +285,8 @@ static void run_operation(mv_mcpserver_session *s, const mv_jv *args, mv_arena *
         if (doc.failed)
             mv_service_fail(r, 500, "internal", "out of memory");
         else
-            mv_service_scan_document(s->svc, doc.data, doc.len,
-                                     server != NULL ? server : "inline", MV_VERDICT_QUARANTINE,
-                                     r);
+            mv_service_scan_document(s->svc, doc.data, doc.len, server != NULL ? server : "inline",
+                                     MV_VERDICT_QUARANTINE, r);
         mv_buf_release(&doc);
         return;
     }
@@ -545,8 +544,7 @@ int mv_mcpserver_run(const mv_mcpserver_options *o, mv_error *err) {
         }
         reply.len = 0;
         if (over) {
-            rpc_error(&reply, NULL, RPC_PARSE_ERROR, "Parse error: the message is too large",
-                      NULL);
+            rpc_error(&reply, NULL, RPC_PARSE_ERROR, "Parse error: the message is too large", NULL);
         } else if (line.failed) {
             rpc_error(&reply, NULL, -32603, "out of memory", NULL);
         } else {

@@ -27,7 +27,7 @@
 typedef struct mv_mcpserver_options {
     mv_service_options service;
     bool allow_agent_approval;
-    size_t max_message; /* one incoming line, 0 = 16 MiB */
+    size_t max_message;   /* one incoming line, 0 = 16 MiB */
     FILE *in, *out, *log; /* NULL = stdin, stdout, stderr */
 } mv_mcpserver_options;
 

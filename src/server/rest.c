@@ -375,8 +375,8 @@ static void log_line(rest_server *s, const char *method, const char *url, int st
         return;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    double ms = (double)(now.tv_sec - start->tv_sec) * 1e3 +
-                (double)(now.tv_nsec - start->tv_nsec) / 1e6;
+    double ms =
+        (double)(now.tv_sec - start->tv_sec) * 1e3 + (double)(now.tv_nsec - start->tv_nsec) / 1e6;
     mv_arena *a = mv_arena_new(NULL, 0);
     mv_str path = {"?", 1};
     if (a != NULL)
@@ -417,8 +417,8 @@ static enum MHD_Result send_reply(rest_server *s, struct MHD_Connection *c, rest
 
 /* An error reply (status, code, message) sent at once. */
 static enum MHD_Result send_error(rest_server *s, struct MHD_Connection *c, rest_req *rq,
-                                  const char *method, const char *url, int status,
-                                  const char *code, const char *message, const char *allow) {
+                                  const char *method, const char *url, int status, const char *code,
+                                  const char *message, const char *allow) {
     mv_service_reply r;
     mv_service_reply_init(&r);
     mv_service_fail(&r, status, code, "%s", message);
@@ -438,8 +438,8 @@ static bool percent_decode(char *s, bool plus_space) {
             int hi = p[1], lo = hi != '\0' ? p[2] : '\0';
             char hx[3] = {(char)hi, (char)lo, '\0'};
             char *end = NULL;
-            if (hi == '\0' || lo == '\0' || !((hi >= '0' && hi <= '9') ||
-                                              (hi >= 'a' && hi <= 'f') || (hi >= 'A' && hi <= 'F')))
+            if (hi == '\0' || lo == '\0' ||
+                !((hi >= '0' && hi <= '9') || (hi >= 'a' && hi <= 'f') || (hi >= 'A' && hi <= 'F')))
                 return false;
             long v = strtol(hx, &end, 16);
             if (*end != '\0' || v == 0)
@@ -628,8 +628,8 @@ static int query_fail_on(struct MHD_Connection *c, mv_arena *a, mv_verdict *out,
 }
 
 /* Answer a routed, authorized request whose body is complete. */
-static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match *m,
-                     rest_req *rq, mv_arena *a, mv_service_reply *r) {
+static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match *m, rest_req *rq,
+                     mv_arena *a, mv_service_reply *r) {
     const mv_jv *body = NULL;
     bool bad = false;
     switch (m->r) {
@@ -752,9 +752,8 @@ static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls) {
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls) {
     rest_server *s = cls;
     rest_req *rq = *con_cls;
     (void)version;
@@ -782,8 +781,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
         if (cl != NULL && strtoull(cl, NULL, 10) > (unsigned long long)s->o->max_body) {
             char msg[128];
-            snprintf(msg, sizeof msg, "the request body is larger than %zu bytes",
-                     s->o->max_body);
+            snprintf(msg, sizeof msg, "the request body is larger than %zu bytes", s->o->max_body);
             return send_error(s, c, rq, method, url, 413, "too_large", msg, NULL);
         }
         return MHD_YES;
@@ -923,10 +921,9 @@ int mv_rest_run(const mv_rest_options *opts, mv_error *err) {
                      MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
     if (la.v6)
         flags |= MHD_USE_IPv6;
-    d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER,
-                         mhd_log, &s, MHD_OPTION_LISTEN_SOCKET, fd,
-                         MHD_OPTION_CONNECTION_LIMIT, o.max_connections,
-                         MHD_OPTION_CONNECTION_TIMEOUT, o.timeout_s,
+    d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
+                         &s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+                         o.max_connections, MHD_OPTION_CONNECTION_TIMEOUT, o.timeout_s,
                          MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
                          MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s,
                          MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL, MHD_OPTION_END);

@@ -132,8 +132,7 @@ void mv_service_fail_json(mv_service_reply *r, const char *data, size_t len, siz
                           const char *message) {
     int line, column;
     mv_service_position(data, len, offset, &line, &column);
-    fail_at(r, 400, "invalid_json", line, column, "line %d, column %d: %s", line, column,
-            message);
+    fail_at(r, 400, "invalid_json", line, column, "line %d, column %d: %s", line, column, message);
 }
 
 static void fail_oom(mv_service_reply *r) {
@@ -240,8 +239,7 @@ static void scan_end(mv_service *svc) {
 /* ------------------------------------------------------- JSON pieces */
 
 /* Write a parsed value back with every key and string rendered safe. */
-static void put_safe_value(mv_jw *w, mv_arena *a, const char *key, const mv_jv *v,
-                           unsigned depth) {
+static void put_safe_value(mv_jw *w, mv_arena *a, const char *key, const mv_jv *v, unsigned depth) {
     switch ((mv_jtype)v->type) {
     case MV_JNULL:
         mv_jw_null(w, key);
@@ -274,8 +272,7 @@ static void put_safe_value(mv_jw *w, mv_arena *a, const char *key, const mv_jv *
         mv_jw_obj_begin(w, key);
         for (uint32_t i = 0; i < v->n; i++) {
             const mv_jm *m = &v->u.members[i];
-            put_safe_value(w, a, safe_n(a, m->key, m->key_len, SVC_NAME_CAP), &m->value,
-                           depth + 1);
+            put_safe_value(w, a, safe_n(a, m->key, m->key_len, SVC_NAME_CAP), &m->value, depth + 1);
         }
         mv_jw_obj_end(w);
         break;
@@ -393,11 +390,10 @@ static int configs_load(mv_service *svc, svc_configs *c, mv_service_reply *r) {
         mv_error_clear(&err);
         if (mv_config_load_file(&c->sets[i], svc->o.configs[i], NULL, NULL, &err) != MV_OK) {
             if (err.line > 0)
-                mv_service_fail(r, 500, "config_error", "%s:%d:%d: %s", svc->o.configs[i],
-                                err.line, err.column, err.message);
+                mv_service_fail(r, 500, "config_error", "%s:%d:%d: %s", svc->o.configs[i], err.line,
+                                err.column, err.message);
             else
-                mv_service_fail(r, 500, "config_error", "%s: %s", svc->o.configs[i],
-                                err.message);
+                mv_service_fail(r, 500, "config_error", "%s: %s", svc->o.configs[i], err.message);
             return -1;
         }
         c->n++;
@@ -444,8 +440,8 @@ void mv_service_scan_document(mv_service *svc, const char *data, size_t len, con
      * is the one `mcpvet scan --tools -` prints for these bytes. */
     int rc = mv_pipeline_add_document(pipe, data, len, "-", server, &err);
     if (rc == MV_EPARSE && err.line > 0) {
-        fail_at(r, 400, "invalid_json", err.line, err.column, "line %d, column %d: %s",
-                err.line, err.column, err.message);
+        fail_at(r, 400, "invalid_json", err.line, err.column, "line %d, column %d: %s", err.line,
+                err.column, err.message);
         goto done;
     }
     if (rc == MV_EPARSE || rc == MV_EINVAL) {
@@ -568,8 +564,9 @@ void mv_service_servers(mv_service *svc, mv_service_reply *r) {
     mv_jw w;
     mv_jw_init_compact(&w, &r->body);
     mv_jw_obj_begin(&w, NULL);
-    mv_jw_cstr(&w, "store", safe_n(a, mv_store_path(svc->store), strlen(mv_store_path(svc->store)),
-                                   SVC_TEXT_CAP));
+    mv_jw_cstr(
+        &w, "store",
+        safe_n(a, mv_store_path(svc->store), strlen(mv_store_path(svc->store)), SVC_TEXT_CAP));
     mv_jw_arr_begin(&w, "servers");
     for (size_t i = 0; i < sl->n; i++) {
         const mv_store_server *s = &sl->servers[i];
@@ -602,18 +599,20 @@ void mv_service_servers(mv_service *svc, mv_service_reply *r) {
             mv_jw_obj_begin(&w, NULL);
             mv_jw_cstr(&w, "name", safe(a, c->name));
             mv_jw_cstr(&w, "client", safe(a, c->client));
-            mv_jw_cstr(&w, "config", safe_n(a, c->config_path, strlen(c->config_path),
-                                            SVC_TEXT_CAP));
+            mv_jw_cstr(&w, "config",
+                       safe_n(a, c->config_path, strlen(c->config_path), SVC_TEXT_CAP));
             mv_jw_cstr(&w, "transport", mv_transport_name(c->transport));
             mv_jw_cstr(&w, "readiness", mv_server_readiness_name(c->readiness));
-            mv_jw_cstr(&w, "reason", c->readiness_reason != NULL
-                                         ? safe_n(a, c->readiness_reason,
-                                                  strlen(c->readiness_reason), SVC_TEXT_CAP)
-                                         : NULL);
+            mv_jw_cstr(
+                &w, "reason",
+                c->readiness_reason != NULL
+                    ? safe_n(a, c->readiness_reason, strlen(c->readiness_reason), SVC_TEXT_CAP)
+                    : NULL);
             /* mv_config_describe names env and header keys, never values. */
-            mv_jw_cstr(&w, "reached", desc.data != NULL && !desc.failed
-                                          ? safe_n(a, desc.data, desc.len, SVC_TEXT_CAP)
-                                          : NULL);
+            mv_jw_cstr(&w, "reached",
+                       desc.data != NULL && !desc.failed
+                           ? safe_n(a, desc.data, desc.len, SVC_TEXT_CAP)
+                           : NULL);
             mv_jw_obj_end(&w);
         }
     }
@@ -722,8 +721,7 @@ void mv_service_tool(mv_service *svc, const char *server, const char *tool, bool
         rc = mv_diff_definitions(&diff, ad, ad != NULL ? strlen(ad) : 0, cur, strlen(cur), la, lb,
                                  NULL);
         if (rc != MV_OK) {
-            mv_service_fail(r, 500, "internal", "cannot diff the definitions: %s",
-                            mv_strerror(rc));
+            mv_service_fail(r, 500, "internal", "cannot diff the definitions: %s", mv_strerror(rc));
             goto done;
         }
     }
@@ -785,13 +783,11 @@ void mv_service_approve(mv_service *svc, const char *server, const char *const *
         goto done;
     }
     pthread_mutex_lock(&svc->store_lock);
-    int rc = mv_store_approve(svc->store, server, tools, n, force, svc->o.actor, reason, &res,
-                              &err);
+    int rc =
+        mv_store_approve(svc->store, server, tools, n, force, svc->o.actor, reason, &res, &err);
     pthread_mutex_unlock(&svc->store_lock);
     if (rc == MV_EQUARANTINED) {
-        fail_at(r, 409, "quarantined", 0, 0, "%s; review the findings, then approve with force",
-                err.message);
-        /* Rewrite with the quarantined tools inside the error object. */
+        /* The common error shape, with the quarantined tools inside. */
         mv_buf_release(&r->body);
         mv_buf_init(&r->body, NULL);
         mv_jw w;
@@ -799,16 +795,15 @@ void mv_service_approve(mv_service *svc, const char *server, const char *const *
         mv_jw_obj_begin(&w, NULL);
         mv_jw_obj_begin(&w, "error");
         mv_jw_cstr(&w, "code", "quarantined");
-        mv_jw_cstr(&w, "message",
-                   safe_n(a, err.message, strlen(err.message), SVC_TEXT_CAP));
+        mv_jw_cstr(&w, "message", safe_n(a, err.message, strlen(err.message), SVC_TEXT_CAP));
         mv_jw_arr_begin(&w, "tools");
         for (size_t i = 0; res.quarantined != NULL && i < res.quarantined->n; i++)
             put_tool(&w, a, &res.quarantined->tools[i]);
         mv_jw_arr_end(&w);
         mv_jw_obj_end(&w);
         mv_jw_obj_end(&w);
+        r->status = 409;
         finish(r, &w);
-        r->status = r->status == 200 ? 409 : r->status;
         goto done;
     }
     if (rc != MV_OK) {
@@ -832,8 +827,8 @@ done:
     mv_arena_free(a);
 }
 
-void mv_service_quarantine(mv_service *svc, const char *server, const char *const *tools,
-                           size_t n, const char *reason, mv_service_reply *r) {
+void mv_service_quarantine(mv_service *svc, const char *server, const char *const *tools, size_t n,
+                           const char *reason, mv_service_reply *r) {
     mv_arena *a = mv_arena_new(NULL, 0);
     mv_error err;
     size_t changed = 0;
@@ -843,8 +838,8 @@ void mv_service_quarantine(mv_service *svc, const char *server, const char *cons
         goto done;
     }
     pthread_mutex_lock(&svc->store_lock);
-    int rc = mv_store_quarantine(svc->store, server, tools, n, svc->o.actor, reason, &changed,
-                                 &err);
+    int rc =
+        mv_store_quarantine(svc->store, server, tools, n, svc->o.actor, reason, &changed, &err);
     pthread_mutex_unlock(&svc->store_lock);
     if (rc != MV_OK) {
         fail_store(r, rc, &err);
@@ -872,8 +867,8 @@ void mv_service_events(mv_service *svc, const char *server, const char *tool, si
         goto done;
     }
     pthread_mutex_lock(&svc->store_lock);
-    int rc = mv_store_history(svc->store, server, tool, limit > 0 ? limit : SVC_DEFAULT_EVENTS,
-                              &l, &err);
+    int rc = mv_store_history(svc->store, server, tool, limit > 0 ? limit : SVC_DEFAULT_EVENTS, &l,
+                              &err);
     pthread_mutex_unlock(&svc->store_lock);
     if (rc != MV_OK) {
         fail_store(r, rc, &err);

@@ -36,10 +36,10 @@ typedef struct mv_service_options {
      * = discover every known client config (as `mcpvet scan` does). */
     const char *const *configs;
     size_t n_configs;
-    mv_actor actor;            /* who the audit log names: rest or mcp */
-    unsigned max_scans;        /* scans running at once, 0 = 4 */
-    unsigned scan_timeout_ms;  /* per server: start-up and each request, 0 = 30000 */
-    unsigned retry_after;      /* seconds suggested to a refused scan, 0 = 2 */
+    mv_actor actor;           /* who the audit log names: rest or mcp */
+    unsigned max_scans;       /* scans running at once, 0 = 4 */
+    unsigned scan_timeout_ms; /* per server: start-up and each request, 0 = 30000 */
+    unsigned retry_after;     /* seconds suggested to a refused scan, 0 = 2 */
 } mv_service_options;
 
 typedef struct mv_service mv_service;
@@ -119,8 +119,8 @@ void mv_service_approve(mv_service *svc, const char *server, const char *const *
                         bool all, bool force, const char *reason, mv_service_reply *r);
 
 /* Quarantine `tools` (n == 0 = every tool) of `server` by a decision. */
-void mv_service_quarantine(mv_service *svc, const char *server, const char *const *tools,
-                           size_t n, const char *reason, mv_service_reply *r);
+void mv_service_quarantine(mv_service *svc, const char *server, const char *const *tools, size_t n,
+                           const char *reason, mv_service_reply *r);
 
 /* {"events":[...]} of the audit log, oldest first, at most `limit` newest
  * (0 = 1000). */

@@ -270,10 +270,8 @@ int main(void) {
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_health_needs_no_key),
-        cmocka_unit_test(test_key_rules),
-        cmocka_unit_test(test_host_and_origin),
-        cmocka_unit_test(test_scan_and_errors),
+        cmocka_unit_test(test_health_needs_no_key), cmocka_unit_test(test_key_rules),
+        cmocka_unit_test(test_host_and_origin),     cmocka_unit_test(test_scan_and_errors),
         cmocka_unit_test(test_store_side),
     };
     return cmocka_run_group_tests(tests, start, stop);

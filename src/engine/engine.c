@@ -330,6 +330,7 @@ int mv_emit(mv_emitter *out, const mv_signal_spec *spec) {
     double c = spec->confidence;
     s->confidence = !(c > 0.0) ? 0.0 : (c > 1.0 ? 1.0 : c);
     s->critical = spec->critical;
+    s->hard_if_corroborated = false;
     s->field = (spec->field >= 0 && (uint32_t)spec->field < out->tool->n_fields) ? spec->field : -1;
     s->offset = spec->offset;
     s->length = spec->length;
@@ -344,6 +345,13 @@ int mv_emit(mv_emitter *out, const mv_signal_spec *spec) {
         return MV_ENOMEM;
     (*out->n_signals)++;
     return MV_OK;
+}
+
+int mv_emit_corroborable(mv_emitter *out, const mv_signal_spec *spec) {
+    int rc = mv_emit(out, spec);
+    if (rc == MV_OK && spec->tier == MV_TIER_SOFT)
+        out->signals[*out->n_signals - 1].hard_if_corroborated = true;
+    return rc;
 }
 
 void mv_emit_cap(mv_emitter *out, const char *cap, uint64_t limit, uint64_t observed) {
@@ -414,6 +422,32 @@ static int normalize_tool(const mv_scan *s, worker *w, const mv_tool *tool, uint
     return MV_OK;
 }
 
+/* Soft signals that asked for it become hard when another check reported
+ * a soft or hard signal for the same tool. Only the original tiers count,
+ * so the outcome does not depend on the order of the signals. */
+static void corroborate(mv_signal *signals, uint32_t n) {
+    bool any = false;
+    for (uint32_t i = 0; i < n && !any; i++)
+        any = signals[i].hard_if_corroborated;
+    if (!any)
+        return;
+    uint32_t first_check = UINT32_MAX;
+    bool several = false; /* non-info signals from more than one check */
+    for (uint32_t i = 0; i < n; i++) {
+        if (signals[i].tier == MV_TIER_INFO)
+            continue;
+        if (first_check == UINT32_MAX)
+            first_check = signals[i].check_index;
+        else if (signals[i].check_index != first_check)
+            several = true;
+    }
+    if (!several)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        if (signals[i].hard_if_corroborated)
+            signals[i].tier = MV_TIER_HARD;
+}
+
 static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
     const mv_engine *e = s->engine;
     const mv_tool *tool = mv_registry_tool(s->registry, index);
@@ -473,6 +507,7 @@ static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
             return w->rc;
     }
     fd->n_caps = (uint32_t)(w->n_caps - caps_before);
+    corroborate(signals, n_signals);
 
     qsort(signals, n_signals, sizeof(*signals), compare_signals);
     mv_signal *kept = mv_arena_alloc(w->results, (n_signals + 1) * sizeof(*kept));

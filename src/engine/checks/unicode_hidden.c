@@ -1133,7 +1133,18 @@ static const char *decoded_label(uint8_t cls) {
     }
 }
 
-static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, mv_emitter *out) {
+/* Zero-width and private-use strays are never clean (the MCP spec: hidden
+ * characters never appear in a legitimate human-readable description);
+ * bidi marks and soft hyphens off a word stay informational debris. */
+static bool stray_counts(uint8_t cls) {
+    return cls == HC_ZERO_WIDTH || cls == HC_PRIVATE_USE;
+}
+
+/* Strays that are only reviewed: one or two in the whole tool. */
+#define UH_STRAY_SOFT_MAX 2u
+
+static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, uint32_t strays,
+                    mv_emitter *out) {
     const mv_field *fl = &tool->fields[h->field];
     bool escalated = !h->info && n_classes >= 3;
     char detail[240];
@@ -1145,16 +1156,32 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, mv_em
     s.offset = h->off;
     s.length = h->len;
 
-    if (h->info) {
+    if (h->info && stray_counts(h->cls)) {
+        const char *what =
+            h->cls == HC_PRIVATE_USE ? "private-use character(s)" : "zero-width character(s)";
+        if (strays > UH_STRAY_SOFT_MAX) {
+            s.tier = MV_TIER_HARD;
+            s.confidence = 0.85;
+            snprintf(detail, sizeof(detail),
+                     "%u stray %s in prose, %u in this tool: invisible characters never belong "
+                     "in a tool description",
+                     h->count, what, strays);
+        } else {
+            /* One or two beside spaces, splitting nothing and decoding to
+             * nothing: review, and hard when another check corroborates. */
+            s.tier = MV_TIER_SOFT;
+            s.confidence = 0.5;
+            snprintf(detail, sizeof(detail),
+                     "%u stray %s beside a space in prose: invisible characters never belong in "
+                     "a tool description (hard when another signal in the tool agrees)",
+                     h->count, what);
+        }
+    } else if (h->info) {
         s.tier = MV_TIER_INFO;
         s.confidence = 0.2;
         snprintf(detail, sizeof(detail),
                  "%u stray %s at a word boundary in prose: tolerated as copy-paste debris",
-                 h->count,
-                 h->cls == HC_BIDI_MARK     ? "bidi mark(s)"
-                 : h->cls == HC_PRIVATE_USE ? "private-use glyph(s)"
-                 : h->cls == HC_FORMAT      ? "soft hyphen(s)"
-                                            : "zero-width character(s)");
+                 h->count, h->cls == HC_BIDI_MARK ? "bidi mark(s)" : "soft hyphen(s)");
     } else if (h->decoded) {
         s.tier = MV_TIER_HARD;
         s.confidence = 0.99;
@@ -1195,6 +1222,8 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, mv_em
         s.evidence = (mv_str){fl->text.ptr + a, b - a};
     }
     s.detail = (mv_str){detail, strlen(detail)};
+    if (h->info && stray_counts(h->cls) && s.tier == MV_TIER_SOFT)
+        return mv_emit_corroborable(out, &s);
     return mv_emit(out, &s);
 }
 
@@ -1235,13 +1264,17 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
     uint32_t n_classes = 0;
     for (uint32_t m = acc.hard_mask; m != 0; m &= m - 1)
         n_classes++;
+    uint32_t strays = 0;
+    for (uint32_t i = 0; i < acc.n_hits; i++)
+        if (acc.hits[i].info && stray_counts(acc.hits[i].cls))
+            strays += acc.hits[i].count;
     /* Decoded messages first, so the per-tool signal cap keeps them. */
     for (int pass = 0; pass < 3 && rc == MV_OK; pass++) {
         for (uint32_t i = 0; i < acc.n_hits && rc == MV_OK; i++) {
             const hit *h = &acc.hits[i];
             int want = h->decoded ? 0 : (h->info ? 2 : 1);
             if (want == pass)
-                rc = emit_hit(tool, h, n_classes, out);
+                rc = emit_hit(tool, h, n_classes, strays, out);
         }
     }
 done:

@@ -168,7 +168,17 @@ static bool short_base32(const unsigned char *s, size_t len, size_t from, size_t
  * there is no second piece. */
 static size_t split_chain(const unsigned char *s, size_t len, size_t *st, size_t j) {
     size_t piece = j - *st;
-    if (piece < SPLIT_MIN_PIECE || piece > 128 || !short_blob(s, *st, j))
+    if (piece < SPLIT_MIN_PIECE || piece > 128)
+        return 0;
+    /* Cheap first: a neighbouring word of the same length (prose words
+     * rarely have one), then the blob look of the piece. */
+    bool next_same = j + 1 + piece <= len && s[j] == ' ' && (cls[s[j + piece]] & C_B64) &&
+                     (j + 1 + piece == len || !(cls[s[j + 1 + piece]] & C_B64));
+    bool prev_same = *st >= piece + 1 && s[*st - 1] == ' ' && (cls[s[*st - 1 - piece]] & C_B64) &&
+                     (*st - 1 - piece == 0 || !(cls[s[*st - 2 - piece]] & C_B64));
+    if (!next_same && !prev_same)
+        return 0; /* at least two pieces of one length */
+    if (!short_blob(s, *st, j))
         return 0;
     size_t first = *st;
     while (first >= piece + 1 && s[first - 1] == ' ') {

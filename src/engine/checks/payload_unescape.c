@@ -572,96 +572,90 @@ static size_t decode_join(const unsigned char *s, size_t from, size_t to, obuf *
 
 /* ------------------------------------------------------------- scanning */
 
-/* Trigger bytes of pu_scan. */
-enum { T_BSL = 1, T_PCT = 2, T_AMP = 3, T_DIGIT = 4, T_QUOTE = 5 };
+/*
+ * One pass per kind, each driven by memchr over its rare trigger byte
+ * ('\', '%', '&', a quote), and a word-at-a-time scan for digits: most
+ * text has no trigger at all, and memchr skips it at vector speed. Every
+ * pass resumes after what it examined, so each is linear.
+ */
 
-static const uint8_t k_trigger[256] = {
-    ['\\'] = T_BSL,  ['%'] = T_PCT,   ['&'] = T_AMP,   ['"'] = T_QUOTE, ['\''] = T_QUOTE,
-    ['`'] = T_QUOTE,  ['0'] = T_DIGIT, ['1'] = T_DIGIT, ['2'] = T_DIGIT, ['3'] = T_DIGIT,
-    ['4'] = T_DIGIT,  ['5'] = T_DIGIT, ['6'] = T_DIGIT, ['7'] = T_DIGIT, ['8'] = T_DIGIT,
-    ['9'] = T_DIGIT,
-};
-
-int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
-    const unsigned char *s = (const unsigned char *)text;
+static int scan_esc(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
     int rc = 0;
-    size_t i = 0;
-    while (i < len && rc == 0) {
-        uint8_t t = k_trigger[s[i]];
-        if (t == 0) {
-            i++;
-            continue;
+    const unsigned char *p = memchr(s, '\\', len);
+    while (p != NULL && rc == 0) {
+        size_t i = (size_t)(p - s), codes = 0;
+        bool pure_x = false;
+        size_t end = esc_cluster(s, len, i, &codes, &pure_x);
+        if (pure_x && codes >= PD_MIN_XESC) {
+            pd_candidate c = {PD_XESC, i, end, false, false};
+            rc = visit(ctx, &c);
+        } else if (codes >= PU_MIN_ESCAPES) {
+            pd_candidate c = {PD_ESC, i, end, false, false};
+            rc = visit(ctx, &c);
         }
-        pd_candidate c = {PD_ESC, i, i, false, false};
-        size_t next = i + 1;
-        switch (t) {
-        case T_BSL: {
-            size_t codes = 0;
-            bool pure_x = false;
-            size_t end = esc_cluster(s, len, i, &codes, &pure_x);
-            if (end > i)
-                next = end;
-            if (pure_x && codes >= PD_MIN_XESC)
-                c = (pd_candidate){PD_XESC, i, end, false, false};
-            else if (codes >= PU_MIN_ESCAPES)
-                c = (pd_candidate){PD_ESC, i, end, false, false};
-            break;
-        }
-        case T_PCT: {
-            uint32_t v;
-            bool wide;
-            if (pct_at(s, len, i, &v, &wide) == 0)
-                break;
-            size_t a = i, b = i;
-            while (a > 0 && !pct_stop(s[a - 1]))
+        size_t next = end > i ? end : i + 1;
+        p = next < len ? memchr(s + next, '\\', len - next) : NULL;
+    }
+    return rc;
+}
+
+static int scan_pct(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    int rc = 0;
+    size_t done = 0; /* tokens end here at the latest: never walk back over them */
+    const unsigned char *p = memchr(s, '%', len);
+    while (p != NULL && rc == 0) {
+        size_t i = (size_t)(p - s), next = i + 1;
+        uint32_t v;
+        bool wide;
+        if (pct_at(s, len, i, &v, &wide) > 0) {
+            size_t a = i, b = i, escapes = 0;
+            while (a > done && !pct_stop(s[a - 1]))
                 a--;
-            size_t escapes = 0;
             while (b < len && !pct_stop(s[b])) {
                 size_t n = pct_at(s, len, b, &v, &wide);
                 escapes += n > 0;
                 b += n > 0 ? n : 1;
             }
-            next = b;
-            if (escapes >= PU_MIN_ESCAPES)
-                c = (pd_candidate){PD_PCT, a, b, false, false};
-            break;
-        }
-        case T_AMP: {
-            size_t refs = 0;
-            size_t end = ent_cluster(s, len, i, &refs);
-            if (end > i)
-                next = end;
-            if (refs >= PU_MIN_ESCAPES)
-                c = (pd_candidate){PD_ENT, i, end, false, false};
-            break;
-        }
-        case T_DIGIT: {
-            if (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '_' ||
-                          s[i - 1] == '-' || s[i - 1] == '%' || s[i - 1] == '#'))
-                break; /* inside a word, a version, an escape */
-            size_t pairs = 0, codes = 0;
-            size_t pend = pair_list(s, len, i, &pairs);
-            if (pairs >= PU_MIN_PAIRS) {
-                c = (pd_candidate){PD_PAIRS, i, pend, false, false};
-                next = pend;
-                break;
+            done = next = b;
+            if (escapes >= PU_MIN_ESCAPES) {
+                pd_candidate c = {PD_PCT, a, b, false, false};
+                rc = visit(ctx, &c);
             }
-            size_t end = code_list(s, len, i, &codes);
-            if (end > i)
-                next = end;
-            if (codes >= PU_MIN_CODES)
-                c = (pd_candidate){PD_CODES, i, end, false, false};
-            break;
         }
-        case T_QUOTE: {
-            /* A closing quote followed by glue and another piece. */
-            size_t open2 = glue_after(s, len, i);
-            if (open2 == 0)
-                break;
-            bool found = false;
-            size_t open1 = piece_open(s, i, &found);
-            if (!found)
-                break;
+        p = next < len ? memchr(s + next, '%', len - next) : NULL;
+    }
+    return rc;
+}
+
+static int scan_ent(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    int rc = 0;
+    const unsigned char *p = memchr(s, '&', len);
+    while (p != NULL && rc == 0) {
+        size_t i = (size_t)(p - s), refs = 0;
+        size_t end = ent_cluster(s, len, i, &refs);
+        if (refs >= PU_MIN_ESCAPES) {
+            pd_candidate c = {PD_ENT, i, end, false, false};
+            rc = visit(ctx, &c);
+        }
+        size_t next = end > i ? end : i + 1;
+        p = next < len ? memchr(s + next, '&', len - next) : NULL;
+    }
+    return rc;
+}
+
+/* Quoted pieces glued together: found from the glue ("' + '"), which is
+ * rare, by a memchr per quote character. */
+static int scan_join(const unsigned char *s, size_t len, unsigned char q, pd_visit visit,
+                     void *ctx) {
+    int rc = 0;
+    size_t done = 0;
+    const unsigned char *p = memchr(s, q, len);
+    while (p != NULL && rc == 0) {
+        size_t i = (size_t)(p - s), next = i + 1;
+        size_t open2 = i >= done ? glue_after(s, len, i) : 0;
+        bool found = false;
+        size_t open1 = open2 != 0 ? piece_open(s, i, &found) : 0;
+        if (found) {
             size_t end = i + 1, pieces = 1, at = open2;
             for (;;) {
                 size_t close = piece_close(s, len, at);
@@ -674,18 +668,98 @@ int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
                     break;
                 at = nx;
             }
-            next = end;
-            if (pieces >= 2)
-                c = (pd_candidate){PD_JOIN, open1, end, false, false};
-            break;
+            done = next = end;
+            if (pieces >= 2) {
+                pd_candidate c = {PD_JOIN, open1, end, false, false};
+                rc = visit(ctx, &c);
+            }
         }
-        default:
-            break;
-        }
-        if (c.end > c.start)
-            rc = visit(ctx, &c);
-        i = next;
+        p = next < len ? memchr(s + next, q, len - next) : NULL;
     }
+    return rc;
+}
+
+/* Bytes that may close a code and lead to the next one. */
+static bool code_follow(unsigned char c) {
+    return c == ',' || c == ')' || c == '+' || c == ']' || c == ';' || c == '|' || c == '&' ||
+           c == ' ' || c == '}' || c == '.' || c == ':' || c == '-';
+}
+
+/* Lists of character codes. Digits are found eight bytes at a time; a
+ * digit starts an attempt only at the start of a number that is followed
+ * by list punctuation, so prose numbers ("returns 10 results") cost a
+ * couple of comparisons. */
+static int scan_codes(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    int rc = 0;
+    size_t i = 0;
+    while (i < len && rc == 0) {
+        if (i + 8 <= len) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            /* any byte strictly between 0x2F and 0x3A (bit-twiddling
+             * "has between"; bytes >= 0x80 never match) */
+            uint64_t low7 = w & (ones * 127);
+            uint64_t hit = (ones * (127 + 0x3A) - low7) & ~w & (low7 + ones * (127 - 0x2F)) & highs;
+            if (hit == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        if (!is_digit(s[i])) {
+            i++;
+            continue;
+        }
+        size_t st = i;
+        while (i < len && is_digit(s[i]))
+            i++;
+        if (st > 0 && (is_alnum(s[st - 1]) || s[st - 1] == '.' || s[st - 1] == '_' ||
+                       s[st - 1] == '-' || s[st - 1] == '%' || s[st - 1] == '#' ||
+                       s[st - 1] == '\\' || s[st - 1] == '&'))
+            continue; /* inside a word, a version, an escape */
+        if (i < len && (s[i] == 'x' || s[i] == 'X' || is_alpha(s[i])))
+            i = st; /* 0x63 or a hex pair such as 6c: parsed below */
+        else if (i >= len || !code_follow(s[i]) ||
+                 (s[i] == ' ' && !(i + 1 < len && (is_digit(s[i + 1]) || s[i + 1] == '+' ||
+                                                   s[i + 1] == ',' || s[i + 1] == '&'))))
+            continue;
+        size_t pairs = 0, codes = 0;
+        size_t pend = pair_list(s, len, st, &pairs);
+        if (pairs >= PU_MIN_PAIRS) {
+            pd_candidate c = {PD_PAIRS, st, pend, false, false};
+            rc = visit(ctx, &c);
+            i = pend;
+            continue;
+        }
+        size_t end = code_list(s, len, st, &codes);
+        if (codes >= PU_MIN_CODES) {
+            pd_candidate c = {PD_CODES, st, end, false, false};
+            rc = visit(ctx, &c);
+        }
+        i = end > st ? end : st + 1;
+    }
+    return rc;
+}
+
+int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
+    const unsigned char *s = (const unsigned char *)text;
+    int rc = 0;
+    if (len == 0)
+        return 0;
+    if (rc == 0)
+        rc = scan_esc(s, len, visit, ctx);
+    if (rc == 0)
+        rc = scan_pct(s, len, visit, ctx);
+    if (rc == 0)
+        rc = scan_ent(s, len, visit, ctx);
+    if (rc == 0)
+        rc = scan_join(s, len, '"', visit, ctx);
+    if (rc == 0)
+        rc = scan_join(s, len, '\'', visit, ctx);
+    if (rc == 0)
+        rc = scan_join(s, len, '`', visit, ctx);
+    if (rc == 0)
+        rc = scan_codes(s, len, visit, ctx);
     return rc;
 }
 
@@ -762,6 +836,7 @@ done:
 typedef struct line_scan {
     const unsigned char *s;
     size_t len;
+    size_t base; /* the automaton scans s[base, ...): match offsets are relative */
     pd_visit visit;
     void *ctx;
     size_t done_rot, done_rev; /* end of the last line emitted per kind */
@@ -772,12 +847,13 @@ static int on_line_word(void *ctx, const mv_ac_match *m) {
     line_scan *ls = ctx;
     bool reversed = (m->id & 1u) != 0;
     size_t *done = reversed ? &ls->done_rev : &ls->done_rot;
-    if (m->start < *done)
+    size_t ms = ls->base + m->start, me = ls->base + m->end;
+    if (ms < *done)
         return 0;
-    size_t a = m->start, b = m->end;
-    while (a > 0 && m->start - a < LINE_REACH && ls->s[a - 1] != '\n')
+    size_t a = ms, b = me;
+    while (a > 0 && ms - a < LINE_REACH && ls->s[a - 1] != '\n')
         a--;
-    while (b < ls->len && b - m->end < LINE_REACH && ls->s[b] != '\n')
+    while (b < ls->len && b - me < LINE_REACH && ls->s[b] != '\n')
         b++;
     *done = b;
     pd_candidate c = {reversed ? PD_REVERSED : PD_ROT13, a, b, false, false};
@@ -785,11 +861,122 @@ static int on_line_word(void *ctx, const mv_ac_match *m) {
     return ls->rc != 0;
 }
 
+/* A rotated or reversed command keeps a trace that memchr finds far faster
+ * than the automaton: a pipe, the home directory, or a slash that is not
+ * part of a plain http(s) URL ("uggcf://" and "//:sptth" are, "/qri/gpc"
+ * and "pct/ved/" are). The command words sit within TRACE_REACH bytes of
+ * such a trace, so only those windows go through the automaton; text
+ * without a trace is not scanned at all. Returns the next trace at or
+ * after i, or len. */
+#define TRACE_REACH 96u
+
+/* A slash next to a system directory or a key folder in ROT13 or written
+ * backwards ("/qri/gpc", "pct/ved/", "~/.ffu", "hss./"): the trace of a
+ * rotated or reversed path. Honest paths ("/api/v1", "and/or") are not. */
+static bool rotated_slash(const char *text, size_t len, size_t k) {
+    static const struct {
+        char s[5];
+        uint8_t n;
+    } dirs[] = {{"qri", 3},  {"gzc", 3},  {"rgp", 3},  {"ubzr", 4}, {"ebbg", 4},
+                {"ova", 3},  {"hfe", 3},  {"cebp", 4}, {".ffu", 4}, {".njf", 4},
+                {"ved", 3},  {"pmt", 3},  {"cte", 3},  {"emoh", 4}, {"toor", 4},
+                {"nib", 3},  {"rsu", 3},  {"corp", 4}, {"hss.", 4}, {"swa.", 4}};
+    size_t a = k, b = k + 1, e = k + 1;
+    while (a > 0 && k - a < 5 && (is_alpha((unsigned char)text[a - 1]) || text[a - 1] == '.'))
+        a--;
+    while (e < len && e - b < 5 && (is_alpha((unsigned char)text[e]) || text[e] == '.'))
+        e++;
+    size_t before = k - a, after = e - b;
+    if ((before < 3 || before > 4) && (after < 3 || after > 4))
+        return false;
+    for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+        if (after == dirs[d].n && memcmp(text + b, dirs[d].s, after) == 0)
+            return true;
+        if (before == dirs[d].n && memcmp(text + a, dirs[d].s, before) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Next positions of the three trace bytes, each found once by memchr. */
+typedef struct traces {
+    const char *text;
+    size_t len;
+    size_t at[3]; /* next '|', '~', '/' at or after the cursor (len: none) */
+} traces;
+
+static size_t find_from(const char *text, size_t len, size_t i, char c) {
+    const char *p = i < len ? memchr(text + i, c, len - i) : NULL;
+    return p != NULL ? (size_t)(p - text) : len;
+}
+
+/* The next trace at or after i, or len. */
+static size_t next_trace(traces *tr, size_t i) {
+    static const char marks[3] = {'|', '~', '/'};
+    const char *text = tr->text;
+    size_t len = tr->len;
+    while (i < len) {
+        size_t best = len;
+        int which = -1;
+        for (int k = 0; k < 3; k++) {
+            if (tr->at[k] < i)
+                tr->at[k] = find_from(text, len, i, marks[k]);
+            if (tr->at[k] < best) {
+                best = tr->at[k];
+                which = k;
+            }
+        }
+        if (which < 0)
+            return len;
+        size_t k = best;
+        if (which != 2)
+            return k;
+        if (rotated_slash(text, len, k))
+            return k;
+        if (k + 1 < len && text[k + 1] == '/') {
+            bool url = (k >= 5 && memcmp(text + k - 5, "http:", 5) == 0) ||
+                       (k >= 6 && memcmp(text + k - 6, "https:", 6) == 0);
+            if (!url && k >= 1 && text[k - 1] == ':')
+                return k; /* "uggcf://": a scheme that is not http(s) */
+            if (k + 2 < len && text[k + 2] == ':')
+                return k; /* "//:sptth": a URL written backwards */
+            /* the rest of a plain URL, path slashes included */
+            k += 2;
+            while (k < len && !is_space((unsigned char)text[k]) && text[k] != '"' &&
+                   text[k] != '\'' && text[k] != ')' && text[k] != '>')
+                k++;
+            i = k;
+            continue;
+        }
+        i = k + 1;
+    }
+    return len;
+}
+
 int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit visit, void *ctx) {
-    if (sc == NULL || len == 0)
+    if (sc == NULL || len < 8)
         return 0;
-    line_scan ls = {(const unsigned char *)text, len, visit, ctx, 0, 0, 0};
-    mv_ac_scan(sc->ac, text, len, on_line_word, &ls);
+    line_scan ls = {(const unsigned char *)text, len, 0, visit, ctx, 0, 0, 0};
+    traces tr = {text, len, {0, 0, 0}};
+    tr.at[0] = find_from(text, len, 0, '|');
+    tr.at[1] = find_from(text, len, 0, '~');
+    tr.at[2] = find_from(text, len, 0, '/');
+    size_t t = next_trace(&tr, 0);
+    while (t < len && ls.rc == 0) {
+        /* one window: traces closer than two reaches are merged */
+        size_t ws = t > TRACE_REACH ? t - TRACE_REACH : 0, we = t + 1;
+        for (;;) {
+            size_t nt = next_trace(&tr, we);
+            if (nt >= len || nt > we + 2 * TRACE_REACH) {
+                t = nt;
+                break;
+            }
+            we = nt + 1;
+        }
+        we = we + TRACE_REACH < len ? we + TRACE_REACH : len;
+        ls.base = ws;
+        mv_ac_scan(sc->ac, text + ws, we - ws, on_line_word, &ls);
+    }
     return ls.rc;
 }
 

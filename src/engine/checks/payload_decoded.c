@@ -474,15 +474,19 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         return MV_ENOMEM;
     for (uint32_t i = 0; i < tool->n_fields && rc == 0; i++) {
         const mv_field *fd = &tool->fields[i];
-        if (fd->text.len < 8 || fd->text.len > UINT32_MAX)
+        /* The whole string, past the model's field cap too: the scanners
+         * are linear and the decoding is capped per tool. Windows of a cut
+         * field are skipped (the whole field is read here). */
+        mv_str whole = mv_field_whole(fd);
+        if (whole.len < 8 || whole.len > UINT32_MAX || fd->window_of != 0)
             continue;
         memset(top, 0, sizeof(*top));
         top->run = &run;
-        top->text = fd->text.ptr;
-        top->len = fd->text.len;
+        top->text = whole.ptr;
+        top->len = whole.len;
         top->out = out;
         top->field = (int32_t)i;
-        rc = pd_scan_ex(run.sc, fd->text.ptr, fd->text.len, visit, top);
+        rc = pd_scan_ex(run.sc, whole.ptr, whole.len, visit, top);
     }
     if (run.cap_candidates)
         mv_emit_cap(out, "payload_candidates", MAX_CANDIDATES, run.candidates);

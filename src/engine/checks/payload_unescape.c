@@ -804,10 +804,12 @@ int pd_scanner_new(pd_scanner **out, const mv_allocator *a) {
     if (a == NULL)
         a = mv_allocator_default();
     s = mv_calloc(a, 1, sizeof(*s));
-    b = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
-    if (s == NULL || b == NULL)
+    if (s == NULL)
         goto done;
     s->alloc = a;
+    b = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
+    if (b == NULL)
+        goto done;
     for (size_t w = 0; w < sizeof(k_line_words) / sizeof(k_line_words[0]); w++) {
         char buf[32];
         size_t n = strlen(k_line_words[w]);

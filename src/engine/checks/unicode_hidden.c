@@ -993,11 +993,34 @@ typedef struct tool_acc {
     uint32_t hard_mask; /* classes with a hard hit anywhere in the tool */
 } tool_acc;
 
-static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_index, bool ids,
-                         bool strict, tool_acc *acc) {
+/* The hit of class `cls` in a field, found or added: chunks of one field
+ * add up into one hit per class. */
+static hit *field_hit(tool_acc *acc, uint32_t field, uint8_t cls, bool *fresh) {
+    *fresh = false;
+    for (uint32_t i = acc->n_hits; i > 0; i--) {
+        hit *h = &acc->hits[i - 1];
+        if (h->field != field)
+            break; /* hits of one field are contiguous */
+        if (h->cls == cls)
+            return h;
+    }
+    hit *h = new_hit(acc->hits, &acc->n_hits, &acc->dropped);
+    if (h != NULL) {
+        h->field = field;
+        h->cls = cls;
+        h->info = true;
+        *fresh = true;
+    }
+    return h;
+}
+
+/* Analyse text[0, len) -- a chunk of a field starting at byte `base` of it
+ * -- counting only code points whose offset lies in [lo, hi): the rest is
+ * context on either side so that a chunk boundary changes no judgement. */
+static int analyse_chunk(mv_arena *scratch, const unsigned char *s, size_t len, size_t base,
+                         size_t lo, size_t hi, uint32_t field_index, bool ids, bool strict,
+                         tool_acc *acc) {
     int rc = MV_OK;
-    const unsigned char *s = (const unsigned char *)fl->text.ptr;
-    size_t len = fl->text.len;
     field_ctx f;
     memset(&f, 0, sizeof(f));
     f.ids = ids;
@@ -1072,6 +1095,8 @@ static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_i
         first[c] = first_stray[c] = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
         const ucp *c = &f.u[i];
+        if (c->off < lo || c->off >= hi)
+            continue; /* context of a neighbouring chunk */
         if (c->st == ST_SUSPECT) {
             if (count[c->cls]++ == 0)
                 first[c->cls] = i;
@@ -1085,17 +1110,36 @@ static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_i
     for (uint8_t c = 0; c < HC_COUNT; c++) {
         if (count[c] == 0 && strays[c] == 0)
             continue;
-        hit *h = new_hit(acc->hits, &acc->n_hits, &acc->dropped);
         if (count[c] > 0)
             acc->hard_mask |= 1u << c;
+        bool fresh = false;
+        hit *h = field_hit(acc, field_index, c, &fresh);
         if (h == NULL)
             continue;
-        h->field = field_index;
-        h->cls = c;
-        h->info = count[c] == 0;
-        h->count = h->info ? strays[c] : count[c];
-        run_span(&f, h->info ? first_stray[c] : first[c], &h->off, &h->len);
-        if (h->info ||
+        bool was_info = h->info;
+        if (count[c] > 0 && was_info) {
+            /* the first suspect occurrence locates the hit; strays of an
+             * earlier chunk are counted in with it */
+            uint32_t off = 0, l = 0;
+            run_span(&f, first[c], &off, &l);
+            h->off = (uint32_t)(off + base);
+            h->len = l;
+            h->count = count[c] + (fresh ? 0 : h->count);
+            h->info = false;
+        } else if (count[c] > 0) {
+            h->count += count[c];
+        } else if (was_info) {
+            if (fresh) {
+                uint32_t off = 0, l = 0;
+                run_span(&f, first_stray[c], &off, &l);
+                h->off = (uint32_t)(off + base);
+                h->len = l;
+            }
+            h->count += strays[c];
+        } else {
+            continue; /* strays next to suspects of the class: the suspects speak */
+        }
+        if (h->info || h->decoded ||
             (c != HC_TAG && c != HC_VARIATION && c != HC_PRIVATE_USE && c != HC_ZERO_WIDTH))
             continue;
         if (buf == NULL) {
@@ -1106,7 +1150,8 @@ static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_i
             }
         }
         if (c == HC_ZERO_WIDTH) {
-            decode_zw_binary(&f, buf, h);
+            if (decode_zw_binary(&f, buf, h))
+                h->off = (uint32_t)(h->off + base);
         } else {
             uint32_t units = 0;
             size_t blen = decode_class(&f, c, buf, &units);
@@ -1115,6 +1160,46 @@ static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_i
         }
     }
 done:
+    return rc;
+}
+
+/* Fields are analysed in chunks of UH_CHUNK bytes, each with UH_MARGIN
+ * bytes of context on either side, so that the work space stays bounded
+ * (16 bytes per code point of one chunk) whatever the length of the whole
+ * field: a field of 50 MB is one linear pass. A field up to UH_CHUNK is
+ * one chunk without margins, exactly as before. Chunks without a byte that
+ * could be a candidate are skipped by the word-at-a-time test. */
+#define UH_CHUNK 65536u
+#define UH_MARGIN 256u
+
+static size_t back_to_char(const unsigned char *s, size_t i) {
+    while (i > 0 && (s[i] & 0xC0) == 0x80)
+        i--;
+    return i;
+}
+
+static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_index, bool ids,
+                         bool strict, tool_acc *acc) {
+    mv_str whole = mv_field_whole(fl);
+    const unsigned char *s = (const unsigned char *)whole.ptr;
+    size_t len = whole.len;
+    int rc = MV_OK;
+    if (len <= UH_CHUNK)
+        return analyse_chunk(scratch, s, len, 0, 0, len, field_index, ids, strict, acc);
+    for (size_t cs = 0; cs < len && rc == MV_OK;) {
+        size_t ce = cs + UH_CHUNK < len ? back_to_char(s, cs + UH_CHUNK) : len;
+        if (ce <= cs)
+            ce = len;
+        size_t ws = cs > UH_MARGIN ? back_to_char(s, cs - UH_MARGIN) : 0;
+        size_t we = ce + UH_MARGIN < len ? back_to_char(s, ce + UH_MARGIN) : len;
+        if (needs_scan(s + cs, ce - cs, !ids)) {
+            mv_arena_mark mark = mv_arena_save(scratch);
+            rc = analyse_chunk(scratch, s + ws, we - ws, ws, cs - ws, ce - ws, field_index, ids,
+                               strict, acc);
+            mv_arena_rewind(scratch, mark);
+        }
+        cs = ce;
+    }
     return rc;
 }
 
@@ -1209,8 +1294,9 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, uint3
         s.evidence = (mv_str){evidence, sizeof(prefix) - 1 + h->msg_len};
     } else {
         /* ~40 raw bytes each side, cut on character boundaries. */
-        const unsigned char *t = (const unsigned char *)fl->text.ptr;
-        size_t tl = fl->text.len;
+        mv_str whole = mv_field_whole(fl);
+        const unsigned char *t = (const unsigned char *)whole.ptr;
+        size_t tl = whole.len;
         size_t a = h->off > UH_CONTEXT ? h->off - UH_CONTEXT : 0;
         size_t b = (size_t)h->off + h->len + UH_CONTEXT;
         if (b > tl)
@@ -1239,9 +1325,10 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         const mv_field *fl = &tool->fields[i];
         bool ids = is_ids_kind(fl->kind);
         bool strict = ids || fl->kind == MV_FIELD_SCHEMA_VALUE;
-        if (fl->text.len == 0 ||
-            !needs_scan((const unsigned char *)fl->text.ptr, fl->text.len, !ids))
-            continue;
+        mv_str whole = mv_field_whole(fl);
+        if (whole.len == 0 || fl->window_of != 0 ||
+            !needs_scan((const unsigned char *)whole.ptr, whole.len, !ids))
+            continue; /* windows of a cut field: the whole field is read here */
         if (acc.hits == NULL) {
             acc.hits = mv_arena_alloc(ctx->scratch, UH_HITS_MAX * sizeof(hit));
             if (acc.hits == NULL) {

@@ -886,8 +886,8 @@ static void test_scanner(void **state) {
     /* A run of eight \xNN escapes is PD_XESC; a shorter cluster of four or
      * more escapes is PD_ESC; three are nothing. */
     const char *x =
-        "\\x41\\x42\\x43\\x44\\x45\\x46\\x47 and \\x41\\x42\\x43\\x44\\x45\\x46\\x47\\x48"
-        " and \\x41\\x42\\x43";
+        "\\x41\\x42\\x43\\x44\\x45\\x46\\x47\nand \\x41\\x42\\x43\\x44\\x45\\x46\\x47\\x48"
+        "\nand \\x41\\x42\\x43";
     memset(&s, 0, sizeof(s));
     pd_scan(x, strlen(x), collect, &s);
     assert_int_equal(s.n, 2);

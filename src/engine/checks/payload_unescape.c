@@ -144,7 +144,7 @@ static esc esc_at(const unsigned char *s, size_t len, size_t i) {
     return e;
 }
 
-#define ESC_GAP 3 /* plain bytes allowed between two escapes of a cluster */
+#define ESC_GAP 24 /* plain bytes allowed between two escapes of a cluster ("\\x63url -fsSL https\\x3a") */
 
 /* Extent of the escape cluster starting at the backslash at i: escapes
  * with at most ESC_GAP plain bytes (no newline, no backslash) between
@@ -174,6 +174,11 @@ static size_t esc_cluster(const unsigned char *s, size_t len, size_t i, size_t *
         k = g;
     }
     return end;
+}
+
+/* Bytes that end the string an escape cluster belongs to. */
+static bool esc_edge(unsigned char c) {
+    return c == '"' || c == '\'' || c == '`' || c == '\n' || c == '\r';
 }
 
 static size_t decode_esc(const unsigned char *s, size_t from, size_t to, obuf *o) {
@@ -590,8 +595,18 @@ static int scan_esc(const unsigned char *s, size_t len, pd_visit visit, void *ct
             pd_candidate c = {PD_XESC, i, end, false, false};
             rc = visit(ctx, &c);
         } else if (codes >= PU_MIN_ESCAPES) {
-            pd_candidate c = {PD_ESC, i, end, false, false};
+            /* Plain characters around the escapes belong to the same string
+             * ("c\x75rl ... \x7c sh"): take them up to a quote or a line
+             * break, at most ESC_GAP bytes each side. */
+            size_t a = i, b = end;
+            while (a > 0 && i - a < ESC_GAP && !esc_edge(s[a - 1]))
+                a--;
+            while (b < len && b - end < ESC_GAP && !esc_edge(s[b]) && s[b] != '\\')
+                b++;
+            pd_candidate c = {PD_ESC, a, b, false, false};
             rc = visit(ctx, &c);
+            if (b > end)
+                end = b;
         }
         size_t next = end > i ? end : i + 1;
         p = next < len ? memchr(s + next, '\\', len - next) : NULL;

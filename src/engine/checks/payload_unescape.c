@@ -759,10 +759,11 @@ static int scan_codes(const unsigned char *s, size_t len, pd_visit visit, void *
 int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
     const unsigned char *s = (const unsigned char *)text;
     int rc = 0;
-    if (len == 0)
+    /* The shortest candidate (four two-character codes and separators, or
+     * four %XX) needs more bytes than names and enum values have. */
+    if (len < 12)
         return 0;
-    if (rc == 0)
-        rc = scan_esc(s, len, visit, ctx);
+    rc = scan_esc(s, len, visit, ctx);
     if (rc == 0)
         rc = scan_pct(s, len, visit, ctx);
     if (rc == 0)
@@ -771,8 +772,6 @@ int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
         rc = scan_join(s, len, '"', visit, ctx);
     if (rc == 0)
         rc = scan_join(s, len, '\'', visit, ctx);
-    if (rc == 0)
-        rc = scan_join(s, len, '`', visit, ctx);
     if (rc == 0)
         rc = scan_codes(s, len, visit, ctx);
     return rc;

@@ -858,7 +858,7 @@ static bool same_name(const void *ctx, uint32_t id) {
 #define NEAR_MIN_LEN 5   /* bare key length compared at distance 1 */
 #define NEAR2_MIN_LEN 8  /* ... and at distance 2 */
 #define NEAR_MAX_LEN 48  /* longer keys are not compared */
-#define NEAR2_MAX_LEN 32 /* two-deletion probes only up to this length */
+#define NEAR2_MAX_LEN 24 /* two-deletion probes only up to this length (L^2/2 probes) */
 #define NEAR_MAX 8u      /* neighbours kept per name (recorded when exceeded) */
 #define PH_BASE 0x100000001B3ull
 #define NEAR_REPS 4u     /* distinct definitions of a name compared with a look-alike */
@@ -1127,7 +1127,7 @@ typedef struct near_build {
     near_pair *pairs;
     size_t n_pairs, cap_pairs;
     pairset seen;
-    size_t seen_cap;
+    size_t seen_cap, n_seen;
 } near_build;
 
 
@@ -1162,9 +1162,17 @@ static int near_index(near_build *nb, near_map *m, bool dels, size_t entries) {
             near_map_add(m, near_whole(&h), id);
             continue;
         }
+        /* All variants first, their slots prefetched, then the inserts:
+         * the misses of one name overlap instead of adding up. */
+        uint64_t v[NEAR_MAX_LEN];
+        size_t nv = 0;
         for (size_t i = 0; i < len; i++)
             if (i == 0 || key[i] != key[i - 1]) /* deleting either of two equal letters: one key */
-                near_map_add(m, near_del1(&h, i), id);
+                v[nv++] = near_del1(&h, i);
+        for (size_t i = 0; i < nv; i++)
+            prefetch(&m->slots[(size_t)v[i] & m->mask]);
+        for (size_t i = 0; i < nv; i++)
+            near_map_add(m, v[i], id);
     }
     return rc;
 }
@@ -1173,6 +1181,13 @@ static int near_add_pair(near_build *nb, uint32_t a, uint32_t b) {
     if (a == b || nb->key_len[b] == 0)
         return MV_OK;
     uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    /* A pair met through several variants is judged once (while the set
+     * has room; past it, judging again only costs time). */
+    if (nb->n_seen < nb->seen_cap) {
+        if (!pairset_add(&nb->seen, lo, hi))
+            return MV_OK;
+        nb->n_seen++;
+    }
     const char *ka = nb->keys + nb->key_at[a], *kb = nb->keys + nb->key_at[b];
     size_t la = nb->key_len[a], lb = nb->key_len[b];
     if (la == lb && memcmp(ka, kb, la) == 0)
@@ -1183,10 +1198,9 @@ static int near_add_pair(near_build *nb, uint32_t a, uint32_t b) {
         namespaced_variant(nb->rs->names[a].name, ka, la, nb->rs->names[b].name, kb, lb) ||
         short_affix_change(nb->rs->names[a].name, nb->rs->names[b].name))
         return MV_OK;
-    if (nb->n_pairs >= nb->seen_cap)
-        return MV_OK; /* sized for every realistic registry; a flood of pairs is cut */
-    if (!pairset_add(&nb->seen, lo, hi))
-        return MV_OK;
+    for (size_t k = nb->n_pairs; k > 0 && k + 8 > nb->n_pairs; k--)
+        if (nb->pairs[k - 1].a == lo && nb->pairs[k - 1].b == hi)
+            return MV_OK; /* judged again after the set filled up */
     if (nb->n_pairs == nb->cap_pairs) {
         size_t cap = nb->cap_pairs == 0 ? 256 : 2 * nb->cap_pairs;
         near_pair *p = mv_realloc(nb->alloc, nb->pairs, nb->cap_pairs * sizeof(*p), cap * sizeof(*p));
@@ -1306,12 +1320,11 @@ static int build_near(reg_state *rs, const mv_allocator *a) {
         (rc = near_index(&nb, &nb.own, false, n_own)) != MV_OK ||
         (rc = near_index(&nb, &nb.del, true, n_del)) != MV_OK)
         goto done;
-    /* 64 bits per own key for the own-key filter, 8 for the frame filter. */
+    /* 64 bits per own key for the own-key filter and for the frame filter. */
     size_t words = 1, fwords = 1;
     while (words < n_own)
         words *= 2;
-    while (fwords * 8 < n_own)
-        fwords *= 2;
+    fwords = words;
     nb.own_bits = mv_arena_calloc(rs->arena, words, sizeof(uint64_t));
     nb.frame_bits = mv_arena_calloc(rs->arena, fwords, sizeof(uint64_t));
     if (nb.own_bits == NULL || nb.frame_bits == NULL) {
@@ -1334,25 +1347,54 @@ static int build_near(reg_state *rs, const mv_allocator *a) {
             size_t l = nb.key_len[id];
             bit_set(nb.frame_bits, nb.frame_mask, near_frame(k[0], k[1], k[l - 2], k[l - 1], l));
         }
-    for (uint32_t id = 0; id < rs->n_names && rc == MV_OK; id++) {
-        size_t len = nb.key_len[id];
-        if (len == 0)
-            continue;
-        const char *key = nb.keys + nb.key_at[id];
+    /* Two-stage pipeline: the variants of the next name are hashed and
+     * their slots prefetched while the current name's are probed, so the
+     * cache misses of a large registry overlap. */
+    typedef struct stage {
+        uint32_t id;
         near_hash h;
-        near_hash_of(&h, key, len);
-        rc = near_probe(&nb, &nb.del, near_whole(&h), id);
-        for (size_t i = 0; i < len && rc == MV_OK; i++) {
-            if (i > 0 && key[i] == key[i - 1])
-                continue;
-            uint64_t v = near_del1(&h, i);
-            if (len - 1 >= NEAR_MIN_LEN)
-                rc = near_probe(&nb, &nb.own, v, id);
-            if (rc == MV_OK)
-                rc = near_probe(&nb, &nb.del, v, id);
+        uint64_t v[NEAR_MAX_LEN + 1];
+        size_t nv;
+    } stage;
+    stage st[2];
+    int cur = 0;
+    bool have = false;
+    for (uint32_t id = 0; id <= rs->n_names && rc == MV_OK; id++) {
+        stage *nx = &st[cur ^ 1];
+        bool next = false;
+        if (id < rs->n_names && nb.key_len[id] != 0) {
+            size_t len = nb.key_len[id];
+            const char *key = nb.keys + nb.key_at[id];
+            nx->id = id;
+            near_hash_of(&nx->h, key, len);
+            nx->nv = 0;
+            nx->v[nx->nv++] = near_whole(&nx->h);
+            for (size_t i = 0; i < len; i++)
+                if (i == 0 || key[i] != key[i - 1])
+                    nx->v[nx->nv++] = near_del1(&nx->h, i);
+            for (size_t i = 0; i < nx->nv; i++) {
+                prefetch(&nb.del.slots[(size_t)nx->v[i] & nb.del.mask]);
+                prefetch(&nb.own.slots[(size_t)nx->v[i] & nb.own.mask]);
+            }
+            next = true;
+        } else if (id < rs->n_names) {
+            continue; /* not eligible: keep the current stage waiting */
         }
-        if (rc == MV_OK && len - 2 >= NEAR2_MIN_LEN && len <= NEAR2_MAX_LEN)
-            rc = near_probe_two(&nb, &h, key, id);
+        if (have) {
+            const stage *c = &st[cur];
+            size_t len = c->h.len;
+            rc = near_probe(&nb, &nb.del, c->v[0], c->id);
+            for (size_t i = 1; i < c->nv && rc == MV_OK; i++) {
+                if (len - 1 >= NEAR_MIN_LEN)
+                    rc = near_probe(&nb, &nb.own, c->v[i], c->id);
+                if (rc == MV_OK)
+                    rc = near_probe(&nb, &nb.del, c->v[i], c->id);
+            }
+            if (rc == MV_OK && len - 2 >= NEAR2_MIN_LEN && len <= NEAR2_MAX_LEN)
+                rc = near_probe_two(&nb, &c->h, nb.keys + nb.key_at[c->id], c->id);
+        }
+        have = next;
+        cur ^= 1;
     }
     if (rc != MV_OK)
         goto done;

@@ -25,12 +25,12 @@ static double cpu_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static const char *const verbs[] = {"get",    "list",   "create", "update", "delete", "search",
-                                    "export", "import", "sync",   "archive", "fetch", "render"};
+static const char *const verbs[] = {"get",    "list",   "create", "update",  "delete", "search",
+                                    "export", "import", "sync",   "archive", "fetch",  "render"};
 static const char *const nouns[] = {
-    "invoice", "customer", "project",  "ticket",   "report",   "dataset",  "pipeline",
+    "invoice", "customer", "project",  "ticket",   "report",   "dataset",   "pipeline",
     "channel", "document", "contract", "shipment", "campaign", "warehouse", "employee",
-    "payment", "calendar", "message",  "branch",   "release",  "incident", "playbook"};
+    "payment", "calendar", "message",  "branch",   "release",  "incident",  "playbook"};
 #define NV (sizeof(verbs) / sizeof(verbs[0]))
 #define NN (sizeof(nouns) / sizeof(nouns[0]))
 
@@ -47,8 +47,10 @@ static mv_tool *make_tool(mv_arena *a, const char *server, const char *name, con
     t->name = (mv_str){dup_text(a, name), strlen(name)};
     t->description = (mv_str){dup_text(a, desc), strlen(desc)};
     f[0] = (mv_field){.kind = MV_FIELD_NAME, .param = -1, .path = {"name", 4}, .text = t->name};
-    f[1] = (mv_field){
-        .kind = MV_FIELD_DESCRIPTION, .param = -1, .path = {"description", 11}, .text = t->description};
+    f[1] = (mv_field){.kind = MV_FIELD_DESCRIPTION,
+                      .param = -1,
+                      .path = {"description", 11},
+                      .text = t->description};
     t->fields = f;
     t->n_fields = 2;
     return t;

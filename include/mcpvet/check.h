@@ -69,9 +69,9 @@ typedef struct mv_signal {
     int32_t field;
     uint32_t offset;
     uint32_t length;
-    mv_str field_path; /* copied from the tool field, empty when field == -1 */
-    mv_str evidence;   /* render-safe: printable ASCII/UTF-8 only, escapes shown */
-    mv_str detail;     /* render-safe */
+    mv_str field_path;         /* copied from the tool field, empty when field == -1 */
+    mv_str evidence;           /* render-safe: printable ASCII/UTF-8 only, escapes shown */
+    mv_str detail;             /* render-safe */
     bool hard_if_corroborated; /* emitted with mv_emit_corroborable (already applied) */
 } mv_signal;
 

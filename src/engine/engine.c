@@ -83,7 +83,7 @@ const char *mv_field_kind_name(mv_field_kind kind) {
 
 const char *mv_item_kind_name(mv_item_kind kind) {
     static const char *const names[MV_ITEM_KIND_COUNT] = {"tool", "prompt", "resource",
-                                                           "resource_template"};
+                                                          "resource_template"};
     return (kind >= 0 && kind < MV_ITEM_KIND_COUNT) ? names[kind] : "tool";
 }
 
@@ -267,7 +267,7 @@ struct mv_scan {
 struct mv_emitter {
     const mv_engine *engine;
     worker *w;
-    const mv_tool *tool;  /* what the checks see: the tool, plus tail windows */
+    const mv_tool *tool;   /* what the checks see: the tool, plus tail windows */
     uint32_t model_fields; /* fields of the tool itself; the rest are windows */
     uint32_t tool_index;
     uint16_t check_index;
@@ -517,8 +517,8 @@ static int tail_view(const mv_scan *s, worker *w, const mv_tool *tool, uint32_t 
             x->window_base = win[k].start;
         }
     }
-    if (capped && add_cap(w, e->alloc, "tail_windows", NULL, MV_TAIL_WINDOWS,
-                          MV_TAIL_WINDOWS + 1, index) != MV_OK)
+    if (capped && add_cap(w, e->alloc, "tail_windows", NULL, MV_TAIL_WINDOWS, MV_TAIL_WINDOWS + 1,
+                          index) != MV_OK)
         return MV_ENOMEM;
     view->fields = fields;
     view->n_fields = n;
@@ -572,8 +572,8 @@ static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
             w->check_failures[k]++;
             continue;
         }
-        mv_emitter em = {e,      w,         view,    tool->n_fields, index, (uint16_t)k,
-                         signals, &n_signals, &signal_cap_hit};
+        mv_emitter em = {e,           w,       view,       tool->n_fields, index,
+                         (uint16_t)k, signals, &n_signals, &signal_cap_hit};
         mv_inspect_ctx ctx = {s->registry,          index,      norm,         ec->state,
                               s->registry_state[k], w->scratch, w->normalizer};
         uint32_t before = n_signals;

@@ -457,8 +457,7 @@ static int note_string(mdl_ctx *c, bool *store) {
     return add_cap(c, "fields_per_tool", c->lim.max_fields_per_tool, 0, &c->fields_cap_index);
 }
 
-static int push_field(mdl_ctx *c, mv_field_kind kind, int32_t param, mv_str text,
-                      uint64_t whole) {
+static int push_field(mdl_ctx *c, mv_field_kind kind, int32_t param, mv_str text, uint64_t whole) {
     mv_str path;
     int rc = path_copy(c, &path);
     if (rc != MV_OK)

@@ -949,7 +949,8 @@ static void test_decode_roundtrip(void **state) {
                 p = (pd_plan){.enc = PD_ENC_HEX, .from = 0, .to = len};
             } else {
                 len = b64(data, n, text, mode == 1, mode != 2);
-                p = (pd_plan){.enc = mode == 1 ? PD_ENC_BASE64URL : PD_ENC_BASE64, .from = 0, .to = len};
+                p = (pd_plan){
+                    .enc = mode == 1 ? PD_ENC_BASE64URL : PD_ENC_BASE64, .from = 0, .to = len};
             }
             uint8_t out[400];
             bool trunc = true;

@@ -844,7 +844,7 @@ static int other_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
     return 0;
 }
 
-static const mv_check other_check = {"test.other", MV_TIER_SOFT, NULL, NULL,
+static const mv_check other_check = {"test.other", MV_TIER_SOFT, NULL,         NULL,
                                      NULL,         NULL,         other_inspect};
 
 static const mv_finding *scan_with_other(fixture *f, const char *text) {
@@ -999,7 +999,6 @@ static void test_registered_first(void **state) {
     assert_string_equal(mv_engine_check_id(e, 0), "unicode.hidden");
     mv_engine_free(e);
 }
-
 
 /* ------------------------------------------------------- whole fields */
 

@@ -60,7 +60,7 @@ static int order_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
     return MV_OK;
 }
 
-static const mv_check order_check = {"test.order", MV_TIER_SOFT, NULL, NULL,
+static const mv_check order_check = {"test.order", MV_TIER_SOFT, NULL,         NULL,
                                      NULL,         NULL,         order_inspect};
 
 /* A tool whose description (field 1) is `whole`, cut at `cut`. */

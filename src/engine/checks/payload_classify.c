@@ -868,8 +868,8 @@ static bool recursive_flag(const char *p, size_t n) {
  * %USERPROFILE%\Documents -- one component below home, so that
  * ~/project/dist (a build cleanup) is not. */
 static bool home_folder(const char *p, size_t n) {
-    static const char *const homes[] = {"~/", "$home/", "${home}/", "%userprofile%\\",
-                                        "$env:userprofile\\", "$env:userprofile/"};
+    static const char *const homes[] = {
+        "~/", "$home/", "${home}/", "%userprofile%\\", "$env:userprofile\\", "$env:userprofile/"};
     size_t skip = 0;
     for (size_t k = 0; k < sizeof(homes) / sizeof(homes[0]) && skip == 0; k++) {
         size_t l = strlen(homes[k]);
@@ -878,7 +878,9 @@ static bool home_folder(const char *p, size_t n) {
     }
     if (skip == 0) {
         /* /home/USER/ or /Users/USER/ */
-        size_t l = n > 6 && eq_nocase(p, 6, "/home/") ? 6 : n > 7 && eq_nocase(p, 7, "/users/") ? 7 : 0;
+        size_t l = n > 6 && eq_nocase(p, 6, "/home/")    ? 6
+                   : n > 7 && eq_nocase(p, 7, "/users/") ? 7
+                                                         : 0;
         if (l == 0)
             return false;
         const char *slash = memchr(p + l, '/', n - l);
@@ -911,8 +913,7 @@ static bool destructive(const cx *c, pc_result *res) {
                 continue;
             const char *p = tok_ptr(c, i);
             size_t n = tok_len(c, i);
-            if (has(&c->tok[i], R_RM_TARGET) || has(&c->tok[i], R_NO_PRESERVE) ||
-                home_folder(p, n))
+            if (has(&c->tok[i], R_RM_TARGET) || has(&c->tok[i], R_NO_PRESERVE) || home_folder(p, n))
                 target = true;
             if (recursive_flag(p, n))
                 recursive = true;

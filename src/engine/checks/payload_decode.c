@@ -242,9 +242,8 @@ int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
         size_t chain = ((j < len && s[j] == ' ') || (st > 0 && s[st - 1] == ' '))
                            ? split_chain(s, len, &st, j)
                            : 0;
-        if (chain == 0 &&
-            (j - st < PD_MIN_RUN || (j - st < SHORT_RUN && !short_blob(s, st, j) &&
-                                     !short_base32(s, len, st, j)))) {
+        if (chain == 0 && (j - st < PD_MIN_RUN || (j - st < SHORT_RUN && !short_blob(s, st, j) &&
+                                                   !short_base32(s, len, st, j)))) {
             i = j + 1;
             continue;
         }

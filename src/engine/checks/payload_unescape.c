@@ -136,15 +136,15 @@ static esc esc_at(const unsigned char *s, size_t len, size_t i) {
             v = v * 8 + (s[k++] - '0');
         if (k - p >= 2 && v <= 0xFF)
             e = (esc){ESC_OCT, k - i, (uint32_t)v};
-    } else if (c == 'n' || c == 't' || c == 'r' || c == '\'' || c == '"' || c == '\\' ||
-               c == ' ') {
+    } else if (c == 'n' || c == 't' || c == 'r' || c == '\'' || c == '"' || c == '\\' || c == ' ') {
         uint32_t val = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
         e = (esc){ESC_SIMPLE, p + 1 - i, val};
     }
     return e;
 }
 
-#define ESC_GAP 24 /* plain bytes allowed between two escapes of a cluster ("\\x63url -fsSL https\\x3a") */
+#define ESC_GAP                                                                                    \
+    24 /* plain bytes allowed between two escapes of a cluster ("\\x63url -fsSL https\\x3a") */
 
 /* Extent of the escape cluster starting at the backslash at i: escapes
  * with at most ESC_GAP plain bytes (no newline, no backslash) between
@@ -239,8 +239,7 @@ static bool pct_stop(unsigned char c) {
            c == ')' || c == 0;
 }
 
-static size_t decode_pct(const unsigned char *s, size_t from, size_t to, bool plus_space,
-                         obuf *o) {
+static size_t decode_pct(const unsigned char *s, size_t from, size_t to, bool plus_space, obuf *o) {
     size_t i = from;
     while (i < to && !o->full) {
         uint32_t v;
@@ -269,13 +268,13 @@ typedef struct named_ref {
 
 /* The references an obfuscated command needs (punctuation mostly). */
 static const named_ref k_named[] = {
-    {"amp", '&'},    {"lt", '<'},     {"gt", '>'},      {"quot", '"'},   {"apos", '\''},
-    {"sol", '/'},    {"bsol", '\\'},  {"vert", '|'},    {"verbar", '|'}, {"colon", ':'},
-    {"period", '.'}, {"tilde", '~'},  {"dollar", '$'},  {"lpar", '('},   {"rpar", ')'},
-    {"num", '#'},    {"excl", '!'},   {"commat", '@'},  {"equals", '='}, {"plus", '+'},
-    {"hyphen", '-'}, {"dash", '-'},   {"lowbar", '_'},  {"semi", ';'},   {"comma", ','},
-    {"quest", '?'},  {"nbsp", ' '},   {"ast", '*'},     {"lsqb", '['},   {"rsqb", ']'},
-    {"lcub", '{'},   {"rcub", '}'},   {"percnt", '%'},  {"grave", '`'},  {"Hat", '^'},
+    {"amp", '&'},      {"lt", '<'},    {"gt", '>'},     {"quot", '"'},   {"apos", '\''},
+    {"sol", '/'},      {"bsol", '\\'}, {"vert", '|'},   {"verbar", '|'}, {"colon", ':'},
+    {"period", '.'},   {"tilde", '~'}, {"dollar", '$'}, {"lpar", '('},   {"rpar", ')'},
+    {"num", '#'},      {"excl", '!'},  {"commat", '@'}, {"equals", '='}, {"plus", '+'},
+    {"hyphen", '-'},   {"dash", '-'},  {"lowbar", '_'}, {"semi", ';'},   {"comma", ','},
+    {"quest", '?'},    {"nbsp", ' '},  {"ast", '*'},    {"lsqb", '['},   {"rsqb", ']'},
+    {"lcub", '{'},     {"rcub", '}'},  {"percnt", '%'}, {"grave", '`'},  {"Hat", '^'},
     {"NewLine", '\n'}, {"Tab", '\t'},
 };
 
@@ -408,7 +407,8 @@ static size_t code_at(const unsigned char *s, size_t len, size_t i, uint32_t *va
     size_t k = i;
     uint32_t v = 0;
     *hexnum = false;
-    if (k + 2 < len && s[k] == '0' && (s[k + 1] == 'x' || s[k + 1] == 'X') && hexval(s[k + 2]) >= 0) {
+    if (k + 2 < len && s[k] == '0' && (s[k + 1] == 'x' || s[k + 1] == 'X') &&
+        hexval(s[k + 2]) >= 0) {
         k += 2;
         *hexnum = true;
         while (k < len && k - i < 8 && hexval(s[k]) >= 0)
@@ -482,9 +482,8 @@ static size_t decode_codes(const unsigned char *s, size_t from, size_t to, bool 
         }
         uint32_t v;
         bool h;
-        size_t n = (is_digit(s[i]) && (i == from || !is_alnum(s[i - 1])))
-                       ? code_at(s, to, i, &v, &h)
-                       : 0;
+        size_t n =
+            (is_digit(s[i]) && (i == from || !is_alnum(s[i - 1]))) ? code_at(s, to, i, &v, &h) : 0;
         if (n == 0) {
             i++;
             continue;
@@ -515,7 +514,8 @@ static size_t glue_after(const unsigned char *s, size_t len, size_t i) {
         k++;
     if (k < lim && (s[k] == '+' || s[k] == ',')) {
         k++;
-    } else if (k + 1 < lim && ((s[k] == '.' && s[k + 1] == '.') || (s[k] == '|' && s[k + 1] == '|'))) {
+    } else if (k + 1 < lim &&
+               ((s[k] == '.' && s[k + 1] == '.') || (s[k] == '|' && s[k + 1] == '|'))) {
         k += 2;
     } else if (k < lim && s[k] == '.') {
         k++;
@@ -728,9 +728,9 @@ static int scan_codes(const unsigned char *s, size_t len, pd_visit visit, void *
         size_t st = i;
         while (i < len && is_digit(s[i]))
             i++;
-        if (st > 0 && (is_alnum(s[st - 1]) || s[st - 1] == '.' || s[st - 1] == '_' ||
-                       s[st - 1] == '-' || s[st - 1] == '%' || s[st - 1] == '#' ||
-                       s[st - 1] == '\\' || s[st - 1] == '&'))
+        if (st > 0 &&
+            (is_alnum(s[st - 1]) || s[st - 1] == '.' || s[st - 1] == '_' || s[st - 1] == '-' ||
+             s[st - 1] == '%' || s[st - 1] == '#' || s[st - 1] == '\\' || s[st - 1] == '&'))
             continue; /* inside a word, a version, an escape */
         if (i < len && (s[i] == 'x' || s[i] == 'X' || is_alpha(s[i])))
             i = st; /* 0x63 or a hex pair such as 6c: parsed below */
@@ -782,10 +782,11 @@ int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
 /* Command words an obfuscated line is likely to hold, written plainly here;
  * the automaton holds their ROT13 rotation and their reversal. */
 static const char *const k_line_words[] = {
-    "curl ",    "wget ",   "bash ",       "/dev/tcp/", "rm -rf",   "nc -e",   "id_rsa",
-    ".ssh/",    "http://", "https://",    "python",    "powershell", "chmod +x", "| sh",
-    "|sh",      "| bash",  "base64 -d",   "/etc/passwd", ".aws/",  "invoke-expression",
-    "iex(",     "eval(",   "exec(",       "child_process",
+    "curl ",  "wget ",      "bash ",       "/dev/tcp/",     "rm -rf",
+    "nc -e",  "id_rsa",     ".ssh/",       "http://",       "https://",
+    "python", "powershell", "chmod +x",    "| sh",          "|sh",
+    "| bash", "base64 -d",  "/etc/passwd", ".aws/",         "invoke-expression",
+    "iex(",   "eval(",      "exec(",       "child_process",
 };
 
 #define LINE_REACH 1024u /* bytes each side of a trigger taken as its line */
@@ -893,10 +894,10 @@ static bool rotated_slash(const char *text, size_t len, size_t k) {
     static const struct {
         char s[5];
         uint8_t n;
-    } dirs[] = {{"qri", 3},  {"gzc", 3},  {"rgp", 3},  {"ubzr", 4}, {"ebbg", 4},
-                {"ova", 3},  {"hfe", 3},  {"cebp", 4}, {".ffu", 4}, {".njf", 4},
-                {"ved", 3},  {"pmt", 3},  {"cte", 3},  {"emoh", 4}, {"toor", 4},
-                {"nib", 3},  {"rsu", 3},  {"corp", 4}, {"hss.", 4}, {"swa.", 4}};
+    } dirs[] = {{"qri", 3}, {"gzc", 3}, {"rgp", 3},  {"ubzr", 4}, {"ebbg", 4},
+                {"ova", 3}, {"hfe", 3}, {"cebp", 4}, {".ffu", 4}, {".njf", 4},
+                {"ved", 3}, {"pmt", 3}, {"cte", 3},  {"emoh", 4}, {"toor", 4},
+                {"nib", 3}, {"rsu", 3}, {"corp", 4}, {"hss.", 4}, {"swa.", 4}};
     size_t a = k, b = k + 1, e = k + 1;
     while (a > 0 && k - a < 5 && (is_alpha((unsigned char)text[a - 1]) || text[a - 1] == '.'))
         a--;

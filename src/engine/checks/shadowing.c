@@ -829,7 +829,6 @@ static bool same_name(const void *ctx, uint32_t id) {
     return s.len == p->name.len && (s.len == 0 || memcmp(s.ptr, p->name.ptr, s.len) == 0);
 }
 
-
 /* ------------------------------------------------------------ typosquats */
 
 /*
@@ -861,7 +860,7 @@ static bool same_name(const void *ctx, uint32_t id) {
 #define NEAR2_MAX_LEN 24 /* two-deletion probes only up to this length (L^2/2 probes) */
 #define NEAR_MAX 8u      /* neighbours kept per name (recorded when exceeded) */
 #define PH_BASE 0x100000001B3ull
-#define NEAR_REPS 4u     /* distinct definitions of a name compared with a look-alike */
+#define NEAR_REPS 4u /* distinct definitions of a name compared with a look-alike */
 
 /* Bare key of a name for the typosquat index: letters and digits only, at
  * least NEAR_MIN_LEN of them, separators dropped. */
@@ -1012,7 +1011,7 @@ static bool namespaced_variant(mv_str a, const char *ka, size_t la, mv_str b, co
     const char *kl = la > lb ? ka : kb, *ks = la > lb ? kb : ka;
     size_t ll = la > lb ? la : lb, ls = la > lb ? lb : la;
     if (memcmp(kl + (ll - ls), ks, ls) == 0 && bare_boundary(longer, ll - ls))
-        return true; /* leading words */
+        return true;                                             /* leading words */
     return memcmp(kl, ks, ls) == 0 && bare_boundary(longer, ls); /* trailing words */
 }
 
@@ -1045,7 +1044,8 @@ static size_t name_segments(mv_str n, size_t (*seg)[2], size_t cap) {
 }
 
 static bool same_segment(mv_str a, const size_t sa[2], mv_str b, const size_t sb[2]) {
-    return sa[1] - sa[0] == sb[1] - sb[0] && same_text_ci(a.ptr + sa[0], b.ptr + sb[0], sa[1] - sa[0]);
+    return sa[1] - sa[0] == sb[1] - sb[0] &&
+           same_text_ci(a.ptr + sa[0], b.ptr + sb[0], sa[1] - sa[0]);
 }
 
 /* Two names that differ only in a short leading or trailing word (at most
@@ -1130,7 +1130,6 @@ typedef struct near_build {
     size_t seen_cap, n_seen;
 } near_build;
 
-
 /* Hash of a key's frame: its length and its first and last two characters,
  * which two deletions strictly inside the key leave unchanged. */
 static uint64_t near_frame(unsigned char a, unsigned char b, unsigned char y, unsigned char z,
@@ -1203,7 +1202,8 @@ static int near_add_pair(near_build *nb, uint32_t a, uint32_t b) {
             return MV_OK; /* judged again after the set filled up */
     if (nb->n_pairs == nb->cap_pairs) {
         size_t cap = nb->cap_pairs == 0 ? 256 : 2 * nb->cap_pairs;
-        near_pair *p = mv_realloc(nb->alloc, nb->pairs, nb->cap_pairs * sizeof(*p), cap * sizeof(*p));
+        near_pair *p =
+            mv_realloc(nb->alloc, nb->pairs, nb->cap_pairs * sizeof(*p), cap * sizeof(*p));
         if (p == NULL)
             return MV_ENOMEM;
         nb->pairs = p;
@@ -1257,7 +1257,8 @@ static int near_probe_two(near_build *nb, const near_hash *h, const char *key, u
  * comparison per distinct definition replaces one per tool, which keeps
  * a look-alike of a widely deployed tool linear to check. */
 static int near_reps(reg_state *rs) {
-    rs->near_rep = mv_arena_calloc(rs->arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint32_t));
+    rs->near_rep =
+        mv_arena_calloc(rs->arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint32_t));
     rs->near_nrep = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint8_t));
     uint64_t *hashes =
         mv_arena_calloc(rs->arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint64_t));
@@ -1341,8 +1342,7 @@ static int build_near(reg_state *rs, const mv_allocator *a) {
         bit_set(nb.own_bits, nb.own_mask, near_whole(&h));
     }
     for (uint32_t id = 0; id < rs->n_names; id++)
-        if (nb.key_len[id] >= NEAR2_MIN_LEN)
-        {
+        if (nb.key_len[id] >= NEAR2_MIN_LEN) {
             const unsigned char *k = (const unsigned char *)nb.keys + nb.key_at[id];
             size_t l = nb.key_len[id];
             bit_set(nb.frame_bits, nb.frame_mask, near_frame(k[0], k[1], k[l - 2], k[l - 1], l));
@@ -1771,7 +1771,7 @@ static size_t server_stem(char *buf, size_t cap, mv_str name);
 static bool generic_stem(const char *s, size_t n);
 static bool server_exposes(const reg_state *rs, uint32_t server, uint32_t name);
 
-#define WORDS_MAX 160u  /* distinct words of a description compared */
+#define WORDS_MAX 160u /* distinct words of a description compared */
 #define WORDS_BYTES 1024u
 
 /* Hashes of the distinct words of a text (letters and digits, lower-cased;
@@ -1863,8 +1863,7 @@ static bool copies_definition(const mv_tool *a, def_words *da, const mv_tool *b,
     if (shorter >= 5 && shared * 10 >= shorter * 9)
         return true;
     size_t params = 0;
-    if (same_params(a, b, &params) && params >= 3 &&
-        (shorter == 0 || shared * 2 >= shorter)) {
+    if (same_params(a, b, &params) && params >= 3 && (shorter == 0 || shared * 2 >= shorter)) {
         *schema = true;
         return true;
     }
@@ -1927,11 +1926,11 @@ static bool servers_related(const reg_state *rs, uint32_t other, uint32_t own_na
 }
 
 typedef struct squat {
-    uint32_t name;       /* the look-alike name, NONE when none */
-    uint32_t server;     /* the server exposing it */
-    unsigned dist;       /* edit distance of the bare keys */
-    bool schema;         /* corroborated by the parameters rather than the text */
-    mv_tier tier;        /* hard: this tool is the imitation; info: the original */
+    uint32_t name;   /* the look-alike name, NONE when none */
+    uint32_t server; /* the server exposing it */
+    unsigned dist;   /* edit distance of the bare keys */
+    bool schema;     /* corroborated by the parameters rather than the text */
+    mv_tier tier;    /* hard: this tool is the imitation; info: the original */
 } squat;
 
 /* A name of another, unrelated server within edit distance 1-2 whose tool
@@ -1963,7 +1962,9 @@ static squat find_squat(const reg_state *rs, const mv_tool *tool, uint32_t own, 
             if (mine == 101)
                 mine = name_consistency(tool);
             unsigned theirs = name_consistency(o);
-            mv_tier tier = mine < theirs ? MV_TIER_HARD : mine > theirs ? MV_TIER_INFO : MV_TIER_SOFT;
+            mv_tier tier = mine < theirs   ? MV_TIER_HARD
+                           : mine > theirs ? MV_TIER_INFO
+                                           : MV_TIER_SOFT;
             if (best.name == NONE || tier > best.tier)
                 best = (squat){mid, srv, rs->near_dist[k], schema, tier};
         }
@@ -1976,21 +1977,26 @@ static squat find_squat(const reg_state *rs, const mv_tool *tool, uint32_t own, 
  * database-mcp in query_database. */
 static bool common_word(const char *s, size_t n) {
     static const char *const words[] = {
-        "python", "node",   "java",   "ruby",    "shell",    "bash",    "code",     "data",
-        "database", "file", "files",  "folder",  "directory", "search", "query",    "json",
-        "html",   "text",   "image",  "images",  "email",    "mail",    "chat",     "docs",
-        "document", "memory", "time", "math",    "calc",     "calculator", "cloud", "storage",
-        "agent",  "browser", "fetch", "weather", "maps",     "news",    "notes",    "task",
-        "tasks",  "calendar", "crypto", "finance", "stock",  "stocks",  "sheet",    "sheets",
-        "table",  "tables", "sandbox", "docker", "container", "kubernetes", "linux", "windows",
-        "system", "local",  "remote", "http",    "fetcher",  "scraper", "crawler",  "index",
-        "vector", "graph",  "knowledge", "youtube", "video", "audio",   "music",    "voice",
-        "translate", "translation", "pdf", "markdown", "everything", "filesystem", "terminal",
-        "postgres", "mysql", "sqlite", "redis",  "mongo",    "mongodb", "elastic",  "kafka",
-        "wiki",   "wikipedia", "blog", "forum",  "report",   "reports", "analytics", "metrics",
-        "logs",   "log",    "monitor", "monitoring", "security", "payment", "payments", "invoice",
-        "contact", "contacts", "user", "users",  "project",  "projects", "issue",   "issues",
-        "ticket", "tickets", "order", "orders",  "product",  "products",
+        "python",    "node",        "java",       "ruby",      "shell",      "bash",
+        "code",      "data",        "database",   "file",      "files",      "folder",
+        "directory", "search",      "query",      "json",      "html",       "text",
+        "image",     "images",      "email",      "mail",      "chat",       "docs",
+        "document",  "memory",      "time",       "math",      "calc",       "calculator",
+        "cloud",     "storage",     "agent",      "browser",   "fetch",      "weather",
+        "maps",      "news",        "notes",      "task",      "tasks",      "calendar",
+        "crypto",    "finance",     "stock",      "stocks",    "sheet",      "sheets",
+        "table",     "tables",      "sandbox",    "docker",    "container",  "kubernetes",
+        "linux",     "windows",     "system",     "local",     "remote",     "http",
+        "fetcher",   "scraper",     "crawler",    "index",     "vector",     "graph",
+        "knowledge", "youtube",     "video",      "audio",     "music",      "voice",
+        "translate", "translation", "pdf",        "markdown",  "everything", "filesystem",
+        "terminal",  "postgres",    "mysql",      "sqlite",    "redis",      "mongo",
+        "mongodb",   "elastic",     "kafka",      "wiki",      "wikipedia",  "blog",
+        "forum",     "report",      "reports",    "analytics", "metrics",    "logs",
+        "log",       "monitor",     "monitoring", "security",  "payment",    "payments",
+        "invoice",   "contact",     "contacts",   "user",      "users",      "project",
+        "projects",  "issue",       "issues",     "ticket",    "tickets",    "order",
+        "orders",    "product",     "products",
     };
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
         if (words[k][0] == s[0] && strncmp(words[k], s, n) == 0 && words[k][n] == '\0')

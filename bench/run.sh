@@ -13,6 +13,8 @@
 # Usage: bench/run.sh BUILD_DIR
 # Environment: BENCH_SIZES (default "1000 10000 100000"; add 1000000 for
 #   the ~430 MB registry), BENCH_RUNS (default 5; the 1M registry uses 3),
+#   BENCH_SHADOWING_SIZES (distinct-name registries for the typosquat
+#   index, default "10000 100000 1000000"),
 #   BENCH_CORPUS (default ../shared/corpora/real/docker_mcp_registry.json
 #   next to the checkout), BENCH_CALLGRIND_MAX (largest N run under
 #   callgrind, default 10000).
@@ -261,4 +263,14 @@ if [ -x "$BUILD/mcpvet_bench_store" ]; then
     say ""
 fi
 
+# The typosquat name index of shadowing.cross_server on registries of
+# distinct names only (its worst case), with planted look-alikes: CPU time
+# of prepare and inspect per tool (BENCH_SHADOWING_SIZES, default up to 1M).
+SHADOW=$BUILD/mcpvet_bench_shadowing
+if [ -x "$SHADOW" ]; then
+    say "== shadowing name index (mcpvet_bench_shadowing: distinct names, CPU time)"
+    # shellcheck disable=SC2086
+    "$SHADOW" ${BENCH_SHADOWING_SIZES:-10000 100000 1000000} | tee -a "$LOG"
+    say ""
+fi
 say "raw data: $OUT (engine-N.txt, runs-N-jJ.txt, callgrind-N.out, callgrind-N-top.txt)"

@@ -94,10 +94,11 @@ typedef struct mv_signal {
     int32_t field;
     uint32_t offset;
     uint32_t length;
-    mv_str field_path; /* copied from the tool field, empty when field == -1 */
-    mv_str evidence;   /* render-safe: printable ASCII/UTF-8 only, escapes shown */
-    mv_str detail;     /* render-safe */
-    uint32_t facets;   /* MV_FACET_*, copied from the spec */
+    mv_str field_path;         /* copied from the tool field, empty when field == -1 */
+    mv_str evidence;           /* render-safe: printable ASCII/UTF-8 only, escapes shown */
+    mv_str detail;             /* render-safe */
+    bool hard_if_corroborated; /* emitted with mv_emit_corroborable (already applied) */
+    uint32_t facets;           /* MV_FACET_*, copied from the spec */
 } mv_signal;
 
 /* Opaque sink the engine passes to inspect(). */
@@ -106,6 +107,13 @@ typedef struct mv_emitter mv_emitter;
 /* Record a signal. Returns 0, MV_ENOMEM, or MV_ELIMIT when the per-tool
  * signal cap is reached (the cap is recorded; the check should stop). */
 int mv_emit(mv_emitter *out, const mv_signal_spec *spec);
+
+/* Record a soft signal that becomes hard when any other check reports a
+ * soft or hard signal for the same tool (a stray invisible character is
+ * debris on its own, smuggling next to an injected order). The engine
+ * applies it once every check has run, before aggregation. Same return
+ * values as mv_emit; a spec whose tier is not soft is emitted as is. */
+int mv_emit_corroborable(mv_emitter *out, const mv_signal_spec *spec);
 
 /* Record that the check hit one of its own caps (e.g. "payload_candidates").
  * The scan becomes degraded. `cap` must be a static string. */

@@ -47,8 +47,28 @@ typedef struct mv_field {
     int32_t param; /* index into mv_tool.params of the top-level property
                       this string belongs to, or -1 */
     mv_str path;   /* e.g. "inputSchema.properties.path.description" */
-    mv_str text;
+    mv_str text;   /* what the costly checks read: the string up to the
+                      model's field cap ("field_bytes", recorded when cut) */
+    /* Whole fields: when the model cut `text` at its field cap, the whole
+     * string is still in memory right after it and holds `whole_len`
+     * bytes (text.ptr[0, whole_len)); 0 when `text` is the whole string.
+     * Cheap linear checks (hidden characters, encoded blobs, the engine's
+     * tail prefilter) read the whole string; see mv_field_whole. */
+    uint64_t whole_len;
+    /* Engine-made tail windows of a cut field (the costly checks see them
+     * as extra fields): 1 + index of the field this is a window of, and
+     * the window's byte offset in that field. 0 for every model field. */
+    uint32_t window_of;
+    uint64_t window_base;
 } mv_field;
+
+/* The whole string of a field (its text when it was never cut). */
+static inline mv_str mv_field_whole(const mv_field *f) {
+    mv_str s = f->text;
+    if (f->whole_len > s.len)
+        s.len = (size_t)f->whole_len;
+    return s;
+}
 
 /* What an agent-visible item is. Tools are what most checks are about;
  * prompts and resources also reach the model (their names and descriptions)

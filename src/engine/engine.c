@@ -15,6 +15,7 @@
 
 #include "checks/builtin.h"
 #include "mcpvet/aggregate.h"
+#include "tail.h"
 #include "mcpvet/arena.h"
 #include "mcpvet/evidence.h"
 
@@ -33,6 +34,7 @@ typedef struct engine_check {
 struct mv_engine {
     const mv_allocator *alloc;
     mv_engine_limits limits;
+    mv_tail *tail; /* cue automaton for the windows of fields past the field cap */
     engine_check *checks;
     size_t n_checks, cap_checks;
 };
@@ -81,7 +83,7 @@ const char *mv_field_kind_name(mv_field_kind kind) {
 
 const char *mv_item_kind_name(mv_item_kind kind) {
     static const char *const names[MV_ITEM_KIND_COUNT] = {"tool", "prompt", "resource",
-                                                           "resource_template"};
+                                                          "resource_template"};
     return (kind >= 0 && kind < MV_ITEM_KIND_COUNT) ? names[kind] : "tool";
 }
 
@@ -160,6 +162,10 @@ int mv_engine_new(mv_engine **out, const mv_engine_options *opts, mv_error *err)
         goto done;
     }
     e->alloc = a;
+    if (mv_tail_new(&e->tail, a) != MV_OK) {
+        rc = mv_error_set(err, MV_ENOMEM, "out of memory creating the engine");
+        goto done;
+    }
     const mv_engine_limits *l = opts != NULL ? &opts->limits : NULL;
     e->limits.max_signals_per_tool =
         or_default(l ? l->max_signals_per_tool : 0, MV_DEFAULT_MAX_SIGNALS_PER_TOOL);
@@ -200,6 +206,7 @@ void mv_engine_free(mv_engine *e) {
         if (e->checks[i].check->fini != NULL && e->checks[i].init_rc == MV_OK)
             e->checks[i].check->fini(e->alloc, e->checks[i].state);
     mv_free(e->alloc, e->checks, e->cap_checks * sizeof(*e->checks));
+    mv_tail_free(e->tail);
     mv_free(e->alloc, e, sizeof(*e));
 }
 
@@ -260,7 +267,8 @@ struct mv_scan {
 struct mv_emitter {
     const mv_engine *engine;
     worker *w;
-    const mv_tool *tool;
+    const mv_tool *tool;   /* what the checks see: the tool, plus tail windows */
+    uint32_t model_fields; /* fields of the tool itself; the rest are windows */
     uint32_t tool_index;
     uint16_t check_index;
     mv_signal *signals; /* scratch array of max_signals_per_tool */
@@ -331,9 +339,18 @@ int mv_emit(mv_emitter *out, const mv_signal_spec *spec) {
     s->confidence = !(c > 0.0) ? 0.0 : (c > 1.0 ? 1.0 : c);
     s->critical = spec->critical;
     s->facets = spec->facets;
+    s->hard_if_corroborated = false;
     s->field = (spec->field >= 0 && (uint32_t)spec->field < out->tool->n_fields) ? spec->field : -1;
     s->offset = spec->offset;
     s->length = spec->length;
+    if (s->field >= 0 && (uint32_t)s->field >= out->model_fields) {
+        /* A tail window: report it as the field it was taken from, at the
+         * window's offset in the whole string. */
+        const mv_field *win = &out->tool->fields[s->field];
+        s->field = (int32_t)win->window_of - 1;
+        uint64_t off = win->window_base + spec->offset;
+        s->offset = off > UINT32_MAX ? UINT32_MAX : (uint32_t)off;
+    }
     if (s->field >= 0)
         s->field_path = out->tool->fields[s->field].path;
     if (!borrow_evidence(out->tool, spec->evidence, lim->max_evidence_bytes, &s->evidence) &&
@@ -345,6 +362,13 @@ int mv_emit(mv_emitter *out, const mv_signal_spec *spec) {
         return MV_ENOMEM;
     (*out->n_signals)++;
     return MV_OK;
+}
+
+int mv_emit_corroborable(mv_emitter *out, const mv_signal_spec *spec) {
+    int rc = mv_emit(out, spec);
+    if (rc == MV_OK && spec->tier == MV_TIER_SOFT)
+        out->signals[*out->n_signals - 1].hard_if_corroborated = true;
+    return rc;
 }
 
 void mv_emit_cap(mv_emitter *out, const char *cap, uint64_t limit, uint64_t observed) {
@@ -415,6 +439,94 @@ static int normalize_tool(const mv_scan *s, worker *w, const mv_tool *tool, uint
     return MV_OK;
 }
 
+/* Soft signals that asked for it become hard when another check reported
+ * a soft or hard signal for the same tool. Only the original tiers count,
+ * so the outcome does not depend on the order of the signals. */
+static void corroborate(mv_signal *signals, uint32_t n) {
+    bool any = false;
+    for (uint32_t i = 0; i < n && !any; i++)
+        any = signals[i].hard_if_corroborated;
+    if (!any)
+        return;
+    uint32_t first_check = UINT32_MAX;
+    bool several = false; /* non-info signals from more than one check */
+    for (uint32_t i = 0; i < n; i++) {
+        if (signals[i].tier == MV_TIER_INFO)
+            continue;
+        if (first_check == UINT32_MAX)
+            first_check = signals[i].check_index;
+        else if (signals[i].check_index != first_check)
+            several = true;
+    }
+    if (!several)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        if (signals[i].hard_if_corroborated)
+            signals[i].tier = MV_TIER_HARD;
+}
+
+#define MAX_TAIL_FIELDS 16u /* cut fields of one tool given tail windows */
+
+/* The tool as the checks see it: when the model cut fields at its field
+ * cap, their tails are searched in one linear pass for windows that look
+ * like an instruction (tail.h), and those windows are appended as extra
+ * fields (same kind and path, window_of set) so that every costly check
+ * reads them; signals on them are mapped back in mv_emit. The model's own
+ * "field_bytes" record says where the cap applied; windows left out by the
+ * limits are recorded as "tail_windows". */
+static int tail_view(const mv_scan *s, worker *w, const mv_tool *tool, uint32_t index,
+                     const mv_tool **out) {
+    const mv_engine *e = s->engine;
+    uint32_t cut = 0;
+    *out = tool;
+    for (uint32_t f = 0; f < tool->n_fields; f++)
+        cut += tool->fields[f].whole_len > tool->fields[f].text.len;
+    if (cut == 0)
+        return MV_OK;
+    size_t most = (size_t)tool->n_fields + (size_t)MAX_TAIL_FIELDS * MV_TAIL_WINDOWS;
+    mv_field *fields = mv_arena_alloc(w->scratch, most * sizeof(mv_field));
+    mv_tool *view = mv_arena_alloc(w->scratch, sizeof(mv_tool));
+    if (fields == NULL || view == NULL)
+        return MV_ENOMEM;
+    memcpy(fields, tool->fields, tool->n_fields * sizeof(mv_field));
+    *view = *tool;
+    uint32_t n = tool->n_fields, done = 0;
+    bool capped = false;
+    for (uint32_t f = 0; f < tool->n_fields; f++) {
+        const mv_field *fl = &tool->fields[f];
+        if (fl->whole_len <= fl->text.len)
+            continue;
+        if (done++ >= MAX_TAIL_FIELDS) {
+            capped = true;
+            continue;
+        }
+        mv_str whole = mv_field_whole(fl);
+        mv_tail_window win[MV_TAIL_WINDOWS];
+        uint32_t nw = 0;
+        bool more = false;
+        int rc = mv_tail_windows(e->tail, w->scratch, whole.ptr, whole.len, fl->text.len, win, &nw,
+                                 &more);
+        if (rc != MV_OK)
+            return rc;
+        capped |= more;
+        for (uint32_t k = 0; k < nw; k++) {
+            mv_field *x = &fields[n++];
+            *x = *fl;
+            x->text = (mv_str){whole.ptr + win[k].start, (size_t)(win[k].end - win[k].start)};
+            x->whole_len = 0;
+            x->window_of = f + 1;
+            x->window_base = win[k].start;
+        }
+    }
+    if (capped && add_cap(w, e->alloc, "tail_windows", NULL, MV_TAIL_WINDOWS, MV_TAIL_WINDOWS + 1,
+                          index) != MV_OK)
+        return MV_ENOMEM;
+    view->fields = fields;
+    view->n_fields = n;
+    *out = view;
+    return MV_OK;
+}
+
 static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
     const mv_engine *e = s->engine;
     const mv_tool *tool = mv_registry_tool(s->registry, index);
@@ -436,8 +548,13 @@ static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
             return rc;
     }
 
+    const mv_tool *view = tool;
+    rc = tail_view(s, w, tool, index, &view);
+    if (rc != MV_OK)
+        return rc;
+
     mv_norm_text *norm = NULL;
-    rc = normalize_tool(s, w, tool, index, &norm);
+    rc = normalize_tool(s, w, view, index, &norm);
     if (rc != MV_OK)
         return rc;
 
@@ -456,12 +573,13 @@ static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
             w->check_failures[k]++;
             continue;
         }
-        mv_emitter em = {e, w, tool, index, (uint16_t)k, signals, &n_signals, &signal_cap_hit};
+        mv_emitter em = {e,           w,       view,       tool->n_fields, index,
+                         (uint16_t)k, signals, &n_signals, &signal_cap_hit};
         mv_inspect_ctx ctx = {s->registry,          index,      norm,         ec->state,
                               s->registry_state[k], w->scratch, w->normalizer};
         uint32_t before = n_signals;
         mv_arena_mark mark = mv_arena_save(w->scratch);
-        int crc = ec->check->inspect(&ctx, tool, &em);
+        int crc = ec->check->inspect(&ctx, view, &em);
         mv_arena_rewind(w->scratch, mark);
         if (crc == MV_ELIMIT && signal_cap_hit)
             crc = MV_OK; /* stopping at the signal cap is not a failure */
@@ -474,6 +592,7 @@ static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
             return w->rc;
     }
     fd->n_caps = (uint32_t)(w->n_caps - caps_before);
+    corroborate(signals, n_signals);
 
     qsort(signals, n_signals, sizeof(*signals), compare_signals);
     mv_signal *kept = mv_arena_alloc(w->results, (n_signals + 1) * sizeof(*kept));

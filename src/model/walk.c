@@ -413,8 +413,11 @@ static int add_cap(mdl_ctx *c, const char *cap, uint64_t limit, uint64_t observe
 }
 
 /* Copy a string into the arena, keeping at most max_field_bytes cut back to
- * a character boundary; a cut is recorded at the current path. */
-static int copy_text(mdl_ctx *c, const char *s, size_t len, mv_str *out) {
+ * a character boundary; a cut is recorded at the current path. With
+ * `whole` non-NULL the whole string is stored (text is its prefix) and
+ * *whole gets its length when it was cut (0 otherwise), so the cheap
+ * whole-field checks can read past the cap. */
+static int copy_text_whole(mdl_ctx *c, const char *s, size_t len, mv_str *out, uint64_t *whole) {
     size_t keep = len;
     if (len > c->lim.max_field_bytes) {
         keep = c->lim.max_field_bytes;
@@ -426,15 +429,22 @@ static int copy_text(mdl_ctx *c, const char *s, size_t len, mv_str *out) {
         if (rc != MV_OK)
             return rc;
     }
-    if (keep == 0) {
+    size_t stored = (whole != NULL && keep < len) ? len : keep;
+    if (whole != NULL)
+        *whole = keep < len ? len : 0;
+    if (stored == 0) {
         *out = empty_str;
         return MV_OK;
     }
-    char *p = store_bytes(c, s, keep);
+    char *p = store_bytes(c, s, stored);
     if (p == NULL)
         return MV_ENOMEM;
     *out = (mv_str){p, keep};
     return MV_OK;
+}
+
+static int copy_text(mdl_ctx *c, const char *s, size_t len, mv_str *out) {
+    return copy_text_whole(c, s, len, out, NULL);
 }
 
 /* Count one scanned string; *store says whether there is room for it. The
@@ -448,7 +458,7 @@ static int note_string(mdl_ctx *c, bool *store) {
     return add_cap(c, "fields_per_tool", c->lim.max_fields_per_tool, 0, &c->fields_cap_index);
 }
 
-static int push_field(mdl_ctx *c, mv_field_kind kind, int32_t param, mv_str text) {
+static int push_field(mdl_ctx *c, mv_field_kind kind, int32_t param, mv_str text, uint64_t whole) {
     mv_str path;
     int rc = path_copy(c, &path);
     if (rc != MV_OK)
@@ -457,7 +467,12 @@ static int push_field(mdl_ctx *c, mv_field_kind kind, int32_t param, mv_str text
     if (p == NULL)
         return MV_ENOMEM;
     c->fields = p;
-    c->fields[c->n_fields++] = (mv_field){kind, c->side, param, path, text};
+    c->fields[c->n_fields++] = (mv_field){.kind = kind,
+                                          .schema = c->side,
+                                          .param = param,
+                                          .path = path,
+                                          .text = text,
+                                          .whole_len = whole};
     return MV_OK;
 }
 
@@ -467,7 +482,7 @@ static int emit_copied(mdl_ctx *c, mv_field_kind kind, int32_t param, mv_str tex
     int rc = note_string(c, &store);
     if (rc != MV_OK || !store)
         return rc;
-    return push_field(c, kind, param, text);
+    return push_field(c, kind, param, text, 0);
 }
 
 /* Emit a raw string. `keep` (may be NULL) receives the copy even when the
@@ -479,12 +494,13 @@ static int emit_raw(mdl_ctx *c, mv_field_kind kind, int32_t param, const char *s
     if (rc != MV_OK || (!store && keep == NULL))
         return rc;
     mv_str text;
-    rc = copy_text(c, s, len, &text);
+    uint64_t whole = 0;
+    rc = copy_text_whole(c, s, len, &text, &whole);
     if (rc != MV_OK)
         return rc;
     if (keep != NULL)
         *keep = text;
-    return store ? push_field(c, kind, param, text) : MV_OK;
+    return store ? push_field(c, kind, param, text, whole) : MV_OK;
 }
 
 /* ------------------------------------------------------------ depth cap */

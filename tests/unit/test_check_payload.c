@@ -500,28 +500,29 @@ static void test_blob_shapes(void **state) {
     }
 }
 
-/* Three layers are decoded; a fourth is not, and that is recorded. */
+/* Four layers are decoded; a fifth is not, and that is recorded. */
 static void test_depth_limit(void **state) {
     (void)state;
     const char *cmd = "rm -rf / --no-preserve-root";
-    char a[512], b[512];
+    char a[1024], b[1024];
     size_t n = b64(cmd, strlen(cmd), a, false, true);
     n = b64(a, n, b, false, true);
-    n = b64(b, n, a, false, true); /* three layers in a */
+    n = b64(b, n, a, false, true);
+    n = b64(a, n, b, false, true); /* four layers in b */
     fixture f;
     scan_fixture_init(&f);
-    add_tool(&f, P_DEFAULT, a);
-    b64(a, n, b, false, true); /* four layers in b */
     add_tool(&f, P_DEFAULT, b);
+    b64(b, n, a, false, true); /* five layers in a */
+    add_tool(&f, P_DEFAULT, a);
     fx_run(&f, 0);
 
     const mv_finding *three = mv_scan_finding(f.scan, 0);
     assert_int_equal(three->n_signals, 1);
-    const char *want = "base64 -> base64 -> base64 -> rm -rf / --no-preserve-root";
+    const char *want = "base64 -> base64 -> base64 -> base64 -> rm -rf / --no-preserve-root";
     assert_int_equal(three->signals[0].evidence.len, strlen(want));
     assert_memory_equal(three->signals[0].evidence.ptr, want, strlen(want));
     assert_true(contains(three->signals[0].detail.ptr, three->signals[0].detail.len,
-                         "base64(base64(base64(...)))"));
+                         "base64(base64(base64(base64(...))))"));
     assert_true(three->signals[0].critical);
     assert_int_equal(caps_of(f.scan, 0), 0);
 
@@ -533,7 +534,7 @@ static void test_depth_limit(void **state) {
     assert_int_equal(c->n_caps, 1);
     assert_string_equal(c->caps[0].cap, "payload_depth");
     assert_string_equal(c->caps[0].check_id, "payload.decoded");
-    assert_int_equal(c->caps[0].limit, 3);
+    assert_int_equal(c->caps[0].limit, 4);
     assert_int_equal(c->caps[0].tool_index, 1);
     scan_fixture_free(&f);
 }
@@ -882,14 +883,18 @@ static void test_scanner(void **state) {
     assert_int_equal(s.c[0].start, 0);
     assert_int_equal(s.c[1].end, strlen(edges));
 
-    /* \xNN runs need eight escapes. */
+    /* A run of eight \xNN escapes is PD_XESC; a shorter cluster of four or
+     * more escapes is PD_ESC; three are nothing. */
     const char *x =
-        "\\x41\\x42\\x43\\x44\\x45\\x46\\x47 and \\x41\\x42\\x43\\x44\\x45\\x46\\x47\\x48";
+        "\\x41\\x42\\x43\\x44\\x45\\x46\\x47\nand \\x41\\x42\\x43\\x44\\x45\\x46\\x47\\x48"
+        "\nand \\x41\\x42\\x43";
     memset(&s, 0, sizeof(s));
     pd_scan(x, strlen(x), collect, &s);
-    assert_int_equal(s.n, 1);
-    assert_int_equal(s.c[0].kind, PD_XESC);
-    assert_int_equal(s.c[0].end, strlen(x));
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.c[0].kind, PD_ESC);
+    assert_int_equal(s.c[0].end, 28);
+    assert_int_equal(s.c[1].kind, PD_XESC);
+    assert_int_equal(s.c[1].end, 65);
 
     /* PowerShell switches. */
     static const struct {
@@ -941,10 +946,11 @@ static void test_decode_roundtrip(void **state) {
             size_t len;
             if (mode == 3) {
                 len = hex(data, n, text, n % 2 == 0);
-                p = (pd_plan){PD_ENC_HEX, 0, len};
+                p = (pd_plan){.enc = PD_ENC_HEX, .from = 0, .to = len};
             } else {
                 len = b64(data, n, text, mode == 1, mode != 2);
-                p = (pd_plan){mode == 1 ? PD_ENC_BASE64URL : PD_ENC_BASE64, 0, len};
+                p = (pd_plan){
+                    .enc = mode == 1 ? PD_ENC_BASE64URL : PD_ENC_BASE64, .from = 0, .to = len};
             }
             uint8_t out[400];
             bool trunc = true;
@@ -962,7 +968,7 @@ static void test_decode_roundtrip(void **state) {
     }
     char x[200];
     size_t xl = xesc("Hello, world", 12, x, "\\\\");
-    pd_plan p = {PD_ENC_XESC, 0, xl};
+    pd_plan p = {.enc = PD_ENC_XESC, .from = 0, .to = xl};
     uint8_t out[64];
     bool trunc;
     assert_int_equal(pd_decode(x, &p, out, sizeof(out), &trunc), 12);

@@ -141,18 +141,31 @@ static void make_tool(test_tool *t, uint32_t index, const char *server, const ch
     t->tool.server = s_of(server);
     t->tool.name = s_of(name);
     t->tool.description = s_of(description);
-    t->fields[0] = (mv_field){MV_FIELD_NAME, MV_SCHEMA_NONE, -1, MV_STR_LIT("name"), s_of(name)};
-    t->fields[1] = (mv_field){MV_FIELD_DESCRIPTION, MV_SCHEMA_NONE, -1, MV_STR_LIT("description"),
-                              s_of(description)};
+    t->fields[0] = (mv_field){.kind = MV_FIELD_NAME,
+                              .schema = MV_SCHEMA_NONE,
+                              .param = -1,
+                              .path = MV_STR_LIT("name"),
+                              .text = s_of(name)};
+    t->fields[1] = (mv_field){.kind = MV_FIELD_DESCRIPTION,
+                              .schema = MV_SCHEMA_NONE,
+                              .param = -1,
+                              .path = MV_STR_LIT("description"),
+                              .text = s_of(description)};
     uint32_t n = 2;
     if (prop != NULL) {
         snprintf(t->prop_path, sizeof t->prop_path, "inputSchema.properties.%s", prop);
         snprintf(t->prop_desc_path, sizeof t->prop_desc_path,
                  "inputSchema.properties.%s.description", prop);
-        t->fields[n++] =
-            (mv_field){MV_FIELD_PROPERTY_NAME, MV_SCHEMA_INPUT, 0, s_of(t->prop_path), s_of(prop)};
-        t->fields[n++] = (mv_field){MV_FIELD_SCHEMA_DESCRIPTION, MV_SCHEMA_INPUT, 0,
-                                    s_of(t->prop_desc_path), s_of(prop_desc)};
+        t->fields[n++] = (mv_field){.kind = MV_FIELD_PROPERTY_NAME,
+                                    .schema = MV_SCHEMA_INPUT,
+                                    .param = 0,
+                                    .path = s_of(t->prop_path),
+                                    .text = s_of(prop)};
+        t->fields[n++] = (mv_field){.kind = MV_FIELD_SCHEMA_DESCRIPTION,
+                                    .schema = MV_SCHEMA_INPUT,
+                                    .param = 0,
+                                    .path = s_of(t->prop_desc_path),
+                                    .text = s_of(prop_desc)};
         t->param = (mv_param){
             s_of(prop), MV_STR_LIT("string"), s_of(prop_desc), MV_SCHEMA_INPUT, true, false};
         t->tool.params = &t->param;

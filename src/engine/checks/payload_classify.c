@@ -863,6 +863,42 @@ static bool recursive_flag(const char *p, size_t n) {
     return r;
 }
 
+/* A top-level folder of the home directory: ~/Documents, $HOME/.ssh/,
+ * ${HOME}/Desktop (and its glob), /home/alice/Pictures, /Users/bob/Library,
+ * %USERPROFILE%\Documents -- one component below home, so that
+ * ~/project/dist (a build cleanup) is not. */
+static bool home_folder(const char *p, size_t n) {
+    static const char *const homes[] = {
+        "~/", "$home/", "${home}/", "%userprofile%\\", "$env:userprofile\\", "$env:userprofile/"};
+    size_t skip = 0;
+    for (size_t k = 0; k < sizeof(homes) / sizeof(homes[0]) && skip == 0; k++) {
+        size_t l = strlen(homes[k]);
+        if (n > l && eq_nocase(p, l, homes[k]))
+            skip = l;
+    }
+    if (skip == 0) {
+        /* /home/USER/ or /Users/USER/ */
+        size_t l = n > 6 && eq_nocase(p, 6, "/home/")    ? 6
+                   : n > 7 && eq_nocase(p, 7, "/users/") ? 7
+                                                         : 0;
+        if (l == 0)
+            return false;
+        const char *slash = memchr(p + l, '/', n - l);
+        if (slash == NULL || slash == p + l)
+            return false;
+        skip = (size_t)(slash - p) + 1;
+        if (skip >= n)
+            return false;
+    }
+    const char *rest = p + skip;
+    size_t m = n - skip;
+    if (m >= 2 && rest[m - 2] == '/' && rest[m - 1] == '*')
+        m -= 2;
+    else if (m >= 1 && (rest[m - 1] == '/' || rest[m - 1] == '\\'))
+        m -= 1;
+    return m > 0 && memchr(rest, '/', m) == NULL && memchr(rest, '\\', m) == NULL;
+}
+
 /* rm -rf ~, rm -fr / (or its glob), rm -r --no-preserve-root /,
  * Remove-Item -Recurse C:\ */
 static bool destructive(const cx *c, pc_result *res) {
@@ -877,7 +913,7 @@ static bool destructive(const cx *c, pc_result *res) {
                 continue;
             const char *p = tok_ptr(c, i);
             size_t n = tok_len(c, i);
-            if (has(&c->tok[i], R_RM_TARGET) || has(&c->tok[i], R_NO_PRESERVE))
+            if (has(&c->tok[i], R_RM_TARGET) || has(&c->tok[i], R_NO_PRESERVE) || home_folder(p, n))
                 target = true;
             if (recursive_flag(p, n))
                 recursive = true;

@@ -8,6 +8,9 @@
 #include "payload_decode.h"
 
 #include <string.h>
+#include <zlib.h>
+
+#include "payload_unescape.h"
 
 /* Character classes for the scanner, one table load per byte. */
 #define C_B64 1u    /* A-Z a-z 0-9 + / - _ */
@@ -128,25 +131,6 @@ static size_t extend_wrapped(const unsigned char *s, size_t len, size_t *j, size
     return end;
 }
 
-/* Consecutive \xNN escapes starting at the backslash at `i` (one or more
- * backslashes each, so "\\x41" written by a doubly-escaping tool counts).
- * Returns the end of the last escape and sets *count. */
-static size_t xesc_run(const unsigned char *s, size_t len, size_t i, size_t *count) {
-    size_t k = i;
-    size_t n = 0;
-    for (;;) {
-        size_t p = k;
-        while (p < len && p - k < 2 && s[p] == '\\')
-            p++;
-        if (p == k || p + 3 > len || (s[p] | 0x20) != 'x' || !is_hex(s[p + 1]) || !is_hex(s[p + 2]))
-            break;
-        n++;
-        k = p + 3;
-    }
-    *count = n;
-    return k;
-}
-
 /* Runs shorter than this are mostly words ("Investigate", "JavaScript"). A
  * short base64 blob (a "rm -rf ~" is 11 characters) mixes cases and has a
  * digit or several capitals; a capitalized or camelCase word does not. */
@@ -163,13 +147,79 @@ static bool short_blob(const unsigned char *s, size_t from, size_t to) {
     return lower > 0 && upper > 0 && (digit > 0 || upper >= 3);
 }
 
+/* A short run of upper-case letters and the digits 2-7 right before '='
+ * padding: a base32 blob ("OJWSALLSMYQH4===" is "rm -rf ~"). */
+static bool short_base32(const unsigned char *s, size_t len, size_t from, size_t to) {
+    if (to >= len || s[to] != '=')
+        return false;
+    for (size_t i = from; i < to; i++)
+        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '2' && s[i] <= '7')))
+            return false;
+    return true;
+}
+
+#define SPLIT_MIN_PIECE 8 /* characters of each piece of a blob split by spaces */
+
+/* A blob cut into equal pieces separated by single spaces ("Y3VybCAt
+ * ZnNTTCBo dHRwczov..."), each piece too short or too misaligned to decode
+ * alone. [*st, j) is a piece; the chain is extended backwards over earlier
+ * pieces of the same length (the skipping scan may land on any piece) and
+ * forwards. Returns the end of the last piece (with its padding), or 0 when
+ * there is no second piece. */
+static size_t split_chain(const unsigned char *s, size_t len, size_t *st, size_t j) {
+    size_t piece = j - *st;
+    if (piece < SPLIT_MIN_PIECE || piece > 128)
+        return 0;
+    /* Cheap first: a neighbouring word of the same length (prose words
+     * rarely have one), then the blob look of the piece. */
+    bool next_same = j + 1 + piece <= len && s[j] == ' ' && (cls[s[j + piece]] & C_B64) &&
+                     (j + 1 + piece == len || !(cls[s[j + 1 + piece]] & C_B64));
+    bool prev_same = *st >= piece + 1 && s[*st - 1] == ' ' && (cls[s[*st - 1 - piece]] & C_B64) &&
+                     (*st - 1 - piece == 0 || !(cls[s[*st - 2 - piece]] & C_B64));
+    if (!next_same && !prev_same)
+        return 0; /* at least two pieces of one length */
+    if (!short_blob(s, *st, j))
+        return 0;
+    size_t first = *st;
+    while (first >= piece + 1 && s[first - 1] == ' ') {
+        size_t a = first - 1 - piece; /* where an equal earlier piece would start */
+        bool whole = a == 0 || !(cls[s[a - 1]] & C_B64);
+        for (size_t m = a; m < first - 1 && whole; m++)
+            whole = (cls[s[m]] & C_B64) != 0;
+        if (!whole)
+            break;
+        first = a;
+    }
+    size_t k = j, end = 0;
+    while (k + 1 < len && s[k] == ' ' && (cls[s[k + 1]] & C_B64)) {
+        size_t a = k + 1, e = a;
+        while (e < len && (cls[s[e]] & C_B64))
+            e++;
+        if (e - a == piece) {
+            end = k = e;
+            continue;
+        }
+        if (e - a >= 2 && e - a < piece)
+            end = take_padding(s, len, e); /* the shorter last piece */
+        break;
+    }
+    if (end != 0 && end == k && end < len && s[end] == '=')
+        end = take_padding(s, len, end);
+    if (end != 0 || first != *st) {
+        *st = first;
+        if (end == 0)
+            end = j;
+    }
+    return end;
+}
+
 /*
- * Runs first, then escapes. Runs are found by skipping: any run of at least
- * PD_MIN_RUN characters that starts in [i, i + PD_MIN_RUN) covers position
- * i + PD_MIN_RUN - 1, so when that byte is not in the alphabet the whole
- * window is skipped, and otherwise only the word around it is examined.
- * Prose is mostly short words, so most bytes are never looked at. Escapes
- * start with a backslash, which memchr finds quickly (most text has none).
+ * Runs first, then the escape-like kinds (payload_unescape.c). Runs are
+ * found by skipping: any run of at least PD_MIN_RUN characters that starts
+ * in [i, i + PD_MIN_RUN) covers position i + PD_MIN_RUN - 1, so when that
+ * byte is not in the alphabet the whole window is skipped, and otherwise
+ * only the word around it is examined. Prose is mostly short words, so
+ * most bytes are never looked at.
  */
 int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
     const unsigned char *s = (const unsigned char *)text;
@@ -189,13 +239,23 @@ int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
         size_t j = probe + 1;
         while (j < len && (cls[s[j]] & C_B64))
             j++;
-        if (j - st < PD_MIN_RUN || (j - st < SHORT_RUN && !short_blob(s, st, j))) {
+        size_t chain = ((j < len && s[j] == ' ') || (st > 0 && s[st - 1] == ' '))
+                           ? split_chain(s, len, &st, j)
+                           : 0;
+        if (chain == 0 && (j - st < PD_MIN_RUN || (j - st < SHORT_RUN && !short_blob(s, st, j) &&
+                                                   !short_base32(s, len, st, j)))) {
             i = j + 1;
             continue;
         }
         pd_candidate cand = {PD_RUN, st, j, false, false};
-        size_t end = take_padding(s, len, j);
-        end = extend_wrapped(s, len, &j, j - st, end, &cand.wrapped);
+        size_t end;
+        if (chain != 0) {
+            end = chain;
+            cand.wrapped = true; /* spaces inside: the decoders skip them */
+        } else {
+            end = take_padding(s, len, j);
+            end = extend_wrapped(s, len, &j, j - st, end, &cand.wrapped);
+        }
         cand.end = end;
         cand.pwsh_flag = after_pwsh_switch(s, st);
         rc = visit(ctx, &cand);
@@ -203,21 +263,15 @@ int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
             goto done;
         i = end;
     }
-    const unsigned char *p = len > 0 ? memchr(s, '\\', len) : NULL;
-    while (p != NULL) {
-        i = (size_t)(p - s);
-        size_t count = 0;
-        size_t k = xesc_run(s, len, i, &count);
-        if (count >= PD_MIN_XESC) {
-            pd_candidate cand = {PD_XESC, i, k, false, false};
-            rc = visit(ctx, &cand);
-            if (rc != 0)
-                goto done;
-        }
-        i = count > 0 ? k : i + 1;
-        p = i < len ? memchr(s + i, '\\', len - i) : NULL;
-    }
+    rc = pu_scan(text, len, visit, ctx);
 done:
+    return rc;
+}
+
+int pd_scan_ex(const pd_scanner *sc, const char *text, size_t len, pd_visit visit, void *ctx) {
+    int rc = pd_scan(text, len, visit, ctx);
+    if (rc == 0 && sc != NULL)
+        rc = pu_scan_lines(sc, text, len, visit, ctx);
     return rc;
 }
 
@@ -317,6 +371,47 @@ static size_t decode_xesc(const unsigned char *s, size_t from, size_t to, uint8_
     return n;
 }
 
+/* RFC 4648 base32, either letter case (one case per blob is checked by the
+ * probe); '=' padding ends the blob, whitespace is skipped. */
+static unsigned b32_value(unsigned char c) {
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a';
+    if (c >= '2' && c <= '7')
+        return c - '2' + 26u;
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+        return B64_SKIP;
+    return B64_BAD;
+}
+
+static size_t decode_base32(const unsigned char *s, size_t from, size_t to, uint8_t *out,
+                            size_t cap, bool *truncated) {
+    uint32_t acc = 0;
+    unsigned bits = 0;
+    size_t n = 0;
+    *truncated = false;
+    for (size_t i = from; i < to; i++) {
+        unsigned v = b32_value(s[i]);
+        if (v == B64_SKIP)
+            continue;
+        if (v == B64_BAD)
+            break;
+        acc = (acc << 5) | v;
+        bits += 5;
+        if (bits >= 8) {
+            bits -= 8;
+            if (n == cap) {
+                *truncated = true;
+                return n;
+            }
+            out[n++] = (uint8_t)(acc >> bits);
+            acc &= (1u << bits) - 1;
+        }
+    }
+    return n;
+}
+
 size_t pd_decoded_bound(const pd_plan *p) {
     size_t span = p->to > p->from ? p->to - p->from : 0;
     switch (p->enc) {
@@ -324,8 +419,13 @@ size_t pd_decoded_bound(const pd_plan *p) {
         return span / 2 + 1;
     case PD_ENC_XESC:
         return span / 4 + 1;
-    default:
+    case PD_ENC_BASE32:
+        return span / 8 * 5 + 5;
+    case PD_ENC_BASE64:
+    case PD_ENC_BASE64URL:
         return span / 4 * 3 + 3;
+    default:
+        return pu_bound(p);
     }
 }
 
@@ -336,9 +436,66 @@ size_t pd_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, b
         return decode_hex(s, p->from, p->to, out, cap, truncated);
     case PD_ENC_XESC:
         return decode_xesc(s, p->from, p->to, out, cap, truncated);
-    default:
+    case PD_ENC_BASE32:
+        return decode_base32(s, p->from, p->to, out, cap, truncated);
+    case PD_ENC_BASE64:
+    case PD_ENC_BASE64URL:
         return decode_base64(s, p->from, p->to, out, cap, truncated);
+    default:
+        return pu_decode(text, p, out, cap, truncated);
     }
+}
+
+/* --------------------------------------------------------- compression */
+
+pd_pack pd_pack_of(const uint8_t *p, size_t n) {
+    if (n >= 3 && p[0] == 0x1F && p[1] == 0x8B && p[2] == 8)
+        return PD_PACK_GZIP;
+    /* zlib: deflate with a window of at most 32 KiB, header checksum, no
+     * preset dictionary. */
+    if (n >= 2 && (p[0] & 0x0F) == 8 && (p[0] >> 4) <= 7 && ((p[0] << 8) | p[1]) % 31 == 0 &&
+        (p[1] & 0x20) == 0)
+        return PD_PACK_ZLIB;
+    return PD_PACK_NONE;
+}
+
+static voidpf arena_zalloc(voidpf opaque, uInt items, uInt size) {
+    if (size != 0 && items > (uInt)-1 / size)
+        return Z_NULL;
+    return mv_arena_alloc(opaque, (size_t)items * size);
+}
+
+static void arena_zfree(voidpf opaque, voidpf address) {
+    (void)opaque; /* the arena is rewound by the caller */
+    (void)address;
+}
+
+size_t pd_inflate(const uint8_t *in, size_t n, uint8_t *out, size_t cap, bool *truncated,
+                  mv_arena *alloc) {
+    z_stream z;
+    size_t produced = 0;
+    *truncated = false;
+    if (n == 0 || n > (uInt)-1 || cap == 0)
+        return 0;
+    memset(&z, 0, sizeof(z));
+    z.zalloc = arena_zalloc;
+    z.zfree = arena_zfree;
+    z.opaque = alloc;
+    /* 15 + 32: a 32 KiB window, gzip or zlib header detected by zlib. */
+    if (inflateInit2(&z, 15 + 32) != Z_OK)
+        return 0;
+    z.next_in = (Bytef *)(uintptr_t)in;
+    z.avail_in = (uInt)n;
+    z.next_out = out;
+    z.avail_out = cap > (uInt)-1 ? (uInt)-1 : (uInt)cap;
+    int zr = inflate(&z, Z_FINISH);
+    produced = (size_t)(z.next_out - out);
+    if (zr == Z_BUF_ERROR && z.avail_out == 0)
+        *truncated = true; /* more output than the room given */
+    else if (zr != Z_STREAM_END && zr != Z_BUF_ERROR)
+        produced = zr == Z_DATA_ERROR ? 0 : produced;
+    inflateEnd(&z);
+    return produced;
 }
 
 /* ----------------------------------------------------------- text tests */
@@ -541,11 +698,22 @@ static size_t b64_chars(const unsigned char *s, size_t from, size_t to, size_t e
     return n;
 }
 
-static bool try_plan(const unsigned char *s, const pd_plan *p) {
+/* Decode the first bytes of a plan and judge them. Bytes under a byte
+ * encoding that start like gzip or zlib data are accepted as compressed
+ * (p->pack set): what they hold is judged after inflating. */
+static bool try_plan(const unsigned char *s, pd_plan *p) {
     uint8_t buf[PD_PROBE_BYTES];
-    pd_plan head = *p;
     bool truncated;
-    size_t n = pd_decode((const char *)s, &head, buf, sizeof(buf), &truncated);
+    size_t n = pd_decode((const char *)s, p, buf, sizeof(buf), &truncated);
+    p->pack = PD_PACK_NONE;
+    if (p->enc == PD_ENC_BASE64 || p->enc == PD_ENC_BASE64URL || p->enc == PD_ENC_BASE32 ||
+        p->enc == PD_ENC_HEX) {
+        pd_pack pk = pd_pack_of(buf, n);
+        if (pk != PD_PACK_NONE) {
+            p->pack = (uint8_t)pk;
+            return true;
+        }
+    }
     return probe_bytes_ok(buf, n);
 }
 
@@ -557,7 +725,7 @@ static bool probe_at(const unsigned char *s, size_t from, size_t to, size_t hex_
         size_t digits = b64_chars(s, from, hex_to, (size_t)-1);
         if (digits < PD_MIN_HEX)
             return false;
-        pd_plan p = {PD_ENC_HEX, from, hex_to};
+        pd_plan p = {PD_ENC_HEX, from, hex_to, 0, false, false};
         if (try_plan(s, &p)) {
             *plan = p;
             return true;
@@ -574,7 +742,7 @@ static bool probe_at(const unsigned char *s, size_t from, size_t to, size_t hex_
     }
     if (!b64_ok || b64_chars(s, from, to, PD_MIN_RUN) < PD_MIN_RUN || !mixed_case(s, from, to))
         return false;
-    pd_plan p = {PD_ENC_BASE64, from, to};
+    pd_plan p = {PD_ENC_BASE64, from, to, 0, false, false};
     if (!try_plan(s, &p))
         return false;
     for (size_t i = from; i < to; i++) {
@@ -589,15 +757,56 @@ static bool probe_at(const unsigned char *s, size_t from, size_t to, size_t hex_
     return true;
 }
 
+/* A run that is base32: one letter case, digits 2-7 only, and at least
+ * 16 characters or '=' padding. */
+static bool base32_run(const unsigned char *s, size_t from, size_t to, bool padded) {
+    unsigned seen = 0;
+    size_t n = 0;
+    for (size_t i = from; i < to; i++) {
+        unsigned char c = s[i];
+        if (c == '\n' || c == '\r' || c == ' ' || c == '\t')
+            continue;
+        if (c >= '2' && c <= '7') {
+            n++;
+            continue;
+        }
+        if (!(cls[c] & (C_UPPER | C_LOWER)))
+            return false;
+        seen |= cls[c];
+        n++;
+    }
+    bool one_case = (seen & (C_UPPER | C_LOWER)) != (C_UPPER | C_LOWER);
+    return one_case && (n >= 16 || (padded && n >= 8));
+}
+
+static bool probe_run(const unsigned char *s, const pd_candidate *c, pd_plan *plan);
+
 bool pd_probe(const char *text, const pd_candidate *c, pd_plan *plan) {
     const unsigned char *s = (const unsigned char *)text;
-    if (c->kind == PD_XESC) {
-        pd_plan p = {PD_ENC_XESC, c->start, c->end};
+    if (c->kind != PD_RUN) {
+        pd_plan p;
+        pu_plan_of(text, c, &p);
         if (!try_plan(s, &p))
             return false;
         *plan = p;
         return true;
     }
+    if (probe_run(s, c, plan))
+        return true;
+    size_t to = c->end;
+    while (to > c->start && s[to - 1] == '=')
+        to--;
+    if (base32_run(s, c->start, to, to < c->end)) {
+        pd_plan p = {PD_ENC_BASE32, c->start, c->end, 0, false, false};
+        if (try_plan(s, &p)) {
+            *plan = p;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool probe_run(const unsigned char *s, const pd_candidate *c, pd_plan *plan) {
     /* Where the all-hex tail of the run starts (padding never is hex). */
     size_t hex_to = c->end;
     while (hex_to > c->start && s[hex_to - 1] == '=')

@@ -17,6 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mcpvet/arena.h"
+#include "mcpvet/common.h"
+
 /* Minimum sizes: shorter runs are ordinary words, not blobs worth decoding.
  * 11 base64 characters carry 8 bytes, the length of the shortest command
  * worth catching ("rm -rf ~"); hex needs 16 digits for the same. */
@@ -26,8 +29,17 @@
 #define PD_PROBE_BYTES 12
 
 typedef enum pd_kind {
-    PD_RUN = 0, /* a run of the base64 (standard + url-safe) alphabet; hex is a subset */
-    PD_XESC     /* consecutive \xNN escapes */
+    PD_RUN = 0, /* a run of the base64 (standard + url-safe) alphabet; hex and base32 are
+                   subsets. Also pieces of one blob split by single spaces. */
+    PD_XESC,    /* consecutive \xNN escapes */
+    PD_ESC,     /* a cluster of string-literal escapes: \xNN, \uNNNN, \u{N}, \NNN octal */
+    PD_PCT,     /* a token holding URL percent escapes (%XX, %uXXXX) */
+    PD_ENT,     /* a cluster of HTML character references (&#NN; &#xNN; &name;) */
+    PD_CODES,   /* a list of character codes: fromCharCode(..), [..], chr(..)+chr(..) */
+    PD_PAIRS,   /* hex pairs separated by one repeated byte: "63 75 72 6c" */
+    PD_JOIN,    /* quoted pieces glued by +, ., .., ||, ',' or juxtaposition */
+    PD_ROT13,   /* a line holding a ROT13-rotated command word */
+    PD_REVERSED /* a line holding a command word written backwards */
 } pd_kind;
 
 /* A piece of text that may be an encoded blob. */
@@ -45,18 +57,45 @@ typedef int (*pd_visit)(void *ctx, const pd_candidate *c);
 
 int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx);
 
+/* What pd_scan_ex needs besides the text: the automaton of ROT13-rotated
+ * and reversed command words that marks the lines worth rotating or
+ * reversing. Immutable once built; shared by threads. */
+typedef struct pd_scanner pd_scanner;
+
+int pd_scanner_new(pd_scanner **out, const mv_allocator *a);
+void pd_scanner_free(pd_scanner *s);
+
+/* pd_scan plus the ROT13 and reversed-text candidates (sc may be NULL:
+ * then exactly pd_scan). Candidates of one kind come in text order; kinds
+ * come one after the other. */
+int pd_scan_ex(const pd_scanner *sc, const char *text, size_t len, pd_visit visit, void *ctx);
+
 /* How a candidate decodes. */
 typedef enum pd_encoding {
     PD_ENC_BASE64 = 0,
     PD_ENC_BASE64URL, /* '-' or '_' seen */
     PD_ENC_HEX,
-    PD_ENC_XESC
+    PD_ENC_XESC,
+    PD_ENC_BASE32,
+    PD_ENC_ESC,   /* string-literal escapes, plain characters kept */
+    PD_ENC_PCT,   /* percent escapes; '+' read as a space when `plus_space` */
+    PD_ENC_ENT,   /* HTML character references */
+    PD_ENC_CODES, /* character codes (decimal, or hex when `hex_codes`) */
+    PD_ENC_JOIN,  /* the contents of the quoted pieces, concatenated */
+    PD_ENC_ROT13,
+    PD_ENC_REVERSED
 } pd_encoding;
+
+/* Compressed bytes under a byte encoding (gzip or zlib inside base64). */
+typedef enum pd_pack { PD_PACK_NONE = 0, PD_PACK_GZIP, PD_PACK_ZLIB } pd_pack;
 
 typedef struct pd_plan {
     pd_encoding enc;
     size_t from; /* decoding reads text[from, to) */
     size_t to;
+    uint8_t pack;    /* pd_pack: the decoded bytes are to be inflated */
+    bool plus_space; /* PD_ENC_PCT: form encoding, '+' is a space */
+    bool hex_codes;  /* PD_ENC_CODES: the codes are hexadecimal */
 } pd_plan;
 
 /*
@@ -93,5 +132,16 @@ size_t pd_utf16le_to_utf8(const uint8_t *in, size_t n, uint8_t *out);
 /* True when the bytes start with the magic number of a binary format
  * (PNG, JPEG, GIF, gzip, zip, bzip2, xz, zstd, 7z, PDF, ELF, ...). */
 bool pd_binary_magic(const uint8_t *p, size_t n);
+
+/* PD_PACK_GZIP or PD_PACK_ZLIB when the bytes start with a gzip member
+ * header (deflate method) or a valid zlib header, else PD_PACK_NONE. */
+pd_pack pd_pack_of(const uint8_t *p, size_t n);
+
+/* Inflate gzip or zlib data into out (at most cap bytes; *truncated when
+ * more would follow). zlib allocates its state and window through `alloc`
+ * (the caller's arena; nothing is freed). Returns the bytes written, or 0
+ * when the data is not valid compressed data or memory ran out. */
+size_t pd_inflate(const uint8_t *in, size_t n, uint8_t *out, size_t cap, bool *truncated,
+                  mv_arena *alloc);
 
 #endif

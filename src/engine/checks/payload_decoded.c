@@ -34,19 +34,28 @@
  * definition built to exhaust the scanner. */
 #define MAX_CANDIDATES 64u       /* full decodes per tool, all layers */
 #define MAX_DECODED_BYTES 65536u /* decoded bytes per tool, all layers */
-#define MAX_DEPTH 3u             /* encoding layers decoded */
+#define MAX_DEPTH 4u             /* encoding layers decoded */
+#define MAX_EMITTED 16u          /* findings kept apart per field (overlaps are one finding) */
 #define EVIDENCE_TEXT 160u       /* decoded bytes shown in the evidence */
 
 /* One decoded layer. */
 typedef struct layer {
     pd_encoding enc;
-    bool utf16; /* the bytes were UTF-16LE text (PowerShell) */
-    bool pwsh;  /* the blob followed an -EncodedCommand switch */
+    uint8_t pack; /* pd_pack: the decoded bytes were inflated */
+    bool utf16;   /* the bytes were UTF-16LE text (PowerShell) */
+    bool pwsh;    /* the blob followed an -EncodedCommand switch */
 } layer;
+
+/* Engine state: the command classifier and the line-trigger scanner. */
+typedef struct payload_state {
+    pc_classifier *cl;
+    pd_scanner *sc;
+} payload_state;
 
 /* Per-tool bookkeeping shared by every layer. */
 typedef struct tool_run {
     const pc_classifier *cl;
+    const pd_scanner *sc;
     mv_arena *scratch;
     uint32_t decodes;      /* full decodes done */
     uint64_t candidates;   /* candidates that passed the probe */
@@ -73,9 +82,11 @@ typedef struct level {
     unsigned depth;
     layer chain[MAX_DEPTH];
     finding *found;
-    /* Only at depth 0: where to emit. */
+    /* Only at depth 0: where to emit, and what was emitted already. */
     mv_emitter *out;
     int32_t field;
+    size_t emitted[MAX_EMITTED][2];
+    unsigned n_emitted;
 } level;
 
 #define FOUND 1 /* visit() result: a nested blob decided, stop this level */
@@ -109,17 +120,41 @@ static const char *decode_layer(level *lv, const pd_candidate *cand, const pd_pl
     if (truncated)
         run->cap_bytes = true; /* classify what fits; the cap is recorded */
     ly->enc = plan->enc;
+    ly->pack = plan->pack;
     ly->utf16 = false;
     ly->pwsh = cand->pwsh_flag;
     const uint8_t *text = buf;
+    if (plan->pack != PD_PACK_NONE) {
+        /* gzip or zlib inside the encoding: inflate into what is left of
+         * the byte budget (a bomb stops at the cap, which is recorded). */
+        uint64_t left = MAX_DECODED_BYTES - run->bytes;
+        if (left == 0) {
+            run->cap_bytes = true;
+            goto done;
+        }
+        uint8_t *inflated = mv_arena_alloc(run->scratch, (size_t)left + 1);
+        if (inflated == NULL) {
+            *err = MV_ENOMEM;
+            goto done;
+        }
+        bool more = false;
+        n = pd_inflate(buf, n, inflated, (size_t)left, &more, run->scratch);
+        run->bytes += n;
+        run->bytes_wanted += n + (more ? 1 : 0);
+        if (more)
+            run->cap_bytes = true;
+        text = inflated;
+    }
     /* PowerShell encodes its commands as UTF-16LE before base64. */
-    if (plan->enc != PD_ENC_HEX && plan->enc != PD_ENC_XESC && pd_is_utf16le(buf, n)) {
+    if ((plan->enc == PD_ENC_BASE64 || plan->enc == PD_ENC_BASE64URL ||
+         plan->enc == PD_ENC_BASE32) &&
+        pd_is_utf16le(text, n)) {
         uint8_t *u8 = mv_arena_alloc(run->scratch, 3 * (n / 2) + 1);
         if (u8 == NULL) {
             *err = MV_ENOMEM;
             goto done;
         }
-        n = pd_utf16le_to_utf8(buf, n, u8);
+        n = pd_utf16le_to_utf8(text, n, u8);
         text = u8;
         ly->utf16 = true;
     }
@@ -170,9 +205,16 @@ static int visit(void *ctx, const pd_candidate *cand) {
         f.len = n;
     } else {
         /* Not a command itself: maybe another encoding inside. */
-        level inner = {run, text, n, lv->depth + 1, {{0}}, &f, NULL, -1};
+        level inner;
+        memset(&inner, 0, sizeof(inner));
+        inner.run = run;
+        inner.text = text;
+        inner.len = n;
+        inner.depth = lv->depth + 1;
+        inner.found = &f;
+        inner.field = -1;
         memcpy(inner.chain, f.chain, sizeof(inner.chain));
-        rc = pd_scan(text, n, visit, &inner);
+        rc = pd_scan_ex(run->sc, text, n, visit, &inner);
         if (rc < 0)
             goto done;
         rc = 0;
@@ -220,6 +262,22 @@ static const char *evidence_label(const layer *ly) {
         return "hex";
     case PD_ENC_XESC:
         return "hex escapes";
+    case PD_ENC_BASE32:
+        return "base32";
+    case PD_ENC_ESC:
+        return "string escapes";
+    case PD_ENC_PCT:
+        return "percent-encoding";
+    case PD_ENC_ENT:
+        return "HTML character references";
+    case PD_ENC_CODES:
+        return "character codes";
+    case PD_ENC_JOIN:
+        return "joined pieces";
+    case PD_ENC_ROT13:
+        return "ROT13";
+    case PD_ENC_REVERSED:
+        return "reversed text";
     default:
         return "base64";
     }
@@ -235,9 +293,29 @@ static const char *chain_label(const layer *ly) {
         return "hex";
     case PD_ENC_XESC:
         return "hex-escapes";
+    case PD_ENC_BASE32:
+        return "base32";
+    case PD_ENC_ESC:
+        return "escapes";
+    case PD_ENC_PCT:
+        return "percent";
+    case PD_ENC_ENT:
+        return "html-entities";
+    case PD_ENC_CODES:
+        return "char-codes";
+    case PD_ENC_JOIN:
+        return "joined";
+    case PD_ENC_ROT13:
+        return "rot13";
+    case PD_ENC_REVERSED:
+        return "reversed";
     default:
         return "base64";
     }
+}
+
+static const char *pack_label(const layer *ly) {
+    return ly->pack == PD_PACK_GZIP ? "gzip" : ly->pack == PD_PACK_ZLIB ? "zlib" : NULL;
 }
 
 /* The decoded text to show: all of it when short, else the line that holds
@@ -288,6 +366,16 @@ static double class_confidence(pc_class cls) {
 }
 
 static int emit_finding(level *lv, const pd_candidate *cand, const finding *f) {
+    /* One attack found through two candidates (a blob inside a quoted
+     * piece, a line that is also an escape cluster) is one finding. */
+    for (unsigned i = 0; i < lv->n_emitted; i++)
+        if (cand->start < lv->emitted[i][1] && lv->emitted[i][0] < cand->end)
+            return 0;
+    if (lv->n_emitted < MAX_EMITTED) {
+        lv->emitted[lv->n_emitted][0] = cand->start;
+        lv->emitted[lv->n_emitted][1] = cand->end;
+        lv->n_emitted++;
+    }
     char ev[EVIDENCE_TEXT + 160];
     char de[240];
     sbuf evb = {ev, 0, sizeof(ev)};
@@ -295,16 +383,27 @@ static int emit_finding(level *lv, const pd_candidate *cand, const finding *f) {
     for (unsigned i = 0; i < f->depth; i++) {
         put_str(&evb, evidence_label(&f->chain[i]));
         put_str(&evb, " -> ");
+        if (pack_label(&f->chain[i]) != NULL) {
+            put_str(&evb, pack_label(&f->chain[i]));
+            put_str(&evb, " -> ");
+        }
     }
     put_excerpt(&evb, f);
 
     put_str(&deb, "Encoded blob ");
+    unsigned parens = 0;
     for (unsigned i = 0; i < f->depth; i++) {
         put_str(&deb, chain_label(&f->chain[i]));
         put_str(&deb, "(");
+        parens++;
+        if (pack_label(&f->chain[i]) != NULL) {
+            put_str(&deb, pack_label(&f->chain[i]));
+            put_str(&deb, "(");
+            parens++;
+        }
     }
     put_str(&deb, "...");
-    for (unsigned i = 0; i < f->depth; i++)
+    for (unsigned i = 0; i < parens; i++)
         put_str(&deb, ")");
     put_str(&deb, " decodes to ");
     put_str(&deb, pc_class_name(f->res.cls));
@@ -326,37 +425,68 @@ static int emit_finding(level *lv, const pd_candidate *cand, const finding *f) {
 
 /* ---------------------------------------------------------------- check */
 
+static void payload_fini(const mv_allocator *a, void *engine_state) {
+    payload_state *ps = engine_state;
+    if (ps == NULL)
+        return;
+    pc_classifier_free(ps->cl);
+    pd_scanner_free(ps->sc);
+    mv_free(a, ps, sizeof(*ps));
+}
+
 static int payload_init(const mv_allocator *a, void **engine_state) {
     const char *data = NULL;
     size_t len = 0;
-    if (mv_rules_find("payload_commands", &data, &len) != 0)
-        return MV_ECHECK;
-    pc_classifier *cl = NULL;
-    int rc = pc_classifier_new(&cl, a, data, len, NULL);
-    if (rc == 0)
-        *engine_state = cl;
+    int rc = MV_OK;
+    if (a == NULL)
+        a = mv_allocator_default();
+    payload_state *ps = mv_calloc(a, 1, sizeof(*ps));
+    if (ps == NULL)
+        return MV_ENOMEM;
+    if (mv_rules_find("payload_commands", &data, &len) != 0) {
+        rc = MV_ECHECK;
+        goto done;
+    }
+    rc = pc_classifier_new(&ps->cl, a, data, len, NULL);
+    if (rc == MV_OK)
+        rc = pd_scanner_new(&ps->sc, a);
+done:
+    if (rc != MV_OK) {
+        payload_fini(a, ps);
+        ps = NULL;
+    }
+    *engine_state = ps;
     return rc;
-}
-
-static void payload_fini(const mv_allocator *a, void *engine_state) {
-    (void)a;
-    pc_classifier_free(engine_state);
 }
 
 static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     tool_run run;
     memset(&run, 0, sizeof(run));
-    run.cl = ctx->engine_state;
+    const payload_state *ps = ctx->engine_state;
+    if (ps == NULL || ps->cl == NULL)
+        return MV_ECHECK;
+    run.cl = ps->cl;
+    run.sc = ps->sc;
     run.scratch = ctx->scratch;
     int rc = 0;
-    if (run.cl == NULL)
-        return MV_ECHECK;
+    level *top = mv_arena_alloc(ctx->scratch, sizeof(*top));
+    if (top == NULL)
+        return MV_ENOMEM;
     for (uint32_t i = 0; i < tool->n_fields && rc == 0; i++) {
         const mv_field *fd = &tool->fields[i];
-        if (fd->text.len < PD_MIN_RUN || fd->text.len > UINT32_MAX)
+        /* The whole string, past the model's field cap too: the scanners
+         * are linear and the decoding is capped per tool. Windows of a cut
+         * field are skipped (the whole field is read here). */
+        mv_str whole = mv_field_whole(fd);
+        if (whole.len < 8 || whole.len > UINT32_MAX || fd->window_of != 0)
             continue;
-        level top = {&run, fd->text.ptr, fd->text.len, 0, {{0}}, NULL, out, (int32_t)i};
-        rc = pd_scan(fd->text.ptr, fd->text.len, visit, &top);
+        memset(top, 0, sizeof(*top));
+        top->run = &run;
+        top->text = whole.ptr;
+        top->len = whole.len;
+        top->out = out;
+        top->field = (int32_t)i;
+        rc = pd_scan_ex(run.sc, whole.ptr, whole.len, visit, top);
     }
     if (run.cap_candidates)
         mv_emit_cap(out, "payload_candidates", MAX_CANDIDATES, run.candidates);

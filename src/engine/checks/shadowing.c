@@ -672,6 +672,18 @@ typedef struct reg_state {
     key_index name_keys;     /* word key -> name ids */
     key_index server_keys;   /* word key -> server ids */
     bool dotted;             /* some mentionable name holds a '.' */
+    /* Typosquats: names within edit distance 1-2 of each other (see
+     * build_near), as compressed rows per name id. */
+    uint32_t *near_start; /* neighbours of name n: near_ids[near_start[n] .. near_start[n+1]) */
+    uint32_t *near_ids;
+    uint8_t *near_dist; /* edit distance of each neighbour, parallel to near_ids */
+    bool *near_capped;  /* per name: more than NEAR_MAX neighbours were found */
+    uint32_t *near_rep; /* per name with neighbours: up to NEAR_REPS tools with distinct
+                           descriptions (twins share one), compared for copying */
+    uint8_t *near_nrep;
+    uint32_t *srv_start; /* tools of server s: srv_tools[srv_start[s] .. srv_start[s+1]) */
+    uint32_t *srv_tools;
+    uint32_t *srv_elsewhere; /* per server: its tools whose exact name another server has */
 } reg_state;
 
 static void registry_release(const mv_allocator *a, void *state) {
@@ -817,6 +829,612 @@ static bool same_name(const void *ctx, uint32_t id) {
     return s.len == p->name.len && (s.len == 0 || memcmp(s.ptr, p->name.ptr, s.len) == 0);
 }
 
+/* ------------------------------------------------------------ typosquats */
+
+/*
+ * Names within a small edit distance of another server's name ("send_emial"
+ * next to "send_email", "creat_isue" next to "create_issue") are found with
+ * a deletion neighbourhood, never by comparing all pairs. Names are compared
+ * by their bare key (ASCII letters lower-cased, separators dropped), so case
+ * and separator changes cost nothing and an edit is an insertion, deletion,
+ * substitution or transposition of a letter or digit.
+ *
+ *   own set   the bare key of every name
+ *   del set   every key with one character deleted
+ *
+ * For a name a of length L: a itself in the del set finds the keys one
+ * longer; each one-deletion of a in the own set finds the keys one shorter,
+ * and in the del set the keys at one substitution or transposition (or one
+ * insertion plus one deletion); for 8 <= L <= NEAR2_MAX_LEN each
+ * two-deletion of a in the own set finds the keys two shorter. Every
+ * candidate is verified with the real distance (hashes never decide), and
+ * pairs found from either side are stored for both names. Work per name is
+ * O(L) hashes for the first two and O(L^2) for the last, each hash O(1)
+ * from prefix sums of a polynomial hash, so prepare stays linear in the
+ * number of names. Not covered: two substitutions (or a substitution plus
+ * a length change) in one name.
+ */
+#define NEAR_MIN_LEN 5   /* bare key length compared at distance 1 */
+#define NEAR2_MIN_LEN 8  /* ... and at distance 2 */
+#define NEAR_MAX_LEN 48  /* longer keys are not compared */
+#define NEAR2_MAX_LEN 24 /* two-deletion probes only up to this length (L^2/2 probes) */
+#define NEAR_MAX 8u      /* neighbours kept per name (recorded when exceeded) */
+#define PH_BASE 0x100000001B3ull
+#define NEAR_REPS 4u /* distinct definitions of a name compared with a look-alike */
+
+/* Bare key of a name for the typosquat index: letters and digits only, at
+ * least NEAR_MIN_LEN of them, separators dropped. */
+static bool near_key(mv_str name, char *out, size_t *len) {
+    size_t n = 0;
+    if (name.len > 2 * NEAR_MAX_LEN)
+        return false;
+    for (size_t i = 0; i < name.len; i++) {
+        unsigned char c = (unsigned char)name.ptr[i];
+        if (c == '_' || c == '-' || c == '.' || c == ' ')
+            continue;
+        if (c >= 'A' && c <= 'Z')
+            c = (unsigned char)(c + 32);
+        else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+            return false;
+        if (n == NEAR_MAX_LEN)
+            return false;
+        out[n++] = (char)c;
+    }
+    *len = n;
+    return n >= NEAR_MIN_LEN;
+}
+
+/* Polynomial hash pieces: pre[i] is the value of key[0, i), pw[i] the
+ * base to the power i (arithmetic modulo 2^64). */
+typedef struct near_hash {
+    uint64_t pre[NEAR_MAX_LEN + 1];
+    uint64_t pw[NEAR_MAX_LEN + 1];
+    size_t len;
+} near_hash;
+
+static void near_hash_of(near_hash *h, const char *key, size_t len) {
+    h->len = len;
+    h->pre[0] = 0;
+    h->pw[0] = 1;
+    for (size_t i = 0; i < len; i++) {
+        h->pre[i + 1] = h->pre[i] * PH_BASE + (unsigned char)key[i] + 1u;
+        h->pw[i + 1] = h->pw[i] * PH_BASE;
+    }
+}
+
+/* Value of key[x, y). */
+static uint64_t near_val(const near_hash *h, size_t x, size_t y) {
+    return h->pre[y] - h->pre[x] * h->pw[y - x];
+}
+
+static uint64_t near_final(uint64_t v, size_t len) {
+    v += (uint64_t)len * 0x9E3779B97F4A7C15ull;
+    v ^= v >> 31;
+    v *= 0xBF58476D1CE4E5B9ull;
+    return v ^ (v >> 29);
+}
+
+static uint64_t near_whole(const near_hash *h) {
+    return near_final(h->pre[h->len], h->len);
+}
+
+/* The key with character i deleted. */
+static uint64_t near_del1(const near_hash *h, size_t i) {
+    size_t L = h->len;
+    return near_final(near_val(h, 0, i) * h->pw[L - 1 - i] + near_val(h, i + 1, L), L - 1);
+}
+
+/* Optimal string alignment distance (Damerau-Levenshtein without repeated
+ * edits of one substring), or 3 when it is above 2. */
+static unsigned osa_distance(const char *a, size_t la, const char *b, size_t lb) {
+    if (la > lb + 2 || lb > la + 2 || la > NEAR_MAX_LEN || lb > NEAR_MAX_LEN)
+        return 3;
+    unsigned rows[3][NEAR_MAX_LEN + 1];
+    unsigned *pp = rows[0], *p = rows[1], *c = rows[2];
+    for (size_t j = 0; j <= lb; j++)
+        p[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        c[0] = (unsigned)i;
+        unsigned best = c[0];
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned cost = a[i - 1] == b[j - 1] ? 0u : 1u;
+            unsigned v = p[j] + 1;
+            if (c[j - 1] + 1 < v)
+                v = c[j - 1] + 1;
+            if (p[j - 1] + cost < v)
+                v = p[j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && pp[j - 2] + 1 < v)
+                v = pp[j - 2] + 1;
+            c[j] = v;
+            if (v < best)
+                best = v;
+        }
+        if (best > 2)
+            return 3;
+        unsigned *t = pp;
+        pp = p;
+        p = c;
+        c = t;
+    }
+    return p[lb] > 2 ? 3 : p[lb];
+}
+
+/* Keys that differ only in digits are versions (get_v1_users, get_v2_users),
+ * not look-alikes. */
+static bool digits_only_change(const char *a, size_t la, const char *b, size_t lb) {
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < la && a[i] >= '0' && a[i] <= '9')
+            i++;
+        while (j < lb && b[j] >= '0' && b[j] <= '9')
+            j++;
+        if (i == la || j == lb)
+            return i == la && j == lb;
+        if (a[i] != b[j])
+            return false;
+        i++;
+        j++;
+    }
+}
+
+/* Raw byte index of bare-key position `bare` in name (its letters and
+ * digits counted), and whether a word starts there: after a separator, at
+ * a case hump or at a letter/digit change. */
+static bool bare_boundary(mv_str name, size_t bare) {
+    size_t seen = 0;
+    for (size_t r = 0; r < name.len; r++) {
+        unsigned char c = (unsigned char)name.ptr[r];
+        if (c == '_' || c == '-' || c == '.' || c == ' ')
+            continue;
+        if (seen == bare) {
+            if (r == 0)
+                return true;
+            unsigned char p = (unsigned char)name.ptr[r - 1];
+            unsigned pc = k_byte_class[p], cc = k_byte_class[c];
+            return p == '_' || p == '-' || p == '.' || p == ' ' ||
+                   ((pc & BC_LOWER) && (cc & BC_UPPER)) || ((pc & BC_DIGIT) != (cc & BC_DIGIT));
+        }
+        seen++;
+    }
+    return true; /* the end of the name */
+}
+
+/* One name is the other plus whole leading or trailing words: a
+ * namespace ("my_get_device", "acme.get_device"), a version or a variant
+ * ("getDeviceV2"). Forks and gateways name tools this way; a typosquat
+ * changes letters inside a word ("create_issues", "send_emial"). */
+static bool namespaced_variant(mv_str a, const char *ka, size_t la, mv_str b, const char *kb,
+                               size_t lb) {
+    if (la == lb)
+        return false;
+    mv_str longer = la > lb ? a : b;
+    const char *kl = la > lb ? ka : kb, *ks = la > lb ? kb : ka;
+    size_t ll = la > lb ? la : lb, ls = la > lb ? lb : la;
+    if (memcmp(kl + (ll - ls), ks, ls) == 0 && bare_boundary(longer, ll - ls))
+        return true;                                             /* leading words */
+    return memcmp(kl, ks, ls) == 0 && bare_boundary(longer, ls); /* trailing words */
+}
+
+static bool same_text_ci(const char *a, const char *b, size_t n);
+
+/* Words of a raw name as [start, end) byte ranges (separators, case humps
+ * and letter/digit changes split them); at most `cap`. */
+static size_t name_segments(mv_str n, size_t (*seg)[2], size_t cap) {
+    size_t k = 0, i = 0;
+    while (i < n.len && k < cap) {
+        unsigned char c = (unsigned char)n.ptr[i];
+        if (!(k_byte_class[c] & (BC_UPPER | BC_LOWER | BC_DIGIT))) {
+            i++;
+            continue;
+        }
+        size_t a = i++;
+        while (i < n.len) {
+            unsigned pc = k_byte_class[(unsigned char)n.ptr[i - 1]];
+            unsigned cc = k_byte_class[(unsigned char)n.ptr[i]];
+            if (!(cc & (BC_UPPER | BC_LOWER | BC_DIGIT)) || ((pc & BC_LOWER) && (cc & BC_UPPER)) ||
+                ((pc & BC_DIGIT) != (cc & BC_DIGIT)))
+                break;
+            i++;
+        }
+        seg[k][0] = a;
+        seg[k][1] = i;
+        k++;
+    }
+    return k;
+}
+
+static bool same_segment(mv_str a, const size_t sa[2], mv_str b, const size_t sb[2]) {
+    return sa[1] - sa[0] == sb[1] - sb[0] &&
+           same_text_ci(a.ptr + sa[0], b.ptr + sb[0], sa[1] - sa[0]);
+}
+
+/* Two names that differ only in a short leading or trailing word (at most
+ * three characters on one side: "x_get_issue" and "ext_get_issue",
+ * "get_issue_v2" and "get_issue_rc"): namespaces and variants of forks,
+ * not a misspelling of a word. */
+static bool short_affix_change(mv_str a, mv_str b) {
+    size_t sa[16][2], sb[16][2];
+    size_t na = name_segments(a, sa, 16), nb = name_segments(b, sb, 16);
+    if (na < 2 || nb < 2 || na >= 16 || nb >= 16)
+        return false;
+    size_t lead = 0, trail = 0;
+    while (lead < na && lead < nb && same_segment(a, sa[lead], b, sb[lead]))
+        lead++;
+    while (trail < na && trail < nb && same_segment(a, sa[na - 1 - trail], b, sb[nb - 1 - trail]))
+        trail++;
+    size_t la, lb;
+    if (trail + 1 == na && trail + 1 == nb && trail >= 2) {
+        la = sa[0][1] - sa[0][0];
+        lb = sb[0][1] - sb[0][0];
+    } else if (lead + 1 == na && lead + 1 == nb && lead >= 2) {
+        la = sa[na - 1][1] - sa[na - 1][0];
+        lb = sb[nb - 1][1] - sb[nb - 1][0];
+    } else {
+        return false;
+    }
+    return (la < lb ? la : lb) <= 3;
+}
+
+typedef struct near_pair {
+    uint32_t a, b;
+    uint8_t dist;
+} near_pair;
+
+/* Multimap hash -> name id: open addressing, linear probing, one slot per
+ * (hash, id) entry. Smaller and cheaper to build than a key_index, and a
+ * miss stops at the first empty slot (load at most one half). */
+typedef struct near_slot {
+    uint32_t tag; /* high half of the hash (the low bits chose the slot) */
+    uint32_t id;  /* id + 1, 0 = empty */
+} near_slot;
+
+typedef struct near_map {
+    near_slot *slots;
+    size_t mask;
+} near_map;
+
+static int near_map_init(mv_arena *arena, near_map *m, size_t entries) {
+    size_t n = 16;
+    while (n < 2 * entries + 1)
+        n *= 2;
+    m->slots = mv_arena_calloc(arena, n, sizeof(near_slot));
+    m->mask = n - 1;
+    return m->slots != NULL ? MV_OK : MV_ENOMEM;
+}
+
+static void near_map_add(near_map *m, uint64_t h, uint32_t id) {
+    size_t i = (size_t)h & m->mask;
+    uint32_t tag = (uint32_t)(h >> 32);
+    while (m->slots[i].id != 0) {
+        if (m->slots[i].tag == tag && m->slots[i].id == id + 1)
+            return; /* the same variant twice (equal letters deleted) */
+        i = (i + 1) & m->mask;
+    }
+    m->slots[i] = (near_slot){tag, id + 1};
+}
+
+typedef struct near_build {
+    const mv_allocator *alloc;
+    reg_state *rs;
+    char *keys;       /* every eligible name's bare key, back to back */
+    uint32_t *key_at; /* per name: offset into keys */
+    uint8_t *key_len; /* per name: key length, 0 when not eligible */
+    near_map own, del;
+    uint64_t *own_bits;   /* one bit per own-key hash: the two-deletion probes' filter */
+    uint64_t own_mask;    /* words - 1 */
+    uint64_t *frame_bits; /* (length, first two, last two characters) of own keys */
+    uint64_t frame_mask;
+    near_pair *pairs;
+    size_t n_pairs, cap_pairs;
+    pairset seen;
+    size_t seen_cap, n_seen;
+} near_build;
+
+/* Hash of a key's frame: its length and its first and last two characters,
+ * which two deletions strictly inside the key leave unchanged. */
+static uint64_t near_frame(unsigned char a, unsigned char b, unsigned char y, unsigned char z,
+                           size_t len) {
+    uint64_t v = (uint64_t)len << 32 | (uint64_t)a << 24 | (uint64_t)b << 16 | (uint64_t)y << 8 | z;
+    return near_final(v, 0);
+}
+
+static bool bit_test(const uint64_t *bits, uint64_t mask, uint64_t h) {
+    return (bits[(h >> 6) & mask] >> (h & 63)) & 1u;
+}
+
+static void bit_set(uint64_t *bits, uint64_t mask, uint64_t h) {
+    bits[(h >> 6) & mask] |= 1ull << (h & 63);
+}
+
+/* The own keys, or their one-deletion variants, of every eligible name. */
+static int near_index(near_build *nb, near_map *m, bool dels, size_t entries) {
+    reg_state *rs = nb->rs;
+    int rc = near_map_init(rs->arena, m, entries);
+    for (uint32_t id = 0; id < rs->n_names && rc == MV_OK; id++) {
+        size_t len = nb->key_len[id];
+        if (len == 0)
+            continue;
+        const char *key = nb->keys + nb->key_at[id];
+        near_hash h;
+        near_hash_of(&h, key, len);
+        if (!dels) {
+            near_map_add(m, near_whole(&h), id);
+            continue;
+        }
+        /* All variants first, their slots prefetched, then the inserts:
+         * the misses of one name overlap instead of adding up. */
+        uint64_t v[NEAR_MAX_LEN];
+        size_t nv = 0;
+        for (size_t i = 0; i < len; i++)
+            if (i == 0 || key[i] != key[i - 1]) /* deleting either of two equal letters: one key */
+                v[nv++] = near_del1(&h, i);
+        for (size_t i = 0; i < nv; i++)
+            prefetch(&m->slots[(size_t)v[i] & m->mask]);
+        for (size_t i = 0; i < nv; i++)
+            near_map_add(m, v[i], id);
+    }
+    return rc;
+}
+
+static int near_add_pair(near_build *nb, uint32_t a, uint32_t b) {
+    if (a == b || nb->key_len[b] == 0)
+        return MV_OK;
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    /* A pair met through several variants is judged once (while the set
+     * has room; past it, judging again only costs time). */
+    if (nb->n_seen < nb->seen_cap) {
+        if (!pairset_add(&nb->seen, lo, hi))
+            return MV_OK;
+        nb->n_seen++;
+    }
+    const char *ka = nb->keys + nb->key_at[a], *kb = nb->keys + nb->key_at[b];
+    size_t la = nb->key_len[a], lb = nb->key_len[b];
+    if (la == lb && memcmp(ka, kb, la) == 0)
+        return MV_OK; /* a case/separator variant: the skeleton groups handle it */
+    size_t shorter = la < lb ? la : lb;
+    unsigned d = osa_distance(ka, la, kb, lb);
+    if (d > 2 || (d == 2 && shorter < NEAR2_MIN_LEN) || digits_only_change(ka, la, kb, lb) ||
+        namespaced_variant(nb->rs->names[a].name, ka, la, nb->rs->names[b].name, kb, lb) ||
+        short_affix_change(nb->rs->names[a].name, nb->rs->names[b].name))
+        return MV_OK;
+    for (size_t k = nb->n_pairs; k > 0 && k + 8 > nb->n_pairs; k--)
+        if (nb->pairs[k - 1].a == lo && nb->pairs[k - 1].b == hi)
+            return MV_OK; /* judged again after the set filled up */
+    if (nb->n_pairs == nb->cap_pairs) {
+        size_t cap = nb->cap_pairs == 0 ? 256 : 2 * nb->cap_pairs;
+        near_pair *p =
+            mv_realloc(nb->alloc, nb->pairs, nb->cap_pairs * sizeof(*p), cap * sizeof(*p));
+        if (p == NULL)
+            return MV_ENOMEM;
+        nb->pairs = p;
+        nb->cap_pairs = cap;
+    }
+    nb->pairs[nb->n_pairs++] = (near_pair){lo, hi, (uint8_t)d};
+    return MV_OK;
+}
+
+static int near_probe(near_build *nb, const near_map *m, uint64_t h, uint32_t self) {
+    int rc = MV_OK;
+    uint32_t tag = (uint32_t)(h >> 32);
+    for (size_t i = (size_t)h & m->mask; m->slots[i].id != 0 && rc == MV_OK; i = (i + 1) & m->mask)
+        if (m->slots[i].tag == tag && m->slots[i].id - 1 != self)
+            rc = near_add_pair(nb, self, m->slots[i].id - 1); /* verified by distance */
+    return rc;
+}
+
+/* Keys two shorter than `key`: key[0, i) + key[i+1, j) + key[j+1, L). The
+ * prefix term is fixed per i and the suffix term per j, so a probe is two
+ * multiplications, the mix and a bit test. Deletions strictly inside the
+ * key keep its frame, so they are skipped when no own key has that frame. */
+static int near_probe_two(near_build *nb, const near_hash *h, const char *key, uint32_t id) {
+    size_t len = h->len;
+    int rc = MV_OK;
+    const unsigned char *k = (const unsigned char *)key;
+    bool inner = bit_test(nb->frame_bits, nb->frame_mask,
+                          near_frame(k[0], k[1], k[len - 2], k[len - 1], len - 2));
+    uint64_t suffix[NEAR_MAX_LEN + 1];
+    for (size_t j = 0; j < len; j++)
+        suffix[j] = near_val(h, j + 1, len);
+    for (size_t i = 0; i + 1 < len && rc == MV_OK; i++) {
+        uint64_t head = near_val(h, 0, i) * h->pw[len - 2 - i];
+        for (size_t j = i + 1; j < len && rc == MV_OK; j++) {
+            if (i >= 2 && j + 2 < len && !inner) {
+                j = len - 3; /* the inner pairs of this i: none can match */
+                continue;
+            }
+            uint64_t mid = h->pre[j] - h->pre[i + 1] * h->pw[j - i - 1];
+            uint64_t v = near_final(head + mid * h->pw[len - 1 - j] + suffix[j], len - 2);
+            if (bit_test(nb->own_bits, nb->own_mask, v))
+                rc = near_probe(nb, &nb->own, v, id);
+        }
+    }
+    return rc;
+}
+
+/* Representative tools of every name that has a look-alike: the first
+ * NEAR_REPS tools of that name with distinct descriptions (hashed over
+ * their first bytes). Twins and instances share a description, so one
+ * comparison per distinct definition replaces one per tool, which keeps
+ * a look-alike of a widely deployed tool linear to check. */
+static int near_reps(reg_state *rs) {
+    rs->near_rep =
+        mv_arena_calloc(rs->arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint32_t));
+    rs->near_nrep = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint8_t));
+    uint64_t *hashes =
+        mv_arena_calloc(rs->arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint64_t));
+    if (rs->near_rep == NULL || rs->near_nrep == NULL || hashes == NULL)
+        return MV_ENOMEM;
+    for (size_t t = 0; t < rs->n_tools; t++) {
+        uint32_t id = rs->tool_name[t];
+        if (rs->near_start[id + 1] == rs->near_start[id] || rs->near_nrep[id] >= NEAR_REPS)
+            continue;
+        mv_str d = mv_registry_tool(rs->registry, t)->description;
+        uint64_t h = hash_bytes(d.ptr, d.len < 512 ? d.len : 512);
+        bool dup = false;
+        for (uint8_t k = 0; k < rs->near_nrep[id] && !dup; k++)
+            dup = hashes[(size_t)id * NEAR_REPS + k] == h;
+        if (dup)
+            continue;
+        hashes[(size_t)id * NEAR_REPS + rs->near_nrep[id]] = h;
+        rs->near_rep[(size_t)id * NEAR_REPS + rs->near_nrep[id]] = (uint32_t)t;
+        rs->near_nrep[id]++;
+    }
+    return MV_OK;
+}
+
+static int build_near(reg_state *rs, const mv_allocator *a) {
+    near_build nb;
+    memset(&nb, 0, sizeof(nb));
+    nb.alloc = a;
+    nb.rs = rs;
+    int rc = MV_OK;
+    size_t n_own = 0, n_del = 0;
+    rs->near_start = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint32_t));
+    rs->near_capped = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(bool));
+    nb.key_at = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint32_t));
+    nb.key_len = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint8_t));
+    if (rs->near_start == NULL || rs->near_capped == NULL || nb.key_at == NULL ||
+        nb.key_len == NULL)
+        return MV_ENOMEM;
+    size_t bytes = 0;
+    for (uint32_t id = 0; id < rs->n_names; id++)
+        bytes += rs->names[id].name.len <= 2 * NEAR_MAX_LEN ? rs->names[id].name.len : 0;
+    nb.keys = mv_arena_alloc(rs->arena, bytes + 1);
+    if (nb.keys == NULL)
+        return MV_ENOMEM;
+    size_t used = 0;
+    for (uint32_t id = 0; id < rs->n_names; id++) {
+        size_t len = 0;
+        if (rs->names[id].name.len <= 2 * NEAR_MAX_LEN &&
+            near_key(rs->names[id].name, nb.keys + used, &len)) {
+            nb.key_at[id] = (uint32_t)used;
+            nb.key_len[id] = (uint8_t)len;
+            used += len;
+            n_own++;
+            n_del += len;
+        }
+    }
+    if (n_own < 2)
+        return MV_OK;
+    nb.seen_cap = 4 * n_own + 64;
+    if ((rc = pairset_init(a, &nb.seen, nb.seen_cap)) != MV_OK ||
+        (rc = near_index(&nb, &nb.own, false, n_own)) != MV_OK ||
+        (rc = near_index(&nb, &nb.del, true, n_del)) != MV_OK)
+        goto done;
+    /* 64 bits per own key for the own-key filter and for the frame filter. */
+    size_t words = 1, fwords = 1;
+    while (words < n_own)
+        words *= 2;
+    fwords = words;
+    nb.own_bits = mv_arena_calloc(rs->arena, words, sizeof(uint64_t));
+    nb.frame_bits = mv_arena_calloc(rs->arena, fwords, sizeof(uint64_t));
+    if (nb.own_bits == NULL || nb.frame_bits == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    nb.own_mask = words - 1;
+    nb.frame_mask = fwords - 1;
+    for (uint32_t id = 0; id < rs->n_names; id++) {
+        if (nb.key_len[id] == 0)
+            continue;
+        near_hash h;
+        near_hash_of(&h, nb.keys + nb.key_at[id], nb.key_len[id]);
+        bit_set(nb.own_bits, nb.own_mask, near_whole(&h));
+    }
+    for (uint32_t id = 0; id < rs->n_names; id++)
+        if (nb.key_len[id] >= NEAR2_MIN_LEN) {
+            const unsigned char *k = (const unsigned char *)nb.keys + nb.key_at[id];
+            size_t l = nb.key_len[id];
+            bit_set(nb.frame_bits, nb.frame_mask, near_frame(k[0], k[1], k[l - 2], k[l - 1], l));
+        }
+    /* Two-stage pipeline: the variants of the next name are hashed and
+     * their slots prefetched while the current name's are probed, so the
+     * cache misses of a large registry overlap. */
+    typedef struct stage {
+        uint32_t id;
+        near_hash h;
+        uint64_t v[NEAR_MAX_LEN + 1];
+        size_t nv;
+    } stage;
+    stage st[2];
+    int cur = 0;
+    bool have = false;
+    for (uint32_t id = 0; id <= rs->n_names && rc == MV_OK; id++) {
+        stage *nx = &st[cur ^ 1];
+        bool next = false;
+        if (id < rs->n_names && nb.key_len[id] != 0) {
+            size_t len = nb.key_len[id];
+            const char *key = nb.keys + nb.key_at[id];
+            nx->id = id;
+            near_hash_of(&nx->h, key, len);
+            nx->nv = 0;
+            nx->v[nx->nv++] = near_whole(&nx->h);
+            for (size_t i = 0; i < len; i++)
+                if (i == 0 || key[i] != key[i - 1])
+                    nx->v[nx->nv++] = near_del1(&nx->h, i);
+            for (size_t i = 0; i < nx->nv; i++) {
+                prefetch(&nb.del.slots[(size_t)nx->v[i] & nb.del.mask]);
+                prefetch(&nb.own.slots[(size_t)nx->v[i] & nb.own.mask]);
+            }
+            next = true;
+        } else if (id < rs->n_names) {
+            continue; /* not eligible: keep the current stage waiting */
+        }
+        if (have) {
+            const stage *c = &st[cur];
+            size_t len = c->h.len;
+            rc = near_probe(&nb, &nb.del, c->v[0], c->id);
+            for (size_t i = 1; i < c->nv && rc == MV_OK; i++) {
+                if (len - 1 >= NEAR_MIN_LEN)
+                    rc = near_probe(&nb, &nb.own, c->v[i], c->id);
+                if (rc == MV_OK)
+                    rc = near_probe(&nb, &nb.del, c->v[i], c->id);
+            }
+            if (rc == MV_OK && len - 2 >= NEAR2_MIN_LEN && len <= NEAR2_MAX_LEN)
+                rc = near_probe_two(&nb, &c->h, nb.keys + nb.key_at[c->id], c->id);
+        }
+        have = next;
+        cur ^= 1;
+    }
+    if (rc != MV_OK)
+        goto done;
+    /* Both directions, as compressed rows; NEAR_MAX per name. */
+    uint32_t *fill = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint32_t));
+    rs->near_ids = mv_arena_calloc(rs->arena, 2 * nb.n_pairs + 1, sizeof(uint32_t));
+    rs->near_dist = mv_arena_calloc(rs->arena, 2 * nb.n_pairs + 1, sizeof(uint8_t));
+    if (fill == NULL || rs->near_ids == NULL || rs->near_dist == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < nb.n_pairs; i++) {
+        uint32_t ends[2] = {nb.pairs[i].a, nb.pairs[i].b};
+        for (int e = 0; e < 2; e++) {
+            if (rs->near_start[ends[e] + 1] < NEAR_MAX)
+                rs->near_start[ends[e] + 1]++;
+            else
+                rs->near_capped[ends[e]] = true;
+        }
+    }
+    for (uint32_t n = 0; n < rs->n_names; n++)
+        rs->near_start[n + 1] += rs->near_start[n];
+    for (size_t i = 0; i < nb.n_pairs; i++) {
+        uint32_t ends[2] = {nb.pairs[i].a, nb.pairs[i].b};
+        for (int e = 0; e < 2; e++) {
+            uint32_t n = ends[e];
+            if (fill[n] < rs->near_start[n + 1] - rs->near_start[n]) {
+                rs->near_ids[rs->near_start[n] + fill[n]] = ends[1 - e];
+                rs->near_dist[rs->near_start[n] + fill[n]] = nb.pairs[i].dist;
+                fill[n]++;
+            }
+        }
+    }
+    rc = near_reps(rs);
+done:
+    mv_free(a, nb.seen.slots, nb.seen.n_slots * sizeof(*nb.seen.slots));
+    mv_free(a, nb.pairs, nb.cap_pairs * sizeof(*nb.pairs));
+    return rc;
+}
+
 static int registry_prepare(void *es_unused, const mv_registry *r, const mv_allocator *a,
                             void **out) {
     (void)es_unused;
@@ -907,9 +1525,32 @@ static int registry_prepare(void *es_unused, const mv_registry *r, const mv_allo
         (rc = intern_skeletons(rs, &skels, hashes)) != MV_OK)
         goto done;
     rs->n_skels = skels.count;
+    /* tools per server, in registry order */
+    rs->srv_start = mv_arena_calloc(rs->arena, n_servers + 2, sizeof(uint32_t));
+    rs->srv_tools = mv_arena_calloc(rs->arena, nt + 1, sizeof(uint32_t));
+    uint32_t *srv_fill = mv_arena_calloc(rs->arena, n_servers + 1, sizeof(uint32_t));
+    if (rs->srv_start == NULL || rs->srv_tools == NULL || srv_fill == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t t = 0; t < nt; t++)
+        rs->srv_start[mv_registry_tool_server(r, t) + 1]++;
+    for (size_t k = 0; k < n_servers; k++)
+        rs->srv_start[k + 1] += rs->srv_start[k];
+    rs->srv_elsewhere = mv_arena_calloc(rs->arena, n_servers + 1, sizeof(uint32_t));
+    if (rs->srv_elsewhere == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t t = 0; t < nt; t++) {
+        uint32_t sv = mv_registry_tool_server(r, t);
+        rs->srv_tools[rs->srv_start[sv] + srv_fill[sv]++] = (uint32_t)t;
+        rs->srv_elsewhere[sv] += rs->names[rs->tool_name[t]].n_servers >= 2;
+    }
     if ((rc = build_groups(rs)) != MV_OK ||
         (rc = build_index(&rs->name_keys, a, rs, false)) != MV_OK ||
-        (rc = build_index(&rs->server_keys, a, rs, true)) != MV_OK)
+        (rc = build_index(&rs->server_keys, a, rs, true)) != MV_OK ||
+        (rc = build_near(rs, a)) != MV_OK)
         goto done;
 done:
     hmap_release(a, &names);
@@ -1119,6 +1760,298 @@ static bool share_skeleton(mv_str a, mv_str b) {
     return false;
 }
 
+/* ------------------------------------------------- typosquats: judging */
+
+static int cmp_u64_words(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static size_t server_stem(char *buf, size_t cap, mv_str name);
+static bool generic_stem(const char *s, size_t n);
+static bool server_exposes(const reg_state *rs, uint32_t server, uint32_t name);
+
+#define WORDS_MAX 160u /* distinct words of a description compared */
+#define WORDS_BYTES 1024u
+
+/* Hashes of the distinct words of a text (letters and digits, lower-cased;
+ * a hyphen or apostrophe inside a word is dropped, so "e-mail" is "email"
+ * and "user's" is "users"), sorted. */
+static size_t text_words(mv_str t, uint64_t *out, size_t cap) {
+    size_t n = 0, i = 0, end = t.len < WORDS_BYTES ? t.len : WORDS_BYTES;
+    while (i < end && n < cap) {
+        unsigned char c = (unsigned char)t.ptr[i];
+        if (!(k_byte_class[c] & (BC_UPPER | BC_LOWER | BC_DIGIT))) {
+            i++;
+            continue;
+        }
+        uint64_t h = HASH_INIT;
+        size_t len = 0;
+        while (i < end) {
+            c = (unsigned char)t.ptr[i];
+            if ((c == '-' || c == '\'') && i + 1 < end &&
+                (k_byte_class[(unsigned char)t.ptr[i + 1]] & (BC_UPPER | BC_LOWER | BC_DIGIT))) {
+                i++;
+                continue;
+            }
+            if (!(k_byte_class[c] & (BC_UPPER | BC_LOWER | BC_DIGIT)))
+                break;
+            h = hash_step(h, (unsigned char)(c | ((k_byte_class[c] & BC_UPPER) ? 0x20 : 0)));
+            len++;
+            i++;
+        }
+        out[n++] = hash_end(h);
+    }
+    qsort(out, n, sizeof(uint64_t), cmp_u64_words);
+    size_t w = 0;
+    for (size_t k = 0; k < n; k++)
+        if (w == 0 || out[w - 1] != out[k])
+            out[w++] = out[k];
+    return w;
+}
+
+static size_t shared_words(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) {
+    size_t i = 0, j = 0, n = 0;
+    while (i < na && j < nb) {
+        if (a[i] == b[j]) {
+            n++;
+            i++;
+            j++;
+        } else if (a[i] < b[j]) {
+            i++;
+        } else {
+            j++;
+        }
+    }
+    return n;
+}
+
+static bool has_word(const uint64_t *a, size_t na, uint64_t h) {
+    return bsearch(&h, a, na, sizeof(uint64_t), cmp_u64_words) != NULL;
+}
+
+/* Is every input parameter of each tool one of the other's? */
+static bool same_params(const mv_tool *a, const mv_tool *b, size_t *count) {
+    *count = 0;
+    for (uint32_t p = 0; p < a->n_params; p++)
+        *count += a->params[p].schema == MV_SCHEMA_INPUT;
+    return params_within(a, b) && params_within(b, a);
+}
+
+/* Does `a` copy `b`: nearly the same description (the words of the shorter
+ * one, at least five, 90% found in the other: an appended sentence does not
+ * hide the copy), or the same parameters (three or more) with a similar
+ * description? *schema says which. */
+typedef struct def_words {
+    uint64_t w[WORDS_MAX];
+    size_t n;
+    bool done;
+} def_words;
+
+static bool copies_definition(const mv_tool *a, def_words *da, const mv_tool *b, bool *schema) {
+    uint64_t wb[WORDS_MAX];
+    if (!da->done) {
+        da->n = text_words(a->description, da->w, WORDS_MAX);
+        da->done = true;
+    }
+    const uint64_t *wa = da->w;
+    size_t na = da->n;
+    size_t nb = text_words(b->description, wb, WORDS_MAX);
+    size_t shorter = na < nb ? na : nb;
+    size_t shared = shared_words(wa, na, wb, nb);
+    *schema = false;
+    if (shorter >= 5 && shared * 10 >= shorter * 9)
+        return true;
+    size_t params = 0;
+    if (same_params(a, b, &params) && params >= 3 && (shorter == 0 || shared * 2 >= shorter)) {
+        *schema = true;
+        return true;
+    }
+    return false;
+}
+
+/* Words of a name: split at separators, case humps and letter/digit
+ * boundaries; only words of three or more letters count. Calls fn with the
+ * lower-cased hash of each. */
+static size_t name_words(mv_str name, uint64_t *out, size_t cap) {
+    size_t n = 0, i = 0;
+    while (i < name.len && n < cap) {
+        unsigned cls = k_byte_class[(unsigned char)name.ptr[i]];
+        if (!(cls & (BC_UPPER | BC_LOWER))) {
+            i++;
+            continue;
+        }
+        uint64_t h = HASH_INIT;
+        size_t len = 0;
+        unsigned prev = 0;
+        while (i < name.len) {
+            unsigned char c = (unsigned char)name.ptr[i];
+            unsigned k = k_byte_class[c];
+            if (!(k & (BC_UPPER | BC_LOWER)) || (len > 0 && (prev & BC_LOWER) && (k & BC_UPPER)))
+                break;
+            h = hash_step(h, (unsigned char)(c | ((k & BC_UPPER) ? 0x20 : 0)));
+            len++;
+            prev = k;
+            i++;
+        }
+        if (len >= 3)
+            out[n++] = hash_end(h);
+    }
+    return n;
+}
+
+/* Share of a tool's name words that its own description or title uses:
+ * the original names what its text describes, while a typosquat that
+ * copied the original's text does not ("send_emial" under "Send an e-mail
+ * ..."). Scaled to 0..100; 100 when the name has no such word. */
+static unsigned name_consistency(const mv_tool *t) {
+    uint64_t nw[16], dw[WORDS_MAX], tw[32];
+    size_t nn = name_words(t->name, nw, 16);
+    if (nn == 0)
+        return 100;
+    size_t nd = text_words(t->description, dw, WORDS_MAX);
+    size_t nt = text_words(t->title, tw, 32);
+    size_t found = 0;
+    for (size_t i = 0; i < nn; i++)
+        found += has_word(dw, nd, nw[i]) || has_word(tw, nt, nw[i]);
+    return (unsigned)(found * 100 / nn);
+}
+
+/* The other server also exposes this very name (a twin, a gateway): the
+ * look-alike is its own business. A shared server-name stem is no excuse
+ * here: an impostor picks a server name like its victim's ("jira-helper"
+ * next to "jira"), while honest sibling servers share exact tool names. */
+static bool servers_related(const reg_state *rs, uint32_t other, uint32_t own_name) {
+    return server_exposes(rs, other, own_name);
+}
+
+typedef struct squat {
+    uint32_t name;   /* the look-alike name, NONE when none */
+    uint32_t server; /* the server exposing it */
+    unsigned dist;   /* edit distance of the bare keys */
+    bool schema;     /* corroborated by the parameters rather than the text */
+    mv_tier tier;    /* hard: this tool is the imitation; info: the original */
+} squat;
+
+/* A name of another, unrelated server within edit distance 1-2 whose tool
+ * this tool copies (or that copies this tool). */
+static squat find_squat(const reg_state *rs, const mv_tool *tool, uint32_t own, uint32_t nid,
+                        mv_emitter *out) {
+    squat best = {NONE, NONE, 0, false, MV_TIER_INFO};
+    if (rs->near_start == NULL || rs->near_ids == NULL)
+        return best;
+    if (rs->near_capped[nid])
+        mv_emit_cap(out, "shadowing_near_names", NEAR_MAX, NEAR_MAX + 1);
+    unsigned mine = 101;
+    def_words own_words;
+    own_words.done = false;
+    for (uint32_t k = rs->near_start[nid]; k < rs->near_start[nid + 1]; k++) {
+        uint32_t mid = rs->near_ids[k];
+        const name_rec *m = &rs->names[mid];
+        if (!other_server_has(m, own))
+            continue;
+        for (uint8_t r = 0; r < rs->near_nrep[mid]; r++) {
+            uint32_t tid = rs->near_rep[(size_t)mid * NEAR_REPS + r];
+            uint32_t srv = mv_registry_tool_server(rs->registry, tid);
+            if (srv == own || servers_related(rs, srv, nid))
+                continue;
+            const mv_tool *o = mv_registry_tool(rs->registry, tid);
+            bool schema = false;
+            if (!copies_definition(tool, &own_words, o, &schema))
+                continue;
+            if (mine == 101)
+                mine = name_consistency(tool);
+            unsigned theirs = name_consistency(o);
+            mv_tier tier = mine < theirs   ? MV_TIER_HARD
+                           : mine > theirs ? MV_TIER_INFO
+                                           : MV_TIER_SOFT;
+            if (best.name == NONE || tier > best.tier)
+                best = (squat){mid, srv, rs->near_dist[k], schema, tier};
+        }
+    }
+    return best;
+}
+
+/* Server-name stems that are ordinary words of tool names rather than a
+ * brand: "python" of python-code-sandbox in run_python, "database" of
+ * database-mcp in query_database. */
+static bool common_word(const char *s, size_t n) {
+    static const char *const words[] = {
+        "python",    "node",        "java",       "ruby",      "shell",      "bash",
+        "code",      "data",        "database",   "file",      "files",      "folder",
+        "directory", "search",      "query",      "json",      "html",       "text",
+        "image",     "images",      "email",      "mail",      "chat",       "docs",
+        "document",  "memory",      "time",       "math",      "calc",       "calculator",
+        "cloud",     "storage",     "agent",      "browser",   "fetch",      "weather",
+        "maps",      "news",        "notes",      "task",      "tasks",      "calendar",
+        "crypto",    "finance",     "stock",      "stocks",    "sheet",      "sheets",
+        "table",     "tables",      "sandbox",    "docker",    "container",  "kubernetes",
+        "linux",     "windows",     "system",     "local",     "remote",     "http",
+        "fetcher",   "scraper",     "crawler",    "index",     "vector",     "graph",
+        "knowledge", "youtube",     "video",      "audio",     "music",      "voice",
+        "translate", "translation", "pdf",        "markdown",  "everything", "filesystem",
+        "terminal",  "postgres",    "mysql",      "sqlite",    "redis",      "mongo",
+        "mongodb",   "elastic",     "kafka",      "wiki",      "wikipedia",  "blog",
+        "forum",     "report",      "reports",    "analytics", "metrics",    "logs",
+        "log",       "monitor",     "monitoring", "security",  "payment",    "payments",
+        "invoice",   "contact",     "contacts",   "user",      "users",      "project",
+        "projects",  "issue",       "issues",     "ticket",    "tickets",    "order",
+        "orders",    "product",     "products",
+    };
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+        if (words[k][0] == s[0] && strncmp(words[k], s, n) == 0 && words[k][n] == '\0')
+            return true;
+    return false;
+}
+
+/* The name carries the brand of another server exposing the same name
+ * (slack_post_message on "productivity-tools" next to slack's), and the
+ * tool's own server is not of that brand. Returns that server or NONE. */
+static uint32_t brand_server(const reg_state *rs, const name_rec *n, uint32_t own) {
+    uint64_t words[16];
+    size_t nw = 0;
+    uint32_t servers[2] = {n->server0, n->server1};
+    mv_str own_name = mv_registry_server_name(rs->registry, own);
+    for (int k = 0; k < 2; k++) {
+        uint32_t s2 = servers[k];
+        if (s2 == NONE || s2 == own)
+            continue;
+        char stem[64];
+        size_t ls = server_stem(stem, sizeof stem, mv_registry_server_name(rs->registry, s2));
+        if (ls < 4)
+            continue;
+        if (nw == 0 && (nw = name_words(n->name, words, 16)) < 2)
+            return NONE;
+        uint64_t h = hash_bytes(stem, ls);
+        bool in_name = false;
+        for (size_t i = 0; i < nw && !in_name; i++)
+            in_name = words[i] == h;
+        if (!in_name || generic_stem(stem, ls) || common_word(stem, ls))
+            continue;
+        bool own_brand = false; /* the own server's name holds the stem too */
+        for (size_t i = 0; i + ls <= own_name.len && !own_brand; i++) {
+            size_t m = 0;
+            while (m < ls && (own_name.ptr[i + m] | 0x20) == stem[m])
+                m++;
+            own_brand = m == ls;
+        }
+        if (own_brand)
+            continue;
+        /* A gateway or fork exposing several of that server's tools, or a
+         * relay whose tools mostly exist on other servers (an aggregator
+         * of many products), passes tools on rather than imitating one. */
+        uint32_t total = rs->srv_start[own + 1] - rs->srv_start[own];
+        if (rs->srv_elsewhere[own] * 2 > total)
+            continue;
+        unsigned shared = 0;
+        for (uint32_t i = rs->srv_start[own]; i < rs->srv_start[own + 1] && shared < 2; i++)
+            shared += pairset_has(&rs->owns, s2, rs->tool_name[rs->srv_tools[i]]);
+        if (shared < 2)
+            return s2;
+    }
+    return NONE;
+}
+
 static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_tool *tool,
                       uint32_t own, mv_emitter *out) {
     uint32_t nid = rs->tool_name[ctx->tool_index];
@@ -1162,9 +2095,36 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
         }
     }
 
+    squat sq = {NONE, NONE, 0, false, MV_TIER_INFO};
+    if (confusable == NONE && copied == NONE)
+        sq = find_squat(rs, tool, own, nid, out);
+
     dtext d = {.len = 0};
     mv_signal_spec s = {.threat = MV_THREAT_TOOL_POISONING, .field = 0, .evidence = n->name};
-    if (confusable != NONE) {
+    if (confusable == NONE && copied == NONE && sq.name != NONE) {
+        const name_rec *m = &rs->names[sq.name];
+        if (sq.tier == MV_TIER_INFO) {
+            dt_puts(&d, "look-alike name ");
+            dt_name(&d, m->name);
+            dt_puts(&d, " on server ");
+            dt_name(&d, mv_registry_server_name(rs->registry, sq.server));
+            dt_puts(&d, " copies this tool");
+            s.confidence = 0.2;
+        } else {
+            dt_puts(&d, "tool name is ");
+            dt_uint(&d, sq.dist);
+            dt_puts(&d, sq.dist == 1 ? " edit from " : " edits from ");
+            dt_name(&d, m->name);
+            dt_puts(&d, " of server ");
+            dt_name(&d, mv_registry_server_name(rs->registry, sq.server));
+            dt_puts(&d, sq.schema ? " and copies its parameters" : " and copies its description");
+            if (sq.tier == MV_TIER_SOFT)
+                dt_puts(&d, " (which of the two imitates the other is unclear)");
+            s.confidence = sq.tier == MV_TIER_HARD ? 0.9 : 0.6;
+        }
+        s.tier = sq.tier;
+        s.length = (uint32_t)n->name.len;
+    } else if (confusable != NONE) {
         const name_rec *m = &rs->names[confusable];
         mv_name_marks marks;
         mv_name_marks_of(&marks, n->name.ptr, n->name.len);
@@ -1207,6 +2167,20 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
         uint32_t same = n->n_servers - 1; /* the tool's own server is one of them */
         if (same == 0 && twins == 0)
             goto done;
+        uint32_t brand = same > 0 ? brand_server(rs, n, own) : NONE;
+        if (brand != NONE) {
+            /* A distinctive name: the other server's brand, on a server
+             * that is not of that brand. */
+            dt_puts(&d, "same name as the tool of server ");
+            dt_name(&d, mv_registry_server_name(rs->registry, brand));
+            dt_puts(&d, ", whose brand the name carries, on an unrelated server");
+            s.tier = MV_TIER_SOFT;
+            s.confidence = 0.55;
+            s.length = (uint32_t)n->name.len;
+            s.detail = dt_str(&d);
+            rc = mv_emit(out, &s);
+            goto done;
+        }
         if (same > 0) {
             dt_puts(&d, "same name also exposed by ");
             dt_uint(&d, same);
@@ -1714,6 +2688,23 @@ static bool quoted(const char *text, size_t len, size_t start, size_t end) {
     return open && is_quote_at(t, len, end, true);
 }
 
+/* A plain word called a tool right after it: "the fetch tool", "the
+ * search tool's results". Like quotes, this says the word is a tool name. */
+static bool called_tool(const char *text, size_t len, size_t end) {
+    const unsigned char *t = (const unsigned char *)text;
+    static const char *const words[] = {" tool", " function", " command"};
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        size_t n = strlen(words[k]);
+        if (end + n <= len && memcmp(t + end, words[k], n) == 0) {
+            size_t after = end + n;
+            if (after < len && t[after] == 's')
+                after++;
+            return after >= len || !is_word_byte(t[after]);
+        }
+    }
+    return false;
+}
+
 /* The mention is a value ("action=get_device", "\"action\":\"list\"") or the
  * head of a definition list item ("- create_pipeline: ..."). */
 static bool value_or_definition(const char *text, size_t len, size_t start, size_t end) {
@@ -1984,7 +2975,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     /* Cheap tests first: most mentions in honest text are the tool's own
      * vocabulary or English words, and only a server named next to them
      * could make them count. */
-    bool strong = !(sp->own || sp->self) && (m->ident || quoted(text, len, sp->start, sp->end));
+    bool named = quoted(text, len, sp->start, sp->end) || called_tool(text, len, sp->end);
+    bool strong = !(sp->own || sp->self) && (m->ident || named);
     size_t s0 = 0, s1 = 0;
     sentence_cached(ts, text, len, sp, &s0, &s1);
     qualifier qs = find_qualifier(rs, text, s0, s1, sp, ts->own);
@@ -1996,7 +2988,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     if ((sp->own || sp->self) && !v.qualified)
         return MV_OK; /* own tool or a sibling: not shadowing */
     if (!v.qualified) {
-        if (!m->ident && !quoted(text, len, sp->start, sp->end))
+        if (!m->ident && !named)
             return MV_OK; /* an English word in prose */
         if (value_or_definition(text, len, sp->start, sp->end))
             return MV_OK;

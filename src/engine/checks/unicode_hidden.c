@@ -993,11 +993,34 @@ typedef struct tool_acc {
     uint32_t hard_mask; /* classes with a hard hit anywhere in the tool */
 } tool_acc;
 
-static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_index, bool ids,
-                         bool strict, tool_acc *acc) {
+/* The hit of class `cls` in a field, found or added: chunks of one field
+ * add up into one hit per class. */
+static hit *field_hit(tool_acc *acc, uint32_t field, uint8_t cls, bool *fresh) {
+    *fresh = false;
+    for (uint32_t i = acc->n_hits; i > 0; i--) {
+        hit *h = &acc->hits[i - 1];
+        if (h->field != field)
+            break; /* hits of one field are contiguous */
+        if (h->cls == cls)
+            return h;
+    }
+    hit *h = new_hit(acc->hits, &acc->n_hits, &acc->dropped);
+    if (h != NULL) {
+        h->field = field;
+        h->cls = cls;
+        h->info = true;
+        *fresh = true;
+    }
+    return h;
+}
+
+/* Analyse text[0, len) -- a chunk of a field starting at byte `base` of it
+ * -- counting only code points whose offset lies in [lo, hi): the rest is
+ * context on either side so that a chunk boundary changes no judgement. */
+static int analyse_chunk(mv_arena *scratch, const unsigned char *s, size_t len, size_t base,
+                         size_t lo, size_t hi, uint32_t field_index, bool ids, bool strict,
+                         tool_acc *acc) {
     int rc = MV_OK;
-    const unsigned char *s = (const unsigned char *)fl->text.ptr;
-    size_t len = fl->text.len;
     field_ctx f;
     memset(&f, 0, sizeof(f));
     f.ids = ids;
@@ -1072,6 +1095,8 @@ static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_i
         first[c] = first_stray[c] = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
         const ucp *c = &f.u[i];
+        if (c->off < lo || c->off >= hi)
+            continue; /* context of a neighbouring chunk */
         if (c->st == ST_SUSPECT) {
             if (count[c->cls]++ == 0)
                 first[c->cls] = i;
@@ -1085,17 +1110,36 @@ static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_i
     for (uint8_t c = 0; c < HC_COUNT; c++) {
         if (count[c] == 0 && strays[c] == 0)
             continue;
-        hit *h = new_hit(acc->hits, &acc->n_hits, &acc->dropped);
         if (count[c] > 0)
             acc->hard_mask |= 1u << c;
+        bool fresh = false;
+        hit *h = field_hit(acc, field_index, c, &fresh);
         if (h == NULL)
             continue;
-        h->field = field_index;
-        h->cls = c;
-        h->info = count[c] == 0;
-        h->count = h->info ? strays[c] : count[c];
-        run_span(&f, h->info ? first_stray[c] : first[c], &h->off, &h->len);
-        if (h->info ||
+        bool was_info = h->info;
+        if (count[c] > 0 && was_info) {
+            /* the first suspect occurrence locates the hit; strays of an
+             * earlier chunk are counted in with it */
+            uint32_t off = 0, l = 0;
+            run_span(&f, first[c], &off, &l);
+            h->off = (uint32_t)(off + base);
+            h->len = l;
+            h->count = count[c] + (fresh ? 0 : h->count);
+            h->info = false;
+        } else if (count[c] > 0) {
+            h->count += count[c];
+        } else if (was_info) {
+            if (fresh) {
+                uint32_t off = 0, l = 0;
+                run_span(&f, first_stray[c], &off, &l);
+                h->off = (uint32_t)(off + base);
+                h->len = l;
+            }
+            h->count += strays[c];
+        } else {
+            continue; /* strays next to suspects of the class: the suspects speak */
+        }
+        if (h->info || h->decoded ||
             (c != HC_TAG && c != HC_VARIATION && c != HC_PRIVATE_USE && c != HC_ZERO_WIDTH))
             continue;
         if (buf == NULL) {
@@ -1106,7 +1150,8 @@ static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_i
             }
         }
         if (c == HC_ZERO_WIDTH) {
-            decode_zw_binary(&f, buf, h);
+            if (decode_zw_binary(&f, buf, h))
+                h->off = (uint32_t)(h->off + base);
         } else {
             uint32_t units = 0;
             size_t blen = decode_class(&f, c, buf, &units);
@@ -1115,6 +1160,46 @@ static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_i
         }
     }
 done:
+    return rc;
+}
+
+/* Fields are analysed in chunks of UH_CHUNK bytes, each with UH_MARGIN
+ * bytes of context on either side, so that the work space stays bounded
+ * (16 bytes per code point of one chunk) whatever the length of the whole
+ * field: a field of 50 MB is one linear pass. A field up to UH_CHUNK is
+ * one chunk without margins, exactly as before. Chunks without a byte that
+ * could be a candidate are skipped by the word-at-a-time test. */
+#define UH_CHUNK 65536u
+#define UH_MARGIN 256u
+
+static size_t back_to_char(const unsigned char *s, size_t i) {
+    while (i > 0 && (s[i] & 0xC0) == 0x80)
+        i--;
+    return i;
+}
+
+static int analyse_field(mv_arena *scratch, const mv_field *fl, uint32_t field_index, bool ids,
+                         bool strict, tool_acc *acc) {
+    mv_str whole = mv_field_whole(fl);
+    const unsigned char *s = (const unsigned char *)whole.ptr;
+    size_t len = whole.len;
+    int rc = MV_OK;
+    if (len <= UH_CHUNK)
+        return analyse_chunk(scratch, s, len, 0, 0, len, field_index, ids, strict, acc);
+    for (size_t cs = 0; cs < len && rc == MV_OK;) {
+        size_t ce = cs + UH_CHUNK < len ? back_to_char(s, cs + UH_CHUNK) : len;
+        if (ce <= cs)
+            ce = len;
+        size_t ws = cs > UH_MARGIN ? back_to_char(s, cs - UH_MARGIN) : 0;
+        size_t we = ce + UH_MARGIN < len ? back_to_char(s, ce + UH_MARGIN) : len;
+        if (needs_scan(s + cs, ce - cs, !ids)) {
+            mv_arena_mark mark = mv_arena_save(scratch);
+            rc = analyse_chunk(scratch, s + ws, we - ws, ws, cs - ws, ce - ws, field_index, ids,
+                               strict, acc);
+            mv_arena_rewind(scratch, mark);
+        }
+        cs = ce;
+    }
     return rc;
 }
 
@@ -1133,7 +1218,18 @@ static const char *decoded_label(uint8_t cls) {
     }
 }
 
-static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, mv_emitter *out) {
+/* Zero-width and private-use strays are never clean (the MCP spec: hidden
+ * characters never appear in a legitimate human-readable description);
+ * bidi marks and soft hyphens off a word stay informational debris. */
+static bool stray_counts(uint8_t cls) {
+    return cls == HC_ZERO_WIDTH || cls == HC_PRIVATE_USE;
+}
+
+/* Strays that are only reviewed: one or two in the whole tool. */
+#define UH_STRAY_SOFT_MAX 2u
+
+static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, uint32_t strays,
+                    mv_emitter *out) {
     const mv_field *fl = &tool->fields[h->field];
     bool escalated = !h->info && n_classes >= 3;
     char detail[240];
@@ -1145,16 +1241,32 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, mv_em
     s.offset = h->off;
     s.length = h->len;
 
-    if (h->info) {
+    if (h->info && stray_counts(h->cls)) {
+        const char *what =
+            h->cls == HC_PRIVATE_USE ? "private-use character(s)" : "zero-width character(s)";
+        if (strays > UH_STRAY_SOFT_MAX) {
+            s.tier = MV_TIER_HARD;
+            s.confidence = 0.85;
+            snprintf(detail, sizeof(detail),
+                     "%u stray %s in prose, %u in this tool: invisible characters never belong "
+                     "in a tool description",
+                     h->count, what, strays);
+        } else {
+            /* One or two beside spaces, splitting nothing and decoding to
+             * nothing: review, and hard when another check corroborates. */
+            s.tier = MV_TIER_SOFT;
+            s.confidence = 0.5;
+            snprintf(detail, sizeof(detail),
+                     "%u stray %s beside a space in prose: invisible characters never belong in "
+                     "a tool description (hard when another signal in the tool agrees)",
+                     h->count, what);
+        }
+    } else if (h->info) {
         s.tier = MV_TIER_INFO;
         s.confidence = 0.2;
         snprintf(detail, sizeof(detail),
                  "%u stray %s at a word boundary in prose: tolerated as copy-paste debris",
-                 h->count,
-                 h->cls == HC_BIDI_MARK     ? "bidi mark(s)"
-                 : h->cls == HC_PRIVATE_USE ? "private-use glyph(s)"
-                 : h->cls == HC_FORMAT      ? "soft hyphen(s)"
-                                            : "zero-width character(s)");
+                 h->count, h->cls == HC_BIDI_MARK ? "bidi mark(s)" : "soft hyphen(s)");
     } else if (h->decoded) {
         s.tier = MV_TIER_HARD;
         s.confidence = 0.99;
@@ -1182,8 +1294,9 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, mv_em
         s.evidence = (mv_str){evidence, sizeof(prefix) - 1 + h->msg_len};
     } else {
         /* ~40 raw bytes each side, cut on character boundaries. */
-        const unsigned char *t = (const unsigned char *)fl->text.ptr;
-        size_t tl = fl->text.len;
+        mv_str whole = mv_field_whole(fl);
+        const unsigned char *t = (const unsigned char *)whole.ptr;
+        size_t tl = whole.len;
         size_t a = h->off > UH_CONTEXT ? h->off - UH_CONTEXT : 0;
         size_t b = (size_t)h->off + h->len + UH_CONTEXT;
         if (b > tl)
@@ -1195,6 +1308,8 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, mv_em
         s.evidence = (mv_str){fl->text.ptr + a, b - a};
     }
     s.detail = (mv_str){detail, strlen(detail)};
+    if (h->info && stray_counts(h->cls) && s.tier == MV_TIER_SOFT)
+        return mv_emit_corroborable(out, &s);
     return mv_emit(out, &s);
 }
 
@@ -1210,9 +1325,10 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         const mv_field *fl = &tool->fields[i];
         bool ids = is_ids_kind(fl->kind);
         bool strict = ids || fl->kind == MV_FIELD_SCHEMA_VALUE;
-        if (fl->text.len == 0 ||
-            !needs_scan((const unsigned char *)fl->text.ptr, fl->text.len, !ids))
-            continue;
+        mv_str whole = mv_field_whole(fl);
+        if (whole.len == 0 || fl->window_of != 0 ||
+            !needs_scan((const unsigned char *)whole.ptr, whole.len, !ids))
+            continue; /* windows of a cut field: the whole field is read here */
         if (acc.hits == NULL) {
             acc.hits = mv_arena_alloc(ctx->scratch, UH_HITS_MAX * sizeof(hit));
             if (acc.hits == NULL) {
@@ -1235,13 +1351,17 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
     uint32_t n_classes = 0;
     for (uint32_t m = acc.hard_mask; m != 0; m &= m - 1)
         n_classes++;
+    uint32_t strays = 0;
+    for (uint32_t i = 0; i < acc.n_hits; i++)
+        if (acc.hits[i].info && stray_counts(acc.hits[i].cls))
+            strays += acc.hits[i].count;
     /* Decoded messages first, so the per-tool signal cap keeps them. */
     for (int pass = 0; pass < 3 && rc == MV_OK; pass++) {
         for (uint32_t i = 0; i < acc.n_hits && rc == MV_OK; i++) {
             const hit *h = &acc.hits[i];
             int want = h->decoded ? 0 : (h->info ? 2 : 1);
             if (want == pass)
-                rc = emit_hit(tool, h, n_classes, out);
+                rc = emit_hit(tool, h, n_classes, strays, out);
         }
     }
 done:

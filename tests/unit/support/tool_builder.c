@@ -34,12 +34,19 @@ mv_tool *tb_tool_n(mv_arena *arena, const char *server, const char *name, const 
     t->server = dup_str(arena, server, strlen(server));
     t->name = dup_str(arena, name, strlen(name));
     push_field(arena, t,
-               (mv_field){MV_FIELD_NAME, MV_SCHEMA_NONE, -1, MV_STR_LIT("name"), t->name});
+               (mv_field){.kind = MV_FIELD_NAME,
+                          .schema = MV_SCHEMA_NONE,
+                          .param = -1,
+                          .path = MV_STR_LIT("name"),
+                          .text = t->name});
     if (description != NULL) {
         t->description = dup_str(arena, description, description_len);
         push_field(arena, t,
-                   (mv_field){MV_FIELD_DESCRIPTION, MV_SCHEMA_NONE, -1, MV_STR_LIT("description"),
-                              t->description});
+                   (mv_field){.kind = MV_FIELD_DESCRIPTION,
+                              .schema = MV_SCHEMA_NONE,
+                              .param = -1,
+                              .path = MV_STR_LIT("description"),
+                              .text = t->description});
     }
     return t;
 }
@@ -71,21 +78,30 @@ void tb_add_param(mv_arena *arena, mv_tool *tool, const char *name, const char *
         abort();
     strcpy(path, "inputSchema.properties.");
     strcat(path, name);
-    push_field(
-        arena, tool,
-        (mv_field){MV_FIELD_PROPERTY_NAME, MV_SCHEMA_INPUT, index, (mv_str){path, plen}, np->name});
+    push_field(arena, tool,
+               (mv_field){.kind = MV_FIELD_PROPERTY_NAME,
+                          .schema = MV_SCHEMA_INPUT,
+                          .param = index,
+                          .path = (mv_str){path, plen},
+                          .text = np->name});
     if (description != NULL) {
         char *dpath = mv_arena_memdup(arena, path, plen + 12);
         memcpy(dpath + plen, ".description", 12);
         push_field(arena, tool,
-                   (mv_field){MV_FIELD_SCHEMA_DESCRIPTION, MV_SCHEMA_INPUT, index,
-                              (mv_str){dpath, plen + 12}, np->description});
+                   (mv_field){.kind = MV_FIELD_SCHEMA_DESCRIPTION,
+                              .schema = MV_SCHEMA_INPUT,
+                              .param = index,
+                              .path = (mv_str){dpath, plen + 12},
+                              .text = np->description});
     }
 }
 
 void tb_add_field(mv_arena *arena, mv_tool *tool, mv_field_kind kind, mv_schema_side schema,
                   const char *path, const char *text) {
     push_field(arena, tool,
-               (mv_field){kind, schema, -1, dup_str(arena, path, strlen(path)),
-                          dup_str(arena, text, strlen(text))});
+               (mv_field){.kind = kind,
+                          .schema = schema,
+                          .param = -1,
+                          .path = dup_str(arena, path, strlen(path)),
+                          .text = dup_str(arena, text, strlen(text))});
 }

@@ -1,0 +1,1105 @@
+/*
+ * Escape clusters, percent escapes, HTML character references, character
+ * code lists, glued quoted pieces, ROT13 and reversed lines for the
+ * payload.decoded check (see payload_unescape.h).
+ *
+ * None of these decides anything: a candidate only says "this text may
+ * hide a command", and the check decodes it and asks the command
+ * classifier. So the candidate rules are tuned for cost (cheap to reject,
+ * never quadratic), not for precision; honest text that happens to form a
+ * candidate (a URL with %20, a list of port numbers, an HTML &amp;)
+ * decodes to text without a command and stays silent.
+ */
+#include "payload_unescape.h"
+
+#include <string.h>
+
+#include "mcpvet/ac.h"
+
+/* ------------------------------------------------------------- helpers */
+
+static int hexval(unsigned char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static bool is_digit(unsigned char c) {
+    return c >= '0' && c <= '9';
+}
+
+static bool is_alpha(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_alnum(unsigned char c) {
+    return is_digit(c) || is_alpha(c);
+}
+
+static bool is_space(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Bounded output buffer. */
+typedef struct obuf {
+    uint8_t *p;
+    size_t n, cap;
+    bool full;
+} obuf;
+
+static void put_byte(obuf *o, uint8_t b) {
+    if (o->n == o->cap) {
+        o->full = true;
+        return;
+    }
+    o->p[o->n++] = b;
+}
+
+/* A code point as UTF-8 (invalid ones as '?'). */
+static void put_cp(obuf *o, uint32_t cp) {
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        cp = '?';
+    if (cp < 0x80) {
+        put_byte(o, (uint8_t)cp);
+    } else if (cp < 0x800) {
+        put_byte(o, (uint8_t)(0xC0 | cp >> 6));
+        put_byte(o, (uint8_t)(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        put_byte(o, (uint8_t)(0xE0 | cp >> 12));
+        put_byte(o, (uint8_t)(0x80 | ((cp >> 6) & 0x3F)));
+        put_byte(o, (uint8_t)(0x80 | (cp & 0x3F)));
+    } else {
+        put_byte(o, (uint8_t)(0xF0 | cp >> 18));
+        put_byte(o, (uint8_t)(0x80 | ((cp >> 12) & 0x3F)));
+        put_byte(o, (uint8_t)(0x80 | ((cp >> 6) & 0x3F)));
+        put_byte(o, (uint8_t)(0x80 | (cp & 0x3F)));
+    }
+}
+
+/* Value of `n` hex digits at s[i]; -1 when one is missing. */
+static long hex_digits(const unsigned char *s, size_t len, size_t i, size_t n) {
+    long v = 0;
+    if (i + n > len)
+        return -1;
+    for (size_t k = 0; k < n; k++) {
+        int h = hexval(s[i + k]);
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+/* ---------------------------------------------------- string-literal escapes */
+
+typedef enum esc_type { ESC_NONE = 0, ESC_X, ESC_U, ESC_OCT, ESC_SIMPLE } esc_type;
+
+typedef struct esc {
+    esc_type type;
+    size_t len;   /* bytes, backslashes included */
+    uint32_t val; /* a byte (x, octal, simple) or a code point (u) */
+} esc;
+
+/* The escape starting at the backslash at s[i] (one or two backslashes, so
+ * a doubly escaped "\\x41" counts). */
+static esc esc_at(const unsigned char *s, size_t len, size_t i) {
+    esc e = {ESC_NONE, 0, 0};
+    size_t p = i;
+    while (p < len && p - i < 2 && s[p] == '\\')
+        p++;
+    if (p == i || p >= len)
+        return e;
+    unsigned char c = s[p];
+    long v;
+    if (c == 'x' && (v = hex_digits(s, len, p + 1, 2)) >= 0) {
+        e = (esc){ESC_X, p + 3 - i, (uint32_t)v};
+    } else if (c == 'u' && (v = hex_digits(s, len, p + 1, 4)) >= 0) {
+        e = (esc){ESC_U, p + 5 - i, (uint32_t)v};
+    } else if (c == 'U' && (v = hex_digits(s, len, p + 1, 8)) >= 0) {
+        e = (esc){ESC_U, p + 9 - i, (uint32_t)v};
+    } else if (c == 'u' && p + 2 < len && s[p + 1] == '{') {
+        size_t k = p + 2;
+        v = 0;
+        while (k < len && k - p - 2 < 6 && hexval(s[k]) >= 0)
+            v = v * 16 + hexval(s[k++]);
+        if (k > p + 2 && k < len && s[k] == '}')
+            e = (esc){ESC_U, k + 1 - i, (uint32_t)v};
+    } else if (c >= '0' && c <= '7') {
+        /* Two or three octal digits (a lone \0 is NUL, not a character). */
+        size_t k = p;
+        v = 0;
+        while (k < len && k - p < 3 && s[k] >= '0' && s[k] <= '7')
+            v = v * 8 + (s[k++] - '0');
+        if (k - p >= 2 && v <= 0xFF)
+            e = (esc){ESC_OCT, k - i, (uint32_t)v};
+    } else if (c == 'n' || c == 't' || c == 'r' || c == '\'' || c == '"' || c == '\\' || c == ' ') {
+        uint32_t val = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
+        e = (esc){ESC_SIMPLE, p + 1 - i, val};
+    }
+    return e;
+}
+
+#define ESC_GAP                                                                                    \
+    24 /* plain bytes allowed between two escapes of a cluster ("\\x63url -fsSL https\\x3a") */
+
+/* Extent of the escape cluster starting at the backslash at i: escapes
+ * with at most ESC_GAP plain bytes (no newline, no backslash) between
+ * them. Counts the code escapes and whether it is a pure run of \xNN. */
+static size_t esc_cluster(const unsigned char *s, size_t len, size_t i, size_t *codes,
+                          bool *pure_x) {
+    size_t k = i, end = i;
+    *codes = 0;
+    *pure_x = true;
+    for (;;) {
+        esc e = esc_at(s, len, k);
+        if (e.type == ESC_NONE)
+            break;
+        if (k != end)
+            *pure_x = false; /* a gap */
+        if (e.type != ESC_X)
+            *pure_x = false;
+        if (e.type != ESC_SIMPLE)
+            (*codes)++;
+        k += e.len;
+        end = k;
+        size_t g = k;
+        while (g < len && g - k < ESC_GAP && s[g] != '\\' && s[g] != '\n')
+            g++;
+        if (g >= len || s[g] != '\\')
+            break;
+        k = g;
+    }
+    return end;
+}
+
+/* Bytes that end the string an escape cluster belongs to. */
+static bool esc_edge(unsigned char c) {
+    return c == '"' || c == '\'' || c == '`' || c == '\n' || c == '\r';
+}
+
+static size_t decode_esc(const unsigned char *s, size_t from, size_t to, obuf *o) {
+    size_t i = from;
+    while (i < to && !o->full) {
+        if (s[i] != '\\') {
+            put_byte(o, s[i++]);
+            continue;
+        }
+        esc e = esc_at(s, to, i);
+        if (e.type == ESC_NONE) {
+            put_byte(o, s[i++]);
+            continue;
+        }
+        i += e.len;
+        if (e.type == ESC_U) {
+            uint32_t cp = e.val;
+            /* A UTF-16 surrogate pair written as two \u escapes. */
+            if (cp >= 0xD800 && cp <= 0xDBFF && i < to && s[i] == '\\') {
+                esc lo = esc_at(s, to, i);
+                if (lo.type == ESC_U && lo.val >= 0xDC00 && lo.val <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo.val - 0xDC00);
+                    i += lo.len;
+                }
+            }
+            put_cp(o, cp);
+        } else {
+            put_byte(o, (uint8_t)e.val); /* bytes: \xE2\x80\x8B is UTF-8 as written */
+        }
+    }
+    return o->n;
+}
+
+/* ------------------------------------------------------- percent escapes */
+
+/* %XX or %uXXXX at s[i]; returns its length (0 when none) and the value. */
+static size_t pct_at(const unsigned char *s, size_t len, size_t i, uint32_t *val, bool *wide) {
+    long v;
+    *wide = false;
+    if (s[i] != '%')
+        return 0;
+    if ((v = hex_digits(s, len, i + 1, 2)) >= 0) {
+        *val = (uint32_t)v;
+        return 3;
+    }
+    if (i + 1 < len && (s[i + 1] == 'u' || s[i + 1] == 'U') &&
+        (v = hex_digits(s, len, i + 2, 4)) >= 0) {
+        *val = (uint32_t)v;
+        *wide = true;
+        return 6;
+    }
+    return 0;
+}
+
+/* Bytes that end a percent-encoded token. */
+static bool pct_stop(unsigned char c) {
+    return is_space(c) || c == '"' || c == '\'' || c == '`' || c == '<' || c == '>' || c == '(' ||
+           c == ')' || c == 0;
+}
+
+static size_t decode_pct(const unsigned char *s, size_t from, size_t to, bool plus_space, obuf *o) {
+    size_t i = from;
+    while (i < to && !o->full) {
+        uint32_t v;
+        bool wide;
+        size_t n = pct_at(s, to, i, &v, &wide);
+        if (n == 0) {
+            put_byte(o, (plus_space && s[i] == '+') ? ' ' : s[i]);
+            i++;
+        } else {
+            if (wide)
+                put_cp(o, v);
+            else
+                put_byte(o, (uint8_t)v);
+            i += n;
+        }
+    }
+    return o->n;
+}
+
+/* --------------------------------------------- HTML character references */
+
+typedef struct named_ref {
+    const char *name;
+    char ch;
+} named_ref;
+
+/* The references an obfuscated command needs (punctuation mostly). */
+static const named_ref k_named[] = {
+    {"amp", '&'},      {"lt", '<'},    {"gt", '>'},     {"quot", '"'},   {"apos", '\''},
+    {"sol", '/'},      {"bsol", '\\'}, {"vert", '|'},   {"verbar", '|'}, {"colon", ':'},
+    {"period", '.'},   {"tilde", '~'}, {"dollar", '$'}, {"lpar", '('},   {"rpar", ')'},
+    {"num", '#'},      {"excl", '!'},  {"commat", '@'}, {"equals", '='}, {"plus", '+'},
+    {"hyphen", '-'},   {"dash", '-'},  {"lowbar", '_'}, {"semi", ';'},   {"comma", ','},
+    {"quest", '?'},    {"nbsp", ' '},  {"ast", '*'},    {"lsqb", '['},   {"rsqb", ']'},
+    {"lcub", '{'},     {"rcub", '}'},  {"percnt", '%'}, {"grave", '`'},  {"Hat", '^'},
+    {"NewLine", '\n'}, {"Tab", '\t'},
+};
+
+/* The reference at '&' s[i]: its length (0 when none), value, numeric or not. */
+static size_t ent_at(const unsigned char *s, size_t len, size_t i, uint32_t *val, bool *numeric) {
+    size_t k = i + 1;
+    *numeric = false;
+    if (k < len && s[k] == '#') {
+        k++;
+        bool hexnum = k < len && (s[k] == 'x' || s[k] == 'X');
+        if (hexnum)
+            k++;
+        size_t d = k;
+        uint32_t v = 0;
+        while (k < len && k - d < 7 && (hexnum ? hexval(s[k]) >= 0 : is_digit(s[k]))) {
+            v = v * (hexnum ? 16u : 10u) + (uint32_t)(hexnum ? hexval(s[k]) : s[k] - '0');
+            k++;
+        }
+        if (k == d)
+            return 0;
+        if (k < len && s[k] == ';')
+            k++;
+        *val = v;
+        *numeric = true;
+        return k - i;
+    }
+    size_t d = k;
+    while (k < len && k - d < 8 && is_alpha(s[k]))
+        k++;
+    if (k == d || k >= len || s[k] != ';')
+        return 0;
+    for (size_t r = 0; r < sizeof(k_named) / sizeof(k_named[0]); r++) {
+        size_t n = strlen(k_named[r].name);
+        if (n == k - d && memcmp(k_named[r].name, s + d, n) == 0) {
+            *val = (unsigned char)k_named[r].ch;
+            return k + 1 - i;
+        }
+    }
+    return 0;
+}
+
+#define ENT_GAP 3
+
+static size_t ent_cluster(const unsigned char *s, size_t len, size_t i, size_t *numeric_refs) {
+    size_t k = i, end = i;
+    *numeric_refs = 0;
+    for (;;) {
+        uint32_t v;
+        bool num;
+        size_t n = ent_at(s, len, k, &v, &num);
+        if (n == 0)
+            break;
+        *numeric_refs += num;
+        k += n;
+        end = k;
+        size_t g = k;
+        while (g < len && g - k < ENT_GAP && s[g] != '&' && s[g] != '\n')
+            g++;
+        if (g >= len || s[g] != '&')
+            break;
+        k = g;
+    }
+    return end;
+}
+
+static size_t decode_ent(const unsigned char *s, size_t from, size_t to, obuf *o) {
+    size_t i = from;
+    while (i < to && !o->full) {
+        uint32_t v;
+        bool num;
+        size_t n = s[i] == '&' ? ent_at(s, to, i, &v, &num) : 0;
+        if (n == 0) {
+            put_byte(o, s[i++]);
+        } else {
+            put_cp(o, v);
+            i += n;
+        }
+    }
+    return o->n;
+}
+
+/* ------------------------------------------------------ character codes */
+
+/* Words allowed between codes: String.fromCharCode(..), chr(..)+chr(..),
+ * Char(..) & Char(..), ChrW, unichr, bytes([..]). */
+static bool code_word(const unsigned char *s, size_t a, size_t b) {
+    static const char *const words[] = {"chr",   "char",  "chrw",   "string", "fromcharcode",
+                                        "nchar", "chr$",  "unichr", "bytes",  "bytearray",
+                                        "byte",  "array", "of",     "new"};
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        size_t n = strlen(words[k]);
+        if (n != b - a)
+            continue;
+        size_t m = 0;
+        while (m < n && (s[a + m] | 0x20) == (unsigned char)words[k][m])
+            m++;
+        if (m == n)
+            return true;
+    }
+    return false;
+}
+
+/* Separator between two codes starting at s[i]: punctuation, whitespace and
+ * the allowed words, at most 24 bytes, ending where the next code's first
+ * digit is. Returns the position of that digit, or 0 when there is none. */
+static size_t code_sep(const unsigned char *s, size_t len, size_t i) {
+    size_t k = i;
+    while (k < len && k - i <= 24) {
+        unsigned char c = s[k];
+        if (is_digit(c))
+            return k > i ? k : 0;
+        if (is_alpha(c)) {
+            size_t w = k;
+            while (k < len && (is_alnum(s[k]) || s[k] == '$'))
+                k++;
+            if (!code_word(s, w, k))
+                return 0;
+            continue;
+        }
+        if (c == '"' || c == '\'' || c == '\\' || c == '%' || c == '&' || c == '#')
+            return 0;
+        k++;
+    }
+    return 0;
+}
+
+/* One code at s[i]: decimal or 0x-prefixed hex, ending at a non-alphanumeric
+ * byte. Returns its length (0 when none). */
+static size_t code_at(const unsigned char *s, size_t len, size_t i, uint32_t *val, bool *hexnum) {
+    size_t k = i;
+    uint32_t v = 0;
+    *hexnum = false;
+    if (k + 2 < len && s[k] == '0' && (s[k + 1] == 'x' || s[k + 1] == 'X') &&
+        hexval(s[k + 2]) >= 0) {
+        k += 2;
+        *hexnum = true;
+        while (k < len && k - i < 8 && hexval(s[k]) >= 0)
+            v = v * 16 + (uint32_t)hexval(s[k++]);
+    } else {
+        while (k < len && k - i < 7 && is_digit(s[k]))
+            v = v * 10 + (uint32_t)(s[k++] - '0');
+    }
+    if (k == i || (k < len && (is_alnum(s[k]) || s[k] == '.' || s[k] == '_')))
+        return 0;
+    *val = v;
+    return k - i;
+}
+
+/* A list of codes starting at the digit s[i]. Returns its end (0 when it
+ * is not a list) and the number of codes. */
+static size_t code_list(const unsigned char *s, size_t len, size_t i, size_t *count) {
+    size_t k = i, end = i;
+    *count = 0;
+    for (;;) {
+        uint32_t v;
+        bool h;
+        size_t n = code_at(s, len, k, &v, &h);
+        if (n == 0 || v < 9 || v > 0x10FFFF)
+            break;
+        (*count)++;
+        k += n;
+        end = k;
+        size_t next = code_sep(s, len, k);
+        if (next == 0)
+            break;
+        k = next;
+    }
+    return end;
+}
+
+/* Hex pairs separated by one repeated byte ("63 75 72 6c", "63:75:72").
+ * Returns the end and the number of pairs. */
+static size_t pair_list(const unsigned char *s, size_t len, size_t i, size_t *count) {
+    size_t k = i;
+    unsigned char sep = 0;
+    *count = 0;
+    while (k + 2 <= len && hexval(s[k]) >= 0 && hexval(s[k + 1]) >= 0 &&
+           (k + 2 == len || !is_alnum(s[k + 2]))) {
+        (*count)++;
+        k += 2;
+        if (k >= len)
+            break;
+        unsigned char c = s[k];
+        if (sep == 0 && (c == ' ' || c == ':' || c == ',' || c == '-'))
+            sep = c;
+        if (c != sep || k + 1 >= len || hexval(s[k + 1]) < 0)
+            break;
+        k++;
+    }
+    return k;
+}
+
+static size_t decode_codes(const unsigned char *s, size_t from, size_t to, bool hex_pairs,
+                           obuf *o) {
+    size_t i = from;
+    while (i < to && !o->full) {
+        if (hex_pairs) {
+            if (hexval(s[i]) >= 0 && i + 1 < to && hexval(s[i + 1]) >= 0) {
+                put_byte(o, (uint8_t)(hexval(s[i]) * 16 + hexval(s[i + 1])));
+                i += 2;
+            } else {
+                i++;
+            }
+            continue;
+        }
+        uint32_t v;
+        bool h;
+        size_t n =
+            (is_digit(s[i]) && (i == from || !is_alnum(s[i - 1]))) ? code_at(s, to, i, &v, &h) : 0;
+        if (n == 0) {
+            i++;
+            continue;
+        }
+        /* Codes above 0xFF are code points; below they are bytes, so a
+         * list of UTF-8 bytes (bytes([...])) decodes as written. */
+        if (v <= 0xFF)
+            put_byte(o, (uint8_t)v);
+        else
+            put_cp(o, v);
+        i += n;
+    }
+    return o->n;
+}
+
+/* ---------------------------------------------------------- glued pieces */
+
+#define JOIN_PIECE_MAX 4096u
+
+/* After the closing quote at s[i], the glue to the next piece: spaces, an
+ * operator (+ . .. || , or nothing), spaces, the same quote. Returns the
+ * position of the next opening quote, or 0. */
+static size_t glue_after(const unsigned char *s, size_t len, size_t i) {
+    unsigned char q = s[i];
+    size_t k = i + 1;
+    size_t lim = k + 12 < len ? k + 12 : len;
+    while (k < lim && is_space(s[k]))
+        k++;
+    if (k < lim && (s[k] == '+' || s[k] == ',')) {
+        k++;
+    } else if (k + 1 < lim &&
+               ((s[k] == '.' && s[k + 1] == '.') || (s[k] == '|' && s[k + 1] == '|'))) {
+        k += 2;
+    } else if (k < lim && s[k] == '.') {
+        k++;
+    }
+    while (k < lim && is_space(s[k]))
+        k++;
+    return (k < lim && k > i + 1 && s[k] == q) ? k : 0;
+}
+
+/* Closing quote of the piece opened at s[open], on the same line. */
+static size_t piece_close(const unsigned char *s, size_t len, size_t open) {
+    unsigned char q = s[open];
+    for (size_t k = open + 1; k < len && k - open <= JOIN_PIECE_MAX; k++) {
+        if (s[k] == '\n')
+            return 0;
+        if (s[k] == '\\') {
+            k++; /* an escaped quote stays inside */
+            continue;
+        }
+        if (s[k] == q)
+            return k;
+    }
+    return 0;
+}
+
+/* Opening quote of the piece closed at s[close], on the same line. */
+static size_t piece_open(const unsigned char *s, size_t close, bool *found) {
+    unsigned char q = s[close];
+    *found = false;
+    for (size_t k = close; k > 0 && close - k < JOIN_PIECE_MAX;) {
+        k--;
+        if (s[k] == '\n')
+            return 0;
+        if (s[k] == q && (k == 0 || s[k - 1] != '\\')) {
+            *found = true;
+            return k;
+        }
+    }
+    return 0;
+}
+
+static size_t decode_join(const unsigned char *s, size_t from, size_t to, obuf *o) {
+    size_t i = from;
+    while (i < to && !o->full) {
+        unsigned char q = s[i];
+        if (q != '"' && q != '\'' && q != '`') {
+            i++;
+            continue;
+        }
+        size_t c = piece_close(s, to, i);
+        if (c == 0)
+            break;
+        for (size_t k = i + 1; k < c && !o->full; k++)
+            put_byte(o, s[k]);
+        i = c + 1;
+    }
+    return o->n;
+}
+
+/* ------------------------------------------------------------- scanning */
+
+/*
+ * One pass per kind, each driven by memchr over its rare trigger byte
+ * ('\', '%', '&', a quote), and a word-at-a-time scan for digits: most
+ * text has no trigger at all, and memchr skips it at vector speed. Every
+ * pass resumes after what it examined, so each is linear.
+ */
+
+static int scan_esc(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    int rc = 0;
+    const unsigned char *p = memchr(s, '\\', len);
+    while (p != NULL && rc == 0) {
+        size_t i = (size_t)(p - s), codes = 0;
+        bool pure_x = false;
+        size_t end = esc_cluster(s, len, i, &codes, &pure_x);
+        if (pure_x && codes >= PD_MIN_XESC) {
+            pd_candidate c = {PD_XESC, i, end, false, false};
+            rc = visit(ctx, &c);
+        } else if (codes >= PU_MIN_ESCAPES) {
+            /* Plain characters around the escapes belong to the same string
+             * ("c\x75rl ... \x7c sh"): take them up to a quote or a line
+             * break, at most ESC_GAP bytes each side. */
+            size_t a = i, b = end;
+            while (a > 0 && i - a < ESC_GAP && !esc_edge(s[a - 1]))
+                a--;
+            while (b < len && b - end < ESC_GAP && !esc_edge(s[b]) && s[b] != '\\')
+                b++;
+            pd_candidate c = {PD_ESC, a, b, false, false};
+            rc = visit(ctx, &c);
+            if (b > end)
+                end = b;
+        }
+        size_t next = end > i ? end : i + 1;
+        p = next < len ? memchr(s + next, '\\', len - next) : NULL;
+    }
+    return rc;
+}
+
+static int scan_pct(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    int rc = 0;
+    size_t done = 0; /* tokens end here at the latest: never walk back over them */
+    const unsigned char *p = memchr(s, '%', len);
+    while (p != NULL && rc == 0) {
+        size_t i = (size_t)(p - s), next = i + 1;
+        uint32_t v;
+        bool wide;
+        if (pct_at(s, len, i, &v, &wide) > 0) {
+            size_t a = i, b = i, escapes = 0;
+            while (a > done && !pct_stop(s[a - 1]))
+                a--;
+            while (b < len && !pct_stop(s[b])) {
+                size_t n = pct_at(s, len, b, &v, &wide);
+                escapes += n > 0;
+                b += n > 0 ? n : 1;
+            }
+            done = next = b;
+            if (escapes >= PU_MIN_ESCAPES) {
+                pd_candidate c = {PD_PCT, a, b, false, false};
+                rc = visit(ctx, &c);
+            }
+        }
+        p = next < len ? memchr(s + next, '%', len - next) : NULL;
+    }
+    return rc;
+}
+
+static int scan_ent(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    int rc = 0;
+    const unsigned char *p = memchr(s, '&', len);
+    while (p != NULL && rc == 0) {
+        size_t i = (size_t)(p - s), refs = 0;
+        size_t end = ent_cluster(s, len, i, &refs);
+        if (refs >= PU_MIN_ESCAPES) {
+            pd_candidate c = {PD_ENT, i, end, false, false};
+            rc = visit(ctx, &c);
+        }
+        size_t next = end > i ? end : i + 1;
+        p = next < len ? memchr(s + next, '&', len - next) : NULL;
+    }
+    return rc;
+}
+
+/* Quoted pieces glued together: found from the glue ("' + '"), which is
+ * rare, by a memchr per quote character. */
+static int scan_join(const unsigned char *s, size_t len, unsigned char q, pd_visit visit,
+                     void *ctx) {
+    int rc = 0;
+    size_t done = 0;
+    const unsigned char *p = memchr(s, q, len);
+    while (p != NULL && rc == 0) {
+        size_t i = (size_t)(p - s), next = i + 1;
+        size_t open2 = i >= done ? glue_after(s, len, i) : 0;
+        bool found = false;
+        size_t open1 = open2 != 0 ? piece_open(s, i, &found) : 0;
+        if (found) {
+            size_t end = i + 1, pieces = 1, at = open2;
+            for (;;) {
+                size_t close = piece_close(s, len, at);
+                if (close == 0)
+                    break;
+                pieces++;
+                end = close + 1;
+                size_t nx = glue_after(s, len, close);
+                if (nx == 0)
+                    break;
+                at = nx;
+            }
+            done = next = end;
+            if (pieces >= 2) {
+                pd_candidate c = {PD_JOIN, open1, end, false, false};
+                rc = visit(ctx, &c);
+            }
+        }
+        p = next < len ? memchr(s + next, q, len - next) : NULL;
+    }
+    return rc;
+}
+
+/* Bytes that may close a code and lead to the next one. */
+static bool code_follow(unsigned char c) {
+    return c == ',' || c == ')' || c == '+' || c == ']' || c == ';' || c == '|' || c == '&' ||
+           c == ' ' || c == '}' || c == '.' || c == ':' || c == '-';
+}
+
+/* Lists of character codes. Digits are found eight bytes at a time; a
+ * digit starts an attempt only at the start of a number that is followed
+ * by list punctuation, so prose numbers ("returns 10 results") cost a
+ * couple of comparisons. */
+static int scan_codes(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    int rc = 0;
+    size_t i = 0;
+    while (i < len && rc == 0) {
+        if (i + 8 <= len) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            /* any byte strictly between 0x2F and 0x3A (bit-twiddling
+             * "has between"; bytes >= 0x80 never match) */
+            uint64_t low7 = w & (ones * 127);
+            uint64_t hit = (ones * (127 + 0x3A) - low7) & ~w & (low7 + ones * (127 - 0x2F)) & highs;
+            if (hit == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        if (!is_digit(s[i])) {
+            i++;
+            continue;
+        }
+        size_t st = i;
+        while (i < len && is_digit(s[i]))
+            i++;
+        if (st > 0 &&
+            (is_alnum(s[st - 1]) || s[st - 1] == '.' || s[st - 1] == '_' || s[st - 1] == '-' ||
+             s[st - 1] == '%' || s[st - 1] == '#' || s[st - 1] == '\\' || s[st - 1] == '&'))
+            continue; /* inside a word, a version, an escape */
+        if (i < len && (s[i] == 'x' || s[i] == 'X' || is_alpha(s[i])))
+            i = st; /* 0x63 or a hex pair such as 6c: parsed below */
+        else if (i >= len || !code_follow(s[i]) ||
+                 (s[i] == ' ' && !(i + 1 < len && (is_digit(s[i + 1]) || s[i + 1] == '+' ||
+                                                   s[i + 1] == ',' || s[i + 1] == '&'))))
+            continue;
+        size_t pairs = 0, codes = 0;
+        size_t pend = pair_list(s, len, st, &pairs);
+        if (pairs >= PU_MIN_PAIRS) {
+            pd_candidate c = {PD_PAIRS, st, pend, false, false};
+            rc = visit(ctx, &c);
+            i = pend;
+            continue;
+        }
+        size_t end = code_list(s, len, st, &codes);
+        if (codes >= PU_MIN_CODES) {
+            pd_candidate c = {PD_CODES, st, end, false, false};
+            rc = visit(ctx, &c);
+        }
+        i = end > st ? end : st + 1;
+    }
+    return rc;
+}
+
+int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
+    const unsigned char *s = (const unsigned char *)text;
+    int rc = 0;
+    /* The shortest candidate (four two-character codes and separators, or
+     * four %XX) needs more bytes than names and enum values have. */
+    if (len < 12)
+        return 0;
+    rc = scan_esc(s, len, visit, ctx);
+    if (rc == 0)
+        rc = scan_pct(s, len, visit, ctx);
+    if (rc == 0)
+        rc = scan_ent(s, len, visit, ctx);
+    if (rc == 0)
+        rc = scan_join(s, len, '"', visit, ctx);
+    if (rc == 0)
+        rc = scan_join(s, len, '\'', visit, ctx);
+    if (rc == 0)
+        rc = scan_codes(s, len, visit, ctx);
+    return rc;
+}
+
+/* ------------------------------------------------ ROT13 and reversed lines */
+
+/* Command words an obfuscated line is likely to hold, written plainly here;
+ * the automaton holds their ROT13 rotation and their reversal. */
+static const char *const k_line_words[] = {
+    "curl ",  "wget ",      "bash ",       "/dev/tcp/",     "rm -rf",
+    "nc -e",  "id_rsa",     ".ssh/",       "http://",       "https://",
+    "python", "powershell", "chmod +x",    "| sh",          "|sh",
+    "| bash", "base64 -d",  "/etc/passwd", ".aws/",         "invoke-expression",
+    "iex(",   "eval(",      "exec(",       "child_process",
+};
+
+#define LINE_REACH 1024u /* bytes each side of a trigger taken as its line */
+
+struct pd_scanner {
+    const mv_allocator *alloc;
+    mv_ac *ac;
+};
+
+static unsigned char rot13(unsigned char c) {
+    if (c >= 'a' && c <= 'z')
+        return (unsigned char)('a' + (c - 'a' + 13) % 26);
+    if (c >= 'A' && c <= 'Z')
+        return (unsigned char)('A' + (c - 'A' + 13) % 26);
+    return c;
+}
+
+void pd_scanner_free(pd_scanner *s) {
+    if (s == NULL)
+        return;
+    mv_ac_free(s->ac);
+    mv_free(s->alloc, s, sizeof(*s));
+}
+
+int pd_scanner_new(pd_scanner **out, const mv_allocator *a) {
+    int rc = MV_ENOMEM;
+    mv_ac_builder *b = NULL;
+    pd_scanner *s = NULL;
+    *out = NULL;
+    if (a == NULL)
+        a = mv_allocator_default();
+    s = mv_calloc(a, 1, sizeof(*s));
+    if (s == NULL)
+        goto done;
+    s->alloc = a;
+    b = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
+    if (b == NULL)
+        goto done;
+    for (size_t w = 0; w < sizeof(k_line_words) / sizeof(k_line_words[0]); w++) {
+        char buf[32];
+        size_t n = strlen(k_line_words[w]);
+        for (size_t k = 0; k < n; k++)
+            buf[k] = (char)rot13((unsigned char)k_line_words[w][k]);
+        rc = mv_ac_builder_add(b, buf, n, (uint32_t)(2 * w));
+        if (rc != MV_OK)
+            goto done;
+        for (size_t k = 0; k < n; k++)
+            buf[k] = k_line_words[w][n - 1 - k];
+        rc = mv_ac_builder_add(b, buf, n, (uint32_t)(2 * w + 1));
+        if (rc != MV_OK)
+            goto done;
+    }
+    rc = mv_ac_build(&s->ac, b);
+    if (rc != MV_OK)
+        goto done;
+    *out = s;
+    s = NULL;
+done:
+    mv_ac_builder_free(b);
+    pd_scanner_free(s);
+    return rc;
+}
+
+typedef struct line_scan {
+    const unsigned char *s;
+    size_t len;
+    size_t base; /* the automaton scans s[base, ...): match offsets are relative */
+    pd_visit visit;
+    void *ctx;
+    size_t done_rot, done_rev; /* end of the last line emitted per kind */
+    int rc;
+} line_scan;
+
+static int on_line_word(void *ctx, const mv_ac_match *m) {
+    line_scan *ls = ctx;
+    bool reversed = (m->id & 1u) != 0;
+    size_t *done = reversed ? &ls->done_rev : &ls->done_rot;
+    size_t ms = ls->base + m->start, me = ls->base + m->end;
+    if (ms < *done)
+        return 0;
+    size_t a = ms, b = me;
+    while (a > 0 && ms - a < LINE_REACH && ls->s[a - 1] != '\n')
+        a--;
+    while (b < ls->len && b - me < LINE_REACH && ls->s[b] != '\n')
+        b++;
+    *done = b;
+    pd_candidate c = {reversed ? PD_REVERSED : PD_ROT13, a, b, false, false};
+    ls->rc = ls->visit(ls->ctx, &c);
+    return ls->rc != 0;
+}
+
+/* A rotated or reversed command keeps a trace that memchr finds far faster
+ * than the automaton: a pipe, the home directory, or a slash that is not
+ * part of a plain http(s) URL ("uggcf://" and "//:sptth" are, "/qri/gpc"
+ * and "pct/ved/" are). The command words sit within TRACE_REACH bytes of
+ * such a trace, so only those windows go through the automaton; text
+ * without a trace is not scanned at all. Returns the next trace at or
+ * after i, or len. */
+#define TRACE_REACH 96u
+
+/* A slash next to a system directory or a key folder in ROT13 or written
+ * backwards ("/qri/gpc", "pct/ved/", "~/.ffu", "hss./"): the trace of a
+ * rotated or reversed path. Honest paths ("/api/v1", "and/or") are not. */
+static bool rotated_slash(const char *text, size_t len, size_t k) {
+    static const struct {
+        char s[5];
+        uint8_t n;
+    } dirs[] = {{"qri", 3}, {"gzc", 3}, {"rgp", 3},  {"ubzr", 4}, {"ebbg", 4},
+                {"ova", 3}, {"hfe", 3}, {"cebp", 4}, {".ffu", 4}, {".njf", 4},
+                {"ved", 3}, {"pmt", 3}, {"cte", 3},  {"emoh", 4}, {"toor", 4},
+                {"nib", 3}, {"rsu", 3}, {"corp", 4}, {"hss.", 4}, {"swa.", 4}};
+    size_t a = k, b = k + 1, e = k + 1;
+    while (a > 0 && k - a < 5 && (is_alpha((unsigned char)text[a - 1]) || text[a - 1] == '.'))
+        a--;
+    while (e < len && e - b < 5 && (is_alpha((unsigned char)text[e]) || text[e] == '.'))
+        e++;
+    size_t before = k - a, after = e - b;
+    if ((before < 3 || before > 4) && (after < 3 || after > 4))
+        return false;
+    for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+        if (after == dirs[d].n && memcmp(text + b, dirs[d].s, after) == 0)
+            return true;
+        if (before == dirs[d].n && memcmp(text + a, dirs[d].s, before) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Next positions of the three trace bytes, each found once by memchr. */
+typedef struct traces {
+    const char *text;
+    size_t len;
+    size_t at[3]; /* next '|', '~', '/' at or after the cursor (len: none) */
+} traces;
+
+static size_t find_from(const char *text, size_t len, size_t i, char c) {
+    const char *p = i < len ? memchr(text + i, c, len - i) : NULL;
+    return p != NULL ? (size_t)(p - text) : len;
+}
+
+/* The next trace at or after i, or len. */
+static size_t next_trace(traces *tr, size_t i) {
+    static const char marks[3] = {'|', '~', '/'};
+    const char *text = tr->text;
+    size_t len = tr->len;
+    while (i < len) {
+        size_t best = len;
+        int which = -1;
+        for (int k = 0; k < 3; k++) {
+            if (tr->at[k] < i)
+                tr->at[k] = find_from(text, len, i, marks[k]);
+            if (tr->at[k] < best) {
+                best = tr->at[k];
+                which = k;
+            }
+        }
+        if (which < 0)
+            return len;
+        size_t k = best;
+        if (which != 2)
+            return k;
+        if (rotated_slash(text, len, k))
+            return k;
+        if (k + 1 < len && text[k + 1] == '/') {
+            bool url = (k >= 5 && memcmp(text + k - 5, "http:", 5) == 0) ||
+                       (k >= 6 && memcmp(text + k - 6, "https:", 6) == 0);
+            if (!url && k >= 1 && text[k - 1] == ':')
+                return k; /* "uggcf://": a scheme that is not http(s) */
+            if (k + 2 < len && text[k + 2] == ':')
+                return k; /* "//:sptth": a URL written backwards */
+            /* the rest of a plain URL, path slashes included */
+            k += 2;
+            while (k < len && !is_space((unsigned char)text[k]) && text[k] != '"' &&
+                   text[k] != '\'' && text[k] != ')' && text[k] != '>')
+                k++;
+            i = k;
+            continue;
+        }
+        i = k + 1;
+    }
+    return len;
+}
+
+int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit visit, void *ctx) {
+    if (sc == NULL || len < 8)
+        return 0;
+    line_scan ls = {(const unsigned char *)text, len, 0, visit, ctx, 0, 0, 0};
+    traces tr = {text, len, {0, 0, 0}};
+    tr.at[0] = find_from(text, len, 0, '|');
+    tr.at[1] = find_from(text, len, 0, '~');
+    tr.at[2] = find_from(text, len, 0, '/');
+    size_t t = next_trace(&tr, 0);
+    while (t < len && ls.rc == 0) {
+        /* one window: traces closer than two reaches are merged */
+        size_t ws = t > TRACE_REACH ? t - TRACE_REACH : 0, we = t + 1;
+        for (;;) {
+            size_t nt = next_trace(&tr, we);
+            if (nt >= len || nt > we + 2 * TRACE_REACH) {
+                t = nt;
+                break;
+            }
+            we = nt + 1;
+        }
+        we = we + TRACE_REACH < len ? we + TRACE_REACH : len;
+        ls.base = ws;
+        mv_ac_scan(sc->ac, text + ws, we - ws, on_line_word, &ls);
+    }
+    return ls.rc;
+}
+
+/* --------------------------------------------------------------- plans */
+
+void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
+    const unsigned char *s = (const unsigned char *)text;
+    memset(plan, 0, sizeof(*plan));
+    plan->from = c->start;
+    plan->to = c->end;
+    switch (c->kind) {
+    case PD_XESC:
+        plan->enc = PD_ENC_XESC;
+        break;
+    case PD_PCT: {
+        /* Form encoding writes spaces as '+': read them so when the token
+         * has '+' and no encoded space. */
+        bool plus = false, space = false;
+        for (size_t i = c->start; i < c->end; i++) {
+            plus |= s[i] == '+';
+            if (s[i] == '%' && i + 2 < c->end && s[i + 1] == '2' && s[i + 2] == '0')
+                space = true;
+        }
+        plan->enc = PD_ENC_PCT;
+        plan->plus_space = plus && !space;
+        break;
+    }
+    case PD_ENT:
+        plan->enc = PD_ENC_ENT;
+        break;
+    case PD_CODES:
+    case PD_PAIRS:
+        plan->enc = PD_ENC_CODES;
+        plan->hex_codes = c->kind == PD_PAIRS;
+        break;
+    case PD_JOIN:
+        plan->enc = PD_ENC_JOIN;
+        break;
+    case PD_ROT13:
+        plan->enc = PD_ENC_ROT13;
+        break;
+    case PD_REVERSED:
+        plan->enc = PD_ENC_REVERSED;
+        break;
+    default:
+        plan->enc = PD_ENC_ESC;
+        break;
+    }
+}
+
+size_t pu_bound(const pd_plan *p) {
+    size_t span = p->to > p->from ? p->to - p->from : 0;
+    switch (p->enc) {
+    case PD_ENC_ESC:
+    case PD_ENC_PCT:
+    case PD_ENC_ENT:
+        return span * 2 + 4; /* \u escapes of astral characters: 6 bytes -> 4 */
+    default:
+        return span + 4;
+    }
+}
+
+/* Reverse by code points, so reversed UTF-8 text stays valid. */
+static size_t decode_reversed(const unsigned char *s, size_t from, size_t to, obuf *o) {
+    size_t i = to;
+    while (i > from && !o->full) {
+        size_t k = i - 1;
+        while (k > from && (s[k] & 0xC0) == 0x80 && i - k < 4)
+            k--;
+        for (size_t m = k; m < i; m++)
+            put_byte(o, s[m]);
+        i = k;
+    }
+    return o->n;
+}
+
+size_t pu_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, bool *truncated) {
+    const unsigned char *s = (const unsigned char *)text;
+    obuf o = {out, 0, cap, false};
+    switch (p->enc) {
+    case PD_ENC_ESC:
+    case PD_ENC_XESC:
+        decode_esc(s, p->from, p->to, &o);
+        break;
+    case PD_ENC_PCT:
+        decode_pct(s, p->from, p->to, p->plus_space, &o);
+        break;
+    case PD_ENC_ENT:
+        decode_ent(s, p->from, p->to, &o);
+        break;
+    case PD_ENC_CODES:
+        decode_codes(s, p->from, p->to, p->hex_codes, &o);
+        break;
+    case PD_ENC_JOIN:
+        decode_join(s, p->from, p->to, &o);
+        break;
+    case PD_ENC_ROT13:
+        for (size_t i = p->from; i < p->to && !o.full; i++)
+            put_byte(&o, rot13(s[i]));
+        break;
+    case PD_ENC_REVERSED:
+        decode_reversed(s, p->from, p->to, &o);
+        break;
+    default:
+        break;
+    }
+    *truncated = o.full;
+    return o.n;
+}

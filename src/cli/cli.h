@@ -19,6 +19,7 @@
 int mv_cli_scan(int argc, char **argv);
 int mv_cli_eval(int argc, char **argv);
 int mv_cli_security(int argc, char **argv); /* security.c: list, approve, ... */
+int mv_cli_proxy(int argc, char **argv);    /* proxy.c: the runtime guard, --install */
 
 /* `mcpvet scan --list`: print the discovered configs and servers without
  * starting anything (list.c). Returns the exit code. */
@@ -29,6 +30,7 @@ int mv_cli_list_servers(FILE *out, const struct mv_config_set *const *sets, size
 void mv_cli_scan_usage(FILE *f);
 void mv_cli_eval_usage(FILE *f);
 void mv_cli_security_usage(FILE *f);
+void mv_cli_proxy_usage(FILE *f);
 
 /* After the pipeline applied a scan to the store: one line per item with
  * its state (and what changed, renames, removals, a changed server

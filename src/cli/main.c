@@ -25,6 +25,8 @@ static void usage(FILE *f) {
           "  mcpvet scan --list                 show configured servers, start nothing\n"
           "  mcpvet eval --corpus FILE|DIR [--corpus FILE|DIR ...] [options]\n"
           "  mcpvet security list|approve|quarantine|diff|history|forget|export|import ...\n"
+          "  mcpvet proxy [options] -- COMMAND [ARGS...]\n"
+          "  mcpvet proxy --install|--uninstall [--client NAME] [--dry-run]\n"
           "  mcpvet help [COMMAND]\n"
           "  mcpvet --version\n"
           "\n"
@@ -33,6 +35,9 @@ static void usage(FILE *f) {
           "         they advertise; this starts the configured commands\n"
           "  eval   measure recall and false positives on a labeled corpus\n"
           "  security  review and approve pinned tools (the approval store)\n"
+          "  proxy  run a stdio MCP server behind the guard: only approved tools reach\n"
+          "         the agent, calls to others are refused; --install puts every\n"
+          "         configured stdio server behind it\n"
           "\n"
           "Exit codes: 0 clean, 1 finding at or above --fail-on, 2 usage or input\n"
           "error, 3 scan degraded (a check failed or a cap was hit), 6 eval gate failed.\n"
@@ -55,6 +60,10 @@ static int help(int argc, char **argv) {
     }
     if (strcmp(argv[1], "security") == 0) {
         mv_cli_security_usage(stdout);
+        return MV_EXIT_OK;
+    }
+    if (strcmp(argv[1], "proxy") == 0) {
+        mv_cli_proxy_usage(stdout);
         return MV_EXIT_OK;
     }
     mv_cli_error("help: unknown command \"%s\"", argv[1]);
@@ -84,6 +93,8 @@ int main(int argc, char **argv) {
         return mv_cli_eval(argc - 1, argv + 1);
     if (strcmp(cmd, "security") == 0)
         return mv_cli_security(argc - 1, argv + 1);
+    if (strcmp(cmd, "proxy") == 0)
+        return mv_cli_proxy(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
         return help(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {

@@ -23,6 +23,7 @@
 #include "proxy/proxy_int.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,7 @@ mv_item_kind px_list_kind(px_list l) {
 /* Item JSON texts of one list, as the server sent them (re-written compact). */
 typedef struct px_items {
     mv_buf *v;
+    mv_str *names; /* the item's "name" inside v[i] (empty when none) */
     size_t n, cap;
 } px_items;
 
@@ -89,33 +91,55 @@ struct px_guard {
 /* ------------------------------------------------------------- helpers */
 
 static void items_clear(px_items *it) {
-    for (size_t i = 0; i < it->n; i++)
+    for (size_t i = 0; i < it->n; i++) {
         mv_buf_release(&it->v[i]);
+        free((char *)(uintptr_t)it->names[i].ptr);
+    }
     it->n = 0;
 }
 
 static void items_free(px_items *it) {
     items_clear(it);
     free(it->v);
+    free(it->names);
     memset(it, 0, sizeof(*it));
 }
 
+static int items_grow(px_items *it) {
+    if (it->n < it->cap)
+        return MV_OK;
+    size_t cap = it->cap ? 2 * it->cap : 64;
+    mv_buf *g = realloc(it->v, cap * sizeof(*g));
+    if (g == NULL)
+        return MV_ENOMEM;
+    it->v = g;
+    mv_str *gn = realloc(it->names, cap * sizeof(*gn));
+    if (gn == NULL)
+        return MV_ENOMEM;
+    it->names = gn;
+    it->cap = cap;
+    return MV_OK;
+}
+
 static int items_push(px_items *it, const mv_jv *v) {
-    if (it->n == it->cap) {
-        size_t cap = it->cap ? 2 * it->cap : 64;
-        mv_buf *g = realloc(it->v, cap * sizeof(*g));
-        if (g == NULL)
-            return MV_ENOMEM;
-        it->v = g;
-        it->cap = cap;
-    }
+    if (items_grow(it) != MV_OK)
+        return MV_ENOMEM;
     mv_buf *b = &it->v[it->n];
     mv_buf_init(b, NULL);
     mv_json_write(b, v);
-    if (b->failed) {
+    const mv_jv *n = mv_jobject_get(v, "name");
+    char *name = NULL;
+    size_t len = mv_jstring_len(n);
+    if (mv_jis_string(n) && (name = malloc(len + 1)) != NULL) {
+        memcpy(name, mv_jstring(n), len);
+        name[len] = '\0';
+    }
+    if (b->failed || (mv_jis_string(n) && name == NULL)) {
         mv_buf_release(b);
+        free(name);
         return MV_ENOMEM;
     }
+    it->names[it->n] = (mv_str){name, name != NULL ? len : 0};
     it->n++;
     return MV_OK;
 }
@@ -123,21 +147,22 @@ static int items_push(px_items *it, const mv_jv *v) {
 static int items_copy(px_items *dst, const px_items *src) {
     items_clear(dst);
     for (size_t i = 0; i < src->n; i++) {
-        if (dst->n == dst->cap) {
-            size_t cap = dst->cap ? 2 * dst->cap : 64;
-            mv_buf *g = realloc(dst->v, cap * sizeof(*g));
-            if (g == NULL)
-                return MV_ENOMEM;
-            dst->v = g;
-            dst->cap = cap;
-        }
+        if (items_grow(dst) != MV_OK)
+            return MV_ENOMEM;
         mv_buf *b = &dst->v[dst->n];
         mv_buf_init(b, NULL);
         mv_buf_append(b, src->v[i].data, src->v[i].len);
-        if (b->failed) {
+        char *name = NULL;
+        if (src->names[i].ptr != NULL && (name = malloc(src->names[i].len + 1)) != NULL) {
+            memcpy(name, src->names[i].ptr, src->names[i].len);
+            name[src->names[i].len] = '\0';
+        }
+        if (b->failed || (src->names[i].ptr != NULL && name == NULL)) {
             mv_buf_release(b);
+            free(name);
             return MV_ENOMEM;
         }
+        dst->names[dst->n] = (mv_str){name, src->names[i].len};
         dst->n++;
     }
     return MV_OK;
@@ -177,6 +202,18 @@ static int cmp_name(const char *a, size_t al, const char *b, size_t bl) {
 static int cmp_entry(const void *pa, const void *pb) {
     const px_entry *a = pa, *b = pb;
     return cmp_name(a->name, a->name_len, b->name, b->name_len);
+}
+
+typedef struct named_ix {
+    mv_str name;
+    size_t ix;
+} named_ix;
+
+static int cmp_named(const void *pa, const void *pb) {
+    const named_ix *a = pa, *b = pb;
+    if (a->name.ptr == NULL || b->name.ptr == NULL)
+        return a->name.ptr == NULL ? (b->name.ptr == NULL ? 0 : -1) : 1;
+    return cmp_name(a->name.ptr, a->name.len, b->name.ptr, b->name.len);
 }
 
 const px_entry *px_view_find(const px_view *view, const char *name, size_t len) {
@@ -552,6 +589,26 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         goto done;
     for (size_t i = 0; i < acc->n; i++)
         mv_buf_init(&d[i].reason, NULL);
+    /* A name listed twice: which definition would the agent get? Neither
+     * passes (and the store takes one definition per name). */
+    if (acc->n > 1) {
+        named_ix *ord = malloc(acc->n * sizeof(*ord));
+        if (ord == NULL)
+            goto done;
+        for (size_t i = 0; i < acc->n; i++)
+            ord[i] = (named_ix){acc->names[i], i};
+        qsort(ord, acc->n, sizeof(*ord), cmp_named);
+        for (size_t i = 1; i < acc->n; i++) {
+            if (ord[i].name.ptr == NULL || cmp_named(&ord[i - 1], &ord[i]) != 0)
+                continue;
+            for (size_t k = i - 1; k <= i; k++)
+                if (!skip[ord[k].ix]) {
+                    skip[ord[k].ix] = true;
+                    mv_buf_puts(&d[ord[k].ix].reason, "the server lists this name more than once");
+                }
+        }
+        free(ord);
+    }
 
     /* Scan: items the model refuses are left out one by one (and blocked),
      * a few times at most. */

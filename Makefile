@@ -61,6 +61,7 @@ bench: build
 	@./scripts/install-deps.sh $(BENCH_PACKAGES)
 	BENCH_SIZES="$(BENCH_SIZES)" ./bench/run.sh $(BUILD)
 	./bench/servers.sh $(BUILD)
+	./bench/proxy.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

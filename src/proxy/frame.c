@@ -258,7 +258,9 @@ bool px_find_id(const char *s, size_t len, mv_buf *out) {
                                               (s[vend] >= '0' && s[vend] <= '9')))
                             vend++;
                     }
-                    if (vend == SIZE_MAX || vend == v || vend - v > 256 || vend >= len)
+                    /* a number running into the end may be cut short */
+                    if (vend == SIZE_MAX || vend == v || vend - v > 256 ||
+                        (s[v] != '"' && vend >= len))
                         return false;
                     /* Valid JSON on its own? (the strict parser decides) */
                     char wrap[262];

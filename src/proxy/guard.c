@@ -564,6 +564,8 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
     bool *skip = NULL;
     decided *d = NULL;
     mv_scan_item *scan_items = NULL;
+    mv_buf *summaries = NULL;
+    size_t n_summaries = 0;
     mv_pipeline *pipe = NULL;
     mv_store_scan_result *res = NULL;
     mv_buf doc;
@@ -666,7 +668,7 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
 
     /* Map the model's items of this list back to `acc`; build scan items
      * of every kind for the store. */
-    size_t n_scan = 0, kind_seen = 0;
+    size_t n_scan = 0;
     const mv_scan *scan = scanned ? mv_pipeline_result(pipe) : NULL;
     size_t n_found = scan != NULL ? mv_scan_finding_count(scan) : 0;
     if (n_found > 0) {
@@ -676,7 +678,7 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
             goto done;
         }
     }
-    mv_buf *summaries = n_found > 0 ? calloc(n_found, sizeof(*summaries)) : NULL;
+    summaries = n_found > 0 ? calloc(n_found, sizeof(*summaries)) : NULL;
     if (n_found > 0 && summaries == NULL) {
         rc = MV_ENOMEM;
         goto done;
@@ -688,6 +690,7 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         const mv_tool *t = f->tool;
         mv_scan_item *si = &scan_items[n_scan++];
         mv_buf_init(&summaries[i], NULL);
+        n_summaries = i + 1;
         summary(&summaries[i], f);
         si->name = t->name;
         si->kind = t->kind;
@@ -705,7 +708,6 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
             d[next_acc].mapped = true;
             next_acc++;
         }
-        kind_seen++;
     }
     for (size_t i = next_acc; i < acc->n; i++)
         if (!skip[i] && !d[i].mapped) {
@@ -736,8 +738,11 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
          * quarantined (soft findings never block on their own). */
         const mv_store_server_result *sr = &res->servers[0];
         char **names = calloc(acc->n + 1, sizeof(*names));
+        bool *pin = calloc(acc->n + 1, sizeof(*pin));
         size_t n_names = 0;
-        if (names == NULL) {
+        if (names == NULL || pin == NULL) {
+            free(names);
+            free(pin);
             rc = MV_ENOMEM;
             goto done;
         }
@@ -746,10 +751,13 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
                 continue;
             const mv_store_item_result *ir = &sr->items[d[i].scan_item];
             if (ir->state == MV_STATE_PENDING && d[i].finding->verdict != MV_VERDICT_QUARANTINE &&
-                memchr(d[i].tool->name.ptr, '\0', d[i].tool->name.len) == NULL)
-                names[n_names++] = dupn(d[i].tool->name.ptr, d[i].tool->name.len);
+                memchr(d[i].tool->name.ptr, '\0', d[i].tool->name.len) == NULL &&
+                (names[n_names] = dupn(d[i].tool->name.ptr, d[i].tool->name.len)) != NULL) {
+                n_names++;
+                pin[i] = true;
+            }
         }
-        bool ok = true;
+        bool ok = true, one_by_one = false;
         if (n_names > 0) {
             mv_error_clear(&err);
             int ar = mv_store_approve(g->store, g->cfg.name, (const char *const *)names, n_names,
@@ -766,6 +774,7 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
                                      &err);
                 }
                 ar = MV_OK;
+                one_by_one = true;
             }
             if (ar != MV_OK) {
                 store_failed(g, &err);
@@ -775,7 +784,16 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         for (size_t i = 0; i < n_names; i++)
             free(names[i]);
         free(names);
-        if (ok && n_names > 0) {
+        /* Approval is all or nothing: on success every name is approved
+         * now (a one-by-one retry may have left a few pending). */
+        for (size_t i = 0; i < acc->n; i++) {
+            if (!d[i].mapped)
+                continue;
+            const mv_store_item_result *ir = &sr->items[d[i].scan_item];
+            d[i].state = ok && !one_by_one && pin[i] ? MV_STATE_APPROVED : ir->state;
+        }
+        free(pin);
+        if (ok && one_by_one) {
             /* Read the states back: what the store holds is what counts. */
             mv_store_tool_list *tl = NULL;
             mv_store_filter flt = {.server = g->cfg.name};
@@ -787,7 +805,6 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
                 for (size_t i = 0; i < acc->n; i++) {
                     if (!d[i].mapped)
                         continue;
-                    d[i].state = sr->items[d[i].scan_item].state;
                     for (size_t k = 0; k < tl->n; k++)
                         if (tl->tools[k].kind == px_list_kind(list) &&
                             strlen(tl->tools[k].name) == d[i].tool->name.len &&
@@ -799,10 +816,6 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
                 }
                 mv_store_tool_list_free(tl);
             }
-        } else {
-            for (size_t i = 0; i < acc->n; i++)
-                if (d[i].mapped)
-                    d[i].state = sr->items[d[i].scan_item].state;
         }
         if (!ok)
             stored = false;
@@ -912,12 +925,10 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         }
         g->cached[list] = true;
     }
-    (void)kind_seen;
-    for (size_t i = 0; i < n_found; i++)
+done:
+    for (size_t i = 0; i < n_summaries; i++)
         mv_buf_release(&summaries[i]);
     free(summaries);
-    summaries = NULL;
-done:
     if (rc == MV_ENOMEM)
         for (size_t i = 0; i < n_page; i++)
             allow[i] = audit;

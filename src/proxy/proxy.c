@@ -23,10 +23,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "json/json.h"
@@ -1011,6 +1014,13 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
         o.timeout_ms = MV_PROXY_DEFAULT_TIMEOUT_MS;
     if (o.list_timeout_ms == 0)
         o.list_timeout_ms = MV_PROXY_DEFAULT_LIST_TIMEOUT_MS;
+    /* A write to a side that went away must fail with EPIPE, not kill the
+     * process: SIGPIPE is blocked in this thread for the session and any
+     * that became pending is consumed before the mask is restored. */
+    sigset_t pipe_set, old_mask;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
     p.o = &o;
     p.outcome = out;
     p.server_status = -1;
@@ -1112,5 +1122,9 @@ done:
     mv_buf_release(&p.out);
     mv_arena_free(p.arena);
     mv_arena_free(p.carena);
+    struct timespec zero = {0, 0};
+    while (sigtimedwait(&pipe_set, NULL, &zero) > 0) {
+    }
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     return rc;
 }

@@ -95,9 +95,9 @@ typedef struct mv_proxy_options {
 
 /* What ended the session. */
 typedef struct mv_proxy_outcome {
-    bool client_closed; /* the agent closed its side first */
-    bool server_exited; /* the server closed its output or exited first */
-    int server_status;  /* its exit status when known, else -1 */
+    bool client_closed;                 /* the agent closed its side first */
+    bool server_exited;                 /* the server closed its output or exited first */
+    int server_status;                  /* its exit status when known, else -1 */
     uint64_t messages_in, messages_out; /* from and to the agent */
     uint64_t blocked_calls, hidden_items, result_findings;
 } mv_proxy_outcome;
@@ -119,8 +119,8 @@ typedef struct mv_proxy_install_options {
     const char *const *paths; /* explicit config files (with `client` as their format, or
                                  detected); none = discover */
     size_t n_paths;
-    const char *self;         /* the mcpvet binary the rewritten entries run; NULL = this
-                                 process's executable */
+    const char *self; /* the mcpvet binary the rewritten entries run; NULL = this
+                         process's executable */
     /* Options written into every rewritten entry (NULL = not written). */
     const char *policy, *results, *store;
     /* Where discovery looks (tests); NULL = the process's values. */

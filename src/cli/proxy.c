@@ -133,8 +133,7 @@ int mv_cli_proxy(int argc, char **argv) {
                     goto done;
                 }
             } else if (strcmp(a, "--timeout") == 0) {
-                if (mv_cli_parse_seconds("proxy: --timeout", v, MAX_TIMEOUT_SECONDS, &timeout) !=
-                    0)
+                if (mv_cli_parse_seconds("proxy: --timeout", v, MAX_TIMEOUT_SECONDS, &timeout) != 0)
                     goto done;
             } else if (mv_cli_parse_count("proxy: --max-message", v, 1ull << 30, &max_message) !=
                            0 ||

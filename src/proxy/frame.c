@@ -107,8 +107,8 @@ static void keep_prefix(px_reader *r, const char *p, size_t n) {
 int px_reader_next(px_reader *r, const char **line, size_t *len) {
     for (;;) {
         char *base = r->buf + r->start;
-        char *nl = r->len > r->scanned ? memchr(base + r->scanned, '\n', r->len - r->scanned)
-                                       : NULL;
+        char *nl =
+            r->len > r->scanned ? memchr(base + r->scanned, '\n', r->len - r->scanned) : NULL;
         size_t n, eat;
         if (nl == NULL) {
             r->scanned = r->len;
@@ -270,8 +270,8 @@ bool px_find_id(const char *s, size_t len, mv_buf *out) {
                     mv_arena *a = mv_arena_new(NULL, 1024);
                     const mv_jv *doc = NULL;
                     mv_jerror je;
-                    bool ok = a != NULL &&
-                              mv_json_parse(&doc, a, NULL, wrap, vend - v + 2, &je) == MV_OK;
+                    bool ok =
+                        a != NULL && mv_json_parse(&doc, a, NULL, wrap, vend - v + 2, &je) == MV_OK;
                     mv_arena_free(a);
                     if (!ok)
                         return false;

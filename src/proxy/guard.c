@@ -44,12 +44,10 @@
 
 static const char *const list_keys[PX_LIST_COUNT] = {"tools", "prompts", "resources",
                                                      "resourceTemplates"};
-static const char *const list_methods[PX_LIST_COUNT] = {"tools/list", "prompts/list",
-                                                        "resources/list",
-                                                        "resources/templates/list"};
+static const char *const list_methods[PX_LIST_COUNT] = {
+    "tools/list", "prompts/list", "resources/list", "resources/templates/list"};
 static const mv_item_kind list_kinds[PX_LIST_COUNT] = {MV_ITEM_TOOL, MV_ITEM_PROMPT,
-                                                       MV_ITEM_RESOURCE,
-                                                       MV_ITEM_RESOURCE_TEMPLATE};
+                                                       MV_ITEM_RESOURCE, MV_ITEM_RESOURCE_TEMPLATE};
 
 const char *px_list_key(px_list l) {
     return list_keys[l];
@@ -73,7 +71,7 @@ struct px_guard {
     FILE *log;
     mv_store *store;
     bool own_store;
-    bool store_broken; /* the last store operation failed (logged once per episode) */
+    bool store_broken;         /* the last store operation failed (logged once per episode) */
     mv_engine *engine;         /* every check: lists */
     mv_engine *results_engine; /* unicode.hidden and payload.decoded: results */
     bool caps_known;
@@ -338,7 +336,12 @@ static int results_engine_new(mv_engine **out, mv_error *err) {
     for (size_t i = 0; ids[i] != NULL && n < 32; i++)
         if (strcmp(ids[i], "unicode.hidden") != 0 && strcmp(ids[i], "payload.decoded") != 0)
             off[n++] = ids[i];
+    /* Neither check reads the normalized view (both read raw text), so
+     * the engine's per-field normalization is capped to almost nothing:
+     * it would cost more than both checks on a large result. The cap hits
+     * it records are ignored (only hard signals are read). */
     mv_engine_options eo = {.disabled = off, .n_disabled = n};
+    eo.limits.max_normalize_bytes = 1;
     return mv_engine_new(out, &eo, err);
 }
 
@@ -419,8 +422,8 @@ void px_guard_list_failed(px_guard *g, px_list list, const char *why) {
 
 /* The snapshot document: this server with the list being read (`acc`) and
  * the last complete list of every other kind. */
-static void snapshot_doc(const px_guard *g, px_list list, const px_items *acc,
-                         const bool *skip, mv_buf *b) {
+static void snapshot_doc(const px_guard *g, px_list list, const px_items *acc, const bool *skip,
+                         mv_buf *b) {
     mv_buf_puts(b, "{\"servers\":[{\"name\":");
     mv_buf_json_string(b, g->cfg.name, strlen(g->cfg.name));
     for (int k = 0; k < PX_LIST_COUNT; k++) {
@@ -499,8 +502,7 @@ static void block_reason(mv_buf *b, mv_tool_state state, const mv_finding *f,
             bool first = true;
             for (int k = 0; k < MV_PIN_FIELD_COUNT; k++)
                 if (ir->changed_fields & (1u << k)) {
-                    mv_buf_printf(b, "%s%s", first ? "" : ", ",
-                                  mv_pin_field_name((mv_pin_field)k));
+                    mv_buf_printf(b, "%s%s", first ? "" : ", ", mv_pin_field_name((mv_pin_field)k));
                     first = false;
                 }
             mv_buf_putc(b, ')');
@@ -721,10 +723,8 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         for (int k = 0; k < PX_LIST_COUNT && complete; k++)
             if (k != (int)list)
                 complete = g->caps_known && (!g->announced[k] || g->cached[k]);
-        mv_scan_server sv = {.ident = g->cfg.ident,
-                             .items = scan_items,
-                             .n_items = n_scan,
-                             .partial = !complete};
+        mv_scan_server sv = {
+            .ident = g->cfg.ident, .items = scan_items, .n_items = n_scan, .partial = !complete};
         mv_error_clear(&err);
         if (mv_store_apply_scan(g->store, &sv, 1, now_s(g), MV_ACTOR_PROXY, &res, &err) != MV_OK) {
             store_failed(g, &err);
@@ -760,18 +760,16 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         bool ok = true, one_by_one = false;
         if (n_names > 0) {
             mv_error_clear(&err);
-            int ar = mv_store_approve(g->store, g->cfg.name, (const char *const *)names, n_names,
-                                      false, MV_ACTOR_PROXY,
-                                      "trust on first use (mcpvet proxy --policy tofu)", NULL,
-                                      &err);
+            int ar = mv_store_approve(
+                g->store, g->cfg.name, (const char *const *)names, n_names, false, MV_ACTOR_PROXY,
+                "trust on first use (mcpvet proxy --policy tofu)", NULL, &err);
             if (ar == MV_EQUARANTINED) {
                 /* Another kind of the same name is quarantined: one by one. */
                 for (size_t i = 0; i < n_names; i++) {
                     mv_error_clear(&err);
                     mv_store_approve(g->store, g->cfg.name, (const char *const *)&names[i], 1,
                                      false, MV_ACTOR_PROXY,
-                                     "trust on first use (mcpvet proxy --policy tofu)", NULL,
-                                     &err);
+                                     "trust on first use (mcpvet proxy --policy tofu)", NULL, &err);
                 }
                 ar = MV_OK;
                 one_by_one = true;
@@ -808,8 +806,8 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
                     for (size_t k = 0; k < tl->n; k++)
                         if (tl->tools[k].kind == px_list_kind(list) &&
                             strlen(tl->tools[k].name) == d[i].tool->name.len &&
-                            memcmp(tl->tools[k].name, d[i].tool->name.ptr,
-                                   d[i].tool->name.len) == 0) {
+                            memcmp(tl->tools[k].name, d[i].tool->name.ptr, d[i].tool->name.len) ==
+                                0) {
                             d[i].state = tl->tools[k].state;
                             break;
                         }
@@ -1057,8 +1055,8 @@ static size_t strip_hidden(mv_buf *out, const char *s, size_t len) {
     size_t removed = 0, i = 0;
     while (i < len) {
         utf8proc_int32_t cp;
-        utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-                                              (utf8proc_ssize_t)(len - i), &cp);
+        utf8proc_ssize_t n =
+            utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
         if (n <= 0) { /* not UTF-8 (cannot happen after the strict parse) */
             removed++;
             i++;

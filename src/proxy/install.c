@@ -233,8 +233,7 @@ static int find_entry(const char *s, size_t n, size_t at, entry *e, const char *
 }
 
 /* The elements of the array at [s, e): token spans, at most `max`. */
-static size_t array_items(const char *s, size_t as, size_t ae, size_t *st, size_t *en,
-                          size_t max) {
+static size_t array_items(const char *s, size_t as, size_t ae, size_t *st, size_t *en, size_t max) {
     size_t k = 0, i = as + 1;
     while (k < max) {
         i = skip_ws(s, ae, i);
@@ -577,14 +576,14 @@ static int do_file(const mv_proxy_install_options *o, const char *path, const ch
                 goto done;
             }
             if (u != 0) {
-                fprintf(out, "%s: server %s left alone: its proxy arguments have no \"--\" "
-                             "followed by the command\n",
+                fprintf(out,
+                        "%s: server %s left alone: its proxy arguments have no \"--\" "
+                        "followed by the command\n",
                         path, sv->name);
                 continue;
             }
             n_entries++;
-            fprintf(out, "%s: %s %s\n", path, o->dry_run ? "would unwrap" : "unwrapped",
-                    sv->name);
+            fprintf(out, "%s: %s %s\n", path, o->dry_run ? "would unwrap" : "unwrapped", sv->name);
         }
     }
     if (n_entries == 0) {
@@ -612,7 +611,8 @@ static int do_file(const mv_proxy_install_options *o, const char *path, const ch
             rc = 1;
             goto done;
         }
-        fprintf(out, "%s: %s %s\n", path, have_backup ? "backup kept in" : "backup written to", bpath);
+        fprintf(out, "%s: %s %s\n", path, have_backup ? "backup kept in" : "backup written to",
+                bpath);
     } else {
         if (write_all(path, res.data, res.len, mode) != 0) {
             fprintf(out, "%s: cannot write it: %s\n", path, strerror(errno));

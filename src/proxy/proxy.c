@@ -361,12 +361,12 @@ static void handle_client_batch(px *p, const char *line, size_t len, const mv_jv
         bool any = false;
         for (size_t i = 0; i < mv_jarray_size(root); i++) {
             const mv_jv *e = mv_jarray_get(root, i);
-            if (mv_jobject_get(e, "method") == NULL ||
-                !id_of(mv_jobject_get(e, "id"), &key, &json))
+            if (mv_jobject_get(e, "method") == NULL || !id_of(mv_jobject_get(e, "id"), &key, &json))
                 continue;
-            mv_buf_printf(&b, "%s{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32600,"
-                              "\"message\":\"mcpvet proxy: a batch holding tools/call, a list "
-                              "or initialize is not relayed; send them one by one\"}}",
+            mv_buf_printf(&b,
+                          "%s{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32600,"
+                          "\"message\":\"mcpvet proxy: a batch holding tools/call, a list "
+                          "or initialize is not relayed; send them one by one\"}}",
                           any ? "," : "", json.data);
             any = true;
         }
@@ -549,8 +549,8 @@ static void handle_refresh_reply(px *p, const mv_jv *root) {
     refresh_done(p, NULL);
 }
 
-static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root,
-                         const mv_jv *idv, bool *emitted) {
+static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root, const mv_jv *idv,
+                         bool *emitted) {
     mv_buf key, json;
     mv_buf_init(&key, NULL);
     mv_buf_init(&json, NULL);
@@ -748,8 +748,9 @@ static void oversize(px *p, const px_reader *r, bool from_client) {
     mv_buf_init(&id, NULL);
     bool has_id = px_find_id(r->prefix, r->prefix_len, &id);
     char msg[300];
-    snprintf(msg, sizeof msg, "mcpvet proxy: a message %s is longer than %llu bytes (refused, not "
-                              "truncated)",
+    snprintf(msg, sizeof msg,
+             "mcpvet proxy: a message %s is longer than %llu bytes (refused, not "
+             "truncated)",
              from_client ? "from the agent" : "from the server",
              (unsigned long long)p->o->max_message_bytes);
     px_log(p->g, "%s", msg + strlen("mcpvet proxy: "));
@@ -855,8 +856,9 @@ static void server_ended(px *p) {
         snprintf(why, sizeof why, "mcpvet proxy: the server exited (status %d) before answering",
                  r.exit_status);
     else if (r.exit_status >= 128)
-        snprintf(why, sizeof why, "mcpvet proxy: the server was killed by signal %d before "
-                                  "answering",
+        snprintf(why, sizeof why,
+                 "mcpvet proxy: the server was killed by signal %d before "
+                 "answering",
                  r.exit_status - 128);
     else
         snprintf(why, sizeof why, "mcpvet proxy: the server closed its output before answering");

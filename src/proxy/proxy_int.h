@@ -95,11 +95,11 @@ typedef struct px_entry {
     char *name;
     size_t name_len;
     bool allowed;
-    bool audit_only;   /* allowed only because the policy is audit */
+    bool audit_only; /* allowed only because the policy is audit */
     mv_tool_state state;
-    bool needs_force;  /* quarantined: approval needs --force */
-    char *reason;      /* why it is blocked (NULL when allowed) */
-    char *definition;  /* canonical definition (for fail-closed comparisons) */
+    bool needs_force; /* quarantined: approval needs --force */
+    char *reason;     /* why it is blocked (NULL when allowed) */
+    char *definition; /* canonical definition (for fail-closed comparisons) */
     size_t definition_len;
 } px_entry;
 
@@ -119,7 +119,7 @@ typedef struct px_guard_config {
     mv_proxy_results results;
     const char *name;
     mv_server_ident ident;
-    mv_store *store;       /* borrowed, or NULL */
+    mv_store *store;        /* borrowed, or NULL */
     const char *store_path; /* to open when store is NULL */
     FILE *log;
     int64_t (*clock)(void *arg);
@@ -167,8 +167,7 @@ void px_guard_list_failed(px_guard *g, px_list list, const char *why);
 /* Scan the text content of a tools/call result. Returns 0 (out untouched:
  * pass the original), 1 (out holds the replacement message for the agent),
  * or MV_ENOMEM. `msg` is the whole response, `root` its tree. */
-int px_guard_result(px_guard *g, const char *tool, size_t tool_len, const mv_jv *root,
-                    mv_buf *out);
+int px_guard_result(px_guard *g, const char *tool, size_t tool_len, const mv_jv *root, mv_buf *out);
 
 /* Whether the guard holds no usable store (logged once). */
 bool px_guard_store_ok(const px_guard *g);

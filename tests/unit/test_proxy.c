@@ -182,13 +182,13 @@ static void test_find_id(void **state) {
     assert_string_equal(id.data, "1");
     /* hard negatives */
     const char *none[] = {
-        "{\"params\":{\"id\":7}}",           /* only nested */
-        "[{\"id\":1}]",                       /* not an object */
-        "{\"id\":",                           /* cut before the value */
-        "{\"id\":\"unterminated",             /* cut inside the value */
-        "{\"id\":{\"x\":1}}",                 /* not a number or string */
-        "{\"id\":01}",                        /* not valid JSON */
-        "{\"id\":\"\\ud800\"}",               /* an unpaired surrogate */
+        "{\"params\":{\"id\":7}}", /* only nested */
+        "[{\"id\":1}]",            /* not an object */
+        "{\"id\":",                /* cut before the value */
+        "{\"id\":\"unterminated",  /* cut inside the value */
+        "{\"id\":{\"x\":1}}",      /* not a number or string */
+        "{\"id\":01}",             /* not valid JSON */
+        "{\"id\":\"\\ud800\"}",    /* an unpaired surrogate */
         "not json at all",
         "",
     };
@@ -221,9 +221,9 @@ static void test_names(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reader_lines),   cmocka_unit_test(test_reader_partial),
+        cmocka_unit_test(test_reader_lines),    cmocka_unit_test(test_reader_partial),
         cmocka_unit_test(test_reader_oversize), cmocka_unit_test(test_queue),
-        cmocka_unit_test(test_find_id),        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_find_id),         cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

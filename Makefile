@@ -62,6 +62,7 @@ bench: build
 	BENCH_SIZES="$(BENCH_SIZES)" ./bench/run.sh $(BUILD)
 	./bench/servers.sh $(BUILD)
 	./bench/serve.sh $(BUILD)
+	./bench/proxy.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -48,6 +48,11 @@ typedef enum mv_collect_event {
 
 typedef struct mv_pipeline_options {
     mv_engine_options engine;
+    /* A long-running entry point (the proxy) builds its engine once and
+     * lends it to every pipeline: when set, `engine` is ignored, the
+     * pipeline uses this one and never frees it (it must outlive the
+     * pipeline). NULL = the pipeline builds its own from `engine`. */
+    const mv_engine *shared_engine;
     mv_model_options model; /* allocator, limits; `server` is ignored */
     mv_mcp_options mcp;     /* caps and deadlines of the MCP client */
     unsigned concurrency;   /* servers reached at once, default 4 */

@@ -364,6 +364,18 @@ int mv_store_quarantine(mv_store *st, const char *server, const char *const *too
 int mv_store_forget(mv_store *st, const char *server, const char *tool, mv_actor actor,
                     const char *reason, mv_error *err);
 
+/*
+ * Append an audit event that changes no state: a decision an entry point
+ * took on its own (the proxy leaving a tool out of a list, refusing a
+ * call, finding hidden text in a tool's result). `tool` with a NULL ptr is
+ * a server-level event; `kind` is then ignored. The event has no old or new
+ * state and no pins; `reason` (required) says what was decided and why.
+ * The server need not be in the store. One statement, durable on return.
+ * Returns 0, MV_EINVAL or the store's error (err names the store path).
+ */
+int mv_store_note(mv_store *st, const char *server, mv_item_kind kind, mv_str tool, mv_actor actor,
+                  const char *reason, mv_error *err);
+
 /* One audit event. */
 typedef struct mv_store_event {
     int64_t id;

@@ -21,6 +21,7 @@ int mv_cli_eval(int argc, char **argv);
 int mv_cli_security(int argc, char **argv); /* security.c: list, approve, ... */
 int mv_cli_serve(int argc, char **argv);    /* serve.c: the REST API */
 int mv_cli_mcp(int argc, char **argv);      /* serve.c: the MCP server */
+int mv_cli_proxy(int argc, char **argv);    /* proxy.c: the runtime guard, --install */
 
 /* `mcpvet scan --list`: print the discovered configs and servers without
  * starting anything (list.c). Returns the exit code. */
@@ -33,6 +34,7 @@ void mv_cli_eval_usage(FILE *f);
 void mv_cli_security_usage(FILE *f);
 void mv_cli_serve_usage(FILE *f);
 void mv_cli_mcp_usage(FILE *f);
+void mv_cli_proxy_usage(FILE *f);
 
 /* `mcpvet security scan [SERVER...]`: scan with the approval store
  * (created when missing) and print each tool's state (scan.c). */

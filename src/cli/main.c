@@ -27,6 +27,8 @@ static void usage(FILE *f) {
           "  mcpvet security list|approve|quarantine|diff|history|forget|export|import ...\n"
           "  mcpvet serve [--listen 127.0.0.1:PORT] [--api-key-file FILE] [options]\n"
           "  mcpvet mcp [--store PATH] [--allow-agent-approval]\n"
+          "  mcpvet proxy [options] -- COMMAND [ARGS...]\n"
+          "  mcpvet proxy --install|--uninstall [--client NAME] [--dry-run]\n"
           "  mcpvet help [COMMAND]\n"
           "  mcpvet --version\n"
           "\n"
@@ -37,6 +39,9 @@ static void usage(FILE *f) {
           "  security  review and approve pinned tools (the approval store)\n"
           "  serve  the REST API (loopback, API key): scans, states, approvals\n"
           "  mcp    an MCP server on stdio with the quarantine_security tool\n"
+          "  proxy  run a stdio MCP server behind the guard: only approved tools reach\n"
+          "         the agent, calls to others are refused; --install puts every\n"
+          "         configured stdio server behind it\n"
           "\n"
           "Exit codes: 0 clean, 1 finding at or above --fail-on, 2 usage or input\n"
           "error, 3 scan degraded (a check failed or a cap was hit), 6 eval gate failed.\n"
@@ -69,6 +74,10 @@ static int help(int argc, char **argv) {
         mv_cli_mcp_usage(stdout);
         return MV_EXIT_OK;
     }
+    if (strcmp(argv[1], "proxy") == 0) {
+        mv_cli_proxy_usage(stdout);
+        return MV_EXIT_OK;
+    }
     mv_cli_error("help: unknown command \"%s\"", argv[1]);
     usage(stderr);
     return MV_EXIT_USAGE;
@@ -83,30 +92,28 @@ int main(int argc, char **argv) {
     /* A server that exits while we write to it must not kill mcpvet: writes
      * then fail with EPIPE and the server gets a status. */
     signal(SIGPIPE, SIG_IGN);
-    if (strcmp(cmd, "scan") == 0) {
-        if (mv_mcp_global_init() != MV_OK) {
-            mv_cli_error("cannot initialise the HTTP client");
-            return MV_EXIT_USAGE;
-        }
-        int code = mv_cli_scan(argc - 1, argv + 1);
-        mv_mcp_global_cleanup();
-        return code;
+    /* scan, security scan, serve, mcp and proxy reach servers, some over
+     * HTTP from several threads: libcurl's global set-up comes first. */
+    if (mv_mcp_global_init() != MV_OK) {
+        mv_cli_error("cannot initialise the HTTP client");
+        return MV_EXIT_USAGE;
     }
-    if (strcmp(cmd, "serve") == 0 || strcmp(cmd, "mcp") == 0) {
-        /* Both reach configured servers (server scans) like `scan`. */
-        if (mv_mcp_global_init() != MV_OK) {
-            mv_cli_error("cannot initialise the HTTP client");
-            return MV_EXIT_USAGE;
-        }
-        int code = strcmp(cmd, "serve") == 0 ? mv_cli_serve(argc - 1, argv + 1)
-                                              : mv_cli_mcp(argc - 1, argv + 1);
-        mv_mcp_global_cleanup();
+    int code = -1;
+    if (strcmp(cmd, "scan") == 0)
+        code = mv_cli_scan(argc - 1, argv + 1);
+    else if (strcmp(cmd, "serve") == 0)
+        code = mv_cli_serve(argc - 1, argv + 1);
+    else if (strcmp(cmd, "mcp") == 0)
+        code = mv_cli_mcp(argc - 1, argv + 1);
+    else if (strcmp(cmd, "eval") == 0)
+        code = mv_cli_eval(argc - 1, argv + 1);
+    else if (strcmp(cmd, "security") == 0)
+        code = mv_cli_security(argc - 1, argv + 1);
+    else if (strcmp(cmd, "proxy") == 0)
+        code = mv_cli_proxy(argc - 1, argv + 1);
+    mv_mcp_global_cleanup();
+    if (code >= 0)
         return code;
-    }
-    if (strcmp(cmd, "eval") == 0)
-        return mv_cli_eval(argc - 1, argv + 1);
-    if (strcmp(cmd, "security") == 0)
-        return mv_cli_security(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
         return help(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {

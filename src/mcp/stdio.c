@@ -525,6 +525,27 @@ static void stdio_close(mv_mcp_transport *t, mv_mcp_result *r) {
 
 static const mv_mcp_transport_ops stdio_ops = {stdio_send, stdio_recv, stdio_close};
 
+/* ------------------------------------------------------------------ relay */
+
+int mv_mcp_stdio_fds(mv_mcp_transport *t, int *in_fd, int *out_fd, int *err_fd) {
+    if (t == NULL || t->ops != &stdio_ops)
+        return -1;
+    stdio_transport *s = (stdio_transport *)t;
+    if (in_fd != NULL)
+        *in_fd = s->in_fd;
+    if (out_fd != NULL)
+        *out_fd = s->out_fd;
+    if (err_fd != NULL)
+        *err_fd = s->err_fd;
+    return 0;
+}
+
+void mv_mcp_stdio_close_input(mv_mcp_transport *t) {
+    if (t == NULL || t->ops != &stdio_ops)
+        return;
+    close_fd(&((stdio_transport *)t)->in_fd);
+}
+
 /* ------------------------------------------------------------------- spawn */
 
 static bool name_matches(const char *entry, const char *name, size_t name_len) {

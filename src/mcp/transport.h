@@ -93,6 +93,21 @@ struct mv_mcp_transport {
 int mv_mcp_stdio_open(mv_mcp_transport **out, const mv_server_config *server,
                       const mv_mcp_limits *lim, uint64_t deadline_ms, mv_mcp_failure *fail);
 
+/*
+ * For a relay that multiplexes the server with other descriptors in its own
+ * poll() loop (mcpvet proxy): the started server's stdin (write end),
+ * stdout and stderr (read ends), all non-blocking, still owned by the
+ * transport (close() closes them). Any pointer may be NULL. Returns 0, or
+ * -1 when `t` is not a stdio transport. The caller then does its own reads
+ * and writes and must not mix them with send/recv on the same transport.
+ */
+int mv_mcp_stdio_fds(mv_mcp_transport *t, int *in_fd, int *out_fd, int *err_fd);
+
+/* Close only the server's stdin (an MCP server's cue to exit), keeping its
+ * output readable; close() later waits for the exit and reaps the group.
+ * Idempotent; a no-op for other transports. */
+void mv_mcp_stdio_close_input(mv_mcp_transport *t);
+
 /* Streamable HTTP to server->url with server->headers. Connects lazily on
  * the first send. Follows at most a few redirects (a loop fails with
  * MV_MCP_PROTOCOL_ERROR); 401/403 fail with MV_MCP_AUTH_REQUIRED. */

@@ -38,8 +38,14 @@ int mv_pipeline_new(mv_pipeline **out, const mv_pipeline_options *opts, mv_error
     if (p->opts.concurrency == 0)
         p->opts.concurrency = MV_PIPELINE_DEFAULT_CONCURRENCY;
     mv_buf_init(&p->snapshot, NULL);
-    if ((rc = mv_engine_new(&p->engine, &p->opts.engine, err)) != MV_OK)
-        goto done;
+    if (p->opts.shared_engine != NULL) {
+        p->engine = p->opts.shared_engine;
+    } else {
+        if ((rc = mv_engine_new(&p->own_engine, &p->opts.engine, err)) != MV_OK)
+            goto done;
+        p->engine = p->own_engine;
+    }
+    rc = MV_OK;
     *out = p;
     p = NULL;
 done:
@@ -68,7 +74,7 @@ void mv_pipeline_free(mv_pipeline *p) {
     mv_store_scan_result_free(p->decisions);
     mv_pipeline_servers_free(p);
     mv_buf_release(&p->snapshot);
-    mv_engine_free(p->engine);
+    mv_engine_free(p->own_engine);
     free(p);
 }
 

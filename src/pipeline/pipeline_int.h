@@ -23,7 +23,8 @@ typedef struct pl_set {
 
 struct mv_pipeline {
     mv_pipeline_options opts;
-    mv_engine *engine;
+    const mv_engine *engine; /* own_engine, or borrowed (options.shared_engine) */
+    mv_engine *own_engine;
     pl_set *sets;
     size_t n_sets, cap_sets;
     size_t n_tools;

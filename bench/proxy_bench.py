@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Benchmark of `mcpvet proxy` (bench/proxy.sh, part of `make bench`).
+
+Two numbers from issue 13:
+  - pass-through overhead: N tools/call round trips of an echo tool, against
+    the server directly and through the proxy; p50 and p99 of each and
+    their difference (target: p99 overhead under 0.5 ms for messages under
+    64 KiB), for several message sizes;
+  - tools/list of 100 tools scanned and checked against the store through
+    the proxy, minus direct (target: under 10 ms), the first list of a new
+    server (every tool pinned) and the steady state (unchanged tools).
+
+The server is a minimal synchronous echo server in this file (`--serve`), so
+the difference measures the proxy, not the fixture. Prints plain text.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def serve(n_tools):
+    tools = [{"name": "echo", "description": "Returns the text it is given.",
+              "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}]
+    corpus = os.environ.get("BENCH_TOOLS")
+    extra = []
+    if corpus and os.path.exists(corpus):
+        with open(corpus, encoding="utf-8") as f:
+            extra = json.load(f).get("tools", [])
+    for i in range(n_tools - 1):
+        if i < len(extra):
+            t = dict(extra[i])
+            t["name"] = "%s_%d" % (t.get("name", "tool"), i)
+        else:
+            t = {"name": "tool_%d" % i,
+                 "description": "Reads record %d from the inventory and returns it as JSON." % i,
+                 "inputSchema": {"type": "object", "properties": {
+                     "id": {"type": "string", "description": "Record identifier"},
+                     "fields": {"type": "array", "items": {"type": "string"}}},
+                     "required": ["id"]}}
+        tools.append(t)
+    out = sys.stdout.buffer
+    for line in sys.stdin.buffer:
+        req = json.loads(line)
+        if "id" not in req:
+            continue
+        m = req.get("method")
+        if m == "initialize":
+            res = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                   "serverInfo": {"name": "bench", "version": "1"}}
+        elif m == "tools/list":
+            res = {"tools": tools}
+        elif m == "tools/call":
+            text = req["params"]["arguments"]["text"]
+            res = {"content": [{"type": "text", "text": text}]}
+        else:
+            res = {}
+        out.write(json.dumps({"jsonrpc": "2.0", "id": req["id"], "result": res},
+                             separators=(",", ":")).encode() + b"\n")
+        out.flush()
+
+
+class Client:
+    def __init__(self, argv):
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  bufsize=0)
+        # buffered reads (a raw pipe's readline reads one byte at a time)
+        self.f = open(self.p.stdout.fileno(), "rb", buffering=1 << 20, closefd=False)
+        self.id = 0
+
+    def req(self, method, params=None):
+        self.id += 1
+        msg = {"jsonrpc": "2.0", "id": self.id, "method": method}
+        if params is not None:
+            msg["params"] = params
+        data = json.dumps(msg, separators=(",", ":")).encode() + b"\n"
+        t0 = time.perf_counter_ns()
+        self.p.stdin.write(data)
+        line = self.f.readline()
+        t1 = time.perf_counter_ns()
+        r = json.loads(line)
+        if "result" not in r:
+            raise SystemExit("bench: %s failed: %r" % (method, r))
+        return r, (t1 - t0) / 1e3
+
+    def init(self):
+        self.req("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                "clientInfo": {"name": "bench", "version": "1"}})
+        self.p.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait(30)
+
+
+def pct(v, q):
+    s = sorted(v)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--serve":
+        serve(int(sys.argv[2]))
+        return
+    mcpvet = sys.argv[1]
+    calls = int(os.environ.get("BENCH_PROXY_CALLS", "10000"))
+    sizes = [int(x) for x in os.environ.get("BENCH_PROXY_SIZES", "100 4096 65000").split()]
+    me = os.path.abspath(__file__)
+    tmp = tempfile.mkdtemp()
+    store = os.path.join(tmp, "store.db")
+    server = [sys.executable, me, "--serve"]
+    proxied = [mcpvet, "proxy", "--store", store, "--log", os.path.join(tmp, "log"),
+               "--name", "bench", "--"]
+    print("== proxy pass-through: tools/call round trip, %d calls per size "
+          "(microseconds; proxy = through mcpvet proxy)" % calls)
+    print("%8s  %9s %9s  %9s %9s  %10s %10s" % ("bytes", "direct50", "direct99", "proxy50",
+                                               "proxy99", "over50", "over99"))
+    # Text like a tool's output (words, numbers, punctuation); BENCH_PROXY_TEXT=y
+    # uses one repeated letter instead (a worst case for payload.decoded,
+    # which must try it as base64).
+    word = ("Order 1042 shipped to Paris on 2026-03-14, status: delivered. "
+            if os.environ.get("BENCH_PROXY_TEXT", "words") != "y" else "y")
+    for size in sizes:
+        text = (word * (size // len(word) + 1))[:size]
+        res = {}
+        for label, argv in (("direct", server + ["1"]), ("proxy", proxied + server + ["1"])):
+            c = Client(argv)
+            c.init()
+            c.req("tools/list")
+            for _ in range(200):  # warm-up
+                c.req("tools/call", {"name": "echo", "arguments": {"text": text}})
+            v = [c.req("tools/call", {"name": "echo", "arguments": {"text": text}})[1]
+                 for _ in range(calls)]
+            c.close()
+            res[label] = v
+        d50, d99 = pct(res["direct"], .5), pct(res["direct"], .99)
+        p50, p99 = pct(res["proxy"], .5), pct(res["proxy"], .99)
+        print("%8d  %9.1f %9.1f  %9.1f %9.1f  %10.1f %10.1f" % (size, d50, d99, p50, p99,
+                                                               p50 - d50, p99 - d99))
+    print()
+    print("== tools/list of 100 tools through the proxy (milliseconds; scan + store)")
+    for label, fresh in (("first list (every tool pinned)", True), ("steady state", False)):
+        dv, pv = [], []
+        runs = 20
+        for _ in range(runs):
+            c = Client(server + ["100"])
+            c.init()
+            dv.append(c.req("tools/list")[1] / 1e3)
+            c.close()
+        for _ in range(runs):
+            if fresh and os.path.exists(store):
+                for suffix in ("", "-wal", "-shm"):
+                    if os.path.exists(store + suffix):
+                        os.unlink(store + suffix)
+            c = Client(proxied + server + ["100"])
+            c.init()
+            r, t = c.req("tools/list")
+            if len(r["result"]["tools"]) != 100:
+                raise SystemExit("bench: the proxy passed %d of 100 tools" %
+                                 len(r["result"]["tools"]))
+            pv.append(t / 1e3)
+            c.close()
+        print("%-32s direct p50 %.2f  proxy p50 %.2f p99 %.2f  overhead p50 %.2f p99 %.2f" % (
+            label, pct(dv, .5), pct(pv, .5), pct(pv, .99), pct(pv, .5) - pct(dv, .5),
+            pct(pv, .99) - pct(dv, .99)))
+
+
+if __name__ == "__main__":
+    main()

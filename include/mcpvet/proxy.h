@@ -1,0 +1,148 @@
+/*
+ * The runtime guard (`mcpvet proxy`): sits between an agent and one stdio
+ * MCP server, relays JSON-RPC both ways and keeps what the approval store
+ * does not allow away from the agent.
+ *
+ *   tools/list, prompts/list, resources/list, resources/templates/list
+ *       replies are scanned (the shared pipeline), applied to the store as
+ *       actor "proxy", and only the items the policy allows are passed on
+ *   tools/call of a tool that is not allowed
+ *       answered by the proxy with an error result saying why and how a
+ *       person approves it; it never reaches the server
+ *   notifications/tools/list_changed
+ *       passed on; the next call first lists the tools again, so a rug pull
+ *       in the middle of a session is caught even if the agent never lists
+ *   tools/call results
+ *       text content scanned for hidden characters and decoded payloads
+ *   everything else
+ *       passed on byte for byte
+ *
+ * Robustness: every message is capped (over the cap: refused with an error,
+ * never truncated), strict JSON only (a message two parsers could read
+ * differently is refused), requests in flight are answered with an error
+ * when the server exits, crashes or stays silent past the timeout, and the
+ * relay ends when either side closes. A store that cannot be used fails
+ * closed (audit fails open).
+ */
+#ifndef MCPVET_PROXY_H
+#define MCPVET_PROXY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mcpvet/common.h"
+#include "mcpvet/store.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mv_proxy_policy {
+    MV_PROXY_TOFU = 0, /* approved pass; a new tool that is not quarantined is pinned on
+                          first use (approved by actor proxy) and passes; changed and
+                          quarantined are blocked */
+    MV_PROXY_STRICT,   /* only approved items pass */
+    MV_PROXY_AUDIT     /* nothing is blocked; what would be is logged */
+} mv_proxy_policy;
+
+typedef enum mv_proxy_results {
+    MV_PROXY_RESULTS_WARN = 0, /* log a finding, pass the result unchanged */
+    MV_PROXY_RESULTS_STRIP,    /* remove hidden characters, mark the result */
+    MV_PROXY_RESULTS_BLOCK     /* replace a result with a finding by an error result */
+} mv_proxy_results;
+
+/* "tofu", "strict", "audit" / "warn", "strip", "block"; parse: 0 or -1. */
+const char *mv_proxy_policy_name(mv_proxy_policy p);
+int mv_proxy_policy_parse(mv_proxy_policy *out, const char *s);
+const char *mv_proxy_results_name(mv_proxy_results r);
+int mv_proxy_results_parse(mv_proxy_results *out, const char *s);
+
+#define MV_PROXY_DEFAULT_MAX_MESSAGE (16ull * 1024 * 1024)
+#define MV_PROXY_DEFAULT_TIMEOUT_MS 300000u
+#define MV_PROXY_DEFAULT_LIST_TIMEOUT_MS 30000u
+
+typedef struct mv_proxy_options {
+    mv_proxy_policy policy;
+    mv_proxy_results results;
+    /* The server's name in the store (required) and how it is started:
+     * argv[0] is the command (searched in PATH), argv[1..argc) its
+     * arguments. The store identity is (name, "stdio", command, args). */
+    const char *name;
+    const char *const *argv;
+    size_t argc;
+    /* The approval store: an open handle (borrowed), else `store_path`
+     * (NULL = the default path) is opened, created when missing. */
+    mv_store *store;
+    const char *store_path;
+    /* The agent's side: read requests from `client_in`, write to
+     * `client_out` (the CLI passes 0 and 1). */
+    int client_in, client_out;
+    /* Log lines ("mcpvet proxy NAME: ..."), NULL = stderr. The server's own
+     * stderr is copied to stderr (not to the log). */
+    FILE *log;
+    uint64_t max_message_bytes; /* one JSON-RPC message either way; 0 = 16 MiB */
+    /* A request in flight is answered with an error when the server has
+     * been silent this long (0 = 300 s); the proxy's own tools/list waits
+     * list_timeout_ms (0 = 30 s). */
+    uint32_t timeout_ms;
+    uint32_t list_timeout_ms;
+    /* Clock for the store (seconds since the epoch); NULL = time(). */
+    int64_t (*clock)(void *arg);
+    void *clock_arg;
+} mv_proxy_options;
+
+/* What ended the session. */
+typedef struct mv_proxy_outcome {
+    bool client_closed;                 /* the agent closed its side first */
+    bool server_exited;                 /* the server closed its output or exited first */
+    int server_status;                  /* its exit status when known, else -1 */
+    uint64_t messages_in, messages_out; /* from and to the agent */
+    uint64_t blocked_calls, hidden_items, result_findings;
+} mv_proxy_outcome;
+
+/*
+ * Start the server and relay until either side closes. Returns 0 when the
+ * session ran (whatever ended it; see *out), MV_EINVAL (bad options),
+ * MV_EIO (the server could not be started: err says why) or MV_ENOMEM.
+ * On return the server's whole process group is gone.
+ */
+int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *err);
+
+/* ------------------------------------------------------------ install */
+
+typedef struct mv_proxy_install_options {
+    bool uninstall;
+    bool dry_run;
+    const char *client;       /* only this client's files, NULL = every client */
+    const char *const *paths; /* explicit config files (with `client` as their format, or
+                                 detected); none = discover */
+    size_t n_paths;
+    const char *self; /* the mcpvet binary the rewritten entries run; NULL = this
+                         process's executable */
+    /* Options written into every rewritten entry (NULL = not written). */
+    const char *policy, *results, *store;
+    /* Where discovery looks (tests); NULL = the process's values. */
+    const struct mv_config_env *env;
+    FILE *out; /* what was (or, with dry_run, would be) done; NULL = stdout */
+} mv_proxy_install_options;
+
+/*
+ * Rewrite client configs so every stdio server runs through `mcpvet proxy`
+ * (or, with uninstall, back). Each changed file gets a backup next to it
+ * (FILE.mcpvet-backup, written once, never overwritten), edits are textual
+ * (comments, order and unknown keys stay), entries already behind the proxy
+ * are left alone. Uninstall restores the backup byte for byte when the file
+ * is still exactly what install made of it, else unwraps the entries in
+ * place. Formats: JSON and JSON with comments; Codex TOML. Continue YAML
+ * files are refused with a message. Returns 0 when every file was handled,
+ * MV_EUNSUPPORTED when some file was refused (the others are done),
+ * MV_EIO / MV_EPARSE (err names the file) or MV_ENOMEM.
+ */
+int mv_proxy_install(const mv_proxy_install_options *opts, size_t *n_changed, mv_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

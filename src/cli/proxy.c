@@ -1,0 +1,262 @@
+/*
+ * `mcpvet proxy`: the runtime guard in front of one stdio MCP server
+ * (src/proxy/, include/mcpvet/proxy.h), written into an agent client's
+ * config in place of the server's command; and `mcpvet proxy --install` /
+ * `--uninstall`, which rewrite the discovered client configs so every stdio
+ * server runs through it (and back).
+ *
+ * stdout is the protocol channel: nothing but the relayed JSON-RPC is ever
+ * written there while proxying; the proxy's own lines go to stderr or
+ * --log FILE.
+ *
+ * Exit codes: 0 the session ended (the agent or the server closed it);
+ * 1 the server ended the session before the agent did (its exit is logged);
+ * 2 bad usage, or the server could not be started.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "mcpvet/config.h"
+#include "mcpvet/proxy.h"
+#include "mcpvet/report.h"
+
+#define MAX_TIMEOUT_SECONDS 86400.0
+
+void mv_cli_proxy_usage(FILE *f) {
+    fputs("Usage: mcpvet proxy [options] [--] COMMAND [ARGS...]\n"
+          "       mcpvet proxy --install [--client NAME] [--config FILE]... [--dry-run]\n"
+          "       mcpvet proxy --uninstall [--client NAME] [--config FILE]... [--dry-run]\n"
+          "\n"
+          "Run an MCP stdio server behind a guard: put `mcpvet proxy --name NAME -- `\n"
+          "in front of the server's command in the agent's config (or let --install\n"
+          "do it). Replies to tools/list, prompts/list and resources/list are scanned\n"
+          "and checked against the approval store, and only allowed items reach the\n"
+          "agent; a call to a tool that is not allowed is answered with an error\n"
+          "that says why and how to approve it; everything else passes unchanged.\n"
+          "\n"
+          "Options:\n"
+          "      --policy tofu|strict|audit\n"
+          "                        tofu (default): approved tools pass, a new tool\n"
+          "                        without a quarantine verdict is pinned on first use;\n"
+          "                        strict: only approved tools pass; audit: nothing is\n"
+          "                        blocked, what would be is logged\n"
+          "      --results warn|strip|block\n"
+          "                        what to do with a tool result that carries hidden\n"
+          "                        characters or an encoded payload: log it (default),\n"
+          "                        remove the hidden characters, or withhold the result\n"
+          "      --name NAME       the server's name in the store (default: the\n"
+          "                        command's base name)\n"
+          "      --store PATH      approval store (default $XDG_STATE_HOME/mcpvet/store.db)\n"
+          "      --log FILE        append the proxy's log lines to FILE (default stderr)\n"
+          "      --timeout SECONDS answer requests in flight with an error when the\n"
+          "                        server is silent this long (default 300)\n"
+          "      --max-message BYTES  longest message either way (default 16777216)\n"
+          "\n"
+          "Install:\n"
+          "      --install         rewrite every discovered client config so its stdio\n"
+          "                        servers run through `mcpvet proxy` (backup next to\n"
+          "                        each file as FILE.mcpvet-backup; comments and other\n"
+          "                        keys stay; already wrapped entries are left alone)\n"
+          "      --uninstall       undo it (byte for byte when the file was not edited\n"
+          "                        since)\n"
+          "      --client NAME     only this client's configs (or the format of --config)\n"
+          "      --config FILE     this config file instead of discovery (repeatable)\n"
+          "      --dry-run         show what would change, write nothing\n"
+          "  (--policy, --results and --store given with --install are written into\n"
+          "   every rewritten entry)\n"
+          "\n"
+          "Exit codes: 0 the session ended; 1 the server ended it first; 2 bad usage\n"
+          "or the server could not be started. --install/--uninstall: 0 done, 1 some\n"
+          "file could not be handled, 2 bad usage.\n",
+          f);
+}
+
+/* The command's base name, the default server name. */
+static const char *base_name(const char *cmd) {
+    const char *s = strrchr(cmd, '/');
+    return s != NULL && s[1] != '\0' ? s + 1 : cmd;
+}
+
+int mv_cli_proxy(int argc, char **argv) {
+    const char *policy = NULL, *results = NULL, *name = NULL, *store = NULL, *log_path = NULL;
+    const char *client = NULL;
+    mv_cli_list configs;
+    bool install = false, uninstall = false, dry_run = false;
+    double timeout = 0;
+    unsigned long long max_message = 0;
+    int first_cmd = -1, code = MV_EXIT_USAGE;
+    FILE *log = NULL;
+    memset(&configs, 0, sizeof(configs));
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **slot = NULL;
+        if (strcmp(a, "--") == 0) {
+            first_cmd = i + 1;
+            break;
+        }
+        if (strcmp(a, "--policy") == 0)
+            slot = &policy;
+        else if (strcmp(a, "--results") == 0)
+            slot = &results;
+        else if (strcmp(a, "--name") == 0)
+            slot = &name;
+        else if (strcmp(a, "--store") == 0)
+            slot = &store;
+        else if (strcmp(a, "--log") == 0)
+            slot = &log_path;
+        else if (strcmp(a, "--client") == 0)
+            slot = &client;
+        else if (strcmp(a, "--install") == 0)
+            install = true;
+        else if (strcmp(a, "--uninstall") == 0)
+            uninstall = true;
+        else if (strcmp(a, "--dry-run") == 0)
+            dry_run = true;
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            mv_cli_proxy_usage(stdout);
+            code = MV_EXIT_OK;
+            goto done;
+        } else if (strcmp(a, "--config") == 0 || strcmp(a, "--timeout") == 0 ||
+                   strcmp(a, "--max-message") == 0) {
+            if (i + 1 >= argc) {
+                mv_cli_error("proxy: %s needs a value", a);
+                goto done;
+            }
+            const char *v = argv[++i];
+            if (strcmp(a, "--config") == 0) {
+                if (mv_cli_list_add(&configs, v) != 0) {
+                    mv_cli_error("out of memory");
+                    goto done;
+                }
+            } else if (strcmp(a, "--timeout") == 0) {
+                if (mv_cli_parse_seconds("proxy: --timeout", v, MAX_TIMEOUT_SECONDS, &timeout) != 0)
+                    goto done;
+            } else if (mv_cli_parse_count("proxy: --max-message", v, 1ull << 30, &max_message) !=
+                           0 ||
+                       max_message < 1024) {
+                if (max_message < 1024 && max_message != 0)
+                    mv_cli_error("proxy: --max-message must be at least 1024");
+                goto done;
+            }
+            continue;
+        } else if (a[0] != '-') {
+            /* The server's command starts at the first argument that is not
+             * an option ("--" is optional: some clients drop it). */
+            first_cmd = i;
+            break;
+        } else {
+            mv_cli_error("proxy: unknown option \"%s\" (the server's command goes after --)", a);
+            mv_cli_proxy_usage(stderr);
+            goto done;
+        }
+        if (slot != NULL) {
+            if (i + 1 >= argc) {
+                mv_cli_error("proxy: %s needs a value", a);
+                goto done;
+            }
+            *slot = argv[++i];
+        }
+    }
+
+    mv_proxy_policy pol = MV_PROXY_TOFU;
+    mv_proxy_results res = MV_PROXY_RESULTS_WARN;
+    if (policy != NULL && mv_proxy_policy_parse(&pol, policy) != 0) {
+        mv_cli_error("proxy: --policy must be tofu, strict or audit, not \"%s\"", policy);
+        goto done;
+    }
+    if (results != NULL && mv_proxy_results_parse(&res, results) != 0) {
+        mv_cli_error("proxy: --results must be warn, strip or block, not \"%s\"", results);
+        goto done;
+    }
+
+    if (install || uninstall) {
+        if (install && uninstall) {
+            mv_cli_error("proxy: --install and --uninstall exclude each other");
+            goto done;
+        }
+        if (first_cmd >= 0 || name != NULL || log_path != NULL) {
+            mv_cli_error("proxy: --%s takes no server command, --name or --log",
+                         install ? "install" : "uninstall");
+            goto done;
+        }
+        mv_proxy_install_options io;
+        memset(&io, 0, sizeof(io));
+        io.uninstall = uninstall;
+        io.dry_run = dry_run;
+        io.client = client;
+        io.paths = (const char *const *)configs.items;
+        io.n_paths = configs.n;
+        io.policy = policy;
+        io.results = results;
+        io.store = store;
+        if (uninstall && (policy != NULL || results != NULL || store != NULL)) {
+            mv_cli_error("proxy: --uninstall takes no --policy, --results or --store");
+            goto done;
+        }
+        size_t changed = 0;
+        mv_error err;
+        mv_error_clear(&err);
+        int rc = mv_proxy_install(&io, &changed, &err);
+        if (rc == MV_OK) {
+            code = MV_EXIT_OK;
+        } else if (rc == MV_EUNSUPPORTED) {
+            code = MV_EXIT_FINDINGS;
+        } else {
+            mv_cli_print_error(&err, NULL);
+            code = rc == MV_EINVAL ? MV_EXIT_USAGE : MV_EXIT_FINDINGS;
+        }
+        goto done;
+    }
+    if (dry_run || client != NULL || configs.n > 0) {
+        mv_cli_error("proxy: --dry-run, --client and --config go with --install or --uninstall");
+        goto done;
+    }
+    if (first_cmd < 0 || first_cmd >= argc || argv[first_cmd][0] == '\0') {
+        mv_cli_error("proxy: give the server's command after --, e.g. mcpvet proxy -- npx -y "
+                     "@modelcontextprotocol/server-everything");
+        goto done;
+    }
+    if (log_path != NULL) {
+        log = fopen(log_path, "a");
+        if (log == NULL) {
+            mv_cli_error("proxy: %s: cannot open for appending: %s", log_path, strerror(errno));
+            goto done;
+        }
+    }
+    mv_proxy_options o;
+    memset(&o, 0, sizeof(o));
+    o.policy = pol;
+    o.results = res;
+    o.name = name != NULL ? name : base_name(argv[first_cmd]);
+    o.argv = (const char *const *)(argv + first_cmd);
+    o.argc = (size_t)(argc - first_cmd);
+    o.store_path = store;
+    o.client_in = 0;
+    o.client_out = 1;
+    o.log = log;
+    o.max_message_bytes = max_message;
+    o.timeout_ms = timeout > 0 ? (uint32_t)(timeout * 1000.0 + 0.5) : 0;
+    if (o.name[0] == '\0') {
+        mv_cli_error("proxy: --name must not be empty");
+        goto done;
+    }
+    mv_proxy_outcome out;
+    mv_error err;
+    mv_error_clear(&err);
+    int rc = mv_proxy_run(&o, &out, &err);
+    if (rc != MV_OK) {
+        mv_cli_error("proxy: %s", err.message[0] ? err.message : mv_strerror(rc));
+        code = MV_EXIT_USAGE;
+        goto done;
+    }
+    code = out.server_exited ? MV_EXIT_FINDINGS : MV_EXIT_OK;
+done:
+    if (log != NULL)
+        fclose(log);
+    mv_cli_list_free(&configs);
+    return code;
+}

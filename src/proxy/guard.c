@@ -1,0 +1,1296 @@
+/*
+ * The guard's decisions: what a list reply may show the agent, whether a
+ * tools/call may reach the server, and what a tool's result carries.
+ *
+ * A list page is scanned with the shared pipeline (a snapshot document of
+ * this server: the list being read, plus the last complete list of every
+ * other kind, so one scan's removals never touch items of another kind),
+ * applied to the approval store as actor "proxy", and each item is decided
+ * by the policy from the state the store gives it. The session keeps a view
+ * per list (name -> allowed, and why not) that tools/call is decided by.
+ *
+ * Failing closed: when the scan or the store cannot be used, an item passes
+ * only when this session already allowed that exact definition; audit
+ * passes everything. Every decision that keeps something from the agent is
+ * logged and noted in the store's audit log.
+ *
+ * Tool results: the text content of a tools/call result is scanned by an
+ * engine with only unicode.hidden and payload.decoded (hidden characters
+ * and decoded payloads are what text returned by a tool uses to smuggle
+ * instructions to the model), text cut into pieces under the model's
+ * per-string cap so nothing goes unscanned.
+ */
+#include "proxy/proxy_int.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <utf8proc.h>
+
+#include "json/writer.h"
+#include "mcpvet/pipeline.h"
+
+/* Bytes of result text per scanned piece (under the model's 64 KiB field
+ * cap, so no piece is cut). */
+#define RESULT_PIECE 60000u
+/* Items dropped from a list whose definition the model refuses, before
+ * the whole list is refused. */
+#define MAX_BAD_ITEMS 16
+/* Signals kept in a findings summary. */
+#define SUMMARY_SIGNALS 8u
+
+static const char *const list_keys[PX_LIST_COUNT] = {"tools", "prompts", "resources",
+                                                     "resourceTemplates"};
+static const char *const list_methods[PX_LIST_COUNT] = {
+    "tools/list", "prompts/list", "resources/list", "resources/templates/list"};
+static const mv_item_kind list_kinds[PX_LIST_COUNT] = {MV_ITEM_TOOL, MV_ITEM_PROMPT,
+                                                       MV_ITEM_RESOURCE, MV_ITEM_RESOURCE_TEMPLATE};
+
+const char *px_list_key(px_list l) {
+    return list_keys[l];
+}
+const char *px_list_method(px_list l) {
+    return list_methods[l];
+}
+mv_item_kind px_list_kind(px_list l) {
+    return list_kinds[l];
+}
+
+/* Item JSON texts of one list, as the server sent them (re-written compact). */
+typedef struct px_items {
+    mv_buf *v;
+    mv_str *names; /* the item's "name" inside v[i] (empty when none) */
+    size_t n, cap;
+} px_items;
+
+struct px_guard {
+    px_guard_config cfg;
+    FILE *log;
+    mv_store *store;
+    bool own_store;
+    bool store_broken;         /* the last store operation failed (logged once per episode) */
+    mv_engine *engine;         /* every check: lists */
+    mv_engine *results_engine; /* unicode.hidden and payload.decoded: results */
+    bool caps_known;
+    bool announced[PX_LIST_COUNT];
+    px_items cache[PX_LIST_COUNT]; /* last complete list of each kind */
+    bool cached[PX_LIST_COUNT];
+    px_items acc[PX_LIST_COUNT][2]; /* pages so far: [0] the agent's, [1] the proxy's */
+    px_view view[PX_LIST_COUNT];
+    bool stale[PX_LIST_COUNT];
+    char *list_failed[PX_LIST_COUNT]; /* why the last refresh failed, or NULL */
+    mv_buf msg;                       /* the last message for the agent */
+    uint64_t blocked_calls, hidden_items, result_findings;
+};
+
+/* ------------------------------------------------------------- helpers */
+
+static void items_clear(px_items *it) {
+    for (size_t i = 0; i < it->n; i++) {
+        mv_buf_release(&it->v[i]);
+        free((char *)(uintptr_t)it->names[i].ptr);
+    }
+    it->n = 0;
+}
+
+static void items_free(px_items *it) {
+    items_clear(it);
+    free(it->v);
+    free(it->names);
+    memset(it, 0, sizeof(*it));
+}
+
+static int items_grow(px_items *it) {
+    if (it->n < it->cap)
+        return MV_OK;
+    size_t cap = it->cap ? 2 * it->cap : 64;
+    mv_buf *g = realloc(it->v, cap * sizeof(*g));
+    if (g == NULL)
+        return MV_ENOMEM;
+    it->v = g;
+    mv_str *gn = realloc(it->names, cap * sizeof(*gn));
+    if (gn == NULL)
+        return MV_ENOMEM;
+    it->names = gn;
+    it->cap = cap;
+    return MV_OK;
+}
+
+static int items_push(px_items *it, const mv_jv *v) {
+    if (items_grow(it) != MV_OK)
+        return MV_ENOMEM;
+    mv_buf *b = &it->v[it->n];
+    mv_buf_init(b, NULL);
+    mv_json_write(b, v);
+    const mv_jv *n = mv_jobject_get(v, "name");
+    char *name = NULL;
+    size_t len = mv_jstring_len(n);
+    if (mv_jis_string(n) && (name = malloc(len + 1)) != NULL) {
+        memcpy(name, mv_jstring(n), len);
+        name[len] = '\0';
+    }
+    if (b->failed || (mv_jis_string(n) && name == NULL)) {
+        mv_buf_release(b);
+        free(name);
+        return MV_ENOMEM;
+    }
+    it->names[it->n] = (mv_str){name, name != NULL ? len : 0};
+    it->n++;
+    return MV_OK;
+}
+
+static int items_copy(px_items *dst, const px_items *src) {
+    items_clear(dst);
+    for (size_t i = 0; i < src->n; i++) {
+        if (items_grow(dst) != MV_OK)
+            return MV_ENOMEM;
+        mv_buf *b = &dst->v[dst->n];
+        mv_buf_init(b, NULL);
+        mv_buf_append(b, src->v[i].data, src->v[i].len);
+        char *name = NULL;
+        if (src->names[i].ptr != NULL && (name = malloc(src->names[i].len + 1)) != NULL) {
+            memcpy(name, src->names[i].ptr, src->names[i].len);
+            name[src->names[i].len] = '\0';
+        }
+        if (b->failed || (src->names[i].ptr != NULL && name == NULL)) {
+            mv_buf_release(b);
+            free(name);
+            return MV_ENOMEM;
+        }
+        dst->names[dst->n] = (mv_str){name, src->names[i].len};
+        dst->n++;
+    }
+    return MV_OK;
+}
+
+void px_json_string(mv_buf *b, const char *s, size_t len) {
+    mv_buf_json_string(b, s, len);
+}
+
+static char *dupn(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (d != NULL) {
+        if (n > 0)
+            memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+void px_view_free(px_view *view) {
+    for (size_t i = 0; i < view->n; i++) {
+        free(view->v[i].name);
+        free(view->v[i].reason);
+        free(view->v[i].definition);
+    }
+    free(view->v);
+    memset(view, 0, sizeof(*view));
+}
+
+static int cmp_name(const char *a, size_t al, const char *b, size_t bl) {
+    int r = memcmp(a, b, al < bl ? al : bl);
+    if (r != 0)
+        return r;
+    return al < bl ? -1 : (al > bl ? 1 : 0);
+}
+
+static int cmp_entry(const void *pa, const void *pb) {
+    const px_entry *a = pa, *b = pb;
+    return cmp_name(a->name, a->name_len, b->name, b->name_len);
+}
+
+typedef struct named_ix {
+    mv_str name;
+    size_t ix;
+} named_ix;
+
+static int cmp_named(const void *pa, const void *pb) {
+    const named_ix *a = pa, *b = pb;
+    if (a->name.ptr == NULL || b->name.ptr == NULL)
+        return a->name.ptr == NULL ? (b->name.ptr == NULL ? 0 : -1) : 1;
+    return cmp_name(a->name.ptr, a->name.len, b->name.ptr, b->name.len);
+}
+
+const px_entry *px_view_find(const px_view *view, const char *name, size_t len) {
+    size_t lo = 0, hi = view->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int r = cmp_name(name, len, view->v[mid].name, view->v[mid].name_len);
+        if (r == 0)
+            return &view->v[mid];
+        if (r < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+/* A name as the log shows it: quoted, every byte that is not printable
+ * ASCII escaped, at most 80 source bytes. */
+typedef struct qname {
+    char s[MV_JSON_QUOTE_SIZE(80)];
+} qname;
+
+static const char *quoted(qname *q, const char *s, size_t len) {
+    mv_json_quote(q->s, s, len, 80);
+    return q->s;
+}
+
+/* A name as a command line shows it: bare when it is plain, else in single
+ * quotes (a quote inside as '\''). */
+static void put_shell_word(mv_buf *b, const char *s, size_t len) {
+    bool plain = len > 0;
+    for (size_t i = 0; i < len && plain; i++) {
+        unsigned char c = (unsigned char)s[i];
+        plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                c == '_' || c == '-' || c == '.' || c == '/' || c == ':' || c == '@' || c == '+';
+    }
+    if (plain) {
+        mv_buf_append(b, s, len);
+        return;
+    }
+    mv_buf_putc(b, '\'');
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\'')
+            mv_buf_puts(b, "'\\''");
+        else if (s[i] != '\0')
+            mv_buf_putc(b, s[i]);
+    }
+    mv_buf_putc(b, '\'');
+}
+
+void px_log(px_guard *g, const char *fmt, ...) {
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    /* Last line of defence: names are quoted where they are inserted. */
+    for (char *p = line; *p != '\0'; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+            *p = '?';
+    qname q;
+    fprintf(g->log, "mcpvet proxy %s: %s\n", quoted(&q, g->cfg.name, strlen(g->cfg.name)), line);
+    fflush(g->log);
+}
+
+static int64_t now_s(const px_guard *g) {
+    return g->cfg.clock != NULL ? g->cfg.clock(g->cfg.clock_arg) : (int64_t)time(NULL);
+}
+
+/* ------------------------------------------------------------- store */
+
+static bool ensure_store(px_guard *g) {
+    if (g->store != NULL)
+        return true;
+    mv_error err;
+    mv_error_clear(&err);
+    mv_store_options so = {.create = true, .clock = g->cfg.clock, .clock_arg = g->cfg.clock_arg};
+    if (mv_store_open(&g->store, g->cfg.store_path, &so, &err) != MV_OK) {
+        if (!g->store_broken)
+            px_log(g, "the approval store cannot be opened (%s)%s", err.message,
+                   g->cfg.policy == MV_PROXY_AUDIT ? "; audit policy: passing everything"
+                                                   : "; failing closed: only what this "
+                                                     "session already allowed passes");
+        g->store_broken = true;
+        return false;
+    }
+    g->own_store = true;
+    return true;
+}
+
+static void store_failed(px_guard *g, const mv_error *err) {
+    if (!g->store_broken)
+        px_log(g, "the approval store failed (%s)%s", err->message,
+               g->cfg.policy == MV_PROXY_AUDIT
+                   ? "; audit policy: passing everything"
+                   : "; failing closed: only what this session already allowed passes");
+    g->store_broken = true;
+}
+
+static void note(px_guard *g, px_list list, const char *name, size_t len, const char *reason) {
+    if (g->store == NULL)
+        return;
+    mv_error err;
+    mv_error_clear(&err);
+    mv_str tool = {name != NULL ? name : NULL, name != NULL ? len : 0};
+    if (mv_store_note(g->store, g->cfg.name, px_list_kind(list), tool, MV_ACTOR_PROXY, reason,
+                      &err) != MV_OK)
+        store_failed(g, &err);
+}
+
+bool px_guard_store_ok(const px_guard *g) {
+    return g->store != NULL && !g->store_broken;
+}
+
+/* ------------------------------------------------------------ life cycle */
+
+static int results_engine_new(mv_engine **out, mv_error *err) {
+    const char *const *ids = mv_builtin_check_ids();
+    const char *off[32];
+    size_t n = 0;
+    for (size_t i = 0; ids[i] != NULL && n < 32; i++)
+        if (strcmp(ids[i], "unicode.hidden") != 0 && strcmp(ids[i], "payload.decoded") != 0)
+            off[n++] = ids[i];
+    /* Neither check reads the normalized view (both read raw text), so
+     * the engine's per-field normalization is capped to almost nothing:
+     * it would cost more than both checks on a large result. The cap hits
+     * it records are ignored (only hard signals are read). */
+    mv_engine_options eo = {.disabled = off, .n_disabled = n};
+    eo.limits.max_normalize_bytes = 1;
+    return mv_engine_new(out, &eo, err);
+}
+
+int px_guard_new(px_guard **out, const px_guard_config *cfg, mv_error *err) {
+    px_guard *g = calloc(1, sizeof(*g));
+    int rc;
+    *out = NULL;
+    if (g == NULL)
+        return mv_error_set(err, MV_ENOMEM, "out of memory");
+    g->cfg = *cfg;
+    g->log = cfg->log != NULL ? cfg->log : stderr;
+    g->store = cfg->store;
+    mv_buf_init(&g->msg, NULL);
+    if ((rc = mv_engine_new(&g->engine, NULL, err)) != MV_OK ||
+        (rc = results_engine_new(&g->results_engine, err)) != MV_OK) {
+        px_guard_free(g);
+        return rc;
+    }
+    ensure_store(g);
+    *out = g;
+    return MV_OK;
+}
+
+void px_guard_free(px_guard *g) {
+    if (g == NULL)
+        return;
+    for (int k = 0; k < PX_LIST_COUNT; k++) {
+        items_free(&g->cache[k]);
+        items_free(&g->acc[k][0]);
+        items_free(&g->acc[k][1]);
+        px_view_free(&g->view[k]);
+        free(g->list_failed[k]);
+    }
+    if (g->own_store)
+        mv_store_close(g->store);
+    mv_engine_free(g->engine);
+    mv_engine_free(g->results_engine);
+    mv_buf_release(&g->msg);
+    free(g);
+}
+
+void px_guard_counts(const px_guard *g, uint64_t *blocked_calls, uint64_t *hidden_items,
+                     uint64_t *result_findings) {
+    *blocked_calls = g->blocked_calls;
+    *hidden_items = g->hidden_items;
+    *result_findings = g->result_findings;
+}
+
+void px_guard_capabilities(px_guard *g, const mv_jv *caps) {
+    if (!mv_jis_object(caps))
+        return;
+    g->caps_known = true;
+    g->announced[PX_TOOLS] = mv_jobject_get(caps, "tools") != NULL;
+    g->announced[PX_PROMPTS] = mv_jobject_get(caps, "prompts") != NULL;
+    g->announced[PX_RESOURCES] = mv_jobject_get(caps, "resources") != NULL;
+    g->announced[PX_TEMPLATES] = g->announced[PX_RESOURCES];
+}
+
+const px_view *px_guard_view(const px_guard *g, px_list list) {
+    return &g->view[list];
+}
+
+void px_guard_stale(px_guard *g, px_list list) {
+    g->stale[list] = true;
+}
+
+bool px_guard_is_stale(const px_guard *g, px_list list) {
+    return g->stale[list] || !g->view[list].known;
+}
+
+void px_guard_list_failed(px_guard *g, px_list list, const char *why) {
+    free(g->list_failed[list]);
+    g->list_failed[list] = dupn(why, strlen(why));
+    px_log(g, "cannot list the server's %s: %s", px_list_key(list), why);
+}
+
+/* ------------------------------------------------------------ scanning */
+
+/* The snapshot document: this server with the list being read (`acc`) and
+ * the last complete list of every other kind. */
+static void snapshot_doc(const px_guard *g, px_list list, const px_items *acc, const bool *skip,
+                         mv_buf *b) {
+    mv_buf_puts(b, "{\"servers\":[{\"name\":");
+    mv_buf_json_string(b, g->cfg.name, strlen(g->cfg.name));
+    for (int k = 0; k < PX_LIST_COUNT; k++) {
+        const px_items *it = k == (int)list ? acc : &g->cache[k];
+        if (k != (int)list && !g->cached[k])
+            continue;
+        mv_buf_printf(b, ",\"%s\":[", list_keys[k]);
+        bool first = true;
+        for (size_t i = 0; i < it->n; i++) {
+            if (k == (int)list && skip[i])
+                continue;
+            if (!first)
+                mv_buf_putc(b, ',');
+            first = false;
+            mv_buf_append(b, it->v[i].data, it->v[i].len);
+        }
+        mv_buf_putc(b, ']');
+    }
+    mv_buf_puts(b, "}]}");
+}
+
+/* The index of the item of `list` a model error names
+ * ("servers[0].tools[7]..."), or -1. */
+static long bad_index(const mv_error *err, px_list list) {
+    char pat[40];
+    snprintf(pat, sizeof pat, ".%s[", list_keys[list]);
+    const char *p = strstr(err->where, pat);
+    if (p == NULL)
+        return -1;
+    return strtol(p + strlen(pat), NULL, 10);
+}
+
+/* A findings summary for the store: what `security list` and `approve`
+ * show. */
+static void summary(mv_buf *b, const mv_finding *f) {
+    mv_jw w;
+    uint32_t kept = 0;
+    mv_jw_init_compact(&w, b);
+    mv_jw_arr_begin(&w, NULL);
+    for (uint32_t i = 0; i < f->n_signals && kept < SUMMARY_SIGNALS; i++) {
+        const mv_signal *s = &f->signals[i];
+        if (s->tier == MV_TIER_INFO)
+            continue;
+        kept++;
+        mv_jw_obj_begin(&w, NULL);
+        mv_jw_cstr(&w, "check", s->check_id);
+        mv_jw_cstr(&w, "tier", mv_tier_name(s->tier));
+        mv_jw_cstr(&w, "severity", mv_severity_name(f->severity));
+        mv_jw_str(&w, "field", s->field_path);
+        mv_jw_str(&w, "evidence", s->evidence);
+        mv_jw_str(&w, "detail", s->detail);
+        mv_jw_obj_end(&w);
+    }
+    mv_jw_arr_end(&w);
+}
+
+/* Why an item in `state` is kept from the agent (NULL: it may pass). */
+static void block_reason(mv_buf *b, mv_tool_state state, const mv_finding *f,
+                         const mv_store_item_result *ir, bool identity_changed) {
+    switch (state) {
+    case MV_STATE_QUARANTINED:
+        if (f != NULL && f->verdict == MV_VERDICT_QUARANTINE) {
+            mv_buf_puts(b, "quarantined: a hard or dangerous finding (");
+            for (uint32_t i = 0; i < f->n_checks; i++)
+                mv_buf_printf(b, "%s%s", i > 0 ? ", " : "", f->checks[i]);
+            if (f->danger_class != NULL)
+                mv_buf_printf(b, "%s%s", f->n_checks > 0 ? "; " : "", f->danger_class);
+            mv_buf_putc(b, ')');
+        } else {
+            mv_buf_puts(b, "quarantined in the approval store");
+        }
+        break;
+    case MV_STATE_CHANGED:
+        if (ir != NULL && ir->changed_fields != 0) {
+            mv_buf_puts(b, "changed since it was approved (");
+            bool first = true;
+            for (int k = 0; k < MV_PIN_FIELD_COUNT; k++)
+                if (ir->changed_fields & (1u << k)) {
+                    mv_buf_printf(b, "%s%s", first ? "" : ", ", mv_pin_field_name((mv_pin_field)k));
+                    first = false;
+                }
+            mv_buf_putc(b, ')');
+        } else if (identity_changed) {
+            mv_buf_puts(b, "changed since it was approved (the server's command or arguments "
+                           "differ)");
+        } else {
+            mv_buf_puts(b, "changed since it was approved");
+        }
+        break;
+    case MV_STATE_PENDING:
+        mv_buf_puts(b, "not approved");
+        break;
+    default:
+        mv_buf_printf(b, "%s", mv_tool_state_name(state));
+        break;
+    }
+}
+
+/* One decided item of the list being read. */
+typedef struct decided {
+    bool allowed, audit_only, needs_force, mapped;
+    mv_tool_state state;
+    mv_buf reason;
+    const mv_tool *tool; /* the model's item (NULL when it was refused) */
+    const mv_finding *finding;
+    const mv_store_item_result *ir;
+    size_t scan_item; /* index into the scan items */
+} decided;
+
+/* The name of a list item from its JSON (for items the model refused). */
+static void raw_name(const mv_buf *item, mv_buf *out) {
+    mv_arena *a = mv_arena_new(NULL, 4096);
+    const mv_jv *v = NULL;
+    mv_jerror je;
+    if (a != NULL && mv_json_parse(&v, a, NULL, item->data, item->len, &je) == MV_OK) {
+        const mv_jv *n = mv_jobject_get(v, "name");
+        if (n == NULL)
+            n = mv_jobject_get(v, "uri");
+        if (n == NULL)
+            n = mv_jobject_get(v, "uriTemplate");
+        if (mv_jis_string(n))
+            mv_buf_append(out, mv_jstring(n), mv_jstring_len(n));
+    }
+    mv_arena_free(a);
+}
+
+static bool definition_allowed_before(const px_view *old, const mv_tool *t) {
+    if (t == NULL)
+        return false;
+    const px_entry *e = px_view_find(old, t->name.ptr, t->name.len);
+    return e != NULL && e->allowed && !e->audit_only && e->definition != NULL &&
+           e->definition_len == t->definition.len &&
+           memcmp(e->definition, t->definition.ptr, t->definition.len) == 0;
+}
+
+int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first, bool last,
+                       bool internal, bool *allow) {
+    px_items *acc = &g->acc[list][internal ? 1 : 0];
+    size_t page_start, n_page = mv_jarray_size(items);
+    bool *skip = NULL;
+    decided *d = NULL;
+    mv_scan_item *scan_items = NULL;
+    mv_buf *summaries = NULL;
+    size_t n_summaries = 0;
+    mv_pipeline *pipe = NULL;
+    mv_store_scan_result *res = NULL;
+    mv_buf doc;
+    mv_error err;
+    int rc = MV_ENOMEM;
+    bool audit = g->cfg.policy == MV_PROXY_AUDIT;
+    bool scanned = false, stored = false;
+    const char *fail_why = NULL;
+    char why[600];
+    px_view nv;
+
+    mv_buf_init(&doc, NULL);
+    memset(&nv, 0, sizeof(nv));
+    if (first)
+        items_clear(acc);
+    page_start = acc->n;
+    for (size_t i = 0; i < n_page; i++)
+        if (items_push(acc, mv_jarray_get(items, i)) != MV_OK)
+            goto done;
+    skip = calloc(acc->n + 1, sizeof(*skip));
+    d = calloc(acc->n + 1, sizeof(*d));
+    if (skip == NULL || d == NULL)
+        goto done;
+    for (size_t i = 0; i < acc->n; i++)
+        mv_buf_init(&d[i].reason, NULL);
+    /* A name listed twice: which definition would the agent get? Neither
+     * passes (and the store takes one definition per name). */
+    if (acc->n > 1) {
+        named_ix *ord = malloc(acc->n * sizeof(*ord));
+        if (ord == NULL)
+            goto done;
+        for (size_t i = 0; i < acc->n; i++)
+            ord[i] = (named_ix){acc->names[i], i};
+        qsort(ord, acc->n, sizeof(*ord), cmp_named);
+        for (size_t i = 1; i < acc->n; i++) {
+            if (ord[i].name.ptr == NULL || cmp_named(&ord[i - 1], &ord[i]) != 0)
+                continue;
+            for (size_t k = i - 1; k <= i; k++)
+                if (!skip[ord[k].ix]) {
+                    skip[ord[k].ix] = true;
+                    mv_buf_puts(&d[ord[k].ix].reason, "the server lists this name more than once");
+                }
+        }
+        free(ord);
+    }
+
+    /* Scan: items the model refuses are left out one by one (and blocked),
+     * a few times at most. */
+    mv_pipeline_options po;
+    memset(&po, 0, sizeof(po));
+    po.shared_engine = g->engine;
+    po.model.keep_definitions = true;
+    for (int attempt = 0; attempt <= MAX_BAD_ITEMS && !scanned; attempt++) {
+        mv_pipeline_free(pipe);
+        pipe = NULL;
+        doc.len = 0;
+        snapshot_doc(g, list, acc, skip, &doc);
+        if (doc.failed)
+            goto done;
+        mv_error_clear(&err);
+        if ((rc = mv_pipeline_new(&pipe, &po, &err)) != MV_OK)
+            goto done;
+        rc = mv_pipeline_add_document(pipe, doc.data, doc.len, "<proxy>", NULL, &err);
+        if (rc == MV_ENOMEM)
+            goto done;
+        if (rc != MV_OK) {
+            long bad = bad_index(&err, list);
+            /* The index counts items left in the document: map it back. */
+            long seen = -1;
+            size_t at = SIZE_MAX;
+            for (size_t i = 0; i < acc->n && bad >= 0; i++)
+                if (!skip[i] && ++seen == bad)
+                    at = i;
+            snprintf(why, sizeof why, "%.200s%s%.300s", err.where, err.where[0] ? ": " : "",
+                     err.message);
+            if (at == SIZE_MAX) {
+                fail_why = why;
+                break;
+            }
+            skip[at] = true;
+            mv_buf_printf(&d[at].reason, "malformed (%s)", err.message);
+            continue;
+        }
+        mv_error_clear(&err);
+        if ((rc = mv_pipeline_scan(pipe, 1, &err)) == MV_ENOMEM)
+            goto done;
+        if (rc != MV_OK) {
+            snprintf(why, sizeof why, "%.500s", err.message);
+            fail_why = why;
+            break;
+        }
+        scanned = true;
+    }
+    rc = MV_OK;
+    if (!scanned && fail_why == NULL)
+        fail_why = "too many malformed items";
+    if (fail_why != NULL)
+        px_log(g, "cannot scan the %s list (%s)%s", list_keys[list], fail_why,
+               audit ? "; audit policy: passing it" : "; failing closed");
+
+    /* Map the model's items of this list back to `acc`; build scan items
+     * of every kind for the store. */
+    size_t n_scan = 0;
+    const mv_scan *scan = scanned ? mv_pipeline_result(pipe) : NULL;
+    size_t n_found = scan != NULL ? mv_scan_finding_count(scan) : 0;
+    if (n_found > 0) {
+        scan_items = calloc(n_found, sizeof(*scan_items));
+        if (scan_items == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+    }
+    summaries = n_found > 0 ? calloc(n_found, sizeof(*summaries)) : NULL;
+    if (n_found > 0 && summaries == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    size_t next_acc = 0;
+    bool cut = false; /* the model kept fewer items than the list has (a cap) */
+    for (size_t i = 0; i < n_found; i++) {
+        const mv_finding *f = mv_scan_finding(scan, i);
+        const mv_tool *t = f->tool;
+        mv_scan_item *si = &scan_items[n_scan++];
+        mv_buf_init(&summaries[i], NULL);
+        n_summaries = i + 1;
+        summary(&summaries[i], f);
+        si->name = t->name;
+        si->kind = t->kind;
+        si->definition = t->definition;
+        si->verdict = f->verdict;
+        si->findings = (mv_str){summaries[i].data, summaries[i].len};
+        if (t->kind != px_list_kind(list))
+            continue;
+        while (next_acc < acc->n && skip[next_acc])
+            next_acc++;
+        if (next_acc < acc->n) {
+            d[next_acc].tool = t;
+            d[next_acc].finding = f;
+            d[next_acc].scan_item = n_scan - 1;
+            d[next_acc].mapped = true;
+            next_acc++;
+        }
+    }
+    for (size_t i = next_acc; i < acc->n; i++)
+        if (!skip[i] && !d[i].mapped) {
+            cut = true;
+            mv_buf_puts(&d[i].reason, "beyond the number of items the scan takes");
+        }
+
+    /* Decide: apply to the store, then pin on first use under tofu. */
+    if (scanned && ensure_store(g)) {
+        bool complete = last && !cut;
+        for (int k = 0; k < PX_LIST_COUNT && complete; k++)
+            if (k != (int)list)
+                complete = g->caps_known && (!g->announced[k] || g->cached[k]);
+        mv_scan_server sv = {
+            .ident = g->cfg.ident, .items = scan_items, .n_items = n_scan, .partial = !complete};
+        mv_error_clear(&err);
+        if (mv_store_apply_scan(g->store, &sv, 1, now_s(g), MV_ACTOR_PROXY, &res, &err) != MV_OK) {
+            store_failed(g, &err);
+        } else {
+            stored = true;
+            g->store_broken = false;
+        }
+    }
+    if (stored && g->cfg.policy == MV_PROXY_TOFU) {
+        /* Pin on first use: every new item of this list that is not
+         * quarantined (soft findings never block on their own). */
+        const mv_store_server_result *sr = &res->servers[0];
+        char **names = calloc(acc->n + 1, sizeof(*names));
+        bool *pin = calloc(acc->n + 1, sizeof(*pin));
+        size_t n_names = 0;
+        if (names == NULL || pin == NULL) {
+            free(names);
+            free(pin);
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        for (size_t i = 0; i < acc->n; i++) {
+            if (!d[i].mapped)
+                continue;
+            const mv_store_item_result *ir = &sr->items[d[i].scan_item];
+            if (ir->state == MV_STATE_PENDING && d[i].finding->verdict != MV_VERDICT_QUARANTINE &&
+                memchr(d[i].tool->name.ptr, '\0', d[i].tool->name.len) == NULL &&
+                (names[n_names] = dupn(d[i].tool->name.ptr, d[i].tool->name.len)) != NULL) {
+                n_names++;
+                pin[i] = true;
+            }
+        }
+        bool ok = true, one_by_one = false;
+        if (n_names > 0) {
+            mv_error_clear(&err);
+            int ar = mv_store_approve(
+                g->store, g->cfg.name, (const char *const *)names, n_names, false, MV_ACTOR_PROXY,
+                "trust on first use (mcpvet proxy --policy tofu)", NULL, &err);
+            if (ar == MV_EQUARANTINED) {
+                /* Another kind of the same name is quarantined: one by one. */
+                for (size_t i = 0; i < n_names; i++) {
+                    mv_error_clear(&err);
+                    mv_store_approve(g->store, g->cfg.name, (const char *const *)&names[i], 1,
+                                     false, MV_ACTOR_PROXY,
+                                     "trust on first use (mcpvet proxy --policy tofu)", NULL, &err);
+                }
+                ar = MV_OK;
+                one_by_one = true;
+            }
+            if (ar != MV_OK) {
+                store_failed(g, &err);
+                ok = false;
+            }
+        }
+        for (size_t i = 0; i < n_names; i++)
+            free(names[i]);
+        free(names);
+        /* Approval is all or nothing: on success every name is approved
+         * now (a one-by-one retry may have left a few pending). */
+        for (size_t i = 0; i < acc->n; i++) {
+            if (!d[i].mapped)
+                continue;
+            const mv_store_item_result *ir = &sr->items[d[i].scan_item];
+            d[i].state = ok && !one_by_one && pin[i] ? MV_STATE_APPROVED : ir->state;
+        }
+        free(pin);
+        if (ok && one_by_one) {
+            /* Read the states back: what the store holds is what counts. */
+            mv_store_tool_list *tl = NULL;
+            mv_store_filter flt = {.server = g->cfg.name};
+            mv_error_clear(&err);
+            if (mv_store_list(g->store, &flt, &tl, &err) != MV_OK) {
+                store_failed(g, &err);
+                ok = false;
+            } else {
+                for (size_t i = 0; i < acc->n; i++) {
+                    if (!d[i].mapped)
+                        continue;
+                    for (size_t k = 0; k < tl->n; k++)
+                        if (tl->tools[k].kind == px_list_kind(list) &&
+                            strlen(tl->tools[k].name) == d[i].tool->name.len &&
+                            memcmp(tl->tools[k].name, d[i].tool->name.ptr, d[i].tool->name.len) ==
+                                0) {
+                            d[i].state = tl->tools[k].state;
+                            break;
+                        }
+                }
+                mv_store_tool_list_free(tl);
+            }
+        }
+        if (!ok)
+            stored = false;
+    } else if (stored) {
+        for (size_t i = 0; i < acc->n; i++)
+            if (d[i].mapped)
+                d[i].state = res->servers[0].items[d[i].scan_item].state;
+    }
+
+    /* The decisions and the new view. */
+    nv.v = calloc(acc->n + 1, sizeof(*nv.v));
+    if (nv.v == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    const px_view *old = &g->view[list];
+    for (size_t i = 0; i < acc->n; i++) {
+        decided *x = &d[i];
+        mv_buf name;
+        mv_buf_init(&name, NULL);
+        if (x->mapped)
+            mv_buf_append(&name, x->tool->name.ptr, x->tool->name.len);
+        else
+            raw_name(&acc->v[i], &name);
+        if (name.failed) {
+            mv_buf_release(&name);
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        if (!x->mapped) {
+            if (x->reason.len == 0)
+                mv_buf_printf(&x->reason, "not scanned (%s)", fail_why != NULL ? fail_why : "?");
+            x->allowed = false;
+        } else if (!stored) {
+            x->allowed = definition_allowed_before(old, x->tool);
+            if (!x->allowed)
+                mv_buf_puts(&x->reason, "the approval store cannot be used and this session "
+                                        "has not allowed this definition before");
+        } else {
+            const mv_store_item_result *ir = &res->servers[0].items[x->scan_item];
+            x->allowed = x->state == MV_STATE_APPROVED;
+            x->needs_force = x->state == MV_STATE_QUARANTINED;
+            if (!x->allowed)
+                block_reason(&x->reason, x->state, x->finding, ir,
+                             res->servers[0].identity_changed);
+        }
+        if (!x->allowed && audit) {
+            x->allowed = true;
+            x->audit_only = true;
+        }
+        px_entry *e = &nv.v[nv.n++];
+        e->name_len = name.len;
+        e->name = dupn(name.data != NULL ? name.data : "", name.len);
+        e->allowed = x->allowed;
+        e->audit_only = x->audit_only;
+        e->state = x->state;
+        e->needs_force = x->needs_force;
+        e->reason = x->reason.len > 0 ? dupn(x->reason.data, x->reason.len) : NULL;
+        if (x->mapped && x->tool->definition.len > 0)
+            e->definition = dupn(x->tool->definition.ptr, x->tool->definition.len);
+        e->definition_len = x->mapped ? x->tool->definition.len : 0;
+        mv_buf_release(&name);
+        if (e->name == NULL || (x->reason.len > 0 && e->reason == NULL) ||
+            (x->mapped && x->tool->definition.len > 0 && e->definition == NULL)) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        if (i >= page_start)
+            allow[i - page_start] = x->allowed;
+        /* Log and note what is kept away (or, in audit, would be) when it
+         * is new in this session. */
+        if (e->reason != NULL) {
+            const px_entry *was = px_view_find(old, e->name, e->name_len);
+            bool news = was == NULL || was->reason == NULL || strcmp(was->reason, e->reason) != 0;
+            if (news && i >= page_start) {
+                qname q;
+                char text[1024];
+                snprintf(text, sizeof text, "%s %s: %s %s", mv_item_kind_name(px_list_kind(list)),
+                         quoted(&q, e->name, e->name_len),
+                         audit ? "passed (audit; would be left out of the list):"
+                               : "left out of the list:",
+                         e->reason);
+                px_log(g, "%s", text);
+                snprintf(text, sizeof text, "%s: %s",
+                         audit ? "audit: would be left out of the list" : "left out of the list",
+                         e->reason);
+                if (stored)
+                    note(g, list, e->name, e->name_len, text);
+            }
+            if (!audit && i >= page_start)
+                g->hidden_items++;
+        }
+    }
+    qsort(nv.v, nv.n, sizeof(*nv.v), cmp_entry);
+    nv.known = last;
+    px_view_free(&g->view[list]);
+    g->view[list] = nv;
+    memset(&nv, 0, sizeof(nv));
+    if (last) {
+        g->stale[list] = false;
+        free(g->list_failed[list]);
+        g->list_failed[list] = NULL;
+        if (items_copy(&g->cache[list], acc) != MV_OK) {
+            rc = MV_ENOMEM;
+            g->cached[list] = false;
+            goto done;
+        }
+        g->cached[list] = true;
+    }
+done:
+    for (size_t i = 0; i < n_summaries; i++)
+        mv_buf_release(&summaries[i]);
+    free(summaries);
+    if (rc == MV_ENOMEM)
+        for (size_t i = 0; i < n_page; i++)
+            allow[i] = audit;
+    if (d != NULL)
+        for (size_t i = 0; i < acc->n; i++)
+            mv_buf_release(&d[i].reason);
+    free(d);
+    free(skip);
+    free(scan_items);
+    px_view_free(&nv);
+    mv_store_scan_result_free(res);
+    mv_pipeline_free(pipe);
+    mv_buf_release(&doc);
+    return rc;
+}
+
+/* ----------------------------------------------------------- tools/call */
+
+const char *px_guard_call(px_guard *g, const char *name, size_t len) {
+    const px_view *v = &g->view[PX_TOOLS];
+    const px_entry *e = v->known ? px_view_find(v, name, len) : NULL;
+    bool audit = g->cfg.policy == MV_PROXY_AUDIT;
+    qname q;
+    mv_buf why;
+    mv_buf_init(&why, NULL);
+    if (e != NULL && e->allowed && !e->audit_only) {
+        mv_buf_release(&why);
+        return NULL;
+    }
+    if (e != NULL)
+        mv_buf_puts(&why, e->reason != NULL ? e->reason : "not allowed");
+    else if (!v->known && g->list_failed[PX_TOOLS] != NULL)
+        mv_buf_printf(&why, "not checked: the proxy could not list the server's tools (%s)",
+                      g->list_failed[PX_TOOLS]);
+    else if (!v->known)
+        mv_buf_puts(&why, "not checked: the server's tools could not be listed");
+    else
+        mv_buf_puts(&why, "not in the server's tools/list");
+    if (why.failed) {
+        mv_buf_release(&why);
+        mv_buf_release(&g->msg);
+        mv_buf_puts(&g->msg, "mcpvet proxy blocked this call (out of memory)");
+        return audit ? NULL : "mcpvet proxy blocked this call (out of memory)";
+    }
+    if (audit) {
+        px_log(g, "tools/call %s passed (audit; would be blocked: %s)", quoted(&q, name, len),
+               why.data);
+        mv_buf note_text;
+        mv_buf_init(&note_text, NULL);
+        mv_buf_printf(&note_text, "audit: tools/call passed; would be blocked: %s", why.data);
+        if (!note_text.failed)
+            note(g, PX_TOOLS, name, len, note_text.data);
+        mv_buf_release(&note_text);
+        mv_buf_release(&why);
+        return NULL;
+    }
+    g->blocked_calls++;
+    px_log(g, "tools/call %s blocked: %s", quoted(&q, name, len), why.data);
+    mv_buf note_text;
+    mv_buf_init(&note_text, NULL);
+    mv_buf_printf(&note_text, "tools/call blocked: %s", why.data);
+    if (!note_text.failed)
+        note(g, PX_TOOLS, name, len, note_text.data);
+    mv_buf_release(&note_text);
+
+    /* The text the agent (and through it, the person) reads. */
+    mv_buf *m = &g->msg;
+    m->len = 0;
+    m->failed = 0;
+    mv_buf_puts(m, "mcpvet proxy blocked this call: the tool ");
+    mv_buf_json_string(m, name, len);
+    mv_buf_puts(m, " of the MCP server ");
+    mv_buf_json_string(m, g->cfg.name, strlen(g->cfg.name));
+    mv_buf_printf(m, " is %s. The call was not sent to the server.", why.data);
+    if (e != NULL && e->state == MV_STATE_CHANGED) {
+        mv_buf_puts(m, " A person can review the change with `mcpvet security diff ");
+        put_shell_word(m, g->cfg.name, strlen(g->cfg.name));
+        mv_buf_putc(m, ' ');
+        put_shell_word(m, name, len);
+        mv_buf_puts(m, "`.");
+    }
+    if (e != NULL) {
+        mv_buf_puts(m, " A person approves it with `mcpvet security approve ");
+        put_shell_word(m, g->cfg.name, strlen(g->cfg.name));
+        mv_buf_putc(m, ' ');
+        put_shell_word(m, name, len);
+        mv_buf_puts(m, e->needs_force ? " --force`" : "`");
+        mv_buf_puts(m, e->needs_force ? " (after reading its findings: `mcpvet security list "
+                                        "--server "
+                                      : " (see `mcpvet security list --server ");
+        put_shell_word(m, g->cfg.name, strlen(g->cfg.name));
+        mv_buf_puts(m, "`).");
+    }
+    mv_buf_release(&why);
+    return m->failed ? "mcpvet proxy blocked this call" : m->data;
+}
+
+/* ------------------------------------------------------------- results */
+
+/* Whether a code point is one that can hide or reorder text (the classes of
+ * unicode.hidden): format characters, private use, unassigned, controls
+ * other than tab and line ends, line/paragraph separators, variation
+ * selectors and invisible fillers. */
+static bool hidden_cp(int32_t cp) {
+    if (cp == '\t' || cp == '\n' || cp == '\r')
+        return false;
+    if ((cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0100 && cp <= 0xE01EF) ||
+        (cp >= 0x180B && cp <= 0x180F) || cp == 0x115F || cp == 0x1160 || cp == 0x3164 ||
+        cp == 0xFFA0 || cp == 0x2800)
+        return true;
+    switch (utf8proc_category(cp)) {
+    case UTF8PROC_CATEGORY_CF:
+    case UTF8PROC_CATEGORY_CO:
+    case UTF8PROC_CATEGORY_CN:
+    case UTF8PROC_CATEGORY_CC:
+    case UTF8PROC_CATEGORY_ZL:
+    case UTF8PROC_CATEGORY_ZP:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* `s` without hidden code points; returns how many were removed. */
+static size_t strip_hidden(mv_buf *out, const char *s, size_t len) {
+    size_t removed = 0, i = 0;
+    while (i < len) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t n =
+            utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
+        if (n <= 0) { /* not UTF-8 (cannot happen after the strict parse) */
+            removed++;
+            i++;
+            continue;
+        }
+        if (hidden_cp(cp))
+            removed++;
+        else
+            mv_buf_append(out, s + i, (size_t)n);
+        i += (size_t)n;
+    }
+    return removed;
+}
+
+/* Cut at a UTF-8 boundary at most `max` bytes in. */
+static size_t piece_len(const char *s, size_t len, size_t max) {
+    if (len <= max)
+        return len;
+    size_t n = max;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return n > 0 ? n : max;
+}
+
+static void write_member(mv_buf *b, const mv_jm *m) {
+    mv_buf_json_string(b, m->key, m->key_len);
+    mv_buf_putc(b, ':');
+    mv_json_write(b, &m->value);
+}
+
+int px_guard_result(px_guard *g, const char *tool, size_t tool_len, const mv_jv *root,
+                    mv_buf *out) {
+    const mv_jv *result = mv_jobject_get(root, "result");
+    const mv_jv *content = mv_jobject_get(result, "content");
+    size_t n = mv_jarray_size(content);
+    mv_buf doc;
+    mv_pipeline *pipe = NULL;
+    mv_error err;
+    int rc = MV_OK;
+    bool *hidden = NULL, *payload = NULL;
+    size_t n_hidden = 0, n_payload = 0;
+    if (n == 0)
+        return 0;
+    mv_buf_init(&doc, NULL);
+    /* One scanned "tool" per piece of text: {"name":"r<i>","description":...}. */
+    size_t *owner = NULL, n_pieces = 0, cap_pieces = 0;
+    mv_buf_puts(&doc, "{\"tools\":[");
+    for (size_t i = 0; i < n; i++) {
+        const mv_jv *it = mv_jarray_get(content, i);
+        const mv_jv *type = mv_jobject_get(it, "type");
+        const mv_jv *text = mv_jobject_get(it, "text");
+        if (!mv_jis_string(type) || mv_jstring_len(type) != 4 ||
+            memcmp(mv_jstring(type), "text", 4) != 0 || !mv_jis_string(text))
+            continue;
+        const char *s = mv_jstring(text);
+        size_t left = mv_jstring_len(text);
+        do {
+            size_t k = piece_len(s, left, RESULT_PIECE);
+            if (n_pieces == cap_pieces) {
+                cap_pieces = cap_pieces ? 2 * cap_pieces : 8;
+                size_t *grown = realloc(owner, cap_pieces * sizeof(*owner));
+                if (grown == NULL) {
+                    rc = MV_ENOMEM;
+                    goto done;
+                }
+                owner = grown;
+            }
+            owner[n_pieces] = i;
+            mv_buf_printf(&doc, "%s{\"name\":\"r%zu\",\"description\":", n_pieces ? "," : "",
+                          n_pieces);
+            mv_buf_json_string(&doc, s, k);
+            mv_buf_putc(&doc, '}');
+            n_pieces++;
+            s += k;
+            left -= k;
+        } while (left > 0);
+    }
+    mv_buf_puts(&doc, "]}");
+    if (doc.failed) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    if (n_pieces == 0)
+        goto done;
+    mv_pipeline_options po;
+    memset(&po, 0, sizeof(po));
+    po.shared_engine = g->results_engine;
+    mv_error_clear(&err);
+    if ((rc = mv_pipeline_new(&pipe, &po, &err)) != MV_OK ||
+        (rc = mv_pipeline_add_document(pipe, doc.data, doc.len, "<result>", "result", &err)) !=
+            MV_OK ||
+        (rc = mv_pipeline_scan(pipe, 1, &err)) != MV_OK) {
+        if (rc != MV_ENOMEM) {
+            qname q;
+            px_log(g, "cannot scan the result of %s (%s); passed on", quoted(&q, tool, tool_len),
+                   err.message);
+            rc = MV_OK;
+        }
+        goto done;
+    }
+    const mv_scan *scan = mv_pipeline_result(pipe);
+    hidden = calloc(n, sizeof(*hidden));
+    payload = calloc(n, sizeof(*payload));
+    if (hidden == NULL || payload == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < mv_scan_finding_count(scan) && i < n_pieces; i++) {
+        const mv_finding *f = mv_scan_finding(scan, i);
+        for (uint32_t s = 0; s < f->n_signals; s++) {
+            if (f->signals[s].tier != MV_TIER_HARD)
+                continue;
+            if (strcmp(f->signals[s].check_id, "unicode.hidden") == 0 && !hidden[owner[i]]) {
+                hidden[owner[i]] = true;
+                n_hidden++;
+            } else if (strcmp(f->signals[s].check_id, "payload.decoded") == 0 &&
+                       !payload[owner[i]]) {
+                payload[owner[i]] = true;
+                n_payload++;
+            }
+        }
+    }
+    if (n_hidden == 0 && n_payload == 0)
+        goto done;
+
+    g->result_findings++;
+    mv_buf what;
+    mv_buf_init(&what, NULL);
+    if (n_hidden > 0)
+        mv_buf_printf(&what, "hidden characters (unicode.hidden) in %zu text item%s", n_hidden,
+                      n_hidden == 1 ? "" : "s");
+    if (n_payload > 0)
+        mv_buf_printf(&what, "%san encoded payload (payload.decoded) in %zu text item%s",
+                      n_hidden > 0 ? " and " : "", n_payload, n_payload == 1 ? "" : "s");
+    mv_proxy_results mode = g->cfg.results;
+    bool strip = mode == MV_PROXY_RESULTS_STRIP && n_hidden > 0;
+    const char *action = mode == MV_PROXY_RESULTS_BLOCK ? "withheld (--results block)"
+                         : strip ? "hidden characters removed (--results strip)"
+                                 : "passed on unchanged (--results warn)";
+    {
+        qname q;
+        px_log(g, "the result of tools/call %s carries %s; %s", quoted(&q, tool, tool_len),
+               what.failed ? "findings" : what.data, action);
+        mv_buf nt;
+        mv_buf_init(&nt, NULL);
+        mv_buf_printf(&nt, "tools/call result carries %s; %s", what.failed ? "findings" : what.data,
+                      action);
+        if (!nt.failed)
+            note(g, PX_TOOLS, tool, tool_len, nt.data);
+        mv_buf_release(&nt);
+    }
+    if (mode == MV_PROXY_RESULTS_BLOCK) {
+        mv_buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
+        mv_json_write(out, mv_jobject_get(root, "id"));
+        mv_buf_puts(out, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
+        mv_buf msgt;
+        mv_buf_init(&msgt, NULL);
+        mv_buf_puts(&msgt, "mcpvet proxy withheld the result of the tool ");
+        mv_buf_json_string(&msgt, tool, tool_len);
+        mv_buf_printf(&msgt, ": it carries %s, which can smuggle instructions to the model.",
+                      what.failed ? "findings" : what.data);
+        mv_buf_json_string(out, msgt.data != NULL ? msgt.data : "", msgt.len);
+        mv_buf_release(&msgt);
+        mv_buf_puts(out, "}],\"isError\":true}}");
+        rc = out->failed ? MV_ENOMEM : 1;
+    } else if (strip) {
+        size_t removed = 0;
+        mv_buf_putc(out, '{');
+        for (uint32_t i = 0; i < root->n; i++) {
+            const mv_jm *m = &root->u.members[i];
+            if (i > 0)
+                mv_buf_putc(out, ',');
+            if (&m->value != result) {
+                write_member(out, m);
+                continue;
+            }
+            mv_buf_json_string(out, m->key, m->key_len);
+            mv_buf_puts(out, ":{");
+            for (uint32_t r = 0; r < result->n; r++) {
+                const mv_jm *rm = &result->u.members[r];
+                if (r > 0)
+                    mv_buf_putc(out, ',');
+                if (&rm->value != content) {
+                    write_member(out, rm);
+                    continue;
+                }
+                mv_buf_json_string(out, rm->key, rm->key_len);
+                mv_buf_puts(out, ":[");
+                for (size_t c = 0; c < n; c++) {
+                    const mv_jv *it = mv_jarray_get(content, c);
+                    if (c > 0)
+                        mv_buf_putc(out, ',');
+                    if (!hidden[c]) {
+                        mv_json_write(out, it);
+                        continue;
+                    }
+                    mv_buf_putc(out, '{');
+                    for (uint32_t k = 0; k < it->n; k++) {
+                        const mv_jm *im = &it->u.members[k];
+                        if (k > 0)
+                            mv_buf_putc(out, ',');
+                        if (im->key_len == 4 && memcmp(im->key, "text", 4) == 0) {
+                            mv_buf clean;
+                            mv_buf_init(&clean, NULL);
+                            removed += strip_hidden(&clean, mv_jstring(&im->value),
+                                                    mv_jstring_len(&im->value));
+                            mv_buf_puts(out, "\"text\":");
+                            mv_buf_json_string(out, clean.data != NULL ? clean.data : "",
+                                               clean.len);
+                            if (clean.failed)
+                                out->failed = 1;
+                            mv_buf_release(&clean);
+                        } else {
+                            write_member(out, im);
+                        }
+                    }
+                    mv_buf_putc(out, '}');
+                }
+                mv_buf_printf(out,
+                              "%s{\"type\":\"text\",\"text\":\"[mcpvet proxy: %zu hidden "
+                              "character%s removed from this result]\"}]",
+                              n > 0 ? "," : "", removed, removed == 1 ? " was" : "s were");
+            }
+            mv_buf_putc(out, '}');
+        }
+        mv_buf_putc(out, '}');
+        rc = out->failed ? MV_ENOMEM : 1;
+    }
+    mv_buf_release(&what);
+done:
+    free(hidden);
+    free(payload);
+    free(owner);
+    mv_pipeline_free(pipe);
+    mv_buf_release(&doc);
+    return rc;
+}

@@ -1,0 +1,700 @@
+/*
+ * `mcpvet proxy --install` / `--uninstall`: put every stdio server of the
+ * discovered client configs behind the proxy, and take it out again.
+ *
+ * The config module says which files exist and where each server's entry
+ * starts (line and column of its key); the edits themselves are textual,
+ * made by a small JSON-with-comments scanner on the file's own bytes, so
+ * comments, key order, indentation and unknown keys stay as they are.
+ * Only two values of an entry change:
+ *
+ *   "command": "npx", "args": [ARGS]
+ *   -> "command": "/usr/bin/mcpvet",
+ *      "args": ["proxy", "--name", "NAME", ..., "--", "npx", ARGS]
+ *
+ * where "npx" and ARGS are copied as written (the text between the original
+ * brackets, comments and line breaks included), so uninstall can cut them
+ * back out exactly. An entry without "args" gets one after "command".
+ *
+ * Before a file is first changed its bytes are kept next to it as
+ * FILE.mcpvet-backup. Uninstall unwraps the entries in the current text;
+ * when the result equals the backup (the file was not edited since) it is
+ * that exact text and the backup is removed, else the unwrapped text is
+ * written and the backup is kept for the person to compare. Files are
+ * replaced atomically (a temporary file in the same folder, then rename),
+ * keeping their mode.
+ *
+ * Codex's TOML and Continue's YAML files are refused with a message saying
+ * how to wrap their servers by hand.
+ */
+#define _GNU_SOURCE /* readlink */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json/json.h"
+#include "mcpvet/config.h"
+#include "mcpvet/proxy.h"
+
+#define BACKUP_SUFFIX ".mcpvet-backup"
+#define MAX_FILE (16u * 1024 * 1024)
+
+/* -------------------------------------------------- JSON-with-comments */
+
+static size_t skip_ws(const char *s, size_t n, size_t i) {
+    while (i < n) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            i++;
+        } else if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+            while (i < n && s[i] != '\n')
+                i++;
+        } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+            const char *e = NULL;
+            for (size_t k = i + 2; k + 1 < n && e == NULL; k++)
+                if (s[k] == '*' && s[k + 1] == '/')
+                    e = s + k;
+            if (e == NULL)
+                return n;
+            i = (size_t)(e - s) + 2;
+        } else {
+            break;
+        }
+    }
+    return i;
+}
+
+/* End of the value starting at s[i], or SIZE_MAX when it is not one. */
+static size_t skip_value(const char *s, size_t n, size_t i) {
+    if (i >= n)
+        return SIZE_MAX;
+    if (s[i] == '"') {
+        for (i++; i < n; i++) {
+            if (s[i] == '\\')
+                i++;
+            else if (s[i] == '"')
+                return i + 1;
+        }
+        return SIZE_MAX;
+    }
+    if (s[i] == '{' || s[i] == '[') {
+        unsigned depth = 0;
+        while (i < n) {
+            i = skip_ws(s, n, i);
+            if (i >= n)
+                return SIZE_MAX;
+            char c = s[i];
+            if (c == '"') {
+                i = skip_value(s, n, i);
+                if (i == SIZE_MAX)
+                    return SIZE_MAX;
+                continue;
+            }
+            if (c == '{' || c == '[')
+                depth++;
+            else if (c == '}' || c == ']') {
+                if (depth == 0)
+                    return SIZE_MAX;
+                if (--depth == 0)
+                    return i + 1;
+            }
+            i++;
+        }
+        return SIZE_MAX;
+    }
+    size_t st = i;
+    while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' && s[i] != '\t' &&
+           s[i] != '\n' && s[i] != '\r' && s[i] != '/')
+        i++;
+    return i > st ? i : SIZE_MAX;
+}
+
+/* A decoded JSON string token (NUL-terminated copy), or NULL. */
+static char *decode_string(const char *tok, size_t len) {
+    if (len < 2 || tok[0] != '"')
+        return NULL;
+    char *wrap = malloc(len + 2);
+    mv_arena *a = mv_arena_new(NULL, 1024);
+    char *out = NULL;
+    if (wrap != NULL && a != NULL) {
+        wrap[0] = '[';
+        memcpy(wrap + 1, tok, len);
+        wrap[len + 1] = ']';
+        const mv_jv *v = NULL;
+        mv_jerror je;
+        if (mv_json_parse(&v, a, NULL, wrap, len + 2, &je) == MV_OK &&
+            mv_jis_string(mv_jarray_get(v, 0))) {
+            const mv_jv *s = mv_jarray_get(v, 0);
+            if (memchr(mv_jstring(s), '\0', mv_jstring_len(s)) == NULL) {
+                out = malloc(mv_jstring_len(s) + 1);
+                if (out != NULL) {
+                    memcpy(out, mv_jstring(s), mv_jstring_len(s));
+                    out[mv_jstring_len(s)] = '\0';
+                }
+            }
+        }
+    }
+    free(wrap);
+    mv_arena_free(a);
+    return out;
+}
+
+/* Where one server entry's pieces are in the text. */
+typedef struct entry {
+    size_t cmd_s, cmd_e;   /* the command value */
+    size_t args_s, args_e; /* the args value, or args_s == SIZE_MAX */
+    size_t args_key;       /* where the "args" key starts */
+} entry;
+
+/* Byte offset of a 1-based line and column (columns count code points,
+ * like the config reader). SIZE_MAX when out of range. */
+static size_t offset_of(const char *s, size_t n, uint32_t line, uint32_t col) {
+    uint32_t l = 1, c = 1;
+    for (size_t i = 0; i <= n; i++) {
+        if (l == line && c == col)
+            return i;
+        if (i == n)
+            break;
+        unsigned char b = (unsigned char)s[i];
+        if (b == '\n') {
+            l++;
+            c = 1;
+        } else if ((b & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* Find the entry whose key starts at `at`: its command and args. Returns
+ * 0, or -1 (not the expected shape: the message says why). */
+static int find_entry(const char *s, size_t n, size_t at, entry *e, const char **why) {
+    size_t i = at;
+    memset(e, 0, sizeof(*e));
+    e->args_s = e->cmd_s = SIZE_MAX;
+    if (i >= n || s[i] != '"') {
+        *why = "the entry's position does not hold its name";
+        return -1;
+    }
+    i = skip_value(s, n, i);
+    if (i == SIZE_MAX)
+        return *why = "unterminated name", -1;
+    i = skip_ws(s, n, i);
+    if (i >= n || s[i] != ':')
+        return *why = "no ':' after the name", -1;
+    i = skip_ws(s, n, i + 1);
+    if (i >= n || s[i] != '{')
+        return *why = "the entry is not an object", -1;
+    i++;
+    for (;;) {
+        i = skip_ws(s, n, i);
+        if (i >= n)
+            return *why = "unterminated entry", -1;
+        if (s[i] == '}')
+            break;
+        if (s[i] == ',') {
+            i++;
+            continue;
+        }
+        if (s[i] != '"')
+            return *why = "unexpected text in the entry", -1;
+        size_t ks = i, ke = skip_value(s, n, i);
+        if (ke == SIZE_MAX)
+            return *why = "unterminated key", -1;
+        i = skip_ws(s, n, ke);
+        if (i >= n || s[i] != ':')
+            return *why = "no ':' after a key", -1;
+        size_t vs = skip_ws(s, n, i + 1), ve = skip_value(s, n, vs);
+        if (ve == SIZE_MAX)
+            return *why = "a value of the entry cannot be read", -1;
+        if (ke - ks == 9 && memcmp(s + ks, "\"command\"", 9) == 0) {
+            e->cmd_s = vs;
+            e->cmd_e = ve;
+        } else if (ke - ks == 6 && memcmp(s + ks, "\"args\"", 6) == 0) {
+            e->args_s = vs;
+            e->args_e = ve;
+            e->args_key = ks;
+        }
+        i = ve;
+    }
+    if (e->cmd_s == SIZE_MAX)
+        return *why = "no \"command\" key as written (escaped key?)", -1;
+    if (s[e->cmd_s] != '"')
+        return *why = "\"command\" is not a string (an older form this install does not rewrite)",
+               -1;
+    if (e->args_s != SIZE_MAX && s[e->args_s] != '[')
+        return *why = "\"args\" is not an array", -1;
+    return 0;
+}
+
+/* The elements of the array at [s, e): token spans, at most `max`. */
+static size_t array_items(const char *s, size_t as, size_t ae, size_t *st, size_t *en, size_t max) {
+    size_t k = 0, i = as + 1;
+    while (k < max) {
+        i = skip_ws(s, ae, i);
+        if (i >= ae - 1)
+            break;
+        if (s[i] == ',') {
+            i++;
+            continue;
+        }
+        size_t v = skip_value(s, ae - 1, i);
+        if (v == SIZE_MAX)
+            break;
+        st[k] = i;
+        en[k] = v;
+        k++;
+        i = v;
+    }
+    return k;
+}
+
+static bool token_is(const char *s, size_t st, size_t en, const char *lit) {
+    char *d = decode_string(s + st, en - st);
+    bool r = d != NULL && strcmp(d, lit) == 0;
+    free(d);
+    return r;
+}
+
+/* Whether the entry already runs the proxy: the command's base name is
+ * mcpvet and the first argument "proxy". */
+static bool is_wrapped(const char *s, const entry *e) {
+    if (e->args_s == SIZE_MAX)
+        return false;
+    char *cmd = decode_string(s + e->cmd_s, e->cmd_e - e->cmd_s);
+    bool r = false;
+    if (cmd != NULL) {
+        const char *b = strrchr(cmd, '/');
+        b = b != NULL ? b + 1 : cmd;
+        size_t st[1], en[1];
+        r = strcmp(b, "mcpvet") == 0 && array_items(s, e->args_s, e->args_e, st, en, 1) == 1 &&
+            token_is(s, st[0], en[0], "proxy");
+    }
+    free(cmd);
+    return r;
+}
+
+/* One replacement of [start, end) by text. */
+typedef struct edit {
+    size_t start, end;
+    mv_buf text;
+} edit;
+
+typedef struct edits {
+    edit *v;
+    size_t n, cap;
+} edits;
+
+static mv_buf *add_edit(edits *E, size_t start, size_t end) {
+    if (E->n == E->cap) {
+        size_t cap = E->cap ? 2 * E->cap : 8;
+        edit *g = realloc(E->v, cap * sizeof(*g));
+        if (g == NULL)
+            return NULL;
+        E->v = g;
+        E->cap = cap;
+    }
+    edit *x = &E->v[E->n++];
+    x->start = start;
+    x->end = end;
+    mv_buf_init(&x->text, NULL);
+    return &x->text;
+}
+
+static void edits_free(edits *E) {
+    for (size_t i = 0; i < E->n; i++)
+        mv_buf_release(&E->v[i].text);
+    free(E->v);
+    memset(E, 0, sizeof(*E));
+}
+
+static int cmp_edit(const void *a, const void *b) {
+    const edit *x = a, *y = b;
+    return x->start < y->start ? -1 : (x->start > y->start ? 1 : 0);
+}
+
+/* Apply non-overlapping edits to s into out. */
+static void apply_edits(mv_buf *out, const char *s, size_t n, edits *E) {
+    qsort(E->v, E->n, sizeof(*E->v), cmp_edit);
+    size_t at = 0;
+    for (size_t i = 0; i < E->n; i++) {
+        mv_buf_append(out, s + at, E->v[i].start - at);
+        mv_buf_append(out, E->v[i].text.data, E->v[i].text.len);
+        at = E->v[i].end;
+    }
+    mv_buf_append(out, s + at, n - at);
+}
+
+/* ------------------------------------------------------------- files */
+
+static int read_all(const char *path, mv_buf *out, mode_t *mode) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)MAX_FILE) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    if (mode != NULL)
+        *mode = st.st_mode & 07777;
+    char buf[65536];
+    for (;;) {
+        ssize_t r = read(fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            close(fd);
+            return r < 0 || out->failed ? -1 : 0;
+        }
+        mv_buf_append(out, buf, (size_t)r);
+    }
+}
+
+/* Write atomically: PATH.mcpvet-tmp, fsync, rename. */
+static int write_all(const char *path, const char *data, size_t len, mode_t mode) {
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 16);
+    int rc = -1;
+    if (tmp == NULL)
+        return -1;
+    snprintf(tmp, pl + 16, "%s.mcpvet-tmp", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode & 0666);
+    if (fd >= 0) {
+        size_t off = 0;
+        while (off < len) {
+            ssize_t w = write(fd, data + off, len - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+        if (off == len && fchmod(fd, mode) == 0 && fsync(fd) == 0 && close(fd) == 0) {
+            fd = -1;
+            rc = rename(tmp, path);
+        }
+        if (fd >= 0)
+            close(fd);
+        if (rc != 0)
+            unlink(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+/* ------------------------------------------------------------ rewrite */
+
+static void put_str(mv_buf *b, const char *s) {
+    mv_buf_json_string(b, s, strlen(s));
+}
+
+/* Wrap one entry. */
+static int wrap_entry(edits *E, const char *s, const entry *e, const char *name,
+                      const mv_proxy_install_options *o, const char *self) {
+    mv_buf *c = add_edit(E, e->cmd_s, e->cmd_e);
+    if (c == NULL)
+        return MV_ENOMEM;
+    put_str(c, self);
+    mv_buf a;
+    mv_buf_init(&a, NULL);
+    /* An "args" that install adds is written without blanks after its
+     * commas, one that replaces the entry's own with them: that is how
+     * uninstall knows whether to take the member out again. */
+    const char *sep = e->args_s == SIZE_MAX ? "," : ", ";
+    mv_buf_printf(&a, "[\"proxy\"%s\"--name\"%s", sep, sep);
+    put_str(&a, name);
+    const char *opt[3] = {"--policy", "--results", "--store"};
+    const char *val[3] = {o->policy, o->results, o->store};
+    for (int k = 0; k < 3; k++)
+        if (val[k] != NULL) {
+            mv_buf_printf(&a, "%s\"%s\"%s", sep, opt[k], sep);
+            put_str(&a, val[k]);
+        }
+    mv_buf_printf(&a, "%s\"--\"%s", sep, sep);
+    mv_buf_append(&a, s + e->cmd_s, e->cmd_e - e->cmd_s);
+    if (e->args_s != SIZE_MAX) {
+        size_t in_s = e->args_s + 1, in_e = e->args_e - 1;
+        if (skip_ws(s, in_e, in_s) < in_e) { /* something besides blanks and comments */
+            mv_buf_putc(&a, ',');
+            mv_buf_append(&a, s + in_s, in_e - in_s);
+        } else {
+            mv_buf_append(&a, s + in_s, in_e - in_s);
+        }
+        mv_buf_putc(&a, ']');
+        mv_buf *t = add_edit(E, e->args_s, e->args_e);
+        if (t == NULL) {
+            mv_buf_release(&a);
+            return MV_ENOMEM;
+        }
+        mv_buf_append(t, a.data, a.len);
+    } else {
+        mv_buf_putc(&a, ']');
+        mv_buf *t = add_edit(E, e->cmd_e, e->cmd_e);
+        if (t == NULL) {
+            mv_buf_release(&a);
+            return MV_ENOMEM;
+        }
+        mv_buf_puts(t, ", \"args\": ");
+        mv_buf_append(t, a.data, a.len);
+    }
+    int rc = a.failed ? MV_ENOMEM : MV_OK;
+    mv_buf_release(&a);
+    return rc;
+}
+
+/* Unwrap one entry made by wrap_entry. 0, or -1 when the arguments do not
+ * hold "--" and a command after it. */
+static int unwrap_entry(edits *E, const char *s, const entry *e) {
+    size_t st[512], en[512];
+    size_t k = array_items(s, e->args_s, e->args_e, st, en, 512);
+    size_t dd = SIZE_MAX;
+    for (size_t i = 1; i < k && dd == SIZE_MAX; i++)
+        if (token_is(s, st[i], en[i], "--"))
+            dd = i;
+    if (dd == SIZE_MAX || dd + 1 >= k || s[st[dd + 1]] != '"')
+        return -1;
+    size_t cs = st[dd + 1], ce = en[dd + 1];
+    size_t close_br = e->args_e - 1;
+    size_t after = skip_ws(s, close_br, ce);
+    mv_buf *c = add_edit(E, e->cmd_s, e->cmd_e);
+    if (c == NULL)
+        return MV_ENOMEM;
+    mv_buf_append(c, s + cs, ce - cs);
+    static const char added[] = ", \"args\": ";
+    bool inserted = after >= close_br && e->args_key == e->cmd_e + 2 &&
+                    e->args_s == e->cmd_e + sizeof added - 1 &&
+                    memcmp(s + e->cmd_e, added, sizeof added - 1) == 0 &&
+                    e->args_e - e->args_s > 10 && memcmp(s + e->args_s, "[\"proxy\",\"", 10) == 0;
+    if (inserted) {
+        /* install added "args" after "command": take it out again */
+        mv_buf *t = add_edit(E, e->cmd_e, e->args_e);
+        if (t == NULL)
+            return MV_ENOMEM;
+        return MV_OK;
+    }
+    mv_buf *t = add_edit(E, e->args_s, e->args_e);
+    if (t == NULL)
+        return MV_ENOMEM;
+    mv_buf_putc(t, '[');
+    if (after < close_br && s[after] == ',')
+        mv_buf_append(t, s + after + 1, close_br - after - 1);
+    else
+        mv_buf_append(t, s + ce, close_br - ce); /* blanks or comments only */
+    mv_buf_putc(t, ']');
+    return MV_OK;
+}
+
+static bool is_format(const char *path, const char *ext) {
+    size_t n = strlen(path), e = strlen(ext);
+    return n >= e && strcmp(path + n - e, ext) == 0;
+}
+
+static void self_path(char *out, size_t size) {
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n <= 0) {
+        snprintf(out, size, "mcpvet");
+        return;
+    }
+    out[n] = '\0';
+}
+
+/* Handle one file. *changed counts entries changed; returns 0, 1 (refused
+ * or unreadable: printed) or MV_ENOMEM. */
+static int do_file(const mv_proxy_install_options *o, const char *path, const char *client,
+                   const char *self, FILE *out, size_t *changed) {
+    mv_config_set *set = NULL;
+    mv_error err;
+    mv_buf text, res, backup;
+    edits E;
+    mode_t mode = 0600;
+    int rc = 0;
+    size_t n_entries = 0;
+    char bpath[4096];
+    memset(&E, 0, sizeof(E));
+    mv_buf_init(&text, NULL);
+    mv_buf_init(&res, NULL);
+    mv_buf_init(&backup, NULL);
+    snprintf(bpath, sizeof bpath, "%s%s", path, BACKUP_SUFFIX);
+
+    if (is_format(path, ".toml") || (client != NULL && strcmp(client, "codex") == 0)) {
+        fprintf(out,
+                "%s: not changed: Codex TOML configs are not rewritten; wrap each server by "
+                "hand: command = \"%s\", args = [\"proxy\", \"--name\", \"NAME\", \"--\", "
+                "\"COMMAND\", ARGS...]\n",
+                path, self);
+        rc = 1;
+        goto done;
+    }
+    if (is_format(path, ".yaml") || is_format(path, ".yml")) {
+        fprintf(out,
+                "%s: not changed: YAML configs are not rewritten; wrap each server by hand: "
+                "command: %s, args: [proxy, --name, NAME, --, COMMAND, ARGS...]\n",
+                path, self);
+        rc = 1;
+        goto done;
+    }
+    mv_error_clear(&err);
+    if (mv_config_load_file(&set, path, client, o->env, &err) != MV_OK) {
+        fprintf(out, "%s: not changed: %s\n", path, err.message);
+        rc = 1;
+        goto done;
+    }
+    if (read_all(path, &text, &mode) != 0) {
+        fprintf(out, "%s: not changed: cannot read it: %s\n", path, strerror(errno));
+        rc = 1;
+        goto done;
+    }
+    for (size_t i = 0; i < set->n_servers; i++) {
+        const mv_server_config *sv = &set->servers[i];
+        if (sv->transport != MV_TRANSPORT_STDIO || sv->readiness == MV_SERVER_INVALID)
+            continue;
+        entry e;
+        const char *why = NULL;
+        size_t at = offset_of(text.data, text.len, sv->line, sv->column);
+        if (at == SIZE_MAX || find_entry(text.data, text.len, at, &e, &why) != 0) {
+            fprintf(out, "%s: server %s left alone: %s\n", path, sv->name,
+                    why != NULL ? why : "its entry was not found");
+            continue;
+        }
+        bool wrapped = is_wrapped(text.data, &e);
+        if (!o->uninstall && !wrapped) {
+            if ((rc = wrap_entry(&E, text.data, &e, sv->name, o, self)) != MV_OK)
+                goto done;
+            n_entries++;
+            fprintf(out, "%s: %s %s\n", path, o->dry_run ? "would wrap" : "wrapped", sv->name);
+        } else if (o->uninstall && wrapped) {
+            int u = unwrap_entry(&E, text.data, &e);
+            if (u == MV_ENOMEM) {
+                rc = u;
+                goto done;
+            }
+            if (u != 0) {
+                fprintf(out,
+                        "%s: server %s left alone: its proxy arguments have no \"--\" "
+                        "followed by the command\n",
+                        path, sv->name);
+                continue;
+            }
+            n_entries++;
+            fprintf(out, "%s: %s %s\n", path, o->dry_run ? "would unwrap" : "unwrapped", sv->name);
+        }
+    }
+    if (n_entries == 0) {
+        fprintf(out, "%s: nothing to %s\n", path, o->uninstall ? "unwrap" : "wrap");
+        goto done;
+    }
+    apply_edits(&res, text.data, text.len, &E);
+    if (res.failed) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    *changed += n_entries;
+    if (o->dry_run)
+        goto done;
+    bool have_backup = read_all(bpath, &backup, NULL) == 0;
+    if (!o->uninstall) {
+        if (!have_backup && write_all(bpath, text.data, text.len, mode) != 0) {
+            fprintf(out, "%s: not changed: cannot write the backup %s: %s\n", path, bpath,
+                    strerror(errno));
+            rc = 1;
+            goto done;
+        }
+        if (write_all(path, res.data, res.len, mode) != 0) {
+            fprintf(out, "%s: cannot write it: %s\n", path, strerror(errno));
+            rc = 1;
+            goto done;
+        }
+        fprintf(out, "%s: %s %s\n", path, have_backup ? "backup kept in" : "backup written to",
+                bpath);
+    } else {
+        if (write_all(path, res.data, res.len, mode) != 0) {
+            fprintf(out, "%s: cannot write it: %s\n", path, strerror(errno));
+            rc = 1;
+            goto done;
+        }
+        if (have_backup && backup.len == res.len &&
+            (res.len == 0 || memcmp(backup.data, res.data, res.len) == 0)) {
+            unlink(bpath);
+            fprintf(out, "%s: restored exactly as before install (backup removed)\n", path);
+        } else if (have_backup) {
+            fprintf(out,
+                    "%s: the file was edited since install: entries unwrapped in place; the "
+                    "backup %s is kept for comparison\n",
+                    path, bpath);
+        }
+    }
+done:
+    edits_free(&E);
+    mv_buf_release(&text);
+    mv_buf_release(&res);
+    mv_buf_release(&backup);
+    mv_config_set_free(set);
+    return rc;
+}
+
+int mv_proxy_install(const mv_proxy_install_options *o, size_t *n_changed, mv_error *err) {
+    char self[4096];
+    size_t changed = 0;
+    int rc = MV_OK;
+    bool refused = false;
+    mv_config_set *set = NULL;
+    FILE *out = o->out != NULL ? o->out : stdout;
+    if (o->self != NULL)
+        snprintf(self, sizeof self, "%s", o->self);
+    else
+        self_path(self, sizeof self);
+    if (o->n_paths > 0) {
+        for (size_t i = 0; i < o->n_paths; i++) {
+            int r = do_file(o, o->paths[i], o->client, self, out, &changed);
+            if (r == MV_ENOMEM) {
+                rc = mv_error_set(err, MV_ENOMEM, "out of memory");
+                goto done;
+            }
+            refused = refused || r != 0;
+        }
+    } else {
+        if (mv_config_discover(&set, o->env, err) != MV_OK) {
+            rc = err != NULL && err->code != 0 ? err->code : MV_ENOMEM;
+            goto done;
+        }
+        size_t seen = 0;
+        for (size_t i = 0; i < set->n_files; i++) {
+            const mv_config_file *f = &set->files[i];
+            bool dup = false;
+            for (size_t k = 0; k < i && !dup; k++)
+                dup = strcmp(set->files[k].path, f->path) == 0;
+            if (dup || (o->client != NULL && strcmp(o->client, f->client) != 0))
+                continue;
+            seen++;
+            if (f->status != MV_OK) {
+                fprintf(out, "%s: not changed: %s\n", f->path,
+                        f->error != NULL ? f->error : "it cannot be read");
+                refused = true;
+                continue;
+            }
+            int r = do_file(o, f->path, f->client, self, out, &changed);
+            if (r == MV_ENOMEM) {
+                rc = mv_error_set(err, MV_ENOMEM, "out of memory");
+                goto done;
+            }
+            refused = refused || r != 0;
+        }
+        if (seen == 0)
+            fprintf(out, "no MCP client configuration found%s%s\n",
+                    o->client != NULL ? " for " : "", o->client != NULL ? o->client : "");
+    }
+    if (refused)
+        rc = mv_error_set(err, MV_EUNSUPPORTED, "some config files were not changed");
+done:
+    if (n_changed != NULL)
+        *n_changed = changed;
+    mv_config_set_free(set);
+    return rc;
+}

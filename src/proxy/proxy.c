@@ -1,0 +1,1132 @@
+/*
+ * The relay of `mcpvet proxy` (include/mcpvet/proxy.h): one poll() loop over
+ * the agent's stdin and stdout and the server's stdin, stdout and stderr,
+ * no threads. Messages are whole lines (frame.c); each is parsed strictly
+ * once to learn what it is, and passed on as the same bytes unless the
+ * guard (guard.c) has to rewrite or answer it.
+ *
+ * Bookkeeping: every request of the agent is remembered by id until its
+ * reply comes, so list replies are found among interleaved notifications
+ * and out-of-order replies, and so every request still in flight is
+ * answered with a JSON-RPC error when the server exits, stays silent past
+ * the timeout or sends a reply over the cap. A reply to no request in
+ * flight is dropped (a server must not answer a request before it is
+ * asked). The proxy's own requests (tools/list before deciding a call when
+ * the session has no current list) use string ids "mcpvet-proxy-PID-N" and
+ * are never passed on.
+ *
+ * Messages that are not strict JSON (duplicate keys, invalid UTF-8) are
+ * refused both ways: a lenient reader downstream could see another message
+ * than the one the guard checked.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json/json.h"
+#include "json/writer.h"
+#include "mcp/transport.h"
+#include "mcpvet/proxy.h"
+#include "proxy/proxy_int.h"
+
+/* Requests of the agent in flight at once; more are refused. */
+#define MAX_INFLIGHT 4096u
+/* Calls held while the proxy lists the tools. */
+#define MAX_HELD 1024u
+/* Stop reading a side while the queue towards the other holds this much. */
+#define QUEUE_HIGH (4u * 1024 * 1024)
+/* After the agent closes its side: how long the server gets to finish. */
+#define DRAIN_MS 2000u
+/* After the server ends: how long the last replies get to reach the agent. */
+#define FLUSH_MS 5000u
+/* Pages the proxy's own tools/list follows. */
+#define MAX_PAGES 100u
+/* Log lines about garbage from the server before they are only counted. */
+#define GARBAGE_LOG_MAX 10u
+
+#define INTERNAL_PREFIX "mcpvet-proxy-"
+
+typedef enum rq_kind { RQ_OTHER = 0, RQ_LIST, RQ_CALL, RQ_INIT } rq_kind;
+
+typedef struct inflight {
+    char *key; /* "n<number text>" or "s<decoded string>" */
+    size_t key_len;
+    char *id; /* the id as JSON text */
+    size_t id_len;
+    rq_kind kind;
+    px_list list;
+    bool first_page;
+    char *tool;
+    size_t tool_len;
+} inflight;
+
+typedef struct held {
+    char *line;
+    size_t len;
+} held;
+
+typedef struct px {
+    const mv_proxy_options *o;
+    px_guard *g;
+    mv_mcp_transport *t;
+    int srv_in, srv_out, srv_err;
+    px_reader cr, sr;
+    px_queue cq, sq;
+    inflight *fl;
+    size_t n_fl, cap_fl;
+    held *hq;
+    size_t n_hq;
+    /* the proxy's own tools/list */
+    bool refreshing, refresh_first;
+    char refresh_id[64];
+    unsigned refresh_pages, next_internal;
+    uint64_t refresh_deadline;
+    mv_buf meta; /* params._meta of the agent's last request (2026-07-28 needs it) */
+    uint64_t last_server_activity;
+    bool client_eof, server_eof, input_closed, done;
+    uint64_t drain_deadline;
+    unsigned garbage;
+    /* Parse trees of the message being handled, one arena per side: a
+     * server reply can replay held calls of the agent while its own tree
+     * is still in use. */
+    mv_arena *arena, *carena;
+    mv_buf out;
+    mv_proxy_outcome *outcome;
+    int server_status;
+} px;
+
+/* ------------------------------------------------------------- replies */
+
+static void send_client(px *p, const char *msg, size_t len) {
+    if (px_queue_push(&p->cq, msg, len) != MV_OK)
+        px_log(p->g, "out of memory: a message for the agent was lost");
+    p->outcome->messages_out++;
+}
+
+static void reply_error(px *p, const char *id, size_t id_len, int code, const char *message) {
+    mv_buf b;
+    mv_buf_init(&b, NULL);
+    mv_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+    if (id != NULL)
+        mv_buf_append(&b, id, id_len);
+    else
+        mv_buf_puts(&b, "null");
+    mv_buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
+    mv_buf_json_string(&b, message, strlen(message));
+    mv_buf_puts(&b, "}}");
+    if (!b.failed)
+        send_client(p, b.data, b.len);
+    mv_buf_release(&b);
+}
+
+static void reply_blocked(px *p, const char *id, size_t id_len, const char *text) {
+    mv_buf b;
+    mv_buf_init(&b, NULL);
+    mv_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+    mv_buf_append(&b, id, id_len);
+    mv_buf_puts(&b, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
+    mv_buf_json_string(&b, text, strlen(text));
+    mv_buf_puts(&b, "}],\"isError\":true}}");
+    if (!b.failed)
+        send_client(p, b.data, b.len);
+    mv_buf_release(&b);
+}
+
+/* ------------------------------------------------------------ ids */
+
+/* The tracking key and JSON text of an id; false for ids that are not a
+ * string or a number (not tracked). */
+static bool id_of(const mv_jv *id, mv_buf *key, mv_buf *json) {
+    key->len = 0;
+    json->len = 0;
+    if (mv_jis_string(id)) {
+        mv_buf_putc(key, 's');
+        mv_buf_append(key, mv_jstring(id), mv_jstring_len(id));
+        mv_buf_json_string(json, mv_jstring(id), mv_jstring_len(id));
+    } else if (mv_jis(id, MV_JNUMBER)) {
+        mv_buf_putc(key, 'n');
+        mv_buf_append(key, id->u.s, id->n);
+        mv_buf_append(json, id->u.s, id->n);
+    } else {
+        return false;
+    }
+    return !key->failed && !json->failed;
+}
+
+static inflight *find_fl(px *p, const char *key, size_t len) {
+    for (size_t i = 0; i < p->n_fl; i++)
+        if (p->fl[i].key_len == len && memcmp(p->fl[i].key, key, len) == 0)
+            return &p->fl[i];
+    return NULL;
+}
+
+static void drop_fl(px *p, inflight *f) {
+    free(f->key);
+    free(f->id);
+    free(f->tool);
+    *f = p->fl[--p->n_fl];
+}
+
+static char *dupmem(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (d != NULL) {
+        if (n > 0)
+            memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static int add_fl(px *p, const mv_buf *key, const mv_buf *json, rq_kind kind, px_list list,
+                  bool first, const char *tool, size_t tool_len) {
+    if (p->n_fl == p->cap_fl) {
+        size_t cap = p->cap_fl ? 2 * p->cap_fl : 16;
+        inflight *g = realloc(p->fl, cap * sizeof(*g));
+        if (g == NULL)
+            return MV_ENOMEM;
+        p->fl = g;
+        p->cap_fl = cap;
+    }
+    inflight *f = &p->fl[p->n_fl];
+    memset(f, 0, sizeof(*f));
+    f->key = dupmem(key->data, key->len);
+    f->key_len = key->len;
+    f->id = dupmem(json->data, json->len);
+    f->id_len = json->len;
+    f->kind = kind;
+    f->list = list;
+    f->first_page = first;
+    if (tool != NULL) {
+        f->tool = dupmem(tool, tool_len);
+        f->tool_len = tool_len;
+    }
+    if (f->key == NULL || f->id == NULL || (tool != NULL && f->tool == NULL)) {
+        free(f->key);
+        free(f->id);
+        free(f->tool);
+        return MV_ENOMEM;
+    }
+    p->n_fl++;
+    return MV_OK;
+}
+
+/* Answer every request in flight with an error (the server is gone or
+ * silent), and every held call. */
+static void fail_inflight(px *p, int code, const char *why) {
+    while (p->n_fl > 0) {
+        inflight *f = &p->fl[p->n_fl - 1];
+        reply_error(p, f->id, f->id_len, code, why);
+        drop_fl(p, f);
+    }
+}
+
+/* ------------------------------------------------------------ the lists */
+
+/* Strings of the tree are not NUL-terminated: compare with the length. */
+static bool jstr_is(const mv_jv *v, const char *lit) {
+    size_t n = strlen(lit);
+    return mv_jis_string(v) && mv_jstring_len(v) == n && memcmp(mv_jstring(v), lit, n) == 0;
+}
+
+static bool list_of_method(const mv_jv *m, px_list *out) {
+    for (int k = 0; k < PX_LIST_COUNT; k++)
+        if (jstr_is(m, px_list_method((px_list)k))) {
+            *out = (px_list)k;
+            return true;
+        }
+    return false;
+}
+
+static void send_server(px *p, const char *msg, size_t len) {
+    if (px_queue_push(&p->sq, msg, len) != MV_OK)
+        px_log(p->g, "out of memory: a message for the server was lost");
+}
+
+/* Ask the server for (the next page of) its tools. */
+static void refresh_request(px *p, const char *cursor, size_t cursor_len) {
+    mv_buf b;
+    mv_buf_init(&b, NULL);
+    snprintf(p->refresh_id, sizeof p->refresh_id, INTERNAL_PREFIX "%ld-%u", (long)getpid(),
+             ++p->next_internal);
+    mv_buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"method\":\"tools/list\"",
+                  p->refresh_id);
+    if (cursor != NULL || p->meta.len > 0) {
+        mv_buf_puts(&b, ",\"params\":{");
+        if (cursor != NULL) {
+            mv_buf_puts(&b, "\"cursor\":");
+            mv_buf_json_string(&b, cursor, cursor_len);
+        }
+        if (p->meta.len > 0) {
+            mv_buf_puts(&b, cursor != NULL ? ",\"_meta\":" : "\"_meta\":");
+            mv_buf_append(&b, p->meta.data, p->meta.len);
+        }
+        mv_buf_putc(&b, '}');
+    }
+    mv_buf_putc(&b, '}');
+    if (!b.failed)
+        send_server(p, b.data, b.len);
+    mv_buf_release(&b);
+    p->refresh_deadline = mv_mcp_now_ms() + p->o->list_timeout_ms;
+}
+
+static void start_refresh(px *p) {
+    if (p->refreshing)
+        return;
+    p->refreshing = true;
+    p->refresh_first = true;
+    p->refresh_pages = 0;
+    refresh_request(p, NULL, 0);
+}
+
+static void handle_client_message(px *p, const char *line, size_t len, bool replay);
+
+static void release_held(px *p) {
+    held *hq = p->hq;
+    size_t n = p->n_hq;
+    p->hq = NULL;
+    p->n_hq = 0;
+    for (size_t i = 0; i < n; i++) {
+        handle_client_message(p, hq[i].line, hq[i].len, true);
+        free(hq[i].line);
+    }
+    free(hq);
+}
+
+static void refresh_done(px *p, const char *failure) {
+    p->refreshing = false;
+    p->refresh_id[0] = '\0';
+    if (failure != NULL)
+        px_guard_list_failed(p->g, PX_TOOLS, failure);
+    release_held(p);
+}
+
+/* ------------------------------------------------------- agent -> server */
+
+static void track_and_forward(px *p, const char *line, size_t len, const mv_buf *key,
+                              const mv_buf *json, rq_kind kind, px_list list, bool first,
+                              const char *tool, size_t tool_len) {
+    if (p->sq.broken || p->input_closed) {
+        reply_error(p, json->data, json->len, -32000,
+                    "mcpvet proxy: the server no longer reads its input");
+        return;
+    }
+    if (add_fl(p, key, json, kind, list, first, tool, tool_len) != MV_OK) {
+        reply_error(p, json->data, json->len, -32603, "mcpvet proxy: out of memory");
+        return;
+    }
+    send_server(p, line, len);
+}
+
+static bool hold(px *p, const char *line, size_t len) {
+    if (p->n_hq >= MAX_HELD)
+        return false;
+    held *g = realloc(p->hq, (p->n_hq + 1) * sizeof(*g));
+    if (g == NULL)
+        return false;
+    p->hq = g;
+    p->hq[p->n_hq].line = dupmem(line, len);
+    p->hq[p->n_hq].len = len;
+    if (p->hq[p->n_hq].line == NULL)
+        return false;
+    p->n_hq++;
+    return true;
+}
+
+static void handle_client_batch(px *p, const char *line, size_t len, const mv_jv *root) {
+    /* Batches (2025-03-26 only) are passed on as they are unless they hold
+     * something the guard must see; those are refused whole. */
+    mv_buf key, json;
+    bool guarded = false;
+    mv_buf_init(&key, NULL);
+    mv_buf_init(&json, NULL);
+    for (size_t i = 0; i < mv_jarray_size(root) && !guarded; i++) {
+        const mv_jv *m = mv_jobject_get(mv_jarray_get(root, i), "method");
+        px_list l;
+        guarded = jstr_is(m, "tools/call") || jstr_is(m, "initialize") ||
+                  jstr_is(m, "server/discover") || list_of_method(m, &l);
+    }
+    if (guarded) {
+        mv_buf b;
+        mv_buf_init(&b, NULL);
+        mv_buf_putc(&b, '[');
+        bool any = false;
+        for (size_t i = 0; i < mv_jarray_size(root); i++) {
+            const mv_jv *e = mv_jarray_get(root, i);
+            if (mv_jobject_get(e, "method") == NULL || !id_of(mv_jobject_get(e, "id"), &key, &json))
+                continue;
+            mv_buf_printf(&b,
+                          "%s{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32600,"
+                          "\"message\":\"mcpvet proxy: a batch holding tools/call, a list "
+                          "or initialize is not relayed; send them one by one\"}}",
+                          any ? "," : "", json.data);
+            any = true;
+        }
+        mv_buf_putc(&b, ']');
+        if (any && !b.failed)
+            send_client(p, b.data, b.len);
+        mv_buf_release(&b);
+        px_log(p->g, "refused a batch from the agent that holds guarded methods");
+    } else {
+        for (size_t i = 0; i < mv_jarray_size(root); i++) {
+            const mv_jv *e = mv_jarray_get(root, i);
+            if (mv_jobject_get(e, "method") != NULL &&
+                id_of(mv_jobject_get(e, "id"), &key, &json) && p->n_fl < MAX_INFLIGHT)
+                add_fl(p, &key, &json, RQ_OTHER, PX_TOOLS, false, NULL, 0);
+        }
+        send_server(p, line, len);
+    }
+    mv_buf_release(&key);
+    mv_buf_release(&json);
+}
+
+static void handle_client_message(px *p, const char *line, size_t len, bool replay) {
+    const mv_jv *root = NULL;
+    mv_jerror je;
+    mv_buf key, json;
+    mv_buf_init(&key, NULL);
+    mv_buf_init(&json, NULL);
+    mv_arena_reset(p->carena);
+    if (mv_json_parse(&root, p->carena, NULL, line, len, &je) != MV_OK) {
+        mv_buf id;
+        mv_buf_init(&id, NULL);
+        bool has_id = px_find_id(line, len, &id);
+        char msg[600];
+        snprintf(msg, sizeof msg, "Parse error: mcpvet proxy accepts strict JSON only (%s)",
+                 je.message);
+        reply_error(p, has_id ? id.data : NULL, id.len, -32700, msg);
+        px_log(p->g, "refused a message from the agent that is not strict JSON (%s)", je.message);
+        mv_buf_release(&id);
+        goto done;
+    }
+    if (mv_jis_array(root)) {
+        handle_client_batch(p, line, len, root);
+        goto done;
+    }
+    const mv_jv *method = mv_jobject_get(root, "method");
+    const mv_jv *idv = mv_jobject_get(root, "id");
+    if (!mv_jis_string(method) || idv == NULL) {
+        /* A notification or a reply to the server's request. */
+        send_server(p, line, len);
+        goto done;
+    }
+    if (!id_of(idv, &key, &json)) {
+        send_server(p, line, len); /* an id the server will refuse */
+        goto done;
+    }
+    if (p->n_fl >= MAX_INFLIGHT) {
+        reply_error(p, json.data, json.len, -32000, "mcpvet proxy: too many requests in flight");
+        goto done;
+    }
+    const mv_jv *params = mv_jobject_get(root, "params");
+    const mv_jv *meta = mv_jobject_get(params, "_meta");
+    if (mv_jis_object(meta) && mv_jobject_get(meta, "io.modelcontextprotocol/protocolVersion")) {
+        p->meta.len = 0;
+        mv_json_write(&p->meta, meta);
+    }
+    px_list list;
+    if (jstr_is(method, "tools/call")) {
+        const mv_jv *name = mv_jobject_get(params, "name");
+        if (!mv_jis_string(name)) {
+            reply_error(p, json.data, json.len, -32602,
+                        "mcpvet proxy: tools/call needs params.name as a string");
+            goto done;
+        }
+        if (px_guard_is_stale(p->g, PX_TOOLS) && !replay) {
+            /* No current list: list first, then decide. */
+            if (!hold(p, line, len)) {
+                reply_error(p, json.data, json.len, -32000, "mcpvet proxy: too many calls waiting");
+                goto done;
+            }
+            start_refresh(p);
+            goto done;
+        }
+        const char *why = px_guard_call(p->g, mv_jstring(name), mv_jstring_len(name));
+        if (why != NULL) {
+            reply_blocked(p, json.data, json.len, why);
+            goto done;
+        }
+        track_and_forward(p, line, len, &key, &json, RQ_CALL, PX_TOOLS, false, mv_jstring(name),
+                          mv_jstring_len(name));
+    } else if (list_of_method(method, &list)) {
+        bool first = mv_jobject_get(params, "cursor") == NULL;
+        track_and_forward(p, line, len, &key, &json, RQ_LIST, list, first, NULL, 0);
+    } else if (jstr_is(method, "initialize") || jstr_is(method, "server/discover")) {
+        track_and_forward(p, line, len, &key, &json, RQ_INIT, PX_TOOLS, false, NULL, 0);
+    } else {
+        track_and_forward(p, line, len, &key, &json, RQ_OTHER, PX_TOOLS, false, NULL, 0);
+    }
+done:
+    mv_buf_release(&key);
+    mv_buf_release(&json);
+}
+
+static void handle_client_line(px *p, const char *line, size_t len) {
+    p->outcome->messages_in++;
+    handle_client_message(p, line, len, false);
+}
+
+/* ------------------------------------------------------- server -> agent */
+
+/* The list reply with only the allowed items of `key` in its result. */
+static void write_filtered(mv_buf *b, const mv_jv *root, const mv_jv *result, const mv_jv *arr,
+                           const bool *allow) {
+    mv_buf_putc(b, '{');
+    for (uint32_t i = 0; i < root->n; i++) {
+        const mv_jm *m = &root->u.members[i];
+        if (i > 0)
+            mv_buf_putc(b, ',');
+        mv_buf_json_string(b, m->key, m->key_len);
+        mv_buf_putc(b, ':');
+        if (&m->value != result) {
+            mv_json_write(b, &m->value);
+            continue;
+        }
+        mv_buf_putc(b, '{');
+        for (uint32_t r = 0; r < result->n; r++) {
+            const mv_jm *rm = &result->u.members[r];
+            if (r > 0)
+                mv_buf_putc(b, ',');
+            mv_buf_json_string(b, rm->key, rm->key_len);
+            mv_buf_putc(b, ':');
+            if (&rm->value != arr) {
+                mv_json_write(b, &rm->value);
+                continue;
+            }
+            mv_buf_putc(b, '[');
+            bool first = true;
+            for (size_t k = 0; k < arr->n; k++) {
+                if (!allow[k])
+                    continue;
+                if (!first)
+                    mv_buf_putc(b, ',');
+                first = false;
+                mv_json_write(b, &arr->u.items[k]);
+            }
+            mv_buf_putc(b, ']');
+        }
+        mv_buf_putc(b, '}');
+    }
+    mv_buf_putc(b, '}');
+}
+
+static void handle_refresh_reply(px *p, const mv_jv *root) {
+    const mv_jv *result = mv_jobject_get(root, "result");
+    const mv_jv *tools = mv_jobject_get(result, "tools");
+    if (!mv_jis_array(tools)) {
+        const mv_jv *e = mv_jobject_get(mv_jobject_get(root, "error"), "message");
+        char why[300];
+        mv_json_quote(why, mv_jstring(e) != NULL ? mv_jstring(e) : "", mv_jstring_len(e), 40);
+        char msg[400];
+        snprintf(msg, sizeof msg, "the server answered tools/list with %s%s",
+                 mv_jis_string(e) ? "an error: " : "no tools array", mv_jis_string(e) ? why : "");
+        refresh_done(p, msg);
+        return;
+    }
+    const mv_jv *next = mv_jobject_get(result, "nextCursor");
+    bool last = !mv_jis_string(next) || ++p->refresh_pages >= MAX_PAGES;
+    bool *allow = calloc(mv_jarray_size(tools) + 1, sizeof(*allow));
+    if (allow == NULL ||
+        px_guard_list_page(p->g, PX_TOOLS, tools, p->refresh_first, last, true, allow) != MV_OK) {
+        free(allow);
+        refresh_done(p, "out of memory");
+        return;
+    }
+    free(allow);
+    p->refresh_first = false;
+    if (!last) {
+        refresh_request(p, mv_jstring(next), mv_jstring_len(next));
+        return;
+    }
+    refresh_done(p, NULL);
+}
+
+static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root, const mv_jv *idv,
+                         bool *emitted) {
+    mv_buf key, json;
+    mv_buf_init(&key, NULL);
+    mv_buf_init(&json, NULL);
+    *emitted = false;
+    if (mv_jis_string(idv) && mv_jstring_len(idv) > strlen(INTERNAL_PREFIX) &&
+        memcmp(mv_jstring(idv), INTERNAL_PREFIX, strlen(INTERNAL_PREFIX)) == 0) {
+        if (p->refreshing && jstr_is(idv, p->refresh_id))
+            handle_refresh_reply(p, root);
+        goto done; /* a late reply to an abandoned request of the proxy */
+    }
+    inflight *f = id_of(idv, &key, &json) ? find_fl(p, key.data, key.len) : NULL;
+    if (f == NULL) {
+        px_log(p->g, "dropped a reply from the server to no request in flight");
+        goto done;
+    }
+    inflight fl = *f;
+    p->fl[f - p->fl] = p->fl[--p->n_fl]; /* taken out; fl owns its strings now */
+    const mv_jv *result = mv_jobject_get(root, "result");
+    p->out.len = 0;
+    p->out.failed = 0;
+    switch (fl.kind) {
+    case RQ_LIST: {
+        const mv_jv *arr = mv_jobject_get(result, px_list_key(fl.list));
+        if (!mv_jis_array(arr))
+            break;
+        bool last = !mv_jis_string(mv_jobject_get(result, "nextCursor"));
+        bool *allow = calloc(arr->n + 1, sizeof(*allow));
+        if (allow == NULL ||
+            px_guard_list_page(p->g, fl.list, arr, fl.first_page, last, false, allow) != MV_OK) {
+            free(allow);
+            reply_error(p, fl.id, fl.id_len, -32603, "mcpvet proxy: out of memory");
+            *emitted = true;
+            break;
+        }
+        bool all = true;
+        for (size_t i = 0; i < arr->n && all; i++)
+            all = allow[i];
+        if (!all) {
+            write_filtered(&p->out, root, result, arr, allow);
+            if (p->out.failed)
+                reply_error(p, fl.id, fl.id_len, -32603, "mcpvet proxy: out of memory");
+            else
+                send_client(p, p->out.data, p->out.len);
+            *emitted = true;
+        }
+        free(allow);
+        break;
+    }
+    case RQ_CALL: {
+        if (!mv_jis_object(result))
+            break;
+        int r = px_guard_result(p->g, fl.tool, fl.tool_len, root, &p->out);
+        if (r == 1 && !p->out.failed) {
+            send_client(p, p->out.data, p->out.len);
+            *emitted = true;
+        } else if (r < 0) {
+            reply_error(p, fl.id, fl.id_len, -32603, "mcpvet proxy: out of memory");
+            *emitted = true;
+        }
+        break;
+    }
+    case RQ_INIT:
+        px_guard_capabilities(p->g, mv_jobject_get(result, "capabilities"));
+        break;
+    case RQ_OTHER:
+        break;
+    }
+    if (!*emitted)
+        send_client(p, line, len);
+    *emitted = true;
+    free(fl.key);
+    free(fl.id);
+    free(fl.tool);
+done:
+    mv_buf_release(&key);
+    mv_buf_release(&json);
+}
+
+static void handle_notification(px *p, const mv_jv *m) {
+    if (jstr_is(m, "notifications/tools/list_changed")) {
+        px_guard_stale(p->g, PX_TOOLS);
+        px_log(p->g, "the server says its tools changed; the next call lists them again");
+    } else if (jstr_is(m, "notifications/prompts/list_changed")) {
+        px_guard_stale(p->g, PX_PROMPTS);
+    } else if (jstr_is(m, "notifications/resources/list_changed")) {
+        px_guard_stale(p->g, PX_RESOURCES);
+        px_guard_stale(p->g, PX_TEMPLATES);
+    }
+}
+
+static void garbage(px *p, const char *what) {
+    if (++p->garbage <= GARBAGE_LOG_MAX)
+        px_log(p->g, "dropped a message from the server: %s%s", what,
+               p->garbage == GARBAGE_LOG_MAX ? " (further ones are not logged)" : "");
+}
+
+static void handle_server_line(px *p, const char *line, size_t len) {
+    const mv_jv *root = NULL;
+    mv_jerror je;
+    mv_arena_reset(p->arena);
+    p->last_server_activity = mv_mcp_now_ms();
+    if (mv_json_parse(&root, p->arena, NULL, line, len, &je) != MV_OK) {
+        /* If it names a request in flight, that request gets an error. */
+        mv_buf id, key, json;
+        mv_buf_init(&id, NULL);
+        mv_buf_init(&key, NULL);
+        mv_buf_init(&json, NULL);
+        const mv_jv *doc = NULL;
+        if (px_find_id(line, len, &id) &&
+            mv_json_parse(&doc, p->arena, NULL, id.data, id.len, &je) != MV_OK) {
+            /* a bare number or string is not a document: wrap it */
+            mv_buf w;
+            mv_buf_init(&w, NULL);
+            mv_buf_putc(&w, '[');
+            mv_buf_append(&w, id.data, id.len);
+            mv_buf_putc(&w, ']');
+            const mv_jv *arr = NULL;
+            if (mv_json_parse(&arr, p->arena, NULL, w.data, w.len, &je) == MV_OK &&
+                id_of(mv_jarray_get(arr, 0), &key, &json)) {
+                inflight *f = find_fl(p, key.data, key.len);
+                if (f != NULL) {
+                    reply_error(p, f->id, f->id_len, -32603,
+                                "mcpvet proxy: the server's reply is not strict JSON "
+                                "(refused: duplicate keys or invalid UTF-8 could be read "
+                                "differently downstream)");
+                    drop_fl(p, f);
+                }
+            }
+            mv_buf_release(&w);
+        }
+        mv_buf_release(&id);
+        mv_buf_release(&key);
+        mv_buf_release(&json);
+        garbage(p, "not strict JSON");
+        return;
+    }
+    if (mv_jis_array(root)) {
+        /* A batch: each element on its own, each passed on as its own line
+         * (a reply the guard rewrites cannot stay inside the batch). */
+        bool plain = true;
+        for (size_t i = 0; i < root->n && plain; i++) {
+            const mv_jv *e = &root->u.items[i];
+            const mv_jv *m = mv_jobject_get(e, "method");
+            if (m == NULL)
+                plain = false;
+            else
+                handle_notification(p, m);
+        }
+        if (plain) {
+            send_client(p, line, len);
+            return;
+        }
+        mv_buf el;
+        mv_buf_init(&el, NULL);
+        for (size_t i = 0; i < root->n; i++) {
+            const mv_jv *e = &root->u.items[i];
+            el.len = 0;
+            mv_json_write(&el, e);
+            if (el.failed)
+                break;
+            if (mv_jobject_get(e, "method") != NULL) {
+                send_client(p, el.data, el.len);
+                continue;
+            }
+            /* Re-parse the element on its own: handle_reply needs its tree
+             * and bytes; the batch's arena is kept (no reset). */
+            const mv_jv *sub = NULL;
+            bool emitted;
+            if (mv_json_parse(&sub, p->arena, NULL, el.data, el.len, &je) == MV_OK)
+                handle_reply(p, el.data, el.len, sub, mv_jobject_get(sub, "id"), &emitted);
+        }
+        mv_buf_release(&el);
+        return;
+    }
+    const mv_jv *method = mv_jobject_get(root, "method");
+    if (method != NULL) {
+        if (mv_jobject_get(root, "id") == NULL)
+            handle_notification(p, method);
+        send_client(p, line, len);
+        return;
+    }
+    const mv_jv *idv = mv_jobject_get(root, "id");
+    if (idv == NULL) {
+        garbage(p, "neither a request, a notification nor a reply");
+        return;
+    }
+    bool emitted;
+    handle_reply(p, line, len, root, idv, &emitted);
+}
+
+/* An over-cap message: refused, and the request it answers (or asks) gets
+ * an error when its id can be read from its start. */
+static void oversize(px *p, const px_reader *r, bool from_client) {
+    mv_buf id;
+    mv_buf_init(&id, NULL);
+    bool has_id = px_find_id(r->prefix, r->prefix_len, &id);
+    char msg[300];
+    snprintf(msg, sizeof msg,
+             "mcpvet proxy: a message %s is longer than %llu bytes (refused, not "
+             "truncated)",
+             from_client ? "from the agent" : "from the server",
+             (unsigned long long)p->o->max_message_bytes);
+    px_log(p->g, "%s", msg + strlen("mcpvet proxy: "));
+    if (from_client) {
+        reply_error(p, has_id ? id.data : NULL, id.len, -32600, msg);
+    } else if (has_id) {
+        mv_buf key, json;
+        mv_buf_init(&key, NULL);
+        mv_buf_init(&json, NULL);
+        mv_buf w;
+        mv_buf_init(&w, NULL);
+        mv_buf_putc(&w, '[');
+        mv_buf_append(&w, id.data, id.len);
+        mv_buf_putc(&w, ']');
+        const mv_jv *arr = NULL;
+        mv_jerror je;
+        mv_arena_reset(p->arena);
+        if (mv_json_parse(&arr, p->arena, NULL, w.data, w.len, &je) == MV_OK &&
+            id_of(mv_jarray_get(arr, 0), &key, &json)) {
+            inflight *f = find_fl(p, key.data, key.len);
+            if (f != NULL) {
+                reply_error(p, f->id, f->id_len, -32000, msg);
+                drop_fl(p, f);
+            } else if (p->refreshing && json.len == strlen(p->refresh_id) + 2 &&
+                       memcmp(json.data + 1, p->refresh_id, json.len - 2) == 0) {
+                refresh_done(p, "the tools/list reply is over the message cap");
+            }
+        }
+        mv_buf_release(&w);
+        mv_buf_release(&key);
+        mv_buf_release(&json);
+    }
+    mv_buf_release(&id);
+}
+
+/* ---------------------------------------------------------------- loop */
+
+static void read_side(px *p, bool client) {
+    px_reader *r = client ? &p->cr : &p->sr;
+    int fr = px_reader_fill(r);
+    if (fr < 0) {
+        px_log(p->g, "cannot read from the %s: %s", client ? "agent" : "server", strerror(errno));
+        r->eof = true;
+    }
+    for (;;) {
+        const char *line;
+        size_t len;
+        int k = px_reader_next(r, &line, &len);
+        if (k == PX_LINE) {
+            if (client)
+                handle_client_line(p, line, len);
+            else
+                handle_server_line(p, line, len);
+        } else if (k == PX_OVERSIZE) {
+            oversize(p, r, client);
+        } else {
+            if (k == PX_END) {
+                if (client)
+                    p->client_eof = true;
+                else
+                    p->server_eof = true;
+            }
+            break;
+        }
+    }
+}
+
+static void copy_stderr(px *p) {
+    char buf[65536];
+    ssize_t n = read(p->srv_err, buf, sizeof buf);
+    if (n > 0) {
+        ssize_t off = 0;
+        while (off < n) {
+            ssize_t w = write(STDERR_FILENO, buf + off, (size_t)(n - off));
+            if (w <= 0)
+                break; /* best effort: a full stderr loses the server's log */
+            off += w;
+        }
+    } else if (n == 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)) {
+        p->srv_err = -1;
+    }
+}
+
+static void set_nonblock_pipe(int fd) {
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static void server_ended(px *p) {
+    mv_mcp_result r;
+    memset(&r, 0, sizeof(r));
+    r.exit_status = -1;
+    p->t->ops->close(p->t, &r);
+    p->t = NULL;
+    p->server_status = r.exit_status;
+    free(r.stderr_text);
+    char why[200];
+    if (r.exit_status >= 0 && r.exit_status < 128)
+        snprintf(why, sizeof why, "mcpvet proxy: the server exited (status %d) before answering",
+                 r.exit_status);
+    else if (r.exit_status >= 128)
+        snprintf(why, sizeof why,
+                 "mcpvet proxy: the server was killed by signal %d before "
+                 "answering",
+                 r.exit_status - 128);
+    else
+        snprintf(why, sizeof why, "mcpvet proxy: the server closed its output before answering");
+    if (!p->client_eof)
+        px_log(p->g, "%s", why + strlen("mcpvet proxy: "));
+    if (p->refreshing)
+        refresh_done(p, "the server ended");
+    fail_inflight(p, -32000, why);
+}
+
+static void run_loop(px *p) {
+    uint64_t flush_until = 0;
+    for (;;) {
+        uint64_t now = mv_mcp_now_ms();
+        /* Ends. */
+        if (p->cq.broken) {
+            if (!p->client_eof)
+                px_log(p->g, "the agent closed its side");
+            p->outcome->client_closed = !p->outcome->server_exited;
+            break;
+        }
+        if (p->server_eof && p->t != NULL) {
+            p->outcome->server_exited = !p->client_eof;
+            server_ended(p);
+            flush_until = now + FLUSH_MS;
+        }
+        if (p->t == NULL && (p->cq.len == 0 || now >= flush_until))
+            break;
+        if (p->client_eof && !p->input_closed && p->sq.len == 0 && p->t != NULL) {
+            p->outcome->client_closed = !p->outcome->server_exited;
+            mv_mcp_stdio_close_input(p->t);
+            p->input_closed = true;
+            p->drain_deadline = now + DRAIN_MS;
+        }
+        if (p->input_closed && p->t != NULL && now >= p->drain_deadline)
+            break;
+        /* Timers. */
+        if (p->refreshing && now >= p->refresh_deadline) {
+            char why[120];
+            snprintf(why, sizeof why, "no answer to tools/list within %u ms",
+                     p->o->list_timeout_ms);
+            refresh_done(p, why);
+        }
+        if (p->n_fl > 0 && p->t != NULL && now >= p->last_server_activity + p->o->timeout_ms) {
+            char why[200];
+            snprintf(why, sizeof why,
+                     "mcpvet proxy: the server sent nothing for %u s; the request is abandoned",
+                     p->o->timeout_ms / 1000);
+            px_log(p->g, "%s", why + strlen("mcpvet proxy: "));
+            fail_inflight(p, -32001, why);
+        }
+        px_queue_flush(&p->cq);
+        if (p->sq.len > 0 && !p->input_closed && px_queue_flush(&p->sq) != 0)
+            px_log(p->g, "the server no longer reads its input");
+
+        struct pollfd pf[5];
+        int idx[5] = {-1, -1, -1, -1, -1};
+        nfds_t n = 0;
+        if (!p->client_eof && p->sq.len < QUEUE_HIGH && p->n_hq < MAX_HELD) {
+            idx[0] = (int)n;
+            pf[n++] = (struct pollfd){p->o->client_in, POLLIN, 0};
+        }
+        if (p->t != NULL && !p->server_eof && p->cq.len < QUEUE_HIGH) {
+            idx[1] = (int)n;
+            pf[n++] = (struct pollfd){p->srv_out, POLLIN, 0};
+        }
+        if (p->t != NULL && p->srv_err >= 0) {
+            idx[2] = (int)n;
+            pf[n++] = (struct pollfd){p->srv_err, POLLIN, 0};
+        }
+        if (p->cq.len > 0) {
+            idx[3] = (int)n;
+            pf[n++] = (struct pollfd){p->o->client_out, POLLOUT, 0};
+        }
+        if (p->t != NULL && p->sq.len > 0 && !p->sq.broken && !p->input_closed) {
+            idx[4] = (int)n;
+            pf[n++] = (struct pollfd){p->srv_in, POLLOUT, 0};
+        }
+        uint64_t wake = now + 1000;
+        if (p->refreshing && p->refresh_deadline < wake)
+            wake = p->refresh_deadline;
+        if (p->n_fl > 0 && p->last_server_activity + p->o->timeout_ms < wake)
+            wake = p->last_server_activity + p->o->timeout_ms;
+        if (p->input_closed && p->drain_deadline < wake)
+            wake = p->drain_deadline;
+        if (p->t == NULL && flush_until < wake)
+            wake = flush_until;
+        int timeout = wake > now ? (int)(wake - now) : 0;
+        if (n == 0 && p->t == NULL)
+            break;
+        int r = poll(pf, n, timeout);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            px_log(p->g, "poll failed: %s", strerror(errno));
+            break;
+        }
+        if (idx[2] >= 0 && pf[idx[2]].revents != 0)
+            copy_stderr(p);
+        if (idx[1] >= 0 && pf[idx[1]].revents != 0)
+            read_side(p, false);
+        if (idx[0] >= 0 && pf[idx[0]].revents != 0)
+            read_side(p, true);
+        if (idx[3] >= 0 && (pf[idx[3]].revents & (POLLERR | POLLHUP)) != 0 &&
+            (pf[idx[3]].revents & POLLOUT) == 0)
+            p->cq.broken = true;
+    }
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static const char *const policy_names[] = {"tofu", "strict", "audit"};
+static const char *const results_names[] = {"warn", "strip", "block"};
+
+const char *mv_proxy_policy_name(mv_proxy_policy v) {
+    return (unsigned)v < 3 ? policy_names[v] : "?";
+}
+int mv_proxy_policy_parse(mv_proxy_policy *out, const char *s) {
+    for (int i = 0; i < 3; i++)
+        if (s != NULL && strcmp(s, policy_names[i]) == 0) {
+            *out = (mv_proxy_policy)i;
+            return 0;
+        }
+    return -1;
+}
+const char *mv_proxy_results_name(mv_proxy_results v) {
+    return (unsigned)v < 3 ? results_names[v] : "?";
+}
+int mv_proxy_results_parse(mv_proxy_results *out, const char *s) {
+    for (int i = 0; i < 3; i++)
+        if (s != NULL && strcmp(s, results_names[i]) == 0) {
+            *out = (mv_proxy_results)i;
+            return 0;
+        }
+    return -1;
+}
+
+int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *err) {
+    px p;
+    mv_proxy_options o;
+    mv_proxy_outcome dummy;
+    int rc = MV_OK;
+    memset(&p, 0, sizeof(p));
+    if (out == NULL)
+        out = &dummy;
+    memset(out, 0, sizeof(*out));
+    out->server_status = -1;
+    if (opts == NULL || opts->name == NULL || opts->name[0] == '\0' || opts->argv == NULL ||
+        opts->argc == 0 || opts->argv[0] == NULL)
+        return mv_error_set(err, MV_EINVAL, "the proxy needs a server name and a command");
+    o = *opts;
+    if (o.max_message_bytes == 0)
+        o.max_message_bytes = MV_PROXY_DEFAULT_MAX_MESSAGE;
+    if (o.timeout_ms == 0)
+        o.timeout_ms = MV_PROXY_DEFAULT_TIMEOUT_MS;
+    if (o.list_timeout_ms == 0)
+        o.list_timeout_ms = MV_PROXY_DEFAULT_LIST_TIMEOUT_MS;
+    /* A write to a side that went away must fail with EPIPE, not kill the
+     * process: SIGPIPE is blocked in this thread for the session and any
+     * that became pending is consumed before the mask is restored. */
+    sigset_t pipe_set, old_mask;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
+    p.o = &o;
+    p.outcome = out;
+    p.server_status = -1;
+    mv_buf_init(&p.meta, NULL);
+    mv_buf_init(&p.out, NULL);
+    p.arena = mv_arena_new(NULL, 64 * 1024);
+    p.carena = mv_arena_new(NULL, 64 * 1024);
+    if (p.arena == NULL || p.carena == NULL) {
+        rc = mv_error_set(err, MV_ENOMEM, "out of memory");
+        goto done;
+    }
+
+    px_guard_config gc;
+    memset(&gc, 0, sizeof(gc));
+    gc.policy = o.policy;
+    gc.results = o.results;
+    gc.name = o.name;
+    gc.ident.name = o.name;
+    gc.ident.transport = "stdio";
+    gc.ident.command = o.argv[0];
+    gc.ident.args = o.argv + 1;
+    gc.ident.n_args = o.argc - 1;
+    gc.store = o.store;
+    gc.store_path = o.store_path;
+    gc.log = o.log;
+    gc.clock = o.clock;
+    gc.clock_arg = o.clock_arg;
+    if ((rc = px_guard_new(&p.g, &gc, err)) != MV_OK)
+        goto done;
+
+    /* The server, started like the MCP client starts one (own process
+     * group, only stdin/stdout/stderr inherited). */
+    mv_server_config sc;
+    memset(&sc, 0, sizeof(sc));
+    sc.name = (char *)(uintptr_t)o.name;
+    sc.transport = MV_TRANSPORT_STDIO;
+    sc.command = (char *)(uintptr_t)o.argv[0];
+    sc.args = (char **)(uintptr_t)(o.argv + 1);
+    sc.n_args = o.argc - 1;
+    mv_mcp_limits lim = {.max_message_bytes = o.max_message_bytes,
+                         .max_total_bytes = UINT64_MAX,
+                         .max_stderr_bytes = 0};
+    mv_mcp_failure fail;
+    memset(&fail, 0, sizeof(fail));
+    if (mv_mcp_stdio_open(&p.t, &sc, &lim, mv_mcp_now_ms() + 1000, &fail) != 0) {
+        rc = mv_error_set(err, MV_EIO, "%s", fail.reason);
+        px_log(p.g, "%s", fail.reason);
+        goto done;
+    }
+    mv_mcp_stdio_fds(p.t, &p.srv_in, &p.srv_out, &p.srv_err);
+    set_nonblock_pipe(o.client_in);
+    set_nonblock_pipe(o.client_out);
+    set_nonblock_pipe(STDERR_FILENO);
+    px_reader_init(&p.cr, o.client_in, o.max_message_bytes);
+    px_reader_init(&p.sr, p.srv_out, o.max_message_bytes);
+    px_queue_init(&p.cq, o.client_out);
+    px_queue_init(&p.sq, p.srv_in);
+    p.last_server_activity = mv_mcp_now_ms();
+
+    run_loop(&p);
+
+    /* Whatever is still in flight gets its answer before the relay ends. */
+    if (p.t != NULL) {
+        if (p.refreshing)
+            refresh_done(&p, "the session ended");
+        fail_inflight(&p, -32000, "mcpvet proxy: the session ended before the server answered");
+        mv_mcp_result r;
+        memset(&r, 0, sizeof(r));
+        p.t->ops->close(p.t, &r);
+        p.t = NULL;
+        p.server_status = r.exit_status;
+        free(r.stderr_text);
+    }
+    if (!p.cq.broken && p.cq.len > 0) {
+        uint64_t until = mv_mcp_now_ms() + 1000;
+        while (p.cq.len > 0 && !p.cq.broken && mv_mcp_now_ms() < until) {
+            struct pollfd pf = {o.client_out, POLLOUT, 0};
+            if (poll(&pf, 1, 100) > 0)
+                px_queue_flush(&p.cq);
+        }
+    }
+    out->server_status = p.server_status;
+    px_guard_counts(p.g, &out->blocked_calls, &out->hidden_items, &out->result_findings);
+done:
+    for (size_t i = 0; i < p.n_hq; i++)
+        free(p.hq[i].line);
+    free(p.hq);
+    while (p.n_fl > 0)
+        drop_fl(&p, &p.fl[p.n_fl - 1]);
+    free(p.fl);
+    if (p.t != NULL)
+        p.t->ops->close(p.t, NULL);
+    px_reader_free(&p.cr);
+    px_reader_free(&p.sr);
+    px_queue_free(&p.cq);
+    px_queue_free(&p.sq);
+    px_guard_free(p.g);
+    mv_buf_release(&p.meta);
+    mv_buf_release(&p.out);
+    mv_arena_free(p.arena);
+    mv_arena_free(p.carena);
+    struct timespec zero = {0, 0};
+    while (sigtimedwait(&pipe_set, NULL, &zero) > 0) {
+    }
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    return rc;
+}

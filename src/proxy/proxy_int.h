@@ -1,0 +1,182 @@
+/*
+ * Internals of the runtime guard (include/mcpvet/proxy.h), shared by
+ * frame.c (newline-delimited framing over non-blocking descriptors: a line
+ * reader that refuses over-cap lines without buffering them, a write queue,
+ * and a lenient id finder for messages that cannot be parsed), guard.c
+ * (scanning lists and results, the store, the policy and the per-session
+ * view of what is allowed) and proxy.c (the poll() loop and the JSON-RPC
+ * bookkeeping).
+ */
+#ifndef MCPVET_PROXY_INT_H
+#define MCPVET_PROXY_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "json/json.h"
+#include "mcpvet/buf.h"
+#include "mcpvet/engine.h"
+#include "mcpvet/proxy.h"
+#include "mcpvet/store.h"
+
+/* ---------------------------------------------------------------- frame */
+
+/* Bytes of an over-cap line kept to find its id. */
+#define PX_PREFIX 4096u
+
+typedef struct px_reader {
+    int fd;
+    char *buf;
+    size_t start, len, cap; /* unconsumed bytes are buf[start, start+len) */
+    size_t scanned;         /* bytes after start known to hold no newline */
+    uint64_t max;           /* longest accepted line */
+    bool eof;
+    bool skipping;          /* discarding the rest of an over-cap line */
+    uint64_t total;         /* bytes read */
+    char prefix[PX_PREFIX]; /* the start of the last over-cap line */
+    size_t prefix_len;
+} px_reader;
+
+enum { PX_NONE = 0, PX_LINE = 1, PX_OVERSIZE = 2, PX_END = 3 };
+
+void px_reader_init(px_reader *r, int fd, uint64_t max);
+void px_reader_free(px_reader *r);
+/* One read(): 1 when bytes came, 0 at end of file (eof set), -1 on an error
+ * (errno), or 1 with nothing read when it would block. */
+int px_reader_fill(px_reader *r);
+/* The next complete line (without "\n" or "\r\n"; blank lines skipped):
+ * PX_LINE with line and len valid until the next fill; PX_OVERSIZE once per
+ * over-cap line, as soon as it is known (its start is in r->prefix; the
+ * rest is discarded as it arrives); PX_NONE when no whole line is buffered
+ * yet; PX_END at end of file with nothing left. */
+int px_reader_next(px_reader *r, const char **line, size_t *len);
+
+typedef struct px_queue {
+    int fd;
+    char *buf;
+    size_t start, len, cap;
+    bool broken; /* a write failed: the other side is gone */
+} px_queue;
+
+void px_queue_init(px_queue *q, int fd);
+void px_queue_free(px_queue *q);
+/* Append one message and its newline. 0 or MV_ENOMEM. */
+int px_queue_push(px_queue *q, const char *msg, size_t len);
+/* Write what the descriptor takes now. 0, or -1 when the other side is gone
+ * (broken set). */
+int px_queue_flush(px_queue *q);
+
+/* The top-level "id" of a JSON object that could not be parsed whole (an
+ * over-cap prefix, a message with a duplicate key): its JSON text (a number
+ * or a string, at most 256 bytes) into out, re-checked by the strict
+ * parser. false when none is found. */
+bool px_find_id(const char *s, size_t len, mv_buf *out);
+
+/* ------------------------------------------------------------- the guard */
+
+/* The lists the guard rewrites, in the store's item kinds. */
+typedef enum px_list {
+    PX_TOOLS = 0,
+    PX_PROMPTS,
+    PX_RESOURCES,
+    PX_TEMPLATES,
+    PX_LIST_COUNT
+} px_list;
+
+/* The key of the list in a result ("tools", "prompts", "resources",
+ * "resourceTemplates") and its method. */
+const char *px_list_key(px_list l);
+const char *px_list_method(px_list l);
+mv_item_kind px_list_kind(px_list l);
+
+/* What the session knows about one advertised item. */
+typedef struct px_entry {
+    char *name;
+    size_t name_len;
+    bool allowed;
+    bool audit_only; /* allowed only because the policy is audit */
+    mv_tool_state state;
+    bool needs_force; /* quarantined: approval needs --force */
+    char *reason;     /* why it is blocked (NULL when allowed) */
+    char *definition; /* canonical definition (for fail-closed comparisons) */
+    size_t definition_len;
+} px_entry;
+
+typedef struct px_view {
+    px_entry *v; /* sorted by name (bytes) */
+    size_t n;
+    bool known; /* a whole list was seen this session */
+} px_view;
+
+void px_view_free(px_view *view);
+const px_entry *px_view_find(const px_view *view, const char *name, size_t len);
+
+typedef struct px_guard px_guard;
+
+typedef struct px_guard_config {
+    mv_proxy_policy policy;
+    mv_proxy_results results;
+    const char *name;
+    mv_server_ident ident;
+    mv_store *store;        /* borrowed, or NULL */
+    const char *store_path; /* to open when store is NULL */
+    FILE *log;
+    int64_t (*clock)(void *arg);
+    void *clock_arg;
+} px_guard_config;
+
+int px_guard_new(px_guard **out, const px_guard_config *cfg, mv_error *err);
+void px_guard_free(px_guard *g);
+
+/* Logging: "mcpvet proxy NAME: message", rendered safe, one line. */
+void px_log(px_guard *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The capabilities a server announced (initialize or server/discover):
+ * lists it does not announce count as complete and empty. */
+void px_guard_capabilities(px_guard *g, const mv_jv *capabilities);
+
+/* One page of a list. `first` is a page requested without a cursor (it
+ * starts the list over), `last` one without nextCursor. Decides every item
+ * of the page: allow[i] (n_items entries) says which ones pass. A failure
+ * of the scan or the store never fails the call: what is not known to be
+ * allowed is blocked (audit: everything passes) and the reason is logged.
+ * `internal`: a list the proxy asked for itself. Returns 0 or MV_ENOMEM. */
+int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first, bool last,
+                       bool internal, bool *allow);
+
+/* The session's view of a list (after its last page). */
+const px_view *px_guard_view(const px_guard *g, px_list list);
+/* Mark a list stale (list_changed): the next call lists again. */
+void px_guard_stale(px_guard *g, px_list list);
+bool px_guard_is_stale(const px_guard *g, px_list list);
+
+/* A decision on tools/call: NULL when the call may go to the server, else
+ * the error text for the agent (owned by the guard, valid until the next
+ * call). Logs and records the block. */
+const char *px_guard_call(px_guard *g, const char *name, size_t len);
+
+/* A refresh failed: calls are decided without a list (blocked unless
+ * audit). `why` is logged. */
+void px_guard_list_failed(px_guard *g, px_list list, const char *why);
+
+/* Scan the text content of a tools/call result. Returns 0 (out untouched:
+ * pass the original), 1 (out holds the replacement message for the agent),
+ * or MV_ENOMEM. `msg` is the whole response, `root` its tree. */
+int px_guard_result(px_guard *g, const char *tool, size_t tool_len, const mv_jv *root, mv_buf *out);
+
+/* Whether the guard holds no usable store (logged once). */
+bool px_guard_store_ok(const px_guard *g);
+
+/* Counters for the outcome. */
+void px_guard_counts(const px_guard *g, uint64_t *blocked_calls, uint64_t *hidden_items,
+                     uint64_t *result_findings);
+
+/* Write a JSON string of `s` (render-safe for logs is separate). */
+void px_json_string(mv_buf *b, const char *s, size_t len);
+
+#endif

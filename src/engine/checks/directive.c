@@ -104,8 +104,9 @@ typedef struct best {
 
 /* Flow findings of the whole tool. */
 typedef struct flow_state {
-    best flow;    /* the best source + transfer + sink passage */
-    bool reaches; /* a sensitive source is moved somewhere (no sink needed) */
+    best flow;     /* the best source + transfer + sink passage */
+    bool reaches;  /* a sensitive source is moved somewhere (no sink needed) */
+    bool mentions; /* a sensitive source is named, not as a path or instrument */
 } flow_state;
 
 /* Everything about the field being inspected. */
@@ -1282,6 +1283,11 @@ static void find_flows(fctx *f, flow_state *fs) {
             role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2)) {
             continue;
         }
+        if (!fs->mentions) {
+            mv_position spos;
+            mv_position_classify(&spos, &f->pt, src->start, src->end);
+            fs->mentions = spos.weight >= DANGER_WEIGHT;
+        }
         ps = ss;
         pe = se;
         if (ss > 0) {
@@ -1877,10 +1883,13 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
          * even when its family alone stays below the emit threshold. In a
          * tool whose job is destroying, the same words describe that job:
          * they only support other families. */
-        bool destroys = tool_destroys(tool);
+        int destroys = -1; /* computed only for tools with a destructive hit */
         for (size_t k = 0; k < R->n_families; k++) {
-            if (!destroy_family(&R->families[k]) || !bests[k].valid) {
+            if (!bests[k].valid || !destroy_family(&R->families[k])) {
                 continue;
+            }
+            if (destroys < 0) {
+                destroys = tool_destroys(tool) ? 1 : 0;
             }
             if (destroys) {
                 bests[k].pre = bests[k].pre > SCOPE_IN_MAX ? SCOPE_IN_MAX : bests[k].pre;
@@ -1915,6 +1924,10 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
             if (instruction_hit(b)) {
                 facets = MV_FACET_INSTRUCTION | family_facets(&R->families[k], b);
                 facets |= fs.reaches ? MV_FACET_SENSITIVE : 0u;
+                /* A hidden instruction (a tag, secrecy, a covert act) in a
+                 * tool that names a sensitive resource outside a path or
+                 * instrument reference: the hiding is about that resource. */
+                facets |= (facets & MV_FACET_HIDDEN) && fs.mentions ? MV_FACET_SENSITIVE : 0u;
                 facets |= danger_agree >= 2 ? MV_FACET_AGREE : 0u;
                 facets |= b->outscope ? MV_FACET_OUTSCOPE : 0u;
             }

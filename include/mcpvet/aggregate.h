@@ -31,6 +31,7 @@ extern "C" {
 #define MV_DANGER_BASIS_SINK 0x04u        /* a data-sink parameter or named destination */
 #define MV_DANGER_BASIS_FAMILIES 0x08u    /* a second, independent instruction family */
 #define MV_DANGER_BASIS_EXFIL 0x10u       /* source, transfer and sink in one passage */
+#define MV_DANGER_BASIS_OUTSCOPE 0x20u    /* a destructive order outside the tool's job */
 
 typedef struct mv_aggregate_result {
     mv_verdict verdict;

@@ -66,6 +66,10 @@ const char *mv_threat_name(mv_threat threat);
 /* Another instruction family of the same check agrees in instruction
  * position (it may not be emitted itself). */
 #define MV_FACET_AGREE 0x20u
+/* The instruction orders destruction outside the tool's own job (a
+ * destructive order in a tool that neither is named for nor describes
+ * destroying anything). */
+#define MV_FACET_OUTSCOPE 0x40u
 
 /* What a check hands to mv_emit(). Strings are copied by the engine, so they
  * may point at stack buffers or scratch memory. Evidence is raw text: the

@@ -39,6 +39,7 @@ const char *mv_danger_basis_text(uint32_t basis, char *buf, size_t cap) {
         {MV_DANGER_BASIS_SINK, "data sink"},
         {MV_DANGER_BASIS_EXFIL, "source, transfer and sink together"},
         {MV_DANGER_BASIS_FAMILIES, "second instruction family"},
+        {MV_DANGER_BASIS_OUTSCOPE, "destructive order outside the tool's job"},
     };
     size_t o = 0;
     if (buf == NULL || cap == 0)
@@ -85,6 +86,8 @@ static void danger(const mv_signal *signals, size_t n, mv_aggregate_result *out)
             basis |= MV_DANGER_BASIS_EXFIL;
         if (n_instr >= 2 || (instr & MV_FACET_AGREE))
             basis |= MV_DANGER_BASIS_FAMILIES;
+        if (instr & MV_FACET_OUTSCOPE)
+            basis |= MV_DANGER_BASIS_OUTSCOPE;
     }
     if (basis == 0) {
         out->danger_class = NULL;

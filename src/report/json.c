@@ -79,7 +79,8 @@ static void put_tool(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f) {
                      {MV_DANGER_BASIS_SENSITIVE, "sensitive_resource"},
                      {MV_DANGER_BASIS_SINK, "data_sink"},
                      {MV_DANGER_BASIS_EXFIL, "exfiltration_flow"},
-                     {MV_DANGER_BASIS_FAMILIES, "second_family"}};
+                     {MV_DANGER_BASIS_FAMILIES, "second_family"},
+                     {MV_DANGER_BASIS_OUTSCOPE, "outside_tool_job"}};
         mv_jw_obj_begin(w, "danger");
         mv_jw_cstr(w, "class", f->danger_class);
         mv_jw_arr_begin(w, "basis");
@@ -166,8 +167,7 @@ static void put_coverage(mv_report_ctx *ctx, mv_jw *w) {
 }
 
 /* A string member from an optional C string: null when absent. */
-static void put_opt(mv_report_ctx *ctx, mv_jw *w, const char *key, const char *value,
-                    size_t cap) {
+static void put_opt(mv_report_ctx *ctx, mv_jw *w, const char *key, const char *value, size_t cap) {
     if (value == NULL)
         mv_jw_null(w, key);
     else

@@ -43,8 +43,8 @@ echo "== red-team v3 (two outside authors, issue 10): ratchet =="
 # them): recall at any tier and per category >= 0.40 (decoded_payload and
 # shadowing are the weakest there), entries expected to be quarantined
 # quarantined >= 0.70, and no hard negative quarantined (SC-003 below).
-out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v3" --gate --min-recall 0.40 --max-fp 0.05 \
-    --structural-min-recall 0.0 --min-expected-quarantine 0.70 --jobs 2 2>&1)
+out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v3" --gate --min-recall 0.70 --max-fp 0.05 \
+    --structural-min-recall 0.0 --min-expected-quarantine 0.90 --jobs 2 2>&1)
 rc=$?
 echo "$out"
 if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then

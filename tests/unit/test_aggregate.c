@@ -165,6 +165,18 @@ static void test_dangerous_needs_corroboration(void **state) {
     assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
     assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_FAMILIES);
 
+    /* a destructive order outside the tool's job corroborates itself */
+    mv_signal scope =
+        fsig(0, 0.6, MV_FACET_INSTRUCTION | MV_FACET_OUTSCOPE, MV_THREAT_TOOL_POISONING);
+    mv_aggregate(&scope, 1, &r);
+    assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
+    assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_OUTSCOPE);
+    assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
+    /* ... but only as an instruction: the facet alone is nothing */
+    mv_signal lone = fsig(0, 0.6, MV_FACET_OUTSCOPE, MV_THREAT_TOOL_POISONING);
+    mv_aggregate(&lone, 1, &r);
+    assert_null(r.danger_class);
+
     /* below the confidence floor nothing corroborates */
     mv_signal weak = fsig(0, 0.4, MV_FACET_INSTRUCTION, MV_THREAT_PROMPT_INJECTION);
     mv_signal ws[2] = {weak, res};

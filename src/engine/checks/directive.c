@@ -63,14 +63,16 @@
 #define CONTEXT_BYTES 40   /* evidence context either side */
 #define COMMENT_MAX 4000   /* bytes of an unterminated HTML comment considered */
 #define URL_MAX 2048
-#define SPACED_RUN 6 /* single characters in a row that make a field letter-spaced */
-#define FLOW_CONF 0.85    /* an exfiltration flow in instruction position */
-#define FLOW_NEAR 96      /* normalized bytes between source and transfer in one sentence */
-#define FLOW_FAR 48       /* ... when they sit in neighbouring sentences */
-#define FLOW_NEG_BYTES 100 /* a negator this close before the transfer verb, in its clause */
+#define SPACED_RUN 6        /* single characters in a row that make a field letter-spaced */
+#define FLOW_CONF 0.85      /* an exfiltration flow in instruction position */
+#define FLOW_NEAR 96        /* normalized bytes between source and transfer in one sentence */
+#define FLOW_FAR 48         /* ... when they sit in neighbouring sentences */
+#define FLOW_NEG_BYTES 100  /* a negator this close before the transfer verb, in its clause */
 #define FLOW_GUARD_BYTES 24 /* "path of", "using" this close before a source */
-#define DANGER_WEIGHT 0.9 /* position weight from which a hit is an instruction */
-#define DANGER_AGREE 0.45 /* another family's score that counts as agreeing */
+#define DANGER_WEIGHT 0.9   /* position weight from which a hit is an instruction */
+#define DANGER_AGREE 0.45   /* another family's score that counts as agreeing */
+#define SCOPE_BOOST 0.15    /* a destructive order outside the tool's job */
+#define SCOPE_IN_MAX 0.45   /* ... inside it: below the emit threshold */
 
 typedef struct dmatch {
     uint32_t term;
@@ -97,12 +99,14 @@ typedef struct best {
     bool strong;
     bool weak;
     const char *reason;
+    bool outscope; /* a destructive order in a tool whose job is not destroying */
 } best;
 
 /* Flow findings of the whole tool. */
 typedef struct flow_state {
-    best flow;       /* the best source + transfer + sink passage */
-    bool reaches;    /* a sensitive source is moved somewhere (no sink needed) */
+    best flow;     /* the best source + transfer + sink passage */
+    bool reaches;  /* a sensitive source is moved somewhere (no sink needed) */
+    bool mentions; /* a sensitive source is named, not as a path or instrument */
 } flow_state;
 
 /* Everything about the field being inspected. */
@@ -1279,6 +1283,11 @@ static void find_flows(fctx *f, flow_state *fs) {
             role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2)) {
             continue;
         }
+        if (!fs->mentions) {
+            mv_position spos;
+            mv_position_classify(&spos, &f->pt, src->start, src->end);
+            fs->mentions = spos.weight >= DANGER_WEIGHT;
+        }
         ps = ss;
         pe = se;
         if (ss > 0) {
@@ -1481,6 +1490,119 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
     consider_best(&bests[h->family], pre, pos.weight, (int32_t)f->fi, rs, re, &ar, pos.reason);
 }
 
+/* ------------------------------------------------------------ tool scope */
+
+/* Words that make destroying things a tool's own job: in its name (split at
+ * separators and camelCase) or as a verb of the description's first
+ * sentence ("Deletes the given file", "Elimina un evento"). A destructive
+ * order in any other tool ("format_code: after formatting, delete every
+ * file in the workspace") orders something outside the tool's job, which
+ * is what corroborates it: honest tools describe the deletions they
+ * perform, they do not order the model to perform others. */
+static const char *const destroy_words[] = {
+    "delete",      "deletes",     "deleting",   "deletion",  "del",       "remove",     "removes",
+    "removing",    "rm",          "rmdir",      "drop",      "drops",     "dropping",   "clear",
+    "clears",      "clean",       "cleans",     "cleanup",   "purge",     "purges",     "wipe",
+    "wipes",       "erase",       "erases",     "reset",     "resets",    "prune",      "prunes",
+    "destroy",     "destroys",    "truncate",   "truncates", "kill",      "kills",      "terminate",
+    "terminates",  "uninstall",   "uninstalls", "cancel",    "cancels",   "revoke",     "revokes",
+    "empty",       "empties",     "trash",      "trashes",   "forget",    "forgets",    "unlink",
+    "unlinks",     "shred",       "shreds",     "force",     "overwrite", "overwrites", "evict",
+    "evicts",      "flush",       "flushes",    "nuke",      "teardown",  "expunge",    "expunges",
+    "deprovision", "destructive", "eliminar",   "elimina",   "borrar",    "borra",      "limpar",
+    "apagar",      "apaga",       "excluir",    "exclui",    "supprimer", "supprime",   "effacer",
+    "efface",      "vider",       "vide",       "loeschen",  "löschen",   "löscht",     "entfernen",
+    "entfernt",    "удалить",     "удаляет",    "очищает"};
+
+static bool destroy_word(const char *w, size_t n) {
+    for (size_t i = 0; i < sizeof(destroy_words) / sizeof(destroy_words[0]); i++) {
+        if (strlen(destroy_words[i]) == n && memcmp(destroy_words[i], w, n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Any destroy word among the words of s[0..n) (lower-cased, split at
+ * non-letters and, when `camel`, before an upper-case ASCII letter)? CJK
+ * descriptions are looked at for their destroy verbs directly. */
+static bool has_destroy_word(const char *s, size_t n, bool camel) {
+    static const char *const cjk[] = {"删除", "刪除", "清空", "削除", "삭제"};
+    char w[32];
+    size_t wl = 0;
+    for (size_t i = 0; i <= n; i++) {
+        unsigned char c = i < n ? (unsigned char)s[i] : ' ';
+        bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+        bool split = !letter || (camel && c >= 'A' && c <= 'Z' && wl > 0);
+        if (split && wl > 0) {
+            if (wl < sizeof(w) && destroy_word(w, wl)) {
+                return true;
+            }
+            wl = 0;
+        }
+        if (letter && wl < sizeof(w)) {
+            w[wl++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        } else if (letter) {
+            wl = sizeof(w); /* too long to be one of the words */
+        }
+    }
+    for (size_t k = 0; k < sizeof(cjk) / sizeof(cjk[0]); k++) {
+        size_t kl = strlen(cjk[k]);
+        for (size_t p = 0; p + kl <= n; p++) {
+            if (memcmp(s + p, cjk[k], kl) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Does a line of the description define one of the tool's operations with
+ * a destroy word ("- delete_project_artifacts: Delete every ...",
+ * "Destructive: delete (entire package)")? Multi-action tools document
+ * their operations that way, in the imperative. */
+static bool destroy_label(const char *d, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        size_t a = i;
+        size_t c;
+        while (a < n &&
+               (d[a] == ' ' || d[a] == '\t' || d[a] == '-' || d[a] == '*' || d[a] == '`')) {
+            a++;
+        }
+        for (c = a; c < n && c - a < 48 && d[c] != ':' && d[c] != '\n'; c++) {
+        }
+        if (c < n && d[c] == ':' && c > a && has_destroy_word(d + a, c - a, true)) {
+            return true;
+        }
+        while (i < n && d[i] != '\n') {
+            i++;
+        }
+        i++;
+    }
+    return false;
+}
+
+/* Is destroying things the tool's own job (name, server, the first
+ * sentence of the description or an operation it documents)? */
+static bool tool_destroys(const mv_tool *tool) {
+    const char *d = tool->description.ptr;
+    size_t n = tool->description.len;
+    size_t e = 0;
+    while (e < n && e < 240 && d[e] != '.' && d[e] != '\n' && d[e] != ';') {
+        e++;
+    }
+    return has_destroy_word(tool->name.ptr, tool->name.len, true) ||
+           has_destroy_word(tool->server.ptr, tool->server.len, true) ||
+           has_destroy_word(d, e, false) || destroy_label(d, n);
+}
+
+/* The families whose orders destroy things. */
+static bool destroy_family(const mv_dr_family *fam) {
+    return strcmp(fam->id, "destructive") == 0 || strcmp(fam->id, "shell_destroy") == 0 ||
+           strcmp(fam->id, "destructive_chain") == 0;
+}
+
 /* ------------------------------------------------------------- emitting */
 
 /* A family's best hit that is an instruction for the dangerous level: in
@@ -1493,8 +1615,8 @@ static bool instruction_hit(const best *b) {
  * model, secrecy, covert acts, overrides: the legacy rules' critical class)
  * and exfiltration imperatives next to a sensitive object. */
 static uint32_t family_facets(const mv_dr_family *fam, const best *b) {
-    static const char *const hidden[] = {"tags",     "html_comment", "secrecy",
-                                         "covert",   "override",     "deceive"};
+    static const char *const hidden[] = {"tags",   "html_comment", "secrecy",
+                                         "covert", "override",     "deceive"};
     uint32_t facets = 0;
     for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++) {
         if (strcmp(fam->id, hidden[i]) == 0) {
@@ -1755,6 +1877,28 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
             }
         }
     }
+    {
+        /* A destructive order outside the tool's job is an instruction
+         * that corroborates itself (the OUTSCOPE facet below); it shows
+         * even when its family alone stays below the emit threshold. In a
+         * tool whose job is destroying, the same words describe that job:
+         * they only support other families. */
+        int destroys = -1; /* computed only for tools with a destructive hit */
+        for (size_t k = 0; k < R->n_families; k++) {
+            if (!bests[k].valid || !destroy_family(&R->families[k])) {
+                continue;
+            }
+            if (destroys < 0) {
+                destroys = tool_destroys(tool) ? 1 : 0;
+            }
+            if (destroys) {
+                bests[k].pre = bests[k].pre > SCOPE_IN_MAX ? SCOPE_IN_MAX : bests[k].pre;
+            } else if (instruction_hit(&bests[k])) {
+                bests[k].pre = bests[k].pre + SCOPE_BOOST > 1.0 ? 1.0 : bests[k].pre + SCOPE_BOOST;
+                bests[k].outscope = true;
+            }
+        }
+    }
     for (size_t k = 0; k < R->n_families; k++) {
         agree += bests[k].valid && bests[k].weight >= 0.5 && bests[k].pre >= AGREE_MIN_PRE;
         danger_agree += instruction_hit(&bests[k]);
@@ -1780,18 +1924,29 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
             if (instruction_hit(b)) {
                 facets = MV_FACET_INSTRUCTION | family_facets(&R->families[k], b);
                 facets |= fs.reaches ? MV_FACET_SENSITIVE : 0u;
+                /* A hidden instruction (a tag, secrecy, a covert act) in a
+                 * tool that names a sensitive resource outside a path or
+                 * instrument reference: the hiding is about that resource. */
+                facets |= (facets & MV_FACET_HIDDEN) && fs.mentions ? MV_FACET_SENSITIVE : 0u;
                 facets |= danger_agree >= 2 ? MV_FACET_AGREE : 0u;
+                facets |= b->outscope ? MV_FACET_OUTSCOPE : 0u;
             }
             rc = emit_family(ctx, tool, &R->families[k], b, conf, others, facets, out);
         }
     }
     if (rc == MV_OK && fs.flow.valid && fs.flow.pre * fs.flow.weight >= EMIT_THRESHOLD) {
         static const mv_dr_family flow_family = {
-            "flow", "exfiltration flow (sensitive source, transfer and sink)",
-            MV_THREAT_EXFILTRATION, FLOW_CONF, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false};
+            "flow",
+            "exfiltration flow (sensitive source, transfer and sink)",
+            MV_THREAT_EXFILTRATION,
+            FLOW_CONF,
+            0,
+            MV_DR_NEEDS_NONE,
+            0,
+            MV_DR_DET_NONE,
+            false};
         rc = emit_family(ctx, tool, &flow_family, &fs.flow, fs.flow.pre * fs.flow.weight, 0,
-                         MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE |
-                             MV_FACET_SINK,
+                         MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE | MV_FACET_SINK,
                          out);
     }
 done:

@@ -1326,6 +1326,12 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         bool ids = is_ids_kind(fl->kind);
         bool strict = ids || fl->kind == MV_FIELD_SCHEMA_VALUE;
         mv_str whole = mv_field_whole(fl);
+        /* A value that is one ZERO WIDTH SPACE and nothing else is a
+         * separator (a word segmenter's default break marker, UAX #14):
+         * it carries no message and splits nothing. */
+        if (fl->kind == MV_FIELD_SCHEMA_VALUE && whole.len == 3 &&
+            memcmp(whole.ptr, "\xE2\x80\x8B", 3) == 0)
+            continue;
         if (whole.len == 0 || fl->window_of != 0 ||
             !needs_scan((const unsigned char *)whole.ptr, whole.len, !ids))
             continue; /* windows of a cut field: the whole field is read here */

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Real tools harvested from MCP servers published on npm
+# (corpus/real/npm_servers.json, made by scripts/harvest/harvest.sh): scanned
+# as one registry, the honest tools must give no quarantine and a review
+# rate <= 3%. It also scans the same set as a multi-server snapshot
+# (npm_servers.snapshot.json, with the servers' prompts and resources) and
+# prints the finding counts, so a false positive shows up by tool name in
+# the log. This set is data for measuring false positives only: a rule
+# that fires here is fixed by making the rule more precise, never by
+# editing the data. Not part of the blocking gate's contract (gate.sh);
+# the limits here are the lead's, see corpus/real/README.md.
+set -u
+mcpvet=${MCPVET:?MCPVET must point at the mcpvet binary}
+src=${MCPVET_SOURCE_DIR:?}
+corpus="$src/corpus/real/npm_servers.json"
+snapshot="$src/corpus/real/npm_servers.snapshot.json"
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok: $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
+
+for f in "$corpus" "$snapshot"; do
+    if [ ! -s "$f" ]; then
+        bad "missing $f (re-create it with scripts/harvest/harvest.sh)"
+    fi
+done
+
+echo
+echo "== npm servers: harvested tools as one registry =="
+out=$("$mcpvet" eval --whole-registry --corpus "$corpus" --max-review-rate 0.03 \
+    --max-quarantines 0 --per-entry --jobs 2 2>&1)
+rc=$?
+echo "$out" | grep -v '^  *[a-z_]* *[0-9]' | grep -v '^npm-.*  clean  ' | head -80
+if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
+    ok "npm servers: no quarantine, review rate <= 3%"
+else
+    bad "npm servers limits (exit $rc)"
+fi
+
+echo
+echo "== npm servers: the snapshot (tools, prompts, resources) =="
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+"$mcpvet" scan --tools "$snapshot" --format json --fail-on quarantine --jobs 2 -o "$tmp" 2>&1
+rc=$?
+# 0: clean or review only; 1: a quarantine. 2 (unreadable) and 3 (degraded)
+# mean the snapshot itself was not scanned in full.
+if [ "$rc" -eq 0 ]; then
+    ok "npm snapshot: scanned in full, no quarantine"
+else
+    bad "npm snapshot scan (exit $rc)"
+fi
+python3 - "$tmp" <<'EOF' || true
+import json, sys
+try:
+    rep = json.load(open(sys.argv[1], encoding="utf-8"))
+except Exception as err:  # the exit code above already failed the test
+    print("no JSON report:", err)
+    sys.exit(0)
+s = rep.get("summary", {})
+print("snapshot summary:", json.dumps(s, sort_keys=True))
+for t in rep.get("tools", []):
+    if t.get("verdict") in ("review", "quarantine"):
+        print(f"  {t.get('verdict')}: {t.get('server')}/{t.get('name')} ({t.get('kind', 'tool')}): {', '.join(t.get('checks', []))}")
+EOF
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -86,7 +86,11 @@ static void danger(const mv_signal *signals, size_t n, mv_aggregate_result *out)
             basis |= MV_DANGER_BASIS_EXFIL;
         if (n_instr >= 2 || (instr & MV_FACET_AGREE))
             basis |= MV_DANGER_BASIS_FAMILIES;
-        if (instr & MV_FACET_OUTSCOPE)
+        /* A destructive order outside the tool's job strengthens other
+         * evidence but never stands alone: one uncorroborated soft signal
+         * stays review (DESIGN.md), and honest API documentation ("send []
+         * to remove all keys") reads like such an order. */
+        if ((instr & MV_FACET_OUTSCOPE) && basis != 0)
             basis |= MV_DANGER_BASIS_OUTSCOPE;
     }
     if (basis == 0) {

@@ -40,11 +40,15 @@ echo "== red-team v3 (two outside authors, issue 10): ratchet =="
 # Attacks and hard negatives written by authors who never read the rules.
 # Every entry states the tier it must reach ("expected"). The floors are
 # the levels reached when the set was added (raise them, never lower
-# them): recall at any tier and per category >= 0.40 (decoded_payload and
-# shadowing are the weakest there), entries expected to be quarantined
-# quarantined >= 0.70, and no hard negative quarantined (SC-003 below).
+# them): recall at any tier and per category >= 0.70, entries expected to
+# be quarantined quarantined >= 0.84, and no hard negative quarantined
+# (SC-003 below). The quarantine floor was 0.90 for one round, reached by
+# letting a destructive order outside the tool's job quarantine on its
+# own; that broke DESIGN.md's rule that one uncorroborated soft signal
+# stays review and quarantined three honest npm tools, so the floor is the
+# level reached without it.
 out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v3" --gate --min-recall 0.70 --max-fp 0.05 \
-    --structural-min-recall 0.0 --min-expected-quarantine 0.90 --jobs 2 2>&1)
+    --structural-min-recall 0.0 --min-expected-quarantine 0.84 --jobs 2 2>&1)
 rc=$?
 echo "$out"
 if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then

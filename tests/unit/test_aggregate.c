@@ -165,14 +165,21 @@ static void test_dangerous_needs_corroboration(void **state) {
     assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
     assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_FAMILIES);
 
-    /* a destructive order outside the tool's job corroborates itself */
+    /* a destructive order outside the tool's job does not stand alone: one
+     * uncorroborated soft signal stays review (honest API documentation
+     * such as "send [] to remove all keys" reads like such an order) */
     mv_signal scope =
         fsig(0, 0.6, MV_FACET_INSTRUCTION | MV_FACET_OUTSCOPE, MV_THREAT_TOOL_POISONING);
     mv_aggregate(&scope, 1, &r);
-    assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
-    assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_OUTSCOPE);
+    assert_null(r.danger_class);
+    assert_int_equal(r.verdict, MV_VERDICT_REVIEW);
+    /* ... with other evidence it is named among what agreed */
+    mv_signal scoped_sink[2] = {scope, sink};
+    mv_aggregate(scoped_sink, 2, &r);
     assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
-    /* ... but only as an instruction: the facet alone is nothing */
+    assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_SINK |
+                                         MV_DANGER_BASIS_OUTSCOPE);
+    /* ... and the facet without an instruction is nothing */
     mv_signal lone = fsig(0, 0.6, MV_FACET_OUTSCOPE, MV_THREAT_TOOL_POISONING);
     mv_aggregate(&lone, 1, &r);
     assert_null(r.danger_class);

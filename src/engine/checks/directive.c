@@ -72,7 +72,8 @@
 #define DANGER_WEIGHT 0.9   /* position weight from which a hit is an instruction */
 #define DANGER_AGREE 0.45   /* another family's score that counts as agreeing */
 #define SCOPE_BOOST 0.15    /* a destructive order outside the tool's job */
-#define SCOPE_IN_MAX 0.45   /* ... inside it: below the emit threshold */
+#define SCOPE_IN_MAX 0.40   /* ... inside it: below the emit threshold and the
+                               dangerous level's agreement (the tool's own job) */
 
 typedef struct dmatch {
     uint32_t term;
@@ -1514,13 +1515,27 @@ static const char *const destroy_words[] = {
     "efface",      "vider",       "vide",       "loeschen",  "löschen",   "löscht",     "entfernen",
     "entfernt",    "удалить",     "удаляет",    "очищает"};
 
-static bool destroy_word(const char *w, size_t n) {
-    for (size_t i = 0; i < sizeof(destroy_words) / sizeof(destroy_words[0]); i++) {
-        if (strlen(destroy_words[i]) == n && memcmp(destroy_words[i], w, n) == 0) {
+/* A tool whose job is to change, replace or roll back a thing ("update SSH
+ * keys", "migrate down", "sync folders") removes parts of it as that job:
+ * "send [] to remove all keys" documents a call of the tool itself. */
+static const char *const mutate_words[] = {
+    "update",   "updates", "set",      "sets",     "replace",   "replaces", "manage",
+    "manages",  "edit",    "edits",    "modify",   "modifies",  "sync",     "syncs",
+    "migrate",  "migrates", "migration", "migrations", "rollback", "revert", "reverts",
+    "rotate",   "rotates", "restore",  "restores", "deploy",    "deploys"};
+
+static bool in_list(const char *const *words, size_t count, const char *w, size_t n) {
+    for (size_t i = 0; i < count; i++) {
+        if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
             return true;
         }
     }
     return false;
+}
+
+static bool destroy_word(const char *w, size_t n) {
+    return in_list(destroy_words, sizeof(destroy_words) / sizeof(destroy_words[0]), w, n) ||
+           in_list(mutate_words, sizeof(mutate_words) / sizeof(mutate_words[0]), w, n);
 }
 
 /* Any destroy word among the words of s[0..n) (lower-cased, split at

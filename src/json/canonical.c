@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/writer.h"
 #include "mcpvet/evidence.h"
 
 /* ------------------------------------------------------------- numbers */
@@ -297,13 +298,9 @@ int mv_json_canonical(mv_buf *b, const mv_jv *v) {
         return MV_EINVAL;
     switch ((mv_jtype)v->type) {
     case MV_JNULL:
-        mv_buf_append(b, "null", 4);
-        break;
     case MV_JFALSE:
-        mv_buf_append(b, "false", 5);
-        break;
     case MV_JTRUE:
-        mv_buf_append(b, "true", 4);
+        mv_json_write_literal(b, v);
         break;
     case MV_JNUMBER:
         rc = mv_json_canonical_number(b, v->u.s, v->n);
@@ -415,13 +412,9 @@ static void pretty_indent(mv_buf *b, unsigned depth) {
 static void pretty_value(mv_buf *b, const mv_jv *v, unsigned depth) {
     switch ((mv_jtype)v->type) {
     case MV_JNULL:
-        mv_buf_append(b, "null", 4);
-        break;
     case MV_JFALSE:
-        mv_buf_append(b, "false", 5);
-        break;
     case MV_JTRUE:
-        mv_buf_append(b, "true", 4);
+        mv_json_write_literal(b, v);
         break;
     case MV_JNUMBER:
         mv_buf_append(b, v->u.s, v->n);

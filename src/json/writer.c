@@ -173,6 +173,15 @@ void mv_jw_value(mv_jw *w, const char *key, const mv_jv *v) {
     mv_json_write(w->b, v);
 }
 
+void mv_json_write_literal(mv_buf *b, const mv_jv *v) {
+    if (v->type == MV_JTRUE)
+        mv_buf_append(b, "true", 4);
+    else if (v->type == MV_JFALSE)
+        mv_buf_append(b, "false", 5);
+    else
+        mv_buf_append(b, "null", 4);
+}
+
 /* Recursion is bounded by the parser's MV_JSON_MAX_DEPTH. */
 void mv_json_write(mv_buf *b, const mv_jv *v) {
     if (v == NULL) {
@@ -181,13 +190,9 @@ void mv_json_write(mv_buf *b, const mv_jv *v) {
     }
     switch ((mv_jtype)v->type) {
     case MV_JNULL:
-        mv_buf_append(b, "null", 4);
-        break;
     case MV_JFALSE:
-        mv_buf_append(b, "false", 5);
-        break;
     case MV_JTRUE:
-        mv_buf_append(b, "true", 4);
+        mv_json_write_literal(b, v);
         break;
     case MV_JNUMBER:
         mv_buf_append(b, v->u.s, v->n);

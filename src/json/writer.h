@@ -52,6 +52,10 @@ void mv_jw_raw(mv_jw *w, const char *key, const char *json, size_t len);
 /* A parsed tree, written compactly (see mv_json_write). */
 void mv_jw_value(mv_jw *w, const char *key, const mv_jv *v);
 
+/* Append the literal `true`, `false` or `null` a value of those types is
+ * (anything else writes null); the one spelling every writer shares. */
+void mv_json_write_literal(mv_buf *b, const mv_jv *v);
+
 /* Append `v` as compact JSON: members in document order, numbers as their
  * source text, strings re-escaped by mv_buf_json_string. Parsing the result
  * gives an equal tree. Allocation failure sets b->failed. */

@@ -12,18 +12,24 @@ DEB_PACKAGES = build-essential cmake ninja-build pkg-config libjansson-dev libut
                libstemmer-dev libpcre2-dev libcmocka-dev python3 valgrind \
                libcurl4-openssl-dev libyaml-dev libsqlite3-dev libssl-dev zlib1g-dev \
                libmicrohttpd-dev
+# What only the tests need: a real browser for the review page's test
+# (tests/integration/web.sh drives it with playwright-core).
+TEST_PACKAGES = chromium
 # Extra tools `make bench` uses (peak RSS, repeatable timings).
 BENCH_PACKAGES = time valgrind hyperfine
 
 SANITIZE_BUILD ?= build-sanitize
 SANITIZE_PACKAGES = clang libclang-rt-14-dev
 
-.PHONY: all deps node-deps configure build demo test check-sanitize bench install clean
+.PHONY: all deps test-deps node-deps configure build demo test check-sanitize bench install clean
 
 all: build
 
 deps:
 	@./scripts/install-deps.sh $(DEB_PACKAGES)
+
+test-deps:
+	@./scripts/install-deps.sh $(TEST_PACKAGES)
 
 # Real MCP servers (npm, pinned) for the integration tests.
 node-deps:
@@ -43,11 +49,11 @@ demo: build
 	 echo "== exit code $$rc (0 clean, 1 findings at or above --fail-on, 3 degraded) =="; \
 	 test $$rc -eq 0 -o $$rc -eq 1
 
-test: build node-deps
+test: build node-deps test-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The whole test suite under clang's ASan + LSan + UBSan (halt on error).
-check-sanitize: deps node-deps
+check-sanitize: deps node-deps test-deps
 	@./scripts/install-deps.sh $(SANITIZE_PACKAGES)
 	cmake -S . -B $(SANITIZE_BUILD) -G Ninja -DCMAKE_C_COMPILER=clang -DMCPVET_SANITIZE=ON \
 	      -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)

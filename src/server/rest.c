@@ -4,8 +4,16 @@
  * other connections), a cap on connections, an idle timeout per
  * connection, a cap on request bodies, and a graceful stop on SIGTERM or
  * SIGINT. Each request is checked in this order: Host (421), Origin (403),
- * the API key for /api/ (401), the route (404) and method (405), the body
- * (413, 400); then one call into the shared operations answers it.
+ * the API key for /api/ (401), the CSRF token of a browser's POST (403),
+ * the route (404) and method (405), the body (413, 400); then one call into
+ * the shared operations answers it.
+ *
+ * The review page (src/web/, embedded at build time) is served at / and
+ * /ui/ with a strict Content-Security-Policy. It fetches a per-process CSRF
+ * token from GET /api/v1/csrf (key required) and sends it as X-CSRF-Token;
+ * a POST that carries an Origin (every browser's does) or that header must
+ * carry the right token, and its decisions are audited with actor `web`.
+ * Clients that send neither (curl, scripts) are unchanged: actor `rest`.
  *
  * The key is compared in constant time (SHA-256 of both sides, then
  * CRYPTO_memcmp), is never printed or logged (only the path of its file),
@@ -47,6 +55,24 @@
 #define REST_HOST_LEN 300u
 #define REST_MAX_SEGMENTS 8u
 #define REST_MAX_EVENTS 100000u
+#define REST_QUEUE_PAGE 50u
+#define REST_QUEUE_MAX_PER_PAGE 1000u
+#define REST_QUEUE_MAX_PAGE 1000000u
+
+/* The review page's files (generated/web_assets.c, from src/web/). */
+extern const char mv_web_index_html[];
+extern const size_t mv_web_index_html_len;
+extern const char mv_web_app_js[];
+extern const size_t mv_web_app_js_len;
+extern const char mv_web_app_css[];
+extern const size_t mv_web_app_css_len;
+
+/* Nothing but this origin's own files: no inline script or style, no
+ * plugins, no framing, no foreign connections. */
+#define REST_CSP                                                                                   \
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "                    \
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "                 \
+    "frame-ancestors 'none'"
 
 typedef struct rest_server {
     const mv_rest_options *o;
@@ -56,6 +82,7 @@ typedef struct rest_server {
     size_t n_hosts;
     atomic_uint in_flight;
     pthread_mutex_t log_lock;
+    char csrf[65]; /* per-process token of the review page (hex) */
 } rest_server;
 
 /* One request's state across the handler's calls. */
@@ -63,6 +90,7 @@ typedef struct rest_req {
     mv_buf body;
     bool too_large;
     bool answered;
+    bool web; /* a POST with the right CSRF token: the review page */
     struct timespec start;
 } rest_req;
 
@@ -100,8 +128,9 @@ static int make_dirs(char *dir) {
     return 0;
 }
 
-/* Write a new random key into `path` (0600, must not exist yet). */
-static int generate_key(const char *path, char *key, size_t cap, mv_error *err) {
+/* 32 random bytes from /dev/urandom as 64 hex digits in `out` (cap >= 65).
+ * Returns false when the device cannot be read. */
+static bool random_hex(char *out, size_t cap) {
     unsigned char raw[32];
     static const char hex[] = "0123456789abcdef";
     int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
@@ -116,13 +145,21 @@ static int generate_key(const char *path, char *key, size_t cap, mv_error *err) 
     if (fd >= 0)
         close(fd);
     if (got < sizeof raw || cap < 2 * sizeof raw + 1)
-        return mv_error_set(err, MV_EIO, "cannot read /dev/urandom to generate an API key");
+        return false;
     for (size_t i = 0; i < sizeof raw; i++) {
-        key[2 * i] = hex[raw[i] >> 4];
-        key[2 * i + 1] = hex[raw[i] & 15];
+        out[2 * i] = hex[raw[i] >> 4];
+        out[2 * i + 1] = hex[raw[i] & 15];
     }
-    key[2 * sizeof raw] = '\0';
+    out[2 * sizeof raw] = '\0';
     OPENSSL_cleanse(raw, sizeof raw);
+    return true;
+}
+
+/* Write a new random key into `path` (0600, must not exist yet). */
+static int generate_key(const char *path, char *key, size_t cap, mv_error *err) {
+    int fd;
+    if (!random_hex(key, cap))
+        return mv_error_set(err, MV_EIO, "cannot read /dev/urandom to generate an API key");
     fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0)
         return mv_error_set(err, MV_EIO, "%s: cannot create the API key file: %s", path,
@@ -250,6 +287,16 @@ static bool key_matches(const rest_server *s, const char *given, size_t n) {
         return false;
     sha256(h, given, n);
     return CRYPTO_memcmp(h, s->key_hash, sizeof h) == 0;
+}
+
+/* The review page's CSRF token, compared in constant time like the key. */
+static bool csrf_matches(const rest_server *s, const char *given) {
+    unsigned char a[32], b[32];
+    if (given == NULL)
+        return false;
+    sha256(a, given, strlen(given));
+    sha256(b, s->csrf, strlen(s->csrf));
+    return CRYPTO_memcmp(a, b, sizeof a) == 0;
 }
 
 static bool request_authorized(const rest_server *s, struct MHD_Connection *c) {
@@ -490,7 +537,12 @@ typedef enum route {
     R_DIFF,
     R_APPROVE,
     R_QUARANTINE,
-    R_EVENTS
+    R_EVENTS,
+    R_QUEUE,
+    R_CSRF,
+    R_UI_INDEX,
+    R_UI_JS,
+    R_UI_CSS
 } route;
 
 typedef struct route_match {
@@ -529,6 +581,14 @@ static bool match_route(route_match *m, mv_arena *a, const char *url) {
         m->allow = "GET";
         return true;
     }
+    if ((n == 1 && IS(0, "")) || (n == 2 && IS(0, "ui") && (IS(1, "") || IS(1, "index.html"))))
+        m->r = R_UI_INDEX, m->allow = "GET";
+    else if (n == 2 && IS(0, "ui") && IS(1, "app.js"))
+        m->r = R_UI_JS, m->allow = "GET";
+    else if (n == 2 && IS(0, "ui") && IS(1, "app.css"))
+        m->r = R_UI_CSS, m->allow = "GET";
+    if (m->r != R_NONE)
+        return true;
     if (n < 3 || !IS(0, "api") || !IS(1, "v1"))
         return true;
     if (n == 3 && IS(2, "openapi.json"))
@@ -539,6 +599,10 @@ static bool match_route(route_match *m, mv_arena *a, const char *url) {
         m->r = R_SERVERS, m->allow = "GET";
     else if (n == 3 && IS(2, "events"))
         m->r = R_EVENTS, m->allow = "GET";
+    else if (n == 3 && IS(2, "queue"))
+        m->r = R_QUEUE, m->allow = "GET";
+    else if (n == 3 && IS(2, "csrf"))
+        m->r = R_CSRF, m->allow = "GET";
     else if (n >= 5 && IS(2, "servers") && seg[3][0] != '\0') {
         m->server = seg[3];
         if (n == 5 && IS(4, "scan"))
@@ -556,6 +620,33 @@ static bool match_route(route_match *m, mv_arena *a, const char *url) {
     }
 #undef IS
     return true;
+}
+
+/* One of the review page's embedded files, with the security headers. */
+static enum MHD_Result send_asset(rest_server *s, struct MHD_Connection *c, rest_req *rq,
+                                  const char *method, const char *url, route r) {
+    const char *data = mv_web_index_html, *type = "text/html; charset=utf-8";
+    size_t len = mv_web_index_html_len;
+    if (r == R_UI_JS)
+        data = mv_web_app_js, len = mv_web_app_js_len, type = "text/javascript; charset=utf-8";
+    else if (r == R_UI_CSS)
+        data = mv_web_app_css, len = mv_web_app_css_len, type = "text/css; charset=utf-8";
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_PERSISTENT);
+    if (resp == NULL)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Content-Type", type);
+    MHD_add_response_header(resp, "Content-Security-Policy", REST_CSP);
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(resp, "Cross-Origin-Opener-Policy", "same-origin");
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    enum MHD_Result ret = MHD_queue_response(c, 200, resp);
+    MHD_destroy_response(resp);
+    rq->answered = true;
+    log_line(s, method, url, 200, &rq->start);
+    return ret;
 }
 
 /* Parse a JSON object body (empty = NULL). Returns 0 or -1 (reply failed). */
@@ -625,6 +716,17 @@ static int query_fail_on(struct MHD_Connection *c, mv_arena *a, mv_verdict *out,
         return -1;
     }
     return 0;
+}
+
+/* A decimal count from 1 to `max`. */
+static bool parse_count(const char *v, unsigned max, unsigned long *out) {
+    char *end = NULL;
+    errno = 0;
+    unsigned long n = strtoul(v, &end, 10);
+    if (v[0] < '0' || v[0] > '9' || *end != '\0' || errno != 0 || n < 1 || n > max)
+        return false;
+    *out = n;
+    return true;
 }
 
 /* Answer a routed, authorized request whose body is complete. */
@@ -703,8 +805,12 @@ static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match
             body_bool(body, "all", &all, r) != 0 || body_bool(body, "force", &force, r) != 0 ||
             body_string(body, a, "reason", &reason, r) != 0)
             break;
-        mv_service_approve(s->svc, m->server, names, n, all, force,
-                           reason != NULL ? reason : "approved through the REST API", r);
+        mv_service_approve_by(s->svc, rq->web ? MV_ACTOR_WEB : MV_ACTOR_REST, m->server, names, n,
+                              all, force,
+                              reason != NULL ? reason
+                              : rq->web      ? "approved on the review page"
+                                             : "approved through the REST API",
+                              r);
         break;
     }
     case R_QUARANTINE: {
@@ -717,8 +823,12 @@ static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match
             (mv_service_tool_names(mv_jobject_get(body, "tools"), a, &names, &n, r) != 0 ||
              body_string(body, a, "reason", &reason, r) != 0))
             break;
-        mv_service_quarantine(s->svc, m->server, names, n,
-                              reason != NULL ? reason : "quarantined through the REST API", r);
+        mv_service_quarantine_by(s->svc, rq->web ? MV_ACTOR_WEB : MV_ACTOR_REST, m->server, names,
+                                 n,
+                                 reason != NULL ? reason
+                                 : rq->web      ? "quarantined on the review page"
+                                                : "quarantined through the REST API",
+                                 r);
         break;
     }
     case R_EVENTS: {
@@ -743,6 +853,44 @@ static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match
         mv_service_events(s->svc, server, tool, lim, r);
         break;
     }
+    case R_QUEUE: {
+        const char *server = query(c, a, "server", &bad);
+        const char *state = query(c, a, "state", &bad);
+        const char *page = query(c, a, "page", &bad);
+        const char *per_page = query(c, a, "per_page", &bad);
+        unsigned long pg = 1, pp = REST_QUEUE_PAGE;
+        mv_tool_state st = MV_STATE_NONE;
+        if (state != NULL && state[0] != '\0') {
+            st = mv_tool_state_parse(state);
+            if (st != MV_STATE_PENDING && st != MV_STATE_CHANGED && st != MV_STATE_QUARANTINED)
+                bad = true;
+        }
+        if ((page != NULL && !parse_count(page, REST_QUEUE_MAX_PAGE, &pg)) ||
+            (per_page != NULL && !parse_count(per_page, REST_QUEUE_MAX_PER_PAGE, &pp)))
+            bad = true;
+        if (bad) {
+            mv_service_fail(r, 400, "invalid_request",
+                            "the queue takes state (pending, changed or quarantined), server, "
+                            "page (1 to %u) and per_page (1 to %u)",
+                            REST_QUEUE_MAX_PAGE, REST_QUEUE_MAX_PER_PAGE);
+            break;
+        }
+        mv_service_queue(s->svc, server != NULL && server[0] != '\0' ? server : NULL, st, pg, pp,
+                         r);
+        break;
+    }
+    case R_CSRF: {
+        mv_jw w;
+        mv_jw_init_compact(&w, &r->body);
+        mv_jw_obj_begin(&w, NULL);
+        mv_jw_cstr(&w, "csrf_token", s->csrf);
+        mv_jw_obj_end(&w);
+        mv_jw_finish(&w);
+        break;
+    }
+    case R_UI_INDEX:
+    case R_UI_JS:
+    case R_UI_CSS: /* answered by send_asset */
     case R_NONE:
         mv_service_fail(r, 404, "not_found", "no such endpoint");
         break;
@@ -778,6 +926,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             return send_error(s, c, rq, method, url, 401, "unauthorized",
                               "a valid API key is required (X-API-Key or Authorization: Bearer)",
                               NULL);
+        /* A browser's POST always carries Origin: then (or whenever the
+         * header is sent) the CSRF token must be right. Checked after the
+         * key, so the token is no oracle for an unauthenticated caller. */
+        const char *token = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-CSRF-Token");
+        if (strcmp(method, "POST") == 0 && (origin != NULL || token != NULL)) {
+            if (!csrf_matches(s, token))
+                return send_error(s, c, rq, method, url, 403, "csrf",
+                                  "a POST from a browser needs the X-CSRF-Token header "
+                                  "(GET /api/v1/csrf)",
+                                  NULL);
+            rq->web = true;
+        }
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
         if (cl != NULL && strtoull(cl, NULL, 10) > (unsigned long long)s->o->max_body) {
             char msg[128];
@@ -817,6 +977,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         char msg[96];
         snprintf(msg, sizeof msg, "this endpoint takes %s only", m.allow);
         ret = send_error(s, c, rq, method, url, 405, "method_not_allowed", msg, m.allow);
+    } else if (m.r == R_UI_INDEX || m.r == R_UI_JS || m.r == R_UI_CSS) {
+        ret = send_asset(s, c, rq, method, url, m.r);
     } else {
         dispatch(s, c, &m, rq, a, &r);
         ret = send_reply(s, c, rq, method, url, &r, NULL);
@@ -899,6 +1061,10 @@ int mv_rest_run(const mv_rest_options *opts, mv_error *err) {
         goto done;
     if ((rc = mv_service_new(&s.svc, &o.service, err)) != MV_OK)
         goto done;
+    if (!random_hex(s.csrf, sizeof s.csrf)) {
+        rc = mv_error_set(err, MV_EIO, "cannot read /dev/urandom to make a CSRF token");
+        goto done;
+    }
     if ((fd = open_listener(&la, &port, err)) < 0) {
         rc = fd;
         fd = -1;

@@ -763,10 +763,123 @@ done:
     mv_arena_free(pa);
 }
 
+/* ---------------------------------------------------------------- queue */
+
+static bool needs_attention(mv_tool_state s) {
+    return s == MV_STATE_PENDING || s == MV_STATE_CHANGED || s == MV_STATE_QUARANTINED;
+}
+
+/* Newest first (state_since), then server and name for a stable order. */
+static int queue_cmp(const void *pa, const void *pb) {
+    const mv_store_tool *a = *(const mv_store_tool *const *)pa;
+    const mv_store_tool *b = *(const mv_store_tool *const *)pb;
+    if (a->state_since != b->state_since)
+        return a->state_since > b->state_since ? -1 : 1;
+    int c = strcmp(a->server, b->server);
+    return c != 0 ? c : strcmp(a->name, b->name);
+}
+
+/* Per-server counts of the queue: one entry per server, in store order
+ * (the list is ordered by server, so equal names are adjacent). */
+typedef struct queue_server {
+    const char *name;
+    size_t counts[3]; /* pending, changed, quarantined */
+} queue_server;
+
+static int queue_slot(mv_tool_state s) {
+    return s == MV_STATE_PENDING ? 0 : s == MV_STATE_CHANGED ? 1 : 2;
+}
+
+void mv_service_queue(mv_service *svc, const char *server, mv_tool_state state, size_t page,
+                      size_t per_page, mv_service_reply *r) {
+    static const char *const slot_names[3] = {"pending", "changed", "quarantined"};
+    mv_store_tool_list *l = NULL;
+    mv_arena *a = mv_arena_new(NULL, 0);
+    const mv_store_tool **hits = NULL;
+    queue_server *servers = NULL;
+    size_t n_hits = 0, n_servers = 0, totals[3] = {0, 0, 0};
+    mv_error err;
+    mv_error_clear(&err);
+    if (a == NULL) {
+        fail_oom(r);
+        goto done;
+    }
+    if (state != MV_STATE_NONE && !needs_attention(state)) {
+        mv_service_fail(r, 400, "invalid_request", "state must be pending, changed or quarantined");
+        goto done;
+    }
+    pthread_mutex_lock(&svc->store_lock);
+    int rc = mv_store_list(svc->store, NULL, &l, &err);
+    pthread_mutex_unlock(&svc->store_lock);
+    if (rc != MV_OK) {
+        fail_store(r, rc, &err);
+        goto done;
+    }
+    hits = calloc(l->n + 1, sizeof *hits);
+    servers = calloc(l->n + 1, sizeof *servers);
+    if (hits == NULL || servers == NULL) {
+        fail_oom(r);
+        goto done;
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        const mv_store_tool *t = &l->tools[i];
+        if (!needs_attention(t->state))
+            continue;
+        int k = queue_slot(t->state);
+        totals[k]++;
+        if (n_servers == 0 || strcmp(servers[n_servers - 1].name, t->server) != 0)
+            servers[n_servers++].name = t->server;
+        servers[n_servers - 1].counts[k]++;
+        if ((server == NULL || strcmp(server, t->server) == 0) &&
+            (state == MV_STATE_NONE || state == t->state))
+            hits[n_hits++] = t;
+    }
+    qsort(hits, n_hits, sizeof *hits, queue_cmp);
+    size_t pages = n_hits == 0 ? 1 : (n_hits + per_page - 1) / per_page;
+    size_t first = page <= pages ? (page - 1) * per_page : n_hits;
+    mv_jw w;
+    mv_jw_init_compact(&w, &r->body);
+    mv_jw_obj_begin(&w, NULL);
+    mv_jw_uint(&w, "total", n_hits);
+    mv_jw_uint(&w, "page", page);
+    mv_jw_uint(&w, "per_page", per_page);
+    mv_jw_uint(&w, "pages", pages);
+    mv_jw_obj_begin(&w, "counts");
+    for (int k = 0; k < 3; k++)
+        mv_jw_uint(&w, slot_names[k], totals[k]);
+    mv_jw_obj_end(&w);
+    mv_jw_arr_begin(&w, "servers");
+    for (size_t i = 0; i < n_servers; i++) {
+        mv_jw_obj_begin(&w, NULL);
+        mv_jw_cstr(&w, "name", safe(a, servers[i].name));
+        for (int k = 0; k < 3; k++)
+            mv_jw_uint(&w, slot_names[k], servers[i].counts[k]);
+        mv_jw_obj_end(&w);
+    }
+    mv_jw_arr_end(&w);
+    mv_jw_arr_begin(&w, "tools");
+    for (size_t i = first; i < n_hits && i < first + per_page; i++)
+        put_tool(&w, a, hits[i]);
+    mv_jw_arr_end(&w);
+    mv_jw_obj_end(&w);
+    finish(r, &w);
+done:
+    free(hits);
+    free(servers);
+    mv_store_tool_list_free(l);
+    mv_arena_free(a);
+}
+
 /* ----------------------------------------------------------- decisions */
 
 void mv_service_approve(mv_service *svc, const char *server, const char *const *tools, size_t n,
                         bool all, bool force, const char *reason, mv_service_reply *r) {
+    mv_service_approve_by(svc, svc->o.actor, server, tools, n, all, force, reason, r);
+}
+
+void mv_service_approve_by(mv_service *svc, mv_actor actor, const char *server,
+                           const char *const *tools, size_t n, bool all, bool force,
+                           const char *reason, mv_service_reply *r) {
     mv_store_approve_result res;
     mv_arena *a = mv_arena_new(NULL, 0);
     mv_error err;
@@ -783,8 +896,7 @@ void mv_service_approve(mv_service *svc, const char *server, const char *const *
         goto done;
     }
     pthread_mutex_lock(&svc->store_lock);
-    int rc =
-        mv_store_approve(svc->store, server, tools, n, force, svc->o.actor, reason, &res, &err);
+    int rc = mv_store_approve(svc->store, server, tools, n, force, actor, reason, &res, &err);
     pthread_mutex_unlock(&svc->store_lock);
     if (rc == MV_EQUARANTINED) {
         /* The common error shape, with the quarantined tools inside. */
@@ -829,6 +941,12 @@ done:
 
 void mv_service_quarantine(mv_service *svc, const char *server, const char *const *tools, size_t n,
                            const char *reason, mv_service_reply *r) {
+    mv_service_quarantine_by(svc, svc->o.actor, server, tools, n, reason, r);
+}
+
+void mv_service_quarantine_by(mv_service *svc, mv_actor actor, const char *server,
+                              const char *const *tools, size_t n, const char *reason,
+                              mv_service_reply *r) {
     mv_arena *a = mv_arena_new(NULL, 0);
     mv_error err;
     size_t changed = 0;
@@ -838,8 +956,7 @@ void mv_service_quarantine(mv_service *svc, const char *server, const char *cons
         goto done;
     }
     pthread_mutex_lock(&svc->store_lock);
-    int rc =
-        mv_store_quarantine(svc->store, server, tools, n, svc->o.actor, reason, &changed, &err);
+    int rc = mv_store_quarantine(svc->store, server, tools, n, actor, reason, &changed, &err);
     pthread_mutex_unlock(&svc->store_lock);
     if (rc != MV_OK) {
         fail_store(r, rc, &err);

@@ -122,6 +122,25 @@ void mv_service_approve(mv_service *svc, const char *server, const char *const *
 void mv_service_quarantine(mv_service *svc, const char *server, const char *const *tools, size_t n,
                            const char *reason, mv_service_reply *r);
 
+/* The same two decisions recorded under another actor than the service's
+ * own (the review page's requests are audited as `web`). */
+void mv_service_approve_by(mv_service *svc, mv_actor actor, const char *server,
+                           const char *const *tools, size_t n, bool all, bool force,
+                           const char *reason, mv_service_reply *r);
+void mv_service_quarantine_by(mv_service *svc, mv_actor actor, const char *server,
+                              const char *const *tools, size_t n, const char *reason,
+                              mv_service_reply *r);
+
+/* The review queue: pending, changed and quarantined tools of every
+ * server, newest first, optionally of one `server` (NULL = all) and one
+ * `state` (MV_STATE_NONE = all three; any other state is a 400), page
+ * `page` (1-based) of `per_page`. {"total","page","per_page","pages",
+ * "counts":{pending,changed,quarantined},"servers":[{name,pending,changed,
+ * quarantined}],"tools":[...]}: counts and servers cover the whole queue,
+ * total and tools the filtered part. */
+void mv_service_queue(mv_service *svc, const char *server, mv_tool_state state, size_t page,
+                      size_t per_page, mv_service_reply *r);
+
 /* {"events":[...]} of the audit log, oldest first, at most `limit` newest
  * (0 = 1000). */
 void mv_service_events(mv_service *svc, const char *server, const char *tool, size_t limit,

@@ -296,6 +296,44 @@ cli = {t["name"]: t["state"] for t in json.load(open(sys.argv[1]))["tools"]}
 sys.exit(0 if cli == {"add": "quarantined", "send_message": "quarantined", "fetch_url": "approved"} else 1)
 EOF
 
+# ------------------------------------------ review queue and CSRF (issue 16)
+req queue GET /api/v1/queue /api/v1/queue
+check "queue: 200" status_is 200
+check "queue: the two quarantined tools, counted" \
+    jq_py 'd["total"] == 2 and d["counts"] == {"pending": 0, "changed": 0, "quarantined": 2} and sorted(t["name"] for t in d["tools"]) == ["add", "send_message"] and d["servers"] == [{"name": "poisoned", "pending": 0, "changed": 0, "quarantined": 2}]'
+req queue_paged GET /api/v1/queue '/api/v1/queue?state=quarantined&server=poisoned&per_page=1&page=2'
+check "queue: paged on the server" jq_py 'd["total"] == 2 and d["pages"] == 2 and len(d["tools"]) == 1 and d["page"] == 2'
+req queue_none GET /api/v1/queue '/api/v1/queue?state=pending'
+check "queue: a filter without hits is empty" jq_py 'd["total"] == 0 and d["tools"] == [] and d["counts"]["quarantined"] == 2'
+req queue_bad GET /api/v1/queue '/api/v1/queue?state=approved'
+check "queue: a state outside the queue is 400" status_is 400
+req queue_badpage GET /api/v1/queue '/api/v1/queue?per_page=0'
+check "queue: per_page 0 is 400" status_is 400
+NOKEY=1 req csrf_nokey GET /api/v1/csrf /api/v1/csrf
+check "csrf without the key: 401" status_is 401
+req csrf GET /api/v1/csrf /api/v1/csrf
+check "csrf: 200 with a token" jq_py 'len(d["csrf_token"]) == 64'
+CSRF=$(python3 -c "import json; print(json.load(open('$TMP/last.json'))['csrf_token'])")
+req csrf_missing POST '/api/v1/servers/{name}/quarantine' /api/v1/servers/poisoned/quarantine \
+    -H "Origin: $BASE" --data-binary '{"tools":["add"]}'
+check "a browser POST without the CSRF token: 403" status_is 403
+check "with code csrf" jq_py 'd["error"]["code"] == "csrf"'
+req csrf_wrong POST '/api/v1/servers/{name}/quarantine' /api/v1/servers/poisoned/quarantine \
+    -H "X-CSRF-Token: 0000" --data-binary '{"tools":["add"]}'
+check "a wrong CSRF token: 403, even without Origin" status_is 403
+req web_quarantine POST '/api/v1/servers/{name}/quarantine' /api/v1/servers/poisoned/quarantine \
+    -H "Origin: $BASE" -H "X-CSRF-Token: $CSRF" --data-binary '{"tools":["send_message"]}'
+check "a browser POST with the token: 200" status_is 200
+req events_web GET /api/v1/events '/api/v1/events?server=poisoned&tool=send_message'
+check "the page's decision is audited as web" \
+    jq_py 'd["events"][-1]["actor"] == "web" and d["events"][-1]["reason"] == "quarantined on the review page"'
+STATUS=$(curl -s -o "$TMP/index.html" -D "$TMP/headers" -w '%{http_code}' "$BASE/")
+check "the review page: 200 without a key" status_is 200
+check "with a strict CSP" grep -qi "^Content-Security-Policy: default-src 'self'; script-src 'self';" "$TMP/headers"
+check "the page is the embedded index.html" cmp -s "$TMP/index.html" "$SRC/src/web/index.html"
+STATUS=$(curl -s -o /dev/null -w '%{http_code}' -H "Host: evil.example" "$BASE/ui/app.js")
+check "the page's files check Host too: 421" status_is 421
+
 # ------------------------------------------- 429 and graceful shutdown
 rm -f "$TMP/slow.pid"
 curl -s -o "$TMP/slow.json" -w '%{http_code}' -X POST -H "X-API-Key: $KEY" \

@@ -8,7 +8,9 @@
  *
  * Only the entry points of those headers are used, so the target keeps
  * working while the check's policy changes. Invariants:
- *  - candidates come in text order, inside the text, non-empty;
+ *  - candidates lie inside the text, are non-empty, and each kind comes in
+ *    text order (runs first, then escape sequences: pd_scan makes two
+ *    passes, although its header says "in text order");
  *  - a plan lies inside the text; decoding with the bound as cap is
  *    never truncated and writes at most the bound; decoding with a
  *    smaller cap writes a prefix of that, truncated exactly when bytes
@@ -98,7 +100,8 @@ static void classify(mv_arena *scratch, const char *text, size_t len) {
 typedef struct walk {
     const char *text;
     size_t len;
-    size_t last_start;
+    size_t last_start[2]; /* per kind: pd_scan reports every run, then every
+                             escape sequence, each kind in text order */
     unsigned count;
     mv_arena *scratch;
 } walk;
@@ -128,9 +131,11 @@ static int visit(void *ctx, const pd_candidate *c) {
     pd_plan plan;
     if (c->start >= c->end || c->end > w->len)
         broken("a candidate outside the text or empty");
-    if (w->count > 0 && c->start < w->last_start)
-        broken("candidates out of text order");
-    w->last_start = c->start;
+    if ((unsigned)c->kind > PD_XESC)
+        broken("a candidate of an unknown kind");
+    if (c->start < w->last_start[c->kind])
+        broken("candidates of one kind out of text order");
+    w->last_start[c->kind] = c->start;
     if (++w->count > w->len)
         broken("more candidates than bytes");
     if (!pd_probe(w->text, c, &plan))

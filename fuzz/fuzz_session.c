@@ -293,8 +293,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     snprintf(s.last_id, sizeof s.last_id, "0");
     mv_error_clear(&err);
     int rc = mv_mcp_fetch_with(&res, &server, &opts, fake_open, &s, &err);
-    if (rc != MV_OK)
+    if (rc != MV_OK) {
+        fprintf(stderr, "fuzz_session: rc %d: %s\n", rc, err.message);
         broken("mv_mcp_fetch_with failed");
+    }
     if (getenv("MCPVET_FUZZ_VERBOSE") != NULL) /* what a seed reaches */
         fprintf(stderr, "status %s (%s) version %s: %zu tools, %zu prompts, %zu resources%s\n",
                 mv_mcp_status_name(res.status), res.reason, res.protocol_version, res.n_tools,

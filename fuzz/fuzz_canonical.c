@@ -34,8 +34,7 @@ static void broken(const char *what) {
 }
 
 /* Canonical form of `text` parsed into `a`, appended to `out`. */
-static void canonical_of(mv_arena *a, const char *text, size_t len, mv_buf *out,
-                         const char *what) {
+static void canonical_of(mv_arena *a, const char *text, size_t len, mv_buf *out, const char *what) {
     const mv_jv *v = NULL;
     mv_jerror je;
     if (mv_json_parse(&v, a, NULL, text, len, &je) != MV_OK) {
@@ -87,8 +86,7 @@ static void number_alone(const char *s, size_t n) {
     mv_buf b;
     while (i < n && !(s[i] == '-' || (s[i] >= '0' && s[i] <= '9')))
         i++;
-    for (j = i; j < n && j - i < 64 && strchr("+-.0123456789eE", s[j]) != NULL && s[j] != '\0';
-         j++)
+    for (j = i; j < n && j - i < 64 && strchr("+-.0123456789eE", s[j]) != NULL && s[j] != '\0'; j++)
         ;
     if (j == i)
         return;

@@ -53,7 +53,7 @@ static void broken(const char *what) {
 typedef struct script {
     const char *p, *end;
     char last_id[24]; /* of the last request sent, "0" before any */
-    bool have_body; /* a failed send's JSON-RPC body waits for recv */
+    bool have_body;   /* a failed send's JSON-RPC body waits for recv */
     const char *body;
     size_t body_len;
     unsigned opens;
@@ -137,8 +137,7 @@ static void put_line(script *s, mv_buf *out, const char *line, size_t len) {
     }
 }
 
-static int fake_recv(mv_mcp_transport *t, mv_buf *out, uint64_t deadline_ms,
-                     mv_mcp_failure *fail) {
+static int fake_recv(mv_mcp_transport *t, mv_buf *out, uint64_t deadline_ms, mv_mcp_failure *fail) {
     script *s = ((fake *)t)->s;
     const char *line;
     size_t len;
@@ -194,8 +193,8 @@ static void fake_close(mv_mcp_transport *t, mv_mcp_result *r) {
 static const mv_mcp_transport_ops fake_ops = {fake_send, fake_recv, fake_close};
 
 static int fake_open(void *arg, mv_mcp_transport **out, mv_transport kind,
-                     const mv_server_config *server, const mv_mcp_limits *lim,
-                     uint64_t deadline_ms, mv_mcp_failure *fail) {
+                     const mv_server_config *server, const mv_mcp_limits *lim, uint64_t deadline_ms,
+                     mv_mcp_failure *fail) {
     script *s = arg;
     fake *f;
     (void)server;
@@ -255,8 +254,7 @@ static void check_list(const mv_buf *b, size_t count, const char *what) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const mv_transport kinds[] = {MV_TRANSPORT_STDIO, MV_TRANSPORT_HTTP,
-                                         MV_TRANSPORT_SSE};
+    static const mv_transport kinds[] = {MV_TRANSPORT_STDIO, MV_TRANSPORT_HTTP, MV_TRANSPORT_SSE};
     static const char *const forced[] = {NULL, "2026-07-28", "2025-06-18", "2024-11-05"};
     static char name[] = "fuzz", command[] = "fuzz-server", env_name[] = "API_TOKEN",
                 env_value[] = CANARY, header_name[] = "Authorization",

@@ -58,8 +58,8 @@ static mv_store *open_store(const char *path, bool create) {
     return st;
 }
 
-#define DEF(name, desc)                                                                       \
-    "{\"description\":\"" desc "\",\"inputSchema\":{\"properties\":{\"x\":{\"type\":"         \
+#define DEF(name, desc)                                                                            \
+    "{\"description\":\"" desc "\",\"inputSchema\":{\"properties\":{\"x\":{\"type\":"              \
     "\"string\"}},\"type\":\"object\"},\"name\":\"" name "\"}"
 
 static void scan_items(mv_store *st, const char *server, const char *const *names,
@@ -109,12 +109,11 @@ static void write_file(const char *path, const mv_buf *b) {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     static const char *const names[] = {"add", "echo", "wipe", "gone"};
-    static const char *const defs[] = {DEF("add", "Adds two numbers."),
-                                       DEF("echo", "Echoes the input."),
-                                       DEF("wipe", "Deletes everything."),
-                                       DEF("gone", "Soon removed.")};
-    static const mv_verdict verdicts[] = {MV_VERDICT_CLEAN, MV_VERDICT_CLEAN,
-                                          MV_VERDICT_QUARANTINE, MV_VERDICT_CLEAN};
+    static const char *const defs[] = {
+        DEF("add", "Adds two numbers."), DEF("echo", "Echoes the input."),
+        DEF("wipe", "Deletes everything."), DEF("gone", "Soon removed.")};
+    static const mv_verdict verdicts[] = {MV_VERDICT_CLEAN, MV_VERDICT_CLEAN, MV_VERDICT_QUARANTINE,
+                                          MV_VERDICT_CLEAN};
     static const char *const other_names[] = {"lookup"};
     static const char *const other_defs[] = {DEF("lookup", "Looks things up.")};
     static const mv_verdict other_verdicts[] = {MV_VERDICT_CLEAN};

@@ -703,11 +703,11 @@ done:
 
 /* What a file that is not a regular file is, for the refusal. */
 static const char *file_kind(mode_t m) {
-    return S_ISDIR(m)                    ? "a directory"
-           : S_ISFIFO(m)                 ? "a FIFO"
-           : S_ISSOCK(m)                 ? "a socket"
-           : S_ISCHR(m) || S_ISBLK(m)    ? "a device"
-                                         : "not a regular file";
+    return S_ISDIR(m)                 ? "a directory"
+           : S_ISFIFO(m)              ? "a FIFO"
+           : S_ISSOCK(m)              ? "a socket"
+           : S_ISCHR(m) || S_ISBLK(m) ? "a device"
+                                      : "a special file";
 }
 
 static int read_input(const char *path, mv_buf *out) {

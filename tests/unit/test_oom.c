@@ -60,8 +60,7 @@ static bool oom_refuse(oom *o) {
     if (!o->armed)
         return false;
     o->calls++;
-    bool no = o->fail_at > 0 &&
-              (o->persistent ? o->calls >= o->fail_at : o->calls == o->fail_at);
+    bool no = o->fail_at > 0 && (o->persistent ? o->calls >= o->fail_at : o->calls == o->fail_at);
     if (no)
         o->failed++;
     return no;
@@ -150,8 +149,8 @@ static void expect_enomem(int rc, const mv_error *err, const char *what, long n)
         fail_msg("%s: allocation %ld failed, but the run returned %d (%s)", what, n, rc,
                  err->message);
     if (err->code != MV_ENOMEM)
-        fail_msg("%s: allocation %ld: error record code %d, not MV_ENOMEM (%s)", what, n,
-                 err->code, err->message);
+        fail_msg("%s: allocation %ld: error record code %d, not MV_ENOMEM (%s)", what, n, err->code,
+                 err->message);
 }
 
 static void expect_same(const mv_buf *got, const mv_buf *want, const char *what, long n) {
@@ -164,8 +163,7 @@ static void expect_same(const mv_buf *got, const mv_buf *want, const char *what,
             snprintf(p, sizeof p, "%s/%s-got-%ld", dump, what, n);
             write_all(p, got->data, got->len);
         }
-        fail_msg("%s: a run with allocation %ld failing succeeded with different output", what,
-                 n);
+        fail_msg("%s: a run with allocation %ld failing succeeded with different output", what, n);
     }
 }
 
@@ -342,8 +340,7 @@ static bool scan_with(const mv_engine *e, mv_buf *text) {
     mv_report_options ro;
     bool degraded;
     assert_int_equal(
-        mv_model_parse(&set, g_snapshot, g_snapshot_len, "demo-snapshot.json", NULL, &err),
-        MV_OK);
+        mv_model_parse(&set, g_snapshot, g_snapshot_len, "demo-snapshot.json", NULL, &err), MV_OK);
     reg = mv_registry_new(NULL);
     assert_non_null(reg);
     for (size_t i = 0; i < set->n_tools; i++)
@@ -504,8 +501,8 @@ static int64_t fixed_clock(void *arg) {
     return 1750000000;
 }
 
-#define DEF(name, desc)                                                                       \
-    "{\"description\":\"" desc "\",\"inputSchema\":{\"properties\":{\"x\":{\"type\":"         \
+#define DEF(name, desc)                                                                            \
+    "{\"description\":\"" desc "\",\"inputSchema\":{\"properties\":{\"x\":{\"type\":"              \
     "\"string\"}},\"type\":\"object\"},\"name\":\"" name "\"}"
 
 typedef struct item_spec {
@@ -513,8 +510,7 @@ typedef struct item_spec {
     mv_verdict verdict;
 } item_spec;
 
-static int apply(mv_store *st, const item_spec *specs, size_t n, mv_buf *states,
-                 mv_error *err) {
+static int apply(mv_store *st, const item_spec *specs, size_t n, mv_buf *states, mv_error *err) {
     mv_scan_item items[8];
     mv_scan_server sv;
     mv_store_scan_result *r = NULL;
@@ -704,9 +700,8 @@ static void sql_shutdown(void *arg) {
     (void)arg;
 }
 
-static const sqlite3_mem_methods sql_methods = {sql_malloc, sql_free,     sql_realloc,
-                                                 sql_size,   sql_roundup,  sql_init,
-                                                 sql_shutdown, NULL};
+static const sqlite3_mem_methods sql_methods = {sql_malloc,  sql_free, sql_realloc,  sql_size,
+                                                sql_roundup, sql_init, sql_shutdown, NULL};
 
 /* Open a copy of the template with `o` and apply the second scan: add
  * changed (a rug pull), echo unchanged, wipe still quarantined, a new

@@ -231,8 +231,9 @@ static void test_server_identity(void **state) {
 
     /* credential arguments are hashed but never shown (found by the canary
      * test: the store kept "--api-key=VALUE" in its display) */
-    const char *args4[] = {"--api-key=sk-c1", "--token", "tok-canary-2",
-                           "ghp_abcdefghij0123456789KLMN", "--port", "8080", "--key=a b"};
+    const char *args4[] = {
+        "--api-key=sk-c1", "--token", "tok-canary-2", "ghp_abcdefghij0123456789KLMN",
+        "--port",          "8080",    "--key=a b"};
     mv_server_ident k = {
         .name = "k", .transport = "stdio", .command = "srv", .args = args4, .n_args = 7};
     mv_buf_init(&d, NULL);

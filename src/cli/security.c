@@ -736,6 +736,8 @@ static int read_input(const char *path, mv_buf *out) {
             close(fd);
             return -1;
         }
+        /* One allocation of the file's size instead of doubling to it. */
+        (void)mv_buf_reserve(out, (size_t)st.st_size);
         int fl = fcntl(fd, F_GETFL);
         if (fl >= 0)
             (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);

@@ -9,7 +9,7 @@
 #    trailing garbage). Each must end within 60 s with exit 2 and an error
 #    naming the file, within a memory bound, never hang or crash; a
 #    document over a cap that is still usable gives an honest degraded
-#    result (exit 3).
+#    result (exit 3). Standard input from /dev/zero is refused at once.
 # 2. Output spoofing: tool and server names and descriptions carrying ANSI
 #    escapes, OSC hyperlinks, bidi controls, C1 controls, line separators,
 #    newlines, carriage returns and whole fake report lines ("[QUARANTINE]
@@ -30,19 +30,20 @@ bad() {
     echo "FAIL: $1" >&2
 }
 
-# measure OUT ERR CMD...: run CMD (60 s limit) with stdout/stderr in OUT/ERR;
-# sets RC, SECS and RSS_MB (peak resident size of the child).
+# measure OUT ERR CMD...: run CMD (60 s limit) with stdout/stderr in OUT/ERR
+# and stdin from $STDIN_FROM (default /dev/null); sets RC, SECS and RSS_MB
+# (peak resident size of the child).
 measure() {
     local out=$1 err=$2
     shift 2
     local res
-    res=$(python3 - "$out" "$err" "$@" <<'EOF'
+    res=$(python3 - "$out" "$err" "${STDIN_FROM:-/dev/null}" "$@" <<'EOF'
 import resource, subprocess, sys, time
-out, err, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+out, err, inp, cmd = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 t0 = time.monotonic()
 try:
-    with open(out, "wb") as o, open(err, "wb") as e:
-        rc = subprocess.run(cmd, stdout=o, stderr=e, stdin=subprocess.DEVNULL, timeout=60).returncode
+    with open(out, "wb") as o, open(err, "wb") as e, open(inp, "rb") as i:
+        rc = subprocess.run(cmd, stdout=o, stderr=e, stdin=i, timeout=60).returncode
 except subprocess.TimeoutExpired:
     rc = 124
 secs = time.monotonic() - t0
@@ -97,18 +98,20 @@ sparse_2g.json sparse_200m.json bom.json surrogate.json overlong.json dup_key.js
 
 for f in $FILES /dev/zero; do
     case $f in /*) p=$f ;; *) p="$H/$f" ;; esac
-    max=400
-    case $f in sparse_200m.json) max=1500 ;; esac
-    refused "scan --tools $f" "$p" "$max" "$MCPVET" scan --no-store --tools "$p"
-    refused "security import $f" "$p" "$max" "$MCPVET" security import "$p" --store "$TMP/import.db"
+    # 400 MB: a document's first byte refuses a 200 MB file of NUL bytes;
+    # import reads a file under its 256 MiB cap whole.
+    refused "scan --tools $f" "$p" 400 "$MCPVET" scan --no-store --tools "$p"
+    refused "security import $f" "$p" 400 "$MCPVET" security import "$p" --store "$TMP/import.db"
 done
+# Standard input that never ends: refused at its first byte, not after
+# max_document_bytes (1 GiB) were read.
+STDIN_FROM=/dev/zero refused "scan --tools - < /dev/zero" "<stdin>" 400 \
+    "$MCPVET" scan --no-store --tools -
 # A config file is read by the same rules; strict JSON readers for the
 # syntax cases (a client named, so the content is parsed, not guessed).
 for f in $FILES /dev/zero; do
     case $f in /*) p=$f ;; *) p="$H/$f" ;; esac
-    max=400
-    case $f in sparse_200m.json) max=1500 ;; esac
-    refused "scan --config $f" "$p" "$max" "$MCPVET" scan --list --config "$p" --client cursor
+    refused "scan --config $f" "$p" 400 "$MCPVET" scan --list --config "$p" --client cursor
 done
 # The store path itself.
 for f in dir fifo loop1 nul.json sparse_200m.json /dev/zero; do

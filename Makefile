@@ -21,7 +21,12 @@ BENCH_PACKAGES = time valgrind hyperfine
 SANITIZE_BUILD ?= build-sanitize
 SANITIZE_PACKAGES = clang libclang-rt-14-dev
 
-.PHONY: all deps test-deps node-deps configure build demo test check-sanitize bench install clean
+# `make fuzz`: every libFuzzer target for FUZZ_SECONDS each (fuzz/README.md).
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= model sse config session store_import normalize payload canonical engine
+
+.PHONY: all deps test-deps node-deps configure build demo test check-sanitize fuzz bench install clean
 
 all: build
 
@@ -63,6 +68,16 @@ check-sanitize: deps node-deps test-deps
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
+# Builds the fuzz targets with clang (ASan + UBSan + libFuzzer) and runs each
+# for FUZZ_SECONDS; fails when any target finds a crash (inputs are kept in
+# $(FUZZ_BUILD)/artifacts/<target>/).
+fuzz: deps
+	@./scripts/install-deps.sh $(SANITIZE_PACKAGES)
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_C_COMPILER=clang -DMCPVET_FUZZ=ON \
+	      -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	./scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 bench: build
 	@./scripts/install-deps.sh $(BENCH_PACKAGES)
 	BENCH_SIZES="$(BENCH_SIZES)" ./bench/run.sh $(BUILD)
@@ -74,4 +89,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)

@@ -52,3 +52,21 @@ foreach(script IN LISTS CORPUS_TESTS)
     ENVIRONMENT "MCPVET=$<TARGET_FILE:mcpvet>;MCPVET_SOURCE_DIR=${CMAKE_SOURCE_DIR};MCPVET_SHARED_DIR=${CMAKE_SOURCE_DIR}/../shared"
     TIMEOUT 900 SKIP_RETURN_CODE 77)
 endforeach()
+
+# Fuzz targets replayed without libFuzzer (fuzz/replay_main.c): every seed of
+# the target's corpus and every crash input kept under tests/regress/<target>/
+# runs once through the target's own invariants, with any compiler.
+set(MCPVET_FUZZ_REPLAY model sse config session store_import normalize payload canonical engine)
+foreach(t IN LISTS MCPVET_FUZZ_REPLAY)
+  if(t STREQUAL "model")
+    set(seeds ${CMAKE_SOURCE_DIR}/fuzz/corpus)
+  else()
+    set(seeds ${CMAKE_SOURCE_DIR}/fuzz/corpus_${t})
+  endif()
+  add_executable(fuzz_replay_${t} fuzz/fuzz_${t}.c fuzz/replay_main.c)
+  target_include_directories(fuzz_replay_${t} PRIVATE src src/engine)
+  target_link_libraries(fuzz_replay_${t} PRIVATE mvcore)
+  add_test(NAME regress.${t}
+           COMMAND fuzz_replay_${t} ${seeds} ${CMAKE_SOURCE_DIR}/tests/regress/${t})
+  set_tests_properties(regress.${t} PROPERTIES TIMEOUT 300)
+endforeach()

@@ -218,6 +218,15 @@ const char *const *mv_config_client_ids(void);
  */
 int mv_config_describe(mv_buf *out, const mv_server_config *s);
 
+/* How an argument of a configured command may be shown to people (the
+ * rules of mv_config_describe, shared with the store's display of how a
+ * server is reached): MV_ARG_MASK hides it whole (it follows a flag named
+ * like a credential, "--api-key VALUE", or is a long token-like word),
+ * MV_ARG_MASK_VALUE keeps "--flag=" and hides what follows
+ * ("--token=VALUE"). `prev` is the argument before it, NULL for the first. */
+typedef enum mv_arg_mask { MV_ARG_SHOW = 0, MV_ARG_MASK, MV_ARG_MASK_VALUE } mv_arg_mask;
+mv_arg_mask mv_config_arg_mask(const char *prev, const char *arg);
+
 void mv_config_set_free(mv_config_set *set);
 
 #ifdef __cplusplus

@@ -123,7 +123,8 @@ typedef struct mv_report_options {
 
 /*
  * Append the rendering of finished scan `s` to `out`. NULL opts = text with
- * defaults. Returns 0, MV_EINVAL (NULL scan/buffer, unknown format) or
+ * defaults. Every allocation of the render (scratch included) comes from
+ * out->alloc, so an injected allocator sees all of them. Returns 0, MV_EINVAL (NULL scan/buffer, unknown format) or
  * MV_ENOMEM (also when out->failed is set afterwards).
  */
 int mv_report_render(mv_buf *out, const mv_scan *s, const mv_report_options *opts, mv_error *err);

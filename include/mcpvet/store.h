@@ -116,9 +116,11 @@ void mv_server_ident_from_config(mv_server_ident *out, const mv_server_config *c
  * The identity hash (SHA-256 of the canonical JSON {"args","command","cwd",
  * "name","transport","url"}, absent members left out, docs/pinning.md) and
  * a display form of how the server is reached for people: the command and
- * arguments (shell-quoted where needed) or the URL with any user
+ * arguments (shell-quoted where needed; credential arguments masked as
+ * "***" by the rules of mv_config_arg_mask) or the URL with any user
  * information, query and fragment replaced by "..." (they may hold tokens;
- * the hash still covers the whole URL). `display` may be NULL.
+ * the hash still covers every argument and the whole URL). `display` may be
+ * NULL.
  * Returns 0, MV_EINVAL (no name or transport) or MV_ENOMEM.
  */
 int mv_pin_server(char out[MV_PIN_HEX], mv_buf *display, const mv_server_ident *id);

@@ -14,11 +14,13 @@
  * --force); 2 bad usage, bad input, or a store that cannot be used.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "json/canonical.h"
@@ -699,13 +701,52 @@ done:
     return code;
 }
 
+/* What a file that is not a regular file is, for the refusal. */
+static const char *file_kind(mode_t m) {
+    return S_ISDIR(m)                 ? "a directory"
+           : S_ISFIFO(m)              ? "a FIFO"
+           : S_ISSOCK(m)              ? "a socket"
+           : S_ISCHR(m) || S_ISBLK(m) ? "a device"
+                                      : "a special file";
+}
+
 static int read_input(const char *path, mv_buf *out) {
     bool is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    FILE *f = stdin;
     int rc = 0;
-    if (f == NULL) {
-        mv_cli_error("%s: cannot open: %s", path, strerror(errno));
-        return -1;
+    if (!is_stdin) {
+        /* Without O_NONBLOCK, opening a FIFO nobody writes to waits
+         * forever; a device (/dev/zero) never ends. Only regular files are
+         * read, and one over the cap is refused before reading. */
+        struct stat st;
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0) {
+            mv_cli_error("%s: cannot open: %s", path, strerror(errno));
+            return -1;
+        }
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            mv_cli_error("%s: cannot read: it is %s, not a regular file (use - for standard "
+                         "input)",
+                         path, file_kind(st.st_mode));
+            close(fd);
+            return -1;
+        }
+        if ((uint64_t)st.st_size > SEC_MAX_IMPORT) {
+            mv_cli_error("%s: larger than %u bytes", path, SEC_MAX_IMPORT);
+            close(fd);
+            return -1;
+        }
+        /* One allocation of the file's size instead of doubling to it. */
+        (void)mv_buf_reserve(out, (size_t)st.st_size);
+        int fl = fcntl(fd, F_GETFL);
+        if (fl >= 0)
+            (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+        f = fdopen(fd, "rb");
+        if (f == NULL) {
+            mv_cli_error("%s: cannot open: %s", path, strerror(errno));
+            close(fd);
+            return -1;
+        }
     }
     char chunk[65536];
     size_t got;

@@ -1175,6 +1175,21 @@ static void put_url(mv_buf *out, const char *url) {
     mv_buf_release(&shown);
 }
 
+mv_arg_mask mv_config_arg_mask(const char *prev, const char *arg) {
+    const char *eq;
+    if (arg == NULL)
+        return MV_ARG_SHOW;
+    if (prev != NULL && prev[0] == '-' && strchr(prev, '=') == NULL &&
+        credential_flag(prev, strlen(prev)))
+        return MV_ARG_MASK;
+    if (token_like(arg))
+        return MV_ARG_MASK;
+    eq = arg[0] == '-' ? strchr(arg, '=') : NULL;
+    if (eq != NULL && credential_flag(arg, (size_t)(eq - arg)))
+        return MV_ARG_MASK_VALUE;
+    return MV_ARG_SHOW;
+}
+
 int mv_config_describe(mv_buf *out, const mv_server_config *s) {
     if (out == NULL || s == NULL)
         return MV_EINVAL;
@@ -1183,22 +1198,23 @@ int mv_config_describe(mv_buf *out, const mv_server_config *s) {
     char **args = s->raw_args != NULL ? s->raw_args : s->args;
     const char *url = s->raw_url != NULL ? s->raw_url : s->url;
     if (cmd != NULL) {
-        bool mask_next = false;
         mv_buf_putc(out, ' ');
         put_shown(out, cmd);
         for (size_t i = 0; args != NULL && i < s->n_args; i++) {
             const char *arg = args[i] != NULL ? args[i] : "";
-            const char *eq = arg[0] == '-' ? strchr(arg, '=') : NULL;
             mv_buf_putc(out, ' ');
-            if (mask_next || token_like(arg)) {
+            switch (mv_config_arg_mask(i > 0 ? args[i - 1] : NULL, arg)) {
+            case MV_ARG_MASK:
                 mv_buf_puts(out, "***");
-            } else if (eq != NULL && credential_flag(arg, (size_t)(eq - arg))) {
-                mv_buf_append(out, arg, (size_t)(eq - arg) + 1);
+                break;
+            case MV_ARG_MASK_VALUE:
+                mv_buf_append(out, arg, (size_t)(strchr(arg, '=') - arg) + 1);
                 mv_buf_puts(out, "***");
-            } else {
+                break;
+            default:
                 put_shown(out, arg);
+                break;
             }
-            mask_next = arg[0] == '-' && eq == NULL && credential_flag(arg, strlen(arg));
         }
     }
     if (url != NULL) {

@@ -612,6 +612,8 @@ int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
 
     memset(&P, 0, sizeof P);
     memset(err, 0, sizeof *err);
+    if (data == NULL) /* an empty buffer that never held a byte: no NULL + 0 */
+        data = "";
     P.p0 = P.p = (const unsigned char *)data;
     P.end = P.p0 + len;
     P.arena = arena;

@@ -131,6 +131,8 @@ typedef struct fetch {
     bool stopped; /* a failure ended the fetch; res->status says which */
     bool oom;
     mv_arena *keep; /* cursors of the list being fetched */
+    mv_mcp_open_fn open; /* NULL = the real transports */
+    void *open_arg;
 } fetch;
 
 static void progress(fetch *f, const char *phase) {
@@ -166,13 +168,16 @@ static int open_transport(fetch *f, mv_transport kind, mv_mcp_failure *fail) {
     memset(fail, 0, sizeof(*fail));
     switch (kind) {
     case MV_TRANSPORT_STDIO:
-        rc = mv_mcp_stdio_open(&t, f->server, &f->lim, f->startup_deadline, fail);
-        break;
     case MV_TRANSPORT_HTTP:
-        rc = mv_mcp_http_open(&t, f->server, &f->lim, f->startup_deadline, fail);
-        break;
     case MV_TRANSPORT_SSE:
-        rc = mv_mcp_sse_open(&t, f->server, &f->lim, f->startup_deadline, fail);
+        if (f->open != NULL)
+            rc = f->open(f->open_arg, &t, kind, f->server, &f->lim, f->startup_deadline, fail);
+        else if (kind == MV_TRANSPORT_STDIO)
+            rc = mv_mcp_stdio_open(&t, f->server, &f->lim, f->startup_deadline, fail);
+        else if (kind == MV_TRANSPORT_HTTP)
+            rc = mv_mcp_http_open(&t, f->server, &f->lim, f->startup_deadline, fail);
+        else
+            rc = mv_mcp_sse_open(&t, f->server, &f->lim, f->startup_deadline, fail);
         break;
     default:
         fail->status = MV_MCP_INVALID_CONFIG;
@@ -755,6 +760,12 @@ static void result_init(mv_mcp_result *r) {
 
 int mv_mcp_fetch(mv_mcp_result *out, const mv_server_config *server, const mv_mcp_options *opts,
                  mv_error *err) {
+    return mv_mcp_fetch_with(out, server, opts, NULL, NULL, err);
+}
+
+int mv_mcp_fetch_with(mv_mcp_result *out, const mv_server_config *server,
+                      const mv_mcp_options *opts, mv_mcp_open_fn open, void *open_arg,
+                      mv_error *err) {
     fetch f;
     mv_mcp_failure fail;
     uint64_t t0 = mv_mcp_now_ms();
@@ -778,6 +789,8 @@ int mv_mcp_fetch(mv_mcp_result *out, const mv_server_config *server, const mv_mc
         return mv_error_set(err, MV_EINVAL, "mv_mcp_fetch: unknown protocol version");
     }
     f.server = server;
+    f.open = open;
+    f.open_arg = open_arg;
     f.lim.max_message_bytes = f.o.max_message_bytes;
     f.lim.max_total_bytes = f.o.max_total_bytes;
     f.lim.max_stderr_bytes = f.o.max_stderr_bytes;

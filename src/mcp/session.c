@@ -120,7 +120,8 @@ void mv_rpc_abandon_last(mv_rpc *r) {
 
 /* Answer a request the server sent us: ping gets an empty result (the
  * legacy revisions require it), anything else "method not found" (mcpvet
- * offers no sampling, roots or elicitation). */
+ * offers no sampling, roots or elicitation). Returns 0, MV_RPC_SEND_FAILED
+ * (*fail filled) or MV_ENOMEM. */
 static int answer_server_request(mv_rpc *r, const mv_jv *id, const char *method, size_t method_len,
                                  uint64_t deadline_ms, mv_mcp_failure *fail) {
     mv_buf reply;
@@ -150,7 +151,9 @@ static int answer_server_request(mv_rpc *r, const mv_jv *id, const char *method,
     info.method = NULL; /* a response: no Mcp-Method */
     info.protocol_version = r->version;
     info.notification = true; /* no reply expected */
-    rc = r->t->ops->send(r->t, reply.data, reply.len, &info, deadline_ms, fail);
+    rc = r->t->ops->send(r->t, reply.data, reply.len, &info, deadline_ms, fail) != 0
+             ? MV_RPC_SEND_FAILED
+             : MV_OK;
     mv_buf_release(&reply);
     r->server_requests++;
     return rc;
@@ -359,7 +362,7 @@ int mv_rpc_notify(mv_rpc *r, const char *method, mv_rpc_params_fn params, void *
         memcpy(tmp, fail->reason, sizeof tmp);
         tmp[sizeof tmp - 1] = '\0';
         prefix_reason(fail->reason, sizeof fail->reason, method, tmp);
-        return -1;
+        return MV_RPC_SEND_FAILED;
     }
     return 0;
 }

@@ -84,7 +84,12 @@ void mv_rpc_release(mv_rpc *r);
 int mv_rpc_call(mv_rpc *r, const char *method, mv_rpc_params_fn params, void *arg,
                 uint64_t deadline_ms, mv_rpc_reply *rep);
 
-/* Send a notification. Returns 0, -1 with *fail filled, or MV_ENOMEM. */
+/* A send the transport refused (*fail filled). Positive: MV_ENOMEM is -1,
+ * so -1 here would read as out of memory and fail a whole fetch. */
+#define MV_RPC_SEND_FAILED 1
+
+/* Send a notification. Returns 0, MV_RPC_SEND_FAILED with *fail filled, or
+ * MV_ENOMEM. */
 int mv_rpc_notify(mv_rpc *r, const char *method, mv_rpc_params_fn params, void *arg,
                   uint64_t deadline_ms, mv_mcp_failure *fail);
 

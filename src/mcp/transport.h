@@ -120,4 +120,20 @@ int mv_mcp_http_open(mv_mcp_transport **out, const mv_server_config *server,
 int mv_mcp_sse_open(mv_mcp_transport **out, const mv_server_config *server,
                     const mv_mcp_limits *lim, uint64_t deadline_ms, mv_mcp_failure *fail);
 
+/*
+ * Opens a transport of `kind` for `server`, as the three functions above
+ * do. mv_mcp_fetch uses those; tests and the session fuzz target
+ * (fuzz/fuzz_session.c) pass their own to drive the whole session logic
+ * (negotiation, fallback, pagination, caps) over a fake transport.
+ */
+typedef int (*mv_mcp_open_fn)(void *arg, mv_mcp_transport **out, mv_transport kind,
+                              const mv_server_config *server, const mv_mcp_limits *lim,
+                              uint64_t deadline_ms, mv_mcp_failure *fail);
+
+/* mv_mcp_fetch with every transport opened by `open` (NULL = the real
+ * ones). Same contract otherwise. */
+int mv_mcp_fetch_with(mv_mcp_result *out, const mv_server_config *server,
+                      const mv_mcp_options *opts, mv_mcp_open_fn open, void *open_arg,
+                      mv_error *err);
+
 #endif

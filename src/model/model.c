@@ -23,7 +23,8 @@
     "one, a bare array of tools, a snapshot {\"servers\":[{\"name\":...,\"tools\":[...]}]} or "    \
     "a corpus {\"entries\":[...]}"
 
-#define QUOTE_SRC 48 /* source bytes of untrusted text shown in messages */
+#define QUOTE_SRC 48           /* source bytes of untrusted text shown in messages */
+#define FIRST_READ (64 * 1024) /* bytes of the first read of a file or stream */
 
 /* ------------------------------------------------------------- errors */
 
@@ -775,7 +776,10 @@ int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_option
             goto done;
         }
     }
-    size_t hint = 64 * 1024;
+    size_t hint = FIRST_READ;
+    size_t scanned = 0;   /* leading whitespace looked at */
+    bool started = false; /* the first byte after it was seen */
+    bool refused = false; /* ... and cannot start a document */
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
         if ((uint64_t)st.st_size > max) {
@@ -795,7 +799,13 @@ int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_option
                               shown, (unsigned long long)max);
                 goto done;
             }
-            size_t ncap = cap == 0 ? hint : (cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2);
+            /* The first read is small: its first byte may already refuse
+             * the input (below). Then straight to the file's size, or
+             * doubling for a stream. */
+            size_t ncap = cap == 0             ? (hint < FIRST_READ ? hint : FIRST_READ)
+                          : cap < hint         ? hint
+                          : cap > SIZE_MAX / 2 ? SIZE_MAX
+                                               : cap * 2;
             if (ncap > limit)
                 ncap = limit;
             char *p = mv_realloc(a, buf, cap, ncap);
@@ -808,6 +818,21 @@ int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_option
         }
         size_t got = fread(buf + len, 1, cap - len, f);
         len += got;
+        /* A document starts with '{' or '[' after optional whitespace: any
+         * other first byte is refused by the parser at that very offset, so
+         * the rest need not be read (a 200 MB file of NUL bytes, /dev/zero
+         * piped in, a binary file). */
+        while (!started && scanned < len) {
+            char ch = buf[scanned];
+            if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+                scanned++;
+                continue;
+            }
+            started = true;
+            refused = ch != '{' && ch != '[';
+        }
+        if (refused)
+            break;
         if (got == 0) {
             if (ferror(f)) {
                 int e = errno;
@@ -817,7 +842,7 @@ int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_option
             break;
         }
     }
-    if ((uint64_t)len > max) {
+    if ((uint64_t)len > max && !refused) {
         rc = mdl_fail(&c, MV_ELIMIT, NULL, NULL,
                       "'%s' is larger than the max_document_bytes limit of %llu bytes", shown,
                       (unsigned long long)max);

@@ -238,7 +238,7 @@ mv_str mv_report_tool_label(mv_report_ctx *ctx, const mv_tool *tool) {
         return out;
     }
     mv_buf tmp;
-    mv_buf_init(&tmp, NULL);
+    mv_buf_init(&tmp, ctx->alloc);
     mv_buf_append(&tmp, tool->server.ptr, tool->server.len);
     mv_buf_putc(&tmp, '/');
     mv_buf_append(&tmp, tool->name.ptr, tool->name.len);
@@ -280,12 +280,12 @@ mv_str mv_report_tool_source(mv_report_ctx *ctx, size_t tool_index) {
     out = mv_report_safe(ctx, src, strlen(src), MV_REPORT_SOURCE_CAP);
     if (ctx->failed)
         goto done;
-    char *copy = mv_alloc(NULL, out.len + 1);
+    char *copy = mv_alloc(ctx->alloc, out.len + 1);
     if (copy == NULL)
         goto done; /* no cache; the arena copy serves this tool */
     memcpy(copy, out.ptr, out.len);
     copy[out.len] = '\0';
-    mv_free(NULL, ctx->source_mem, ctx->source_mem_size);
+    mv_free(ctx->alloc, ctx->source_mem, ctx->source_mem_size);
     ctx->source_mem = copy;
     ctx->source_mem_size = out.len + 1;
     ctx->source_key = src;
@@ -422,7 +422,7 @@ static void *range_worker_main(void *p) {
 static int ranges_parallel(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_range_fn fn,
                            const void *arg, unsigned jobs) {
     int rc = MV_ENOMEM;
-    range_worker *ks = mv_alloc(NULL, jobs * sizeof *ks);
+    range_worker *ks = mv_alloc(ctx->alloc, jobs * sizeof *ks);
     unsigned made = 0;
     if (ks == NULL)
         goto done;
@@ -431,7 +431,7 @@ static int ranges_parallel(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_ran
         memset(k, 0, sizeof *k);
         k->c = *ctx;
         k->c.out = &k->buf;
-        k->c.arena = mv_arena_new(NULL, 0);
+        k->c.arena = mv_arena_new(ctx->alloc, 0);
         k->c.failed = false;
         k->c.write = NULL;
         k->c.write_arg = NULL;
@@ -439,7 +439,7 @@ static int ranges_parallel(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_ran
         k->c.source_key = NULL;
         k->c.source_mem = NULL;
         k->c.source_mem_size = 0;
-        mv_buf_init(&k->buf, NULL);
+        mv_buf_init(&k->buf, ctx->alloc);
         if (k->c.arena == NULL)
             goto done;
         k->fn = fn;
@@ -502,9 +502,9 @@ done:
     for (unsigned t = 0; t < made; t++) {
         mv_arena_free(ks[t].c.arena);
         mv_buf_release(&ks[t].buf);
-        mv_free(NULL, ks[t].c.source_mem, ks[t].c.source_mem_size);
+        mv_free(ctx->alloc, ks[t].c.source_mem, ks[t].c.source_mem_size);
     }
-    mv_free(NULL, ks, jobs * sizeof *ks);
+    mv_free(ctx->alloc, ks, jobs * sizeof *ks);
     return rc;
 }
 
@@ -554,10 +554,11 @@ static int render(mv_buf *out, mv_report_write_fn write, void *write_arg, const 
     ctx.version = opts->version != NULL ? opts->version : MCPVET_VERSION;
     ctx.fail_on = opts->fail_on < MV_VERDICT_REVIEW ? MV_VERDICT_QUARANTINE : opts->fail_on;
     ctx.out = out;
+    ctx.alloc = out->alloc;
     ctx.write = write;
     ctx.write_arg = write_arg;
     ctx.jobs = opts->jobs > 0 ? opts->jobs : 1;
-    ctx.arena = mv_arena_new(NULL, 0);
+    ctx.arena = mv_arena_new(ctx.alloc, 0);
     if (ctx.arena == NULL) {
         rc = mv_error_set(err, MV_ENOMEM, "report: out of memory");
         goto done;
@@ -586,7 +587,7 @@ static int render(mv_buf *out, mv_report_write_fn write, void *write_arg, const 
         mv_error_set(err, rc, "report: %s", mv_strerror(rc));
 done:
     mv_arena_free(ctx.arena);
-    mv_free(NULL, ctx.source_mem, ctx.source_mem_size);
+    mv_free(ctx.alloc, ctx.source_mem, ctx.source_mem_size);
     return rc;
 }
 

@@ -31,7 +31,8 @@ typedef struct mv_report_ctx {
     const char *version;
     mv_verdict fail_on;
     mv_buf *out;
-    mv_arena *arena; /* render-safe copies; rewound per tool */
+    const mv_allocator *alloc; /* every allocation of the render: out->alloc */
+    mv_arena *arena;           /* render-safe copies; rewound per tool */
     bool failed;     /* an allocation failed */
     /* Streaming: when `write` is set, ctx->out is a bounded staging buffer
      * handed to it at tool boundaries (mv_report_flush). */

@@ -92,7 +92,7 @@ static void put_rules(mv_jw *w, const rule_set *rules) {
             mv_jw_cstr(w, "text", desc);
         } else {
             mv_buf tmp;
-            mv_buf_init(&tmp, NULL);
+            mv_buf_init(&tmp, w->b->alloc);
             mv_buf_printf(&tmp, "mcpvet check %s.", id);
             mv_jw_str(w, "text", (mv_str){tmp.data != NULL ? tmp.data : "", tmp.len});
             if (tmp.failed)
@@ -116,7 +116,7 @@ static void put_rules(mv_jw *w, const rule_set *rules) {
 static void put_uri(mv_jw *w, const char *path) {
     static const char hex[] = "0123456789ABCDEF";
     mv_buf tmp;
-    mv_buf_init(&tmp, NULL);
+    mv_buf_init(&tmp, w->b->alloc);
     for (const unsigned char *p = (const unsigned char *)path; *p != '\0'; p++) {
         unsigned c = *p;
         bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
@@ -147,7 +147,7 @@ static const char *raw_source(const mv_report_ctx *ctx, size_t tool_index) {
 static void put_message(mv_report_ctx *ctx, mv_jw *w, mv_str label, mv_str path,
                         const mv_signal *sig) {
     mv_buf text;
-    mv_buf_init(&text, NULL);
+    mv_buf_init(&text, ctx->alloc);
     mv_buf_append(&text, label.ptr, label.len);
     if (path.len > 0) {
         mv_buf_puts(&text, " (");
@@ -277,7 +277,7 @@ static void put_note(mv_jw *w, const char *level, const mv_buf *text, const char
 static void put_invocation(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules) {
     const mv_coverage *cov = ctx->coverage;
     mv_buf text;
-    mv_buf_init(&text, NULL);
+    mv_buf_init(&text, ctx->alloc);
     mv_jw_arr_begin(w, "invocations");
     mv_jw_obj_begin(w, NULL);
     mv_jw_bool(w, "executionSuccessful", !mv_report_degraded(ctx));
@@ -352,7 +352,7 @@ int mv_report_render_sarif(mv_report_ctx *ctx) {
     const mv_scan_summary *sum = &ctx->summary;
     mv_jw w;
 
-    rules = mv_alloc(NULL, sizeof *rules);
+    rules = mv_alloc(ctx->alloc, sizeof *rules);
     if (rules == NULL)
         goto done;
     *rules = rules_zero;
@@ -389,6 +389,6 @@ int mv_report_render_sarif(mv_report_ctx *ctx) {
     mv_jw_obj_end(&w);
     rc = mv_jw_finish(&w);
 done:
-    mv_free(NULL, rules, sizeof *rules);
+    mv_free(ctx->alloc, rules, sizeof *rules);
     return rc;
 }

@@ -3,7 +3,7 @@
  * the same definition without its name (a rename keeps that one), and of
  * each pinned member, so a diff can name what changed; and the identity hash
  * of a server with a display form of how it is reached that never shows a
- * URL's credentials or query.
+ * URL's credentials or query, nor a credential argument.
  */
 #include <pthread.h>
 #include <string.h>
@@ -233,6 +233,20 @@ static void put_shell_word(mv_buf *b, const char *s) {
     mv_buf_putc(b, '\'');
 }
 
+/* "--token=***": the flag of a "--flag=VALUE" argument, shell-quoted when
+ * needed, and its value hidden. */
+static void put_masked_value(mv_buf *b, const char *arg) {
+    mv_buf flag;
+    mv_buf_init(&flag, b->alloc);
+    mv_buf_append(&flag, arg, (size_t)(strchr(arg, '=') - arg) + 1);
+    if (flag.failed)
+        b->failed = 1;
+    else
+        put_shell_word(b, flag.data);
+    mv_buf_release(&flag);
+    mv_buf_puts(b, "***");
+}
+
 /* The URL without credentials, query or fragment (they may carry tokens). */
 static void put_redacted_url(mv_buf *b, const char *url) {
     const char *scheme_end = strstr(url, "://");
@@ -307,8 +321,21 @@ int mv_pin_server(char out[MV_PIN_HEX], mv_buf *display, const mv_server_ident *
         if (id->command != NULL) {
             put_shell_word(display, id->command);
             for (size_t i = 0; i < id->n_args; i++) {
+                const char *a = id->args[i] != NULL ? id->args[i] : "";
                 mv_buf_putc(display, ' ');
-                put_shell_word(display, id->args[i] != NULL ? id->args[i] : "");
+                /* Credential arguments stay out of the store and every
+                 * listing, as in mv_config_describe; the hash covers them. */
+                switch (mv_config_arg_mask(i > 0 ? id->args[i - 1] : NULL, a)) {
+                case MV_ARG_MASK:
+                    mv_buf_puts(display, "***");
+                    break;
+                case MV_ARG_MASK_VALUE:
+                    put_masked_value(display, a);
+                    break;
+                default:
+                    put_shell_word(display, a);
+                    break;
+                }
             }
             if (id->cwd != NULL) {
                 mv_buf_puts(display, " (in ");

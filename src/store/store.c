@@ -353,7 +353,9 @@ static int make_parents(char *path, mv_error *err) {
 static int check_header(mv_store *st, bool *fresh, mv_error *err) {
     unsigned char h[100];
     struct stat sb;
-    int fd = open(st->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    /* O_NONBLOCK: opening a FIFO nobody writes to must not wait forever
+     * (it is refused below); a regular file reads as usual. */
+    int fd = open(st->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return mv_error_set(err, errno == ENOENT ? MV_ENOTFOUND : MV_EIO, "cannot open %s: %s",
                             st->path, strerror(errno));

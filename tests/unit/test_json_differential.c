@@ -947,8 +947,24 @@ static void test_depth_limit(void **state) {
     mv_arena_free(arena);
 }
 
+/* An empty buffer that never allocated (data NULL, length 0), as the MCP
+ * client passes for an empty message: a clean parse error, not pointer
+ * arithmetic on NULL (found by fuzz/fuzz_session.c, UBSan). */
+static void test_null_empty_input(void **state) {
+    (void)state;
+    mv_arena *arena = mv_arena_new(NULL, 0);
+    const mv_jv *v = NULL;
+    mv_jerror je;
+    assert_non_null(arena);
+    assert_int_equal(mv_json_parse(&v, arena, NULL, NULL, 0, &je), MV_EPARSE);
+    assert_null(v);
+    assert_int_equal(je.offset, 0);
+    mv_arena_free(arena);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_null_empty_input),
         cmocka_unit_test(test_tricky_documents),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_generated_documents),

@@ -229,6 +229,29 @@ static void test_server_identity(void **state) {
     assert_string_equal(d.data, "'/opt/my tool' 'it'\\''s' 'a b' ''");
     mv_buf_release(&d);
 
+    /* credential arguments are hashed but never shown (found by the canary
+     * test: the store kept "--api-key=VALUE" in its display) */
+    const char *args4[] = {
+        "--api-key=sk-c1", "--token", "tok-canary-2", "ghp_abcdefghij0123456789KLMN",
+        "--port",          "8080",    "--key=a b"};
+    mv_server_ident k = {
+        .name = "k", .transport = "stdio", .command = "srv", .args = args4, .n_args = 7};
+    mv_buf_init(&d, NULL);
+    assert_int_equal(mv_pin_server(id, &d, &k), MV_OK);
+    assert_string_equal(d.data, "srv --api-key=*** --token *** *** --port 8080 --key=***");
+    mv_buf_release(&d);
+    args4[0] = "--api-key=sk-c3";
+    assert_int_equal(mv_pin_server(id2, NULL, &k), MV_OK);
+    assert_string_not_equal(id, id2);
+    /* a flag that needs quoting keeps its quotes */
+    const char *args5[] = {"--my secret=x"};
+    mv_server_ident k2 = {
+        .name = "k", .transport = "stdio", .command = "srv", .args = args5, .n_args = 1};
+    mv_buf_init(&d, NULL);
+    assert_int_equal(mv_pin_server(id, &d, &k2), MV_OK);
+    assert_string_equal(d.data, "srv '--my secret='***");
+    mv_buf_release(&d);
+
     mv_server_ident none = {.transport = "stdio"};
     assert_int_equal(mv_pin_server(id, NULL, &none), MV_EINVAL);
     mv_server_ident notr = {.name = "x"};

@@ -726,6 +726,31 @@ static void expect_refused(const char *p, int want, const char *phrase) {
     assert_int_equal(access(side, F_OK), -1); /* SQLite never opened it for writing */
 }
 
+/* A FIFO or a directory at the store path is refused at once: opening a
+ * FIFO nobody writes to used to wait forever (found by the hostile-input
+ * matrix, tests/integration/hostile_input.sh). */
+static void test_not_a_regular_file(void **state) {
+    (void)state;
+    const char *fifo = path_in("fifo.db");
+    const char *dirp = path_in("dir.db");
+    mv_store *st = NULL;
+    mv_error err;
+    mv_store_options o = {.create = true};
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    mv_error_clear(&err);
+    assert_int_equal(mv_store_open(&st, fifo, &o, &err), MV_ECORRUPT);
+    assert_null(st);
+    assert_non_null(strstr(err.message, "not a regular file"));
+    assert_non_null(strstr(err.message, fifo));
+    assert_int_equal(mkdir(dirp, 0700), 0);
+    mv_error_clear(&err);
+    assert_int_equal(mv_store_open(&st, dirp, &o, &err), MV_ECORRUPT);
+    assert_null(st);
+    assert_non_null(strstr(err.message, "not a regular file"));
+    unlink(fifo);
+    rmdir(dirp);
+}
+
 static void make_sqlite(const char *p, const char *sql) {
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
@@ -1162,6 +1187,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_scans, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export_import, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_and_foreign, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_not_a_regular_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migration_from_v1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_default_path_and_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_of_memory, setup, teardown),

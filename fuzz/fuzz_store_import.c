@@ -1,0 +1,236 @@
+/*
+ * libFuzzer target for the approval store's baseline import
+ * (mv_store_import, include/mcpvet/store.h): the strict parse, the shape
+ * and pin checks, and the one transaction that applies a baseline.
+ *
+ * LLVMFuzzerInitialize builds a template store in a scratch directory:
+ * server "srv" (stdio, command "cmd") with tools add (approved), echo
+ * (pending), wipe (quarantined) and gone (removed), and server "other"
+ * with one approved tool. Every input runs against a fresh copy of it:
+ *  - a refused import changes nothing: the export, the tool list with its
+ *    states and the audit log are as before;
+ *  - an accepted import gives a store whose own export imports again and
+ *    exports to the very same bytes (a fixed point), and the audit log
+ *    only grows.
+ * Seeds in fuzz/corpus_store/ are exports of that template (made with
+ * `mcpvet security export`) and edited copies. Build and run: see
+ * fuzz/README.md.
+ */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mcpvet/store.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char dir[256], template_path[300], work_path[300];
+static mv_buf template_bytes;
+
+static void broken(const char *what) {
+    fprintf(stderr, "fuzz_store_import: invariant broken: %s\n", what);
+    abort();
+}
+
+static int64_t fixed_clock(void *arg) {
+    (void)arg;
+    return 1750000000;
+}
+
+static mv_store *open_store(const char *path, bool create) {
+    mv_store *st = NULL;
+    mv_error err;
+    mv_store_options o;
+    memset(&o, 0, sizeof o);
+    o.create = create;
+    o.clock = fixed_clock;
+    mv_error_clear(&err);
+    if (mv_store_open(&st, path, &o, &err) != MV_OK) {
+        fprintf(stderr, "fuzz_store_import: open %s: %s\n", path, err.message);
+        abort();
+    }
+    return st;
+}
+
+#define DEF(name, desc)                                                                            \
+    "{\"description\":\"" desc "\",\"inputSchema\":{\"properties\":{\"x\":{\"type\":"              \
+    "\"string\"}},\"type\":\"object\"},\"name\":\"" name "\"}"
+
+static void scan_items(mv_store *st, const char *server, const char *const *names,
+                       const char *const *defs, const mv_verdict *verdicts, size_t n) {
+    mv_scan_item items[8];
+    mv_scan_server sv;
+    mv_error err;
+    memset(items, 0, sizeof items);
+    for (size_t i = 0; i < n; i++) {
+        items[i].name.ptr = names[i];
+        items[i].name.len = strlen(names[i]);
+        items[i].kind = MV_ITEM_TOOL;
+        items[i].definition.ptr = defs[i];
+        items[i].definition.len = strlen(defs[i]);
+        items[i].verdict = verdicts[i];
+    }
+    memset(&sv, 0, sizeof sv);
+    sv.ident.name = server;
+    sv.ident.transport = "stdio";
+    sv.ident.command = "cmd";
+    sv.items = items;
+    sv.n_items = n;
+    mv_error_clear(&err);
+    if (mv_store_apply_scan(st, &sv, 1, 1700000000, MV_ACTOR_CLI, NULL, &err) != MV_OK) {
+        fprintf(stderr, "fuzz_store_import: apply_scan: %s\n", err.message);
+        abort();
+    }
+}
+
+static void read_file(const char *path, mv_buf *out) {
+    char chunk[65536];
+    FILE *f = fopen(path, "rb");
+    size_t n;
+    out->len = 0;
+    if (f == NULL)
+        abort();
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        mv_buf_append(out, chunk, n);
+    fclose(f);
+}
+
+static void write_file(const char *path, const mv_buf *b) {
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(b->data, 1, b->len, f) != b->len || fclose(f) != 0)
+        abort();
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    static const char *const names[] = {"add", "echo", "wipe", "gone"};
+    static const char *const defs[] = {
+        DEF("add", "Adds two numbers."), DEF("echo", "Echoes the input."),
+        DEF("wipe", "Deletes everything."), DEF("gone", "Soon removed.")};
+    static const mv_verdict verdicts[] = {MV_VERDICT_CLEAN, MV_VERDICT_CLEAN, MV_VERDICT_QUARANTINE,
+                                          MV_VERDICT_CLEAN};
+    static const char *const other_names[] = {"lookup"};
+    static const char *const other_defs[] = {DEF("lookup", "Looks things up.")};
+    static const mv_verdict other_verdicts[] = {MV_VERDICT_CLEAN};
+    static const char *const approve[] = {"add", "gone"};
+    const char *tmp = getenv("TMPDIR");
+    mv_error err;
+    (void)argc;
+    (void)argv;
+    if (access("/dev/shm", W_OK) == 0)
+        tmp = "/dev/shm"; /* the store syncs every commit: keep it in memory */
+    snprintf(dir, sizeof dir, "%s/fuzz_store_import.XXXXXX", tmp != NULL ? tmp : "/tmp");
+    if (mkdtemp(dir) == NULL)
+        abort();
+    snprintf(template_path, sizeof template_path, "%s/template.db", dir);
+    snprintf(work_path, sizeof work_path, "%s/work.db", dir);
+    mv_store *st = open_store(template_path, true);
+    scan_items(st, "srv", names, defs, verdicts, 4);
+    scan_items(st, "other", other_names, other_defs, other_verdicts, 1);
+    mv_error_clear(&err);
+    if (mv_store_approve(st, "srv", approve, 2, false, MV_ACTOR_CLI, "ok", NULL, &err) != MV_OK ||
+        mv_store_approve(st, "other", NULL, 0, false, MV_ACTOR_CLI, NULL, NULL, &err) != MV_OK)
+        abort();
+    scan_items(st, "srv", names, defs, verdicts, 3); /* "gone" is removed */
+    const char *seed = getenv("MCPVET_FUZZ_WRITE_SEED");
+    if (seed != NULL) { /* how fuzz/corpus_store_import/export.json was made */
+        mv_buf e;
+        mv_buf_init(&e, NULL);
+        if (mv_store_export(st, &e, &err) != MV_OK)
+            abort();
+        write_file(seed, &e);
+        mv_buf_release(&e);
+    }
+    mv_store_close(st);
+    mv_buf_init(&template_bytes, NULL);
+    read_file(template_path, &template_bytes);
+    return 0;
+}
+
+/* Everything a refused import must leave as it was, as bytes. */
+static void state_of(mv_store *st, mv_buf *out) {
+    mv_store_tool_list *l = NULL;
+    mv_store_event_list *ev = NULL;
+    mv_store_filter f;
+    mv_error err;
+    memset(&f, 0, sizeof f);
+    f.definitions = true;
+    out->len = 0;
+    if (mv_store_export(st, out, &err) != MV_OK)
+        broken("export failed");
+    if (mv_store_list(st, &f, &l, &err) != MV_OK)
+        broken("list failed");
+    for (size_t i = 0; i < l->n; i++) {
+        const mv_store_tool *t = &l->tools[i];
+        mv_buf_printf(out, "\n%s/%s %s %s %s %s", t->server, t->name, mv_tool_state_name(t->state),
+                      t->approved_pin != NULL ? t->approved_pin : "-",
+                      t->current_pin != NULL ? t->current_pin : "-",
+                      t->approved_definition != NULL ? t->approved_definition : "-");
+    }
+    mv_store_tool_list_free(l);
+    if (mv_store_history(st, NULL, NULL, 0, &ev, &err) != MV_OK)
+        broken("history failed");
+    mv_buf_printf(out, "\nevents %zu", ev->n);
+    mv_store_event_list_free(ev);
+}
+
+static void remove_work(void) {
+    char p[320];
+    unlink(work_path);
+    snprintf(p, sizeof p, "%s-wal", work_path);
+    unlink(p);
+    snprintf(p, sizeof p, "%s-shm", work_path);
+    unlink(p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    mv_buf before, after, again;
+    mv_error err;
+    size_t n = 0;
+    if (size > 65536)
+        return 0;
+    remove_work();
+    write_file(work_path, &template_bytes);
+    mv_store *st = open_store(work_path, false);
+    mv_buf_init(&before, NULL);
+    mv_buf_init(&after, NULL);
+    mv_buf_init(&again, NULL);
+    state_of(st, &before);
+    mv_error_clear(&err);
+    int rc = mv_store_import(st, (const char *)data, size, "fuzz.json", MV_ACTOR_CLI, &n, &err);
+    if (rc != MV_OK) {
+        if (rc != err.code)
+            broken("error code differs from the return value");
+        if (rc != MV_EPARSE && rc != MV_EINVAL && rc != MV_ENOMEM)
+            fprintf(stderr, "fuzz_store_import: unusual code %d: %s\n", rc, err.message);
+        state_of(st, &after);
+        if (after.len != before.len || memcmp(after.data, before.data, before.len) != 0)
+            broken("a refused import changed the store");
+    } else {
+        mv_buf exported;
+        mv_buf_init(&exported, NULL);
+        if (mv_store_export(st, &exported, &err) != MV_OK)
+            broken("export after an import failed");
+        mv_error_clear(&err);
+        if (mv_store_import(st, exported.data, exported.len, "self", MV_ACTOR_CLI, NULL, &err) !=
+            MV_OK) {
+            fprintf(stderr, "fuzz_store_import: %s\n", err.message);
+            broken("the store's own export does not import");
+        }
+        if (mv_store_export(st, &again, &err) != MV_OK)
+            broken("export after the re-import failed");
+        if (again.len != exported.len || memcmp(again.data, exported.data, again.len) != 0)
+            broken("export -> import -> export is not a fixed point");
+        mv_buf_release(&exported);
+    }
+    mv_buf_release(&before);
+    mv_buf_release(&after);
+    mv_buf_release(&again);
+    mv_store_close(st);
+    return 0;
+}

@@ -131,7 +131,7 @@ static int visit(void *ctx, const pd_candidate *c) {
     pd_plan plan;
     if (c->start >= c->end || c->end > w->len)
         broken("a candidate outside the text or empty");
-    if ((unsigned)c->kind > PD_XESC)
+    if ((unsigned)c->kind > PD_REVERSED)
         broken("a candidate of an unknown kind");
     if (c->start < w->last_start[c->kind])
         broken("candidates of one kind out of text order");

@@ -100,8 +100,9 @@ static void classify(mv_arena *scratch, const char *text, size_t len) {
 typedef struct walk {
     const char *text;
     size_t len;
-    size_t last_start[2]; /* per kind: pd_scan reports every run, then every
-                             escape sequence, each kind in text order */
+    size_t last_start[PD_REVERSED + 1]; /* per kind: pd_scan reports the
+                                           kinds one after the other, each
+                                           in text order */
     unsigned count;
     mv_arena *scratch;
 } walk;

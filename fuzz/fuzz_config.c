@@ -37,6 +37,12 @@ static const char *fake_getenv(void *arg, const char *name) {
     return strcmp(name, "UNSET") == 0 ? NULL : "FUZZ-SECRET-VALUE";
 }
 
+/* The scratch directory goes when the process ends (make test replays
+ * this target on every run; each input's file is removed after use). */
+static void remove_dir(void) {
+    rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
@@ -44,6 +50,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     snprintf(dir, sizeof(dir), "%s/mcpvet-fuzz-config-XXXXXX", tmp != NULL ? tmp : "/tmp");
     if (mkdtemp(dir) == NULL)
         broken("mkdtemp");
+    atexit(remove_dir);
     return 0;
 }
 

@@ -107,6 +107,28 @@ static void write_file(const char *path, const mv_buf *b) {
         abort();
 }
 
+static void remove_work(void) {
+    char p[320];
+    unlink(work_path);
+    snprintf(p, sizeof p, "%s-wal", work_path);
+    unlink(p);
+    snprintf(p, sizeof p, "%s-shm", work_path);
+    unlink(p);
+}
+
+/* The scratch directory goes when the process ends (make test replays
+ * this target on every run). */
+static void cleanup(void) {
+    char p[320];
+    remove_work();
+    unlink(template_path);
+    snprintf(p, sizeof p, "%s-wal", template_path);
+    unlink(p);
+    snprintf(p, sizeof p, "%s-shm", template_path);
+    unlink(p);
+    rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     static const char *const names[] = {"add", "echo", "wipe", "gone"};
     static const char *const defs[] = {
@@ -129,6 +151,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         abort();
     snprintf(template_path, sizeof template_path, "%s/template.db", dir);
     snprintf(work_path, sizeof work_path, "%s/work.db", dir);
+    atexit(cleanup);
     mv_store *st = open_store(template_path, true);
     scan_items(st, "srv", names, defs, verdicts, 4);
     scan_items(st, "other", other_names, other_defs, other_verdicts, 1);
@@ -177,15 +200,6 @@ static void state_of(mv_store *st, mv_buf *out) {
         broken("history failed");
     mv_buf_printf(out, "\nevents %zu", ev->n);
     mv_store_event_list_free(ev);
-}
-
-static void remove_work(void) {
-    char p[320];
-    unlink(work_path);
-    snprintf(p, sizeof p, "%s-wal", work_path);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", work_path);
-    unlink(p);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

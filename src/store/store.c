@@ -490,11 +490,19 @@ int mv_store_open(mv_store **out, const char *path, const mv_store_options *opts
      * An empty SQLite database (no schema, no ids) holds nothing to lose and
      * is initialised; anything else must carry our application_id. */
     int64_t app = 0, version = 0, objects = 0;
-    if ((rc = pragma_int(st, "PRAGMA application_id", &app, err)) != MV_OK ||
-        (rc = pragma_int(st, "PRAGMA user_version", &version, err)) != MV_OK)
+    /* One read transaction, so the three answers come from one snapshot:
+     * read one by one, another process's first commit could land between
+     * them (no id yet, then its tables) and look like a foreign database. */
+    if ((rc = st_exec(st, "BEGIN", err)) != MV_OK)
         goto done;
-    if (fresh && app == 0 &&
-        (rc = pragma_int(st, "SELECT count(*) FROM sqlite_master", &objects, err)) != MV_OK)
+    if ((rc = pragma_int(st, "PRAGMA application_id", &app, err)) != MV_OK ||
+        (rc = pragma_int(st, "PRAGMA user_version", &version, err)) != MV_OK ||
+        (fresh && app == 0 &&
+         (rc = pragma_int(st, "SELECT count(*) FROM sqlite_master", &objects, err)) != MV_OK)) {
+        st_rollback(st);
+        goto done;
+    }
+    if ((rc = st_exec(st, "COMMIT", err)) != MV_OK)
         goto done;
     if (app != MV_STORE_APPLICATION_ID && !(fresh && app == 0 && version == 0 && objects == 0)) {
         rc = mv_error_set(err, MV_ECORRUPT,

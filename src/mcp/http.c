@@ -74,14 +74,10 @@ typedef struct xfer {
 /* Count reply bytes against the total cap. */
 static bool count_bytes(xfer *x, size_t n) {
     http_t *t = x->t;
-    if (n > t->lim.max_total_bytes || t->total > t->lim.max_total_bytes - n) {
+    if (!mv_mcp_count_total(&t->total, t->lim.max_total_bytes, n, &x->fail)) {
         x->failed = true;
-        mv_mcp_fail(&x->fail, MV_MCP_CAP_HIT, 0,
-                    "the server sent more than the %llu-byte total cap",
-                    (unsigned long long)t->lim.max_total_bytes);
         return false;
     }
-    t->total += n;
     return true;
 }
 

@@ -637,3 +637,13 @@ int mv_mcp_redirect_check(mv_mcp_redirects *r, const char *from, const char *to,
     r->n++;
     return 0;
 }
+
+bool mv_mcp_count_total(uint64_t *total, uint64_t cap, size_t n, mv_mcp_failure *fail) {
+    if (n > cap || *total > cap - n) {
+        mv_mcp_fail(fail, MV_MCP_CAP_HIT, 0, "the server sent more than the %llu-byte total cap",
+                    (unsigned long long)cap);
+        return false;
+    }
+    *total += n;
+    return true;
+}

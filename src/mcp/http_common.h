@@ -21,6 +21,10 @@
 
 /* ------------------------------------------------------------ failures */
 
+/* Count `n` more reply bytes into *total against `cap` (the transport's
+ * max_total_bytes). Over the cap: false, with *fail set to MV_MCP_CAP_HIT. */
+bool mv_mcp_count_total(uint64_t *total, uint64_t cap, size_t n, mv_mcp_failure *fail);
+
 /* Fill *fail (status, http_status, has_body = false, formatted reason).
  * Returns -1 so callers can `return mv_mcp_fail(...)`. NULL fail: no-op. */
 int mv_mcp_fail(mv_mcp_failure *fail, mv_mcp_status status, int http_status, const char *fmt, ...)

@@ -67,14 +67,10 @@ typedef struct sse_t {
 
 static bool count_bytes(leg *l, size_t n) {
     sse_t *t = l->t;
-    if (n > t->lim.max_total_bytes || t->total > t->lim.max_total_bytes - n) {
+    if (!mv_mcp_count_total(&t->total, t->lim.max_total_bytes, n, &l->fail)) {
         l->failed = true;
-        mv_mcp_fail(&l->fail, MV_MCP_CAP_HIT, 0,
-                    "the server sent more than the %llu-byte total cap",
-                    (unsigned long long)t->lim.max_total_bytes);
         return false;
     }
-    t->total += n;
     return true;
 }
 

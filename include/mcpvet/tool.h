@@ -78,10 +78,15 @@ typedef enum mv_item_kind {
     MV_ITEM_PROMPT,
     MV_ITEM_RESOURCE,
     MV_ITEM_RESOURCE_TEMPLATE,
+    /* A server's `instructions` from initialize: the client hands them to
+     * the model like a description, so they are scanned as one item named
+     * "server_instructions" whose description is the text. */
+    MV_ITEM_INSTRUCTIONS,
     MV_ITEM_KIND_COUNT
 } mv_item_kind;
 
-/* "tool", "prompt", "resource", "resource_template". Never NULL. */
+/* "tool", "prompt", "resource", "resource_template", "instructions".
+ * Never NULL. */
 const char *mv_item_kind_name(mv_item_kind kind);
 
 /* A top-level parameter of the input (or output) schema. */

@@ -82,8 +82,8 @@ const char *mv_field_kind_name(mv_field_kind kind) {
 }
 
 const char *mv_item_kind_name(mv_item_kind kind) {
-    static const char *const names[MV_ITEM_KIND_COUNT] = {"tool", "prompt", "resource",
-                                                          "resource_template"};
+    static const char *const names[MV_ITEM_KIND_COUNT] = {
+        "tool", "prompt", "resource", "resource_template", "instructions"};
     return (kind >= 0 && kind < MV_ITEM_KIND_COUNT) ? names[kind] : "tool";
 }
 

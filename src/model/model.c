@@ -296,6 +296,45 @@ static int parse_server_meta(mdl_ctx *c, const mv_jv *s, const mdl_loc *loc, mv_
     return MV_OK;
 }
 
+/* A server's `instructions` (initialize's result) reach the model like a
+ * description, so a non-empty string becomes one item of kind
+ * MV_ITEM_INSTRUCTIONS named "server_instructions", built from a two-member
+ * object {"name": "server_instructions", "description": TEXT} made in the arena:
+ * the same field walk, caps, pin and checks as any tool. */
+static int build_instructions(mdl_ctx *c, mv_toolset *set, const mv_jv *s, const mdl_loc *loc,
+                              mv_str server, mv_server_meta *meta) {
+    static const char item_name[] = "server_instructions";
+    const mv_jv *text = mv_jobject_get(s, "instructions");
+    if (text == NULL || mv_jis_null(text))
+        return MV_OK;
+    if (!mv_jis_string(text))
+        return mdl_fail(c, MV_EPARSE, loc, "instructions", "expected a string, found %s",
+                        mv_json_type(text));
+    if (mv_jstring_len(text) == 0)
+        return MV_OK;
+    mv_jm *members = mv_arena_calloc(c->arena, 2, sizeof(*members));
+    mv_jv *obj = mv_arena_calloc(c->arena, 1, sizeof(*obj));
+    if (members == NULL || obj == NULL)
+        return MV_ENOMEM;
+    members[0].key = "name";
+    members[0].key_len = 4;
+    members[0].value = (mv_jv){.type = MV_JSTRING,
+                               .n = (uint32_t)(sizeof item_name - 1),
+                               .u.s = item_name};
+    members[1].key = "description";
+    members[1].key_len = 11;
+    members[1].value = *text;
+    *obj = (mv_jv){.type = MV_JOBJECT, .n = 2, .u.members = members};
+    mdl_loc here = loc_add(loc, "instructions", -1);
+    int rc = mdl_build_tool(c, obj, &here, server, NULL, &set->tools[set->n_tools]);
+    if (rc != MV_OK)
+        return rc;
+    set->tools[set->n_tools].kind = MV_ITEM_INSTRUCTIONS;
+    set->n_tools++;
+    meta->counts[MV_ITEM_INSTRUCTIONS] = 1;
+    return MV_OK;
+}
+
 static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, const char *filter) {
     int rc = MV_OK;
     named *names = NULL;
@@ -313,6 +352,7 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, con
         for (size_t k = 0; k < ITEM_LISTS; k++)
             total += min_size(mv_jarray_size(mv_jobject_get(srv, item_lists[k].key)),
                               c->lim.max_tools_per_server);
+        total += 1; /* the server's instructions, when it has some */
     }
     if (n > 0) {
         set->servers = mv_arena_calloc(c->arena, n, sizeof(*set->servers));
@@ -375,6 +415,8 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, con
                 set->tools[t].kind = item_lists[k].kind;
             meta->counts[item_lists[k].kind] = set->n_tools - first;
         }
+        if (rc == MV_OK)
+            rc = build_instructions(c, set, s, &loc, server, meta);
         meta->n_tools = set->n_tools - meta->first_tool;
     }
     size_t first, second;

@@ -260,6 +260,9 @@ static void put_server(mv_jw *w, const pl_job *job) {
     put_list(w, "prompts", &r->prompts, false);
     put_list(w, "resources", &r->resources, false);
     put_list(w, "resourceTemplates", &r->resource_templates, false);
+    /* They reach the model like a description; the model scans them. */
+    if (r->instructions != NULL && r->instructions_len > 0)
+        mv_jw_str(w, "instructions", (mv_str){r->instructions, r->instructions_len});
     mv_jw_obj_end(w);
 }
 

@@ -237,6 +237,9 @@ json_is "discovery: tools came from every real server" \
     "all(s['tools']>0 for s in r['servers'] if s['status']=='ok')" True
 json_is "discovery: prompts are scanned as prompts" \
     "any(t['kind']=='prompt' for t in r['tools'])" True
+json_is "discovery: the everything server's instructions are scanned, and clean" \
+    "sorted(set((t['kind'],t['name'],t['verdict']) for t in r['tools'] if t['kind']=='instructions'))" \
+    "[('instructions', 'server_instructions', 'clean')]"
 json_is "discovery: a tool's source is its config file" \
     "[t['source'] for t in r['tools'] if t['server']=='zed-memory'][0]" "$H/.config/zed/settings.json"
 check "discovery starts no disabled or needs-input server" test ! -e "$STARTED"

@@ -331,6 +331,33 @@ static void test_snapshot_items_and_meta(void **state) {
                 MV_EPARSE, "servers[0].status", "expected a string", &err);
 }
 
+/* A server's instructions reach the model: a non-empty string becomes one
+ * item of kind instructions whose description is the text; an empty or
+ * null one adds nothing; anything else is an error naming the field. */
+static void test_snapshot_instructions(void **state) {
+    (void)state;
+    const char *doc = "{\"servers\":[{\"name\":\"a\",\"instructions\":\"Call list first.\","
+                      "\"tools\":[{\"name\":\"list\"}]},"
+                      "{\"name\":\"b\",\"instructions\":\"\",\"tools\":[{\"name\":\"x\"}]},"
+                      "{\"name\":\"c\",\"instructions\":null,\"tools\":[]}]}";
+    mv_toolset *set = parse_ok(doc, "snap.json", NULL);
+    assert_int_equal(set->n_tools, 3);
+    assert_int_equal(set->tools[1].kind, MV_ITEM_INSTRUCTIONS);
+    ASSERT_STR(set->tools[1].name, "server_instructions");
+    ASSERT_STR(set->tools[1].server, "a");
+    ASSERT_STR(set->tools[1].description, "Call list first.");
+    assert_string_equal(mv_item_kind_name(MV_ITEM_INSTRUCTIONS), "instructions");
+    assert_int_equal(set->servers[0].counts[MV_ITEM_INSTRUCTIONS], 1);
+    assert_int_equal(set->servers[0].n_tools, 2);
+    assert_int_equal(set->servers[1].n_tools, 1);
+    assert_int_equal(set->servers[2].n_tools, 0);
+    mv_toolset_free(set);
+
+    mv_error err;
+    expect_fail("{\"servers\":[{\"name\":\"a\",\"tools\":[],\"instructions\":[\"x\"]}]}", NULL,
+                MV_EPARSE, "servers[0].instructions", "expected a string", &err);
+}
+
 static void test_snapshot_errors(void **state) {
     (void)state;
     mv_error err;
@@ -1558,6 +1585,7 @@ int main(void) {
         cmocka_unit_test(test_jsonrpc),
         cmocka_unit_test(test_snapshot),
         cmocka_unit_test(test_snapshot_items_and_meta),
+        cmocka_unit_test(test_snapshot_instructions),
         cmocka_unit_test(test_snapshot_errors),
         cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_corpus_errors),

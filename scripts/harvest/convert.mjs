@@ -108,6 +108,9 @@ for (const s of servers) {
         if (Array.isArray(raw[key]) && raw[key].length > 0)
             snap[key] = byName(raw[key]);
     }
+    // mcpvet scans a server's instructions as an item of their own.
+    if (typeof raw.instructions === 'string' && raw.instructions.length > 0)
+        snap.instructions = raw.instructions;
     nPrompts += (snap.prompts || []).length;
     nResources += (snap.resources || []).length;
     nTemplates += (snap.resourceTemplates || []).length;

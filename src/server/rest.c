@@ -393,11 +393,18 @@ static int open_listener(listen_addr *la, unsigned *port, mv_error *err) {
     return fd;
 }
 
+/* A name too long for the table is left out: its requests are refused
+ * (fails closed), never matched on a truncated prefix. */
 static void add_host(rest_server *s, const char *host, unsigned port) {
-    if (s->n_hosts < REST_MAX_HOSTS)
-        snprintf(s->hosts[s->n_hosts++], REST_HOST_LEN, "%s:%u", host, port);
-    if (port == 80 && s->n_hosts < REST_MAX_HOSTS)
-        snprintf(s->hosts[s->n_hosts++], REST_HOST_LEN, "%s", host);
+    int n;
+    if (s->n_hosts < REST_MAX_HOSTS &&
+        (n = snprintf(s->hosts[s->n_hosts], REST_HOST_LEN, "%s:%u", host, port)) > 0 &&
+        (size_t)n < REST_HOST_LEN)
+        s->n_hosts++;
+    if (port == 80 && s->n_hosts < REST_MAX_HOSTS &&
+        (n = snprintf(s->hosts[s->n_hosts], REST_HOST_LEN, "%s", host)) > 0 &&
+        (size_t)n < REST_HOST_LEN)
+        s->n_hosts++;
 }
 
 static bool host_allowed(const rest_server *s, const char *host) {

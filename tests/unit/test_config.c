@@ -33,8 +33,9 @@
 static char g_tmp[512];
 
 static void mkdirs(const char *path) {
-    char buf[1024];
-    snprintf(buf, sizeof(buf), "%s", path);
+    char buf[4096];
+    int n = snprintf(buf, sizeof(buf), "%s", path);
+    assert_true(n > 0 && (size_t)n < sizeof(buf));
     for (char *p = buf + 1; *p; p++) {
         if (*p == '/') {
             *p = '\0';

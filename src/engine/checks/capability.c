@@ -86,7 +86,7 @@ enum { K_NARROW = 0, K_NETNARROW, K_FREETEXT, K_SENSITIVE };
 enum { S_WEAK = 1, S_MEDIUM = 2, S_STRONG = 3 };
 
 /* What a term of capability_resources.rules is. */
-enum { T_RES = 1, T_TARGET, T_NEG, T_NEG_AFTER, T_VERB };
+enum { T_RES = 1, T_TARGET, T_NEG, T_NEG_AFTER, T_VERB, T_SERVICE, T_DBSERVICE };
 #define B_LEFT 1u
 #define B_RIGHT 2u
 
@@ -113,6 +113,7 @@ typedef struct cap_res {
     mv_threat threat;
     bool needs_target; /* an upload counts only with an outside target */
     bool needs_verb;   /* in prose, counts fully only next to an access verb */
+    bool scope;        /* a scope ("the whole home directory"): "scans" is its use, not a detection list */
 } cap_res;
 
 typedef struct cap_sink {
@@ -120,6 +121,15 @@ typedef struct cap_sink {
     size_t len;
     int strength;
 } cap_sink;
+
+/* A parameter name (canonical) that is, or ends with, a capability. */
+enum { R_WHOLE = 0, R_SUFFIX, R_WORD, R_CONTAINS, R_DEFAULT };
+typedef struct cap_reach {
+    char canon[CAP_CANON_MAX]; /* R_CONTAINS: the raw text, ASCII lower-cased */
+    size_t len;
+    uint8_t res;
+    uint8_t how;
+} cap_reach;
 
 typedef struct cap_state {
     mv_arena *arena; /* every table below */
@@ -140,6 +150,13 @@ typedef struct cap_state {
     size_t n_mods;
     mv_str *vague; /* normalized, sorted */
     size_t n_vague;
+    cap_reach *reach; /* detector 3: parameter names that carry a capability */
+    size_t n_reach;
+    cap_sink *except; /* prefixes that make a credential suffix something else */
+    size_t n_except;
+    uint32_t restate_mask; /* resources a strong sink name already says (the conversation) */
+    int credparam;         /* resource index of credential parameters, -1 if none */
+    int dbconn;            /* resource index of connection-string parameters, -1 if none */
 } cap_state;
 
 /* ------------------------------------------------------------ bytes */
@@ -451,12 +468,24 @@ static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_
             rc = add_term(st, terms, n, tmp, line, T_NEG, bounds, 0, false);
         } else if (str_is(kw, "verb")) {
             rc = add_term(st, terms, n, tmp, line, T_VERB, bounds, 0, false);
+        } else if (str_is(kw, "service")) {
+            bool db = line.len > 3 && memcmp(line.ptr, "db ", 3) == 0;
+            if (db)
+                (void)token(&line);
+            rc = add_term(st, terms, n, tmp, line, db ? T_DBSERVICE : T_SERVICE, bounds, 0, false);
         } else if (str_is(kw, "quiet_without_verb")) {
             while (line.len > 0) {
                 int ri = find_res(st, token(&line));
                 if (ri < 0)
                     return MV_ECHECK;
                 st->res[ri].needs_verb = true;
+            }
+        } else if (str_is(kw, "scope")) {
+            while (line.len > 0) {
+                int ri = find_res(st, token(&line));
+                if (ri < 0)
+                    return MV_ECHECK;
+                st->res[ri].scope = true;
             }
         } else if (str_is(kw, "negate_after")) {
             rc = add_term(st, terms, n, tmp, line, T_NEG_AFTER, bounds, 0, false);
@@ -583,7 +612,13 @@ static int load_sinks(cap_state *st, mv_normalizer *n) {
     st->sinks = mv_arena_calloc(st->arena, lines, sizeof(*st->sinks));
     st->mods = mv_arena_calloc(st->arena, lines, sizeof(*st->mods));
     st->vague = mv_arena_calloc(st->arena, lines, sizeof(*st->vague));
-    if (st->sinks == NULL || st->mods == NULL || st->vague == NULL)
+    size_t words = 1;
+    for (size_t i = 0; i < len; i++)
+        words += data[i] == ' ';
+    st->reach = mv_arena_calloc(st->arena, words, sizeof(*st->reach));
+    st->except = mv_arena_calloc(st->arena, words, sizeof(*st->except));
+    if (st->sinks == NULL || st->mods == NULL || st->vague == NULL || st->reach == NULL ||
+        st->except == NULL)
         return MV_ENOMEM;
     line_reader r = {data, data + len};
     mv_str line;
@@ -600,6 +635,44 @@ static int load_sinks(cap_state *st, mv_normalizer *n) {
                 st->n_sinks++;
             else
                 st->n_mods++;
+        } else if (str_is(kw, "reach")) {
+            int ri = find_res(st, token(&line));
+            mv_str how = token(&line);
+            int h = str_is(how, "whole")    ? R_WHOLE
+                    : str_is(how, "suffix") ? R_SUFFIX
+                    : str_is(how, "word")   ? R_WORD
+                    : str_is(how, "contains") ? R_CONTAINS
+                    : str_is(how, "default")  ? R_DEFAULT
+                                              : -1;
+            if (ri < 0 || h < 0 || line.len == 0)
+                return MV_ECHECK;
+            while (line.len > 0) {
+                mv_str w = token(&line);
+                cap_reach *rr = &st->reach[st->n_reach];
+                if (h == R_CONTAINS || h == R_DEFAULT) {
+                    if (w.len >= CAP_CANON_MAX)
+                        return MV_ECHECK;
+                    for (size_t k = 0; k < w.len; k++)
+                        rr->canon[k] = (char)lower((unsigned char)w.ptr[k]);
+                    rr->len = w.len;
+                } else {
+                    rr->len = canon(w.ptr, w.len, rr->canon);
+                }
+                if (rr->len == 0)
+                    return MV_ECHECK;
+                rr->res = (uint8_t)ri;
+                rr->how = (uint8_t)h;
+                st->n_reach++;
+            }
+        } else if (str_is(kw, "except")) {
+            while (line.len > 0) {
+                mv_str w = token(&line);
+                cap_sink *e = &st->except[st->n_except];
+                e->len = canon(w.ptr, w.len, e->canon);
+                if (e->len == 0)
+                    return MV_ECHECK;
+                st->n_except++;
+            }
         } else if (str_is(kw, "vague")) {
             mv_str p = MV_STR_NULL;
             int rc = mv_normalize_phrase(n, st->arena, line.ptr, line.len, &p);
@@ -647,8 +720,13 @@ static int cap_init(const mv_allocator *a, void **state) {
     }
     /* Resources first: "justify" lines of the declared file name them. */
     rc = load_resources(st, n, tmp, terms);
-    if (rc == MV_OK)
+    if (rc == MV_OK) {
+        int cv = find_res(st, MV_STR_LIT("convo"));
+        st->restate_mask = cv >= 0 ? 1u << cv : 0;
+        st->credparam = find_res(st, MV_STR_LIT("credparam"));
+        st->dbconn = find_res(st, MV_STR_LIT("dbconn"));
         rc = load_declared(st, n, tmp, decl);
+    }
     if (rc == MV_OK)
         rc = load_sinks(st, n);
     if (rc == MV_OK)
@@ -802,18 +880,26 @@ typedef struct tool_scan {
     mv_emitter *out;
     collector tc; /* term matches of the current field */
     res_best best[CAP_MAX_RES];
-    bool *leak;   /* per param: its description mentions a resource */
+    uint32_t *leak; /* per param: resources its description mentions (bit mask) */
     int8_t *sink; /* per param: sink strength of its name (0 = none) */
     span desc_spans[CAP_DESC_SPANS];
     size_t n_desc_spans;
     int32_t desc; /* field index of the description, -1 if none */
     bool capped;
+    bool service; /* the description or title says the tool talks to a service */
+    bool db;      /* ... or works on a database */
 } tool_scan;
 
-static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne) {
+static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne,
+                              bool scope, bool *example) {
     mv_position pos;
     mv_position_text pt = {f->text, nt, f->kind, f->path};
     mv_position_classify(&pos, &pt, ns, ne);
+    *example = pos.cue == MV_POS_EXAMPLE_INTRO;
+    /* Nobody detects "the whole home directory": after "scans" a scope is
+     * what the tool walks through. */
+    if (scope && pos.cue == MV_POS_DETECTION_LIST)
+        return 1.0;
     /* Quoting or code-formatting a path is how honest and hostile text
      * alike write file names; only example, detection and label positions
      * say the mention is not a use. */
@@ -914,9 +1000,13 @@ static void weigh(tool_scan *ts, uint32_t fi, const cap_term *t, size_t ns, size
     /* The position only lowers a weight: skip it when it cannot matter. */
     if (w < b->w && !(leak_field && w >= CAP_LEAK_MIN))
         return;
-    w *= position_weight(f, nt, ns, ne);
-    if (leak_field && w >= CAP_LEAK_MIN)
-        ts->leak[f->param] = true;
+    bool example = false;
+    double pw = position_weight(f, nt, ns, ne, res->scope, &example);
+    /* In a parameter's description, examples of what to put there ("such
+     * as environment variables or config files") are what it asks for. */
+    if (leak_field && (example ? w : w * pw) >= CAP_LEAK_MIN)
+        ts->leak[f->param] |= 1u << ri;
+    w *= pw;
     if (w < b->w)
         return;
     uint32_t ro = nt->raw_offset[ns];
@@ -960,11 +1050,16 @@ static int scan_field(tool_scan *ts, uint32_t fi) {
         c->m[kept++] = *m;
     }
     c->n = kept;
+    bool job = f->kind == MV_FIELD_DESCRIPTION || f->kind == MV_FIELD_TITLE;
     for (size_t k = 0; k < c->n; k++) {
         const match *m = &c->m[k];
         const cap_term *t = &ts->st->term[m->id];
         if (t->kind == T_RES)
             weigh(ts, fi, t, m->start, m->end);
+        else if (t->kind == T_SERVICE && job)
+            ts->service = true;
+        else if (t->kind == T_DBSERVICE && (job || f->kind == MV_FIELD_PROPERTY_NAME))
+            ts->db = true; /* not the connection string's own description */
     }
     return MV_OK;
 }
@@ -1303,8 +1398,11 @@ static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
         return MV_OK;
     bool free_text = pm->type.len == 0 || str_is(pm->type, "string");
     /* A list of strings is as free as one string; only a strong name makes
-     * it worth a look (tags, ids and items lists are everywhere). */
-    if (!free_text &&
+     * it worth a look (tags, ids and items lists are everywhere). An object
+     * without declared properties is a bag that takes anything
+     * (additionalProperties): as free as a string. */
+    bool bag = str_is(pm->type, "object") && !nested_properties(tool, p);
+    if (!free_text && !bag &&
         !(strength == S_STRONG && str_is(pm->type, "array") && !nested_properties(tool, p)))
         return MV_OK;
 
@@ -1323,9 +1421,11 @@ static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
     /* A strong name already says what the value holds, so a description
      * that restates it ("previous messages") is no leak, and it takes more
      * than a restatement to explain why the tool needs it. A weaker name
-     * whose description asks for keys or the conversation is a leak. */
+     * whose description asks for keys or the conversation is a leak, and so
+     * is a strong one asking for something its name does not say
+     * (debug_info: "paste environment variables or config files"). */
     bool strong = strength == S_STRONG;
-    bool leak = !strong && ts->leak[p];
+    bool leak = (ts->leak[p] & ~(strong ? st->restate_mask : 0u)) != 0;
     if (!leak) {
         if (content_words(st, &desc, &name) >= CAP_MIN_EXPLAIN + (strong ? 1u : 0u))
             return MV_OK;
@@ -1393,6 +1493,181 @@ static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
     return mv_emit(ts->out, &spec);
 }
 
+/* ------------------------------------------------------------ detector 3 */
+
+/* Resource class a parameter name carries (capability_sinks.rules "reach"
+ * lines), or -1. A credential suffix preceded by a paging or sizing word
+ * (next_page_token, max_tokens) is not one. */
+static bool excepted(const cap_state *st, const char *w, size_t n, bool suffix_of) {
+    for (size_t k = 0; k < st->n_except; k++) {
+        const cap_sink *e = &st->except[k];
+        if (suffix_of ? (n >= e->len && memcmp(w + n - e->len, e->canon, e->len) == 0)
+                      : (n == e->len && memcmp(w, e->canon, n) == 0))
+            return true;
+    }
+    return false;
+}
+
+static bool contains_ci(mv_str text, const char *w, size_t n);
+
+static int reach_of(const cap_state *st, const mv_param *pm) {
+    char c[CAP_CANON_MAX];
+    size_t n = canon(pm->name.ptr, pm->name.len, c);
+    char words[CAP_NAME_MAX * 2 + 2];
+    size_t wn = split_words(pm->name.ptr, pm->name.len, words, sizeof(words));
+    /* Numbers and flags carry no secret ("use_token": true); a boolean
+     * "shell" still says the tool runs one. */
+    bool scalar = str_is(pm->type, "number") || str_is(pm->type, "integer");
+    bool flag = str_is(pm->type, "boolean");
+    /* A credential word next to a sizing or paging word is about the
+     * credential (password_length), not one. */
+    bool about = false;
+    for (size_t i = 0; i < wn;) {
+        size_t j = i;
+        while (j < wn && words[j] != ' ')
+            j++;
+        about = about || excepted(st, words + i, j - i, false);
+        i = j + 1;
+    }
+    for (size_t i = 0; i < st->n_reach; i++) {
+        const cap_reach *r = &st->reach[i];
+        bool cred = (int)r->res == st->credparam;
+        bool hit = false;
+        size_t pre = 0;
+        switch (r->how) {
+        case R_WHOLE:
+            hit = n == r->len && memcmp(c, r->canon, n) == 0;
+            break;
+        case R_SUFFIX:
+            hit = n >= r->len && memcmp(c + n - r->len, r->canon, r->len) == 0;
+            pre = hit ? n - r->len : 0;
+            break;
+        case R_WORD:
+            for (size_t a = 0; a < wn && !hit;) {
+                size_t b = a;
+                while (b < wn && words[b] != ' ')
+                    b++;
+                hit = b - a == r->len && memcmp(words + a, r->canon, r->len) == 0;
+                a = b + 1;
+            }
+            break;
+        case R_CONTAINS:
+            hit = contains_ci(pm->name, r->canon, r->len);
+            break;
+        default:
+            break; /* defaults: reach_defaults() */
+        }
+        if (!hit)
+            continue;
+        if (scalar || (flag && cred))
+            return -1;
+        if (cred && (about || (pre > 0 && excepted(st, c, pre, true))))
+            return -1;
+        return r->res;
+    }
+    return -1;
+}
+
+/* Does text contain word w[0, n) (ASCII case folded)? */
+static bool contains_ci(mv_str text, const char *w, size_t n) {
+    for (size_t i = 0; n > 0 && i + n <= text.len; i++) {
+        size_t k = 0;
+        while (k < n && lower((unsigned char)text.ptr[i + k]) == lower((unsigned char)w[k]))
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
+}
+
+/* Does the text name the tool's own server ("TweekIT API key" on server
+ * tweekit)? A credential for the server's own service is what it needs.
+ * Words of the server name of four or more letters count, without the
+ * generic ones every server name carries. */
+static bool names_server(const mv_tool *tool, mv_str text) {
+    static const char *const generic[] = {"server", "servers", "tool",   "tools",
+                                          "official", "client", "local", "remote"};
+    mv_str sv = tool->server;
+    size_t i = 0;
+    while (i < sv.len) {
+        while (i < sv.len && !is_alnum((unsigned char)sv.ptr[i]))
+            i++;
+        size_t j = i;
+        while (j < sv.len && is_alnum((unsigned char)sv.ptr[j]))
+            j++;
+        bool skip = j - i < 4;
+        for (size_t g = 0; !skip && g < sizeof(generic) / sizeof(generic[0]); g++)
+            skip = raw_reads(sv.ptr + i, j - i, (mv_str){generic[g], strlen(generic[g])});
+        if (!skip && contains_ci(text, sv.ptr + i, j - i))
+            return true;
+        i = j;
+    }
+    return false;
+}
+
+/* Parameters whose name carries a capability count as a mention of that
+ * resource in the parameter's name field, at the resource's full weight:
+ * "github_token" on an emoji finder says what "reads your GitHub token"
+ * would. A credential is explained when the tool's own description or
+ * title says it talks to a service (an API, an account, a remote host), or
+ * when the parameter's description names the server's own service ("TweekIT
+ * API key"); the tool description naming its server ("dice-box" rolling
+ * dice) says nothing about a credential. */
+static void reach_params(tool_scan *ts) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum)
+            continue;
+        int ri = reach_of(st, pm);
+        if (ri < 0 || (ri == st->credparam && (ts->service || names_server(tool, pm->description))) ||
+            (ri == st->dbconn && (ts->service || ts->db)))
+            continue;
+        int32_t fi = property_field(tool, p);
+        if (fi < 0)
+            continue;
+        const mv_field *f = &tool->fields[fi];
+        res_best *b = &ts->best[ri];
+        double w = st->res[ri].weight;
+        if (w > b->w)
+            *b = (res_best){w, false, fi, 0, (uint32_t)f->text.len};
+    }
+}
+
+/* A parameter whose default is the root of the file system or the home
+ * folder ("root_path": "/") gives a narrow tool the whole disk. */
+static void reach_defaults(tool_scan *ts) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        if (f->kind != MV_FIELD_SCHEMA_VALUE || f->param < 0 ||
+            (uint32_t)f->param >= tool->n_params ||
+            tool->params[f->param].schema != MV_SCHEMA_INPUT || f->path.len < 8 ||
+            memcmp(f->path.ptr + f->path.len - 8, ".default", 8) != 0)
+            continue;
+        mv_str v = f->text;
+        while (v.len > 0 && is_space((unsigned char)v.ptr[0])) {
+            v.ptr++;
+            v.len--;
+        }
+        while (v.len > 0 && is_space((unsigned char)v.ptr[v.len - 1]))
+            v.len--;
+        for (size_t i = 0; i < st->n_reach; i++) {
+            const cap_reach *r = &st->reach[i];
+            if (r->how != R_DEFAULT || !raw_reads(v.ptr, v.len, (mv_str){r->canon, r->len}))
+                continue;
+            res_best *b = &ts->best[r->res];
+            double w = st->res[r->res].weight;
+            if (w > b->w)
+                *b = (res_best){w, true, (int32_t)fi, (uint32_t)(v.ptr - f->text.ptr),
+                                (uint32_t)v.len};
+            break;
+        }
+    }
+}
+
 /* ------------------------------------------------------------ inspect */
 
 static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
@@ -1410,7 +1685,7 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     ts->tc.st = st;
     ts->tc.arena = ctx->scratch;
     ts->tc.m = mv_arena_alloc(ctx->scratch, CAP_MATCHES_INIT * sizeof(match));
-    ts->leak = mv_arena_calloc(ctx->scratch, tool->n_params + 1, sizeof(bool));
+    ts->leak = mv_arena_calloc(ctx->scratch, tool->n_params + 1, sizeof(*ts->leak));
     if (ts->tc.m == NULL || ts->leak == NULL)
         return MV_ENOMEM;
     for (uint32_t i = 0; i < tool->n_fields && ts->desc < 0; i++)
@@ -1424,6 +1699,8 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     if (rc != MV_OK)
         return rc;
 
+    reach_params(ts);
+    reach_defaults(ts);
     /* The declaration costs a normalization of the name: only work it out
      * for the few tools that mention a resource or carry a sink name. */
     bool need = false;

@@ -970,6 +970,85 @@ static size_t next_trace(traces *tr, size_t i) {
     return len;
 }
 
+/* Prose in ROT13 or written backwards needs no command word: its function
+ * words give it away. A line counts its whole words (ASCII letters, case
+ * folded) among the commonest English ones, among their ROT13 rotations
+ * ("gur", "naq", "lbh") and among their reversals ("eht", "dna", "uoy");
+ * three or more rotated (reversed) ones outnumbering the plain ones make
+ * the line a candidate. Plain English and other languages have a
+ * rotated or reversed function word now and then, never three. One linear
+ * pass; a line is cut into windows of PROSE_WINDOW bytes. */
+#define PROSE_WINDOW 2048u
+#define PROSE_MIN 3u
+
+static const char *const k_plain[] = {"the",  "and",   "to",   "of",   "you",    "your",
+                                      "with", "this",  "for",  "is",   "it",     "on",
+                                      "in",   "all",   "every", "user", "before", "from",
+                                      "send", "that"};
+/* The same words rotated and reversed, in the same order; a rotation or
+ * reversal that is itself an English word or an abbreviation ("no", "vs",
+ * "ti") is left out (empty). */
+static const char *const k_rot[] = {"gur",  "naq",   "gb",   "bs",   "lbh",    "lbhe",
+                                    "jvgu", "guvf",  "sbe",  "",     "vg",     "",
+                                    "",     "nyy",   "rirel", "hfre", "orsber", "sebz",
+                                    "fraq", "gung"};
+static const char *const k_rev[] = {"eht",  "dna",   "",     "fo",   "uoy",    "ruoy",
+                                    "htiw", "siht",  "rof",  "",     "",       "",
+                                    "",     "lla",   "yreve", "resu", "erofeb", "morf",
+                                    "dnes", "taht"};
+
+static bool word_is(const unsigned char *w, size_t n, const char *lit) {
+    if (lit[0] == '\0' || strlen(lit) != n)
+        return false;
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = w[k];
+        if (c >= 'A' && c <= 'Z')
+            c = (unsigned char)(c + 32);
+        if (c != (unsigned char)lit[k])
+            return false;
+    }
+    return true;
+}
+
+static int scan_prose(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    size_t start = 0, i = 0;
+    unsigned plain = 0, rot = 0, rev = 0;
+    int rc = 0;
+    while (rc == 0 && start < len) {
+        bool end = i >= len || s[i] == '\n' || i - start >= PROSE_WINDOW;
+        if (!end && is_alpha(s[i])) {
+            size_t j = i;
+            while (j < len && is_alpha(s[j]))
+                j++;
+            if (j - i <= 6) {
+                for (size_t k = 0; k < sizeof(k_plain) / sizeof(k_plain[0]); k++) {
+                    plain += word_is(s + i, j - i, k_plain[k]);
+                    rot += word_is(s + i, j - i, k_rot[k]);
+                    rev += word_is(s + i, j - i, k_rev[k]);
+                }
+            }
+            i = j;
+            continue;
+        }
+        if (!end) {
+            i++;
+            continue;
+        }
+        if (rot >= PROSE_MIN && rot > plain) {
+            pd_candidate c = {PD_ROT13, start, i, false, false};
+            rc = visit(ctx, &c);
+        }
+        if (rc == 0 && rev >= PROSE_MIN && rev > plain) {
+            pd_candidate c = {PD_REVERSED, start, i, false, false};
+            rc = visit(ctx, &c);
+        }
+        plain = rot = rev = 0;
+        start = i < len && s[i] == '\n' ? i + 1 : i;
+        i = start;
+    }
+    return rc;
+}
+
 int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit visit, void *ctx) {
     if (sc == NULL || len < 8)
         return 0;
@@ -994,6 +1073,8 @@ int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit v
         ls.base = ws;
         mv_ac_scan(sc->ac, text + ws, we - ws, on_line_word, &ls);
     }
+    if (ls.rc == 0)
+        ls.rc = scan_prose((const unsigned char *)text, len, visit, ctx);
     return ls.rc;
 }
 

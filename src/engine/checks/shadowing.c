@@ -2052,6 +2052,90 @@ static uint32_t brand_server(const reg_state *rs, const name_rec *n, uint32_t ow
     return NONE;
 }
 
+/* Bare key of a server name: lower-case letters and digits, separators
+ * dropped ("Google-Calendar" -> "googlecalendar"). Returns 0 when too long. */
+static size_t server_key(mv_str name, char *out, size_t cap) {
+    size_t k = 0;
+    for (size_t i = 0; i < name.len; i++) {
+        unsigned char c = (unsigned char)name.ptr[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (unsigned char)(c + 32);
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+            continue;
+        if (k + 1 >= cap)
+            return 0;
+        out[k++] = (char)c;
+    }
+    return k;
+}
+
+/* The same tool name on a server whose name is a typosquat of this one's
+ * ("google-calender" next to "google-calendar": edit distance 1, 2 for
+ * names of ten or more letters; not a numbered instance or a name that
+ * extends the other), with the other tool's description copied. The tool
+ * whose description holds the other's and adds to it is the imitation
+ * (hard); the other one is the original (info); neither: soft for both.
+ * Returns the tier, or MV_TIER_INFO with *other == NONE when no such pair. */
+static mv_tier server_squat(const reg_state *rs, const mv_tool *tool, uint32_t own, uint32_t nid,
+                            uint32_t *other) {
+    *other = NONE;
+    const name_rec *n = &rs->names[nid];
+    if (!other_server_has(n, own))
+        return MV_TIER_INFO;
+    uint32_t srv = other_server_of(n, own);
+    char a[NEAR_MAX_LEN + 1], b[NEAR_MAX_LEN + 1];
+    size_t la = server_key(mv_registry_server_name(rs->registry, own), a, sizeof(a));
+    size_t lb = server_key(mv_registry_server_name(rs->registry, srv), b, sizeof(b));
+    if (la < 5 || lb < 5)
+        return MV_TIER_INFO;
+    /* Two edits only in longer names: short vendor names two letters apart
+     * are different vendors ("github" / "gitlab"). */
+    unsigned dist = osa_distance(a, la, b, lb);
+    if (dist == 0 || dist > ((la < lb ? la : lb) >= 10 ? 2u : 1u))
+        return MV_TIER_INFO;
+    /* Numbered instances ("notes-1" / "notes-12") differ only in digits:
+     * twins, not an imitation. */
+    size_t ia = 0, ib = 0;
+    bool digits_only = true;
+    while (digits_only && (ia < la || ib < lb)) {
+        if (ia < la && a[ia] >= '0' && a[ia] <= '9') {
+            ia++;
+        } else if (ib < lb && b[ib] >= '0' && b[ib] <= '9') {
+            ib++;
+        } else {
+            digits_only = ia < la && ib < lb && a[ia] == b[ib];
+            ia++;
+            ib++;
+        }
+    }
+    /* A name that extends the other ("postgres" / "postgresro", "notion" /
+     * "notion2") is a variant or fork, not a misspelling. */
+    size_t ls = la < lb ? la : lb;
+    const char *lo = la < lb ? b : a;
+    const char *sh = la < lb ? a : b;
+    size_t ll = la < lb ? lb : la;
+    bool extends = la != lb && (memcmp(lo, sh, ls) == 0 || memcmp(lo + ll - ls, sh, ls) == 0);
+    if (digits_only || extends)
+        return MV_TIER_INFO;
+    const mv_tool *o = NULL;
+    for (uint32_t i = rs->srv_start[srv]; i < rs->srv_start[srv + 1] && o == NULL; i++)
+        if (rs->tool_name[rs->srv_tools[i]] == nid)
+            o = mv_registry_tool(rs->registry, rs->srv_tools[i]);
+    if (o == NULL)
+        return MV_TIER_INFO;
+    def_words own_words;
+    own_words.done = false;
+    bool schema = false;
+    if (!copies_definition(tool, &own_words, o, &schema) || schema)
+        return MV_TIER_INFO;
+    *other = srv;
+    if (tool->description.len > o->description.len + 16)
+        return MV_TIER_HARD;
+    if (o->description.len > tool->description.len + 16)
+        return MV_TIER_INFO;
+    return MV_TIER_SOFT;
+}
+
 static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_tool *tool,
                       uint32_t own, mv_emitter *out) {
     uint32_t nid = rs->tool_name[ctx->tool_index];
@@ -2167,6 +2251,21 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
         uint32_t same = n->n_servers - 1; /* the tool's own server is one of them */
         if (same == 0 && twins == 0)
             goto done;
+        uint32_t sq_srv = NONE;
+        mv_tier sq_tier = same > 0 ? server_squat(rs, tool, own, nid, &sq_srv) : MV_TIER_INFO;
+        if (sq_srv != NONE && sq_tier != MV_TIER_INFO) {
+            dt_puts(&d, "same name and description as the tool of server ");
+            dt_name(&d, mv_registry_server_name(rs->registry, sq_srv));
+            dt_puts(&d, sq_tier == MV_TIER_HARD
+                            ? ", on a server whose name is a misspelling of it, with text added"
+                            : ", on a server whose name is a misspelling of it");
+            s.tier = sq_tier;
+            s.confidence = sq_tier == MV_TIER_HARD ? 0.9 : 0.6;
+            s.length = (uint32_t)n->name.len;
+            s.detail = dt_str(&d);
+            rc = mv_emit(out, &s);
+            goto done;
+        }
         uint32_t brand = same > 0 ? brand_server(rs, n, own) : NONE;
         if (brand != NONE) {
             /* A distinctive name: the other server's brand, on a server

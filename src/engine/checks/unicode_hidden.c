@@ -469,6 +469,8 @@ typedef struct field_ctx {
     bool ids;      /* tool/property name: tab/LF/CR are controls too */
     bool strict;   /* identifiers and machine values: nothing is tolerated */
     uint32_t *rtl; /* prefix counts of RTL letters (n+1), NULL when none */
+    const unsigned char *s; /* the raw bytes the code points were read from */
+    size_t len;
 } field_ctx;
 
 static int32_t cp_at(const field_ctx *f, int64_t i) {
@@ -789,6 +791,78 @@ static int32_t base_near(const field_ctx *f, int64_t i, int dir) {
     return cp_at(f, j);
 }
 
+#define UH_QUOTE_REACH 40u  /* bytes from a documented example to its quotes */
+#define UH_NAME_REACH 160u  /* bytes from a documented example to its code point */
+
+static bool quote_byte(unsigned char b) {
+    return b == '"' || b == '\'' || b == '`';
+}
+
+/* A zero-width character shown as a documented example: inside quotes on
+ * its line ("pass<ZWSP>word") and its code point spelled out near it
+ * ("reports U+200B at index 4") in a field about invisible characters, as
+ * an invisible-character scanner writes its own documentation. Splitting the word is then the example's point:
+ * the character is a stray (review, hard with any other signal), not a
+ * broken keyword. */
+static bool documented_example(const field_ctx *f, uint32_t i) {
+    const ucp *c = &f->u[i];
+    if (f->s == NULL || c->cp > 0xFFFF)
+        return false;
+    size_t at = c->off, end = (size_t)c->off + c->len;
+    bool before = false, after = false;
+    for (size_t k = at; k > 0 && at - k < UH_QUOTE_REACH && !before; k--) {
+        if (f->s[k - 1] == '\n')
+            break;
+        before = quote_byte(f->s[k - 1]);
+    }
+    for (size_t k = end; k < f->len && k - end < UH_QUOTE_REACH && !after; k++) {
+        if (f->s[k] == '\n')
+            break;
+        after = quote_byte(f->s[k]);
+    }
+    if (!before || !after)
+        return false;
+    char want[7];
+    static const char hex[] = "0123456789ABCDEF";
+    want[0] = 'U';
+    want[1] = '+';
+    for (int d = 0; d < 4; d++)
+        want[2 + d] = hex[(c->cp >> (12 - 4 * d)) & 0xF];
+    /* The field is about invisible characters. */
+    static const char *const topic[] = {"invisible", "zero width", "zero-width", "hidden character",
+                                        "unicode"};
+    bool about = false;
+    for (size_t t = 0; t < sizeof(topic) / sizeof(topic[0]) && !about; t++) {
+        size_t tn = strlen(topic[t]);
+        for (size_t k = 0; k + tn <= f->len && !about; k++) {
+            size_t m = 0;
+            while (m < tn && (f->s[k + m] | 0x20) == (unsigned char)topic[t][m])
+                m++;
+            about = m == tn;
+        }
+    }
+    if (!about)
+        return false;
+    size_t lo = at > UH_NAME_REACH ? at - UH_NAME_REACH : 0;
+    size_t hi = end + UH_NAME_REACH < f->len ? end + UH_NAME_REACH : f->len;
+    for (size_t k = lo; k + 6 <= hi; k++) {
+        size_t m = 0;
+        while (m < 6) {
+            unsigned char b = f->s[k + m];
+            if (b >= 'a' && b <= 'f')
+                b = (unsigned char)(b - 32);
+            if (b == 'u')
+                b = 'U';
+            if (b != (unsigned char)want[m])
+                break;
+            m++;
+        }
+        if (m == 6)
+            return true;
+    }
+    return false;
+}
+
 /* Weak candidates: a lone one at a word boundary in prose is a stray. */
 static void settle_weak(field_ctx *f) {
     for (uint32_t i = 0; i < f->n; i++) {
@@ -797,6 +871,8 @@ static void settle_weak(field_ctx *f) {
             continue;
         bool run = hiddenish(f, (int64_t)i - 1) || hiddenish(f, (int64_t)i + 1);
         bool splits = is_word(base_near(f, i, -1)) && is_word(base_near(f, i, +1));
+        if (splits && !f->strict && !run && c->cls == HC_ZERO_WIDTH && documented_example(f, i))
+            splits = false;
         c->st = (f->strict || run || splits) ? ST_SUSPECT : ST_STRAY;
     }
     /* Legit zero-width/selector/mark characters touching a suspect one of
@@ -1025,6 +1101,8 @@ static int analyse_chunk(mv_arena *scratch, const unsigned char *s, size_t len, 
     memset(&f, 0, sizeof(f));
     f.ids = ids;
     f.strict = strict;
+    f.s = s;
+    f.len = len;
 
     /* Pass 0: count code points; stop early when nothing is a candidate. */
     uint32_t n = 0;

@@ -412,6 +412,8 @@ static const char *evidence_label(const layer *ly) {
         return "ROT13";
     case PD_ENC_REVERSED:
         return "reversed text";
+    case PD_ENC_WIDE:
+        return "fullwidth forms";
     default:
         return "base64";
     }
@@ -443,6 +445,8 @@ static const char *chain_label(const layer *ly) {
         return "rot13";
     case PD_ENC_REVERSED:
         return "reversed";
+    case PD_ENC_WIDE:
+        return "fullwidth";
     default:
         return "base64";
     }

@@ -1049,6 +1049,64 @@ static int scan_prose(const unsigned char *s, size_t len, pd_visit visit, void *
     return rc;
 }
 
+/* A fullwidth ASCII form at s[i] (U+FF01-U+FF5E, three bytes EF BC 81 to
+ * EF BD 9E) or the ideographic space U+3000 (E3 80 80): its length, with
+ * the ASCII byte it stands for in *ascii. 0 when it is neither. */
+static size_t wide_at(const unsigned char *s, size_t len, size_t i, uint32_t *ascii) {
+    if (i + 3 > len)
+        return 0;
+    if (s[i] == 0xE3 && s[i + 1] == 0x80 && s[i + 2] == 0x80) {
+        *ascii = ' ';
+        return 3;
+    }
+    if (s[i] != 0xEF || (s[i + 1] != 0xBC && s[i + 1] != 0xBD) || (s[i + 2] & 0xC0) != 0x80)
+        return 0;
+    uint32_t cp = 0xF000u | ((uint32_t)(s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
+    if (cp < 0xFF01 || cp > 0xFF5E)
+        return 0;
+    *ascii = cp - 0xFF01 + 0x21;
+    return 3;
+}
+
+/* Commands spelled in fullwidth forms ("ｃｕｒｌ　－ｄ　＠～／．ｄｏｃｋｅｒ") read as
+ * ASCII to a model and slip past ASCII matchers. A run of WIDE_MIN or more
+ * fullwidth forms (ideographic and ASCII spaces inside) is a candidate;
+ * CJK text with a fullwidth word or number now and then decodes to no
+ * command. memchr finds the lead bytes; one linear pass. */
+#define WIDE_MIN 8u
+
+static int scan_wide(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    size_t i = 0;
+    int rc = 0;
+    while (rc == 0 && i < len) {
+        const unsigned char *p = memchr(s + i, 0xEF, len - i);
+        const unsigned char *q = memchr(s + i, 0xE3, len - i);
+        if (p == NULL || (q != NULL && q < p))
+            p = q;
+        if (p == NULL)
+            break;
+        size_t st = (size_t)(p - s), k = st, n = 0;
+        uint32_t a = 0;
+        while (k < len) {
+            size_t l = wide_at(s, len, k, &a);
+            if (l > 0) {
+                n += a != ' ';
+                k += l;
+            } else if (s[k] == ' ') {
+                k++;
+            } else {
+                break;
+            }
+        }
+        if (n >= WIDE_MIN) {
+            pd_candidate c = {PD_WIDE, st, k, false, false};
+            rc = visit(ctx, &c);
+        }
+        i = k > st ? k : st + 1;
+    }
+    return rc;
+}
+
 int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit visit, void *ctx) {
     if (sc == NULL || len < 8)
         return 0;
@@ -1075,6 +1133,8 @@ int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit v
     }
     if (ls.rc == 0)
         ls.rc = scan_prose((const unsigned char *)text, len, visit, ctx);
+    if (ls.rc == 0)
+        ls.rc = scan_wide((const unsigned char *)text, len, visit, ctx);
     return ls.rc;
 }
 
@@ -1118,6 +1178,9 @@ void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
         break;
     case PD_REVERSED:
         plan->enc = PD_ENC_REVERSED;
+        break;
+    case PD_WIDE:
+        plan->enc = PD_ENC_WIDE;
         break;
     default:
         plan->enc = PD_ENC_ESC;
@@ -1177,6 +1240,18 @@ size_t pu_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, b
         break;
     case PD_ENC_REVERSED:
         decode_reversed(s, p->from, p->to, &o);
+        break;
+    case PD_ENC_WIDE:
+        for (size_t i = p->from; i < p->to && !o.full;) {
+            uint32_t cp = 0;
+            size_t l = wide_at(s, p->to, i, &cp);
+            if (l > 0) {
+                put_byte(&o, (unsigned char)cp);
+                i += l;
+            } else {
+                put_byte(&o, s[i++]);
+            }
+        }
         break;
     default:
         break;

@@ -1391,6 +1391,123 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, uint3
     return mv_emit(out, &s);
 }
 
+/* ------------------------------------------------------ mixed-script words */
+
+/* Cyrillic and Greek letters that look like Latin ones. */
+static bool latin_lookalike(int32_t cp) {
+    static const int32_t set[] = {
+        0x0391, 0x0392, 0x0395, 0x0396, 0x0397, 0x0399, 0x039A, 0x039C, 0x039D, 0x039F, 0x03A1,
+        0x03A4, 0x03A5, 0x03A7, 0x03BF, 0x0405, 0x0406, 0x0408, 0x0410, 0x0412, 0x0415, 0x041A,
+        0x041C, 0x041D, 0x041E, 0x0420, 0x0421, 0x0422, 0x0423, 0x0425, 0x0430, 0x0435, 0x043E,
+        0x0440, 0x0441, 0x0443, 0x0445, 0x0455, 0x0456, 0x0458, 0x04BB, 0x04CF, 0x0501, 0x051B,
+        0x051D};
+    size_t lo = 0, hi = sizeof(set) / sizeof(set[0]);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (set[mid] == cp)
+            return true;
+        if (set[mid] < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+typedef struct mixed_words {
+    uint32_t count;
+    int32_t field; /* first word's field, -1 when none */
+    uint32_t off, len;
+} mixed_words;
+
+/* Words that mix Latin letters with Cyrillic or Greek look-alikes
+ * ("сollесt", "АWЅ"): a phrase spelled to look English to a reader and the
+ * model while no ASCII matcher sees its words. Honest Russian or Greek text
+ * writes whole words in one script; a Latin product name is a word of its
+ * own. Separators (spaces, hyphens, punctuation) end a word. */
+static void count_mixed(const mv_field *fl, uint32_t field, mixed_words *mw) {
+    mv_str whole = mv_field_whole(fl);
+    const unsigned char *t = (const unsigned char *)whole.ptr;
+    size_t n = whole.len;
+    bool any = false;
+    for (size_t i = 0; i + 1 < n && !any; i++)
+        any = (t[i] == 0xCE || t[i] == 0xCF || t[i] == 0xD0 || t[i] == 0xD1 || t[i] == 0xD3 ||
+               t[i] == 0xD4 || t[i] == 0xD2) &&
+              (t[i + 1] & 0xC0) == 0x80;
+    if (!any)
+        return;
+    /* Text about homoglyphs quotes its examples ("'ignоre' (with a
+     * Cyrillic о)"): a quoted word there is documentation. */
+    static const char *const topic[] = {"cyrillic", "homoglyph", "look-alike", "lookalike",
+                                        "confusable"};
+    bool about = false;
+    for (size_t k = 0; k < sizeof(topic) / sizeof(topic[0]) && !about; k++) {
+        size_t tn = strlen(topic[k]);
+        for (size_t i = 0; i + tn <= n && !about; i++) {
+            size_t m = 0;
+            while (m < tn && (t[i + m] | 0x20) == (unsigned char)topic[k][m])
+                m++;
+            about = m == tn;
+        }
+    }
+    size_t w0 = 0;
+    bool latin = false, look = false;
+    for (size_t i = 0; i <= n;) {
+        int32_t cp = -1;
+        uint32_t l = 1;
+        if (i < n)
+            l = utf8_next(t + i, n - i, &cp);
+        bool letter = cp >= 0 && (is_letter(cp) || is_mark(cp));
+        if (!letter) {
+            bool quoted = about && w0 > 0 && i < n && quote_byte(t[w0 - 1]) && quote_byte(t[i]);
+            if (latin && look && !quoted) {
+                if (mw->count++ == 0) {
+                    mw->field = (int32_t)field;
+                    mw->off = (uint32_t)w0;
+                    mw->len = (uint32_t)(i - w0);
+                }
+            }
+            latin = look = false;
+            i += l;
+            w0 = i;
+            continue;
+        }
+        latin = latin || (cp < 0x80);
+        look = look || latin_lookalike(cp);
+        i += l;
+    }
+}
+
+static int emit_mixed(const mv_tool *tool, const mixed_words *mw, mv_emitter *out) {
+    const mv_field *fl = &tool->fields[mw->field];
+    char detail[200];
+    mv_signal_spec s;
+    memset(&s, 0, sizeof(s));
+    s.threat = MV_THREAT_TOOL_POISONING;
+    s.field = mw->field;
+    s.offset = mw->off;
+    s.length = mw->len;
+    s.tier = MV_TIER_HARD;
+    s.confidence = 0.9;
+    snprintf(detail, sizeof(detail),
+             "%u word(s) mix Latin letters with Cyrillic or Greek look-alikes: text spelled to "
+             "read as English while hiding its words from matchers",
+             mw->count);
+    s.detail = (mv_str){detail, strlen(detail)};
+    mv_str whole = mv_field_whole(fl);
+    size_t a = mw->off > UH_CONTEXT ? mw->off - UH_CONTEXT : 0;
+    size_t b = (size_t)mw->off + mw->len + UH_CONTEXT;
+    if (b > whole.len)
+        b = whole.len;
+    while (a < mw->off && ((unsigned char)whole.ptr[a] & 0xC0) == 0x80)
+        a++;
+    while (b > (size_t)mw->off + mw->len && b < whole.len &&
+           ((unsigned char)whole.ptr[b] & 0xC0) == 0x80)
+        b--;
+    s.evidence = (mv_str){whole.ptr + a, b - a};
+    return mv_emit(out, &s);
+}
+
 static bool is_ids_kind(mv_field_kind k) {
     return k == MV_FIELD_NAME || k == MV_FIELD_PROPERTY_NAME;
 }
@@ -1399,9 +1516,13 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
     int rc = MV_OK;
     tool_acc acc;
     memset(&acc, 0, sizeof(acc));
+    mixed_words mw = {0, -1, 0, 0};
     for (uint32_t i = 0; i < tool->n_fields; i++) {
         const mv_field *fl = &tool->fields[i];
         bool ids = is_ids_kind(fl->kind);
+        /* Names are the impersonation check's (confusable names). */
+        if (!ids && fl->window_of == 0)
+            count_mixed(fl, i, &mw);
         bool strict = ids || fl->kind == MV_FIELD_SCHEMA_VALUE;
         mv_str whole = mv_field_whole(fl);
         /* A value that is one ZERO WIDTH SPACE and nothing else is a
@@ -1424,6 +1545,13 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         mv_arena_mark mark = mv_arena_save(ctx->scratch);
         rc = analyse_field(ctx->scratch, fl, i, ids, strict, &acc);
         mv_arena_rewind(ctx->scratch, mark);
+        if (rc != MV_OK)
+            goto done;
+    }
+    /* One mixed word is a slip of the keyboard layout; two or more are
+     * written that way. */
+    if (mw.count >= 2) {
+        rc = emit_mixed(tool, &mw, out);
         if (rc != MV_OK)
             goto done;
     }

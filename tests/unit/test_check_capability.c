@@ -702,7 +702,6 @@ static void test_long_field(void **state) {
     assert_located(t, s, MV_FIELD_DESCRIPTION, "~/.ssh/id_rsa");
 }
 
-
 /* ------------------------------------------------ detector 3: parameters */
 
 static const mv_signal *signal_with(const mv_finding *fd, const char *detail) {

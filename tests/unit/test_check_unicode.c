@@ -801,7 +801,6 @@ static void test_strays(void **state) {
     }
 }
 
-
 /* A zero-width character shown as a documented example (quoted, its code
  * point spelled out nearby, in text about invisible characters) is a
  * stray: review, never quarantine. Without the code point, outside quotes,
@@ -832,7 +831,6 @@ static void test_documented_example(void **state) {
     assert_int_equal(fd->verdict, MV_VERDICT_QUARANTINE);
     scan_fixture_free(&f);
 }
-
 
 /* Words mixing Latin letters with Cyrillic or Greek look-alikes: two or
  * more are hard; one (a keyboard-layout slip), whole Russian or Greek

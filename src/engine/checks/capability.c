@@ -2,7 +2,7 @@
  * capability.mismatch (soft): a tool that says it does one small thing but
  * whose text reaches for something it has no business with.
  *
- * Two detectors share one pass over the tool:
+ * Three detectors share one pass over the tool:
  *
  *  1. Declared versus implied capability. The tool's name (split into
  *     words) says what it is for: arithmetic, text formatting, dates,
@@ -21,7 +21,16 @@
  *     notes...; capability_sinks.rules) that neither its own description
  *     nor the tool description explains. Requiredness, the strength of the
  *     name and a narrow declaration raise the weight; tools that record or
- *     send free text by nature lower it.
+ *     send free text by nature lower it. An object parameter without
+ *     declared properties is a bag as free as a string.
+ *
+ *  3. Parameters that carry a capability. A parameter named like a
+ *     credential (github_token, apiKey, password), a shell command (cmd,
+ *     shell, pre_command), the environment (env_vars) or a database
+ *     connection string, or defaulting to the file-system root, is a
+ *     reference to that resource class, counted only for a tool whose job
+ *     is narrow; a tool that says it talks to a service explains a
+ *     credential (capability_sinks.rules, "reach" lines).
  *
  * Everything is matched in one Aho-Corasick pass per field over the
  * normalized view: the normalizer leaves paths and code fragments as they
@@ -86,7 +95,7 @@ enum { K_NARROW = 0, K_NETNARROW, K_FREETEXT, K_SENSITIVE };
 enum { S_WEAK = 1, S_MEDIUM = 2, S_STRONG = 3 };
 
 /* What a term of capability_resources.rules is. */
-enum { T_RES = 1, T_TARGET, T_NEG, T_NEG_AFTER, T_VERB, T_SERVICE, T_DBSERVICE };
+enum { T_RES = 1, T_TARGET, T_NEG, T_NEG_AFTER, T_VERB };
 #define B_LEFT 1u
 #define B_RIGHT 2u
 
@@ -113,7 +122,7 @@ typedef struct cap_res {
     mv_threat threat;
     bool needs_target; /* an upload counts only with an outside target */
     bool needs_verb;   /* in prose, counts fully only next to an access verb */
-    bool scope;        /* a scope ("the whole home directory"): "scans" is its use, not a detection list */
+    bool scope; /* a scope ("the whole home directory"): "scans" is its use, not a detection list */
 } cap_res;
 
 typedef struct cap_sink {
@@ -140,8 +149,9 @@ typedef struct cap_state {
     uint64_t narrow_mask; /* narrow + netnarrow */
     uint64_t freetext_mask;
     uint64_t sensitive_mask;
-    mv_ac *decl;  /* declaration phrases -> class */
-    mv_ac *terms; /* resource, target and denial terms -> index into `term` */
+    mv_ac *decl;     /* declaration phrases -> class */
+    mv_ac *terms;    /* resource, target and denial terms -> index into `term` */
+    mv_ac *services; /* service words (id 0) and database words (id 1), detector 3 only */
     cap_term *term;
     size_t n_terms;
     cap_sink *sinks;
@@ -410,7 +420,8 @@ static int add_shared(void *p, mv_str cls, mv_str phrase) {
     return add_term(c->st, c->terms, c->n, c->tmp, phrase, T_RES, bounds, (size_t)ri, path);
 }
 
-static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_builder *terms) {
+static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_builder *terms,
+                          mv_ac_builder *svc) {
     const char *data = NULL;
     size_t len = 0;
     shared_ctx sc = {st, n, tmp, terms, 0, true};
@@ -469,10 +480,12 @@ static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_
         } else if (str_is(kw, "verb")) {
             rc = add_term(st, terms, n, tmp, line, T_VERB, bounds, 0, false);
         } else if (str_is(kw, "service")) {
+            /* Their own automaton: common words ("api", "server") would
+             * crowd the resource matches of every field. */
             bool db = line.len > 3 && memcmp(line.ptr, "db ", 3) == 0;
             if (db)
                 (void)token(&line);
-            rc = add_term(st, terms, n, tmp, line, db ? T_DBSERVICE : T_SERVICE, bounds, 0, false);
+            rc = add_phrase(svc, n, tmp, line, db ? 1u : 0u);
         } else if (str_is(kw, "quiet_without_verb")) {
             while (line.len > 0) {
                 int ri = find_res(st, token(&line));
@@ -638,9 +651,9 @@ static int load_sinks(cap_state *st, mv_normalizer *n) {
         } else if (str_is(kw, "reach")) {
             int ri = find_res(st, token(&line));
             mv_str how = token(&line);
-            int h = str_is(how, "whole")    ? R_WHOLE
-                    : str_is(how, "suffix") ? R_SUFFIX
-                    : str_is(how, "word")   ? R_WORD
+            int h = str_is(how, "whole")      ? R_WHOLE
+                    : str_is(how, "suffix")   ? R_SUFFIX
+                    : str_is(how, "word")     ? R_WORD
                     : str_is(how, "contains") ? R_CONTAINS
                     : str_is(how, "default")  ? R_DEFAULT
                                               : -1;
@@ -695,6 +708,7 @@ static void cap_fini(const mv_allocator *a, void *state) {
         return;
     mv_ac_free(st->decl);
     mv_ac_free(st->terms);
+    mv_ac_free(st->services);
     mv_arena_free(st->arena);
     mv_free(a, st, sizeof(*st));
 }
@@ -703,7 +717,7 @@ static int cap_init(const mv_allocator *a, void **state) {
     int rc = MV_OK;
     mv_normalizer *n = NULL;
     mv_arena *tmp = NULL;
-    mv_ac_builder *decl = NULL, *terms = NULL;
+    mv_ac_builder *decl = NULL, *terms = NULL, *svc = NULL;
     cap_state *st = mv_calloc(a, 1, sizeof(*st));
     if (st == NULL) {
         rc = MV_ENOMEM;
@@ -714,12 +728,14 @@ static int cap_init(const mv_allocator *a, void **state) {
     tmp = mv_arena_new(a, 0);
     decl = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
     terms = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
-    if (st->arena == NULL || n == NULL || tmp == NULL || decl == NULL || terms == NULL) {
+    svc = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
+    if (st->arena == NULL || n == NULL || tmp == NULL || decl == NULL || terms == NULL ||
+        svc == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
     /* Resources first: "justify" lines of the declared file name them. */
-    rc = load_resources(st, n, tmp, terms);
+    rc = load_resources(st, n, tmp, terms, svc);
     if (rc == MV_OK) {
         int cv = find_res(st, MV_STR_LIT("convo"));
         st->restate_mask = cv >= 0 ? 1u << cv : 0;
@@ -733,9 +749,12 @@ static int cap_init(const mv_allocator *a, void **state) {
         rc = mv_ac_build(&st->decl, decl);
     if (rc == MV_OK)
         rc = mv_ac_build(&st->terms, terms);
+    if (rc == MV_OK)
+        rc = mv_ac_build(&st->services, svc);
 done:
     mv_ac_builder_free(decl);
     mv_ac_builder_free(terms);
+    mv_ac_builder_free(svc);
     mv_arena_free(tmp);
     mv_normalizer_free(n);
     if (rc != MV_OK) {
@@ -880,14 +899,16 @@ typedef struct tool_scan {
     mv_emitter *out;
     collector tc; /* term matches of the current field */
     res_best best[CAP_MAX_RES];
-    uint32_t *leak; /* per param: resources its description mentions (bit mask) */
-    int8_t *sink; /* per param: sink strength of its name (0 = none) */
+    res_best reach[CAP_MAX_RES]; /* detector 3: counted only for narrow tools */
+    uint32_t *leak;              /* per param: resources its description mentions (bit mask) */
+    int8_t *sink;                /* per param: sink strength of its name (0 = none) */
     span desc_spans[CAP_DESC_SPANS];
     size_t n_desc_spans;
     int32_t desc; /* field index of the description, -1 if none */
     bool capped;
-    bool service; /* the description or title says the tool talks to a service */
-    bool db;      /* ... or works on a database */
+    int8_t service; /* the description or title says the tool talks to a service (-1: not
+                       looked up yet) */
+    int8_t db;      /* ... or works on a database (-1: not looked up yet) */
 } tool_scan;
 
 static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne,
@@ -1050,16 +1071,11 @@ static int scan_field(tool_scan *ts, uint32_t fi) {
         c->m[kept++] = *m;
     }
     c->n = kept;
-    bool job = f->kind == MV_FIELD_DESCRIPTION || f->kind == MV_FIELD_TITLE;
     for (size_t k = 0; k < c->n; k++) {
         const match *m = &c->m[k];
         const cap_term *t = &ts->st->term[m->id];
         if (t->kind == T_RES)
             weigh(ts, fi, t, m->start, m->end);
-        else if (t->kind == T_SERVICE && job)
-            ts->service = true;
-        else if (t->kind == T_DBSERVICE && (job || f->kind == MV_FIELD_PROPERTY_NAME))
-            ts->db = true; /* not the connection string's own description */
     }
     return MV_OK;
 }
@@ -1515,57 +1531,68 @@ static int reach_of(const cap_state *st, const mv_param *pm) {
     size_t n = canon(pm->name.ptr, pm->name.len, c);
     char words[CAP_NAME_MAX * 2 + 2];
     size_t wn = split_words(pm->name.ptr, pm->name.len, words, sizeof(words));
-    /* Numbers and flags carry no secret ("use_token": true); a boolean
-     * "shell" still says the tool runs one. */
-    bool scalar = str_is(pm->type, "number") || str_is(pm->type, "integer");
-    bool flag = str_is(pm->type, "boolean");
-    /* A credential word next to a sizing or paging word is about the
-     * credential (password_length), not one. */
-    bool about = false;
-    for (size_t i = 0; i < wn;) {
+    size_t ws[16][2], nw = 0; /* the name's words as [start, end) in `words` */
+    for (size_t i = 0; i < wn && nw < 16;) {
         size_t j = i;
         while (j < wn && words[j] != ' ')
             j++;
-        about = about || excepted(st, words + i, j - i, false);
+        ws[nw][0] = i;
+        ws[nw][1] = j;
+        nw++;
         i = j + 1;
     }
-    for (size_t i = 0; i < st->n_reach; i++) {
+    bool ascii_name = true;
+    for (size_t i = 0; i < pm->name.len && ascii_name; i++)
+        ascii_name = (unsigned char)pm->name.ptr[i] < 0x80;
+    int found = -1;
+    size_t pre = 0;
+    for (size_t i = 0; i < st->n_reach && found < 0; i++) {
         const cap_reach *r = &st->reach[i];
-        bool cred = (int)r->res == st->credparam;
-        bool hit = false;
-        size_t pre = 0;
+        size_t rl = r->len;
         switch (r->how) {
         case R_WHOLE:
-            hit = n == r->len && memcmp(c, r->canon, n) == 0;
+            if (n == rl && c[n - 1] == r->canon[rl - 1] && memcmp(c, r->canon, n) == 0)
+                found = r->res;
             break;
         case R_SUFFIX:
-            hit = n >= r->len && memcmp(c + n - r->len, r->canon, r->len) == 0;
-            pre = hit ? n - r->len : 0;
-            break;
-        case R_WORD:
-            for (size_t a = 0; a < wn && !hit;) {
-                size_t b = a;
-                while (b < wn && words[b] != ' ')
-                    b++;
-                hit = b - a == r->len && memcmp(words + a, r->canon, r->len) == 0;
-                a = b + 1;
+            if (n >= rl && c[n - 1] == r->canon[rl - 1] && memcmp(c + n - rl, r->canon, rl) == 0) {
+                found = r->res;
+                pre = n - rl;
             }
             break;
+        case R_WORD:
+            for (size_t k = 0; k < nw && found < 0; k++)
+                if (ws[k][1] - ws[k][0] == rl && words[ws[k][0]] == r->canon[0] &&
+                    memcmp(words + ws[k][0], r->canon, rl) == 0)
+                    found = r->res;
+            break;
         case R_CONTAINS:
-            hit = contains_ci(pm->name, r->canon, r->len);
+            /* every such entry is in another script: ASCII names skip them */
+            if (!ascii_name && contains_ci(pm->name, r->canon, rl))
+                found = r->res;
             break;
         default:
             break; /* defaults: reach_defaults() */
         }
-        if (!hit)
-            continue;
-        if (scalar || (flag && cred))
-            return -1;
-        if (cred && (about || (pre > 0 && excepted(st, c, pre, true))))
-            return -1;
-        return r->res;
     }
-    return -1;
+    if (found < 0)
+        return -1;
+    /* Numbers and flags carry no secret ("use_token": true); a boolean
+     * "shell" still says the tool runs one. */
+    bool cred = found == st->credparam;
+    if (str_is(pm->type, "number") || str_is(pm->type, "integer") ||
+        (cred && str_is(pm->type, "boolean")))
+        return -1;
+    if (!cred)
+        return found;
+    /* A credential word next to a sizing or paging word is about the
+     * credential (password_length), not one. */
+    if (pre > 0 && excepted(st, c, pre, true))
+        return -1;
+    for (size_t k = 0; k < nw; k++)
+        if (excepted(st, words + ws[k][0], ws[k][1] - ws[k][0], false))
+            return -1;
+    return found;
 }
 
 /* Does text contain word w[0, n) (ASCII case folded)? */
@@ -1585,8 +1612,8 @@ static bool contains_ci(mv_str text, const char *w, size_t n) {
  * Words of the server name of four or more letters count, without the
  * generic ones every server name carries. */
 static bool names_server(const mv_tool *tool, mv_str text) {
-    static const char *const generic[] = {"server", "servers", "tool",   "tools",
-                                          "official", "client", "local", "remote"};
+    static const char *const generic[] = {"server",   "servers", "tool",  "tools",
+                                          "official", "client",  "local", "remote"};
     mv_str sv = tool->server;
     size_t i = 0;
     while (i < sv.len) {
@@ -1605,13 +1632,70 @@ static bool names_server(const mv_tool *tool, mv_str text) {
     return false;
 }
 
+/* The parameter's own description says the credential is an API key or
+ * token of a service ("TweekIT API key", "API token for the tracker"): the
+ * tool wraps that API. A personal access token with no API named is not
+ * explained this way. */
+static bool api_credential(mv_str d) {
+    for (size_t i = 0; i + 3 <= d.len; i++) {
+        if (lower((unsigned char)d.ptr[i]) != 'a' || lower((unsigned char)d.ptr[i + 1]) != 'p' ||
+            lower((unsigned char)d.ptr[i + 2]) != 'i')
+            continue;
+        bool left = i == 0 || !is_alnum((unsigned char)d.ptr[i - 1]);
+        bool right = i + 3 == d.len || !is_alnum((unsigned char)d.ptr[i + 3]);
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+typedef struct svc_hits {
+    bool service, db;
+    const char *text;
+    size_t len;
+} svc_hits;
+
+static int on_service(void *ctx, const mv_ac_match *m) {
+    svc_hits *h = ctx;
+    if (!bounded(h->text, h->len, m->start, m->end, B_LEFT | B_RIGHT))
+        return 0;
+    if (m->id == 0)
+        h->service = true;
+    else
+        h->db = true;
+    return 0;
+}
+
+/* Service and database words of the tool's description and title (and,
+ * for database words, its property names; not the connection string's
+ * own description), looked up once per tool and only for a tool with a
+ * credential or connection-string parameter. */
+static void find_services(tool_scan *ts) {
+    if (ts->service >= 0)
+        return;
+    bool service = false, db = false;
+    for (uint32_t i = 0; i < ts->tool->n_fields; i++) {
+        mv_field_kind k = ts->tool->fields[i].kind;
+        bool job = k == MV_FIELD_DESCRIPTION || k == MV_FIELD_TITLE;
+        if (!job && k != MV_FIELD_PROPERTY_NAME)
+            continue;
+        const mv_norm_text *nt = &ts->ctx->norm[i];
+        svc_hits h = {false, false, nt->text, nt->len};
+        mv_ac_scan(ts->st->services, nt->text, nt->len, on_service, &h);
+        service = service || (job && h.service);
+        db = db || h.db;
+    }
+    ts->service = service;
+    ts->db = db;
+}
+
 /* Parameters whose name carries a capability count as a mention of that
  * resource in the parameter's name field, at the resource's full weight:
  * "github_token" on an emoji finder says what "reads your GitHub token"
  * would. A credential is explained when the tool's own description or
  * title says it talks to a service (an API, an account, a remote host), or
- * when the parameter's description names the server's own service ("TweekIT
- * API key"); the tool description naming its server ("dice-box" rolling
+ * when the parameter's description names the server's own service or an
+ * API ("TweekIT API key"); the tool description naming its server ("dice-box" rolling
  * dice) says nothing about a credential. */
 static void reach_params(tool_scan *ts) {
     const cap_state *st = ts->st;
@@ -1621,14 +1705,18 @@ static void reach_params(tool_scan *ts) {
         if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum)
             continue;
         int ri = reach_of(st, pm);
-        if (ri < 0 || (ri == st->credparam && (ts->service || names_server(tool, pm->description))) ||
-            (ri == st->dbconn && (ts->service || ts->db)))
+        if (ri == st->credparam || ri == st->dbconn)
+            find_services(ts);
+        if (ri < 0 ||
+            (ri == st->credparam && (ts->service > 0 || names_server(tool, pm->description) ||
+                                     api_credential(pm->description))) ||
+            (ri == st->dbconn && (ts->service > 0 || ts->db > 0)))
             continue;
         int32_t fi = property_field(tool, p);
         if (fi < 0)
             continue;
         const mv_field *f = &tool->fields[fi];
-        res_best *b = &ts->best[ri];
+        res_best *b = &ts->reach[ri];
         double w = st->res[ri].weight;
         if (w > b->w)
             *b = (res_best){w, false, fi, 0, (uint32_t)f->text.len};
@@ -1658,7 +1746,7 @@ static void reach_defaults(tool_scan *ts) {
             const cap_reach *r = &st->reach[i];
             if (r->how != R_DEFAULT || !raw_reads(v.ptr, v.len, (mv_str){r->canon, r->len}))
                 continue;
-            res_best *b = &ts->best[r->res];
+            res_best *b = &ts->reach[r->res];
             double w = st->res[r->res].weight;
             if (w > b->w)
                 *b = (res_best){w, true, (int32_t)fi, (uint32_t)(v.ptr - f->text.ptr),
@@ -1681,6 +1769,8 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     ts->tool = tool;
     ts->out = out;
     ts->desc = -1;
+    ts->service = -1;
+    ts->db = -1;
     ts->tc.cap = CAP_MATCHES_INIT;
     ts->tc.st = st;
     ts->tc.arena = ctx->scratch;
@@ -1705,7 +1795,7 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
      * for the few tools that mention a resource or carry a sink name. */
     bool need = false;
     for (size_t r = 0; r < st->n_res && !need; r++)
-        need = ts->best[r].w > 0;
+        need = ts->best[r].w > 0 || ts->reach[r].w > 0;
     ts->sink = mv_arena_calloc(ctx->scratch, tool->n_params + 1, sizeof(*ts->sink));
     if (ts->sink == NULL)
         return MV_ENOMEM;
@@ -1719,6 +1809,13 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
         return MV_OK;
     declaration d;
     rc = declare(ts, &d);
+    /* A parameter that carries a capability says something only about a
+     * tool whose job is narrow: on a tool that declares nothing known (a
+     * remote profiler with a "cmd") it is no evidence of a mismatch. */
+    if (rc == MV_OK && (d.mask & st->narrow_mask) != 0 && (d.mask & st->sensitive_mask) == 0)
+        for (size_t r = 0; r < st->n_res; r++)
+            if (ts->reach[r].w > ts->best[r].w)
+                ts->best[r] = ts->reach[r];
     if (rc == MV_OK)
         rc = report_resources(ts, &d);
     for (uint32_t p = 0; rc == MV_OK && p < tool->n_params; p++)

@@ -234,21 +234,28 @@ static bool group_mixed(const unsigned char *s, size_t a, size_t e) {
 }
 
 static int scan_groups(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
-    size_t i = 0;
     int rc = 0;
-    while (rc == 0 && i < len) {
-        if (!(cls[s[i]] & C_B64) || (i > 0 && (cls[s[i - 1]] & C_B64))) {
-            i++;
+    size_t k = 0;
+    /* From space to space (memchr): a chain needs a word of 3-7 blob
+     * characters right before a space and one of the same length after. */
+    while (rc == 0 && k < len) {
+        const unsigned char *p = memchr(s + k, ' ', len - k);
+        if (p == NULL)
+            break;
+        k = (size_t)(p - s);
+        size_t i = k;
+        while (i > 0 && k - i <= GROUP_MAX_LEN && (cls[s[i - 1]] & C_B64))
+            i--;
+        size_t piece = k - i;
+        bool start = piece >= 3 && piece <= GROUP_MAX_LEN && (i == 0 || !(cls[s[i - 1]] & C_B64)) &&
+                     k + 1 + piece <= len;
+        for (size_t m = k + 1; start && m < k + 1 + piece; m++)
+            start = (cls[s[m]] & C_B64) != 0;
+        if (!start || (k + 1 + piece < len && (cls[s[k + 1 + piece]] & C_B64))) {
+            k++;
             continue;
         }
-        size_t e = i;
-        while (e < len && (cls[s[e]] & C_B64))
-            e++;
-        size_t piece = e - i;
-        if (piece < 3 || piece > GROUP_MAX_LEN || e >= len || s[e] != ' ') {
-            i = e;
-            continue;
-        }
+        size_t e = k;
         size_t first = i, groups = 1, mixed = group_mixed(s, i, e), end = e;
         while (end + 1 < len && s[end] == ' ' && (cls[s[end + 1]] & C_B64)) {
             size_t a = end + 1, b = a;
@@ -271,8 +278,10 @@ static int scan_groups(const unsigned char *s, size_t len, pd_visit visit, void 
         if (groups >= GROUP_MIN && 2 * mixed >= groups) {
             pd_candidate cand = {PD_RUN, first, end, true, false};
             rc = visit(ctx, &cand);
+            k = end;
+        } else {
+            k = end > k ? end : k + 1;
         }
-        i = end > i ? end : i + 1;
     }
     return rc;
 }

@@ -10,7 +10,10 @@
  * handed to the command classifier (payload_classify.c); only a real command
  * structure is flagged (download-and-execute, reverse shell, rm -rf of home
  * or root, chmod +x then run, pipe into an interpreter, credential file sent
- * away). Evidence shows the decoded command, the detail names the encoding
+ * away). Decoded text that is no command but an order in words (a secret
+ * next to a destination or a moving verb, or "ignore the user") is one
+ * too, behind any real encoding (hidden_order). Evidence shows the decoded
+ * command, the detail names the encoding
  * chain, and the offsets point at the encoded blob in the raw field.
  *
  * Deliberately silent: binary data (images, data: URIs of images, archives,
@@ -254,22 +257,22 @@ static bool has_destination(const char *t, size_t n) {
 }
 
 static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_result *res) {
-    static const char *const secrets[] = {
-        "password",    "passwords",   "passphrase",  "secret",       "secrets",
-        "token",       "tokens",      "api key",     "api keys",     "apikey",
-        "credential",  "credentials", "private key", "private keys", "cookie",
-        "cookies",     "session",     ".env",        "~/.aws",       "keychain",
-        "environment variables",
-        "env vars",    "seed phrase", "system prompt"};
+    static const char *const secrets[] = {"password",    "passwords",    "passphrase",
+                                          "secret",      "secrets",      "token",
+                                          "tokens",      "api key",      "api keys",
+                                          "apikey",      "credential",   "credentials",
+                                          "private key", "private keys", "cookie",
+                                          "cookies",     "session",      ".env",
+                                          "~/.aws",      "keychain",     "environment variables",
+                                          "env vars",    "seed phrase",  "system prompt"};
     static const char *const verbs[] = {
-        "send",   "sends",  "upload", "uploads",  "post",    "posts",   "forward", "forwards",
-        "email",  "mail",   "exfiltrate", "transmit", "leak", "share",  "copy",    "paste",
-        "attach", "append", "embed",  "submit",   "deliver", "pass",   "read",    "cat",
-        "print",  "dump",   "reveal", "output",   "collect", "gather", "export",  "include"};
+        "send",   "sends",  "upload",     "uploads",  "post",    "posts",  "forward", "forwards",
+        "email",  "mail",   "exfiltrate", "transmit", "leak",    "share",  "copy",    "paste",
+        "attach", "append", "embed",      "submit",   "deliver", "pass",   "read",    "cat",
+        "print",  "dump",   "reveal",     "output",   "collect", "gather", "export",  "include"};
     static const char *const ignore[] = {"ignore", "disregard", "forget", "override"};
-    static const char *const ignored[] = {"the user",      "instructions", "previous",
-                                          "above",         "prior",        "system prompt",
-                                          "your guidelines", "safety"};
+    static const char *const ignored[] = {"the user", "instructions",  "previous",        "above",
+                                          "prior",    "system prompt", "your guidelines", "safety"};
     bool secret = has_any(t, n, secrets, sizeof(secrets) / sizeof(secrets[0]));
     /* The shared list, except a public key ("cat ~/.ssh/id_rsa.pub"). */
     for (size_t off = 0; !secret && sens != NULL && off < n;) {
@@ -282,7 +285,8 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
         secret = !(e - (off + hit.start) >= 4 && memcmp(t + e - 4, ".pub", 4) == 0);
         off += hit.end > 0 ? hit.end : 1;
     }
-    bool order = secret && (has_destination(t, n) || has_any(t, n, verbs, sizeof(verbs) / sizeof(verbs[0])));
+    bool order =
+        secret && (has_destination(t, n) || has_any(t, n, verbs, sizeof(verbs) / sizeof(verbs[0])));
     if (!order)
         order = has_any(t, n, ignore, sizeof(ignore) / sizeof(ignore[0])) &&
                 has_any(t, n, ignored, sizeof(ignored) / sizeof(ignored[0]));

@@ -1965,6 +1965,14 @@ static squat find_squat(const reg_state *rs, const mv_tool *tool, uint32_t own, 
             mv_tier tier = mine < theirs   ? MV_TIER_HARD
                            : mine > theirs ? MV_TIER_INFO
                                            : MV_TIER_SOFT;
+            /* Undecided by the names (a plural, "get_sentry_issues"): the
+             * copy that adds to the other's text is the imitation. */
+            if (tier == MV_TIER_SOFT && !schema) {
+                if (tool->description.len > o->description.len + 16)
+                    tier = MV_TIER_HARD;
+                else if (o->description.len > tool->description.len + 16)
+                    tier = MV_TIER_INFO;
+            }
             if (best.name == NONE || tier > best.tier)
                 best = (squat){mid, srv, rs->near_dist[k], schema, tier};
         }
@@ -2070,9 +2078,9 @@ static size_t server_key(mv_str name, char *out, size_t cap) {
 }
 
 /* The same tool name on a server whose name is a typosquat of this one's
- * ("google-calender" next to "google-calendar": edit distance 1, 2 for
- * names of ten or more letters; not a numbered instance or a name that
- * extends the other), with the other tool's description copied. The tool
+ * ("google-calender" next to "google-calendar": edit distance 1; not a
+ * numbered instance or a name that extends the other), with the other
+ * tool's description copied. The tool
  * whose description holds the other's and adds to it is the imitation
  * (hard); the other one is the original (info); neither: soft for both.
  * Returns the tier, or MV_TIER_INFO with *other == NONE when no such pair. */
@@ -2088,10 +2096,10 @@ static mv_tier server_squat(const reg_state *rs, const mv_tool *tool, uint32_t o
     size_t lb = server_key(mv_registry_server_name(rs->registry, srv), b, sizeof(b));
     if (la < 5 || lb < 5)
         return MV_TIER_INFO;
-    /* Two edits only in longer names: short vendor names two letters apart
-     * are different vendors ("github" / "gitlab"). */
+    /* One edit: names two letters apart are different vendors or sites
+     * ("github" / "gitlab", "north-bridge" / "south-bridge"). */
     unsigned dist = osa_distance(a, la, b, lb);
-    if (dist == 0 || dist > ((la < lb ? la : lb) >= 10 ? 2u : 1u))
+    if (dist != 1)
         return MV_TIER_INFO;
     /* Numbered instances ("notes-1" / "notes-12") differ only in digits:
      * twins, not an imitation. */
@@ -2134,6 +2142,74 @@ static mv_tier server_squat(const reg_state *rs, const mv_tool *tool, uint32_t o
     if (o->description.len > tool->description.len + 16)
         return MV_TIER_INFO;
     return MV_TIER_SOFT;
+}
+
+/* An impersonating affix: "official_create_issue", "create_issue_v2",
+ * "real_send_email", "send_email_secure". Forks and gateways add namespaces
+ * too, so the affix alone decides nothing: the tool must also copy the
+ * other server's tool and add to its text (the added text is the attack). */
+static bool impersonating_affix(const char *s, size_t n) {
+    static const char *const affixes[] = {"official", "real",   "genuine", "verified", "secure",
+                                          "safe",     "new",    "latest",  "updated",  "fixed",
+                                          "patched",  "better", "fast",    "pro",      "plus",
+                                          "v2",       "v3",     "2",       "original", "true"};
+    for (size_t k = 0; k < sizeof(affixes) / sizeof(affixes[0]); k++)
+        if (strlen(affixes[k]) == n && same_text_ci(s, affixes[k], n))
+            return true;
+    return false;
+}
+
+typedef struct affix_hit {
+    uint32_t name;   /* the imitated name, NONE when none */
+    uint32_t server; /* its server */
+} affix_hit;
+
+static affix_hit affix_squat(const reg_state *rs, const mv_tool *tool, uint32_t own, uint32_t nid) {
+    affix_hit best = {NONE, NONE};
+    mv_str name = rs->names[nid].name;
+    size_t seg[16][2];
+    size_t ns = name_segments(name, seg, 16);
+    if (ns < 3 || ns >= 16)
+        return best; /* the rest must keep two words */
+    def_words own_words;
+    own_words.done = false;
+    for (int side = 0; side < 2 && best.name == NONE; side++) {
+        /* The affix: the first or last word; "v2" is two segments. */
+        size_t fa = side == 0 ? seg[0][0] : seg[ns - 1][0];
+        size_t fe = side == 0 ? seg[0][1] : seg[ns - 1][1];
+        size_t kept_last = ns - 2; /* last segment kept when the affix trails */
+        if (side == 1 && name.ptr[fa] >= '0' && name.ptr[fa] <= '9' && seg[ns - 2][1] == fa &&
+            seg[ns - 2][1] - seg[ns - 2][0] == 1 && (name.ptr[fa - 1] | 0x20) == 'v') {
+            fa = seg[ns - 2][0];
+            kept_last = ns - 3;
+        }
+        if (!impersonating_affix(name.ptr + fa, fe - fa))
+            continue;
+        size_t a = side == 0 ? seg[1][0] : 0, e = side == 0 ? name.len : seg[kept_last][1];
+        word_keys w;
+        if (!word_keys_of(&w, name.ptr, a, e))
+            continue;
+        size_t count = 0;
+        const uint32_t *ids = key_find(&rs->name_keys, w.bare_hash, &count);
+        for (size_t k = 0; k < count && best.name == NONE; k++) {
+            const name_rec *m = &rs->names[ids[k]];
+            if (ids[k] == nid || !other_server_has(m, own))
+                continue;
+            uint32_t srv = other_server_of(m, own);
+            if (servers_related(rs, srv, nid))
+                continue;
+            const mv_tool *o = NULL;
+            for (uint32_t i = rs->srv_start[srv]; i < rs->srv_start[srv + 1] && o == NULL; i++)
+                if (rs->tool_name[rs->srv_tools[i]] == ids[k])
+                    o = mv_registry_tool(rs->registry, rs->srv_tools[i]);
+            bool schema = false;
+            if (o == NULL || !copies_definition(tool, &own_words, o, &schema) || schema ||
+                tool->description.len <= o->description.len + 16)
+                continue;
+            best = (affix_hit){ids[k], srv};
+        }
+    }
+    return best;
 }
 
 static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_tool *tool,
@@ -2185,7 +2261,19 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
 
     dtext d = {.len = 0};
     mv_signal_spec s = {.threat = MV_THREAT_TOOL_POISONING, .field = 0, .evidence = n->name};
-    if (confusable == NONE && copied == NONE && sq.name != NONE) {
+    affix_hit ah = {NONE, NONE};
+    if (confusable == NONE && copied == NONE && sq.name == NONE)
+        ah = affix_squat(rs, tool, own, nid);
+    if (ah.name != NONE) {
+        dt_puts(&d, "tool name is ");
+        dt_name(&d, rs->names[ah.name].name);
+        dt_puts(&d, " of server ");
+        dt_name(&d, mv_registry_server_name(rs->registry, ah.server));
+        dt_puts(&d, " with an impersonating affix, and copies its description with text added");
+        s.tier = MV_TIER_HARD;
+        s.confidence = 0.85;
+        s.length = (uint32_t)n->name.len;
+    } else if (confusable == NONE && copied == NONE && sq.name != NONE) {
         const name_rec *m = &rs->names[sq.name];
         if (sq.tier == MV_TIER_INFO) {
             dt_puts(&d, "look-alike name ");

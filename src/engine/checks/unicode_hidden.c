@@ -466,9 +466,9 @@ static bool needs_scan(const unsigned char *s, size_t n, bool allow_ws) {
 typedef struct field_ctx {
     ucp *u;
     uint32_t n;
-    bool ids;      /* tool/property name: tab/LF/CR are controls too */
-    bool strict;   /* identifiers and machine values: nothing is tolerated */
-    uint32_t *rtl; /* prefix counts of RTL letters (n+1), NULL when none */
+    bool ids;               /* tool/property name: tab/LF/CR are controls too */
+    bool strict;            /* identifiers and machine values: nothing is tolerated */
+    uint32_t *rtl;          /* prefix counts of RTL letters (n+1), NULL when none */
     const unsigned char *s; /* the raw bytes the code points were read from */
     size_t len;
 } field_ctx;
@@ -791,8 +791,8 @@ static int32_t base_near(const field_ctx *f, int64_t i, int dir) {
     return cp_at(f, j);
 }
 
-#define UH_QUOTE_REACH 40u  /* bytes from a documented example to its quotes */
-#define UH_NAME_REACH 160u  /* bytes from a documented example to its code point */
+#define UH_QUOTE_REACH 40u /* bytes from a documented example to its quotes */
+#define UH_NAME_REACH 160u /* bytes from a documented example to its code point */
 
 static bool quote_byte(unsigned char b) {
     return b == '"' || b == '\'' || b == '`';
@@ -801,9 +801,9 @@ static bool quote_byte(unsigned char b) {
 /* A zero-width character shown as a documented example: inside quotes on
  * its line ("pass<ZWSP>word") and its code point spelled out near it
  * ("reports U+200B at index 4") in a field about invisible characters, as
- * an invisible-character scanner writes its own documentation. Splitting the word is then the example's point:
- * the character is a stray (review, hard with any other signal), not a
- * broken keyword. */
+ * an invisible-character scanner writes its own documentation. Splitting the word is then the
+ * example's point: the character is a stray (review, hard with any other signal), not a broken
+ * keyword. */
 static bool documented_example(const field_ctx *f, uint32_t i) {
     const ucp *c = &f->u[i];
     if (f->s == NULL || c->cp > 0xFFFF)
@@ -1395,12 +1395,12 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, uint3
 
 /* Cyrillic and Greek letters that look like Latin ones. */
 static bool latin_lookalike(int32_t cp) {
-    static const int32_t set[] = {
-        0x0391, 0x0392, 0x0395, 0x0396, 0x0397, 0x0399, 0x039A, 0x039C, 0x039D, 0x039F, 0x03A1,
-        0x03A4, 0x03A5, 0x03A7, 0x03BF, 0x0405, 0x0406, 0x0408, 0x0410, 0x0412, 0x0415, 0x041A,
-        0x041C, 0x041D, 0x041E, 0x0420, 0x0421, 0x0422, 0x0423, 0x0425, 0x0430, 0x0435, 0x043E,
-        0x0440, 0x0441, 0x0443, 0x0445, 0x0455, 0x0456, 0x0458, 0x04BB, 0x04CF, 0x0501, 0x051B,
-        0x051D};
+    static const int32_t set[] = {0x0391, 0x0392, 0x0395, 0x0396, 0x0397, 0x0399, 0x039A, 0x039C,
+                                  0x039D, 0x039F, 0x03A1, 0x03A4, 0x03A5, 0x03A7, 0x03BF, 0x0405,
+                                  0x0406, 0x0408, 0x0410, 0x0412, 0x0415, 0x041A, 0x041C, 0x041D,
+                                  0x041E, 0x0420, 0x0421, 0x0422, 0x0423, 0x0425, 0x0430, 0x0435,
+                                  0x043E, 0x0440, 0x0441, 0x0443, 0x0445, 0x0455, 0x0456, 0x0458,
+                                  0x04BB, 0x04CF, 0x0501, 0x051B, 0x051D};
     size_t lo = 0, hi = sizeof(set) / sizeof(set[0]);
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -1437,19 +1437,11 @@ static void count_mixed(const mv_field *fl, uint32_t field, mixed_words *mw) {
     if (!any)
         return;
     /* Text about homoglyphs quotes its examples ("'ignоre' (with a
-     * Cyrillic о)"): a quoted word there is documentation. */
+     * Cyrillic о)"): a quoted word there is documentation. Looked up only
+     * when a quoted mixed word is met. */
     static const char *const topic[] = {"cyrillic", "homoglyph", "look-alike", "lookalike",
                                         "confusable"};
-    bool about = false;
-    for (size_t k = 0; k < sizeof(topic) / sizeof(topic[0]) && !about; k++) {
-        size_t tn = strlen(topic[k]);
-        for (size_t i = 0; i + tn <= n && !about; i++) {
-            size_t m = 0;
-            while (m < tn && (t[i + m] | 0x20) == (unsigned char)topic[k][m])
-                m++;
-            about = m == tn;
-        }
-    }
+    int about = -1; /* unknown */
     size_t w0 = 0;
     bool latin = false, look = false;
     for (size_t i = 0; i <= n;) {
@@ -1459,7 +1451,21 @@ static void count_mixed(const mv_field *fl, uint32_t field, mixed_words *mw) {
             l = utf8_next(t + i, n - i, &cp);
         bool letter = cp >= 0 && (is_letter(cp) || is_mark(cp));
         if (!letter) {
-            bool quoted = about && w0 > 0 && i < n && quote_byte(t[w0 - 1]) && quote_byte(t[i]);
+            bool quoted =
+                latin && look && w0 > 0 && i < n && quote_byte(t[w0 - 1]) && quote_byte(t[i]);
+            if (quoted && about < 0) {
+                about = 0;
+                for (size_t k = 0; k < sizeof(topic) / sizeof(topic[0]) && about == 0; k++) {
+                    size_t tn = strlen(topic[k]);
+                    for (size_t q = 0; q + tn <= n && about == 0; q++) {
+                        size_t m = 0;
+                        while (m < tn && (t[q + m] | 0x20) == (unsigned char)topic[k][m])
+                            m++;
+                        about = m == tn;
+                    }
+                }
+            }
+            quoted = quoted && about == 1;
             if (latin && look && !quoted) {
                 if (mw->count++ == 0) {
                     mw->field = (int32_t)field;
@@ -1520,9 +1526,6 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
     for (uint32_t i = 0; i < tool->n_fields; i++) {
         const mv_field *fl = &tool->fields[i];
         bool ids = is_ids_kind(fl->kind);
-        /* Names are the impersonation check's (confusable names). */
-        if (!ids && fl->window_of == 0)
-            count_mixed(fl, i, &mw);
         bool strict = ids || fl->kind == MV_FIELD_SCHEMA_VALUE;
         mv_str whole = mv_field_whole(fl);
         /* A value that is one ZERO WIDTH SPACE and nothing else is a
@@ -1534,6 +1537,9 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         if (whole.len == 0 || fl->window_of != 0 ||
             !needs_scan((const unsigned char *)whole.ptr, whole.len, !ids))
             continue; /* windows of a cut field: the whole field is read here */
+        /* Names are the impersonation check's (confusable names). */
+        if (!ids)
+            count_mixed(fl, i, &mw);
         if (acc.hits == NULL) {
             acc.hits = mv_arena_alloc(ctx->scratch, UH_HITS_MAX * sizeof(hit));
             if (acc.hits == NULL) {

@@ -40,14 +40,16 @@ echo "== red-team v3 (two outside authors, issue 10): ratchet =="
 # Attacks and hard negatives written by authors who never read the rules.
 # Every entry states the tier it must reach ("expected"). The floors are
 # the levels reached when the set was added (raise them, never lower
-# them): recall at any tier and per category >= 0.70, entries expected to
+# them): recall at any tier and per category >= 0.85 (0.70 until round 3
+# of issue 10 raised capability_mismatch, the lowest, from 0.741 to
+# 0.963; destructive is now the lowest at 0.852), entries expected to
 # be quarantined quarantined >= 0.84, and no hard negative quarantined
 # (SC-003 below). The quarantine floor was 0.90 for one round, reached by
 # letting a destructive order outside the tool's job quarantine on its
 # own; that broke DESIGN.md's rule that one uncorroborated soft signal
 # stays review and quarantined three honest npm tools, so the floor is the
 # level reached without it.
-out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v3" --gate --min-recall 0.70 --max-fp 0.05 \
+out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v3" --gate --min-recall 0.85 --max-fp 0.05 \
     --structural-min-recall 0.0 --min-expected-quarantine 0.84 --jobs 2 2>&1)
 rc=$?
 echo "$out"

@@ -2,7 +2,7 @@
  * capability.mismatch (soft): a tool that says it does one small thing but
  * whose text reaches for something it has no business with.
  *
- * Two detectors share one pass over the tool:
+ * Three detectors share one pass over the tool:
  *
  *  1. Declared versus implied capability. The tool's name (split into
  *     words) says what it is for: arithmetic, text formatting, dates,
@@ -21,7 +21,16 @@
  *     notes...; capability_sinks.rules) that neither its own description
  *     nor the tool description explains. Requiredness, the strength of the
  *     name and a narrow declaration raise the weight; tools that record or
- *     send free text by nature lower it.
+ *     send free text by nature lower it. An object parameter without
+ *     declared properties is a bag as free as a string.
+ *
+ *  3. Parameters that carry a capability. A parameter named like a
+ *     credential (github_token, apiKey, password), a shell command (cmd,
+ *     shell, pre_command), the environment (env_vars) or a database
+ *     connection string, or defaulting to the file-system root, is a
+ *     reference to that resource class, counted only for a tool whose job
+ *     is narrow; a tool that says it talks to a service explains a
+ *     credential (capability_sinks.rules, "reach" lines).
  *
  * Everything is matched in one Aho-Corasick pass per field over the
  * normalized view: the normalizer leaves paths and code fragments as they
@@ -113,6 +122,7 @@ typedef struct cap_res {
     mv_threat threat;
     bool needs_target; /* an upload counts only with an outside target */
     bool needs_verb;   /* in prose, counts fully only next to an access verb */
+    bool scope; /* a scope ("the whole home directory"): "scans" is its use, not a detection list */
 } cap_res;
 
 typedef struct cap_sink {
@@ -120,6 +130,15 @@ typedef struct cap_sink {
     size_t len;
     int strength;
 } cap_sink;
+
+/* A parameter name (canonical) that is, or ends with, a capability. */
+enum { R_WHOLE = 0, R_SUFFIX, R_WORD, R_CONTAINS, R_DEFAULT };
+typedef struct cap_reach {
+    char canon[CAP_CANON_MAX]; /* R_CONTAINS: the raw text, ASCII lower-cased */
+    size_t len;
+    uint8_t res;
+    uint8_t how;
+} cap_reach;
 
 typedef struct cap_state {
     mv_arena *arena; /* every table below */
@@ -130,8 +149,9 @@ typedef struct cap_state {
     uint64_t narrow_mask; /* narrow + netnarrow */
     uint64_t freetext_mask;
     uint64_t sensitive_mask;
-    mv_ac *decl;  /* declaration phrases -> class */
-    mv_ac *terms; /* resource, target and denial terms -> index into `term` */
+    mv_ac *decl;     /* declaration phrases -> class */
+    mv_ac *terms;    /* resource, target and denial terms -> index into `term` */
+    mv_ac *services; /* service words (id 0) and database words (id 1), detector 3 only */
     cap_term *term;
     size_t n_terms;
     cap_sink *sinks;
@@ -140,6 +160,13 @@ typedef struct cap_state {
     size_t n_mods;
     mv_str *vague; /* normalized, sorted */
     size_t n_vague;
+    cap_reach *reach; /* detector 3: parameter names that carry a capability */
+    size_t n_reach;
+    cap_sink *except; /* prefixes that make a credential suffix something else */
+    size_t n_except;
+    uint32_t restate_mask; /* resources a strong sink name already says (the conversation) */
+    int credparam;         /* resource index of credential parameters, -1 if none */
+    int dbconn;            /* resource index of connection-string parameters, -1 if none */
 } cap_state;
 
 /* ------------------------------------------------------------ bytes */
@@ -393,7 +420,8 @@ static int add_shared(void *p, mv_str cls, mv_str phrase) {
     return add_term(c->st, c->terms, c->n, c->tmp, phrase, T_RES, bounds, (size_t)ri, path);
 }
 
-static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_builder *terms) {
+static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_builder *terms,
+                          mv_ac_builder *svc) {
     const char *data = NULL;
     size_t len = 0;
     shared_ctx sc = {st, n, tmp, terms, 0, true};
@@ -451,12 +479,26 @@ static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_
             rc = add_term(st, terms, n, tmp, line, T_NEG, bounds, 0, false);
         } else if (str_is(kw, "verb")) {
             rc = add_term(st, terms, n, tmp, line, T_VERB, bounds, 0, false);
+        } else if (str_is(kw, "service")) {
+            /* Their own automaton: common words ("api", "server") would
+             * crowd the resource matches of every field. */
+            bool db = line.len > 3 && memcmp(line.ptr, "db ", 3) == 0;
+            if (db)
+                (void)token(&line);
+            rc = add_phrase(svc, n, tmp, line, db ? 1u : 0u);
         } else if (str_is(kw, "quiet_without_verb")) {
             while (line.len > 0) {
                 int ri = find_res(st, token(&line));
                 if (ri < 0)
                     return MV_ECHECK;
                 st->res[ri].needs_verb = true;
+            }
+        } else if (str_is(kw, "scope")) {
+            while (line.len > 0) {
+                int ri = find_res(st, token(&line));
+                if (ri < 0)
+                    return MV_ECHECK;
+                st->res[ri].scope = true;
             }
         } else if (str_is(kw, "negate_after")) {
             rc = add_term(st, terms, n, tmp, line, T_NEG_AFTER, bounds, 0, false);
@@ -583,7 +625,13 @@ static int load_sinks(cap_state *st, mv_normalizer *n) {
     st->sinks = mv_arena_calloc(st->arena, lines, sizeof(*st->sinks));
     st->mods = mv_arena_calloc(st->arena, lines, sizeof(*st->mods));
     st->vague = mv_arena_calloc(st->arena, lines, sizeof(*st->vague));
-    if (st->sinks == NULL || st->mods == NULL || st->vague == NULL)
+    size_t words = 1;
+    for (size_t i = 0; i < len; i++)
+        words += data[i] == ' ';
+    st->reach = mv_arena_calloc(st->arena, words, sizeof(*st->reach));
+    st->except = mv_arena_calloc(st->arena, words, sizeof(*st->except));
+    if (st->sinks == NULL || st->mods == NULL || st->vague == NULL || st->reach == NULL ||
+        st->except == NULL)
         return MV_ENOMEM;
     line_reader r = {data, data + len};
     mv_str line;
@@ -600,6 +648,44 @@ static int load_sinks(cap_state *st, mv_normalizer *n) {
                 st->n_sinks++;
             else
                 st->n_mods++;
+        } else if (str_is(kw, "reach")) {
+            int ri = find_res(st, token(&line));
+            mv_str how = token(&line);
+            int h = str_is(how, "whole")      ? R_WHOLE
+                    : str_is(how, "suffix")   ? R_SUFFIX
+                    : str_is(how, "word")     ? R_WORD
+                    : str_is(how, "contains") ? R_CONTAINS
+                    : str_is(how, "default")  ? R_DEFAULT
+                                              : -1;
+            if (ri < 0 || h < 0 || line.len == 0)
+                return MV_ECHECK;
+            while (line.len > 0) {
+                mv_str w = token(&line);
+                cap_reach *rr = &st->reach[st->n_reach];
+                if (h == R_CONTAINS || h == R_DEFAULT) {
+                    if (w.len >= CAP_CANON_MAX)
+                        return MV_ECHECK;
+                    for (size_t k = 0; k < w.len; k++)
+                        rr->canon[k] = (char)lower((unsigned char)w.ptr[k]);
+                    rr->len = w.len;
+                } else {
+                    rr->len = canon(w.ptr, w.len, rr->canon);
+                }
+                if (rr->len == 0)
+                    return MV_ECHECK;
+                rr->res = (uint8_t)ri;
+                rr->how = (uint8_t)h;
+                st->n_reach++;
+            }
+        } else if (str_is(kw, "except")) {
+            while (line.len > 0) {
+                mv_str w = token(&line);
+                cap_sink *e = &st->except[st->n_except];
+                e->len = canon(w.ptr, w.len, e->canon);
+                if (e->len == 0)
+                    return MV_ECHECK;
+                st->n_except++;
+            }
         } else if (str_is(kw, "vague")) {
             mv_str p = MV_STR_NULL;
             int rc = mv_normalize_phrase(n, st->arena, line.ptr, line.len, &p);
@@ -622,6 +708,7 @@ static void cap_fini(const mv_allocator *a, void *state) {
         return;
     mv_ac_free(st->decl);
     mv_ac_free(st->terms);
+    mv_ac_free(st->services);
     mv_arena_free(st->arena);
     mv_free(a, st, sizeof(*st));
 }
@@ -630,7 +717,7 @@ static int cap_init(const mv_allocator *a, void **state) {
     int rc = MV_OK;
     mv_normalizer *n = NULL;
     mv_arena *tmp = NULL;
-    mv_ac_builder *decl = NULL, *terms = NULL;
+    mv_ac_builder *decl = NULL, *terms = NULL, *svc = NULL;
     cap_state *st = mv_calloc(a, 1, sizeof(*st));
     if (st == NULL) {
         rc = MV_ENOMEM;
@@ -641,23 +728,33 @@ static int cap_init(const mv_allocator *a, void **state) {
     tmp = mv_arena_new(a, 0);
     decl = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
     terms = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
-    if (st->arena == NULL || n == NULL || tmp == NULL || decl == NULL || terms == NULL) {
+    svc = mv_ac_builder_new(a, MV_AC_ASCII_CASEFOLD);
+    if (st->arena == NULL || n == NULL || tmp == NULL || decl == NULL || terms == NULL ||
+        svc == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
     /* Resources first: "justify" lines of the declared file name them. */
-    rc = load_resources(st, n, tmp, terms);
-    if (rc == MV_OK)
+    rc = load_resources(st, n, tmp, terms, svc);
+    if (rc == MV_OK) {
+        int cv = find_res(st, MV_STR_LIT("convo"));
+        st->restate_mask = cv >= 0 ? 1u << cv : 0;
+        st->credparam = find_res(st, MV_STR_LIT("credparam"));
+        st->dbconn = find_res(st, MV_STR_LIT("dbconn"));
         rc = load_declared(st, n, tmp, decl);
+    }
     if (rc == MV_OK)
         rc = load_sinks(st, n);
     if (rc == MV_OK)
         rc = mv_ac_build(&st->decl, decl);
     if (rc == MV_OK)
         rc = mv_ac_build(&st->terms, terms);
+    if (rc == MV_OK)
+        rc = mv_ac_build(&st->services, svc);
 done:
     mv_ac_builder_free(decl);
     mv_ac_builder_free(terms);
+    mv_ac_builder_free(svc);
     mv_arena_free(tmp);
     mv_normalizer_free(n);
     if (rc != MV_OK) {
@@ -802,18 +899,28 @@ typedef struct tool_scan {
     mv_emitter *out;
     collector tc; /* term matches of the current field */
     res_best best[CAP_MAX_RES];
-    bool *leak;   /* per param: its description mentions a resource */
-    int8_t *sink; /* per param: sink strength of its name (0 = none) */
+    res_best reach[CAP_MAX_RES]; /* detector 3: counted only for narrow tools */
+    uint32_t *leak;              /* per param: resources its description mentions (bit mask) */
+    int8_t *sink;                /* per param: sink strength of its name (0 = none) */
     span desc_spans[CAP_DESC_SPANS];
     size_t n_desc_spans;
     int32_t desc; /* field index of the description, -1 if none */
     bool capped;
+    int8_t service; /* the description or title says the tool talks to a service (-1: not
+                       looked up yet) */
+    int8_t db;      /* ... or works on a database (-1: not looked up yet) */
 } tool_scan;
 
-static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne) {
+static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne,
+                              bool scope, bool *example) {
     mv_position pos;
     mv_position_text pt = {f->text, nt, f->kind, f->path};
     mv_position_classify(&pos, &pt, ns, ne);
+    *example = pos.cue == MV_POS_EXAMPLE_INTRO;
+    /* Nobody detects "the whole home directory": after "scans" a scope is
+     * what the tool walks through. */
+    if (scope && pos.cue == MV_POS_DETECTION_LIST)
+        return 1.0;
     /* Quoting or code-formatting a path is how honest and hostile text
      * alike write file names; only example, detection and label positions
      * say the mention is not a use. */
@@ -914,9 +1021,13 @@ static void weigh(tool_scan *ts, uint32_t fi, const cap_term *t, size_t ns, size
     /* The position only lowers a weight: skip it when it cannot matter. */
     if (w < b->w && !(leak_field && w >= CAP_LEAK_MIN))
         return;
-    w *= position_weight(f, nt, ns, ne);
-    if (leak_field && w >= CAP_LEAK_MIN)
-        ts->leak[f->param] = true;
+    bool example = false;
+    double pw = position_weight(f, nt, ns, ne, res->scope, &example);
+    /* In a parameter's description, examples of what to put there ("such
+     * as environment variables or config files") are what it asks for. */
+    if (leak_field && (example ? w : w * pw) >= CAP_LEAK_MIN)
+        ts->leak[f->param] |= 1u << ri;
+    w *= pw;
     if (w < b->w)
         return;
     uint32_t ro = nt->raw_offset[ns];
@@ -1303,8 +1414,11 @@ static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
         return MV_OK;
     bool free_text = pm->type.len == 0 || str_is(pm->type, "string");
     /* A list of strings is as free as one string; only a strong name makes
-     * it worth a look (tags, ids and items lists are everywhere). */
-    if (!free_text &&
+     * it worth a look (tags, ids and items lists are everywhere). An object
+     * without declared properties is a bag that takes anything
+     * (additionalProperties): as free as a string. */
+    bool bag = str_is(pm->type, "object") && !nested_properties(tool, p);
+    if (!free_text && !bag &&
         !(strength == S_STRONG && str_is(pm->type, "array") && !nested_properties(tool, p)))
         return MV_OK;
 
@@ -1323,9 +1437,11 @@ static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
     /* A strong name already says what the value holds, so a description
      * that restates it ("previous messages") is no leak, and it takes more
      * than a restatement to explain why the tool needs it. A weaker name
-     * whose description asks for keys or the conversation is a leak. */
+     * whose description asks for keys or the conversation is a leak, and so
+     * is a strong one asking for something its name does not say
+     * (debug_info: "paste environment variables or config files"). */
     bool strong = strength == S_STRONG;
-    bool leak = !strong && ts->leak[p];
+    bool leak = (ts->leak[p] & ~(strong ? st->restate_mask : 0u)) != 0;
     if (!leak) {
         if (content_words(st, &desc, &name) >= CAP_MIN_EXPLAIN + (strong ? 1u : 0u))
             return MV_OK;
@@ -1393,6 +1509,253 @@ static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
     return mv_emit(ts->out, &spec);
 }
 
+/* ------------------------------------------------------------ detector 3 */
+
+/* Resource class a parameter name carries (capability_sinks.rules "reach"
+ * lines), or -1. A credential suffix preceded by a paging or sizing word
+ * (next_page_token, max_tokens) is not one. */
+static bool excepted(const cap_state *st, const char *w, size_t n, bool suffix_of) {
+    for (size_t k = 0; k < st->n_except; k++) {
+        const cap_sink *e = &st->except[k];
+        if (suffix_of ? (n >= e->len && memcmp(w + n - e->len, e->canon, e->len) == 0)
+                      : (n == e->len && memcmp(w, e->canon, n) == 0))
+            return true;
+    }
+    return false;
+}
+
+static bool contains_ci(mv_str text, const char *w, size_t n);
+
+static int reach_of(const cap_state *st, const mv_param *pm) {
+    char c[CAP_CANON_MAX];
+    size_t n = canon(pm->name.ptr, pm->name.len, c);
+    char words[CAP_NAME_MAX * 2 + 2];
+    size_t wn = split_words(pm->name.ptr, pm->name.len, words, sizeof(words));
+    size_t ws[16][2], nw = 0; /* the name's words as [start, end) in `words` */
+    for (size_t i = 0; i < wn && nw < 16;) {
+        size_t j = i;
+        while (j < wn && words[j] != ' ')
+            j++;
+        ws[nw][0] = i;
+        ws[nw][1] = j;
+        nw++;
+        i = j + 1;
+    }
+    bool ascii_name = true;
+    for (size_t i = 0; i < pm->name.len && ascii_name; i++)
+        ascii_name = (unsigned char)pm->name.ptr[i] < 0x80;
+    int found = -1;
+    size_t pre = 0;
+    for (size_t i = 0; i < st->n_reach && found < 0; i++) {
+        const cap_reach *r = &st->reach[i];
+        size_t rl = r->len;
+        switch (r->how) {
+        case R_WHOLE:
+            if (n == rl && c[n - 1] == r->canon[rl - 1] && memcmp(c, r->canon, n) == 0)
+                found = r->res;
+            break;
+        case R_SUFFIX:
+            if (n >= rl && c[n - 1] == r->canon[rl - 1] && memcmp(c + n - rl, r->canon, rl) == 0) {
+                found = r->res;
+                pre = n - rl;
+            }
+            break;
+        case R_WORD:
+            for (size_t k = 0; k < nw && found < 0; k++)
+                if (ws[k][1] - ws[k][0] == rl && words[ws[k][0]] == r->canon[0] &&
+                    memcmp(words + ws[k][0], r->canon, rl) == 0)
+                    found = r->res;
+            break;
+        case R_CONTAINS:
+            /* every such entry is in another script: ASCII names skip them */
+            if (!ascii_name && contains_ci(pm->name, r->canon, rl))
+                found = r->res;
+            break;
+        default:
+            break; /* defaults: reach_defaults() */
+        }
+    }
+    if (found < 0)
+        return -1;
+    /* Numbers and flags carry no secret ("use_token": true); a boolean
+     * "shell" still says the tool runs one. */
+    bool cred = found == st->credparam;
+    if (str_is(pm->type, "number") || str_is(pm->type, "integer") ||
+        (cred && str_is(pm->type, "boolean")))
+        return -1;
+    if (!cred)
+        return found;
+    /* A credential word next to a sizing or paging word is about the
+     * credential (password_length), not one. */
+    if (pre > 0 && excepted(st, c, pre, true))
+        return -1;
+    for (size_t k = 0; k < nw; k++)
+        if (excepted(st, words + ws[k][0], ws[k][1] - ws[k][0], false))
+            return -1;
+    return found;
+}
+
+/* Does text contain word w[0, n) (ASCII case folded)? */
+static bool contains_ci(mv_str text, const char *w, size_t n) {
+    for (size_t i = 0; n > 0 && i + n <= text.len; i++) {
+        size_t k = 0;
+        while (k < n && lower((unsigned char)text.ptr[i + k]) == lower((unsigned char)w[k]))
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
+}
+
+/* Does the text name the tool's own server ("TweekIT API key" on server
+ * tweekit)? A credential for the server's own service is what it needs.
+ * Words of the server name of four or more letters count, without the
+ * generic ones every server name carries. */
+static bool names_server(const mv_tool *tool, mv_str text) {
+    static const char *const generic[] = {"server",   "servers", "tool",  "tools",
+                                          "official", "client",  "local", "remote"};
+    mv_str sv = tool->server;
+    size_t i = 0;
+    while (i < sv.len) {
+        while (i < sv.len && !is_alnum((unsigned char)sv.ptr[i]))
+            i++;
+        size_t j = i;
+        while (j < sv.len && is_alnum((unsigned char)sv.ptr[j]))
+            j++;
+        bool skip = j - i < 4;
+        for (size_t g = 0; !skip && g < sizeof(generic) / sizeof(generic[0]); g++)
+            skip = raw_reads(sv.ptr + i, j - i, (mv_str){generic[g], strlen(generic[g])});
+        if (!skip && contains_ci(text, sv.ptr + i, j - i))
+            return true;
+        i = j;
+    }
+    return false;
+}
+
+/* The parameter's own description says the credential is an API key or
+ * token of a service ("TweekIT API key", "API token for the tracker"): the
+ * tool wraps that API. A personal access token with no API named is not
+ * explained this way. */
+static bool api_credential(mv_str d) {
+    for (size_t i = 0; i + 3 <= d.len; i++) {
+        if (lower((unsigned char)d.ptr[i]) != 'a' || lower((unsigned char)d.ptr[i + 1]) != 'p' ||
+            lower((unsigned char)d.ptr[i + 2]) != 'i')
+            continue;
+        bool left = i == 0 || !is_alnum((unsigned char)d.ptr[i - 1]);
+        bool right = i + 3 == d.len || !is_alnum((unsigned char)d.ptr[i + 3]);
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+typedef struct svc_hits {
+    bool service, db;
+    const char *text;
+    size_t len;
+} svc_hits;
+
+static int on_service(void *ctx, const mv_ac_match *m) {
+    svc_hits *h = ctx;
+    if (!bounded(h->text, h->len, m->start, m->end, B_LEFT | B_RIGHT))
+        return 0;
+    if (m->id == 0)
+        h->service = true;
+    else
+        h->db = true;
+    return 0;
+}
+
+/* Service and database words of the tool's description and title (and,
+ * for database words, its property names; not the connection string's
+ * own description), looked up once per tool and only for a tool with a
+ * credential or connection-string parameter. */
+static void find_services(tool_scan *ts) {
+    if (ts->service >= 0)
+        return;
+    bool service = false, db = false;
+    for (uint32_t i = 0; i < ts->tool->n_fields; i++) {
+        mv_field_kind k = ts->tool->fields[i].kind;
+        bool job = k == MV_FIELD_DESCRIPTION || k == MV_FIELD_TITLE;
+        if (!job && k != MV_FIELD_PROPERTY_NAME)
+            continue;
+        const mv_norm_text *nt = &ts->ctx->norm[i];
+        svc_hits h = {false, false, nt->text, nt->len};
+        mv_ac_scan(ts->st->services, nt->text, nt->len, on_service, &h);
+        service = service || (job && h.service);
+        db = db || h.db;
+    }
+    ts->service = service;
+    ts->db = db;
+}
+
+/* Parameters whose name carries a capability count as a mention of that
+ * resource in the parameter's name field, at the resource's full weight:
+ * "github_token" on an emoji finder says what "reads your GitHub token"
+ * would. A credential is explained when the tool's own description or
+ * title says it talks to a service (an API, an account, a remote host), or
+ * when the parameter's description names the server's own service or an
+ * API ("TweekIT API key"); the tool description naming its server ("dice-box" rolling
+ * dice) says nothing about a credential. */
+static void reach_params(tool_scan *ts) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum)
+            continue;
+        int ri = reach_of(st, pm);
+        if (ri == st->credparam || ri == st->dbconn)
+            find_services(ts);
+        if (ri < 0 ||
+            (ri == st->credparam && (ts->service > 0 || names_server(tool, pm->description) ||
+                                     api_credential(pm->description))) ||
+            (ri == st->dbconn && (ts->service > 0 || ts->db > 0)))
+            continue;
+        int32_t fi = property_field(tool, p);
+        if (fi < 0)
+            continue;
+        const mv_field *f = &tool->fields[fi];
+        res_best *b = &ts->reach[ri];
+        double w = st->res[ri].weight;
+        if (w > b->w)
+            *b = (res_best){w, false, fi, 0, (uint32_t)f->text.len};
+    }
+}
+
+/* A parameter whose default is the root of the file system or the home
+ * folder ("root_path": "/") gives a narrow tool the whole disk. */
+static void reach_defaults(tool_scan *ts) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        if (f->kind != MV_FIELD_SCHEMA_VALUE || f->param < 0 ||
+            (uint32_t)f->param >= tool->n_params ||
+            tool->params[f->param].schema != MV_SCHEMA_INPUT || f->path.len < 8 ||
+            memcmp(f->path.ptr + f->path.len - 8, ".default", 8) != 0)
+            continue;
+        mv_str v = f->text;
+        while (v.len > 0 && is_space((unsigned char)v.ptr[0])) {
+            v.ptr++;
+            v.len--;
+        }
+        while (v.len > 0 && is_space((unsigned char)v.ptr[v.len - 1]))
+            v.len--;
+        for (size_t i = 0; i < st->n_reach; i++) {
+            const cap_reach *r = &st->reach[i];
+            if (r->how != R_DEFAULT || !raw_reads(v.ptr, v.len, (mv_str){r->canon, r->len}))
+                continue;
+            res_best *b = &ts->reach[r->res];
+            double w = st->res[r->res].weight;
+            if (w > b->w)
+                *b = (res_best){w, true, (int32_t)fi, (uint32_t)(v.ptr - f->text.ptr),
+                                (uint32_t)v.len};
+            break;
+        }
+    }
+}
+
 /* ------------------------------------------------------------ inspect */
 
 static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
@@ -1406,11 +1769,13 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     ts->tool = tool;
     ts->out = out;
     ts->desc = -1;
+    ts->service = -1;
+    ts->db = -1;
     ts->tc.cap = CAP_MATCHES_INIT;
     ts->tc.st = st;
     ts->tc.arena = ctx->scratch;
     ts->tc.m = mv_arena_alloc(ctx->scratch, CAP_MATCHES_INIT * sizeof(match));
-    ts->leak = mv_arena_calloc(ctx->scratch, tool->n_params + 1, sizeof(bool));
+    ts->leak = mv_arena_calloc(ctx->scratch, tool->n_params + 1, sizeof(*ts->leak));
     if (ts->tc.m == NULL || ts->leak == NULL)
         return MV_ENOMEM;
     for (uint32_t i = 0; i < tool->n_fields && ts->desc < 0; i++)
@@ -1424,11 +1789,13 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     if (rc != MV_OK)
         return rc;
 
+    reach_params(ts);
+    reach_defaults(ts);
     /* The declaration costs a normalization of the name: only work it out
      * for the few tools that mention a resource or carry a sink name. */
     bool need = false;
     for (size_t r = 0; r < st->n_res && !need; r++)
-        need = ts->best[r].w > 0;
+        need = ts->best[r].w > 0 || ts->reach[r].w > 0;
     ts->sink = mv_arena_calloc(ctx->scratch, tool->n_params + 1, sizeof(*ts->sink));
     if (ts->sink == NULL)
         return MV_ENOMEM;
@@ -1442,6 +1809,13 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
         return MV_OK;
     declaration d;
     rc = declare(ts, &d);
+    /* A parameter that carries a capability says something only about a
+     * tool whose job is narrow: on a tool that declares nothing known (a
+     * remote profiler with a "cmd") it is no evidence of a mismatch. */
+    if (rc == MV_OK && (d.mask & st->narrow_mask) != 0 && (d.mask & st->sensitive_mask) == 0)
+        for (size_t r = 0; r < st->n_res; r++)
+            if (ts->reach[r].w > ts->best[r].w)
+                ts->best[r] = ts->reach[r];
     if (rc == MV_OK)
         rc = report_resources(ts, &d);
     for (uint32_t p = 0; rc == MV_OK && p < tool->n_params; p++)

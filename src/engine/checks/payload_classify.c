@@ -93,6 +93,7 @@ static const char *const class_names[PC_CLASS_COUNT] = {
     "a recursive delete of the home or root directory",
     "credentials sent to a remote host",
     "a reverse shell",
+    "an order to send or read secrets, or to ignore the user",
 };
 
 const char *pc_class_name(pc_class cls) {
@@ -100,7 +101,8 @@ const char *pc_class_name(pc_class cls) {
 }
 
 bool pc_class_critical(pc_class cls) {
-    return cls == PC_REVERSE_SHELL || cls == PC_DESTRUCTIVE || cls == PC_CRED_EXFIL;
+    return cls == PC_REVERSE_SHELL || cls == PC_DESTRUCTIVE || cls == PC_CRED_EXFIL ||
+           cls == PC_HIDDEN_ORDER;
 }
 
 /* Characters that end a shell word (operators, quotes, whitespace, and the

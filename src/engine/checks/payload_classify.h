@@ -30,6 +30,8 @@ typedef enum pc_class {
     PC_DESTRUCTIVE,   /* rm -rf of the home directory or the root */
     PC_CRED_EXFIL,    /* a credential file sent to a remote host */
     PC_REVERSE_SHELL, /* /dev/tcp, nc -e, socat exec:, socket + exec one-liners */
+    PC_HIDDEN_ORDER,  /* not a command: an order in words to move or read secrets, or to
+                         ignore the user (payload_decoded.c, hidden_order) */
     PC_CLASS_COUNT
 } pc_class;
 

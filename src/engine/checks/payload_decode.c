@@ -213,6 +213,79 @@ static size_t split_chain(const unsigned char *s, size_t len, size_t *st, size_t
     return end;
 }
 
+/* A blob cut into small groups ("YmFz aCAt YyAn dGFy IGN6 ..."), pieces
+ * shorter than SPLIT_MIN_PIECE that the run scanner never probes: six or
+ * more space-separated groups of one length (3 to 7 characters; pairs are
+ * hex, PD_PAIRS) of the
+ * base64 alphabet, the last one possibly shorter and padded, at least half
+ * of them with a capital letter after the first character, a digit, '+' or
+ * '/' (prose words of one length, "that with from this", have none). One
+ * linear pass over the field. */
+#define GROUP_MIN 6u
+#define GROUP_MAX_LEN 7u
+
+static bool group_mixed(const unsigned char *s, size_t a, size_t e) {
+    for (size_t k = a; k < e; k++) {
+        unsigned char c = s[k];
+        if ((k > a && c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' || c == '/')
+            return true;
+    }
+    return false;
+}
+
+static int scan_groups(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    int rc = 0;
+    size_t k = 0;
+    /* From space to space (memchr): a chain needs a word of 3-7 blob
+     * characters right before a space and one of the same length after. */
+    while (rc == 0 && k < len) {
+        const unsigned char *p = memchr(s + k, ' ', len - k);
+        if (p == NULL)
+            break;
+        k = (size_t)(p - s);
+        size_t i = k;
+        while (i > 0 && k - i <= GROUP_MAX_LEN && (cls[s[i - 1]] & C_B64))
+            i--;
+        size_t piece = k - i;
+        bool start = piece >= 3 && piece <= GROUP_MAX_LEN && (i == 0 || !(cls[s[i - 1]] & C_B64)) &&
+                     k + 1 + piece <= len;
+        for (size_t m = k + 1; start && m < k + 1 + piece; m++)
+            start = (cls[s[m]] & C_B64) != 0;
+        if (!start || (k + 1 + piece < len && (cls[s[k + 1 + piece]] & C_B64))) {
+            k++;
+            continue;
+        }
+        size_t e = k;
+        size_t first = i, groups = 1, mixed = group_mixed(s, i, e), end = e;
+        while (end + 1 < len && s[end] == ' ' && (cls[s[end + 1]] & C_B64)) {
+            size_t a = end + 1, b = a;
+            while (b < len && (cls[s[b]] & C_B64))
+                b++;
+            if (b - a == piece) {
+                groups++;
+                mixed += group_mixed(s, a, b);
+                end = b;
+                continue;
+            }
+            if (b - a < piece && b < len && s[b] == '=') {
+                groups++;
+                end = take_padding(s, len, b);
+            }
+            break;
+        }
+        if (end < len && s[end] == '=')
+            end = take_padding(s, len, end);
+        if (groups >= GROUP_MIN && 2 * mixed >= groups) {
+            pd_candidate cand = {PD_RUN, first, end, true, false};
+            rc = visit(ctx, &cand);
+            k = end;
+        } else {
+            k = end > k ? end : k + 1;
+        }
+    }
+    return rc;
+}
+
 /*
  * Runs first, then the escape-like kinds (payload_unescape.c). Runs are
  * found by skipping: any run of at least PD_MIN_RUN characters that starts
@@ -263,7 +336,9 @@ int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
             goto done;
         i = end;
     }
-    rc = pu_scan(text, len, visit, ctx);
+    rc = scan_groups(s, len, visit, ctx);
+    if (rc == 0)
+        rc = pu_scan(text, len, visit, ctx);
 done:
     return rc;
 }

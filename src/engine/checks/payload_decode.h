@@ -29,17 +29,18 @@
 #define PD_PROBE_BYTES 12
 
 typedef enum pd_kind {
-    PD_RUN = 0, /* a run of the base64 (standard + url-safe) alphabet; hex and base32 are
-                   subsets. Also pieces of one blob split by single spaces. */
-    PD_XESC,    /* consecutive \xNN escapes */
-    PD_ESC,     /* a cluster of string-literal escapes: \xNN, \uNNNN, \u{N}, \NNN octal */
-    PD_PCT,     /* a token holding URL percent escapes (%XX, %uXXXX) */
-    PD_ENT,     /* a cluster of HTML character references (&#NN; &#xNN; &name;) */
-    PD_CODES,   /* a list of character codes: fromCharCode(..), [..], chr(..)+chr(..) */
-    PD_PAIRS,   /* hex pairs separated by one repeated byte: "63 75 72 6c" */
-    PD_JOIN,    /* quoted pieces glued by +, ., .., ||, ',' or juxtaposition */
-    PD_ROT13,   /* a line holding a ROT13-rotated command word */
-    PD_REVERSED /* a line holding a command word written backwards */
+    PD_RUN = 0,  /* a run of the base64 (standard + url-safe) alphabet; hex and base32 are
+                    subsets. Also pieces of one blob split by single spaces. */
+    PD_XESC,     /* consecutive \xNN escapes */
+    PD_ESC,      /* a cluster of string-literal escapes: \xNN, \uNNNN, \u{N}, \NNN octal */
+    PD_PCT,      /* a token holding URL percent escapes (%XX, %uXXXX) */
+    PD_ENT,      /* a cluster of HTML character references (&#NN; &#xNN; &name;) */
+    PD_CODES,    /* a list of character codes: fromCharCode(..), [..], chr(..)+chr(..) */
+    PD_PAIRS,    /* hex pairs separated by one repeated byte: "63 75 72 6c" */
+    PD_JOIN,     /* quoted pieces glued by +, ., .., ||, ',' or juxtaposition */
+    PD_ROT13,    /* a line holding a ROT13-rotated command word */
+    PD_REVERSED, /* a line holding a command word written backwards */
+    PD_WIDE      /* a run of fullwidth ASCII forms (U+FF01-U+FF5E, U+3000) */
 } pd_kind;
 
 /* A piece of text that may be an encoded blob. */
@@ -83,7 +84,8 @@ typedef enum pd_encoding {
     PD_ENC_CODES, /* character codes (decimal, or hex when `hex_codes`) */
     PD_ENC_JOIN,  /* the contents of the quoted pieces, concatenated */
     PD_ENC_ROT13,
-    PD_ENC_REVERSED
+    PD_ENC_REVERSED,
+    PD_ENC_WIDE /* fullwidth forms folded to ASCII */
 } pd_encoding;
 
 /* Compressed bytes under a byte encoding (gzip or zlib inside base64). */

@@ -791,10 +791,21 @@ static const char *const k_line_words[] = {
 
 #define LINE_REACH 1024u /* bytes each side of a trigger taken as its line */
 
+typedef struct prose_word {
+    uint64_t key;
+    uint8_t kinds;
+} prose_word;
+
+#define PROSE_SLOTS 256u /* open-addressed table of the function words (60 at most) */
+
 struct pd_scanner {
     const mv_allocator *alloc;
     mv_ac *ac;
+    prose_word prose[PROSE_SLOTS]; /* function words by hash (scan_prose); key 0 = empty */
+    size_t n_prose;
 };
+
+static size_t prose_table(prose_word *t);
 
 static unsigned char rot13(unsigned char c) {
     if (c >= 'a' && c <= 'z')
@@ -842,6 +853,7 @@ int pd_scanner_new(pd_scanner **out, const mv_allocator *a) {
     rc = mv_ac_build(&s->ac, b);
     if (rc != MV_OK)
         goto done;
+    s->n_prose = prose_table(s->prose);
     *out = s;
     s = NULL;
 done:
@@ -970,6 +982,193 @@ static size_t next_trace(traces *tr, size_t i) {
     return len;
 }
 
+/* Prose in ROT13 or written backwards needs no command word: its function
+ * words give it away. A line counts its whole words (ASCII letters, case
+ * folded) among the commonest English ones, among their ROT13 rotations
+ * ("gur", "naq", "lbh") and among their reversals ("eht", "dna", "uoy");
+ * three or more rotated (reversed) ones outnumbering the plain ones make
+ * the line a candidate. Plain English and other languages have a
+ * rotated or reversed function word now and then, never three. One linear
+ * pass; a line is cut into windows of PROSE_WINDOW bytes. */
+#define PROSE_WINDOW 2048u
+#define PROSE_MIN 3u
+
+static const char *const k_plain[] = {"the",   "and",  "to",     "of",   "you",  "your", "with",
+                                      "this",  "for",  "is",     "it",   "on",   "in",   "all",
+                                      "every", "user", "before", "from", "send", "that"};
+/* The same words rotated and reversed, in the same order; a rotation or
+ * reversal that is itself an English word or an abbreviation ("no", "vs",
+ * "ti") is left out (empty). */
+static const char *const k_rot[] = {"gur",   "naq",  "gb",     "bs",   "lbh",  "lbhe", "jvgu",
+                                    "guvf",  "sbe",  "",       "vg",   "",     "",     "nyy",
+                                    "rirel", "hfre", "orsber", "sebz", "fraq", "gung"};
+static const char *const k_rev[] = {"eht",   "dna",  "",       "fo",   "uoy",  "ruoy", "htiw",
+                                    "siht",  "rof",  "",       "",     "",     "",     "lla",
+                                    "yreve", "resu", "erofeb", "morf", "dnes", "taht"};
+
+/* A word of at most eight ASCII letters packed into an integer (lower
+ * case), so a lookup is a binary search over integers. */
+static uint64_t pack_word(const unsigned char *w, size_t n) {
+    uint64_t v = 0;
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = w[k];
+        if (c >= 'A' && c <= 'Z')
+            c = (unsigned char)(c + 32);
+        v = (v << 8) | c;
+    }
+    return v;
+}
+
+enum { PW_PLAIN = 1, PW_ROT = 2, PW_REV = 4 };
+
+static size_t prose_slot(uint64_t key) {
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 56) & (PROSE_SLOTS - 1);
+}
+
+/* The three lists in one hash table, built once with the scanner. */
+static size_t prose_table(prose_word *t) {
+    size_t n = 0;
+    const char *const *lists[3] = {k_plain, k_rot, k_rev};
+    const uint8_t kinds[3] = {PW_PLAIN, PW_ROT, PW_REV};
+    memset(t, 0, PROSE_SLOTS * sizeof(*t));
+    for (int l = 0; l < 3; l++) {
+        for (size_t k = 0; k < sizeof(k_plain) / sizeof(k_plain[0]); k++) {
+            const char *w = lists[l][k];
+            size_t wn = strlen(w);
+            if (wn == 0)
+                continue;
+            uint64_t key = pack_word((const unsigned char *)w, wn);
+            size_t j = prose_slot(key);
+            while (t[j].key != 0 && t[j].key != key)
+                j = (j + 1) & (PROSE_SLOTS - 1);
+            if (t[j].key == 0) {
+                t[j].key = key;
+                n++;
+            }
+            t[j].kinds |= kinds[l];
+        }
+    }
+    return n;
+}
+
+static uint8_t prose_kinds(const prose_word *t, size_t n, uint64_t key) {
+    (void)n;
+    size_t j = prose_slot(key);
+    while (t[j].key != 0) {
+        if (t[j].key == key)
+            return t[j].kinds;
+        j = (j + 1) & (PROSE_SLOTS - 1);
+    }
+    return 0;
+}
+
+static int scan_prose(const pd_scanner *sc, const unsigned char *s, size_t len, pd_visit visit,
+                      void *ctx) {
+    size_t start = 0, i = 0;
+    unsigned plain = 0, rot = 0, rev = 0;
+    int rc = 0;
+    while (rc == 0 && start < len) {
+        bool end = i >= len || s[i] == '\n' || i - start >= PROSE_WINDOW;
+        if (!end && is_alpha(s[i])) {
+            size_t j = i;
+            while (j < len && is_alpha(s[j]))
+                j++;
+            if (j - i >= 2 && j - i <= 6) {
+                uint8_t kinds = prose_kinds(sc->prose, sc->n_prose, pack_word(s + i, j - i));
+                plain += (kinds & PW_PLAIN) != 0;
+                rot += (kinds & PW_ROT) != 0;
+                rev += (kinds & PW_REV) != 0;
+            }
+            i = j;
+            continue;
+        }
+        if (!end) {
+            i++;
+            continue;
+        }
+        if (rot >= PROSE_MIN && rot > plain) {
+            pd_candidate c = {PD_ROT13, start, i, false, false};
+            rc = visit(ctx, &c);
+        }
+        if (rc == 0 && rev >= PROSE_MIN && rev > plain) {
+            pd_candidate c = {PD_REVERSED, start, i, false, false};
+            rc = visit(ctx, &c);
+        }
+        plain = rot = rev = 0;
+        start = i < len && s[i] == '\n' ? i + 1 : i;
+        i = start;
+    }
+    return rc;
+}
+
+/* A fullwidth ASCII form at s[i] (U+FF01-U+FF5E, three bytes EF BC 81 to
+ * EF BD 9E) or the ideographic space U+3000 (E3 80 80): its length, with
+ * the ASCII byte it stands for in *ascii. 0 when it is neither. */
+static size_t wide_at(const unsigned char *s, size_t len, size_t i, uint32_t *ascii) {
+    if (i + 3 > len)
+        return 0;
+    if (s[i] == 0xE3 && s[i + 1] == 0x80 && s[i + 2] == 0x80) {
+        *ascii = ' ';
+        return 3;
+    }
+    if (s[i] != 0xEF || (s[i + 1] != 0xBC && s[i + 1] != 0xBD) || (s[i + 2] & 0xC0) != 0x80)
+        return 0;
+    uint32_t cp = 0xF000u | ((uint32_t)(s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
+    if (cp < 0xFF01 || cp > 0xFF5E)
+        return 0;
+    *ascii = cp - 0xFF01 + 0x21;
+    return 3;
+}
+
+/* Commands spelled in fullwidth forms ("ｃｕｒｌ　－ｄ　＠～／．ｄｏｃｋｅｒ") read as
+ * ASCII to a model and slip past ASCII matchers. A run of WIDE_MIN or more
+ * fullwidth forms (ideographic and ASCII spaces inside) is a candidate;
+ * CJK text with a fullwidth word or number now and then decodes to no
+ * command. memchr finds the lead bytes; one linear pass. */
+#define WIDE_MIN 8u
+
+static int scan_wide(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    size_t i = 0;
+    int rc = 0;
+    /* Next 0xEF and 0xE3 lead bytes, each found once by memchr. */
+    size_t next_ef = 0, next_e3 = 0;
+    bool have_ef = false, have_e3 = false;
+    while (rc == 0 && i < len) {
+        if (!have_ef || next_ef < i) {
+            const unsigned char *p = memchr(s + i, 0xEF, len - i);
+            next_ef = p != NULL ? (size_t)(p - s) : len;
+            have_ef = true;
+        }
+        if (!have_e3 || next_e3 < i) {
+            const unsigned char *p = memchr(s + i, 0xE3, len - i);
+            next_e3 = p != NULL ? (size_t)(p - s) : len;
+            have_e3 = true;
+        }
+        size_t st = next_ef < next_e3 ? next_ef : next_e3;
+        if (st >= len)
+            break;
+        size_t k = st, n = 0;
+        uint32_t a = 0;
+        while (k < len) {
+            size_t l = wide_at(s, len, k, &a);
+            if (l > 0) {
+                n += a != ' ';
+                k += l;
+            } else if (s[k] == ' ') {
+                k++;
+            } else {
+                break;
+            }
+        }
+        if (n >= WIDE_MIN) {
+            pd_candidate c = {PD_WIDE, st, k, false, false};
+            rc = visit(ctx, &c);
+        }
+        i = k > st ? k : st + 1;
+    }
+    return rc;
+}
+
 int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit visit, void *ctx) {
     if (sc == NULL || len < 8)
         return 0;
@@ -994,6 +1193,10 @@ int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit v
         ls.base = ws;
         mv_ac_scan(sc->ac, text + ws, we - ws, on_line_word, &ls);
     }
+    if (ls.rc == 0)
+        ls.rc = scan_prose(sc, (const unsigned char *)text, len, visit, ctx);
+    if (ls.rc == 0)
+        ls.rc = scan_wide((const unsigned char *)text, len, visit, ctx);
     return ls.rc;
 }
 
@@ -1037,6 +1240,9 @@ void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
         break;
     case PD_REVERSED:
         plan->enc = PD_ENC_REVERSED;
+        break;
+    case PD_WIDE:
+        plan->enc = PD_ENC_WIDE;
         break;
     default:
         plan->enc = PD_ENC_ESC;
@@ -1096,6 +1302,18 @@ size_t pu_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, b
         break;
     case PD_ENC_REVERSED:
         decode_reversed(s, p->from, p->to, &o);
+        break;
+    case PD_ENC_WIDE:
+        for (size_t i = p->from; i < p->to && !o.full;) {
+            uint32_t cp = 0;
+            size_t l = wide_at(s, p->to, i, &cp);
+            if (l > 0) {
+                put_byte(&o, (unsigned char)cp);
+                i += l;
+            } else {
+                put_byte(&o, s[i++]);
+            }
+        }
         break;
     default:
         break;

@@ -1965,6 +1965,14 @@ static squat find_squat(const reg_state *rs, const mv_tool *tool, uint32_t own, 
             mv_tier tier = mine < theirs   ? MV_TIER_HARD
                            : mine > theirs ? MV_TIER_INFO
                                            : MV_TIER_SOFT;
+            /* Undecided by the names (a plural, "get_sentry_issues"): the
+             * copy that adds to the other's text is the imitation. */
+            if (tier == MV_TIER_SOFT && !schema) {
+                if (tool->description.len > o->description.len + 16)
+                    tier = MV_TIER_HARD;
+                else if (o->description.len > tool->description.len + 16)
+                    tier = MV_TIER_INFO;
+            }
             if (best.name == NONE || tier > best.tier)
                 best = (squat){mid, srv, rs->near_dist[k], schema, tier};
         }
@@ -2052,6 +2060,158 @@ static uint32_t brand_server(const reg_state *rs, const name_rec *n, uint32_t ow
     return NONE;
 }
 
+/* Bare key of a server name: lower-case letters and digits, separators
+ * dropped ("Google-Calendar" -> "googlecalendar"). Returns 0 when too long. */
+static size_t server_key(mv_str name, char *out, size_t cap) {
+    size_t k = 0;
+    for (size_t i = 0; i < name.len; i++) {
+        unsigned char c = (unsigned char)name.ptr[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (unsigned char)(c + 32);
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+            continue;
+        if (k + 1 >= cap)
+            return 0;
+        out[k++] = (char)c;
+    }
+    return k;
+}
+
+/* The same tool name on a server whose name is a typosquat of this one's
+ * ("google-calender" next to "google-calendar": edit distance 1; not a
+ * numbered instance or a name that extends the other), with the other
+ * tool's description copied. The tool
+ * whose description holds the other's and adds to it is the imitation
+ * (hard); the other one is the original (info); neither: soft for both.
+ * Returns the tier, or MV_TIER_INFO with *other == NONE when no such pair. */
+static mv_tier server_squat(const reg_state *rs, const mv_tool *tool, uint32_t own, uint32_t nid,
+                            uint32_t *other) {
+    *other = NONE;
+    const name_rec *n = &rs->names[nid];
+    if (!other_server_has(n, own))
+        return MV_TIER_INFO;
+    uint32_t srv = other_server_of(n, own);
+    char a[NEAR_MAX_LEN + 1], b[NEAR_MAX_LEN + 1];
+    size_t la = server_key(mv_registry_server_name(rs->registry, own), a, sizeof(a));
+    size_t lb = server_key(mv_registry_server_name(rs->registry, srv), b, sizeof(b));
+    if (la < 5 || lb < 5)
+        return MV_TIER_INFO;
+    /* One edit: names two letters apart are different vendors or sites
+     * ("github" / "gitlab", "north-bridge" / "south-bridge"). */
+    unsigned dist = osa_distance(a, la, b, lb);
+    if (dist != 1)
+        return MV_TIER_INFO;
+    /* Numbered instances ("notes-1" / "notes-12") differ only in digits:
+     * twins, not an imitation. */
+    size_t ia = 0, ib = 0;
+    bool digits_only = true;
+    while (digits_only && (ia < la || ib < lb)) {
+        if (ia < la && a[ia] >= '0' && a[ia] <= '9') {
+            ia++;
+        } else if (ib < lb && b[ib] >= '0' && b[ib] <= '9') {
+            ib++;
+        } else {
+            digits_only = ia < la && ib < lb && a[ia] == b[ib];
+            ia++;
+            ib++;
+        }
+    }
+    /* A name that extends the other ("postgres" / "postgresro", "notion" /
+     * "notion2") is a variant or fork, not a misspelling. */
+    size_t ls = la < lb ? la : lb;
+    const char *lo = la < lb ? b : a;
+    const char *sh = la < lb ? a : b;
+    size_t ll = la < lb ? lb : la;
+    bool extends = la != lb && (memcmp(lo, sh, ls) == 0 || memcmp(lo + ll - ls, sh, ls) == 0);
+    if (digits_only || extends)
+        return MV_TIER_INFO;
+    const mv_tool *o = NULL;
+    for (uint32_t i = rs->srv_start[srv]; i < rs->srv_start[srv + 1] && o == NULL; i++)
+        if (rs->tool_name[rs->srv_tools[i]] == nid)
+            o = mv_registry_tool(rs->registry, rs->srv_tools[i]);
+    if (o == NULL)
+        return MV_TIER_INFO;
+    def_words own_words;
+    own_words.done = false;
+    bool schema = false;
+    if (!copies_definition(tool, &own_words, o, &schema) || schema)
+        return MV_TIER_INFO;
+    *other = srv;
+    if (tool->description.len > o->description.len + 16)
+        return MV_TIER_HARD;
+    if (o->description.len > tool->description.len + 16)
+        return MV_TIER_INFO;
+    return MV_TIER_SOFT;
+}
+
+/* An impersonating affix: "official_create_issue", "create_issue_v2",
+ * "real_send_email", "send_email_secure". Forks and gateways add namespaces
+ * too, so the affix alone decides nothing: the tool must also copy the
+ * other server's tool and add to its text (the added text is the attack). */
+static bool impersonating_affix(const char *s, size_t n) {
+    static const char *const affixes[] = {"official", "real",   "genuine", "verified", "secure",
+                                          "safe",     "new",    "latest",  "updated",  "fixed",
+                                          "patched",  "better", "fast",    "pro",      "plus",
+                                          "v2",       "v3",     "2",       "original", "true"};
+    for (size_t k = 0; k < sizeof(affixes) / sizeof(affixes[0]); k++)
+        if (strlen(affixes[k]) == n && same_text_ci(s, affixes[k], n))
+            return true;
+    return false;
+}
+
+typedef struct affix_hit {
+    uint32_t name;   /* the imitated name, NONE when none */
+    uint32_t server; /* its server */
+} affix_hit;
+
+static affix_hit affix_squat(const reg_state *rs, const mv_tool *tool, uint32_t own, uint32_t nid) {
+    affix_hit best = {NONE, NONE};
+    mv_str name = rs->names[nid].name;
+    size_t seg[16][2];
+    size_t ns = name_segments(name, seg, 16);
+    if (ns < 3 || ns >= 16)
+        return best; /* the rest must keep two words */
+    def_words own_words;
+    own_words.done = false;
+    for (int side = 0; side < 2 && best.name == NONE; side++) {
+        /* The affix: the first or last word; "v2" is two segments. */
+        size_t fa = side == 0 ? seg[0][0] : seg[ns - 1][0];
+        size_t fe = side == 0 ? seg[0][1] : seg[ns - 1][1];
+        size_t kept_last = ns - 2; /* last segment kept when the affix trails */
+        if (side == 1 && name.ptr[fa] >= '0' && name.ptr[fa] <= '9' && seg[ns - 2][1] == fa &&
+            seg[ns - 2][1] - seg[ns - 2][0] == 1 && (name.ptr[fa - 1] | 0x20) == 'v') {
+            fa = seg[ns - 2][0];
+            kept_last = ns - 3;
+        }
+        if (!impersonating_affix(name.ptr + fa, fe - fa))
+            continue;
+        size_t a = side == 0 ? seg[1][0] : 0, e = side == 0 ? name.len : seg[kept_last][1];
+        word_keys w;
+        if (!word_keys_of(&w, name.ptr, a, e))
+            continue;
+        size_t count = 0;
+        const uint32_t *ids = key_find(&rs->name_keys, w.bare_hash, &count);
+        for (size_t k = 0; k < count && best.name == NONE; k++) {
+            const name_rec *m = &rs->names[ids[k]];
+            if (ids[k] == nid || !other_server_has(m, own))
+                continue;
+            uint32_t srv = other_server_of(m, own);
+            if (servers_related(rs, srv, nid))
+                continue;
+            const mv_tool *o = NULL;
+            for (uint32_t i = rs->srv_start[srv]; i < rs->srv_start[srv + 1] && o == NULL; i++)
+                if (rs->tool_name[rs->srv_tools[i]] == ids[k])
+                    o = mv_registry_tool(rs->registry, rs->srv_tools[i]);
+            bool schema = false;
+            if (o == NULL || !copies_definition(tool, &own_words, o, &schema) || schema ||
+                tool->description.len <= o->description.len + 16)
+                continue;
+            best = (affix_hit){ids[k], srv};
+        }
+    }
+    return best;
+}
+
 static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_tool *tool,
                       uint32_t own, mv_emitter *out) {
     uint32_t nid = rs->tool_name[ctx->tool_index];
@@ -2101,7 +2261,19 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
 
     dtext d = {.len = 0};
     mv_signal_spec s = {.threat = MV_THREAT_TOOL_POISONING, .field = 0, .evidence = n->name};
-    if (confusable == NONE && copied == NONE && sq.name != NONE) {
+    affix_hit ah = {NONE, NONE};
+    if (confusable == NONE && copied == NONE && sq.name == NONE)
+        ah = affix_squat(rs, tool, own, nid);
+    if (ah.name != NONE) {
+        dt_puts(&d, "tool name is ");
+        dt_name(&d, rs->names[ah.name].name);
+        dt_puts(&d, " of server ");
+        dt_name(&d, mv_registry_server_name(rs->registry, ah.server));
+        dt_puts(&d, " with an impersonating affix, and copies its description with text added");
+        s.tier = MV_TIER_HARD;
+        s.confidence = 0.85;
+        s.length = (uint32_t)n->name.len;
+    } else if (confusable == NONE && copied == NONE && sq.name != NONE) {
         const name_rec *m = &rs->names[sq.name];
         if (sq.tier == MV_TIER_INFO) {
             dt_puts(&d, "look-alike name ");
@@ -2167,6 +2339,21 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
         uint32_t same = n->n_servers - 1; /* the tool's own server is one of them */
         if (same == 0 && twins == 0)
             goto done;
+        uint32_t sq_srv = NONE;
+        mv_tier sq_tier = same > 0 ? server_squat(rs, tool, own, nid, &sq_srv) : MV_TIER_INFO;
+        if (sq_srv != NONE && sq_tier != MV_TIER_INFO) {
+            dt_puts(&d, "same name and description as the tool of server ");
+            dt_name(&d, mv_registry_server_name(rs->registry, sq_srv));
+            dt_puts(&d, sq_tier == MV_TIER_HARD
+                            ? ", on a server whose name is a misspelling of it, with text added"
+                            : ", on a server whose name is a misspelling of it");
+            s.tier = sq_tier;
+            s.confidence = sq_tier == MV_TIER_HARD ? 0.9 : 0.6;
+            s.length = (uint32_t)n->name.len;
+            s.detail = dt_str(&d);
+            rc = mv_emit(out, &s);
+            goto done;
+        }
         uint32_t brand = same > 0 ? brand_server(rs, n, own) : NONE;
         if (brand != NONE) {
             /* A distinctive name: the other server's brand, on a server

@@ -466,9 +466,11 @@ static bool needs_scan(const unsigned char *s, size_t n, bool allow_ws) {
 typedef struct field_ctx {
     ucp *u;
     uint32_t n;
-    bool ids;      /* tool/property name: tab/LF/CR are controls too */
-    bool strict;   /* identifiers and machine values: nothing is tolerated */
-    uint32_t *rtl; /* prefix counts of RTL letters (n+1), NULL when none */
+    bool ids;               /* tool/property name: tab/LF/CR are controls too */
+    bool strict;            /* identifiers and machine values: nothing is tolerated */
+    uint32_t *rtl;          /* prefix counts of RTL letters (n+1), NULL when none */
+    const unsigned char *s; /* the raw bytes the code points were read from */
+    size_t len;
 } field_ctx;
 
 static int32_t cp_at(const field_ctx *f, int64_t i) {
@@ -789,6 +791,78 @@ static int32_t base_near(const field_ctx *f, int64_t i, int dir) {
     return cp_at(f, j);
 }
 
+#define UH_QUOTE_REACH 40u /* bytes from a documented example to its quotes */
+#define UH_NAME_REACH 160u /* bytes from a documented example to its code point */
+
+static bool quote_byte(unsigned char b) {
+    return b == '"' || b == '\'' || b == '`';
+}
+
+/* A zero-width character shown as a documented example: inside quotes on
+ * its line ("pass<ZWSP>word") and its code point spelled out near it
+ * ("reports U+200B at index 4") in a field about invisible characters, as
+ * an invisible-character scanner writes its own documentation. Splitting the word is then the
+ * example's point: the character is a stray (review, hard with any other signal), not a broken
+ * keyword. */
+static bool documented_example(const field_ctx *f, uint32_t i) {
+    const ucp *c = &f->u[i];
+    if (f->s == NULL || c->cp > 0xFFFF)
+        return false;
+    size_t at = c->off, end = (size_t)c->off + c->len;
+    bool before = false, after = false;
+    for (size_t k = at; k > 0 && at - k < UH_QUOTE_REACH && !before; k--) {
+        if (f->s[k - 1] == '\n')
+            break;
+        before = quote_byte(f->s[k - 1]);
+    }
+    for (size_t k = end; k < f->len && k - end < UH_QUOTE_REACH && !after; k++) {
+        if (f->s[k] == '\n')
+            break;
+        after = quote_byte(f->s[k]);
+    }
+    if (!before || !after)
+        return false;
+    char want[7];
+    static const char hex[] = "0123456789ABCDEF";
+    want[0] = 'U';
+    want[1] = '+';
+    for (int d = 0; d < 4; d++)
+        want[2 + d] = hex[(c->cp >> (12 - 4 * d)) & 0xF];
+    /* The field is about invisible characters. */
+    static const char *const topic[] = {"invisible", "zero width", "zero-width", "hidden character",
+                                        "unicode"};
+    bool about = false;
+    for (size_t t = 0; t < sizeof(topic) / sizeof(topic[0]) && !about; t++) {
+        size_t tn = strlen(topic[t]);
+        for (size_t k = 0; k + tn <= f->len && !about; k++) {
+            size_t m = 0;
+            while (m < tn && (f->s[k + m] | 0x20) == (unsigned char)topic[t][m])
+                m++;
+            about = m == tn;
+        }
+    }
+    if (!about)
+        return false;
+    size_t lo = at > UH_NAME_REACH ? at - UH_NAME_REACH : 0;
+    size_t hi = end + UH_NAME_REACH < f->len ? end + UH_NAME_REACH : f->len;
+    for (size_t k = lo; k + 6 <= hi; k++) {
+        size_t m = 0;
+        while (m < 6) {
+            unsigned char b = f->s[k + m];
+            if (b >= 'a' && b <= 'f')
+                b = (unsigned char)(b - 32);
+            if (b == 'u')
+                b = 'U';
+            if (b != (unsigned char)want[m])
+                break;
+            m++;
+        }
+        if (m == 6)
+            return true;
+    }
+    return false;
+}
+
 /* Weak candidates: a lone one at a word boundary in prose is a stray. */
 static void settle_weak(field_ctx *f) {
     for (uint32_t i = 0; i < f->n; i++) {
@@ -797,6 +871,8 @@ static void settle_weak(field_ctx *f) {
             continue;
         bool run = hiddenish(f, (int64_t)i - 1) || hiddenish(f, (int64_t)i + 1);
         bool splits = is_word(base_near(f, i, -1)) && is_word(base_near(f, i, +1));
+        if (splits && !f->strict && !run && c->cls == HC_ZERO_WIDTH && documented_example(f, i))
+            splits = false;
         c->st = (f->strict || run || splits) ? ST_SUSPECT : ST_STRAY;
     }
     /* Legit zero-width/selector/mark characters touching a suspect one of
@@ -1025,6 +1101,8 @@ static int analyse_chunk(mv_arena *scratch, const unsigned char *s, size_t len, 
     memset(&f, 0, sizeof(f));
     f.ids = ids;
     f.strict = strict;
+    f.s = s;
+    f.len = len;
 
     /* Pass 0: count code points; stop early when nothing is a candidate. */
     uint32_t n = 0;
@@ -1313,6 +1391,129 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, uint3
     return mv_emit(out, &s);
 }
 
+/* ------------------------------------------------------ mixed-script words */
+
+/* Cyrillic and Greek letters that look like Latin ones. */
+static bool latin_lookalike(int32_t cp) {
+    static const int32_t set[] = {0x0391, 0x0392, 0x0395, 0x0396, 0x0397, 0x0399, 0x039A, 0x039C,
+                                  0x039D, 0x039F, 0x03A1, 0x03A4, 0x03A5, 0x03A7, 0x03BF, 0x0405,
+                                  0x0406, 0x0408, 0x0410, 0x0412, 0x0415, 0x041A, 0x041C, 0x041D,
+                                  0x041E, 0x0420, 0x0421, 0x0422, 0x0423, 0x0425, 0x0430, 0x0435,
+                                  0x043E, 0x0440, 0x0441, 0x0443, 0x0445, 0x0455, 0x0456, 0x0458,
+                                  0x04BB, 0x04CF, 0x0501, 0x051B, 0x051D};
+    size_t lo = 0, hi = sizeof(set) / sizeof(set[0]);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (set[mid] == cp)
+            return true;
+        if (set[mid] < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+typedef struct mixed_words {
+    uint32_t count;
+    int32_t field; /* first word's field, -1 when none */
+    uint32_t off, len;
+} mixed_words;
+
+/* Words that mix Latin letters with Cyrillic or Greek look-alikes
+ * ("сollесt", "АWЅ"): a phrase spelled to look English to a reader and the
+ * model while no ASCII matcher sees its words. Honest Russian or Greek text
+ * writes whole words in one script; a Latin product name is a word of its
+ * own. Separators (spaces, hyphens, punctuation) end a word. */
+static void count_mixed(const mv_field *fl, uint32_t field, mixed_words *mw) {
+    mv_str whole = mv_field_whole(fl);
+    const unsigned char *t = (const unsigned char *)whole.ptr;
+    size_t n = whole.len;
+    bool any = false;
+    for (size_t i = 0; i + 1 < n && !any; i++)
+        any = (t[i] == 0xCE || t[i] == 0xCF || t[i] == 0xD0 || t[i] == 0xD1 || t[i] == 0xD3 ||
+               t[i] == 0xD4 || t[i] == 0xD2) &&
+              (t[i + 1] & 0xC0) == 0x80;
+    if (!any)
+        return;
+    /* Text about homoglyphs quotes its examples ("'ignоre' (with a
+     * Cyrillic о)"): a quoted word there is documentation. Looked up only
+     * when a quoted mixed word is met. */
+    static const char *const topic[] = {"cyrillic", "homoglyph", "look-alike", "lookalike",
+                                        "confusable"};
+    int about = -1; /* unknown */
+    size_t w0 = 0;
+    bool latin = false, look = false;
+    for (size_t i = 0; i <= n;) {
+        int32_t cp = -1;
+        uint32_t l = 1;
+        if (i < n)
+            l = utf8_next(t + i, n - i, &cp);
+        bool letter = cp >= 0 && (is_letter(cp) || is_mark(cp));
+        if (!letter) {
+            bool quoted =
+                latin && look && w0 > 0 && i < n && quote_byte(t[w0 - 1]) && quote_byte(t[i]);
+            if (quoted && about < 0) {
+                about = 0;
+                for (size_t k = 0; k < sizeof(topic) / sizeof(topic[0]) && about == 0; k++) {
+                    size_t tn = strlen(topic[k]);
+                    for (size_t q = 0; q + tn <= n && about == 0; q++) {
+                        size_t m = 0;
+                        while (m < tn && (t[q + m] | 0x20) == (unsigned char)topic[k][m])
+                            m++;
+                        about = m == tn;
+                    }
+                }
+            }
+            quoted = quoted && about == 1;
+            if (latin && look && !quoted) {
+                if (mw->count++ == 0) {
+                    mw->field = (int32_t)field;
+                    mw->off = (uint32_t)w0;
+                    mw->len = (uint32_t)(i - w0);
+                }
+            }
+            latin = look = false;
+            i += l;
+            w0 = i;
+            continue;
+        }
+        latin = latin || (cp < 0x80);
+        look = look || latin_lookalike(cp);
+        i += l;
+    }
+}
+
+static int emit_mixed(const mv_tool *tool, const mixed_words *mw, mv_emitter *out) {
+    const mv_field *fl = &tool->fields[mw->field];
+    char detail[200];
+    mv_signal_spec s;
+    memset(&s, 0, sizeof(s));
+    s.threat = MV_THREAT_TOOL_POISONING;
+    s.field = mw->field;
+    s.offset = mw->off;
+    s.length = mw->len;
+    s.tier = MV_TIER_HARD;
+    s.confidence = 0.9;
+    snprintf(detail, sizeof(detail),
+             "%u word(s) mix Latin letters with Cyrillic or Greek look-alikes: text spelled to "
+             "read as English while hiding its words from matchers",
+             mw->count);
+    s.detail = (mv_str){detail, strlen(detail)};
+    mv_str whole = mv_field_whole(fl);
+    size_t a = mw->off > UH_CONTEXT ? mw->off - UH_CONTEXT : 0;
+    size_t b = (size_t)mw->off + mw->len + UH_CONTEXT;
+    if (b > whole.len)
+        b = whole.len;
+    while (a < mw->off && ((unsigned char)whole.ptr[a] & 0xC0) == 0x80)
+        a++;
+    while (b > (size_t)mw->off + mw->len && b < whole.len &&
+           ((unsigned char)whole.ptr[b] & 0xC0) == 0x80)
+        b--;
+    s.evidence = (mv_str){whole.ptr + a, b - a};
+    return mv_emit(out, &s);
+}
+
 static bool is_ids_kind(mv_field_kind k) {
     return k == MV_FIELD_NAME || k == MV_FIELD_PROPERTY_NAME;
 }
@@ -1321,6 +1522,7 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
     int rc = MV_OK;
     tool_acc acc;
     memset(&acc, 0, sizeof(acc));
+    mixed_words mw = {0, -1, 0, 0};
     for (uint32_t i = 0; i < tool->n_fields; i++) {
         const mv_field *fl = &tool->fields[i];
         bool ids = is_ids_kind(fl->kind);
@@ -1335,6 +1537,9 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         if (whole.len == 0 || fl->window_of != 0 ||
             !needs_scan((const unsigned char *)whole.ptr, whole.len, !ids))
             continue; /* windows of a cut field: the whole field is read here */
+        /* Names are the impersonation check's (confusable names). */
+        if (!ids)
+            count_mixed(fl, i, &mw);
         if (acc.hits == NULL) {
             acc.hits = mv_arena_alloc(ctx->scratch, UH_HITS_MAX * sizeof(hit));
             if (acc.hits == NULL) {
@@ -1346,6 +1551,13 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         mv_arena_mark mark = mv_arena_save(ctx->scratch);
         rc = analyse_field(ctx->scratch, fl, i, ids, strict, &acc);
         mv_arena_rewind(ctx->scratch, mark);
+        if (rc != MV_OK)
+            goto done;
+    }
+    /* One mixed word is a slip of the keyboard layout; two or more are
+     * written that way. */
+    if (mw.count >= 2) {
+        rc = emit_mixed(tool, &mw, out);
         if (rc != MV_OK)
             goto done;
     }

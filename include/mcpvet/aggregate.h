@@ -32,6 +32,10 @@ extern "C" {
 #define MV_DANGER_BASIS_FAMILIES 0x08u    /* a second, independent instruction family */
 #define MV_DANGER_BASIS_EXFIL 0x10u       /* source, transfer and sink in one passage */
 #define MV_DANGER_BASIS_OUTSCOPE 0x20u    /* a destructive order outside the tool's job */
+/* An order explicitly addressed to the model (an obligation, a condition,
+ * an imperative at a clause start) whose action lies outside the tool's
+ * job: mood, action and object agree in one passage. */
+#define MV_DANGER_BASIS_ORDER 0x40u
 
 typedef struct mv_aggregate_result {
     mv_verdict verdict;

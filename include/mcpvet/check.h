@@ -70,6 +70,11 @@ const char *mv_threat_name(mv_threat threat);
  * destructive order in a tool that neither is named for nor describes
  * destroying anything). */
 #define MV_FACET_OUTSCOPE 0x40u
+/* The instruction is an order addressed to the model (obligation,
+ * condition or imperative) whose action lies outside the tool's job and
+ * whose object is broad or sensitive: the order detector's three parts
+ * agree, which corroborates it on its own. */
+#define MV_FACET_ADDRESSED 0x80u
 
 /* What a check hands to mv_emit(). Strings are copied by the engine, so they
  * may point at stack buffers or scratch memory. Evidence is raw text: the

@@ -40,6 +40,7 @@ const char *mv_danger_basis_text(uint32_t basis, char *buf, size_t cap) {
         {MV_DANGER_BASIS_EXFIL, "source, transfer and sink together"},
         {MV_DANGER_BASIS_FAMILIES, "second instruction family"},
         {MV_DANGER_BASIS_OUTSCOPE, "destructive order outside the tool's job"},
+        {MV_DANGER_BASIS_ORDER, "addressed order outside the tool's job"},
     };
     size_t o = 0;
     if (buf == NULL || cap == 0)
@@ -86,6 +87,10 @@ static void danger(const mv_signal *signals, size_t n, mv_aggregate_result *out)
             basis |= MV_DANGER_BASIS_EXFIL;
         if (n_instr >= 2 || (instr & MV_FACET_AGREE))
             basis |= MV_DANGER_BASIS_FAMILIES;
+        /* Mood, an out-of-job action and a broad or sensitive object in one
+         * passage: three independent parts of one order agree. */
+        if (instr & MV_FACET_ADDRESSED)
+            basis |= MV_DANGER_BASIS_ORDER;
         /* A destructive order outside the tool's job strengthens other
          * evidence but never stands alone: one uncorroborated soft signal
          * stays review (DESIGN.md), and honest API documentation ("send []

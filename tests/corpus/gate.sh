@@ -49,14 +49,31 @@ echo "== red-team v3 (two outside authors, issue 10): ratchet =="
 # own; that broke DESIGN.md's rule that one uncorroborated soft signal
 # stays review and quarantined three honest npm tools, so the floor is the
 # level reached without it.
+# Round 3 (the order detector) raised the quarantine floor to 0.88.
 out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v3" --gate --min-recall 0.85 --max-fp 0.05 \
-    --structural-min-recall 0.0 --min-expected-quarantine 0.84 --jobs 2 2>&1)
+    --structural-min-recall 0.0 --min-expected-quarantine 0.88 --jobs 2 2>&1)
 rc=$?
 echo "$out"
 if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
     ok "red-team v3 ratchet passed"
 else
     bad "red-team v3 ratchet (exit $rc)"
+fi
+
+echo
+echo "== red-team v4, phrased classes (authors D and E tune sets, issue 10 round 3): ratchet =="
+# The phrased classes of two more outside authors' tune sets and the hard
+# negatives resembling them. Floors are the levels reached when the set was
+# added: per category recall >= 0.90 at any tier, expected-quarantine >=
+# 0.92, no hard negative quarantined.
+out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v4" --gate --min-recall 0.90 --max-fp 0.05 \
+    --structural-min-recall 0.0 --min-expected-quarantine 0.92 --jobs 2 2>&1)
+rc=$?
+echo "$out"
+if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
+    ok "red-team v4 ratchet passed"
+else
+    bad "red-team v4 ratchet (exit $rc)"
 fi
 
 echo

@@ -150,6 +150,7 @@ static void test_dangerous_needs_corroboration(void **state) {
     assert_int_equal(r.severity, MV_SEVERITY_HIGH);
     assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
 
+    char buf0[128];
     /* a self-corroborating exfiltration flow */
     mv_signal flow =
         fsig(0, 0.85, MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE | MV_FACET_SINK,
@@ -177,12 +178,37 @@ static void test_dangerous_needs_corroboration(void **state) {
     mv_signal scoped_sink[2] = {scope, sink};
     mv_aggregate(scoped_sink, 2, &r);
     assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
-    assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_SINK |
-                                         MV_DANGER_BASIS_OUTSCOPE);
+    assert_int_equal(r.danger_basis,
+                     MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_SINK | MV_DANGER_BASIS_OUTSCOPE);
     /* ... and the facet without an instruction is nothing */
     mv_signal lone = fsig(0, 0.6, MV_FACET_OUTSCOPE, MV_THREAT_TOOL_POISONING);
     mv_aggregate(&lone, 1, &r);
     assert_null(r.danger_class);
+
+    /* an addressed order (mood, out-of-job action and object agree in one
+     * passage) corroborates itself; with the outscope facet both are named */
+    mv_signal order = fsig(0, 0.75, MV_FACET_INSTRUCTION | MV_FACET_OUTSCOPE | MV_FACET_ADDRESSED,
+                           MV_THREAT_TOOL_POISONING);
+    mv_aggregate(&order, 1, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
+    assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
+    assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_ORDER |
+                                         MV_DANGER_BASIS_OUTSCOPE);
+    /* a hidden order is the hidden class */
+    mv_signal hide = fsig(0, 0.6, MV_FACET_INSTRUCTION | MV_FACET_HIDDEN | MV_FACET_ADDRESSED,
+                          MV_THREAT_TOOL_POISONING);
+    mv_aggregate(&hide, 1, &r);
+    assert_string_equal(r.danger_class, MV_DANGER_HIDDEN);
+    /* ... but the facet without an instruction, or below the floor, is nothing */
+    mv_signal bare = fsig(0, 0.75, MV_FACET_ADDRESSED, MV_THREAT_TOOL_POISONING);
+    mv_aggregate(&bare, 1, &r);
+    assert_null(r.danger_class);
+    mv_signal faint =
+        fsig(0, 0.4, MV_FACET_INSTRUCTION | MV_FACET_ADDRESSED, MV_THREAT_PROMPT_INJECTION);
+    mv_aggregate(&faint, 1, &r);
+    assert_null(r.danger_class);
+    assert_string_equal(mv_danger_basis_text(MV_DANGER_BASIS_ORDER, buf0, sizeof(buf0)),
+                        "addressed order outside the tool's job");
 
     /* below the confidence floor nothing corroborates */
     mv_signal weak = fsig(0, 0.4, MV_FACET_INSTRUCTION, MV_THREAT_PROMPT_INJECTION);

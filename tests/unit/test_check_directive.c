@@ -710,7 +710,9 @@ static void test_deterministic_across_jobs(void **state) {
         const mv_finding *a = mv_scan_finding(scans[0], i);
         const mv_finding *b = mv_scan_finding(scans[1], i);
         assert_int_equal(a->n_signals, b->n_signals);
-        assert_int_equal(a->n_signals, (i % 5) == 3 ? 0 : ((i % 5) == 4 ? 2 : 1));
+        /* the override is also an order changing the model's behaviour
+         * (the order detector), the exfiltration a flow */
+        assert_int_equal(a->n_signals, (i % 5) == 3 ? 0 : ((i % 5) == 4 || (i % 5) == 0 ? 2 : 1));
         for (uint32_t k = 0; k < a->n_signals; k++) {
             assert_int_equal(a->signals[k].offset, b->signals[k].offset);
             assert_true(a->signals[k].confidence == b->signals[k].confidence);

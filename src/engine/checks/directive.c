@@ -72,8 +72,9 @@
 #define DANGER_WEIGHT 0.9   /* position weight from which a hit is an instruction */
 #define DANGER_AGREE 0.45   /* another family's score that counts as agreeing */
 #define SCOPE_BOOST 0.15    /* a destructive order outside the tool's job */
-#define SCOPE_IN_MAX 0.40   /* ... inside it: below the emit threshold and the
-                               dangerous level's agreement (the tool's own job) */
+#define SCOPE_IN_MAX                                                                               \
+    0.40 /* ... inside it: below the emit threshold and the                                        \
+            dangerous level's agreement (the tool's own job) */
 
 typedef struct dmatch {
     uint32_t term;
@@ -1268,6 +1269,55 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
  * passage (the source's sentence and its neighbours). Records the best flow
  * of the tool and whether a source is moved at all.
  */
+static bool containsn(const char *s, size_t n, const char *w, size_t wl) {
+    for (size_t i = 0; i + wl <= n; i++) {
+        if (memcmp(s + i, w, wl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool in_instruction(const fctx *f, size_t s, size_t e);
+static bool in_code_span(const fctx *f, size_t pos);
+
+/* Is the source the tool's own subject: named in the tool's name or the
+ * first sentence of its description ("summarize_conversation: Pass the
+ * full conversation text ...")? Then moving it into the tool is its job. */
+static bool source_is_job(const fctx *f, const dmatch *src) {
+    const mv_norm_text *name = &f->ctx->norm[0];
+    const char *w = f->text + src->start;
+    size_t n = src->end - src->start;
+    size_t k = 0;
+    /* the last word of the source term ("conversation" of "full
+     * conversation") */
+    for (size_t i = 0; i < n; i++) {
+        if (w[i] == ' ') {
+            k = i + 1;
+        }
+    }
+    if (n - k < 4) {
+        return false;
+    }
+    if (name->text != NULL && containsn(name->text, name->len, w + k, n - k)) {
+        return true;
+    }
+    for (uint32_t fi = 0; fi < f->tool->n_fields; fi++) {
+        const mv_norm_text *d = &f->ctx->norm[fi];
+        size_t e = 0;
+        if (f->tool->fields[fi].kind != MV_FIELD_DESCRIPTION || d->text == NULL) {
+            continue;
+        }
+        while (e < d->len && e < 240 && d->text[e] != '.' && d->text[e] != '\n' &&
+               !(e + 2 < d->len && (unsigned char)d->text[e] == 0xE3 &&
+                 (unsigned char)d->text[e + 1] == 0x80 && (unsigned char)d->text[e + 2] == 0x82)) {
+            e++;
+        }
+        return containsn(d->text, e, w + k, n - k);
+    }
+    return false;
+}
+
 static void find_flows(fctx *f, flow_state *fs) {
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *src = &f->m[i];
@@ -1281,7 +1331,7 @@ static void find_flows(fctx *f, flow_state *fs) {
             cs--;
         }
         if (role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs, FLOW_GUARD_BYTES) ||
-            role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2)) {
+            role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2) || source_is_job(f, src)) {
             continue;
         }
         if (!fs->mentions) {
@@ -1312,8 +1362,9 @@ static void find_flows(fctx *f, flow_state *fs) {
             }
             mv_position_classify(&pos, &f->pt, t->start < src->start ? t->start : src->start,
                                  t->end > src->end ? t->end : src->end);
-            if (pos.weight < DANGER_WEIGHT) {
-                continue;
+            if (pos.weight < DANGER_WEIGHT || !in_instruction(f, src->start, src->end) ||
+                !in_instruction(f, t->start, t->end)) {
+                continue; /* a quoted example on either side is not an order */
             }
             fs->reaches = true;
             if (has_sink(f, ps, pe, src)) {
@@ -1334,6 +1385,881 @@ static void find_flows(fctx *f, flow_state *fs) {
             }
         }
     }
+}
+
+/* ---------------------------------------------------------------- orders */
+
+/*
+ * The order detector: an order addressed to the model whose action lies
+ * outside the tool's job. It looks for structure, not sentences: a MOOD
+ * (an obligation or condition addressed to the model, or a bare imperative
+ * at a clause start), an ACTION class (move or gather data, destroy,
+ * change the model's later behaviour, hide something from the user) and
+ * what makes the action foreign to the tool (a sensitive or harvested
+ * object with a sink, a broad scope in a tool that does not destroy
+ * anything). Word classes live in directive_order.rules. Quoted, listed
+ * and example text does not count: the action and its object must both be
+ * in instruction position.
+ */
+typedef enum order_kind {
+    ORDER_EXFIL = 0,
+    ORDER_DESTROY,
+    ORDER_BEHAVE,
+    ORDER_HIDE,
+    ORDER_N
+} order_kind;
+
+#define ORDER_SCOPE_BYTES 72   /* a scope this close after a destroy verb, in its sentence */
+#define ORDER_HARVEST_BYTES 48 /* a harvest qualifier this close to a generic object */
+#define PARA_BYTES 1500        /* how far a paragraph is looked for either side */
+#define ORDER_ACTIONS_MAX 1024 /* action words examined per view (the cap is recorded) */
+
+static bool tool_destroys(const mv_tool *tool);
+static bool tool_destroys_strict(const mv_tool *tool);
+static bool in_instruction(const fctx *f, size_t s, size_t e);
+static size_t norm_at(const fctx *f, size_t r);
+static bool marked_param(const fctx *f, size_t r0, size_t r1, const dmatch *obj);
+static bool secretish_words(mv_str n);
+
+/* Words after which a bare verb still starts a clause ("then delete",
+ * "and send", "please forward"). Normalized forms. */
+static bool clause_word(const char *w, size_t n) {
+    static const char *const words[] = {
+        "then",    "also",    "and",      "first",  "pleas",    "please", "now",    "next",
+        "final",   "finally", "addit",    "just",   "alway",    "always", "immedi", "afterward",
+        "quietli", "silent",  "silently", "simpli", "kindli",   "last",   "lastli", "2",
+        "3",       "1",       "4",        "5",      "secondli", "thirdli"};
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+        if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does the sentence holding the comma at normalized `comma` open with a
+ * subordinate or sequencing clause ("Before answering,", "When finished,",
+ * "To make room,", "Then,")? Up to eight words before the comma. */
+static bool opener_clause(const fctx *f, size_t comma) {
+    static const char *const openers[] = {
+        "befor", "before", "after",   "when",   "whenev", "whenever",  "onc",   "once",   "then",
+        "first", "final",  "finally", "also",   "next",   "afterward", "to",    "as",     "if",
+        "while", "dure",   "during",  "for",    "in",     "at",        "on",    "upon",   "everi",
+        "every", "each",   "addit",   "last",   "lastli", "now",       "howev", "so",     "si",
+        "quand", "lorsqu", "lorsque", "cuando", "wenn",   "sobald",    "se",    "quando", "если",
+        "après", "avant",  "después", "antes",  "nach",   "vor",       "depois"};
+    size_t ss, se, e;
+    unsigned words = 0;
+    mv_position_sentence(&f->pt, comma, &ss, &se);
+    for (size_t k = ss; k < comma; k++) {
+        if (f->text[k] == ':') {
+            ss = k + 1; /* "Remediation step: when ..., restore" */
+        }
+    }
+    while (ss < comma && (f->text[ss] == ' ' || f->text[ss] == '-' || f->text[ss] == '*')) {
+        ss++;
+    }
+    for (size_t k = ss; k < comma; k++) {
+        words += f->text[k] == ' ';
+        if (f->text[k] == ',') {
+            return false; /* a list before this comma */
+        }
+    }
+    if (words > 16) {
+        return false;
+    }
+    e = ss;
+    while (e < comma && f->text[e] != ' ') {
+        e++;
+    }
+    for (size_t k = 0; k < sizeof(openers) / sizeof(openers[0]); k++) {
+        if (strlen(openers[k]) == e - ss && memcmp(openers[k], f->text + ss, e - ss) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is the (English) word at normalized [ns, ...) a bare verb at a clause
+ * start: after a sentence or clause boundary, a bullet, a step number or a
+ * clause word, and not written as a description ("Deletes", "deleting")
+ * or a participle ("deleted")? */
+static bool imperative_at(const fctx *f, size_t ns) {
+    size_t rs = f->roff[ns];
+    const char *s = f->raw.ptr;
+    size_t e = rs;
+    size_t i = ns;
+    unsigned hops = 0;
+    while (e < f->raw.len && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z'))) {
+        e++;
+    }
+    if (e - rs >= 4 && (s[e - 2] | 0x20) == 'e' && (s[e - 1] | 0x20) == 'd') {
+        static const char *const keep[] = {"embed", "shred", "feed", "need", "seed"};
+        bool kept = false;
+        for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
+            size_t kl = strlen(keep[k]);
+            if (e - rs >= kl) {
+                size_t q = 0;
+                while (q < kl && lower(s[e - kl + q]) == keep[k][q]) {
+                    q++;
+                }
+                kept = kept || q == kl;
+            }
+        }
+        if (!kept) {
+            return false;
+        }
+    }
+    if (descriptive_form(f, ns, rs)) {
+        return false;
+    }
+    for (;;) {
+        size_t tl = 0;
+        size_t ts;
+        while (i > 0 && f->text[i - 1] == ' ') {
+            i--;
+        }
+        if (i == 0) {
+            return true;
+        }
+        if (strchr(".!?:;\n>", f->text[i - 1]) != NULL) {
+            return true;
+        }
+        if (strchr("-*)", f->text[i - 1]) != NULL) {
+            /* a bullet or a step number ("- send", "2) delete"), not a
+             * word joint ("read-write") */
+            return i == 1 || f->text[i - 2] == ' ' || f->text[i - 2] == '\n' ||
+                   (f->text[i - 1] == ')' && f->text[i - 2] >= '0' && f->text[i - 2] <= '9');
+        }
+        if (f->text[i - 1] == ',') {
+            /* after an opening clause ("Before answering, read ..."), not
+             * inside a list ("list, cancel, delete, upload") */
+            return opener_clause(f, i - 1);
+        }
+        ts = token_before(f->text, 0, i, &tl);
+        if (ts == SIZE_MAX || hops >= 2) {
+            return false;
+        }
+        if ((tl == 3 && memcmp(f->text + ts, "and", 3) == 0) ||
+            (tl == 4 && memcmp(f->text + ts, "then", 4) == 0)) {
+            return true; /* "... and repeat", "then delete" */
+        }
+        {
+            /* "after syncing run ...", "once done, delete" */
+            size_t pl = 0;
+            size_t p0 = token_before(f->text, 0, ts, &pl);
+            static const char *const temporal[] = {"after", "befor", "onc",
+                                                   "when",  "while", "upon"};
+            for (size_t k = 0; p0 != SIZE_MAX && k < sizeof(temporal) / sizeof(temporal[0]); k++) {
+                if (strlen(temporal[k]) == pl && memcmp(temporal[k], f->text + p0, pl) == 0) {
+                    return true;
+                }
+            }
+        }
+        if (!clause_word(f->text + ts, tl)) {
+            /* "1." "2)" step numbers */
+            return false;
+        }
+        i = ts;
+        hops++;
+    }
+}
+
+static bool contains(const char *s, size_t n, const char *w) {
+    size_t wl = strlen(w);
+    for (size_t i = 0; i + wl <= n; i++) {
+        if (memcmp(s + i, w, wl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A match with any of `roles` starting in normalized [a, b)? Returns its
+ * index or SIZE_MAX. */
+static size_t role_in(const fctx *f, uint32_t roles, size_t a, size_t b) {
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= a && m->start < b && (f->R->terms[m->term].roles & roles)) {
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* The passage around sentence [ss, se): it and its neighbours. */
+static void passage(const fctx *f, size_t ss, size_t se, size_t *ps, size_t *pe) {
+    size_t dummy;
+    *ps = ss;
+    *pe = se;
+    if (ss > 0) {
+        mv_position_sentence(&f->pt, ss - 1, ps, &dummy);
+    }
+    if (se < f->len) {
+        mv_position_sentence(&f->pt, se + 1, &dummy, pe);
+    }
+}
+
+/* Normalized bounds of the paragraph (raw text between blank lines, at most
+ * PARA_BYTES either side) holding normalized offset pos. */
+static void paragraph(const fctx *f, size_t pos, size_t *ps, size_t *pe) {
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t rp = f->roff[pos];
+    size_t a = rp;
+    size_t b = rp;
+    size_t lo = rp > PARA_BYTES ? rp - PARA_BYTES : 0;
+    size_t hi = rp + PARA_BYTES < n ? rp + PARA_BYTES : n;
+    while (a > lo && !(r[a - 1] == '\n' && a >= 2 && r[a - 2] == '\n')) {
+        a--;
+    }
+    while (b < hi && !(r[b] == '\n' && b + 1 < n && r[b + 1] == '\n')) {
+        b++;
+    }
+    *ps = norm_at(f, a);
+    *pe = norm_at(f, b);
+}
+
+/* Is the addressee term m written as a header or marker ("Note to AI:",
+ * "(model-only: ...)", "【モデルへの内部指示】", "SYSTEM NOTICE (do not
+ * display):")? It is near a line start or an opening bracket and a colon,
+ * a closing bracket or a dash follows it on its line. Orders that happen
+ * to be addressee words ("ignore the ...") are not headers. */
+static bool header_like(const fctx *f, const dmatch *m) {
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t rs = f->roff[m->start];
+    size_t re = f->roff[m->end];
+    size_t i = rs;
+    bool opened = false;
+    bool closed = false;
+    while (i > 0 && rs - i < 40 && r[i - 1] != '\n') {
+        char c = r[i - 1];
+        opened = opened || c == '(' || c == '[' || c == '<' || c == '{' || (unsigned char)c >= 0x80;
+        i--;
+    }
+    opened = opened || i == 0 || r[i - 1] == '\n';
+    for (size_t k = re; k < n && k < re + 60 && r[k] != '\n'; k++) {
+        unsigned char c = (unsigned char)r[k];
+        if (c == ':' || c == ')' || c == ']' || c == '>' || c == '}' || c >= 0x80 ||
+            (c == '-' && k + 1 < n && r[k + 1] == ' ')) {
+            closed = true;
+            break;
+        }
+    }
+    return opened && closed;
+}
+
+/* Is normalized [s, e) addressed to the model as a whole: a header or marker
+ * naming the model ("Note to AI:", "(model-only: ...)", "Interner Hinweis
+ * an das Sprachmodell") earlier in its paragraph? */
+static bool under_addressee(const fctx *f, size_t s) {
+    size_t ps, pe;
+    size_t i;
+    paragraph(f, s, &ps, &pe);
+    for (i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= ps && m->start <= s &&
+            (f->R->terms[m->term].roles & MV_DR_ROLE_ADDRESSEE) && header_like(f, m) &&
+            in_instruction(f, m->start, m->end)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* An imperative verb (an order word or an action verb) at a clause start in
+ * normalized [ss, before)? */
+static bool imperative_in(const fctx *f, size_t ss, size_t before) {
+    const uint32_t verbs =
+        MV_DR_ROLE_IMPERATIVE | MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER | MV_DR_ROLE_DESTROY;
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= ss && m->start < before && (f->R->terms[m->term].roles & verbs) &&
+            (unsigned char)f->text[m->start] < 0x80 && imperative_at(f, m->start)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* May an action term that is also a mood term ("supprimez", an imperative
+ * of another language) count as its own mood? Not when the raw word is an
+ * English description whose stem it shares ("copies" and "copie" are both
+ * "copi"). */
+static bool own_mood(const fctx *f, const dmatch *a) {
+    size_t rs = f->roff[a->start];
+    const char *s = f->raw.ptr;
+    size_t e = rs;
+    if (!(f->R->terms[a->term].roles &
+          (MV_DR_ROLE_DESTROY | MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER))) {
+        return false; /* "from now on" is a mood, not an order by itself */
+    }
+    while (e < f->raw.len && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z'))) {
+        e++;
+    }
+    if (e < f->raw.len && (unsigned char)s[e] >= 0x80) {
+        return true; /* accented imperative: "envíalas", "löschen" */
+    }
+    return e - rs >= 4 && !descriptive_form(f, a->start, rs) &&
+           !((s[e - 2] | 0x20) == 'e' && (s[e - 1] | 0x20) == 'd');
+}
+
+/* Is the action at match a addressed to the model? A mood term in its
+ * sentence before it (or overlapping it), a mood ending the previous
+ * sentence ("Step 2:"), a bare imperative at a clause start earlier in the
+ * sentence ("When any warning is found, restore the zone ... by deleting
+ * ..."), or a header naming the model earlier in the paragraph. */
+static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
+    size_t ps;
+    size_t dummy;
+    size_t md = role_in(f, MV_DR_ROLE_MOOD, ss, a->end);
+    if (f->R->terms[a->term].roles & MV_DR_ROLE_SELF) {
+        return true; /* "outrank your own instructions", "for all later replies" */
+    }
+    /* an imperative of another language may share the action's stem
+     * ("copie" and "copies" are both "copi"): the action is not its own
+     * mood */
+    if (md != SIZE_MAX && f->m[md].term == a->term && !own_mood(f, a)) {
+        md = role_in(f, MV_DR_ROLE_MOOD, f->m[md].end, a->end);
+    }
+    if (md != SIZE_MAX && (f->m[md].term != a->term || own_mood(f, a))) {
+        return true;
+    }
+    if ((unsigned char)f->text[a->start] >= 0x80) {
+        /* verb-final languages put the request after the verb ("넣어
+         * 주세요", "読み取り、...してください") */
+        size_t s2, e2;
+        mv_position_sentence(&f->pt, a->start, &s2, &e2);
+        if (role_in(f, MV_DR_ROLE_MOOD, a->start, e2) != SIZE_MAX) {
+            return true;
+        }
+    }
+    if (ss > 0) {
+        size_t k = ss;
+        while (k > 0 && f->text[k - 1] == ' ') {
+            k--;
+        }
+        mv_position_sentence(&f->pt, ss - 1, &ps, &dummy);
+        if (k > 0 && f->text[k - 1] == ':' && role_in(f, MV_DR_ROLE_MOOD, ps, k) != SIZE_MAX) {
+            return true;
+        }
+    }
+    if ((unsigned char)f->text[a->start] < 0x80 && imperative_at(f, a->start)) {
+        return true;
+    }
+    return imperative_in(f, ss, a->start) || under_addressee(f, a->start);
+}
+
+/* An action verb written as a description or a participle ("deleted for
+ * accounts that ...", "Deletes every file", "sending") is not an order,
+ * unless a mood term carries it ("must be deleted") or it is the means of
+ * an order ("restore the zone by deleting ..."). Other languages are
+ * judged by their mood terms alone. */
+static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
+    const char *s = f->raw.ptr;
+    size_t rs = f->roff[a->start];
+    size_t e = rs;
+    uint32_t roles = f->R->terms[a->term].roles;
+    if (!(roles & (MV_DR_ROLE_DESTROY | MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) ||
+        (roles & (MV_DR_ROLE_BEHAVE | MV_DR_ROLE_HIDE)) || (unsigned char)s[rs] >= 0x80) {
+        return true;
+    }
+    while (e < f->raw.len && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z'))) {
+        e++;
+    }
+    if (e - rs < 4) {
+        return true;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= ss && m->start <= a->start && m->end >= a->end && m->term != a->term &&
+            (f->R->terms[m->term].roles & MV_DR_ROLE_MOOD)) {
+            return true; /* "must be deleted" */
+        }
+    }
+    if ((s[e - 2] | 0x20) == 'e' && (s[e - 1] | 0x20) == 'd') {
+        static const char *const keep[] = {"embed", "shred", "feed", "seed"};
+        size_t pl = 0;
+        size_t p0 = token_before(f->text, ss, a->start, &pl);
+        /* "it is expected that the conversation is relayed to ...": a
+         * passive under a mood earlier in the sentence */
+        if (p0 != SIZE_MAX &&
+            ((pl == 2 &&
+              (memcmp(f->text + p0, "is", 2) == 0 || memcmp(f->text + p0, "be", 2) == 0)) ||
+             (pl == 3 && memcmp(f->text + p0, "are", 3) == 0)) &&
+            role_in(f, MV_DR_ROLE_MOOD, ss, p0) != SIZE_MAX) {
+            return true;
+        }
+        for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
+            size_t kl = strlen(keep[k]);
+            size_t q = 0;
+            while (e - rs >= kl && q < kl && lower(s[e - kl + q]) == keep[k][q]) {
+                q++;
+            }
+            if (q == kl && e - rs == kl) {
+                return true;
+            }
+        }
+        return false;
+    }
+    if (e - rs >= 5 && (s[e - 3] | 0x20) == 'i' && (s[e - 2] | 0x20) == 'n' &&
+        (s[e - 1] | 0x20) == 'g') {
+        size_t tl = 0;
+        size_t ts = token_before(f->text, ss, a->start, &tl);
+        return ts != SIZE_MAX && tl == 2 && memcmp(f->text + ts, "by", 2) == 0;
+    }
+    return !descriptive_form(f, a->start, rs);
+}
+
+static bool in_instruction(const fctx *f, size_t s, size_t e) {
+    mv_position pos;
+    mv_position_classify(&pos, &f->pt, s, e);
+    return pos.weight >= DANGER_WEIGHT;
+}
+
+/* Is normalized offset pos inside a `code span` of its raw line? An order
+ * may name the file or command it wants in backticks ("read `~/.npmrc`",
+ * "run `printenv`"); the order itself must still be in instruction
+ * position. */
+static bool in_code_span(const fctx *f, size_t pos) {
+    size_t r = f->roff[pos];
+    unsigned ticks = 0;
+    while (r > 0 && f->raw.ptr[r - 1] != '\n') {
+        ticks += f->raw.ptr[r - 1] == '`';
+        r--;
+    }
+    return (ticks & 1u) != 0;
+}
+
+/* A sensitive object in [a, b) for a data order: a listed source that is
+ * not a path reference or an instrument, or a generic one (keys, tokens,
+ * the conversation) that is harvested ("any ... you can find", "the
+ * user's", "every") or gathered by a verb of the passage. */
+static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathered) {
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        uint32_t roles = f->R->terms[m->term].roles;
+        size_t cs = m->start;
+        size_t ss, se;
+        if (m->start < a || m->end > b ||
+            !(roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC | MV_DR_ROLE_DATA))) {
+            continue;
+        }
+        if (!(roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC)) &&
+            !(has_url_or_email(f, a, b) || has_ipv4(f, a, b))) {
+            continue; /* the user's files go to the tool itself, honestly */
+        }
+        mv_position_sentence(&f->pt, m->start, &ss, &se);
+        while (cs > ss && f->text[cs - 1] != ' ' && f->text[cs - 1] != '(') {
+            cs--;
+        }
+        if (role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs, FLOW_GUARD_BYTES)) {
+            continue;
+        }
+        if (!(roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_DATA))) {
+            size_t lo = m->start > ss + ORDER_HARVEST_BYTES ? m->start - ORDER_HARVEST_BYTES : ss;
+            size_t hi = m->end + ORDER_HARVEST_BYTES < se ? m->end + ORDER_HARVEST_BYTES : se;
+            (void)gathered;
+            if (role_in(f, MV_DR_ROLE_HARVEST, lo, hi) == SIZE_MAX) {
+                continue;
+            }
+        }
+        if (!in_instruction(f, m->start, m->end) && !in_code_span(f, m->start)) {
+            continue;
+        }
+        return m;
+    }
+    return NULL;
+}
+
+/* A sink for data in [a, b): a URL, e-mail or IP address, a host, a named
+ * free-form parameter, another tool, the field of a sink parameter. The
+ * bare word "parameter" does not count here: "pass your API key in the
+ * key parameter" is how tools authenticate. */
+/* The field describes a free-form parameter of either schema: what the
+ * model is told to put there leaves with the call or with its result. */
+static bool in_param_field(const fctx *f) {
+    const mv_field *fd = &f->tool->fields[f->fi];
+    const mv_param *pm;
+    if (fd->param < 0 || (uint32_t)fd->param >= f->tool->n_params ||
+        fd->kind != MV_FIELD_SCHEMA_DESCRIPTION) {
+        return false;
+    }
+    pm = &f->tool->params[fd->param];
+    return !pm->has_enum && !secretish_words(pm->name);
+}
+
+/* A parameter name that asks for a key, a credential or a path, read word
+ * by word ("api_key", "keyPath", "filename"; not "host_profile"). */
+static bool secretish_words(mv_str n) {
+    static const char *const parts[] = {"key",  "cert", "cred", "token", "secret", "pass",
+                                        "auth", "ssh",  "pem",  "path",  "file",   "dir"};
+    size_t i = 0;
+    while (i < n.len) {
+        size_t a = i;
+        size_t l;
+        while (i < n.len && n.ptr[i] != '_' && n.ptr[i] != '-' && n.ptr[i] != '.' &&
+               !(i > a && n.ptr[i] >= 'A' && n.ptr[i] <= 'Z')) {
+            i++;
+        }
+        l = i - a;
+        for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
+            size_t pl = strlen(parts[k]);
+            size_t q = 0;
+            while (q < pl && q < l && lower(n.ptr[a + q]) == parts[k][q]) {
+                q++;
+            }
+            if (q == pl) {
+                return true;
+            }
+        }
+        if (i < n.len && (n.ptr[i] == '_' || n.ptr[i] == '-' || n.ptr[i] == '.')) {
+            i++;
+        }
+    }
+    return false;
+}
+
+static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
+    /* A generic object ("the user's message", "credentials") in the
+     * description of a parameter is often what that parameter asks for. */
+    bool listed = (f->R->terms[obj->term].roles & MV_DR_ROLE_SOURCE) != 0;
+    bool output = f->tool->fields[f->fi].param >= 0 &&
+                  (uint32_t)f->tool->fields[f->fi].param < f->tool->n_params &&
+                  f->tool->params[f->tool->fields[f->fi].param].schema != MV_SCHEMA_INPUT;
+    if ((listed && in_sink_param(f)) || (output && in_param_field(f)) ||
+        has_url_or_email(f, a, b) || has_ipv4(f, a, b) ||
+        marked_param(f, f->roff[a], f->roff[b], obj)) {
+        return true;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= a && m->end <= b && (f->R->terms[m->term].roles & MV_DR_ROLE_SINK) &&
+            !param_before(f, m->start)) {
+            size_t l = m->end - m->start;
+            /* "another tool", "the fetch tool", "webhook", "endpoint" */
+            if (contains(f->text + m->start, l, "tool") ||
+                contains(f->text + m->start, l, "webhook") ||
+                contains(f->text + m->start, l, "endpoint") ||
+                contains(f->text + m->start, l, "server") ||
+                contains(f->text + m->start, l, "our ") ||
+                contains(f->text + m->start, l, "to us") ||
+                contains(f->text + m->start, l, "their ")) {
+                return true;
+            }
+            /* "stash it here" in the description of a free-form parameter */
+            if (in_param_field(f) && (contains(f->text + m->start, l, "here") ||
+                                      contains(f->text + m->start, l, "this field") ||
+                                      contains(f->text + m->start, l, "this paramet"))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* A parameter of the tool named in raw [r0, r1) as a place to put data:
+ * in backticks or quotes, or followed by "parameter", "argument", "field"
+ * ("put it in the `trace` argument", "the memo field"). A bare word that
+ * happens to be a parameter name ("scan untrusted text") is not one. */
+static bool marked_param(const fctx *f, size_t r0, size_t r1, const dmatch *obj) {
+    static const char *const nouns[] = {"parameter", "param", "argument", "arg", "field",
+                                        "property",  "input", "option",   "key", "slot"};
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    for (uint32_t p = 0; p < f->tool->n_params; p++) {
+        const mv_param *pm = &f->tool->params[p];
+        size_t l = pm->name.len;
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || l < 2 || secretish_words(pm->name) ||
+            named_after(pm->name, f->text + obj->start, obj->end - obj->start)) {
+            continue;
+        }
+        for (size_t i = r0; i + l <= r1 && i + l <= n; i++) {
+            size_t q = 0;
+            size_t j;
+            bool marked;
+            while (q < l && lower(s[i + q]) == lower(pm->name.ptr[q])) {
+                q++;
+            }
+            if (q != l || (i > 0 && (word_at(s, n, i - 1) || s[i - 1] == '_')) ||
+                (i + l < n && (word_at(s, n, i + l) || s[i + l] == '_'))) {
+                continue;
+            }
+            marked = i > 0 &&
+                     (s[i - 1] == '`' || s[i - 1] == '"' || s[i - 1] == '\'' || s[i - 1] == '*');
+            j = i + l;
+            while (j < n &&
+                   (s[j] == ' ' || s[j] == '`' || s[j] == '"' || s[j] == '\'' || s[j] == '*')) {
+                j++;
+            }
+            for (size_t k = 0; k < sizeof(nouns) / sizeof(nouns[0]) && !marked; k++) {
+                size_t kl = strlen(nouns[k]);
+                size_t z = 0;
+                while (z < kl && j + z < n && lower(s[j + z]) == nouns[k][z]) {
+                    z++;
+                }
+                marked = z == kl;
+            }
+            if (marked) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Is the field the description of a boolean parameter? */
+static bool bool_option(const fctx *f) {
+    const mv_field *fd = &f->tool->fields[f->fi];
+    const mv_param *pm;
+    if (fd->param < 0 || (uint32_t)fd->param >= f->tool->n_params) {
+        return false;
+    }
+    pm = &f->tool->params[fd->param];
+    return pm->schema == MV_SCHEMA_INPUT && pm->type.len == 7 &&
+           memcmp(pm->type.ptr, "boolean", 7) == 0;
+}
+
+static void order_found(fctx *f, best *b, double conf, size_t ns, size_t ne) {
+    size_t rs = f->roff[ns];
+    size_t re = f->roff[ne];
+    around ar;
+    memset(&ar, 0, sizeof(ar));
+    ar.strong = true;
+    if (f->map != NULL) {
+        rs = f->map[rs];
+        re = f->map[re];
+    }
+    consider_best(b, conf, 1.0, (int32_t)f->fi, rs, re, &ar, "instruction position");
+}
+
+/* Is normalized offset pos the first word of the field (only blanks and
+ * markup before it)? */
+static bool first_word(const fctx *f, size_t pos) {
+    for (size_t i = 0; i < pos; i++) {
+        if (word_at(f->text, f->len, i)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Is the secrecy about a secret value: one named in its sentence, or in
+ * the sentence before when that sentence orders nothing ("`next_cursor`
+ * is an opaque token. Don't show it to the user")? A secret that an order
+ * reads or moves is what the secrecy hides. */
+static bool protected_passage(const fctx *f, size_t ps, size_t ss, size_t se) {
+    const uint32_t acts = MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER | MV_DR_ROLE_DESTROY;
+    if (role_in(f, MV_DR_ROLE_PROTECTIVE, ss, se) != SIZE_MAX) {
+        return role_in(f, acts, ss, se) == SIZE_MAX;
+    }
+    return ps < ss && role_in(f, MV_DR_ROLE_PROTECTIVE, ps, ss) != SIZE_MAX &&
+           role_in(f, acts, ps, ss) == SIZE_MAX;
+}
+
+/* Another order addressed to the model in the paragraph of the secrecy
+ * term at match a (a mood term or an imperative at a clause start, not the
+ * secrecy term itself): what is hidden is an action. Looks from the
+ * passage start ps to the paragraph end. */
+static bool other_order(const fctx *f, const dmatch *a, size_t ps) {
+    size_t qs, qe;
+    paragraph(f, a->start, &qs, &qe);
+    if (ps < qs) {
+        qs = ps;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        uint32_t roles = f->R->terms[m->term].roles;
+        if (m->start < qs || m->start >= qe || (m->start < a->end && m->end > a->start) ||
+            (roles & MV_DR_ROLE_HIDE)) {
+            continue;
+        }
+        if ((roles & MV_DR_ROLE_MOOD) && in_instruction(f, m->start, m->end)) {
+            return true;
+        }
+        if ((roles & (MV_DR_ROLE_IMPERATIVE | MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER |
+                      MV_DR_ROLE_DESTROY)) &&
+            (unsigned char)f->text[m->start] < 0x80 && imperative_at(f, m->start) &&
+            in_instruction(f, m->start, m->end)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A command in a code span ordered by a verb outside it ("after syncing
+ * run `git reset --hard ...`"): the span is the object of the order. */
+static bool action_in_code(const fctx *f, const dmatch *a, uint32_t roles) {
+    return (roles & (MV_DR_ROLE_DESTROY | MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) &&
+           in_code_span(f, a->start);
+}
+
+/* A behaviour change or secrecy inside a whole quoted paragraph (a fake
+ * {"role": "system", "content": "..."} message) is a message to the model,
+ * not a quoted example. */
+static bool long_quote(const fctx *f, const dmatch *a, uint32_t roles) {
+    mv_position pos;
+    if (!(roles & (MV_DR_ROLE_BEHAVE | MV_DR_ROLE_HIDE))) {
+        return false;
+    }
+    mv_position_classify(&pos, &f->pt, a->start, a->end);
+    return pos.cue == MV_POS_QUOTED && pos.weight >= MV_POS_WEIGHT_QUOTED_LONG;
+}
+
+/* Does the raw line of normalized offset pos define an option or an
+ * operation before it ("- CANCEL_ALL_JOBS: cancel all running jobs",
+ * "`purge`: remove every cached entry")? */
+static bool option_label(const fctx *f, size_t pos) {
+    const char *r = f->raw.ptr;
+    size_t p = f->roff[pos];
+    size_t i = p;
+    size_t c;
+    while (i > 0 && r[i - 1] != '\n') {
+        i--;
+    }
+    while (i < p && (r[i] == ' ' || r[i] == '\t' || r[i] == '-' || r[i] == '*' || r[i] == '`')) {
+        i++;
+    }
+    c = i;
+    while (
+        c < p && c - i < 48 &&
+        (word_at(r, f->raw.len, c) || r[c] == '_' || r[c] == '-' || r[c] == '`' || r[c] == '.')) {
+        c++;
+    }
+    if (c == i || c >= p || r[c] != ':') {
+        return false;
+    }
+    c++;
+    while (c < p && r[c] == ' ') {
+        c++;
+    }
+    return c == p;
+}
+
+/* A destroy verb must be the order itself: a mood before it, an
+ * imperative at its own clause start, the means of an imperative ("by
+ * deleting"), a command in a code span, or a paragraph addressed to the
+ * model. A purpose clause of another order ("send [] to remove all keys",
+ * "pass an empty array to clear all categories") documents an API. */
+static bool destroy_addressed(const fctx *f, const dmatch *a, size_t ss) {
+    size_t tl = 0;
+    size_t ts = token_before(f->text, ss, a->start, &tl);
+    size_t md = role_in(f, MV_DR_ROLE_MOOD, ss, a->end);
+    if (md != SIZE_MAX && (f->m[md].term != a->term || own_mood(f, a))) {
+        return true;
+    }
+    if (ts != SIZE_MAX && tl == 2 && memcmp(f->text + ts, "to", 2) == 0) {
+        return false;
+    }
+    if (option_label(f, a->start)) {
+        return false;
+    }
+    if (ts != SIZE_MAX && tl == 2 && memcmp(f->text + ts, "by", 2) == 0) {
+        return imperative_in(f, ss, a->start);
+    }
+    return (unsigned char)f->text[a->start] >= 0x80 ||
+           ((unsigned char)f->text[a->start] < 0x80 && imperative_at(f, a->start)) ||
+           in_code_span(f, a->start) || under_addressee(f, a->start);
+}
+
+/* Returns how many action words the view had; only the first
+ * ORDER_ACTIONS_MAX are examined (each look-around is linear in the
+ * matches, so the cap bounds the work per field). */
+static size_t find_orders(fctx *f, best *orders, int *destroys) {
+    const uint32_t actions = MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER | MV_DR_ROLE_DESTROY |
+                             MV_DR_ROLE_BEHAVE | MV_DR_ROLE_HIDE;
+    size_t seen = 0;
+    uint32_t present = 0; /* every role of the view: an action whose class
+                             cannot complete here is not looked at */
+    uint32_t wanted = MV_DR_ROLE_BEHAVE | MV_DR_ROLE_HIDE;
+    for (size_t i = 0; i < f->n; i++) {
+        present |= f->R->terms[f->m[i].term].roles;
+    }
+    if (present & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC | MV_DR_ROLE_DATA)) {
+        wanted |= MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER;
+    }
+    if (present & MV_DR_ROLE_SCOPE) {
+        wanted |= MV_DR_ROLE_DESTROY;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *a = &f->m[i];
+        uint32_t roles = f->R->terms[a->term].roles & actions & wanted;
+        size_t ss, se, ps, pe;
+        if (roles == 0) {
+            continue;
+        }
+        if (++seen > ORDER_ACTIONS_MAX) {
+            continue;
+        }
+        mv_position_sentence(&f->pt, a->start, &ss, &se);
+        if (!(roles & MV_DR_ROLE_HIDE) && flow_negated(f, a->start, ss)) {
+            continue;
+        }
+        if (!addressed(f, a, ss) || !verb_form_ok(f, a, ss) ||
+            !(in_instruction(f, a->start, a->end) || action_in_code(f, a, roles) ||
+              long_quote(f, a, roles))) {
+            continue;
+        }
+        /* A boolean option documents its effect in the imperative ("Also
+         * delete the cache file when clearing"). */
+        if (bool_option(f) && (roles & (MV_DR_ROLE_DESTROY | MV_DR_ROLE_BEHAVE))) {
+            continue;
+        }
+        /* "Scan untrusted text for ...", "Search files on the drive": the
+         * first words of a description state the tool's own job. */
+        if (first_word(f, a->start) && f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
+            !(roles & (MV_DR_ROLE_BEHAVE | MV_DR_ROLE_HIDE))) {
+            continue;
+        }
+        passage(f, ss, se, &ps, &pe);
+        if ((roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && !orders[ORDER_EXFIL].valid) {
+            bool gathered = (roles & MV_DR_ROLE_GATHER) != 0;
+            const dmatch *obj = data_object(f, ps, pe, gathered);
+            bool moved = (roles & MV_DR_ROLE_TRANSFER) ||
+                         role_in(f, MV_DR_ROLE_TRANSFER, ps, pe) != SIZE_MAX;
+            if (obj != NULL && moved && data_sink(f, ps, pe, obj)) {
+                size_t ns = a->start < obj->start ? a->start : obj->start;
+                size_t ne = a->end > obj->end ? a->end : obj->end;
+                order_found(f, &orders[ORDER_EXFIL], 0.85, ns, ne);
+            }
+        }
+        if ((roles & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid &&
+            destroy_addressed(f, a, ss)) {
+            size_t hi = a->end + ORDER_SCOPE_BYTES < se ? a->end + ORDER_SCOPE_BYTES : se;
+            size_t lo = a->start > ss + ORDER_SCOPE_BYTES ? a->start - ORDER_SCOPE_BYTES : ss;
+            size_t sc = role_in(f, MV_DR_ROLE_SCOPE, a->end, hi);
+            if (sc == SIZE_MAX) {
+                /* "every object ... must be purged", "alle ... zu löschen" */
+                sc = role_in(f, MV_DR_ROLE_SCOPE, lo, a->start);
+            }
+            bool caution = false;
+            for (size_t k = 0; k < f->n && !caution; k++) {
+                caution = f->m[k].start >= ss && f->m[k].start < se &&
+                          (f->R->terms[f->m[k].term].roles & MV_DR_ROLE_CAUTION);
+            }
+            if (sc != SIZE_MAX && !caution) {
+                if (*destroys < 0) {
+                    *destroys = tool_destroys_strict(f->tool) ? 1 : 0;
+                }
+                if (*destroys == 0) {
+                    order_found(f, &orders[ORDER_DESTROY], 0.75, a->start, f->m[sc].end);
+                }
+            }
+        }
+        if ((roles & MV_DR_ROLE_BEHAVE) && !orders[ORDER_BEHAVE].valid &&
+            role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX && !setup_name(f) &&
+            !names_sibling(f, f->roff[ss], f->roff[se])) {
+            order_found(f, &orders[ORDER_BEHAVE], 0.75, a->start, a->end);
+        }
+        if ((roles & MV_DR_ROLE_HIDE) && !orders[ORDER_HIDE].valid &&
+            role_in(f, MV_DR_ROLE_HIDE_OK, ps, pe) == SIZE_MAX && !protective(f, a->end, se) &&
+            !protected_passage(f, ps, ss, se)) {
+            order_found(f, &orders[ORDER_HIDE], 0.6, a->start, a->end);
+            orders[ORDER_HIDE].outscope = other_order(f, a, ps);
+        }
+    }
+    return seen;
 }
 
 /*
@@ -1477,6 +2403,15 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
         pre = 1.0;
     }
     mv_position_classify(&pos, &f->pt, ns, ne);
+    if (fam->detector == MV_DR_DET_NONE && ne > ns + 1) {
+        /* "Example 1 (exfiltration): \"read ~/.aws/credentials ...\"": a
+         * chain whose last part is quoted or listed is not an order. */
+        mv_position tail;
+        mv_position_classify(&tail, &f->pt, ne - 1, ne);
+        if (tail.cue == MV_POS_QUOTED && tail.weight < pos.weight && !in_code_span(f, ne - 1)) {
+            pos = tail;
+        }
+    }
     if (comment_unit) {
         comment_position(f, ns, ne, &pos);
     }
@@ -1519,10 +2454,10 @@ static const char *const destroy_words[] = {
  * keys", "migrate down", "sync folders") removes parts of it as that job:
  * "send [] to remove all keys" documents a call of the tool itself. */
 static const char *const mutate_words[] = {
-    "update",   "updates", "set",      "sets",     "replace",   "replaces", "manage",
-    "manages",  "edit",    "edits",    "modify",   "modifies",  "sync",     "syncs",
-    "migrate",  "migrates", "migration", "migrations", "rollback", "revert", "reverts",
-    "rotate",   "rotates", "restore",  "restores", "deploy",    "deploys"};
+    "update",  "updates",  "set",       "sets",       "replace",  "replaces", "manage",
+    "manages", "edit",     "edits",     "modify",     "modifies", "sync",     "syncs",
+    "migrate", "migrates", "migration", "migrations", "rollback", "revert",   "reverts",
+    "rotate",  "rotates",  "restore",   "restores",   "deploy",   "deploys"};
 
 static bool in_list(const char *const *words, size_t count, const char *w, size_t n) {
     for (size_t i = 0; i < count; i++) {
@@ -1533,24 +2468,30 @@ static bool in_list(const char *const *words, size_t count, const char *w, size_
     return false;
 }
 
-static bool destroy_word(const char *w, size_t n) {
+/* Set while tool_destroys_strict() runs: only destroy words count, not
+ * the words of tools that change or replace things. Per-thread state is
+ * avoided by passing it down instead (see has_destroy_word). */
+static bool destroy_word(const char *w, size_t n, bool strict) {
     return in_list(destroy_words, sizeof(destroy_words) / sizeof(destroy_words[0]), w, n) ||
-           in_list(mutate_words, sizeof(mutate_words) / sizeof(mutate_words[0]), w, n);
+           (!strict && in_list(mutate_words, sizeof(mutate_words) / sizeof(mutate_words[0]), w, n));
 }
 
 /* Any destroy word among the words of s[0..n) (lower-cased, split at
  * non-letters and, when `camel`, before an upper-case ASCII letter)? CJK
  * descriptions are looked at for their destroy verbs directly. */
-static bool has_destroy_word(const char *s, size_t n, bool camel) {
+static bool has_destroy_word_ex(const char *s, size_t n, bool camel, bool strict) {
     static const char *const cjk[] = {"删除", "刪除", "清空", "削除", "삭제"};
     char w[32];
     size_t wl = 0;
     for (size_t i = 0; i <= n; i++) {
         unsigned char c = i < n ? (unsigned char)s[i] : ' ';
         bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
-        bool split = !letter || (camel && c >= 'A' && c <= 'Z' && wl > 0);
+        /* camelCase splits before an upper-case letter that follows a
+         * lower-case one; CANCEL_ALL_JOBS stays whole words */
+        bool split = !letter || (camel && c >= 'A' && c <= 'Z' && wl > 0 && i > 0 &&
+                                 s[i - 1] >= 'a' && s[i - 1] <= 'z');
         if (split && wl > 0) {
-            if (wl < sizeof(w) && destroy_word(w, wl)) {
+            if (wl < sizeof(w) && destroy_word(w, wl, strict)) {
                 return true;
             }
             wl = 0;
@@ -1570,6 +2511,10 @@ static bool has_destroy_word(const char *s, size_t n, bool camel) {
         }
     }
     return false;
+}
+
+static bool has_destroy_word(const char *s, size_t n, bool camel) {
+    return has_destroy_word_ex(s, n, camel, false);
 }
 
 /* Does a line of the description define one of the tool's operations with
@@ -1598,6 +2543,25 @@ static bool destroy_label(const char *d, size_t n) {
     return false;
 }
 
+/* "format_removable_drive", "formatDisk": formatting a medium erases it,
+ * formatting code or dates does not. */
+static bool formats_media(mv_str name) {
+    static const char *const media[] = {"drive", "disk", "partition", "volume",
+                                        "usb",   "card", "device",    "filesystem"};
+    bool format = false;
+    bool medium = false;
+    char w[32];
+    size_t n = name.len < sizeof(w) ? name.len : sizeof(w) - 1;
+    for (size_t i = 0; i < n; i++) {
+        w[i] = lower(name.ptr[i]);
+    }
+    format = contains(w, n, "format");
+    for (size_t k = 0; k < sizeof(media) / sizeof(media[0]) && format; k++) {
+        medium = medium || contains(w, n, media[k]);
+    }
+    return format && medium;
+}
+
 /* Is destroying things the tool's own job (name, server, the first
  * sentence of the description or an operation it documents)? */
 static bool tool_destroys(const mv_tool *tool) {
@@ -1609,7 +2573,24 @@ static bool tool_destroys(const mv_tool *tool) {
     }
     return has_destroy_word(tool->name.ptr, tool->name.len, true) ||
            has_destroy_word(tool->server.ptr, tool->server.len, true) ||
-           has_destroy_word(d, e, false) || destroy_label(d, n);
+           has_destroy_word(d, e, false) || destroy_label(d, n) || formats_media(tool->name);
+}
+
+/* The order detector's notion of a destroying tool: its name, server or
+ * first sentence destroys (a tool that syncs or updates does not make
+ * "reset --hard and clean -fdx" part of its job), or it documents a
+ * destroying operation. */
+static bool tool_destroys_strict(const mv_tool *tool) {
+    const char *d = tool->description.ptr;
+    size_t n = tool->description.len;
+    size_t e = 0;
+    while (e < n && e < 240 && d[e] != '.' && d[e] != '\n' && d[e] != ';') {
+        e++;
+    }
+    return has_destroy_word_ex(tool->name.ptr, tool->name.len, true, true) ||
+           has_destroy_word_ex(tool->server.ptr, tool->server.len, true, true) ||
+           has_destroy_word_ex(d, e, false, true) || destroy_label(d, n) ||
+           formats_media(tool->name);
 }
 
 /* The families whose orders destroy things. */
@@ -1687,6 +2668,46 @@ static int emit_family(const mv_inspect_ctx *ctx, const mv_tool *tool, const mv_
     spec.detail.len = strlen(detail);
     spec.facets = facets;
     return mv_emit(out, &spec);
+}
+
+/* The order detector's findings: one signal per kind. An order to move a
+ * sensitive object to a sink, to destroy beyond the tool's job or to change
+ * the model's later behaviour corroborates itself (mood, action and object
+ * agree); an order to hide something is hidden-kind evidence that needs
+ * another instruction. */
+static int emit_orders(const mv_inspect_ctx *ctx, const mv_tool *tool, const best *orders,
+                       bool flow, bool hidden_family, mv_emitter *out) {
+    static const mv_dr_family kinds[ORDER_N] = {
+        {"order_exfil", "order to move sensitive data to a sink", MV_THREAT_EXFILTRATION, 0.85, 0,
+         MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
+        {"order_destroy", "order to destroy beyond the tool's job", MV_THREAT_TOOL_POISONING, 0.75,
+         0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
+        {"order_behave", "order changing the model's later behaviour", MV_THREAT_PROMPT_INJECTION,
+         0.75, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
+        {"order_hide", "order to hide something from the user", MV_THREAT_TOOL_POISONING, 0.6, 0,
+         MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
+    };
+    static const uint32_t facets[ORDER_N] = {
+        MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE | MV_FACET_SINK |
+            MV_FACET_ADDRESSED,
+        MV_FACET_INSTRUCTION | MV_FACET_OUTSCOPE | MV_FACET_ADDRESSED,
+        MV_FACET_INSTRUCTION | MV_FACET_ADDRESSED,
+        MV_FACET_INSTRUCTION | MV_FACET_HIDDEN,
+    };
+    /* secrecy with another order in its paragraph hides that order */
+    uint32_t hide_addressed = orders[ORDER_HIDE].outscope ? MV_FACET_ADDRESSED : 0u;
+    int rc = MV_OK;
+    for (int k = 0; k < ORDER_N && rc == MV_OK; k++) {
+        if (!orders[k].valid || (k == ORDER_EXFIL && flow)) {
+            continue; /* the flow detector already reported this passage */
+        }
+        if (k == ORDER_HIDE && !hide_addressed && hidden_family) {
+            continue; /* a secrecy family already says it, and nothing else agrees */
+        }
+        rc = emit_family(ctx, tool, &kinds[k], &orders[k], orders[k].pre, 0,
+                         facets[k] | (k == ORDER_HIDE ? hide_addressed : 0u), out);
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------------ the check */
@@ -1804,7 +2825,7 @@ static bool squeeze(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out
  * view shows letter-spaced punctuation. */
 static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t fi, mv_str raw,
                       const mv_norm_text *nt, const uint32_t *map, dmatch *m, dhit *h, best *bests,
-                      flow_state *fs, mv_emitter *out, bool *spaced) {
+                      flow_state *fs, best *orders, int *destroys, mv_emitter *out, bool *spaced) {
     const mv_dr_rules *R = ctx->engine_state;
     scan_state st = {R, nt->text, nt->len, m, 0, 0};
     fctx f;
@@ -1846,6 +2867,12 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
         evaluate(&f, &f.h[k], bests);
     }
     find_flows(&f, fs);
+    {
+        size_t actions = find_orders(&f, orders, destroys);
+        if (actions > ORDER_ACTIONS_MAX) {
+            mv_emit_cap(out, "directive_order_actions", ORDER_ACTIONS_MAX, actions);
+        }
+    }
 }
 
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
@@ -1856,8 +2883,13 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     unsigned agree = 0;
     unsigned danger_agree = 0;
     flow_state fs;
+    best orders[ORDER_N];
+    int destroys = -1;          /* tool_destroys(), computed once when needed */
+    int destroys_strict = -1;   /* tool_destroys_strict(), for the order detector */
+    bool hidden_family = false; /* a hidden-kind phrase family was emitted */
     int rc = MV_OK;
     memset(&fs, 0, sizeof(fs));
+    memset(orders, 0, sizeof(orders));
     if (R == NULL) {
         rc = MV_ECHECK;
         goto done;
@@ -1876,7 +2908,8 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
         if (nt->text == NULL || nt->len == 0) {
             continue;
         }
-        scan_view(ctx, tool, fi, raw, nt, NULL, m, h, bests, &fs, out, &spaced);
+        scan_view(ctx, tool, fi, raw, nt, NULL, m, h, bests, &fs, orders, &destroys_strict, out,
+                  &spaced);
         if (spaced && ctx->normalizer != NULL) {
             mv_str sq;
             uint32_t *map = NULL;
@@ -1888,7 +2921,8 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                 mv_normalize(ctx->normalizer, ctx->scratch, sq.ptr, sq.len, MV_NORM_DEFAULT,
                              &snt) == MV_OK) {
                 bool again = false;
-                scan_view(ctx, tool, fi, sq, &snt, map, m, h, bests, &fs, out, &again);
+                scan_view(ctx, tool, fi, sq, &snt, map, m, h, bests, &fs, orders, &destroys_strict,
+                          out, &again);
             }
         }
     }
@@ -1898,7 +2932,6 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
          * even when its family alone stays below the emit threshold. In a
          * tool whose job is destroying, the same words describe that job:
          * they only support other families. */
-        int destroys = -1; /* computed only for tools with a destructive hit */
         for (size_t k = 0; k < R->n_families; k++) {
             if (!bests[k].valid || !destroy_family(&R->families[k])) {
                 continue;
@@ -1946,6 +2979,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                 facets |= danger_agree >= 2 ? MV_FACET_AGREE : 0u;
                 facets |= b->outscope ? MV_FACET_OUTSCOPE : 0u;
             }
+            hidden_family = hidden_family || (family_facets(&R->families[k], b) & MV_FACET_HIDDEN);
             rc = emit_family(ctx, tool, &R->families[k], b, conf, others, facets, out);
         }
     }
@@ -1964,6 +2998,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                          MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE | MV_FACET_SINK,
                          out);
     }
+    rc = rc == MV_OK ? emit_orders(ctx, tool, orders, fs.flow.valid, hidden_family, out) : rc;
 done:
     return rc;
 }

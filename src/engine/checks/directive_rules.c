@@ -791,6 +791,17 @@ static int start_section(compiler *c, const char *s, size_t len) {
             {"instrument", MV_DR_ROLE_INSTRUMENT},
             {"negator", MV_DR_ROLE_NEGATOR},
             {"target", MV_DR_ROLE_TARGET},
+            {"mood", MV_DR_ROLE_MOOD},
+            {"gather", MV_DR_ROLE_GATHER},
+            {"destroy", MV_DR_ROLE_DESTROY},
+            {"scope", MV_DR_ROLE_SCOPE},
+            {"behave", MV_DR_ROLE_BEHAVE},
+            {"hide", MV_DR_ROLE_HIDE},
+            {"generic", MV_DR_ROLE_GENERIC},
+            {"harvest", MV_DR_ROLE_HARVEST},
+            {"hide-ok", MV_DR_ROLE_HIDE_OK},
+            {"data", MV_DR_ROLE_DATA},
+            {"self", MV_DR_ROLE_SELF},
         };
         c->ctx_roles = 0;
         for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {
@@ -1272,7 +1283,8 @@ done:
 }
 
 static const char *const builtin_names[] = {"sensitive_resources", "directive_context",
-                                            "directive_en", "directive_hijack", "directive_intl"};
+                                            "directive_en",        "directive_hijack",
+                                            "directive_intl",      "directive_order"};
 #define N_BUILTIN (sizeof(builtin_names) / sizeof(builtin_names[0]))
 
 static int builtin_sources(mv_dr_source src[N_BUILTIN], mv_error *err) {

@@ -68,6 +68,18 @@ typedef enum mv_dr_detector {
 #define MV_DR_ROLE_INSTRUMENT 32768u /* "using ~/.ssh/id_rsa": a means, not an object */
 #define MV_DR_ROLE_NEGATOR 65536u    /* a true negation ("never", "ne ... jamais") */
 #define MV_DR_ROLE_TARGET 131072u    /* "to", "into": what follows is a destination */
+/* Roles of the order detector (find_orders, directive_order.rules). */
+#define MV_DR_ROLE_MOOD 0x40000u      /* an obligation or condition addressed to the model */
+#define MV_DR_ROLE_GATHER 0x80000u    /* a verb that looks for, reads or collects data */
+#define MV_DR_ROLE_DESTROY 0x100000u  /* a verb that destroys */
+#define MV_DR_ROLE_SCOPE 0x200000u    /* a broad scope: every, entire, the whole bucket */
+#define MV_DR_ROLE_BEHAVE 0x400000u   /* a change of the model's later behaviour */
+#define MV_DR_ROLE_HIDE 0x800000u     /* hiding something from the user */
+#define MV_DR_ROLE_GENERIC 0x1000000u /* sensitive data described generically */
+#define MV_DR_ROLE_HARVEST 0x2000000u /* "any ... you can find": a harvest, not one value */
+#define MV_DR_ROLE_HIDE_OK 0x4000000u /* honest withholding: quiz answers, surprises, "until" */
+#define MV_DR_ROLE_DATA 0x8000000u    /* the user's files or documents (needs an outside sink) */
+#define MV_DR_ROLE_SELF 0x10000000u   /* only the model can be meant: needs no mood */
 
 typedef struct mv_dr_family {
     const char *id;    /* "override" */

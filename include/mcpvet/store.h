@@ -437,6 +437,86 @@ int mv_diff_lines(mv_buf *out, const char *a, size_t alen, const char *b, size_t
                   const char *label_a, const char *label_b, unsigned context,
                   const mv_allocator *alloc);
 
+/* --------------------------------------------------- character diffs */
+
+/* How finely a text diff could be computed within its caps: code points,
+ * words (runs of letters and digits, runs of spaces, single other
+ * characters), lines, or the whole text shown as replaced. */
+typedef enum mv_diff_mode { MV_DIFF_CHAR = 0, MV_DIFF_WORD, MV_DIFF_LINE, MV_DIFF_WHOLE } mv_diff_mode;
+
+/* "char", "word", "line", "whole". */
+const char *mv_diff_mode_name(mv_diff_mode m);
+
+/* One piece of a text diff: '=' kept (text from a), '-' deleted (from a),
+ * '+' inserted (from b). Text is raw (borrowed from the inputs): render it
+ * safe before showing it. Pieces never split a UTF-8 sequence. */
+typedef struct mv_diff_span {
+    char op;
+    mv_str text;
+} mv_diff_span;
+
+typedef struct mv_text_diff {
+    mv_diff_span *spans; /* in order; deletions before insertions in each change */
+    size_t n;
+    mv_diff_mode mode; /* the finest mode that fit in the caps */
+    size_t same;       /* bytes kept */
+} mv_text_diff;
+
+/* Caps of one diff; 0 = default (1024 edits, 16 Mi token comparisons). A
+ * mode past either cap falls back to the next coarser one. */
+typedef struct mv_diff_limits {
+    size_t max_edits;
+    size_t max_work;
+} mv_diff_limits;
+
+/*
+ * Diff text a against b (Myers' algorithm on code points; past the caps on
+ * words, then lines, then whole). Spans are allocated from `arena`, scratch
+ * memory from `alloc` (NULL = default); time is O((N + M) * max_edits) and
+ * scratch memory O(N + M + max_edits^2) at most. NULL texts are empty.
+ * Returns 0 or MV_ENOMEM (*out is then zeroed).
+ */
+int mv_diff_text(mv_text_diff *out, mv_arena *arena, const char *a, size_t alen, const char *b,
+                 size_t blen, const mv_diff_limits *limits, const mv_allocator *alloc);
+
+/* 2 * kept / (alen + blen), in thousandths (1000 = identical). */
+unsigned mv_diff_permille(const mv_text_diff *d, size_t alen, size_t blen);
+
+/* One string of a definition that differs: at the same JSON Pointer
+ * (RFC 6901, raw key bytes) in both ('~'), only in a ('-') or only in b
+ * ('+'; the missing side is empty). */
+typedef struct mv_diff_string {
+    mv_str path; /* "/description", "/inputSchema/properties/path/description" */
+    char change;
+    mv_str a, b; /* raw decoded strings */
+    mv_text_diff diff;
+} mv_diff_string;
+
+typedef struct mv_definition_diff {
+    mv_diff_string *strings; /* ordered by path (bytes) */
+    size_t n;
+    bool truncated; /* more than 8192 strings in a side, or more than 256 differ */
+    mv_arena *arena;
+} mv_definition_diff;
+
+/*
+ * Every string (object member values and array items, at any depth) that
+ * differs between two definitions (canonical or any JSON; empty or NULL =
+ * no strings), each with its character diff. Returns 0, MV_EPARSE or
+ * MV_ENOMEM. Free with mv_definition_diff_free (NULL is a no-op).
+ */
+int mv_diff_definition_strings(mv_definition_diff **out, const char *a, size_t alen, const char *b,
+                               size_t blen, const mv_allocator *alloc);
+void mv_definition_diff_free(mv_definition_diff *d);
+
+/* How alike two definitions are once their "name" members are left out,
+ * in thousandths (mv_diff_permille of their canonical bodies). A tool
+ * removed and one added with a score of at least MV_RENAME_PERMILLE is
+ * shown as a rename. Returns 0, MV_EPARSE or MV_ENOMEM. */
+#define MV_RENAME_PERMILLE 900u
+int mv_diff_rename_score(unsigned *permille, const char *a, size_t alen, const char *b,
+                         size_t blen, const mv_allocator *alloc);
+
 #ifdef __cplusplus
 }
 #endif

@@ -170,7 +170,7 @@ typedef struct mv_store_options {
 
 #define MV_STORE_DEFAULT_BUSY_TIMEOUT_MS 30000u
 /* The schema version this binary writes (PRAGMA user_version). */
-#define MV_STORE_SCHEMA_VERSION 1
+#define MV_STORE_SCHEMA_VERSION 2
 /* PRAGMA application_id of an mcpvet store: "mcpv". */
 #define MV_STORE_APPLICATION_ID 0x6d637076
 
@@ -291,6 +291,10 @@ typedef struct mv_store_tool {
     bool manual_quarantine; /* a person quarantined it (a scan never lifts that) */
     bool identity_changed;  /* approved under another server identity */
     int64_t first_seen, last_seen, state_since;
+    /* The store's row ids of the tool and its server: short, URL-safe handles
+     * for one store file. A forgotten tool's id may be given to a later one,
+     * so a decision by id should also name the pin it saw. */
+    int64_t id, server_id;
 } mv_store_tool;
 
 typedef struct mv_store_tool_list {
@@ -309,6 +313,66 @@ typedef struct mv_store_filter {
 int mv_store_list(mv_store *st, const mv_store_filter *filter, mv_store_tool_list **out,
                   mv_error *err);
 void mv_store_tool_list_free(mv_store_tool_list *l);
+
+/* A page of tools by filter, for the review queue at scale: the filter,
+ * order and page are applied by SQLite, so memory is one page. */
+typedef struct mv_store_query {
+    const char *server;   /* exact server name; NULL = every server */
+    int64_t server_id;    /* the server's row id; 0 = every server */
+    int64_t id;           /* one tool's row id; 0 = every tool */
+    unsigned states;      /* bits (1u << mv_tool_state); 0 = pending, changed, quarantined */
+    const char *verdict;  /* "clean", "review", "quarantine", "none" (never scanned); NULL = any */
+    const char *text;     /* substring of the tool or server name, ASCII letters
+                             case-insensitive; NULL or "" = any */
+    size_t offset, limit; /* the page; limit 0 = every match */
+    bool definitions;     /* also load both canonical definitions */
+} mv_store_query;
+
+/*
+ * Tools matching q, newest state first (state_since), ties by server, kind
+ * and name (bytes): a stable order. *total (may be NULL) is the number of
+ * matches ignoring offset and limit. Returns 0, MV_EINVAL or the store's
+ * error.
+ */
+int mv_store_query_tools(mv_store *st, const mv_store_query *q, mv_store_tool_list **out,
+                         size_t *total, mv_error *err);
+
+typedef struct mv_store_queue_server {
+    const char *name;
+    int64_t id; /* the server's row id */
+    size_t pending, changed, quarantined;
+} mv_store_queue_server;
+
+typedef struct mv_store_queue_counts {
+    size_t pending, changed, quarantined; /* every server */
+    size_t n_servers_total;               /* servers with queued tools matching server_text */
+    mv_store_queue_server *servers;       /* the requested page of those, by name */
+    size_t n;
+    mv_arena *arena;
+} mv_store_queue_counts;
+
+/* Counts of the review queue (pending, changed, quarantined tools) in all
+ * and per server; the servers whose name contains server_text (ASCII
+ * case-insensitive; NULL = all) are paged by offset and limit (0 = all). */
+int mv_store_queue_summary(mv_store *st, const char *server_text, size_t offset, size_t limit,
+                           mv_store_queue_counts **out, mv_error *err);
+void mv_store_queue_counts_free(mv_store_queue_counts *q);
+
+/* The old half of a rename: a removed tool of the same server and kind,
+ * either recorded as renamed_from at scan time (same body: exact) or the
+ * most alike of the 32 most recently removed with a rename score of at
+ * least MV_RENAME_PERMILLE. */
+typedef struct mv_store_rename {
+    mv_store_tool_list *from; /* NULL: no rename; else one tool, definitions loaded */
+    unsigned permille;
+    bool exact;
+} mv_store_rename;
+
+/* Look for the rename `t` is the new half of (t needs its definitions;
+ * only a tool never approved and not removed can be one). Returns 0 (with
+ * out->from NULL when there is none) or the store's error. */
+int mv_store_find_rename(mv_store *st, const mv_store_tool *t, mv_store_rename *out, mv_error *err);
+void mv_store_rename_release(mv_store_rename *r);
 
 /* A server as the store holds it. */
 typedef struct mv_store_server {
@@ -442,7 +506,12 @@ int mv_diff_lines(mv_buf *out, const char *a, size_t alen, const char *b, size_t
 /* How finely a text diff could be computed within its caps: code points,
  * words (runs of letters and digits, runs of spaces, single other
  * characters), lines, or the whole text shown as replaced. */
-typedef enum mv_diff_mode { MV_DIFF_CHAR = 0, MV_DIFF_WORD, MV_DIFF_LINE, MV_DIFF_WHOLE } mv_diff_mode;
+typedef enum mv_diff_mode {
+    MV_DIFF_CHAR = 0,
+    MV_DIFF_WORD,
+    MV_DIFF_LINE,
+    MV_DIFF_WHOLE
+} mv_diff_mode;
 
 /* "char", "word", "line", "whole". */
 const char *mv_diff_mode_name(mv_diff_mode m);
@@ -514,8 +583,8 @@ void mv_definition_diff_free(mv_definition_diff *d);
  * removed and one added with a score of at least MV_RENAME_PERMILLE is
  * shown as a rename. Returns 0, MV_EPARSE or MV_ENOMEM. */
 #define MV_RENAME_PERMILLE 900u
-int mv_diff_rename_score(unsigned *permille, const char *a, size_t alen, const char *b,
-                         size_t blen, const mv_allocator *alloc);
+int mv_diff_rename_score(unsigned *permille, const char *a, size_t alen, const char *b, size_t blen,
+                         const mv_allocator *alloc);
 
 #ifdef __cplusplus
 }

@@ -912,7 +912,12 @@ static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match
         const char *server = query(c, a, "server", &bad);
         const char *tool = query(c, a, "tool", &bad);
         const char *limit = query(c, a, "limit", &bad);
+        const char *tool_id = query(c, a, "tool_id", &bad);
+        int64_t tid = 0;
         unsigned long lim = 0;
+        if (tool_id != NULL &&
+            (server != NULL || tool != NULL || !parse_id(tool_id, strlen(tool_id), &tid)))
+            bad = true;
         if (limit != NULL) {
             char *end = NULL;
             errno = 0;
@@ -923,11 +928,15 @@ static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match
         }
         if (bad || (tool != NULL && server == NULL)) {
             mv_service_fail(r, 400, "invalid_request",
-                            "events take server, tool (with server) and limit (1 to %u)",
+                            "events take server, tool (with server) or tool_id (alone), and "
+                            "limit (1 to %u)",
                             REST_MAX_EVENTS);
             break;
         }
-        mv_service_events(s->svc, server, tool, lim, r);
+        if (tid != 0)
+            mv_service_events_by_id(s->svc, tid, lim, r);
+        else
+            mv_service_events(s->svc, server, tool, lim, r);
         break;
     }
     case R_QUEUE: {

@@ -1173,6 +1173,23 @@ done:
     mv_arena_free(a);
 }
 
+void mv_service_events_by_id(mv_service *svc, int64_t id, size_t limit, mv_service_reply *r) {
+    mv_store_tool_list *l = NULL;
+    mv_error err;
+    mv_error_clear(&err);
+    mv_store_query q = {.id = id, .states = ~0u};
+    pthread_mutex_lock(&svc->store_lock);
+    int rc = mv_store_query_tools(svc->store, &q, &l, NULL, &err);
+    pthread_mutex_unlock(&svc->store_lock);
+    if (rc == MV_OK && l->n == 0)
+        rc = mv_error_set(&err, MV_ENOTFOUND, "no tool with id %lld in the store", (long long)id);
+    if (rc != MV_OK)
+        fail_store(r, rc, &err);
+    else
+        mv_service_events(svc, l->tools[0].server, l->tools[0].name, limit, r);
+    mv_store_tool_list_free(l);
+}
+
 int mv_service_tool_names(const mv_jv *arr, mv_arena *a, const char ***names, size_t *n,
                           mv_service_reply *r) {
     *names = NULL;

@@ -162,6 +162,10 @@ void mv_service_decide_ids(mv_service *svc, mv_actor actor, bool approve, const 
                            const char *const *pins, size_t n, bool force, const char *reason,
                            mv_service_reply *r);
 
+/* The events of the tool with id `id` (its raw names: a name with hidden
+ * characters is shown escaped, so it cannot be sent back by name). */
+void mv_service_events_by_id(mv_service *svc, int64_t id, size_t limit, mv_service_reply *r);
+
 /* {"events":[...]} of the audit log, oldest first, at most `limit` newest
  * (0 = 1000). */
 void mv_service_events(mv_service *svc, const char *server, const char *tool, size_t limit,

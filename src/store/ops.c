@@ -284,11 +284,13 @@ int mv_store_queue_summary(mv_store *st, const char *server_text, size_t offset,
      * servers and the page are taken from it. */
     s = st_prepare(
         st,
-        "SELECT s.name, sum(t.state = 'pending'), sum(t.state = 'changed'),"
-        " sum(t.state = 'quarantined'), (?1 IS NULL OR instr(lower(s.name), ?1) > 0), s.id"
-        " FROM tools t JOIN servers s ON s.id = t.server_id"
-        " WHERE t.state IN ('pending', 'changed', 'quarantined')"
-        " GROUP BY s.id ORDER BY s.name",
+        /* grouped on the index first, joined to the servers after: a
+         * third of the cost of joining every queued tool */
+        "SELECT s.name, x.p, x.c, x.q, (?1 IS NULL OR instr(lower(s.name), ?1) > 0), s.id"
+        " FROM (SELECT server_id, sum(state = 'pending') AS p, sum(state = 'changed') AS c,"
+        " sum(state = 'quarantined') AS q FROM tools"
+        " WHERE state IN ('pending', 'changed', 'quarantined') GROUP BY server_id) x"
+        " JOIN servers s ON s.id = x.server_id ORDER BY s.name",
         &rc, err);
     if (s == NULL)
         goto done;
@@ -916,12 +918,21 @@ int mv_store_history(mv_store *st, const char *server, const char *tool, size_t 
         return mv_error_set(err, MV_ENOMEM, "%s: out of memory reading the audit log", st->path);
     }
     l->arena = arena;
-    sqlite3_stmt *s = st_prepare(st,
-                                 "SELECT id, time, actor, server, tool, kind, old_state, new_state,"
-                                 " old_pin, new_pin, reason FROM events"
-                                 " WHERE (?1 IS NULL OR server = ?1) AND (?2 IS NULL OR tool = ?2)"
-                                 " ORDER BY id DESC LIMIT ?3",
-                                 &rc, err);
+    /* With a server (and tool) named, plain equalities let SQLite use
+     * events_by_tool: "?1 IS NULL OR" would scan the whole log newest
+     * first, which is slow for a quiet tool in a busy store. */
+    sqlite3_stmt *s = st_prepare(
+        st,
+        server == NULL ? "SELECT id, time, actor, server, tool, kind, old_state, new_state,"
+                         " old_pin, new_pin, reason FROM events"
+                         " WHERE ?1 IS NULL AND ?2 IS NULL ORDER BY id DESC LIMIT ?3"
+        : tool == NULL ? "SELECT id, time, actor, server, tool, kind, old_state, new_state,"
+                         " old_pin, new_pin, reason FROM events"
+                         " WHERE server = ?1 AND ?2 IS NULL ORDER BY id DESC LIMIT ?3"
+                       : "SELECT id, time, actor, server, tool, kind, old_state, new_state,"
+                         " old_pin, new_pin, reason FROM events"
+                         " WHERE server = ?1 AND tool = ?2 ORDER BY id DESC LIMIT ?3",
+        &rc, err);
     if (s == NULL)
         goto done;
     st_bind_text(s, 1, server);

@@ -30,6 +30,10 @@
 /* Leaves collected per definition, strings diffed per definition. */
 #define TD_MAX_LEAVES 8192u
 #define TD_MAX_DIFFED 256u
+/* Bytes of all strings of one definition diffed with the full caps; past
+ * it the rest get one edit each (in effect whole), so a hostile definition
+ * of many long strings costs linear time, not 256 capped diffs. */
+#define TD_BUDGET_BYTES (1024u * 1024)
 /* Equal runs shorter than this (in tokens) between two changes are folded
  * into the change: "a[-b-]{+c+}d[-e-]{+f+}" reads worse than "[-abde-]". */
 #define TD_MIN_KEEP 3u
@@ -540,7 +544,7 @@ int mv_diff_definition_strings(mv_definition_diff **out, const char *a, size_t a
         (rc = parse_leaves(&lb, arena, b, blen, alloc)) != MV_OK)
         goto done;
     d->truncated = la.truncated || lb.truncated;
-    size_t cap = 0, i = 0, j = 0;
+    size_t cap = 0, i = 0, j = 0, spent = 0;
     while (i < la.n || j < lb.n) {
         int c = i == la.n ? 1 : j == lb.n ? -1 : leaf_cmp(&la.v[i], &lb.v[j]);
         const leaf *x = c <= 0 ? &la.v[i] : NULL, *y = c >= 0 ? &lb.v[j] : NULL;
@@ -569,7 +573,10 @@ int mv_diff_definition_strings(mv_definition_diff **out, const char *a, size_t a
         s->change = x == NULL ? '+' : y == NULL ? '-' : '~';
         s->a = x != NULL ? (mv_str){x->s, x->n} : (mv_str){"", 0};
         s->b = y != NULL ? (mv_str){y->s, y->n} : (mv_str){"", 0};
-        rc = mv_diff_text(&s->diff, arena, s->a.ptr, s->a.len, s->b.ptr, s->b.len, NULL, alloc);
+        mv_diff_limits tight = {.max_edits = 1, .max_work = 1};
+        spent += s->a.len + s->b.len;
+        rc = mv_diff_text(&s->diff, arena, s->a.ptr, s->a.len, s->b.ptr, s->b.len,
+                          spent > TD_BUDGET_BYTES ? &tight : NULL, alloc);
         if (rc != MV_OK)
             goto done;
     }

@@ -297,6 +297,45 @@ static void test_rename_score(void **state) {
     assert_int_equal(pm, 1000);
 }
 
+/* Many long changed strings: the first megabyte gets character diffs,
+ * the rest are shown whole (linear time for a hostile definition). */
+static void test_budget(void **state) {
+    (void)state;
+    size_t n = 40, len = 64 * 1024;
+    char *a = malloc(n * (len + 16) + 16), *b = malloc(n * (len + 16) + 16);
+    assert_non_null(a);
+    assert_non_null(b);
+    size_t ka = 0, kb = 0;
+    a[ka++] = '{';
+    b[kb++] = '{';
+    for (size_t i = 0; i < n; i++) {
+        char *t = random_text(len, (unsigned)i + 5, true);
+        for (size_t k = 0; k < len; k++)
+            if (t[k] == '\n')
+                t[k] = ' ';
+        ka += (size_t)sprintf(a + ka, "%s\"k%02zu\":\"", i ? "," : "", i);
+        kb += (size_t)sprintf(b + kb, "%s\"k%02zu\":\"", i ? "," : "", i);
+        memcpy(a + ka, t, len);
+        memcpy(b + kb, t, len);
+        b[kb + 10] = 'Z'; /* one edit per string */
+        ka += len;
+        kb += len;
+        a[ka++] = '"';
+        b[kb++] = '"';
+        free(t);
+    }
+    a[ka++] = '}';
+    b[kb++] = '}';
+    mv_definition_diff *d = NULL;
+    assert_int_equal(mv_diff_definition_strings(&d, a, ka, b, kb, NULL), MV_OK);
+    assert_int_equal(d->n, n);
+    assert_int_equal(d->strings[0].diff.mode, MV_DIFF_CHAR);
+    assert_int_not_equal(d->strings[n - 1].diff.mode, MV_DIFF_CHAR);
+    mv_definition_diff_free(d);
+    free(a);
+    free(b);
+}
+
 static void test_out_of_memory(void **state) {
     (void)state;
     const char *a = "{\"description\":\"Reads a file.\",\"name\":\"r\",\"title\":\"x\"}";
@@ -334,6 +373,7 @@ int main(void) {
         cmocka_unit_test(test_64k),
         cmocka_unit_test(test_definition_strings),
         cmocka_unit_test(test_rename_score),
+        cmocka_unit_test(test_budget),
         cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

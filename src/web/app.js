@@ -411,7 +411,7 @@ async function viewTool(id) {
   const diffTitle = ren ? 'Diff: ' + (ren.from_state === 'approved' ? 'approved' : 'removed') + ' tool it replaces vs current'
     : t.never_approved ? 'Diff (never approved)' : 'Diff: approved vs current';
   show(el('p', {}, el('a', { href: '#/queue', id: 'back' }, '\u2190 Queue')),
-    el('h2', { id: 'tool-name' }, safeText(t.tool)),
+    el('h2', { id: 'tool-name', 'data-id': t.id }, safeText(t.tool)),
     el('p', {}, 'Server ', el('strong', { id: 'tool-server' }, safeText(t.server)), ' \u00b7 state ', stateCell(t.state),
       ' \u00b7 verdict ', t.verdict || 'none'),
     renameNote,

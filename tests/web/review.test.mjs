@@ -184,11 +184,12 @@ try {
   const hostileId = idOf('hostile', hostileName);
   check('the hostile tool has an id', !!hostileId, rows);
   await page.goto(`${BASE}/#/tool/${hostileId}`);
-  await page.waitForSelector('#definition');
+  await page.waitForSelector(`#tool-name[data-id="${hostileId}"]`);
   check('the hostile name is the heading text', (await page.textContent('#tool-name')) === hostileName);
 
   // -------------------------------- a near-identical rename, hostile text
   await page.goto(`${BASE}/#/tool/${idOf('fixture', 'read_text_file')}`);
+  await page.waitForSelector(`#tool-name[data-id="${idOf('fixture', 'read_text_file')}"]`);
   await page.waitForSelector('#rename');
   const renameText = await page.textContent('#rename');
   check('a near-identical rename is shown as a rename', renameText.includes('Renamed from read_file') && /9\d\.\d% alike/.test(renameText), renameText);
@@ -210,7 +211,7 @@ try {
   check('a very long name is shown cut, not whole', shown.some(t => t.startsWith('xxxxxxxxxx') && t.length < 600 && t.endsWith('...')), shown);
   for (const row of specialRows) {
     await page.goto(`${BASE}/#/tool/${row.id}`);
-    await page.waitForFunction((id) => location.hash === '#/tool/' + id && document.getElementById('approve'), row.id);
+    await page.waitForSelector(`#tool-name[data-id="${row.id}"]`);
     const heading = await page.textContent('#tool-name');
     check(`special name ${JSON.stringify(row.tool.slice(0, 30))} opens as its own tool`, heading === row.tool && (await page.textContent('#tool-server')) === 'special', [heading, row.tool]);
     await page.click('#approve');
@@ -230,7 +231,7 @@ try {
   }, [KEY, 'a/b#c?d%2e%25%']);
   check('a name with / # ? % is found by its percent-encoded name', byName[0] === 200 && byName[1] === 'a/b#c?d%2e%25%', byName);
   await page.goto(`${BASE}/#/tool/${hostileId}`);
-  await page.waitForSelector('#definition');
+  await page.waitForSelector(`#tool-name[data-id="${hostileId}"]`);
   const def = await page.textContent('#definition');
   check('<script> is shown as text', def.includes('<script>window.__pwned=1</script>'), def);
   check('onerror= is shown as text', def.includes('onerror=\\"window.__pwned=2\\"'), def);
@@ -261,7 +262,7 @@ try {
   // --------------------------------- nothing ran, nothing was injected
   const inj = await injected(page);
   await page.goto(`${BASE}/#/tool/${hostileId}`);
-  await page.waitForSelector('#definition');
+  await page.waitForSelector(`#tool-name[data-id="${hostileId}"]`);
   const inj2 = await injected(page);
 
   check('no script from a tool ran', inj.pwned === null && inj2.pwned === null && inj3.pwned === null, [inj.pwned, inj2.pwned, inj3.pwned]);

@@ -1095,6 +1095,27 @@ static int session(const mv_allocator *a, const char *p, mv_error *err) {
         rc = mv_store_export(st, &out, err);
     if (rc == MV_OK)
         rc = mv_store_import(st, out.data, out.len, "x.json", MV_ACTOR_CLI, NULL, err);
+    /* the review queue's reads (issue 16) */
+    mv_store_tool_list *ql = NULL;
+    mv_store_queue_counts *qc = NULL;
+    mv_store_rename ren;
+    memset(&ren, 0, sizeof(ren));
+    size_t total = 0;
+    if (rc == MV_OK)
+        rc = mv_store_query_tools(
+            st, &(mv_store_query){.states = ~0u, .text = "T", .limit = 2, .definitions = true}, &ql,
+            &total, err);
+    if (rc == MV_OK)
+        rc = mv_store_queue_summary(st, "S", 0, 1, &qc, err);
+    mv_store_tool nt = {.server = "srv",
+                        .name = "new",
+                        .state = MV_STATE_PENDING,
+                        .current_definition = "{\"description\":\"Keep.\",\"name\":\"new\"}"};
+    if (rc == MV_OK)
+        rc = mv_store_find_rename(st, &nt, &ren, err);
+    mv_store_rename_release(&ren);
+    mv_store_queue_counts_free(qc);
+    mv_store_tool_list_free(ql);
     if (rc == MV_OK)
         rc = mv_store_quarantine(st, "srv", tq, 1, MV_ACTOR_CLI, NULL, NULL, err);
     if (rc == MV_OK)

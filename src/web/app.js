@@ -193,7 +193,7 @@ function pagerOf(id, page, pages, label, go) {
 
 /* A text box that filters on the server after a pause in typing. */
 function searchBox(id, label, value, onValue) {
-  const input = el('input', { id, type: 'search', value, autocomplete: 'off', maxlength: 256 });
+  const input = el('input', { id, type: 'search', value, autocomplete: 'off', maxlength: 64 });
   let timer = null;
   input.addEventListener('input', () => {
     clearTimeout(timer);

@@ -91,7 +91,8 @@ function setStatus(msg) { $('status').textContent = msg || ''; }
 
 function show(...nodes) {
   const v = $('view');
-  v.replaceChildren(...nodes);
+  /* replaceChildren would turn a null into the text "null" */
+  v.replaceChildren(...nodes.flat().filter(n => n !== null && n !== undefined && n !== false));
 }
 
 /* ---------------------------------------------------------------- API */

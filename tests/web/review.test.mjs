@@ -150,6 +150,7 @@ try {
   check('the character diff marks exactly the inserted words', ins.map(t => t.trim()).join('|') === 'given|unchanged', ins);
   check('kept characters are not marked', (await page.$$eval('#strings ins, #strings del', es => es.map(e => e.textContent).join(''))).indexOf('Echoes') < 0);
   check('unchanged lines are not marked', !del.some(l => l.includes('inputSchema')) && !add.some(l => l.includes('inputSchema')));
+  check('no stray text (such as "null") between the tool view\'s parts', await page.evaluate(() => [...document.getElementById('view').childNodes].every(n => n.nodeType === 1)));
   await page.screenshot({ path: path.join(SHOTS, 'diff.png'), fullPage: true });
 
   // ---------------------------------------------- keyboard: approve

@@ -263,7 +263,7 @@ async function viewQueue(focusId) {
         el('td', {}, el('a', { href: toolHref(t.id), class: 'tool-link' }, safeText(t.name)),
           t.renamed_from ? el('span', { class: 'renamed' }, ' renamed from ', safeText(t.renamed_from)) : null),
         el('td', {}, safeText(t.server)), el('td', {}, stateCell(t.state)),
-        el('td', {}, t.verdict || ''), el('td', {}, new Date(t.state_since * 1000).toISOString())))));
+        el('td', {}, t.verdict || ''), el('td', {}, new Date(t.state_since * 1000).toISOString().slice(0, 16).replace('T', ' '))))));
   }
   const serverPages = Math.max(1, Math.ceil(q.servers_total / SERVERS_PER_PAGE));
   show(el('h2', {}, 'Review queue'),

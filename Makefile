@@ -24,7 +24,7 @@ SANITIZE_PACKAGES = clang libclang-rt-14-dev
 # `make fuzz`: every libFuzzer target for FUZZ_SECONDS each (fuzz/README.md).
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= model sse config session store_import normalize payload canonical engine
+FUZZ_TARGETS ?= model sse config session store_import normalize payload canonical engine textdiff
 
 .PHONY: all deps test-deps node-deps configure build demo test check-sanitize fuzz bench install clean
 

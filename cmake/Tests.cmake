@@ -56,7 +56,8 @@ endforeach()
 # Fuzz targets replayed without libFuzzer (fuzz/replay_main.c): every seed of
 # the target's corpus and every crash input kept under tests/regress/<target>/
 # runs once through the target's own invariants, with any compiler.
-set(MCPVET_FUZZ_REPLAY model sse config session store_import normalize payload canonical engine)
+set(MCPVET_FUZZ_REPLAY model sse config session store_import normalize payload canonical engine
+    textdiff)
 foreach(t IN LISTS MCPVET_FUZZ_REPLAY)
   if(t STREQUAL "model")
     set(seeds ${CMAKE_SOURCE_DIR}/fuzz/corpus)

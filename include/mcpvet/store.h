@@ -170,7 +170,7 @@ typedef struct mv_store_options {
 
 #define MV_STORE_DEFAULT_BUSY_TIMEOUT_MS 30000u
 /* The schema version this binary writes (PRAGMA user_version). */
-#define MV_STORE_SCHEMA_VERSION 1
+#define MV_STORE_SCHEMA_VERSION 2
 /* PRAGMA application_id of an mcpvet store: "mcpv". */
 #define MV_STORE_APPLICATION_ID 0x6d637076
 
@@ -291,6 +291,10 @@ typedef struct mv_store_tool {
     bool manual_quarantine; /* a person quarantined it (a scan never lifts that) */
     bool identity_changed;  /* approved under another server identity */
     int64_t first_seen, last_seen, state_since;
+    /* The store's row ids of the tool and its server: short, URL-safe handles
+     * for one store file. A forgotten tool's id may be given to a later one,
+     * so a decision by id should also name the pin it saw. */
+    int64_t id, server_id;
 } mv_store_tool;
 
 typedef struct mv_store_tool_list {
@@ -309,6 +313,66 @@ typedef struct mv_store_filter {
 int mv_store_list(mv_store *st, const mv_store_filter *filter, mv_store_tool_list **out,
                   mv_error *err);
 void mv_store_tool_list_free(mv_store_tool_list *l);
+
+/* A page of tools by filter, for the review queue at scale: the filter,
+ * order and page are applied by SQLite, so memory is one page. */
+typedef struct mv_store_query {
+    const char *server;   /* exact server name; NULL = every server */
+    int64_t server_id;    /* the server's row id; 0 = every server */
+    int64_t id;           /* one tool's row id; 0 = every tool */
+    unsigned states;      /* bits (1u << mv_tool_state); 0 = pending, changed, quarantined */
+    const char *verdict;  /* "clean", "review", "quarantine", "none" (never scanned); NULL = any */
+    const char *text;     /* substring of the tool or server name, ASCII letters
+                             case-insensitive; NULL or "" = any */
+    size_t offset, limit; /* the page; limit 0 = every match */
+    bool definitions;     /* also load both canonical definitions */
+} mv_store_query;
+
+/*
+ * Tools matching q, newest state first (state_since), ties by server, kind
+ * and name (bytes): a stable order. *total (may be NULL) is the number of
+ * matches ignoring offset and limit. Returns 0, MV_EINVAL or the store's
+ * error.
+ */
+int mv_store_query_tools(mv_store *st, const mv_store_query *q, mv_store_tool_list **out,
+                         size_t *total, mv_error *err);
+
+typedef struct mv_store_queue_server {
+    const char *name;
+    int64_t id; /* the server's row id */
+    size_t pending, changed, quarantined;
+} mv_store_queue_server;
+
+typedef struct mv_store_queue_counts {
+    size_t pending, changed, quarantined; /* every server */
+    size_t n_servers_total;               /* servers with queued tools matching server_text */
+    mv_store_queue_server *servers;       /* the requested page of those, by name */
+    size_t n;
+    mv_arena *arena;
+} mv_store_queue_counts;
+
+/* Counts of the review queue (pending, changed, quarantined tools) in all
+ * and per server; the servers whose name contains server_text (ASCII
+ * case-insensitive; NULL = all) are paged by offset and limit (0 = all). */
+int mv_store_queue_summary(mv_store *st, const char *server_text, size_t offset, size_t limit,
+                           mv_store_queue_counts **out, mv_error *err);
+void mv_store_queue_counts_free(mv_store_queue_counts *q);
+
+/* The old half of a rename: a removed tool of the same server and kind,
+ * either recorded as renamed_from at scan time (same body: exact) or the
+ * most alike of the 32 most recently removed with a rename score of at
+ * least MV_RENAME_PERMILLE. */
+typedef struct mv_store_rename {
+    mv_store_tool_list *from; /* NULL: no rename; else one tool, definitions loaded */
+    unsigned permille;
+    bool exact;
+} mv_store_rename;
+
+/* Look for the rename `t` is the new half of (t needs its definitions;
+ * only a tool never approved and not removed can be one). Returns 0 (with
+ * out->from NULL when there is none) or the store's error. */
+int mv_store_find_rename(mv_store *st, const mv_store_tool *t, mv_store_rename *out, mv_error *err);
+void mv_store_rename_release(mv_store_rename *r);
 
 /* A server as the store holds it. */
 typedef struct mv_store_server {
@@ -436,6 +500,91 @@ int mv_diff_definitions(mv_buf *out, const char *a, size_t alen, const char *b, 
 int mv_diff_lines(mv_buf *out, const char *a, size_t alen, const char *b, size_t blen,
                   const char *label_a, const char *label_b, unsigned context,
                   const mv_allocator *alloc);
+
+/* --------------------------------------------------- character diffs */
+
+/* How finely a text diff could be computed within its caps: code points,
+ * words (runs of letters and digits, runs of spaces, single other
+ * characters), lines, or the whole text shown as replaced. */
+typedef enum mv_diff_mode {
+    MV_DIFF_CHAR = 0,
+    MV_DIFF_WORD,
+    MV_DIFF_LINE,
+    MV_DIFF_WHOLE
+} mv_diff_mode;
+
+/* "char", "word", "line", "whole". */
+const char *mv_diff_mode_name(mv_diff_mode m);
+
+/* One piece of a text diff: '=' kept (text from a), '-' deleted (from a),
+ * '+' inserted (from b). Text is raw (borrowed from the inputs): render it
+ * safe before showing it. Pieces never split a UTF-8 sequence. */
+typedef struct mv_diff_span {
+    char op;
+    mv_str text;
+} mv_diff_span;
+
+typedef struct mv_text_diff {
+    mv_diff_span *spans; /* in order; deletions before insertions in each change */
+    size_t n;
+    mv_diff_mode mode; /* the finest mode that fit in the caps */
+    size_t same;       /* bytes kept */
+} mv_text_diff;
+
+/* Caps of one diff; 0 = default (1024 edits, 16 Mi token comparisons). A
+ * mode past either cap falls back to the next coarser one. */
+typedef struct mv_diff_limits {
+    size_t max_edits;
+    size_t max_work;
+} mv_diff_limits;
+
+/*
+ * Diff text a against b (Myers' algorithm on code points; past the caps on
+ * words, then lines, then whole). Spans are allocated from `arena`, scratch
+ * memory from `alloc` (NULL = default); time is O((N + M) * max_edits) and
+ * scratch memory O(N + M + max_edits^2) at most. NULL texts are empty.
+ * Returns 0 or MV_ENOMEM (*out is then zeroed).
+ */
+int mv_diff_text(mv_text_diff *out, mv_arena *arena, const char *a, size_t alen, const char *b,
+                 size_t blen, const mv_diff_limits *limits, const mv_allocator *alloc);
+
+/* 2 * kept / (alen + blen), in thousandths (1000 = identical). */
+unsigned mv_diff_permille(const mv_text_diff *d, size_t alen, size_t blen);
+
+/* One string of a definition that differs: at the same JSON Pointer
+ * (RFC 6901, raw key bytes) in both ('~'), only in a ('-') or only in b
+ * ('+'; the missing side is empty). */
+typedef struct mv_diff_string {
+    mv_str path; /* "/description", "/inputSchema/properties/path/description" */
+    char change;
+    mv_str a, b; /* raw decoded strings */
+    mv_text_diff diff;
+} mv_diff_string;
+
+typedef struct mv_definition_diff {
+    mv_diff_string *strings; /* ordered by path (bytes) */
+    size_t n;
+    bool truncated; /* more than 8192 strings in a side, or more than 256 differ */
+    mv_arena *arena;
+} mv_definition_diff;
+
+/*
+ * Every string (object member values and array items, at any depth) that
+ * differs between two definitions (canonical or any JSON; empty or NULL =
+ * no strings), each with its character diff. Returns 0, MV_EPARSE or
+ * MV_ENOMEM. Free with mv_definition_diff_free (NULL is a no-op).
+ */
+int mv_diff_definition_strings(mv_definition_diff **out, const char *a, size_t alen, const char *b,
+                               size_t blen, const mv_allocator *alloc);
+void mv_definition_diff_free(mv_definition_diff *d);
+
+/* How alike two definitions are once their "name" members are left out,
+ * in thousandths (mv_diff_permille of their canonical bodies). A tool
+ * removed and one added with a score of at least MV_RENAME_PERMILLE is
+ * shown as a rename. Returns 0, MV_EPARSE or MV_ENOMEM. */
+#define MV_RENAME_PERMILLE 900u
+int mv_diff_rename_score(unsigned *permille, const char *a, size_t alen, const char *b, size_t blen,
+                         const mv_allocator *alloc);
 
 #ifdef __cplusplus
 }

@@ -473,6 +473,77 @@ done:
 
 /* --------------------------------------------------------------- diff */
 
+/* Code points of rendered text: the columns a caret line must skip. */
+static size_t columns(const char *s) {
+    size_t n = 0;
+    for (; *s != '\0'; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* One side of a string's character diff: the text ('=' pieces and those
+ * of `side`), each piece rendered safe, then a line of carets under the
+ * changed pieces. Carets sit on a line of their own, where tool text can
+ * never be, so a description cannot fake them. */
+static void put_side(mv_buf *b, mv_arena *a, const mv_text_diff *d, char side) {
+    bool any = false;
+    mv_buf carets;
+    mv_buf_init(&carets, NULL);
+    mv_buf_printf(b, "    %c ", side);
+    mv_buf_puts(&carets, "      ");
+    for (size_t i = 0; i < d->n; i++) {
+        const mv_diff_span *sp = &d->spans[i];
+        if (sp->op != '=' && sp->op != side)
+            continue;
+        const char *r = safe(a, sp->text.ptr, sp->text.len, 4 * sp->text.len + 16);
+        mv_buf_puts(b, r);
+        for (size_t k = columns(r); k > 0; k--)
+            mv_buf_putc(&carets, sp->op == '=' ? ' ' : '^');
+        any = any || sp->op != '=';
+    }
+    mv_buf_putc(b, '\n');
+    if (any) {
+        while (carets.len > 0 && carets.data[carets.len - 1] == ' ')
+            carets.len--;
+        mv_buf_append(b, carets.data, carets.len);
+        mv_buf_putc(b, '\n');
+    }
+    mv_buf_release(&carets);
+}
+
+/* The character diff of every string that differs between two definitions
+ * (issue 16: the same diff the REST API and the review page show). */
+static int put_string_diffs(mv_buf *b, mv_arena *a, const char *base, const char *cur) {
+    mv_definition_diff *d = NULL;
+    int rc = mv_diff_definition_strings(&d, base, base != NULL ? strlen(base) : 0, cur,
+                                        cur != NULL ? strlen(cur) : 0, NULL);
+    if (rc == MV_EPARSE)
+        return MV_OK; /* the line diff already shows it */
+    if (rc != MV_OK)
+        return rc;
+    if (d->n > 0)
+        mv_buf_puts(b, "character changes:\n");
+    for (size_t i = 0; i < d->n; i++) {
+        const mv_diff_string *ds = &d->strings[i];
+        mv_buf_printf(b, "  %s (%s", safe(a, ds->path.ptr, ds->path.len, 4 * ds->path.len + 16),
+                      ds->change == '~'   ? "changed"
+                      : ds->change == '+' ? "added"
+                                          : "removed");
+        if (ds->diff.mode != MV_DIFF_CHAR)
+            mv_buf_printf(b, "; too different for a character diff: by %s",
+                          mv_diff_mode_name(ds->diff.mode));
+        mv_buf_puts(b, "):\n");
+        if (ds->change != '+')
+            put_side(b, a, &ds->diff, '-');
+        if (ds->change != '-')
+            put_side(b, a, &ds->diff, '+');
+    }
+    if (d->truncated)
+        mv_buf_puts(b, "  (more strings differ than are shown)\n");
+    mv_definition_diff_free(d);
+    return b->failed ? MV_ENOMEM : MV_OK;
+}
+
 static int cmd_diff(const sec_opts *o) {
     mv_store *st = NULL;
     mv_error err;
@@ -511,8 +582,25 @@ static int cmd_diff(const sec_opts *o) {
             continue;
         const char *who = safe_c(a, t->name);
         const char *srv = safe_c(a, t->server);
+        mv_store_rename ren;
+        if (differs && mv_store_find_rename(st, t, &ren, &err) != MV_OK) {
+            code = store_error(&err);
+            goto done;
+        }
+        const mv_store_tool *from = differs && ren.from != NULL ? &ren.from->tools[0] : NULL;
+        const char *base = t->approved_definition;
+        if (from != NULL)
+            base = from->approved_definition != NULL ? from->approved_definition
+                                                     : from->current_definition;
         mv_buf_printf(&b, "%s/%s: %s", srv, who, mv_tool_state_name(t->state));
-        if (t->approved_pin == NULL)
+        if (from != NULL)
+            mv_buf_printf(&b,
+                          ", never approved: renamed from %s (%s%s; %u.%u%% alike without the "
+                          "name), diffed against it",
+                          safe_c(a, from->name), ren.exact ? "the same body" : "near-identical",
+                          from->approved_pin != NULL ? ", which was approved" : "",
+                          ren.permille / 10, ren.permille % 10);
+        else if (t->approved_pin == NULL)
             mv_buf_puts(&b, ", never approved: the whole definition is new");
         else if (differs) {
             mv_buf_puts(&b, ", changed since approval: ");
@@ -524,13 +612,21 @@ static int cmd_diff(const sec_opts *o) {
         mv_buf_putc(&b, '\n');
         if (differs) {
             char la[SEC_NAME_CAP * 2 + 64], lb[SEC_NAME_CAP * 2 + 64];
-            snprintf(la, sizeof(la), "approved %s/%s%s%.12s", srv, who,
-                     t->approved_pin != NULL ? " " : "",
-                     t->approved_pin != NULL ? t->approved_pin : "");
+            if (from != NULL)
+                snprintf(la, sizeof(la), "%s %s/%s (renamed)",
+                         from->approved_pin != NULL ? "approved" : "removed", srv,
+                         safe_c(a, from->name));
+            else
+                snprintf(la, sizeof(la), "approved %s/%s%s%.12s", srv, who,
+                         t->approved_pin != NULL ? " " : "",
+                         t->approved_pin != NULL ? t->approved_pin : "");
             snprintf(lb, sizeof(lb), "current %s/%s %.12s", srv, who, t->current_pin);
-            const char *ad = t->approved_definition;
-            int rc = mv_diff_definitions(&b, ad, ad != NULL ? strlen(ad) : 0, t->current_definition,
-                                         strlen(t->current_definition), la, lb, NULL);
+            int rc = mv_diff_definitions(&b, base, base != NULL ? strlen(base) : 0,
+                                         t->current_definition, strlen(t->current_definition), la,
+                                         lb, NULL);
+            if (rc == MV_OK && base != NULL)
+                rc = put_string_diffs(&b, a, base, t->current_definition);
+            mv_store_rename_release(&ren);
             if (rc != MV_OK) {
                 mv_cli_error("security diff: %s", mv_strerror(rc));
                 code = MV_EXIT_USAGE;

@@ -317,6 +317,8 @@ static void fmt_time(char out[80], int64_t t) {
  * json`, plus its findings). */
 static void put_tool(mv_jw *w, mv_arena *a, const mv_store_tool *t) {
     mv_jw_obj_begin(w, NULL);
+    mv_jw_int(w, "id", t->id);
+    mv_jw_int(w, "server_id", t->server_id);
     mv_jw_cstr(w, "server", safe(a, t->server));
     mv_jw_cstr(w, "kind", mv_item_kind_name(t->kind));
     mv_jw_cstr(w, "name", safe(a, t->name));
@@ -670,34 +672,69 @@ done:
     mv_arena_free(a);
 }
 
-void mv_service_tool(mv_service *svc, const char *server, const char *tool, bool diff_only,
-                     mv_service_reply *r) {
-    mv_store_tool_list *l = NULL;
+/* Raw text rendered safe without truncation in practice: every byte of
+ * tool text becomes at most four bytes of escape. */
+static const char *safe_all(mv_arena *a, const char *s, size_t len) {
+    return safe_n(a, s, len, 4 * len + 16);
+}
+
+/* "strings": every string of the definition that differs from the base,
+ * with its character diff as render-safe pieces. */
+static int put_strings(mv_jw *w, mv_arena *a, const char *base, const char *cur) {
+    mv_definition_diff *d = NULL;
+    int rc = mv_diff_definition_strings(&d, base, base != NULL ? strlen(base) : 0, cur,
+                                        cur != NULL ? strlen(cur) : 0, NULL);
+    if (rc == MV_EPARSE) {
+        mv_jw_null(w, "strings");
+        return MV_OK;
+    }
+    if (rc != MV_OK)
+        return rc;
+    mv_jw_bool(w, "strings_truncated", d->truncated);
+    mv_jw_arr_begin(w, "strings");
+    for (size_t i = 0; i < d->n; i++) {
+        const mv_diff_string *ds = &d->strings[i];
+        mv_jw_obj_begin(w, NULL);
+        mv_jw_cstr(w, "path", safe_all(a, ds->path.ptr, ds->path.len));
+        mv_jw_cstr(w, "change",
+                   ds->change == '~'   ? "changed"
+                   : ds->change == '+' ? "added"
+                                       : "removed");
+        mv_jw_cstr(w, "mode", mv_diff_mode_name(ds->diff.mode));
+        mv_jw_arr_begin(w, "ops");
+        for (size_t k = 0; k < ds->diff.n; k++) {
+            const mv_diff_span *sp = &ds->diff.spans[k];
+            char op[2] = {sp->op, '\0'};
+            mv_jw_obj_begin(w, NULL);
+            mv_jw_cstr(w, "op", op);
+            mv_jw_cstr(w, "text", safe_all(a, sp->text.ptr, sp->text.len));
+            mv_jw_obj_end(w);
+        }
+        mv_jw_arr_end(w);
+        mv_jw_obj_end(w);
+    }
+    mv_jw_arr_end(w);
+    mv_definition_diff_free(d);
+    return MV_OK;
+}
+
+/* Answer one tool (l holds it, with definitions): state, pins, the line
+ * diff and string diffs against its approval -- or, for a tool never
+ * approved that is the new half of a rename, against the tool it
+ * replaced -- its definition and findings. */
+static void render_tool(mv_service *svc, const mv_store_tool_list *l, bool diff_only,
+                        mv_service_reply *r) {
     mv_arena *a = mv_arena_new(NULL, 0);
     mv_arena *pa = mv_arena_new(NULL, 0);
+    mv_store_rename ren;
     mv_error err;
     mv_buf diff, def;
+    memset(&ren, 0, sizeof ren);
     mv_buf_init(&diff, NULL);
     mv_buf_init(&def, NULL);
     mv_error_clear(&err);
     if (a == NULL || pa == NULL) {
         fail_oom(r);
-        goto done;
-    }
-    pthread_mutex_lock(&svc->store_lock);
-    int rc = store_has_server(svc, server, &err);
-    if (rc == 1) {
-        mv_store_filter f = {.server = server, .tool = tool, .definitions = true};
-        rc = mv_store_list(svc->store, &f, &l, &err);
-        if (rc == MV_OK && l->n == 0)
-            rc = mv_error_set(&err, MV_ENOTFOUND, "no tool \"%s\" of server \"%s\" in the store",
-                              tool, server);
-    } else if (rc == 0) {
-        rc = mv_error_set(&err, MV_ENOTFOUND, "no server \"%s\" in the store", server);
-    }
-    pthread_mutex_unlock(&svc->store_lock);
-    if (rc != MV_OK) {
-        fail_store(r, rc, &err);
         goto done;
     }
     /* One name may be a tool and a prompt at once: the tool wins, else the
@@ -706,20 +743,36 @@ void mv_service_tool(mv_service *svc, const char *server, const char *tool, bool
     for (size_t i = 0; i < l->n; i++)
         if (l->tools[i].kind == MV_ITEM_TOOL)
             t = &l->tools[i];
+    pthread_mutex_lock(&svc->store_lock);
+    int rc = mv_store_find_rename(svc->store, t, &ren, &err);
+    pthread_mutex_unlock(&svc->store_lock);
+    if (rc != MV_OK) {
+        fail_store(r, rc, &err);
+        goto done;
+    }
+    const mv_store_tool *from = ren.from != NULL ? &ren.from->tools[0] : NULL;
     bool differs = t->approved_pin == NULL ||
                    (t->current_pin != NULL && strcmp(t->approved_pin, t->current_pin) != 0);
     const char *cur = t->current_definition != NULL ? t->current_definition : "";
+    /* The base of the diff: the approval, or what a rename replaced. */
+    const char *base = t->approved_definition;
+    if (from != NULL)
+        base = from->approved_definition != NULL ? from->approved_definition
+                                                 : from->current_definition;
     if (differs) {
         const char *srv = safe(a, t->server), *who = safe(a, t->name);
-        char la[2 * SVC_NAME_CAP + 64], lb[2 * SVC_NAME_CAP + 64];
-        snprintf(la, sizeof la, "approved %s/%s%s%.12s", srv, who,
-                 t->approved_pin != NULL ? " " : "",
-                 t->approved_pin != NULL ? t->approved_pin : "");
+        char la[3 * SVC_NAME_CAP + 64], lb[2 * SVC_NAME_CAP + 64];
+        if (from != NULL)
+            snprintf(la, sizeof la, "%s %s/%s (renamed)",
+                     from->approved_pin != NULL ? "approved" : "removed", srv, safe(a, from->name));
+        else
+            snprintf(la, sizeof la, "approved %s/%s%s%.12s", srv, who,
+                     t->approved_pin != NULL ? " " : "",
+                     t->approved_pin != NULL ? t->approved_pin : "");
         snprintf(lb, sizeof lb, "current %s/%s %.12s", srv, who,
                  t->current_pin != NULL ? t->current_pin : "");
-        const char *ad = t->approved_definition;
-        rc = mv_diff_definitions(&diff, ad, ad != NULL ? strlen(ad) : 0, cur, strlen(cur), la, lb,
-                                 NULL);
+        rc = mv_diff_definitions(&diff, base, base != NULL ? strlen(base) : 0, cur, strlen(cur), la,
+                                 lb, NULL);
         if (rc != MV_OK) {
             mv_service_fail(r, 500, "internal", "cannot diff the definitions: %s", mv_strerror(rc));
             goto done;
@@ -734,6 +787,8 @@ void mv_service_tool(mv_service *svc, const char *server, const char *tool, bool
     mv_jw w;
     mv_jw_init_compact(&w, &r->body);
     mv_jw_obj_begin(&w, NULL);
+    mv_jw_int(&w, "id", t->id);
+    mv_jw_int(&w, "server_id", t->server_id);
     mv_jw_cstr(&w, "server", safe(a, t->server));
     mv_jw_cstr(&w, "tool", safe(a, t->name));
     mv_jw_cstr(&w, "kind", mv_item_kind_name(t->kind));
@@ -744,9 +799,30 @@ void mv_service_tool(mv_service *svc, const char *server, const char *tool, bool
     put_fields(&w, "changed_fields", t->changed_fields);
     mv_jw_bool(&w, "identity_changed", t->identity_changed);
     mv_jw_bool(&w, "never_approved", t->approved_pin == NULL);
+    if (from != NULL) {
+        mv_jw_obj_begin(&w, "rename");
+        mv_jw_cstr(&w, "from", safe(a, from->name));
+        mv_jw_int(&w, "from_id", from->id);
+        mv_jw_cstr(&w, "from_state", from->approved_pin != NULL ? "approved" : "never_approved");
+        mv_jw_bool(&w, "exact", ren.exact);
+        mv_jw_uint(&w, "similarity_permille", ren.permille);
+        mv_jw_obj_end(&w);
+    } else {
+        mv_jw_null(&w, "rename");
+    }
     /* The diff and the definition are render-safe already (hidden
      * characters as \uXXXX text): they are written as plain strings. */
     mv_jw_str(&w, "diff", (mv_str){diff.data != NULL ? diff.data : "", diff.len});
+    if (differs && base != NULL) {
+        if ((rc = put_strings(&w, a, base, cur)) != MV_OK) {
+            fail_oom(r);
+            goto done;
+        }
+    } else {
+        mv_jw_bool(&w, "strings_truncated", false);
+        mv_jw_arr_begin(&w, "strings");
+        mv_jw_arr_end(&w);
+    }
     if (!diff_only) {
         mv_jw_str(&w, "definition", (mv_str){def.data != NULL ? def.data : "", def.len});
         put_findings(&w, a, t->findings);
@@ -756,116 +832,190 @@ void mv_service_tool(mv_service *svc, const char *server, const char *tool, bool
     if (diff.failed || def.failed)
         fail_oom(r);
 done:
+    mv_store_rename_release(&ren);
     mv_buf_release(&diff);
     mv_buf_release(&def);
-    mv_store_tool_list_free(l);
     mv_arena_free(a);
     mv_arena_free(pa);
 }
 
+void mv_service_tool(mv_service *svc, const char *server, const char *tool, bool diff_only,
+                     mv_service_reply *r) {
+    mv_store_tool_list *l = NULL;
+    mv_error err;
+    mv_error_clear(&err);
+    pthread_mutex_lock(&svc->store_lock);
+    int rc = store_has_server(svc, server, &err);
+    if (rc == 1) {
+        mv_store_filter f = {.server = server, .tool = tool, .definitions = true};
+        rc = mv_store_list(svc->store, &f, &l, &err);
+        if (rc == MV_OK && l->n == 0)
+            rc = mv_error_set(&err, MV_ENOTFOUND, "no tool \"%s\" of server \"%s\" in the store",
+                              tool, server);
+    } else if (rc == 0) {
+        rc = mv_error_set(&err, MV_ENOTFOUND, "no server \"%s\" in the store", server);
+    }
+    pthread_mutex_unlock(&svc->store_lock);
+    if (rc != MV_OK)
+        fail_store(r, rc, &err);
+    else
+        render_tool(svc, l, diff_only, r);
+    mv_store_tool_list_free(l);
+}
+
+/* The tool with row id `id`, definitions loaded (any state). */
+static int tool_by_id(mv_service *svc, int64_t id, mv_store_tool_list **l, mv_error *err) {
+    mv_store_query q = {.id = id, .states = ~0u, .definitions = true};
+    pthread_mutex_lock(&svc->store_lock);
+    int rc = mv_store_query_tools(svc->store, &q, l, NULL, err);
+    pthread_mutex_unlock(&svc->store_lock);
+    if (rc == MV_OK && (*l)->n == 0) {
+        mv_store_tool_list_free(*l);
+        *l = NULL;
+        rc = mv_error_set(err, MV_ENOTFOUND, "no tool with id %lld in the store", (long long)id);
+    }
+    return rc;
+}
+
+void mv_service_tool_by_id(mv_service *svc, int64_t id, bool diff_only, mv_service_reply *r) {
+    mv_store_tool_list *l = NULL;
+    mv_error err;
+    mv_error_clear(&err);
+    int rc = tool_by_id(svc, id, &l, &err);
+    if (rc != MV_OK)
+        fail_store(r, rc, &err);
+    else
+        render_tool(svc, l, diff_only, r);
+    mv_store_tool_list_free(l);
+}
+
+void mv_service_decide_ids(mv_service *svc, mv_actor actor, bool approve, const int64_t *ids,
+                           const char *const *pins, size_t n, bool force, const char *reason,
+                           mv_service_reply *r) {
+    mv_arena *a = mv_arena_new(NULL, 0);
+    mv_store_tool_list **found = NULL;
+    const char **names = NULL;
+    const char *server = NULL;
+    mv_error err;
+    mv_error_clear(&err);
+    if (a == NULL || (found = calloc(n + 1, sizeof *found)) == NULL ||
+        (names = calloc(n + 1, sizeof *names)) == NULL) {
+        fail_oom(r);
+        goto done;
+    }
+    if (n == 0) {
+        mv_service_fail(r, 400, "invalid_request", "name at least one tool by id");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int rc = tool_by_id(svc, ids[i], &found[i], &err);
+        if (rc != MV_OK) {
+            fail_store(r, rc, &err);
+            goto done;
+        }
+        const mv_store_tool *t = &found[i]->tools[0];
+        if (server == NULL) {
+            server = t->server;
+        } else if (strcmp(server, t->server) != 0) {
+            mv_service_fail(r, 400, "invalid_request",
+                            "the tools of one decision must belong to one server");
+            goto done;
+        }
+        if (pins != NULL && pins[i] != NULL &&
+            (t->current_pin == NULL || strcmp(pins[i], t->current_pin) != 0)) {
+            mv_service_fail(r, 409, "stale",
+                            "tool %lld (\"%s\") changed since it was shown: reload it and decide "
+                            "again (nothing was changed)",
+                            (long long)ids[i], safe(a, t->name));
+            goto done;
+        }
+        names[i] = t->name;
+    }
+    if (approve)
+        mv_service_approve_by(svc, actor, server, names, n, false, force, reason, r);
+    else
+        mv_service_quarantine_by(svc, actor, server, names, n, reason, r);
+done:
+    for (size_t i = 0; found != NULL && i < n; i++)
+        mv_store_tool_list_free(found[i]);
+    free(found);
+    free(names);
+    mv_arena_free(a);
+}
+
 /* ---------------------------------------------------------------- queue */
 
-static bool needs_attention(mv_tool_state s) {
-    return s == MV_STATE_PENDING || s == MV_STATE_CHANGED || s == MV_STATE_QUARANTINED;
-}
-
-/* Newest first (state_since), then server and name for a stable order. */
-static int queue_cmp(const void *pa, const void *pb) {
-    const mv_store_tool *a = *(const mv_store_tool *const *)pa;
-    const mv_store_tool *b = *(const mv_store_tool *const *)pb;
-    if (a->state_since != b->state_since)
-        return a->state_since > b->state_since ? -1 : 1;
-    int c = strcmp(a->server, b->server);
-    return c != 0 ? c : strcmp(a->name, b->name);
-}
-
-/* Per-server counts of the queue: one entry per server, in store order
- * (the list is ordered by server, so equal names are adjacent). */
-typedef struct queue_server {
-    const char *name;
-    size_t counts[3]; /* pending, changed, quarantined */
-} queue_server;
-
-static int queue_slot(mv_tool_state s) {
-    return s == MV_STATE_PENDING ? 0 : s == MV_STATE_CHANGED ? 1 : 2;
-}
-
-void mv_service_queue(mv_service *svc, const char *server, mv_tool_state state, size_t page,
-                      size_t per_page, mv_service_reply *r) {
-    static const char *const slot_names[3] = {"pending", "changed", "quarantined"};
+void mv_service_queue(mv_service *svc, const mv_service_queue_query *qq, mv_service_reply *r) {
     mv_store_tool_list *l = NULL;
+    mv_store_queue_counts *qc = NULL;
     mv_arena *a = mv_arena_new(NULL, 0);
-    const mv_store_tool **hits = NULL;
-    queue_server *servers = NULL;
-    size_t n_hits = 0, n_servers = 0, totals[3] = {0, 0, 0};
+    size_t total = 0;
     mv_error err;
     mv_error_clear(&err);
     if (a == NULL) {
         fail_oom(r);
         goto done;
     }
-    if (state != MV_STATE_NONE && !needs_attention(state)) {
+    if (qq->state != MV_STATE_NONE && qq->state != MV_STATE_PENDING &&
+        qq->state != MV_STATE_CHANGED && qq->state != MV_STATE_QUARANTINED) {
         mv_service_fail(r, 400, "invalid_request", "state must be pending, changed or quarantined");
         goto done;
     }
+    size_t page = qq->page > 0 ? qq->page : 1, per_page = qq->per_page > 0 ? qq->per_page : 50;
+    size_t spage = qq->servers_page > 0 ? qq->servers_page : 1;
+    size_t sper = qq->servers_per_page > 0 ? qq->servers_per_page : 50;
+    mv_store_query q = {.server = qq->server,
+                        .server_id = qq->server_id,
+                        .states = qq->state != MV_STATE_NONE ? 1u << qq->state : 0,
+                        .verdict = qq->verdict,
+                        .text = qq->text,
+                        .offset = (page - 1) * per_page,
+                        .limit = per_page};
     pthread_mutex_lock(&svc->store_lock);
-    int rc = mv_store_list(svc->store, NULL, &l, &err);
+    int rc = mv_store_query_tools(svc->store, &q, &l, &total, &err);
+    if (rc == MV_OK)
+        rc = mv_store_queue_summary(svc->store, qq->servers_text, (spage - 1) * sper, sper, &qc,
+                                    &err);
     pthread_mutex_unlock(&svc->store_lock);
     if (rc != MV_OK) {
         fail_store(r, rc, &err);
         goto done;
     }
-    hits = calloc(l->n + 1, sizeof *hits);
-    servers = calloc(l->n + 1, sizeof *servers);
-    if (hits == NULL || servers == NULL) {
-        fail_oom(r);
-        goto done;
-    }
-    for (size_t i = 0; i < l->n; i++) {
-        const mv_store_tool *t = &l->tools[i];
-        if (!needs_attention(t->state))
-            continue;
-        int k = queue_slot(t->state);
-        totals[k]++;
-        if (n_servers == 0 || strcmp(servers[n_servers - 1].name, t->server) != 0)
-            servers[n_servers++].name = t->server;
-        servers[n_servers - 1].counts[k]++;
-        if ((server == NULL || strcmp(server, t->server) == 0) &&
-            (state == MV_STATE_NONE || state == t->state))
-            hits[n_hits++] = t;
-    }
-    qsort(hits, n_hits, sizeof *hits, queue_cmp);
-    size_t pages = n_hits == 0 ? 1 : (n_hits + per_page - 1) / per_page;
-    size_t first = page <= pages ? (page - 1) * per_page : n_hits;
+    size_t pages = total == 0 ? 1 : (total + per_page - 1) / per_page;
     mv_jw w;
     mv_jw_init_compact(&w, &r->body);
     mv_jw_obj_begin(&w, NULL);
-    mv_jw_uint(&w, "total", n_hits);
+    mv_jw_uint(&w, "total", total);
     mv_jw_uint(&w, "page", page);
     mv_jw_uint(&w, "per_page", per_page);
     mv_jw_uint(&w, "pages", pages);
     mv_jw_obj_begin(&w, "counts");
-    for (int k = 0; k < 3; k++)
-        mv_jw_uint(&w, slot_names[k], totals[k]);
+    mv_jw_uint(&w, "pending", qc->pending);
+    mv_jw_uint(&w, "changed", qc->changed);
+    mv_jw_uint(&w, "quarantined", qc->quarantined);
     mv_jw_obj_end(&w);
+    mv_jw_uint(&w, "servers_total", qc->n_servers_total);
+    mv_jw_uint(&w, "servers_page", spage);
     mv_jw_arr_begin(&w, "servers");
-    for (size_t i = 0; i < n_servers; i++) {
+    for (size_t i = 0; i < qc->n; i++) {
+        const mv_store_queue_server *sv = &qc->servers[i];
         mv_jw_obj_begin(&w, NULL);
-        mv_jw_cstr(&w, "name", safe(a, servers[i].name));
-        for (int k = 0; k < 3; k++)
-            mv_jw_uint(&w, slot_names[k], servers[i].counts[k]);
+        mv_jw_int(&w, "id", sv->id);
+        mv_jw_cstr(&w, "name", safe(a, sv->name));
+        mv_jw_uint(&w, "pending", sv->pending);
+        mv_jw_uint(&w, "changed", sv->changed);
+        mv_jw_uint(&w, "quarantined", sv->quarantined);
         mv_jw_obj_end(&w);
     }
     mv_jw_arr_end(&w);
     mv_jw_arr_begin(&w, "tools");
-    for (size_t i = first; i < n_hits && i < first + per_page; i++)
-        put_tool(&w, a, hits[i]);
+    for (size_t i = 0; i < l->n; i++)
+        put_tool(&w, a, &l->tools[i]);
     mv_jw_arr_end(&w);
     mv_jw_obj_end(&w);
     finish(r, &w);
 done:
-    free(hits);
-    free(servers);
+    mv_store_queue_counts_free(qc);
     mv_store_tool_list_free(l);
     mv_arena_free(a);
 }
@@ -1021,6 +1171,23 @@ void mv_service_events(mv_service *svc, const char *server, const char *tool, si
 done:
     mv_store_event_list_free(l);
     mv_arena_free(a);
+}
+
+void mv_service_events_by_id(mv_service *svc, int64_t id, size_t limit, mv_service_reply *r) {
+    mv_store_tool_list *l = NULL;
+    mv_error err;
+    mv_error_clear(&err);
+    mv_store_query q = {.id = id, .states = ~0u};
+    pthread_mutex_lock(&svc->store_lock);
+    int rc = mv_store_query_tools(svc->store, &q, &l, NULL, &err);
+    pthread_mutex_unlock(&svc->store_lock);
+    if (rc == MV_OK && l->n == 0)
+        rc = mv_error_set(&err, MV_ENOTFOUND, "no tool with id %lld in the store", (long long)id);
+    if (rc != MV_OK)
+        fail_store(r, rc, &err);
+    else
+        mv_service_events(svc, l->tools[0].server, l->tools[0].name, limit, r);
+    mv_store_tool_list_free(l);
 }
 
 int mv_service_tool_names(const mv_jv *arr, mv_arena *a, const char ***names, size_t *n,

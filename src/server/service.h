@@ -131,15 +131,40 @@ void mv_service_quarantine_by(mv_service *svc, mv_actor actor, const char *serve
                               const char *const *tools, size_t n, const char *reason,
                               mv_service_reply *r);
 
-/* The review queue: pending, changed and quarantined tools of every
- * server, newest first, optionally of one `server` (NULL = all) and one
- * `state` (MV_STATE_NONE = all three; any other state is a 400), page
- * `page` (1-based) of `per_page`. {"total","page","per_page","pages",
- * "counts":{pending,changed,quarantined},"servers":[{name,pending,changed,
- * quarantined}],"tools":[...]}: counts and servers cover the whole queue,
- * total and tools the filtered part. */
-void mv_service_queue(mv_service *svc, const char *server, mv_tool_state state, size_t page,
-                      size_t per_page, mv_service_reply *r);
+/* A query of the review queue (every member optional). */
+typedef struct mv_service_queue_query {
+    const char *server;       /* exact server name */
+    int64_t server_id;        /* or the server's id (0 = any) */
+    mv_tool_state state;      /* pending, changed or quarantined; NONE = all three */
+    const char *verdict;      /* clean, review, quarantine or none */
+    const char *text;         /* substring of the tool or server name */
+    size_t page, per_page;    /* 1-based */
+    const char *servers_text; /* substring of the server names summed up */
+    size_t servers_page, servers_per_page;
+} mv_service_queue_query;
+
+/* The review queue: pending, changed and quarantined tools, newest first
+ * (ties by server, kind, name), filtered and paged by SQLite.
+ * {"total","page","per_page","pages","counts":{pending,changed,
+ * quarantined},"servers_total","servers":[{id,name,pending,changed,
+ * quarantined}],"tools":[...]}: counts cover the whole queue, servers the
+ * requested page of the servers with queued tools, total and tools the
+ * filtered part. */
+void mv_service_queue(mv_service *svc, const mv_service_queue_query *q, mv_service_reply *r);
+
+/* One tool by its id (mv_store_tool.id), answered as mv_service_tool. */
+void mv_service_tool_by_id(mv_service *svc, int64_t id, bool diff_only, mv_service_reply *r);
+
+/* A decision on tools named by id, all of one server; each may carry the
+ * current pin the person saw (pins[i] NULL = not checked): a tool whose
+ * pin moved since is refused as a whole with 409 "stale". */
+void mv_service_decide_ids(mv_service *svc, mv_actor actor, bool approve, const int64_t *ids,
+                           const char *const *pins, size_t n, bool force, const char *reason,
+                           mv_service_reply *r);
+
+/* The events of the tool with id `id` (its raw names: a name with hidden
+ * characters is shown escaped, so it cannot be sent back by name). */
+void mv_service_events_by_id(mv_service *svc, int64_t id, size_t limit, mv_service_reply *r);
 
 /* {"events":[...]} of the audit log, oldest first, at most `limit` newest
  * (0 = 1000). */

@@ -10,33 +10,50 @@
 #include <stdio.h>
 #include <string.h>
 
+#define MV_STRINGIFY_(x) #x
+#define MV_STRINGIFY(x) MV_STRINGIFY_(x)
+
 /* ---------------------------------------------------------------- list */
+
+/* The columns every tool query selects, in the order read_rows reads. */
+#define TOOL_COLUMNS                                                                               \
+    "SELECT s.name, t.kind, t.name, t.state, t.previous_state, t.approved_pin, t.current_pin,"     \
+    " t.approved_definition, t.current_definition, t.verdict, t.findings, t.renamed_from,"         \
+    " t.forced, t.manual_quarantine,"                                                              \
+    " t.approved_identity IS NOT NULL AND t.approved_identity <> s.identity,"                      \
+    " t.first_seen, t.last_seen, t.state_since, t.hash_name, t.hash_title,"                        \
+    " t.hash_description, t.hash_input_schema, t.hash_output_schema, t.hash_annotations,"          \
+    " t.id, s.id FROM tools t JOIN servers s ON s.id = t.server_id"
+
+static int read_rows(mv_store *st, sqlite3_stmt *s, bool defs, mv_store_tool_list *l,
+                     mv_error *err);
 
 static int list_query(mv_store *st, const mv_store_filter *f, mv_store_tool_list *l,
                       mv_error *err) {
-    int rc = MV_OK, r;
-    bool oom = false;
-    size_t cap = 0;
-    sqlite3_stmt *s = st_prepare(
-        st,
-        "SELECT s.name, t.kind, t.name, t.state, t.previous_state, t.approved_pin, t.current_pin,"
-        " t.approved_definition, t.current_definition, t.verdict, t.findings, t.renamed_from,"
-        " t.forced, t.manual_quarantine,"
-        " t.approved_identity IS NOT NULL AND t.approved_identity <> s.identity,"
-        " t.first_seen, t.last_seen, t.state_since, t.hash_name, t.hash_title,"
-        " t.hash_description, t.hash_input_schema, t.hash_output_schema, t.hash_annotations"
-        " FROM tools t JOIN servers s ON s.id = t.server_id"
-        " WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR t.name = ?2)"
-        " AND (?3 IS NULL OR t.state = ?3)"
-        " ORDER BY s.name, t.kind, t.name",
-        &rc, err);
+    int rc = MV_OK;
+    sqlite3_stmt *s =
+        st_prepare(st,
+                   TOOL_COLUMNS " WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR t.name = ?2)"
+                                " AND (?3 IS NULL OR t.state = ?3)"
+                                " ORDER BY s.name, t.kind, t.name",
+                   &rc, err);
     if (s == NULL)
         return rc;
     st_bind_text(s, 1, f != NULL ? f->server : NULL);
     st_bind_text(s, 2, f != NULL ? f->tool : NULL);
     st_bind_text(s, 3,
                  f != NULL && f->state != MV_STATE_NONE ? mv_tool_state_name(f->state) : NULL);
-    bool defs = f != NULL && f->definitions;
+    rc = read_rows(st, s, f != NULL && f->definitions, l, err);
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Read every row of a prepared TOOL_COLUMNS statement into l. */
+static int read_rows(mv_store *st, sqlite3_stmt *s, bool defs, mv_store_tool_list *l,
+                     mv_error *err) {
+    int rc = MV_OK, r;
+    bool oom = false;
+    size_t cap = 0;
     while ((r = sqlite3_step(s)) == SQLITE_ROW) {
         if (l->n == cap) {
             size_t ncap = cap == 0 ? 16 : 2 * cap;
@@ -72,6 +89,8 @@ static int list_query(mv_store *st, const mv_store_filter *f, mv_store_tool_list
         t->first_seen = sqlite3_column_int64(s, 15);
         t->last_seen = sqlite3_column_int64(s, 16);
         t->state_since = sqlite3_column_int64(s, 17);
+        t->id = sqlite3_column_int64(s, 24);
+        t->server_id = sqlite3_column_int64(s, 25);
         if (oom)
             break;
         if (t->approved_pin != NULL && t->current_pin != NULL &&
@@ -99,7 +118,6 @@ static int list_query(mv_store *st, const mv_store_filter *f, mv_store_tool_list
         rc = mv_error_set(err, MV_ENOMEM, "%s: out of memory listing tools", st->path);
     else if (r != SQLITE_DONE)
         rc = st_fail(st, err, r, "cannot list tools");
-    sqlite3_finalize(s);
     return rc;
 }
 
@@ -127,6 +145,288 @@ int mv_store_list(mv_store *st, const mv_store_filter *filter, mv_store_tool_lis
 void mv_store_tool_list_free(mv_store_tool_list *l) {
     if (l != NULL)
         mv_arena_free(l->arena);
+}
+
+/* ---------------------------------------------------- paged queries */
+
+/* Rename candidates looked at per tool, most recently removed first. */
+#define RENAME_CANDIDATES 32
+
+/* The filter of mv_store_query_tools as SQL: ?1 server, ?2..?6 the states
+ * (unused ones NULL; an IN list, so the tools_queue index serves it), ?7
+ * verdict ("none" = never scanned), ?8 lowercased text, ?9 tool id, ?10
+ * server id. */
+#define QUERY_FROM_WHERE                                                                           \
+    " FROM tools t JOIN servers s ON s.id = t.server_id"                                           \
+    " WHERE t.state IN (?2, ?3, ?4, ?5, ?6) AND (?1 IS NULL OR s.name = ?1)"                       \
+    " AND (?9 = 0 OR t.id = ?9) AND (?10 = 0 OR s.id = ?10)"                                       \
+    " AND (?7 IS NULL OR coalesce(t.verdict, 'none') = ?7)"                                        \
+    " AND (?8 IS NULL OR instr(lower(t.name), ?8) > 0 OR instr(lower(s.name), ?8) > 0)"
+#define QUERY_ORDER " ORDER BY t.state_since DESC, s.name, t.kind, t.name"
+
+static int bind_query(sqlite3_stmt *s, const mv_store_query *q, char *text) {
+    unsigned bits = q->states != 0 ? q->states
+                                   : (1u << MV_STATE_PENDING) | (1u << MV_STATE_CHANGED) |
+                                         (1u << MV_STATE_QUARANTINED);
+    int slot = 2;
+    for (int st = MV_STATE_PENDING; st <= MV_STATE_REMOVED; st++)
+        if (bits & (1u << st))
+            st_bind_text(s, slot++, mv_tool_state_name((mv_tool_state)st));
+    while (slot <= 6)
+        sqlite3_bind_null(s, slot++);
+    st_bind_text(s, 1, q->server);
+    st_bind_text(s, 7, q->verdict);
+    sqlite3_bind_int64(s, 9, q->id);
+    sqlite3_bind_int64(s, 10, q->server_id);
+    if (text != NULL)
+        for (char *p = text; *p != '\0'; p++)
+            if (*p >= 'A' && *p <= 'Z')
+                *p = (char)(*p - 'A' + 'a'); /* SQLite's lower() is ASCII-only too */
+    return st_bind_text(s, 8, text);
+}
+
+int mv_store_query_tools(mv_store *st, const mv_store_query *q, mv_store_tool_list **out,
+                         size_t *total, mv_error *err) {
+    int rc = MV_OK, r;
+    char *text = NULL;
+    size_t text_len = 0;
+    sqlite3_stmt *cnt = NULL, *s = NULL;
+    mv_arena *arena = NULL;
+    mv_store_tool_list *l = NULL;
+    if (out == NULL || st == NULL || q == NULL)
+        return mv_error_set(err, MV_EINVAL,
+                            "mv_store_query_tools needs a store, a query and an output");
+    *out = NULL;
+    if (q->text != NULL && q->text[0] != '\0') {
+        text_len = strlen(q->text) + 1;
+        text = mv_alloc(st->alloc, text_len);
+        if (text == NULL) {
+            rc = mv_error_set(err, MV_ENOMEM, "%s: out of memory listing tools", st->path);
+            goto done;
+        }
+        memcpy(text, q->text, text_len);
+    }
+    arena = mv_arena_new(st->alloc, 0);
+    l = arena != NULL ? mv_arena_calloc(arena, 1, sizeof(*l)) : NULL;
+    if (l == NULL) {
+        rc = mv_error_set(err, MV_ENOMEM, "%s: out of memory listing tools", st->path);
+        goto done;
+    }
+    l->arena = arena;
+    if (total != NULL) {
+        cnt = st_prepare(st, "SELECT count(*)" QUERY_FROM_WHERE, &rc, err);
+        if (cnt == NULL)
+            goto done;
+        bind_query(cnt, q, text);
+        r = sqlite3_step(cnt);
+        if (r != SQLITE_ROW) {
+            rc = st_fail(st, err, r, "cannot count tools");
+            goto done;
+        }
+        *total = (size_t)sqlite3_column_int64(cnt, 0);
+    }
+    /* Newest state first; ties by server, kind and name (bytes): a stable
+     * order, so pages never overlap or skip while nothing changes. */
+    /* The page is chosen from the index's columns alone; only its rows
+     * are then read whole (sorting whole rows would read every
+     * definition of the queue). */
+    s = st_prepare(st,
+                   TOOL_COLUMNS " WHERE t.id IN (SELECT t.id" QUERY_FROM_WHERE QUERY_ORDER
+                                " LIMIT ?11 OFFSET ?12)" QUERY_ORDER,
+                   &rc, err);
+    if (s == NULL)
+        goto done;
+    bind_query(s, q, text);
+    sqlite3_bind_int64(s, 11, q->limit == 0 ? -1 : (sqlite3_int64)q->limit);
+    sqlite3_bind_int64(s, 12, (sqlite3_int64)q->offset);
+    rc = read_rows(st, s, q->definitions, l, err);
+done:
+    sqlite3_finalize(cnt);
+    sqlite3_finalize(s);
+    mv_free(st->alloc, text, text_len);
+    if (rc != MV_OK)
+        mv_arena_free(arena);
+    else
+        *out = l;
+    return rc;
+}
+
+int mv_store_queue_summary(mv_store *st, const char *server_text, size_t offset, size_t limit,
+                           mv_store_queue_counts **out, mv_error *err) {
+    int rc = MV_OK, r;
+    bool oom = false;
+    char *text = NULL;
+    size_t text_len = 0, cap = 0;
+    sqlite3_stmt *s = NULL;
+    if (out == NULL || st == NULL)
+        return mv_error_set(err, MV_EINVAL, "mv_store_queue_summary needs a store and an output");
+    *out = NULL;
+    mv_arena *arena = mv_arena_new(st->alloc, 0);
+    mv_store_queue_counts *q = arena != NULL ? mv_arena_calloc(arena, 1, sizeof(*q)) : NULL;
+    if (q == NULL) {
+        rc = mv_error_set(err, MV_ENOMEM, "%s: out of memory summing the queue", st->path);
+        goto done;
+    }
+    q->arena = arena;
+    if (server_text != NULL && server_text[0] != '\0') {
+        text_len = strlen(server_text) + 1;
+        text = mv_alloc(st->alloc, text_len);
+        if (text == NULL) {
+            rc = mv_error_set(err, MV_ENOMEM, "%s: out of memory summing the queue", st->path);
+            goto done;
+        }
+        for (size_t i = 0; i < text_len; i++)
+            text[i] = server_text[i] >= 'A' && server_text[i] <= 'Z'
+                          ? (char)(server_text[i] - 'A' + 'a')
+                          : server_text[i];
+    }
+    /* One pass over the queue: per server counts; totals, the number of
+     * servers and the page are taken from it. */
+    s = st_prepare(
+        st,
+        /* grouped on the index first, joined to the servers after: a
+         * third of the cost of joining every queued tool */
+        "SELECT s.name, x.p, x.c, x.q, (?1 IS NULL OR instr(lower(s.name), ?1) > 0), s.id"
+        " FROM (SELECT server_id, sum(state = 'pending') AS p, sum(state = 'changed') AS c,"
+        " sum(state = 'quarantined') AS q FROM tools"
+        " WHERE state IN ('pending', 'changed', 'quarantined') GROUP BY server_id) x"
+        " JOIN servers s ON s.id = x.server_id ORDER BY s.name",
+        &rc, err);
+    if (s == NULL)
+        goto done;
+    st_bind_text(s, 1, text);
+    size_t seen = 0;
+    while ((r = sqlite3_step(s)) == SQLITE_ROW) {
+        size_t c[3];
+        for (int k = 0; k < 3; k++)
+            c[k] = (size_t)sqlite3_column_int64(s, 1 + k);
+        q->pending += c[0];
+        q->changed += c[1];
+        q->quarantined += c[2];
+        if (!sqlite3_column_int(s, 4))
+            continue;
+        q->n_servers_total++;
+        if (seen++ < offset || (limit > 0 && q->n >= limit))
+            continue;
+        if (q->n == cap) {
+            size_t nc = cap == 0 ? 16 : 2 * cap;
+            mv_store_queue_server *g =
+                mv_arena_grow(arena, q->servers, cap * sizeof(*g), nc * sizeof(*g));
+            if (g == NULL) {
+                oom = true;
+                break;
+            }
+            q->servers = g;
+            cap = nc;
+        }
+        mv_store_queue_server *v = &q->servers[q->n++];
+        v->name = st_col_dup(arena, s, 0, &oom);
+        v->id = sqlite3_column_int64(s, 5);
+        v->pending = c[0];
+        v->changed = c[1];
+        v->quarantined = c[2];
+        if (oom)
+            break;
+    }
+    if (oom)
+        rc = mv_error_set(err, MV_ENOMEM, "%s: out of memory summing the queue", st->path);
+    else if (r != SQLITE_DONE)
+        rc = st_fail(st, err, r, "cannot sum the queue");
+done:
+    sqlite3_finalize(s);
+    mv_free(st->alloc, text, text_len);
+    if (rc != MV_OK)
+        mv_arena_free(arena);
+    else
+        *out = q;
+    return rc;
+}
+
+void mv_store_queue_counts_free(mv_store_queue_counts *q) {
+    if (q != NULL)
+        mv_arena_free(q->arena);
+}
+
+int mv_store_find_rename(mv_store *st, const mv_store_tool *t, mv_store_rename *out,
+                         mv_error *err) {
+    int rc = MV_OK;
+    sqlite3_stmt *s = NULL;
+    mv_arena *arena = NULL;
+    mv_store_tool_list *l = NULL;
+    memset(out, 0, sizeof(*out));
+    if (st == NULL || t == NULL)
+        return mv_error_set(err, MV_EINVAL, "mv_store_find_rename needs a store and a tool");
+    /* Only a tool that was never approved can be the new half of a rename,
+     * and only with its definition at hand. */
+    if (t->approved_pin != NULL || t->state == MV_STATE_REMOVED || t->current_definition == NULL)
+        return MV_OK;
+    arena = mv_arena_new(st->alloc, 0);
+    l = arena != NULL ? mv_arena_calloc(arena, 1, sizeof(*l)) : NULL;
+    if (l == NULL) {
+        rc = mv_error_set(err, MV_ENOMEM, "%s: out of memory looking for a rename", st->path);
+        goto done;
+    }
+    l->arena = arena;
+    s = st_prepare(st,
+                   TOOL_COLUMNS
+                   " WHERE s.name = ?1 AND t.kind = ?2 AND t.state = 'removed'"
+                   " AND t.name <> ?3"
+                   " ORDER BY (?4 IS NOT NULL AND t.name = ?4) DESC,"
+                   " t.state_since DESC, t.name LIMIT " MV_STRINGIFY(RENAME_CANDIDATES),
+                   &rc, err);
+    if (s == NULL)
+        goto done;
+    st_bind_text(s, 1, t->server);
+    st_bind_text(s, 2, mv_item_kind_name(t->kind));
+    st_bind_text(s, 3, t->name);
+    st_bind_text(s, 4, t->renamed_from);
+    if ((rc = read_rows(st, s, true, l, err)) != MV_OK)
+        goto done;
+    size_t best = l->n;
+    unsigned best_pm = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const mv_store_tool *c = &l->tools[i];
+        if (i == 0 && t->renamed_from != NULL && strcmp(c->name, t->renamed_from) == 0) {
+            best = 0;
+            best_pm = 1000;
+            out->exact = true;
+            break;
+        }
+        const char *def =
+            c->approved_definition != NULL ? c->approved_definition : c->current_definition;
+        unsigned pm = 0;
+        if (def == NULL)
+            continue;
+        int src = mv_diff_rename_score(&pm, def, strlen(def), t->current_definition,
+                                       strlen(t->current_definition), st->alloc);
+        if (src == MV_ENOMEM) {
+            rc = mv_error_set(err, MV_ENOMEM, "%s: out of memory looking for a rename", st->path);
+            goto done;
+        }
+        if (src == MV_OK && pm >= MV_RENAME_PERMILLE && pm > best_pm) {
+            best = i;
+            best_pm = pm;
+        }
+    }
+    if (best < l->n) {
+        l->tools[0] = l->tools[best];
+        l->n = 1;
+        out->from = l;
+        out->permille = best_pm;
+        l = NULL;
+        arena = NULL;
+    }
+done:
+    sqlite3_finalize(s);
+    mv_arena_free(arena);
+    return rc;
+}
+
+void mv_store_rename_release(mv_store_rename *r) {
+    if (r != NULL) {
+        mv_store_tool_list_free(r->from);
+        r->from = NULL;
+    }
 }
 
 int mv_store_servers(mv_store *st, mv_store_server_list **out, mv_error *err) {
@@ -618,12 +918,21 @@ int mv_store_history(mv_store *st, const char *server, const char *tool, size_t 
         return mv_error_set(err, MV_ENOMEM, "%s: out of memory reading the audit log", st->path);
     }
     l->arena = arena;
-    sqlite3_stmt *s = st_prepare(st,
-                                 "SELECT id, time, actor, server, tool, kind, old_state, new_state,"
-                                 " old_pin, new_pin, reason FROM events"
-                                 " WHERE (?1 IS NULL OR server = ?1) AND (?2 IS NULL OR tool = ?2)"
-                                 " ORDER BY id DESC LIMIT ?3",
-                                 &rc, err);
+    /* With a server (and tool) named, plain equalities let SQLite use
+     * events_by_tool: "?1 IS NULL OR" would scan the whole log newest
+     * first, which is slow for a quiet tool in a busy store. */
+    sqlite3_stmt *s = st_prepare(
+        st,
+        server == NULL ? "SELECT id, time, actor, server, tool, kind, old_state, new_state,"
+                         " old_pin, new_pin, reason FROM events"
+                         " WHERE ?1 IS NULL AND ?2 IS NULL ORDER BY id DESC LIMIT ?3"
+        : tool == NULL ? "SELECT id, time, actor, server, tool, kind, old_state, new_state,"
+                         " old_pin, new_pin, reason FROM events"
+                         " WHERE server = ?1 AND ?2 IS NULL ORDER BY id DESC LIMIT ?3"
+                       : "SELECT id, time, actor, server, tool, kind, old_state, new_state,"
+                         " old_pin, new_pin, reason FROM events"
+                         " WHERE server = ?1 AND tool = ?2 ORDER BY id DESC LIMIT ?3",
+        &rc, err);
     if (s == NULL)
         goto done;
     st_bind_text(s, 1, server);

@@ -243,6 +243,10 @@ static const char *const migrations[] = {
     " new_pin TEXT,"
     " reason TEXT);"
     "CREATE INDEX events_by_tool ON events (server, tool, id);",
+    /* 1 -> 2: the review queue at 50,000 tools (issue 16). Counting and
+     * paging the queue by state, newest first, reads this index alone
+     * instead of every row with its definitions. */
+    "CREATE INDEX tools_queue ON tools (state, state_since, server_id, kind, name, verdict);",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -10,14 +10,24 @@
  *    server already sends them as \uXXXX text, and any that still arrive
  *    raw are escaped here before display;
  *  - the API key lives in sessionStorage only and goes in a header, never
- *    in a URL; POSTs also carry the CSRF token from /api/v1/csrf.
+ *    in a URL; POSTs also carry the CSRF token from /api/v1/csrf;
+ *  - a tool is addressed by its numeric id (#/tool/42, /api/v1/tools/42),
+ *    never by its name: names arrive render-safe (escaped), may hold "/",
+ *    "?", "#", "%", quotes or be "..", and would not survive a URL;
+ *  - the queue is filtered and paged by the server (GET /api/v1/queue): the
+ *    page holds one page of tools and one page of servers, whatever the
+ *    size of the store;
+ *  - a decision names the pin the person saw; the server refuses it (409
+ *    stale) when the tool changed in between.
  */
 'use strict';
 
 const KEY_NAME = 'mcpvet.apiKey';
 const PER_PAGE = 50;
 let csrf = null;
-let queueFilter = { state: '', server: '', page: 1 };
+const SERVERS_PER_PAGE = 25;
+let queueFilter = { state: '', verdict: '', q: '', serverId: 0, serverName: '', page: 1, serversQ: '', serversPage: 1 };
+let queueSeq = 0;
 
 /* ------------------------------------------------------------ helpers */
 
@@ -75,15 +85,14 @@ function safeText(s) {
 
 function stateCell(state) { return el('span', { class: 'state-' + state }, state || ''); }
 
-function toolHref(server, tool) {
-  return '#/tool/' + encodeURIComponent(server) + '/' + encodeURIComponent(tool);
-}
+function toolHref(id) { return '#/tool/' + String(Number(id)); }
 
 function setStatus(msg) { $('status').textContent = msg || ''; }
 
 function show(...nodes) {
   const v = $('view');
-  v.replaceChildren(...nodes);
+  /* replaceChildren would turn a null into the text "null" */
+  v.replaceChildren(...nodes.flat().filter(n => n !== null && n !== undefined && n !== false));
 }
 
 /* ---------------------------------------------------------------- API */
@@ -148,39 +157,98 @@ function onLogin(ev) {
 
 async function refreshBadge() {
   try {
-    const q = await api('GET', '/api/v1/queue?per_page=1');
+    const q = await api('GET', '/api/v1/queue?per_page=1&servers_per_page=1');
     const c = q.counts;
     $('badge').textContent = String(c.pending + c.changed + c.quarantined);
   } catch (e) { /* the view shows the error */ }
 }
 
-async function viewQueue() {
+function queueParams(perPage) {
   const p = new URLSearchParams();
   if (queueFilter.state) p.set('state', queueFilter.state);
-  if (queueFilter.server) p.set('server', queueFilter.server);
+  if (queueFilter.verdict) p.set('verdict', queueFilter.verdict);
+  if (queueFilter.q) p.set('q', queueFilter.q);
+  if (queueFilter.serverId) p.set('server_id', String(queueFilter.serverId));
   p.set('page', String(queueFilter.page));
-  p.set('per_page', String(PER_PAGE));
-  const q = await api('GET', '/api/v1/queue?' + p.toString());
+  p.set('per_page', String(perPage));
+  if (queueFilter.serversQ) p.set('servers_q', queueFilter.serversQ);
+  p.set('servers_page', String(queueFilter.serversPage));
+  p.set('servers_per_page', String(SERVERS_PER_PAGE));
+  return p;
+}
+
+function pagerOf(id, page, pages, label, go) {
+  const pager = el('p', { class: 'pager', id }, `${label} page ${page} of ${pages}`);
+  if (page > 1) {
+    const b = el('button', { type: 'button', class: 'prev' }, 'Previous');
+    b.addEventListener('click', () => go(page - 1));
+    pager.appendChild(b);
+  }
+  if (page < pages) {
+    const b = el('button', { type: 'button', class: 'next' }, 'Next');
+    b.addEventListener('click', () => go(page + 1));
+    pager.appendChild(b);
+  }
+  return pager;
+}
+
+/* A text box that filters on the server after a pause in typing. */
+function searchBox(id, label, value, onValue) {
+  const input = el('input', { id, type: 'search', value, autocomplete: 'off', maxlength: 64 });
+  let timer = null;
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => onValue(input.value), 250);
+  });
+  input.addEventListener('keydown', ev => {
+    if (ev.key === 'Enter') { ev.preventDefault(); clearTimeout(timer); onValue(input.value); }
+  });
+  return el('label', {}, label + ' ', input);
+}
+
+function requeue(focusId) {
+  viewQueue(focusId).catch(fail);
+}
+
+async function viewQueue(focusId) {
+  const seq = ++queueSeq;
+  const q = await api('GET', '/api/v1/queue?' + queueParams(PER_PAGE).toString());
+  if (seq !== queueSeq) return; /* a newer filter's answer wins */
   const c = q.counts;
   $('badge').textContent = String(c.pending + c.changed + c.quarantined);
 
   const stateSel = el('select', { id: 'filter-state' },
     ['', 'pending', 'changed', 'quarantined'].map(s =>
       el('option', { value: s, selected: s === queueFilter.state }, s || 'any state')));
-  const serverSel = el('select', { id: 'filter-server' },
-    el('option', { value: '' }, 'every server'),
-    q.servers.map(s => el('option', { value: s.name, selected: s.name === queueFilter.server }, plain(s.name))));
-  stateSel.addEventListener('change', () => { queueFilter.state = stateSel.value; queueFilter.page = 1; viewQueue().catch(fail); });
-  serverSel.addEventListener('change', () => { queueFilter.server = serverSel.value; queueFilter.page = 1; viewQueue().catch(fail); });
+  const verdictSel = el('select', { id: 'filter-verdict' },
+    ['', 'clean', 'review', 'quarantine', 'none'].map(s =>
+      el('option', { value: s, selected: s === queueFilter.verdict }, s || 'any verdict')));
+  stateSel.addEventListener('change', () => { queueFilter.state = stateSel.value; queueFilter.page = 1; requeue('filter-state'); });
+  verdictSel.addEventListener('change', () => { queueFilter.verdict = verdictSel.value; queueFilter.page = 1; requeue('filter-verdict'); });
+  const search = searchBox('filter-q', 'Name contains', queueFilter.q, v => {
+    queueFilter.q = v; queueFilter.page = 1; requeue('filter-q');
+  });
+  const serverNote = queueFilter.serverId
+    ? el('span', { id: 'filter-server' }, 'Server ', el('strong', {}, safeText(queueFilter.serverName)), ' ',
+      (() => {
+        const b = el('button', { type: 'button', id: 'clear-server' }, 'Every server');
+        b.addEventListener('click', () => { queueFilter.serverId = 0; queueFilter.serverName = ''; queueFilter.page = 1; requeue('filter-state'); });
+        return b;
+      })())
+    : null;
 
   const servers = el('table', { id: 'servers' },
     el('thead', {}, el('tr', {}, el('th', {}, 'Server'), el('th', {}, 'Pending'), el('th', {}, 'Changed'),
       el('th', {}, 'Quarantined'), el('th', {}, ''))),
     el('tbody', {}, q.servers.map(s => {
+      const only = el('button', { type: 'button', class: 'only-server' }, 'Show only');
+      only.addEventListener('click', () => {
+        queueFilter.serverId = s.id; queueFilter.serverName = s.name; queueFilter.page = 1; requeue('clear-server');
+      });
       const b = el('button', { type: 'button', class: 'approve-clean' }, 'Approve clean pending');
-      b.addEventListener('click', () => approveCleanPending(s.name).catch(fail));
-      return el('tr', {}, el('td', {}, safeText(s.name)), el('td', {}, s.pending), el('td', {}, s.changed),
-        el('td', {}, s.quarantined), el('td', {}, s.pending > 0 ? b : ''));
+      b.addEventListener('click', () => approveCleanPending(s).catch(fail));
+      return el('tr', { 'data-server-id': s.id, 'data-server': s.name }, el('td', {}, safeText(s.name)), el('td', {}, s.pending),
+        el('td', {}, s.changed), el('td', {}, s.quarantined), el('td', {}, only, s.pending > 0 ? b : ''));
     })));
 
   let list;
@@ -191,37 +259,54 @@ async function viewQueue() {
     list = el('table', { id: 'queue' },
       el('thead', {}, el('tr', {}, el('th', {}, 'Tool'), el('th', {}, 'Server'), el('th', {}, 'State'),
         el('th', {}, 'Verdict'), el('th', {}, 'Since'))),
-      el('tbody', {}, q.tools.map(t => el('tr', { 'data-server': t.server, 'data-tool': t.name },
-        el('td', {}, el('a', { href: toolHref(t.server, t.name), class: 'tool-link' }, safeText(t.name))),
+      el('tbody', {}, q.tools.map(t => el('tr', { 'data-id': t.id, 'data-server': t.server, 'data-tool': t.name },
+        el('td', {}, el('a', { href: toolHref(t.id), class: 'tool-link' }, safeText(t.name)),
+          t.renamed_from ? el('span', { class: 'renamed' }, ' renamed from ', safeText(t.renamed_from)) : null),
         el('td', {}, safeText(t.server)), el('td', {}, stateCell(t.state)),
-        el('td', {}, t.verdict || ''), el('td', {}, new Date(t.state_since * 1000).toISOString())))));
+        el('td', {}, t.verdict || ''), el('td', {}, new Date(t.state_since * 1000).toISOString().slice(0, 16).replace('T', ' '))))));
   }
-  const pager = el('p', {}, `Page ${q.page} of ${q.pages} (${q.total} tools)`);
-  if (q.page > 1) {
-    const b = el('button', { type: 'button' }, 'Previous');
-    b.addEventListener('click', () => { queueFilter.page--; viewQueue().catch(fail); });
-    pager.appendChild(b);
-  }
-  if (q.page < q.pages) {
-    const b = el('button', { type: 'button' }, 'Next');
-    b.addEventListener('click', () => { queueFilter.page++; viewQueue().catch(fail); });
-    pager.appendChild(b);
-  }
+  const serverPages = Math.max(1, Math.ceil(q.servers_total / SERVERS_PER_PAGE));
   show(el('h2', {}, 'Review queue'),
     el('p', { id: 'counts' }, `${c.pending} pending, ${c.changed} changed, ${c.quarantined} quarantined`),
-    el('div', { class: 'filters' }, el('label', {}, 'State ', stateSel), el('label', {}, 'Server ', serverSel)),
-    list, pager, el('h3', {}, 'Servers'), servers);
+    el('div', { class: 'filters' }, el('label', {}, 'State ', stateSel), el('label', {}, 'Verdict ', verdictSel),
+      search, serverNote),
+    el('p', { id: 'total' }, `${q.total} tools match`),
+    list, pagerOf('pager', q.page, q.pages, 'Tools', p => { queueFilter.page = p; requeue('pager'); }),
+    el('h3', {}, 'Servers'),
+    el('div', { class: 'filters' }, searchBox('filter-servers', 'Server name contains', queueFilter.serversQ, v => {
+      queueFilter.serversQ = v; queueFilter.serversPage = 1; requeue('filter-servers');
+    })),
+    el('p', { id: 'servers-total' }, `${q.servers_total} servers with tools to review`),
+    servers, pagerOf('servers-pager', queueFilter.serversPage, serverPages, 'Servers',
+      p => { queueFilter.serversPage = p; requeue('servers-pager'); }));
   setStatus('');
+  if (focusId) {
+    const f = $(focusId);
+    const target = f && (f.matches('input, select, button') ? f : f.querySelector('input, select, button'));
+    if (target) target.focus();
+  }
 }
 
-async function approveCleanPending(server) {
-  const list = await api('GET', `/api/v1/servers/${seg(server)}/tools?state=pending`);
-  const clean = list.tools.filter(t => t.verdict === 'clean').map(t => t.name);
-  if (clean.length === 0) { setStatus('No clean pending tool on ' + plain(server) + '.'); return; }
-  const r = await api('POST', `/api/v1/servers/${seg(server)}/approve`,
-    { tools: clean, reason: 'approved on the review page (clean pending)' });
+/* Approve every clean pending tool of one server: the ids (and the pins
+ * shown) come page by page from the queue, the decision in chunks. */
+async function approveCleanPending(s) {
+  const chosen = [];
+  for (let page = 1; page <= 100; page++) {
+    const p = new URLSearchParams({ server_id: String(s.id), state: 'pending', verdict: 'clean',
+      page: String(page), per_page: '1000', servers_per_page: '1' });
+    const r = await api('GET', '/api/v1/queue?' + p.toString());
+    for (const t of r.tools) chosen.push({ id: t.id, pin: t.current_pin });
+    if (page >= r.pages) break;
+  }
+  if (chosen.length === 0) { setStatus('No clean pending tool on ' + plain(s.name) + '.'); return; }
+  let approved = 0;
+  for (let i = 0; i < chosen.length; i += 1000) {
+    const r = await api('POST', '/api/v1/approve',
+      { tools: chosen.slice(i, i + 1000), reason: 'approved on the review page (clean pending)' });
+    approved += r.approved;
+  }
   await viewQueue();
-  setStatus(`Approved ${r.approved} clean pending tools of ${plain(server)}.`);
+  setStatus(`Approved ${approved} clean pending tools of ${plain(s.name)}.`);
 }
 
 /* --------------------------------------------------------------- tool */
@@ -284,10 +369,30 @@ function findingsList(findings) {
   return out;
 }
 
-async function viewTool(server, tool) {
-  const base = `/api/v1/servers/${seg(server)}/tools/${seg(tool)}`;
-  const [t, ev] = await Promise.all([api('GET', base),
-    api('GET', `/api/v1/events?server=${seg(server)}&tool=${seg(tool)}&limit=100`)]);
+/* The character diff of each string that differs: the approved text with
+ * deletions marked (<del>), the current one with insertions (<ins>). Every
+ * piece is text; the server already escaped hidden characters. */
+function stringDiffs(t) {
+  if (!Array.isArray(t.strings) || t.strings.length === 0) return null;
+  const items = t.strings.map(d => {
+    const side = (keep, tag, cls) => el('div', { class: 'side ' + cls },
+      el('span', { class: 'side-label' }, cls === 'old' ? 'approved ' : 'current '),
+      d.ops.filter(o => o.op === '=' || o.op === keep).map(o =>
+        o.op === '=' ? el('span', { class: 'same' }, safeText(o.text)) : el(tag, {}, safeText(o.text))));
+    const note = d.mode !== 'char'
+      ? el('span', { class: 'mode-note' }, ` (too different for a character diff: by ${d.mode})`) : null;
+    return el('div', { class: 'string-diff', 'data-change': d.change },
+      el('div', { class: 'path' }, el('code', {}, safeText(d.path)), ` ${d.change}`, note),
+      d.change !== 'added' ? side('-', 'del', 'old') : null,
+      d.change !== 'removed' ? side('+', 'ins', 'new') : null);
+  });
+  return el('div', { id: 'strings' }, items,
+    t.strings_truncated ? el('p', { class: 'muted' }, 'More strings differ than are shown.') : null);
+}
+
+async function viewTool(id) {
+  const [t, ev] = await Promise.all([api('GET', `/api/v1/tools/${Number(id)}`),
+    api('GET', `/api/v1/events?tool_id=${Number(id)}&limit=100`)]);
   const approve = el('button', { type: 'button', id: 'approve' }, 'Approve');
   const quarantine = el('button', { type: 'button', id: 'quarantine', class: 'danger' }, 'Quarantine');
   const confirmBox = el('div', { id: 'confirm-box' });
@@ -298,15 +403,26 @@ async function viewTool(server, tool) {
     el('tbody', {}, ev.events.slice().reverse().map(e => el('tr', {},
       el('td', {}, e.time), el('td', {}, e.actor), el('td', {}, `${e.old_state || '-'} \u2192 ${e.new_state || '-'}`),
       el('td', {}, safeText(e.reason || ''))))));
+  const ren = t.rename;
+  const renameNote = ren ? el('p', { id: 'rename', class: 'rename' }, 'Renamed from ',
+    el('a', { href: toolHref(ren.from_id) }, safeText(ren.from)),
+    ren.exact ? ' (the same definition under a new name)'
+      : ` (${(ren.similarity_permille / 10).toFixed(1)}% alike without the name)`,
+    ren.from_state === 'approved' ? '; the diff is against its approval.' : '; it was never approved either.') : null;
+  const diffTitle = ren ? 'Diff: ' + (ren.from_state === 'approved' ? 'approved' : 'removed') + ' tool it replaces vs current'
+    : t.never_approved ? 'Diff (never approved)' : 'Diff: approved vs current';
   show(el('p', {}, el('a', { href: '#/queue', id: 'back' }, '\u2190 Queue')),
-    el('h2', { id: 'tool-name' }, safeText(t.tool)),
-    el('p', {}, 'Server ', el('strong', {}, safeText(t.server)), ' \u00b7 state ', stateCell(t.state),
+    el('h2', { id: 'tool-name', 'data-id': t.id }, safeText(t.tool)),
+    el('p', {}, 'Server ', el('strong', { id: 'tool-server' }, safeText(t.server)), ' \u00b7 state ', stateCell(t.state),
       ' \u00b7 verdict ', t.verdict || 'none'),
+    renameNote,
     el('p', { class: 'muted' }, `approved pin ${t.approved_pin || 'none'} \u00b7 current pin ${t.current_pin || 'none'}`,
       t.changed_fields.length ? ' \u00b7 changed: ' + t.changed_fields.join(', ') : ''),
     el('div', {}, approve, quarantine), confirmBox,
     el('h3', {}, 'Findings'), el('div', { id: 'findings' }, findingsList(t.findings)),
-    t.diff ? el('h3', {}, t.never_approved ? 'Diff (never approved)' : 'Diff: approved vs current') : null,
+    t.strings && t.strings.length ? el('h3', {}, 'Changed text, character by character') : null,
+    stringDiffs(t),
+    t.diff ? el('h3', {}, diffTitle) : null,
     t.diff ? diffColumns(t.diff) : null,
     el('h3', {}, 'Definition'), el('pre', { id: 'definition' }, safeText(t.definition)),
     el('h3', {}, 'History'), history);
@@ -314,14 +430,20 @@ async function viewTool(server, tool) {
   approve.focus();
 }
 
-/* Approve one tool. A quarantined tool (or a 409 from the server) needs a
- * second, explicit confirmation that shows its findings. */
+/* Approve one tool, naming the pin on screen. A quarantined tool (or a
+ * 409 from the server) needs a second, explicit confirmation that shows
+ * its findings; a stale pin reloads the tool. */
 async function decideApprove(t, force, box) {
   if (t.state === 'quarantined' && !force) { askForce(t, t.findings, box); return; }
   try {
-    await api('POST', `/api/v1/servers/${seg(t.server)}/approve`,
-      { tools: [t.tool], force: force, reason: force ? 'approved past quarantine on the review page' : 'approved on the review page' });
+    await api('POST', '/api/v1/approve', { tools: [{ id: t.id, pin: t.current_pin }], force: force,
+      reason: force ? 'approved past quarantine on the review page' : 'approved on the review page' });
   } catch (e) {
+    if (e.status === 409 && e.body && e.body.error && e.body.error.code === 'stale') {
+      await viewTool(t.id);
+      setStatus('The tool changed while it was shown: look again before deciding.');
+      return;
+    }
     if (e.status === 409 && e.body && e.body.error && Array.isArray(e.body.error.tools)) {
       const q = e.body.error.tools[0];
       askForce(t, q ? q.findings : null, box);
@@ -329,7 +451,7 @@ async function decideApprove(t, force, box) {
     }
     throw e;
   }
-  await viewTool(t.server, t.tool);
+  await viewTool(t.id);
   refreshBadge();
   setStatus(`Approved ${plain(t.tool)}.`);
 }
@@ -346,9 +468,8 @@ function askForce(t, findings, box) {
 }
 
 async function decideQuarantine(t) {
-  await api('POST', `/api/v1/servers/${seg(t.server)}/quarantine`,
-    { tools: [t.tool], reason: 'quarantined on the review page' });
-  await viewTool(t.server, t.tool);
+  await api('POST', '/api/v1/quarantine', { tools: [{ id: t.id }], reason: 'quarantined on the review page' });
+  await viewTool(t.id);
   refreshBadge();
   setStatus(`Quarantined ${plain(t.tool)}.`);
 }
@@ -382,7 +503,11 @@ async function viewReport() {
   const s = await api('GET', '/api/v1/servers');
   const byServer = [], byCheck = new Map(), totals = new Map();
   for (const srv of s.servers.slice(0, 200)) {
-    const l = await api('GET', `/api/v1/servers/${seg(srv.name)}/tools`);
+    let l;
+    try { l = await api('GET', `/api/v1/servers/${seg(srv.name)}/tools`); } catch (e) {
+      if (e instanceof ApiError && e.status === 404) continue; /* a name shown escaped */
+      throw e;
+    }
     const counts = new Map();
     for (const t of l.tools) {
       if (t.state === 'removed') continue;
@@ -426,8 +551,8 @@ function route() {
   const h = location.hash || '#/queue';
   const parts = h.slice(2).split('/');
   let p;
-  if (parts[0] === 'tool' && parts.length === 3)
-    p = viewTool(decodeURIComponent(parts[1]), decodeURIComponent(parts[2]));
+  if (parts[0] === 'tool' && parts.length === 2 && /^[1-9][0-9]{0,17}$/.test(parts[1]))
+    p = viewTool(parts[1]);
   else if (parts[0] === 'report') p = viewReport().then(refreshBadge);
   else p = viewQueue();
   setStatus('Loading...');

@@ -300,7 +300,67 @@ EOF
 req queue GET /api/v1/queue /api/v1/queue
 check "queue: 200" status_is 200
 check "queue: the two quarantined tools, counted" \
-    jq_py 'd["total"] == 2 and d["counts"] == {"pending": 0, "changed": 0, "quarantined": 2} and sorted(t["name"] for t in d["tools"]) == ["add", "send_message"] and d["servers"] == [{"name": "poisoned", "pending": 0, "changed": 0, "quarantined": 2}]'
+    jq_py 'd["total"] == 2 and d["counts"] == {"pending": 0, "changed": 0, "quarantined": 2} and sorted(t["name"] for t in d["tools"]) == ["add", "send_message"] and [{k: v for k, v in x.items() if k != "id"} for x in d["servers"]] == [{"name": "poisoned", "pending": 0, "changed": 0, "quarantined": 2}] and d["servers_total"] == 1'
+check "queue: every tool has an id and its server's id" \
+    jq_py 'all(isinstance(t["id"], int) and t["id"] > 0 and t["server_id"] == d["servers"][0]["id"] for t in d["tools"])'
+ADD_ID=$(python3 -c "import json; print([t['id'] for t in json.load(open('$TMP/last.json'))['tools'] if t['name'] == 'add'][0])")
+SRV_ID=$(python3 -c "import json; print(json.load(open('$TMP/last.json'))['servers'][0]['id'])")
+req queue_q GET /api/v1/queue '/api/v1/queue?q=SEND_'
+check "queue: q matches a name, ASCII case-insensitive" jq_py 'd["total"] == 1 and d["tools"][0]["name"] == "send_message"'
+req queue_q_server GET /api/v1/queue '/api/v1/queue?q=poiso'
+check "queue: q matches the server name too" jq_py 'd["total"] == 2'
+req queue_q_none GET /api/v1/queue '/api/v1/queue?q=%25'
+check "queue: q is a plain substring (% is no wildcard)" jq_py 'd["total"] == 0'
+VERDICTS=$(python3 -c "import json; print(sorted(t['verdict'] for t in json.load(open('$TMP/resp/queue.json'))['tools']))")
+for v in quarantine review clean none; do
+    req queue_verdict GET /api/v1/queue "/api/v1/queue?verdict=$v"
+    check "queue: verdict=$v keeps exactly the tools with that verdict" \
+        jq_py 'd["total"] == '"$VERDICTS"'.count("'$v'") and all(t["verdict"] == "'$v'" for t in d["tools"]) and d["counts"]["quarantined"] == 2'
+done
+check "queue: some verdict matches and some does not, so the filter is tested both ways" \
+    python3 -c "import sys; v=$VERDICTS; sys.exit(0 if 'quarantine' in v and 'none' not in v else 1)"
+req queue_sid GET /api/v1/queue "/api/v1/queue?server_id=$SRV_ID&per_page=1"
+check "queue: server_id filter, paged" jq_py 'd["total"] == 2 and len(d["tools"]) == 1 and d["pages"] == 2'
+req queue_sid_other GET /api/v1/queue "/api/v1/queue?server_id=999999"
+check "queue: an unknown server_id matches nothing" jq_py 'd["total"] == 0'
+req queue_servers_q GET /api/v1/queue "/api/v1/queue?servers_q=nothing-like-it"
+check "queue: servers_q pages the server summary only" jq_py 'd["servers"] == [] and d["servers_total"] == 0 and d["total"] == 2'
+stable_pages() {
+    python3 - "$BASE" "$KEY" <<'PY'
+import json, sys, urllib.request
+def get(q):
+    r = urllib.request.Request(sys.argv[1] + "/api/v1/queue?" + q, headers={"X-API-Key": sys.argv[2]})
+    return json.load(urllib.request.urlopen(r))
+whole = [t["id"] for t in get("per_page=10")["tools"]]
+parts = [t["id"] for t in get("per_page=1&page=1")["tools"]] + [t["id"] for t in get("per_page=1&page=2")["tools"]]
+sys.exit(0 if whole == parts and len(set(parts)) == 2 else 1)
+PY
+}
+check "queue: pages are stable (page 1 + page 2 = all, no overlap)" stable_pages
+for bad in 'verdict=evil' 'server_id=0' 'server_id=x1' 'servers_per_page=1001' "q=$(printf 'a%.0s' $(seq 1 300))"; do
+    req queue_bad_param GET /api/v1/queue "/api/v1/queue?$bad"
+    check "queue: ${bad:0:20} is 400" status_is 400
+done
+req tool_id GET '/api/v1/tools/{id}' "/api/v1/tools/$ADD_ID"
+check "a tool by id" jq_py 'd["tool"] == "add" and d["server"] == "poisoned" and d["id"] == '"$ADD_ID"' and isinstance(d["strings"], list) and d["rename"] is None'
+req tool_id_diff GET '/api/v1/tools/{id}/diff' "/api/v1/tools/$ADD_ID/diff"
+check "its diff by id" jq_py 'd["tool"] == "add" and "definition" not in d'
+req tool_id_missing GET '/api/v1/tools/{id}' /api/v1/tools/999999
+check "an unknown id: 404" status_is 404
+req tool_id_bad GET '/api/v1/tools/{id}' /api/v1/tools/01
+check "a malformed id: 400" status_is 400
+ZPIN=$(printf '0%.0s' $(seq 1 64))
+req approve_id_stale POST /api/v1/approve /api/v1/approve \
+    --data-binary "{\"tools\":[{\"id\":$ADD_ID,\"pin\":\"$ZPIN\"}],\"force\":true}"
+check "approve by id with a pin that moved: 409 stale" jq_py 'd["error"]["code"] == "stale"'
+req queue_after_stale GET /api/v1/queue /api/v1/queue
+check "and nothing changed" jq_py 'd["counts"]["quarantined"] == 2'
+req quarantine_id POST /api/v1/quarantine /api/v1/quarantine --data-binary "{\"tools\":[{\"id\":$ADD_ID}]}"
+check "quarantine by id: 200, already quarantined" jq_py 'd["server"] == "poisoned" and d["quarantined"] == 0'
+req approve_id_bad POST /api/v1/approve /api/v1/approve --data-binary '{"tools":[{"id":"1"}]}'
+check "approve by id: a string id is 400" status_is 400
+req approve_id_empty POST /api/v1/approve /api/v1/approve --data-binary '{"tools":[]}'
+check "approve by id: no tools is 400" status_is 400
 req queue_paged GET /api/v1/queue '/api/v1/queue?state=quarantined&server=poisoned&per_page=1&page=2'
 check "queue: paged on the server" jq_py 'd["total"] == 2 and d["pages"] == 2 and len(d["tools"]) == 1 and d["page"] == 2'
 req queue_none GET /api/v1/queue '/api/v1/queue?state=pending'

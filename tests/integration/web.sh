@@ -40,14 +40,40 @@ unset MCPVET_API_KEY XDG_CONFIG_HOME
 mkdir -p "$HOME" "$SHOTS"
 STORE="$TMP/store.db"
 
-cat >"$TMP/tools.json" <<'JSON'
-{"tools": [
- {"name": "add", "description": "Adds two integers and returns the sum.",
-  "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}}},
- {"name": "echo", "description": "Echoes the text back.",
-  "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}
-]}
-JSON
+# fixture: add stays approved, echo changes (a benign edit), read_file is
+# renamed to read_text_file with markup and a bidi override slipped into
+# its long description (a near-identical rename, 90%+ alike).
+python3 - "$TMP/tools.json" "$TMP/tools2.json" <<'PY'
+import json, sys
+long = ("Reads the complete contents of a file from the file system as text. Handles various "
+        "text encodings and provides detailed error messages if the file cannot be read. Use "
+        "this tool when you need to examine the contents of a single file. Only works within "
+        "allowed directories. Large files are returned in full; there is no paging.")
+base = [
+    {"name": "add", "description": "Adds two integers and returns the sum.",
+     "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}}},
+    {"name": "echo", "description": "Echoes the text back.",
+     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},
+    {"name": "read_file", "description": long,
+     "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}},
+]
+json.dump({"tools": base}, open(sys.argv[1], "w"))
+renamed = json.loads(json.dumps(base))
+renamed[1]["description"] = "Echoes the given text back unchanged."
+renamed[2]["name"] = "read_text_file"
+renamed[2]["description"] = long.replace("as text.", "as text<img src=x onerror=window.__pwned=6>\u202e.")
+json.dump({"tools": renamed}, open(sys.argv[2], "w"))
+PY
+# special: names a URL or a page mishandles -- hidden characters, URL
+# delimiters, quotes, dot segments, a very long name.
+python3 - "$TMP/special.json" "$TMP/special-names.json" <<'PY'
+import json, sys
+names = ["re\u200bad", "a/b#c?d%2e%25%", "say \"hi\" 'there'", "..", ".", "x" * 1500 + "/end",
+         "\u2067rtl\u2069 <b>bold</b>"]
+json.dump({"tools": [{"name": n, "description": "Tool number %d." % i, "inputSchema": {"type": "object"}}
+                     for i, n in enumerate(names)]}, open(sys.argv[1], "w"))
+json.dump(names, open(sys.argv[2], "w"))
+PY
 # The hostile server: markup, script URLs, a bidi override and ANSI
 # escapes in names and descriptions. Each would set window.__pwned.
 python3 - "$TMP/hostile.json" <<'PY'
@@ -66,7 +92,8 @@ PY
 cat >"$TMP/mcp.json" <<JSON
 {"mcpServers": {
   "fixture": {"command": "python3", "args": ["$FIX/servers/mcp_fixture.py", "--tools", "$TMP/tools.json"]},
-  "hostile": {"command": "python3", "args": ["$FIX/servers/mcp_fixture.py", "--tools", "$TMP/hostile.json"]}
+  "hostile": {"command": "python3", "args": ["$FIX/servers/mcp_fixture.py", "--tools", "$TMP/hostile.json"]},
+  "special": {"command": "python3", "args": ["$FIX/servers/mcp_fixture.py", "--tools", "$TMP/special.json"]}
 }}
 JSON
 
@@ -74,8 +101,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$MCPVET" security scan --config "$TMP/mcp.json" --store "$STORE" >"$TMP/scan1.txt" 2>&1
 [ $? -le 1 ] || fail "the first scan: $(cat "$TMP/scan1.txt")"
 "$MCPVET" security approve fixture --all --store "$STORE" >/dev/null || fail "approve fixture"
-# A benign edit: echo becomes changed (not quarantined).
-sed -i 's/Echoes the text back\./Echoes the given text back unchanged./' "$TMP/tools.json"
+# A benign edit (echo becomes changed) and a rename (read_file removed,
+# read_text_file new).
+cp "$TMP/tools2.json" "$TMP/tools.json"
 "$MCPVET" security scan fixture --config "$TMP/mcp.json" --store "$STORE" >"$TMP/scan2.txt" 2>&1
 [ $? -le 1 ] || fail "the second scan: $(cat "$TMP/scan2.txt")"
 "$MCPVET" security list --store "$STORE" --format json >"$TMP/list.json"
@@ -85,6 +113,9 @@ s = {(t["server"], t["name"]): t["state"] for t in json.load(open(sys.argv[1]))[
 assert s[("fixture", "echo")] == "changed", s
 assert s[("fixture", "add")] == "approved", s
 assert sum(1 for k in s if k[0] == "hostile") == 2, s
+assert s[("fixture", "read_file")] == "removed", s
+assert s[("fixture", "read_text_file")] in ("pending", "quarantined"), s
+assert sum(1 for k in s if k[0] == "special") == 7, s
 PY
 
 printf 'web-test-key-%s-0123456789\n' "$RANDOM" >"$TMP/api-key"
@@ -102,7 +133,7 @@ done
 [ -n "$BASE" ] || fail "the server did not start: $(cat "$TMP/err")"
 
 BASE="$BASE" API_KEY="$(cat "$TMP/api-key")" STORE="$STORE" MCPVET="$MCPVET" SHOTS="$SHOTS" \
-    CHROMIUM="$CHROMIUM" MCPVET_SOURCE_DIR="$SRC" \
+    CHROMIUM="$CHROMIUM" MCPVET_SOURCE_DIR="$SRC" SPECIAL_NAMES="$TMP/special-names.json" \
     node "$SRC/tests/web/review.test.mjs"
 rc=$?
 if [ $rc -ne 0 ]; then

@@ -436,6 +436,153 @@ static void test_rename(void **state) {
     mv_store_close(st);
 }
 
+/* The review queue's queries (issue 16): filters, stable newest-first
+ * order, paging with a total, the per-server summary, and renames found
+ * at view time (exact and near-identical, never an unrelated tool). */
+static void test_query_and_rename(void **state) {
+    (void)state;
+    mv_store *st = open_ok("s.db");
+    mv_error err;
+    mv_store_scan_result *r = NULL;
+    spec a[] = {{"Alpha", "A tool.", MV_VERDICT_CLEAN},
+                {"beta", "B tool.", MV_VERDICT_QUARANTINE},
+                {"gamma", "G tool.", MV_VERDICT_REVIEW}};
+    assert_int_equal(scan_ex(st, "one", "cmd", a, 3, false, 100, &r, &err), MV_OK);
+    mv_store_scan_result_free(r);
+    spec b[] = {{"delta", "D tool.", MV_VERDICT_CLEAN}, {"eps", "E tool.", MV_VERDICT_CLEAN}};
+    assert_int_equal(scan_ex(st, "two", "cmd", b, 2, false, 200, &r, &err), MV_OK);
+    mv_store_scan_result_free(r);
+    const char *eps[] = {"eps"};
+    assert_int_equal(mv_store_approve(st, "two", eps, 1, false, MV_ACTOR_CLI, NULL, NULL, &err),
+                     MV_OK);
+
+    mv_store_tool_list *l = NULL;
+    size_t total = 0;
+    mv_store_query q = {0};
+    assert_int_equal(mv_store_query_tools(st, &q, &l, &total, &err), MV_OK);
+    /* the queue: everything but the approved eps; newest first, then by
+     * server and name */
+    assert_int_equal(total, 4);
+    assert_int_equal(l->n, 4);
+    assert_string_equal(l->tools[0].name, "delta");
+    assert_string_equal(l->tools[1].name, "Alpha");
+    assert_string_equal(l->tools[2].name, "beta");
+    assert_string_equal(l->tools[3].name, "gamma");
+    assert_true(l->tools[0].id > 0 && l->tools[0].server_id > 0);
+    assert_int_not_equal(l->tools[0].server_id, l->tools[1].server_id);
+    int64_t beta_id = l->tools[2].id, one_id = l->tools[1].server_id;
+    mv_store_tool_list_free(l);
+    /* a page */
+    q.offset = 1;
+    q.limit = 2;
+    assert_int_equal(mv_store_query_tools(st, &q, &l, &total, &err), MV_OK);
+    assert_int_equal(total, 4);
+    assert_int_equal(l->n, 2);
+    assert_string_equal(l->tools[0].name, "Alpha");
+    assert_string_equal(l->tools[1].name, "beta");
+    mv_store_tool_list_free(l);
+    /* filters: state, verdict, text (ASCII case-insensitive, no wildcards),
+     * server, ids */
+    mv_store_query qs = {.states = 1u << MV_STATE_QUARANTINED};
+    assert_int_equal(mv_store_query_tools(st, &qs, &l, &total, &err), MV_OK);
+    assert_int_equal(total, 1);
+    assert_string_equal(l->tools[0].name, "beta");
+    mv_store_tool_list_free(l);
+    mv_store_query qv = {.verdict = "review"};
+    assert_int_equal(mv_store_query_tools(st, &qv, &l, &total, &err), MV_OK);
+    assert_int_equal(total, 1);
+    assert_string_equal(l->tools[0].name, "gamma");
+    mv_store_tool_list_free(l);
+    mv_store_query qt = {.text = "ALP"};
+    assert_int_equal(mv_store_query_tools(st, &qt, &l, &total, &err), MV_OK);
+    assert_int_equal(total, 1);
+    mv_store_tool_list_free(l);
+    qt.text = "%";
+    assert_int_equal(mv_store_query_tools(st, &qt, &l, &total, &err), MV_OK);
+    assert_int_equal(total, 0);
+    mv_store_tool_list_free(l);
+    qt.text = "TWO"; /* the server's name */
+    assert_int_equal(mv_store_query_tools(st, &qt, &l, &total, &err), MV_OK);
+    assert_int_equal(total, 1);
+    mv_store_tool_list_free(l);
+    mv_store_query qa = {.states = ~0u, .server = "two"};
+    assert_int_equal(mv_store_query_tools(st, &qa, &l, &total, &err), MV_OK);
+    assert_int_equal(total, 2); /* approved too */
+    mv_store_tool_list_free(l);
+    mv_store_query qi = {.states = ~0u, .id = beta_id, .definitions = true};
+    assert_int_equal(mv_store_query_tools(st, &qi, &l, NULL, &err), MV_OK);
+    assert_int_equal(l->n, 1);
+    assert_string_equal(l->tools[0].name, "beta");
+    assert_non_null(l->tools[0].current_definition);
+    mv_store_tool_list_free(l);
+    mv_store_query qsid = {.server_id = one_id};
+    assert_int_equal(mv_store_query_tools(st, &qsid, &l, &total, &err), MV_OK);
+    assert_int_equal(total, 3);
+    mv_store_tool_list_free(l);
+
+    mv_store_queue_counts *qc = NULL;
+    assert_int_equal(mv_store_queue_summary(st, NULL, 0, 0, &qc, &err), MV_OK);
+    assert_int_equal(qc->pending, 3);
+    assert_int_equal(qc->quarantined, 1);
+    assert_int_equal(qc->n_servers_total, 2);
+    assert_int_equal(qc->n, 2);
+    assert_string_equal(qc->servers[0].name, "one");
+    assert_int_equal(qc->servers[0].pending, 2);
+    assert_int_equal(qc->servers[0].quarantined, 1);
+    mv_store_queue_counts_free(qc);
+    assert_int_equal(mv_store_queue_summary(st, "TW", 0, 0, &qc, &err), MV_OK);
+    assert_int_equal(qc->n_servers_total, 1);
+    assert_string_equal(qc->servers[0].name, "two");
+    assert_int_equal(qc->pending, 3); /* the totals ignore the server text */
+    mv_store_queue_counts_free(qc);
+    assert_int_equal(mv_store_queue_summary(st, NULL, 1, 1, &qc, &err), MV_OK);
+    assert_int_equal(qc->n, 1);
+    assert_string_equal(qc->servers[0].name, "two");
+    mv_store_queue_counts_free(qc);
+
+    /* renames: eps (approved) becomes eps2 with one character more: a
+     * near-identical rename; delta becomes zeta with another body: none */
+    spec b2[] = {{"eps2", "E tool!!", MV_VERDICT_CLEAN},
+                 {"zeta", "Something else entirely.", MV_VERDICT_CLEAN}};
+    assert_int_equal(scan_ex(st, "two", "cmd", b2, 2, false, 300, &r, &err), MV_OK);
+    assert_int_equal(r->servers[0].items[0].renamed_from.len, 0); /* not the same body */
+    mv_store_scan_result_free(r);
+    mv_store_query qn = {.server = "two", .text = "eps2", .definitions = true};
+    assert_int_equal(mv_store_query_tools(st, &qn, &l, &total, &err), MV_OK);
+    assert_int_equal(total, 1);
+    mv_store_rename ren;
+    assert_int_equal(mv_store_find_rename(st, &l->tools[0], &ren, &err), MV_OK);
+    assert_non_null(ren.from);
+    assert_string_equal(ren.from->tools[0].name, "eps");
+    assert_false(ren.exact);
+    assert_true(ren.permille >= MV_RENAME_PERMILLE && ren.permille < 1000);
+    assert_non_null(ren.from->tools[0].approved_definition);
+    mv_store_rename_release(&ren);
+    mv_store_rename_release(&ren);
+    mv_store_tool_list_free(l);
+    qn.text = "zeta";
+    assert_int_equal(mv_store_query_tools(st, &qn, &l, &total, &err), MV_OK);
+    assert_int_equal(mv_store_find_rename(st, &l->tools[0], &ren, &err), MV_OK);
+    assert_null(ren.from);
+    mv_store_tool_list_free(l);
+    /* an exact rename recorded by the scan is found as exact */
+    spec a2[] = {{"Alpha2", "A tool.", MV_VERDICT_CLEAN},
+                 {"beta", "B tool.", MV_VERDICT_QUARANTINE},
+                 {"gamma", "G tool.", MV_VERDICT_REVIEW}};
+    assert_int_equal(scan_ex(st, "one", "cmd", a2, 3, false, 400, &r, &err), MV_OK);
+    mv_store_scan_result_free(r);
+    mv_store_query qx = {.server = "one", .text = "alpha2", .definitions = true};
+    assert_int_equal(mv_store_query_tools(st, &qx, &l, &total, &err), MV_OK);
+    assert_int_equal(mv_store_find_rename(st, &l->tools[0], &ren, &err), MV_OK);
+    assert_non_null(ren.from);
+    assert_true(ren.exact);
+    assert_int_equal(ren.permille, 1000);
+    assert_string_equal(ren.from->tools[0].name, "Alpha");
+    mv_store_rename_release(&ren);
+    mv_store_tool_list_free(l);
+    mv_store_close(st);
+}
+
 static void test_removal_and_return(void **state) {
     (void)state;
     mv_store *st = open_ok("s.db");
@@ -948,6 +1095,27 @@ static int session(const mv_allocator *a, const char *p, mv_error *err) {
         rc = mv_store_export(st, &out, err);
     if (rc == MV_OK)
         rc = mv_store_import(st, out.data, out.len, "x.json", MV_ACTOR_CLI, NULL, err);
+    /* the review queue's reads (issue 16) */
+    mv_store_tool_list *ql = NULL;
+    mv_store_queue_counts *qc = NULL;
+    mv_store_rename ren;
+    memset(&ren, 0, sizeof(ren));
+    size_t total = 0;
+    if (rc == MV_OK)
+        rc = mv_store_query_tools(
+            st, &(mv_store_query){.states = ~0u, .text = "T", .limit = 2, .definitions = true}, &ql,
+            &total, err);
+    if (rc == MV_OK)
+        rc = mv_store_queue_summary(st, "S", 0, 1, &qc, err);
+    mv_store_tool nt = {.server = "srv",
+                        .name = "new",
+                        .state = MV_STATE_PENDING,
+                        .current_definition = "{\"description\":\"Keep.\",\"name\":\"new\"}"};
+    if (rc == MV_OK)
+        rc = mv_store_find_rename(st, &nt, &ren, err);
+    mv_store_rename_release(&ren);
+    mv_store_queue_counts_free(qc);
+    mv_store_tool_list_free(ql);
     if (rc == MV_OK)
         rc = mv_store_quarantine(st, "srv", tq, 1, MV_ACTOR_CLI, NULL, NULL, err);
     if (rc == MV_OK)
@@ -1190,6 +1358,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_not_a_regular_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migration_from_v1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_default_path_and_modes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_query_and_rename, setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_of_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_durability, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_processes, setup, teardown),

@@ -6,10 +6,12 @@
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 
 const env = (k) => { const v = process.env[k]; if (!v) throw new Error(`set ${k}`); return v; };
 const BASE = env('BASE'), KEY = env('API_KEY'), STORE = env('STORE'), MCPVET = env('MCPVET');
 const SHOTS = env('SHOTS'), CHROMIUM = env('CHROMIUM'), SRC = env('MCPVET_SOURCE_DIR');
+const SPECIAL = JSON.parse(readFileSync(env('SPECIAL_NAMES'), 'utf8'));
 const require = createRequire(path.join(SRC, 'tests/node/package.json'));
 const { chromium } = require('playwright-core');
 
@@ -91,12 +93,14 @@ try {
   check('the key field was cleared', (await page.inputValue('#key')) === '');
 
   // ------------------------------------------------------------- queue
-  const rows = await page.$$eval('#queue tbody tr', trs => trs.map(tr => ({ server: tr.dataset.server, tool: tr.dataset.tool, state: tr.cells[2].textContent })));
+  const rows = await page.$$eval('#queue tbody tr', trs => trs.map(tr => ({ id: tr.dataset.id, server: tr.dataset.server, tool: tr.dataset.tool, state: tr.cells[2].textContent })));
   check('the queue shows the changed tool', rows.some(r => r.server === 'fixture' && r.tool === 'echo' && r.state === 'changed'), rows);
   check('the queue shows the hostile server\'s tools', rows.filter(r => r.server === 'hostile').length === 2, rows);
   check('approved tools are not in the queue', !rows.some(r => r.tool === 'add'), rows);
   const badge = Number(await page.textContent('#badge'));
-  check('the badge counts the queue', badge === 3, badge);
+  check('the badge counts the queue', badge === 11, badge);
+  check('every queued tool has a numeric id', rows.length === 11 && rows.every(r => /^[1-9][0-9]*$/.test(r.id)), rows);
+  const idOf = (server, tool) => (rows.find(r => r.server === server && r.tool === tool) || {}).id;
   const hostileQueue = await page.textContent('#queue');
   check('hostile names are shown as text', hostileQueue.includes('evil<img src=x onerror=window.__pwned=4>') && hostileQueue.includes('<script>window.__pwned=5</script>'), hostileQueue);
   check('a bidi override in a name is a visible escape', await page.$$eval('#queue .esc', es => es.some(e => e.textContent === '\\u202E')));
@@ -106,12 +110,27 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('#queue tbody tr').length === 1);
   check('the state filter keeps only the changed tool', (await page.$$eval('#queue tbody tr', trs => trs.map(t => t.dataset.tool))).join() === 'echo');
   await page.selectOption('#filter-state', '');
-  await page.waitForFunction(() => document.querySelectorAll('#queue tbody tr').length === 3);
-  await page.selectOption('#filter-server', 'hostile');
+  await page.waitForFunction(() => document.querySelectorAll('#queue tbody tr').length === 11);
+  await page.click('#servers tr[data-server="hostile"] .only-server');
   await page.waitForFunction(() => [...document.querySelectorAll('#queue tbody tr')].every(t => t.dataset.server === 'hostile'));
   check('the server filter keeps only that server', (await page.$$eval('#queue tbody tr', trs => trs.length)) === 2);
-  await page.selectOption('#filter-server', '');
-  await page.waitForFunction(() => document.querySelectorAll('#queue tbody tr').length === 3);
+  await page.click('#clear-server');
+  await page.waitForFunction(() => document.querySelectorAll('#queue tbody tr').length === 11);
+  await page.selectOption('#filter-verdict', 'quarantine');
+  await page.waitForFunction(() => [...document.querySelectorAll('#queue tbody tr')].every(t => t.cells[3].textContent === 'quarantine'));
+  const qv = await page.$$eval('#queue tbody tr', trs => trs.length);
+  check('the verdict filter runs on the server', qv >= 1 && qv < 11, qv);
+  await page.selectOption('#filter-verdict', '');
+  await page.fill('#filter-q', 'ECHO');
+  await page.waitForFunction(() => document.querySelectorAll('#queue tbody tr').length === 1);
+  check('the name search runs on the server, case-insensitive', (await page.$$eval('#queue tbody tr', trs => trs.map(t => t.dataset.tool))).join() === 'echo');
+  await page.fill('#filter-q', 'no-such-tool-anywhere');
+  await page.waitForSelector('#empty');
+  check('a search without hits says so', (await page.textContent('#empty')).includes('Nothing matches'));
+  await page.fill('#filter-q', '');
+  await page.waitForFunction(() => document.querySelectorAll('#queue tbody tr').length === 11);
+  const queueRequests = requests.filter(u => u.includes('/api/v1/queue?'));
+  check('filters are query parameters of /api/v1/queue', queueRequests.some(u => u.includes('verdict=quarantine')) && queueRequests.some(u => u.includes('q=ECHO')), queueRequests);
 
   // ------------------------------------------ keyboard: queue -> tool
   const reached = await tabTo(page, () => document.activeElement && document.activeElement.classList.contains('tool-link') && document.activeElement.closest('tr').dataset.tool === 'echo');
@@ -125,7 +144,13 @@ try {
   const add = await page.$$eval('#diff-current .line.add', ls => ls.map(l => l.textContent));
   check('the diff marks the approved line as removed', del.some(l => l.includes('Echoes the text back.')), del);
   check('the diff marks the current line as added', add.some(l => l.includes('Echoes the given text back unchanged.')), add);
+  const ins = await page.$$eval('#strings .string-diff ins', es => es.map(e => e.textContent));
+  const paths = await page.$$eval('#strings .path code', es => es.map(e => e.textContent));
+  check('the character diff names the string', paths.join() === '/description', paths);
+  check('the character diff marks exactly the inserted words', ins.map(t => t.trim()).join('|') === 'given|unchanged', ins);
+  check('kept characters are not marked', (await page.$$eval('#strings ins, #strings del', es => es.map(e => e.textContent).join(''))).indexOf('Echoes') < 0);
   check('unchanged lines are not marked', !del.some(l => l.includes('inputSchema')) && !add.some(l => l.includes('inputSchema')));
+  check('no stray text (such as "null") between the tool view\'s parts', await page.evaluate(() => [...document.getElementById('view').childNodes].every(n => n.nodeType === 1)));
   await page.screenshot({ path: path.join(SHOTS, 'diff.png'), fullPage: true });
 
   // ---------------------------------------------- keyboard: approve
@@ -135,8 +160,8 @@ try {
   await page.waitForFunction(() => document.querySelector('.state-approved') !== null);
   check('approve moves the tool to approved (CLI)', cliStates()['fixture/echo'] === 'approved', cliStates());
   check('the page updated without a reload', page.url().includes('#/tool/') && (await page.textContent('#status')).includes('Approved'));
-  await page.waitForFunction(() => document.getElementById('badge').textContent === '2');
-  check('the badge follows', (await page.textContent('#badge')) === '2');
+  await page.waitForFunction(() => document.getElementById('badge').textContent === '10');
+  check('the badge follows', (await page.textContent('#badge')) === '10');
 
   // ----------------------------------------------------- quarantine
   await page.click('#quarantine');
@@ -157,9 +182,57 @@ try {
 
   // --------------------------------------------------- hostile tool
   const hostileName = 'evil<img src=x onerror=window.__pwned=4>';
-  await page.goto(`${BASE}/#/tool/hostile/${encodeURIComponent(hostileName)}`);
-  await page.waitForSelector('#definition');
+  const hostileId = idOf('hostile', hostileName);
+  check('the hostile tool has an id', !!hostileId, rows);
+  await page.goto(`${BASE}/#/tool/${hostileId}`);
+  await page.waitForSelector(`#tool-name[data-id="${hostileId}"]`);
   check('the hostile name is the heading text', (await page.textContent('#tool-name')) === hostileName);
+
+  // -------------------------------- a near-identical rename, hostile text
+  await page.goto(`${BASE}/#/tool/${idOf('fixture', 'read_text_file')}`);
+  await page.waitForSelector(`#tool-name[data-id="${idOf('fixture', 'read_text_file')}"]`);
+  await page.waitForSelector('#rename');
+  const renameText = await page.textContent('#rename');
+  check('a near-identical rename is shown as a rename', renameText.includes('Renamed from read_file') && /9\d\.\d% alike/.test(renameText), renameText);
+  const rpaths = await page.$$eval('#strings .path code', es => es.map(e => e.textContent));
+  check('the rename diffs the name and the description', rpaths.join() === '/description,/name', rpaths);
+  const rins = await page.$$eval('#strings ins', es => es.map(e => e.textContent));
+  check('markup inserted into a description is text in the character diff', rins.some(t => t.includes('<img src=x onerror=window.__pwned=6>')), rins);
+  check('a bidi override inserted is a highlighted escape in the diff', await page.$$eval('#strings ins .esc', es => es.some(e => e.textContent === '\\u202E')));
+  check('no element came from the inserted markup', (await page.$$eval('#strings img, #view img', es => es.length)) === 0);
+  await page.screenshot({ path: path.join(SHOTS, 'rename.png'), fullPage: true });
+  const inj3 = await injected(page); /* checked with the others at the end */
+
+  // --------------------- names with hidden and special characters open
+  const specialRows = rows.filter(r => r.server === 'special');
+  check('every special name is in the queue', specialRows.length === SPECIAL.length, specialRows);
+  const shown = specialRows.map(r => r.tool);
+  for (const want of ['re\\u200Bad', 'a/b#c?d%2e%25%', 'say "hi" \'there\'', '..', '.', '\\u2067rtl\\u2069 <b>bold</b>'])
+    check(`special name ${JSON.stringify(want)} is shown render-safe`, shown.includes(want), shown);
+  check('a very long name is shown cut, not whole', shown.some(t => t.startsWith('xxxxxxxxxx') && t.length < 600 && t.endsWith('...')), shown);
+  for (const row of specialRows) {
+    await page.goto(`${BASE}/#/tool/${row.id}`);
+    await page.waitForSelector(`#tool-name[data-id="${row.id}"]`);
+    const heading = await page.textContent('#tool-name');
+    check(`special name ${JSON.stringify(row.tool.slice(0, 30))} opens as its own tool`, heading === row.tool && (await page.textContent('#tool-server')) === 'special', [heading, row.tool]);
+    await page.click('#approve');
+    await page.waitForFunction(() => document.querySelector('.state-approved') !== null || document.getElementById('force-approve'));
+    if (await page.$('#force-approve')) { /* a hidden character in the name: quarantined */
+      await page.click('#force-approve');
+      await page.waitForFunction(() => document.querySelector('.state-approved') !== null);
+    }
+  }
+  const specialStates = Object.entries(cliStates()).filter(([k]) => k.startsWith('special/'));
+  check('every special name was approved through the page (CLI)', specialStates.length === SPECIAL.length && specialStates.every(([, v]) => v === 'approved'), specialStates);
+  check('no raw zero-width or bidi character reached the page', await page.evaluate(() => !/[\u200b\u2066-\u2069\u202a-\u202e]/.test(document.body.innerText)));
+  // the REST API decodes percent-encoded names, "/", "?", "#" and "%" included
+  const byName = await page.evaluate(async ([k, raw]) => {
+    const r = await fetch('/api/v1/servers/special/tools/' + encodeURIComponent(raw), { headers: { 'X-API-Key': k } });
+    return [r.status, (await r.json()).tool];
+  }, [KEY, 'a/b#c?d%2e%25%']);
+  check('a name with / # ? % is found by its percent-encoded name', byName[0] === 200 && byName[1] === 'a/b#c?d%2e%25%', byName);
+  await page.goto(`${BASE}/#/tool/${hostileId}`);
+  await page.waitForSelector(`#tool-name[data-id="${hostileId}"]`);
   const def = await page.textContent('#definition');
   check('<script> is shown as text', def.includes('<script>window.__pwned=1</script>'), def);
   check('onerror= is shown as text', def.includes('onerror=\\"window.__pwned=2\\"'), def);
@@ -182,18 +255,20 @@ try {
 
   // ------------------------------------------------------ empty queue
   execFileSync(MCPVET, ['security', 'approve', 'hostile', '--all', '--force', '--store', STORE]);
+  execFileSync(MCPVET, ['security', 'approve', 'fixture', '--all', '--force', '--store', STORE]);
   await page.goto(`${BASE}/#/queue`);
   await page.waitForSelector('#empty');
   check('an empty queue says so', (await page.textContent('#empty')).includes('empty'));
 
   // --------------------------------- nothing ran, nothing was injected
   const inj = await injected(page);
-  await page.goto(`${BASE}/#/tool/hostile/${encodeURIComponent(hostileName)}`);
-  await page.waitForSelector('#definition');
+  await page.goto(`${BASE}/#/tool/${hostileId}`);
+  await page.waitForSelector(`#tool-name[data-id="${hostileId}"]`);
   const inj2 = await injected(page);
-  check('no script from a tool ran', inj.pwned === null && inj2.pwned === null, [inj.pwned, inj2.pwned]);
-  check('no element was created from a tool', inj.bad.length === 0 && inj2.bad.length === 0, inj.bad.concat(inj2.bad));
-  check('no CSP violation', inj.csp.length === 0 && inj2.csp.length === 0, inj.csp.concat(inj2.csp));
+
+  check('no script from a tool ran', inj.pwned === null && inj2.pwned === null && inj3.pwned === null, [inj.pwned, inj2.pwned, inj3.pwned]);
+  check('no element was created from a tool', inj.bad.length === 0 && inj2.bad.length === 0 && inj3.bad.length === 0, inj.bad.concat(inj2.bad, inj3.bad));
+  check('no CSP violation', inj.csp.length === 0 && inj2.csp.length === 0 && inj3.csp.length === 0, inj.csp.concat(inj2.csp, inj3.csp));
   check('no page error', pageErrors.length === 0, pageErrors);
   check('every request stayed on this origin', requests.every(u => u.startsWith(BASE + '/')), requests.filter(u => !u.startsWith(BASE)));
 } catch (e) {

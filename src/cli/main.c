@@ -92,12 +92,9 @@ int main(int argc, char **argv) {
     /* A server that exits while we write to it must not kill mcpvet: writes
      * then fail with EPIPE and the server gets a status. */
     signal(SIGPIPE, SIG_IGN);
-    /* scan, security scan, serve, mcp and proxy reach servers, some over
-     * HTTP from several threads: libcurl's global set-up comes first. */
-    if (mv_mcp_global_init() != MV_OK) {
-        mv_cli_error("cannot initialise the HTTP client");
-        return MV_EXIT_USAGE;
-    }
+    /* libcurl is loaded and set up on the first HTTP request (thread-safe,
+     * once: src/mcp/curl_dl.h), so runs that never reach an HTTP server do
+     * not pay for it. */
     int code = -1;
     if (strcmp(cmd, "scan") == 0)
         code = mv_cli_scan(argc - 1, argv + 1);

@@ -823,8 +823,8 @@ bool mv_ac_equal(const mv_ac *x, const mv_ac *y) {
     size_t cells = cell ? x->n_rows * x->n_classes : 0;
     return x->flags == y->flags && x->n_nodes == y->n_nodes && x->n_edges == y->n_edges &&
            x->n_dense == y->n_dense && x->n_out == y->n_out && cell == dfa_cell(y) &&
-           (cell == 0 || (x->n_classes == y->n_classes && x->n_rows == y->n_rows)) && memcmp(x->fold, y->fold, 256) == 0 &&
-           (cell == 0 || memcmp(x->cls, y->cls, 256) == 0) &&
+           (cell == 0 || (x->n_classes == y->n_classes && x->n_rows == y->n_rows)) &&
+           memcmp(x->fold, y->fold, 256) == 0 && (cell == 0 || memcmp(x->cls, y->cls, 256) == 0) &&
            memcmp(x->nodes, y->nodes, x->n_nodes * sizeof(ac_node)) == 0 &&
            memcmp(x->edge_bytes, y->edge_bytes, x->n_edges) == 0 &&
            memcmp(x->edge_targets, y->edge_targets, x->n_edges * sizeof(uint32_t)) == 0 &&

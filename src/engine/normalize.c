@@ -517,9 +517,9 @@ static int pass_a(mv_normalizer *n, const unsigned char *raw, size_t len) {
             do {
                 /* Eight at a time while the next nine bytes are ASCII (each
                  * of the eight is then followed by ASCII): most tool text. */
-                if (i + 9 <= len && ((load64((const char *)raw + i) |
-                                      load64((const char *)raw + i + 1)) &
-                                     0x8080808080808080ull) == 0) {
+                if (i + 9 <= len &&
+                    ((load64((const char *)raw + i) | load64((const char *)raw + i + 1)) &
+                     0x8080808080808080ull) == 0) {
                     for (unsigned j = 0; j < 8; j++) {
                         ob[k + j] = (char)n->fold_ascii[raw[i + j]];
                         oo[k + j] = (uint32_t)(i + j);

@@ -103,6 +103,17 @@ cg() { # n file
         >"$OUT/ir-$1.txt"
     callgrind_annotate --inclusive=no "$OUT/callgrind-$1.out" 2>/dev/null |
         grep -E '^ *[0-9,]+ +\(' | head -n 25 >"$OUT/callgrind-$1-top.txt" || true
+    callgrind_annotate --inclusive=yes "$OUT/callgrind-$1.out" 2>/dev/null |
+        grep -E '^ *[0-9,]+ +\(' >"$OUT/callgrind-$1-incl.txt" || true
+}
+
+# Inclusive instructions of the first function whose "file:function" name
+# matches the extended regex $2 in the callgrind listing $1 (0 if none).
+cg_incl() {
+    awk -v re="$2" '{ n = $1; gsub(",", "", n); f = $0
+        sub(/^ *[0-9,]+ +\([ 0-9.]+%\) +/, "", f); sub(/ \[.*$/, "", f)
+        if (f ~ re) { print n; found = 1; exit } }
+        END { if (!found) print 0 }' "$1"
 }
 have_cg=no
 command -v valgrind >/dev/null 2>&1 && have_cg=yes
@@ -137,9 +148,9 @@ done
 say "== end to end: mcpvet scan --tools FILE --format json --output FILE (median of runs)"
 say "   wall-clock time; cpu = user+sys; input = JSON bytes; text = decoded tool strings;"
 say "   Ir/tool = callgrind instructions / N; +Ir/tool = the same minus the 10-tool run (fixed cost)"
-hdr=$(printf '%9s %8s %9s %9s %8s %8s %8s %9s %8s %7s %6s %8s %6s %9s %9s' \
+hdr=$(printf '%9s %8s %9s %9s %8s %8s %8s %9s %8s %7s %6s %8s %6s %9s %9s %8s' \
     tools "input MB" "j1 wall s" "j1 tool/s" "in MB/s" "txt MB/s" "cpu us/t" \
-    "j2 tool/s" "speedup" "j2==j1" "runs" "RSS MB" "RSS/in" "Ir/tool" "+Ir/tool")
+    "j2 tool/s" "speedup" "j2==j1" "runs" "RSS MB" "RSS/in" "Ir/tool" "+Ir/tool" "Ir/byte")
 say "$hdr"
 for n in $SIZES; do
     e=$OUT/engine-$n.txt
@@ -152,17 +163,20 @@ for n in $SIZES; do
     runs=$(wc -l <"$OUT/runs-$n-j1.txt")
     ir="-"
     irm="-"
+    irb="-"
     if [ -s "$OUT/ir-$n.txt" ]; then
         ir=$(awk -v n="$n" '{printf "%.0f", $1 / n}' "$OUT/ir-$n.txt")
+        irb=$(awk -v b="$in_b" '{printf "%.1f", $1 / b}' "$OUT/ir-$n.txt")
         [ -s "$OUT/ir-10.txt" ] &&
             irm=$(awk -v n="$n" -v f="$(cat "$OUT/ir-10.txt")" '{printf "%.0f", ($1 - f) / (n - 10)}' "$OUT/ir-$n.txt")
     fi
     say "$(awk -v n="$n" -v ib="$in_b" -v tb="$txt_b" -v w1="$w1" -v c1="$c1" -v w2="$w2" \
-        -v rss="$rss" -v same="$(cat "$OUT/identical-$n.txt")" -v runs="$runs" -v ir="$ir" -v irm="$irm" 'BEGIN {
+        -v rss="$rss" -v same="$(cat "$OUT/identical-$n.txt")" -v runs="$runs" -v ir="$ir" -v irm="$irm" \
+        -v irb="$irb" 'BEGIN {
         w1 = w1 > 0 ? w1 : 0.005; w2 = w2 > 0 ? w2 : 0.005
-        printf "%9d %8.1f %9.3f %9.0f %8.1f %8.1f %8.2f %9.0f %7.2fx %7s %6d %8.1f %5.1fx %9s %9s\n",
+        printf "%9d %8.1f %9.3f %9.0f %8.1f %8.1f %8.2f %9.0f %7.2fx %7s %6d %8.1f %5.1fx %9s %9s %8s\n",
             n, ib / 1e6, w1, n / w1, ib / 1e6 / w1, tb / 1e6 / w1, c1 * 1e6 / n, n / w2, w1 / w2,
-            same, runs, rss / 1024, rss * 1024 / ib, ir, irm }')"
+            same, runs, rss / 1024, rss * 1024 / ib, ir, irm, irb }')"
 done
 say ""
 
@@ -190,6 +204,46 @@ for n in $SIZES; do
 done
 say ""
 first=$(echo "$SIZES" | awk '{print $1}')
+# Instructions per input byte by phase and by check (callgrind, inclusive,
+# --jobs 1) for every size run under callgrind: the per-check cost table of
+# docs/performance.md. A check's row is its inspect function.
+cg_rows='engine start-up|engine\.c:mv_engine_new$
+parse + build tools|model\.c:mv_model_parse$
+registry prepare|engine\.c:mv_scan_new$
+normalize|normalize\.c:mv_normalize$
+unicode.hidden|unicode_hidden\.c:uh_inspect$
+shadowing.cross_server|checks/shadowing\.c:inspect$
+payload.decoded|payload_decoded\.c:payload_inspect$
+directive.imperative|directive\.c:directive_inspect$
+capability.mismatch|capability\.c:cap_inspect$
+secret.embedded|secret_embedded\.c:inspect$
+report render|report\.c:mv_report_render_to$'
+cg_sizes=""
+for n in $SIZES; do
+    if [ -s "$OUT/callgrind-$n-incl.txt" ]; then cg_sizes="$cg_sizes $n"; fi
+done
+if [ -n "$cg_sizes" ]; then
+    say "== instructions per input byte by phase and check (callgrind, inclusive, --jobs 1)"
+    line=$(printf '%-24s' "tools:")
+    for n in $cg_sizes; do line="$line $(printf '%10s' "$n")"; done
+    say "$line"
+    echo "$cg_rows" | while IFS='|' read -r label re; do
+        line=$(printf '%-24s' "$label")
+        for n in $cg_sizes; do
+            ir=$(cg_incl "$OUT/callgrind-$n-incl.txt" "$re")
+            line="$line $(awk -v i="$ir" -v b="$(kv "$OUT/engine-$n.txt" input_bytes)" \
+                'BEGIN {printf "%10.1f", (b > 0 ? i / b : 0)}')"
+        done
+        say "$line"
+    done
+    line=$(printf '%-24s' "total")
+    for n in $cg_sizes; do
+        line="$line $(awk -v b="$(kv "$OUT/engine-$n.txt" input_bytes)" '{printf "%10.1f", $1 / b}' \
+            "$OUT/ir-$n.txt")"
+    done
+    say "$line"
+    say ""
+fi
 say "engine start-up (mcpvet_bench_engine, wall, median of 21): $(kv "$OUT/engine-$first.txt" engine_new_ms) ms"
 say "   per check (an engine with only that check): $(awk '$1=="init" {printf "%s %s ms; ", $2, $3}' "$OUT/engine-$first.txt")"
 

@@ -8,7 +8,8 @@ pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 file(GLOB TEST_SUPPORT_SOURCES CONFIGURE_DEPENDS tests/unit/support/*.c)
 add_library(mvtestsupport STATIC ${TEST_SUPPORT_SOURCES} tests/unit/support/empty.c)
 target_include_directories(mvtestsupport PUBLIC include tests/unit/support src/engine src)
-target_link_libraries(mvtestsupport PUBLIC mvcore PkgConfig::CMOCKA)
+# libcurl directly: the HTTP tests call it themselves (mvcore loads it at run time).
+target_link_libraries(mvtestsupport PUBLIC mvcore PkgConfig::CMOCKA PkgConfig::CURL)
 
 file(GLOB UNIT_TESTS CONFIGURE_DEPENDS tests/unit/test_*.c)
 foreach(src IN LISTS UNIT_TESTS)

@@ -92,10 +92,14 @@ int main(int argc, char **argv) {
     /* A server that exits while we write to it must not kill mcpvet: writes
      * then fail with EPIPE and the server gets a status. */
     signal(SIGPIPE, SIG_IGN);
-    /* scan, security scan, serve, mcp and proxy reach servers, some over
-     * HTTP from several threads: libcurl's global set-up comes first. */
-    if (mv_mcp_global_init() != MV_OK) {
-        mv_cli_error("cannot initialise the HTTP client");
+    /* libcurl is loaded and set up on first use (src/mcp/curl_dl.h), so a
+     * scan of tools files, eval and security never pay for it. The
+     * long-running servers that reach MCP servers from several threads load
+     * it now, before any thread exists (the collect stage does the same
+     * before its workers start). */
+    if ((strcmp(cmd, "serve") == 0 || strcmp(cmd, "mcp") == 0 || strcmp(cmd, "proxy") == 0) &&
+        mv_mcp_global_init() != MV_OK) {
+        mv_cli_error("cannot initialise the HTTP client (libcurl)");
         return MV_EXIT_USAGE;
     }
     int code = -1;

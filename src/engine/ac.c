@@ -7,7 +7,11 @@
  *    (16-bit entries below 2^15 states);
  *  - hybrid for very large pattern sets (every tool name of a registry, the
  *    directive phrases): the root and its children get full 256-entry rows,
- *    deeper states keep sorted sparse edges and failure links.
+ *    deeper states keep sorted sparse edges and failure links; in addition
+ *    the shallowest states (BFS order, up to MAX_PARTIAL_CELLS cells) get
+ *    complete class rows, so text that stays near the root (almost all of
+ *    it) costs one table load per byte, as in a full DFA, and only the
+ *    rare walk deep into a long phrase follows sparse edges.
  * Scanning never allocates. A built automaton can be saved as words and
  * loaded back in place (tables precompiled at build time).
  */
@@ -21,6 +25,9 @@
 #define DENSE_DEPTH 1 /* hybrid: states at depth <= this get a full row */
 /* Full DFA when states x classes fits this many cells (16 MiB of table). */
 #define MAX_DFA_CELLS (4u * 1024u * 1024u)
+/* Rows of the shallow states of a larger automaton (4 MiB of 32-bit cells;
+ * the directive phrases: about 20,000 of 119,000 states). */
+#define MAX_PARTIAL_CELLS (1024u * 1024u)
 #define DFA_OUTPUT_BIT 0x80000000u
 #define DFA16_OUTPUT_BIT 0x8000u
 #define DFA16_MAX_STATES 0x7FFFu
@@ -72,6 +79,9 @@ struct mv_ac {
     uint32_t *dfa;
     uint16_t *dfa16;
     size_t n_classes;
+    /* States 0 .. n_rows-1 have a row (n_rows == n_nodes: full DFA). A
+     * partial table (n_rows < n_nodes) always has 32-bit cells. */
+    size_t n_rows;
     uint8_t cls[256];
     bool borrowed; /* tables live in caller memory (mv_ac_load): never freed */
 };
@@ -219,12 +229,15 @@ static int build_dfa(mv_ac *ac) {
     for (int c = 0; c < 256; c++)
         if (used[c])
             class_of_folded[c] = (uint8_t)n_classes++;
-    if (n_classes > 255 || ac->n_nodes > MAX_DFA_CELLS / n_classes)
-        return MV_OK; /* too big: the hybrid serves */
+    if (n_classes > 255)
+        return MV_OK; /* cannot happen with fewer than 255 distinct bytes */
+    size_t n_rows = ac->n_nodes;
+    if (n_rows > MAX_DFA_CELLS / n_classes)
+        n_rows = MAX_PARTIAL_CELLS / n_classes; /* too big: rows for the shallow states */
     for (int c = 0; c < 256; c++)
         ac->cls[c] = class_of_folded[ac->fold[c]];
-    bool narrow = ac->n_nodes <= DFA16_MAX_STATES;
-    size_t cells = ac->n_nodes * n_classes;
+    bool narrow = n_rows == ac->n_nodes && ac->n_nodes <= DFA16_MAX_STATES;
+    size_t cells = n_rows * n_classes;
     uint32_t *dfa = NULL;
     uint16_t *dfa16 = NULL;
     if (narrow)
@@ -235,8 +248,9 @@ static int build_dfa(mv_ac *ac) {
         return MV_ENOMEM;
     /* Row of a state = row of its failure target, overridden by its own
      * edges. BFS order makes the failure target's row ready first; the
-     * output bit depends only on the target, so copied entries keep it. */
-    for (size_t st = 0; st < ac->n_nodes; st++) {
+     * output bit depends only on the target, so copied entries keep it.
+     * A failure target is shallower, so within the first n_rows too. */
+    for (size_t st = 0; st < n_rows; st++) {
         const ac_node *n = &ac->nodes[st];
         if (narrow) {
             uint16_t *row = dfa16 + st * n_classes;
@@ -265,6 +279,7 @@ static int build_dfa(mv_ac *ac) {
     ac->dfa = dfa;
     ac->dfa16 = dfa16;
     ac->n_classes = n_classes;
+    ac->n_rows = n_rows;
     return MV_OK;
 }
 
@@ -489,8 +504,8 @@ void mv_ac_free(mv_ac *ac) {
     mv_free(ac->alloc, ac->dense_rows, ac->n_dense * 256 * sizeof(uint32_t));
     mv_free(ac->alloc, ac->out_ids, (ac->n_out + 1) * sizeof(uint32_t));
     mv_free(ac->alloc, ac->out_lens, (ac->n_out + 1) * sizeof(uint32_t));
-    mv_free(ac->alloc, ac->dfa, ac->n_nodes * ac->n_classes * sizeof(uint32_t));
-    mv_free(ac->alloc, ac->dfa16, ac->n_nodes * ac->n_classes * sizeof(uint16_t));
+    mv_free(ac->alloc, ac->dfa, ac->n_rows * ac->n_classes * sizeof(uint32_t));
+    mv_free(ac->alloc, ac->dfa16, ac->n_rows * ac->n_classes * sizeof(uint16_t));
     mv_free(ac->alloc, ac, sizeof(*ac));
 }
 
@@ -579,6 +594,48 @@ static int scan_dfa16(const mv_ac *ac, const unsigned char *s, size_t len, mv_ac
     return 0;
 }
 
+/* Partial table: a state with a row takes one load; a deeper state tries
+ * its own sparse edges, then follows failure links until an edge matches or
+ * a state with a row answers (failure targets are shallower, so one does). */
+static int scan_partial(const mv_ac *ac, const unsigned char *s, size_t len, mv_ac_callback cb,
+                        void *ctx) {
+    const uint32_t *dfa = ac->dfa;
+    const uint8_t *cls = ac->cls;
+    size_t n_classes = ac->n_classes;
+    uint32_t n_rows = (uint32_t)ac->n_rows;
+    uint32_t state = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t next;
+        if (state < n_rows) {
+            next = dfa[(size_t)state * n_classes + cls[s[i]]];
+        } else {
+            uint8_t c = ac->fold[s[i]];
+            uint32_t st = state;
+            for (;;) {
+                const ac_node *n = &ac->nodes[st];
+                uint32_t t = find_edge(ac, n, c);
+                if (t != NO_NODE) {
+                    const ac_node *tn = &ac->nodes[t];
+                    next = t | (tn->out_count > 0 || tn->dict != NO_NODE ? DFA_OUTPUT_BIT : 0);
+                    break;
+                }
+                st = n->fail;
+                if (st < n_rows) {
+                    next = dfa[(size_t)st * n_classes + cls[s[i]]];
+                    break;
+                }
+            }
+        }
+        state = next & ~DFA_OUTPUT_BIT;
+        if ((next & DFA_OUTPUT_BIT) && cb != NULL) {
+            int r = report(ac, state, i + 1, cb, ctx);
+            if (r != 0)
+                return r;
+        }
+    }
+    return 0;
+}
+
 int mv_ac_scan(const mv_ac *ac, const char *text, size_t len, mv_ac_callback cb, void *ctx) {
     if (ac == NULL || (text == NULL && len > 0))
         return 0;
@@ -586,7 +643,8 @@ int mv_ac_scan(const mv_ac *ac, const char *text, size_t len, mv_ac_callback cb,
     if (ac->dfa16 != NULL)
         return scan_dfa16(ac, s, len, cb, ctx);
     if (ac->dfa != NULL)
-        return scan_dfa(ac, s, len, cb, ctx);
+        return ac->n_rows == ac->n_nodes ? scan_dfa(ac, s, len, cb, ctx)
+                                         : scan_partial(ac, s, len, cb, ctx);
     uint32_t state = 0;
     for (size_t i = 0; i < len; i++) {
         state = sparse_step(ac, state, s[i]);
@@ -609,7 +667,7 @@ size_t mv_ac_memory(const mv_ac *ac) {
         return 0;
     return sizeof(*ac) + ac->n_nodes * sizeof(ac_node) + ac->n_edges * 5 +
            ac->n_dense * 256 * sizeof(uint32_t) + ac->n_out * 8 +
-           ac->n_nodes * ac->n_classes * (ac->dfa16 != NULL ? sizeof(uint16_t) : sizeof(uint32_t));
+           ac->n_rows * ac->n_classes * (ac->dfa16 != NULL ? sizeof(uint16_t) : sizeof(uint32_t));
 }
 
 /* ---- saved automata
@@ -617,16 +675,17 @@ size_t mv_ac_memory(const mv_ac *ac) {
  * Layout (32-bit words): a header, then each table as it is in memory, so a
  * loaded automaton points into the words instead of copying them.
  *   magic, version, byte-order probe, flags, n_nodes, n_edges, n_dense,
- *   n_out, n_classes (0: no full DFA), bytes per DFA cell (0, 2 or 4),
- *   total words, fold (64 words), cls (64 words),
+ *   n_out, n_classes (0: no DFA rows), bytes per DFA cell (0, 2 or 4),
+ *   total words, n_rows (states with a DFA row), fold (64 words),
+ *   cls (64 words),
  *   nodes (8 words each), edge_targets (n_edges + 1), out_ids (n_out + 1),
  *   out_lens (n_out + 1), dense_rows (n_dense * 256),
- *   DFA (n_nodes * n_classes cells, padded to a word),
+ *   DFA (n_rows * n_classes cells, padded to a word),
  *   edge_bytes (n_edges + 1, padded to a word).
  */
 #define AC_SAVE_MAGIC 0x4D564143u /* "CAVM" */
-#define AC_SAVE_VERSION 1u
-#define AC_SAVE_HEADER 11u
+#define AC_SAVE_VERSION 2u
+#define AC_SAVE_HEADER 12u
 
 /* Bytes 0, 1, 2, 3 stored as one word: a host with the other byte order
  * reads a different word and rejects the tables. */
@@ -635,9 +694,9 @@ static const uint8_t ac_probe[4] = {0, 1, 2, 3};
 _Static_assert(sizeof(ac_node) == 8 * sizeof(uint32_t), "ac_node is saved as 8 words");
 
 static size_t saved_words(size_t n_nodes, size_t n_edges, size_t n_dense, size_t n_out,
-                          size_t n_classes, size_t cell) {
+                          size_t n_classes, size_t cell, size_t n_rows) {
     return AC_SAVE_HEADER + 128 + n_nodes * 8 + (n_edges + 1) + 2 * (n_out + 1) + n_dense * 256 +
-           (n_nodes * n_classes * cell + 3) / 4 + (n_edges + 4) / 4;
+           (n_rows * n_classes * cell + 3) / 4 + (n_edges + 4) / 4;
 }
 
 static size_t dfa_cell(const mv_ac *ac) {
@@ -647,7 +706,7 @@ static size_t dfa_cell(const mv_ac *ac) {
 size_t mv_ac_saved_words(const mv_ac *ac) {
     size_t cell = dfa_cell(ac);
     return saved_words(ac->n_nodes, ac->n_edges, ac->n_dense, ac->n_out, cell ? ac->n_classes : 0,
-                       cell);
+                       cell, cell ? ac->n_rows : 0);
 }
 
 /* Copy `bytes` to w, zero-padded to whole words; returns the next word. */
@@ -675,6 +734,7 @@ void mv_ac_save(const mv_ac *ac, uint32_t *words) {
     *w++ = (uint32_t)n_classes;
     *w++ = (uint32_t)cell;
     *w++ = (uint32_t)total;
+    *w++ = (uint32_t)(cell ? ac->n_rows : 0);
     w = put(w, ac->fold, 256);
     w = put(w, ac->cls, 256);
     w = put(w, ac->nodes, ac->n_nodes * sizeof(ac_node));
@@ -683,7 +743,7 @@ void mv_ac_save(const mv_ac *ac, uint32_t *words) {
     w = put(w, ac->out_lens, (ac->n_out + 1) * sizeof(uint32_t));
     w = put(w, ac->dense_rows, ac->n_dense * 256 * sizeof(uint32_t));
     w = put(w, cell == 2 ? (const void *)ac->dfa16 : (const void *)ac->dfa,
-            ac->n_nodes * n_classes * cell);
+            (cell ? ac->n_rows : 0) * n_classes * cell);
     w = put(w, ac->edge_bytes, ac->n_edges + 1);
     assert((size_t)(w - words) == total);
 }
@@ -706,7 +766,10 @@ int mv_ac_load(mv_ac **out, const mv_allocator *a, const uint32_t *words, size_t
         words[6] > words[4] || words[7] > UINT32_MAX / 4 || words[8] > 255 ||
         !(words[9] == 0 || words[9] == 2 || words[9] == 4) || (words[9] == 0) != (words[8] == 0) ||
         (words[9] == 2 && words[4] > DFA16_MAX_STATES) || words[10] != n_words ||
-        saved_words(words[4], words[5], words[6], words[7], words[8], words[9]) != n_words) {
+        words[11] > words[4] || (words[9] == 0) != (words[11] == 0) ||
+        (words[9] == 2 && words[11] != words[4]) ||
+        saved_words(words[4], words[5], words[6], words[7], words[8], words[9], words[11]) !=
+            n_words) {
         rc = MV_EINVAL;
         goto done;
     }
@@ -724,6 +787,7 @@ int mv_ac_load(mv_ac **out, const mv_allocator *a, const uint32_t *words, size_t
     ac->n_out = words[7];
     ac->n_classes = words[8];
     size_t cell = words[9];
+    ac->n_rows = words[11];
     const uint32_t *w = words + AC_SAVE_HEADER;
     memcpy(ac->fold, w, 256);
     w += 64;
@@ -745,7 +809,7 @@ int mv_ac_load(mv_ac **out, const mv_allocator *a, const uint32_t *words, size_t
         ac->dfa16 = (uint16_t *)(uintptr_t)w;
     else if (cell == 4)
         ac->dfa = (uint32_t *)(uintptr_t)w;
-    w += (ac->n_nodes * ac->n_classes * cell + 3) / 4;
+    w += (ac->n_rows * ac->n_classes * cell + 3) / 4;
     ac->edge_bytes = (uint8_t *)(uintptr_t)w;
     *out = ac;
 done:
@@ -756,11 +820,11 @@ bool mv_ac_equal(const mv_ac *x, const mv_ac *y) {
     if (x == NULL || y == NULL)
         return x == y;
     size_t cell = dfa_cell(x);
-    size_t cells = cell ? x->n_nodes * x->n_classes : 0;
+    size_t cells = cell ? x->n_rows * x->n_classes : 0;
     return x->flags == y->flags && x->n_nodes == y->n_nodes && x->n_edges == y->n_edges &&
            x->n_dense == y->n_dense && x->n_out == y->n_out && cell == dfa_cell(y) &&
-           (cell == 0 || x->n_classes == y->n_classes) && memcmp(x->fold, y->fold, 256) == 0 &&
-           (cell == 0 || memcmp(x->cls, y->cls, 256) == 0) &&
+           (cell == 0 || (x->n_classes == y->n_classes && x->n_rows == y->n_rows)) &&
+           memcmp(x->fold, y->fold, 256) == 0 && (cell == 0 || memcmp(x->cls, y->cls, 256) == 0) &&
            memcmp(x->nodes, y->nodes, x->n_nodes * sizeof(ac_node)) == 0 &&
            memcmp(x->edge_bytes, y->edge_bytes, x->n_edges) == 0 &&
            memcmp(x->edge_targets, y->edge_targets, x->n_edges * sizeof(uint32_t)) == 0 &&

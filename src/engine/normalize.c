@@ -515,6 +515,19 @@ static int pass_a(mv_normalizer *n, const unsigned char *raw, size_t len) {
             oo = a->o + a->len;
             k = 0;
             do {
+                /* Eight at a time while the next nine bytes are ASCII (each
+                 * of the eight is then followed by ASCII): most tool text. */
+                if (i + 9 <= len &&
+                    ((load64((const char *)raw + i) | load64((const char *)raw + i + 1)) &
+                     0x8080808080808080ull) == 0) {
+                    for (unsigned j = 0; j < 8; j++) {
+                        ob[k + j] = (char)n->fold_ascii[raw[i + j]];
+                        oo[k + j] = (uint32_t)(i + j);
+                    }
+                    k += 8;
+                    i += 8;
+                    continue; /* re-checks byte i before the next step */
+                }
                 ob[k] = (char)n->fold_ascii[raw[i]];
                 oo[k] = (uint32_t)i;
                 k++;

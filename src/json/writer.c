@@ -34,16 +34,32 @@ static void indent(mv_jw *w) {
     w->b->data[w->b->len] = '\0';
 }
 
+/* Bytes a key may hold without JSON escaping: printable ASCII except '"'
+ * and '\\' (NUL, which ends the key, is not one of them). */
+#define K4(x) x, x, x, x
+#define K16(x) K4(x), K4(x), K4(x), K4(x)
+static const unsigned char key_plain[256] = {
+    K16(0), K16(0),                                                 /* 0x00-0x1F */
+    1,      1,      0,      K4(1),  1,      K4(1),  K4(1),          /* 0x20-0x2F: '"' */
+    K16(1),                                                         /* 0x30-0x3F */
+    K16(1),                                                         /* 0x40-0x4F */
+    K4(1),  K4(1),  K4(1),  0,      1,      1,      1,              /* 0x50-0x5F: '\\' */
+    K16(1),                                                         /* 0x60-0x6F */
+    K4(1),  K4(1),  K4(1),  1,      1,      1,      0,              /* 0x70-0x7F: DEL */
+    K16(0), K16(0), K16(0), K16(0), K16(0), K16(0), K16(0), K16(0), /* 0x80-0xFF */
+};
+#undef K16
+#undef K4
+
 /* Length of a key, and whether it needs no JSON escaping (keys are ASCII
  * literals, so it always holds in practice; anything else takes the
- * escaping path). One pass for both: this runs for every member. */
+ * escaping path). One table load per byte: this runs for every member. */
 static size_t key_len(const char *key, bool *plain) {
     size_t i = 0;
-    bool ok = true;
-    for (unsigned char c; (c = (unsigned char)key[i]) != '\0'; i++)
-        ok &= c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
-    *plain = ok;
-    return i;
+    while (key_plain[(unsigned char)key[i]])
+        i++;
+    *plain = key[i] == '\0';
+    return *plain ? i : i + strlen(key + i);
 }
 
 /* Separator, indentation and key before any value, written with a single

@@ -26,7 +26,7 @@
  * cursor seen before is a loop (a protocol error). Items are re-emitted
  * compactly, exactly as parsed, into one JSON array per list.
  */
-#include <curl/curl.h>
+#include "curl_dl.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,12 +84,14 @@ const char *mv_mcp_status_name(mv_mcp_status s) {
     return "unknown";
 }
 
+/* libcurl is loaded and initialised on first use (curl_dl.h); calling
+ * this only makes that happen now. */
 int mv_mcp_global_init(void) {
-    return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? MV_OK : MV_ENOMEM;
+    return mv_curl_ready() ? MV_OK : MV_ENOMEM;
 }
 
 void mv_mcp_global_cleanup(void) {
-    curl_global_cleanup();
+    mv_curl_cleanup();
 }
 
 /* Modern versions carry everything per request (2026-07-28 and later). */

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <curl/curl.h>
+#include "curl_dl.h"
 
 #include "mcp/transport.h"
 

@@ -208,6 +208,12 @@ static void *worker(void *arg) {
 }
 
 static int run_pool(pl_pool *pool) {
+    /* Load libcurl before any worker exists (src/mcp/curl_dl.h): dlopen and
+     * the libraries' constructors then never run beside a worker spawning
+     * a stdio server. A failure is not fatal here: only HTTP servers need
+     * it, and their transports then fail with a clear status. */
+    if (pool->n_jobs > 0)
+        (void)mv_mcp_global_init();
     unsigned n = pool->p->opts.concurrency;
     if (n > pool->n_jobs)
         n = (unsigned)pool->n_jobs;

@@ -25,7 +25,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <microhttpd.h>
+#include "server/mhd_dl.h"
 #include <netinet/in.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>

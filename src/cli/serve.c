@@ -32,6 +32,7 @@ enum {
     OPT_TIMEOUT,
     OPT_QUIET,
     OPT_ALLOW_APPROVAL,
+    OPT_REQUEST_TIMEOUT,
 };
 
 void mv_cli_serve_usage(FILE *f) {
@@ -61,6 +62,8 @@ void mv_cli_serve_usage(FILE *f) {
           "      --max-connections N   open connections (default 64)\n"
           "      --max-body BYTES      request body cap (default 16777216)\n"
           "      --idle-timeout SECONDS  close a connection idle this long (default 30)\n"
+          "      --request-timeout SECONDS  cut a request (headers, body and answer)\n"
+          "                            running longer than this (default 300)\n"
           "      --quiet               no request log on stderr\n"
           "  -h, --help                show this help\n",
           f);
@@ -121,6 +124,7 @@ static int parse_args(serve_args *a, int argc, char **argv, bool mcp) {
         {"max-scans", required_argument, NULL, OPT_MAX_SCANS},
         {"max-body", required_argument, NULL, OPT_MAX_BODY},
         {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+        {"request-timeout", required_argument, NULL, OPT_REQUEST_TIMEOUT},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"allow-agent-approval", no_argument, NULL, OPT_ALLOW_APPROVAL},
@@ -181,6 +185,12 @@ static int parse_args(serve_args *a, int argc, char **argv, bool mcp) {
                 0)
                 return MV_EXIT_USAGE;
             a->rest.timeout_s = secs < 1.0 ? 1u : (unsigned)secs;
+            break;
+        case OPT_REQUEST_TIMEOUT:
+            if (mv_cli_parse_seconds("serve: --request-timeout", optarg, MAX_TIMEOUT_SECONDS,
+                                     &secs) != 0)
+                return MV_EXIT_USAGE;
+            a->rest.deadline_s = secs < 1.0 ? 1u : (unsigned)secs;
             break;
         case OPT_TIMEOUT:
             if (mv_cli_parse_seconds(mcp ? "mcp: --timeout" : "serve: --timeout", optarg,

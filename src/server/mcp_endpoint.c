@@ -708,7 +708,8 @@ int mv_mcp_endpoint_start(mv_mcp_endpoint **out, const mv_mcp_endpoint_options *
     if ((rc = mv_httpd_parse_listen(&la, e->o.listen != NULL ? e->o.listen : "127.0.0.1:0", err)) !=
         MV_OK)
         goto fail;
-    if (!la.loopback && (!e->o.allow_remote || e->o.bearer_key == NULL)) {
+    if (!la.loopback &&
+        (!e->o.allow_remote || (e->o.bearer_key == NULL && e->o.bearer_key_sha256 == NULL))) {
         rc = mv_error_set(err, MV_EINVAL,
                           "%s is not a loopback address: binding it exposes the server to the "
                           "network; that needs --allow-remote and a key of your own",
@@ -724,6 +725,10 @@ int mv_mcp_endpoint_start(mv_mcp_endpoint **out, const mv_mcp_endpoint_options *
         }
         mv_httpd_key_set(&e->key, e->o.bearer_key, strlen(e->o.bearer_key));
         e->o.bearer_key = NULL; /* only the hash is kept */
+    } else if (e->o.bearer_key_sha256 != NULL) {
+        memcpy(e->key.hash, e->o.bearer_key_sha256, sizeof e->key.hash);
+        e->key.set = true;
+        e->o.bearer_key_sha256 = NULL;
     }
     if ((fd = mv_httpd_listen(&la, &port, err)) < 0) {
         rc = fd;

@@ -64,6 +64,9 @@ typedef struct mv_mcp_endpoint_options {
     bool quiet;                  /* no per-request lines */
     unsigned max_requests;       /* handler calls at once, 0 = 16; more: 503 + Retry-After */
     const char *name;            /* log line prefix, NULL = "mcpvet mcp" */
+    /* Instead of bearer_key: the SHA-256 of the key (32 bytes, copied), for
+     * a caller that keeps no copy of the key itself. */
+    const unsigned char *bearer_key_sha256;
 } mv_mcp_endpoint_options;
 
 #define MV_MCP_ENDPOINT_DEFAULT_MAX_BODY (16u * 1024 * 1024)

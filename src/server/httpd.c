@@ -20,7 +20,6 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -345,7 +344,6 @@ struct mv_httpd_watch {
     bool stop;
     unsigned deadline_s;
     watch_conn *conns;
-    atomic_ulong cut;
     FILE *log;
     const char *prog;
 };
@@ -368,7 +366,6 @@ static void *watch_main(void *arg) {
              * wakes its thread, which then closes the connection. */
             shutdown(c->fd, SHUT_RDWR);
             c->cut = true;
-            atomic_fetch_add(&w->cut, 1);
         }
         until = now;
         until.tv_sec += 1;
@@ -469,8 +466,4 @@ void mv_httpd_watch_request_done(mv_httpd_watch *w, struct MHD_Connection *c) {
     pthread_mutex_lock(&w->lock);
     clock_gettime(CLOCK_MONOTONIC, &wc->start);
     pthread_mutex_unlock(&w->lock);
-}
-
-unsigned long mv_httpd_watch_cut(const mv_httpd_watch *w) {
-    return w != NULL ? atomic_load(&((mv_httpd_watch *)w)->cut) : 0;
 }

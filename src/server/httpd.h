@@ -111,7 +111,4 @@ void mv_httpd_watch_notify(void *cls, struct MHD_Connection *c, void **socket_co
  * gets its own deadline from now. */
 void mv_httpd_watch_request_done(mv_httpd_watch *w, struct MHD_Connection *c);
 
-/* How many connections the deadline has cut (for logs and tests). */
-unsigned long mv_httpd_watch_cut(const mv_httpd_watch *w);
-
 #endif

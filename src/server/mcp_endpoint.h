@@ -71,7 +71,9 @@ typedef struct mv_mcp_endpoint_options {
 
 #define MV_MCP_ENDPOINT_DEFAULT_MAX_BODY (16u * 1024 * 1024)
 
-/* Bind and start serving in background threads. The bound address
+/* Bind and start serving in background threads. `name` and `log` are
+ * kept and must outlive the endpoint; everything else is copied or only
+ * read here. The bound address
  * ("127.0.0.1:PORT") is written to *bound (caller frees). 0, or MV_EINVAL
  * (bad address, remote bind without allow_remote or key) / MV_EIO (bind)
  * with err saying why. */

@@ -59,9 +59,18 @@ static const char *st_lookup_connection_value(struct MHD_Connection *c, enum MHD
     return NULL;
 }
 
+static const union MHD_ConnectionInfo *st_get_connection_info(struct MHD_Connection *c,
+                                                              enum MHD_ConnectionInfoType t,
+                                                              ...) {
+    (void)c;
+    (void)t;
+    return NULL;
+}
+
 static const mv_mhd_fns stand_ins = {
     st_start_daemon,        st_stop_daemon,      st_quiesce_daemon, st_create_response_from_buffer,
     st_add_response_header, st_destroy_response, st_queue_response, st_lookup_connection_value,
+    st_get_connection_info,
 };
 
 static mv_mhd_fns loaded;
@@ -90,7 +99,8 @@ static void load(void) {
               SYM(add_response_header, "MHD_add_response_header") |
               SYM(destroy_response, "MHD_destroy_response") |
               SYM(queue_response, "MHD_queue_response") |
-              SYM(lookup_connection_value, "MHD_lookup_connection_value");
+              SYM(lookup_connection_value, "MHD_lookup_connection_value") |
+              SYM(get_connection_info, "MHD_get_connection_info");
     if (bad == 0)
         active = &loaded;
 }

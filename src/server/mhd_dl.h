@@ -22,6 +22,7 @@ typedef struct mv_mhd_fns {
     __typeof__(MHD_destroy_response) *destroy_response;
     __typeof__(MHD_queue_response) *queue_response;
     __typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+    __typeof__(MHD_get_connection_info) *get_connection_info;
 } mv_mhd_fns;
 
 /* The table: libmicrohttpd's functions, or failing stand-ins. Never NULL. */
@@ -36,5 +37,6 @@ const mv_mhd_fns *mv_mhd(void);
 #define MHD_destroy_response(r) (mv_mhd()->destroy_response(r))
 #define MHD_queue_response(c, s, r) (mv_mhd()->queue_response((c), (s), (r)))
 #define MHD_lookup_connection_value(c, k, n) (mv_mhd()->lookup_connection_value((c), (k), (n)))
+#define MHD_get_connection_info(...) (mv_mhd()->get_connection_info(__VA_ARGS__))
 
 #endif

@@ -349,7 +349,9 @@ cat >"$T/hostile.json" <<EOF
   "real-files": {"command": "$FILESYSTEM", "args": ["$H/files"]}
 }}
 EOF
-TIMEOUT=4
+# Generous: the three real node servers must start within it even on a
+# loaded 2-core machine (4 s timed them out at load 15).
+TIMEOUT=15
 start=$(date +%s%N)
 run_in "$T" scan --config "$T/hostile.json" --client cursor --format json --timeout $TIMEOUT \
     --concurrency 16

@@ -15,6 +15,10 @@ foreach(src IN LISTS UNIT_TESTS)
   get_filename_component(name "${src}" NAME_WE)
   add_executable(${name} "${src}")
   target_link_libraries(${name} PRIVATE mvtestsupport)
+  # Tests of the servers themselves (src/server, src/mcpserver) link them.
+  if(name MATCHES "^test_mcp_endpoint")
+    target_link_libraries(${name} PRIVATE mvserver)
+  endif()
   add_test(NAME unit.${name} COMMAND ${name})
   set_tests_properties(unit.${name} PROPERTIES
     ENVIRONMENT "MCPVET_SOURCE_DIR=${CMAKE_SOURCE_DIR};MCPVET_BINARY=$<TARGET_FILE:mcpvet>"

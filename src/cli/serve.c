@@ -32,6 +32,7 @@ enum {
     OPT_TIMEOUT,
     OPT_QUIET,
     OPT_ALLOW_APPROVAL,
+    OPT_REQUEST_TIMEOUT,
 };
 
 void mv_cli_serve_usage(FILE *f) {
@@ -61,6 +62,8 @@ void mv_cli_serve_usage(FILE *f) {
           "      --max-connections N   open connections (default 64)\n"
           "      --max-body BYTES      request body cap (default 16777216)\n"
           "      --idle-timeout SECONDS  close a connection idle this long (default 30)\n"
+          "      --request-timeout SECONDS  cut a request (headers, body and answer)\n"
+          "                            running longer than this (default 300)\n"
           "      --quiet               no request log on stderr\n"
           "  -h, --help                show this help\n",
           f);
@@ -68,11 +71,19 @@ void mv_cli_serve_usage(FILE *f) {
 
 void mv_cli_mcp_usage(FILE *f) {
     fputs("Usage: mcpvet mcp [--store PATH] [--config FILE]... [--allow-agent-approval]\n"
+          "       mcpvet mcp --listen 127.0.0.1:PORT [--api-key-file FILE] [options]\n"
           "\n"
           "Run an MCP server on standard input and output with one tool,\n"
           "quarantine_security: list, inspect, scan_server, scan_tools, quarantine\n"
           "and approve. Add it to an agent client like any stdio server, e.g.\n"
           "  {\"mcpServers\": {\"mcpvet\": {\"command\": \"mcpvet\", \"args\": [\"mcp\"]}}}\n"
+          "\n"
+          "With --listen it speaks MCP streamable HTTP instead, at http://HOST:PORT/mcp\n"
+          "(printed on start; port 0 picks a free one), until SIGTERM or SIGINT.\n"
+          "Every request needs the key as Authorization: Bearer KEY (or X-API-Key),\n"
+          "found as `mcpvet serve` finds it: --api-key-file, else MCPVET_API_KEY,\n"
+          "else the file api-key beside the default store (generated, mode 0600).\n"
+          "Requests whose Host or Origin is not this server are refused.\n"
           "\n"
           "Approval is a person's decision: the approve operation is refused (and\n"
           "names the `mcpvet security approve` command) unless this server was\n"
@@ -84,6 +95,14 @@ void mv_cli_mcp_usage(FILE *f) {
           "                              (repeatable; default: every known client config)\n"
           "      --timeout SECONDS       per server scan (default 30)\n"
           "      --allow-agent-approval  let the agent approve tools\n"
+          "      --listen HOST:PORT      serve streamable HTTP on this address\n"
+          "      --allow-remote          allow a non-loopback address (needs a key of yours)\n"
+          "      --api-key-file FILE     the key (created with a new key when missing)\n"
+          "      --max-connections N     open connections (default 64)\n"
+          "      --max-body BYTES        request body cap (default 16777216)\n"
+          "      --idle-timeout SECONDS  close a connection idle this long (default 30)\n"
+          "      --request-timeout SECONDS  cut a request running longer (default 300)\n"
+          "      --quiet                 no request log on stderr\n"
           "  -h, --help                  show this help\n",
           f);
 }
@@ -92,6 +111,7 @@ typedef struct serve_args {
     mv_cli_list configs;
     mv_cli_list hosts;
     mv_rest_options rest;
+    const char *http_option; /* mcp: the first option that needs --listen (its name) */
     bool allow_approval;
     bool help;
 } serve_args;
@@ -121,6 +141,7 @@ static int parse_args(serve_args *a, int argc, char **argv, bool mcp) {
         {"max-scans", required_argument, NULL, OPT_MAX_SCANS},
         {"max-body", required_argument, NULL, OPT_MAX_BODY},
         {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+        {"request-timeout", required_argument, NULL, OPT_REQUEST_TIMEOUT},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"allow-agent-approval", no_argument, NULL, OPT_ALLOW_APPROVAL},
@@ -133,9 +154,15 @@ static int parse_args(serve_args *a, int argc, char **argv, bool mcp) {
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":c:h", longopts, NULL)) != -1) {
-        bool serve_only = c == OPT_LISTEN || c == OPT_KEY_FILE || c == OPT_ALLOW_REMOTE ||
-                          c == OPT_ALLOW_HOST || c == OPT_MAX_CONNECTIONS || c == OPT_MAX_BODY ||
-                          c == OPT_IDLE_TIMEOUT || c == OPT_QUIET || c == OPT_MAX_SCANS;
+        bool serve_only = c == OPT_ALLOW_HOST || c == OPT_MAX_SCANS;
+        bool http = c == OPT_LISTEN || c == OPT_KEY_FILE || c == OPT_ALLOW_REMOTE ||
+                    c == OPT_MAX_CONNECTIONS || c == OPT_MAX_BODY || c == OPT_IDLE_TIMEOUT ||
+                    c == OPT_QUIET || c == OPT_REQUEST_TIMEOUT;
+        for (size_t i = 0;
+             mcp && http && c != OPT_LISTEN && a->http_option == NULL && longopts[i].name != NULL;
+             i++)
+            if (longopts[i].val == c)
+                a->http_option = longopts[i].name;
         if ((mcp && serve_only) || (!mcp && c == OPT_ALLOW_APPROVAL)) {
             mv_cli_error("%s: unknown option \"%s\"", cmd, argv[optind - 1]);
             return MV_EXIT_USAGE;
@@ -162,7 +189,8 @@ static int parse_args(serve_args *a, int argc, char **argv, bool mcp) {
                 goto oom;
             break;
         case OPT_MAX_CONNECTIONS:
-            if (parse_unsigned("serve: --max-connections", optarg, 4096, &v) != 0)
+            if (parse_unsigned(mcp ? "mcp: --max-connections" : "serve: --max-connections", optarg,
+                               4096, &v) != 0)
                 return MV_EXIT_USAGE;
             a->rest.max_connections = (unsigned)v;
             break;
@@ -172,15 +200,22 @@ static int parse_args(serve_args *a, int argc, char **argv, bool mcp) {
             a->rest.service.max_scans = (unsigned)v;
             break;
         case OPT_MAX_BODY:
-            if (parse_unsigned("serve: --max-body", optarg, 1024ull * 1024 * 1024, &v) != 0)
+            if (parse_unsigned(mcp ? "mcp: --max-body" : "serve: --max-body", optarg,
+                               1024ull * 1024 * 1024, &v) != 0)
                 return MV_EXIT_USAGE;
             a->rest.max_body = (size_t)v;
             break;
         case OPT_IDLE_TIMEOUT:
-            if (mv_cli_parse_seconds("serve: --idle-timeout", optarg, MAX_TIMEOUT_SECONDS, &secs) !=
-                0)
+            if (mv_cli_parse_seconds(mcp ? "mcp: --idle-timeout" : "serve: --idle-timeout", optarg,
+                                     MAX_TIMEOUT_SECONDS, &secs) != 0)
                 return MV_EXIT_USAGE;
             a->rest.timeout_s = secs < 1.0 ? 1u : (unsigned)secs;
+            break;
+        case OPT_REQUEST_TIMEOUT:
+            if (mv_cli_parse_seconds(mcp ? "mcp: --request-timeout" : "serve: --request-timeout",
+                                     optarg, MAX_TIMEOUT_SECONDS, &secs) != 0)
+                return MV_EXIT_USAGE;
+            a->rest.deadline_s = secs < 1.0 ? 1u : (unsigned)secs;
             break;
         case OPT_TIMEOUT:
             if (mv_cli_parse_seconds(mcp ? "mcp: --timeout" : "serve: --timeout", optarg,
@@ -207,6 +242,11 @@ static int parse_args(serve_args *a, int argc, char **argv, bool mcp) {
     }
     if (optind < argc) {
         mv_cli_error("%s: unexpected argument \"%s\"", cmd, argv[optind]);
+        return MV_EXIT_USAGE;
+    }
+    if (mcp && a->http_option != NULL && a->rest.listen == NULL) {
+        mv_cli_error("mcp: --%s needs --listen (it only applies to the HTTP transport)",
+                     a->http_option);
         return MV_EXIT_USAGE;
     }
     a->rest.service.configs = (const char *const *)a->configs.items;
@@ -263,7 +303,23 @@ int mv_cli_mcp(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.service = a.rest.service;
     o.allow_agent_approval = a.allow_approval;
-    if (mv_mcpserver_run(&o, &err) != MV_OK) {
+    int rc;
+    if (a.rest.listen != NULL) {
+        mv_mcpserver_http_options h;
+        memset(&h, 0, sizeof h);
+        h.listen = a.rest.listen;
+        h.allow_remote = a.rest.allow_remote;
+        h.api_key_file = a.rest.api_key_file;
+        h.max_connections = a.rest.max_connections;
+        h.idle_timeout_s = a.rest.timeout_s;
+        h.deadline_s = a.rest.deadline_s;
+        h.max_body = a.rest.max_body;
+        h.quiet = a.rest.quiet;
+        rc = mv_mcpserver_run_http(&o, &h, &err);
+    } else {
+        rc = mv_mcpserver_run(&o, &err);
+    }
+    if (rc != MV_OK) {
         mv_cli_print_error(&err, NULL);
         code = MV_EXIT_USAGE;
         goto done;

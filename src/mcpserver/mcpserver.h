@@ -37,6 +37,31 @@ typedef struct mv_mcpserver_options {
  * why) when the service cannot start. */
 int mv_mcpserver_run(const mv_mcpserver_options *o, mv_error *err);
 
+/* `mcpvet mcp --listen`: the same server over MCP streamable HTTP
+ * (src/server/mcp_endpoint.h), one MCP session per HTTP session, all
+ * sharing one service (store). The key is found as `mcpvet serve` finds
+ * it (api_key_file, MCPVET_API_KEY, else the default key file, generated
+ * 0600 when missing) and every request must carry it. */
+typedef struct mv_mcpserver_http_options {
+    const char *listen;       /* "HOST:PORT", NULL = "127.0.0.1:0" */
+    bool allow_remote;        /* needed for a non-loopback address */
+    const char *api_key_file; /* NULL: MCPVET_API_KEY, else the default key file */
+    unsigned max_connections; /* 0 = 64 */
+    unsigned idle_timeout_s;  /* 0 = 30 */
+    unsigned deadline_s;      /* whole request, 0 = 300 */
+    size_t max_body;          /* 0 = 16 MiB */
+    unsigned grace_s;         /* shutdown: wait for requests in flight, 0 = 120 */
+    bool quiet;               /* no per-request log lines */
+} mv_mcpserver_http_options;
+
+/* Serve over HTTP until SIGTERM or SIGINT (blocked in the calling thread
+ * and every thread it starts), printing "mcpvet mcp: listening on URL"
+ * on o->out; then let requests in flight finish and close the store.
+ * Returns 0 after a clean stop, or MV_EINVAL (address, key), MV_EIO
+ * (bind), the store's error, with err saying why. */
+int mv_mcpserver_run_http(const mv_mcpserver_options *o, const mv_mcpserver_http_options *h,
+                          mv_error *err);
+
 /* Handle one incoming message (one line, without its newline) and append
  * the reply line (with its newline), if any, to `out`. Exposed for tests;
  * `session` is created by mv_mcpserver_session_new. */

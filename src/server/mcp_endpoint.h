@@ -50,19 +50,26 @@ typedef struct mv_mcp_endpoint_handler {
 } mv_mcp_endpoint_handler;
 
 typedef struct mv_mcp_endpoint_options {
-    const char *listen; /* "HOST:PORT"; NULL = "127.0.0.1:0" (any free port) */
-    bool allow_remote;  /* needed to bind anything but loopback (and a key) */
-    const char *path;   /* NULL = "/mcp" */
-    const char *bearer_key; /* NULL = no key required (loopback only) */
-    unsigned max_connections;  /* 0 = 64 */
-    unsigned max_sessions;     /* 0 = 256; the oldest idle one is ended first */
-    unsigned idle_timeout_s;   /* per connection, 0 = 30 */
-    unsigned session_idle_s;   /* a session unused this long ends, 0 = 3600 */
+    const char *listen;          /* "HOST:PORT"; NULL = "127.0.0.1:0" (any free port) */
+    bool allow_remote;           /* needed to bind anything but loopback (and a key) */
+    const char *path;            /* NULL = "/mcp" */
+    const char *bearer_key;      /* NULL = no key required (loopback only) */
+    unsigned max_connections;    /* 0 = 64 */
+    unsigned max_sessions;       /* 0 = 256; the oldest idle one is ended first */
+    unsigned idle_timeout_s;     /* per connection, 0 = 30 */
+    unsigned session_idle_s;     /* a session unused this long ends, 0 = 3600 */
     unsigned request_deadline_s; /* whole request incl. the handler, 0 = 300 */
-    size_t max_body;           /* 0 = 16 MiB */
-    FILE *log;                 /* one line per request and error; NULL = stderr */
-    bool quiet;                /* no per-request lines */
+    size_t max_body;             /* 0 = 16 MiB */
+    FILE *log;                   /* one line per request and error; NULL = stderr */
+    bool quiet;                  /* no per-request lines */
+    unsigned max_requests;       /* handler calls at once, 0 = 16; more: 503 + Retry-After */
+    const char *name;            /* log line prefix, NULL = "mcpvet mcp" */
+    /* Instead of bearer_key: the SHA-256 of the key (32 bytes, copied), for
+     * a caller that keeps no copy of the key itself. */
+    const unsigned char *bearer_key_sha256;
 } mv_mcp_endpoint_options;
+
+#define MV_MCP_ENDPOINT_DEFAULT_MAX_BODY (16u * 1024 * 1024)
 
 /* Bind and start serving in background threads. The bound address
  * ("127.0.0.1:PORT") is written to *bound (caller frees). 0, or MV_EINVAL

@@ -2,8 +2,9 @@
  * The REST API of `mcpvet serve` (rest.h): libmicrohttpd with one thread
  * per connection (a scan is CPU- or server-bound work that must not stall
  * other connections), a cap on connections, an idle timeout per
- * connection, a cap on request bodies, and a graceful stop on SIGTERM or
- * SIGINT. Each request is checked in this order: Host (421), Origin (403),
+ * connection, a whole-request deadline (httpd.h: a client trickling its
+ * body cannot hold a thread), a cap on request bodies, and a graceful stop
+ * on SIGTERM or SIGINT. Each request is checked in this order: Host (421), Origin (403),
  * the API key for /api/ (401), the CSRF token of a browser's POST (403),
  * the route (404) and method (405), the body (413, 400); then one call into
  * the shared operations answers it.
@@ -15,28 +16,20 @@
  * carry the right token, and its decisions are audited with actor `web`.
  * Clients that send neither (curl, scripts) are unchanged: actor `rest`.
  *
- * The key is compared in constant time (SHA-256 of both sides, then
- * CRYPTO_memcmp), is never printed or logged (only the path of its file),
- * and a generated key is written 0600 with O_EXCL.
+ * The key rules (constant-time compare, never printed, generated 0600)
+ * and the Host/Origin checks are shared with the MCP endpoint (httpd.h).
  */
 #define _GNU_SOURCE /* pthread_sigmask and friends on glibc with _POSIX_C_SOURCE */
 #include "server/rest.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <microhttpd.h>
-#include <netinet/in.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,15 +37,12 @@
 #include "json/writer.h"
 #include "mcpvet/evidence.h"
 #include "mcpvet/report.h"
+#include "server/httpd.h"
 
 #ifndef MCPVET_VERSION
 #define MCPVET_VERSION "unknown"
 #endif
 
-#define REST_KEY_MIN 16u
-#define REST_KEY_MAX 1024u
-#define REST_MAX_HOSTS 8u
-#define REST_HOST_LEN 300u
 #define REST_MAX_SEGMENTS 8u
 #define REST_MAX_EVENTS 100000u
 #define REST_QUEUE_PAGE 50u
@@ -77,12 +67,13 @@ extern const size_t mv_web_app_css_len;
 typedef struct rest_server {
     const mv_rest_options *o;
     mv_service *svc;
-    unsigned char key_hash[32];
-    char hosts[REST_MAX_HOSTS][REST_HOST_LEN]; /* accepted Host values */
-    size_t n_hosts;
+    mv_httpd_key key;
+    mv_httpd_hosts hosts; /* accepted Host values */
+    mv_httpd_watch *watch;
     atomic_uint in_flight;
     pthread_mutex_t log_lock;
     char csrf[65]; /* per-process token of the review page (hex) */
+    mv_httpd_key csrf_key;
 } rest_server;
 
 /* One request's state across the handler's calls. */
@@ -94,324 +85,9 @@ typedef struct rest_req {
     struct timespec start;
 } rest_req;
 
-/* ------------------------------------------------------------ API key */
-
-static void sha256(unsigned char out[32], const void *data, size_t len) {
-    unsigned int n = 32;
-    if (EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) != 1)
-        memset(out, 0, 32); /* then no key can match: refusal, never acceptance */
-}
-
-/* A usable key: 16 to 1024 printable ASCII characters without spaces. */
-static bool key_valid(const char *k, size_t n) {
-    if (n < REST_KEY_MIN || n > REST_KEY_MAX)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)k[i] < 0x21 || (unsigned char)k[i] > 0x7e)
-            return false;
-    return true;
-}
-
-/* mkdir -p with mode 0700 for the missing parts of `dir`. */
-static int make_dirs(char *dir) {
-    for (char *p = dir + 1; *p != '\0'; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        int rc = mkdir(dir, 0700);
-        *p = '/';
-        if (rc != 0 && errno != EEXIST)
-            return -1;
-    }
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
-/* 32 random bytes from /dev/urandom as 64 hex digits in `out` (cap >= 65).
- * Returns false when the device cannot be read. */
-static bool random_hex(char *out, size_t cap) {
-    unsigned char raw[32];
-    static const char hex[] = "0123456789abcdef";
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    size_t got = 0;
-    while (fd >= 0 && got < sizeof raw) {
-        ssize_t n = read(fd, raw + got, sizeof raw - got);
-        if (n <= 0 && errno != EINTR)
-            break;
-        if (n > 0)
-            got += (size_t)n;
-    }
-    if (fd >= 0)
-        close(fd);
-    if (got < sizeof raw || cap < 2 * sizeof raw + 1)
-        return false;
-    for (size_t i = 0; i < sizeof raw; i++) {
-        out[2 * i] = hex[raw[i] >> 4];
-        out[2 * i + 1] = hex[raw[i] & 15];
-    }
-    out[2 * sizeof raw] = '\0';
-    OPENSSL_cleanse(raw, sizeof raw);
-    return true;
-}
-
-/* Write a new random key into `path` (0600, must not exist yet). */
-static int generate_key(const char *path, char *key, size_t cap, mv_error *err) {
-    int fd;
-    if (!random_hex(key, cap))
-        return mv_error_set(err, MV_EIO, "cannot read /dev/urandom to generate an API key");
-    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0)
-        return mv_error_set(err, MV_EIO, "%s: cannot create the API key file: %s", path,
-                            strerror(errno));
-    size_t len = strlen(key);
-    bool ok = write(fd, key, len) == (ssize_t)len && write(fd, "\n", 1) == 1;
-    ok = close(fd) == 0 && ok;
-    if (!ok)
-        return mv_error_set(err, MV_EIO, "%s: cannot write the API key file", path);
-    return MV_OK;
-}
-
-/* Read a key file: it must be the owner's alone (no group or other
- * access) and hold one key (a trailing newline is allowed). */
-static int read_key(const char *path, char *key, size_t cap, mv_error *err) {
-    struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    int rc = MV_EIO;
-    if (fd < 0)
-        return mv_error_set(err, errno == ENOENT ? MV_ENOTFOUND : MV_EIO,
-                            "%s: cannot open the API key file: %s", path, strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        mv_error_set(err, MV_EIO, "%s: not a regular file", path);
-        goto done;
-    }
-    if ((st.st_mode & 077) != 0) {
-        rc = mv_error_set(err, MV_EINVAL,
-                          "%s: the API key file is readable by others (chmod 600 it)", path);
-        goto done;
-    }
-    size_t n = 0;
-    ssize_t got;
-    while (n + 1 < cap && (got = read(fd, key + n, cap - 1 - n)) > 0)
-        n += (size_t)got;
-    while (n > 0 && (key[n - 1] == '\n' || key[n - 1] == '\r'))
-        n--;
-    key[n] = '\0';
-    if (!key_valid(key, n)) {
-        /* Never quote the content: it is meant to be a secret. */
-        rc = mv_error_set(err, MV_EINVAL,
-                          "%s: the API key must be %u to %u printable characters without spaces",
-                          path, REST_KEY_MIN, REST_KEY_MAX);
-        goto done;
-    }
-    rc = MV_OK;
-done:
-    close(fd);
-    return rc;
-}
-
-/* The key file used when none is named: api-key beside the default store. */
-static int default_key_path(mv_buf *out, mv_error *err) {
-    if (mv_store_default_path(out, NULL, NULL) != MV_OK || out->failed)
-        return mv_error_set(err, MV_EINVAL,
-                            "no API key: set MCPVET_API_KEY, give --api-key-file, or set HOME");
-    char *slash = strrchr(out->data, '/');
-    if (slash == NULL)
-        return mv_error_set(err, MV_EINVAL, "no place for the API key file");
-    out->len = (size_t)(slash - out->data);
-    out->data[out->len] = '\0';
-    if (make_dirs(out->data) != 0)
-        return mv_error_set(err, MV_EIO, "%s: cannot create the directory: %s", out->data,
-                            strerror(errno));
-    mv_buf_puts(out, "/api-key");
-    return out->failed ? mv_error_set(err, MV_ENOMEM, "out of memory") : MV_OK;
-}
-
-/* Find the key (file, environment, default file, else a new one) and keep
- * only its hash. Says where it came from on o->out; never the key. */
-static int load_key(rest_server *s, bool remote, mv_error *err) {
-    const mv_rest_options *o = s->o;
-    char key[REST_KEY_MAX + 2];
-    mv_buf path;
-    int rc;
-    mv_buf_init(&path, NULL);
-    const char *env = getenv("MCPVET_API_KEY");
-    if (o->api_key_file != NULL) {
-        rc = read_key(o->api_key_file, key, sizeof key, err);
-        if (rc == MV_ENOTFOUND && !remote) {
-            mv_error_clear(err);
-            rc = generate_key(o->api_key_file, key, sizeof key, err);
-            if (rc == MV_OK)
-                fprintf(o->out, "mcpvet serve: generated an API key in %s\n", o->api_key_file);
-        } else if (rc == MV_OK) {
-            fprintf(o->out, "mcpvet serve: API key from %s\n", o->api_key_file);
-        }
-    } else if (env != NULL && env[0] != '\0') {
-        rc = key_valid(env, strlen(env))
-                 ? MV_OK
-                 : mv_error_set(err, MV_EINVAL,
-                                "MCPVET_API_KEY must be %u to %u printable characters without "
-                                "spaces",
-                                REST_KEY_MIN, REST_KEY_MAX);
-        if (rc == MV_OK) {
-            snprintf(key, sizeof key, "%s", env);
-            fprintf(o->out, "mcpvet serve: API key from MCPVET_API_KEY\n");
-        }
-    } else if (remote) {
-        rc = mv_error_set(err, MV_EINVAL,
-                          "a non-loopback address needs a key chosen by you: give "
-                          "--api-key-file FILE (an existing file) or set MCPVET_API_KEY");
-    } else if ((rc = default_key_path(&path, err)) == MV_OK) {
-        rc = read_key(path.data, key, sizeof key, err);
-        if (rc == MV_ENOTFOUND) {
-            mv_error_clear(err);
-            rc = generate_key(path.data, key, sizeof key, err);
-            if (rc == MV_OK)
-                fprintf(o->out, "mcpvet serve: generated an API key in %s\n", path.data);
-        } else if (rc == MV_OK) {
-            fprintf(o->out, "mcpvet serve: API key from %s\n", path.data);
-        }
-    }
-    if (rc == MV_OK)
-        sha256(s->key_hash, key, strlen(key));
-    OPENSSL_cleanse(key, sizeof key);
-    mv_buf_release(&path);
-    fflush(o->out);
-    return rc;
-}
-
-/* Constant time in the key's content and length: both sides are hashed. */
-static bool key_matches(const rest_server *s, const char *given, size_t n) {
-    unsigned char h[32];
-    if (given == NULL)
-        return false;
-    sha256(h, given, n);
-    return CRYPTO_memcmp(h, s->key_hash, sizeof h) == 0;
-}
-
 /* The review page's CSRF token, compared in constant time like the key. */
 static bool csrf_matches(const rest_server *s, const char *given) {
-    unsigned char a[32], b[32];
-    if (given == NULL)
-        return false;
-    sha256(a, given, strlen(given));
-    sha256(b, s->csrf, strlen(s->csrf));
-    return CRYPTO_memcmp(a, b, sizeof a) == 0;
-}
-
-static bool request_authorized(const rest_server *s, struct MHD_Connection *c) {
-    const char *k = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-API-Key");
-    if (k != NULL)
-        return key_matches(s, k, strlen(k));
-    const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
-    if (auth == NULL || strncasecmp(auth, "Bearer ", 7) != 0)
-        return false;
-    auth += 7;
-    while (*auth == ' ')
-        auth++;
-    size_t n = strlen(auth);
-    while (n > 0 && auth[n - 1] == ' ')
-        n--;
-    return key_matches(s, auth, n);
-}
-
-/* ----------------------------------------------------------- listening */
-
-typedef struct listen_addr {
-    struct sockaddr_storage ss;
-    socklen_t len;
-    bool loopback;
-    bool v6;
-    char host[REST_HOST_LEN]; /* as it appears in Host: "127.0.0.1", "[::1]" */
-} listen_addr;
-
-/* Parse "HOST:PORT": an IPv4 literal, "[IPv6]" or "localhost". No DNS. */
-static int parse_listen(listen_addr *la, const char *spec, mv_error *err) {
-    char host[REST_HOST_LEN];
-    const char *colon = strrchr(spec, ':');
-    memset(la, 0, sizeof *la);
-    if (colon == NULL || colon == spec || (size_t)(colon - spec) >= sizeof host)
-        return mv_error_set(err, MV_EINVAL, "--listen: expected HOST:PORT, got \"%s\"", spec);
-    memcpy(host, spec, (size_t)(colon - spec));
-    host[colon - spec] = '\0';
-    char *end = NULL;
-    errno = 0;
-    unsigned long port = strtoul(colon + 1, &end, 10);
-    if (colon[1] < '0' || colon[1] > '9' || *end != '\0' || errno != 0 || port > 65535)
-        return mv_error_set(err, MV_EINVAL, "--listen: bad port in \"%s\"", spec);
-    if (strcmp(host, "localhost") == 0)
-        snprintf(host, sizeof host, "127.0.0.1");
-    size_t hl = strlen(host);
-    if (host[0] == '[' && hl > 2 && host[hl - 1] == ']') {
-        struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&la->ss;
-        host[hl - 1] = '\0';
-        if (inet_pton(AF_INET6, host + 1, &a6->sin6_addr) != 1)
-            return mv_error_set(err, MV_EINVAL, "--listen: \"%s\" is not an IPv6 address",
-                                host + 1);
-        a6->sin6_family = AF_INET6;
-        a6->sin6_port = htons((uint16_t)port);
-        la->len = sizeof *a6;
-        la->v6 = true;
-        la->loopback = IN6_IS_ADDR_LOOPBACK(&a6->sin6_addr);
-        char buf[INET6_ADDRSTRLEN];
-        inet_ntop(AF_INET6, &a6->sin6_addr, buf, sizeof buf);
-        snprintf(la->host, sizeof la->host, "[%s]", buf);
-        return MV_OK;
-    }
-    struct sockaddr_in *a4 = (struct sockaddr_in *)&la->ss;
-    if (inet_pton(AF_INET, host, &a4->sin_addr) != 1)
-        return mv_error_set(err, MV_EINVAL,
-                            "--listen: \"%s\" is not an IP address (use 127.0.0.1, [::1] or an "
-                            "address of this machine)",
-                            host);
-    a4->sin_family = AF_INET;
-    a4->sin_port = htons((uint16_t)port);
-    la->len = sizeof *a4;
-    la->loopback = (ntohl(a4->sin_addr.s_addr) >> 24) == 127;
-    inet_ntop(AF_INET, &a4->sin_addr, la->host, sizeof la->host);
-    return MV_OK;
-}
-
-static int open_listener(listen_addr *la, unsigned *port, mv_error *err) {
-    int fd = socket(la->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    int one = 1;
-    if (fd < 0)
-        return mv_error_set(err, MV_EIO, "socket: %s", strerror(errno));
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (la->v6)
-        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-    if (bind(fd, (struct sockaddr *)&la->ss, la->len) != 0 || listen(fd, 128) != 0) {
-        int e = errno;
-        close(fd);
-        return mv_error_set(err, MV_EIO, "cannot listen on %s: %s", la->host, strerror(e));
-    }
-    struct sockaddr_storage got;
-    socklen_t gl = sizeof got;
-    getsockname(fd, (struct sockaddr *)&got, &gl);
-    *port = got.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&got)->sin6_port)
-                                      : ntohs(((struct sockaddr_in *)&got)->sin_port);
-    return fd;
-}
-
-static void add_host(rest_server *s, const char *host, unsigned port) {
-    if (s->n_hosts < REST_MAX_HOSTS)
-        snprintf(s->hosts[s->n_hosts++], REST_HOST_LEN, "%s:%u", host, port);
-    if (port == 80 && s->n_hosts < REST_MAX_HOSTS)
-        snprintf(s->hosts[s->n_hosts++], REST_HOST_LEN, "%s", host);
-}
-
-static bool host_allowed(const rest_server *s, const char *host) {
-    for (size_t i = 0; host != NULL && i < s->n_hosts; i++)
-        if (strcasecmp(host, s->hosts[i]) == 0)
-            return true;
-    return false;
-}
-
-/* An Origin is allowed when it is this server itself: http://HOST:PORT. */
-static bool origin_allowed(const rest_server *s, const char *origin) {
-    if (strncasecmp(origin, "http://", 7) != 0)
-        return false;
-    return host_allowed(s, origin + 7);
+    return given != NULL && mv_httpd_key_matches(&s->csrf_key, given, strlen(given));
 }
 
 /* ------------------------------------------------------------ replies */
@@ -915,14 +591,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *con_cls = rq;
         atomic_fetch_add(&s->in_flight, 1);
         const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-        if (!host_allowed(s, host))
+        if (!mv_httpd_host_allowed(&s->hosts, host))
             return send_error(s, c, rq, method, url, 421, "misdirected",
                               "the Host header does not name this server", NULL);
         const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-        if (origin != NULL && !origin_allowed(s, origin))
+        if (origin != NULL && !mv_httpd_origin_allowed(&s->hosts, origin))
             return send_error(s, c, rq, method, url, 403, "forbidden_origin",
                               "requests from another origin are refused", NULL);
-        if (strncmp(url, "/api/", 5) == 0 && !request_authorized(s, c))
+        if (strncmp(url, "/api/", 5) == 0 && !mv_httpd_key_in_request(&s->key, c))
             return send_error(s, c, rq, method, url, 401, "unauthorized",
                               "a valid API key is required (X-API-Key or Authorization: Bearer)",
                               NULL);
@@ -992,10 +668,10 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
     rest_server *s = cls;
     rest_req *rq = *con_cls;
-    (void)c;
     (void)toe;
     if (rq == NULL)
         return;
+    mv_httpd_watch_request_done(s->watch, c);
     mv_buf_release(&rq->body);
     free(rq);
     *con_cls = NULL;
@@ -1025,7 +701,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) {
 int mv_rest_run(const mv_rest_options *opts, mv_error *err) {
     mv_rest_options o = *opts;
     rest_server s;
-    listen_addr la;
+    mv_httpd_addr la;
     struct MHD_Daemon *d = NULL;
     int fd = -1, rc;
     unsigned port = 0;
@@ -1044,11 +720,14 @@ int mv_rest_run(const mv_rest_options *opts, mv_error *err) {
         o.max_body = MV_REST_DEFAULT_MAX_BODY;
     if (o.grace_s == 0)
         o.grace_s = 120;
+    if (o.deadline_s == 0)
+        o.deadline_s = MV_REST_DEFAULT_DEADLINE;
     o.service.actor = MV_ACTOR_REST;
     s.o = &o;
     pthread_mutex_init(&s.log_lock, NULL);
 
-    if ((rc = parse_listen(&la, o.listen != NULL ? o.listen : "127.0.0.1:0", err)) != MV_OK)
+    if ((rc = mv_httpd_parse_listen(&la, o.listen != NULL ? o.listen : "127.0.0.1:0", err)) !=
+        MV_OK)
         goto done;
     if (!la.loopback && !o.allow_remote) {
         rc = mv_error_set(err, MV_EINVAL,
@@ -1057,24 +736,28 @@ int mv_rest_run(const mv_rest_options *opts, mv_error *err) {
                           la.host);
         goto done;
     }
-    if ((rc = load_key(&s, !la.loopback, err)) != MV_OK)
+    if ((rc = mv_httpd_key_load(&s.key, "mcpvet serve", o.api_key_file, !la.loopback, o.out,
+                                err)) != MV_OK)
         goto done;
     if ((rc = mv_service_new(&s.svc, &o.service, err)) != MV_OK)
         goto done;
-    if (!random_hex(s.csrf, sizeof s.csrf)) {
+    if (!mv_httpd_random_hex(s.csrf, sizeof s.csrf)) {
         rc = mv_error_set(err, MV_EIO, "cannot read /dev/urandom to make a CSRF token");
         goto done;
     }
-    if ((fd = open_listener(&la, &port, err)) < 0) {
+    if ((fd = mv_httpd_listen(&la, &port, err)) < 0) {
         rc = fd;
         fd = -1;
         goto done;
     }
-    add_host(&s, la.host, port);
+    mv_httpd_key_set(&s.csrf_key, s.csrf, strlen(s.csrf));
+    mv_httpd_hosts_add(&s.hosts, la.host, port);
     if (la.loopback)
-        add_host(&s, "localhost", port);
+        mv_httpd_hosts_add(&s.hosts, "localhost", port);
     for (size_t i = 0; i < o.n_allowed_hosts; i++)
-        add_host(&s, o.allowed_hosts[i], port);
+        mv_httpd_hosts_add(&s.hosts, o.allowed_hosts[i], port);
+    if ((rc = mv_httpd_watch_new(&s.watch, o.deadline_s, o.log, "mcpvet serve", err)) != MV_OK)
+        goto done;
 
     /* Every thread MHD starts inherits this mask: only sigwait below sees
      * the stop signals. */
@@ -1092,6 +775,7 @@ int mv_rest_run(const mv_rest_options *opts, mv_error *err) {
                          o.max_connections, MHD_OPTION_CONNECTION_TIMEOUT, o.timeout_s,
                          MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
                          MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s,
+                         MHD_OPTION_NOTIFY_CONNECTION, mv_httpd_watch_notify, s.watch,
                          MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL, MHD_OPTION_END);
     if (d == NULL) {
         rc = mv_error_set(err, MV_EIO, "cannot start the HTTP server");
@@ -1132,6 +816,7 @@ done:
         MHD_stop_daemon(d);
     if (fd >= 0)
         close(fd);
+    mv_httpd_watch_free(s.watch);
     mv_service_free(s.svc);
     pthread_mutex_destroy(&s.log_lock);
     return rc;

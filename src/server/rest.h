@@ -28,13 +28,18 @@ typedef struct mv_rest_options {
     unsigned timeout_s;       /* idle time per connection, 0 = 30 */
     size_t max_body;          /* request body cap, 0 = 16 MiB */
     unsigned grace_s;         /* shutdown: wait for requests in flight, 0 = 120 */
-    bool quiet;               /* no per-request log lines */
+    /* Whole request (headers, body, answer), from the connection's start
+     * or the end of its previous request: past it the connection is cut,
+     * however busy the client keeps it. 0 = MV_REST_DEFAULT_DEADLINE. */
+    unsigned deadline_s;
+    bool quiet; /* no per-request log lines */
     mv_service_options service;
     FILE *out; /* where the listening address and key path are printed (stdout) */
     FILE *log; /* request log and errors (stderr) */
 } mv_rest_options;
 
 #define MV_REST_DEFAULT_MAX_BODY (16u * 1024 * 1024)
+#define MV_REST_DEFAULT_DEADLINE 300u
 
 /*
  * Start the server and serve until SIGTERM or SIGINT, then stop accepting,

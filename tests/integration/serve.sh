@@ -11,6 +11,9 @@
 #     a key of one's own, constant answers for wrong keys;
 #   - every recorded response validates against the served OpenAPI document;
 #   - SIGTERM lets a scan in flight finish, then the server exits 0;
+#   - the whole-request deadline: a client sending its body one byte a
+#     second (never idle) is cut at --request-timeout, while others are
+#     served meanwhile;
 #   - no secret (config env value, API key) in any response or log.
 set -u
 
@@ -404,6 +407,45 @@ check "a missing --api-key-file is created 0600" test "$(stat -c %a "$TMP/new.ke
 STATUS=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $(tr -d '\n' <"$TMP/new.key")" "$BASE/api/v1/servers")
 check "with a working key" status_is 200
 stop_server
+
+# A client trickling its body one byte a second never looks idle; the
+# request deadline (2 s here) cuts it long before its 120 bytes are in
+# (generous bound: 60 bytes), and the server keeps serving meanwhile.
+start_server "$TMP/o6" "$TMP/e6" --store "$TMP/s6.db" --api-key-file "$TMP/mine.key" \
+    --request-timeout 2 --idle-timeout 120
+PORT=${BASE##*:}
+python3 - "$PORT" >"$TMP/trickle.out" <<'PYEOF' &
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"POST /api/v1/scan HTTP/1.1\r\nHost: 127.0.0.1:%s\r\n"
+          b"X-API-Key: file-key-0123456789abcdefghij\r\n"
+          b"Content-Type: application/json\r\nContent-Length: 120\r\n\r\n" % sys.argv[1].encode())
+s.settimeout(1.0)
+sent, cut = 0, False
+while sent < 60 and not cut:
+    try:
+        s.sendall(b" ")
+        sent += 1
+        if s.recv(4096) == b"":
+            cut = True
+    except socket.timeout:
+        pass
+    except OSError:
+        cut = True
+print("cut" if cut else "not cut", sent)
+PYEOF
+TRICKLE=$!
+sleep 0.5
+STATUS=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: file-key-0123456789abcdefghij" "$BASE/api/v1/servers")
+check "others are served while a client trickles" status_is 200
+wait "$TRICKLE"
+check "the trickling client is cut before sending 60 bytes" grep -Eq '^cut [0-9]+$' "$TMP/trickle.out"
+check "the cut is logged" grep -q 'ran past the 2s deadline' "$TMP/e6"
+STATUS=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: file-key-0123456789abcdefghij" "$BASE/api/v1/servers")
+check "and the server still serves" status_is 200
+stop_server
+check "--request-timeout 0 is refused" \
+    sh -c "'$MCPVET' serve --request-timeout 0 >/dev/null 2>&1; test \$? -eq 2"
 
 echo "serve: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

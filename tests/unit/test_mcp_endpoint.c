@@ -1,0 +1,747 @@
+/*
+ * The streamable-HTTP MCP endpoint (src/server/mcp_endpoint.h) as a client
+ * sees it: the real endpoint (libmicrohttpd) on a random 127.0.0.1 port,
+ * driven with libcurl. The handler behind it is a small recorder written
+ * here (the quarantine_security server behind it is covered by
+ * tests/integration/mcp_http.sh): it echoes each request's method and a
+ * per-session call count, so tests can tell sessions apart, and counts
+ * opened and closed sessions.
+ *
+ * Covered: the session life cycle (initialize, id header, 404 after
+ * DELETE, 400 without id, idle eviction at the cap), 202 for notifications
+ * and responses, batches, the JSON-RPC parse error with its byte offset,
+ * 413, 405/406/415, Host/Origin refusal, the key, MCP-Protocol-Version,
+ * the concurrency cap (503 + Retry-After) and the whole-request deadline
+ * (a client trickling its headers is cut).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json/json.h"
+#include "json/writer.h"
+#include "mcpvet/arena.h"
+#include "mcpvet/buf.h"
+#include "server/mcp_endpoint.h"
+
+#define KEY "endpoint-test-key-0123456789"
+#define INIT "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}"
+
+/* ------------------------------------------------------ the recorder */
+
+static atomic_int opened, closed;
+static atomic_int blocked_in; /* a "block" call is waiting */
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+static bool gate_open;
+
+typedef struct rec_session {
+    int calls;
+} rec_session;
+
+static int rec_open(void *ctx, void **session) {
+    (void)ctx;
+    rec_session *s = calloc(1, sizeof *s);
+    *session = s;
+    if (s == NULL)
+        return MV_ENOMEM;
+    atomic_fetch_add(&opened, 1);
+    return MV_OK;
+}
+
+static void rec_close(void *ctx, void *session) {
+    (void)ctx;
+    free(session);
+    atomic_fetch_add(&closed, 1);
+}
+
+static void rec_handle(void *ctx, void *session, const char *msg, size_t len, mv_buf *reply) {
+    rec_session *s = session;
+    mv_arena *a = mv_arena_new(NULL, 0);
+    const mv_jv *m = NULL;
+    mv_jerror je;
+    (void)ctx;
+    s->calls++;
+    if (mv_json_parse(&m, a, NULL, msg, len, &je) != MV_OK)
+        goto done;
+    const mv_jv *id = mv_jobject_get(m, "id");
+    const mv_jv *method = mv_jobject_get(m, "method");
+    if (id == NULL || !mv_jis_string(method))
+        goto done; /* notification or response: no reply */
+    char mname[64];
+    snprintf(mname, sizeof mname, "%.*s", (int)(method->n < 60 ? method->n : 60), method->u.s);
+    if (strcmp(mname, "block") == 0) {
+        pthread_mutex_lock(&gate_lock);
+        atomic_store(&blocked_in, 1);
+        while (!gate_open)
+            pthread_cond_wait(&gate_cond, &gate_lock);
+        pthread_mutex_unlock(&gate_lock);
+    }
+    mv_buf idtext;
+    mv_buf_init(&idtext, NULL);
+    mv_json_write(&idtext, id);
+    if (strcmp(mname, "initialize") == 0 &&
+        mv_jobject_get(mv_jobject_get(m, "params"), "refuse") != NULL)
+        mv_buf_printf(reply,
+                      "{\"jsonrpc\":\"2.0\",\"id\":%.*s,\"error\":{\"code\":-32602,"
+                      "\"message\":\"refused\"}}\n",
+                      (int)idtext.len, idtext.data);
+    else if (strcmp(mname, "initialize") == 0)
+        mv_buf_printf(reply,
+                      "{\"jsonrpc\":\"2.0\",\"id\":%.*s,\"result\":{\"protocolVersion\":"
+                      "\"2025-06-18\"}}\n",
+                      (int)idtext.len, idtext.data);
+    else
+        mv_buf_printf(reply,
+                      "{\"jsonrpc\":\"2.0\",\"id\":%.*s,\"result\":{\"method\":\"%s\",\"n\":%d}}\n",
+                      (int)idtext.len, idtext.data, mname, s->calls);
+    mv_buf_release(&idtext);
+done:
+    mv_arena_free(a);
+}
+
+static const mv_mcp_endpoint_handler recorder = {NULL, rec_open, rec_handle, rec_close};
+
+/* ---------------------------------------------------------- a server */
+
+typedef struct server {
+    mv_mcp_endpoint *ep;
+    char url[128];
+    char host[64]; /* "127.0.0.1:PORT" */
+    FILE *log;
+} server;
+
+static void start(server *s, mv_mcp_endpoint_options *o) {
+    mv_error err;
+    char *bound = NULL;
+    memset(&err, 0, sizeof err);
+    s->log = tmpfile();
+    assert_non_null(s->log);
+    o->log = s->log;
+    atomic_store(&opened, 0);
+    atomic_store(&closed, 0);
+    assert_int_equal(mv_mcp_endpoint_start(&s->ep, o, &recorder, &bound, &err), MV_OK);
+    assert_non_null(bound);
+    assert_int_equal(strncmp(bound, "127.0.0.1:", 10), 0);
+    snprintf(s->host, sizeof s->host, "%s", bound);
+    snprintf(s->url, sizeof s->url, "http://%s/mcp", bound);
+    free(bound);
+}
+
+static void stop(server *s) {
+    mv_mcp_endpoint_stop(s->ep, 5);
+    s->ep = NULL;
+    fclose(s->log);
+}
+
+/* The endpoint's log so far, NUL-terminated, into `out`. */
+static void read_log(server *s, char *out, size_t cap) {
+    fflush(s->log);
+    rewind(s->log);
+    size_t n = fread(out, 1, cap - 1, s->log);
+    out[n] = '\0';
+    fseek(s->log, 0, SEEK_END);
+}
+
+/* -------------------------------------------------------- the client */
+
+typedef struct reply {
+    long status;
+    mv_buf body;
+    mv_buf headers;
+} reply;
+
+static size_t on_data(char *p, size_t size, size_t n, void *arg) {
+    mv_buf_append(arg, p, size * n);
+    return size * n;
+}
+
+/* One request: method, optional session id, body (NULL = none), then extra
+ * header lines, NULL-terminated. The default headers are a well-behaved
+ * client's: JSON content type and both Accept types. */
+static void request(reply *r, const server *s, const char *path, const char *method,
+                    const char *session, const char *body, ...) {
+    CURL *c = curl_easy_init();
+    struct curl_slist *h = NULL;
+    char url[256], hdr[256];
+    va_list ap;
+    assert_non_null(c);
+    memset(r, 0, sizeof *r);
+    mv_buf_init(&r->body, NULL);
+    mv_buf_init(&r->headers, NULL);
+    snprintf(url, sizeof url, "http://%s%s", s->host, path != NULL ? path : "/mcp");
+    bool own_type = false, own_accept = false;
+    va_start(ap, body);
+    for (const char *x; (x = va_arg(ap, const char *)) != NULL;) {
+        own_type = own_type || strncasecmp(x, "Content-Type:", 13) == 0;
+        own_accept = own_accept || strncasecmp(x, "Accept:", 7) == 0;
+        h = curl_slist_append(h, x);
+    }
+    va_end(ap);
+    if (!own_type)
+        h = curl_slist_append(h, "Content-Type: application/json");
+    if (!own_accept)
+        h = curl_slist_append(h, "Accept: application/json, text/event-stream");
+    h = curl_slist_append(h, "Expect:");
+    if (session != NULL) {
+        snprintf(hdr, sizeof hdr, "Mcp-Session-Id: %s", session);
+        h = curl_slist_append(h, hdr);
+    }
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &r->body);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_data);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &r->headers);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+    if (body != NULL) {
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+    }
+    assert_int_equal(curl_easy_perform(c), CURLE_OK);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+    mv_buf_putc(&r->body, '\0');
+    r->body.len--;
+    mv_buf_putc(&r->headers, '\0');
+    r->headers.len--;
+    curl_slist_free_all(h);
+    curl_easy_cleanup(c);
+}
+
+/* POST(reply, server, session, body[, extra header lines]) */
+#define POST(r, s, sid, ...) request(r, s, NULL, "POST", sid, __VA_ARGS__, NULL)
+
+static void reply_free(reply *r) {
+    mv_buf_release(&r->body);
+    mv_buf_release(&r->headers);
+}
+
+/* A response header's value (case-insensitive name) into out; false when
+ * absent. */
+static bool header(const reply *r, const char *name, char *out, size_t cap) {
+    const char *p = r->headers.data;
+    size_t nl = strlen(name);
+    while (p != NULL && *p != '\0') {
+        if (strncasecmp(p, name, nl) == 0 && p[nl] == ':') {
+            const char *v = p + nl + 1;
+            while (*v == ' ')
+                v++;
+            size_t n = strcspn(v, "\r\n");
+            if (n >= cap)
+                n = cap - 1;
+            memcpy(out, v, n);
+            out[n] = '\0';
+            return true;
+        }
+        p = strchr(p, '\n');
+        if (p != NULL)
+            p++;
+    }
+    return false;
+}
+
+/* The JSON-RPC error code of a body without id (the HTTP-level errors). */
+static long rpc_code(const reply *r) {
+    mv_arena *a = mv_arena_new(NULL, 0);
+    const mv_jv *doc = NULL;
+    mv_jerror je;
+    long code = 0;
+    assert_int_equal(mv_json_parse(&doc, a, NULL, r->body.data, r->body.len, &je), 0);
+    assert_true(mv_jis_null(mv_jobject_get(doc, "id")));
+    const mv_jv *c = mv_jobject_get(mv_jobject_get(doc, "error"), "code");
+    assert_true(mv_jis(c, MV_JNUMBER));
+    code = strtol(c->u.s, NULL, 10);
+    mv_arena_free(a);
+    return code;
+}
+
+/* initialize and return the new session id (64 hex digits) in `sid`. */
+static void open_session(const server *s, char *sid, size_t cap) {
+    reply r;
+    POST(&r, s, NULL, INIT);
+    assert_int_equal(r.status, 200);
+    assert_true(header(&r, "Mcp-Session-Id", sid, cap));
+    assert_int_equal(strlen(sid), 64);
+    assert_int_equal(strspn(sid, "0123456789abcdef"), 64);
+    assert_non_null(strstr(r.body.data, "\"protocolVersion\":\"2025-06-18\""));
+    reply_free(&r);
+}
+
+/* -------------------------------------------------------------- tests */
+
+static void test_session_life_cycle(void **state) {
+    server s;
+    mv_mcp_endpoint_options o;
+    char sid[128], sid2[128], v[64];
+    reply r;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.quiet = true;
+    start(&s, &o);
+
+    open_session(&s, sid, sizeof sid);
+    open_session(&s, sid2, sizeof sid2);
+    assert_string_not_equal(sid, sid2);
+    assert_int_equal(atomic_load(&opened), 2);
+
+    /* A request in the session: its own call count (initialize was 1). */
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"tools/list\"}");
+    assert_int_equal(r.status, 200);
+    assert_true(header(&r, "Content-Type", v, sizeof v));
+    assert_string_equal(v, "application/json");
+    assert_false(header(&r, "Mcp-Session-Id", v, sizeof v));
+    assert_string_equal(r.body.data,
+                        "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":{\"method\":\"tools/list\","
+                        "\"n\":2}}");
+    reply_free(&r);
+
+    /* A notification and a response: 202, no body. */
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    assert_int_equal(r.status, 202);
+    assert_int_equal(r.body.len, 0);
+    reply_free(&r);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}");
+    assert_int_equal(r.status, 202);
+    assert_int_equal(r.body.len, 0);
+    reply_free(&r);
+    /* Both reached the handler: the next call is the fifth. */
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body.data, "\"n\":5"));
+    reply_free(&r);
+
+    /* Without a session id: 400; an unknown one: 404. */
+    POST(&r, &s, NULL, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 400);
+    assert_int_equal(rpc_code(&r), -32000);
+    reply_free(&r);
+    POST(&r, &s, "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+         "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 404);
+    assert_int_equal(rpc_code(&r), -32001);
+    reply_free(&r);
+    /* initialize with a session id is refused (it starts a new one). */
+    POST(&r, &s, sid, INIT);
+    assert_int_equal(r.status, 400);
+    reply_free(&r);
+
+    /* DELETE ends it: 404 afterwards, the other session lives on. */
+    request(&r, &s, NULL, "DELETE", NULL, NULL, NULL);
+    assert_int_equal(r.status, 400);
+    reply_free(&r);
+    request(&r, &s, NULL, "DELETE", sid, NULL, NULL);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    assert_int_equal(atomic_load(&closed), 1);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 404);
+    reply_free(&r);
+    request(&r, &s, NULL, "DELETE", sid, NULL, NULL);
+    assert_int_equal(r.status, 404);
+    reply_free(&r);
+    POST(&r, &s, sid2, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body.data, "\"n\":2"));
+    reply_free(&r);
+
+    /* An initialize the handler refuses opens no session. */
+    POST(&r, &s, NULL,
+         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"refuse\":1}}");
+    assert_int_equal(r.status, 200);
+    assert_false(header(&r, "Mcp-Session-Id", v, sizeof v));
+    assert_non_null(strstr(r.body.data, "\"error\""));
+    reply_free(&r);
+    assert_int_equal(atomic_load(&opened), 3);
+    assert_int_equal(atomic_load(&closed), 2);
+
+    stop(&s); /* closes the session still open */
+    assert_int_equal(atomic_load(&closed), 3);
+}
+
+static void test_protocol_version_header(void **state) {
+    server s;
+    mv_mcp_endpoint_options o;
+    char sid[128];
+    reply r;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.quiet = true;
+    start(&s, &o);
+    open_session(&s, sid, sizeof sid);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}",
+         "MCP-Protocol-Version: 2025-06-18");
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}",
+         "MCP-Protocol-Version: 2025-03-26");
+    assert_int_equal(r.status, 400);
+    assert_non_null(strstr(r.body.data, "2025-06-18"));
+    reply_free(&r);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}",
+         "MCP-Protocol-Version: bogus");
+    assert_int_equal(r.status, 400);
+    reply_free(&r);
+    stop(&s);
+}
+
+static void test_bodies_and_batches(void **state) {
+    server s;
+    mv_mcp_endpoint_options o;
+    char sid[128];
+    reply r;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.quiet = true;
+    o.max_body = 1024;
+    start(&s, &o);
+    open_session(&s, sid, sizeof sid);
+
+    /* Not JSON: a parse error naming the byte offset. */
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,");
+    assert_int_equal(r.status, 400);
+    assert_int_equal(rpc_code(&r), -32700);
+    assert_non_null(strstr(r.body.data, "at byte 24"));
+    reply_free(&r);
+    POST(&r, &s, sid, "{\"id\":1,\"id\":2}"); /* duplicate key: strict reader */
+    assert_int_equal(r.status, 400);
+    assert_int_equal(rpc_code(&r), -32700);
+    reply_free(&r);
+    POST(&r, &s, sid, "");
+    assert_int_equal(r.status, 400);
+    assert_int_equal(rpc_code(&r), -32700);
+    reply_free(&r);
+    POST(&r, &s, NULL, "not json"); /* parse errors come before session checks */
+    assert_int_equal(r.status, 400);
+    assert_int_equal(rpc_code(&r), -32700);
+    reply_free(&r);
+    POST(&r, &s, sid, "[]");
+    assert_int_equal(r.status, 400);
+    assert_int_equal(rpc_code(&r), -32600);
+    reply_free(&r);
+    POST(&r, &s, sid, "[1,2]");
+    assert_int_equal(r.status, 400);
+    assert_int_equal(rpc_code(&r), -32600);
+    reply_free(&r);
+    POST(&r, &s, sid, "42"); /* the reader takes an object or array only */
+    assert_int_equal(r.status, 400);
+    assert_int_equal(rpc_code(&r), -32700);
+    reply_free(&r);
+
+    /* A batch: answered as a batch, in order, notifications skipped. */
+    POST(&r, &s, sid,
+         "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"},"
+         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"},"
+         "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"b\"}]");
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.body.data,
+                        "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"method\":\"a\",\"n\":2}},"
+                        "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"method\":\"b\",\"n\":4}}]");
+    reply_free(&r);
+    POST(&r, &s, sid,
+         "[{\"jsonrpc\":\"2.0\",\"method\":\"n1\"},{\"jsonrpc\":\"2.0\",\"method\":\"n2\"}]");
+    assert_int_equal(r.status, 202);
+    assert_int_equal(r.body.len, 0);
+    reply_free(&r);
+    POST(&r, &s, NULL, "[" INIT "]");
+    assert_int_equal(r.status, 400);
+    reply_free(&r);
+
+    /* Over the cap: 413, whether announced or not. */
+    char big[2048];
+    memset(big, ' ', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    memcpy(big, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}",
+           strlen("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"));
+    POST(&r, &s, sid, big);
+    assert_int_equal(r.status, 413);
+    reply_free(&r);
+    POST(&r, &s, sid, big, "Transfer-Encoding: chunked");
+    assert_int_equal(r.status, 413);
+    reply_free(&r);
+    big[1000] = '\0'; /* under the cap: fine */
+    POST(&r, &s, sid, big);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+
+    /* Methods, media types, paths. */
+    request(&r, &s, NULL, "GET", sid, NULL, NULL);
+    assert_int_equal(r.status, 405);
+    char allow[64];
+    assert_true(header(&r, "Allow", allow, sizeof allow));
+    assert_string_equal(allow, "POST, DELETE");
+    reply_free(&r);
+    request(&r, &s, NULL, "PUT", sid, "{}", NULL);
+    assert_int_equal(r.status, 405);
+    reply_free(&r);
+    request(&r, &s, "/other", "POST", sid, "{}", NULL);
+    assert_int_equal(r.status, 404);
+    reply_free(&r);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}",
+         "Content-Type: text/plain");
+    assert_int_equal(r.status, 415);
+    reply_free(&r);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "Accept: text/html");
+    assert_int_equal(r.status, 406);
+    reply_free(&r);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}",
+         "Content-Type: application/json; charset=utf-8", "Accept: application/json");
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    stop(&s);
+}
+
+static void test_host_origin_and_key(void **state) {
+    server s;
+    mv_mcp_endpoint_options o;
+    char sid[128], v[128], hdr[160];
+    reply r;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.quiet = true;
+    o.bearer_key = KEY;
+    start(&s, &o);
+
+    POST(&r, &s, NULL, INIT);
+    assert_int_equal(r.status, 401);
+    assert_true(header(&r, "WWW-Authenticate", v, sizeof v));
+    reply_free(&r);
+    POST(&r, &s, NULL, INIT, "Authorization: Bearer " KEY "x");
+    assert_int_equal(r.status, 401);
+    reply_free(&r);
+    POST(&r, &s, NULL, INIT, "X-API-Key: endpoint-test-key");
+    assert_int_equal(r.status, 401);
+    reply_free(&r);
+    assert_int_equal(atomic_load(&opened), 0);
+    POST(&r, &s, NULL, INIT, "Authorization: Bearer " KEY);
+    assert_int_equal(r.status, 200);
+    assert_true(header(&r, "Mcp-Session-Id", sid, sizeof sid));
+    reply_free(&r);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "X-API-Key: " KEY);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    /* The session id alone is no key. */
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 401);
+    reply_free(&r);
+
+    /* DNS rebinding: a foreign Host or Origin is refused, even with the key. */
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "X-API-Key: " KEY,
+         "Host: evil.example:80");
+    assert_int_equal(r.status, 421);
+    reply_free(&r);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "X-API-Key: " KEY,
+         "Origin: http://evil.example");
+    assert_int_equal(r.status, 403);
+    reply_free(&r);
+    snprintf(hdr, sizeof hdr, "Origin: https://%s", s.host);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "X-API-Key: " KEY, hdr);
+    assert_int_equal(r.status, 403);
+    reply_free(&r);
+    snprintf(hdr, sizeof hdr, "Origin: http://%s", s.host);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "X-API-Key: " KEY, hdr);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    snprintf(hdr, sizeof hdr, "Host: localhost:%s", strchr(s.host, ':') + 1);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "X-API-Key: " KEY, hdr);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    stop(&s);
+}
+
+static void test_start_refusals(void **state) {
+    mv_mcp_endpoint_options o;
+    mv_mcp_endpoint *ep = NULL;
+    mv_error err;
+    char *bound = NULL;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    memset(&err, 0, sizeof err);
+    o.log = stderr;
+    o.listen = "0.0.0.0:0";
+    assert_int_equal(mv_mcp_endpoint_start(&ep, &o, &recorder, &bound, &err), MV_EINVAL);
+    assert_null(ep);
+    assert_null(bound);
+    assert_non_null(strstr(err.message, "--allow-remote"));
+    o.allow_remote = true; /* still no key */
+    assert_int_equal(mv_mcp_endpoint_start(&ep, &o, &recorder, &bound, &err), MV_EINVAL);
+    assert_null(ep);
+    o.listen = "127.0.0.1:0";
+    o.bearer_key = "short";
+    assert_int_equal(mv_mcp_endpoint_start(&ep, &o, &recorder, &bound, &err), MV_EINVAL);
+    o.bearer_key = NULL;
+    o.listen = "nonsense";
+    assert_int_equal(mv_mcp_endpoint_start(&ep, &o, &recorder, &bound, &err), MV_EINVAL);
+    o.listen = "example.com:80"; /* no DNS */
+    assert_int_equal(mv_mcp_endpoint_start(&ep, &o, &recorder, &bound, &err), MV_EINVAL);
+    mv_mcp_endpoint_stop(NULL, 0);
+}
+
+static void test_session_cap(void **state) {
+    server s;
+    mv_mcp_endpoint_options o;
+    char a[128], b[128], c[128];
+    reply r;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.quiet = true;
+    o.max_sessions = 2;
+    start(&s, &o);
+    open_session(&s, a, sizeof a);
+    open_session(&s, b, sizeof b);
+    POST(&r, &s, a, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"); /* a is recent */
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    sleep(1); /* last-use times are in seconds: make b strictly older */
+    POST(&r, &s, a, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    reply_free(&r);
+    open_session(&s, c, sizeof c); /* full: the least recently used (b) ends */
+    assert_int_equal(atomic_load(&closed), 1);
+    POST(&r, &s, b, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 404);
+    reply_free(&r);
+    POST(&r, &s, a, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    POST(&r, &s, c, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    stop(&s);
+    assert_int_equal(atomic_load(&closed), 3);
+}
+
+typedef struct blocked_call {
+    const server *s;
+    const char *sid;
+    reply r;
+} blocked_call;
+
+static void *call_block(void *arg) {
+    blocked_call *bc = arg;
+    POST(&bc->r, bc->s, bc->sid, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"block\"}");
+    return NULL;
+}
+
+static void test_concurrency_cap(void **state) {
+    server s;
+    mv_mcp_endpoint_options o;
+    char a[128], b[128], v[32];
+    reply r;
+    pthread_t t;
+    blocked_call bc;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.quiet = true;
+    o.max_requests = 1;
+    start(&s, &o);
+    open_session(&s, a, sizeof a);
+    open_session(&s, b, sizeof b);
+    gate_open = false;
+    atomic_store(&blocked_in, 0);
+    memset(&bc, 0, sizeof bc);
+    bc.s = &s;
+    bc.sid = a;
+    assert_int_equal(pthread_create(&t, NULL, call_block, &bc), 0);
+    struct timespec nap = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 6000 && atomic_load(&blocked_in) == 0; i++)
+        nanosleep(&nap, NULL);
+    assert_int_equal(atomic_load(&blocked_in), 1);
+    /* The one handler slot is taken: another session's call is refused. */
+    POST(&r, &s, b, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 503);
+    assert_true(header(&r, "Retry-After", v, sizeof v));
+    assert_string_equal(v, "1");
+    reply_free(&r);
+    POST(&r, &s, NULL, INIT);
+    assert_int_equal(r.status, 503);
+    reply_free(&r);
+    pthread_mutex_lock(&gate_lock);
+    gate_open = true;
+    pthread_cond_broadcast(&gate_cond);
+    pthread_mutex_unlock(&gate_lock);
+    pthread_join(t, NULL);
+    assert_int_equal(bc.r.status, 200);
+    assert_non_null(strstr(bc.r.body.data, "\"method\":\"block\""));
+    reply_free(&bc.r);
+    /* Free again. */
+    POST(&r, &s, b, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    stop(&s);
+}
+
+/* A client that sends its request one byte a second never looks idle to
+ * libmicrohttpd; the whole-request deadline cuts it. Bounds are generous:
+ * a 2 s deadline must act long before 60 bytes have trickled in. */
+static void test_request_deadline(void **state) {
+    server s;
+    mv_mcp_endpoint_options o;
+    char log[4096];
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.quiet = true;
+    o.request_deadline_s = 2;
+    o.idle_timeout_s = 120;
+    start(&s, &o);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)atoi(strchr(s.host, ':') + 1));
+    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+    assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    struct timeval tv = {1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    const char *req = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      "Content-Length: 100\r\n\r\n{\"jsonrpc\":\"2.0\"      ";
+    size_t sent = 0, total = strlen(req);
+    bool cut = false;
+    while (sent < 60 && sent < total && !cut) {
+        if (send(fd, req + sent, 1, MSG_NOSIGNAL) != 1) {
+            cut = true;
+            break;
+        }
+        sent++;
+        char buf[64];
+        ssize_t n = recv(fd, buf, sizeof buf, 0); /* waits up to 1 s */
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK))
+            cut = true;
+    }
+    close(fd);
+    assert_true(cut);
+    assert_true(sent < 60);
+    read_log(&s, log, sizeof log);
+    assert_non_null(strstr(log, "ran past the 2s deadline"));
+    /* The server still serves. */
+    char sid[128];
+    open_session(&s, sid, sizeof sid);
+    stop(&s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_session_life_cycle), cmocka_unit_test(test_protocol_version_header),
+        cmocka_unit_test(test_bodies_and_batches), cmocka_unit_test(test_host_origin_and_key),
+        cmocka_unit_test(test_start_refusals),     cmocka_unit_test(test_session_cap),
+        cmocka_unit_test(test_concurrency_cap),    cmocka_unit_test(test_request_deadline),
+    };
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    curl_global_cleanup();
+    return rc;
+}

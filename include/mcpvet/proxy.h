@@ -40,6 +40,8 @@
 extern "C" {
 #endif
 
+struct mv_server_config;
+
 typedef enum mv_proxy_policy {
     MV_PROXY_TOFU = 0, /* approved pass; a new tool that is not quarantined is pinned on
                           first use (approved by actor proxy) and passes; changed and
@@ -73,6 +75,11 @@ typedef struct mv_proxy_options {
     const char *name;
     const char *const *argv;
     size_t argc;
+    /* When not NULL: the config entry the server came from (`--config`),
+     * whose identity (mv_server_ident_from_config: the command and args as
+     * written, cwd) replaces the one above, so the proxy pins and looks up
+     * the same identity as `mcpvet scan` and `mcpvet security`. Borrowed. */
+    const struct mv_server_config *config;
     /* The approval store: an open handle (borrowed), else `store_path`
      * (NULL = the default path) is opened, created when missing. */
     mv_store *store;
@@ -112,8 +119,6 @@ typedef struct mv_proxy_outcome {
 int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *err);
 
 /* ------------------------------------------------------------ HTTP front */
-
-struct mv_server_config;
 
 /* The guard in front of a remote server (`mcpvet proxy --url URL --listen
  * HOST:PORT`). The agent's side is the shared streamable-HTTP endpoint

@@ -876,6 +876,10 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
     gc.ident.command = o.argv[0];
     gc.ident.args = o.argv + 1;
     gc.ident.n_args = o.argc - 1;
+    if (o.config != NULL) {
+        mv_server_ident_from_config(&gc.ident, o.config);
+        gc.ident.name = o.name;
+    }
     gc.store = o.store;
     gc.store_path = o.store_path;
     gc.log = o.log;

@@ -380,8 +380,12 @@ if grep -qF '// runs in a container' "$H/.config/Code/User/mcp.json" &&
     ok; else bad "install lost a comment or an unknown key"; fi
 inh scan --list
 expect_rc "the wrapped configs still parse" 0
-expect_out "the wrapped entry runs the proxy" "proxy --name gh --policy strict -- docker run -i --rm"
-expect_out "a wrapped entry without args" "proxy --name noargs --policy strict -- /usr/local/bin/my-server"
+# A wrapped entry is listed (and scanned, and pinned) as the server it
+# wraps, so the proxy and `mcpvet scan` share its identity.
+expect_out "the wrapped entry runs the proxy" "stdio: docker run -i --rm"
+expect_out "... marked as going through the proxy" "[through mcpvet proxy]"
+expect_no_out "... not as mcpvet itself" "proxy --name gh"
+expect_out "a wrapped entry without args" "stdio: /usr/local/bin/my-server [through mcpvet proxy]"
 while read -r f; do cp "$f" "$f.installed"; done <"$TMP/files"
 inh proxy --install --policy strict
 n=$(grep -c ": wrapped " "$OUT")

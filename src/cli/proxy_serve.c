@@ -43,6 +43,10 @@ int mv_cli_proxy_serve(const mv_proxy_http_options *o, const char *listen, FILE 
     eo.listen = listen;
     eo.log = lf;
     eo.quiet = true;
+    eo.name = "mcpvet proxy";
+    /* The upstream request gives up first, so the agent gets its error. */
+    eo.request_deadline_s =
+        (o->timeout_ms != 0 ? o->timeout_ms : MV_PROXY_DEFAULT_TIMEOUT_MS) / 1000 + 15;
     eo.max_body = (size_t)o->max_message_bytes;
     mv_mcp_endpoint_handler hd = {.ctx = h,
                                   .session_open = mv_proxy_http_session_open,

@@ -32,6 +32,8 @@
 
 #include "json/writer.h"
 #include "mcpvet/pipeline.h"
+#include "mcpvet/registry.h"
+#include "mcpvet/tool.h"
 
 /* Bytes of result text per scanned piece (under the model's 64 KiB field
  * cap, so no piece is cut). */
@@ -75,6 +77,7 @@ struct px_guard {
     mv_engine *engine;         /* every check: lists */
     mv_engine *results_engine; /* unicode.hidden and payload.decoded: results */
     bool own_engines;          /* made here (else borrowed from the config) */
+    mv_arena *rarena;          /* the tools of one result scan, reset each time */
     bool caps_known;
     bool announced[PX_LIST_COUNT];
     px_items cache[PX_LIST_COUNT]; /* last complete list of each kind */
@@ -368,6 +371,11 @@ int px_guard_new(px_guard **out, const px_guard_config *cfg, mv_error *err) {
     g->log = cfg->log != NULL ? cfg->log : stderr;
     g->store = cfg->store;
     mv_buf_init(&g->msg, NULL);
+    g->rarena = mv_arena_new(NULL, 4096);
+    if (g->rarena == NULL) {
+        px_guard_free(g);
+        return mv_error_set(err, MV_ENOMEM, "out of memory");
+    }
     if (cfg->engine != NULL && cfg->results_engine != NULL) {
         g->engine = cfg->engine;
         g->results_engine = cfg->results_engine;
@@ -399,6 +407,7 @@ void px_guard_free(px_guard *g) {
         mv_engine_free(g->results_engine);
     }
     mv_buf_release(&g->msg);
+    mv_arena_free(g->rarena);
     free(g);
 }
 
@@ -593,7 +602,7 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
     mv_error err;
     int rc = MV_ENOMEM;
     bool audit = g->cfg.policy == MV_PROXY_AUDIT;
-    bool scanned = false, stored = false;
+    bool scanned = false, stored = false, batch = false;
     const char *fail_why = NULL;
     char why[600];
     px_view nv;
@@ -736,8 +745,12 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
             mv_buf_puts(&d[i].reason, "beyond the number of items the scan takes");
         }
 
-    /* Decide: apply to the store, then pin on first use under tofu. */
+    /* Decide: apply to the store, then pin on first use under tofu. The
+     * scan, the pins and the notes of one page are one transaction (one
+     * sync to disk instead of one per operation). */
     if (scanned && ensure_store(g)) {
+        mv_error_clear(&err);
+        batch = mv_store_batch_begin(g->store, &err) == MV_OK;
         bool complete = last && !cut;
         for (int k = 0; k < PX_LIST_COUNT && complete; k++)
             if (k != (int)list)
@@ -943,6 +956,11 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         g->cached[list] = true;
     }
 done:
+    if (batch) {
+        mv_error_clear(&err);
+        if (mv_store_batch_end(g->store, true, &err) != MV_OK)
+            store_failed(g, &err);
+    }
     for (size_t i = 0; i < n_summaries; i++)
         mv_buf_release(&summaries[i]);
     free(summaries);
@@ -1266,23 +1284,29 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
     const mv_jv *result = mv_jobject_get(root, "result");
     const char *method = px_result_method(kind);
     text_slots s;
-    mv_buf doc;
-    mv_pipeline *pipe = NULL;
+    mv_registry *reg = NULL;
+    mv_scan *scan = NULL;
     mv_error err;
     int rc = MV_OK;
     bool *hidden = NULL, *payload = NULL;
     size_t n_hidden = 0, n_payload = 0;
     size_t *owner = NULL, n_pieces = 0, cap_pieces = 0;
     memset(&s, 0, sizeof(s));
-    mv_buf_init(&doc, NULL);
     if (!mv_jis_object(result))
         goto done;
     if ((rc = collect_slots(&s, kind, result)) != MV_OK)
         goto done;
     if (s.n == 0)
         goto done;
-    /* One scanned "tool" per piece of text: {"name":"r<i>","description":...}. */
-    mv_buf_puts(&doc, "{\"tools\":[");
+    /* One scanned "tool" per piece of text (its description), built
+     * straight into the engine's registry: no JSON document to write and
+     * parse again per result. */
+    mv_arena_reset(g->rarena);
+    reg = mv_registry_new(NULL);
+    if (reg == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
     for (size_t i = 0; i < s.n; i++) {
         const mv_jv *text = mv_jobject_get(s.holder[i], "text");
         const char *p = mv_jstring(text);
@@ -1299,28 +1323,44 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
                 owner = grown;
             }
             owner[n_pieces] = i;
-            mv_buf_printf(&doc, "%s{\"name\":\"r%zu\",\"description\":", n_pieces ? "," : "",
-                          n_pieces);
-            mv_buf_json_string(&doc, p, k);
-            mv_buf_putc(&doc, '}');
+            mv_tool *t = mv_arena_calloc(g->rarena, 1, sizeof(*t));
+            mv_field *f = mv_arena_calloc(g->rarena, 2, sizeof(*f));
+            char *nm = mv_arena_alloc(g->rarena, 24);
+            if (t == NULL || f == NULL || nm == NULL) {
+                rc = MV_ENOMEM;
+                goto done;
+            }
+            int nl = snprintf(nm, 24, "r%zu", n_pieces);
+            t->server = MV_STR_LIT("result");
+            t->name = (mv_str){nm, (size_t)nl};
+            t->description = (mv_str){p, k};
+            t->kind = MV_ITEM_TOOL;
+            t->source_index = (uint32_t)n_pieces;
+            f[0] = (mv_field){.kind = MV_FIELD_NAME,
+                              .schema = MV_SCHEMA_NONE,
+                              .param = -1,
+                              .path = MV_STR_LIT("name"),
+                              .text = t->name};
+            f[1] = (mv_field){.kind = MV_FIELD_DESCRIPTION,
+                              .schema = MV_SCHEMA_NONE,
+                              .param = -1,
+                              .path = MV_STR_LIT("description"),
+                              .text = t->description};
+            t->fields = f;
+            t->n_fields = 2;
+            if (mv_registry_add(reg, t) != MV_OK) {
+                rc = MV_ENOMEM;
+                goto done;
+            }
             n_pieces++;
             p += k;
             left -= k;
         } while (left > 0);
     }
-    mv_buf_puts(&doc, "]}");
-    if (doc.failed) {
-        rc = MV_ENOMEM;
-        goto done;
-    }
-    mv_pipeline_options po;
-    memset(&po, 0, sizeof(po));
-    po.shared_engine = g->results_engine;
     mv_error_clear(&err);
-    if ((rc = mv_pipeline_new(&pipe, &po, &err)) != MV_OK ||
-        (rc = mv_pipeline_add_document(pipe, doc.data, doc.len, "<result>", "result", &err)) !=
-            MV_OK ||
-        (rc = mv_pipeline_scan(pipe, 1, &err)) != MV_OK) {
+    if ((rc = mv_registry_freeze(reg)) != MV_OK ||
+        (rc = mv_scan_new(&scan, g->results_engine, reg, &err)) != MV_OK ||
+        (rc = mv_scan_run(scan, 1, &err)) != MV_OK) {
         if (rc != MV_ENOMEM) {
             qname q;
             px_log(g, "cannot scan the result of %s %s (%s); passed on", method,
@@ -1329,24 +1369,26 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
         }
         goto done;
     }
-    const mv_scan *scan = mv_pipeline_result(pipe);
     hidden = calloc(s.n, sizeof(*hidden));
     payload = calloc(s.n, sizeof(*payload));
     if (hidden == NULL || payload == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
-    for (size_t i = 0; i < mv_scan_finding_count(scan) && i < n_pieces; i++) {
+    for (size_t i = 0; i < mv_scan_finding_count(scan); i++) {
         const mv_finding *f = mv_scan_finding(scan, i);
+        size_t piece = f->tool != NULL ? f->tool->source_index : i;
+        if (piece >= n_pieces)
+            continue;
         for (uint32_t k = 0; k < f->n_signals; k++) {
             if (f->signals[k].tier != MV_TIER_HARD)
                 continue;
-            if (strcmp(f->signals[k].check_id, "unicode.hidden") == 0 && !hidden[owner[i]]) {
-                hidden[owner[i]] = true;
+            if (strcmp(f->signals[k].check_id, "unicode.hidden") == 0 && !hidden[owner[piece]]) {
+                hidden[owner[piece]] = true;
                 n_hidden++;
             } else if (strcmp(f->signals[k].check_id, "payload.decoded") == 0 &&
-                       !payload[owner[i]]) {
-                payload[owner[i]] = true;
+                       !payload[owner[piece]]) {
+                payload[owner[piece]] = true;
                 n_payload++;
             }
         }
@@ -1439,7 +1481,7 @@ done:
     free(hidden);
     free(payload);
     free(owner);
-    mv_pipeline_free(pipe);
-    mv_buf_release(&doc);
+    mv_scan_free(scan);
+    mv_registry_free(reg);
     return rc;
 }

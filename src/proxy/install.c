@@ -24,8 +24,10 @@
  * replaced atomically (a temporary file in the same folder, then rename),
  * keeping their mode.
  *
- * Codex's TOML and Continue's YAML files are refused with a message saying
- * how to wrap their servers by hand.
+ * Codex's TOML files are edited the same way in their [mcp_servers.NAME]
+ * tables (the command line's value, the args array, or an "args = [...]"
+ * line added after the command's). Continue's YAML files are refused with
+ * a message saying how to wrap their servers by hand.
  */
 #define _GNU_SOURCE /* readlink */
 
@@ -51,7 +53,8 @@ static size_t skip_ws(const char *s, size_t n, size_t i) {
         char c = s[i];
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
             i++;
-        } else if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+        } else if ((c == '/' && i + 1 < n && s[i + 1] == '/') || c == '#') {
+            /* JSONC line comments; TOML comments (never valid JSON) */
             while (i < n && s[i] != '\n')
                 i++;
         } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
@@ -77,9 +80,15 @@ static size_t skip_value(const char *s, size_t n, size_t i) {
         for (i++; i < n; i++) {
             if (s[i] == '\\')
                 i++;
-            else if (s[i] == '"')
-                return i + 1;
+            else if (s[i] == '"' || s[i] == '\n')
+                return s[i] == '"' ? i + 1 : SIZE_MAX;
         }
+        return SIZE_MAX;
+    }
+    if (s[i] == '\'') { /* a TOML literal string: no escapes, one line */
+        for (i++; i < n && s[i] != '\n'; i++)
+            if (s[i] == '\'')
+                return i + 1;
         return SIZE_MAX;
     }
     if (s[i] == '{' || s[i] == '[') {
@@ -89,7 +98,7 @@ static size_t skip_value(const char *s, size_t n, size_t i) {
             if (i >= n)
                 return SIZE_MAX;
             char c = s[i];
-            if (c == '"') {
+            if (c == '"' || c == '\'') {
                 i = skip_value(s, n, i);
                 if (i == SIZE_MAX)
                     return SIZE_MAX;
@@ -116,6 +125,14 @@ static size_t skip_value(const char *s, size_t n, size_t i) {
 
 /* A decoded JSON string token (NUL-terminated copy), or NULL. */
 static char *decode_string(const char *tok, size_t len) {
+    if (len >= 2 && tok[0] == '\'' && tok[len - 1] == '\'') { /* TOML literal */
+        char *lit = malloc(len - 1);
+        if (lit != NULL) {
+            memcpy(lit, tok + 1, len - 2);
+            lit[len - 2] = '\0';
+        }
+        return lit;
+    }
     if (len < 2 || tok[0] != '"')
         return NULL;
     char *wrap = malloc(len + 2);
@@ -149,6 +166,8 @@ typedef struct entry {
     size_t cmd_s, cmd_e;   /* the command value */
     size_t args_s, args_e; /* the args value, or args_s == SIZE_MAX */
     size_t args_key;       /* where the "args" key starts */
+    bool toml;             /* a Codex TOML table (else JSON) */
+    size_t cmd_line_end;   /* TOML: the end of the command's line (its newline) */
 } entry;
 
 /* Byte offset of a 1-based line and column (columns count code points,
@@ -229,6 +248,155 @@ static int find_entry(const char *s, size_t n, size_t at, entry *e, const char *
                -1;
     if (e->args_s != SIZE_MAX && s[e->args_s] != '[')
         return *why = "\"args\" is not an array", -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------- TOML */
+
+/* The parts of a TOML table header "[a.b]" starting at s[i] (after the
+ * '['), decoded, at most `max`; *end after the ']'. 0 parts: not a plain
+ * table header (an array of tables, garbage). */
+static size_t toml_header(const char *s, size_t n, size_t i, char **parts, size_t max,
+                          size_t *end) {
+    size_t k = 0;
+    for (;;) {
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i >= n || k == max)
+            break;
+        size_t st = i;
+        if (s[i] == '"' || s[i] == '\'') {
+            size_t e = skip_value(s, n, i);
+            if (e == SIZE_MAX)
+                break;
+            parts[k] = decode_string(s + st, e - st);
+            i = e;
+        } else {
+            while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+                             (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+                i++;
+            if (i == st)
+                break;
+            parts[k] = malloc(i - st + 1);
+            if (parts[k] != NULL) {
+                memcpy(parts[k], s + st, i - st);
+                parts[k][i - st] = '\0';
+            }
+        }
+        if (parts[k] == NULL)
+            break;
+        k++;
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i < n && s[i] == '.') {
+            i++;
+            continue;
+        }
+        if (i < n && s[i] == ']') {
+            *end = i + 1;
+            return k;
+        }
+        break;
+    }
+    for (size_t j = 0; j < k; j++)
+        free(parts[j]);
+    return 0;
+}
+
+/* Whether the line at s[i] (after blanks) is key `key` followed by '=':
+ * *vs is then where the value starts. Bare or quoted keys. */
+static bool toml_key_is(const char *s, size_t n, size_t i, const char *key, size_t *vs) {
+    size_t kl = strlen(key), e;
+    if (i + kl <= n && memcmp(s + i, key, kl) == 0)
+        e = i + kl;
+    else if (i + kl + 2 <= n && (s[i] == '"' || s[i] == '\'') && s[i + kl + 1] == s[i] &&
+             memcmp(s + i + 1, key, kl) == 0)
+        e = i + kl + 2;
+    else
+        return false;
+    while (e < n && (s[e] == ' ' || s[e] == '\t'))
+        e++;
+    if (e >= n || s[e] != '=')
+        return false;
+    e++;
+    while (e < n && (s[e] == ' ' || s[e] == '\t'))
+        e++;
+    *vs = e;
+    return true;
+}
+
+/* The Codex entry of server `name`: the table [mcp_servers.NAME] and its
+ * command and args lines. 0, or -1 with *why. */
+static int find_toml_entry(const char *s, size_t n, const char *name, entry *e, const char **why) {
+    size_t i = 0, table = SIZE_MAX, table_end = n;
+    memset(e, 0, sizeof(*e));
+    e->toml = true;
+    e->args_s = e->cmd_s = SIZE_MAX;
+    /* Find the table, line by line. */
+    while (i < n) {
+        size_t ls = i;
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i < n && s[i] == '[') {
+            if (table != SIZE_MAX) {
+                table_end = ls;
+                break;
+            }
+            char *parts[3] = {NULL, NULL, NULL};
+            size_t he = 0;
+            size_t k = i + 1 < n && s[i + 1] != '[' ? toml_header(s, n, i + 1, parts, 3, &he) : 0;
+            if (k == 2 && strcmp(parts[0], "mcp_servers") == 0 && strcmp(parts[1], name) == 0)
+                table = he;
+            for (size_t j = 0; j < k; j++)
+                free(parts[j]);
+        }
+        const char *nl = memchr(s + i, '\n', n - i);
+        i = nl != NULL ? (size_t)(nl - s) + 1 : n;
+    }
+    if (table == SIZE_MAX) {
+        *why = "no [mcp_servers.NAME] table as written (an inline table or dotted keys "
+               "are not rewritten)";
+        return -1;
+    }
+    const char *nl = memchr(s + table, '\n', n - table);
+    i = nl != NULL ? (size_t)(nl - s) + 1 : n;
+    while (i < table_end) {
+        size_t ks = i, vs;
+        while (ks < table_end && (s[ks] == ' ' || s[ks] == '\t'))
+            ks++;
+        size_t next;
+        if (toml_key_is(s, table_end, ks, "command", &vs)) {
+            e->cmd_s = vs;
+            e->cmd_e = skip_value(s, table_end, vs);
+            if (e->cmd_e == SIZE_MAX)
+                return *why = "the command value cannot be read", -1;
+            const char *le = memchr(s + e->cmd_e, '\n', table_end - e->cmd_e);
+            e->cmd_line_end = le != NULL ? (size_t)(le - s) : table_end;
+            next = e->cmd_e;
+        } else if (toml_key_is(s, table_end, ks, "args", &vs)) {
+            e->args_key = ks;
+            e->args_s = vs;
+            e->args_e = skip_value(s, table_end, vs);
+            if (e->args_e == SIZE_MAX)
+                return *why = "the args value cannot be read", -1;
+            next = e->args_e;
+        } else {
+            next = ks;
+        }
+        const char *ln = memchr(s + next, '\n', table_end - next);
+        i = ln != NULL ? (size_t)(ln - s) + 1 : table_end;
+    }
+    if (e->cmd_s == SIZE_MAX)
+        return *why = "no command = line in its table", -1;
+    if (s[e->cmd_s] != '"' && s[e->cmd_s] != '\'')
+        return *why = "the command is not a one-line string", -1;
+    if (e->args_s != SIZE_MAX && s[e->args_s] != '[')
+        return *why = "args is not an array", -1;
+    if (e->cmd_line_end == table_end && (table_end == n || s[table_end] != '\n') &&
+        e->args_s == SIZE_MAX && e->cmd_line_end < n && s[e->cmd_line_end] != '\n') {
+        /* the command line runs into the next table: cannot happen in TOML */
+        return *why = "unexpected layout", -1;
+    }
     return 0;
 }
 
@@ -434,6 +602,16 @@ static int wrap_entry(edits *E, const char *s, const entry *e, const char *name,
             return MV_ENOMEM;
         }
         mv_buf_append(t, a.data, a.len);
+    } else if (e->toml) {
+        /* A line of its own after the command's line. */
+        mv_buf_putc(&a, ']');
+        mv_buf *t = add_edit(E, e->cmd_line_end, e->cmd_line_end);
+        if (t == NULL) {
+            mv_buf_release(&a);
+            return MV_ENOMEM;
+        }
+        mv_buf_puts(t, "\nargs = ");
+        mv_buf_append(t, a.data, a.len);
     } else {
         mv_buf_putc(&a, ']');
         mv_buf *t = add_edit(E, e->cmd_e, e->cmd_e);
@@ -458,7 +636,8 @@ static int unwrap_entry(edits *E, const char *s, const entry *e) {
     for (size_t i = 1; i < k && dd == SIZE_MAX; i++)
         if (token_is(s, st[i], en[i], "--"))
             dd = i;
-    if (dd == SIZE_MAX || dd + 1 >= k || s[st[dd + 1]] != '"')
+    if (dd == SIZE_MAX || dd + 1 >= k ||
+        (s[st[dd + 1]] != '"' && !(e->toml && s[st[dd + 1]] == '\'')))
         return -1;
     size_t cs = st[dd + 1], ce = en[dd + 1];
     size_t close_br = e->args_e - 1;
@@ -467,6 +646,17 @@ static int unwrap_entry(edits *E, const char *s, const entry *e) {
     if (c == NULL)
         return MV_ENOMEM;
     mv_buf_append(c, s + cs, ce - cs);
+    if (e->toml) {
+        /* install added an "args = [...]" line right after the command's */
+        static const char line[] = "\nargs = [\"proxy\",\"";
+        size_t le = e->cmd_line_end;
+        if (after >= close_br && e->args_key == le + 1 && le + sizeof line - 1 <= e->args_e &&
+            memcmp(s + le, line, sizeof line - 1) == 0) {
+            if (add_edit(E, le, e->args_e) == NULL)
+                return MV_ENOMEM;
+            return MV_OK;
+        }
+    }
     static const char added[] = ", \"args\": ";
     bool inserted = after >= close_br && e->args_key == e->cmd_e + 2 &&
                     e->args_s == e->cmd_e + sizeof added - 1 &&
@@ -523,15 +713,7 @@ static int do_file(const mv_proxy_install_options *o, const char *path, const ch
     mv_buf_init(&backup, NULL);
     snprintf(bpath, sizeof bpath, "%s%s", path, BACKUP_SUFFIX);
 
-    if (is_format(path, ".toml") || (client != NULL && strcmp(client, "codex") == 0)) {
-        fprintf(out,
-                "%s: not changed: Codex TOML configs are not rewritten; wrap each server by "
-                "hand: command = \"%s\", args = [\"proxy\", \"--name\", \"NAME\", \"--\", "
-                "\"COMMAND\", ARGS...]\n",
-                path, self);
-        rc = 1;
-        goto done;
-    }
+    bool toml = is_format(path, ".toml") || (client != NULL && strcmp(client, "codex") == 0);
     if (is_format(path, ".yaml") || is_format(path, ".yml")) {
         fprintf(out,
                 "%s: not changed: YAML configs are not rewritten; wrap each server by hand: "
@@ -557,8 +739,10 @@ static int do_file(const mv_proxy_install_options *o, const char *path, const ch
             continue;
         entry e;
         const char *why = NULL;
-        size_t at = offset_of(text.data, text.len, sv->line, sv->column);
-        if (at == SIZE_MAX || find_entry(text.data, text.len, at, &e, &why) != 0) {
+        size_t at = toml ? 0 : offset_of(text.data, text.len, sv->line, sv->column);
+        int found = toml ? find_toml_entry(text.data, text.len, sv->name, &e, &why)
+                         : (at == SIZE_MAX ? -1 : find_entry(text.data, text.len, at, &e, &why));
+        if (found != 0) {
             fprintf(out, "%s: server %s left alone: %s\n", path, sv->name,
                     why != NULL ? why : "its entry was not found");
             continue;

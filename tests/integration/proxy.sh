@@ -353,23 +353,44 @@ echo '{"mcpServers": {"cont": {"command": "cont-server", "args": []}}}' \
     >"$H/project/.continue/mcpServers/extra.json"
 printf 'name: cfg\nmcpServers:\n  - name: yaml-srv\n    command: yaml-server\n' \
     >"$H/.continue/config.yaml"
-printf '[mcp_servers.codex-srv]\ncommand = "codex-server"\nargs = ["a"]\n' >"$H/.codex/config.toml"
+cat >"$H/.codex/config.toml" <<'TOML'
+# Codex: comments, a literal string and an entry without args survive
+model = "o3"
+
+[mcp_servers.codex-srv]
+command = "codex-server"  # the launcher
+args = ["a", 'b c']
+env = { KEY = "v" }
+
+[mcp_servers."codex bare"]
+command = 'codex-bare'
+
+[mcp_servers.codex-remote]
+url = "https://example.com/mcp"
+TOML
 find "$H" -type f | sort >"$TMP/files"
 while read -r f; do cp "$f" "$f.orig"; done <"$TMP/files"
 inh() { (cd "$H/project" && env -u XDG_CONFIG_HOME -u APPDATA -u CODEX_HOME HOME="$H" \
     "$MCPVET" "$@") >"$OUT" 2>"$ERR"; RC=$?; }
 inh proxy --install --dry-run
-expect_rc "dry run (TOML and YAML refused: exit 1)" 1
+expect_rc "dry run (YAML refused: exit 1)" 1
 expect_out "dry run names a server" "would wrap gh"
 changed=0
 while read -r f; do cmp -s "$f" "$f.orig" || changed=1; done <"$TMP/files"
 if [ $changed -eq 0 ]; then ok; else bad "--dry-run changed a file"; fi
 inh proxy --install --policy strict
-expect_rc "install (TOML and YAML refused: exit 1)" 1
-expect_out "TOML refused with a message" "Codex TOML configs are not rewritten"
+expect_rc "install (YAML refused: exit 1)" 1
+expect_out "TOML rewritten" "config.toml: wrapped codex-srv"
+expect_out "... an entry without args too" "config.toml: wrapped codex bare"
+expect_no_out "... not the remote one" "wrapped codex-remote"
 expect_out "YAML refused with a message" "YAML configs are not rewritten"
 n=$(grep -c ": wrapped " "$OUT")
-if [ "$n" -eq 15 ]; then ok; else bad "install wrapped $n servers, expected 15"; fi
+if [ "$n" -eq 17 ]; then ok; else bad "install wrapped $n servers, expected 17"; fi
+if grep -qF '# the launcher' "$H/.codex/config.toml" &&
+    grep -qF "'b c']" "$H/.codex/config.toml" &&
+    grep -qF 'args = ["proxy","--name","codex bare","--policy","strict","--",'"'codex-bare']" \
+        "$H/.codex/config.toml"; then ok; else
+    bad "the TOML entries are not wrapped as expected: $(cat "$H/.codex/config.toml")"; fi
 expect_no_out "an http server is not wrapped" "wrapped remote"
 for f in "$H/.config/Claude/claude_desktop_config.json" "$H/.config/Code/User/mcp.json"; do
     if [ -f "$f.mcpvet-backup" ] && cmp -s "$f.mcpvet-backup" "$f.orig"; then ok; else
@@ -386,6 +407,7 @@ expect_out "the wrapped entry runs the proxy" "stdio: docker run -i --rm"
 expect_out "... marked as going through the proxy" "[through mcpvet proxy]"
 expect_no_out "... not as mcpvet itself" "proxy --name gh"
 expect_out "a wrapped entry without args" "stdio: /usr/local/bin/my-server [through mcpvet proxy]"
+expect_out "a wrapped TOML entry" 'stdio: codex-server a "b c" [env: KEY] [through mcpvet proxy]'
 while read -r f; do cp "$f" "$f.installed"; done <"$TMP/files"
 inh proxy --install --policy strict
 n=$(grep -c ": wrapped " "$OUT")
@@ -395,7 +417,7 @@ while read -r f; do cmp -s "$f" "$f.installed" || changed=1; done <"$TMP/files"
 if [ $changed -eq 0 ]; then ok; else bad "a second install changed a file"; fi
 inh proxy --uninstall
 n=$(grep -c "restored exactly as before install" "$OUT")
-if [ "$n" -eq 12 ]; then ok; else bad "uninstall restored $n files exactly, expected 12"; fi
+if [ "$n" -eq 13 ]; then ok; else bad "uninstall restored $n files exactly, expected 13"; fi
 while read -r f; do
     if cmp -s "$f" "$f.orig"; then ok; else bad "uninstall did not restore $f byte for byte"; fi
 done <"$TMP/files"

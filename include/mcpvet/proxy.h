@@ -189,8 +189,10 @@ typedef struct mv_proxy_install_options {
  * (comments, order and unknown keys stay), entries already behind the proxy
  * are left alone. Uninstall restores the backup byte for byte when the file
  * is still exactly what install made of it, else unwraps the entries in
- * place. Formats: JSON and JSON with comments; Codex TOML. Continue YAML
- * files are refused with a message. Returns 0 when every file was handled,
+ * place. Formats: JSON and JSON with comments, Codex TOML ([mcp_servers.NAME]
+ * tables), Continue YAML ("- name: NAME" items); an entry written another
+ * way (an inline TOML table, a YAML flow mapping) is left alone with a
+ * message. Returns 0 when every file was handled,
  * MV_EUNSUPPORTED when some file was refused (the others are done),
  * MV_EIO / MV_EPARSE (err names the file) or MV_ENOMEM.
  */

@@ -26,8 +26,10 @@
  *
  * Codex's TOML files are edited the same way in their [mcp_servers.NAME]
  * tables (the command line's value, the args array, or an "args = [...]"
- * line added after the command's). Continue's YAML files are refused with
- * a message saying how to wrap their servers by hand.
+ * line added after the command's). Continue's YAML files likewise in
+ * their "- name: NAME" items: a block args sequence gets the proxy's items
+ * as lines of their own in front of the entry's, a flow one is rewritten
+ * like a JSON array, a missing one becomes an "args: [...]" line.
  */
 #define _GNU_SOURCE /* readlink */
 
@@ -118,8 +120,9 @@ static size_t skip_value(const char *s, size_t n, size_t i) {
     }
     size_t st = i;
     while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' && s[i] != '\t' &&
-           s[i] != '\n' && s[i] != '\r' && s[i] != '/')
-        i++;
+           s[i] != '\n' && s[i] != '\r' &&
+           !(s[i] == '/' && i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '*')))
+        i++; /* a YAML plain scalar may hold '/' (a path); a comment may not start */
     return i > st ? i : SIZE_MAX;
 }
 
@@ -167,7 +170,13 @@ typedef struct entry {
     size_t args_s, args_e; /* the args value, or args_s == SIZE_MAX */
     size_t args_key;       /* where the "args" key starts */
     bool toml;             /* a Codex TOML table (else JSON) */
-    size_t cmd_line_end;   /* TOML: the end of the command's line (its newline) */
+    bool yaml;             /* a Continue YAML sequence item */
+    size_t cmd_line_end;   /* TOML, YAML: the end of the command's line (its newline) */
+    /* YAML: the indentation of the item's keys; args as a block sequence
+     * (args_s then starts the first item's line, args_e ends the last's,
+     * item_indent is the column of their "-"). */
+    size_t key_indent, item_indent;
+    bool block;
 } entry;
 
 /* Byte offset of a 1-based line and column (columns count code points,
@@ -400,6 +409,219 @@ static int find_toml_entry(const char *s, size_t n, const char *name, entry *e, 
     return 0;
 }
 
+/* ------------------------------------------------------------- YAML */
+
+static size_t array_items(const char *s, size_t as, size_t ae, size_t *st, size_t *en, size_t max);
+static bool token_is(const char *s, size_t st, size_t en, const char *lit);
+
+static size_t line_end(const char *s, size_t n, size_t i) {
+    const char *nl = memchr(s + i, '\n', n - i);
+    return nl != NULL ? (size_t)(nl - s) : n;
+}
+
+/* The end of the scalar starting at s[i] on its line: a quoted one as
+ * skip_value reads it, a plain one up to " #" or the line's end, trailing
+ * blanks excluded. SIZE_MAX when there is none. */
+static size_t yaml_scalar_end(const char *s, size_t n, size_t i) {
+    size_t le = line_end(s, n, i);
+    if (i >= le)
+        return SIZE_MAX;
+    if (s[i] == '"' || s[i] == '\'') {
+        size_t e = skip_value(s, le, i);
+        return e;
+    }
+    size_t e = i;
+    while (e < le && !(s[e] == '#' && e > i && (s[e - 1] == ' ' || s[e - 1] == '\t')))
+        e++;
+    while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
+        e--;
+    return e > i ? e : SIZE_MAX;
+}
+
+/* A scalar's text as a value (quoted ones decoded; plain as written). */
+static char *yaml_scalar(const char *s, size_t st, size_t en) {
+    if (s[st] == '"' || s[st] == '\'')
+        return decode_string(s + st, en - st);
+    char *d = malloc(en - st + 1);
+    if (d != NULL) {
+        memcpy(d, s + st, en - st);
+        d[en - st] = '\0';
+    }
+    return d;
+}
+
+/* Whether s[i..] is `key:` followed by a blank or the line's end; *vs is
+ * the value's start (after blanks) then. */
+static bool yaml_key_is(const char *s, size_t n, size_t i, const char *key, size_t *vs) {
+    size_t kl = strlen(key);
+    if (i + kl + 1 > n || memcmp(s + i, key, kl) != 0 || s[i + kl] != ':')
+        return false;
+    size_t e = i + kl + 1;
+    if (e < n && s[e] != ' ' && s[e] != '\t' && s[e] != '\n' && s[e] != '\r')
+        return false;
+    while (e < n && (s[e] == ' ' || s[e] == '\t'))
+        e++;
+    *vs = e;
+    return true;
+}
+
+/* A plain scalar that a flow sequence cannot hold as written. */
+static bool flow_unsafe(const char *s, size_t st, size_t en) {
+    if (s[st] == '"' || s[st] == '\'')
+        return false;
+    for (size_t i = st; i < en; i++)
+        if (s[i] == ',' || s[i] == '[' || s[i] == ']' || s[i] == '{' || s[i] == '}')
+            return true;
+    return false;
+}
+
+/* The Continue entry of server `name`: a sequence item "- name: NAME" and
+ * its command and args keys. 0, or -1 with *why. */
+static int find_yaml_entry(const char *s, size_t n, const char *name, entry *e, const char **why) {
+    size_t i = 0, item = SIZE_MAX;
+    memset(e, 0, sizeof(*e));
+    e->yaml = true;
+    e->args_s = e->cmd_s = SIZE_MAX;
+    while (i < n && item == SIZE_MAX) {
+        size_t ls = i, le = line_end(s, n, i), k = i, vs;
+        while (k < le && s[k] == ' ')
+            k++;
+        if (k + 1 < le && s[k] == '-' && s[k + 1] == ' ') {
+            size_t ki = k + 1;
+            while (ki < le && s[ki] == ' ')
+                ki++;
+            size_t ve;
+            char *v = NULL;
+            if (yaml_key_is(s, le, ki, "name", &vs) &&
+                (ve = yaml_scalar_end(s, n, vs)) != SIZE_MAX &&
+                (v = yaml_scalar(s, vs, ve)) != NULL && strcmp(v, name) == 0) {
+                item = le;
+                e->key_indent = ki - ls;
+            }
+            free(v);
+        }
+        i = le < n ? le + 1 : n;
+    }
+    if (item == SIZE_MAX)
+        return *why = "no \"- name: NAME\" item as written", -1;
+    /* The item's other keys: lines indented like its first key. */
+    i = item < n ? item + 1 : n;
+    while (i < n) {
+        size_t ls = i, le = line_end(s, n, i), k = i;
+        while (k < le && s[k] == ' ')
+            k++;
+        size_t ind = k - ls;
+        if (k >= le || s[k] == '#') { /* blank or comment */
+            i = le < n ? le + 1 : n;
+            continue;
+        }
+        if (ind < e->key_indent)
+            break;
+        size_t vs;
+        if (ind == e->key_indent && yaml_key_is(s, le, k, "command", &vs)) {
+            e->cmd_s = vs;
+            e->cmd_e = yaml_scalar_end(s, n, vs);
+            if (e->cmd_e == SIZE_MAX || (s[vs] != '"' && s[vs] != '\'' &&
+                                         (s[vs] == '[' || s[vs] == '{' || s[vs] == '|' ||
+                                          s[vs] == '>' || s[vs] == '&' || s[vs] == '*')))
+                return *why = "the command is not a one-line scalar", -1;
+            e->cmd_line_end = le;
+        } else if (ind == e->key_indent && yaml_key_is(s, le, k, "args", &vs)) {
+            e->args_key = k;
+            if (vs < le && s[vs] == '[') {
+                e->args_s = vs;
+                e->args_e = skip_value(s, n, vs);
+                if (e->args_e == SIZE_MAX)
+                    return *why = "the args value cannot be read", -1;
+                le = line_end(s, n, e->args_e);
+            } else if (vs < le && s[vs] != '#') {
+                return *why = "args is neither a flow nor a block sequence", -1;
+            } else {
+                /* A block sequence: "- " lines at the key's indentation or
+                 * deeper (deeper lines without "- " continue an item). */
+                size_t j = le < n ? le + 1 : n;
+                e->block = true;
+                while (j < n) {
+                    size_t jl = line_end(s, n, j), q = j;
+                    while (q < jl && s[q] == ' ')
+                        q++;
+                    if (q >= jl || s[q] == '#') {
+                        j = jl < n ? jl + 1 : n;
+                        continue;
+                    }
+                    bool dash = q + 1 <= jl && s[q] == '-' && (q + 1 == jl || s[q + 1] == ' ');
+                    if (q - j < e->key_indent || (q - j == e->key_indent && !dash))
+                        break;
+                    if (dash && e->args_s == SIZE_MAX) {
+                        e->args_s = j;
+                        e->item_indent = q - j;
+                    }
+                    if (e->args_s == SIZE_MAX)
+                        return *why = "unexpected text in args", -1;
+                    e->args_e = jl < n ? jl + 1 : n;
+                    j = jl < n ? jl + 1 : n;
+                }
+                if (e->args_s == SIZE_MAX)
+                    return *why = "args has no items", -1;
+                le = e->args_e > 0 ? e->args_e - 1 : 0;
+            }
+        }
+        i = le < n ? le + 1 : n;
+    }
+    if (e->cmd_s == SIZE_MAX)
+        return *why = "no command key in the item", -1;
+    return 0;
+}
+
+/* The block items of an entry: [start, end) of each "- " item's text
+ * (without the "- "), at most `max`. */
+static size_t yaml_block_items(const char *s, const entry *e, size_t *st, size_t *en, size_t *ls,
+                               size_t max) {
+    size_t k = 0, j = e->args_s;
+    while (j < e->args_e && k < max) {
+        size_t jl = line_end(s, e->args_e, j), q = j;
+        while (q < jl && s[q] == ' ')
+            q++;
+        if (q - j == e->item_indent && q < jl && s[q] == '-') {
+            size_t v = q + 1;
+            while (v < jl && s[v] == ' ')
+                v++;
+            size_t ve = yaml_scalar_end(s, jl, v);
+            ls[k] = j;
+            st[k] = v;
+            en[k] = ve == SIZE_MAX ? v : ve;
+            k++;
+        }
+        j = jl + 1;
+    }
+    return k;
+}
+
+static bool yaml_is_wrapped(const char *s, const entry *e) {
+    if (e->args_s == SIZE_MAX)
+        return false;
+    char *cmd = yaml_scalar(s, e->cmd_s, e->cmd_e);
+    bool r = false;
+    if (cmd != NULL) {
+        const char *b = strrchr(cmd, '/');
+        b = b != NULL ? b + 1 : cmd;
+        size_t st[1], en[1], ls[1];
+        if (strcmp(b, "mcpvet") == 0) {
+            if (e->block) {
+                char *first = NULL;
+                r = yaml_block_items(s, e, st, en, ls, 1) == 1 &&
+                    (first = yaml_scalar(s, st[0], en[0])) != NULL && strcmp(first, "proxy") == 0;
+                free(first);
+            } else {
+                r = array_items(s, e->args_s, e->args_e, st, en, 1) == 1 &&
+                    token_is(s, st[0], en[0], "proxy");
+            }
+        }
+    }
+    free(cmd);
+    return r;
+}
+
 /* The elements of the array at [s, e): token spans, at most `max`. */
 static size_t array_items(const char *s, size_t as, size_t ae, size_t *st, size_t *en, size_t max) {
     size_t k = 0, i = as + 1;
@@ -602,7 +824,7 @@ static int wrap_entry(edits *E, const char *s, const entry *e, const char *name,
             return MV_ENOMEM;
         }
         mv_buf_append(t, a.data, a.len);
-    } else if (e->toml) {
+    } else if (e->toml || e->yaml) {
         /* A line of its own after the command's line. */
         mv_buf_putc(&a, ']');
         mv_buf *t = add_edit(E, e->cmd_line_end, e->cmd_line_end);
@@ -610,7 +832,14 @@ static int wrap_entry(edits *E, const char *s, const entry *e, const char *name,
             mv_buf_release(&a);
             return MV_ENOMEM;
         }
-        mv_buf_puts(t, "\nargs = ");
+        if (e->toml) {
+            mv_buf_puts(t, "\nargs = ");
+        } else {
+            mv_buf_putc(t, '\n');
+            for (size_t k = 0; k < e->key_indent; k++)
+                mv_buf_putc(t, ' ');
+            mv_buf_puts(t, "args: ");
+        }
         mv_buf_append(t, a.data, a.len);
     } else {
         mv_buf_putc(&a, ']');
@@ -627,8 +856,8 @@ static int wrap_entry(edits *E, const char *s, const entry *e, const char *name,
     return rc;
 }
 
-/* Unwrap one entry made by wrap_entry. 0, or -1 when the arguments do not
- * hold "--" and a command after it. */
+/* Unwrap one entry made by wrap_entry. 0, MV_ENOMEM, or 1 when the
+ * arguments do not hold "--" and a command after it. */
 static int unwrap_entry(edits *E, const char *s, const entry *e) {
     size_t st[512], en[512];
     size_t k = array_items(s, e->args_s, e->args_e, st, en, 512);
@@ -637,8 +866,8 @@ static int unwrap_entry(edits *E, const char *s, const entry *e) {
         if (token_is(s, st[i], en[i], "--"))
             dd = i;
     if (dd == SIZE_MAX || dd + 1 >= k ||
-        (s[st[dd + 1]] != '"' && !(e->toml && s[st[dd + 1]] == '\'')))
-        return -1;
+        (s[st[dd + 1]] != '"' && !(e->toml && s[st[dd + 1]] == '\'') && !e->yaml))
+        return 1;
     size_t cs = st[dd + 1], ce = en[dd + 1];
     size_t close_br = e->args_e - 1;
     size_t after = skip_ws(s, close_br, ce);
@@ -646,6 +875,20 @@ static int unwrap_entry(edits *E, const char *s, const entry *e) {
     if (c == NULL)
         return MV_ENOMEM;
     mv_buf_append(c, s + cs, ce - cs);
+    if (e->yaml) {
+        /* install added an "args: [...]" line right after the command's */
+        size_t le = e->cmd_line_end, k2 = le + 1;
+        while (k2 < e->args_key && s[k2] == ' ')
+            k2++;
+        static const char yl[] = "args: [\"proxy\",\"";
+        if (after >= close_br && s[le] == '\n' && k2 == e->args_key &&
+            k2 - le - 1 == e->key_indent && e->args_key + sizeof yl - 1 <= e->args_e &&
+            memcmp(s + e->args_key, yl, sizeof yl - 1) == 0) {
+            if (add_edit(E, le, e->args_e) == NULL)
+                return MV_ENOMEM;
+            return MV_OK;
+        }
+    }
     if (e->toml) {
         /* install added an "args = [...]" line right after the command's */
         static const char line[] = "\nargs = [\"proxy\",\"";
@@ -678,6 +921,64 @@ static int unwrap_entry(edits *E, const char *s, const entry *e) {
     else
         mv_buf_append(t, s + ce, close_br - ce); /* blanks or comments only */
     mv_buf_putc(t, ']');
+    return MV_OK;
+}
+
+/* YAML args as a block sequence: the proxy's items go in front of the
+ * entry's own, one line each, at the items' indentation. */
+static int yaml_wrap_block(edits *E, const char *s, const entry *e, const char *name,
+                           const mv_proxy_install_options *o, const char *self) {
+    mv_buf *c = add_edit(E, e->cmd_s, e->cmd_e);
+    if (c == NULL)
+        return MV_ENOMEM;
+    put_str(c, self);
+    mv_buf *t = add_edit(E, e->args_s, e->args_s);
+    if (t == NULL)
+        return MV_ENOMEM;
+    const char *items[10];
+    size_t n = 0;
+    items[n++] = "proxy";
+    items[n++] = "--name";
+    items[n++] = name;
+    const char *opt[3] = {"--policy", "--results", "--store"};
+    const char *val[3] = {o->policy, o->results, o->store};
+    for (int k = 0; k < 3; k++)
+        if (val[k] != NULL) {
+            items[n++] = opt[k];
+            items[n++] = val[k];
+        }
+    items[n++] = "--";
+    for (size_t i = 0; i <= n; i++) {
+        for (size_t k = 0; k < e->item_indent; k++)
+            mv_buf_putc(t, ' ');
+        mv_buf_puts(t, "- ");
+        if (i < n)
+            put_str(t, items[i]);
+        else
+            mv_buf_append(t, s + e->cmd_s, e->cmd_e - e->cmd_s); /* the command as written */
+        mv_buf_putc(t, '\n');
+    }
+    return t->failed ? MV_ENOMEM : MV_OK;
+}
+
+static int yaml_unwrap_block(edits *E, const char *s, size_t n, const entry *e) {
+    size_t st[512], en[512], ls[512];
+    size_t k = yaml_block_items(s, e, st, en, ls, 512), dd = SIZE_MAX;
+    for (size_t i = 1; i < k && dd == SIZE_MAX; i++) {
+        char *v = yaml_scalar(s, st[i], en[i]);
+        if (v != NULL && strcmp(v, "--") == 0)
+            dd = i;
+        free(v);
+    }
+    if (dd == SIZE_MAX || dd + 1 >= k)
+        return 1;
+    mv_buf *c = add_edit(E, e->cmd_s, e->cmd_e);
+    if (c == NULL)
+        return MV_ENOMEM;
+    mv_buf_append(c, s + st[dd + 1], en[dd + 1] - st[dd + 1]);
+    size_t end = line_end(s, n, ls[dd + 1]);
+    if (add_edit(E, ls[0], end < n ? end + 1 : n) == NULL)
+        return MV_ENOMEM;
     return MV_OK;
 }
 
@@ -714,14 +1015,7 @@ static int do_file(const mv_proxy_install_options *o, const char *path, const ch
     snprintf(bpath, sizeof bpath, "%s%s", path, BACKUP_SUFFIX);
 
     bool toml = is_format(path, ".toml") || (client != NULL && strcmp(client, "codex") == 0);
-    if (is_format(path, ".yaml") || is_format(path, ".yml")) {
-        fprintf(out,
-                "%s: not changed: YAML configs are not rewritten; wrap each server by hand: "
-                "command: %s, args: [proxy, --name, NAME, --, COMMAND, ARGS...]\n",
-                path, self);
-        rc = 1;
-        goto done;
-    }
+    bool yaml = is_format(path, ".yaml") || is_format(path, ".yml");
     mv_error_clear(&err);
     if (mv_config_load_file(&set, path, client, o->env, &err) != MV_OK) {
         fprintf(out, "%s: not changed: %s\n", path, err.message);
@@ -739,22 +1033,34 @@ static int do_file(const mv_proxy_install_options *o, const char *path, const ch
             continue;
         entry e;
         const char *why = NULL;
-        size_t at = toml ? 0 : offset_of(text.data, text.len, sv->line, sv->column);
-        int found = toml ? find_toml_entry(text.data, text.len, sv->name, &e, &why)
-                         : (at == SIZE_MAX ? -1 : find_entry(text.data, text.len, at, &e, &why));
+        size_t at = toml || yaml ? 0 : offset_of(text.data, text.len, sv->line, sv->column);
+        int found = toml             ? find_toml_entry(text.data, text.len, sv->name, &e, &why)
+                    : yaml           ? find_yaml_entry(text.data, text.len, sv->name, &e, &why)
+                    : at == SIZE_MAX ? -1
+                                     : find_entry(text.data, text.len, at, &e, &why);
         if (found != 0) {
             fprintf(out, "%s: server %s left alone: %s\n", path, sv->name,
                     why != NULL ? why : "its entry was not found");
             continue;
         }
-        bool wrapped = is_wrapped(text.data, &e);
+        bool wrapped = yaml ? yaml_is_wrapped(text.data, &e) : is_wrapped(text.data, &e);
         if (!o->uninstall && !wrapped) {
-            if ((rc = wrap_entry(&E, text.data, &e, sv->name, o, self)) != MV_OK)
+            if (yaml && !e.block && flow_unsafe(text.data, e.cmd_s, e.cmd_e)) {
+                fprintf(out,
+                        "%s: server %s left alone: its command cannot go in a flow list as "
+                        "written (quote it)\n",
+                        path, sv->name);
+                continue;
+            }
+            rc = yaml && e.block ? yaml_wrap_block(&E, text.data, &e, sv->name, o, self)
+                                 : wrap_entry(&E, text.data, &e, sv->name, o, self);
+            if (rc != MV_OK)
                 goto done;
             n_entries++;
             fprintf(out, "%s: %s %s\n", path, o->dry_run ? "would wrap" : "wrapped", sv->name);
         } else if (o->uninstall && wrapped) {
-            int u = unwrap_entry(&E, text.data, &e);
+            int u = yaml && e.block ? yaml_unwrap_block(&E, text.data, text.len, &e)
+                                    : unwrap_entry(&E, text.data, &e);
             if (u == MV_ENOMEM) {
                 rc = u;
                 goto done;

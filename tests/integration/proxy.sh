@@ -19,7 +19,7 @@
 #     audit fails open), the server's process group gone after exit;
 #   - --install / --uninstall on a fake home holding a config of every
 #     client: JSON and JSONC files round trip byte for byte, install is
-#     idempotent, TOML and YAML are refused with a message, the wrapped
+#     idempotent, Codex TOML and Continue YAML round trip too, the wrapped
 #     configs still parse and name the proxy.
 # The Inspector and server-everything come from scripts/install-node-deps.sh;
 # without them the test reports itself skipped (exit 77).
@@ -351,8 +351,21 @@ echo '{"mcpServers": {"kiro-srv": {"command": "kiro-server", "args": ["--flag=\"
     >"$H/.kiro/settings/mcp.json"
 echo '{"mcpServers": {"cont": {"command": "cont-server", "args": []}}}' \
     >"$H/project/.continue/mcpServers/extra.json"
-printf 'name: cfg\nmcpServers:\n  - name: yaml-srv\n    command: yaml-server\n' \
-    >"$H/.continue/config.yaml"
+cat >"$H/.continue/config.yaml" <<'YAML'
+name: cfg  # Continue: comments, block and flow args, an entry without args
+mcpServers:
+  - name: yaml-srv
+    command: yaml-server
+  - name: yaml-block
+    command: npx   # the launcher
+    args:
+      - -y
+      # the package
+      - "@scope/yaml-block"
+  - name: yaml-flow
+    command: 'yaml-flow'
+    args: [--a, "b c"]
+YAML
 cat >"$H/.codex/config.toml" <<'TOML'
 # Codex: comments, a literal string and an entry without args survive
 model = "o3"
@@ -373,19 +386,24 @@ while read -r f; do cp "$f" "$f.orig"; done <"$TMP/files"
 inh() { (cd "$H/project" && env -u XDG_CONFIG_HOME -u APPDATA -u CODEX_HOME HOME="$H" \
     "$MCPVET" "$@") >"$OUT" 2>"$ERR"; RC=$?; }
 inh proxy --install --dry-run
-expect_rc "dry run (YAML refused: exit 1)" 1
+expect_rc "dry run" 0
 expect_out "dry run names a server" "would wrap gh"
 changed=0
 while read -r f; do cmp -s "$f" "$f.orig" || changed=1; done <"$TMP/files"
 if [ $changed -eq 0 ]; then ok; else bad "--dry-run changed a file"; fi
 inh proxy --install --policy strict
-expect_rc "install (YAML refused: exit 1)" 1
+expect_rc "install" 0
 expect_out "TOML rewritten" "config.toml: wrapped codex-srv"
 expect_out "... an entry without args too" "config.toml: wrapped codex bare"
 expect_no_out "... not the remote one" "wrapped codex-remote"
-expect_out "YAML refused with a message" "YAML configs are not rewritten"
+expect_out "YAML rewritten" "config.yaml: wrapped yaml-block"
 n=$(grep -c ": wrapped " "$OUT")
-if [ "$n" -eq 17 ]; then ok; else bad "install wrapped $n servers, expected 17"; fi
+if [ "$n" -eq 20 ]; then ok; else bad "install wrapped $n servers, expected 20"; fi
+if grep -qF '# the package' "$H/.continue/config.yaml" &&
+    grep -qF 'args: ["proxy","--name","yaml-srv","--policy","strict","--",yaml-server]' \
+        "$H/.continue/config.yaml" &&
+    grep -qF "\"--\", 'yaml-flow',--a, \"b c\"]" "$H/.continue/config.yaml"; then ok; else
+    bad "the YAML entries are not wrapped as expected: $(cat "$H/.continue/config.yaml")"; fi
 if grep -qF '# the launcher' "$H/.codex/config.toml" &&
     grep -qF "'b c']" "$H/.codex/config.toml" &&
     grep -qF 'args = ["proxy","--name","codex bare","--policy","strict","--",'"'codex-bare']" \
@@ -408,6 +426,10 @@ expect_out "... marked as going through the proxy" "[through mcpvet proxy]"
 expect_no_out "... not as mcpvet itself" "proxy --name gh"
 expect_out "a wrapped entry without args" "stdio: /usr/local/bin/my-server [through mcpvet proxy]"
 expect_out "a wrapped TOML entry" 'stdio: codex-server a "b c" [env: KEY] [through mcpvet proxy]'
+# the config reader (libyaml) reads the edited YAML as the wrapped servers
+expect_out "a wrapped YAML block entry" "stdio: npx -y @scope/yaml-block [through mcpvet proxy]"
+expect_out "a wrapped YAML flow entry" 'stdio: yaml-flow --a "b c" [through mcpvet proxy]'
+expect_out "a wrapped YAML entry without args" "stdio: yaml-server [through mcpvet proxy]"
 while read -r f; do cp "$f" "$f.installed"; done <"$TMP/files"
 inh proxy --install --policy strict
 n=$(grep -c ": wrapped " "$OUT")
@@ -417,7 +439,7 @@ while read -r f; do cmp -s "$f" "$f.installed" || changed=1; done <"$TMP/files"
 if [ $changed -eq 0 ]; then ok; else bad "a second install changed a file"; fi
 inh proxy --uninstall
 n=$(grep -c "restored exactly as before install" "$OUT")
-if [ "$n" -eq 13 ]; then ok; else bad "uninstall restored $n files exactly, expected 13"; fi
+if [ "$n" -eq 14 ]; then ok; else bad "uninstall restored $n files exactly, expected 14"; fi
 while read -r f; do
     if cmp -s "$f" "$f.orig"; then ok; else bad "uninstall did not restore $f byte for byte"; fi
 done <"$TMP/files"

@@ -359,14 +359,16 @@ static void *watch_main(void *arg) {
         for (watch_conn *c = w->conns; c != NULL; c = c->next) {
             if (c->cut || now.tv_sec - c->start.tv_sec < (time_t)w->deadline_s)
                 continue;
+            /* Logged first, so the line is there when the client sees
+             * the connection end. */
+            fprintf(w->log, "%s: a request ran past the %us deadline; its connection is closed\n",
+                    w->prog, w->deadline_s);
+            fflush(w->log);
             /* Never close: libmicrohttpd owns the descriptor. shutdown
              * wakes its thread, which then closes the connection. */
             shutdown(c->fd, SHUT_RDWR);
             c->cut = true;
             atomic_fetch_add(&w->cut, 1);
-            fprintf(w->log, "%s: a request ran past the %us deadline; its connection is closed\n",
-                    w->prog, w->deadline_s);
-            fflush(w->log);
         }
         until = now;
         until.tv_sec += 1;

@@ -16,7 +16,8 @@
  * Thread-safe: one service is shared by every request thread. The store
  * handle is guarded by a mutex; concurrent scans are capped (a scan over
  * the cap is refused with 429 and a Retry-After, never queued without
- * bound).
+ * bound). The detection engine is built once per service and shared by
+ * every scan (it is read-only while scanning).
  */
 #ifndef MV_SERVER_SERVICE_H
 #define MV_SERVER_SERVICE_H

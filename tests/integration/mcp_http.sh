@@ -11,7 +11,8 @@
 #   - the key rules: a generated key file (0600, path printed, key never
 #     printed), --api-key-file, a non-loopback address refused without
 #     --allow-remote, HTTP options refused without --listen;
-#   - SIGTERM stops it cleanly (exit 0) with the store intact.
+#   - SIGTERM stops it cleanly (exit 0) with the store intact, after a
+#     scan in flight got its answer.
 set -u
 
 MCPVET=${MCPVET:?set MCPVET to the mcpvet binary}
@@ -53,7 +54,9 @@ STORE="$TMP/store.db"
 KEY=mcp-http-test-key-0123456789abcdef
 cat >"$TMP/mcp.json" <<EOF
 {"mcpServers": {"poisoned": {"command": "python3",
-  "args": ["$FIX/servers/mcp_fixture.py", "--tools", "$FIX/poisoned-tools.json"]}}}
+  "args": ["$FIX/servers/mcp_fixture.py", "--tools", "$FIX/poisoned-tools.json"]},
+  "slow": {"command": "python3", "args": ["$FIX/servers/mcp_fixture.py", "--misbehave", "hang"],
+           "env": {"MCPVET_FIXTURE_PIDFILE": "$TMP/slow.pid"}}}}
 EOF
 
 # start ARGS...: `mcpvet mcp --listen 127.0.0.1:0 ARGS` in the background;
@@ -118,7 +121,7 @@ stop
 check "SIGTERM: exit 0" test "$STOP_RC" -eq 0
 
 # ------------------------------------------------- the Inspector, the key
-MCPVET_API_KEY=$KEY start --store "$STORE" --config "$TMP/mcp.json"
+MCPVET_API_KEY=$KEY start --store "$STORE" --config "$TMP/mcp.json" --timeout 4
 check "started (key from MCPVET_API_KEY)" test -n "$URL"
 check "the key's source is printed" grep -q 'API key from MCPVET_API_KEY' "$TMP/out"
 check "the URL is on loopback" grep -Eq '^http://127\.0\.0\.1:[0-9]+/mcp$' <<<"$URL"
@@ -196,8 +199,27 @@ check "DELETE: 200" test "$(status -X DELETE -H "Authorization: Bearer $KEY" \
     -H "Mcp-Session-Id: $SID" "$URL")" = 200
 check "after DELETE: 404" test "$(req '{"jsonrpc":"2.0","id":3,"method":"ping"}')" = 404
 
+# SIGTERM while a scan of a server that never answers is in flight: the
+# scan runs into its --timeout (4 s), its answer is sent, then the server
+# exits 0.
+check "a new session for the slow scan" test "$(status -X POST -H "Authorization: Bearer $KEY" \
+    -H 'Content-Type: application/json' --data-binary "$INIT" "$URL")" = 200
+SID=$(tr -d '\r' <"$TMP/hdr" | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p')
+rm -f "$TMP/slow.pid"
+curl -s -o "$TMP/slow.json" -w '%{http_code}' -X POST -H "Authorization: Bearer $KEY" \
+    -H "Mcp-Session-Id: $SID" -H 'Content-Type: application/json' --data-binary \
+    '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"quarantine_security","arguments":{"operation":"scan_server","server":"slow"}}}' \
+    "$URL" >"$TMP/slow.status" &
+SLOW=$!
+for _ in $(seq 1 400); do [ -s "$TMP/slow.pid" ] && break; sleep 0.05; done
+check "the slow server was started" test -s "$TMP/slow.pid"
 stop
+wait "$SLOW"
 check "SIGTERM: exit 0" test "$STOP_RC" -eq 0
+check "the scan in flight got its answer" test "$(cat "$TMP/slow.status")" = 200
+check "... a report saying the server timed out" python3 -c "
+import json,sys; d=json.load(open('$TMP/slow.json')); t=json.loads(d['result']['content'][0]['text'])
+sys.exit(0 if t['servers'][0]['status'] == 'timeout' else 1)"
 check "the stop is logged" grep -q 'mcpvet mcp: stopped' "$TMP/err"
 check "the key never reaches the log" bash -c "! grep -qF '$KEY' '$TMP/err' '$TMP/out'"
 "$MCPVET" security list --store "$STORE" --format json >"$TMP/last"

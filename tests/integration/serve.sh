@@ -178,6 +178,24 @@ req scan_named POST /api/v1/scan '/api/v1/scan?server=my%20srv&fail_on=review' \
 "$MCPVET" scan --no-store --tools - --server "my srv" --fail-on review --format json \
     <"$FIX/poisoned-tools.json" >"$TMP/cli2.json"
 check "server and fail_on match the CLI's --server and --fail-on" cmp -s "$TMP/last.json" "$TMP/cli2.json"
+# One engine serves every scan: concurrent scans of different bodies each
+# still answer exactly what the CLI prints for their bytes (this server
+# runs one scan at a time: a refused one is retried after its Retry-After).
+PAR_PIDS=""
+for i in 1 2 3 4; do
+    if [ $((i % 2)) -eq 0 ]; then body="$FIX/poisoned-tools.json"; want="$TMP/cli.json"
+    else body="$SRC/examples/demo-snapshot.json"; want="$TMP/cli_demo.json"; fi
+    curl -s --retry 30 --retry-max-time 120 -o "$TMP/par$i.json" -H "X-API-Key: $KEY" \
+        --data-binary "@$body" "$BASE/api/v1/scan" &
+    PAR_PIDS="$PAR_PIDS $!"
+    echo "$want" >"$TMP/par$i.want"
+done
+"$MCPVET" scan --no-store --tools - --format json <"$SRC/examples/demo-snapshot.json" \
+    >"$TMP/cli_demo.json"
+for p in $PAR_PIDS; do wait "$p"; done
+check "concurrent scans with the shared engine: byte for byte the CLI's" sh -c "
+    for i in 1 2 3 4; do cmp -s \"$TMP/par\$i.json\" \"\$(cat \"$TMP/par\$i.want\")\" || exit 1; done"
+check "... and the two bodies differ" sh -c "! cmp -s '$TMP/cli.json' '$TMP/cli_demo.json'"
 printf '{"tools": [\n  {"name": "a",\n   "description": "x",,}\n]}' >"$TMP/broken.json"
 req bad_json POST /api/v1/scan /api/v1/scan --data-binary "@$TMP/broken.json"
 check "malformed JSON: 400" status_is 400

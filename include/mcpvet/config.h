@@ -105,6 +105,12 @@ typedef struct mv_server_config {
      * config) that this one overrides is dropped; the dropped file is named
      * here for --list (NULL when nothing was overridden). */
     char *overrides_path;
+    /* The entry runs its server through `mcpvet proxy` (as `mcpvet proxy
+     * --install` wrote it: command mcpvet, args "proxy" ... "--" COMMAND
+     * ARGS...). command/args/raw_command/raw_args are then the wrapped
+     * server's, so a scan reaches the server itself and pins it under the
+     * same identity the proxy uses. */
+    bool proxied;
 } mv_server_config;
 
 /* A config file that was looked at. */

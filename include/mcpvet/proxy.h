@@ -32,12 +32,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mcpvet/buf.h"
 #include "mcpvet/common.h"
 #include "mcpvet/store.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct mv_server_config;
 
 typedef enum mv_proxy_policy {
     MV_PROXY_TOFU = 0, /* approved pass; a new tool that is not quarantined is pinned on
@@ -72,6 +75,11 @@ typedef struct mv_proxy_options {
     const char *name;
     const char *const *argv;
     size_t argc;
+    /* When not NULL: the config entry the server came from (`--config`),
+     * whose identity (mv_server_ident_from_config: the command and args as
+     * written, cwd) replaces the one above, so the proxy pins and looks up
+     * the same identity as `mcpvet scan` and `mcpvet security`. Borrowed. */
+    const struct mv_server_config *config;
     /* The approval store: an open handle (borrowed), else `store_path`
      * (NULL = the default path) is opened, created when missing. */
     mv_store *store;
@@ -110,6 +118,52 @@ typedef struct mv_proxy_outcome {
  */
 int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *err);
 
+/* ------------------------------------------------------------ HTTP front */
+
+/* The guard in front of a remote server (`mcpvet proxy --url URL --listen
+ * HOST:PORT`). The agent's side is the shared streamable-HTTP endpoint
+ * (src/server/mcp_endpoint.h): the three mv_proxy_http_session_* functions
+ * below are its handler, with the mv_proxy_http handle as its ctx. Each
+ * agent session gets one upstream session over mcpvet's MCP client
+ * transports (streamable HTTP, or legacy HTTP+SSE) and the same guard as
+ * the stdio relay. */
+typedef struct mv_proxy_http mv_proxy_http;
+
+typedef struct mv_proxy_http_options {
+    mv_proxy_policy policy;
+    mv_proxy_results results;
+    /* The remote server (borrowed, must outlive the handle): name, transport
+     * MV_TRANSPORT_HTTP or MV_TRANSPORT_SSE, url and headers (values are
+     * secrets: sent upstream, never logged). The store identity is
+     * mv_server_ident_from_config(server), the one `mcpvet scan` uses. */
+    const struct mv_server_config *server;
+    mv_store *store; /* borrowed (used under the handle's lock), else store_path */
+    const char *store_path;
+    FILE *log;                  /* NULL = stderr */
+    uint64_t max_message_bytes; /* 0 = 16 MiB */
+    uint32_t timeout_ms;        /* one upstream request; 0 = 300 s */
+    uint32_t list_timeout_ms;   /* the proxy's own tools/list, connecting; 0 = 30 s */
+    int64_t (*clock)(void *arg);
+    void *clock_arg;
+} mv_proxy_http_options;
+
+/* 0, MV_EINVAL (no name, not an http/sse server) or MV_ENOMEM. A store that
+ * cannot be opened is not an error: the sessions fail closed. */
+int mv_proxy_http_new(mv_proxy_http **out, const mv_proxy_http_options *o, mv_error *err);
+/* After the endpoint was stopped (every session closed). NULL: no-op. */
+void mv_proxy_http_free(mv_proxy_http *h);
+
+/* The endpoint handler. session_open connects upstream lazily (legacy SSE
+ * opens its stream now) and returns 0, MV_EIO or MV_ENOMEM; handle appends
+ * the reply to a request (never to a notification); session_close ends the
+ * upstream session (DELETE). ctx is the mv_proxy_http handle. */
+int mv_proxy_http_session_open(void *ctx, void **session);
+void mv_proxy_http_handle(void *ctx, void *session, const char *msg, size_t len, mv_buf *reply);
+void mv_proxy_http_session_close(void *ctx, void *session);
+
+/* Counters over the sessions closed so far. */
+void mv_proxy_http_counts(mv_proxy_http *h, mv_proxy_outcome *out);
+
 /* ------------------------------------------------------------ install */
 
 typedef struct mv_proxy_install_options {
@@ -135,8 +189,10 @@ typedef struct mv_proxy_install_options {
  * (comments, order and unknown keys stay), entries already behind the proxy
  * are left alone. Uninstall restores the backup byte for byte when the file
  * is still exactly what install made of it, else unwraps the entries in
- * place. Formats: JSON and JSON with comments; Codex TOML. Continue YAML
- * files are refused with a message. Returns 0 when every file was handled,
+ * place. Formats: JSON and JSON with comments, Codex TOML ([mcp_servers.NAME]
+ * tables), Continue YAML ("- name: NAME" items); an entry written another
+ * way (an inline TOML table, a YAML flow mapping) is left alone with a
+ * message. Returns 0 when every file was handled,
  * MV_EUNSUPPORTED when some file was refused (the others are done),
  * MV_EIO / MV_EPARSE (err names the file) or MV_ENOMEM.
  */

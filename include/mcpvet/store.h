@@ -266,6 +266,17 @@ int mv_store_apply_scan(mv_store *st, const mv_scan_server *servers, size_t n_se
 
 void mv_store_scan_result_free(mv_store_scan_result *r);
 
+/*
+ * Group several operations (apply_scan, approve, note...) into one
+ * transaction, so they cost one commit (one sync to disk) instead of one
+ * each: each operation still succeeds or fails whole (a savepoint inside
+ * the batch), and nothing is visible to other handles before the batch
+ * ends. begin: 0, MV_EINVAL (a batch is open), MV_EBUSY/MV_EIO. end with
+ * commit = false discards everything done in the batch.
+ */
+int mv_store_batch_begin(mv_store *st, mv_error *err);
+int mv_store_batch_end(mv_store *st, bool commit, mv_error *err);
+
 /* True when the scan must fail a CI run: some item is quarantined or
  * changed, or a server's identity changed, or (fail_on_pending) some item
  * is pending. NULL is false. */

@@ -35,6 +35,10 @@ void mv_cli_security_usage(FILE *f);
 void mv_cli_serve_usage(FILE *f);
 void mv_cli_mcp_usage(FILE *f);
 void mv_cli_proxy_usage(FILE *f);
+/* `mcpvet proxy --url`: serve the HTTP front on `listen` until SIGINT or
+ * SIGTERM (proxy_serve.c). Returns the exit code. */
+struct mv_proxy_http_options;
+int mv_cli_proxy_serve(const struct mv_proxy_http_options *o, const char *listen, FILE *log);
 
 /* `mcpvet security scan [SERVER...]`: scan with the approval store
  * (created when missing) and print each tool's state (scan.c). */

@@ -27,6 +27,8 @@
 
 void mv_cli_proxy_usage(FILE *f) {
     fputs("Usage: mcpvet proxy [options] [--] COMMAND [ARGS...]\n"
+          "       mcpvet proxy [options] --url URL --listen 127.0.0.1:PORT\n"
+          "       mcpvet proxy [options] --config FILE --name NAME [--listen ADDR]\n"
           "       mcpvet proxy --install [--client NAME] [--config FILE]... [--dry-run]\n"
           "       mcpvet proxy --uninstall [--client NAME] [--config FILE]... [--dry-run]\n"
           "\n"
@@ -54,6 +56,22 @@ void mv_cli_proxy_usage(FILE *f) {
           "      --timeout SECONDS answer requests in flight with an error when the\n"
           "                        server is silent this long (default 300)\n"
           "      --max-message BYTES  longest message either way (default 16777216)\n"
+          "      --config FILE     with --name: take the server from this client config\n"
+          "                        (its identity in the store is the one `mcpvet scan`\n"
+          "                        gives that entry; a remote entry brings its URL and\n"
+          "                        headers; a stdio entry runs its command when none is\n"
+          "                        given after --)\n"
+          "\n"
+          "Remote servers (the guard as a streamable-HTTP server):\n"
+          "      --url URL         the remote MCP server\n"
+          "      --transport http|sse  how to reach it: streamable HTTP (default) or\n"
+          "                        legacy HTTP+SSE\n"
+          "      --header 'NAME: VALUE'  sent upstream with every request (repeatable;\n"
+          "                        values are never logged; prefer --config for tokens,\n"
+          "                        command lines are visible to other users)\n"
+          "      --listen HOST:PORT  where agents connect (loopback only; default\n"
+          "                        127.0.0.1:0, the bound address is logged); the\n"
+          "                        endpoint path is /mcp\n"
           "\n"
           "Install:\n"
           "      --install         rewrite every discovered client config so its stdio\n"
@@ -82,7 +100,10 @@ static const char *base_name(const char *cmd) {
 
 int mv_cli_proxy(int argc, char **argv) {
     const char *policy = NULL, *results = NULL, *name = NULL, *store = NULL, *log_path = NULL;
-    const char *client = NULL;
+    const char *client = NULL, *url = NULL, *listen = NULL, *transport = NULL;
+    mv_cli_list headers;
+    mv_config_set *set = NULL;
+    mv_config_kv *kv = NULL;
     mv_cli_list configs;
     bool install = false, uninstall = false, dry_run = false;
     double timeout = 0;
@@ -90,6 +111,7 @@ int mv_cli_proxy(int argc, char **argv) {
     int first_cmd = -1, code = MV_EXIT_USAGE;
     FILE *log = NULL;
     memset(&configs, 0, sizeof(configs));
+    memset(&headers, 0, sizeof(headers));
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -110,6 +132,12 @@ int mv_cli_proxy(int argc, char **argv) {
             slot = &log_path;
         else if (strcmp(a, "--client") == 0)
             slot = &client;
+        else if (strcmp(a, "--url") == 0)
+            slot = &url;
+        else if (strcmp(a, "--listen") == 0)
+            slot = &listen;
+        else if (strcmp(a, "--transport") == 0)
+            slot = &transport;
         else if (strcmp(a, "--install") == 0)
             install = true;
         else if (strcmp(a, "--uninstall") == 0)
@@ -121,14 +149,14 @@ int mv_cli_proxy(int argc, char **argv) {
             code = MV_EXIT_OK;
             goto done;
         } else if (strcmp(a, "--config") == 0 || strcmp(a, "--timeout") == 0 ||
-                   strcmp(a, "--max-message") == 0) {
+                   strcmp(a, "--max-message") == 0 || strcmp(a, "--header") == 0) {
             if (i + 1 >= argc) {
                 mv_cli_error("proxy: %s needs a value", a);
                 goto done;
             }
             const char *v = argv[++i];
-            if (strcmp(a, "--config") == 0) {
-                if (mv_cli_list_add(&configs, v) != 0) {
+            if (strcmp(a, "--config") == 0 || strcmp(a, "--header") == 0) {
+                if (mv_cli_list_add(strcmp(a, "--config") == 0 ? &configs : &headers, v) != 0) {
                     mv_cli_error("out of memory");
                     goto done;
                 }
@@ -178,8 +206,10 @@ int mv_cli_proxy(int argc, char **argv) {
             mv_cli_error("proxy: --install and --uninstall exclude each other");
             goto done;
         }
-        if (first_cmd >= 0 || name != NULL || log_path != NULL) {
-            mv_cli_error("proxy: --%s takes no server command, --name or --log",
+        if (first_cmd >= 0 || name != NULL || log_path != NULL || url != NULL || listen != NULL ||
+            transport != NULL || headers.n > 0) {
+            mv_cli_error("proxy: --%s takes no server command, --name, --log, --url, --listen, "
+                         "--transport or --header",
                          install ? "install" : "uninstall");
             goto done;
         }
@@ -211,15 +241,43 @@ int mv_cli_proxy(int argc, char **argv) {
         }
         goto done;
     }
-    if (dry_run || client != NULL || configs.n > 0) {
-        mv_cli_error("proxy: --dry-run, --client and --config go with --install or --uninstall");
+    if (dry_run || client != NULL || configs.n > 1) {
+        mv_cli_error("proxy: --dry-run, --client and several --config go with --install or "
+                     "--uninstall");
         goto done;
     }
-    if (first_cmd < 0 || first_cmd >= argc || argv[first_cmd][0] == '\0') {
-        mv_cli_error("proxy: give the server's command after --, e.g. mcpvet proxy -- npx -y "
-                     "@modelcontextprotocol/server-everything");
-        goto done;
+    /* The server from a client config: its identity, and for a remote
+     * server its URL and headers. */
+    const mv_server_config *entry = NULL;
+    if (configs.n == 1) {
+        if (name == NULL) {
+            mv_cli_error("proxy: --config needs --name (the server's name in that file)");
+            goto done;
+        }
+        mv_error cerr;
+        mv_error_clear(&cerr);
+        if (mv_config_load_file(&set, configs.items[0], NULL, NULL, &cerr) != MV_OK) {
+            mv_cli_print_error(&cerr, NULL);
+            goto done;
+        }
+        for (size_t i = 0; i < set->n_servers && entry == NULL; i++)
+            if (strcmp(set->servers[i].name, name) == 0)
+                entry = &set->servers[i];
+        if (entry == NULL) {
+            mv_cli_error("proxy: %s has no server named \"%s\"", configs.items[0], name);
+            goto done;
+        }
+        if (entry->readiness == MV_SERVER_INVALID || entry->readiness == MV_SERVER_NEEDS_INPUT) {
+            mv_cli_error("proxy: server \"%s\" of %s cannot be used: %s", name, configs.items[0],
+                         entry->readiness_reason != NULL ? entry->readiness_reason : "?");
+            goto done;
+        }
+        if (entry->transport != MV_TRANSPORT_STDIO && (url != NULL || headers.n > 0)) {
+            mv_cli_error("proxy: the URL and headers come from --config; drop --url and --header");
+            goto done;
+        }
     }
+    bool remote = url != NULL || (entry != NULL && entry->transport != MV_TRANSPORT_STDIO);
     if (log_path != NULL) {
         log = fopen(log_path, "a");
         if (log == NULL) {
@@ -227,13 +285,105 @@ int mv_cli_proxy(int argc, char **argv) {
             goto done;
         }
     }
+    if (remote) {
+        if (first_cmd >= 0) {
+            mv_cli_error("proxy: a remote server (--url) takes no command");
+            goto done;
+        }
+        mv_server_config sc;
+        memset(&sc, 0, sizeof(sc));
+        if (entry != NULL) {
+            sc = *entry;
+        } else {
+            sc.transport = MV_TRANSPORT_HTTP;
+            sc.url = (char *)(uintptr_t)url;
+            sc.raw_url = sc.url;
+            if (transport != NULL && strcmp(transport, "sse") == 0)
+                sc.transport = MV_TRANSPORT_SSE;
+            else if (transport != NULL && strcmp(transport, "http") != 0) {
+                mv_cli_error("proxy: --transport must be http or sse, not \"%s\"", transport);
+                goto done;
+            }
+            if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0) {
+                mv_cli_error("proxy: --url must start with http:// or https://");
+                goto done;
+            }
+            kv = calloc(headers.n + 1, sizeof(*kv));
+            if (kv == NULL) {
+                mv_cli_error("out of memory");
+                goto done;
+            }
+            for (size_t i = 0; i < headers.n; i++) {
+                char *colon = strchr(headers.items[i], ':');
+                if (colon == NULL || colon == headers.items[i]) {
+                    /* The value may be a secret: name the option, not the text. */
+                    mv_cli_error("proxy: --header #%zu must be \"NAME: VALUE\"", i + 1);
+                    goto done;
+                }
+                *colon = '\0';
+                char *v = colon + 1;
+                while (*v == ' ' || *v == '\t')
+                    v++;
+                kv[i].name = headers.items[i];
+                kv[i].value = v;
+            }
+            sc.headers = kv;
+            sc.n_headers = headers.n;
+            sc.name = (char *)(uintptr_t)(name != NULL ? name : "remote");
+        }
+        if (name != NULL)
+            sc.name = (char *)(uintptr_t)name;
+        mv_proxy_http_options ho;
+        memset(&ho, 0, sizeof(ho));
+        ho.policy = pol;
+        ho.results = res;
+        ho.server = &sc;
+        ho.store_path = store;
+        ho.log = log;
+        ho.max_message_bytes = max_message;
+        ho.timeout_ms = timeout > 0 ? (uint32_t)(timeout * 1000.0 + 0.5) : 0;
+        code = mv_cli_proxy_serve(&ho, listen != NULL ? listen : "127.0.0.1:0", log);
+        goto done;
+    }
+    if (listen != NULL || transport != NULL || headers.n > 0) {
+        mv_cli_error("proxy: --listen, --transport and --header go with --url (a remote "
+                     "server)");
+        goto done;
+    }
+    const char *const *cmd_argv = NULL;
+    size_t cmd_argc = 0;
+    if (first_cmd >= 0 && first_cmd < argc && argv[first_cmd][0] != '\0') {
+        cmd_argv = (const char *const *)(argv + first_cmd);
+        cmd_argc = (size_t)(argc - first_cmd);
+    } else if (entry != NULL) {
+        /* The entry's own command (placeholders resolved), run from here. */
+        cmd_argv = NULL;
+    } else {
+        mv_cli_error("proxy: give the server's command after --, e.g. mcpvet proxy -- npx -y "
+                     "@modelcontextprotocol/server-everything");
+        goto done;
+    }
+    char **own = NULL;
+    if (cmd_argv == NULL) {
+        own = calloc(entry->n_args + 2, sizeof(*own));
+        if (own == NULL) {
+            mv_cli_error("out of memory");
+            goto done;
+        }
+        own[0] = entry->command;
+        for (size_t i = 0; i < entry->n_args; i++)
+            own[i + 1] = entry->args[i];
+        cmd_argv = (const char *const *)own;
+        cmd_argc = entry->n_args + 1;
+    }
     mv_proxy_options o;
     memset(&o, 0, sizeof(o));
     o.policy = pol;
     o.results = res;
-    o.name = name != NULL ? name : base_name(argv[first_cmd]);
-    o.argv = (const char *const *)(argv + first_cmd);
-    o.argc = (size_t)(argc - first_cmd);
+    o.name = name != NULL ? name : base_name(cmd_argv[0]);
+    o.argv = cmd_argv;
+    o.argc = cmd_argc;
+    o.config = entry;
     o.store_path = store;
     o.client_in = 0;
     o.client_out = 1;
@@ -241,6 +391,7 @@ int mv_cli_proxy(int argc, char **argv) {
     o.max_message_bytes = max_message;
     o.timeout_ms = timeout > 0 ? (uint32_t)(timeout * 1000.0 + 0.5) : 0;
     if (o.name[0] == '\0') {
+        free(own);
         mv_cli_error("proxy: --name must not be empty");
         goto done;
     }
@@ -248,6 +399,7 @@ int mv_cli_proxy(int argc, char **argv) {
     mv_error err;
     mv_error_clear(&err);
     int rc = mv_proxy_run(&o, &out, &err);
+    free(own);
     if (rc != MV_OK) {
         mv_cli_error("proxy: %s", err.message[0] ? err.message : mv_strerror(rc));
         code = MV_EXIT_USAGE;
@@ -258,5 +410,8 @@ done:
     if (log != NULL)
         fclose(log);
     mv_cli_list_free(&configs);
+    mv_cli_list_free(&headers);
+    mv_config_set_free(set);
+    free(kv);
     return code;
 }

@@ -1228,5 +1228,7 @@ int mv_config_describe(mv_buf *out, const mv_server_config *s) {
         put_shown(out, s->cwd);
         mv_buf_putc(out, ']');
     }
+    if (s->proxied)
+        mv_buf_puts(out, " [through mcpvet proxy]");
     return out->failed ? MV_ENOMEM : MV_OK;
 }

@@ -860,6 +860,7 @@ static int codex_headers(rd *R, draft *d, kvlist *hdr) {
 }
 
 static int add_server(rd *R, draft *d);
+static void unwrap_proxy(mv_server_config *s);
 
 /* One server entry: `e` is its value, named `name`. */
 static int read_entry(rd *R, const char *name, size_t name_len, const cv *e, cv_member *at) {
@@ -1044,10 +1045,40 @@ finish:
         d->s.raw_args = d->s.args;
     if (d->s.raw_url == NULL)
         d->s.raw_url = d->s.url;
+    unwrap_proxy(&d->s);
     rc = add_server(R, d);
 done:
     mv_free(R->c->alloc, d, sizeof(*d));
     return rc;
+}
+
+/* An entry `mcpvet proxy --install` wrapped: its command is mcpvet (any
+ * path) and its args are "proxy" OPTIONS... "--" COMMAND ARGS... (the
+ * proxy's own syntax, so the first argument after "--" is the command). */
+static bool is_mcpvet(const char *cmd) {
+    if (cmd == NULL)
+        return false;
+    const char *b = strrchr(cmd, '/');
+    b = b != NULL ? b + 1 : cmd;
+    return strcmp(b, "mcpvet") == 0;
+}
+
+static void unwrap_proxy(mv_server_config *s) {
+    if (s->transport != MV_TRANSPORT_STDIO || !is_mcpvet(s->raw_command) ||
+        !is_mcpvet(s->command) || s->n_args < 3 || strcmp(s->raw_args[0], "proxy") != 0)
+        return;
+    size_t dd = 0;
+    for (size_t i = 1; i + 1 < s->n_args && dd == 0; i++)
+        if (strcmp(s->raw_args[i], "--") == 0)
+            dd = i;
+    if (dd == 0 || s->args[dd + 1][0] == '\0')
+        return;
+    s->command = s->args[dd + 1];
+    s->raw_command = s->raw_args[dd + 1];
+    s->args += dd + 2;
+    s->raw_args += dd + 2;
+    s->n_args -= dd + 2;
+    s->proxied = true;
 }
 
 /* Append the finished server; a server of the same client and name from a

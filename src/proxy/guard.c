@@ -32,6 +32,8 @@
 
 #include "json/writer.h"
 #include "mcpvet/pipeline.h"
+#include "mcpvet/registry.h"
+#include "mcpvet/tool.h"
 
 /* Bytes of result text per scanned piece (under the model's 64 KiB field
  * cap, so no piece is cut). */
@@ -74,6 +76,8 @@ struct px_guard {
     bool store_broken;         /* the last store operation failed (logged once per episode) */
     mv_engine *engine;         /* every check: lists */
     mv_engine *results_engine; /* unicode.hidden and payload.decoded: results */
+    bool own_engines;          /* made here (else borrowed from the config) */
+    mv_arena *rarena;          /* the tools of one result scan, reset each time */
     bool caps_known;
     bool announced[PX_LIST_COUNT];
     px_items cache[PX_LIST_COUNT]; /* last complete list of each kind */
@@ -345,6 +349,18 @@ static int results_engine_new(mv_engine **out, mv_error *err) {
     return mv_engine_new(out, &eo, err);
 }
 
+int px_guard_engines_new(mv_engine **lists, mv_engine **results, mv_error *err) {
+    int rc;
+    *lists = NULL;
+    *results = NULL;
+    if ((rc = mv_engine_new(lists, NULL, err)) != MV_OK ||
+        (rc = results_engine_new(results, err)) != MV_OK) {
+        mv_engine_free(*lists);
+        *lists = NULL;
+    }
+    return rc;
+}
+
 int px_guard_new(px_guard **out, const px_guard_config *cfg, mv_error *err) {
     px_guard *g = calloc(1, sizeof(*g));
     int rc;
@@ -355,10 +371,19 @@ int px_guard_new(px_guard **out, const px_guard_config *cfg, mv_error *err) {
     g->log = cfg->log != NULL ? cfg->log : stderr;
     g->store = cfg->store;
     mv_buf_init(&g->msg, NULL);
-    if ((rc = mv_engine_new(&g->engine, NULL, err)) != MV_OK ||
-        (rc = results_engine_new(&g->results_engine, err)) != MV_OK) {
+    g->rarena = mv_arena_new(NULL, 4096);
+    if (g->rarena == NULL) {
+        px_guard_free(g);
+        return mv_error_set(err, MV_ENOMEM, "out of memory");
+    }
+    if (cfg->engine != NULL && cfg->results_engine != NULL) {
+        g->engine = cfg->engine;
+        g->results_engine = cfg->results_engine;
+    } else if ((rc = px_guard_engines_new(&g->engine, &g->results_engine, err)) != MV_OK) {
         px_guard_free(g);
         return rc;
+    } else {
+        g->own_engines = true;
     }
     ensure_store(g);
     *out = g;
@@ -377,9 +402,12 @@ void px_guard_free(px_guard *g) {
     }
     if (g->own_store)
         mv_store_close(g->store);
-    mv_engine_free(g->engine);
-    mv_engine_free(g->results_engine);
+    if (g->own_engines) {
+        mv_engine_free(g->engine);
+        mv_engine_free(g->results_engine);
+    }
     mv_buf_release(&g->msg);
+    mv_arena_free(g->rarena);
     free(g);
 }
 
@@ -574,7 +602,7 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
     mv_error err;
     int rc = MV_ENOMEM;
     bool audit = g->cfg.policy == MV_PROXY_AUDIT;
-    bool scanned = false, stored = false;
+    bool scanned = false, stored = false, batch = false;
     const char *fail_why = NULL;
     char why[600];
     px_view nv;
@@ -717,8 +745,12 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
             mv_buf_puts(&d[i].reason, "beyond the number of items the scan takes");
         }
 
-    /* Decide: apply to the store, then pin on first use under tofu. */
+    /* Decide: apply to the store, then pin on first use under tofu. The
+     * scan, the pins and the notes of one page are one transaction (one
+     * sync to disk instead of one per operation). */
     if (scanned && ensure_store(g)) {
+        mv_error_clear(&err);
+        batch = mv_store_batch_begin(g->store, &err) == MV_OK;
         bool complete = last && !cut;
         for (int k = 0; k < PX_LIST_COUNT && complete; k++)
             if (k != (int)list)
@@ -924,6 +956,11 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         g->cached[list] = true;
     }
 done:
+    if (batch) {
+        mv_error_clear(&err);
+        if (mv_store_batch_end(g->store, true, &err) != MV_OK)
+            store_failed(g, &err);
+    }
     for (size_t i = 0; i < n_summaries; i++)
         mv_buf_release(&summaries[i]);
     free(summaries);
@@ -1081,40 +1118,201 @@ static size_t piece_len(const char *s, size_t len, size_t max) {
     return n > 0 ? n : max;
 }
 
-static void write_member(mv_buf *b, const mv_jm *m) {
-    mv_buf_json_string(b, m->key, m->key_len);
-    mv_buf_putc(b, ':');
-    mv_json_write(b, &m->value);
+/* The objects of a result that carry text the model reads, and the array
+ * they belong to:
+ *   tools/call      result.content[i] of type "text" (and the "resource" of
+ *                   an embedded resource item)
+ *   prompts/get     result.messages[i].content (one object or an array)
+ *   resources/read  result.contents[i]
+ * Each holder has a string member "text". */
+typedef struct text_slots {
+    const mv_jv **holder;
+    size_t n, cap;
+    const mv_jv *array; /* where a strip marker is appended */
+} text_slots;
+
+static bool jv_is_lit(const mv_jv *v, const char *lit) {
+    size_t n = strlen(lit);
+    return mv_jis_string(v) && mv_jstring_len(v) == n && memcmp(mv_jstring(v), lit, n) == 0;
 }
 
-int px_guard_result(px_guard *g, const char *tool, size_t tool_len, const mv_jv *root,
-                    mv_buf *out) {
+static int slots_add(text_slots *s, const mv_jv *holder) {
+    if (!mv_jis_object(holder) || !mv_jis_string(mv_jobject_get(holder, "text")))
+        return MV_OK;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 8;
+        const mv_jv **g = realloc(s->holder, cap * sizeof(*g));
+        if (g == NULL)
+            return MV_ENOMEM;
+        s->holder = g;
+        s->cap = cap;
+    }
+    s->holder[s->n++] = holder;
+    return MV_OK;
+}
+
+/* A content block (tools/call content item, prompt message content). */
+static int slots_block(text_slots *s, const mv_jv *block) {
+    const mv_jv *type = mv_jobject_get(block, "type");
+    if (jv_is_lit(type, "text"))
+        return slots_add(s, block);
+    if (jv_is_lit(type, "resource"))
+        return slots_add(s, mv_jobject_get(block, "resource"));
+    return MV_OK;
+}
+
+static int collect_slots(text_slots *s, px_result_kind kind, const mv_jv *result) {
+    int rc = MV_OK;
+    if (kind == PX_RESULT_CALL) {
+        s->array = mv_jobject_get(result, "content");
+        for (size_t i = 0; i < mv_jarray_size(s->array) && rc == MV_OK; i++)
+            rc = slots_block(s, mv_jarray_get(s->array, i));
+    } else if (kind == PX_RESULT_PROMPT) {
+        s->array = mv_jobject_get(result, "messages");
+        for (size_t i = 0; i < mv_jarray_size(s->array) && rc == MV_OK; i++) {
+            const mv_jv *c = mv_jobject_get(mv_jarray_get(s->array, i), "content");
+            if (mv_jis_array(c))
+                for (size_t k = 0; k < mv_jarray_size(c) && rc == MV_OK; k++)
+                    rc = slots_block(s, mv_jarray_get(c, k));
+            else
+                rc = slots_block(s, c);
+        }
+    } else {
+        s->array = mv_jobject_get(result, "contents");
+        for (size_t i = 0; i < mv_jarray_size(s->array) && rc == MV_OK; i++)
+            rc = slots_add(s, mv_jarray_get(s->array, i));
+    }
+    if (!mv_jis_array(s->array))
+        s->array = NULL;
+    return rc;
+}
+
+static const char *const result_methods[] = {"tools/call", "prompts/get", "resources/read"};
+
+const char *px_result_method(px_result_kind kind) {
+    return result_methods[kind];
+}
+
+/* The tree again, with the "text" of every flagged holder stripped of
+ * hidden characters and the marker item appended to the slots' array. */
+typedef struct strip_ctx {
+    const text_slots *s;
+    const bool *flag;
+    const char *marker; /* JSON text of the item to append */
+    size_t removed;
+} strip_ctx;
+
+static void write_stripped(mv_buf *out, const mv_jv *v, strip_ctx *c) {
+    if (mv_jis_array(v)) {
+        mv_buf_putc(out, '[');
+        for (uint32_t i = 0; i < v->n; i++) {
+            if (i > 0)
+                mv_buf_putc(out, ',');
+            write_stripped(out, &v->u.items[i], c);
+        }
+        if (v == c->s->array && c->marker != NULL) {
+            if (v->n > 0)
+                mv_buf_putc(out, ',');
+            mv_buf_puts(out, c->marker);
+        }
+        mv_buf_putc(out, ']');
+        return;
+    }
+    if (!mv_jis_object(v)) {
+        mv_json_write(out, v);
+        return;
+    }
+    bool flagged = false;
+    for (size_t i = 0; i < c->s->n && !flagged; i++)
+        flagged = c->s->holder[i] == v && c->flag[i];
+    mv_buf_putc(out, '{');
+    for (uint32_t i = 0; i < v->n; i++) {
+        const mv_jm *m = &v->u.members[i];
+        if (i > 0)
+            mv_buf_putc(out, ',');
+        mv_buf_json_string(out, m->key, m->key_len);
+        mv_buf_putc(out, ':');
+        if (flagged && m->key_len == 4 && memcmp(m->key, "text", 4) == 0 &&
+            mv_jis_string(&m->value)) {
+            mv_buf clean;
+            mv_buf_init(&clean, NULL);
+            c->removed += strip_hidden(&clean, mv_jstring(&m->value), mv_jstring_len(&m->value));
+            mv_buf_json_string(out, clean.data != NULL ? clean.data : "", clean.len);
+            if (clean.failed)
+                out->failed = 1;
+            mv_buf_release(&clean);
+        } else {
+            write_stripped(out, &m->value, c);
+        }
+    }
+    mv_buf_putc(out, '}');
+}
+
+/* The marker appended where hidden characters were removed: an item of
+ * the same array, so the model sees that the text was altered. */
+static void strip_marker(mv_buf *b, px_result_kind kind, size_t removed, const text_slots *s,
+                         const bool *flag) {
+    char text[160];
+    snprintf(text, sizeof text, "[mcpvet proxy: %zu hidden character%s removed from this result]",
+             removed, removed == 1 ? " was" : "s were");
+    if (kind == PX_RESULT_CALL) {
+        mv_buf_puts(b, "{\"type\":\"text\",\"text\":");
+        mv_buf_json_string(b, text, strlen(text));
+        mv_buf_putc(b, '}');
+    } else if (kind == PX_RESULT_PROMPT) {
+        mv_buf_puts(b, "{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":");
+        mv_buf_json_string(b, text, strlen(text));
+        mv_buf_puts(b, "}}");
+    } else {
+        const mv_jv *uri = NULL;
+        for (size_t i = 0; i < s->n && uri == NULL; i++)
+            if (flag[i])
+                uri = mv_jobject_get(s->holder[i], "uri");
+        mv_buf_puts(b, "{\"uri\":");
+        if (mv_jis_string(uri))
+            mv_json_write(b, uri);
+        else
+            mv_buf_puts(b, "\"mcpvet:proxy\"");
+        mv_buf_puts(b, ",\"mimeType\":\"text/plain\",\"text\":");
+        mv_buf_json_string(b, text, strlen(text));
+        mv_buf_putc(b, '}');
+    }
+}
+
+int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
+                    const mv_jv *root, mv_buf *out) {
     const mv_jv *result = mv_jobject_get(root, "result");
-    const mv_jv *content = mv_jobject_get(result, "content");
-    size_t n = mv_jarray_size(content);
-    mv_buf doc;
-    mv_pipeline *pipe = NULL;
+    const char *method = px_result_method(kind);
+    text_slots s;
+    mv_registry *reg = NULL;
+    mv_scan *scan = NULL;
     mv_error err;
     int rc = MV_OK;
     bool *hidden = NULL, *payload = NULL;
     size_t n_hidden = 0, n_payload = 0;
-    if (n == 0)
-        return 0;
-    mv_buf_init(&doc, NULL);
-    /* One scanned "tool" per piece of text: {"name":"r<i>","description":...}. */
     size_t *owner = NULL, n_pieces = 0, cap_pieces = 0;
-    mv_buf_puts(&doc, "{\"tools\":[");
-    for (size_t i = 0; i < n; i++) {
-        const mv_jv *it = mv_jarray_get(content, i);
-        const mv_jv *type = mv_jobject_get(it, "type");
-        const mv_jv *text = mv_jobject_get(it, "text");
-        if (!mv_jis_string(type) || mv_jstring_len(type) != 4 ||
-            memcmp(mv_jstring(type), "text", 4) != 0 || !mv_jis_string(text))
-            continue;
-        const char *s = mv_jstring(text);
+    memset(&s, 0, sizeof(s));
+    if (!mv_jis_object(result))
+        goto done;
+    if ((rc = collect_slots(&s, kind, result)) != MV_OK)
+        goto done;
+    if (s.n == 0)
+        goto done;
+    /* One scanned "tool" per piece of text (its description), built
+     * straight into the engine's registry: no JSON document to write and
+     * parse again per result. */
+    mv_arena_reset(g->rarena);
+    reg = mv_registry_new(NULL);
+    if (reg == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < s.n; i++) {
+        const mv_jv *text = mv_jobject_get(s.holder[i], "text");
+        const char *p = mv_jstring(text);
         size_t left = mv_jstring_len(text);
         do {
-            size_t k = piece_len(s, left, RESULT_PIECE);
+            size_t k = piece_len(p, left, RESULT_PIECE);
             if (n_pieces == cap_pieces) {
                 cap_pieces = cap_pieces ? 2 * cap_pieces : 8;
                 size_t *grown = realloc(owner, cap_pieces * sizeof(*owner));
@@ -1125,56 +1323,72 @@ int px_guard_result(px_guard *g, const char *tool, size_t tool_len, const mv_jv 
                 owner = grown;
             }
             owner[n_pieces] = i;
-            mv_buf_printf(&doc, "%s{\"name\":\"r%zu\",\"description\":", n_pieces ? "," : "",
-                          n_pieces);
-            mv_buf_json_string(&doc, s, k);
-            mv_buf_putc(&doc, '}');
+            mv_tool *t = mv_arena_calloc(g->rarena, 1, sizeof(*t));
+            mv_field *f = mv_arena_calloc(g->rarena, 2, sizeof(*f));
+            char *nm = mv_arena_alloc(g->rarena, 24);
+            if (t == NULL || f == NULL || nm == NULL) {
+                rc = MV_ENOMEM;
+                goto done;
+            }
+            int nl = snprintf(nm, 24, "r%zu", n_pieces);
+            t->server = MV_STR_LIT("result");
+            t->name = (mv_str){nm, (size_t)nl};
+            t->description = (mv_str){p, k};
+            t->kind = MV_ITEM_TOOL;
+            t->source_index = (uint32_t)n_pieces;
+            f[0] = (mv_field){.kind = MV_FIELD_NAME,
+                              .schema = MV_SCHEMA_NONE,
+                              .param = -1,
+                              .path = MV_STR_LIT("name"),
+                              .text = t->name};
+            f[1] = (mv_field){.kind = MV_FIELD_DESCRIPTION,
+                              .schema = MV_SCHEMA_NONE,
+                              .param = -1,
+                              .path = MV_STR_LIT("description"),
+                              .text = t->description};
+            t->fields = f;
+            t->n_fields = 2;
+            if (mv_registry_add(reg, t) != MV_OK) {
+                rc = MV_ENOMEM;
+                goto done;
+            }
             n_pieces++;
-            s += k;
+            p += k;
             left -= k;
         } while (left > 0);
     }
-    mv_buf_puts(&doc, "]}");
-    if (doc.failed) {
-        rc = MV_ENOMEM;
-        goto done;
-    }
-    if (n_pieces == 0)
-        goto done;
-    mv_pipeline_options po;
-    memset(&po, 0, sizeof(po));
-    po.shared_engine = g->results_engine;
     mv_error_clear(&err);
-    if ((rc = mv_pipeline_new(&pipe, &po, &err)) != MV_OK ||
-        (rc = mv_pipeline_add_document(pipe, doc.data, doc.len, "<result>", "result", &err)) !=
-            MV_OK ||
-        (rc = mv_pipeline_scan(pipe, 1, &err)) != MV_OK) {
+    if ((rc = mv_registry_freeze(reg)) != MV_OK ||
+        (rc = mv_scan_new(&scan, g->results_engine, reg, &err)) != MV_OK ||
+        (rc = mv_scan_run(scan, 1, &err)) != MV_OK) {
         if (rc != MV_ENOMEM) {
             qname q;
-            px_log(g, "cannot scan the result of %s (%s); passed on", quoted(&q, tool, tool_len),
-                   err.message);
+            px_log(g, "cannot scan the result of %s %s (%s); passed on", method,
+                   quoted(&q, name, name_len), err.message);
             rc = MV_OK;
         }
         goto done;
     }
-    const mv_scan *scan = mv_pipeline_result(pipe);
-    hidden = calloc(n, sizeof(*hidden));
-    payload = calloc(n, sizeof(*payload));
+    hidden = calloc(s.n, sizeof(*hidden));
+    payload = calloc(s.n, sizeof(*payload));
     if (hidden == NULL || payload == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
-    for (size_t i = 0; i < mv_scan_finding_count(scan) && i < n_pieces; i++) {
+    for (size_t i = 0; i < mv_scan_finding_count(scan); i++) {
         const mv_finding *f = mv_scan_finding(scan, i);
-        for (uint32_t s = 0; s < f->n_signals; s++) {
-            if (f->signals[s].tier != MV_TIER_HARD)
+        size_t piece = f->tool != NULL ? f->tool->source_index : i;
+        if (piece >= n_pieces)
+            continue;
+        for (uint32_t k = 0; k < f->n_signals; k++) {
+            if (f->signals[k].tier != MV_TIER_HARD)
                 continue;
-            if (strcmp(f->signals[s].check_id, "unicode.hidden") == 0 && !hidden[owner[i]]) {
-                hidden[owner[i]] = true;
+            if (strcmp(f->signals[k].check_id, "unicode.hidden") == 0 && !hidden[owner[piece]]) {
+                hidden[owner[piece]] = true;
                 n_hidden++;
-            } else if (strcmp(f->signals[s].check_id, "payload.decoded") == 0 &&
-                       !payload[owner[i]]) {
-                payload[owner[i]] = true;
+            } else if (strcmp(f->signals[k].check_id, "payload.decoded") == 0 &&
+                       !payload[owner[piece]]) {
+                payload[owner[piece]] = true;
                 n_payload++;
             }
         }
@@ -1198,99 +1412,76 @@ int px_guard_result(px_guard *g, const char *tool, size_t tool_len, const mv_jv 
                                  : "passed on unchanged (--results warn)";
     {
         qname q;
-        px_log(g, "the result of tools/call %s carries %s; %s", quoted(&q, tool, tool_len),
+        px_log(g, "the result of %s %s carries %s; %s", method, quoted(&q, name, name_len),
                what.failed ? "findings" : what.data, action);
         mv_buf nt;
         mv_buf_init(&nt, NULL);
-        mv_buf_printf(&nt, "tools/call result carries %s; %s", what.failed ? "findings" : what.data,
+        mv_buf_printf(&nt, "%s result carries %s; %s", method, what.failed ? "findings" : what.data,
                       action);
+        /* The audit event names the tool, prompt or resource it came from. */
+        px_list nl = kind == PX_RESULT_CALL     ? PX_TOOLS
+                     : kind == PX_RESULT_PROMPT ? PX_PROMPTS
+                                                : PX_RESOURCES;
         if (!nt.failed)
-            note(g, PX_TOOLS, tool, tool_len, nt.data);
+            note(g, nl, name, name_len, nt.data);
         mv_buf_release(&nt);
     }
     if (mode == MV_PROXY_RESULTS_BLOCK) {
-        mv_buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
-        mv_json_write(out, mv_jobject_get(root, "id"));
-        mv_buf_puts(out, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
         mv_buf msgt;
         mv_buf_init(&msgt, NULL);
-        mv_buf_puts(&msgt, "mcpvet proxy withheld the result of the tool ");
-        mv_buf_json_string(&msgt, tool, tool_len);
+        mv_buf_printf(&msgt, "mcpvet proxy withheld the result of %s ",
+                      kind == PX_RESULT_CALL     ? "the tool"
+                      : kind == PX_RESULT_PROMPT ? "the prompt"
+                                                 : "the resource");
+        mv_buf_json_string(&msgt, name, name_len);
         mv_buf_printf(&msgt, ": it carries %s, which can smuggle instructions to the model.",
                       what.failed ? "findings" : what.data);
-        mv_buf_json_string(out, msgt.data != NULL ? msgt.data : "", msgt.len);
+        mv_buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
+        mv_json_write(out, mv_jobject_get(root, "id"));
+        if (kind == PX_RESULT_CALL) {
+            /* A tool's failure is a result the model reads. */
+            mv_buf_puts(out, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
+            mv_buf_json_string(out, msgt.data != NULL ? msgt.data : "", msgt.len);
+            mv_buf_puts(out, "}],\"isError\":true}}");
+        } else {
+            mv_buf_puts(out, ",\"error\":{\"code\":-32000,\"message\":");
+            mv_buf_json_string(out, msgt.data != NULL ? msgt.data : "", msgt.len);
+            mv_buf_puts(out, "}}");
+        }
         mv_buf_release(&msgt);
-        mv_buf_puts(out, "}],\"isError\":true}}");
         rc = out->failed ? MV_ENOMEM : 1;
     } else if (strip) {
+        /* Count first (the marker says how many), then write. */
         size_t removed = 0;
-        mv_buf_putc(out, '{');
-        for (uint32_t i = 0; i < root->n; i++) {
-            const mv_jm *m = &root->u.members[i];
-            if (i > 0)
-                mv_buf_putc(out, ',');
-            if (&m->value != result) {
-                write_member(out, m);
+        mv_buf scratch;
+        mv_buf_init(&scratch, NULL);
+        for (size_t i = 0; i < s.n; i++) {
+            if (!hidden[i])
                 continue;
-            }
-            mv_buf_json_string(out, m->key, m->key_len);
-            mv_buf_puts(out, ":{");
-            for (uint32_t r = 0; r < result->n; r++) {
-                const mv_jm *rm = &result->u.members[r];
-                if (r > 0)
-                    mv_buf_putc(out, ',');
-                if (&rm->value != content) {
-                    write_member(out, rm);
-                    continue;
-                }
-                mv_buf_json_string(out, rm->key, rm->key_len);
-                mv_buf_puts(out, ":[");
-                for (size_t c = 0; c < n; c++) {
-                    const mv_jv *it = mv_jarray_get(content, c);
-                    if (c > 0)
-                        mv_buf_putc(out, ',');
-                    if (!hidden[c]) {
-                        mv_json_write(out, it);
-                        continue;
-                    }
-                    mv_buf_putc(out, '{');
-                    for (uint32_t k = 0; k < it->n; k++) {
-                        const mv_jm *im = &it->u.members[k];
-                        if (k > 0)
-                            mv_buf_putc(out, ',');
-                        if (im->key_len == 4 && memcmp(im->key, "text", 4) == 0) {
-                            mv_buf clean;
-                            mv_buf_init(&clean, NULL);
-                            removed += strip_hidden(&clean, mv_jstring(&im->value),
-                                                    mv_jstring_len(&im->value));
-                            mv_buf_puts(out, "\"text\":");
-                            mv_buf_json_string(out, clean.data != NULL ? clean.data : "",
-                                               clean.len);
-                            if (clean.failed)
-                                out->failed = 1;
-                            mv_buf_release(&clean);
-                        } else {
-                            write_member(out, im);
-                        }
-                    }
-                    mv_buf_putc(out, '}');
-                }
-                mv_buf_printf(out,
-                              "%s{\"type\":\"text\",\"text\":\"[mcpvet proxy: %zu hidden "
-                              "character%s removed from this result]\"}]",
-                              n > 0 ? "," : "", removed, removed == 1 ? " was" : "s were");
-            }
-            mv_buf_putc(out, '}');
+            const mv_jv *text = mv_jobject_get(s.holder[i], "text");
+            scratch.len = 0;
+            removed += strip_hidden(&scratch, mv_jstring(text), mv_jstring_len(text));
         }
-        mv_buf_putc(out, '}');
+        mv_buf_release(&scratch);
+        mv_buf marker;
+        mv_buf_init(&marker, NULL);
+        strip_marker(&marker, kind, removed, &s, hidden);
+        strip_ctx c = {.s = &s, .flag = hidden, .marker = marker.data, .removed = 0};
+        if (s.array == NULL)
+            c.marker = NULL;
+        write_stripped(out, root, &c);
+        if (marker.failed)
+            out->failed = 1;
+        mv_buf_release(&marker);
         rc = out->failed ? MV_ENOMEM : 1;
     }
     mv_buf_release(&what);
 done:
+    free(s.holder);
     free(hidden);
     free(payload);
     free(owner);
-    mv_pipeline_free(pipe);
-    mv_buf_release(&doc);
+    mv_scan_free(scan);
+    mv_registry_free(reg);
     return rc;
 }

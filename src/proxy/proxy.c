@@ -48,25 +48,17 @@
 #define DRAIN_MS 2000u
 /* After the server ends: how long the last replies get to reach the agent. */
 #define FLUSH_MS 5000u
-/* Pages the proxy's own tools/list follows. */
-#define MAX_PAGES 100u
 /* Log lines about garbage from the server before they are only counted. */
 #define GARBAGE_LOG_MAX 10u
 
 #define INTERNAL_PREFIX "mcpvet-proxy-"
-
-typedef enum rq_kind { RQ_OTHER = 0, RQ_LIST, RQ_CALL, RQ_INIT } rq_kind;
 
 typedef struct inflight {
     char *key; /* "n<number text>" or "s<decoded string>" */
     size_t key_len;
     char *id; /* the id as JSON text */
     size_t id_len;
-    rq_kind kind;
-    px_list list;
-    bool first_page;
-    char *tool;
-    size_t tool_len;
+    px_request rq; /* rq.name is owned (a copy) */
 } inflight;
 
 typedef struct held {
@@ -115,14 +107,7 @@ static void send_client(px *p, const char *msg, size_t len) {
 static void reply_error(px *p, const char *id, size_t id_len, int code, const char *message) {
     mv_buf b;
     mv_buf_init(&b, NULL);
-    mv_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
-    if (id != NULL)
-        mv_buf_append(&b, id, id_len);
-    else
-        mv_buf_puts(&b, "null");
-    mv_buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
-    mv_buf_json_string(&b, message, strlen(message));
-    mv_buf_puts(&b, "}}");
+    px_write_error(&b, id, id_len, code, message);
     if (!b.failed)
         send_client(p, b.data, b.len);
     mv_buf_release(&b);
@@ -131,11 +116,7 @@ static void reply_error(px *p, const char *id, size_t id_len, int code, const ch
 static void reply_blocked(px *p, const char *id, size_t id_len, const char *text) {
     mv_buf b;
     mv_buf_init(&b, NULL);
-    mv_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
-    mv_buf_append(&b, id, id_len);
-    mv_buf_puts(&b, ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
-    mv_buf_json_string(&b, text, strlen(text));
-    mv_buf_puts(&b, "}],\"isError\":true}}");
+    px_write_blocked(&b, id, id_len, text);
     if (!b.failed)
         send_client(p, b.data, b.len);
     mv_buf_release(&b);
@@ -172,7 +153,7 @@ static inflight *find_fl(px *p, const char *key, size_t len) {
 static void drop_fl(px *p, inflight *f) {
     free(f->key);
     free(f->id);
-    free(f->tool);
+    free((char *)(uintptr_t)f->rq.name);
     *f = p->fl[--p->n_fl];
 }
 
@@ -186,8 +167,7 @@ static char *dupmem(const char *s, size_t n) {
     return d;
 }
 
-static int add_fl(px *p, const mv_buf *key, const mv_buf *json, rq_kind kind, px_list list,
-                  bool first, const char *tool, size_t tool_len) {
+static int add_fl(px *p, const mv_buf *key, const mv_buf *json, const px_request *rq) {
     if (p->n_fl == p->cap_fl) {
         size_t cap = p->cap_fl ? 2 * p->cap_fl : 16;
         inflight *g = realloc(p->fl, cap * sizeof(*g));
@@ -202,17 +182,12 @@ static int add_fl(px *p, const mv_buf *key, const mv_buf *json, rq_kind kind, px
     f->key_len = key->len;
     f->id = dupmem(json->data, json->len);
     f->id_len = json->len;
-    f->kind = kind;
-    f->list = list;
-    f->first_page = first;
-    if (tool != NULL) {
-        f->tool = dupmem(tool, tool_len);
-        f->tool_len = tool_len;
-    }
-    if (f->key == NULL || f->id == NULL || (tool != NULL && f->tool == NULL)) {
+    f->rq = *rq;
+    f->rq.name = rq->name != NULL ? dupmem(rq->name, rq->name_len) : NULL;
+    if (f->key == NULL || f->id == NULL || (rq->name != NULL && f->rq.name == NULL)) {
         free(f->key);
         free(f->id);
-        free(f->tool);
+        free((char *)(uintptr_t)f->rq.name);
         return MV_ENOMEM;
     }
     p->n_fl++;
@@ -237,15 +212,6 @@ static bool jstr_is(const mv_jv *v, const char *lit) {
     return mv_jis_string(v) && mv_jstring_len(v) == n && memcmp(mv_jstring(v), lit, n) == 0;
 }
 
-static bool list_of_method(const mv_jv *m, px_list *out) {
-    for (int k = 0; k < PX_LIST_COUNT; k++)
-        if (jstr_is(m, px_list_method((px_list)k))) {
-            *out = (px_list)k;
-            return true;
-        }
-    return false;
-}
-
 static void send_server(px *p, const char *msg, size_t len) {
     if (px_queue_push(&p->sq, msg, len) != MV_OK)
         px_log(p->g, "out of memory: a message for the server was lost");
@@ -257,21 +223,7 @@ static void refresh_request(px *p, const char *cursor, size_t cursor_len) {
     mv_buf_init(&b, NULL);
     snprintf(p->refresh_id, sizeof p->refresh_id, INTERNAL_PREFIX "%ld-%u", (long)getpid(),
              ++p->next_internal);
-    mv_buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"method\":\"tools/list\"",
-                  p->refresh_id);
-    if (cursor != NULL || p->meta.len > 0) {
-        mv_buf_puts(&b, ",\"params\":{");
-        if (cursor != NULL) {
-            mv_buf_puts(&b, "\"cursor\":");
-            mv_buf_json_string(&b, cursor, cursor_len);
-        }
-        if (p->meta.len > 0) {
-            mv_buf_puts(&b, cursor != NULL ? ",\"_meta\":" : "\"_meta\":");
-            mv_buf_append(&b, p->meta.data, p->meta.len);
-        }
-        mv_buf_putc(&b, '}');
-    }
-    mv_buf_putc(&b, '}');
+    px_write_list_request(&b, p->refresh_id, cursor, cursor_len, &p->meta);
     if (!b.failed)
         send_server(p, b.data, b.len);
     mv_buf_release(&b);
@@ -312,14 +264,13 @@ static void refresh_done(px *p, const char *failure) {
 /* ------------------------------------------------------- agent -> server */
 
 static void track_and_forward(px *p, const char *line, size_t len, const mv_buf *key,
-                              const mv_buf *json, rq_kind kind, px_list list, bool first,
-                              const char *tool, size_t tool_len) {
+                              const mv_buf *json, const px_request *rq) {
     if (p->sq.broken || p->input_closed) {
         reply_error(p, json->data, json->len, -32000,
                     "mcpvet proxy: the server no longer reads its input");
         return;
     }
-    if (add_fl(p, key, json, kind, list, first, tool, tool_len) != MV_OK) {
+    if (add_fl(p, key, json, rq) != MV_OK) {
         reply_error(p, json->data, json->len, -32603, "mcpvet proxy: out of memory");
         return;
     }
@@ -348,12 +299,8 @@ static void handle_client_batch(px *p, const char *line, size_t len, const mv_jv
     bool guarded = false;
     mv_buf_init(&key, NULL);
     mv_buf_init(&json, NULL);
-    for (size_t i = 0; i < mv_jarray_size(root) && !guarded; i++) {
-        const mv_jv *m = mv_jobject_get(mv_jarray_get(root, i), "method");
-        px_list l;
-        guarded = jstr_is(m, "tools/call") || jstr_is(m, "initialize") ||
-                  jstr_is(m, "server/discover") || list_of_method(m, &l);
-    }
+    for (size_t i = 0; i < mv_jarray_size(root) && !guarded; i++)
+        guarded = px_method_guarded(mv_jobject_get(mv_jarray_get(root, i), "method"));
     if (guarded) {
         mv_buf b;
         mv_buf_init(&b, NULL);
@@ -365,8 +312,9 @@ static void handle_client_batch(px *p, const char *line, size_t len, const mv_jv
                 continue;
             mv_buf_printf(&b,
                           "%s{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32600,"
-                          "\"message\":\"mcpvet proxy: a batch holding tools/call, a list "
-                          "or initialize is not relayed; send them one by one\"}}",
+                          "\"message\":\"mcpvet proxy: a batch holding a guarded method "
+                          "(tools/call, a list, prompts/get, resources/read, initialize) is "
+                          "not relayed; send them one by one\"}}",
                           any ? "," : "", json.data);
             any = true;
         }
@@ -376,11 +324,13 @@ static void handle_client_batch(px *p, const char *line, size_t len, const mv_jv
         mv_buf_release(&b);
         px_log(p->g, "refused a batch from the agent that holds guarded methods");
     } else {
+        px_request other;
+        memset(&other, 0, sizeof(other));
         for (size_t i = 0; i < mv_jarray_size(root); i++) {
             const mv_jv *e = mv_jarray_get(root, i);
             if (mv_jobject_get(e, "method") != NULL &&
                 id_of(mv_jobject_get(e, "id"), &key, &json) && p->n_fl < MAX_INFLIGHT)
-                add_fl(p, &key, &json, RQ_OTHER, PX_TOOLS, false, NULL, 0);
+                add_fl(p, &key, &json, &other);
         }
         send_server(p, line, len);
     }
@@ -432,14 +382,14 @@ static void handle_client_message(px *p, const char *line, size_t len, bool repl
         p->meta.len = 0;
         mv_json_write(&p->meta, meta);
     }
-    px_list list;
-    if (jstr_is(method, "tools/call")) {
-        const mv_jv *name = mv_jobject_get(params, "name");
-        if (!mv_jis_string(name)) {
-            reply_error(p, json.data, json.len, -32602,
-                        "mcpvet proxy: tools/call needs params.name as a string");
-            goto done;
-        }
+    px_request rq;
+    const char *bad = NULL;
+    int code = px_request_classify(method, params, &rq, &bad);
+    if (code != 0) {
+        reply_error(p, json.data, json.len, code, bad);
+        goto done;
+    }
+    if (rq.kind == PX_RQ_CALL) {
         if (px_guard_is_stale(p->g, PX_TOOLS) && !replay) {
             /* No current list: list first, then decide. */
             if (!hold(p, line, len)) {
@@ -449,21 +399,13 @@ static void handle_client_message(px *p, const char *line, size_t len, bool repl
             start_refresh(p);
             goto done;
         }
-        const char *why = px_guard_call(p->g, mv_jstring(name), mv_jstring_len(name));
+        const char *why = px_guard_call(p->g, rq.name, rq.name_len);
         if (why != NULL) {
             reply_blocked(p, json.data, json.len, why);
             goto done;
         }
-        track_and_forward(p, line, len, &key, &json, RQ_CALL, PX_TOOLS, false, mv_jstring(name),
-                          mv_jstring_len(name));
-    } else if (list_of_method(method, &list)) {
-        bool first = mv_jobject_get(params, "cursor") == NULL;
-        track_and_forward(p, line, len, &key, &json, RQ_LIST, list, first, NULL, 0);
-    } else if (jstr_is(method, "initialize") || jstr_is(method, "server/discover")) {
-        track_and_forward(p, line, len, &key, &json, RQ_INIT, PX_TOOLS, false, NULL, 0);
-    } else {
-        track_and_forward(p, line, len, &key, &json, RQ_OTHER, PX_TOOLS, false, NULL, 0);
     }
+    track_and_forward(p, line, len, &key, &json, &rq);
 done:
     mv_buf_release(&key);
     mv_buf_release(&json);
@@ -476,77 +418,18 @@ static void handle_client_line(px *p, const char *line, size_t len) {
 
 /* ------------------------------------------------------- server -> agent */
 
-/* The list reply with only the allowed items of `key` in its result. */
-static void write_filtered(mv_buf *b, const mv_jv *root, const mv_jv *result, const mv_jv *arr,
-                           const bool *allow) {
-    mv_buf_putc(b, '{');
-    for (uint32_t i = 0; i < root->n; i++) {
-        const mv_jm *m = &root->u.members[i];
-        if (i > 0)
-            mv_buf_putc(b, ',');
-        mv_buf_json_string(b, m->key, m->key_len);
-        mv_buf_putc(b, ':');
-        if (&m->value != result) {
-            mv_json_write(b, &m->value);
-            continue;
-        }
-        mv_buf_putc(b, '{');
-        for (uint32_t r = 0; r < result->n; r++) {
-            const mv_jm *rm = &result->u.members[r];
-            if (r > 0)
-                mv_buf_putc(b, ',');
-            mv_buf_json_string(b, rm->key, rm->key_len);
-            mv_buf_putc(b, ':');
-            if (&rm->value != arr) {
-                mv_json_write(b, &rm->value);
-                continue;
-            }
-            mv_buf_putc(b, '[');
-            bool first = true;
-            for (size_t k = 0; k < arr->n; k++) {
-                if (!allow[k])
-                    continue;
-                if (!first)
-                    mv_buf_putc(b, ',');
-                first = false;
-                mv_json_write(b, &arr->u.items[k]);
-            }
-            mv_buf_putc(b, ']');
-        }
-        mv_buf_putc(b, '}');
-    }
-    mv_buf_putc(b, '}');
-}
-
 static void handle_refresh_reply(px *p, const mv_jv *root) {
-    const mv_jv *result = mv_jobject_get(root, "result");
-    const mv_jv *tools = mv_jobject_get(result, "tools");
-    if (!mv_jis_array(tools)) {
-        const mv_jv *e = mv_jobject_get(mv_jobject_get(root, "error"), "message");
-        char why[300];
-        mv_json_quote(why, mv_jstring(e) != NULL ? mv_jstring(e) : "", mv_jstring_len(e), 40);
-        char msg[400];
-        snprintf(msg, sizeof msg, "the server answered tools/list with %s%s",
-                 mv_jis_string(e) ? "an error: " : "no tools array", mv_jis_string(e) ? why : "");
-        refresh_done(p, msg);
-        return;
-    }
-    const mv_jv *next = mv_jobject_get(result, "nextCursor");
-    bool last = !mv_jis_string(next) || ++p->refresh_pages >= MAX_PAGES;
-    bool *allow = calloc(mv_jarray_size(tools) + 1, sizeof(*allow));
-    if (allow == NULL ||
-        px_guard_list_page(p->g, PX_TOOLS, tools, p->refresh_first, last, true, allow) != MV_OK) {
-        free(allow);
-        refresh_done(p, "out of memory");
-        return;
-    }
-    free(allow);
+    const mv_jv *next = NULL;
+    int r = px_guard_refresh_reply(p->g, root, p->refresh_first, &p->refresh_pages, &next);
     p->refresh_first = false;
-    if (!last) {
+    if (r == 1) {
         refresh_request(p, mv_jstring(next), mv_jstring_len(next));
         return;
     }
-    refresh_done(p, NULL);
+    /* A failure was recorded by the guard. */
+    p->refreshing = false;
+    p->refresh_id[0] = '\0';
+    release_held(p);
 }
 
 static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root, const mv_jv *idv,
@@ -568,77 +451,25 @@ static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root,
     }
     inflight fl = *f;
     p->fl[f - p->fl] = p->fl[--p->n_fl]; /* taken out; fl owns its strings now */
-    const mv_jv *result = mv_jobject_get(root, "result");
     p->out.len = 0;
     p->out.failed = 0;
-    switch (fl.kind) {
-    case RQ_LIST: {
-        const mv_jv *arr = mv_jobject_get(result, px_list_key(fl.list));
-        if (!mv_jis_array(arr))
-            break;
-        bool last = !mv_jis_string(mv_jobject_get(result, "nextCursor"));
-        bool *allow = calloc(arr->n + 1, sizeof(*allow));
-        if (allow == NULL ||
-            px_guard_list_page(p->g, fl.list, arr, fl.first_page, last, false, allow) != MV_OK) {
-            free(allow);
-            reply_error(p, fl.id, fl.id_len, -32603, "mcpvet proxy: out of memory");
-            *emitted = true;
-            break;
-        }
-        bool all = true;
-        for (size_t i = 0; i < arr->n && all; i++)
-            all = allow[i];
-        if (!all) {
-            write_filtered(&p->out, root, result, arr, allow);
-            if (p->out.failed)
-                reply_error(p, fl.id, fl.id_len, -32603, "mcpvet proxy: out of memory");
-            else
-                send_client(p, p->out.data, p->out.len);
-            *emitted = true;
-        }
-        free(allow);
-        break;
-    }
-    case RQ_CALL: {
-        if (!mv_jis_object(result))
-            break;
-        int r = px_guard_result(p->g, fl.tool, fl.tool_len, root, &p->out);
-        if (r == 1 && !p->out.failed) {
-            send_client(p, p->out.data, p->out.len);
-            *emitted = true;
-        } else if (r < 0) {
-            reply_error(p, fl.id, fl.id_len, -32603, "mcpvet proxy: out of memory");
-            *emitted = true;
-        }
-        break;
-    }
-    case RQ_INIT:
-        px_guard_capabilities(p->g, mv_jobject_get(result, "capabilities"));
-        break;
-    case RQ_OTHER:
-        break;
+    int r = px_guard_reply(p->g, &fl.rq, root, &p->out);
+    if (r == 1 && !p->out.failed) {
+        send_client(p, p->out.data, p->out.len);
+        *emitted = true;
+    } else if (r < 0) {
+        reply_error(p, fl.id, fl.id_len, -32603, "mcpvet proxy: out of memory");
+        *emitted = true;
     }
     if (!*emitted)
         send_client(p, line, len);
     *emitted = true;
     free(fl.key);
     free(fl.id);
-    free(fl.tool);
+    free((char *)(uintptr_t)fl.rq.name);
 done:
     mv_buf_release(&key);
     mv_buf_release(&json);
-}
-
-static void handle_notification(px *p, const mv_jv *m) {
-    if (jstr_is(m, "notifications/tools/list_changed")) {
-        px_guard_stale(p->g, PX_TOOLS);
-        px_log(p->g, "the server says its tools changed; the next call lists them again");
-    } else if (jstr_is(m, "notifications/prompts/list_changed")) {
-        px_guard_stale(p->g, PX_PROMPTS);
-    } else if (jstr_is(m, "notifications/resources/list_changed")) {
-        px_guard_stale(p->g, PX_RESOURCES);
-        px_guard_stale(p->g, PX_TEMPLATES);
-    }
 }
 
 static void garbage(px *p, const char *what) {
@@ -697,7 +528,7 @@ static void handle_server_line(px *p, const char *line, size_t len) {
             if (m == NULL)
                 plain = false;
             else
-                handle_notification(p, m);
+                px_guard_notification(p->g, m);
         }
         if (plain) {
             send_client(p, line, len);
@@ -728,7 +559,7 @@ static void handle_server_line(px *p, const char *line, size_t len) {
     const mv_jv *method = mv_jobject_get(root, "method");
     if (method != NULL) {
         if (mv_jobject_get(root, "id") == NULL)
-            handle_notification(p, method);
+            px_guard_notification(p->g, method);
         send_client(p, line, len);
         return;
     }
@@ -1045,6 +876,10 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
     gc.ident.command = o.argv[0];
     gc.ident.args = o.argv + 1;
     gc.ident.n_args = o.argc - 1;
+    if (o.config != NULL) {
+        mv_server_ident_from_config(&gc.ident, o.config);
+        gc.ident.name = o.name;
+    }
     gc.store = o.store;
     gc.store_path = o.store_path;
     gc.log = o.log;

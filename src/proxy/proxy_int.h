@@ -119,12 +119,19 @@ typedef struct px_guard_config {
     mv_proxy_results results;
     const char *name;
     mv_server_ident ident;
-    mv_store *store;        /* borrowed, or NULL */
+    mv_store *store; /* borrowed, or NULL */
+    /* Engines shared by several guards (the HTTP front's sessions), borrowed;
+     * NULL = the guard makes its own (px_guard_engines_new). */
+    mv_engine *engine, *results_engine;
     const char *store_path; /* to open when store is NULL */
     FILE *log;
     int64_t (*clock)(void *arg);
     void *clock_arg;
 } px_guard_config;
+
+/* The two engines a guard uses: every check (lists) and only
+ * unicode.hidden and payload.decoded (results). 0 or a negative MV_E*. */
+int px_guard_engines_new(mv_engine **lists, mv_engine **results, mv_error *err);
 
 int px_guard_new(px_guard **out, const px_guard_config *cfg, mv_error *err);
 void px_guard_free(px_guard *g);
@@ -164,10 +171,23 @@ const char *px_guard_call(px_guard *g, const char *name, size_t len);
  * audit). `why` is logged. */
 void px_guard_list_failed(px_guard *g, px_list list, const char *why);
 
-/* Scan the text content of a tools/call result. Returns 0 (out untouched:
- * pass the original), 1 (out holds the replacement message for the agent),
- * or MV_ENOMEM. `msg` is the whole response, `root` its tree. */
-int px_guard_result(px_guard *g, const char *tool, size_t tool_len, const mv_jv *root, mv_buf *out);
+/* The replies whose text the guard scans. */
+typedef enum px_result_kind {
+    PX_RESULT_CALL = 0, /* tools/call: result.content[] */
+    PX_RESULT_PROMPT,   /* prompts/get: result.messages[].content */
+    PX_RESULT_READ      /* resources/read: result.contents[] */
+} px_result_kind;
+
+const char *px_result_method(px_result_kind kind);
+
+/* Scan the text content of a tools/call, prompts/get or resources/read
+ * result with the hidden-Unicode and payload checks, and apply --results.
+ * `name` is the tool or prompt name or the resource URI (for the log and
+ * the audit event). Returns 0 (out untouched: pass the original), 1 (out
+ * holds the replacement message for the agent), or MV_ENOMEM. `root` is
+ * the tree of the whole response. */
+int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
+                    const mv_jv *root, mv_buf *out);
 
 /* Whether the guard holds no usable store (logged once). */
 bool px_guard_store_ok(const px_guard *g);
@@ -178,5 +198,68 @@ void px_guard_counts(const px_guard *g, uint64_t *blocked_calls, uint64_t *hidde
 
 /* Write a JSON string of `s` (render-safe for logs is separate). */
 void px_json_string(mv_buf *b, const char *s, size_t len);
+
+/* ---------------------------------------------------- messages (message.c)
+ *
+ * What both fronts (the stdio relay in proxy.c and the HTTP front in
+ * http.c) do with a message, so the decisions cannot drift apart: which
+ * requests the guard watches, what a reply becomes, the proxy's own
+ * tools/list, and the replies the proxy writes itself. */
+
+typedef enum px_rq_kind {
+    PX_RQ_OTHER = 0, /* passed on, the reply too */
+    PX_RQ_LIST,      /* a list the guard filters */
+    PX_RQ_CALL,      /* tools/call: decided first, the result scanned */
+    PX_RQ_INIT,      /* initialize / server/discover: capabilities */
+    PX_RQ_PROMPT,    /* prompts/get: the result scanned */
+    PX_RQ_READ       /* resources/read: the result scanned */
+} px_rq_kind;
+
+/* What a request of the agent is. `name` points into the request's tree
+ * (a tool or prompt name, a resource URI). */
+typedef struct px_request {
+    px_rq_kind kind;
+    px_list list;
+    bool first_page; /* a list page requested without a cursor */
+    const char *name;
+    size_t name_len;
+} px_request;
+
+/* Classify a request (`method` a string, `params` may be NULL). Returns 0,
+ * or -32602 with *why set when the guard cannot decide it (tools/call
+ * without a string name). */
+int px_request_classify(const mv_jv *method, const mv_jv *params, px_request *rq, const char **why);
+
+/* Whether a batch element's method is one the guard must see alone. */
+bool px_method_guarded(const mv_jv *method);
+
+/* The reply to a request: the list filtered, the result scanned, the
+ * capabilities noted. Returns 0 (pass the original bytes), 1 (`out` holds
+ * the message to send instead) or MV_ENOMEM. */
+int px_guard_reply(px_guard *g, const px_request *rq, const mv_jv *root, mv_buf *out);
+
+/* A notification of the server: list_changed marks the list stale (the
+ * next call lists again). */
+void px_guard_notification(px_guard *g, const mv_jv *method);
+
+/* JSON-RPC messages the proxy writes itself (appended to b). `id` is JSON
+ * text (NULL = null). */
+void px_write_error(mv_buf *b, const char *id, size_t id_len, int code, const char *message);
+void px_write_blocked(mv_buf *b, const char *id, size_t id_len, const char *text);
+
+/* The proxy's own tools/list request with string id `id`, the cursor (may
+ * be NULL) and the agent's params._meta (JSON text, may be empty). */
+void px_write_list_request(mv_buf *b, const char *id, const char *cursor, size_t cursor_len,
+                           const mv_buf *meta);
+
+/* A reply to the proxy's own tools/list (page `*pages`, counted up):
+ * 1 and *cursor set when another page is needed, 0 when the list is
+ * complete, -1 when it failed (logged and recorded with
+ * px_guard_list_failed). MV_ENOMEM is reported as a failure. */
+int px_guard_refresh_reply(px_guard *g, const mv_jv *root, bool first, unsigned *pages,
+                           const mv_jv **cursor);
+
+/* Pages the proxy's own tools/list follows. */
+#define PX_MAX_PAGES 100u
 
 #endif

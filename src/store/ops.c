@@ -8,6 +8,7 @@
 #include "store_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MV_STRINGIFY_(x) #x
@@ -537,80 +538,143 @@ static int server_lookup(mv_store *st, const char *server, targets *t, mv_error 
     return rc;
 }
 
-/* Tools of the server: every one that is not removed (names == NULL), or
- * the ones named (each must exist and not be removed). Inside the caller's
- * transaction. */
-static int resolve_targets(mv_store *st, const char *server, const char *const *names,
-                           size_t n_names, targets *t, mv_error *err) {
-    int rc = server_lookup(st, server, t, err);
-    if (rc != MV_OK)
-        return rc;
+/* Every tool row of the server (removed ones too), in (kind, name) order. */
+static int read_rows(mv_store *st, targets *t, target **rows, size_t *n_rows, mv_error *err) {
+    int rc = MV_OK;
+    size_t cap = 0;
+    bool oom = false;
+    *rows = NULL;
+    *n_rows = 0;
     sqlite3_stmt *s = st_prepare(st,
                                  "SELECT id, kind, name, state, approved_pin, current_pin,"
                                  " approved_identity, manual_quarantine FROM tools"
-                                 " WHERE server_id = ?1 AND (?2 IS NULL OR name = ?2)"
-                                 " ORDER BY kind, name",
+                                 " WHERE server_id = ?1 ORDER BY kind, name",
                                  &rc, err);
     if (s == NULL)
         return rc;
-    size_t rounds = n_names == 0 ? 1 : n_names;
-    for (size_t i = 0; i < rounds && rc == MV_OK; i++) {
-        const char *want = n_names == 0 ? NULL : names[i];
-        size_t found = 0;
-        int r;
-        bool oom = false;
-        sqlite3_bind_int64(s, 1, t->server_id);
-        st_bind_text(s, 2, want);
-        while ((r = sqlite3_step(s)) == SQLITE_ROW) {
-            int64_t id = sqlite3_column_int64(s, 0);
-            mv_tool_state state = mv_tool_state_parse((const char *)sqlite3_column_text(s, 3));
+    sqlite3_bind_int64(s, 1, t->server_id);
+    int r;
+    while ((r = sqlite3_step(s)) == SQLITE_ROW) {
+        if (*n_rows == cap) {
+            size_t ncap = cap == 0 ? 16 : 2 * cap;
+            target *g = mv_arena_grow(t->arena, *rows, cap * sizeof(*g), ncap * sizeof(*g));
+            if (g == NULL) {
+                oom = true;
+                break;
+            }
+            *rows = g;
+            cap = ncap;
+        }
+        target *w = &(*rows)[(*n_rows)++];
+        w->id = sqlite3_column_int64(s, 0);
+        w->state = mv_tool_state_parse((const char *)sqlite3_column_text(s, 3));
+        w->kind = st_col_dup(t->arena, s, 1, &oom);
+        const char *nm = st_col_dup(t->arena, s, 2, &oom);
+        w->name = (mv_str){nm, nm != NULL ? (size_t)sqlite3_column_bytes(s, 2) : 0};
+        w->approved_pin = st_col_dup(t->arena, s, 4, &oom);
+        w->current_pin = st_col_dup(t->arena, s, 5, &oom);
+        w->approved_identity = st_col_dup(t->arena, s, 6, &oom);
+        w->manual = sqlite3_column_int(s, 7) != 0;
+        if (oom)
+            break;
+    }
+    if (oom)
+        rc = MV_ENOMEM;
+    else if (r != SQLITE_DONE)
+        rc = st_fail(st, err, r, "cannot read the tools");
+    sqlite3_finalize(s);
+    return rc;
+}
+
+static int push_target(targets *t, const target *w) {
+    if (t->n == t->cap) {
+        size_t ncap = t->cap == 0 ? 16 : 2 * t->cap;
+        target *g = mv_arena_grow(t->arena, t->v, t->cap * sizeof(*g), ncap * sizeof(*g));
+        if (g == NULL)
+            return MV_ENOMEM;
+        t->v = g;
+        t->cap = ncap;
+    }
+    t->v[t->n++] = *w;
+    return MV_OK;
+}
+
+/* A row's name and position, sorted by name, then by (kind, name) order. */
+typedef struct row_ix {
+    mv_str name;
+    size_t i;
+} row_ix;
+
+static int cmp_row_name(const void *pa, const void *pb) {
+    const row_ix *x = pa, *y = pb;
+    int c = memcmp(x->name.ptr, y->name.ptr, x->name.len < y->name.len ? x->name.len : y->name.len);
+    if (c == 0 && x->name.len != y->name.len)
+        c = x->name.len < y->name.len ? -1 : 1;
+    return c != 0 ? c : (x->i < y->i ? -1 : (x->i > y->i ? 1 : 0));
+}
+
+/* Tools of the server: every one that is not removed (names == NULL), or
+ * the ones named (each must exist and not be removed), in the order named.
+ * The rows are read once and matched in memory (one query, not one per
+ * name: approving a 100-tool server was quadratic in SQLite steps). Inside
+ * the caller's transaction. */
+static int resolve_targets(mv_store *st, const char *server, const char *const *names,
+                           size_t n_names, targets *t, mv_error *err) {
+    target *rows = NULL;
+    size_t n_rows = 0;
+    row_ix *ix = NULL;
+    int rc = server_lookup(st, server, t, err);
+    if (rc != MV_OK)
+        return rc;
+    if ((rc = read_rows(st, t, &rows, &n_rows, err)) != MV_OK)
+        return rc;
+    if (n_names == 0) {
+        for (size_t i = 0; i < n_rows && rc == MV_OK; i++)
+            if (rows[i].state != MV_STATE_REMOVED)
+                rc = push_target(t, &rows[i]);
+        return rc;
+    }
+    ix = mv_arena_alloc(t->arena, (n_rows + 1) * sizeof(*ix));
+    if (ix == NULL)
+        return MV_ENOMEM;
+    for (size_t i = 0; i < n_rows; i++)
+        ix[i] = (row_ix){rows[i].name, i};
+    qsort(ix, n_rows, sizeof(*ix), cmp_row_name);
+    for (size_t i = 0; i < n_names && rc == MV_OK; i++) {
+        const char *want = names[i];
+        size_t wl = strlen(want), lo = 0, hi = n_rows, found = 0;
+        while (lo < hi) { /* the first row whose name is not below want */
+            size_t mid = lo + (hi - lo) / 2;
+            const mv_str *nm = &ix[mid].name;
+            int c = memcmp(nm->ptr, want, nm->len < wl ? nm->len : wl);
+            if (c == 0 && nm->len != wl)
+                c = nm->len < wl ? -1 : 1;
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t k = lo; k < n_rows && rc == MV_OK; k++) {
+            const target *w = &rows[ix[k].i];
+            if (w->name.len != wl || memcmp(w->name.ptr, want, wl) != 0)
+                break;
             found++;
-            if (state == MV_STATE_REMOVED) {
-                if (want == NULL)
-                    continue;
+            if (w->state == MV_STATE_REMOVED) {
                 rc = mv_error_set(err, MV_ENOTFOUND,
                                   "%s: the tool \"%s\" of \"%s\" is removed (no longer advertised)",
                                   st->path, want, server);
                 break;
             }
-            bool dup = false; /* a name given twice (only when names are given) */
-            for (size_t k = 0; want != NULL && k < t->n && !dup; k++)
-                dup = t->v[k].id == id;
-            if (dup)
-                continue;
-            if (t->n == t->cap) {
-                size_t ncap = t->cap == 0 ? 16 : 2 * t->cap;
-                target *g = mv_arena_grow(t->arena, t->v, t->cap * sizeof(*g), ncap * sizeof(*g));
-                if (g == NULL) {
-                    oom = true;
-                    break;
-                }
-                t->v = g;
-                t->cap = ncap;
-            }
-            target *w = &t->v[t->n++];
-            w->id = id;
-            w->kind = st_col_dup(t->arena, s, 1, &oom);
-            const char *nm = st_col_dup(t->arena, s, 2, &oom);
-            w->name = (mv_str){nm, nm != NULL ? (size_t)sqlite3_column_bytes(s, 2) : 0};
-            w->state = state;
-            w->approved_pin = st_col_dup(t->arena, s, 4, &oom);
-            w->current_pin = st_col_dup(t->arena, s, 5, &oom);
-            w->approved_identity = st_col_dup(t->arena, s, 6, &oom);
-            w->manual = sqlite3_column_int(s, 7) != 0;
-            if (oom)
-                break;
+            bool dup = false; /* a name given twice */
+            for (size_t j = 0; j < t->n && !dup; j++)
+                dup = t->v[j].id == w->id;
+            if (!dup)
+                rc = push_target(t, w);
         }
-        if (rc == MV_OK && oom)
-            rc = MV_ENOMEM;
-        else if (rc == MV_OK && r != SQLITE_DONE && r != SQLITE_ROW)
-            rc = st_fail(st, err, r, "cannot read the tools");
-        else if (rc == MV_OK && found == 0 && want != NULL)
+        if (rc == MV_OK && found == 0)
             rc = mv_error_set(err, MV_ENOTFOUND, "%s: no tool \"%s\" on server \"%s\"", st->path,
                               want, server);
-        sqlite3_reset(s);
     }
-    sqlite3_finalize(s);
     return rc;
 }
 

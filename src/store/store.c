@@ -104,12 +104,13 @@ int st_exec(mv_store *st, const char *sql, mv_error *err) {
 }
 
 int st_begin(mv_store *st, mv_error *err) {
-    int rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    int rc =
+        sqlite3_exec(st->db, st->batch ? "SAVEPOINT mv_op" : "BEGIN IMMEDIATE", NULL, NULL, NULL);
     return rc == SQLITE_OK ? MV_OK : st_fail(st, err, rc, "cannot start a transaction");
 }
 
 int st_commit(mv_store *st, mv_error *err) {
-    int rc = sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+    int rc = sqlite3_exec(st->db, st->batch ? "RELEASE mv_op" : "COMMIT", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         return MV_OK;
     int code = st_fail(st, err, rc, "cannot commit");
@@ -118,8 +119,32 @@ int st_commit(mv_store *st, mv_error *err) {
 }
 
 void st_rollback(mv_store *st) {
-    if (!sqlite3_get_autocommit(st->db))
+    if (st->batch)
+        sqlite3_exec(st->db, "ROLLBACK TO mv_op; RELEASE mv_op", NULL, NULL, NULL);
+    else if (!sqlite3_get_autocommit(st->db))
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int mv_store_batch_begin(mv_store *st, mv_error *err) {
+    if (st == NULL || st->batch)
+        return mv_error_set(err, MV_EINVAL, "a store batch is already open");
+    int rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        return st_fail(st, err, rc, "cannot start a transaction");
+    st->batch = true;
+    return MV_OK;
+}
+
+int mv_store_batch_end(mv_store *st, bool commit, mv_error *err) {
+    if (st == NULL || !st->batch)
+        return mv_error_set(err, MV_EINVAL, "no store batch is open");
+    st->batch = false;
+    if (!commit) {
+        if (!sqlite3_get_autocommit(st->db))
+            sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+        return MV_OK;
+    }
+    return st_commit(st, err);
 }
 
 sqlite3_stmt *st_prepare(mv_store *st, const char *sql, int *rc, mv_error *err) {

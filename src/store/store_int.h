@@ -22,6 +22,9 @@ struct mv_store {
     int64_t (*clock)(void *arg);
     void *clock_arg;
     sqlite3_stmt *event_stmt; /* the audit log insert, prepared once */
+    /* mv_store_batch_begin was called: one outer transaction is open and
+     * every operation's own transaction is a savepoint inside it. */
+    bool batch;
 };
 
 /* SHA-256 of `len` bytes as lowercase hex (pin.c). Returns 0 or MV_ENOMEM
@@ -40,7 +43,9 @@ int st_exec(mv_store *st, const char *sql, mv_error *err);
 
 /* BEGIN IMMEDIATE (the write lock up front, so a busy store is waited for
  * by the busy handler instead of failing at the first write) / COMMIT /
- * ROLLBACK (never fails the caller; errors are ignored). */
+ * ROLLBACK (never fails the caller; errors are ignored). Inside a batch
+ * (mv_store_batch_begin) they are SAVEPOINT / RELEASE / ROLLBACK TO: an
+ * operation still succeeds or fails whole, and the batch commits once. */
 int st_begin(mv_store *st, mv_error *err);
 int st_commit(mv_store *st, mv_error *err);
 void st_rollback(mv_store *st);

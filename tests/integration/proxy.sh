@@ -19,7 +19,7 @@
 #     audit fails open), the server's process group gone after exit;
 #   - --install / --uninstall on a fake home holding a config of every
 #     client: JSON and JSONC files round trip byte for byte, install is
-#     idempotent, TOML and YAML are refused with a message, the wrapped
+#     idempotent, Codex TOML and Continue YAML round trip too, the wrapped
 #     configs still parse and name the proxy.
 # The Inspector and server-everything come from scripts/install-node-deps.sh;
 # without them the test reports itself skipped (exit 77).
@@ -351,25 +351,64 @@ echo '{"mcpServers": {"kiro-srv": {"command": "kiro-server", "args": ["--flag=\"
     >"$H/.kiro/settings/mcp.json"
 echo '{"mcpServers": {"cont": {"command": "cont-server", "args": []}}}' \
     >"$H/project/.continue/mcpServers/extra.json"
-printf 'name: cfg\nmcpServers:\n  - name: yaml-srv\n    command: yaml-server\n' \
-    >"$H/.continue/config.yaml"
-printf '[mcp_servers.codex-srv]\ncommand = "codex-server"\nargs = ["a"]\n' >"$H/.codex/config.toml"
+cat >"$H/.continue/config.yaml" <<'YAML'
+name: cfg  # Continue: comments, block and flow args, an entry without args
+mcpServers:
+  - name: yaml-srv
+    command: yaml-server
+  - name: yaml-block
+    command: npx   # the launcher
+    args:
+      - -y
+      # the package
+      - "@scope/yaml-block"
+  - name: yaml-flow
+    command: 'yaml-flow'
+    args: [--a, "b c"]
+YAML
+cat >"$H/.codex/config.toml" <<'TOML'
+# Codex: comments, a literal string and an entry without args survive
+model = "o3"
+
+[mcp_servers.codex-srv]
+command = "codex-server"  # the launcher
+args = ["a", 'b c']
+env = { KEY = "v" }
+
+[mcp_servers."codex bare"]
+command = 'codex-bare'
+
+[mcp_servers.codex-remote]
+url = "https://example.com/mcp"
+TOML
 find "$H" -type f | sort >"$TMP/files"
 while read -r f; do cp "$f" "$f.orig"; done <"$TMP/files"
 inh() { (cd "$H/project" && env -u XDG_CONFIG_HOME -u APPDATA -u CODEX_HOME HOME="$H" \
     "$MCPVET" "$@") >"$OUT" 2>"$ERR"; RC=$?; }
 inh proxy --install --dry-run
-expect_rc "dry run (TOML and YAML refused: exit 1)" 1
+expect_rc "dry run" 0
 expect_out "dry run names a server" "would wrap gh"
 changed=0
 while read -r f; do cmp -s "$f" "$f.orig" || changed=1; done <"$TMP/files"
 if [ $changed -eq 0 ]; then ok; else bad "--dry-run changed a file"; fi
 inh proxy --install --policy strict
-expect_rc "install (TOML and YAML refused: exit 1)" 1
-expect_out "TOML refused with a message" "Codex TOML configs are not rewritten"
-expect_out "YAML refused with a message" "YAML configs are not rewritten"
+expect_rc "install" 0
+expect_out "TOML rewritten" "config.toml: wrapped codex-srv"
+expect_out "... an entry without args too" "config.toml: wrapped codex bare"
+expect_no_out "... not the remote one" "wrapped codex-remote"
+expect_out "YAML rewritten" "config.yaml: wrapped yaml-block"
 n=$(grep -c ": wrapped " "$OUT")
-if [ "$n" -eq 15 ]; then ok; else bad "install wrapped $n servers, expected 15"; fi
+if [ "$n" -eq 20 ]; then ok; else bad "install wrapped $n servers, expected 20"; fi
+if grep -qF '# the package' "$H/.continue/config.yaml" &&
+    grep -qF 'args: ["proxy","--name","yaml-srv","--policy","strict","--",yaml-server]' \
+        "$H/.continue/config.yaml" &&
+    grep -qF "\"--\", 'yaml-flow',--a, \"b c\"]" "$H/.continue/config.yaml"; then ok; else
+    bad "the YAML entries are not wrapped as expected: $(cat "$H/.continue/config.yaml")"; fi
+if grep -qF '# the launcher' "$H/.codex/config.toml" &&
+    grep -qF "'b c']" "$H/.codex/config.toml" &&
+    grep -qF 'args = ["proxy","--name","codex bare","--policy","strict","--",'"'codex-bare']" \
+        "$H/.codex/config.toml"; then ok; else
+    bad "the TOML entries are not wrapped as expected: $(cat "$H/.codex/config.toml")"; fi
 expect_no_out "an http server is not wrapped" "wrapped remote"
 for f in "$H/.config/Claude/claude_desktop_config.json" "$H/.config/Code/User/mcp.json"; do
     if [ -f "$f.mcpvet-backup" ] && cmp -s "$f.mcpvet-backup" "$f.orig"; then ok; else
@@ -380,8 +419,17 @@ if grep -qF '// runs in a container' "$H/.config/Code/User/mcp.json" &&
     ok; else bad "install lost a comment or an unknown key"; fi
 inh scan --list
 expect_rc "the wrapped configs still parse" 0
-expect_out "the wrapped entry runs the proxy" "proxy --name gh --policy strict -- docker run -i --rm"
-expect_out "a wrapped entry without args" "proxy --name noargs --policy strict -- /usr/local/bin/my-server"
+# A wrapped entry is listed (and scanned, and pinned) as the server it
+# wraps, so the proxy and `mcpvet scan` share its identity.
+expect_out "the wrapped entry runs the proxy" "stdio: docker run -i --rm"
+expect_out "... marked as going through the proxy" "[through mcpvet proxy]"
+expect_no_out "... not as mcpvet itself" "proxy --name gh"
+expect_out "a wrapped entry without args" "stdio: /usr/local/bin/my-server [through mcpvet proxy]"
+expect_out "a wrapped TOML entry" 'stdio: codex-server a "b c" [env: KEY] [through mcpvet proxy]'
+# the config reader (libyaml) reads the edited YAML as the wrapped servers
+expect_out "a wrapped YAML block entry" "stdio: npx -y @scope/yaml-block [through mcpvet proxy]"
+expect_out "a wrapped YAML flow entry" 'stdio: yaml-flow --a "b c" [through mcpvet proxy]'
+expect_out "a wrapped YAML entry without args" "stdio: yaml-server [through mcpvet proxy]"
 while read -r f; do cp "$f" "$f.installed"; done <"$TMP/files"
 inh proxy --install --policy strict
 n=$(grep -c ": wrapped " "$OUT")
@@ -391,7 +439,7 @@ while read -r f; do cmp -s "$f" "$f.installed" || changed=1; done <"$TMP/files"
 if [ $changed -eq 0 ]; then ok; else bad "a second install changed a file"; fi
 inh proxy --uninstall
 n=$(grep -c "restored exactly as before install" "$OUT")
-if [ "$n" -eq 12 ]; then ok; else bad "uninstall restored $n files exactly, expected 12"; fi
+if [ "$n" -eq 14 ]; then ok; else bad "uninstall restored $n files exactly, expected 14"; fi
 while read -r f; do
     if cmp -s "$f" "$f.orig"; then ok; else bad "uninstall did not restore $f byte for byte"; fi
 done <"$TMP/files"

@@ -48,6 +48,8 @@
 #define REST_QUEUE_PAGE 50u
 #define REST_QUEUE_MAX_PER_PAGE 1000u
 #define REST_QUEUE_MAX_PAGE 1000000u
+#define REST_MAX_IDS 4096u
+#define REST_QUERY_TEXT_MAX 256u
 
 /* The review page's files (generated/web_assets.c, from src/web/). */
 extern const char mv_web_index_html[];
@@ -216,6 +218,10 @@ typedef enum route {
     R_EVENTS,
     R_QUEUE,
     R_CSRF,
+    R_TOOL_ID,
+    R_DIFF_ID,
+    R_APPROVE_IDS,
+    R_QUARANTINE_IDS,
     R_UI_INDEX,
     R_UI_JS,
     R_UI_CSS
@@ -225,6 +231,7 @@ typedef struct route_match {
     route r;
     const char *allow; /* the one method the route takes */
     const char *server, *tool;
+    const char *id; /* /tools/{id}: the id as given (checked by dispatch) */
 } route_match;
 
 /* Split the raw path into decoded segments and name the route. Returns
@@ -279,6 +286,14 @@ static bool match_route(route_match *m, mv_arena *a, const char *url) {
         m->r = R_QUEUE, m->allow = "GET";
     else if (n == 3 && IS(2, "csrf"))
         m->r = R_CSRF, m->allow = "GET";
+    else if (n == 3 && IS(2, "approve"))
+        m->r = R_APPROVE_IDS, m->allow = "POST";
+    else if (n == 3 && IS(2, "quarantine"))
+        m->r = R_QUARANTINE_IDS, m->allow = "POST";
+    else if (n == 4 && IS(2, "tools") && seg[3][0] != '\0')
+        m->r = R_TOOL_ID, m->allow = "GET", m->id = seg[3];
+    else if (n == 5 && IS(2, "tools") && seg[3][0] != '\0' && IS(4, "diff"))
+        m->r = R_DIFF_ID, m->allow = "GET", m->id = seg[3];
     else if (n >= 5 && IS(2, "servers") && seg[3][0] != '\0') {
         m->server = seg[3];
         if (n == 5 && IS(4, "scan"))
@@ -405,6 +420,68 @@ static bool parse_count(const char *v, unsigned max, unsigned long *out) {
     return true;
 }
 
+/* A tool id: a decimal from 1 to INT64_MAX, digits only. */
+static bool parse_id(const char *v, size_t len, int64_t *out) {
+    uint64_t n = 0;
+    if (len == 0 || len > 19 || v[0] == '0')
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        if (v[i] < '0' || v[i] > '9')
+            return false;
+        n = n * 10 + (uint64_t)(v[i] - '0');
+    }
+    if (n > (uint64_t)INT64_MAX)
+        return false;
+    *out = (int64_t)n;
+    return true;
+}
+
+/* The "tools" member of a decision by id: [{"id": N, "pin": "..."}, ...]
+ * (pin optional). Returns 0, or -1 with the reply failed. */
+static int body_ids(const mv_jv *body, mv_arena *a, int64_t **ids, const char ***pins, size_t *n,
+                    mv_service_reply *r) {
+    const mv_jv *arr = body != NULL ? mv_jobject_get(body, "tools") : NULL;
+    *n = 0;
+    if (arr == NULL || !mv_jis_array(arr) || arr->n == 0 || arr->n > REST_MAX_IDS) {
+        mv_service_fail(r, 400, "invalid_request",
+                        "the body must be {\"tools\": [{\"id\": N, \"pin\": \"...\"}, ...]} with 1 "
+                        "to %u tools",
+                        REST_MAX_IDS);
+        return -1;
+    }
+    *ids = mv_arena_alloc(a, arr->n * sizeof(**ids));
+    *pins = mv_arena_calloc(a, arr->n, sizeof(**pins));
+    if (*ids == NULL || *pins == NULL) {
+        mv_service_fail(r, 500, "internal", "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < arr->n; i++) {
+        const mv_jv *e = &arr->u.items[i];
+        const mv_jv *id = mv_jis_object(e) ? mv_jobject_get(e, "id") : NULL;
+        const mv_jv *pin = mv_jis_object(e) ? mv_jobject_get(e, "pin") : NULL;
+        if (id == NULL || id->type != MV_JNUMBER || !parse_id(id->u.s, id->n, &(*ids)[i]) ||
+            (pin != NULL && !mv_jis_null(pin) &&
+             (!mv_jis_string(pin) || pin->n != MV_PIN_HEX - 1))) {
+            mv_service_fail(r, 400, "invalid_request",
+                            "\"tools\"[%u] must be {\"id\": a positive integer, \"pin\": 64 hex "
+                            "digits or null}",
+                            (unsigned)i);
+            return -1;
+        }
+        if (pin != NULL && mv_jis_string(pin)) {
+            char *c = mv_arena_memdup(a, pin->u.s, pin->n + 1);
+            if (c == NULL) {
+                mv_service_fail(r, 500, "internal", "out of memory");
+                return -1;
+            }
+            c[pin->n] = '\0';
+            (*pins)[i] = c;
+        }
+    }
+    *n = arr->n;
+    return 0;
+}
+
 /* Answer a routed, authorized request whose body is complete. */
 static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match *m, rest_req *rq,
                      mv_arena *a, mv_service_reply *r) {
@@ -511,7 +588,12 @@ static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match
         const char *server = query(c, a, "server", &bad);
         const char *tool = query(c, a, "tool", &bad);
         const char *limit = query(c, a, "limit", &bad);
+        const char *tool_id = query(c, a, "tool_id", &bad);
+        int64_t tid = 0;
         unsigned long lim = 0;
+        if (tool_id != NULL &&
+            (server != NULL || tool != NULL || !parse_id(tool_id, strlen(tool_id), &tid)))
+            bad = true;
         if (limit != NULL) {
             char *end = NULL;
             errno = 0;
@@ -522,37 +604,101 @@ static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match
         }
         if (bad || (tool != NULL && server == NULL)) {
             mv_service_fail(r, 400, "invalid_request",
-                            "events take server, tool (with server) and limit (1 to %u)",
+                            "events take server, tool (with server) or tool_id (alone), and "
+                            "limit (1 to %u)",
                             REST_MAX_EVENTS);
             break;
         }
-        mv_service_events(s->svc, server, tool, lim, r);
+        if (tid != 0)
+            mv_service_events_by_id(s->svc, tid, lim, r);
+        else
+            mv_service_events(s->svc, server, tool, lim, r);
         break;
     }
     case R_QUEUE: {
         const char *server = query(c, a, "server", &bad);
+        const char *server_id = query(c, a, "server_id", &bad);
         const char *state = query(c, a, "state", &bad);
+        const char *verdict = query(c, a, "verdict", &bad);
+        const char *text = query(c, a, "q", &bad);
         const char *page = query(c, a, "page", &bad);
         const char *per_page = query(c, a, "per_page", &bad);
-        unsigned long pg = 1, pp = REST_QUEUE_PAGE;
-        mv_tool_state st = MV_STATE_NONE;
+        const char *stext = query(c, a, "servers_q", &bad);
+        const char *spage = query(c, a, "servers_page", &bad);
+        const char *sper = query(c, a, "servers_per_page", &bad);
+        unsigned long pg = 1, pp = REST_QUEUE_PAGE, spg = 1, spp = REST_QUEUE_PAGE;
+        mv_service_queue_query qq = {.state = MV_STATE_NONE};
         if (state != NULL && state[0] != '\0') {
-            st = mv_tool_state_parse(state);
-            if (st != MV_STATE_PENDING && st != MV_STATE_CHANGED && st != MV_STATE_QUARANTINED)
+            qq.state = mv_tool_state_parse(state);
+            if (qq.state != MV_STATE_PENDING && qq.state != MV_STATE_CHANGED &&
+                qq.state != MV_STATE_QUARANTINED)
                 bad = true;
         }
+        if (verdict != NULL && verdict[0] != '\0') {
+            if (strcmp(verdict, "clean") != 0 && strcmp(verdict, "review") != 0 &&
+                strcmp(verdict, "quarantine") != 0 && strcmp(verdict, "none") != 0)
+                bad = true;
+            qq.verdict = verdict;
+        }
+        if (server_id != NULL && server_id[0] != '\0' &&
+            !parse_id(server_id, strlen(server_id), &qq.server_id))
+            bad = true;
+        if ((text != NULL && strlen(text) > REST_QUERY_TEXT_MAX) ||
+            (stext != NULL && strlen(stext) > REST_QUERY_TEXT_MAX))
+            bad = true;
         if ((page != NULL && !parse_count(page, REST_QUEUE_MAX_PAGE, &pg)) ||
-            (per_page != NULL && !parse_count(per_page, REST_QUEUE_MAX_PER_PAGE, &pp)))
+            (per_page != NULL && !parse_count(per_page, REST_QUEUE_MAX_PER_PAGE, &pp)) ||
+            (spage != NULL && !parse_count(spage, REST_QUEUE_MAX_PAGE, &spg)) ||
+            (sper != NULL && !parse_count(sper, REST_QUEUE_MAX_PER_PAGE, &spp)))
             bad = true;
         if (bad) {
             mv_service_fail(r, 400, "invalid_request",
-                            "the queue takes state (pending, changed or quarantined), server, "
-                            "page (1 to %u) and per_page (1 to %u)",
-                            REST_QUEUE_MAX_PAGE, REST_QUEUE_MAX_PER_PAGE);
+                            "the queue takes state (pending, changed or quarantined), verdict "
+                            "(clean, review, quarantine or none), server or server_id, q and "
+                            "servers_q (at most %u bytes), page and servers_page (1 to %u), "
+                            "per_page and servers_per_page (1 to %u)",
+                            REST_QUERY_TEXT_MAX, REST_QUEUE_MAX_PAGE, REST_QUEUE_MAX_PER_PAGE);
             break;
         }
-        mv_service_queue(s->svc, server != NULL && server[0] != '\0' ? server : NULL, st, pg, pp,
-                         r);
+        qq.server = server != NULL && server[0] != '\0' ? server : NULL;
+        qq.text = text != NULL && text[0] != '\0' ? text : NULL;
+        qq.servers_text = stext != NULL && stext[0] != '\0' ? stext : NULL;
+        qq.page = pg;
+        qq.per_page = pp;
+        qq.servers_page = spg;
+        qq.servers_per_page = spp;
+        mv_service_queue(s->svc, &qq, r);
+        break;
+    }
+    case R_TOOL_ID:
+    case R_DIFF_ID: {
+        int64_t id;
+        if (!parse_id(m->id, strlen(m->id), &id)) {
+            mv_service_fail(r, 400, "invalid_request", "a tool id is a positive integer");
+            break;
+        }
+        mv_service_tool_by_id(s->svc, id, m->r == R_DIFF_ID, r);
+        break;
+    }
+    case R_APPROVE_IDS:
+    case R_QUARANTINE_IDS: {
+        int64_t *ids = NULL;
+        const char **pins = NULL;
+        size_t n = 0;
+        bool force = false;
+        const char *reason = NULL;
+        bool approve = m->r == R_APPROVE_IDS;
+        if (parse_body(rq, a, &body, r) != 0 || body_ids(body, a, &ids, &pins, &n, r) != 0 ||
+            (approve && body_bool(body, "force", &force, r) != 0) ||
+            body_string(body, a, "reason", &reason, r) != 0)
+            break;
+        if (reason == NULL)
+            reason = approve ? (rq->web ? "approved on the review page"
+                                        : "approved through the REST API")
+                             : (rq->web ? "quarantined on the review page"
+                                        : "quarantined through the REST API");
+        mv_service_decide_ids(s->svc, rq->web ? MV_ACTOR_WEB : MV_ACTOR_REST, approve, ids, pins, n,
+                              force, reason, r);
         break;
     }
     case R_CSRF: {

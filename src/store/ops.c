@@ -539,7 +539,7 @@ static int server_lookup(mv_store *st, const char *server, targets *t, mv_error 
 }
 
 /* Every tool row of the server (removed ones too), in (kind, name) order. */
-static int read_rows(mv_store *st, targets *t, target **rows, size_t *n_rows, mv_error *err) {
+static int read_target_rows(mv_store *st, targets *t, target **rows, size_t *n_rows, mv_error *err) {
     int rc = MV_OK;
     size_t cap = 0;
     bool oom = false;
@@ -626,7 +626,7 @@ static int resolve_targets(mv_store *st, const char *server, const char *const *
     int rc = server_lookup(st, server, t, err);
     if (rc != MV_OK)
         return rc;
-    if ((rc = read_rows(st, t, &rows, &n_rows, err)) != MV_OK)
+    if ((rc = read_target_rows(st, t, &rows, &n_rows, err)) != MV_OK)
         return rc;
     if (n_names == 0) {
         for (size_t i = 0; i < n_rows && rc == MV_OK; i++)

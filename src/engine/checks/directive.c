@@ -573,6 +573,27 @@ static bool protective(const fctx *f, size_t end, size_t se) {
     return false;
 }
 
+/* "Generate strong passwords and do not echo them back": when the secrecy
+ * hit's object is a pronoun, what it protects was named before it, so a
+ * protective term earlier in the same sentence counts too. */
+static bool protective_antecedent(const fctx *f, size_t ss, size_t start, size_t end) {
+    static const char *const pronouns[] = {" them", " it", " these", " those", " they"};
+    bool pronoun = false;
+    for (size_t k = 0; k < sizeof pronouns / sizeof pronouns[0] && !pronoun; k++) {
+        size_t pl = strlen(pronouns[k]);
+        for (size_t p = start; p + pl <= end && !pronoun; p++)
+            pronoun = memcmp(f->text + p, pronouns[k], pl) == 0 &&
+                      (p + pl == end || f->text[p + pl] == ' ');
+    }
+    for (size_t i = 0; pronoun && i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if ((f->R->terms[m->term].roles & MV_DR_ROLE_PROTECTIVE) && m->start >= ss &&
+            m->end <= start)
+            return true;
+    }
+    return false;
+}
+
 /* Does the raw sentence [r0, r1) name another tool of the same server? */
 static bool names_sibling(const fctx *f, size_t r0, size_t r1) {
     const mv_registry *reg = f->ctx->registry;
@@ -2254,7 +2275,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         }
         if ((roles & MV_DR_ROLE_HIDE) && !orders[ORDER_HIDE].valid &&
             role_in(f, MV_DR_ROLE_HIDE_OK, ps, pe) == SIZE_MAX && !protective(f, a->end, se) &&
-            !protected_passage(f, ps, ss, se)) {
+            !protective_antecedent(f, ss, a->start, a->end) && !protected_passage(f, ps, ss, se)) {
             order_found(f, &orders[ORDER_HIDE], 0.6, a->start, a->end);
             orders[ORDER_HIDE].outscope = other_order(f, a, ps);
         }

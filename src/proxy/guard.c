@@ -48,9 +48,9 @@ static const char *const list_keys[PX_LIST_COUNT] = {"tools", "prompts", "resour
                                                      "resourceTemplates", "instructions"};
 static const char *const list_methods[PX_LIST_COUNT] = {
     "tools/list", "prompts/list", "resources/list", "resources/templates/list", "initialize"};
-static const mv_item_kind list_kinds[PX_LIST_COUNT] = {
-    MV_ITEM_TOOL, MV_ITEM_PROMPT, MV_ITEM_RESOURCE, MV_ITEM_RESOURCE_TEMPLATE,
-    MV_ITEM_INSTRUCTIONS};
+static const mv_item_kind list_kinds[PX_LIST_COUNT] = {MV_ITEM_TOOL, MV_ITEM_PROMPT,
+                                                       MV_ITEM_RESOURCE, MV_ITEM_RESOURCE_TEMPLATE,
+                                                       MV_ITEM_INSTRUCTIONS};
 /* The one item of PX_INSTRUCTIONS, named as the model names it. */
 static const char instructions_name[] = "server_instructions";
 
@@ -76,7 +76,11 @@ struct px_guard {
     FILE *log;
     mv_store *store;
     bool own_store;
-    bool store_broken;         /* the last store operation failed (logged once per episode) */
+    bool store_broken; /* the last store operation failed (logged once per episode) */
+    /* The store said this session's identity differs from the stored one.
+     * Only the first scan of the session hears it (the instructions, at
+     * initialize), while the lists decided later are changed by it too. */
+    bool identity_changed;
     mv_engine *engine;         /* every check: lists */
     mv_engine *results_engine; /* unicode.hidden and payload.decoded: results */
     bool own_engines;          /* made here (else borrowed from the config) */
@@ -802,6 +806,8 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         } else {
             stored = true;
             g->store_broken = false;
+            if (res->servers[0].identity_changed)
+                g->identity_changed = true;
         }
     }
     if (stored && g->cfg.policy == MV_PROXY_TOFU) {
@@ -930,8 +936,7 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
             x->allowed = x->state == MV_STATE_APPROVED;
             x->needs_force = x->state == MV_STATE_QUARANTINED;
             if (!x->allowed)
-                block_reason(&x->reason, x->state, x->finding, ir,
-                             res->servers[0].identity_changed);
+                block_reason(&x->reason, x->state, x->finding, ir, g->identity_changed);
         }
         if (!x->allowed && audit) {
             x->allowed = true;
@@ -963,8 +968,8 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
             bool news = was == NULL || was->reason == NULL || strcmp(was->reason, e->reason) != 0;
             if (news && i >= page_start) {
                 bool ins = list == PX_INSTRUCTIONS;
-                const char *where = ins ? "removed from the initialize reply"
-                                        : "left out of the list";
+                const char *where =
+                    ins ? "removed from the initialize reply" : "left out of the list";
                 qname q;
                 char text[1024];
                 mv_buf how;
@@ -1033,8 +1038,8 @@ int px_guard_instructions(px_guard *g, const mv_jv *text, bool *allow) {
     /* No item when there is nothing the model would read (as the model
      * builds none); the empty list still counts as seen, so a server
      * that drops its instructions removes the item like a scan does. */
-    bool has = text != NULL && !mv_jis_null(text) &&
-               !(mv_jis_string(text) && mv_jstring_len(text) == 0);
+    bool has =
+        text != NULL && !mv_jis_null(text) && !(mv_jis_string(text) && mv_jstring_len(text) == 0);
     mv_jv one = {.type = MV_JARRAY, .n = has ? 1u : 0u, .u.items = has ? text : NULL};
     bool ok[1] = {true};
     int rc = px_guard_list_page(g, PX_INSTRUCTIONS, &one, true, true, false, ok);

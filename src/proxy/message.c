@@ -4,8 +4,9 @@
  * Which requests the guard watches, what their replies become (a list
  * filtered to what the policy allows, a result scanned per --results, the
  * capabilities noted and the server's instructions decided like a list
- * item: left out of the initialize result when the policy keeps them), what a server's notification means, the proxy's own
- * tools/list, and the replies the proxy writes itself. The decisions
+ * item: left out of the initialize result when the policy keeps them),
+ * what a server's notification means, the proxy's own tools/list, and the
+ * replies the proxy writes itself. The decisions
  * themselves are in guard.c; the fronts only move bytes and keep track of
  * which reply answers which request.
  */

@@ -593,6 +593,20 @@ static void approve_hint(mv_buf *b, const char *server, const char *name, size_t
     mv_buf_puts(b, "`)");
 }
 
+/* Whether an item of another kind with the same name changed since its
+ * approval: approval is by name, so pinning this one on first use would
+ * approve that change too (a new tool named "server_instructions" must
+ * not wave changed instructions through). It stays pending instead. */
+static bool changed_namesake(const mv_store_server_result *sr, const mv_scan_item *si, size_t n,
+                             size_t self) {
+    for (size_t k = 0; k < n; k++)
+        if (k != self && si[k].kind != si[self].kind && sr->items[k].state == MV_STATE_CHANGED &&
+            si[k].name.len == si[self].name.len &&
+            memcmp(si[k].name.ptr, si[self].name.ptr, si[k].name.len) == 0)
+            return true;
+    return false;
+}
+
 /* One decided item of the list being read. */
 typedef struct decided {
     bool allowed, audit_only, needs_force, mapped;
@@ -828,6 +842,7 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
                 continue;
             const mv_store_item_result *ir = &sr->items[d[i].scan_item];
             if (ir->state == MV_STATE_PENDING && d[i].finding->verdict != MV_VERDICT_QUARANTINE &&
+                !changed_namesake(sr, scan_items, n_scan, d[i].scan_item) &&
                 memchr(d[i].tool->name.ptr, '\0', d[i].tool->name.len) == NULL &&
                 (names[n_names] = dupn(d[i].tool->name.ptr, d[i].tool->name.len)) != NULL) {
                 n_names++;

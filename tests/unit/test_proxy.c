@@ -343,7 +343,8 @@ static int ins_state(ins_fx *f, mv_item_kind *kind) {
     assert_int_equal(mv_store_list(f->st, &flt, &tl, &err), MV_OK);
     int state = -1;
     for (size_t i = 0; i < tl->n; i++)
-        if (strcmp(tl->tools[i].name, "server_instructions") == 0) {
+        if (strcmp(tl->tools[i].name, "server_instructions") == 0 &&
+            tl->tools[i].kind == MV_ITEM_INSTRUCTIONS) {
             state = (int)tl->tools[i].state;
             if (kind != NULL)
                 *kind = tl->tools[i].kind;
@@ -408,7 +409,21 @@ static void test_instructions_tofu(void **state) {
     assert_non_null(strstr(log, "`mcpvet security approve fx server_instructions`"));
     assert_int_equal(ins_state(f, NULL), MV_STATE_CHANGED);
     px_guard_free(g);
-    /* Still removed in a new session until a person approves it. */
+    /* Still removed in a new session until a person approves it; a new
+     * tool of the same name, pinned on first use, does not approve the
+     * change (approval is by name): it stays pending. */
+    g = ins_guard(f, MV_PROXY_TOFU);
+    ins_expect_removed(ins_reply(f, g, "\"" CHANGED "\"", &out), &out);
+    const char *tl2 = "[{\"name\":\"echo\",\"description\":\"Returns the text it is given.\"},"
+                      "{\"name\":\"server_instructions\",\"description\":\"Returns a greeting.\"}]";
+    bool allow2[2] = {false, true};
+    assert_int_equal(
+        px_guard_list_page(g, PX_TOOLS, ins_parse(f, tl2, strlen(tl2)), true, true, false, allow2),
+        MV_OK);
+    assert_true(allow2[0]);
+    assert_false(allow2[1]);
+    assert_int_equal(ins_state(f, NULL), MV_STATE_CHANGED);
+    px_guard_free(g);
     g = ins_guard(f, MV_PROXY_TOFU);
     ins_expect_removed(ins_reply(f, g, "\"" CHANGED "\"", &out), &out);
     px_guard_free(g);

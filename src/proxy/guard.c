@@ -45,11 +45,14 @@
 #define SUMMARY_SIGNALS 8u
 
 static const char *const list_keys[PX_LIST_COUNT] = {"tools", "prompts", "resources",
-                                                     "resourceTemplates"};
+                                                     "resourceTemplates", "instructions"};
 static const char *const list_methods[PX_LIST_COUNT] = {
-    "tools/list", "prompts/list", "resources/list", "resources/templates/list"};
+    "tools/list", "prompts/list", "resources/list", "resources/templates/list", "initialize"};
 static const mv_item_kind list_kinds[PX_LIST_COUNT] = {MV_ITEM_TOOL, MV_ITEM_PROMPT,
-                                                       MV_ITEM_RESOURCE, MV_ITEM_RESOURCE_TEMPLATE};
+                                                       MV_ITEM_RESOURCE, MV_ITEM_RESOURCE_TEMPLATE,
+                                                       MV_ITEM_INSTRUCTIONS};
+/* The one item of PX_INSTRUCTIONS, named as the model names it. */
+static const char instructions_name[] = "server_instructions";
 
 const char *px_list_key(px_list l) {
     return list_keys[l];
@@ -73,7 +76,11 @@ struct px_guard {
     FILE *log;
     mv_store *store;
     bool own_store;
-    bool store_broken;         /* the last store operation failed (logged once per episode) */
+    bool store_broken; /* the last store operation failed (logged once per episode) */
+    /* The store said this session's identity differs from the stored one.
+     * Only the first scan of the session hears it (the instructions, at
+     * initialize), while the lists decided later are changed by it too. */
+    bool identity_changed;
     mv_engine *engine;         /* every check: lists */
     mv_engine *results_engine; /* unicode.hidden and payload.decoded: results */
     bool own_engines;          /* made here (else borrowed from the config) */
@@ -123,6 +130,8 @@ static int items_grow(px_items *it) {
     return MV_OK;
 }
 
+/* An item is an object of a list, or the instructions' string (whose name
+ * is the model's). */
 static int items_push(px_items *it, const mv_jv *v) {
     if (items_grow(it) != MV_OK)
         return MV_ENOMEM;
@@ -130,13 +139,15 @@ static int items_push(px_items *it, const mv_jv *v) {
     mv_buf_init(b, NULL);
     mv_json_write(b, v);
     const mv_jv *n = mv_jobject_get(v, "name");
+    bool named = mv_jis_string(n) || mv_jis_string(v);
+    const char *src = mv_jis_string(v) ? instructions_name : mv_jstring(n);
+    size_t len = mv_jis_string(v) ? sizeof instructions_name - 1 : mv_jstring_len(n);
     char *name = NULL;
-    size_t len = mv_jstring_len(n);
-    if (mv_jis_string(n) && (name = malloc(len + 1)) != NULL) {
-        memcpy(name, mv_jstring(n), len);
+    if (named && (name = malloc(len + 1)) != NULL) {
+        memcpy(name, src, len);
         name[len] = '\0';
     }
-    if (b->failed || (mv_jis_string(n) && name == NULL)) {
+    if (b->failed || (named && name == NULL)) {
         mv_buf_release(b);
         free(name);
         return MV_ENOMEM;
@@ -426,6 +437,8 @@ void px_guard_capabilities(px_guard *g, const mv_jv *caps) {
     g->announced[PX_PROMPTS] = mv_jobject_get(caps, "prompts") != NULL;
     g->announced[PX_RESOURCES] = mv_jobject_get(caps, "resources") != NULL;
     g->announced[PX_TEMPLATES] = g->announced[PX_RESOURCES];
+    /* The instructions come in the same result (px_guard_instructions). */
+    g->announced[PX_INSTRUCTIONS] = true;
 }
 
 const px_view *px_guard_view(const px_guard *g, px_list list) {
@@ -454,10 +467,24 @@ static void snapshot_doc(const px_guard *g, px_list list, const px_items *acc, c
                          mv_buf *b) {
     mv_buf_puts(b, "{\"servers\":[{\"name\":");
     mv_buf_json_string(b, g->cfg.name, strlen(g->cfg.name));
+    /* The model wants a tools array; an empty one stands for tools not
+     * listed yet (the scan is then partial: nothing of them is removed). */
+    if (list != PX_TOOLS && !g->cached[PX_TOOLS])
+        mv_buf_puts(b, ",\"tools\":[]");
     for (int k = 0; k < PX_LIST_COUNT; k++) {
         const px_items *it = k == (int)list ? acc : &g->cache[k];
         if (k != (int)list && !g->cached[k])
             continue;
+        if (k == PX_INSTRUCTIONS) {
+            /* A string member, not an array: at most one item. */
+            for (size_t i = 0; i < it->n; i++)
+                if (k != (int)list || !skip[i]) {
+                    mv_buf_puts(b, ",\"instructions\":");
+                    mv_buf_append(b, it->v[i].data, it->v[i].len);
+                    break;
+                }
+            continue;
+        }
         mv_buf_printf(b, ",\"%s\":[", list_keys[k]);
         bool first = true;
         for (size_t i = 0; i < it->n; i++) {
@@ -476,6 +503,8 @@ static void snapshot_doc(const px_guard *g, px_list list, const px_items *acc, c
 /* The index of the item of `list` a model error names
  * ("servers[0].tools[7]..."), or -1. */
 static long bad_index(const mv_error *err, px_list list) {
+    if (list == PX_INSTRUCTIONS)
+        return strstr(err->where, ".instructions") != NULL ? 0 : -1;
     char pat[40];
     snprintf(pat, sizeof pat, ".%s[", list_keys[list]);
     const char *p = strstr(err->where, pat);
@@ -548,6 +577,34 @@ static void block_reason(mv_buf *b, mv_tool_state state, const mv_finding *f,
         mv_buf_printf(b, "%s", mv_tool_state_name(state));
         break;
     }
+}
+
+/* How a person lets a kept item through (appended to a log line and an
+ * audit event): "; a person approves it with `mcpvet security approve
+ * SERVER NAME` (see ...)". */
+static void approve_hint(mv_buf *b, const char *server, const char *name, size_t len, bool force) {
+    mv_buf_puts(b, "; a person approves it with `mcpvet security approve ");
+    put_shell_word(b, server, strlen(server));
+    mv_buf_putc(b, ' ');
+    put_shell_word(b, name, len);
+    mv_buf_puts(b, force ? " --force` after reading its findings (`mcpvet security list --server "
+                         : "` (see `mcpvet security list --server ");
+    put_shell_word(b, server, strlen(server));
+    mv_buf_puts(b, "`)");
+}
+
+/* Whether an item of another kind with the same name changed since its
+ * approval: approval is by name, so pinning this one on first use would
+ * approve that change too (a new tool named "server_instructions" must
+ * not wave changed instructions through). It stays pending instead. */
+static bool changed_namesake(const mv_store_server_result *sr, const mv_scan_item *si, size_t n,
+                             size_t self) {
+    for (size_t k = 0; k < n; k++)
+        if (k != self && si[k].kind != si[self].kind && sr->items[k].state == MV_STATE_CHANGED &&
+            si[k].name.len == si[self].name.len &&
+            memcmp(si[k].name.ptr, si[self].name.ptr, si[k].name.len) == 0)
+            return true;
+    return false;
 }
 
 /* One decided item of the list being read. */
@@ -763,6 +820,8 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         } else {
             stored = true;
             g->store_broken = false;
+            if (res->servers[0].identity_changed)
+                g->identity_changed = true;
         }
     }
     if (stored && g->cfg.policy == MV_PROXY_TOFU) {
@@ -783,6 +842,7 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
                 continue;
             const mv_store_item_result *ir = &sr->items[d[i].scan_item];
             if (ir->state == MV_STATE_PENDING && d[i].finding->verdict != MV_VERDICT_QUARANTINE &&
+                !changed_namesake(sr, scan_items, n_scan, d[i].scan_item) &&
                 memchr(d[i].tool->name.ptr, '\0', d[i].tool->name.len) == NULL &&
                 (names[n_names] = dupn(d[i].tool->name.ptr, d[i].tool->name.len)) != NULL) {
                 n_names++;
@@ -868,6 +928,8 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         mv_buf_init(&name, NULL);
         if (x->mapped)
             mv_buf_append(&name, x->tool->name.ptr, x->tool->name.len);
+        else if (list == PX_INSTRUCTIONS)
+            mv_buf_puts(&name, instructions_name);
         else
             raw_name(&acc->v[i], &name);
         if (name.failed) {
@@ -889,8 +951,7 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
             x->allowed = x->state == MV_STATE_APPROVED;
             x->needs_force = x->state == MV_STATE_QUARANTINED;
             if (!x->allowed)
-                block_reason(&x->reason, x->state, x->finding, ir,
-                             res->servers[0].identity_changed);
+                block_reason(&x->reason, x->state, x->finding, ir, g->identity_changed);
         }
         if (!x->allowed && audit) {
             x->allowed = true;
@@ -921,17 +982,23 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
             const px_entry *was = px_view_find(old, e->name, e->name_len);
             bool news = was == NULL || was->reason == NULL || strcmp(was->reason, e->reason) != 0;
             if (news && i >= page_start) {
+                bool ins = list == PX_INSTRUCTIONS;
+                const char *where =
+                    ins ? "removed from the initialize reply" : "left out of the list";
                 qname q;
                 char text[1024];
-                snprintf(text, sizeof text, "%s %s: %s %s", mv_item_kind_name(px_list_kind(list)),
-                         quoted(&q, e->name, e->name_len),
-                         audit ? "passed (audit; would be left out of the list):"
-                               : "left out of the list:",
+                mv_buf how;
+                mv_buf_init(&how, NULL);
+                if (ins && !audit)
+                    approve_hint(&how, g->cfg.name, e->name, e->name_len, e->needs_force);
+                snprintf(text, sizeof text, "%s %s: %s%s%s %s",
+                         mv_item_kind_name(px_list_kind(list)), quoted(&q, e->name, e->name_len),
+                         audit ? "passed (audit; would be " : "", where, audit ? "):" : ":",
                          e->reason);
-                px_log(g, "%s", text);
-                snprintf(text, sizeof text, "%s: %s",
-                         audit ? "audit: would be left out of the list" : "left out of the list",
-                         e->reason);
+                px_log(g, "%s%s", text, how.failed || how.data == NULL ? "" : how.data);
+                snprintf(text, sizeof text, "%s%s: %s%s", audit ? "audit: would be " : "", where,
+                         e->reason, how.failed || how.data == NULL ? "" : how.data);
+                mv_buf_release(&how);
                 if (stored)
                     note(g, list, e->name, e->name_len, text);
             }
@@ -977,6 +1044,21 @@ done:
     mv_store_scan_result_free(res);
     mv_pipeline_free(pipe);
     mv_buf_release(&doc);
+    return rc;
+}
+
+/* -------------------------------------------------------- instructions */
+
+int px_guard_instructions(px_guard *g, const mv_jv *text, bool *allow) {
+    /* No item when there is nothing the model would read (as the model
+     * builds none); the empty list still counts as seen, so a server
+     * that drops its instructions removes the item like a scan does. */
+    bool has =
+        text != NULL && !mv_jis_null(text) && !(mv_jis_string(text) && mv_jstring_len(text) == 0);
+    mv_jv one = {.type = MV_JARRAY, .n = has ? 1u : 0u, .u.items = has ? text : NULL};
+    bool ok[1] = {true};
+    int rc = px_guard_list_page(g, PX_INSTRUCTIONS, &one, true, true, false, ok);
+    *allow = !has || ok[0];
     return rc;
 }
 

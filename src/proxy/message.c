@@ -3,8 +3,10 @@
  * `mcpvet proxy`: the stdio relay (proxy.c) and the HTTP front (http.c).
  * Which requests the guard watches, what their replies become (a list
  * filtered to what the policy allows, a result scanned per --results, the
- * capabilities noted), what a server's notification means, the proxy's own
- * tools/list, and the replies the proxy writes itself. The decisions
+ * capabilities noted and the server's instructions decided like a list
+ * item: left out of the initialize result when the policy keeps them),
+ * what a server's notification means, the proxy's own tools/list, and the
+ * replies the proxy writes itself. The decisions
  * themselves are in guard.c; the fronts only move bytes and keep track of
  * which reply answers which request.
  */
@@ -22,7 +24,7 @@ static bool jstr_is(const mv_jv *v, const char *lit) {
 }
 
 static bool list_of_method(const mv_jv *m, px_list *out) {
-    for (int k = 0; k < PX_LIST_COUNT; k++)
+    for (int k = 0; k < PX_METHOD_LISTS; k++)
         if (jstr_is(m, px_list_method((px_list)k))) {
             *out = (px_list)k;
             return true;
@@ -110,6 +112,38 @@ static void write_filtered(mv_buf *b, const mv_jv *root, const mv_jv *result, co
     mv_buf_putc(b, '}');
 }
 
+/* The reply with one member (`drop`, a value of `result`) left out of its
+ * result: everything else written as it came. */
+static void write_without(mv_buf *b, const mv_jv *root, const mv_jv *result, const mv_jv *drop) {
+    mv_buf_putc(b, '{');
+    for (uint32_t i = 0; i < root->n; i++) {
+        const mv_jm *m = &root->u.members[i];
+        if (i > 0)
+            mv_buf_putc(b, ',');
+        mv_buf_json_string(b, m->key, m->key_len);
+        mv_buf_putc(b, ':');
+        if (&m->value != result) {
+            mv_json_write(b, &m->value);
+            continue;
+        }
+        mv_buf_putc(b, '{');
+        bool first = true;
+        for (uint32_t r = 0; r < result->n; r++) {
+            const mv_jm *rm = &result->u.members[r];
+            if (&rm->value == drop)
+                continue;
+            if (!first)
+                mv_buf_putc(b, ',');
+            first = false;
+            mv_buf_json_string(b, rm->key, rm->key_len);
+            mv_buf_putc(b, ':');
+            mv_json_write(b, &rm->value);
+        }
+        mv_buf_putc(b, '}');
+    }
+    mv_buf_putc(b, '}');
+}
+
 int px_guard_reply(px_guard *g, const px_request *rq, const mv_jv *root, mv_buf *out) {
     const mv_jv *result = mv_jobject_get(root, "result");
     switch (rq->kind) {
@@ -144,9 +178,19 @@ int px_guard_reply(px_guard *g, const px_request *rq, const mv_jv *root, mv_buf 
                                : rq->kind == PX_RQ_PROMPT ? PX_RESULT_PROMPT
                                                           : PX_RESULT_READ,
                                rq->name, rq->name_len, root, out);
-    case PX_RQ_INIT:
+    case PX_RQ_INIT: {
         px_guard_capabilities(g, mv_jobject_get(result, "capabilities"));
-        return 0;
+        if (!mv_jis_object(result))
+            return 0;
+        bool allow = true;
+        const mv_jv *ins = mv_jobject_get(result, "instructions");
+        if (px_guard_instructions(g, ins, &allow) != MV_OK)
+            return MV_ENOMEM;
+        if (allow)
+            return 0;
+        write_without(out, root, result, ins);
+        return out->failed ? MV_ENOMEM : 1;
+    }
     case PX_RQ_OTHER:
         return 0;
     }

@@ -75,17 +75,26 @@ bool px_find_id(const char *s, size_t len, mv_buf *out);
 
 /* ------------------------------------------------------------- the guard */
 
-/* The lists the guard rewrites, in the store's item kinds. */
+/* The lists the guard rewrites, in the store's item kinds. The server's
+ * instructions (initialize's result) are decided as a list of at most one
+ * item (kind MV_ITEM_INSTRUCTIONS, named "server_instructions") so they go
+ * through the same scan, store and policy; they are no method's list, so
+ * they come after the PX_METHOD_LISTS lists a request can ask for. */
 typedef enum px_list {
     PX_TOOLS = 0,
     PX_PROMPTS,
     PX_RESOURCES,
     PX_TEMPLATES,
+    PX_INSTRUCTIONS,
     PX_LIST_COUNT
 } px_list;
 
+/* The lists a "x/list" request names (tools .. resource templates). */
+#define PX_METHOD_LISTS 4
+
 /* The key of the list in a result ("tools", "prompts", "resources",
- * "resourceTemplates") and its method. */
+ * "resourceTemplates", "instructions") and its method ("initialize" for the
+ * instructions). */
 const char *px_list_key(px_list l);
 const char *px_list_method(px_list l);
 mv_item_kind px_list_kind(px_list l);
@@ -188,6 +197,13 @@ const char *px_result_method(px_result_kind kind);
  * the tree of the whole response. */
 int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
                     const mv_jv *root, mv_buf *out);
+
+/* The instructions of an initialize (or server/discover) result (`text`
+ * the "instructions" member, NULL when there is none): decided like a list
+ * of one item. *allow says whether they may reach the agent; when they may
+ * not, the log line and the audit event say why and how a person approves
+ * them. Returns 0 or MV_ENOMEM. */
+int px_guard_instructions(px_guard *g, const mv_jv *text, bool *allow);
 
 /* Whether the guard holds no usable store (logged once). */
 bool px_guard_store_ok(const px_guard *g);

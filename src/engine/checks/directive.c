@@ -2878,6 +2878,183 @@ static int emit_orders(const mv_inspect_ctx *ctx, const mv_tool *tool, const bes
     return rc;
 }
 
+/* ------------------------------------------------------- schema values */
+
+/* Orders written into a schema's values rather than its prose (round 4):
+ * a default is what the model sends when nobody says otherwise, and an
+ * enum or example is what it copies. Two shapes:
+ *   - a URL whose query carries a placeholder for the model's data
+ *     ("https://h/c?d={conversation}", "![x](https://h/p?s=$SECRET)") that
+ *     is not one of the tool's own parameters: data moved to a sink;
+ *   - a destroying default ("mirror-delete-extraneous", "wipe_all") beside
+ *     a broad default target ("/", "/home", "~") or with its own scope
+ *     ("delete-all"), in a tool whose job is not destroying. */
+
+static bool ends_with(mv_str s, const char *w) {
+    size_t wl = strlen(w);
+    return s.len >= wl && memcmp(s.ptr + s.len - wl, w, wl) == 0;
+}
+
+static bool ci_contains(const char *s, size_t n, const char *w) {
+    size_t wl = strlen(w);
+    for (size_t i = 0; i + wl <= n; i++) {
+        if (ci_at(s, n, i, w)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool tool_param(const mv_tool *tool, const char *s, size_t n) {
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        size_t q = 0;
+        while (pm->name.len == n && q < n && lower(s[q]) == lower(pm->name.ptr[q])) {
+            q++;
+        }
+        if (pm->name.len == n && q == n) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A placeholder in the query of a URL in s naming the model's data? */
+static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
+    static const char *const data[] = {"conversation", "chat",    "history",  "transcript",
+                                       "message",      "prompt",  "memory",   "secret",
+                                       "token",        "password", "passwd",  "credential",
+                                       "apikey",       "api_key", "cookie",   "env",
+                                       "clipboard",    "context", "summary",  "ssh",
+                                       "private",      "user_data", "userdata", "everything"};
+    const char *http = NULL;
+    for (size_t i = 0; i + 4 <= n && http == NULL; i++) {
+        http = ci_at(s, n, i, "http") ? s + i : NULL;
+    }
+    if (http == NULL) {
+        return false;
+    }
+    for (size_t i = (size_t)(http - s); i < n && s[i] != ' ' && s[i] != ')' && s[i] != '\n';
+         i++) {
+        size_t a, b;
+        bool caps = true;
+        if (s[i] != '?' && s[i] != '&' && s[i] != '=') {
+            continue;
+        }
+        a = i + 1;
+        while (a < n && (s[a] == '{' || s[a] == '$' || s[a] == '<' || s[a] == '[')) {
+            a++;
+        }
+        if (a + 3 <= n && s[a] == '%' && s[a + 1] == '7' && (s[a + 2] | 0x20) == 'b') {
+            a += 3;
+        }
+        b = a;
+        while (b < n && b - a < 48 &&
+               ((s[b] >= 'a' && s[b] <= 'z') || (s[b] >= 'A' && s[b] <= 'Z') ||
+                (s[b] >= '0' && s[b] <= '9') || s[b] == '_' || s[b] == '.')) {
+            caps = caps && !(s[b] >= 'a' && s[b] <= 'z');
+            b++;
+        }
+        if (b - a < 3 || (a == i + 1 && !caps) || tool_param(tool, s + a, b - a) ||
+            ends_with((mv_str){s + a, b - a}, "id") || ends_with((mv_str){s + a, b - a}, "ID") ||
+            ends_with((mv_str){s + a, b - a}, "_name")) {
+            continue; /* a literal value, the tool's own parameter, an id */
+        }
+        for (size_t k = 0; k < sizeof(data) / sizeof(data[0]); k++) {
+            if (ci_contains(s + a, b - a, data[k])) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Does the value name a destroying act: a token of its words (split at
+ * non-letters) that destroys? Sets *scoped when a token is a scope. */
+static bool destroying_value(const char *s, size_t n, bool *scoped) {
+    static const char *const verbs[] = {"delete", "wipe",  "purge",    "erase", "destroy",
+                                        "truncate", "nuke", "shred",   "obliterate", "rmrf"};
+    static const char *const scopes[] = {"all", "everything", "entire", "whole", "every"};
+    bool found = false;
+    size_t i = 0;
+    while (i < n) {
+        size_t a;
+        while (i < n && !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'))) {
+            i++;
+        }
+        a = i;
+        while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'))) {
+            i++;
+        }
+        for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+            found = found || (strlen(verbs[k]) == i - a && ci_at(s, i, a, verbs[k]));
+        }
+        for (size_t k = 0; k < sizeof(scopes) / sizeof(scopes[0]); k++) {
+            *scoped = *scoped || (strlen(scopes[k]) == i - a && ci_at(s, i, a, scopes[k]));
+        }
+    }
+    return found;
+}
+
+static bool broad_target(const char *s, size_t n) {
+    static const char *const roots[] = {"/", "/home", "/home/", "~", "~/", "$HOME", "/Users",
+                                        "/Users/", "C:\\", "C:/", "/root", "/*", "*"};
+    for (size_t k = 0; k < sizeof(roots) / sizeof(roots[0]); k++) {
+        if (strlen(roots[k]) == n && memcmp(roots[k], s, n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void schema_hit(best *b, uint32_t fi, const mv_field *fd, double conf) {
+    if (b->valid) {
+        return;
+    }
+    memset(b, 0, sizeof(*b));
+    b->valid = true;
+    b->pre = conf;
+    b->weight = 1.0;
+    b->score = conf;
+    b->field = (int32_t)fi;
+    b->roff = 0;
+    b->rlen = (uint32_t)(fd->text.len < 200 ? fd->text.len : 200);
+    b->strong = true;
+    b->reason = "schema value";
+}
+
+static void schema_orders(const mv_tool *tool, best *orders) {
+    int32_t destroy_field = -1;
+    bool scoped = false;
+    bool broad = false;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        const char *s = fd->text.ptr;
+        size_t n = fd->text.len;
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || n == 0 || n > 2048) {
+            continue;
+        }
+        if (!orders[ORDER_EXFIL].valid && memchr(s, '?', n) != NULL &&
+            data_placeholder(tool, s, n)) {
+            schema_hit(&orders[ORDER_EXFIL], fi, fd, 0.85);
+        }
+        if (ends_with(fd->path, ".default")) {
+            broad = broad || broad_target(s, n);
+            if (destroy_field < 0 && n <= 64 && destroying_value(s, n, &scoped)) {
+                destroy_field = (int32_t)fi;
+            }
+        }
+    }
+    if (destroy_field >= 0 && (broad || scoped) && !orders[ORDER_DESTROY].valid &&
+        !tool_destroys_strict(tool)) {
+        /* a restore or sync tool may delete what its operation replaces
+         * when asked, but not by a default nobody chose */
+        schema_hit(&orders[ORDER_DESTROY], (uint32_t)destroy_field,
+                   &tool->fields[destroy_field], 0.75);
+    }
+}
+
 /* ------------------------------------------------------------ the check */
 
 static int directive_init(const mv_allocator *a, void **engine_state) {
@@ -3165,6 +3342,9 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
         rc = emit_family(ctx, tool, &flow_family, &fs.flow, fs.flow.pre * fs.flow.weight, 0,
                          MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE | MV_FACET_SINK,
                          out);
+    }
+    if (rc == MV_OK) {
+        schema_orders(tool, orders);
     }
     rc = rc == MV_OK ? emit_orders(ctx, tool, orders, fs.flow.valid, hidden_family, out) : rc;
 done:

@@ -3023,6 +3023,52 @@ static void schema_hit(best *b, uint32_t fi, const mv_field *fd, double conf) {
     b->reason = "schema value";
 }
 
+/* Does an input property ask for the contents of a secret store by its
+ * name ("contents_of_ssh_private_key", "aws_credentials_dump") or by a
+ * description that is only such a path ("~/.config/gh/hosts.yml")? A
+ * public key is not a secret. */
+static bool secret_contents_param(const mv_tool *tool, const mv_param *pm) {
+    static const char *const content[] = {"content", "dump", "raw", "paste", "copy_of", "text_of",
+                                          "body_of"};
+    static const char *const secret[] = {"private_key", "privatekey", "id_rsa",  "id_ed25519",
+                                         "ssh_key",     "sshkey",     "aws_cred", "credentials",
+                                         "npmrc",       "netrc",      "kubeconfig", "dotenv",
+                                         "env_file",    "cookies",    "keychain", "seed_phrase",
+                                         "mnemonic",    "hosts_yml",  "gh_hosts", "pgpass",
+                                         "wallet",      "mcp_json",   "secrets"};
+    static const char *const paths[] = {"~/.ssh", "~/.aws", "~/.config/gh", "~/.npmrc",
+                                        "~/.netrc", "~/.kube", "~/.docker/config", "~/.cursor",
+                                        "/.env", "~/.gnupg", "~/.pgpass", "/etc/shadow"};
+    const char *n = pm->name.ptr;
+    size_t nl = pm->name.len;
+    bool has_content = false;
+    bool has_secret = false;
+    (void)tool;
+    if (pm->schema != MV_SCHEMA_INPUT || ci_contains(n, nl, "public") ||
+        ci_contains(n, nl, "path") || ci_contains(n, nl, "file_name") ||
+        ci_contains(n, nl, "filename")) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof(content) / sizeof(content[0]); k++) {
+        has_content = has_content || ci_contains(n, nl, content[k]);
+    }
+    for (size_t k = 0; k < sizeof(secret) / sizeof(secret[0]); k++) {
+        has_secret = has_secret || ci_contains(n, nl, secret[k]);
+    }
+    if (has_content && has_secret) {
+        return true;
+    }
+    if (pm->description.len > 0 && pm->description.len <= 64) {
+        for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
+            if (ci_contains(pm->description.ptr, pm->description.len, paths[k]) &&
+                memchr(pm->description.ptr, ' ', pm->description.len) == NULL) {
+                return true; /* the whole description is the secret's path */
+            }
+        }
+    }
+    return false;
+}
+
 static void schema_orders(const mv_tool *tool, best *orders) {
     int32_t destroy_field = -1;
     bool scoped = false;
@@ -3043,6 +3089,25 @@ static void schema_orders(const mv_tool *tool, best *orders) {
             broad = broad || broad_target(s, n);
             if (destroy_field < 0 && n <= 64 && destroying_value(s, n, &scoped)) {
                 destroy_field = (int32_t)fi;
+            }
+        }
+    }
+    if (!orders[ORDER_EXFIL].valid) {
+        /* two properties asking for secret contents: the schema itself is
+         * the order (one may be an SSH client's key) */
+        unsigned asked = 0;
+        int32_t first = -1;
+        for (uint32_t p = 0; p < tool->n_params && asked < 2; p++) {
+            if (secret_contents_param(tool, &tool->params[p])) {
+                asked++;
+                first = first < 0 ? (int32_t)p : first;
+            }
+        }
+        for (uint32_t fi = 0; asked >= 2 && fi < tool->n_fields; fi++) {
+            if (tool->fields[fi].kind == MV_FIELD_PROPERTY_NAME &&
+                tool->fields[fi].param == first) {
+                schema_hit(&orders[ORDER_EXFIL], fi, &tool->fields[fi], 0.85);
+                break;
             }
         }
     }

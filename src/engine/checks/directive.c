@@ -1751,9 +1751,9 @@ static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
 }
 
 static bool example_before(const char *s, size_t i) {
-    static const char *const intro[] = {"example", "e.g.", "such as", "sample", "format",
-                                        "for instance", "schema", "looks like", "template",
-                                        "translat", "detect", "flag"};
+    static const char *const intro[] = {"example", "e.g.", "such as", "sample", "format:",
+                                        "for instance", "schema", "look like", "looks like",
+                                        "template", "translat", "detect", "flag"};
     size_t lo = i > 80 ? i - 80 : 0;
     for (size_t k = lo; k < i; k++) {
         for (size_t w = 0; w < sizeof(intro) / sizeof(intro[0]); w++) {

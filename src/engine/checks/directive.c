@@ -1725,13 +1725,20 @@ static bool ci_at(const char *s, size_t n, size_t i, const char *w) {
 }
 
 static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
-    static const char *const anywhere[] = {
-        "\"role\": \"system\"", "\"role\":\"system\"",    "\"role\": \"developer\"",
-        "\"role\":\"developer\"", "<|im_start|>system", "<|im_start|> system",
-        "<|system|>",           "[inst]",              "<<sys>>",
-        "### instruction",      "### system",          "<|start_header_id|>system"};
-    static const char *const line_start[] = {"system:", "[system]", "system message:",
-                                             "system prompt:"};
+    static const char *const anywhere[] = {"\"role\": \"system\"",
+                                           "\"role\":\"system\"",
+                                           "\"role\": \"developer\"",
+                                           "\"role\":\"developer\"",
+                                           "<|im_start|>system",
+                                           "<|im_start|> system",
+                                           "<|system|>",
+                                           "[inst]",
+                                           "<<sys>>",
+                                           "### instruction",
+                                           "### system",
+                                           "<|start_header_id|>system"};
+    static const char *const line_start[] = {"system:", "[system]",
+                                             "system message:", "system prompt:"};
     for (size_t k = 0; k < sizeof(anywhere) / sizeof(anywhere[0]); k++) {
         if (ci_at(s, n, i, anywhere[k])) {
             *len = strlen(anywhere[k]);
@@ -1751,9 +1758,9 @@ static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
 }
 
 static bool example_before(const char *s, size_t i) {
-    static const char *const intro[] = {"example", "e.g.", "such as", "sample", "format:",
-                                        "for instance", "schema", "look like", "looks like",
-                                        "template", "translat", "detect", "flag"};
+    static const char *const intro[] = {
+        "example",   "e.g.",       "such as",  "sample",   "format:", "for instance", "schema",
+        "look like", "looks like", "template", "translat", "detect",  "flag"};
     size_t lo = i > 80 ? i - 80 : 0;
     for (size_t k = lo; k < i; k++) {
         for (size_t w = 0; w < sizeof(intro) / sizeof(intro[0]); w++) {
@@ -1791,9 +1798,9 @@ static bool role_block(const fctx *f, size_t pos) {
  * Portuguese, Spanish, Italian request forms). */
 static bool foreign_imperative(const fctx *f, size_t ns) {
     static const char *const words[] = {
-        "sende",  "schicke", "melde",   "kopiere", "leite",  "envie",
-        "envia",  "mande",   "altere",  "remova",  "copie",   "suba",   "invia",
-        "inoltra", "copia",  "elimina", "cancella", "carica", "altera",  "publica", "publique"};
+        "sende", "schicke", "melde",    "kopiere", "leite",  "envie",   "envia",
+        "mande", "altere",  "remova",   "copie",   "suba",   "invia",   "inoltra",
+        "copia", "elimina", "cancella", "carica",  "altera", "publica", "publique"};
     const char *s = f->raw.ptr;
     size_t rs = f->roff[ns];
     size_t e = rs;
@@ -2921,12 +2928,11 @@ static bool tool_param(const mv_tool *tool, const char *s, size_t n) {
 
 /* A placeholder in the query of a URL in s naming the model's data? */
 static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
-    static const char *const data[] = {"conversation", "chat",    "history",  "transcript",
-                                       "message",      "prompt",  "memory",   "secret",
-                                       "token",        "password", "passwd",  "credential",
-                                       "apikey",       "api_key", "cookie",   "env",
-                                       "clipboard",    "context", "summary",  "ssh",
-                                       "private",      "user_data", "userdata", "everything"};
+    static const char *const data[] = {
+        "conversation", "chat",    "history", "transcript", "message",   "prompt",
+        "memory",       "secret",  "token",   "password",   "passwd",    "credential",
+        "apikey",       "api_key", "cookie",  "env",        "clipboard", "context",
+        "summary",      "ssh",     "private", "user_data",  "userdata",  "everything"};
     const char *http = NULL;
     for (size_t i = 0; i + 4 <= n && http == NULL; i++) {
         http = ci_at(s, n, i, "http") ? s + i : NULL;
@@ -2934,8 +2940,7 @@ static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
     if (http == NULL) {
         return false;
     }
-    for (size_t i = (size_t)(http - s); i < n && s[i] != ' ' && s[i] != ')' && s[i] != '\n';
-         i++) {
+    for (size_t i = (size_t)(http - s); i < n && s[i] != ' ' && s[i] != ')' && s[i] != '\n'; i++) {
         size_t a, b;
         bool caps = true;
         if (s[i] != '?' && s[i] != '&' && s[i] != '=') {
@@ -2972,8 +2977,8 @@ static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
 /* Does the value name a destroying act: a token of its words (split at
  * non-letters) that destroys? Sets *scoped when a token is a scope. */
 static bool destroying_value(const char *s, size_t n, bool *scoped) {
-    static const char *const verbs[] = {"delete", "wipe",  "purge",    "erase", "destroy",
-                                        "truncate", "nuke", "shred",   "obliterate", "rmrf"};
+    static const char *const verbs[] = {"delete",   "wipe", "purge", "erase",      "destroy",
+                                        "truncate", "nuke", "shred", "obliterate", "rmrf"};
     static const char *const scopes[] = {"all", "everything", "entire", "whole", "every"};
     bool found = false;
     size_t i = 0;
@@ -2997,8 +3002,9 @@ static bool destroying_value(const char *s, size_t n, bool *scoped) {
 }
 
 static bool broad_target(const char *s, size_t n) {
-    static const char *const roots[] = {"/", "/home", "/home/", "~", "~/", "$HOME", "/Users",
-                                        "/Users/", "C:\\", "C:/", "/root", "/*", "*"};
+    static const char *const roots[] = {"/",     "/home",  "/home/",  "~",    "~/",
+                                        "$HOME", "/Users", "/Users/", "C:\\", "C:/",
+                                        "/root", "/*",     "*"};
     for (size_t k = 0; k < sizeof(roots) / sizeof(roots[0]); k++) {
         if (strlen(roots[k]) == n && memcmp(roots[k], s, n) == 0) {
             return true;
@@ -3028,17 +3034,16 @@ static void schema_hit(best *b, uint32_t fi, const mv_field *fd, double conf) {
  * description that is only such a path ("~/.config/gh/hosts.yml")? A
  * public key is not a secret. */
 static bool secret_contents_param(const mv_tool *tool, const mv_param *pm) {
-    static const char *const content[] = {"content", "dump", "raw", "paste", "copy_of", "text_of",
-                                          "body_of"};
-    static const char *const secret[] = {"private_key", "privatekey", "id_rsa",  "id_ed25519",
-                                         "ssh_key",     "sshkey",     "aws_cred", "credentials",
-                                         "npmrc",       "netrc",      "kubeconfig", "dotenv",
-                                         "env_file",    "cookies",    "keychain", "seed_phrase",
-                                         "mnemonic",    "hosts_yml",  "gh_hosts", "pgpass",
-                                         "wallet",      "mcp_json",   "secrets"};
-    static const char *const paths[] = {"~/.ssh", "~/.aws", "~/.config/gh", "~/.npmrc",
-                                        "~/.netrc", "~/.kube", "~/.docker/config", "~/.cursor",
-                                        "/.env", "~/.gnupg", "~/.pgpass", "/etc/shadow"};
+    static const char *const content[] = {"content", "dump",    "raw",    "paste",
+                                          "copy_of", "text_of", "body_of"};
+    static const char *const secret[] = {
+        "private_key", "privatekey",  "id_rsa",   "id_ed25519",  "ssh_key",    "sshkey",
+        "aws_cred",    "credentials", "npmrc",    "netrc",       "kubeconfig", "dotenv",
+        "env_file",    "cookies",     "keychain", "seed_phrase", "mnemonic",   "hosts_yml",
+        "gh_hosts",    "pgpass",      "wallet",   "mcp_json",    "secrets"};
+    static const char *const paths[] = {"~/.ssh",   "~/.aws",   "~/.config/gh",     "~/.npmrc",
+                                        "~/.netrc", "~/.kube",  "~/.docker/config", "~/.cursor",
+                                        "/.env",    "~/.gnupg", "~/.pgpass",        "/etc/shadow"};
     const char *n = pm->name.ptr;
     size_t nl = pm->name.len;
     bool has_content = false;
@@ -3115,8 +3120,8 @@ static void schema_orders(const mv_tool *tool, best *orders) {
         !tool_destroys_strict(tool)) {
         /* a restore or sync tool may delete what its operation replaces
          * when asked, but not by a default nobody chose */
-        schema_hit(&orders[ORDER_DESTROY], (uint32_t)destroy_field,
-                   &tool->fields[destroy_field], 0.75);
+        schema_hit(&orders[ORDER_DESTROY], (uint32_t)destroy_field, &tool->fields[destroy_field],
+                   0.75);
     }
 }
 

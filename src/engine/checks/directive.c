@@ -2156,7 +2156,10 @@ static void order_found(fctx *f, best *b, double conf, size_t ns, size_t ne) {
  * markup before it)? */
 static bool first_word(const fctx *f, size_t pos) {
     for (size_t i = 0; i < pos; i++) {
-        if (word_at(f->text, f->len, i)) {
+        unsigned char c = (unsigned char)f->text[i];
+        /* CJK and Hangul are no word code points for term boundaries, but
+         * they are words here: lead bytes 0xE3-0xED (U+3000-U+D7FF) */
+        if (word_at(f->text, f->len, i) || (c >= 0xE3 && c <= 0xED)) {
             return false;
         }
     }
@@ -3416,7 +3419,12 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     if (rc == MV_OK) {
         schema_orders(tool, orders);
     }
-    rc = rc == MV_OK ? emit_orders(ctx, tool, orders, fs.flow.valid, hidden_family, out) : rc;
+    /* the order is left to the flow detector only when the flow was
+     * reported (a weak flow below the threshold says nothing) */
+    rc = rc == MV_OK ? emit_orders(ctx, tool, orders,
+                                   fs.flow.valid && fs.flow.pre * fs.flow.weight >= EMIT_THRESHOLD,
+                                   hidden_family, out)
+                     : rc;
 done:
     return rc;
 }

@@ -2929,7 +2929,8 @@ static bool tool_param(const mv_tool *tool, const char *s, size_t n) {
     return false;
 }
 
-/* A placeholder in the query of a URL in s naming the model's data? */
+/* A placeholder naming the model's data in a URL in s: a query value or a
+ * braced path segment ("/{conversation}/p.png")? */
 static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
     static const char *const data[] = {
         "conversation", "chat",    "history", "transcript", "message",   "prompt",
@@ -2946,8 +2947,9 @@ static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
     for (size_t i = (size_t)(http - s); i < n && s[i] != ' ' && s[i] != ')' && s[i] != '\n'; i++) {
         size_t a, b;
         bool caps = true;
-        if (s[i] != '?' && s[i] != '&' && s[i] != '=') {
-            continue;
+        if (s[i] != '?' && s[i] != '&' && s[i] != '=' &&
+            !(s[i] == '/' && i + 1 < n && (s[i + 1] == '{' || s[i + 1] == '$'))) {
+            continue; /* a query value, or a braced path segment */
         }
         a = i + 1;
         while (a < n && (s[a] == '{' || s[a] == '$' || s[a] == '<' || s[a] == '[')) {
@@ -3089,7 +3091,8 @@ static void schema_orders(const mv_tool *tool, best *orders) {
             fd->window_of != 0 || n == 0 || n > 2048) {
             continue;
         }
-        if (!orders[ORDER_EXFIL].valid && memchr(s, '?', n) != NULL &&
+        if (!orders[ORDER_EXFIL].valid &&
+            (memchr(s, '?', n) != NULL || memchr(s, '{', n) != NULL || memchr(s, '$', n) != NULL) &&
             data_placeholder(tool, s, n)) {
             schema_hit(&orders[ORDER_EXFIL], fi, fd, 0.85);
         }

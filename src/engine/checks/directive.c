@@ -127,6 +127,7 @@ typedef struct fctx {
     dhit *h;
     size_t nh;
     const uint32_t *map; /* squeezed view: raw offset -> field offset, else NULL */
+    int role_marks;      /* the raw view holds a forged role marker (1) or not (0) */
 } fctx;
 
 /* ------------------------------------------------------------ matching */
@@ -1711,8 +1712,7 @@ static bool own_mood(const fctx *f, const dmatch *a) {
  * own instructions, so neither its quotes nor a missing mood make it an
  * example. A marker introduced as an example or a format ("Example:",
  * "e.g.", "input format") documents the template instead. */
-static bool ci_at(const char *s, size_t n, size_t i, const char *w) {
-    size_t wl = strlen(w);
+static bool ci_at_n(const char *s, size_t n, size_t i, const char *w, size_t wl) {
     if (i + wl > n) {
         return false;
     }
@@ -1722,6 +1722,10 @@ static bool ci_at(const char *s, size_t n, size_t i, const char *w) {
         }
     }
     return true;
+}
+
+static bool ci_at(const char *s, size_t n, size_t i, const char *w) {
+    return ci_at_n(s, n, i, w, strlen(w));
 }
 
 static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
@@ -1739,7 +1743,11 @@ static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
                                            "<|start_header_id|>system"};
     static const char *const line_start[] = {"system:", "[system]",
                                              "system message:", "system prompt:"};
-    for (size_t k = 0; k < sizeof(anywhere) / sizeof(anywhere[0]); k++) {
+    char c = s[i];
+    if (c != '"' && c != '<' && c != '[' && c != '#' && c != 'S') {
+        return false; /* every marker starts with one of these */
+    }
+    for (size_t k = 0; k < sizeof(anywhere) / sizeof(anywhere[0]) && c != 'S'; k++) {
         if (ci_at(s, n, i, anywhere[k])) {
             *len = strlen(anywhere[k]);
             return true;
@@ -1775,9 +1783,25 @@ static bool example_before(const char *s, size_t i) {
 /* Is normalized offset pos after a forged role marker in its paragraph
  * (at most ROLE_BLOCK_BYTES back)? */
 #define ROLE_BLOCK_BYTES 600
+static int view_role_marks(const fctx *f) {
+    const char *s = f->raw.ptr;
+    for (size_t i = 0; i < f->raw.len; i++) {
+        char c = s[i];
+        size_t len = 0;
+        if ((c == '"' || c == '<' || c == '[' || c == '#' || c == 'S') &&
+            role_marker_at(s, f->raw.len, i, &len)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static bool role_block(const fctx *f, size_t pos) {
     const char *s = f->raw.ptr;
     size_t r = f->roff[pos];
+    if (f->role_marks == 0) {
+        return false; /* no marker anywhere in the view (find_orders) */
+    }
     size_t lo = r > ROLE_BLOCK_BYTES ? r - ROLE_BLOCK_BYTES : 0;
     for (size_t i = r; i > lo; i--) {
         size_t len = 0;
@@ -2312,6 +2336,9 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         }
         if (++seen > ORDER_ACTIONS_MAX) {
             continue;
+        }
+        if (f->role_marks < 0) {
+            f->role_marks = view_role_marks(f);
         }
         mv_position_sentence(&f->pt, a->start, &ss, &se);
         if (!(roles & MV_DR_ROLE_HIDE) && flow_negated(f, a->start, ss)) {
@@ -2908,7 +2935,7 @@ static bool ends_with(mv_str s, const char *w) {
 static bool ci_contains(const char *s, size_t n, const char *w) {
     size_t wl = strlen(w);
     for (size_t i = 0; i + wl <= n; i++) {
-        if (ci_at(s, n, i, w)) {
+        if (lower(s[i]) == w[0] && ci_at_n(s, n, i, w, wl)) {
             return true;
         }
     }
@@ -3062,13 +3089,15 @@ static bool secret_contents_param(const mv_tool *tool, const mv_param *pm) {
     for (size_t k = 0; k < sizeof(content) / sizeof(content[0]); k++) {
         has_content = has_content || ci_contains(n, nl, content[k]);
     }
-    for (size_t k = 0; k < sizeof(secret) / sizeof(secret[0]); k++) {
+    for (size_t k = 0; has_content && k < sizeof(secret) / sizeof(secret[0]); k++) {
         has_secret = has_secret || ci_contains(n, nl, secret[k]);
     }
     if (has_content && has_secret) {
         return true;
     }
-    if (pm->description.len > 0 && pm->description.len <= 64) {
+    if (pm->description.len > 0 && pm->description.len <= 64 &&
+        (pm->description.ptr[0] == '~' || pm->description.ptr[0] == '/') &&
+        memchr(pm->description.ptr, ' ', pm->description.len) == NULL) {
         for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]); k++) {
             if (ci_contains(pm->description.ptr, pm->description.len, paths[k]) &&
                 memchr(pm->description.ptr, ' ', pm->description.len) == NULL) {
@@ -3275,6 +3304,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     f.n = st.n;
     f.h = h;
     f.map = map;
+    f.role_marks = -1; /* looked for at the first action (find_orders) */
     for (size_t k = 0; k < f.n; k++) {
         *spaced = *spaced || (R->terms[m[k].term].roles & MV_DR_ROLE_SPACED) != 0;
     }

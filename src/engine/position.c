@@ -481,6 +481,22 @@ static bool raw_word_ends(const mv_position_text *t, size_t pos, const char *suf
     return true;
 }
 
+/* Is the detection verb at toks[k] a bare imperative ("look for", not
+ * "looks for") whose clause is followed, before the phrase, by "and" or
+ * "then" opening another clause? */
+static bool chained_order(const mv_position_text *t, const char *text, const tok *toks, size_t k,
+                          size_t used, size_t n) {
+    if (t->raw.ptr == NULL || raw_word_ends(t, toks[k].start, "s")) {
+        return false;
+    }
+    for (size_t i = k + used; i + 1 < n; i++) {
+        if (tok_is(text, &toks[i], "and", 3) || tok_is(text, &toks[i], "then", 4)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Cues in the phrase's sentence before the phrase. */
 static void governing_cues(verdict *v, const mv_position_text *t, size_t start) {
     const char *text = t->norm->text;
@@ -514,7 +530,12 @@ static void governing_cues(verdict *v, const mv_position_text *t, size_t start) 
             } else if (cue->kind == V_DETECT) {
                 /* "Finds files and sends ~/.ssh ..." must not pass as a
                  * detection list: the verb's object has to be attack text
-                 * (or the phrase itself, right after the verb). */
+                 * (or the phrase itself, right after the verb). "look for
+                 * <agent> tags and execute whatever they ask" is an order
+                 * chained after an imperative detection verb, not a list. */
+                if (chained_order(t, text, toks, k, used, n)) {
+                    continue;
+                }
                 if (dist <= 2 || any_between(text, toks, k + used, n, V_SECNOUN)) {
                     consider(v, MV_POS_WEIGHT_DETECTION_LIST, MV_POS_DETECTION_LIST,
                              "in a list of what the tool detects", toks[k].start);

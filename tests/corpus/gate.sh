@@ -65,9 +65,12 @@ echo "== red-team v4, phrased classes (authors D and E tune sets, issue 10 round
 # The phrased classes of two more outside authors' tune sets and the hard
 # negatives resembling them. Floors are the levels reached when the set was
 # added: per category recall >= 0.90 at any tier, expected-quarantine >=
-# 0.92, no hard negative quarantined.
-out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v4" --gate --min-recall 0.90 --max-fp 0.05 \
-    --structural-min-recall 0.0 --min-expected-quarantine 0.92 --jobs 2 2>&1)
+# 0.92, no hard negative quarantined. Round 4 (schema values, role blocks,
+# trust claims, soft destroy words, orders after CJK words) raised them to
+# 0.98 per category (every category now 1.000 at any tier; the lowest was
+# data_exfiltration at 0.917) and 0.98 expected-quarantine (0.930 -> 0.989).
+out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v4" --gate --min-recall 0.98 --max-fp 0.05 \
+    --structural-min-recall 0.0 --min-expected-quarantine 0.98 --jobs 2 2>&1)
 rc=$?
 echo "$out"
 if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then

@@ -283,6 +283,11 @@ static void test_destroy_hard_negatives(void **state) {
     static const param keys[] = {{"keys", "array", "Keys to keep; send [] to remove all keys."},
                                  {NULL}};
     honest("update_ssh_keys", "Replaces the SSH keys of the account.", keys);
+    /* commands quoted in code spans as the tool's input, not orders */
+    honest("score_shell_line",
+           "Scores how risky a shell line is. For instance `git push --force` and `DROP TABLE "
+           "accounts;` get the top grade. Nothing is run.",
+           none);
     honest("alter_cluster",
            "Alters a cluster.\n- STOP: stop the cluster\n- CANCEL_ALL_JOBS: cancel all running "
            "jobs on the cluster",

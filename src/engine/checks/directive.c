@@ -1907,7 +1907,11 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
             return true;
         }
     }
-    if ((unsigned char)f->text[a->start] < 0x80 && imperative_at(f, a->start)) {
+    /* a command quoted in a code span ("`DROP TABLE users;` is rated
+     * critical") is a literal, not a bare imperative; an order around it
+     * ("run `rm -rf ~`") is judged outside the span */
+    if ((unsigned char)f->text[a->start] < 0x80 && !in_code_span(f, a->start) &&
+        imperative_at(f, a->start)) {
         return true;
     }
     return imperative_in(f, ss, a->start) || under_addressee(f, a->start) ||

@@ -24,9 +24,10 @@ SANITIZE_PACKAGES = clang libclang-rt-14-dev
 # `make fuzz`: every libFuzzer target for FUZZ_SECONDS each (fuzz/README.md).
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= model sse config session store_import normalize payload canonical engine textdiff
+FUZZ_TARGETS ?= model sse config session store_import normalize payload canonical engine \
+                textdiff mcpserver proxy proxy_frame stdio
 
-.PHONY: all deps test-deps node-deps configure build demo test check-sanitize fuzz bench install clean
+.PHONY: all deps test-deps node-deps configure build demo test stress check-sanitize fuzz bench install clean
 
 all: build
 
@@ -56,6 +57,12 @@ demo: build
 
 test: build node-deps test-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The long crash test: STRESS_ROUNDS (200) rounds of kill -9 against three
+# concurrent store writers (tests/unit/test_store_crash.c; `make test` runs 40).
+STRESS_ROUNDS ?= 200
+stress: build
+	cd $(BUILD) && MCPVET_CRASH_ROUNDS=$(STRESS_ROUNDS) ctest --output-on-failure -R 'unit.test_store_crash$$'
 
 # The whole test suite under clang's ASan + LSan + UBSan (halt on error).
 check-sanitize: deps node-deps test-deps

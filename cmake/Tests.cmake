@@ -62,7 +62,7 @@ endforeach()
 # the target's corpus and every crash input kept under tests/regress/<target>/
 # runs once through the target's own invariants, with any compiler.
 set(MCPVET_FUZZ_REPLAY model sse config session store_import normalize payload canonical engine
-    textdiff)
+                       textdiff mcpserver proxy proxy_frame stdio)
 foreach(t IN LISTS MCPVET_FUZZ_REPLAY)
   if(t STREQUAL "model")
     set(seeds ${CMAKE_SOURCE_DIR}/fuzz/corpus)
@@ -71,7 +71,7 @@ foreach(t IN LISTS MCPVET_FUZZ_REPLAY)
   endif()
   add_executable(fuzz_replay_${t} fuzz/fuzz_${t}.c fuzz/replay_main.c)
   target_include_directories(fuzz_replay_${t} PRIVATE src src/engine)
-  target_link_libraries(fuzz_replay_${t} PRIVATE mvcore)
+  target_link_libraries(fuzz_replay_${t} PRIVATE mvserver mvcore)
   add_test(NAME regress.${t}
            COMMAND fuzz_replay_${t} ${seeds} ${CMAKE_SOURCE_DIR}/tests/regress/${t})
   set_tests_properties(regress.${t} PROPERTIES TIMEOUT 300)

@@ -19,7 +19,7 @@ for t in "$@"; do
     seeds="$src/fuzz/corpus_$t"
     [ "$t" = model ] && seeds="$src/fuzz/corpus"
     case "$t" in
-        model | session | store_import | engine) max_len=16384 ;;
+        model | session | store_import | engine | proxy) max_len=16384 ;;
         *) max_len=4096 ;;
     esac
     mkdir -p "$build/corpus/$t" "$build/artifacts/$t" "$build/logs"

@@ -73,6 +73,12 @@ typedef struct mv_mcp_options {
      * "handshake", "listing tools"... for live progress; may be NULL. */
     void (*progress)(void *arg, const mv_server_config *server, const char *phase);
     void *progress_arg;
+    /* The client's own memory: the session's buffers and parse arena and
+     * the result's lists and strings (but stderr_text, which the stdio
+     * transport makes with malloc). The transports' pipes and libcurl use
+     * the process allocator. NULL = default. Used from the fetching
+     * thread: thread-safe when fetches run concurrently. */
+    const mv_allocator *allocator;
 } mv_mcp_options;
 
 #define MV_MCP_DEFAULT_STARTUP_TIMEOUT_MS 30000u
@@ -111,11 +117,14 @@ typedef struct mv_mcp_result {
     bool partial;
     /* stdio: the server's stderr, the first max_stderr_bytes of it, and the
      * exit status (-1 when still running when it was killed or unknown). */
-    char *stderr_text;
+    char *stderr_text; /* malloc'd (the process allocator) */
     size_t stderr_len;
     bool stderr_truncated;
     int exit_status;
     uint64_t elapsed_ms; /* wall time of the whole fetch */
+    /* mv_mcp_options.allocator of the fetch: where the strings and lists
+     * came from (mv_mcp_result_free gives them back there). */
+    const mv_allocator *allocator;
 } mv_mcp_result;
 
 /*

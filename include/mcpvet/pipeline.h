@@ -53,8 +53,12 @@ typedef struct mv_pipeline_options {
      * pipeline uses this one and never frees it (it must outlive the
      * pipeline). NULL = the pipeline builds its own from `engine`. */
     const mv_engine *shared_engine;
-    mv_model_options model; /* allocator, limits; `server` is ignored */
-    mv_mcp_options mcp;     /* caps and deadlines of the MCP client */
+    /* Allocator and limits; `server` is ignored. model.allocator is also
+     * the pipeline's own (sets, report servers, states, the snapshot) and,
+     * when mcp.allocator is NULL, the MCP client's: with concurrency > 1
+     * it is called from several threads. */
+    mv_model_options model;
+    mv_mcp_options mcp; /* caps and deadlines of the MCP client */
     unsigned concurrency;   /* servers reached at once, default 4 */
     /* Progress, called from the fetching threads under a lock (so calls
      * never interleave); may be NULL. `phase` is set for MV_COLLECT_PHASE,

@@ -250,13 +250,18 @@ static void list_params(mv_jw *w, void *arg) {
 
 /* ------------------------------------------------------------- server info */
 
-static char *dup_string(const mv_jv *v, size_t *len_out) {
+/* A copy from the result's allocator. Without len_out (a C string: name,
+ * version) only up to an embedded NUL, so freeing it with strlen + 1 gives
+ * the allocator the size it was asked for. */
+static char *dup_string(const mv_allocator *a, const mv_jv *v, size_t *len_out) {
     const char *s = mv_jstring(v);
     size_t n = mv_jstring_len(v);
     char *p;
     if (s == NULL)
         return NULL;
-    p = malloc(n + 1);
+    if (len_out == NULL && memchr(s, '\0', n) != NULL)
+        n = strlen(s);
+    p = mv_alloc(a, n + 1);
     if (p != NULL) {
         memcpy(p, s, n);
         p[n] = '\0';
@@ -271,6 +276,18 @@ static bool has_cap(const mv_jv *caps, const char *name) {
     return c != NULL && !mv_jis_null(c) && !mv_jis(c, MV_JFALSE);
 }
 
+static void free_strings(mv_mcp_result *r) {
+    const mv_allocator *a = r->allocator;
+    if (r->server_name != NULL)
+        mv_free(a, r->server_name, strlen(r->server_name) + 1);
+    if (r->server_version != NULL)
+        mv_free(a, r->server_version, strlen(r->server_version) + 1);
+    if (r->instructions != NULL)
+        mv_free(a, r->instructions, r->instructions_len + 1);
+    r->server_name = r->server_version = r->instructions = NULL;
+    r->instructions_len = 0;
+}
+
 /* serverInfo, capabilities and instructions of an initialize or discover
  * result. */
 static void take_server_info(fetch *f, const mv_jv *result) {
@@ -283,13 +300,11 @@ static void take_server_info(fetch *f, const mv_jv *result) {
     f->cap_tools = has_cap(caps, "tools");
     f->cap_prompts = has_cap(caps, "prompts");
     f->cap_resources = has_cap(caps, "resources");
-    free(f->res->server_name);
-    free(f->res->server_version);
-    free(f->res->instructions);
-    f->res->server_name = dup_string(mv_jobject_get(info, "name"), NULL);
-    f->res->server_version = dup_string(mv_jobject_get(info, "version"), NULL);
-    f->res->instructions_len = 0;
-    f->res->instructions = dup_string(instr, &f->res->instructions_len);
+    free_strings(f->res);
+    const mv_allocator *a = f->res->allocator;
+    f->res->server_name = dup_string(a, mv_jobject_get(info, "name"), NULL);
+    f->res->server_version = dup_string(a, mv_jobject_get(info, "version"), NULL);
+    f->res->instructions = dup_string(a, instr, &f->res->instructions_len);
     if ((f->res->server_name == NULL && mv_jis_string(mv_jobject_get(info, "name"))) ||
         (f->res->server_version == NULL && mv_jis_string(mv_jobject_get(info, "version"))) ||
         (f->res->instructions == NULL && mv_jis_string(instr)))
@@ -705,11 +720,12 @@ static void mask(char *s, size_t *len, const char *v, size_t vl) {
  * values) in `s`, in place, both raw and in the escaped form reasons quote
  * server text in. A server may echo what it was given into an error
  * message or its stderr; neither may carry it further. */
-static void redact(char *s, size_t *len, const mv_server_config *server) {
+static bool redact(char *s, size_t *len, const mv_server_config *server,
+                   const mv_allocator *a) {
     const mv_config_kv *sets[2] = {server->env, server->headers};
     size_t counts[2] = {server->n_env, server->n_headers};
     if (s == NULL)
-        return;
+        return true;
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < counts[k]; i++) {
             const char *v = sets[k][i].value;
@@ -718,14 +734,20 @@ static void redact(char *s, size_t *len, const mv_server_config *server) {
             if (vl < MIN_SECRET_LEN)
                 continue;
             mask(s, len, v, vl);
-            q = malloc(MV_JSON_QUOTE_SIZE(vl));
+            q = mv_alloc(a, MV_JSON_QUOTE_SIZE(vl));
             if (q != NULL) {
                 size_t ql = mv_json_quote(q, v, vl, vl);
                 if (ql - 2 != vl || memcmp(q + 1, v, vl) != 0)
                     mask(s, len, q + 1, ql - 2); /* without the quotes */
-                free(q);
+                mv_free(a, q, MV_JSON_QUOTE_SIZE(vl));
+            } else {
+                /* No room to find the escaped form: mask the whole text
+                 * rather than risk showing a secret. */
+                memset(s, '*', *len);
+                return false;
             }
         }
+    return true;
 }
 
 /* ------------------------------------------------------------------ fetch */
@@ -751,12 +773,13 @@ static void apply_defaults(mv_mcp_options *o, const mv_mcp_options *in) {
         o->max_stderr_bytes = MV_MCP_DEFAULT_MAX_STDERR_BYTES;
 }
 
-static void result_init(mv_mcp_result *r) {
+static void result_init(mv_mcp_result *r, const mv_allocator *a) {
     memset(r, 0, sizeof(*r));
-    mv_buf_init(&r->tools, NULL);
-    mv_buf_init(&r->prompts, NULL);
-    mv_buf_init(&r->resources, NULL);
-    mv_buf_init(&r->resource_templates, NULL);
+    r->allocator = a;
+    mv_buf_init(&r->tools, a);
+    mv_buf_init(&r->prompts, a);
+    mv_buf_init(&r->resources, a);
+    mv_buf_init(&r->resource_templates, a);
     r->exit_status = -1;
 }
 
@@ -774,7 +797,7 @@ int mv_mcp_fetch_with(mv_mcp_result *out, const mv_server_config *server,
     int rc = MV_OK;
     if (out == NULL)
         return mv_error_set(err, MV_EINVAL, "mv_mcp_fetch: no result to fill");
-    result_init(out);
+    result_init(out, opts != NULL ? opts->allocator : NULL);
     memset(&f, 0, sizeof f);
     f.res = out;
     if (server == NULL || server->readiness != MV_SERVER_READY ||
@@ -798,8 +821,8 @@ int mv_mcp_fetch_with(mv_mcp_result *out, const mv_server_config *server,
     f.lim.max_stderr_bytes = f.o.max_stderr_bytes;
     f.startup_deadline = t0 + f.o.startup_timeout_ms;
     out->transport = server->transport;
-    if (mv_rpc_init(&f.rpc, NULL, f.o.max_total_bytes) != MV_OK ||
-        (f.keep = mv_arena_new(NULL, 0)) == NULL) {
+    if (mv_rpc_init(&f.rpc, NULL, f.o.max_total_bytes, f.o.allocator) != MV_OK ||
+        (f.keep = mv_arena_new(f.o.allocator, 0)) == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
@@ -824,8 +847,9 @@ done:
                       out->resource_templates.len > 0))
         out->partial = true;
     size_t reason_len = strlen(out->reason);
-    redact(out->reason, &reason_len, server);
-    redact(out->stderr_text, &out->stderr_len, server);
+    if (!redact(out->reason, &reason_len, server, f.o.allocator) ||
+        !redact(out->stderr_text, &out->stderr_len, server, f.o.allocator))
+        rc = MV_ENOMEM;
     out->elapsed_ms = mv_mcp_now_ms() - t0;
     if (rc == MV_ENOMEM)
         mv_error_set(err, MV_ENOMEM, "mv_mcp_fetch: out of memory");
@@ -835,12 +859,10 @@ done:
 void mv_mcp_result_free(mv_mcp_result *r) {
     if (r == NULL)
         return;
-    free(r->server_name);
-    free(r->server_version);
-    free(r->instructions);
+    free_strings(r);
     free(r->stderr_text);
-    r->server_name = r->server_version = r->instructions = r->stderr_text = NULL;
-    r->instructions_len = r->stderr_len = 0;
+    r->stderr_text = NULL;
+    r->stderr_len = 0;
     mv_buf_release(&r->tools);
     mv_buf_release(&r->prompts);
     mv_buf_release(&r->resources);

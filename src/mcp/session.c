@@ -16,14 +16,15 @@
 #define QUOTE_PREFIX 40
 #define QUOTE_MESSAGE 120
 
-int mv_rpc_init(mv_rpc *r, mv_mcp_transport *t, uint64_t max_total) {
+int mv_rpc_init(mv_rpc *r, mv_mcp_transport *t, uint64_t max_total, const mv_allocator *a) {
     memset(r, 0, sizeof(*r));
     r->t = t;
+    r->alloc = a;
     r->next_id = 1;
     r->max_total = max_total;
-    mv_buf_init(&r->in, NULL);
-    mv_buf_init(&r->out, NULL);
-    r->arena = mv_arena_new(NULL, 0);
+    mv_buf_init(&r->in, a);
+    mv_buf_init(&r->out, a);
+    r->arena = mv_arena_new(a, 0);
     return r->arena != NULL ? MV_OK : MV_ENOMEM;
 }
 
@@ -128,7 +129,7 @@ static int answer_server_request(mv_rpc *r, const mv_jv *id, const char *method,
     mv_jw w;
     mv_mcp_msg_info info;
     int rc;
-    mv_buf_init(&reply, NULL);
+    mv_buf_init(&reply, r->alloc);
     mv_jw_init_compact(&w, &reply);
     mv_jw_obj_begin(&w, NULL);
     mv_jw_cstr(&w, "jsonrpc", "2.0");
@@ -191,6 +192,11 @@ static int await_reply(mv_rpc *r, const char *method, uint64_t id, uint64_t dead
         const mv_jv *msg = NULL;
         memset(&tf, 0, sizeof tf);
         int got = r->t->ops->recv(r->t, &r->in, deadline_ms, &tf);
+        /* The message buffer is the client's memory: a transport that could
+         * not grow it has not seen a server fault (its reason would say
+         * "cap" or "closed"); the fetch fails as out of memory. */
+        if (r->in.failed)
+            return MV_ENOMEM;
         if (got == 0) {
             failf(&rep->fail, MV_MCP_TIMEOUT, "%s: no answer within %llu ms", method,
                   (unsigned long long)timeout_ms);

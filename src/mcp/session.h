@@ -30,6 +30,7 @@
 
 typedef struct mv_rpc {
     mv_mcp_transport *t;
+    const mv_allocator *alloc; /* buffers and arena (NULL = default) */
     mv_arena *arena; /* the tree of the last message */
     mv_buf in, out;
     uint64_t next_id;
@@ -73,7 +74,7 @@ typedef struct mv_rpc_reply {
 typedef void (*mv_rpc_params_fn)(mv_jw *w, void *arg);
 
 /* Returns 0 or MV_ENOMEM. `t` may be NULL and set later. */
-int mv_rpc_init(mv_rpc *r, mv_mcp_transport *t, uint64_t max_total);
+int mv_rpc_init(mv_rpc *r, mv_mcp_transport *t, uint64_t max_total, const mv_allocator *a);
 void mv_rpc_release(mv_rpc *r);
 
 /*

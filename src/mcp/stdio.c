@@ -135,6 +135,8 @@ static bool peek_exit(stdio_transport *s) {
     siginfo_t si;
     if (s->exited)
         return true;
+    if (s->pid <= 0)
+        return false; /* adopted descriptors: no child */
     memset(&si, 0, sizeof si);
     if (waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid == 0)
         return false;
@@ -275,7 +277,7 @@ static void break_stream(stdio_transport *s, mv_mcp_failure *fail) {
 /* Why stdout ended: the exit status when the server has exited (a short
  * wait, since a process closing stdout is usually exiting). */
 static void closed_reason(stdio_transport *s, mv_mcp_failure *fail, const char *what) {
-    uint64_t until = mv_mcp_now_ms() + 200;
+    uint64_t until = mv_mcp_now_ms() + (s->pid > 0 ? 200 : 0);
     while (!peek_exit(s) && mv_mcp_now_ms() < until) {
         struct pollfd pf = {s->err_fd, POLLIN, 0};
         if (s->err_eof)
@@ -524,6 +526,27 @@ static void stdio_close(mv_mcp_transport *t, mv_mcp_result *r) {
 }
 
 static const mv_mcp_transport_ops stdio_ops = {stdio_send, stdio_recv, stdio_close};
+
+int mv_mcp_stdio_adopt(mv_mcp_transport **out, int in_fd, int out_fd, int err_fd,
+                       const mv_mcp_limits *lim) {
+    stdio_transport *s = calloc(1, sizeof(*s));
+    *out = NULL;
+    if (s == NULL || (lim->max_stderr_bytes > 0 && err_fd >= 0 &&
+                      (s->err_text = malloc(lim->max_stderr_bytes)) == NULL)) {
+        free(s);
+        return MV_ENOMEM;
+    }
+    s->base.ops = &stdio_ops;
+    s->base.kind = MV_TRANSPORT_STDIO;
+    s->lim = *lim;
+    s->in_fd = in_fd;
+    s->out_fd = out_fd;
+    s->err_fd = err_fd;
+    s->err_eof = err_fd < 0;
+    command_label(s->name, "adopted");
+    *out = &s->base;
+    return MV_OK;
+}
 
 /* ------------------------------------------------------------------ relay */
 

@@ -103,6 +103,13 @@ int mv_mcp_stdio_open(mv_mcp_transport **out, const mv_server_config *server,
  */
 int mv_mcp_stdio_fds(mv_mcp_transport *t, int *in_fd, int *out_fd, int *err_fd);
 
+/* The stdio transport's framing over descriptors the caller opened (no
+ * child: tests and fuzz/fuzz_stdio.c feed it from a pipe). `out_fd` is
+ * read, `in_fd` written, `err_fd` drained (-1 for none); the transport
+ * owns and closes them. 0 or MV_ENOMEM. */
+int mv_mcp_stdio_adopt(mv_mcp_transport **out, int in_fd, int out_fd, int err_fd,
+                       const mv_mcp_limits *lim);
+
 /* Close only the server's stdin (an MCP server's cue to exit), keeping its
  * output readable; close() later waits for the exit and reaps the group.
  * Idempotent; a no-op for other transports. */

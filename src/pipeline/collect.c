@@ -68,12 +68,12 @@ static bool same_server(const mv_server_config *a, const mv_server_config *b) {
     return true;
 }
 
-static int append_also(char **list, const mv_server_config *s) {
+static int append_also(const mv_allocator *a, char **list, const mv_server_config *s) {
     const char *client = s->client != NULL ? s->client : "?";
     const char *path = s->config_path != NULL ? s->config_path : "?";
     size_t old = *list != NULL ? strlen(*list) : 0;
     size_t n = old + strlen(client) + strlen(path) + 8;
-    char *grown = realloc(*list, n);
+    char *grown = pl_realloc(a, *list, n);
     if (grown == NULL)
         return MV_ENOMEM;
     snprintf(grown + old, n - old, "%s%s (%s)", old > 0 ? "; " : "", client, path);
@@ -85,7 +85,8 @@ static int append_also(char **list, const mv_server_config *s) {
  * a name that two different servers share becomes "name@client" (and
  * "name@client#2"... when even that repeats). */
 static int plan_jobs(pl_pool *pool, const mv_server_config *const *servers, size_t n) {
-    pool->jobs = calloc(n > 0 ? n : 1, sizeof *pool->jobs);
+    const mv_allocator *a = pool->p->a;
+    pool->jobs = pl_alloc(a, (n > 0 ? n : 1) * sizeof *pool->jobs);
     if (pool->jobs == NULL)
         return MV_ENOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -93,7 +94,7 @@ static int plan_jobs(pl_pool *pool, const mv_server_config *const *servers, size
         bool dup = false;
         for (size_t j = 0; j < pool->n_jobs && !dup; j++) {
             if (same_server(pool->jobs[j].config, s)) {
-                if (append_also(&pool->jobs[j].also_in, s) != MV_OK)
+                if (append_also(a, &pool->jobs[j].also_in, s) != MV_OK)
                     return MV_ENOMEM;
                 dup = true;
             }
@@ -108,7 +109,7 @@ static int plan_jobs(pl_pool *pool, const mv_server_config *const *servers, size
             clash = j != i && str_eq(pool->jobs[j].config->name, s->name);
         const char *base = s->name != NULL && s->name[0] != '\0' ? s->name : "unnamed";
         size_t len = strlen(base) + (s->client != NULL ? strlen(s->client) : 1) + 24;
-        char *name = malloc(len);
+        char *name = pl_realloc(a, NULL, len);
         if (name == NULL)
             return MV_ENOMEM;
         if (!clash) {
@@ -221,7 +222,7 @@ static int run_pool(pl_pool *pool) {
         worker(pool);
         return MV_OK;
     }
-    pthread_t *threads = calloc(n, sizeof *threads);
+    pthread_t *threads = pl_alloc(pool->p->a, n * sizeof *threads);
     if (threads == NULL)
         return MV_ENOMEM;
     unsigned started = 0;
@@ -232,7 +233,7 @@ static int run_pool(pl_pool *pool) {
         worker(pool); /* no thread could start: do the work here */
     for (unsigned i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
-    free(threads);
+    pl_free(pool->p->a, threads);
     return MV_OK;
 }
 
@@ -289,17 +290,17 @@ static int write_snapshot(mv_buf *out, const pl_pool *pool) {
 void mv_pipeline_servers_free(mv_pipeline *p) {
     for (size_t i = 0; i < p->n_servers; i++) {
         mv_report_server *s = &p->servers[i];
-        free((char *)s->name);
-        free((char *)s->client);
-        free((char *)s->config);
-        free((char *)s->reason);
-        free((char *)s->transport);
-        free((char *)s->status);
-        free((char *)s->protocol_version);
-        free((char *)s->also_in);
+        pl_free(p->a, s->name);
+        pl_free(p->a, s->client);
+        pl_free(p->a, s->config);
+        pl_free(p->a, s->reason);
+        pl_free(p->a, s->transport);
+        pl_free(p->a, s->status);
+        pl_free(p->a, s->protocol_version);
+        pl_free(p->a, s->also_in);
     }
-    free(p->servers);
-    free(p->server_configs);
+    pl_free(p->a, p->servers);
+    pl_free(p->a, p->server_configs);
     p->servers = NULL;
     p->server_configs = NULL;
     p->n_servers = 0;
@@ -309,11 +310,11 @@ void mv_pipeline_servers_free(mv_pipeline *p) {
  * snapshot's servers). Strings are copied: the pool goes away. */
 int mv_pipeline_servers_reserve(mv_pipeline *p, size_t more) {
     size_t n = p->n_servers + more + 1;
-    mv_report_server *grown = realloc(p->servers, n * sizeof *grown);
+    mv_report_server *grown = pl_realloc(p->a, p->servers, n * sizeof *grown);
     if (grown == NULL)
         return MV_ENOMEM;
     p->servers = grown;
-    const mv_server_config **cfgs = realloc(p->server_configs, n * sizeof *cfgs);
+    const mv_server_config **cfgs = pl_realloc(p->a, p->server_configs, n * sizeof *cfgs);
     if (cfgs == NULL)
         return MV_ENOMEM;
     p->server_configs = cfgs;
@@ -330,17 +331,17 @@ static int record_servers(mv_pipeline *p, pl_pool *pool) {
         mv_report_server *rs = &p->servers[p->n_servers];
         memset(rs, 0, sizeof *rs);
         mv_transport t = r->transport != MV_TRANSPORT_NONE ? r->transport : job->config->transport;
-        rs->transport = mv_pipeline_strdup(mv_transport_name(t));
-        rs->status = mv_pipeline_strdup(mv_mcp_status_name(r->status));
+        rs->transport = pl_strdup(p->a, mv_transport_name(t));
+        rs->status = pl_strdup(p->a, mv_mcp_status_name(r->status));
         rs->tools = r->n_tools;
         rs->prompts = r->n_prompts;
         rs->resources = r->n_resources + r->n_resource_templates;
-        rs->name = mv_pipeline_strdup(job->name);
-        rs->client = mv_pipeline_strdup(job->config->client);
-        rs->config = mv_pipeline_strdup(job->config->config_path);
-        rs->reason = r->reason[0] != '\0' ? mv_pipeline_strdup(r->reason) : NULL;
+        rs->name = pl_strdup(p->a, job->name);
+        rs->client = pl_strdup(p->a, job->config->client);
+        rs->config = pl_strdup(p->a, job->config->config_path);
+        rs->reason = r->reason[0] != '\0' ? pl_strdup(p->a, r->reason) : NULL;
         rs->protocol_version =
-            r->protocol_version[0] != '\0' ? mv_pipeline_strdup(r->protocol_version) : NULL;
+            r->protocol_version[0] != '\0' ? pl_strdup(p->a, r->protocol_version) : NULL;
         rs->also_in = job->also_in;
         job->also_in = NULL;
         p->n_servers++;
@@ -356,10 +357,10 @@ static int record_servers(mv_pipeline *p, pl_pool *pool) {
 static void pool_free(pl_pool *pool) {
     for (size_t i = 0; i < pool->n_jobs; i++) {
         mv_mcp_result_free(&pool->jobs[i].result);
-        free(pool->jobs[i].name);
-        free(pool->jobs[i].also_in);
+        pl_free(pool->p->a, pool->jobs[i].name);
+        pl_free(pool->p->a, pool->jobs[i].also_in);
     }
-    free(pool->jobs);
+    pl_free(pool->p->a, pool->jobs);
     pthread_mutex_destroy(&pool->lock);
 }
 
@@ -369,7 +370,7 @@ int mv_pipeline_collect(mv_pipeline *p, const mv_server_config *const *servers, 
     mv_buf doc;
     int rc;
     memset(&pool, 0, sizeof pool);
-    mv_buf_init(&doc, NULL);
+    mv_buf_init(&doc, p->a);
     pool.p = p;
     pthread_mutex_init(&pool.lock, NULL);
     if ((rc = plan_jobs(&pool, servers, n)) != MV_OK || (rc = run_pool(&pool)) != MV_OK)

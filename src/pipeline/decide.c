@@ -42,7 +42,7 @@ typedef struct dc_ctx {
 static dc_server *add_server(dc_ctx *c, const mv_server_ident *ident, bool partial) {
     if (c->n_servers == c->cap_servers) {
         size_t cap = c->cap_servers ? 2 * c->cap_servers : 8;
-        dc_server *grown = realloc(c->servers, cap * sizeof *grown);
+        dc_server *grown = pl_realloc(c->p->a, c->servers, cap * sizeof *grown);
         if (grown == NULL)
             return NULL;
         c->servers = grown;
@@ -96,10 +96,10 @@ static int add_item(dc_ctx *c, dc_server *s, const mv_tool *t, size_t tool_index
             return MV_OK;
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 16;
-        mv_scan_item *items = realloc(s->items, cap * sizeof *items);
+        mv_scan_item *items = pl_realloc(c->p->a, s->items, cap * sizeof *items);
         if (items != NULL)
             s->items = items;
-        size_t *idx = realloc(s->tool_index, cap * sizeof *idx);
+        size_t *idx = pl_realloc(c->p->a, s->tool_index, cap * sizeof *idx);
         if (idx != NULL)
             s->tool_index = idx;
         if (items == NULL || idx == NULL)
@@ -204,8 +204,8 @@ static int gather(dc_ctx *c) {
 /* Report states from the store's answer, in registry order. */
 static int record_states(dc_ctx *c, const mv_store_scan_result *r) {
     mv_pipeline *p = c->p;
-    p->states = calloc(p->n_tools + 1, sizeof *p->states);
-    p->changed_servers = calloc(r->n_servers + 1, sizeof *p->changed_servers);
+    p->states = pl_alloc(p->a, (p->n_tools + 1) * sizeof *p->states);
+    p->changed_servers = pl_alloc(p->a, (r->n_servers + 1) * sizeof *p->changed_servers);
     if (p->states == NULL || p->changed_servers == NULL)
         return MV_ENOMEM;
     p->n_states = p->n_tools;
@@ -233,7 +233,7 @@ static int record_states(dc_ctx *c, const mv_store_scan_result *r) {
                     if (w > 0 && (size_t)w < sizeof list - o)
                         o += (size_t)w;
                 }
-                st->changed = mv_pipeline_strdup(list);
+                st->changed = pl_strdup(p->a, list);
                 if (st->changed == NULL)
                     return MV_ENOMEM;
             }
@@ -249,7 +249,7 @@ int mv_pipeline_decide(mv_pipeline *p, mv_store *st, mv_actor actor, int64_t now
     int rc;
     memset(&c, 0, sizeof c);
     c.p = p;
-    mv_buf_init(&c.findings, NULL);
+    mv_buf_init(&c.findings, p->a);
     if (p->scan == NULL || st == NULL)
         return mv_error_set(err, MV_EINVAL, "decide needs a finished scan and a store");
     if (!p->opts.model.keep_definitions)
@@ -257,13 +257,13 @@ int mv_pipeline_decide(mv_pipeline *p, mv_store *st, mv_actor actor, int64_t now
                             "decide needs the canonical definitions (model.keep_definitions)");
     if (p->decisions != NULL)
         return mv_error_set(err, MV_EINVAL, "the pipeline has already decided");
-    c.finding_off = calloc(p->n_tools + 1, sizeof *c.finding_off);
+    c.finding_off = pl_alloc(p->a, (p->n_tools + 1) * sizeof *c.finding_off);
     if (c.finding_off == NULL || (rc = gather(&c)) != MV_OK) {
         rc = mv_error_set(err, MV_ENOMEM, "out of memory");
         goto done;
     }
     fix_findings(&c);
-    scans = calloc(c.n_servers + 1, sizeof *scans);
+    scans = pl_alloc(p->a, (c.n_servers + 1) * sizeof *scans);
     if (scans == NULL) {
         rc = mv_error_set(err, MV_ENOMEM, "out of memory");
         goto done;
@@ -277,12 +277,12 @@ int mv_pipeline_decide(mv_pipeline *p, mv_store *st, mv_actor actor, int64_t now
         rc = mv_error_set(err, MV_ENOMEM, "out of memory");
 done:
     for (size_t k = 0; k < c.n_servers; k++) {
-        free(c.servers[k].items);
-        free(c.servers[k].tool_index);
+        pl_free(p->a, c.servers[k].items);
+        pl_free(p->a, c.servers[k].tool_index);
     }
-    free(c.servers);
-    free(scans);
-    free(c.finding_off);
+    pl_free(p->a, c.servers);
+    pl_free(p->a, scans);
+    pl_free(p->a, c.finding_off);
     mv_buf_release(&c.findings);
     return rc;
 }

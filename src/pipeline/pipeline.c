@@ -6,38 +6,73 @@
  */
 #include "pipeline/pipeline_int.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mcpvet/registry.h"
 
-static char *dup_cstr(const char *s) {
+/* The size header of a pipeline block (keeps the payload max-aligned). */
+#define PL_HEADER sizeof(max_align_t)
+
+void *pl_alloc(const mv_allocator *a, size_t size) {
+    void *p = pl_realloc(a, NULL, size);
+    if (p != NULL)
+        memset(p, 0, size);
+    return p;
+}
+
+void *pl_realloc(const mv_allocator *a, void *ptr, size_t size) {
+    char *base = ptr != NULL ? (char *)ptr - PL_HEADER : NULL;
+    size_t old = 0;
+    if (size > SIZE_MAX - PL_HEADER)
+        return NULL;
+    if (base != NULL)
+        memcpy(&old, base, sizeof old);
+    char *n = base != NULL ? mv_realloc(a, base, old + PL_HEADER, size + PL_HEADER)
+                           : mv_alloc(a, size + PL_HEADER);
+    if (n == NULL)
+        return NULL;
+    memcpy(n, &size, sizeof size);
+    return n + PL_HEADER;
+}
+
+void pl_free(const mv_allocator *a, const void *ptr) {
+    if (ptr == NULL)
+        return;
+    char *base = (char *)(uintptr_t)ptr - PL_HEADER;
+    size_t size;
+    memcpy(&size, base, sizeof size);
+    mv_free(a, base, size + PL_HEADER);
+}
+
+char *pl_strdup(const mv_allocator *a, const char *s) {
     if (s == NULL)
         return NULL;
     size_t n = strlen(s) + 1;
-    char *d = malloc(n);
+    char *d = pl_realloc(a, NULL, n);
     if (d != NULL)
         memcpy(d, s, n);
     return d;
-}
-
-char *mv_pipeline_strdup(const char *s) {
-    return dup_cstr(s);
 }
 
 int mv_pipeline_new(mv_pipeline **out, const mv_pipeline_options *opts, mv_error *err) {
     mv_pipeline *p = NULL;
     int rc = MV_ENOMEM;
     *out = NULL;
-    p = calloc(1, sizeof *p);
+    p = pl_alloc(opts != NULL ? opts->model.allocator : NULL, sizeof *p);
     if (p == NULL)
         goto done;
     if (opts != NULL)
         p->opts = *opts;
+    p->a = p->opts.model.allocator;
+    if (p->opts.mcp.allocator == NULL)
+        p->opts.mcp.allocator = p->a;
     p->opts.model.server = NULL;
     if (p->opts.concurrency == 0)
         p->opts.concurrency = MV_PIPELINE_DEFAULT_CONCURRENCY;
-    mv_buf_init(&p->snapshot, NULL);
+    mv_buf_init(&p->snapshot, p->a);
     if (p->opts.shared_engine != NULL) {
         p->engine = p->opts.shared_engine;
     } else {
@@ -62,27 +97,27 @@ void mv_pipeline_free(mv_pipeline *p) {
     mv_registry_free(p->registry);
     for (size_t i = 0; i < p->n_sets; i++) {
         mv_toolset_free(p->sets[i].set);
-        free(p->sets[i].source);
-        free(p->sets[i].data);
+        pl_free(p->a, p->sets[i].source);
+        pl_free(p->a, p->sets[i].data);
     }
-    free(p->sets);
-    free(p->tool_sources);
+    pl_free(p->a, p->sets);
+    pl_free(p->a, p->tool_sources);
     for (size_t i = 0; p->states != NULL && i < p->n_states; i++)
-        free((char *)p->states[i].changed);
-    free(p->states);
-    free(p->changed_servers);
+        pl_free(p->a, p->states[i].changed);
+    pl_free(p->a, p->states);
+    pl_free(p->a, p->changed_servers);
     mv_store_scan_result_free(p->decisions);
     mv_pipeline_servers_free(p);
     mv_buf_release(&p->snapshot);
     mv_engine_free(p->own_engine);
-    free(p);
+    pl_free(p->a, p);
 }
 
 /* Make room for one more tool set. */
 static pl_set *push_set(mv_pipeline *p) {
     if (p->n_sets == p->cap_sets) {
         size_t cap = p->cap_sets ? 2 * p->cap_sets : 4;
-        pl_set *grown = realloc(p->sets, cap * sizeof *grown);
+        pl_set *grown = pl_realloc(p->a, p->sets, cap * sizeof *grown);
         if (grown == NULL)
             return NULL;
         p->sets = grown;
@@ -119,12 +154,15 @@ static int adopt_snapshot_servers(mv_pipeline *p, pl_set *s) {
         for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
             if (src[i]->len == 0 && i != 0 && i != 4)
                 continue;
-            char *copy = malloc(src[i]->len + 1);
+            /* C strings: up to an embedded NUL, as every reader sees them */
+            const char *nul = src[i]->len > 0 ? memchr(src[i]->ptr, '\0', src[i]->len) : NULL;
+            size_t len = nul != NULL ? (size_t)(nul - src[i]->ptr) : src[i]->len;
+            char *copy = pl_realloc(p->a, NULL, len + 1);
             if (copy == NULL)
                 return MV_ENOMEM;
-            if (src[i]->len > 0)
-                memcpy(copy, src[i]->ptr, src[i]->len);
-            copy[src[i]->len] = '\0';
+            if (len > 0)
+                memcpy(copy, src[i]->ptr, len);
+            copy[len] = '\0';
             *dst[i] = copy;
         }
         rs->tools = m->counts[MV_ITEM_TOOL];
@@ -140,12 +178,12 @@ int mv_pipeline_add_file(mv_pipeline *p, const char *path, const char *server, m
     pl_set *s = push_set(p);
     if (s == NULL)
         return mv_error_set(err, MV_ENOMEM, "out of memory");
-    s->source = dup_cstr(path);
+    s->source = pl_strdup(p->a, path);
     if (s->source == NULL)
         return mv_error_set(err, MV_ENOMEM, "out of memory");
     int rc = mv_model_load_file(&s->set, path, &mopts, err);
     if (rc != MV_OK) {
-        free(s->source);
+        pl_free(p->a, s->source);
         return rc;
     }
     p->n_tools += s->set->n_tools;
@@ -163,11 +201,11 @@ int mv_pipeline_add_document(mv_pipeline *p, const char *data, size_t len, const
     if (s == NULL)
         return mv_error_set(err, MV_ENOMEM, "out of memory");
     /* The model's strings point into the document: keep a copy alive. */
-    s->data = malloc(len + 1);
-    s->source = dup_cstr(source != NULL ? source : "<document>");
+    s->data = len < SIZE_MAX ? pl_realloc(p->a, NULL, len + 1) : NULL;
+    s->source = pl_strdup(p->a, source != NULL ? source : "<document>");
     if (s->data == NULL || s->source == NULL) {
-        free(s->data);
-        free(s->source);
+        pl_free(p->a, s->data);
+        pl_free(p->a, s->source);
         return mv_error_set(err, MV_ENOMEM, "out of memory");
     }
     if (len > 0)
@@ -175,8 +213,8 @@ int mv_pipeline_add_document(mv_pipeline *p, const char *data, size_t len, const
     s->data[len] = '\0';
     int rc = mv_model_parse(&s->set, s->data, len, s->source, &mopts, err);
     if (rc != MV_OK) {
-        free(s->data);
-        free(s->source);
+        pl_free(p->a, s->data);
+        pl_free(p->a, s->source);
         return rc;
     }
     p->n_tools += s->set->n_tools;
@@ -209,17 +247,20 @@ static const char *tool_source(const mv_pipeline *p, const pl_set *s, size_t too
 
 int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err) {
     int rc = MV_ENOMEM;
-    if (p->scan != NULL)
+    if (p->scan != NULL || p->registry != NULL)
         return mv_error_set(err, MV_EINVAL, "the pipeline has already scanned");
-    p->registry = mv_registry_new(p->opts.model.allocator);
-    p->tool_sources = calloc(p->n_tools + 1, sizeof *p->tool_sources);
+    p->registry = mv_registry_new(p->a);
+    p->tool_sources = pl_alloc(p->a, (p->n_tools + 1) * sizeof *p->tool_sources);
     if (p->registry == NULL || p->tool_sources == NULL)
         goto oom;
     size_t next = 0;
     for (size_t i = 0; i < p->n_sets; i++) {
         const pl_set *s = &p->sets[i];
         for (size_t t = 0; t < s->set->n_tools; t++, next++) {
-            if (mv_registry_add(p->registry, &s->set->tools[t]) != MV_OK) {
+            int ar = mv_registry_add(p->registry, &s->set->tools[t]);
+            if (ar == MV_ENOMEM)
+                goto oom;
+            if (ar != MV_OK) {
                 rc = mv_error_set(err, MV_ELIMIT, "too many tools for one registry");
                 goto done;
             }

@@ -23,6 +23,7 @@ typedef struct pl_set {
 
 struct mv_pipeline {
     mv_pipeline_options opts;
+    const mv_allocator *a; /* opts.model.allocator: every block the pipeline owns */
     const mv_engine *engine; /* own_engine, or borrowed (options.shared_engine) */
     mv_engine *own_engine;
     pl_set *sets;
@@ -45,7 +46,14 @@ struct mv_pipeline {
     const char **changed_servers; /* NULL-terminated, borrowed names */
 };
 
-char *mv_pipeline_strdup(const char *s);
+/* The pipeline's own memory, from the injected allocator (`a` may be
+ * NULL = the default). Each block carries its size in a header, so the
+ * allocator's free gets the size its alloc was given. pl_alloc zeroes;
+ * pl_realloc(a, NULL, n) allocates; pl_free(a, NULL) is a no-op. */
+void *pl_alloc(const mv_allocator *a, size_t size);
+void *pl_realloc(const mv_allocator *a, void *ptr, size_t size);
+void pl_free(const mv_allocator *a, const void *ptr);
+char *pl_strdup(const mv_allocator *a, const char *s);
 
 /* Room for `more` report servers (and their configs). 0 or MV_ENOMEM. */
 int mv_pipeline_servers_reserve(mv_pipeline *p, size_t more);

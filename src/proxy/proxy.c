@@ -363,6 +363,19 @@ static void handle_client_message(px *p, const char *line, size_t len, bool repl
     }
     const mv_jv *method = mv_jobject_get(root, "method");
     const mv_jv *idv = mv_jobject_get(root, "id");
+    /* What the guard decides or rewrites must be a request it can track:
+     * a tools/call sent as a notification or with an id that is no
+     * string or number (null, true, an object) would otherwise pass
+     * undecided, and a lenient server may still run it. */
+    if (px_method_guarded(method) && (idv == NULL || !id_of(idv, &key, &json))) {
+        if (idv != NULL)
+            reply_error(p, NULL, 0, -32600,
+                        "mcpvet proxy: a request the guard decides needs an id that is a "
+                        "string or a number");
+        px_log(p->g, "refused a %.*s from the agent without a usable id",
+               (int)mv_jstring_len(method), mv_jstring(method));
+        goto done;
+    }
     if (!mv_jis_string(method) || idv == NULL) {
         /* A notification or a reply to the server's request. */
         send_server(p, line, len);
@@ -799,6 +812,135 @@ static void run_loop(px *p) {
     }
 }
 
+/* What a relay needs besides its descriptors: the parse arenas and the
+ * guard (with its store). `o` has its defaults filled in. */
+static int px_setup(px *p, const mv_proxy_options *o, mv_proxy_outcome *out, mv_error *err) {
+    p->o = o;
+    p->outcome = out;
+    p->server_status = -1;
+    mv_buf_init(&p->meta, NULL);
+    mv_buf_init(&p->out, NULL);
+    p->arena = mv_arena_new(NULL, 64 * 1024);
+    p->carena = mv_arena_new(NULL, 64 * 1024);
+    if (p->arena == NULL || p->carena == NULL)
+        return mv_error_set(err, MV_ENOMEM, "out of memory");
+
+    px_guard_config gc;
+    memset(&gc, 0, sizeof(gc));
+    gc.policy = o->policy;
+    gc.results = o->results;
+    gc.name = o->name;
+    gc.ident.name = o->name;
+    gc.ident.transport = "stdio";
+    gc.ident.command = o->argv[0];
+    gc.ident.args = o->argv + 1;
+    gc.ident.n_args = o->argc - 1;
+    if (o->config != NULL) {
+        mv_server_ident_from_config(&gc.ident, o->config);
+        gc.ident.name = o->name;
+    }
+    gc.store = o->store;
+    gc.store_path = o->store_path;
+    gc.log = o->log;
+    gc.clock = o->clock;
+    gc.clock_arg = o->clock_arg;
+    return px_guard_new(&p->g, &gc, err);
+}
+
+static void px_teardown(px *p) {
+    for (size_t i = 0; i < p->n_hq; i++)
+        free(p->hq[i].line);
+    free(p->hq);
+    while (p->n_fl > 0)
+        drop_fl(p, &p->fl[p->n_fl - 1]);
+    free(p->fl);
+    if (p->t != NULL)
+        p->t->ops->close(p->t, NULL);
+    px_reader_free(&p->cr);
+    px_reader_free(&p->sr);
+    px_queue_free(&p->cq);
+    px_queue_free(&p->sq);
+    px_guard_free(p->g);
+    mv_buf_release(&p->meta);
+    mv_buf_release(&p->out);
+    mv_arena_free(p->arena);
+    mv_arena_free(p->carena);
+}
+
+static void fill_defaults(mv_proxy_options *o) {
+    if (o->max_message_bytes == 0)
+        o->max_message_bytes = MV_PROXY_DEFAULT_MAX_MESSAGE;
+    if (o->timeout_ms == 0)
+        o->timeout_ms = MV_PROXY_DEFAULT_TIMEOUT_MS;
+    if (o->list_timeout_ms == 0)
+        o->list_timeout_ms = MV_PROXY_DEFAULT_LIST_TIMEOUT_MS;
+}
+
+/* ------------------------------------------- without a loop (proxy_int.h) */
+
+struct px_session {
+    px p;
+    mv_proxy_options o;
+    mv_proxy_outcome outcome;
+};
+
+int px_session_new(px_session **out, const mv_proxy_options *opts, mv_error *err) {
+    px_session *s = calloc(1, sizeof(*s));
+    int rc;
+    *out = NULL;
+    if (s == NULL)
+        return mv_error_set(err, MV_ENOMEM, "out of memory");
+    s->o = *opts;
+    fill_defaults(&s->o);
+    px_reader_init(&s->p.cr, -1, s->o.max_message_bytes);
+    px_reader_init(&s->p.sr, -1, s->o.max_message_bytes);
+    px_queue_init(&s->p.cq, -1);
+    px_queue_init(&s->p.sq, -1);
+    if ((rc = px_setup(&s->p, &s->o, &s->outcome, err)) != MV_OK) {
+        px_teardown(&s->p);
+        free(s);
+        return rc;
+    }
+    s->p.last_server_activity = mv_mcp_now_ms();
+    *out = s;
+    return MV_OK;
+}
+
+void px_session_free(px_session *s) {
+    if (s == NULL)
+        return;
+    px_teardown(&s->p);
+    free(s);
+}
+
+void px_session_client_line(px_session *s, const char *line, size_t len) {
+    handle_client_line(&s->p, line, len);
+}
+
+void px_session_server_line(px_session *s, const char *line, size_t len) {
+    handle_server_line(&s->p, line, len);
+}
+
+void px_session_oversize(px_session *s, const char *prefix, size_t len, bool from_client) {
+    px_reader r;
+    px_reader_init(&r, -1, s->o.max_message_bytes);
+    r.prefix_len = len < PX_PREFIX ? len : PX_PREFIX;
+    memcpy(r.prefix, prefix, r.prefix_len);
+    oversize(&s->p, &r, from_client);
+}
+
+void px_session_take(px_session *s, bool to_client, mv_buf *out) {
+    px_queue *q = to_client ? &s->p.cq : &s->p.sq;
+    if (q->len > 0)
+        mv_buf_append(out, q->buf + q->start, q->len);
+    q->start = 0;
+    q->len = 0;
+}
+
+const char *px_session_refresh_id(const px_session *s) {
+    return s->p.refreshing ? s->p.refresh_id : NULL;
+}
+
 /* ---------------------------------------------------------------- entry */
 
 static const char *const policy_names[] = {"tofu", "strict", "audit"};
@@ -841,12 +983,7 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
         opts->argc == 0 || opts->argv[0] == NULL)
         return mv_error_set(err, MV_EINVAL, "the proxy needs a server name and a command");
     o = *opts;
-    if (o.max_message_bytes == 0)
-        o.max_message_bytes = MV_PROXY_DEFAULT_MAX_MESSAGE;
-    if (o.timeout_ms == 0)
-        o.timeout_ms = MV_PROXY_DEFAULT_TIMEOUT_MS;
-    if (o.list_timeout_ms == 0)
-        o.list_timeout_ms = MV_PROXY_DEFAULT_LIST_TIMEOUT_MS;
+    fill_defaults(&o);
     /* A write to a side that went away must fail with EPIPE, not kill the
      * process: SIGPIPE is blocked in this thread for the session and any
      * that became pending is consumed before the mask is restored. */
@@ -854,38 +991,7 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
     sigemptyset(&pipe_set);
     sigaddset(&pipe_set, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
-    p.o = &o;
-    p.outcome = out;
-    p.server_status = -1;
-    mv_buf_init(&p.meta, NULL);
-    mv_buf_init(&p.out, NULL);
-    p.arena = mv_arena_new(NULL, 64 * 1024);
-    p.carena = mv_arena_new(NULL, 64 * 1024);
-    if (p.arena == NULL || p.carena == NULL) {
-        rc = mv_error_set(err, MV_ENOMEM, "out of memory");
-        goto done;
-    }
-
-    px_guard_config gc;
-    memset(&gc, 0, sizeof(gc));
-    gc.policy = o.policy;
-    gc.results = o.results;
-    gc.name = o.name;
-    gc.ident.name = o.name;
-    gc.ident.transport = "stdio";
-    gc.ident.command = o.argv[0];
-    gc.ident.args = o.argv + 1;
-    gc.ident.n_args = o.argc - 1;
-    if (o.config != NULL) {
-        mv_server_ident_from_config(&gc.ident, o.config);
-        gc.ident.name = o.name;
-    }
-    gc.store = o.store;
-    gc.store_path = o.store_path;
-    gc.log = o.log;
-    gc.clock = o.clock;
-    gc.clock_arg = o.clock_arg;
-    if ((rc = px_guard_new(&p.g, &gc, err)) != MV_OK)
+    if ((rc = px_setup(&p, &o, out, err)) != MV_OK)
         goto done;
 
     /* The server, started like the MCP client starts one (own process
@@ -942,23 +1048,7 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
     out->server_status = p.server_status;
     px_guard_counts(p.g, &out->blocked_calls, &out->hidden_items, &out->result_findings);
 done:
-    for (size_t i = 0; i < p.n_hq; i++)
-        free(p.hq[i].line);
-    free(p.hq);
-    while (p.n_fl > 0)
-        drop_fl(&p, &p.fl[p.n_fl - 1]);
-    free(p.fl);
-    if (p.t != NULL)
-        p.t->ops->close(p.t, NULL);
-    px_reader_free(&p.cr);
-    px_reader_free(&p.sr);
-    px_queue_free(&p.cq);
-    px_queue_free(&p.sq);
-    px_guard_free(p.g);
-    mv_buf_release(&p.meta);
-    mv_buf_release(&p.out);
-    mv_arena_free(p.arena);
-    mv_arena_free(p.carena);
+    px_teardown(&p);
     struct timespec zero = {0, 0};
     while (sigtimedwait(&pipe_set, NULL, &zero) > 0) {
     }

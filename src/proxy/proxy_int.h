@@ -73,6 +73,27 @@ int px_queue_flush(px_queue *q);
  * parser. false when none is found. */
 bool px_find_id(const char *s, size_t len, mv_buf *out);
 
+/* ------------------------------------------------- the relay, without I/O */
+
+/* The relay's message handling (proxy.c) without its poll() loop or a
+ * server process, for fuzz/fuzz_proxy.c and tests: each line is handled
+ * exactly as the loop handles a line read from that side, and what would
+ * be written to each side waits in its queue until taken. The options are
+ * those of mv_proxy_run (argv names the store identity; nothing is
+ * started). */
+typedef struct px_session px_session;
+int px_session_new(px_session **out, const mv_proxy_options *o, mv_error *err);
+void px_session_free(px_session *s);
+void px_session_client_line(px_session *s, const char *line, size_t len);
+void px_session_server_line(px_session *s, const char *line, size_t len);
+/* An over-cap message whose first `len` bytes are `prefix`. */
+void px_session_oversize(px_session *s, const char *prefix, size_t len, bool from_client);
+/* Append what waits for the agent (to_client) or the server to `out` and
+ * empty that queue. */
+void px_session_take(px_session *s, bool to_client, mv_buf *out);
+/* The id of the proxy's own tools/list in flight, NULL when none. */
+const char *px_session_refresh_id(const px_session *s);
+
 /* ------------------------------------------------------------- the guard */
 
 /* The lists the guard rewrites, in the store's item kinds. The server's

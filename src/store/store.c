@@ -1,6 +1,7 @@
 /*
  * The approval store's file: where it lives, how it is created (0600 in a
- * 0700 directory), how a file that is not ours is recognised before SQLite
+ * 0700 directory) and kept private (an existing file others can read is
+ * made 0600; one others can write is refused), how a file that is not ours is recognised before SQLite
  * touches it (so a corrupt or foreign file is reported and never changed),
  * the schema and its forward migrations (PRAGMA user_version), and the small
  * SQLite helpers the other parts share. Also the state machine of a scan,
@@ -375,6 +376,50 @@ static int make_parents(char *path, mv_error *err) {
     return MV_OK;
 }
 
+/* The store and its WAL hold every approval and definition: only their
+ * owner may read or change them. A file others can read (an empty file
+ * made with the usual umask and given as --store, a store copied with cp)
+ * is made 0600 before anything is written to it. A non-empty file others
+ * can write is refused: anyone could have changed its approvals, so it is
+ * for a person to check it (nothing is changed). `path` names `fd`, whose
+ * status is `sb`. */
+static int keep_private(int fd, const struct stat *sb, const char *path, mv_error *err) {
+    mode_t perm = sb->st_mode & 07777;
+    if ((perm & 077) == 0)
+        return MV_OK;
+    if ((perm & 022) != 0 && sb->st_size > 0)
+        return mv_error_set(err, MV_EINVAL,
+                            "%s can be written by other users (mode %04o): anyone could have "
+                            "changed its approvals; it was left unchanged (check it, then "
+                            "chmod 600 it)",
+                            path, (unsigned)perm);
+    if (fchmod(fd, 0600) != 0)
+        return mv_error_set(err, MV_EIO,
+                            "%s can be read by other users (mode %04o) and cannot be made "
+                            "private: %s",
+                            path, (unsigned)perm, strerror(errno));
+    return MV_OK;
+}
+
+/* The same for the store's WAL and shared-memory files when they exist
+ * (SQLite gives new ones the database's mode). */
+static int keep_sidecars_private(const char *path, mv_error *err) {
+    static const char *const suffix[] = {"-wal", "-shm"};
+    char p[4096 + 8];
+    int rc = MV_OK;
+    for (size_t i = 0; i < 2 && rc == MV_OK; i++) {
+        snprintf(p, sizeof p, "%s%s", path, suffix[i]);
+        int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+            continue; /* none yet (or not ours to look at: SQLite will say) */
+        struct stat sb;
+        if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+            rc = keep_private(fd, &sb, p, err);
+        close(fd);
+    }
+    return rc;
+}
+
 /* Look at the file before SQLite does. *fresh = empty (new, or everything
  * still in its WAL). A file that is not SQLite, or SQLite carrying another
  * application_id, is refused here so SQLite never opens (and never
@@ -393,6 +438,8 @@ static int check_header(mv_store *st, bool *fresh, mv_error *err) {
         rc = mv_error_set(err, MV_ECORRUPT, "%s is not a regular file", st->path);
         goto done;
     }
+    if ((rc = keep_private(fd, &sb, st->path, err)) != MV_OK)
+        goto done;
     *fresh = sb.st_size == 0;
     if (*fresh)
         goto done;
@@ -504,7 +551,8 @@ int mv_store_open(mv_store **out, const char *path, const mv_store_options *opts
             close(fd);
     }
     bool fresh = false;
-    if ((rc = check_header(st, &fresh, err)) != MV_OK)
+    if ((rc = check_header(st, &fresh, err)) != MV_OK ||
+        (rc = keep_sidecars_private(st->path, err)) != MV_OK)
         goto done;
 
     int r = sqlite3_open_v2(st->path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);

@@ -3,13 +3,16 @@
  * (partial lines, CRLF, blank lines, a last line without newline, an
  * over-cap line refused at once and skipped to its end while the next
  * message survives), the write queue, the lenient id finder used for
- * messages that cannot be parsed, the policy/results names, and the
- * guard's decision on a server's instructions (the initialize result's
+ * messages that cannot be parsed, the policy/results names, the guard's
+ * decision on a server's instructions (the initialize result's
  * "instructions", decided like a list item against a real store in a
- * temporary directory). The relay itself is tested end to end with real
+ * temporary directory), and, through the loop-free px_session, that a
+ * tools/call the guard cannot track (a notification, an id that is null,
+ * true or an object) never reaches the server. The relay itself is tested end to end with real
  * servers in tests/integration/proxy.sh.
  */
 #include <fcntl.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <signal.h>
@@ -198,6 +201,82 @@ static void test_find_id(void **state) {
     for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
         assert_false(px_find_id(none[i], strlen(none[i]), &id));
     mv_buf_release(&id);
+}
+
+/* A store path in a fresh directory (removed by the caller). */
+static void scratch_store(char *dir, size_t dsize, char *path, size_t psize) {
+    snprintf(dir, dsize, "/tmp/mcpvet-proxy-session.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, psize, "%s/store.db", dir);
+}
+
+/* Found by fuzz/fuzz_proxy.c (tests/regress/proxy/): a tools/call without
+ * a usable id went to the server undecided, under every policy. */
+static void test_untracked_call_refused(void **state) {
+    static const char *const argv[] = {"cmd"};
+    static const char *const calls[] = {
+        "{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"name\":\"wipe\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"tools/call\",\"params\":{\"name\":"
+        "\"wipe\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"tools/call\",\"params\":{\"name\":"
+        "\"wipe\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"tools/list\"}",
+    };
+    char dir[64], path[96];
+    (void)state;
+    scratch_store(dir, sizeof dir, path, sizeof path);
+    FILE *log = fopen("/dev/null", "w");
+    assert_non_null(log);
+    mv_proxy_options o;
+    memset(&o, 0, sizeof o);
+    o.policy = MV_PROXY_STRICT;
+    o.name = "srv";
+    o.argv = argv;
+    o.argc = 1;
+    o.store_path = path;
+    o.log = log;
+    px_session *s = NULL;
+    mv_error err;
+    assert_int_equal(px_session_new(&s, &o, &err), MV_OK);
+    mv_buf to_server, to_client;
+    mv_buf_init(&to_server, NULL);
+    mv_buf_init(&to_client, NULL);
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        to_server.len = to_client.len = 0;
+        px_session_client_line(s, calls[i], strlen(calls[i]));
+        px_session_take(s, false, &to_server);
+        px_session_take(s, true, &to_client);
+        assert_int_equal(to_server.len, 0);
+        if (i == 0) {
+            assert_int_equal(to_client.len, 0); /* a notification gets no answer */
+        } else {
+            mv_buf_putc(&to_client, '\0');
+            assert_non_null(strstr(to_client.data, "\"id\":null"));
+            assert_non_null(strstr(to_client.data, "-32600"));
+        }
+    }
+    /* Hard negative: the same call with a real id is decided (blocked:
+     * nothing is approved under strict) and a ping without id passes. */
+    const char *ok = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}";
+    const char *note = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+    to_server.len = 0;
+    px_session_client_line(s, ok, strlen(ok));
+    px_session_client_line(s, note, strlen(note));
+    px_session_take(s, false, &to_server);
+    mv_buf_putc(&to_server, '\0');
+    assert_non_null(strstr(to_server.data, "\"ping\""));
+    assert_non_null(strstr(to_server.data, "notifications/initialized"));
+    px_session_free(s);
+    mv_buf_release(&to_server);
+    mv_buf_release(&to_client);
+    fclose(log);
+    char p2[128];
+    unlink(path);
+    snprintf(p2, sizeof p2, "%s-wal", path);
+    unlink(p2);
+    snprintf(p2, sizeof p2, "%s-shm", path);
+    unlink(p2);
+    rmdir(dir);
 }
 
 static void test_names(void **state) {
@@ -511,6 +590,7 @@ int main(void) {
         cmocka_unit_test(test_queue),
         cmocka_unit_test(test_find_id),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_untracked_call_refused),
         cmocka_unit_test_setup_teardown(test_instructions_tofu, ins_setup, ins_teardown),
         cmocka_unit_test_setup_teardown(test_instructions_poison, ins_setup, ins_teardown),
         cmocka_unit_test_setup_teardown(test_instructions_strict, ins_setup, ins_teardown),

@@ -1054,6 +1054,80 @@ static void test_default_path_and_modes(void **state) {
     unsetenv("XDG_STATE_HOME");
 }
 
+/* An existing file given as the store: readable by others is made 0600
+ * (an empty file from `touch`, a store copied with cp), writable by others
+ * and not empty is refused and left as it was; an empty world-writable
+ * file holds nothing to trust and is made 0600 too. */
+static void test_existing_file_modes(void **state) {
+    (void)state;
+    struct stat sb;
+    mv_store *st = NULL;
+    mv_error err;
+    mv_store_options o = {.create = true};
+    const char *p = path_in("touched.db");
+    /* an empty 0644 file */
+    int fd = open(p, O_CREAT | O_WRONLY | O_EXCL, 0644);
+    assert_true(fd >= 0);
+    fchmod(fd, 0644);
+    close(fd);
+    assert_int_equal(mv_store_open(&st, p, &o, &err), MV_OK);
+    assert_int_equal(stat(p, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0600);
+    spec s[] = {{"a", "A.", MV_VERDICT_CLEAN}};
+    scan_drop(st, "x", s, 1);
+    mv_store_close(st);
+    /* an existing store copied with a group/world-readable mode, its WAL too */
+    assert_int_equal(chmod(p, 0644), 0);
+    char wal[600];
+    snprintf(wal, sizeof wal, "%s-wal", p);
+    if (stat(wal, &sb) == 0)
+        assert_int_equal(chmod(wal, 0640), 0);
+    st = NULL;
+    assert_int_equal(mv_store_open(&st, p, &o, &err), MV_OK);
+    assert_int_equal(stat(p, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0600);
+    if (stat(wal, &sb) == 0)
+        assert_int_equal(sb.st_mode & 07777, 0600);
+    ASSERT_STATE(st, "x", "a", MV_STATE_PENDING);
+    mv_store_close(st);
+    /* writable by others: refused, mode and bytes unchanged */
+    assert_int_equal(chmod(p, 0666), 0);
+    size_t before_len = 0, after_len = 0;
+    char *before = read_all(p, &before_len);
+    st = NULL;
+    mv_error_clear(&err);
+    assert_int_equal(mv_store_open(&st, p, &o, &err), MV_EINVAL);
+    assert_null(st);
+    assert_non_null(strstr(err.message, "written by other users"));
+    assert_non_null(strstr(err.message, "0666"));
+    assert_int_equal(stat(p, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0666);
+    char *after = read_all(p, &after_len);
+    assert_int_equal(before_len, after_len);
+    assert_memory_equal(before, after, before_len);
+    /* group-writable only: refused as well */
+    assert_int_equal(chmod(p, 0620), 0);
+    assert_int_equal(mv_store_open(&st, p, &o, &err), MV_EINVAL);
+    free(before);
+    free(after);
+    /* an empty world-writable file: nothing in it to trust, made 0600 */
+    const char *q = path_in("empty-0666.db");
+    fd = open(q, O_CREAT | O_WRONLY | O_EXCL, 0600);
+    assert_true(fd >= 0);
+    fchmod(fd, 0666);
+    close(fd);
+    assert_int_equal(mv_store_open(&st, q, &o, &err), MV_OK);
+    assert_int_equal(stat(q, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0600);
+    mv_store_close(st);
+    /* hard negative: a private store is opened and left 0600 */
+    assert_int_equal(chmod(p, 0600), 0);
+    assert_int_equal(mv_store_open(&st, p, &o, &err), MV_OK);
+    assert_int_equal(stat(p, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0600);
+    mv_store_close(st);
+}
+
 /* --------------------------------------------------- out of memory */
 
 static void populate(const char *name) {
@@ -1359,6 +1433,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_migration_from_v1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_default_path_and_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_query_and_rename, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_existing_file_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_of_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_durability, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_processes, setup, teardown),

@@ -168,8 +168,9 @@ static void honest(const char *name, const char *desc, const param *params) {
     honest_v(name, desc, params, NULL);
 }
 
-static const param memo[] = {{"city", "string", "City"}, {"memo", "string", "Memo"}, {NULL}};
-static const param none[] = {{NULL}};
+static const param memo[] = {
+    {"city", "string", "City"}, {"memo", "string", "Memo"}, {NULL, NULL, NULL}};
+static const param none[] = {{NULL, NULL, NULL}};
 
 /* ------------------------------------------------------------- exfiltration */
 
@@ -209,19 +210,19 @@ static void test_exfil_generic_objects(void **state) {
 static void test_exfil_hard_negatives(void **state) {
     (void)state;
     /* how tools authenticate: the user's own key, in the key parameter */
-    static const param key[] = {{"api_key", "string", "API key"}, {NULL}};
+    static const param key[] = {{"api_key", "string", "API key"}, {NULL, NULL, NULL}};
     honest("chat_completion",
            "Sends a chat request to the configured provider. You must provide an API key in "
            "the api_key parameter. Always returns JSON.",
            key);
     /* a backup tool uploads by design and says so */
-    static const param bucket[] = {{"bucket", "string", "Destination bucket"}, {NULL}};
+    static const param bucket[] = {{"bucket", "string", "Destination bucket"}, {NULL, NULL, NULL}};
     honest("backup_workspace",
            "Uploads a snapshot of the whole workspace to the bucket you configure (for example "
            "s3://my-backups). It copies every file, including dotfiles, to that bucket.",
            bucket);
     /* the conversation is the subject of a summariser */
-    static const param convo[] = {{"conversation", "string", "Text"}, {NULL}};
+    static const param convo[] = {{"conversation", "string", "Text"}, {NULL, NULL, NULL}};
     honest("summarize_conversation",
            "Summarizes a conversation. Pass the full conversation text the user wants "
            "summarized; it is processed in memory.",
@@ -236,10 +237,10 @@ static void test_exfil_hard_negatives(void **state) {
     static const param prompt[] = {{"prompt", "string",
                                     "The question for the model. Copy from the user's message "
                                     "only."},
-                                   {NULL}};
+                                   {NULL, NULL, NULL}};
     honest("ask_model", "Asks a hosted model a question.", prompt);
     /* stems of other words: "past commands" is not "paste" */
-    static const param pattern[] = {{"pattern", "string", "Substring"}, {NULL}};
+    static const param pattern[] = {{"pattern", "string", "Substring"}, {NULL, NULL, NULL}};
     honest("search_shell_history",
            "Searches the user's shell history (~/.bash_history) for past commands matching a "
            "pattern. It reads history only.",
@@ -281,7 +282,7 @@ static void test_destroy_hard_negatives(void **state) {
            "Format a removable USB drive. All data on the selected drive is erased.", none);
     /* API documentation of an option, not an order */
     static const param keys[] = {{"keys", "array", "Keys to keep; send [] to remove all keys."},
-                                 {NULL}};
+                                 {NULL, NULL, NULL}};
     honest("update_ssh_keys", "Replaces the SSH keys of the account.", keys);
     /* commands quoted in code spans as the tool's input, not orders */
     honest("score_shell_line",
@@ -294,7 +295,8 @@ static void test_destroy_hard_negatives(void **state) {
            none);
     /* a boolean option documents its effect in the imperative */
     static const param clear[] = {
-        {"delete_file", "boolean", "Also delete every cached file when clearing."}, {NULL}};
+        {"delete_file", "boolean", "Also delete every cached file when clearing."},
+        {NULL, NULL, NULL}};
     honest("configure", "Configures the client.", clear);
     /* participles and descriptions */
     honest("account_history",

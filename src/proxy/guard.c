@@ -9,6 +9,15 @@
  * by the policy from the state the store gives it. The session keeps a view
  * per list (name -> allowed, and why not) that tools/call is decided by.
  *
+ * An unchanged list is not scanned again: the engine is pure (the same
+ * document gives the same findings), so the last complete scan of each
+ * list kind is kept with the exact document the engine read, and a list
+ * whose document is the same byte for byte reuses that scan (compared in
+ * full rather than by a hash: as exact, and cheaper than hashing it). Only
+ * the scan is reused, never a decision: the findings are applied to the
+ * store and decided from the states it gives every time (a person may
+ * have approved or quarantined something in between).
+ *
  * Failing closed: when the scan or the store cannot be used, an item passes
  * only when this session already allowed that exact definition; audit
  * passes everything. Every decision that keeps something from the agent is
@@ -95,6 +104,13 @@ struct px_guard {
     char *list_failed[PX_LIST_COUNT]; /* why the last refresh failed, or NULL */
     mv_buf msg;                       /* the last message for the agent */
     uint64_t blocked_calls, hidden_items, result_findings;
+    /* The last complete scan of each list kind (see the top of the file):
+     * the pipeline owns the findings, `memo_doc` is the document it
+     * scanned. One entry per kind bounds the memory (a document is under
+     * the message cap). */
+    mv_pipeline *memo[PX_LIST_COUNT];
+    mv_buf memo_doc[PX_LIST_COUNT];
+    uint64_t scan_reuses;
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -382,6 +398,8 @@ int px_guard_new(px_guard **out, const px_guard_config *cfg, mv_error *err) {
     g->log = cfg->log != NULL ? cfg->log : stderr;
     g->store = cfg->store;
     mv_buf_init(&g->msg, NULL);
+    for (int k = 0; k < PX_LIST_COUNT; k++)
+        mv_buf_init(&g->memo_doc[k], NULL);
     g->rarena = mv_arena_new(NULL, 4096);
     if (g->rarena == NULL) {
         px_guard_free(g);
@@ -410,6 +428,8 @@ void px_guard_free(px_guard *g) {
         items_free(&g->acc[k][1]);
         px_view_free(&g->view[k]);
         free(g->list_failed[k]);
+        mv_pipeline_free(g->memo[k]);
+        mv_buf_release(&g->memo_doc[k]);
     }
     if (g->own_store)
         mv_store_close(g->store);
@@ -439,6 +459,10 @@ void px_guard_capabilities(px_guard *g, const mv_jv *caps) {
     g->announced[PX_TEMPLATES] = g->announced[PX_RESOURCES];
     /* The instructions come in the same result (px_guard_instructions). */
     g->announced[PX_INSTRUCTIONS] = true;
+}
+
+uint64_t px_guard_scan_reuses(const px_guard *g) {
+    return g->scan_reuses;
 }
 
 const px_view *px_guard_view(const px_guard *g, px_list list) {
@@ -660,6 +684,8 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
     int rc = MV_ENOMEM;
     bool audit = g->cfg.policy == MV_PROXY_AUDIT;
     bool scanned = false, stored = false, batch = false;
+    bool reused = false;  /* `pipe` is g->memo[list], not ours to free */
+    bool memoize = false; /* keep `pipe` as the scan of this list kind */
     const char *fail_why = NULL;
     char why[600];
     px_view nv;
@@ -706,12 +732,28 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
     po.shared_engine = g->engine;
     po.model.keep_definitions = true;
     for (int attempt = 0; attempt <= MAX_BAD_ITEMS && !scanned; attempt++) {
-        mv_pipeline_free(pipe);
+        if (!reused)
+            mv_pipeline_free(pipe);
         pipe = NULL;
+        reused = false;
         doc.len = 0;
         snapshot_doc(g, list, acc, skip, &doc);
         if (doc.failed)
             goto done;
+        if (attempt == 0) {
+            /* The document is everything the scan depends on (this list,
+             * the other kinds' lists, the server's name); the engine and
+             * its options are the guard's for its whole life. */
+            const mv_buf *m = &g->memo_doc[list];
+            if (g->memo[list] != NULL && m->len == doc.len && doc.len > 0 &&
+                memcmp(m->data, doc.data, doc.len) == 0) {
+                pipe = g->memo[list];
+                reused = true;
+                scanned = true;
+                g->scan_reuses++;
+                break;
+            }
+        }
         mv_error_clear(&err);
         if ((rc = mv_pipeline_new(&pipe, &po, &err)) != MV_OK)
             goto done;
@@ -745,6 +787,10 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
             break;
         }
         scanned = true;
+        /* Only a scan of the first document is kept (the one compared),
+         * and only that of a complete list (the scans of earlier pages
+         * would push it out). */
+        memoize = attempt == 0 && last;
     }
     rc = MV_OK;
     if (!scanned && fail_why == NULL)
@@ -1042,7 +1088,17 @@ done:
     free(scan_items);
     px_view_free(&nv);
     mv_store_scan_result_free(res);
-    mv_pipeline_free(pipe);
+    if (memoize && rc == MV_OK) {
+        /* The buffers trade places: the old document's memory is reused
+         * by the next list's. */
+        mv_buf old_doc = g->memo_doc[list];
+        mv_pipeline_free(g->memo[list]);
+        g->memo[list] = pipe;
+        g->memo_doc[list] = doc;
+        doc = old_doc;
+    } else if (!reused) {
+        mv_pipeline_free(pipe);
+    }
     mv_buf_release(&doc);
     return rc;
 }

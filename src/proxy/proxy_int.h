@@ -233,6 +233,9 @@ bool px_guard_store_ok(const px_guard *g);
 void px_guard_counts(const px_guard *g, uint64_t *blocked_calls, uint64_t *hidden_items,
                      uint64_t *result_findings);
 
+/* How many list scans were reused (an unchanged list: see guard.c). */
+uint64_t px_guard_scan_reuses(const px_guard *g);
+
 /* Write a JSON string of `s` (render-safe for logs is separate). */
 void px_json_string(mv_buf *b, const char *s, size_t len);
 

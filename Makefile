@@ -25,7 +25,7 @@ SANITIZE_PACKAGES = clang libclang-rt-14-dev
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= model sse config session store_import normalize payload canonical engine \
-                textdiff mcpserver proxy proxy_frame stdio
+                textdiff rest mcpserver proxy proxy_frame stdio
 
 .PHONY: all deps test-deps node-deps configure build demo test stress check-sanitize fuzz bench install clean
 

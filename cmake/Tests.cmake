@@ -62,7 +62,7 @@ endforeach()
 # the target's corpus and every crash input kept under tests/regress/<target>/
 # runs once through the target's own invariants, with any compiler.
 set(MCPVET_FUZZ_REPLAY model sse config session store_import normalize payload canonical engine
-                       textdiff mcpserver proxy proxy_frame stdio)
+                       textdiff rest mcpserver proxy proxy_frame stdio)
 foreach(t IN LISTS MCPVET_FUZZ_REPLAY)
   if(t STREQUAL "model")
     set(seeds ${CMAKE_SOURCE_DIR}/fuzz/corpus)

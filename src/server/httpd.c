@@ -60,11 +60,12 @@ bool mv_httpd_key_matches(const mv_httpd_key *k, const char *given, size_t n) {
     return CRYPTO_memcmp(h, k->hash, sizeof h) == 0;
 }
 
-bool mv_httpd_key_in_request(const mv_httpd_key *k, struct MHD_Connection *c) {
-    const char *x = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-API-Key");
+bool mv_httpd_key_in_headers(const mv_httpd_key *k,
+                             const char *(*header)(void *ctx, const char *name), void *ctx) {
+    const char *x = header(ctx, "X-API-Key");
     if (x != NULL)
         return mv_httpd_key_matches(k, x, strlen(x));
-    const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+    const char *auth = header(ctx, "Authorization");
     if (auth == NULL || strncasecmp(auth, "Bearer ", 7) != 0)
         return false;
     auth += 7;
@@ -74,6 +75,14 @@ bool mv_httpd_key_in_request(const mv_httpd_key *k, struct MHD_Connection *c) {
     while (n > 0 && auth[n - 1] == ' ')
         n--;
     return mv_httpd_key_matches(k, auth, n);
+}
+
+static const char *connection_header(void *ctx, const char *name) {
+    return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
+}
+
+bool mv_httpd_key_in_request(const mv_httpd_key *k, struct MHD_Connection *c) {
+    return mv_httpd_key_in_headers(k, connection_header, c);
 }
 
 /* mkdir -p with mode 0700 for the missing parts of `dir`. */

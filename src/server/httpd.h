@@ -59,6 +59,11 @@ bool mv_httpd_key_matches(const mv_httpd_key *k, const char *given, size_t len);
 /* The request carries the key as X-API-Key or Authorization: Bearer. */
 bool mv_httpd_key_in_request(const mv_httpd_key *k, struct MHD_Connection *c);
 
+/* The same rule over any header lookup (`header` returns the first value
+ * of that name or NULL): the REST seam without a socket (rest.h). */
+bool mv_httpd_key_in_headers(const mv_httpd_key *k,
+                             const char *(*header)(void *ctx, const char *name), void *ctx);
+
 /* 32 random bytes as 64 hex digits in `out` (cap >= 65). False when no
  * randomness could be read. */
 bool mv_httpd_random_hex(char *out, size_t cap);

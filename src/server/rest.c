@@ -18,6 +18,11 @@
  *
  * The key rules (constant-time compare, never printed, generated 0600)
  * and the Host/Origin checks are shared with the MCP endpoint (httpd.h).
+ *
+ * The checks and the answer read the request through mv_rest_view
+ * (precheck on the headers, answer once the body is complete), so
+ * mv_rest_handle (rest.h) runs the very same code without a socket for
+ * fuzz/fuzz_rest.c.
  */
 #define _GNU_SOURCE /* pthread_sigmask and friends on glibc with _POSIX_C_SOURCE */
 #include "server/rest.h"
@@ -66,7 +71,7 @@ extern const size_t mv_web_app_css_len;
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "                 \
     "frame-ancestors 'none'"
 
-typedef struct rest_server {
+typedef struct mv_rest_handler {
     const mv_rest_options *o;
     mv_service *svc;
     mv_httpd_key key;
@@ -140,18 +145,6 @@ static enum MHD_Result send_reply(rest_server *s, struct MHD_Connection *c, rest
     return ret;
 }
 
-/* An error reply (status, code, message) sent at once. */
-static enum MHD_Result send_error(rest_server *s, struct MHD_Connection *c, rest_req *rq,
-                                  const char *method, const char *url, int status, const char *code,
-                                  const char *message, const char *allow) {
-    mv_service_reply r;
-    mv_service_reply_init(&r);
-    mv_service_fail(&r, status, code, "%s", message);
-    enum MHD_Result ret = send_reply(s, c, rq, method, url, &r, allow);
-    mv_service_reply_release(&r);
-    return ret;
-}
-
 /* ------------------------------------------------------------- routing */
 
 /* Percent-decode in place; '+' is a space in query values only. Fails on
@@ -191,8 +184,8 @@ static size_t keep_escapes(void *cls, struct MHD_Connection *c, char *s) {
 }
 
 /* A query value, decoded, copied into `a` (NULL when absent or bad). */
-static const char *query(struct MHD_Connection *c, mv_arena *a, const char *name, bool *bad) {
-    const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
+static const char *query(const mv_rest_view *view, mv_arena *a, const char *name, bool *bad) {
+    const char *v = view->query(view->ctx, name);
     if (v == NULL)
         return NULL;
     char *copy = mv_arena_memdup(a, v, strlen(v) + 1);
@@ -395,8 +388,7 @@ static int body_string(const mv_jv *body, mv_arena *a, const char *key, const ch
     return 0;
 }
 
-static int query_fail_on(struct MHD_Connection *c, mv_arena *a, mv_verdict *out,
-                         mv_service_reply *r) {
+static int query_fail_on(const mv_rest_view *c, mv_arena *a, mv_verdict *out, mv_service_reply *r) {
     bool bad = false;
     const char *v = query(c, a, "fail_on", &bad);
     *out = MV_VERDICT_QUARANTINE;
@@ -483,7 +475,7 @@ static int body_ids(const mv_jv *body, mv_arena *a, int64_t **ids, const char **
 }
 
 /* Answer a routed, authorized request whose body is complete. */
-static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match *m, rest_req *rq,
+static void dispatch(rest_server *s, const mv_rest_view *c, const route_match *m, rest_req *rq,
                      mv_arena *a, mv_service_reply *r) {
     const mv_jv *body = NULL;
     bool bad = false;
@@ -721,11 +713,98 @@ static void dispatch(rest_server *s, struct MHD_Connection *c, const route_match
         mv_service_fail(r, 500, "internal", "out of memory");
 }
 
+/* The checks made on the headers alone, before any body is read: Host,
+ * Origin, the API key, the CSRF token and Content-Length. Returns true to
+ * go on; false with `r` failed. Sets rq->web for the review page's POST. */
+static bool precheck(rest_server *s, const mv_rest_view *v, const char *method, const char *url,
+                     rest_req *rq, mv_service_reply *r) {
+    const char *host = v->header(v->ctx, "Host");
+    if (!mv_httpd_host_allowed(&s->hosts, host)) {
+        mv_service_fail(r, 421, "misdirected", "the Host header does not name this server");
+        return false;
+    }
+    const char *origin = v->header(v->ctx, "Origin");
+    if (origin != NULL && !mv_httpd_origin_allowed(&s->hosts, origin)) {
+        mv_service_fail(r, 403, "forbidden_origin", "requests from another origin are refused");
+        return false;
+    }
+    if (strncmp(url, "/api/", 5) == 0 && !mv_httpd_key_in_headers(&s->key, v->header, v->ctx)) {
+        mv_service_fail(r, 401, "unauthorized",
+                        "a valid API key is required (X-API-Key or Authorization: Bearer)");
+        return false;
+    }
+    /* A browser's POST always carries Origin: then (or whenever the header
+     * is sent) the CSRF token must be right. Checked after the key, so the
+     * token is no oracle for an unauthenticated caller. */
+    const char *token = v->header(v->ctx, "X-CSRF-Token");
+    if (strcmp(method, "POST") == 0 && (origin != NULL || token != NULL)) {
+        if (!csrf_matches(s, token)) {
+            mv_service_fail(r, 403, "csrf",
+                            "a POST from a browser needs the X-CSRF-Token header "
+                            "(GET /api/v1/csrf)");
+            return false;
+        }
+        rq->web = true;
+    }
+    const char *cl = v->header(v->ctx, "Content-Length");
+    if (cl != NULL && strtoull(cl, NULL, 10) > (unsigned long long)s->o->max_body) {
+        mv_service_fail(r, 413, "too_large", "the request body is larger than %zu bytes",
+                        s->o->max_body);
+        return false;
+    }
+    return true;
+}
+
+/* The answer to a request whose body is complete: the route's reply in
+ * `r` (with the Allow header's value in *allow for a 405), or one of the
+ * review page's files (*asset set, r untouched). */
+static void answer(rest_server *s, const mv_rest_view *v, const char *method, const char *url,
+                   rest_req *rq, mv_service_reply *r, const char **allow, route *asset) {
+    mv_arena *a = NULL;
+    route_match m;
+    *allow = NULL;
+    *asset = R_NONE;
+    if (rq->too_large) {
+        mv_service_fail(r, 413, "too_large", "the request body is larger than %zu bytes",
+                        s->o->max_body);
+        goto done;
+    }
+    a = mv_arena_new(NULL, 0);
+    if (a == NULL || rq->body.failed) {
+        mv_service_fail(r, 500, "internal", "out of memory");
+    } else if (!match_route(&m, a, url)) {
+        mv_service_fail(r, 400, "invalid_request", "the path has a bad percent escape");
+    } else if (m.r == R_NONE) {
+        mv_service_fail(r, 404, "not_found", "no such endpoint");
+    } else if (strcmp(method, m.allow) != 0) {
+        mv_service_fail(r, 405, "method_not_allowed", "this endpoint takes %s only", m.allow);
+        *allow = m.allow;
+    } else if (m.r == R_UI_INDEX || m.r == R_UI_JS || m.r == R_UI_CSS) {
+        *asset = m.r;
+    } else {
+        dispatch(s, v, &m, rq, a, r);
+    }
+done:
+    mv_arena_free(a);
+}
+
+/* The request view over a libmicrohttpd connection. */
+static const char *mhd_header(void *ctx, const char *name) {
+    return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
+}
+
+static const char *mhd_query(void *ctx, const char *name) {
+    return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls) {
     rest_server *s = cls;
     rest_req *rq = *con_cls;
+    mv_rest_view v = {.header = mhd_header, .query = mhd_query, .ctx = c};
+    mv_service_reply r;
+    enum MHD_Result ret;
     (void)version;
     if (rq == NULL) {
         /* First call: headers only. Refuse early what needs no body. */
@@ -736,37 +815,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         clock_gettime(CLOCK_MONOTONIC, &rq->start);
         *con_cls = rq;
         atomic_fetch_add(&s->in_flight, 1);
-        const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-        if (!mv_httpd_host_allowed(&s->hosts, host))
-            return send_error(s, c, rq, method, url, 421, "misdirected",
-                              "the Host header does not name this server", NULL);
-        const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-        if (origin != NULL && !mv_httpd_origin_allowed(&s->hosts, origin))
-            return send_error(s, c, rq, method, url, 403, "forbidden_origin",
-                              "requests from another origin are refused", NULL);
-        if (strncmp(url, "/api/", 5) == 0 && !mv_httpd_key_in_request(&s->key, c))
-            return send_error(s, c, rq, method, url, 401, "unauthorized",
-                              "a valid API key is required (X-API-Key or Authorization: Bearer)",
-                              NULL);
-        /* A browser's POST always carries Origin: then (or whenever the
-         * header is sent) the CSRF token must be right. Checked after the
-         * key, so the token is no oracle for an unauthenticated caller. */
-        const char *token = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-CSRF-Token");
-        if (strcmp(method, "POST") == 0 && (origin != NULL || token != NULL)) {
-            if (!csrf_matches(s, token))
-                return send_error(s, c, rq, method, url, 403, "csrf",
-                                  "a POST from a browser needs the X-CSRF-Token header "
-                                  "(GET /api/v1/csrf)",
-                                  NULL);
-            rq->web = true;
-        }
-        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-        if (cl != NULL && strtoull(cl, NULL, 10) > (unsigned long long)s->o->max_body) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "the request body is larger than %zu bytes", s->o->max_body);
-            return send_error(s, c, rq, method, url, 413, "too_large", msg, NULL);
-        }
-        return MHD_YES;
+        mv_service_reply_init(&r);
+        ret = precheck(s, &v, method, url, rq, &r) ? MHD_YES
+                                                   : send_reply(s, c, rq, method, url, &r, NULL);
+        mv_service_reply_release(&r);
+        return ret;
     }
     if (*upload_data_size > 0) {
         if (!rq->too_large && rq->body.len + *upload_data_size > s->o->max_body)
@@ -778,36 +831,91 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     }
     if (rq->answered)
         return MHD_YES;
-    if (rq->too_large) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "the request body is larger than %zu bytes", s->o->max_body);
-        return send_error(s, c, rq, method, url, 413, "too_large", msg, NULL);
-    }
-    mv_arena *a = mv_arena_new(NULL, 0);
-    mv_service_reply r;
-    route_match m;
+    const char *allow;
+    route asset;
     mv_service_reply_init(&r);
-    enum MHD_Result ret;
-    if (a == NULL || rq->body.failed) {
-        ret = send_error(s, c, rq, method, url, 500, "internal", "out of memory", NULL);
-    } else if (!match_route(&m, a, url)) {
-        ret = send_error(s, c, rq, method, url, 400, "invalid_request",
-                         "the path has a bad percent escape", NULL);
-    } else if (m.r == R_NONE) {
-        ret = send_error(s, c, rq, method, url, 404, "not_found", "no such endpoint", NULL);
-    } else if (strcmp(method, m.allow) != 0) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "this endpoint takes %s only", m.allow);
-        ret = send_error(s, c, rq, method, url, 405, "method_not_allowed", msg, m.allow);
-    } else if (m.r == R_UI_INDEX || m.r == R_UI_JS || m.r == R_UI_CSS) {
-        ret = send_asset(s, c, rq, method, url, m.r);
-    } else {
-        dispatch(s, c, &m, rq, a, &r);
-        ret = send_reply(s, c, rq, method, url, &r, NULL);
-    }
+    answer(s, &v, method, url, rq, &r, &allow, &asset);
+    if (asset != R_NONE)
+        ret = send_asset(s, c, rq, method, url, asset);
+    else
+        ret = send_reply(s, c, rq, method, url, &r, allow);
     mv_service_reply_release(&r);
-    mv_arena_free(a);
     return ret;
+}
+
+/* --------------------------------------------- without a socket (rest.h) */
+
+/* The fixed CSRF token of a handler: tests and the fuzz target send it. */
+#define REST_TEST_CSRF "0123456789abcdef0123456789abcdef"
+
+int mv_rest_handler_new(mv_rest_handler **out, const mv_rest_options *o, mv_service *svc,
+                        const char *key, unsigned port, mv_error *err) {
+    rest_server *s = NULL;
+    int rc = MV_OK;
+    *out = NULL;
+    if (key == NULL || !mv_httpd_key_valid(key, strlen(key)) || o == NULL || o->max_body == 0 ||
+        o->log == NULL) {
+        rc = mv_error_set(err, MV_EINVAL, "the handler needs a valid key, max_body and log");
+        goto done;
+    }
+    s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        rc = mv_error_set(err, MV_ENOMEM, "out of memory");
+        goto done;
+    }
+    s->o = o;
+    s->svc = svc;
+    pthread_mutex_init(&s->log_lock, NULL);
+    mv_httpd_key_set(&s->key, key, strlen(key));
+    snprintf(s->csrf, sizeof s->csrf, "%s", REST_TEST_CSRF);
+    mv_httpd_key_set(&s->csrf_key, s->csrf, strlen(s->csrf));
+    mv_httpd_hosts_add(&s->hosts, "127.0.0.1", port);
+    mv_httpd_hosts_add(&s->hosts, "localhost", port);
+    *out = s;
+done:
+    return rc;
+}
+
+void mv_rest_handler_free(mv_rest_handler *h) {
+    if (h == NULL)
+        return;
+    pthread_mutex_destroy(&h->log_lock);
+    free(h);
+}
+
+const char *mv_rest_handler_csrf(const mv_rest_handler *h) {
+    return h->csrf;
+}
+
+void mv_rest_handle(mv_rest_handler *h, const mv_rest_view *v, const char *method, const char *url,
+                    const char *body, size_t body_len, mv_service_reply *r, const char **allow,
+                    const char **asset, size_t *asset_len) {
+    rest_req rq;
+    route ar = R_NONE;
+    memset(&rq, 0, sizeof rq);
+    mv_buf_init(&rq.body, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &rq.start);
+    *allow = NULL;
+    *asset = NULL;
+    *asset_len = 0;
+    if (!precheck(h, v, method, url, &rq, r))
+        goto done;
+    /* The server's rule for a body arriving in pieces, in one piece. */
+    if (body_len > h->o->max_body)
+        rq.too_large = true;
+    else
+        mv_buf_append(&rq.body, body, body_len);
+    answer(h, v, method, url, &rq, r, allow, &ar);
+    if (ar == R_UI_JS)
+        *asset = mv_web_app_js, *asset_len = mv_web_app_js_len;
+    else if (ar == R_UI_CSS)
+        *asset = mv_web_app_css, *asset_len = mv_web_app_css_len;
+    else if (ar != R_NONE)
+        *asset = mv_web_index_html, *asset_len = mv_web_index_html_len;
+    if (*asset != NULL)
+        r->status = 200;
+done:
+    mv_buf_release(&rq.body);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,

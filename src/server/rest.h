@@ -52,6 +52,37 @@ typedef struct mv_rest_options {
  */
 int mv_rest_run(const mv_rest_options *o, mv_error *err);
 
+/* ------------------------------------------------ without a socket */
+
+/* How the request handling reads a request: libmicrohttpd's connection in
+ * the server, a parsed buffer in fuzz/fuzz_rest.c. Both return the first
+ * value of that name, raw (query values not yet percent-decoded), or
+ * NULL. */
+typedef struct mv_rest_view {
+    const char *(*header)(void *ctx, const char *name);
+    const char *(*query)(void *ctx, const char *name);
+    void *ctx;
+} mv_rest_view;
+
+/* The request handling of mv_rest_run over a borrowed service, with the
+ * given key, Host names 127.0.0.1:PORT and localhost:PORT, and the fixed
+ * CSRF token mv_rest_handler_csrf returns. `o` (borrowed) needs max_body
+ * and log. MV_EINVAL (an invalid key, no max_body or log), MV_ENOMEM. */
+typedef struct mv_rest_handler mv_rest_handler;
+int mv_rest_handler_new(mv_rest_handler **out, const mv_rest_options *o, mv_service *svc,
+                        const char *key, unsigned port, mv_error *err);
+void mv_rest_handler_free(mv_rest_handler *h);
+const char *mv_rest_handler_csrf(const mv_rest_handler *h);
+
+/* Answer one whole request (url: the path without its query, as
+ * libmicrohttpd passes it) exactly as the server does, every check in the
+ * same order: the reply in `r` (initialised by the caller), *allow the
+ * Allow header of a 405; for a review-page file *asset and *asset_len
+ * (static) with r->status 200. */
+void mv_rest_handle(mv_rest_handler *h, const mv_rest_view *v, const char *method, const char *url,
+                    const char *body, size_t body_len, mv_service_reply *r, const char **allow,
+                    const char **asset, size_t *asset_len);
+
 /* The embedded OpenAPI document (generated/openapi.c). */
 extern const char mv_openapi_json[];
 extern const size_t mv_openapi_json_len;

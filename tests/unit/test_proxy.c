@@ -605,7 +605,7 @@ static void reuse_list(ins_fx *f, px_guard *g, px_list list, const char *items, 
 
 static void test_list_scan_reuse(void **state) {
     ins_fx *f = *state;
-    bool allow[3];
+    bool allow[3] = {false, false, false};
     px_guard *g = ins_guard(f, MV_PROXY_TOFU);
     /* First list: scanned, the clean tools pinned, the poisoned one kept out. */
     reuse_list(f, g, PX_TOOLS, "[" REUSE_A "," REUSE_B "," REUSE_P "]", allow, 3);
@@ -673,7 +673,7 @@ static void test_list_scan_reuse(void **state) {
     /* The document holds the other kinds' lists too: a prompts list seen
      * since makes the same tools list a different scan. */
     const char *pl = "[{\"name\":\"greet\",\"description\":\"Greets the user by name.\"}]";
-    bool pallow[1];
+    bool pallow[1] = {false};
     reuse_list(f, g, PX_PROMPTS, pl, pallow, 1);
     assert_true(pallow[0]);
     reuse_list(f, g, PX_TOOLS, "[" REUSE_A1 "," REUSE_B "," REUSE_P "]", allow, 3);
@@ -695,7 +695,7 @@ static void test_list_scan_reuse(void **state) {
 /* strict: nothing passes before approval, with the scan reused or not. */
 static void test_list_scan_reuse_strict(void **state) {
     ins_fx *f = *state;
-    bool allow[2];
+    bool allow[2] = {false, false};
     px_guard *g = ins_guard(f, MV_PROXY_STRICT);
     reuse_list(f, g, PX_TOOLS, "[" REUSE_A "," REUSE_B "]", allow, 2);
     assert_false(allow[0]);

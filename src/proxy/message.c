@@ -70,51 +70,11 @@ int px_request_classify(const mv_jv *method, const mv_jv *params, px_request *rq
     return 0;
 }
 
-/* The list reply with only the allowed items of the list in its result. */
-static void write_filtered(mv_buf *b, const mv_jv *root, const mv_jv *result, const mv_jv *arr,
-                           const bool *allow) {
-    mv_buf_putc(b, '{');
-    for (uint32_t i = 0; i < root->n; i++) {
-        const mv_jm *m = &root->u.members[i];
-        if (i > 0)
-            mv_buf_putc(b, ',');
-        mv_buf_json_string(b, m->key, m->key_len);
-        mv_buf_putc(b, ':');
-        if (&m->value != result) {
-            mv_json_write(b, &m->value);
-            continue;
-        }
-        mv_buf_putc(b, '{');
-        for (uint32_t r = 0; r < result->n; r++) {
-            const mv_jm *rm = &result->u.members[r];
-            if (r > 0)
-                mv_buf_putc(b, ',');
-            mv_buf_json_string(b, rm->key, rm->key_len);
-            mv_buf_putc(b, ':');
-            if (&rm->value != arr) {
-                mv_json_write(b, &rm->value);
-                continue;
-            }
-            mv_buf_putc(b, '[');
-            bool first = true;
-            for (size_t k = 0; k < arr->n; k++) {
-                if (!allow[k])
-                    continue;
-                if (!first)
-                    mv_buf_putc(b, ',');
-                first = false;
-                mv_json_write(b, &arr->u.items[k]);
-            }
-            mv_buf_putc(b, ']');
-        }
-        mv_buf_putc(b, '}');
-    }
-    mv_buf_putc(b, '}');
-}
-
-/* The reply with one member (`drop`, a value of `result`) left out of its
- * result: everything else written as it came. */
-static void write_without(mv_buf *b, const mv_jv *root, const mv_jv *result, const mv_jv *drop) {
+/* The reply rewritten inside its result, everything else written as it
+ * came: the member whose value is `drop` left out (NULL: none), and the
+ * list `arr` cut to its allowed items (NULL: none). */
+static void write_rewritten(mv_buf *b, const mv_jv *root, const mv_jv *result, const mv_jv *drop,
+                            const mv_jv *arr, const bool *allow) {
     mv_buf_putc(b, '{');
     for (uint32_t i = 0; i < root->n; i++) {
         const mv_jm *m = &root->u.members[i];
@@ -137,7 +97,21 @@ static void write_without(mv_buf *b, const mv_jv *root, const mv_jv *result, con
             first = false;
             mv_buf_json_string(b, rm->key, rm->key_len);
             mv_buf_putc(b, ':');
-            mv_json_write(b, &rm->value);
+            if (&rm->value != arr) {
+                mv_json_write(b, &rm->value);
+                continue;
+            }
+            mv_buf_putc(b, '[');
+            bool first_item = true;
+            for (size_t k = 0; k < arr->n; k++) {
+                if (!allow[k])
+                    continue;
+                if (!first_item)
+                    mv_buf_putc(b, ',');
+                first_item = false;
+                mv_json_write(b, &arr->u.items[k]);
+            }
+            mv_buf_putc(b, ']');
         }
         mv_buf_putc(b, '}');
     }
@@ -162,7 +136,7 @@ int px_guard_reply(px_guard *g, const px_request *rq, const mv_jv *root, mv_buf 
         for (size_t i = 0; i < arr->n && all; i++)
             all = allow[i];
         if (!all)
-            write_filtered(out, root, result, arr, allow);
+            write_rewritten(out, root, result, NULL, arr, allow);
         free(allow);
         if (all)
             return 0;
@@ -188,7 +162,7 @@ int px_guard_reply(px_guard *g, const px_request *rq, const mv_jv *root, mv_buf 
             return MV_ENOMEM;
         if (allow)
             return 0;
-        write_without(out, root, result, ins);
+        write_rewritten(out, root, result, ins, NULL, NULL);
         return out->failed ? MV_ENOMEM : 1;
     }
     case PX_RQ_OTHER:

@@ -115,7 +115,8 @@ done:
     mv_arena_free(a);
 }
 
-static const mv_mcp_endpoint_handler recorder = {NULL, rec_open, rec_handle, rec_close};
+static const mv_mcp_endpoint_handler recorder = {
+    .ctx = NULL, .session_open = rec_open, .handle = rec_handle, .session_close = rec_close};
 
 /* ---------------------------------------------------------- a server */
 

@@ -151,6 +151,10 @@ typedef struct mv_proxy_http_options {
      * the agent (answered or dropped as without streams). */
     int (*stream_send)(void *stream, const char *msg, size_t len);
     void (*stream_end)(void *stream);
+    /* For the endpoint that serves the front (src/cli/proxy_serve.c):
+     * streams at once (0 = 32) and bytes waiting per stream (0 = 4 MiB). */
+    unsigned max_streams;
+    size_t stream_queue_bytes;
 } mv_proxy_http_options;
 
 /* 0, MV_EINVAL (no name, not an http/sse server) or MV_ENOMEM. A store that

@@ -72,6 +72,8 @@ int mv_cli_proxy_serve(const mv_proxy_http_options *opts, const char *listen, FI
         (o->timeout_ms != 0 ? o->timeout_ms : MV_PROXY_DEFAULT_TIMEOUT_MS) / 1000 + 15;
     eo.max_body = (size_t)o->max_message_bytes;
     eo.batches_by_version = true;
+    eo.max_streams = o->max_streams;
+    eo.stream_queue_bytes = o->stream_queue_bytes;
     mv_mcp_endpoint_handler hd = {.ctx = h,
                                   .session_open = mv_proxy_http_session_open,
                                   .handle = mv_proxy_http_handle,

@@ -567,6 +567,7 @@ typedef struct side {
     char *url;
     char *sid;
     char version[32];
+    const char *method; /* Mcp-Method of a POST (stateless revision), or NULL */
     bool get;
     long status;
     uint64_t discarded;
@@ -644,6 +645,8 @@ static struct curl_slist *side_headers(const side *sd) {
         h = curl_slist_append(h, "Expect:");
     if (h != NULL && sd->version[0] != '\0')
         h = mv_mcp_slist_add_encoded(h, "MCP-Protocol-Version", sd->version);
+    if (h != NULL && sd->method != NULL && strcmp(sd->version, STATELESS_VERSION) >= 0)
+        h = mv_mcp_slist_add_encoded(h, "Mcp-Method", sd->method);
     if (h != NULL && sd->sid != NULL)
         h = mv_mcp_slist_add(h, "Mcp-Session-Id", sd->sid);
     if (h != NULL && mv_mcp_url_origin(origin, sizeof origin, sd->url) == 0 &&
@@ -711,11 +714,12 @@ done:
 }
 
 int mv_mcp_http_post_message(mv_mcp_transport *base, const char *msg, size_t len,
-                             uint64_t deadline_ms, mv_mcp_failure *fail) {
+                             const char *method, uint64_t deadline_ms, mv_mcp_failure *fail) {
     side sd;
     CURL *c = NULL;
     int rc = -1;
     memset(&sd, 0, sizeof sd);
+    sd.method = method;
     if (base == NULL || base->kind != MV_TRANSPORT_HTTP)
         return mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "not a streamable HTTP transport");
     if (side_take((http_t *)base, &sd) != 0 || (c = curl_easy_init()) == NULL) {

@@ -134,11 +134,12 @@ typedef bool (*mv_mcp_observer)(void *arg, const char *msg, size_t len);
 void mv_mcp_http_set_observer(mv_mcp_transport *t, mv_mcp_observer fn, void *arg);
 
 /* POST one message that expects no reply (a notification, an answer to a
- * server's request) on a handle of its own, with the session's id and
- * version: safe while another thread is inside send on `t`. 0, or -1
- * with *fail (a non-2xx status, a transport failure). */
-int mv_mcp_http_post_message(mv_mcp_transport *t, const char *msg, size_t len, uint64_t deadline_ms,
-                             mv_mcp_failure *fail);
+ * server's request; `method` its method or NULL) on a handle of its own,
+ * with the session's id and version: safe while another thread is inside
+ * send on `t`. 0, or -1 with *fail (a non-2xx status, a transport
+ * failure). */
+int mv_mcp_http_post_message(mv_mcp_transport *t, const char *msg, size_t len, const char *method,
+                             uint64_t deadline_ms, mv_mcp_failure *fail);
 
 /* Open the session's GET event stream and hand each message to `cb`
  * until the server ends it (0), *stop turns true (0, checked about once a

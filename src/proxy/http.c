@@ -143,7 +143,7 @@ static int send_noreply(hsession *s, const char *msg, size_t len, const char *me
                         mv_mcp_failure *fail) {
     uint64_t deadline = mv_mcp_now_ms() + s->h->o.timeout_ms;
     if (s->t->kind == MV_TRANSPORT_HTTP)
-        return mv_mcp_http_post_message(s->t, msg, len, deadline, fail);
+        return mv_mcp_http_post_message(s->t, msg, len, method, deadline, fail);
     mv_mcp_msg_info info = {.method = method,
                             .protocol_version = s->version[0] ? s->version : NULL,
                             .notification = true};

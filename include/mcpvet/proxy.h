@@ -145,6 +145,16 @@ typedef struct mv_proxy_http_options {
     uint32_t list_timeout_ms;   /* the proxy's own tools/list, connecting; 0 = 30 s */
     int64_t (*clock)(void *arg);
     void *clock_arg;
+    /* The agent's event streams (the endpoint's mv_mcp_stream, opaque
+     * here): queue one message (0, or negative: the stream is gone or
+     * dropped) and end a stream. NULL: nothing the server starts reaches
+     * the agent (answered or dropped as without streams). */
+    int (*stream_send)(void *stream, const char *msg, size_t len);
+    void (*stream_end)(void *stream);
+    /* For the endpoint that serves the front (src/cli/proxy_serve.c):
+     * streams at once (0 = 32) and bytes waiting per stream (0 = 4 MiB). */
+    unsigned max_streams;
+    size_t stream_queue_bytes;
 } mv_proxy_http_options;
 
 /* 0, MV_EINVAL (no name, not an http/sse server) or MV_ENOMEM. A store that
@@ -160,6 +170,19 @@ void mv_proxy_http_free(mv_proxy_http *h);
 int mv_proxy_http_session_open(void *ctx, void **session);
 void mv_proxy_http_handle(void *ctx, void *session, const char *msg, size_t len, mv_buf *reply);
 void mv_proxy_http_session_close(void *ctx, void *session);
+
+/* The streaming handler (the endpoint's handle_streamed, stream_open and
+ * stream_close; `stream` as mv_proxy_http_options.stream_send takes it).
+ * handle_streamed is called without the session's serialisation for
+ * messages that expect no reply: they go upstream on a request of their
+ * own, so the server's question inside a running request gets its
+ * answer. The session's GET stream gets what the server starts outside
+ * requests (the proxy keeps the upstream GET stream open while it is),
+ * and list_changed among them marks the list stale for the guard. */
+void mv_proxy_http_handle_streamed(void *ctx, void *session, const char *msg, size_t len,
+                                   mv_buf *reply, void *stream);
+void mv_proxy_http_stream_open(void *ctx, void *session, void *stream);
+void mv_proxy_http_stream_close(void *ctx, void *session, void *stream);
 
 /* Counters over the sessions closed so far. */
 void mv_proxy_http_counts(mv_proxy_http *h, mv_proxy_outcome *out);

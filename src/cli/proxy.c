@@ -63,8 +63,9 @@ void mv_cli_proxy_usage(FILE *f) {
           "                        gives that entry; a remote entry brings its URL and\n"
           "                        headers; a stdio entry runs its command when none is\n"
           "                        given after --)\n"
-          "\n"
-          "Remote servers (the guard as a streamable-HTTP server):\n"
+          "\n",
+          f);
+    fputs("Remote servers (the guard as a streamable-HTTP server):\n"
           "      --url URL         the remote MCP server\n"
           "      --transport http|sse  how to reach it: streamable HTTP (default) or\n"
           "                        legacy HTTP+SSE\n"
@@ -74,6 +75,11 @@ void mv_cli_proxy_usage(FILE *f) {
           "      --listen HOST:PORT  where agents connect (loopback only; default\n"
           "                        127.0.0.1:0, the bound address is logged); the\n"
           "                        endpoint path is /mcp\n"
+          "      --max-streams N   event streams open at once towards agents (GET\n"
+          "                        streams and streamed replies; default 32)\n"
+          "      --stream-queue BYTES  what may wait to be written on one stream; a\n"
+          "                        client that stops reading is dropped (default\n"
+          "                        4194304)\n"
           "\n"
           "Install:\n"
           "      --install         rewrite every discovered client config so its stdio\n"
@@ -109,7 +115,7 @@ int mv_cli_proxy(int argc, char **argv) {
     mv_cli_list configs;
     bool install = false, uninstall = false, dry_run = false;
     double timeout = 0;
-    unsigned long long max_message = 0;
+    unsigned long long max_message = 0, max_streams = 0, stream_queue = 0;
     int first_cmd = -1, code = MV_EXIT_USAGE;
     FILE *log = NULL;
     memset(&configs, 0, sizeof(configs));
@@ -151,7 +157,8 @@ int mv_cli_proxy(int argc, char **argv) {
             code = MV_EXIT_OK;
             goto done;
         } else if (strcmp(a, "--config") == 0 || strcmp(a, "--timeout") == 0 ||
-                   strcmp(a, "--max-message") == 0 || strcmp(a, "--header") == 0) {
+                   strcmp(a, "--max-message") == 0 || strcmp(a, "--header") == 0 ||
+                   strcmp(a, "--max-streams") == 0 || strcmp(a, "--stream-queue") == 0) {
             if (i + 1 >= argc) {
                 mv_cli_error("proxy: %s needs a value", a);
                 goto done;
@@ -160,6 +167,17 @@ int mv_cli_proxy(int argc, char **argv) {
             if (strcmp(a, "--config") == 0 || strcmp(a, "--header") == 0) {
                 if (mv_cli_list_add(strcmp(a, "--config") == 0 ? &configs : &headers, v) != 0) {
                     mv_cli_error("out of memory");
+                    goto done;
+                }
+            } else if (strcmp(a, "--max-streams") == 0) {
+                if (mv_cli_parse_count("proxy: --max-streams", v, 4096, &max_streams) != 0)
+                    goto done;
+            } else if (strcmp(a, "--stream-queue") == 0) {
+                if (mv_cli_parse_count("proxy: --stream-queue", v, 1ull << 30, &stream_queue) !=
+                        0 ||
+                    stream_queue < 1024) {
+                    if (stream_queue < 1024 && stream_queue != 0)
+                        mv_cli_error("proxy: --stream-queue must be at least 1024");
                     goto done;
                 }
             } else if (strcmp(a, "--timeout") == 0) {
@@ -344,12 +362,15 @@ int mv_cli_proxy(int argc, char **argv) {
         ho.log = log;
         ho.max_message_bytes = max_message;
         ho.timeout_ms = timeout > 0 ? (uint32_t)(timeout * 1000.0 + 0.5) : 0;
+        ho.max_streams = (unsigned)max_streams;
+        ho.stream_queue_bytes = (size_t)stream_queue;
         code = mv_cli_proxy_serve(&ho, listen != NULL ? listen : "127.0.0.1:0", log);
         goto done;
     }
-    if (listen != NULL || transport != NULL || headers.n > 0) {
-        mv_cli_error("proxy: --listen, --transport and --header go with --url (a remote "
-                     "server)");
+    if (listen != NULL || transport != NULL || headers.n > 0 || max_streams > 0 ||
+        stream_queue > 0) {
+        mv_cli_error("proxy: --listen, --transport, --header, --max-streams and --stream-queue "
+                     "go with --url (a remote server)");
         goto done;
     }
     const char *const *cmd_argv = NULL;

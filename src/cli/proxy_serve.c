@@ -17,7 +17,30 @@
 #include "mcpvet/report.h"
 #include "server/mcp_endpoint.h"
 
-int mv_cli_proxy_serve(const mv_proxy_http_options *o, const char *listen, FILE *log) {
+/* The endpoint's stream calls, for the proxy (which sees streams as
+ * opaque pointers: it does not link the server). */
+static int stream_send(void *st, const char *msg, size_t len) {
+    return mv_mcp_stream_send(st, msg, len);
+}
+static void stream_end(void *st) {
+    mv_mcp_stream_end(st);
+}
+static void on_message(void *ctx, void *session, const char *msg, size_t len, mv_buf *reply,
+                       mv_mcp_stream *st) {
+    mv_proxy_http_handle_streamed(ctx, session, msg, len, reply, st);
+}
+static void on_stream_open(void *ctx, void *session, mv_mcp_stream *st) {
+    mv_proxy_http_stream_open(ctx, session, st);
+}
+static void on_stream_close(void *ctx, void *session, mv_mcp_stream *st) {
+    mv_proxy_http_stream_close(ctx, session, st);
+}
+
+int mv_cli_proxy_serve(const mv_proxy_http_options *opts, const char *listen, FILE *log) {
+    mv_proxy_http_options copy = *opts;
+    const mv_proxy_http_options *o = &copy;
+    copy.stream_send = stream_send;
+    copy.stream_end = stream_end;
     mv_proxy_http *h = NULL;
     mv_mcp_endpoint *ep = NULL;
     char *bound = NULL;
@@ -48,10 +71,16 @@ int mv_cli_proxy_serve(const mv_proxy_http_options *o, const char *listen, FILE 
     eo.request_deadline_s =
         (o->timeout_ms != 0 ? o->timeout_ms : MV_PROXY_DEFAULT_TIMEOUT_MS) / 1000 + 15;
     eo.max_body = (size_t)o->max_message_bytes;
+    eo.batches_by_version = true;
+    eo.max_streams = o->max_streams;
+    eo.stream_queue_bytes = o->stream_queue_bytes;
     mv_mcp_endpoint_handler hd = {.ctx = h,
                                   .session_open = mv_proxy_http_session_open,
                                   .handle = mv_proxy_http_handle,
-                                  .session_close = mv_proxy_http_session_close};
+                                  .session_close = mv_proxy_http_session_close,
+                                  .stream_open = on_stream_open,
+                                  .stream_close = on_stream_close,
+                                  .handle_streamed = on_message};
     mv_error_clear(&err);
     if (mv_mcp_endpoint_start(&ep, &eo, &hd, &bound, &err) != MV_OK) {
         mv_cli_error("proxy: cannot listen on %s: %s", listen, err.message);

@@ -15,6 +15,8 @@
  * succeeds, recv hands out the queued messages and then the failure, so
  * what arrived before a cap or a timeout is not lost.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,10 @@ typedef struct http_t {
     mv_mcp_msgq q;
     bool has_pending;
     mv_mcp_failure pending;
+    /* For the proxy (mv_mcp_http_set_observer and friends): */
+    mv_mcp_observer observer;
+    void *observer_arg;
+    pthread_mutex_t mu; /* endpoint, session_id, protocol_version vs. the side requests */
 } http_t;
 
 enum body_kind { BODY_UNKNOWN, BODY_JSON, BODY_SSE, BODY_ERROR, BODY_DISCARD };
@@ -120,6 +126,8 @@ static int on_event(void *arg, const mv_sse_event *ev) {
     int rc;
     if (ev->type_len != 7 || memcmp(ev->type, "message", 7) != 0)
         return 0;
+    if (x->t->observer != NULL && x->t->observer(x->t->observer_arg, ev->data, ev->data_len))
+        return 0; /* taken as it arrived */
     rc = mv_mcp_queue_payload(&x->t->q, ev->data, ev->data_len, x->want, &x->answered);
     x->queued += x->t->q.count - before;
     if (rc != 0)
@@ -299,8 +307,11 @@ static int http_send(mv_mcp_transport *base, const char *msg, size_t len,
     mv_buf_init(&x.body, NULL);
     t->has_pending = false;
     if (info != NULL && info->protocol_version != NULL &&
-        strlen(info->protocol_version) < sizeof t->protocol_version)
+        strlen(info->protocol_version) < sizeof t->protocol_version) {
+        pthread_mutex_lock(&t->mu);
         strcpy(t->protocol_version, info->protocol_version);
+        pthread_mutex_unlock(&t->mu);
+    }
     if ((info == NULL || !info->notification) && mv_mcp_rpc_id_of(&want, msg, len) != 0) {
         mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "out of memory");
         goto done;
@@ -397,7 +408,9 @@ static int http_send(mv_mcp_transport *base, const char *msg, size_t len,
         goto done;
     }
     if (x.session_id_len > 0 && t->session_id == NULL) {
+        pthread_mutex_lock(&t->mu);
         t->session_id = strdup(x.session_id);
+        pthread_mutex_unlock(&t->mu);
         if (t->session_id == NULL) {
             mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "out of memory");
             goto done;
@@ -410,8 +423,10 @@ static int http_send(mv_mcp_transport *base, const char *msg, size_t len,
     }
     if (strcmp(url, t->endpoint) != 0) {
         /* The redirect chain worked: go straight there from now on. */
+        pthread_mutex_lock(&t->mu);
         free(t->endpoint);
         t->endpoint = url;
+        pthread_mutex_unlock(&t->mu);
         url = NULL;
     }
     result = 0;
@@ -486,6 +501,7 @@ static void http_close(mv_mcp_transport *base, mv_mcp_result *r) {
     free(t->session_id);
     free(t->endpoint);
     free(t->configured_url);
+    pthread_mutex_destroy(&t->mu);
     free(t);
 }
 
@@ -504,6 +520,7 @@ int mv_mcp_http_open(mv_mcp_transport **out, const mv_server_config *server,
         return mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "out of memory");
     t->base.ops = &HTTP_OPS;
     t->base.kind = MV_TRANSPORT_HTTP;
+    pthread_mutex_init(&t->mu, NULL);
     t->lim = *lim;
     if (mv_mcp_url_origin(t->origin, sizeof t->origin, server->url) != 0) {
         mv_mcp_fail(fail, MV_MCP_INVALID_CONFIG, 0, "the URL is not an absolute http or https URL");
@@ -523,5 +540,223 @@ int mv_mcp_http_open(mv_mcp_transport **out, const mv_server_config *server,
     rc = 0;
 done:
     http_close(t != NULL ? &t->base : NULL, NULL);
+    return rc;
+}
+
+/* ------------------------------------------- side requests (the proxy)
+ *
+ * The HTTP front of `mcpvet proxy` relays what the server starts: the
+ * messages of a reply stream as they arrive (the observer, called from
+ * inside send), the session's GET stream (listen, on a thread of its own)
+ * and the client's answers and notifications, which must reach the server
+ * while a request is still in flight on the transport's own handle (a
+ * server that asks the client for a sampling inside a tools/call waits
+ * for that answer before it replies). The side requests use handles of
+ * their own and a snapshot of the session taken under the lock. */
+
+void mv_mcp_http_set_observer(mv_mcp_transport *base, mv_mcp_observer fn, void *arg) {
+    if (base == NULL || base->kind != MV_TRANSPORT_HTTP)
+        return;
+    http_t *t = (http_t *)base;
+    t->observer = fn;
+    t->observer_arg = arg;
+}
+
+typedef struct side {
+    http_t *t;
+    char *url;
+    char *sid;
+    char version[32];
+    const char *method; /* Mcp-Method of a POST (stateless revision), or NULL */
+    bool get;
+    long status;
+    uint64_t discarded;
+    mv_sse_parser *parser;
+    mv_mcp_observer cb;
+    void *cb_arg;
+    const atomic_bool *stop;
+    bool failed;
+    mv_mcp_failure fail;
+    char errbuf[CURL_ERROR_SIZE];
+} side;
+
+static int side_take(http_t *t, side *sd) {
+    pthread_mutex_lock(&t->mu);
+    sd->t = t;
+    sd->url = strdup(t->endpoint);
+    sd->sid = t->session_id != NULL ? strdup(t->session_id) : NULL;
+    snprintf(sd->version, sizeof sd->version, "%s", t->protocol_version);
+    bool ok = sd->url != NULL && (t->session_id == NULL || sd->sid != NULL);
+    pthread_mutex_unlock(&t->mu);
+    return ok ? 0 : -1;
+}
+
+static void side_release(side *sd) {
+    free(sd->url);
+    free(sd->sid);
+    mv_sse_parser_free(sd->parser);
+}
+
+static int side_event(void *arg, const mv_sse_event *ev) {
+    side *sd = arg;
+    if (ev->type_len == 7 && memcmp(ev->type, "message", 7) == 0 && ev->data_len > 0)
+        (void)sd->cb(sd->cb_arg, ev->data, ev->data_len);
+    return 0;
+}
+
+static size_t side_body(char *ptr, size_t size, size_t nmemb, void *arg) {
+    side *sd = arg;
+    size_t n = size * nmemb;
+    if (sd->parser != NULL) {
+        int rc = mv_sse_parser_feed(sd->parser, ptr, n);
+        if (rc < 0) {
+            sd->failed = true;
+            mv_mcp_fail(&sd->fail, rc == MV_ELIMIT ? MV_MCP_CAP_HIT : MV_MCP_PROTOCOL_ERROR, 0,
+                        rc == MV_ELIMIT ? "an event of the server's stream exceeds the message cap"
+                                        : "out of memory reading the server's stream");
+            return 0;
+        }
+        return n;
+    }
+    sd->discarded += n;
+    return sd->discarded > DISCARD_CAP ? 0 : n;
+}
+
+static int side_progress(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un) {
+    side *sd = arg;
+    (void)dt;
+    (void)dn;
+    (void)ut;
+    (void)un;
+    return sd->stop != NULL && atomic_load(sd->stop) ? 1 : 0;
+}
+
+static struct curl_slist *side_headers(const side *sd) {
+    struct curl_slist *h = NULL;
+    char origin[512];
+    if (sd->get) {
+        h = mv_mcp_slist_add(h, "Accept", "text/event-stream");
+    } else {
+        h = mv_mcp_slist_add(h, "Content-Type", "application/json");
+        if (h != NULL)
+            h = mv_mcp_slist_add(h, "Accept", "application/json, text/event-stream");
+    }
+    if (h != NULL)
+        h = curl_slist_append(h, "Expect:");
+    if (h != NULL && sd->version[0] != '\0')
+        h = mv_mcp_slist_add_encoded(h, "MCP-Protocol-Version", sd->version);
+    if (h != NULL && sd->method != NULL && strcmp(sd->version, STATELESS_VERSION) >= 0)
+        h = mv_mcp_slist_add_encoded(h, "Mcp-Method", sd->method);
+    if (h != NULL && sd->sid != NULL)
+        h = mv_mcp_slist_add(h, "Mcp-Session-Id", sd->sid);
+    if (h != NULL && mv_mcp_url_origin(origin, sizeof origin, sd->url) == 0 &&
+        strcmp(origin, sd->t->origin) == 0)
+        h = mv_mcp_headers_append(h, &sd->t->headers);
+    return h;
+}
+
+/* One side request; the reply's status in sd->status. */
+static int side_perform(side *sd, CURL *c, const char *msg, size_t len, uint64_t deadline_ms,
+                        mv_mcp_failure *fail) {
+    struct curl_slist *hdrs = side_headers(sd);
+    char origin[512], what[600];
+    int rc = -1;
+    if (mv_mcp_url_origin(origin, sizeof origin, sd->url) != 0)
+        snprintf(origin, sizeof origin, "the server");
+    snprintf(what, sizeof what, "%s to %s", sd->get ? "GET" : "POST", origin);
+    if (hdrs == NULL ||
+        mv_mcp_curl_setup(c, sd->url, deadline_ms, !sd->get, sd->errbuf) != CURLE_OK ||
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs) != CURLE_OK ||
+        curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, side_body) != CURLE_OK ||
+        curl_easy_setopt(c, CURLOPT_WRITEDATA, sd) != CURLE_OK ||
+        curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L) != CURLE_OK ||
+        curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, side_progress) != CURLE_OK ||
+        curl_easy_setopt(c, CURLOPT_XFERINFODATA, sd) != CURLE_OK ||
+        (!sd->get &&
+         (curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len) != CURLE_OK ||
+          curl_easy_setopt(c, CURLOPT_POSTFIELDS, msg) != CURLE_OK))) {
+        mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "%s: cannot set up the request", what);
+        goto done;
+    }
+    if (sd->get) {
+        /* The stream's type is known only with the headers: parse from
+         * the first byte and let a non-stream reply fail the parse
+         * harmlessly (its status decides). */
+        sd->parser = mv_sse_parser_new((size_t)sd->t->lim.max_message_bytes, side_event, sd);
+        if (sd->parser == NULL) {
+            mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "out of memory");
+            goto done;
+        }
+    }
+    CURLcode cr = curl_easy_perform(c);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &sd->status);
+    if (sd->failed) {
+        *fail = sd->fail;
+        goto done;
+    }
+    if (cr == CURLE_ABORTED_BY_CALLBACK && sd->stop != NULL && atomic_load(sd->stop)) {
+        rc = 0; /* stopped on purpose */
+        goto done;
+    }
+    if (cr != CURLE_OK && !(cr == CURLE_WRITE_ERROR && sd->discarded > DISCARD_CAP)) {
+        mv_mcp_fail_curl(fail, cr, what);
+        fail->http_status = (int)sd->status;
+        goto done;
+    }
+    if (sd->status < 200 || sd->status > 299) {
+        mv_mcp_fail_status(fail, sd->status, NULL, what);
+        goto done;
+    }
+    rc = 0;
+done:
+    curl_slist_free_all(hdrs);
+    return rc;
+}
+
+int mv_mcp_http_post_message(mv_mcp_transport *base, const char *msg, size_t len,
+                             const char *method, uint64_t deadline_ms, mv_mcp_failure *fail) {
+    side sd;
+    CURL *c = NULL;
+    int rc = -1;
+    memset(&sd, 0, sizeof sd);
+    sd.method = method;
+    if (base == NULL || base->kind != MV_TRANSPORT_HTTP)
+        return mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "not a streamable HTTP transport");
+    if (side_take((http_t *)base, &sd) != 0 || (c = curl_easy_init()) == NULL) {
+        mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "out of memory");
+        goto done;
+    }
+    rc = side_perform(&sd, c, msg, len, deadline_ms, fail);
+done:
+    if (c != NULL)
+        curl_easy_cleanup(c);
+    side_release(&sd);
+    return rc;
+}
+
+int mv_mcp_http_listen(mv_mcp_transport *base, mv_mcp_observer cb, void *arg,
+                       const atomic_bool *stop, uint64_t connect_deadline_ms,
+                       mv_mcp_failure *fail) {
+    side sd;
+    CURL *c = NULL;
+    int rc = -1;
+    memset(&sd, 0, sizeof sd);
+    if (base == NULL || base->kind != MV_TRANSPORT_HTTP || cb == NULL)
+        return mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "not a streamable HTTP transport");
+    sd.get = true;
+    sd.cb = cb;
+    sd.cb_arg = arg;
+    sd.stop = stop;
+    if (side_take((http_t *)base, &sd) != 0 || (c = curl_easy_init()) == NULL) {
+        mv_mcp_fail(fail, MV_MCP_PROTOCOL_ERROR, 0, "out of memory");
+        goto done;
+    }
+    rc = side_perform(&sd, c, NULL, 0, connect_deadline_ms, fail);
+    if (rc != 0 && sd.status == 405)
+        rc = 1; /* the server offers no stream */
+done:
+    if (c != NULL)
+        curl_easy_cleanup(c);
+    side_release(&sd);
     return rc;
 }

@@ -12,6 +12,7 @@
 #ifndef MCPVET_MCP_TRANSPORT_H
 #define MCPVET_MCP_TRANSPORT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -120,6 +121,33 @@ void mv_mcp_stdio_close_input(mv_mcp_transport *t);
  * MV_MCP_PROTOCOL_ERROR); 401/403 fail with MV_MCP_AUTH_REQUIRED. */
 int mv_mcp_http_open(mv_mcp_transport **out, const mv_server_config *server,
                      const mv_mcp_limits *lim, uint64_t deadline_ms, mv_mcp_failure *fail);
+
+/* Streamable HTTP, for the proxy's HTTP front, which relays what the
+ * server starts. A message callback: `msg` (len bytes, one event's data,
+ * not validated) valid during the call. For the observer, true means the
+ * message was taken and is not queued for recv. */
+typedef bool (*mv_mcp_observer)(void *arg, const char *msg, size_t len);
+
+/* Hand every message of a reply stream to `fn` as it arrives, inside
+ * send (before the reply is complete). The observer must take only
+ * messages that are not responses. No-op on other transports. */
+void mv_mcp_http_set_observer(mv_mcp_transport *t, mv_mcp_observer fn, void *arg);
+
+/* POST one message that expects no reply (a notification, an answer to a
+ * server's request; `method` its method or NULL) on a handle of its own,
+ * with the session's id and version: safe while another thread is inside
+ * send on `t`. 0, or -1 with *fail (a non-2xx status, a transport
+ * failure). */
+int mv_mcp_http_post_message(mv_mcp_transport *t, const char *msg, size_t len, const char *method,
+                             uint64_t deadline_ms, mv_mcp_failure *fail);
+
+/* Open the session's GET event stream and hand each message to `cb`
+ * until the server ends it (0), *stop turns true (0, checked about once a
+ * second), the server offers no stream (1: HTTP 405) or it fails (-1 and
+ * *fail). Events are capped at the transport's message cap. Blocking: run
+ * it on a thread of its own. `connect_deadline_ms` bounds the connect. */
+int mv_mcp_http_listen(mv_mcp_transport *t, mv_mcp_observer cb, void *arg, const atomic_bool *stop,
+                       uint64_t connect_deadline_ms, mv_mcp_failure *fail);
 
 /* Legacy HTTP+SSE: GET server->url as an event stream and wait for the
  * `endpoint` event (resolved against the URL, same origin only); send then

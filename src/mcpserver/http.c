@@ -88,7 +88,8 @@ int mv_mcpserver_run_http(const mv_mcpserver_options *o, const mv_mcpserver_http
     eo.log = log;
     eo.quiet = h->quiet;
     eo.name = "mcpvet mcp";
-    mv_mcp_endpoint_handler hd = {&ctx, on_open, on_message, on_close};
+    mv_mcp_endpoint_handler hd = {
+        .ctx = &ctx, .session_open = on_open, .handle = on_message, .session_close = on_close};
     if ((rc = mv_mcp_endpoint_start(&ep, &eo, &hd, &bound, err)) != MV_OK)
         goto done;
     fprintf(log, "mcpvet mcp: serving quarantine_security over streamable HTTP (store %s)%s\n",

@@ -10,24 +10,47 @@
  * stdio relay (message.c): lists filtered, calls of blocked tools answered
  * by the proxy, results scanned per --results, audit events of actor proxy.
  *
- * The endpoint calls the handler synchronously, one message of a session
- * at a time (several sessions at once on different threads). So a request
- * is sent upstream and its reply is awaited in the same call: no id
- * bookkeeping beyond matching the one reply. While waiting, the server's
- * notifications are read (list_changed marks the list stale) and requests
- * the server makes of the client are answered (ping with an empty result,
- * anything else "method not found": the endpoint has no stream towards the
- * agent). What the sessions share (the approval store handle, the two
- * engines) is used under one mutex; upstream I/O happens outside it.
+ * The endpoint calls the handler for requests one at a time per session
+ * (several sessions at once on different threads). So a request is sent
+ * upstream and its reply is awaited in the same call: no id bookkeeping
+ * beyond matching the one reply. What the server starts is relayed with
+ * its ids as they were:
+ *
+ * - messages of a reply stream that come before the reply (progress, the
+ *   server's own requests such as sampling or elicitation) are taken as
+ *   they arrive (the transport's observer) and go on the POST's own event
+ *   stream when the agent accepts one, else on the agent's GET stream;
+ * - while the agent holds its GET stream open, the proxy holds the
+ *   upstream session's GET stream open on a thread of its own and relays
+ *   what comes on it (a server that offers none answers 405: the agent's
+ *   stream then only carries what comes on reply streams);
+ * - the agent's answers and notifications arrive outside the per-session
+ *   serialisation and go upstream as POSTs of their own, so a server
+ *   waiting for an answer inside a running request gets it.
+ *
+ * list_changed, wherever it comes from, marks the list stale for the
+ * guard, so the next call lists again and a rug pull in the middle of a
+ * session is caught as over stdio. A server's request with no agent
+ * stream to take it is answered by the proxy (ping with an empty result,
+ * anything else "method not found"). What the sessions share (the
+ * approval store handle, the two engines) is used under one mutex;
+ * upstream I/O happens outside it.
+ *
+ * Legacy HTTP+SSE upstream has one stream for everything, read only while
+ * a request waits for its reply: the server's messages are relayed then,
+ * and the agent's answers wait for the transport (a server that needs an
+ * answer inside a request times out there).
  *
  * Header values (Authorization and the like) are secrets: they go to the
  * upstream transport only, which never prints them; nothing here logs a
  * header or a URL's userinfo or query.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "json/writer.h"
 #include "mcp/transport.h"
@@ -59,6 +82,16 @@ typedef struct hsession {
     mv_buf scratch;
     char version[32]; /* the protocol version the server agreed to */
     unsigned next_internal;
+    /* What the server starts, towards the agent: */
+    pthread_mutex_t smu; /* get_st, the listener's state */
+    void *get_st;        /* the agent's GET stream, NULL when none */
+    void *post_st;       /* the running request's own stream (handler thread only) */
+    mv_arena *oarena;    /* the observer's parses (handler thread only) */
+    mv_arena *larena;    /* the listener's parses */
+    pthread_t listener;
+    bool listening;          /* the listener thread exists (smu) */
+    atomic_bool stop_listen; /* the listener ends */
+    pthread_mutex_t tx;      /* legacy SSE: one user of the transport at a time */
 } hsession;
 
 /* ------------------------------------------------------------ helpers */
@@ -103,6 +136,23 @@ static const char *small_copy(char *dst, size_t size, const char *s, size_t len)
 
 /* ----------------------------------------------------------- upstream */
 
+/* A message that expects no reply, upstream. Streamable HTTP: a POST of
+ * its own (safe beside a request in flight). Legacy SSE: the transport,
+ * one user at a time. Returns 0 or -1 with *fail. */
+static int send_noreply(hsession *s, const char *msg, size_t len, const char *method,
+                        mv_mcp_failure *fail) {
+    uint64_t deadline = mv_mcp_now_ms() + s->h->o.timeout_ms;
+    if (s->t->kind == MV_TRANSPORT_HTTP)
+        return mv_mcp_http_post_message(s->t, msg, len, method, deadline, fail);
+    mv_mcp_msg_info info = {.method = method,
+                            .protocol_version = s->version[0] ? s->version : NULL,
+                            .notification = true};
+    pthread_mutex_lock(&s->tx);
+    int rc = s->t->ops->send(s->t, msg, len, &info, deadline, fail);
+    pthread_mutex_unlock(&s->tx);
+    return rc;
+}
+
 /* Answer a request the server made of the client. */
 static void answer_server_request(hsession *s, const mv_jv *root) {
     const mv_jv *id = mv_jobject_get(root, "id");
@@ -122,14 +172,129 @@ static void answer_server_request(hsession *s, const mv_jv *root) {
         mv_buf_release(&id_text);
     }
     if (!b.failed) {
-        mv_mcp_msg_info info = {.method = NULL,
-                                .protocol_version = s->version[0] ? s->version : NULL,
-                                .notification = true};
         mv_mcp_failure fail;
         memset(&fail, 0, sizeof(fail));
-        (void)s->t->ops->send(s->t, b.data, b.len, &info, mv_mcp_now_ms() + 10000, &fail);
+        (void)send_noreply(s, b.data, b.len, NULL, &fail);
     }
     mv_buf_release(&b);
+}
+
+/*
+ * A message the server started (`text`, `root` its tree in an arena of the
+ * caller): a notification is noted by the guard (list_changed: the list
+ * is stale) and passed on; a request is passed on, or answered by the
+ * proxy when no agent stream takes it. `from_get`: it came on the GET
+ * stream (never on the POST's own). The text goes on as it came, ids
+ * intact.
+ */
+static void relay_started(hsession *s, const char *text, size_t len, const mv_jv *root,
+                          bool from_get) {
+    mv_proxy_http *h = s->h;
+    const mv_jv *method = mv_jobject_get(root, "method");
+    bool request = mv_jobject_get(root, "id") != NULL;
+    if (!request) {
+        lock(h);
+        px_guard_notification(s->g, method);
+        unlock(h);
+    }
+    int rc = -1;
+    if (h->o.stream_send != NULL) {
+        if (!from_get && s->post_st != NULL)
+            rc = h->o.stream_send(s->post_st, text, len);
+        if (rc != 0) {
+            pthread_mutex_lock(&s->smu);
+            if (s->get_st != NULL)
+                rc = h->o.stream_send(s->get_st, text, len);
+            pthread_mutex_unlock(&s->smu);
+        }
+    }
+    if (rc != 0 && request)
+        answer_server_request(s, root);
+}
+
+/* Parse what the server started; false when it is not one strict JSON
+ * object or is a response (which is not started by the server). */
+static bool parse_started(mv_arena *a, const char *msg, size_t len, const mv_jv **root) {
+    mv_jerror je;
+    mv_arena_reset(a);
+    return mv_json_parse(root, a, NULL, msg, len, &je) == MV_OK && mv_jis_object(*root) &&
+           mv_jis_string(mv_jobject_get(*root, "method"));
+}
+
+/* The transport's observer: a message of a reply stream as it arrives
+ * (on the handler's thread, inside send). Responses stay for exchange. */
+static bool observe(void *arg, const char *msg, size_t len) {
+    hsession *s = arg;
+    const mv_jv *root = NULL;
+    if (!parse_started(s->oarena, msg, len, &root))
+        return false;
+    relay_started(s, msg, len, root, false);
+    return true;
+}
+
+/* A message of the upstream GET stream (on the listener's thread). */
+static bool on_get_message(void *arg, const char *msg, size_t len) {
+    hsession *s = arg;
+    const mv_jv *root = NULL;
+    if (!parse_started(s->larena, msg, len, &root)) {
+        px_log(s->g, "a message on the server's event stream is not a strict JSON-RPC request or "
+                     "notification; dropped");
+        return true;
+    }
+    relay_started(s, msg, len, root, true);
+    return true;
+}
+
+/* Holds the upstream GET stream open while the agent's is. A server that
+ * ends it is asked again (a few times in a row at most, a second apart);
+ * when it cannot be kept, the agent's stream is ended too, so the agent
+ * sees the loss and may open a new one. */
+static void *listener_main(void *arg) {
+    hsession *s = arg;
+    mv_proxy_http *h = s->h;
+    unsigned failures = 0;
+    while (!atomic_load(&s->stop_listen)) {
+        mv_mcp_failure fail;
+        memset(&fail, 0, sizeof fail);
+        uint64_t t0 = mv_mcp_now_ms();
+        int rc = mv_mcp_http_listen(s->t, on_get_message, s, &s->stop_listen,
+                                    t0 + h->o.list_timeout_ms, &fail);
+        if (atomic_load(&s->stop_listen))
+            break;
+        if (rc == 1) {
+            px_log(s->g, "the server offers no event stream (GET: 405); only messages of reply "
+                         "streams reach the agent");
+            break;
+        }
+        if (rc < 0)
+            px_log(s->g, "the server's event stream failed: %s", fail.reason);
+        failures = mv_mcp_now_ms() - t0 > 10000 ? 1 : failures + 1;
+        if (failures >= 3 || (rc < 0 && fail.http_status == 404)) {
+            px_log(s->g, "the server's event stream cannot be kept open; the agent's is ended");
+            pthread_mutex_lock(&s->smu);
+            if (s->get_st != NULL && h->o.stream_end != NULL)
+                h->o.stream_end(s->get_st);
+            pthread_mutex_unlock(&s->smu);
+            break;
+        }
+        for (int i = 0; i < 10 && !atomic_load(&s->stop_listen); i++) {
+            struct timespec nap = {0, 100 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+    }
+    return NULL;
+}
+
+/* Stop and join the listener (never under smu). */
+static void listener_stop(hsession *s) {
+    pthread_mutex_lock(&s->smu);
+    bool running = s->listening;
+    s->listening = false;
+    pthread_mutex_unlock(&s->smu);
+    if (!running)
+        return;
+    atomic_store(&s->stop_listen, true);
+    pthread_join(s->listener, NULL);
 }
 
 /*
@@ -148,6 +313,9 @@ static int exchange(hsession *s, const char *msg, size_t len, const mv_mcp_msg_i
     mv_buf_init(&key, NULL);
     *root = NULL;
     bool queued_error = false;
+    bool sse = s->t->kind != MV_TRANSPORT_HTTP;
+    if (sse)
+        pthread_mutex_lock(&s->tx);
     if (s->t->ops->send(s->t, msg, len, info, deadline, &fail) != 0) {
         if (!fail.has_body || want == NULL) {
             snprintf(why, why_size, "%s", fail.reason);
@@ -178,14 +346,8 @@ static int exchange(hsession *s, const char *msg, size_t len, const mv_mcp_msg_i
         }
         const mv_jv *method = mv_jobject_get(v, "method");
         const mv_jv *id = mv_jobject_get(v, "id");
-        if (method != NULL && id == NULL) {
-            lock(s->h);
-            px_guard_notification(s->g, method);
-            unlock(s->h);
-            continue;
-        }
-        if (method != NULL) {
-            answer_server_request(s, v);
+        if (mv_jis_string(method)) {
+            relay_started(s, s->in.data, s->in.len, v, false);
             continue;
         }
         if (id != NULL && id_key(id, &key) && key.len == want->len &&
@@ -198,6 +360,8 @@ static int exchange(hsession *s, const char *msg, size_t len, const mv_mcp_msg_i
     }
     snprintf(why, why_size, "the server sent too many messages without answering");
 done:
+    if (sse)
+        pthread_mutex_unlock(&s->tx);
     mv_buf_release(&key);
     return rc;
 }
@@ -275,9 +439,14 @@ int mv_proxy_http_session_open(void *ctx, void **session) {
     mv_buf_init(&s->in, NULL);
     mv_buf_init(&s->meta, NULL);
     mv_buf_init(&s->scratch, NULL);
+    pthread_mutex_init(&s->smu, NULL);
+    pthread_mutex_init(&s->tx, NULL);
+    atomic_init(&s->stop_listen, false);
     s->carena = mv_arena_new(NULL, 16 * 1024);
     s->sarena = mv_arena_new(NULL, 16 * 1024);
-    if (s->carena == NULL || s->sarena == NULL)
+    s->oarena = mv_arena_new(NULL, 4 * 1024);
+    s->larena = mv_arena_new(NULL, 4 * 1024);
+    if (s->carena == NULL || s->sarena == NULL || s->oarena == NULL || s->larena == NULL)
         goto fail;
     px_guard_config gc;
     memset(&gc, 0, sizeof(gc));
@@ -314,6 +483,7 @@ int mv_proxy_http_session_open(void *ctx, void **session) {
         rc = MV_EIO;
         goto fail;
     }
+    mv_mcp_http_set_observer(s->t, observe, s);
     *session = s;
     return MV_OK;
 fail:
@@ -326,6 +496,7 @@ void mv_proxy_http_session_close(void *ctx, void *session) {
     hsession *s = session;
     if (s == NULL)
         return;
+    listener_stop(s); /* normally done when the agent's stream closed */
     if (s->t != NULL)
         s->t->ops->close(s->t, NULL); /* DELETE of the upstream session */
     if (s->g != NULL) {
@@ -340,6 +511,10 @@ void mv_proxy_http_session_close(void *ctx, void *session) {
     }
     mv_arena_free(s->carena);
     mv_arena_free(s->sarena);
+    mv_arena_free(s->oarena);
+    mv_arena_free(s->larena);
+    pthread_mutex_destroy(&s->smu);
+    pthread_mutex_destroy(&s->tx);
     mv_buf_release(&s->in);
     mv_buf_release(&s->meta);
     mv_buf_release(&s->scratch);
@@ -347,24 +522,95 @@ void mv_proxy_http_session_close(void *ctx, void *session) {
 }
 
 /* Forward a message that expects no reply (a notification, or the
- * agent's answer to a server request). */
+ * agent's answer to a server request). May run beside a request of the
+ * same session. */
 static void forward_only(hsession *s, const char *msg, size_t len, const mv_jv *method) {
     char m[128];
-    mv_mcp_msg_info info = {.method = method != NULL ? small_copy(m, sizeof m, mv_jstring(method),
-                                                                  mv_jstring_len(method))
-                                                     : NULL,
-                            .protocol_version = s->version[0] ? s->version : NULL,
-                            .notification = true};
-    const mv_jv *root = NULL;
-    char why[600];
-    if (exchange(s, msg, len, &info, NULL, mv_mcp_now_ms() + s->h->o.timeout_ms, &root, why,
-                 sizeof why) != 0)
-        px_log(s->g, "a notification could not be sent to the server: %s", why);
+    mv_mcp_failure fail;
+    memset(&fail, 0, sizeof fail);
+    const char *mname =
+        method != NULL ? small_copy(m, sizeof m, mv_jstring(method), mv_jstring_len(method)) : NULL;
+    if (send_noreply(s, msg, len, mname, &fail) != 0)
+        px_log(s->g, "a %s could not be sent to the server: %s",
+               method != NULL ? "notification" : "response", fail.reason);
 }
 
+/* A message that expects no reply: parsed in an arena of its own, since
+ * it may arrive while a request of the session holds the session's. */
+static void handle_noreply(hsession *s, const char *msg, size_t len) {
+    mv_arena *a = mv_arena_new(NULL, 4 * 1024);
+    const mv_jv *root = NULL;
+    mv_jerror je;
+    if (a == NULL)
+        return;
+    if (mv_json_parse(&root, a, NULL, msg, len, &je) == MV_OK && mv_jis_object(root))
+        forward_only(s, msg, len, mv_jobject_get(root, "method"));
+    else
+        px_log(s->g, "a message of the agent that is not strict JSON was not passed on");
+    mv_arena_free(a);
+}
+
+/* Whether a message (text) is a request, by its tree's top level. */
+static bool text_is_request(const char *msg, size_t len) {
+    mv_arena *a = mv_arena_new(NULL, 4 * 1024);
+    const mv_jv *root = NULL;
+    mv_jerror je;
+    bool r = a != NULL && mv_json_parse(&root, a, NULL, msg, len, &je) == MV_OK &&
+             mv_jis_object(root) && mv_jis_string(mv_jobject_get(root, "method")) &&
+             mv_jobject_get(root, "id") != NULL;
+    mv_arena_free(a);
+    return r;
+}
+
+static void handle_request(mv_proxy_http *h, hsession *s, const char *msg, size_t len,
+                           mv_buf *reply);
+
 void mv_proxy_http_handle(void *ctx, void *session, const char *msg, size_t len, mv_buf *reply) {
+    mv_proxy_http_handle_streamed(ctx, session, msg, len, reply, NULL);
+}
+
+void mv_proxy_http_handle_streamed(void *ctx, void *session, const char *msg, size_t len,
+                                   mv_buf *reply, void *stream) {
     mv_proxy_http *h = ctx;
     hsession *s = session;
+    if (!text_is_request(msg, len)) {
+        handle_noreply(s, msg, len);
+        return;
+    }
+    s->post_st = stream;
+    handle_request(h, s, msg, len, reply);
+    s->post_st = NULL;
+}
+
+void mv_proxy_http_stream_open(void *ctx, void *session, void *stream) {
+    mv_proxy_http *h = ctx;
+    hsession *s = session;
+    listener_stop(s); /* a stream before this one */
+    pthread_mutex_lock(&s->smu);
+    s->get_st = stream;
+    bool start = s->t->kind == MV_TRANSPORT_HTTP;
+    if (start) {
+        atomic_store(&s->stop_listen, false);
+        s->listening = pthread_create(&s->listener, NULL, listener_main, s) == 0;
+        if (!s->listening)
+            px_log(s->g, "cannot start the thread for the server's event stream");
+    }
+    pthread_mutex_unlock(&s->smu);
+    (void)h;
+}
+
+void mv_proxy_http_stream_close(void *ctx, void *session, void *stream) {
+    hsession *s = session;
+    (void)ctx;
+    pthread_mutex_lock(&s->smu);
+    if (s->get_st == stream)
+        s->get_st = NULL;
+    pthread_mutex_unlock(&s->smu);
+    listener_stop(s);
+}
+
+static void handle_request(mv_proxy_http *h, hsession *s, const char *msg, size_t len,
+                           mv_buf *reply) {
     const mv_jv *root = NULL;
     mv_jerror je;
     mv_buf idt;

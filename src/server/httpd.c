@@ -351,6 +351,7 @@ typedef struct watch_conn {
     int fd;
     struct timespec start; /* of the current request (or of the connection) */
     bool cut;
+    bool exempt; /* an event stream: no deadline */
 } watch_conn;
 
 struct mv_httpd_watch {
@@ -371,7 +372,7 @@ static void *watch_main(void *arg) {
         struct timespec now, until;
         clock_gettime(CLOCK_MONOTONIC, &now);
         for (watch_conn *c = w->conns; c != NULL; c = c->next) {
-            if (c->cut || now.tv_sec - c->start.tv_sec < (time_t)w->deadline_s)
+            if (c->cut || c->exempt || now.tv_sec - c->start.tv_sec < (time_t)w->deadline_s)
                 continue;
             /* Logged first, so the line is there when the client sees
              * the connection end. */
@@ -481,5 +482,19 @@ void mv_httpd_watch_request_done(mv_httpd_watch *w, struct MHD_Connection *c) {
         return;
     pthread_mutex_lock(&w->lock);
     clock_gettime(CLOCK_MONOTONIC, &wc->start);
+    wc->exempt = false;
+    pthread_mutex_unlock(&w->lock);
+}
+
+void mv_httpd_watch_exempt(mv_httpd_watch *w, struct MHD_Connection *c) {
+    if (w == NULL)
+        return;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    watch_conn *wc = ci != NULL ? ci->socket_context : NULL;
+    if (wc == NULL)
+        return;
+    pthread_mutex_lock(&w->lock);
+    wc->exempt = true;
     pthread_mutex_unlock(&w->lock);
 }

@@ -116,4 +116,10 @@ void mv_httpd_watch_notify(void *cls, struct MHD_Connection *c, void **socket_co
  * gets its own deadline from now. */
 void mv_httpd_watch_request_done(mv_httpd_watch *w, struct MHD_Connection *c);
 
+/* The request on `c` became a long-lived event stream whose headers and
+ * body were read in full: the deadline no longer applies to it (the
+ * stream has its own queue cap and idle limit, and libmicrohttpd's idle
+ * timeout still cuts a client that stops reading). */
+void mv_httpd_watch_exempt(mv_httpd_watch *w, struct MHD_Connection *c);
+
 #endif

@@ -50,7 +50,23 @@ typedef struct ep_session {
     bool ended;                       /* out of the table; the last holder closes */
     char version[EP_VERSION_LEN + 1]; /* agreed by initialize, "" if unknown */
     time_t last_used;                 /* monotonic seconds */
+    mv_mcp_stream *get_stream;        /* the open GET stream (endpoint lock) */
 } ep_session;
+
+struct mv_mcp_stream {
+    mv_mcp_endpoint *e;
+    mv_mcp_stream *next; /* in e->streams (endpoint lock) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    mv_buf q; /* SSE bytes waiting: [off, q.len) */
+    size_t off;
+    bool ended;        /* nothing more comes: the reader ends after the rest */
+    bool dropped;      /* over the cap: the reader ends with an error */
+    unsigned refs;     /* the reader and, for a POST, the worker (endpoint lock) */
+    time_t last_msg;   /* monotonic seconds of the last message */
+    time_t last_write; /* of the last bytes handed to libmicrohttpd */
+    ep_session *s;     /* a GET stream's session (a reference held), else NULL */
+};
 
 struct mv_mcp_endpoint {
     mv_mcp_endpoint_options o;
@@ -66,6 +82,11 @@ struct mv_mcp_endpoint {
     unsigned busy; /* requests inside the handler */
     atomic_uint in_flight;
     pthread_mutex_t log_lock;
+    mv_mcp_stream *streams; /* open streams (endpoint lock) */
+    unsigned n_streams;
+    unsigned workers; /* streamed POSTs still running (endpoint lock) */
+    pthread_cond_t workers_done;
+    bool stopping;
 };
 
 /* One request's state across libmicrohttpd's calls. */
@@ -121,22 +142,34 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) {
 
 typedef struct ep_answer {
     int status;
-    mv_buf body;         /* empty: no body (202, DELETE) */
-    const char *allow;   /* 405 */
-    unsigned retry;      /* 503: Retry-After seconds */
-    const char *session; /* a new session's id */
-    const char *note;    /* for the log line */
+    mv_buf body;           /* empty: no body (202, DELETE) */
+    const char *allow;     /* 405 */
+    unsigned retry;        /* 503: Retry-After seconds */
+    const char *session;   /* a new session's id */
+    const char *note;      /* for the log line */
+    mv_mcp_stream *stream; /* answer as this event stream (status 200) */
 } ep_answer;
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max);
+static void stream_done(void *cls);
 
 static enum MHD_Result send_answer(mv_mcp_endpoint *e, struct MHD_Connection *c, ep_req *rq,
                                    const char *method, ep_answer *an) {
     const char *data = an->body.data != NULL && !an->body.failed ? an->body.data : "";
     size_t len = an->body.failed ? 0 : an->body.len;
     struct MHD_Response *resp =
-        MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_MUST_COPY);
-    if (resp == NULL)
+        an->stream != NULL
+            ? MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, stream_read,
+                                                an->stream, stream_done)
+            : MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_MUST_COPY);
+    if (resp == NULL) {
+        if (an->stream != NULL)
+            stream_done(an->stream);
         return MHD_NO;
-    if (len > 0)
+    }
+    if (an->stream != NULL)
+        MHD_add_response_header(resp, "Content-Type", "text/event-stream");
+    else if (len > 0)
         MHD_add_response_header(resp, "Content-Type", "application/json");
     MHD_add_response_header(resp, "Cache-Control", "no-store");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
@@ -297,21 +330,255 @@ static void busy_leave(mv_mcp_endpoint *e) {
     pthread_mutex_unlock(&e->lock);
 }
 
+/* ------------------------------------------------------------ streams */
+
+/* A new stream, registered, with one reference (the reader's); NULL when
+ * the endpoint is at its stream cap, stopping, or out of memory. */
+static mv_mcp_stream *stream_new(mv_mcp_endpoint *e, ep_session *s) {
+    mv_mcp_stream *st = calloc(1, sizeof *st);
+    pthread_condattr_t ca;
+    if (st == NULL)
+        return NULL;
+    st->e = e;
+    st->s = s;
+    mv_buf_init(&st->q, NULL);
+    pthread_mutex_init(&st->mu, NULL);
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&st->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    st->last_msg = st->last_write = mono_now();
+    st->refs = 1;
+    pthread_mutex_lock(&e->lock);
+    bool ok = !e->stopping && e->n_streams < e->o.max_streams;
+    if (ok) {
+        st->next = e->streams;
+        e->streams = st;
+        e->n_streams++;
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (!ok) {
+        pthread_cond_destroy(&st->cv);
+        pthread_mutex_destroy(&st->mu);
+        free(st);
+        return NULL;
+    }
+    return st;
+}
+
+static void stream_unref(mv_mcp_stream *st) {
+    mv_mcp_endpoint *e = st->e;
+    pthread_mutex_lock(&e->lock);
+    bool last = --st->refs == 0;
+    if (last) {
+        for (mv_mcp_stream **p = &e->streams; *p != NULL; p = &(*p)->next)
+            if (*p == st) {
+                *p = st->next;
+                e->n_streams--;
+                break;
+            }
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (!last)
+        return;
+    mv_buf_release(&st->q);
+    pthread_cond_destroy(&st->cv);
+    pthread_mutex_destroy(&st->mu);
+    free(st);
+}
+
+/* Nothing more will come: the reader ends once the rest is written. */
+static void stream_end(mv_mcp_stream *st) {
+    pthread_mutex_lock(&st->mu);
+    st->ended = true;
+    pthread_cond_broadcast(&st->cv);
+    pthread_mutex_unlock(&st->mu);
+}
+
+/* Frame one message as an event. Line breaks can only sit between JSON
+ * tokens, so each line becomes a data line and the client's join with
+ * "\n" gives back the same JSON value. */
+static void frame_event(mv_buf *q, const char *msg, size_t len) {
+    mv_buf_puts(q, "event: message\n");
+    size_t i = 0;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && msg[j] != '\n' && msg[j] != '\r')
+            j++;
+        if (j > i) {
+            mv_buf_puts(q, "data: ");
+            mv_buf_append(q, msg + i, j - i);
+            mv_buf_putc(q, '\n');
+        }
+        i = j + 1;
+    }
+    mv_buf_putc(q, '\n');
+}
+
+/* `force`: the POST's own reply, which is bounded by the handler and
+ * must not be lost to the cap. */
+static int stream_push(mv_mcp_stream *st, const char *msg, size_t len, bool force) {
+    mv_mcp_endpoint *e = st->e;
+    int rc = MV_OK;
+    bool drop = false;
+    size_t waiting = 0;
+    pthread_mutex_lock(&st->mu);
+    if (st->ended || st->dropped) {
+        rc = MV_ENOTFOUND;
+        goto done;
+    }
+    waiting = st->q.len - st->off;
+    if (!force && waiting + len + 32 > e->o.stream_queue_bytes) {
+        st->dropped = true;
+        drop = true;
+        rc = MV_ELIMIT;
+        pthread_cond_broadcast(&st->cv);
+        goto done;
+    }
+    if (st->off > 0 && st->off >= st->q.len / 2) {
+        memmove(st->q.data, st->q.data + st->off, st->q.len - st->off);
+        st->q.len -= st->off;
+        st->off = 0;
+    }
+    size_t before = st->q.len;
+    frame_event(&st->q, msg, len);
+    if (st->q.failed) {
+        st->q.len = before;
+        st->q.failed = 0;
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    st->last_msg = mono_now();
+    pthread_cond_broadcast(&st->cv);
+done:
+    pthread_mutex_unlock(&st->mu);
+    if (drop) {
+        pthread_mutex_lock(&e->log_lock);
+        fprintf(e->o.log,
+                "%s: a client does not read its event stream (%zu bytes waiting, cap %zu); the "
+                "stream is dropped\n",
+                e->o.name, waiting, e->o.stream_queue_bytes);
+        fflush(e->o.log);
+        pthread_mutex_unlock(&e->log_lock);
+    }
+    return rc;
+}
+
+int mv_mcp_stream_send(mv_mcp_stream *st, const char *msg, size_t len) {
+    if (st == NULL)
+        return MV_ENOTFOUND;
+    return stream_push(st, msg, len, false);
+}
+
+void mv_mcp_stream_end(mv_mcp_stream *st) {
+    if (st != NULL)
+        stream_end(st);
+}
+
+/* libmicrohttpd asks for the next bytes of a stream. With a thread per
+ * connection, waiting here only holds this connection's own thread. */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max) {
+    mv_mcp_stream *st = cls;
+    mv_mcp_endpoint *e = st->e;
+    ssize_t n = 0;
+    (void)pos;
+    pthread_mutex_lock(&st->mu);
+    for (;;) {
+        if (st->dropped) {
+            n = MHD_CONTENT_READER_END_WITH_ERROR;
+            break;
+        }
+        if (st->q.len > st->off) {
+            size_t k = st->q.len - st->off;
+            if (k > max)
+                k = max;
+            memcpy(buf, st->q.data + st->off, k);
+            st->off += k;
+            if (st->off == st->q.len)
+                st->q.len = st->off = 0;
+            st->last_write = mono_now();
+            n = (ssize_t)k;
+            break;
+        }
+        if (st->ended) {
+            n = MHD_CONTENT_READER_END_OF_STREAM;
+            break;
+        }
+        time_t now = mono_now();
+        if (st->s != NULL && now - st->last_msg >= (time_t)e->o.stream_idle_s) {
+            st->ended = true; /* idle: the client may open a new one */
+            continue;
+        }
+        if (now - st->last_write >= (time_t)e->o.keepalive_s) {
+            static const char ka[] = ": keep-alive\n\n";
+            if (max < sizeof ka - 1) {
+                n = 0;
+                break;
+            }
+            memcpy(buf, ka, sizeof ka - 1);
+            st->last_write = now;
+            n = (ssize_t)(sizeof ka - 1);
+            break;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&st->cv, &st->mu, &until);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return n;
+}
+
+/* The reader's side is over (the response was destroyed). */
+static void stream_done(void *cls) {
+    mv_mcp_stream *st = cls;
+    mv_mcp_endpoint *e = st->e;
+    ep_session *s = st->s;
+    stream_end(st);
+    if (s != NULL) {
+        /* The user lets go first, so a new GET of the session (possible
+         * once get_stream is clear) never meets this stream's close. */
+        if (e->h.stream_close != NULL)
+            e->h.stream_close(e->h.ctx, s->user, st);
+        pthread_mutex_lock(&e->lock);
+        if (s->get_stream == st)
+            s->get_stream = NULL;
+        pthread_mutex_unlock(&e->lock);
+    }
+    stream_unref(st);
+    if (s != NULL)
+        session_put(e, s);
+}
+
 /* ------------------------------------------------------------ messages */
 
 static bool str_is(const mv_jv *v, const char *s) {
     return mv_jis_string(v) && v->n == strlen(s) && memcmp(v->u.s, s, v->n) == 0;
 }
 
+/* A request: a method and an id (anything else expects no reply). */
+static bool is_request(const mv_jv *msg) {
+    return mv_jobject_get(msg, "method") != NULL && mv_jobject_get(msg, "id") != NULL;
+}
+
 /* Hand one message to the session's handler; its reply (if any) is
- * appended to `out`, separated by a comma from an earlier one. */
+ * appended to `out`, separated by a comma from an earlier one. `st` is
+ * the POST's own stream, or NULL. */
 static void call_one(mv_mcp_endpoint *e, ep_session *s, const mv_jv *msg, mv_buf *scratch,
-                     mv_buf *reply, mv_buf *out, size_t *n_replies) {
+                     mv_buf *reply, mv_buf *out, size_t *n_replies, mv_mcp_stream *st) {
     scratch->len = 0;
     reply->len = 0;
     mv_json_write(scratch, msg);
     if (scratch->failed) {
         rpc_error_body(reply, RPC_INTERNAL, "out of memory");
+    } else if (e->h.handle_streamed != NULL) {
+        bool request = is_request(msg);
+        if (request)
+            pthread_mutex_lock(&s->call);
+        e->h.handle_streamed(e->h.ctx, s->user, scratch->data, scratch->len, reply,
+                             request ? st : NULL);
+        if (request)
+            pthread_mutex_unlock(&s->call);
     } else {
         pthread_mutex_lock(&s->call);
         e->h.handle(e->h.ctx, s->user, scratch->data, scratch->len, reply);
@@ -376,7 +643,7 @@ static void post_initialize(mv_mcp_endpoint *e, const mv_jv *msg, mv_arena *a, e
         goto done;
     }
     an->body.len = 0;
-    call_one(e, s, msg, &scratch, &reply, &an->body, &n);
+    call_one(e, s, msg, &scratch, &reply, &an->body, &n, NULL);
     const mv_jv *tree = NULL;
     mv_jerror je;
     bool ok = n > 0 && !an->body.failed &&
@@ -404,12 +671,112 @@ done:
         session_free(e, s);
 }
 
+/* A POST answered as an event stream: its messages are handled on a
+ * thread of their own while libmicrohttpd writes what they emit. */
+typedef struct ep_job {
+    mv_mcp_endpoint *e;
+    ep_session *s;     /* a reference held */
+    mv_mcp_stream *st; /* a reference held */
+    mv_arena *a;
+    const mv_jv *root;
+    bool batch;
+} ep_job;
+
+static void *job_main(void *arg) {
+    ep_job *j = arg;
+    mv_mcp_endpoint *e = j->e;
+    mv_buf scratch, reply, out;
+    size_t n = j->batch ? j->root->n : 1, n_replies = 0;
+    mv_buf_init(&scratch, NULL);
+    mv_buf_init(&reply, NULL);
+    mv_buf_init(&out, NULL);
+    if (j->batch)
+        mv_buf_putc(&out, '[');
+    for (size_t i = 0; i < n; i++)
+        call_one(e, j->s, j->batch ? &j->root->u.items[i] : j->root, &scratch, &reply, &out,
+                 &n_replies, j->st);
+    if (j->batch)
+        mv_buf_putc(&out, ']');
+    if (out.failed) {
+        out.len = 0;
+        out.failed = 0;
+        rpc_error_body(&out, RPC_INTERNAL, "out of memory");
+        n_replies = 1;
+    }
+    if (n_replies > 0)
+        (void)stream_push(j->st, out.data, out.len, true);
+    stream_end(j->st);
+    stream_unref(j->st);
+    busy_leave(e);
+    session_put(e, j->s);
+    mv_arena_free(j->a);
+    free(j);
+    mv_buf_release(&scratch);
+    mv_buf_release(&reply);
+    mv_buf_release(&out);
+    pthread_mutex_lock(&e->lock);
+    e->workers--;
+    pthread_cond_broadcast(&e->workers_done);
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+/* A media type list names text/event-stream. */
+static bool accepts_sse(const char *accept) {
+    return accept != NULL && strcasestr(accept, "text/event-stream") != NULL;
+}
+
+/* Start answering a POST of session `s` (busy slot taken) as a stream.
+ * true when the job runs (it owns `a`, the busy slot and a new session
+ * reference; an->stream is set), false to answer as plain JSON. */
+static bool start_job(mv_mcp_endpoint *e, ep_session *s, mv_arena *a, const mv_jv *root, bool batch,
+                      ep_answer *an) {
+    ep_job *j = calloc(1, sizeof *j);
+    mv_mcp_stream *st = j != NULL ? stream_new(e, NULL) : NULL;
+    pthread_attr_t at;
+    pthread_t th;
+    if (st == NULL) {
+        free(j);
+        return false;
+    }
+    j->e = e;
+    j->s = s;
+    j->st = st;
+    j->a = a;
+    j->root = root;
+    j->batch = batch;
+    pthread_mutex_lock(&e->lock);
+    st->refs++; /* the worker's */
+    s->refs++;
+    e->workers++;
+    pthread_mutex_unlock(&e->lock);
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&th, &at, job_main, j);
+    pthread_attr_destroy(&at);
+    if (rc != 0) {
+        pthread_mutex_lock(&e->lock);
+        st->refs--;
+        s->refs--;
+        e->workers--;
+        pthread_mutex_unlock(&e->lock);
+        stream_end(st);
+        stream_unref(st);
+        free(j);
+        return false;
+    }
+    an->stream = st;
+    an->status = 200;
+    return true;
+}
+
 /* The body of a POST: one message or a batch. Fills `an`; `*held` is the
  * session the caller must release after sending (its id is in the
  * answer's header). */
 static void post_body(mv_mcp_endpoint *e, struct MHD_Connection *c, const ep_req *rq, ep_answer *an,
                       ep_session **held) {
     mv_arena *a = mv_arena_new(NULL, 0);
+    bool any_request = false;
     const mv_jv *root = NULL;
     mv_jerror je;
     mv_buf scratch, reply;
@@ -452,6 +819,7 @@ static void post_body(mv_mcp_endpoint *e, struct MHD_Connection *c, const ep_req
                            "Invalid request: initialize must be sent alone");
             goto done;
         }
+        any_request = any_request || is_request(m);
     }
     const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
     if (!batch && str_is(mv_jobject_get(root, "method"), "initialize")) {
@@ -494,10 +862,25 @@ static void post_body(mv_mcp_endpoint *e, struct MHD_Connection *c, const ep_req
         rpc_error_body(&an->body, RPC_SERVER_ERROR, msg);
         goto done;
     }
+    if (batch && e->o.batches_by_version && s->version[0] != '\0' &&
+        strcmp(s->version, "2025-06-18") >= 0) {
+        snprintf(msg, sizeof msg,
+                 "Invalid request: protocol version %s has no JSON-RPC batches (they were "
+                 "allowed up to 2025-03-26); send the messages one by one",
+                 s->version);
+        rpc_error_body(&an->body, RPC_INVALID_REQUEST, msg);
+        goto done;
+    }
     if (!busy_enter(e)) {
         an->status = 503;
         an->retry = 1;
         rpc_error_body(&an->body, RPC_SERVER_ERROR, "the server is busy; retry later");
+        goto done;
+    }
+    if (any_request && e->h.handle_streamed != NULL && e->h.stream_open != NULL &&
+        accepts_sse(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept")) &&
+        start_job(e, s, a, root, batch, an)) {
+        a = NULL; /* the job's now */
         goto done;
     }
     size_t n_replies = 0;
@@ -505,7 +888,8 @@ static void post_body(mv_mcp_endpoint *e, struct MHD_Connection *c, const ep_req
     if (batch)
         mv_buf_putc(&an->body, '[');
     for (size_t i = 0; i < n; i++)
-        call_one(e, s, batch ? &root->u.items[i] : root, &scratch, &reply, &an->body, &n_replies);
+        call_one(e, s, batch ? &root->u.items[i] : root, &scratch, &reply, &an->body, &n_replies,
+                 NULL);
     busy_leave(e);
     if (batch)
         mv_buf_putc(&an->body, ']');
@@ -544,6 +928,68 @@ static bool is_json_type(const char *ct) {
            (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
 }
 
+/* GET: the session's event stream for messages the server starts. */
+static enum MHD_Result on_get(mv_mcp_endpoint *e, struct MHD_Connection *c, ep_req *rq) {
+    char msg[256];
+    if (!accepts_sse(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept")))
+        return send_error(e, c, rq, "GET", 406, RPC_SERVER_ERROR,
+                          "Not Acceptable: GET opens an event stream; accept text/event-stream",
+                          NULL, 0);
+    const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
+    if (sid == NULL)
+        return send_error(e, c, rq, "GET", 400, RPC_SERVER_ERROR,
+                          "Bad Request: the Mcp-Session-Id header is required", NULL, 0);
+    ep_session *s = session_get(e, sid);
+    if (s == NULL)
+        return send_error(e, c, rq, "GET", 404, RPC_NO_SESSION,
+                          "Session not found: it ended or expired; send initialize again", NULL, 0);
+    const char *pv = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version");
+    if (pv != NULL && s->version[0] != '\0' && strcmp(pv, s->version) != 0) {
+        snprintf(msg, sizeof msg,
+                 "Bad Request: MCP-Protocol-Version does not match the version this session "
+                 "agreed (%s)",
+                 s->version);
+        session_put(e, s);
+        return send_error(e, c, rq, "GET", 400, RPC_SERVER_ERROR, msg, NULL, 0);
+    }
+    pthread_mutex_lock(&e->lock);
+    bool taken = s->get_stream != NULL;
+    pthread_mutex_unlock(&e->lock);
+    if (taken) {
+        session_put(e, s);
+        return send_error(e, c, rq, "GET", 409, RPC_SERVER_ERROR,
+                          "Conflict: this session already has an open event stream", NULL, 0);
+    }
+    mv_mcp_stream *st = stream_new(e, s); /* holds the session reference now */
+    if (st == NULL) {
+        session_put(e, s);
+        return send_error(e, c, rq, "GET", 503, RPC_SERVER_ERROR,
+                          "too many event streams are open; retry later", NULL, 5);
+    }
+    pthread_mutex_lock(&e->lock);
+    taken = s->get_stream != NULL;
+    if (!taken)
+        s->get_stream = st;
+    pthread_mutex_unlock(&e->lock);
+    if (taken) { /* another GET won the race */
+        st->s = NULL;
+        stream_end(st);
+        stream_unref(st);
+        session_put(e, s);
+        return send_error(e, c, rq, "GET", 409, RPC_SERVER_ERROR,
+                          "Conflict: this session already has an open event stream", NULL, 0);
+    }
+    e->h.stream_open(e->h.ctx, s->user, st);
+    mv_httpd_watch_exempt(e->watch, c);
+    ep_answer an;
+    memset(&an, 0, sizeof an);
+    mv_buf_init(&an.body, NULL);
+    an.status = 200;
+    an.stream = st;
+    an.note = "(event stream)";
+    return send_answer(e, c, rq, "GET", &an);
+}
+
 /* DELETE: end the named session. */
 static enum MHD_Result on_delete(mv_mcp_endpoint *e, struct MHD_Connection *c, ep_req *rq) {
     const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
@@ -556,7 +1002,14 @@ static enum MHD_Result on_delete(mv_mcp_endpoint *e, struct MHD_Connection *c, e
     pthread_mutex_lock(&e->lock);
     if (!s->ended)
         session_unlink(e, s);
+    mv_mcp_stream *get = s->get_stream;
+    if (get != NULL)
+        get->refs++;
     pthread_mutex_unlock(&e->lock);
+    if (get != NULL) {
+        stream_end(get);
+        stream_unref(get);
+    }
     session_put(e, s); /* closes it unless another request still holds it */
     ep_answer an;
     memset(&an, 0, sizeof an);
@@ -599,11 +1052,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                               NULL, 0);
         if (strcmp(method, "DELETE") == 0)
             return on_delete(e, c, rq);
+        if (strcmp(method, "GET") == 0 && e->h.stream_open != NULL)
+            return on_get(e, c, rq);
         if (strcmp(method, "POST") != 0)
             return send_error(e, c, rq, method, 405, RPC_SERVER_ERROR,
-                              "Method not allowed: POST messages, DELETE to end a session (this "
-                              "server opens no stream for GET)",
-                              "POST, DELETE", 0);
+                              e->h.stream_open != NULL
+                                  ? "Method not allowed: POST messages, GET an event stream, "
+                                    "DELETE to end a session"
+                                  : "Method not allowed: POST messages, DELETE to end a session "
+                                    "(this server opens no stream for GET)",
+                              e->h.stream_open != NULL ? "GET, POST, DELETE" : "POST, DELETE", 0);
         if (!is_json_type(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type")))
             return send_error(e, c, rq, method, 415, RPC_SERVER_ERROR,
                               "Unsupported Media Type: the body must be application/json", NULL, 0);
@@ -679,6 +1137,7 @@ int mv_mcp_endpoint_start(mv_mcp_endpoint **out, const mv_mcp_endpoint_options *
         return mv_error_set(err, MV_ENOMEM, "out of memory");
     pthread_mutex_init(&e->lock, NULL);
     pthread_mutex_init(&e->log_lock, NULL);
+    pthread_cond_init(&e->workers_done, NULL);
     e->o = *opts;
     e->h = *h;
     if (e->o.log == NULL)
@@ -699,6 +1158,16 @@ int mv_mcp_endpoint_start(mv_mcp_endpoint **out, const mv_mcp_endpoint_options *
         e->o.max_body = MV_MCP_ENDPOINT_DEFAULT_MAX_BODY;
     if (e->o.max_requests == 0)
         e->o.max_requests = 16;
+    if (e->o.max_streams == 0)
+        e->o.max_streams = 32;
+    if (e->o.stream_queue_bytes == 0)
+        e->o.stream_queue_bytes = 4u * 1024 * 1024;
+    if (e->o.keepalive_s == 0)
+        e->o.keepalive_s = 15;
+    if (e->o.keepalive_s >= e->o.idle_timeout_s && e->o.idle_timeout_s > 1)
+        e->o.keepalive_s = e->o.idle_timeout_s / 2; /* before libmicrohttpd's idle cut */
+    if (e->o.stream_idle_s == 0)
+        e->o.stream_idle_s = e->o.session_idle_s;
     const char *path = e->o.path != NULL ? e->o.path : "/mcp";
     if (h->handle == NULL || path[0] != '/' || strlen(path) >= sizeof e->path) {
         rc = mv_error_set(err, MV_EINVAL, "the endpoint needs a handler and a path starting /");
@@ -781,6 +1250,17 @@ void mv_mcp_endpoint_stop(mv_mcp_endpoint *e, unsigned grace_s) {
         MHD_socket lfd = MHD_quiesce_daemon(e->d);
         if (lfd != MHD_INVALID_SOCKET)
             close(lfd);
+        /* Streams end now (their readers finish what is queued); no new
+         * one opens. */
+        pthread_mutex_lock(&e->lock);
+        e->stopping = true;
+        for (mv_mcp_stream *st = e->streams; st != NULL; st = st->next) {
+            pthread_mutex_lock(&st->mu);
+            st->ended = true;
+            pthread_cond_broadcast(&st->cv);
+            pthread_mutex_unlock(&st->mu);
+        }
+        pthread_mutex_unlock(&e->lock);
         struct timespec nap = {0, 20 * 1000 * 1000};
         time_t t0 = mono_now();
         while (atomic_load(&e->in_flight) > 0 && mono_now() - t0 < (time_t)grace_s)
@@ -792,11 +1272,18 @@ void mv_mcp_endpoint_stop(mv_mcp_endpoint *e, unsigned grace_s) {
         }
         MHD_stop_daemon(e->d);
     }
+    /* Streamed POSTs finish on their own threads (bounded by the
+     * handler's own deadlines, like a request in a connection thread). */
+    pthread_mutex_lock(&e->lock);
+    while (e->workers > 0)
+        pthread_cond_wait(&e->workers_done, &e->lock);
+    pthread_mutex_unlock(&e->lock);
     mv_httpd_watch_free(e->watch);
     /* No request runs any more: every session is closed now. */
     ep_session *chain = e->sessions;
     e->sessions = NULL;
     close_chain(e, chain);
+    pthread_cond_destroy(&e->workers_done);
     pthread_mutex_destroy(&e->lock);
     pthread_mutex_destroy(&e->log_lock);
     free(e);

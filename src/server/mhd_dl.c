@@ -60,17 +60,30 @@ static const char *st_lookup_connection_value(struct MHD_Connection *c, enum MHD
 }
 
 static const union MHD_ConnectionInfo *st_get_connection_info(struct MHD_Connection *c,
-                                                              enum MHD_ConnectionInfoType t,
-                                                              ...) {
+                                                              enum MHD_ConnectionInfoType t, ...) {
     (void)c;
     (void)t;
     return NULL;
 }
 
+static struct MHD_Response *st_create_response_from_callback(uint64_t size, size_t block,
+                                                             MHD_ContentReaderCallback crc,
+                                                             void *cls,
+                                                             MHD_ContentReaderFreeCallback crfc) {
+    (void)size;
+    (void)block;
+    (void)crc;
+    (void)cls;
+    (void)crfc;
+    return NULL;
+}
+
 static const mv_mhd_fns stand_ins = {
-    st_start_daemon,        st_stop_daemon,      st_quiesce_daemon, st_create_response_from_buffer,
-    st_add_response_header, st_destroy_response, st_queue_response, st_lookup_connection_value,
-    st_get_connection_info,
+    st_start_daemon,        st_stop_daemon,
+    st_quiesce_daemon,      st_create_response_from_buffer,
+    st_add_response_header, st_destroy_response,
+    st_queue_response,      st_lookup_connection_value,
+    st_get_connection_info, st_create_response_from_callback,
 };
 
 static mv_mhd_fns loaded;
@@ -100,7 +113,8 @@ static void load(void) {
               SYM(destroy_response, "MHD_destroy_response") |
               SYM(queue_response, "MHD_queue_response") |
               SYM(lookup_connection_value, "MHD_lookup_connection_value") |
-              SYM(get_connection_info, "MHD_get_connection_info");
+              SYM(get_connection_info, "MHD_get_connection_info") |
+              SYM(create_response_from_callback, "MHD_create_response_from_callback");
     if (bad == 0)
         active = &loaded;
 }

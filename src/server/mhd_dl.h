@@ -23,6 +23,7 @@ typedef struct mv_mhd_fns {
     __typeof__(MHD_queue_response) *queue_response;
     __typeof__(MHD_lookup_connection_value) *lookup_connection_value;
     __typeof__(MHD_get_connection_info) *get_connection_info;
+    __typeof__(MHD_create_response_from_callback) *create_response_from_callback;
 } mv_mhd_fns;
 
 /* The table: libmicrohttpd's functions, or failing stand-ins. Never NULL. */
@@ -38,5 +39,7 @@ const mv_mhd_fns *mv_mhd(void);
 #define MHD_queue_response(c, s, r) (mv_mhd()->queue_response((c), (s), (r)))
 #define MHD_lookup_connection_value(c, k, n) (mv_mhd()->lookup_connection_value((c), (k), (n)))
 #define MHD_get_connection_info(...) (mv_mhd()->get_connection_info(__VA_ARGS__))
+#define MHD_create_response_from_callback(s, b, c, cls, f)                                         \
+    (mv_mhd()->create_response_from_callback((s), (b), (c), (cls), (f)))
 
 #endif

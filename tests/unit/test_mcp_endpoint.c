@@ -12,7 +12,14 @@
  * and responses, batches, the JSON-RPC parse error with its byte offset,
  * 413, 405/406/415, Host/Origin refusal, the key, MCP-Protocol-Version,
  * the concurrency cap (503 + Retry-After) and the whole-request deadline
- * (a client trickling its headers is cut).
+ * (a client trickling its headers is cut). Streams, with a second handler
+ * that takes them: GET refusals (406, 400, 404, 409 for a second stream,
+ * 503 over the stream cap), what the handler sends reaching the GET
+ * stream, a POST answered as an event stream (the handler's message
+ * before the reply, a newline between tokens as two data lines), batches
+ * by protocol version, DELETE and shutdown ending streams, an answer
+ * handed over while a request of its session runs, and a client that
+ * never reads dropped at the queue cap.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,7 +122,8 @@ done:
     mv_arena_free(a);
 }
 
-static const mv_mcp_endpoint_handler recorder = {NULL, rec_open, rec_handle, rec_close};
+static const mv_mcp_endpoint_handler recorder = {
+    .ctx = NULL, .session_open = rec_open, .handle = rec_handle, .session_close = rec_close};
 
 /* ---------------------------------------------------------- a server */
 
@@ -733,12 +741,396 @@ static void test_request_deadline(void **state) {
     stop(&s);
 }
 
+/* --------------------------------------------------- streams (a handler
+ * with stream_open and handle_streamed) */
+
+static mv_mcp_stream *_Atomic get_st; /* the open GET stream, NULL when none */
+static atomic_int st_opened, st_closed, flood_limited, noreply_seen;
+
+static void sh_open(void *ctx, void *session, mv_mcp_stream *st) {
+    (void)ctx;
+    (void)session;
+    atomic_store(&get_st, st);
+    atomic_fetch_add(&st_opened, 1);
+}
+
+static void sh_close(void *ctx, void *session, mv_mcp_stream *st) {
+    (void)ctx;
+    (void)session;
+    mv_mcp_stream *expected = st;
+    atomic_compare_exchange_strong(&get_st, &expected, NULL);
+    atomic_fetch_add(&st_closed, 1);
+}
+
+#define NOTE_GET "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/on-get\"}"
+#define NOTE_POST "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\n\"params\":{}}"
+
+static void sh_handle(void *ctx, void *session, const char *msg, size_t len, mv_buf *out,
+                      mv_mcp_stream *st) {
+    mv_arena *a = mv_arena_new(NULL, 0);
+    const mv_jv *m = NULL;
+    mv_jerror je;
+    mv_buf idt;
+    mv_buf_init(&idt, NULL);
+    (void)ctx;
+    (void)session;
+    if (mv_json_parse(&m, a, NULL, msg, len, &je) != MV_OK)
+        goto done;
+    const mv_jv *id = mv_jobject_get(m, "id");
+    const mv_jv *method = mv_jobject_get(m, "method");
+    if (id == NULL || !mv_jis_string(method)) {
+        atomic_fetch_add(&noreply_seen, 1);
+        goto done;
+    }
+    mv_json_write(&idt, id);
+    char mname[64];
+    snprintf(mname, sizeof mname, "%.*s", (int)(method->n < 60 ? method->n : 60), method->u.s);
+    if (strcmp(mname, "initialize") == 0) {
+        const mv_jv *v = mv_jobject_get(mv_jobject_get(m, "params"), "protocolVersion");
+        mv_buf_printf(out, "{\"jsonrpc\":\"2.0\",\"id\":%.*s,\"result\":{\"protocolVersion\":",
+                      (int)idt.len, idt.data);
+        if (mv_jis_string(v))
+            mv_json_write(out, v);
+        else
+            mv_buf_puts(out, "\"2025-06-18\"");
+        mv_buf_puts(out, "}}");
+        goto done;
+    }
+    if (strcmp(mname, "emit") == 0 && st != NULL)
+        assert_int_equal(mv_mcp_stream_send(st, NOTE_POST, strlen(NOTE_POST)), MV_OK);
+    if (strcmp(mname, "toget") == 0) {
+        mv_mcp_stream *g = atomic_load(&get_st);
+        assert_non_null(g);
+        assert_int_equal(mv_mcp_stream_send(g, NOTE_GET, strlen(NOTE_GET)), MV_OK);
+    }
+    if (strcmp(mname, "flood") == 0) {
+        char big[1100];
+        memset(big, 'x', sizeof big);
+        memcpy(big, "{\"pad\":\"", 8);
+        memcpy(big + sizeof big - 2, "\"}", 2);
+        mv_mcp_stream *g = atomic_load(&get_st);
+        for (int i = 0; i < 5000 && g != NULL; i++) {
+            int rc = mv_mcp_stream_send(g, big, sizeof big);
+            if (rc == MV_ELIMIT) {
+                atomic_fetch_add(&flood_limited, 1);
+                /* Dropped: every later message is refused too. */
+                assert_int_equal(mv_mcp_stream_send(g, big, sizeof big), MV_ENOTFOUND);
+                break;
+            }
+            assert_int_equal(rc, MV_OK);
+        }
+    }
+    if (strcmp(mname, "block") == 0) {
+        pthread_mutex_lock(&gate_lock);
+        atomic_store(&blocked_in, 1);
+        while (!gate_open)
+            pthread_cond_wait(&gate_cond, &gate_lock);
+        pthread_mutex_unlock(&gate_lock);
+    }
+    mv_buf_printf(out, "{\"jsonrpc\":\"2.0\",\"id\":%.*s,\"result\":{\"method\":\"%s\"}}",
+                  (int)idt.len, idt.data, mname);
+done:
+    mv_buf_release(&idt);
+    mv_arena_free(a);
+}
+
+static const mv_mcp_endpoint_handler streamer = {.ctx = NULL,
+                                                 .session_open = rec_open,
+                                                 .handle = rec_handle,
+                                                 .session_close = rec_close,
+                                                 .stream_open = sh_open,
+                                                 .stream_close = sh_close,
+                                                 .handle_streamed = sh_handle};
+
+static void start_streamer(server *s, mv_mcp_endpoint_options *o) {
+    mv_error err;
+    char *bound = NULL;
+    memset(&err, 0, sizeof err);
+    s->log = tmpfile();
+    assert_non_null(s->log);
+    o->log = s->log;
+    atomic_store(&get_st, NULL);
+    atomic_store(&st_opened, 0);
+    atomic_store(&st_closed, 0);
+    assert_int_equal(mv_mcp_endpoint_start(&s->ep, o, &streamer, &bound, &err), MV_OK);
+    snprintf(s->host, sizeof s->host, "%s", bound);
+    snprintf(s->url, sizeof s->url, "http://%s/mcp", bound);
+    free(bound);
+}
+
+static void open_session_v(const server *s, const char *version, char *sid, size_t cap) {
+    reply r;
+    char body[256];
+    snprintf(body, sizeof body,
+             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+             "\"protocolVersion\":\"%s\"}}",
+             version);
+    POST(&r, s, NULL, body);
+    assert_int_equal(r.status, 200);
+    assert_true(header(&r, "Mcp-Session-Id", sid, cap));
+    reply_free(&r);
+}
+
+/* A GET stream over a raw socket (so the test decides when to read):
+ * returns the socket after the response head was read; *status its code. */
+static int raw_get(const server *s, const char *sid, int rcvbuf, int *status) {
+    struct sockaddr_in a;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    unsigned port = (unsigned)atoi(strchr(s->host, ':') + 1);
+    char req[512], head[2048];
+    size_t n = 0;
+    struct timeval tv = {20, 0};
+    assert_true(fd >= 0);
+    if (rcvbuf > 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    snprintf(req, sizeof req,
+             "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n"
+             "Mcp-Session-Id: %s\r\n\r\n",
+             s->host, sid);
+    assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+    /* The head, byte by byte (so nothing of the body is taken). */
+    while (n < sizeof head - 1 && read(fd, head + n, 1) == 1) {
+        n++;
+        if (n >= 4 && memcmp(head + n - 4, "\r\n\r\n", 4) == 0)
+            break;
+    }
+    head[n] = '\0';
+    assert_true(n > 12);
+    *status = atoi(head + 9);
+    if (*status == 200)
+        assert_non_null(strstr(head, "text/event-stream"));
+    return fd;
+}
+
+/* Read from the stream until `needle` shows up (true) or it ends. */
+static bool read_until(int fd, const char *needle) {
+    char buf[4096];
+    mv_buf seen;
+    bool found = false;
+    mv_buf_init(&seen, NULL);
+    for (;;) {
+        ssize_t k = read(fd, buf, sizeof buf);
+        if (k <= 0)
+            break;
+        mv_buf_append(&seen, buf, (size_t)k);
+        mv_buf_putc(&seen, '\0');
+        seen.len--;
+        if (strstr(seen.data, needle) != NULL) {
+            found = true;
+            break;
+        }
+    }
+    mv_buf_release(&seen);
+    return found;
+}
+
+/* The stream ends: a read returns 0 (after the chunked terminator). */
+static bool read_to_end(int fd) {
+    char buf[4096];
+    for (;;) {
+        ssize_t k = read(fd, buf, sizeof buf);
+        if (k == 0)
+            return true;
+        if (k < 0)
+            return false;
+    }
+}
+
+static char block_sid[128];
+
+static void *blocking_post(void *arg) {
+    const server *s = arg;
+    reply r;
+    POST(&r, s, block_sid, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"block\"}",
+         "Accept: application/json");
+    reply_free(&r);
+    return NULL;
+}
+
+static void test_streams(void **state) {
+    server s;
+    mv_mcp_endpoint_options o;
+    char sid[128], sid2[128], allow[64];
+    reply r;
+    int st = 0;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.quiet = true;
+    o.batches_by_version = true;
+    o.max_streams = 3;
+    start_streamer(&s, &o);
+    open_session_v(&s, "2025-03-26", sid, sizeof sid);
+
+    /* GET refusals. */
+    request(&r, &s, NULL, "GET", sid, NULL, "Accept: application/json", NULL);
+    assert_int_equal(r.status, 406);
+    reply_free(&r);
+    request(&r, &s, NULL, "GET", NULL, NULL, "Accept: text/event-stream", NULL);
+    assert_int_equal(r.status, 400);
+    reply_free(&r);
+    request(&r, &s, NULL, "GET", "0123", NULL, "Accept: text/event-stream", NULL);
+    assert_int_equal(r.status, 404);
+    reply_free(&r);
+    request(&r, &s, NULL, "PUT", sid, "{}", NULL);
+    assert_int_equal(r.status, 405);
+    assert_true(header(&r, "Allow", allow, sizeof allow));
+    assert_string_equal(allow, "GET, POST, DELETE");
+    reply_free(&r);
+
+    /* The GET stream carries what the handler sends on it. */
+    int fd = raw_get(&s, sid, 0, &st);
+    assert_int_equal(st, 200);
+    assert_int_equal(atomic_load(&st_opened), 1);
+    int fd2 = raw_get(&s, sid, 0, &st);
+    assert_int_equal(st, 409); /* one per session */
+    close(fd2);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"toget\"}",
+         "Accept: application/json");
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    assert_true(read_until(fd, "event: message\ndata: " NOTE_GET "\n\n"));
+
+    /* A POST accepting event streams: the handler's message, then the
+     * reply, as events; a newline between tokens becomes two data lines. */
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"emit\"}");
+    assert_int_equal(r.status, 200);
+    assert_true(header(&r, "Content-Type", allow, sizeof allow));
+    assert_string_equal(allow, "text/event-stream");
+    const char *ev1 = strstr(r.body.data, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+                                          "progress\",\ndata: \"params\":{}}\n\n");
+    const char *ev2 = strstr(r.body.data, "data: {\"jsonrpc\":\"2.0\",\"id\":6,\"result\"");
+    assert_non_null(ev1);
+    assert_non_null(ev2);
+    assert_true(ev1 < ev2);
+    reply_free(&r);
+    /* JSON only: a JSON reply, and the handler had no stream for it. */
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"emit\"}",
+         "Accept: application/json");
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.body.data,
+                        "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"method\":\"emit\"}}");
+    reply_free(&r);
+    /* Notifications only: 202, no stream. */
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}");
+    assert_int_equal(r.status, 202);
+    reply_free(&r);
+
+    /* A batch (2025-03-26) streamed: one batch event, ids in order. */
+    POST(&r, &s, sid,
+         "[{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"x\"},{\"jsonrpc\":\"2.0\",\"method\":"
+         "\"n\"},{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"y\"}]");
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body.data, "data: [{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":{"
+                                        "\"method\":\"x\"}},{\"jsonrpc\":\"2.0\",\"id\":2,"));
+    reply_free(&r);
+    /* 2025-06-18 forbids batches. */
+    open_session_v(&s, "2025-06-18", sid2, sizeof sid2);
+    POST(&r, &s, sid2,
+         "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"},{\"jsonrpc\":\"2.0\",\"id\":2,"
+         "\"method\":\"y\"}]");
+    assert_int_equal(r.status, 400);
+    assert_int_equal(rpc_code(&r), -32600);
+    assert_non_null(strstr(r.body.data, "2025-06-18"));
+    reply_free(&r);
+
+    /* The stream cap: this GET and two more fit; the fourth is 503. */
+    int fd3 = raw_get(&s, sid2, 0, &st);
+    assert_int_equal(st, 200);
+    char sid3[128], sid4[128];
+    open_session_v(&s, "2025-03-26", sid3, sizeof sid3);
+    open_session_v(&s, "2025-03-26", sid4, sizeof sid4);
+    int fd4 = raw_get(&s, sid3, 0, &st);
+    assert_int_equal(st, 200);
+    int fd5 = raw_get(&s, sid4, 0, &st);
+    assert_int_equal(st, 503);
+    close(fd5);
+
+    /* DELETE ends the session's stream. */
+    request(&r, &s, NULL, "DELETE", sid3, NULL, NULL);
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    assert_true(read_to_end(fd4));
+    close(fd4);
+
+    /* An answer while a request of the same session is running: it is
+     * handed over at once, outside the session's call lock. */
+    atomic_store(&blocked_in, 0);
+    gate_open = false;
+    atomic_store(&noreply_seen, 0);
+    pthread_t th;
+    snprintf(block_sid, sizeof block_sid, "%s", sid);
+    assert_int_equal(pthread_create(&th, NULL, blocking_post, &s), 0);
+    while (!atomic_load(&blocked_in)) {
+        struct timespec nap = {0, 10 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"result\":{}}");
+    assert_int_equal(r.status, 202);
+    assert_int_equal(atomic_load(&noreply_seen), 1);
+    reply_free(&r);
+    pthread_mutex_lock(&gate_lock);
+    gate_open = true;
+    pthread_cond_broadcast(&gate_cond);
+    pthread_mutex_unlock(&gate_lock);
+    pthread_join(th, NULL);
+
+    /* Shutdown ends the open streams. */
+    close(fd3);
+    stop(&s);
+    assert_true(read_to_end(fd));
+    close(fd);
+    assert_int_equal(atomic_load(&st_closed), atomic_load(&st_opened));
+}
+
+/* A client that never reads its stream is dropped at the cap. */
+static void test_stream_overflow(void **state) {
+    server s;
+    mv_mcp_endpoint_options o;
+    char sid[128], logtext[8192];
+    reply r;
+    int st = 0;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.stream_queue_bytes = 16 * 1024;
+    start_streamer(&s, &o);
+    open_session_v(&s, "2025-03-26", sid, sizeof sid);
+    int fd = raw_get(&s, sid, 4096, &st);
+    assert_int_equal(st, 200);
+    atomic_store(&flood_limited, 0);
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"flood\"}",
+         "Accept: application/json");
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    assert_int_equal(atomic_load(&flood_limited), 1);
+    read_log(&s, logtext, sizeof logtext);
+    assert_non_null(strstr(logtext, "does not read its event stream"));
+    /* The session goes on. */
+    POST(&r, &s, sid, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}",
+         "Accept: application/json");
+    assert_int_equal(r.status, 200);
+    reply_free(&r);
+    close(fd);
+    stop(&s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_session_life_cycle), cmocka_unit_test(test_protocol_version_header),
-        cmocka_unit_test(test_bodies_and_batches), cmocka_unit_test(test_host_origin_and_key),
-        cmocka_unit_test(test_start_refusals),     cmocka_unit_test(test_session_cap),
-        cmocka_unit_test(test_concurrency_cap),    cmocka_unit_test(test_request_deadline),
+        cmocka_unit_test(test_session_life_cycle),
+        cmocka_unit_test(test_protocol_version_header),
+        cmocka_unit_test(test_bodies_and_batches),
+        cmocka_unit_test(test_host_origin_and_key),
+        cmocka_unit_test(test_start_refusals),
+        cmocka_unit_test(test_session_cap),
+        cmocka_unit_test(test_concurrency_cap),
+        cmocka_unit_test(test_request_deadline),
+        cmocka_unit_test(test_streams),
+        cmocka_unit_test(test_stream_overflow),
     };
     curl_global_init(CURL_GLOBAL_DEFAULT);
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

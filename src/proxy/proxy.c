@@ -466,8 +466,23 @@ static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root,
     p->fl[f - p->fl] = p->fl[--p->n_fl]; /* taken out; fl owns its strings now */
     p->out.len = 0;
     p->out.failed = 0;
+    /* --results warn never alters a result: the agent gets it before the
+     * scan, which only logs (a scan of a 64 KB text costs more than the
+     * rest of the round trip). The relay's own loop only; a session of
+     * the HTTP front hands its queue out after the call. */
+    bool early =
+        p->cq.fd >= 0 && p->o->results == MV_PROXY_RESULTS_WARN &&
+        (fl.rq.kind == PX_RQ_CALL || fl.rq.kind == PX_RQ_PROMPT || fl.rq.kind == PX_RQ_READ);
+    if (early) {
+        send_client(p, line, len);
+        px_queue_flush(&p->cq);
+    }
     int r = px_guard_reply(p->g, &fl.rq, root, &p->out);
-    if (r == 1 && !p->out.failed) {
+    if (early) {
+        if (r < 0)
+            px_log(p->g, "out of memory: a result was passed on unscanned");
+        *emitted = true;
+    } else if (r == 1 && !p->out.failed) {
         send_client(p, p->out.data, p->out.len);
         *emitted = true;
     } else if (r < 0) {

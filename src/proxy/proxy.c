@@ -99,7 +99,7 @@ typedef struct px {
 /* ------------------------------------------------------------- replies */
 
 static void send_client(px *p, const char *msg, size_t len) {
-    if (px_queue_push(&p->cq, msg, len) != MV_OK)
+    if (px_queue_send(&p->cq, msg, len, true) != MV_OK)
         px_log(p->g, "out of memory: a message for the agent was lost");
     p->outcome->messages_out++;
 }
@@ -213,7 +213,7 @@ static bool jstr_is(const mv_jv *v, const char *lit) {
 }
 
 static void send_server(px *p, const char *msg, size_t len) {
-    if (px_queue_push(&p->sq, msg, len) != MV_OK)
+    if (px_queue_send(&p->sq, msg, len, p->t != NULL && !p->input_closed) != MV_OK)
         px_log(p->g, "out of memory: a message for the server was lost");
 }
 
@@ -473,10 +473,8 @@ static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root,
     bool early =
         p->cq.fd >= 0 && p->o->results == MV_PROXY_RESULTS_WARN &&
         (fl.rq.kind == PX_RQ_CALL || fl.rq.kind == PX_RQ_PROMPT || fl.rq.kind == PX_RQ_READ);
-    if (early) {
-        send_client(p, line, len);
-        px_queue_flush(&p->cq);
-    }
+    if (early)
+        send_client(p, line, len); /* written now when the agent's pipe takes it */
     int r = px_guard_reply(p->g, &fl.rq, root, &p->out);
     if (early) {
         if (r < 0)

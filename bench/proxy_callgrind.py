@@ -7,6 +7,8 @@ Usage:
   proxy_callgrind.py MCPVET list OUT      first tools/list of 100 tools in a
                                           fresh session and store (scan, store
                                           check, pins on first use)
+  proxy_callgrind.py MCPVET steady OUT    the same list in a new session of a
+                                          store that holds every tool already
   proxy_callgrind.py MCPVET call OUT SIZE N
                                           N tools/call round trips of SIZE
                                           bytes; prints (total with N - total
@@ -22,9 +24,10 @@ sys.path.insert(0, HERE)
 import proxy_bench  # noqa: E402
 
 
-def argv(mcpvet, cg, extra, tools):
-    tmp = tempfile.mkdtemp()
-    return (["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg] + extra +
+def argv(mcpvet, cg, extra, tools, tmp=None):
+    tmp = tmp or tempfile.mkdtemp()
+    vg = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg] if cg else []
+    return (vg + extra +
             [mcpvet, "proxy", "--store", os.path.join(tmp, "store.db"), "--log",
              os.path.join(tmp, "log"), "--name", "bench", "--", sys.executable,
              os.path.join(HERE, "proxy_bench.py"), "--serve", str(tools)])
@@ -38,17 +41,24 @@ def total(path):
     raise SystemExit("no summary in " + path)
 
 
-def first_list(mcpvet, out):
-    # One dump per handling of a server reply: part 4 is the tools/list
-    # reply (1: start-up, 2: the initialize reply, 3: in between).
-    c = proxy_bench.Client(argv(mcpvet, out, ["--dump-before=handle_reply",
-                                              "--dump-after=handle_reply"], 100))
+def one_list(mcpvet, cg, extra, tmp):
+    c = proxy_bench.Client(argv(mcpvet, cg, extra, 100, tmp))
     c.init()
     r, _t = c.req("tools/list")
     if len(r["result"]["tools"]) != 100:
         raise SystemExit("bench: the proxy passed %d of 100 tools" % len(r["result"]["tools"]))
     c.close()
-    print("first tools/list of 100 tools: %d instructions (%s.4)" % (total(out + ".4"), out))
+
+
+def first_list(mcpvet, out, steady):
+    tmp = tempfile.mkdtemp()
+    if steady:
+        one_list(mcpvet, None, [], tmp)
+    # One dump per handling of a server reply: part 4 is the tools/list
+    # reply (1: start-up, 2: the initialize reply, 3: in between).
+    one_list(mcpvet, out, ["--dump-before=handle_reply", "--dump-after=handle_reply"], tmp)
+    print("%s tools/list of 100 tools: %d instructions (%s.4)" %
+          ("steady-state" if steady else "first", total(out + ".4"), out))
 
 
 def calls(mcpvet, out, size, n):
@@ -70,8 +80,8 @@ def calls(mcpvet, out, size, n):
 
 def main():
     mcpvet, what, out = sys.argv[1], sys.argv[2], sys.argv[3]
-    if what == "list":
-        first_list(mcpvet, out)
+    if what in ("list", "steady"):
+        first_list(mcpvet, out, what == "steady")
     elif what == "call":
         calls(mcpvet, out, int(sys.argv[4]), int(sys.argv[5]))
     else:

@@ -80,6 +80,7 @@ void st_scan_stmts_free(mv_store *st) {
     sqlite3_finalize(s->ins_tool);
     sqlite3_finalize(s->upd_tool);
     sqlite3_finalize(s->upd_light);
+    sqlite3_finalize(s->upd_touch);
     sqlite3_finalize(s->upd_state);
     sqlite3_finalize(s->sel_approved);
     memset(s, 0, sizeof(*s));
@@ -147,6 +148,8 @@ static int stmts_prepare(mv_store *st, mv_error *err) {
              " last_seen = ?13, state_since = CASE WHEN ?14 THEN ?13 ELSE state_since END"
              " WHERE id = ?15",
              &rc, err)) == NULL ||
+        (s->upd_touch = prep(st, "UPDATE tools SET last_seen = ?1, findings = ?2 WHERE id = ?3",
+                             &rc, err)) == NULL ||
         (s->upd_state = prep(st,
                              "UPDATE tools SET state = ?1, previous_state = ?2,"
                              " state_since = ?3 WHERE id = ?4",
@@ -548,15 +551,29 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv
         if (w->approved_pin != NULL && strcmp(w->approved_pin, pin->pin) != 0 &&
             (rc = changed_fields(c, w->id, pin, &ir->changed_fields)) != MV_OK)
             break;
-        /* Listed again in the same second with nothing changed: the update
-         * would write the row as it is. */
-        if (!pin_changed && to == w->state && w->previous == MV_STATE_NONE &&
-            w->last_seen == c->now && w->verdict != NULL && strcmp(w->verdict, verdict) == 0 &&
-            (it->findings.len > 0
-                 ? w->findings.ptr != NULL && w->findings.len == it->findings.len &&
-                       memcmp(w->findings.ptr, it->findings.ptr, it->findings.len) == 0
-                 : w->findings.ptr == NULL))
+        /* Seen again as it is stored: only last_seen and the findings can
+         * differ. In the same second with the same findings nothing is
+         * written at all; otherwise a statement that leaves state and
+         * verdict alone (no CHECK on the state, no queue index entry
+         * rewritten). */
+        bool same = !pin_changed && to == w->state && w->previous == MV_STATE_NONE &&
+                    w->verdict != NULL && strcmp(w->verdict, verdict) == 0;
+        bool same_findings =
+            it->findings.len > 0
+                ? w->findings.ptr != NULL && w->findings.len == it->findings.len &&
+                      memcmp(w->findings.ptr, it->findings.ptr, it->findings.len) == 0
+                : w->findings.ptr == NULL;
+        if (same && same_findings && w->last_seen == c->now)
             continue;
+        if (same) {
+            sqlite3_stmt *q = s->upd_touch;
+            sqlite3_bind_int64(q, 1, c->now);
+            st_bind_textn(q, 2, it->findings.len > 0 ? it->findings.ptr : NULL, it->findings.len);
+            sqlite3_bind_int64(q, 3, w->id);
+            if ((rc = step_done(c->st, q, c->err, "cannot record a tool")) != MV_OK)
+                break;
+            continue;
+        }
         sqlite3_stmt *q = pin_changed ? s->upd_tool : s->upd_light;
         st_bind_text(q, 1, mv_tool_state_name(to));
         if (pin_changed) {

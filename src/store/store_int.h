@@ -19,7 +19,7 @@
  * no lock between calls. */
 typedef struct st_scan_stmts {
     sqlite3_stmt *sel_server, *ins_server, *upd_identity, *upd_seen, *sel_tools, *ins_tool,
-        *upd_tool, *upd_light, *upd_state, *sel_approved;
+        *upd_tool, *upd_light, *upd_touch, *upd_state, *sel_approved;
 } st_scan_stmts;
 
 struct mv_store {

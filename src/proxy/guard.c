@@ -617,12 +617,13 @@ static void approve_hint(mv_buf *b, const char *server, const char *name, size_t
     mv_buf_puts(b, "`)");
 }
 
+/* The reason of every approval on first use (in the scan or after it). */
+static const char tofu_reason[] = "trust on first use (mcpvet proxy --policy tofu)";
+
 /* Whether an item of another kind with the same name changed since its
  * approval: approval is by name, so pinning this one on first use would
  * approve that change too (a new tool named "server_instructions" must
  * not wave changed instructions through). It stays pending instead. */
-static const char tofu_reason[] = "trust on first use (mcpvet proxy --policy tofu)";
-
 static bool changed_namesake(const mv_store_server_result *sr, const mv_scan_item *si, size_t n,
                              size_t self) {
     for (size_t k = 0; k < n; k++)

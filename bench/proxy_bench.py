@@ -13,6 +13,10 @@ Two numbers from issue 13:
 
 The server is a minimal synchronous echo server in this file (`--serve`), so
 the difference measures the proxy, not the fixture. Prints plain text.
+
+On a shared machine the wall times mostly measure the other processes: the
+proxy's own time on a CPU and its time waiting for one are read from
+/proc/PID/schedstat (Linux) and printed beside them ("cpu" and "wait").
 """
 import json
 import os
@@ -96,6 +100,20 @@ class Client:
         self.p.wait(30)
 
 
+def schedstat(pid):
+    """(ns on a CPU, ns runnable but waiting for one) of a process, or None."""
+    try:
+        with open("/proc/%d/schedstat" % pid, encoding="ascii") as f:
+            a = f.read().split()
+        return int(a[0]), int(a[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def sched_delta(a, b):
+    return None if a is None or b is None else ((b[0] - a[0]) / 1e6, (b[1] - a[1]) / 1e6)
+
+
 def pct(v, q):
     s = sorted(v)
     return s[min(len(s) - 1, int(q * len(s)))]
@@ -116,8 +134,8 @@ def main():
                "--name", "bench", "--"]
     print("== proxy pass-through: tools/call round trip, %d calls per size "
           "(microseconds; proxy = through mcpvet proxy)" % calls)
-    print("%8s  %9s %9s  %9s %9s  %10s %10s" % ("bytes", "direct50", "direct99", "proxy50",
-                                               "proxy99", "over50", "over99"))
+    print("%8s  %9s %9s  %9s %9s  %10s %10s  %9s" % ("bytes", "direct50", "direct99", "proxy50",
+                                                     "proxy99", "over50", "over99", "cpu/call"))
     # Text like a tool's output (words, numbers, punctuation); BENCH_PROXY_TEXT=y
     # uses one repeated letter instead (a worst case for payload.decoded,
     # which must try it as base64).
@@ -126,24 +144,31 @@ def main():
     for size in sizes:
         text = (word * (size // len(word) + 1))[:size]
         res = {}
+        cpu = None
         for label, argv in (("direct", server + ["1"]), ("proxy", proxied + server + ["1"])):
             c = Client(argv)
             c.init()
             c.req("tools/list")
             for _ in range(200):  # warm-up
                 c.req("tools/call", {"name": "echo", "arguments": {"text": text}})
+            s0 = schedstat(c.p.pid)
             v = [c.req("tools/call", {"name": "echo", "arguments": {"text": text}})[1]
                  for _ in range(calls)]
+            d = sched_delta(s0, schedstat(c.p.pid))
+            if label == "proxy" and d is not None:
+                cpu = d[0] * 1e3 / calls  # the proxy's own CPU time per call, us
             c.close()
             res[label] = v
         d50, d99 = pct(res["direct"], .5), pct(res["direct"], .99)
         p50, p99 = pct(res["proxy"], .5), pct(res["proxy"], .99)
-        print("%8d  %9.1f %9.1f  %9.1f %9.1f  %10.1f %10.1f" % (size, d50, d99, p50, p99,
-                                                               p50 - d50, p99 - d99))
+        print("%8d  %9.1f %9.1f  %9.1f %9.1f  %10.1f %10.1f  %9s" % (
+            size, d50, d99, p50, p99, p50 - d50, p99 - d99,
+            "%.1f" % cpu if cpu is not None else "-"))
     print()
-    print("== tools/list of 100 tools through the proxy (milliseconds; scan + store)")
+    print("== tools/list of 100 tools through the proxy (milliseconds; scan + store; "
+          "cpu/wait: the proxy's own time on a CPU / waiting for one, p50)")
     for label, fresh in (("first list (every tool pinned)", True), ("steady state", False)):
-        dv, pv = [], []
+        dv, pv, cv, wv = [], [], [], []
         runs = 20
         for _ in range(runs):
             c = Client(server + ["100"])
@@ -157,15 +182,22 @@ def main():
                         os.unlink(store + suffix)
             c = Client(proxied + server + ["100"])
             c.init()
+            s0 = schedstat(c.p.pid)
             r, t = c.req("tools/list")
+            d = sched_delta(s0, schedstat(c.p.pid))
             if len(r["result"]["tools"]) != 100:
                 raise SystemExit("bench: the proxy passed %d of 100 tools" %
                                  len(r["result"]["tools"]))
             pv.append(t / 1e3)
+            if d is not None:
+                cv.append(d[0])
+                wv.append(d[1])
             c.close()
-        print("%-32s direct p50 %.2f  proxy p50 %.2f p99 %.2f  overhead p50 %.2f p99 %.2f" % (
-            label, pct(dv, .5), pct(pv, .5), pct(pv, .99), pct(pv, .5) - pct(dv, .5),
-            pct(pv, .99) - pct(dv, .99)))
+        print("%-32s direct p50 %.2f  proxy p50 %.2f p99 %.2f  overhead p50 %.2f p99 %.2f"
+              "  cpu %s wait %s" % (
+                  label, pct(dv, .5), pct(pv, .5), pct(pv, .99), pct(pv, .5) - pct(dv, .5),
+                  pct(pv, .99) - pct(dv, .99), "%.2f" % pct(cv, .5) if cv else "-",
+                  "%.2f" % pct(wv, .5) if wv else "-"))
     # The same list again in one session (a client that lists again, or a
     # list_changed that changed nothing): the guard reuses its last scan of
     # an identical list and does only the store check.

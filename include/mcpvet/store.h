@@ -208,6 +208,15 @@ typedef struct mv_scan_item {
     mv_verdict verdict; /* MV_VERDICT_QUARANTINE = a hard or dangerous finding */
     mv_str findings;    /* JSON summary of the findings, stored as given (shown by
                            `security approve` and `list --format json`); may be empty */
+    /* Pin on first use (the proxy's tofu policy): an item the store has
+     * never seen, that this scan decides pending and whose name no item of
+     * another kind of the server carries (stored in any state, or in this
+     * scan), is recorded approved at once, exactly as a following
+     * mv_store_approve of its name would record it (approved pin,
+     * definition and identity; a second event, pending -> approved, at the
+     * scan's time, with mv_scan_server.pin_reason, after the scan's other
+     * events). Anything else is left to the caller. */
+    bool pin_if_new;
 } mv_scan_item;
 
 typedef struct mv_scan_server {
@@ -218,6 +227,7 @@ typedef struct mv_scan_server {
      * not marked removed. A server that could not be scanned at all must not
      * be passed. */
     bool partial;
+    const char *pin_reason; /* reason of the pin_if_new approvals; NULL = "approved" */
 } mv_scan_server;
 
 /* What one scan did to one item. */
@@ -228,6 +238,8 @@ typedef struct mv_store_item_result {
                                 0 when never approved or unchanged */
     mv_str renamed_from;     /* a vanished tool of this server with the same body, else
                                 empty (the tool is still new: pending or quarantined) */
+    bool pinned;             /* pinned on first use (mv_scan_item.pin_if_new): state is
+                                approved */
 } mv_store_item_result;
 
 typedef struct mv_store_server_result {
@@ -253,7 +265,10 @@ typedef struct mv_store_scan_result {
  * Apply one scan (DESIGN.md state machine, docs/pinning.md): per server,
  * update the identity, each item's state, pins, verdict and findings, mark
  * tools missing from a complete list removed, detect renames, and append
- * one event per transition -- all in ONE transaction (all or nothing).
+ * one event per transition -- all in ONE transaction (all or nothing). An
+ * item stored unchanged that is applied again at the same `now` (a client
+ * listing again within a second) is not written again. The statements are
+ * prepared on the first call and kept with the handle.
  * `now` is the scan time (seconds since the epoch), `actor` who scanned.
  * Pins are computed here, never taken from the caller: a definition the
  * store does not already hold under its SHA-256 is parsed strictly and must

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define CHUNK 65536u
@@ -163,14 +164,16 @@ void px_queue_free(px_queue *q) {
     q->len = q->start = q->cap = 0;
 }
 
-int px_queue_push(px_queue *q, const char *msg, size_t len) {
-    if (q->start > 0 && q->start + q->len + len + 1 > q->cap) {
+/* Append `len` bytes, and a newline when `nl`. */
+static int append(px_queue *q, const char *msg, size_t len, bool nl) {
+    size_t add = len + (nl ? 1 : 0);
+    if (q->start > 0 && q->start + q->len + add > q->cap) {
         memmove(q->buf, q->buf + q->start, q->len);
         q->start = 0;
     }
-    if (q->start + q->len + len + 1 > q->cap) {
+    if (q->start + q->len + add > q->cap) {
         size_t cap = q->cap != 0 ? q->cap : CHUNK;
-        while (cap < q->len + len + 1)
+        while (cap < q->len + add)
             cap *= 2;
         char *p = realloc(q->buf, cap);
         if (p == NULL)
@@ -178,10 +181,36 @@ int px_queue_push(px_queue *q, const char *msg, size_t len) {
         q->buf = p;
         q->cap = cap;
     }
-    memcpy(q->buf + q->start + q->len, msg, len);
-    q->buf[q->start + q->len + len] = '\n';
-    q->len += len + 1;
+    if (len > 0)
+        memcpy(q->buf + q->start + q->len, msg, len);
+    if (nl)
+        q->buf[q->start + q->len + len] = '\n';
+    q->len += add;
     return MV_OK;
+}
+
+int px_queue_push(px_queue *q, const char *msg, size_t len) {
+    return append(q, msg, len, true);
+}
+
+int px_queue_send(px_queue *q, const char *msg, size_t len, bool now) {
+    size_t done = 0;
+    if (now && q->fd >= 0 && q->len == 0 && !q->broken) {
+        /* The message and its newline from where they are: a 64 KB
+         * result is not copied once more on its way out. */
+        struct iovec v[2] = {{(void *)(uintptr_t)msg, len}, {(void *)(uintptr_t) "\n", 1}};
+        ssize_t w;
+        do
+            w = writev(q->fd, v, 2);
+        while (w < 0 && errno == EINTR);
+        if (w > 0)
+            done = (size_t)w;
+        else if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+            q->broken = true;
+    }
+    if (done > len)
+        return MV_OK; /* all of it, newline included */
+    return append(q, msg + done, len - done, true);
 }
 
 int px_queue_flush(px_queue *q) {

@@ -617,6 +617,9 @@ static void approve_hint(mv_buf *b, const char *server, const char *name, size_t
     mv_buf_puts(b, "`)");
 }
 
+/* The reason of every approval on first use (in the scan or after it). */
+static const char tofu_reason[] = "trust on first use (mcpvet proxy --policy tofu)";
+
 /* Whether an item of another kind with the same name changed since its
  * approval: approval is by name, so pinning this one on first use would
  * approve that change too (a new tool named "server_instructions" must
@@ -832,6 +835,11 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         si->findings = (mv_str){summaries[i].data, summaries[i].len};
         if (t->kind != px_list_kind(list))
             continue;
+        /* Pin on first use in the same write (tofu): the store pins only
+         * what the approval below would (new, pending, no namesake of
+         * another kind); the rest still goes through it. */
+        si->pin_if_new = g->cfg.policy == MV_PROXY_TOFU && f->verdict != MV_VERDICT_QUARANTINE &&
+                         memchr(t->name.ptr, '\0', t->name.len) == NULL;
         while (next_acc < acc->n && skip[next_acc])
             next_acc++;
         if (next_acc < acc->n) {
@@ -858,8 +866,11 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         for (int k = 0; k < PX_LIST_COUNT && complete; k++)
             if (k != (int)list)
                 complete = g->caps_known && (!g->announced[k] || g->cached[k]);
-        mv_scan_server sv = {
-            .ident = g->cfg.ident, .items = scan_items, .n_items = n_scan, .partial = !complete};
+        mv_scan_server sv = {.ident = g->cfg.ident,
+                             .items = scan_items,
+                             .n_items = n_scan,
+                             .partial = !complete,
+                             .pin_reason = tofu_reason};
         mv_error_clear(&err);
         if (mv_store_apply_scan(g->store, &sv, 1, now_s(g), MV_ACTOR_PROXY, &res, &err) != MV_OK) {
             store_failed(g, &err);
@@ -887,7 +898,8 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
             if (!d[i].mapped)
                 continue;
             const mv_store_item_result *ir = &sr->items[d[i].scan_item];
-            if (ir->state == MV_STATE_PENDING && d[i].finding->verdict != MV_VERDICT_QUARANTINE &&
+            if (!ir->pinned && ir->state == MV_STATE_PENDING &&
+                d[i].finding->verdict != MV_VERDICT_QUARANTINE &&
                 !changed_namesake(sr, scan_items, n_scan, d[i].scan_item) &&
                 memchr(d[i].tool->name.ptr, '\0', d[i].tool->name.len) == NULL &&
                 (names[n_names] = dupn(d[i].tool->name.ptr, d[i].tool->name.len)) != NULL) {
@@ -898,16 +910,14 @@ int px_guard_list_page(px_guard *g, px_list list, const mv_jv *items, bool first
         bool ok = true, one_by_one = false;
         if (n_names > 0) {
             mv_error_clear(&err);
-            int ar = mv_store_approve(
-                g->store, g->cfg.name, (const char *const *)names, n_names, false, MV_ACTOR_PROXY,
-                "trust on first use (mcpvet proxy --policy tofu)", NULL, &err);
+            int ar = mv_store_approve(g->store, g->cfg.name, (const char *const *)names, n_names,
+                                      false, MV_ACTOR_PROXY, tofu_reason, NULL, &err);
             if (ar == MV_EQUARANTINED) {
                 /* Another kind of the same name is quarantined: one by one. */
                 for (size_t i = 0; i < n_names; i++) {
                     mv_error_clear(&err);
                     mv_store_approve(g->store, g->cfg.name, (const char *const *)&names[i], 1,
-                                     false, MV_ACTOR_PROXY,
-                                     "trust on first use (mcpvet proxy --policy tofu)", NULL, &err);
+                                     false, MV_ACTOR_PROXY, tofu_reason, NULL, &err);
                 }
                 ar = MV_OK;
                 one_by_one = true;

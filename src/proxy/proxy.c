@@ -22,6 +22,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -99,7 +102,7 @@ typedef struct px {
 /* ------------------------------------------------------------- replies */
 
 static void send_client(px *p, const char *msg, size_t len) {
-    if (px_queue_push(&p->cq, msg, len) != MV_OK)
+    if (px_queue_send(&p->cq, msg, len, true) != MV_OK)
         px_log(p->g, "out of memory: a message for the agent was lost");
     p->outcome->messages_out++;
 }
@@ -213,7 +216,7 @@ static bool jstr_is(const mv_jv *v, const char *lit) {
 }
 
 static void send_server(px *p, const char *msg, size_t len) {
-    if (px_queue_push(&p->sq, msg, len) != MV_OK)
+    if (px_queue_send(&p->sq, msg, len, p->t != NULL && !p->input_closed) != MV_OK)
         px_log(p->g, "out of memory: a message for the server was lost");
 }
 
@@ -466,8 +469,21 @@ static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root,
     p->fl[f - p->fl] = p->fl[--p->n_fl]; /* taken out; fl owns its strings now */
     p->out.len = 0;
     p->out.failed = 0;
+    /* --results warn never alters a result: the agent gets it before the
+     * scan, which only logs (a scan of a 64 KB text costs more than the
+     * rest of the round trip). The relay's own loop only; a session of
+     * the HTTP front hands its queue out after the call. */
+    bool early =
+        p->cq.fd >= 0 && p->o->results == MV_PROXY_RESULTS_WARN &&
+        (fl.rq.kind == PX_RQ_CALL || fl.rq.kind == PX_RQ_PROMPT || fl.rq.kind == PX_RQ_READ);
+    if (early)
+        send_client(p, line, len); /* written now when the agent's pipe takes it */
     int r = px_guard_reply(p->g, &fl.rq, root, &p->out);
-    if (r == 1 && !p->out.failed) {
+    if (early) {
+        if (r < 0)
+            px_log(p->g, "out of memory: a result was passed on unscanned");
+        *emitted = true;
+    } else if (r == 1 && !p->out.failed) {
         send_client(p, p->out.data, p->out.len);
         *emitted = true;
     } else if (r < 0) {
@@ -984,6 +1000,17 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
         return mv_error_set(err, MV_EINVAL, "the proxy needs a server name and a command");
     o = *opts;
     fill_defaults(&o);
+#ifdef __GLIBC__
+    /* Every result scan allocates and frees a few hundred KiB (the
+     * engine's per-scan arenas). With glibc's defaults that memory went
+     * back to the kernel after each call and was faulted in again on the
+     * next one (three brk calls and ~2 page faults per round trip, more
+     * than the relay's own work on small messages). A long-running relay
+     * keeps up to 8 MiB of freed heap instead; blocks of 4 MiB and more
+     * (large messages) are still mapped and unmapped on their own. */
+    mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 8 * 1024 * 1024);
+#endif
     /* A write to a side that went away must fail with EPIPE, not kill the
      * process: SIGPIPE is blocked in this thread for the session and any
      * that became pending is consumed before the mask is restored. */

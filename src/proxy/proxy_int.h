@@ -63,6 +63,10 @@ void px_queue_init(px_queue *q, int fd);
 void px_queue_free(px_queue *q);
 /* Append one message and its newline. 0 or MV_ENOMEM. */
 int px_queue_push(px_queue *q, const char *msg, size_t len);
+/* The same, but when nothing is waiting and `now`, first write what the
+ * descriptor takes straight from `msg` (no copy into the queue); only
+ * the rest is queued. A failed write sets broken. 0 or MV_ENOMEM. */
+int px_queue_send(px_queue *q, const char *msg, size_t len, bool now);
 /* Write what the descriptor takes now. 0, or -1 when the other side is gone
  * (broken set). */
 int px_queue_flush(px_queue *q);

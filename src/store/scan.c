@@ -19,6 +19,9 @@ typedef struct row {
     mv_str name;
     mv_tool_state state, previous;
     const char *approved_pin, *approved_identity, *current_pin, *body;
+    const char *verdict; /* as stored, NULL before any scan */
+    mv_str findings;     /* as stored; ptr NULL when NULL */
+    int64_t last_seen;
     bool forced, manual;
     bool seen;      /* advertised in this scan */
     bool vanishing; /* not advertised in this complete scan, stored as not removed */
@@ -62,13 +65,13 @@ static row *find_row(row *rows, size_t n, int kind, mv_str name) {
     return NULL;
 }
 
-/* Statements used for every tool, prepared once per call. */
-typedef struct stmts {
-    sqlite3_stmt *sel_server, *ins_server, *upd_identity, *upd_seen, *sel_tools, *ins_tool,
-        *upd_tool, *upd_light, *upd_state, *sel_approved;
-} stmts;
+/* Statements used for every tool: prepared on the store's first scan and
+ * kept with the handle (st_scan_stmts), so a session that scans again and
+ * again (the proxy) prepares them once. */
+typedef st_scan_stmts stmts;
 
-static void stmts_free(stmts *s) {
+void st_scan_stmts_free(mv_store *st) {
+    stmts *s = &st->scan;
     sqlite3_finalize(s->sel_server);
     sqlite3_finalize(s->ins_server);
     sqlite3_finalize(s->upd_identity);
@@ -77,60 +80,85 @@ static void stmts_free(stmts *s) {
     sqlite3_finalize(s->ins_tool);
     sqlite3_finalize(s->upd_tool);
     sqlite3_finalize(s->upd_light);
+    sqlite3_finalize(s->upd_touch);
     sqlite3_finalize(s->upd_state);
     sqlite3_finalize(s->sel_approved);
+    memset(s, 0, sizeof(*s));
 }
 
-static int stmts_prepare(mv_store *st, stmts *s, mv_error *err) {
+static sqlite3_stmt *prep(mv_store *st, const char *sql, int *rc, mv_error *err) {
+    sqlite3_stmt *s = NULL;
+    int r = sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, NULL);
+    if (r != SQLITE_OK) {
+        *rc = st_fail(st, err, r, "cannot read the store");
+        sqlite3_finalize(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int stmts_prepare(mv_store *st, mv_error *err) {
     int rc = MV_OK;
-    memset(s, 0, sizeof(*s));
-    if ((s->sel_server = st_prepare(st, "SELECT id, identity, reached FROM servers WHERE name = ?",
-                                    &rc, err)) == NULL ||
-        (s->ins_server = st_prepare(st,
-                                    "INSERT INTO servers (name, identity, transport, reached,"
-                                    " first_seen, last_seen) VALUES (?,?,?,?,?,?)",
-                                    &rc, err)) == NULL ||
-        (s->upd_identity = st_prepare(st,
-                                      "UPDATE servers SET identity = ?, transport = ?, reached = ?,"
-                                      " previous_reached = ?, last_seen = ? WHERE id = ?",
-                                      &rc, err)) == NULL ||
-        (s->upd_seen = st_prepare(st, "UPDATE servers SET last_seen = ? WHERE id = ?", &rc, err)) ==
+    stmts *s = &st->scan;
+    if (s->sel_approved != NULL) /* the last one: all are there */
+        return MV_OK;
+    st_scan_stmts_free(st);
+    if ((s->sel_server = prep(st,
+                              "SELECT id, identity, reached, last_seen FROM servers"
+                              " WHERE name = ?",
+                              &rc, err)) == NULL ||
+        (s->ins_server = prep(st,
+                              "INSERT INTO servers (name, identity, transport, reached,"
+                              " first_seen, last_seen) VALUES (?,?,?,?,?,?)",
+                              &rc, err)) == NULL ||
+        (s->upd_identity = prep(st,
+                                "UPDATE servers SET identity = ?, transport = ?, reached = ?,"
+                                " previous_reached = ?, last_seen = ? WHERE id = ?",
+                                &rc, err)) == NULL ||
+        (s->upd_seen = prep(st, "UPDATE servers SET last_seen = ? WHERE id = ?", &rc, err)) ==
             NULL ||
-        (s->sel_tools = st_prepare(st,
-                                   "SELECT id, kind, name, state, previous_state, approved_pin,"
-                                   " approved_identity, forced, manual_quarantine, current_pin,"
-                                   " body_hash FROM tools WHERE server_id = ?",
-                                   &rc, err)) == NULL ||
-        (s->ins_tool = st_prepare(
+        (s->sel_tools = prep(st,
+                             "SELECT id, kind, name, state, previous_state, approved_pin,"
+                             " approved_identity, forced, manual_quarantine, current_pin,"
+                             " body_hash, verdict, findings, last_seen FROM tools"
+                             " WHERE server_id = ?",
+                             &rc, err)) == NULL ||
+        (s->ins_tool = prep(
              st,
              "INSERT INTO tools (server_id, kind, name, state, current_pin, current_definition,"
              " body_hash, hash_name, hash_title, hash_description, hash_input_schema,"
              " hash_output_schema, hash_annotations, verdict, findings, renamed_from,"
-             " first_seen, last_seen, state_since)"
-             " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?17,?17)",
+             " first_seen, last_seen, state_since, approved_pin, approved_definition,"
+             " approved_identity)"
+             " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?17,?17,"
+             "?18,?19,?20)",
              &rc, err)) == NULL ||
-        (s->upd_tool = st_prepare(
-             st,
-             "UPDATE tools SET state = ?1, previous_state = NULL, current_pin = ?2,"
-             " current_definition = coalesce(?3, current_definition), body_hash = ?4,"
-             " hash_name = ?5, hash_title = ?6, hash_description = ?7, hash_input_schema = ?8,"
-             " hash_output_schema = ?9, hash_annotations = ?10, verdict = ?11, findings = ?12,"
-             " last_seen = ?13, state_since = CASE WHEN ?14 THEN ?13 ELSE state_since END"
-             " WHERE id = ?15",
-             &rc, err)) == NULL ||
-        (s->upd_light = st_prepare(
+        (s->upd_tool =
+             prep(st,
+                  "UPDATE tools SET state = ?1, previous_state = NULL, current_pin = ?2,"
+                  " current_definition = coalesce(?3, current_definition), body_hash = ?4,"
+                  " hash_name = ?5, hash_title = ?6, hash_description = ?7, hash_input_schema = ?8,"
+                  " hash_output_schema = ?9, hash_annotations = ?10, verdict = ?11, findings = ?12,"
+                  " last_seen = ?13, state_since = CASE WHEN ?14 THEN ?13 ELSE state_since END"
+                  " WHERE id = ?15",
+                  &rc, err)) == NULL ||
+        (s->upd_light = prep(
              st,
              "UPDATE tools SET state = ?1, previous_state = NULL, verdict = ?11, findings = ?12,"
              " last_seen = ?13, state_since = CASE WHEN ?14 THEN ?13 ELSE state_since END"
              " WHERE id = ?15",
              &rc, err)) == NULL ||
-        (s->upd_state = st_prepare(st,
-                                   "UPDATE tools SET state = ?1, previous_state = ?2,"
-                                   " state_since = ?3 WHERE id = ?4",
-                                   &rc, err)) == NULL ||
-        (s->sel_approved = st_prepare(st, "SELECT approved_definition FROM tools WHERE id = ?", &rc,
-                                      err)) == NULL)
+        (s->upd_touch = prep(st, "UPDATE tools SET last_seen = ?1, findings = ?2 WHERE id = ?3",
+                             &rc, err)) == NULL ||
+        (s->upd_state = prep(st,
+                             "UPDATE tools SET state = ?1, previous_state = ?2,"
+                             " state_since = ?3 WHERE id = ?4",
+                             &rc, err)) == NULL ||
+        (s->sel_approved =
+             prep(st, "SELECT approved_definition FROM tools WHERE id = ?", &rc, err)) == NULL) {
+        st_scan_stmts_free(st);
         return rc;
+    }
     return MV_OK;
 }
 
@@ -166,12 +194,13 @@ static const char *transition_reason(mv_tool_state from, mv_tool_state to, bool 
 /* Per-call state shared by the servers of one scan. */
 typedef struct apply_ctx {
     mv_store *st;
-    stmts s;
+    stmts *s; /* the store's kept statements */
     int64_t now;
     mv_actor actor;
     mv_error *err;
     mv_arena *scratch; /* rows, per server; rewound between servers */
     mv_arena *out;     /* the result */
+    item_ref **refs;   /* per server: its items sorted by (kind, name) */
     size_t n_events;
 } apply_ctx;
 
@@ -189,7 +218,7 @@ static int load_rows(apply_ctx *c, int64_t server_id, row **out, size_t *n_out) 
     row *rows = mv_arena_alloc(c->scratch, cap * sizeof(*rows));
     int rc = MV_OK, r;
     bool oom = rows == NULL;
-    sqlite3_stmt *s = c->s.sel_tools;
+    sqlite3_stmt *s = c->s->sel_tools;
     sqlite3_bind_int64(s, 1, server_id);
     while (!oom && (r = sqlite3_step(s)) == SQLITE_ROW) {
         if (n == cap) {
@@ -215,6 +244,10 @@ static int load_rows(apply_ctx *c, int64_t server_id, row **out, size_t *n_out) 
         w->manual = sqlite3_column_int(s, 8) != 0;
         w->current_pin = st_col_dup(c->scratch, s, 9, &oom);
         w->body = st_col_dup(c->scratch, s, 10, &oom);
+        w->verdict = st_col_dup(c->scratch, s, 11, &oom);
+        const char *fnd = st_col_dup(c->scratch, s, 12, &oom);
+        w->findings = (mv_str){fnd, fnd != NULL ? (size_t)sqlite3_column_bytes(s, 12) : 0};
+        w->last_seen = sqlite3_column_int64(s, 13);
         r = SQLITE_DONE;
     }
     if (oom)
@@ -256,7 +289,7 @@ static mv_str out_str(apply_ctx *c, mv_str s, bool *oom) {
 /* Which pinned fields differ from the approved definition. */
 static int changed_fields(apply_ctx *c, int64_t id, const mv_tool_pin *now, unsigned *out) {
     int rc = MV_OK;
-    sqlite3_stmt *q = c->s.sel_approved;
+    sqlite3_stmt *q = c->s->sel_approved;
     sqlite3_bind_int64(q, 1, id);
     int r = sqlite3_step(q);
     if (r == SQLITE_ROW && sqlite3_column_text(q, 0) != NULL) {
@@ -278,6 +311,34 @@ static int changed_fields(apply_ctx *c, int64_t id, const mv_tool_pin *now, unsi
     return rc;
 }
 
+static const mv_scan_item *find_item(const item_ref *refs, size_t n, int kind, mv_str name) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const mv_scan_item *m = refs[mid].item;
+        int r = cmp_kn(kind, name, (int)m->kind, m->name);
+        if (r == 0)
+            return m;
+        if (r < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+/* Whether an item of another kind has the same name, stored (in any state)
+ * or in this scan. Approval is by name: pinning such an item on first use
+ * would decide for its namesake too, so it is left to mv_store_approve. */
+static bool has_namesake(row *rows, size_t n_rows, const item_ref *refs, size_t n_items,
+                         const mv_scan_item *it) {
+    for (int k = 0; k < MV_ITEM_KIND_COUNT; k++)
+        if (k != (int)it->kind && (find_row(rows, n_rows, k, it->name) != NULL ||
+                                   (refs != NULL && find_item(refs, n_items, k, it->name) != NULL)))
+            return true;
+    return false;
+}
+
 static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv_tool_pin *pins,
                         mv_store_server_result *res) {
     int rc = MV_OK, r;
@@ -287,7 +348,7 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv
     mv_buf_init(&reached, c->st->alloc);
     mv_arena_mark mark = mv_arena_save(c->scratch);
     const char *name = sv->ident.name;
-    stmts *s = &c->s;
+    stmts *s = c->s;
 
     if ((rc = mv_pin_server(identity, &reached, &sv->ident)) != MV_OK) {
         if (rc == MV_EINVAL)
@@ -297,11 +358,12 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv
     res->name = out_str(c, (mv_str){name, strlen(name)}, &oom);
 
     /* The server row and its identity. */
-    int64_t server_id = 0;
+    int64_t server_id = 0, server_seen = 0;
     sqlite3_bind_text(s->sel_server, 1, name, -1, SQLITE_STATIC);
     r = sqlite3_step(s->sel_server);
     if (r == SQLITE_ROW) {
         server_id = sqlite3_column_int64(s->sel_server, 0);
+        server_seen = sqlite3_column_int64(s->sel_server, 3);
         const char *old_identity = (const char *)sqlite3_column_text(s->sel_server, 1);
         if (old_identity == NULL || strcmp(old_identity, identity) != 0) {
             const char *old_reached = (const char *)sqlite3_column_text(s->sel_server, 2);
@@ -351,7 +413,7 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv
         mv_buf_release(&why);
         if (rc != MV_OK)
             goto done;
-    } else {
+    } else if (server_seen != c->now) { /* the same second: nothing to write */
         sqlite3_bind_int64(s->upd_seen, 1, c->now);
         sqlite3_bind_int64(s->upd_seen, 2, server_id);
         if ((rc = step_done(c->st, s->upd_seen, c->err, "cannot record the server")) != MV_OK)
@@ -359,7 +421,7 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv
     }
 
     row *rows = NULL;
-    size_t n_rows = 0;
+    size_t n_rows = 0, n_pinned = 0;
     if (!res->new_server && (rc = load_rows(c, server_id, &rows, &n_rows)) != MV_OK)
         goto done;
     for (size_t i = 0; i < sv->n_items; i++) {
@@ -428,7 +490,6 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv
             in.manual_quarantine = w->manual;
         }
         mv_tool_state to = st_decide(&in);
-        ir->state = to;
         ir->previous = in.state;
 
         if (w == NULL) {
@@ -439,11 +500,21 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv
                 rc = MV_ENOMEM;
                 break;
             }
+            /* Pinned on first use: recorded approved at once, as
+             * mv_store_approve would record it, without writing the row
+             * twice. */
+            bool pinned = it->pin_if_new && to == MV_STATE_PENDING &&
+                          !has_namesake(rows, n_rows, c->refs[index], sv->n_items, it);
+            if (pinned) {
+                ir->pinned = true;
+                n_pinned++;
+            }
+            ir->state = pinned ? MV_STATE_APPROVED : to;
             sqlite3_stmt *q = s->ins_tool;
             sqlite3_bind_int64(q, 1, server_id);
             st_bind_text(q, 2, mv_item_kind_name(it->kind));
             st_bind_textn(q, 3, it->name.ptr, it->name.len);
-            st_bind_text(q, 4, mv_tool_state_name(to));
+            st_bind_text(q, 4, mv_tool_state_name(ir->state));
             st_bind_text(q, 5, pin->pin);
             st_bind_textn(q, 6, it->definition.ptr, it->definition.len);
             st_bind_text(q, 7, pin->body);
@@ -452,6 +523,11 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv
             st_bind_textn(q, 15, it->findings.len > 0 ? it->findings.ptr : NULL, it->findings.len);
             st_bind_textn(q, 16, ir->renamed_from.ptr, ir->renamed_from.len);
             sqlite3_bind_int64(q, 17, c->now);
+            if (pinned) {
+                st_bind_text(q, 18, pin->pin);
+                st_bind_textn(q, 19, it->definition.ptr, it->definition.len);
+                st_bind_text(q, 20, identity);
+            }
             if ((rc = step_done(c->st, q, c->err, "cannot record a tool")) != MV_OK)
                 break;
             mv_buf why;
@@ -471,9 +547,33 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv
             continue;
         }
 
+        ir->state = to;
         if (w->approved_pin != NULL && strcmp(w->approved_pin, pin->pin) != 0 &&
             (rc = changed_fields(c, w->id, pin, &ir->changed_fields)) != MV_OK)
             break;
+        /* Seen again as it is stored: only last_seen and the findings can
+         * differ. In the same second with the same findings nothing is
+         * written at all; otherwise a statement that leaves state and
+         * verdict alone (no CHECK on the state, no queue index entry
+         * rewritten). */
+        bool same = !pin_changed && to == w->state && w->previous == MV_STATE_NONE &&
+                    w->verdict != NULL && strcmp(w->verdict, verdict) == 0;
+        bool same_findings =
+            it->findings.len > 0
+                ? w->findings.ptr != NULL && w->findings.len == it->findings.len &&
+                      memcmp(w->findings.ptr, it->findings.ptr, it->findings.len) == 0
+                : w->findings.ptr == NULL;
+        if (same && same_findings && w->last_seen == c->now)
+            continue;
+        if (same) {
+            sqlite3_stmt *q = s->upd_touch;
+            sqlite3_bind_int64(q, 1, c->now);
+            st_bind_textn(q, 2, it->findings.len > 0 ? it->findings.ptr : NULL, it->findings.len);
+            sqlite3_bind_int64(q, 3, w->id);
+            if ((rc = step_done(c->st, q, c->err, "cannot record a tool")) != MV_OK)
+                break;
+            continue;
+        }
         sqlite3_stmt *q = pin_changed ? s->upd_tool : s->upd_light;
         st_bind_text(q, 1, mv_tool_state_name(to));
         if (pin_changed) {
@@ -535,6 +635,16 @@ static int apply_server(apply_ctx *c, const mv_scan_server *sv, size_t index, mv
         rc = event(c, name, w, w->kind, w->name, w->state, to, w->current_pin, w->current_pin, why);
     }
 
+    /* The approvals of what was pinned on first use, after everything
+     * else, where a separate mv_store_approve would have put them. */
+    for (size_t i = 0; i < sv->n_items && rc == MV_OK && n_pinned > 0; i++) {
+        if (!res->items[i].pinned)
+            continue;
+        const mv_scan_item *it = &sv->items[i];
+        rc = event(c, name, NULL, (int)it->kind, it->name, MV_STATE_PENDING, MV_STATE_APPROVED,
+                   NULL, pins[i].pin, sv->pin_reason != NULL ? sv->pin_reason : "approved");
+    }
+
 done:
     mv_buf_release(&reached);
     mv_arena_rewind(c->scratch, mark);
@@ -556,6 +666,7 @@ static int prepare_pins(apply_ctx *c, const mv_scan_server *servers, size_t n, m
         pins[i] = sv->n_items > 0 ? mv_arena_alloc(c->scratch, sv->n_items * sizeof(**pins)) : NULL;
         item_ref *refs =
             sv->n_items > 0 ? mv_arena_alloc(c->scratch, sv->n_items * sizeof(*refs)) : NULL;
+        c->refs[i] = refs;
         if (sv->n_items > 0 && (pins[i] == NULL || refs == NULL))
             return MV_ENOMEM;
         for (size_t j = 0; j < sv->n_items && rc == MV_OK; j++) {
@@ -615,7 +726,8 @@ int mv_store_apply_scan(mv_store *st, const mv_scan_server *servers, size_t n_se
     }
     res = mv_arena_calloc(c.out, 1, sizeof(*res));
     pins = n_servers > 0 ? mv_arena_calloc(c.scratch, n_servers, sizeof(*pins)) : NULL;
-    if (res == NULL || (n_servers > 0 && pins == NULL)) {
+    c.refs = n_servers > 0 ? mv_arena_calloc(c.scratch, n_servers, sizeof(*c.refs)) : NULL;
+    if (res == NULL || (n_servers > 0 && (pins == NULL || c.refs == NULL))) {
         rc = MV_ENOMEM;
         goto done;
     }
@@ -628,8 +740,9 @@ int mv_store_apply_scan(mv_store *st, const mv_scan_server *servers, size_t n_se
     }
     if ((rc = prepare_pins(&c, servers, n_servers, pins)) != MV_OK)
         goto done;
-    if ((rc = stmts_prepare(st, &c.s, err)) != MV_OK)
+    if ((rc = stmts_prepare(st, err)) != MV_OK)
         goto done;
+    c.s = &st->scan;
     if ((rc = st_begin(st, err)) != MV_OK)
         goto done;
     began = true;
@@ -644,7 +757,6 @@ int mv_store_apply_scan(mv_store *st, const mv_scan_server *servers, size_t n_se
 done:
     if (began)
         st_rollback(st);
-    stmts_free(&c.s);
     mv_arena_free(c.scratch);
     if (rc == MV_ENOMEM)
         mv_error_set(err, MV_ENOMEM, "%s: out of memory while applying a scan", st->path);

@@ -615,6 +615,7 @@ void mv_store_close(mv_store *st) {
     if (st == NULL)
         return;
     sqlite3_finalize(st->event_stmt);
+    st_scan_stmts_free(st);
     sqlite3_close_v2(st->db);
     mv_free(st->alloc, st->path, st->path_size);
     mv_free(st->alloc, st, sizeof(*st));

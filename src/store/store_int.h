@@ -13,6 +13,15 @@
 
 #include "mcpvet/store.h"
 
+/* The statements mv_store_apply_scan runs for every tool, prepared on the
+ * first scan and kept with the handle (scan.c): preparing them cost as
+ * much as the writes of a small scan. Reset after each use, so they hold
+ * no lock between calls. */
+typedef struct st_scan_stmts {
+    sqlite3_stmt *sel_server, *ins_server, *upd_identity, *upd_seen, *sel_tools, *ins_tool,
+        *upd_tool, *upd_light, *upd_touch, *upd_state, *sel_approved;
+} st_scan_stmts;
+
 struct mv_store {
     sqlite3 *db;
     char *path;
@@ -22,6 +31,7 @@ struct mv_store {
     int64_t (*clock)(void *arg);
     void *clock_arg;
     sqlite3_stmt *event_stmt; /* the audit log insert, prepared once */
+    st_scan_stmts scan;       /* all NULL until the first scan */
     /* mv_store_batch_begin was called: one outer transaction is open and
      * every operation's own transaction is a savepoint inside it. */
     bool batch;
@@ -49,6 +59,9 @@ int st_exec(mv_store *st, const char *sql, mv_error *err);
 int st_begin(mv_store *st, mv_error *err);
 int st_commit(mv_store *st, mv_error *err);
 void st_rollback(mv_store *st);
+
+/* Finalize the kept scan statements (mv_store_close). */
+void st_scan_stmts_free(mv_store *st);
 
 /* Prepare a statement; NULL on error (err filled, *rc set). */
 sqlite3_stmt *st_prepare(mv_store *st, const char *sql, int *rc, mv_error *err);

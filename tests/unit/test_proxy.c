@@ -171,6 +171,64 @@ static void test_queue(void **state) {
     close(fds[1]);
 }
 
+/* px_queue_send: written at once when nothing waits (nothing queued), the
+ * rest of a message the pipe does not take queued in order, queued behind
+ * waiting bytes or when not asked to write now, and a gone reader breaks
+ * the queue. */
+static void test_queue_send(void **state) {
+    (void)state;
+    signal(SIGPIPE, SIG_IGN);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK), 0);
+    px_queue q;
+    px_queue_init(&q, fds[1]);
+    /* nothing waiting: straight to the pipe, nothing queued */
+    assert_int_equal(px_queue_send(&q, "{\"a\":1}", 7, true), MV_OK);
+    assert_int_equal(q.len, 0);
+    char got[16] = {0};
+    assert_int_equal(read(fds[0], got, sizeof got), 8);
+    assert_string_equal(got, "{\"a\":1}\n");
+    /* not now: queued whole */
+    assert_int_equal(px_queue_send(&q, "{\"b\":2}", 7, false), MV_OK);
+    assert_int_equal(q.len, 8);
+    assert_int_equal(px_queue_flush(&q), 0);
+    memset(got, 0, sizeof got);
+    assert_int_equal(read(fds[0], got, sizeof got), 8);
+    assert_string_equal(got, "{\"b\":2}\n");
+    /* bigger than the pipe (64 KiB on Linux, less elsewhere): what it
+     * takes is written, the rest queued; a message sent meanwhile goes
+     * behind it */
+    size_t big = 256 * 1024;
+    char *msg = malloc(big);
+    assert_non_null(msg);
+    for (size_t i = 0; i < big; i++)
+        msg[i] = (char)('a' + i % 26);
+    assert_int_equal(px_queue_send(&q, msg, big, true), MV_OK);
+    assert_true(q.len > 0 && q.len < big + 1);
+    assert_int_equal(px_queue_send(&q, "{\"c\":3}", 7, true), MV_OK);
+    char *all = malloc(big + 9);
+    size_t n = 0;
+    assert_non_null(all);
+    while (n < big + 9) {
+        assert_int_equal(px_queue_flush(&q), 0);
+        ssize_t r = read(fds[0], all + n, big + 9 - n);
+        assert_true(r > 0);
+        n += (size_t)r;
+    }
+    assert_int_equal(q.len, 0);
+    assert_memory_equal(all, msg, big);
+    assert_memory_equal(all + big, "\n{\"c\":3}\n", 9);
+    free(all);
+    free(msg);
+    /* the reader is gone: broken at the first direct write */
+    close(fds[0]);
+    assert_int_equal(px_queue_send(&q, "x", 1, true), MV_OK);
+    assert_true(q.broken);
+    px_queue_free(&q);
+    close(fds[1]);
+}
+
 static void test_find_id(void **state) {
     (void)state;
     mv_buf id;
@@ -722,6 +780,7 @@ int main(void) {
         cmocka_unit_test(test_reader_partial),
         cmocka_unit_test(test_reader_oversize),
         cmocka_unit_test(test_queue),
+        cmocka_unit_test(test_queue_send),
         cmocka_unit_test(test_find_id),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_untracked_call_refused),

@@ -719,6 +719,198 @@ static void test_forget_and_filters(void **state) {
     mv_store_close(st);
 }
 
+/* Items of several kinds for test_pin_if_new. */
+typedef struct kspec {
+    const char *name;
+    mv_item_kind kind;
+    mv_verdict verdict;
+    bool pin;
+} kspec;
+
+static int scan_kinds(mv_store *st, const kspec *k, size_t n, int64_t now,
+                      mv_store_scan_result **res) {
+    static char defs[8][256];
+    mv_scan_item items[8];
+    assert_true(n <= 8);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(defs[i], sizeof(defs[i]), "{\"description\":\"d %s\",\"name\":\"%s\"}", k[i].name,
+                 k[i].name);
+        items[i] = (mv_scan_item){.name = {k[i].name, strlen(k[i].name)},
+                                  .kind = k[i].kind,
+                                  .definition = {defs[i], strlen(defs[i])},
+                                  .verdict = k[i].verdict,
+                                  .pin_if_new = k[i].pin};
+    }
+    mv_scan_server sv = {.ident = {.name = "srv", .transport = "stdio", .command = "cmd"},
+                         .items = items,
+                         .n_items = n,
+                         .partial = true,
+                         .pin_reason = "tofu"};
+    mv_error err;
+    mv_error_clear(&err);
+    int rc = mv_store_apply_scan(st, &sv, 1, now, MV_ACTOR_PROXY, res, &err);
+    if (rc != MV_OK)
+        fail_msg("scan: %s", err.message);
+    return rc;
+}
+
+/* The tool rows and the audit log of a store, one line each, ids left out:
+ * two stores that were brought to one state the same way print alike. */
+static void dump_store(mv_store *st, mv_buf *out) {
+    mv_store_tool_list *l = NULL;
+    mv_store_event_list *h = NULL;
+    mv_store_filter f = {.definitions = true};
+    mv_error err;
+    mv_error_clear(&err);
+    assert_int_equal(mv_store_list(st, &f, &l, &err), MV_OK);
+    for (size_t i = 0; i < l->n; i++) {
+        const mv_store_tool *t = &l->tools[i];
+        mv_buf_printf(out, "%s %s %d %s %s %s %s %s %d %d %lld %lld %lld\n", t->server, t->name,
+                      (int)t->kind, mv_tool_state_name(t->state),
+                      t->approved_pin ? t->approved_pin : "-", t->current_pin,
+                      t->approved_definition ? t->approved_definition : "-",
+                      t->verdict ? t->verdict : "-", t->forced, t->manual_quarantine,
+                      (long long)t->first_seen, (long long)t->last_seen, (long long)t->state_since);
+    }
+    mv_store_tool_list_free(l);
+    assert_int_equal(mv_store_history(st, NULL, NULL, 0, &h, &err), MV_OK);
+    for (size_t i = 0; i < h->n; i++) {
+        const mv_store_event *e = &h->events[i];
+        mv_buf_printf(out, "%lld %s %s %s %s %s %s %s %s\n", (long long)e->time, e->actor,
+                      e->tool ? e->tool : "-", e->kind ? e->kind : "-",
+                      e->old_state ? e->old_state : "-", e->new_state ? e->new_state : "-",
+                      e->old_pin ? e->old_pin : "-", e->new_pin ? e->new_pin : "-",
+                      e->reason ? e->reason : "-");
+    }
+    mv_store_event_list_free(h);
+}
+
+/* Pinning on first use inside the scan records exactly what the scan
+ * followed by mv_store_approve of the same names records; items with a
+ * namesake of another kind, a quarantine verdict, a stored row or no
+ * pin_if_new are left alone. */
+static void test_pin_if_new(void **state) {
+    (void)state;
+    mv_store *a = open_ok("pin-a.db"), *b = open_ok("pin-b.db");
+    mv_store_scan_result *r = NULL;
+    /* "twin" is a prompt already stored (pending): its tool namesake must
+     * not be pinned; "pair" is a tool and a resource in one scan. */
+    kspec first[] = {{"twin", MV_ITEM_PROMPT, MV_VERDICT_CLEAN, false}};
+    scan_kinds(a, first, 1, 1700000000, NULL);
+    scan_kinds(b, first, 1, 1700000000, NULL);
+    kspec k[] = {
+        {"alpha", MV_ITEM_TOOL, MV_VERDICT_CLEAN, true},
+        {"beta", MV_ITEM_TOOL, MV_VERDICT_REVIEW, true},
+        {"evil", MV_ITEM_TOOL, MV_VERDICT_QUARANTINE, true},
+        {"twin", MV_ITEM_TOOL, MV_VERDICT_CLEAN, true},
+        {"pair", MV_ITEM_TOOL, MV_VERDICT_CLEAN, true},
+        {"pair", MV_ITEM_RESOURCE, MV_VERDICT_CLEAN, false},
+        {"plain", MV_ITEM_TOOL, MV_VERDICT_CLEAN, false},
+    };
+    size_t n = sizeof(k) / sizeof(k[0]);
+    /* at the store clock's time, as in the proxy (one clock for both) */
+    scan_kinds(a, k, n, 1700000000, &r);
+    bool want[] = {true, true, false, false, false, false, false};
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(r->servers[0].items[i].pinned, want[i]);
+        mv_tool_state s = r->servers[0].items[i].state;
+        assert_int_equal(s, want[i]                                 ? MV_STATE_APPROVED
+                            : k[i].verdict == MV_VERDICT_QUARANTINE ? MV_STATE_QUARANTINED
+                                                                    : MV_STATE_PENDING);
+    }
+    assert_int_equal(r->n_transitions, n + 2);
+    mv_store_scan_result_free(r);
+
+    /* The same by hand: scan without pinning, then approve the names. */
+    kspec k2[sizeof(k) / sizeof(k[0])];
+    memcpy(k2, k, sizeof(k));
+    for (size_t i = 0; i < n; i++)
+        k2[i].pin = false;
+    scan_kinds(b, k2, n, 1700000000, NULL);
+    const char *names[] = {"alpha", "beta"};
+    mv_error err;
+    mv_error_clear(&err);
+    assert_int_equal(
+        mv_store_approve(b, "srv", names, 2, false, MV_ACTOR_PROXY, "tofu", NULL, &err), MV_OK);
+    mv_buf da, db;
+    mv_buf_init(&da, NULL);
+    mv_buf_init(&db, NULL);
+    dump_store(a, &da);
+    dump_store(b, &db);
+    assert_false(da.failed || db.failed);
+    if (strcmp(da.data, db.data) != 0) {
+        fprintf(stderr, "pinned in the scan:\n%s\nscan, then approve:\n%s", da.data, db.data);
+        fail_msg("the two stores differ");
+    }
+
+    /* A stored row is never pinned by a later scan, even if pending. */
+    scan_kinds(a, k, n, 1700000002, &r);
+    for (size_t i = 0; i < n; i++)
+        assert_false(r->servers[0].items[i].pinned);
+    assert_int_equal(r->servers[0].items[6].state, MV_STATE_PENDING);
+    mv_store_scan_result_free(r);
+    mv_buf_release(&da);
+    mv_buf_release(&db);
+    mv_store_close(a);
+    mv_store_close(b);
+}
+
+/* Bytes in a store's write-ahead log: a write transaction that changes a
+ * row appends frames to it. */
+static long long wal_size(const char *name) {
+    char p[600];
+    struct stat sb;
+    snprintf(p, sizeof p, "%s-wal", path_in(name));
+    return stat(p, &sb) == 0 ? (long long)sb.st_size : -1;
+}
+
+/* A list applied again in the same second with nothing changed writes no
+ * row (the update would store what is there); a change of verdict or of
+ * the time is still written. */
+static void test_same_second_unchanged(void **state) {
+    (void)state;
+    mv_store *st = open_ok("same.db");
+    spec s1[] = {{"a", "reads a file", MV_VERDICT_CLEAN}, {"b", "writes", MV_VERDICT_REVIEW}};
+    mv_store_scan_result *r = NULL;
+    mv_error err;
+    assert_int_equal(scan_ex(st, "srv", "cmd", s1, 2, false, 1700000000, &r, &err), MV_OK);
+    mv_store_scan_result_free(r);
+    long long before = wal_size("same.db");
+    assert_true(before > 0);
+    assert_int_equal(scan_ex(st, "srv", "cmd", s1, 2, false, 1700000000, &r, &err), MV_OK);
+    assert_int_equal(r->n_transitions, 0);
+    assert_int_equal(r->servers[0].items[1].state, MV_STATE_PENDING);
+    mv_store_scan_result_free(r);
+    assert_int_equal(wal_size("same.db"), before);
+    /* a verdict change in the same second is written */
+    s1[1].verdict = MV_VERDICT_CLEAN;
+    assert_int_equal(scan_ex(st, "srv", "cmd", s1, 2, false, 1700000000, &r, &err), MV_OK);
+    mv_store_scan_result_free(r);
+    long long after = wal_size("same.db");
+    assert_true(after > before);
+    mv_store_tool_list *l = NULL;
+    mv_store_filter f = {.server = "srv"};
+    assert_int_equal(mv_store_list(st, &f, &l, &err), MV_OK);
+    assert_int_equal(l->n, 2);
+    assert_string_equal(l->tools[1].verdict, "clean");
+    assert_null(l->tools[1].findings);
+    mv_store_tool_list_free(l);
+    /* a later second: every seen row and the server get the new last_seen */
+    assert_int_equal(scan_ex(st, "srv", "cmd", s1, 2, false, 1700000005, &r, &err), MV_OK);
+    mv_store_scan_result_free(r);
+    assert_true(wal_size("same.db") > after);
+    assert_int_equal(mv_store_list(st, &f, &l, &err), MV_OK);
+    for (size_t i = 0; i < l->n; i++)
+        assert_int_equal(l->tools[i].last_seen, 1700000005);
+    mv_store_tool_list_free(l);
+    mv_store_server_list *sl = NULL;
+    assert_int_equal(mv_store_servers(st, &sl, &err), MV_OK);
+    assert_int_equal(sl->n, 1);
+    assert_int_equal(sl->servers[0].last_seen, 1700000005);
+    mv_store_server_list_free(sl);
+    mv_store_close(st);
+}
+
 static void test_bad_scans(void **state) {
     (void)state;
     mv_store *st = open_ok("s.db");
@@ -1427,6 +1619,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_server_identity_changed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forget_and_filters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_scans, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pin_if_new, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_same_second_unchanged, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export_import, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_and_foreign, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_a_regular_file, setup, teardown),

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Instructions of the proxy's work per operation, counted by callgrind in
+the `mcpvet proxy` process alone (the client and the server are not traced).
+Instruction counts do not depend on the load of the machine, wall times do.
+
+Usage:
+  proxy_callgrind.py MCPVET list OUT      first tools/list of 100 tools in a
+                                          fresh session and store (scan, store
+                                          check, pins on first use)
+  proxy_callgrind.py MCPVET steady OUT    the same list in a new session of a
+                                          store that holds every tool already
+  proxy_callgrind.py MCPVET call OUT SIZE N
+                                          N tools/call round trips of SIZE
+                                          bytes; prints (total with N - total
+                                          with 0) / N
+Not part of `make bench` (valgrind is slow); docs/performance.md ("Proxy").
+"""
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import proxy_bench  # noqa: E402
+
+
+def argv(mcpvet, cg, extra, tools, tmp=None):
+    tmp = tmp or tempfile.mkdtemp()
+    vg = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg] if cg else []
+    return (vg + extra +
+            [mcpvet, "proxy", "--store", os.path.join(tmp, "store.db"), "--log",
+             os.path.join(tmp, "log"), "--name", "bench", "--", sys.executable,
+             os.path.join(HERE, "proxy_bench.py"), "--serve", str(tools)])
+
+
+def total(path):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("summary:"):
+                return int(line.split()[1])
+    raise SystemExit("no summary in " + path)
+
+
+def one_list(mcpvet, cg, extra, tmp):
+    c = proxy_bench.Client(argv(mcpvet, cg, extra, 100, tmp))
+    c.init()
+    r, _t = c.req("tools/list")
+    if len(r["result"]["tools"]) != 100:
+        raise SystemExit("bench: the proxy passed %d of 100 tools" % len(r["result"]["tools"]))
+    c.close()
+
+
+def first_list(mcpvet, out, steady):
+    tmp = tempfile.mkdtemp()
+    if steady:
+        one_list(mcpvet, None, [], tmp)
+    # One dump per handling of a server reply: part 4 is the tools/list
+    # reply (1: start-up, 2: the initialize reply, 3: in between).
+    one_list(mcpvet, out, ["--dump-before=handle_reply", "--dump-after=handle_reply"], tmp)
+    print("%s tools/list of 100 tools: %d instructions (%s.4)" %
+          ("steady-state" if steady else "first", total(out + ".4"), out))
+
+
+def calls(mcpvet, out, size, n):
+    word = "Order 1042 shipped to Paris on 2026-03-14, status: delivered. "
+    text = (word * (size // len(word) + 1))[:size]
+    res = {}
+    for k in (0, n):
+        cg = "%s.%d" % (out, k)
+        c = proxy_bench.Client(argv(mcpvet, cg, [], 1))
+        c.init()
+        c.req("tools/list")
+        for _ in range(k):
+            c.req("tools/call", {"name": "echo", "arguments": {"text": text}})
+        c.close()
+        res[k] = total(cg)
+    print("tools/call of %d bytes: %d instructions per round trip" %
+          (size, (res[n] - res[0]) // n))
+
+
+def main():
+    mcpvet, what, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    if what in ("list", "steady"):
+        first_list(mcpvet, out, what == "steady")
+    elif what == "call":
+        calls(mcpvet, out, int(sys.argv[4]), int(sys.argv[5]))
+    else:
+        raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main()

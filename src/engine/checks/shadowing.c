@@ -2635,12 +2635,16 @@ static bool qualifier_filler(const char *t, size_t a, size_t b) {
         "the",  "a",   "an",  "tool",     "tools", "server", "servers", "mcp",
         "from", "on",  "of",  "in",       "at",    "via",    "by",      "del",
         "de",   "la",  "el",  "servidor", "des",   "du",     "le",      "serveur",
-        "von",  "vom", "dem", "der",      "auf",   "im",     "do",      "da"};
+        "von",  "vom", "dem", "der",      "auf",   "im",     "do",      "da",
+        /* round 5: Arabic, Russian and Turkish "from", "server", "tool" */
+        "من",   "خادم", "الخادم", "أداة",   "على",   "из",     "на",      "сервера",
+        "сервер", "инструмент", "sunucusu", "sunucu", "aracı", "araç"};
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
         size_t n = strlen(words[k]);
         if (n == b - a) {
             size_t i = 0;
-            while (i < n && (t[a + i] | 0x20) == words[k][i])
+            while (i < n && ((t[a + i] >= 'A' && t[a + i] <= 'Z') ? t[a + i] + 32 : t[a + i]) ==
+                                words[k][i])
                 i++;
             if (i == n)
                 return true;
@@ -2671,6 +2675,54 @@ static bool qualifier_word(const reg_state *rs, const char *t, size_t a, size_t 
             return true;
         }
     return false;
+}
+
+/* Words that point at some other server without naming it: "another
+ * server's search", "the search tool of the other server", 他のサーバーの,
+ * 其他服务器的, خادم آخر. They qualify a mention as firmly as a server name
+ * when another server does expose the mentioned name. ASCII case folded. */
+static const char *const k_other_server[] = {
+    "other server",   "another server",   "other mcp server", "another mcp server",
+    "other servers",  "otro servidor",    "otros servidores", "autre serveur",
+    "autres serveurs", "anderen server",  "andere server",    "anderer server",
+    "outro servidor", "outros servidores", "altro server",    "altri server",
+    "diğer sunucu",   "başka sunucu",     "другого сервера",  "других серверов",
+    "другом сервере", "他のサーバー",     "別のサーバー",     "其他服务器",
+    "其它服务器",     "别的服务器",       "其他伺服器",       "다른 서버",
+    "خادم آخر",       "الخادم الآخر",     "خوادم أخرى"};
+
+static bool ascii_ci_at(const unsigned char *t, size_t i, const char *w, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = t[i + k], d = (unsigned char)w[k];
+        if (c != d && !(c >= 'A' && c <= 'Z' && c + 32 == d))
+            return false;
+    }
+    return true;
+}
+
+static qualifier other_server_words(const reg_state *rs, const char *text, size_t s0, size_t s1,
+                                    const span *sp, uint32_t own) {
+    qualifier q = {NONE, sp->start};
+    const unsigned char *t = (const unsigned char *)text;
+    const name_rec *m = &rs->names[sp->rep];
+    if (!other_server_has(m, own))
+        return q;
+    size_t a = sp->start > s0 + 2 * WINDOW_QUALIFIER ? sp->start - 2 * WINDOW_QUALIFIER : s0;
+    size_t b = sp->end + 2 * WINDOW_QUALIFIER < s1 ? sp->end + 2 * WINDOW_QUALIFIER : s1;
+    for (size_t i = a; i < b; i++) {
+        if (i >= sp->start && i < sp->end)
+            continue;
+        for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++) {
+            size_t n = strlen(k_other_server[k]);
+            if (i + n <= b && ascii_ci_at(t, i, k_other_server[k], n) &&
+                (i == 0 || !(t[i - 1] < 0x80 && is_word_char(t[i - 1])))) {
+                q.server = other_server_of(m, own);
+                q.at = i;
+                return q;
+            }
+        }
+    }
+    return q;
 }
 
 /*
@@ -2722,7 +2774,7 @@ static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0
         if (!qualifier_filler(text, a, i))
             break;
     }
-    return q;
+    return other_server_words(rs, text, s0, s1, sp, own);
 }
 
 /* A clause boundary (',', ';', ':', or a CJK comma) in t[a, b). */

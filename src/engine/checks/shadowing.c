@@ -2630,28 +2630,38 @@ static bool server_has_key(mv_str name, const char *key, size_t len) {
 
 /* Words skipped between a mention and the server that qualifies it ("the
  * send_email tool of the gmail server", "send_email del servidor gmail"). */
+#define FILLER(w) {w, sizeof(w) - 1}
 static bool qualifier_filler(const char *t, size_t a, size_t b) {
-    static const char *const words[] = {
-        "the",  "a",   "an",  "tool",     "tools", "server", "servers", "mcp",
-        "from", "on",  "of",  "in",       "at",    "via",    "by",      "del",
-        "de",   "la",  "el",  "servidor", "des",   "du",     "le",      "serveur",
-        "von",  "vom", "dem", "der",      "auf",   "im",     "do",      "da",
+    static const struct {
+        const char *w;
+        size_t n;
+    } words[] = {
+        FILLER("the"), FILLER("a"), FILLER("an"), FILLER("tool"), FILLER("tools"),
+        FILLER("server"), FILLER("servers"), FILLER("mcp"), FILLER("from"), FILLER("on"),
+        FILLER("of"), FILLER("in"), FILLER("at"), FILLER("via"), FILLER("by"), FILLER("del"),
+        FILLER("de"), FILLER("la"), FILLER("el"), FILLER("servidor"), FILLER("des"),
+        FILLER("du"), FILLER("le"), FILLER("serveur"), FILLER("von"), FILLER("vom"),
+        FILLER("dem"), FILLER("der"), FILLER("auf"), FILLER("im"), FILLER("do"), FILLER("da"),
         /* round 5: Arabic, Russian and Turkish "from", "server", "tool" */
-        "من",   "خادم", "الخادم", "أداة",   "على",   "из",     "на",      "сервера",
-        "сервер", "инструмент", "sunucusu", "sunucu", "aracı", "araç"};
+        FILLER("من"), FILLER("خادم"), FILLER("الخادم"), FILLER("أداة"), FILLER("على"),
+        FILLER("из"), FILLER("на"), FILLER("сервера"), FILLER("сервер"),
+        FILLER("инструмент"), FILLER("sunucusu"), FILLER("sunucu"), FILLER("aracı"),
+        FILLER("araç")};
+    size_t len = b - a;
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
-        size_t n = strlen(words[k]);
-        if (n == b - a) {
-            size_t i = 0;
-            while (i < n && ((t[a + i] >= 'A' && t[a + i] <= 'Z') ? t[a + i] + 32 : t[a + i]) ==
-                                words[k][i])
-                i++;
-            if (i == n)
-                return true;
-        }
+        size_t n = words[k].n;
+        if (n != len)
+            continue;
+        size_t i = 0;
+        while (i < n && ((t[a + i] >= 'A' && t[a + i] <= 'Z') ? t[a + i] + 32 : t[a + i]) ==
+                            words[k].w[i])
+            i++;
+        if (i == n)
+            return true;
     }
     return false;
 }
+#undef FILLER
 
 typedef struct qualifier {
     uint32_t server; /* NONE when no server qualifies the mention */
@@ -2707,13 +2717,16 @@ static qualifier other_server_words(const reg_state *rs, const char *text, size_
     const name_rec *m = &rs->names[sp->rep];
     if (!other_server_has(m, own))
         return q;
+    size_t lens[sizeof(k_other_server) / sizeof(k_other_server[0])];
+    for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++)
+        lens[k] = strlen(k_other_server[k]);
     size_t a = sp->start > s0 + 2 * WINDOW_QUALIFIER ? sp->start - 2 * WINDOW_QUALIFIER : s0;
     size_t b = sp->end + 2 * WINDOW_QUALIFIER < s1 ? sp->end + 2 * WINDOW_QUALIFIER : s1;
     for (size_t i = a; i < b; i++) {
         if (i >= sp->start && i < sp->end)
             continue;
         for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++) {
-            size_t n = strlen(k_other_server[k]);
+            size_t n = lens[k];
             if (i + n <= b && ascii_ci_at(t, i, k_other_server[k], n) &&
                 (i == 0 || !(t[i - 1] < 0x80 && is_word_char(t[i - 1])))) {
                 q.server = other_server_of(m, own);
@@ -2733,6 +2746,19 @@ static qualifier other_server_words(const reg_state *rs, const char *text, size_
  * Only a few words on each side are looked at, skipping fillers, inside
  * [s0, s1) and WINDOW_QUALIFIER bytes.
  */
+/* Punctuation of other scripts that is written without a space after a
+ * word and whose bytes read as word bytes: the Arabic comma, semicolon and
+ * question mark, the ideographic comma and full stop, fullwidth comma,
+ * full stop, colon and semicolon ("deepl؛" is the server deepl). */
+static bool glued_punct(const unsigned char *t, size_t i, size_t end) {
+    if (i + 1 < end && t[i] == 0xD8 && (t[i + 1] == 0x8C || t[i + 1] == 0x9B || t[i + 1] == 0x9F))
+        return true;
+    if (i + 2 < end && t[i] == 0xE3 && t[i + 1] == 0x80 && (t[i + 2] == 0x81 || t[i + 2] == 0x82))
+        return true;
+    return i + 2 < end && t[i] == 0xEF && t[i + 1] == 0xBC &&
+           (t[i + 2] == 0x8C || t[i + 2] == 0x8E || t[i + 2] == 0x9A || t[i + 2] == 0x9B);
+}
+
 static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0, size_t s1,
                                 const span *sp, uint32_t own) {
     const unsigned char *t = (const unsigned char *)text;
@@ -2750,7 +2776,8 @@ static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0
         else if (i > s0 && t[i - 1] == '.')
             i--;
         size_t b = i;
-        while (i > s0 && is_word_char(t[i - 1]))
+        /* words of other scripts too: "من خادم deepl", "из сервера deepl" */
+        while (i > s0 && (is_word_char(t[i - 1]) || t[i - 1] >= 0x80))
             i--;
         if (i == b || sp->start - b > WINDOW_QUALIFIER)
             break;
@@ -2765,7 +2792,7 @@ static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0
                           t[i] == '"' || t[i] == '.'))
             i++;
         size_t a = i;
-        while (i < s1 && is_word_char(t[i]))
+        while (i < s1 && (is_word_char(t[i]) || t[i] >= 0x80) && !glued_punct(t, i, s1))
             i++;
         if (i == a || a - sp->end > WINDOW_QUALIFIER)
             break;
@@ -2774,7 +2801,7 @@ static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0
         if (!qualifier_filler(text, a, i))
             break;
     }
-    return other_server_words(rs, text, s0, s1, sp, own);
+    return q;
 }
 
 /* A clause boundary (',', ';', ':', or a CJK comma) in t[a, b). */
@@ -3219,6 +3246,11 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     size_t s0 = 0, s1 = 0;
     sentence_cached(ts, text, len, sp, &s0, &s1);
     qualifier qs = find_qualifier(rs, text, s0, s1, sp, ts->own);
+    /* "another server's `search`" in the text of a tool that is itself
+     * named search: only a mention of its own (or a sibling's) name needs
+     * the generic words, and only then are they looked for. */
+    if (qs.server == NONE && (sp->own || sp->self))
+        qs = other_server_words(rs, text, s0, s1, sp, ts->own);
     if (qs.server == NONE && !strong)
         return MV_OK;
     uint32_t qual_server = qs.server;

@@ -1912,11 +1912,18 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
      * are everyday parameters of tools whose job the rules do not know (a
      * key manager's AccessKey, an installer's install_command). */
     if (rc == MV_OK && d.mask == 0)
-        for (size_t r = 0; r < st->n_res; r++)
-            if (st->res[r].unknown_job && ts->reach[r].w > ts->best[r].w) {
+        for (size_t r = 0; r < st->n_res; r++) {
+            if (!st->res[r].unknown_job)
+                continue;
+            /* asked for by a parameter's name; a description that only
+             * names the class ("search capabilities, e.g. validate an
+             * IBAN") is not judged without a known job */
+            if (ts->reach[r].w <= 0)
+                continue;
+            if (ts->reach[r].w > ts->best[r].w)
                 ts->best[r] = ts->reach[r];
-                asks = true;
-            }
+            asks = true;
+        }
     if (rc == MV_OK)
         rc = report_resources(ts, &d, asks);
     for (uint32_t p = 0; rc == MV_OK && p < tool->n_params; p++)

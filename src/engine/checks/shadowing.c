@@ -103,6 +103,7 @@ enum family {
     F_SEQUEL_BEFORE,
     F_SEQUEL_AFTER,
     F_SENSITIVE,
+    F_PRODUCT_BEFORE,
     F_COUNT
 };
 
@@ -110,7 +111,7 @@ static const char *const k_family_names[F_COUNT] = {
     "trigger_before", "trigger_after", "order_before", "order_after",     "suppress_before",
     "suppress_after", "claim_before",  "call_before",  "prefer_before",   "prefer_after",
     "force",          "alter",         "self",         "condition_after", "sequel_before",
-    "sequel_after",   "sensitive"};
+    "sequel_after",   "sensitive",     "product_before"};
 
 typedef struct phrase_info {
     uint8_t family;
@@ -3224,13 +3225,21 @@ static void describe_steering(dtext *d, const verdict *v) {
              v->family[F_ORDER_BEFORE] || v->family[F_ORDER_AFTER] || v->family[F_SEQUEL_BEFORE] ||
              v->family[F_SEQUEL_AFTER])
         dt_puts(d, "ties an action to its use");
+    else if (v->family[F_PRODUCT_BEFORE])
+        dt_puts(d, "ties an action to what it makes");
     else if (v->family[F_PREFER_BEFORE] || v->family[F_PREFER_AFTER])
         dt_puts(d, "tells the agent to use this tool instead");
     else
         dt_puts(d, "tells the agent how to call it");
 }
 
+/* An action near the mention: force, an altered call or this tool. */
+static bool acts_product(const verdict *v) {
+    return v->near[F_FORCE] || v->near[F_ALTER] || v->near[F_SELF] || v->self_near;
+}
+
 /* Evaluate one span that refers to another server's tool. */
+
 static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t len, const span *sp,
                       const span *spans, size_t n_spans, mv_emitter *out) {
     const reg_state *rs = ts->rs;
@@ -3281,6 +3290,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         case F_TRIGGER_BEFORE:
         case F_ORDER_BEFORE:
         case F_SEQUEL_BEFORE:
+        case F_PRODUCT_BEFORE:
             /* "before calling X", not "after calling, poll X" */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
                   !clause_break(text, p->end, sp->start);
@@ -3350,6 +3360,10 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         (v.family[F_SUPPRESS_BEFORE] && !v.family[F_CONDITION_AFTER]) || v.family[F_SUPPRESS_AFTER];
     bool claim = v.family[F_CLAIM_BEFORE];
     bool trigger = v.family[F_TRIGGER_BEFORE] || v.family[F_TRIGGER_AFTER];
+    /* "every meeting created with X": a hook on what X makes, hard with
+     * an action or injected content near it, and otherwise a plain
+     * reference ("messages sent via X leave the draft list"). */
+    bool product = v.family[F_PRODUCT_BEFORE] && (acts_product(&v) || v.content);
     bool order = v.family[F_ORDER_BEFORE] || v.family[F_ORDER_AFTER];
     bool sequel = v.family[F_SEQUEL_BEFORE] || v.family[F_SEQUEL_AFTER];
     bool prefer = v.family[F_PREFER_BEFORE] || v.family[F_PREFER_AFTER];
@@ -3371,7 +3385,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * call as well */
     bool order_hard = (order && (acts_self || v.address || (v.qualified && pushes))) ||
                       (sequel && (v.address || (acts_self && pushes) || (v.qualified && pushes)));
-    if (suppress || claim || (trigger && (acts || v.content)) || order_hard ||
+    if (suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
         (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
         (v.twin && (prefer || trigger || order || sequel)) ||
         (call && (v.address || (v.content && acts_self) || (alter && v.qualified))))

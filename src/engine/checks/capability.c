@@ -1749,6 +1749,43 @@ static void reach_params(tool_scan *ts) {
         if (w > b->w)
             *b = (res_best){w, false, fi, 0, (uint32_t)f->text.len};
     }
+    /* Nested properties (an "options" object, the items of an array) ask
+     * as plainly as top-level ones: options.github_token. Their type is
+     * not kept by the model, so they are read like free strings, and a
+     * credential among them is explained the same way. */
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        if (f->kind != MV_FIELD_PROPERTY_NAME || f->schema != MV_SCHEMA_INPUT || f->param < 0 ||
+            (uint32_t)f->param >= tool->n_params || property_field(tool, (uint32_t)f->param) ==
+            (int32_t)fi)
+            continue;
+        mv_param nested = {f->text, MV_STR_NULL, MV_STR_NULL, MV_SCHEMA_INPUT, false, false};
+        int ri = reach_of(st, &nested);
+        if (ri < 0)
+            continue;
+        if (ri == st->credparam || ri == st->dbconn)
+            find_services(ts);
+        if ((ri == st->credparam && ts->service > 0) || (ri == st->dbconn && (ts->service > 0 ||
+                                                                                ts->db > 0)))
+            continue;
+        res_best *b = &ts->reach[ri];
+        double w = st->res[ri].weight;
+        if (w > b->w)
+            *b = (res_best){w, false, (int32_t)fi, 0, (uint32_t)f->text.len};
+    }
+}
+
+/* A value the model sends or copies: a default, a const, an enum member
+ * or an example ("...root.default", "...mode.enum[1]", "...examples[0]"). */
+static bool value_path(mv_str path) {
+    size_t i = path.len;
+    while (i > 0 && path.ptr[i - 1] != '.')
+        i--;
+    mv_str last = {path.ptr + i, path.len - i};
+    return str_is(last, "default") || str_is(last, "const") ||
+           (last.len > 5 && memcmp(last.ptr, "enum[", 5) == 0) ||
+           (last.len > 9 && memcmp(last.ptr, "examples[", 9) == 0) ||
+           (last.len > 8 && memcmp(last.ptr, "default[", 8) == 0);
 }
 
 /* An http(s) URL on a host other than this machine. */
@@ -1812,8 +1849,7 @@ static void reach_defaults(tool_scan *ts) {
         const mv_field *f = &tool->fields[fi];
         if (f->kind != MV_FIELD_SCHEMA_VALUE || f->param < 0 ||
             (uint32_t)f->param >= tool->n_params ||
-            tool->params[f->param].schema != MV_SCHEMA_INPUT || f->path.len < 8 ||
-            memcmp(f->path.ptr + f->path.len - 8, ".default", 8) != 0)
+            tool->params[f->param].schema != MV_SCHEMA_INPUT || !value_path(f->path))
             continue;
         mv_str v = f->text;
         while (v.len > 0 && is_space((unsigned char)v.ptr[0])) {

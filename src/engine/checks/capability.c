@@ -1753,11 +1753,19 @@ static void reach_params(tool_scan *ts) {
      * as plainly as top-level ones: options.github_token. Their type is
      * not kept by the model, so they are read like free strings, and a
      * credential among them is explained the same way. */
-    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+    /* The first property-name field of a parameter is its own name
+     * (property_field); later ones are nested. One pass, a bit per param. */
+    uint8_t *seen = mv_arena_calloc(ts->ctx->scratch, tool->n_params + 1, 1);
+    for (uint32_t fi = 0; seen != NULL && fi < tool->n_fields; fi++) {
         const mv_field *f = &tool->fields[fi];
-        if (f->kind != MV_FIELD_PROPERTY_NAME || f->schema != MV_SCHEMA_INPUT || f->param < 0 ||
-            (uint32_t)f->param >= tool->n_params || property_field(tool, (uint32_t)f->param) ==
-            (int32_t)fi)
+        if (f->kind != MV_FIELD_PROPERTY_NAME || f->param < 0 ||
+            (uint32_t)f->param >= tool->n_params)
+            continue;
+        if (!seen[f->param]) {
+            seen[f->param] = 1;
+            continue;
+        }
+        if (f->schema != MV_SCHEMA_INPUT)
             continue;
         mv_param nested = {f->text, MV_STR_NULL, MV_STR_NULL, MV_SCHEMA_INPUT, false, false};
         int ri = reach_of(st, &nested);

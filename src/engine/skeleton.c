@@ -207,7 +207,7 @@ int mv_name_skeleton(char *out, size_t *out_len, const char *name, size_t len,
         rc = MV_ELIMIT;
         goto done;
     }
-    /* Case, digits and separators; then "rn" -> "m" in place. */
+    /* Case, digits and separators; then "rn" -> "m" and "vv" -> "w" in place. */
     size_t n = 0;
     for (size_t i = 0; i < f.len; i++) {
         unsigned char c = (unsigned char)folded[i];
@@ -227,6 +227,9 @@ int mv_name_skeleton(char *out, size_t *out_len, const char *name, size_t len,
     for (size_t i = 0; i < n; i++) {
         if (out[i] == 'r' && i + 1 < n && out[i + 1] == 'n') {
             out[w++] = 'm';
+            i++;
+        } else if (out[i] == 'v' && i + 1 < n && out[i + 1] == 'v') {
+            out[w++] = 'w'; /* "vv" reads as "w": get_vveather */
             i++;
         } else {
             out[w++] = out[i];
@@ -298,7 +301,9 @@ void mv_name_marks_of(mv_name_marks *out, const char *name, size_t len) {
             out->capital_i++;
             out->score += MV_MARK_CAPITAL_I;
             note_mark(out, (uint32_t)i, 1, c);
-        } else if (c == 'r' && i + 1 < len && s[i + 1] == 'n') {
+        } else if ((c == 'r' && i + 1 < len && s[i + 1] == 'n') ||
+                   (c == 'v' && i + 1 < len && s[i + 1] == 'v')) {
+            /* letter pairs that read as one letter: rn as m, vv as w */
             out->rn++;
             out->score += MV_MARK_RN;
             note_mark(out, (uint32_t)i, 2, c);

@@ -72,6 +72,7 @@
 #define CAP_F_LEAD_NARROW 0.85 /* only the lead sentence does */
 #define CAP_F_UNFIT 0.60       /* a sensitive class that does not explain it */
 #define CAP_F_UNKNOWN 0.55     /* nothing declared: one resource alone stays quiet */
+#define CAP_F_UNKNOWN_ASK 0.70 /* nothing declared, a parameter asks for the resource */
 #define CAP_NO_VERB 0.60       /* a weak resource in prose without an access verb */
 #define CAP_F_PROPERTY 0.80    /* a mention inside a property name */
 #define CAP_MAX_CONF 0.90
@@ -123,6 +124,7 @@ typedef struct cap_res {
     bool needs_target; /* an upload counts only with an outside target */
     bool needs_verb;   /* in prose, counts fully only next to an access verb */
     bool scope; /* a scope ("the whole home directory"): "scans" is its use, not a detection list */
+    bool unknown_job; /* a parameter asking for it counts on a tool that declares no known job */
 } cap_res;
 
 typedef struct cap_sink {
@@ -164,8 +166,11 @@ typedef struct cap_state {
     size_t n_reach;
     cap_sink *except; /* prefixes that make a credential suffix something else */
     size_t n_except;
+    cap_sink *dest; /* words that make a parameter a destination (upload_to, webhook) */
+    size_t n_dest;
     uint32_t restate_mask; /* resources a strong sink name already says (the conversation) */
     int credparam;         /* resource index of credential parameters, -1 if none */
+    int upload;            /* resource index of uploads to an outside host, -1 if none */
     int dbconn;            /* resource index of connection-string parameters, -1 if none */
 } cap_state;
 
@@ -417,7 +422,13 @@ static int add_shared(void *p, mv_str cls, mv_str phrase) {
     bool path = false;
     for (size_t i = 0; i < phrase.len; i++)
         path = path || strchr("/\\.~_", phrase.ptr[i]) != NULL;
-    return add_term(c->st, c->terms, c->n, c->tmp, phrase, T_RES, bounds, (size_t)ri, path);
+    int rc = add_term(c->st, c->terms, c->n, c->tmp, phrase, T_RES, bounds, (size_t)ri, path);
+    /* The stemmer folds "conversation" into "conversion": "Full
+     * conversion" of a document is not the full conversation. The
+     * conversation's phrases must read as written in the raw text. */
+    if (rc == MV_OK && str_is(c->st->res[ri].id, "convo"))
+        c->st->term[c->st->n_terms - 1].verify = phrase;
+    return rc;
 }
 
 static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_builder *terms,
@@ -492,6 +503,13 @@ static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_
                 if (ri < 0)
                     return MV_ECHECK;
                 st->res[ri].needs_verb = true;
+            }
+        } else if (str_is(kw, "judge_unknown")) {
+            while (line.len > 0) {
+                int ri = find_res(st, token(&line));
+                if (ri < 0)
+                    return MV_ECHECK;
+                st->res[ri].unknown_job = true;
             }
         } else if (str_is(kw, "scope")) {
             while (line.len > 0) {
@@ -630,8 +648,9 @@ static int load_sinks(cap_state *st, mv_normalizer *n) {
         words += data[i] == ' ';
     st->reach = mv_arena_calloc(st->arena, words, sizeof(*st->reach));
     st->except = mv_arena_calloc(st->arena, words, sizeof(*st->except));
+    st->dest = mv_arena_calloc(st->arena, words, sizeof(*st->dest));
     if (st->sinks == NULL || st->mods == NULL || st->vague == NULL || st->reach == NULL ||
-        st->except == NULL)
+        st->except == NULL || st->dest == NULL)
         return MV_ENOMEM;
     line_reader r = {data, data + len};
     mv_str line;
@@ -677,14 +696,18 @@ static int load_sinks(cap_state *st, mv_normalizer *n) {
                 rr->how = (uint8_t)h;
                 st->n_reach++;
             }
-        } else if (str_is(kw, "except")) {
+        } else if (str_is(kw, "except") || str_is(kw, "destination")) {
+            bool dest = str_is(kw, "destination");
             while (line.len > 0) {
                 mv_str w = token(&line);
-                cap_sink *e = &st->except[st->n_except];
+                cap_sink *e = dest ? &st->dest[st->n_dest] : &st->except[st->n_except];
                 e->len = canon(w.ptr, w.len, e->canon);
                 if (e->len == 0)
                     return MV_ECHECK;
-                st->n_except++;
+                if (dest)
+                    st->n_dest++;
+                else
+                    st->n_except++;
             }
         } else if (str_is(kw, "vague")) {
             mv_str p = MV_STR_NULL;
@@ -741,6 +764,7 @@ static int cap_init(const mv_allocator *a, void **state) {
         st->restate_mask = cv >= 0 ? 1u << cv : 0;
         st->credparam = find_res(st, MV_STR_LIT("credparam"));
         st->dbconn = find_res(st, MV_STR_LIT("dbconn"));
+        st->upload = find_res(st, MV_STR_LIT("upload"));
         rc = load_declared(st, n, tmp, decl);
     }
     if (rc == MV_OK)
@@ -1011,12 +1035,16 @@ static void weigh(tool_scan *ts, uint32_t fi, const cap_term *t, size_t ns, size
     if (res->needs_target && !has_term(ts, T_TARGET, ss, se))
         return;
     double w = res->weight;
-    if (res->needs_verb && is_prose(f->kind) && !has_term(ts, T_VERB, ss, se))
+    bool leak_field = f->param >= 0 && (uint32_t)f->param < ts->tool->n_params &&
+                      f->kind == MV_FIELD_SCHEMA_DESCRIPTION;
+    /* An input parameter's description says what the value holds: "All
+     * prior messages in the chat" is the request itself and needs no
+     * access verb. Prose elsewhere still does ("supports chat history"). */
+    bool holds = leak_field && ts->tool->params[f->param].schema == MV_SCHEMA_INPUT;
+    if (res->needs_verb && is_prose(f->kind) && !holds && !has_term(ts, T_VERB, ss, se))
         w *= CAP_NO_VERB;
     if (f->kind == MV_FIELD_PROPERTY_NAME)
         w *= CAP_F_PROPERTY;
-    bool leak_field = f->param >= 0 && (uint32_t)f->param < ts->tool->n_params &&
-                      f->kind == MV_FIELD_SCHEMA_DESCRIPTION;
     res_best *b = &ts->best[ri];
     /* The position only lowers a weight: skip it when it cannot matter. */
     if (w < b->w && !(leak_field && w >= CAP_LEAK_MIN))
@@ -1211,7 +1239,7 @@ static uint32_t res_facets(const cap_res *r) {
     return 0;
 }
 
-static int report_resources(tool_scan *ts, const declaration *d) {
+static int report_resources(tool_scan *ts, const declaration *d, bool asks) {
     const cap_state *st = ts->st;
     uint64_t sens = d->mask & st->sensitive_mask;
     uint32_t justified = 0;
@@ -1219,7 +1247,7 @@ static int report_resources(tool_scan *ts, const declaration *d) {
         if (d->mask & ((uint64_t)1 << c))
             justified |= st->classes[c].justifies;
 
-    double factor = CAP_F_UNKNOWN;
+    double factor = asks ? CAP_F_UNKNOWN_ASK : CAP_F_UNKNOWN;
     int label = -1;
     if (sens != 0) {
         factor = CAP_F_UNFIT;
@@ -1721,10 +1749,107 @@ static void reach_params(tool_scan *ts) {
         if (w > b->w)
             *b = (res_best){w, false, fi, 0, (uint32_t)f->text.len};
     }
+    /* Nested properties (an "options" object, the items of an array) ask
+     * as plainly as top-level ones: options.github_token. Their type is
+     * not kept by the model, so they are read like free strings, and a
+     * credential among them is explained the same way. */
+    /* The first property-name field of a parameter is its own name
+     * (property_field); later ones are nested. One pass, a bit per param. */
+    uint8_t *seen = mv_arena_calloc(ts->ctx->scratch, tool->n_params + 1, 1);
+    for (uint32_t fi = 0; seen != NULL && fi < tool->n_fields; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        if (f->kind != MV_FIELD_PROPERTY_NAME || f->param < 0 ||
+            (uint32_t)f->param >= tool->n_params)
+            continue;
+        if (!seen[f->param]) {
+            seen[f->param] = 1;
+            continue;
+        }
+        if (f->schema != MV_SCHEMA_INPUT)
+            continue;
+        mv_param nested = {f->text, MV_STR_NULL, MV_STR_NULL, MV_SCHEMA_INPUT, false, false};
+        int ri = reach_of(st, &nested);
+        if (ri < 0)
+            continue;
+        if (ri == st->credparam || ri == st->dbconn)
+            find_services(ts);
+        if ((ri == st->credparam && ts->service > 0) || (ri == st->dbconn && (ts->service > 0 ||
+                                                                                ts->db > 0)))
+            continue;
+        res_best *b = &ts->reach[ri];
+        double w = st->res[ri].weight;
+        if (w > b->w)
+            *b = (res_best){w, false, (int32_t)fi, 0, (uint32_t)f->text.len};
+    }
+}
+
+/* A value the model sends or copies: a default, a const, an enum member
+ * or an example ("...root.default", "...mode.enum[1]", "...examples[0]"). */
+static bool value_path(mv_str path) {
+    size_t i = path.len;
+    while (i > 0 && path.ptr[i - 1] != '.')
+        i--;
+    mv_str last = {path.ptr + i, path.len - i};
+    return str_is(last, "default") || str_is(last, "const") ||
+           (last.len > 5 && memcmp(last.ptr, "enum[", 5) == 0) ||
+           (last.len > 9 && memcmp(last.ptr, "examples[", 9) == 0) ||
+           (last.len > 8 && memcmp(last.ptr, "default[", 8) == 0);
+}
+
+/* An http(s) URL on a host other than this machine. */
+static bool outside_url(mv_str v) {
+    size_t i;
+    if (v.len > 8 && raw_reads(v.ptr, 8, MV_STR_LIT("https://")))
+        i = 8;
+    else if (v.len > 7 && raw_reads(v.ptr, 7, MV_STR_LIT("http://")))
+        i = 7;
+    else
+        return false;
+    static const char *const local[] = {"localhost", "127.", "0.0.0.0", "[::1]"};
+    for (size_t k = 0; k < sizeof(local) / sizeof(local[0]); k++) {
+        size_t n = strlen(local[k]);
+        if (v.len - i >= n && raw_reads(v.ptr + i, n, (mv_str){local[k], n}))
+            return false;
+    }
+    return v.len - i >= 4;
+}
+
+/* Does the lower-cased word w[0, n) appear as a whole word of text? */
+static bool has_word_ci(mv_str text, const char *w, size_t n) {
+    for (size_t i = 0; n > 0 && i + n <= text.len; i++) {
+        if ((i > 0 && is_alnum((unsigned char)text.ptr[i - 1])) ||
+            (i + n < text.len && is_alnum((unsigned char)text.ptr[i + n])))
+            continue;
+        size_t k = 0;
+        while (k < n && lower((unsigned char)text.ptr[i + k]) == (unsigned char)w[k])
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
+}
+
+/* A parameter named or described as a place data goes to (upload_to,
+ * webhook, "documents are copied here"): capability_sinks.rules
+ * "destination" words, in the name's words or the description. */
+static bool destination_param(const cap_state *st, const mv_param *pm) {
+    char words[CAP_NAME_MAX * 2 + 2];
+    size_t wn = split_words(pm->name.ptr, pm->name.len, words, sizeof(words));
+    mv_str name = {words, wn};
+    mv_str desc = pm->description;
+    if (desc.len > CAP_PARAM_DESC_MAX)
+        desc.len = CAP_PARAM_DESC_MAX;
+    for (size_t k = 0; k < st->n_dest; k++)
+        if (has_word_ci(name, st->dest[k].canon, st->dest[k].len) ||
+            has_word_ci(desc, st->dest[k].canon, st->dest[k].len))
+            return true;
+    return false;
 }
 
 /* A parameter whose default is the root of the file system or the home
- * folder ("root_path": "/") gives a narrow tool the whole disk. */
+ * folder ("root_path": "/") gives a narrow tool the whole disk; one whose
+ * default sends to an outside URL (upload_to: https://...) gives it an
+ * upload nobody asked for. */
 static void reach_defaults(tool_scan *ts) {
     const cap_state *st = ts->st;
     const mv_tool *tool = ts->tool;
@@ -1732,8 +1857,7 @@ static void reach_defaults(tool_scan *ts) {
         const mv_field *f = &tool->fields[fi];
         if (f->kind != MV_FIELD_SCHEMA_VALUE || f->param < 0 ||
             (uint32_t)f->param >= tool->n_params ||
-            tool->params[f->param].schema != MV_SCHEMA_INPUT || f->path.len < 8 ||
-            memcmp(f->path.ptr + f->path.len - 8, ".default", 8) != 0)
+            tool->params[f->param].schema != MV_SCHEMA_INPUT || !value_path(f->path))
             continue;
         mv_str v = f->text;
         while (v.len > 0 && is_space((unsigned char)v.ptr[0])) {
@@ -1742,6 +1866,14 @@ static void reach_defaults(tool_scan *ts) {
         }
         while (v.len > 0 && is_space((unsigned char)v.ptr[v.len - 1]))
             v.len--;
+        if (st->upload >= 0 && outside_url(v) && destination_param(st, &tool->params[f->param])) {
+            res_best *b = &ts->reach[st->upload];
+            double w = st->res[st->upload].weight;
+            if (w > b->w)
+                *b = (res_best){w, true, (int32_t)fi, (uint32_t)(v.ptr - f->text.ptr),
+                                (uint32_t)v.len};
+            continue;
+        }
         for (size_t i = 0; i < st->n_reach; i++) {
             const cap_reach *r = &st->reach[i];
             if (r->how != R_DEFAULT || !raw_reads(v.ptr, v.len, (mv_str){r->canon, r->len}))
@@ -1812,12 +1944,32 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     /* A parameter that carries a capability says something only about a
      * tool whose job is narrow: on a tool that declares nothing known (a
      * remote profiler with a "cmd") it is no evidence of a mismatch. */
+    bool asks = false;
     if (rc == MV_OK && (d.mask & st->narrow_mask) != 0 && (d.mask & st->sensitive_mask) == 0)
         for (size_t r = 0; r < st->n_res; r++)
             if (ts->reach[r].w > ts->best[r].w)
                 ts->best[r] = ts->reach[r];
+    /* A tool that declares no known job is still judged on what its
+     * parameters ask for, a little above a mention in its prose: nothing
+     * in its name or lead sentence explains a card or identity number.
+     * Only classes marked judge_unknown: credentials, commands and paths
+     * are everyday parameters of tools whose job the rules do not know (a
+     * key manager's AccessKey, an installer's install_command). */
+    if (rc == MV_OK && d.mask == 0)
+        for (size_t r = 0; r < st->n_res; r++) {
+            if (!st->res[r].unknown_job)
+                continue;
+            /* asked for by a parameter's name; a description that only
+             * names the class ("search capabilities, e.g. validate an
+             * IBAN") is not judged without a known job */
+            if (ts->reach[r].w <= 0)
+                continue;
+            if (ts->reach[r].w > ts->best[r].w)
+                ts->best[r] = ts->reach[r];
+            asks = true;
+        }
     if (rc == MV_OK)
-        rc = report_resources(ts, &d);
+        rc = report_resources(ts, &d, asks);
     for (uint32_t p = 0; rc == MV_OK && p < tool->n_params; p++)
         rc = report_sink(ts, &d, p);
     return rc;

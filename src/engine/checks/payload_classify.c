@@ -901,6 +901,36 @@ static bool home_folder(const char *p, size_t n) {
     return m > 0 && memchr(rest, '/', m) == NULL && memchr(rest, '\\', m) == NULL;
 }
 
+/* A system state or configuration directory one component below its root:
+ * /var/lib/postgresql, /etc/nginx, /srv/data, /opt/app, /usr/local,
+ * /var/www, /var/backups (with a trailing slash or glob). Caches, package
+ * lists, logs and temporary folders (/var/cache/..., /var/lib/apt,
+ * /var/log/..., /tmp/...) are what image builds clean up. */
+static bool system_dir(const char *p, size_t n) {
+    static const char *const roots[] = {"/var/lib/", "/etc/", "/srv/", "/opt/", "/usr/",
+                                        "/boot/",    "/var/", "/root/"};
+    static const char *const spared[] = {"/var/lib/apt", "/var/lib/dpkg", "/var/cache", "/var/tmp",
+                                         "/var/log",     "/var/run",      "/var/lock"};
+    for (size_t k = 0; k < sizeof(spared) / sizeof(spared[0]); k++) {
+        size_t l = strlen(spared[k]);
+        if (n >= l && eq_nocase(p, l, spared[k]) && (n == l || p[l] == '/'))
+            return false;
+    }
+    for (size_t k = 0; k < sizeof(roots) / sizeof(roots[0]); k++) {
+        size_t l = strlen(roots[k]);
+        if (n <= l || !eq_nocase(p, l, roots[k]))
+            continue;
+        const char *rest = p + l;
+        size_t m = n - l;
+        if (m >= 2 && rest[m - 2] == '/' && rest[m - 1] == '*')
+            m -= 2;
+        else if (m >= 1 && rest[m - 1] == '/')
+            m -= 1;
+        return m > 0 && rest[0] != '*' && memchr(rest, '/', m) == NULL;
+    }
+    return false;
+}
+
 /* rm -rf ~, rm -fr / (or its glob), rm -r --no-preserve-root /,
  * Remove-Item -Recurse C:\ */
 static bool destructive(const cx *c, pc_result *res) {
@@ -915,7 +945,8 @@ static bool destructive(const cx *c, pc_result *res) {
                 continue;
             const char *p = tok_ptr(c, i);
             size_t n = tok_len(c, i);
-            if (has(&c->tok[i], R_RM_TARGET) || has(&c->tok[i], R_NO_PRESERVE) || home_folder(p, n))
+            if (has(&c->tok[i], R_RM_TARGET) || has(&c->tok[i], R_NO_PRESERVE) ||
+                home_folder(p, n) || (unix_rm && system_dir(p, n)))
                 target = true;
             if (recursive_flag(p, n))
                 recursive = true;

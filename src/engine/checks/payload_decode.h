@@ -40,7 +40,8 @@ typedef enum pd_kind {
     PD_JOIN,     /* quoted pieces glued by +, ., .., ||, ',' or juxtaposition */
     PD_ROT13,    /* a line holding a ROT13-rotated command word */
     PD_REVERSED, /* a line holding a command word written backwards */
-    PD_WIDE      /* a run of fullwidth ASCII forms (U+FF01-U+FF5E, U+3000) */
+    PD_WIDE,     /* a run of fullwidth ASCII forms (U+FF01-U+FF5E, U+3000) */
+    PD_BITS      /* binary octets separated by one repeated byte: "01100011 01110101" */
 } pd_kind;
 
 /* A piece of text that may be an encoded blob. */
@@ -98,6 +99,7 @@ typedef struct pd_plan {
     uint8_t pack;    /* pd_pack: the decoded bytes are to be inflated */
     bool plus_space; /* PD_ENC_PCT: form encoding, '+' is a space */
     bool hex_codes;  /* PD_ENC_CODES: the codes are hexadecimal */
+    bool bin_codes;  /* PD_ENC_CODES: the codes are binary octets */
 } pd_plan;
 
 /*

@@ -294,6 +294,27 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
         res->cls = PC_HIDDEN_ORDER;
         res->span_start = 0;
         res->span_end = n;
+        return;
+    }
+    /* Destruction in words: a destroying verb and a broad scope ("delete
+     * every file in the home directory", "wipe the whole disk", "drop all
+     * tables"). Encoded sample text names neither. */
+    static const char *const destroy[] = {"delete", "remove", "erase",    "wipe",  "destroy",
+                                          "drop",   "purge",  "truncate", "shred", "format",
+                                          "rm -rf", "nuke",   "overwrite"};
+    static const char *const broad[] = {
+        "every file",     "all files",        "all the files",   "all of the files",
+        "home directory", "home folder",      "whole disk",      "entire disk",
+        "whole drive",    "entire drive",     "all tables",      "every table",
+        "all databases",  "every database",   "whole database",  "entire database",
+        "all repositories", "every repository", "all data",      "the workspace",
+        "entire workspace", "whole workspace", "all backups",    "every backup",
+        "all documents",  "every document",   "the file system", "the filesystem"};
+    if (has_any(t, n, destroy, sizeof(destroy) / sizeof(destroy[0])) &&
+        has_any(t, n, broad, sizeof(broad) / sizeof(broad[0]))) {
+        res->cls = PC_DESTRUCTIVE;
+        res->span_start = 0;
+        res->span_end = n;
     }
 }
 

@@ -467,10 +467,53 @@ static size_t pair_list(const unsigned char *s, size_t len, size_t i, size_t *co
     return k;
 }
 
+/* Binary octets separated by one repeated byte ("01100011 01110101",
+ * "01100011-01110101"): eight bits each, nothing else in the word. Returns
+ * the end and the number of octets. */
+static bool octet_at(const unsigned char *s, size_t len, size_t k) {
+    if (k + 8 > len || (k + 8 < len && is_alnum(s[k + 8])))
+        return false;
+    for (size_t j = k; j < k + 8; j++)
+        if (s[j] != '0' && s[j] != '1')
+            return false;
+    return true;
+}
+
+static size_t bit_list(const unsigned char *s, size_t len, size_t i, size_t *count) {
+    size_t k = i, end = i;
+    unsigned char sep = 0;
+    *count = 0;
+    while (octet_at(s, len, k)) {
+        (*count)++;
+        k += 8;
+        end = k;
+        if (k >= len)
+            break;
+        unsigned char c = s[k];
+        if (sep == 0 && (c == ' ' || c == ',' || c == '-' || c == ':'))
+            sep = c;
+        if (c != sep)
+            break;
+        k++;
+    }
+    return end;
+}
+
 static size_t decode_codes(const unsigned char *s, size_t from, size_t to, bool hex_pairs,
-                           obuf *o) {
+                           bool bits, obuf *o) {
     size_t i = from;
-    while (i < to && !o->full) {
+    while (bits && i < to && !o->full) {
+        if (octet_at(s, to, i)) {
+            uint8_t v = 0;
+            for (size_t j = i; j < i + 8; j++)
+                v = (uint8_t)((v << 1) | (s[j] - '0'));
+            put_byte(o, v);
+            i += 8;
+        } else {
+            i++;
+        }
+    }
+    while (!bits && i < to && !o->full) {
         if (hex_pairs) {
             if (hexval(s[i]) >= 0 && i + 1 < to && hexval(s[i + 1]) >= 0) {
                 put_byte(o, (uint8_t)(hexval(s[i]) * 16 + hexval(s[i + 1])));
@@ -738,7 +781,14 @@ static int scan_codes(const unsigned char *s, size_t len, pd_visit visit, void *
                  (s[i] == ' ' && !(i + 1 < len && (is_digit(s[i + 1]) || s[i + 1] == '+' ||
                                                    s[i + 1] == ',' || s[i + 1] == '&'))))
             continue;
-        size_t pairs = 0, codes = 0;
+        size_t pairs = 0, codes = 0, octets = 0;
+        size_t bend = bit_list(s, len, st, &octets);
+        if (octets >= PU_MIN_OCTETS) {
+            pd_candidate c = {PD_BITS, st, bend, false, false};
+            rc = visit(ctx, &c);
+            i = bend;
+            continue;
+        }
         size_t pend = pair_list(s, len, st, &pairs);
         if (pairs >= PU_MIN_PAIRS) {
             pd_candidate c = {PD_PAIRS, st, pend, false, false};
@@ -885,6 +935,26 @@ static int on_line_word(void *ctx, const mv_ac_match *m) {
     while (b < ls->len && b - me < LINE_REACH && ls->s[b] != '\n')
         b++;
     *done = b;
+    /* A reversed command after an introduction on the same line ("read it
+     * backwards: hs | hs.s/...//:sptth s- lruc") reversed as a whole line
+     * ends in reversed prose that reads as arguments of the shell. Also
+     * try the segment after the last ": " or opening quote before it and
+     * before the next quote: a colon followed by a space is forward prose
+     * (a reversed URL has "//:"). */
+    if (reversed) {
+        size_t a2 = ms, b2 = me;
+        while (a2 > a && !(ls->s[a2 - 1] == '`' || ls->s[a2 - 1] == '"' || ls->s[a2 - 1] == '(' ||
+                           (ls->s[a2 - 1] == ' ' && a2 - 1 > a && ls->s[a2 - 2] == ':')))
+            a2--;
+        while (b2 < b && ls->s[b2] != '`' && ls->s[b2] != '"' && ls->s[b2] != ')')
+            b2++;
+        if ((a2 > a || b2 < b) && b2 - a2 >= 8) {
+            pd_candidate seg = {PD_REVERSED, a2, b2, false, false};
+            ls->rc = ls->visit(ls->ctx, &seg);
+            if (ls->rc != 0)
+                return 1;
+        }
+    }
     pd_candidate c = {reversed ? PD_REVERSED : PD_ROT13, a, b, false, false};
     ls->rc = ls->visit(ls->ctx, &c);
     return ls->rc != 0;
@@ -1232,6 +1302,10 @@ void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
         plan->enc = PD_ENC_CODES;
         plan->hex_codes = c->kind == PD_PAIRS;
         break;
+    case PD_BITS:
+        plan->enc = PD_ENC_CODES;
+        plan->bin_codes = true;
+        break;
     case PD_JOIN:
         plan->enc = PD_ENC_JOIN;
         break;
@@ -1291,7 +1365,7 @@ size_t pu_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, b
         decode_ent(s, p->from, p->to, &o);
         break;
     case PD_ENC_CODES:
-        decode_codes(s, p->from, p->to, p->hex_codes, &o);
+        decode_codes(s, p->from, p->to, p->hex_codes, p->bin_codes, &o);
         break;
     case PD_ENC_JOIN:
         decode_join(s, p->from, p->to, &o);

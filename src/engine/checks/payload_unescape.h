@@ -20,6 +20,7 @@
 #define PU_MIN_ESCAPES 4 /* \xNN \uNNNN \NNN, %XX, &#NN; */
 #define PU_MIN_CODES 6   /* character codes in a list */
 #define PU_MIN_PAIRS 8   /* space-separated hex pairs */
+#define PU_MIN_OCTETS 8  /* separated binary octets */
 
 /* Candidates of the escape, percent, entity, code-list and join kinds, in
  * text order. Returns the first non-zero visit result, or 0. */

@@ -103,6 +103,7 @@ enum family {
     F_SEQUEL_BEFORE,
     F_SEQUEL_AFTER,
     F_SENSITIVE,
+    F_PRODUCT_BEFORE,
     F_COUNT
 };
 
@@ -110,7 +111,7 @@ static const char *const k_family_names[F_COUNT] = {
     "trigger_before", "trigger_after", "order_before", "order_after",     "suppress_before",
     "suppress_after", "claim_before",  "call_before",  "prefer_before",   "prefer_after",
     "force",          "alter",         "self",         "condition_after", "sequel_before",
-    "sequel_after",   "sensitive"};
+    "sequel_after",   "sensitive",     "product_before"};
 
 typedef struct phrase_info {
     uint8_t family;
@@ -2630,24 +2631,38 @@ static bool server_has_key(mv_str name, const char *key, size_t len) {
 
 /* Words skipped between a mention and the server that qualifies it ("the
  * send_email tool of the gmail server", "send_email del servidor gmail"). */
+#define FILLER(w) {w, sizeof(w) - 1}
 static bool qualifier_filler(const char *t, size_t a, size_t b) {
-    static const char *const words[] = {
-        "the",  "a",   "an",  "tool",     "tools", "server", "servers", "mcp",
-        "from", "on",  "of",  "in",       "at",    "via",    "by",      "del",
-        "de",   "la",  "el",  "servidor", "des",   "du",     "le",      "serveur",
-        "von",  "vom", "dem", "der",      "auf",   "im",     "do",      "da"};
+    static const struct {
+        const char *w;
+        size_t n;
+    } words[] = {
+        FILLER("the"), FILLER("a"), FILLER("an"), FILLER("tool"), FILLER("tools"),
+        FILLER("server"), FILLER("servers"), FILLER("mcp"), FILLER("from"), FILLER("on"),
+        FILLER("of"), FILLER("in"), FILLER("at"), FILLER("via"), FILLER("by"), FILLER("del"),
+        FILLER("de"), FILLER("la"), FILLER("el"), FILLER("servidor"), FILLER("des"),
+        FILLER("du"), FILLER("le"), FILLER("serveur"), FILLER("von"), FILLER("vom"),
+        FILLER("dem"), FILLER("der"), FILLER("auf"), FILLER("im"), FILLER("do"), FILLER("da"),
+        /* round 5: Arabic, Russian and Turkish "from", "server", "tool" */
+        FILLER("من"), FILLER("خادم"), FILLER("الخادم"), FILLER("أداة"), FILLER("على"),
+        FILLER("из"), FILLER("на"), FILLER("сервера"), FILLER("сервер"),
+        FILLER("инструмент"), FILLER("sunucusu"), FILLER("sunucu"), FILLER("aracı"),
+        FILLER("araç")};
+    size_t len = b - a;
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
-        size_t n = strlen(words[k]);
-        if (n == b - a) {
-            size_t i = 0;
-            while (i < n && (t[a + i] | 0x20) == words[k][i])
-                i++;
-            if (i == n)
-                return true;
-        }
+        size_t n = words[k].n;
+        if (n != len)
+            continue;
+        size_t i = 0;
+        while (i < n && ((t[a + i] >= 'A' && t[a + i] <= 'Z') ? t[a + i] + 32 : t[a + i]) ==
+                            words[k].w[i])
+            i++;
+        if (i == n)
+            return true;
     }
     return false;
 }
+#undef FILLER
 
 typedef struct qualifier {
     uint32_t server; /* NONE when no server qualifies the mention */
@@ -2673,6 +2688,57 @@ static bool qualifier_word(const reg_state *rs, const char *t, size_t a, size_t 
     return false;
 }
 
+/* Words that point at some other server without naming it: "another
+ * server's search", "the search tool of the other server", 他のサーバーの,
+ * 其他服务器的, خادم آخر. They qualify a mention as firmly as a server name
+ * when another server does expose the mentioned name. ASCII case folded. */
+static const char *const k_other_server[] = {
+    "other server",   "another server",   "other mcp server", "another mcp server",
+    "other servers",  "otro servidor",    "otros servidores", "autre serveur",
+    "autres serveurs", "anderen server",  "andere server",    "anderer server",
+    "outro servidor", "outros servidores", "altro server",    "altri server",
+    "diğer sunucu",   "başka sunucu",     "другого сервера",  "других серверов",
+    "другом сервере", "他のサーバー",     "別のサーバー",     "其他服务器",
+    "其它服务器",     "别的服务器",       "其他伺服器",       "다른 서버",
+    "خادم آخر",       "الخادم الآخر",     "خوادم أخرى"};
+
+static bool ascii_ci_at(const unsigned char *t, size_t i, const char *w, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = t[i + k], d = (unsigned char)w[k];
+        if (c != d && !(c >= 'A' && c <= 'Z' && c + 32 == d))
+            return false;
+    }
+    return true;
+}
+
+static qualifier other_server_words(const reg_state *rs, const char *text, size_t s0, size_t s1,
+                                    const span *sp, uint32_t own) {
+    qualifier q = {NONE, sp->start};
+    const unsigned char *t = (const unsigned char *)text;
+    const name_rec *m = &rs->names[sp->rep];
+    if (!other_server_has(m, own))
+        return q;
+    size_t lens[sizeof(k_other_server) / sizeof(k_other_server[0])];
+    for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++)
+        lens[k] = strlen(k_other_server[k]);
+    size_t a = sp->start > s0 + 2 * WINDOW_QUALIFIER ? sp->start - 2 * WINDOW_QUALIFIER : s0;
+    size_t b = sp->end + 2 * WINDOW_QUALIFIER < s1 ? sp->end + 2 * WINDOW_QUALIFIER : s1;
+    for (size_t i = a; i < b; i++) {
+        if (i >= sp->start && i < sp->end)
+            continue;
+        for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++) {
+            size_t n = lens[k];
+            if (i + n <= b && ascii_ci_at(t, i, k_other_server[k], n) &&
+                (i == 0 || !(t[i - 1] < 0x80 && is_word_char(t[i - 1])))) {
+                q.server = other_server_of(m, own);
+                q.at = i;
+                return q;
+            }
+        }
+    }
+    return q;
+}
+
 /*
  * The server named right by a mention: before it ("gmail's send_email",
  * "twilio.send_sms", "the github create_pull_request tool", "the
@@ -2681,6 +2747,19 @@ static bool qualifier_word(const reg_state *rs, const char *t, size_t a, size_t 
  * Only a few words on each side are looked at, skipping fillers, inside
  * [s0, s1) and WINDOW_QUALIFIER bytes.
  */
+/* Punctuation of other scripts that is written without a space after a
+ * word and whose bytes read as word bytes: the Arabic comma, semicolon and
+ * question mark, the ideographic comma and full stop, fullwidth comma,
+ * full stop, colon and semicolon ("deepl؛" is the server deepl). */
+static bool glued_punct(const unsigned char *t, size_t i, size_t end) {
+    if (i + 1 < end && t[i] == 0xD8 && (t[i + 1] == 0x8C || t[i + 1] == 0x9B || t[i + 1] == 0x9F))
+        return true;
+    if (i + 2 < end && t[i] == 0xE3 && t[i + 1] == 0x80 && (t[i + 2] == 0x81 || t[i + 2] == 0x82))
+        return true;
+    return i + 2 < end && t[i] == 0xEF && t[i + 1] == 0xBC &&
+           (t[i + 2] == 0x8C || t[i + 2] == 0x8E || t[i + 2] == 0x9A || t[i + 2] == 0x9B);
+}
+
 static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0, size_t s1,
                                 const span *sp, uint32_t own) {
     const unsigned char *t = (const unsigned char *)text;
@@ -2698,7 +2777,8 @@ static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0
         else if (i > s0 && t[i - 1] == '.')
             i--;
         size_t b = i;
-        while (i > s0 && is_word_char(t[i - 1]))
+        /* words of other scripts too: "من خادم deepl", "из сервера deepl" */
+        while (i > s0 && (is_word_char(t[i - 1]) || t[i - 1] >= 0x80))
             i--;
         if (i == b || sp->start - b > WINDOW_QUALIFIER)
             break;
@@ -2713,7 +2793,7 @@ static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0
                           t[i] == '"' || t[i] == '.'))
             i++;
         size_t a = i;
-        while (i < s1 && is_word_char(t[i]))
+        while (i < s1 && (is_word_char(t[i]) || t[i] >= 0x80) && !glued_punct(t, i, s1))
             i++;
         if (i == a || a - sp->end > WINDOW_QUALIFIER)
             break;
@@ -3145,13 +3225,21 @@ static void describe_steering(dtext *d, const verdict *v) {
              v->family[F_ORDER_BEFORE] || v->family[F_ORDER_AFTER] || v->family[F_SEQUEL_BEFORE] ||
              v->family[F_SEQUEL_AFTER])
         dt_puts(d, "ties an action to its use");
+    else if (v->family[F_PRODUCT_BEFORE])
+        dt_puts(d, "ties an action to what it makes");
     else if (v->family[F_PREFER_BEFORE] || v->family[F_PREFER_AFTER])
         dt_puts(d, "tells the agent to use this tool instead");
     else
         dt_puts(d, "tells the agent how to call it");
 }
 
+/* An action near the mention: force, an altered call or this tool. */
+static bool acts_product(const verdict *v) {
+    return v->near[F_FORCE] || v->near[F_ALTER] || v->near[F_SELF] || v->self_near;
+}
+
 /* Evaluate one span that refers to another server's tool. */
+
 static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t len, const span *sp,
                       const span *spans, size_t n_spans, mv_emitter *out) {
     const reg_state *rs = ts->rs;
@@ -3167,6 +3255,11 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     size_t s0 = 0, s1 = 0;
     sentence_cached(ts, text, len, sp, &s0, &s1);
     qualifier qs = find_qualifier(rs, text, s0, s1, sp, ts->own);
+    /* "another server's `search`" in the text of a tool that is itself
+     * named search: only a mention of its own (or a sibling's) name needs
+     * the generic words, and only then are they looked for. */
+    if (qs.server == NONE && (sp->own || sp->self))
+        qs = other_server_words(rs, text, s0, s1, sp, ts->own);
     if (qs.server == NONE && !strong)
         return MV_OK;
     uint32_t qual_server = qs.server;
@@ -3197,6 +3290,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         case F_TRIGGER_BEFORE:
         case F_ORDER_BEFORE:
         case F_SEQUEL_BEFORE:
+        case F_PRODUCT_BEFORE:
             /* "before calling X", not "after calling, poll X" */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
                   !clause_break(text, p->end, sp->start);
@@ -3266,6 +3360,10 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         (v.family[F_SUPPRESS_BEFORE] && !v.family[F_CONDITION_AFTER]) || v.family[F_SUPPRESS_AFTER];
     bool claim = v.family[F_CLAIM_BEFORE];
     bool trigger = v.family[F_TRIGGER_BEFORE] || v.family[F_TRIGGER_AFTER];
+    /* "every meeting created with X": a hook on what X makes, hard with
+     * an action or injected content near it, and otherwise a plain
+     * reference ("messages sent via X leave the draft list"). */
+    bool product = v.family[F_PRODUCT_BEFORE] && (acts_product(&v) || v.content);
     bool order = v.family[F_ORDER_BEFORE] || v.family[F_ORDER_AFTER];
     bool sequel = v.family[F_SEQUEL_BEFORE] || v.family[F_SEQUEL_AFTER];
     bool prefer = v.family[F_PREFER_BEFORE] || v.family[F_PREFER_AFTER];
@@ -3287,7 +3385,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * call as well */
     bool order_hard = (order && (acts_self || v.address || (v.qualified && pushes))) ||
                       (sequel && (v.address || (acts_self && pushes) || (v.qualified && pushes)));
-    if (suppress || claim || (trigger && (acts || v.content)) || order_hard ||
+    if (suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
         (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
         (v.twin && (prefer || trigger || order || sequel)) ||
         (call && (v.address || (v.content && acts_self) || (alter && v.qualified))))

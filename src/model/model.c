@@ -25,6 +25,7 @@
 
 #define QUOTE_SRC 48           /* source bytes of untrusted text shown in messages */
 #define FIRST_READ (64 * 1024) /* bytes of the first read of a file or stream */
+#define MDL_PARSE_THREADS_MAX 16 /* threads parsing one document */
 
 /* ------------------------------------------------------------- errors */
 
@@ -662,6 +663,8 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
     const mv_jv *doc = NULL;
     mv_toolset *set = NULL;
     mv_arena *dom = NULL; /* the parsed tree, dropped once tools are built */
+    mv_arena *dom_more[MDL_PARSE_THREADS_MAX - 1]; /* ... and its other threads' parts */
+    size_t n_dom_more = 0;
     mv_jerror je;
     mdl_ctx c;
 
@@ -707,7 +710,18 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
         rc = MV_ENOMEM;
         goto done;
     }
-    if (mv_json_parse(&doc, dom, c.alloc, data, len, &je) != MV_OK) {
+    /* With several jobs the document is parsed on that many threads too. */
+    unsigned jobs = opts != NULL && opts->jobs > 1 ? opts->jobs : 1;
+    if (jobs > MDL_PARSE_THREADS_MAX)
+        jobs = MDL_PARSE_THREADS_MAX;
+    for (; n_dom_more + 1 < jobs; n_dom_more++) {
+        dom_more[n_dom_more] = mv_arena_new(c.alloc, dom_block / jobs);
+        if (dom_more[n_dom_more] == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+    }
+    if (mv_json_parse_split(&doc, dom, dom_more, n_dom_more, c.alloc, data, len, &je) != MV_OK) {
         rc = json_fail(&c, &je, data, len);
         goto done;
     }
@@ -749,6 +763,8 @@ done:
     mdl_build_free(&c);
     mdl_ctx_release(&c);
     mv_arena_free(dom);
+    for (size_t i = 0; i < n_dom_more; i++)
+        mv_arena_free(dom_more[i]);
     if (rc != MV_OK) {
         if (!c.err_set)
             mdl_fail(&c, rc, NULL, NULL, "%s while building the tool model", mv_strerror(rc));

@@ -813,8 +813,8 @@ static const unsigned char *split_value(const unsigned char *p, const unsigned c
         } else {
             p++;
             if (depth == 0) /* a number or literal: up to its end */
-                while (p < end && *p != ',' && *p != ']' && *p != '}' && *p != ' ' &&
-                       *p != '\n' && *p != '\r' && *p != '\t')
+                while (p < end && *p != ',' && *p != ']' && *p != '}' && *p != ' ' && *p != '\n' &&
+                       *p != '\r' && *p != '\t')
                     p++;
         }
         if (depth == 0)

@@ -21,8 +21,8 @@
 /* Tools per batch: bounds the queue (~150 bytes a tool) and gives each of
  * two threads a few milliseconds of work per batch. */
 #define MDL_BATCH 8192u
-/* Fewer tools than this per thread are built on the calling thread: a
- * thread start costs about as much as building that many. */
+/* Each thread gets at least this many tools (about a millisecond of
+ * work), so small inputs never pay for thread starts. */
 #define MDL_MIN_PER_THREAD 256u
 /* More threads than this do not pay off (one parse feeds them). */
 #define MDL_MAX_THREADS 64u
@@ -105,8 +105,8 @@ static int run_range(mdl_ctx *c, mdl_build *b, size_t begin, size_t end) {
         const mdl_job *j = &b->jobs[i];
         mv_tool *out = &b->set->tools[j->slot];
         c->source_index = j->slot;
-        int rc = mdl_build_tool(c, j->tool, &j->loc, j->server, j->has_extra ? &j->extra : NULL,
-                                out);
+        int rc =
+            mdl_build_tool(c, j->tool, &j->loc, j->server, j->has_extra ? &j->extra : NULL, out);
         if (rc != MV_OK)
             return rc;
         out->kind = j->kind;
@@ -129,6 +129,8 @@ static int ensure_workers(mdl_ctx *c, mdl_build *b, size_t n) {
         return MV_ENOMEM;
     if (b->n_workers > 0)
         memcpy(grown, b->workers, b->n_workers * sizeof(*grown));
+    for (size_t i = 0; i < b->n_workers; i++)
+        grown[i].ctx.err = &grown[i].err; /* it pointed into the old array */
     mv_free(c->alloc, b->workers, b->n_workers * sizeof(*b->workers));
     b->workers = grown;
     for (size_t i = b->n_workers; i < n; i++) {
@@ -205,8 +207,8 @@ int mdl_build_queue(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str se
         size_t cap = b->cap_jobs == 0 ? 64 : b->cap_jobs * 2;
         if (cap > MDL_BATCH)
             cap = MDL_BATCH;
-        mdl_job *grown = mv_realloc(c->alloc, b->jobs, b->cap_jobs * sizeof(*grown),
-                                    cap * sizeof(*grown));
+        mdl_job *grown =
+            mv_realloc(c->alloc, b->jobs, b->cap_jobs * sizeof(*grown), cap * sizeof(*grown));
         if (grown == NULL)
             return MV_ENOMEM;
         b->jobs = grown;

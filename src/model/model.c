@@ -23,8 +23,8 @@
     "one, a bare array of tools, a snapshot {\"servers\":[{\"name\":...,\"tools\":[...]}]} or "    \
     "a corpus {\"entries\":[...]}"
 
-#define QUOTE_SRC 48           /* source bytes of untrusted text shown in messages */
-#define FIRST_READ (64 * 1024) /* bytes of the first read of a file or stream */
+#define QUOTE_SRC 48             /* source bytes of untrusted text shown in messages */
+#define FIRST_READ (64 * 1024)   /* bytes of the first read of a file or stream */
 #define MDL_PARSE_THREADS_MAX 16 /* threads parsing one document */
 
 /* ------------------------------------------------------------- errors */

@@ -115,6 +115,29 @@ cg_incl() {
         if (f ~ re) { print n; found = 1; exit } }
         END { if (!found) print 0 }' "$1"
 }
+# The serial share of a --jobs 2 scan, in instructions (repeatable on a busy
+# machine, where two-thread wall times are not): callgrind with one profile
+# per thread; the serial part is what the main thread runs outside the
+# functions that also run on the worker threads (the engine's scan, the
+# model's tool builds, the report's ranges, the split JSON parse). Prints
+# "total serial": Amdahl's bound for two threads is total / (serial +
+# (total - serial) / 2).
+cg_par() { # n file
+    rm -f "$OUT/callgrind-$1-j2.out"*
+    valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$OUT/callgrind-$1-j2.out" \
+        "$MCPVET" scan --tools "$2" --format json --output "$OUT/report-$1-cg2.json" --jobs 2 \
+        >/dev/null 2>"$OUT/callgrind-$1-j2.log" || true
+    total=$(cat "$OUT/callgrind-$1-j2.out"-[0-9]* 2>/dev/null | awk '/^summary:/ {s += $2} END {print s + 0}')
+    main=$(awk '/^summary:/ {print $2}' "$OUT/callgrind-$1-j2.out-01" 2>/dev/null)
+    callgrind_annotate --inclusive=yes "$OUT/callgrind-$1-j2.out-01" 2>/dev/null |
+        grep -E '^ *[0-9,]+ +\(' >"$OUT/callgrind-$1-j2-incl.txt" || true
+    par=0
+    for re in 'engine\.c:worker_main$' 'build\.c:run_range$' 'report\.c:range_worker_main$' \
+        'json\.c:split_piece_main$'; do
+        par=$((par + $(cg_incl "$OUT/callgrind-$1-j2-incl.txt" "$re")))
+    done
+    echo "$total $((${main:-0} - par))" >"$OUT/serial-$1.txt"
+}
 have_cg=no
 command -v valgrind >/dev/null 2>&1 && have_cg=yes
 [ $have_cg = yes ] && cg 10 "$OUT/registry-10.json"
@@ -141,6 +164,7 @@ for n in $SIZES; do
     "$ENGINE" --tools "$f" --labels "$OUT/registry-$n.labels" --repeat $erep >"$OUT/engine-$n.txt"
     if [ "$n" -le "$CG_MAX" ] && [ $have_cg = yes ]; then
         cg "$n" "$f"
+        cg_par "$n" "$f"
     fi
 done
 
@@ -242,6 +266,21 @@ if [ -n "$cg_sizes" ]; then
             "$OUT/ir-$n.txt")"
     done
     say "$line"
+    say ""
+fi
+par_sizes=""
+for n in $SIZES; do
+    if [ -s "$OUT/serial-$n.txt" ]; then par_sizes="$par_sizes $n"; fi
+done
+if [ -n "$par_sizes" ]; then
+    say "== --jobs 2 in instructions (callgrind, one profile per thread): the serial part is"
+    say "   what the main thread runs outside the engine's scan, the tool builds, the report's"
+    say "   ranges and the split parse; bound = Amdahl's speed-up for two threads"
+    say "$(printf '%9s %14s %14s %8s %7s' tools "Ir (j2 run)" "serial Ir" serial bound)"
+    for n in $par_sizes; do
+        say "$(awk -v n="$n" '{printf "%9d %14d %14d %7.1f%% %6.2fx", n, $1, $2, 100 * $2 / $1,
+            $1 / ($2 + ($1 - $2) / 2)}' "$OUT/serial-$n.txt")"
+    done
     say ""
 fi
 say "engine start-up (mcpvet_bench_engine, wall, median of 21): $(kv "$OUT/engine-$first.txt" engine_new_ms) ms"

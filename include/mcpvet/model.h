@@ -57,6 +57,10 @@ typedef struct mv_model_options {
      * input of its pin, docs/pinning.md). Off by default: a plain scan does
      * not need it. */
     bool keep_definitions;
+    /* Threads that build tools from the parsed document (0 or 1 = the
+     * calling thread). The tool set is identical for any value. With more
+     * than one, `allocator` is called from several threads. */
+    unsigned jobs;
 } mv_model_options;
 
 /* A corpus entry (shape 3). Tools are indices into mv_toolset.tools. */
@@ -103,6 +107,10 @@ typedef struct mv_toolset {
     size_t n_entries;
     uint64_t n_caps; /* caps recorded on all tools together */
     mv_arena *arena; /* owns everything above */
+    /* Arenas of the threads that built tools (mv_model_options.jobs > 1),
+     * owned by the set like `arena`; NULL and 0 otherwise. */
+    mv_arena **more_arenas;
+    size_t n_more_arenas;
 } mv_toolset;
 
 /*

@@ -42,10 +42,17 @@ typedef enum mv_schema_side {
 /* One scanned string. `text` is the raw decoded UTF-8 (JSON escapes already
  * decoded, so "\u200b" is the real character) and may contain NUL bytes. */
 typedef struct mv_field {
+    /* (The members are ordered so a field takes 64 bytes, no padding: a
+     * million-tool registry holds several million of them.) */
     mv_field_kind kind;
     mv_schema_side schema;
     int32_t param; /* index into mv_tool.params of the top-level property
                       this string belongs to, or -1 */
+    /* Engine-made tail windows of a cut field (the costly checks see them
+     * as extra fields): 1 + index of the field this is a window of (the
+     * window's byte offset in that field is window_base). 0 for every
+     * model field. */
+    uint32_t window_of;
     mv_str path;   /* e.g. "inputSchema.properties.path.description" */
     mv_str text;   /* what the costly checks read: the string up to the
                       model's field cap ("field_bytes", recorded when cut) */
@@ -55,10 +62,6 @@ typedef struct mv_field {
      * Cheap linear checks (hidden characters, encoded blobs, the engine's
      * tail prefilter) read the whole string; see mv_field_whole. */
     uint64_t whole_len;
-    /* Engine-made tail windows of a cut field (the costly checks see them
-     * as extra fields): 1 + index of the field this is a window of, and
-     * the window's byte offset in that field. 0 for every model field. */
-    uint32_t window_of;
     uint64_t window_base;
 } mv_field;
 
@@ -113,10 +116,10 @@ typedef struct mv_tool {
     mv_str title;           /* empty when absent */
     mv_str description;     /* empty when absent */
     const mv_field *fields; /* fields[0] is always the name */
-    uint32_t n_fields;
     const mv_param *params;
-    uint32_t n_params;
     const mv_cap_hit *caps; /* caps hit by the model for this tool */
+    uint32_t n_fields;
+    uint32_t n_params;
     uint32_t n_caps;
     uint32_t source_index; /* position in the input, for stable ordering */
     mv_item_kind kind;     /* MV_ITEM_TOOL unless built from prompts/resources */

@@ -563,6 +563,7 @@ static int scan_main(int argc, char **argv, bool security) {
     popts.engine.n_disabled = a.disabled.n;
     popts.concurrency = a.concurrency;
     popts.model.keep_definitions = store != NULL; /* pins need them */
+    popts.model.jobs = a.jobs;                    /* tools are built on the scan's threads */
     if (a.timeout > 0) {
         popts.mcp.startup_timeout_ms = (uint32_t)(a.timeout * 1000.0 + 0.5);
         popts.mcp.request_timeout_ms = popts.mcp.startup_timeout_ms;

@@ -19,6 +19,8 @@
  */
 #include "json/json.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,10 @@ typedef struct parser {
     size_t n_slots, cap_slots;
     frame *frames;
     size_t n_frames, cap_frames;
+    /* Items mode (mv_json_parse_split): the frames below this many are the
+     * containers around a run of array items; the run ends with the input
+     * after a value. 0 for a whole document. */
+    size_t items_frames;
     mv_jerror *err;
 } parser;
 
@@ -603,6 +609,101 @@ static int read_key(parser *P) {
 
 enum { S_VALUE, S_AFTER_VALUE };
 
+/* The one pass: P->p is at the first byte of a value; on return *out is
+ * the top-level value (or, in items mode, the run's items are the slots of
+ * the innermost given frame). */
+static int run(parser *P, mv_jv *out) {
+    int rc = MV_OK;
+    mv_jv v = {MV_JNULL, 0, {.s = NULL}};
+    int state = S_VALUE;
+    for (;;) {
+        if (state == S_VALUE) {
+            /* P->p is at the first byte of a value. */
+            unsigned char c = P->p < P->end ? *P->p : 0;
+            if (c == '{' || c == '[') {
+                if ((rc = push_frame(P, c == '{')) != MV_OK)
+                    goto done;
+                P->p++;
+                skip_ws(P);
+                if (P->p < P->end && *P->p == (c == '{' ? '}' : ']')) {
+                    P->p++;
+                    rc = c == '{' ? close_object(P, &v) : close_array(P, &v);
+                    if (rc != MV_OK)
+                        goto done;
+                    state = S_AFTER_VALUE;
+                } else if (c == '{' && (rc = read_key(P)) != MV_OK) {
+                    goto done;
+                }
+                continue;
+            }
+            if (P->p >= P->end) {
+                rc = fail_expected(P, "a value");
+            } else if (c == '"') {
+                const char *s = NULL;
+                uint32_t n = 0;
+                rc = parse_string(P, false, &s, &n);
+                v = (mv_jv){MV_JSTRING, n, {.s = s}};
+            } else if (c == '-' || (c >= '0' && c <= '9')) {
+                rc = parse_number(P, &v);
+            } else if (c == 't' || c == 'f' || c == 'n') {
+                rc = parse_literal(P, &v);
+            } else {
+                rc = fail_expected(P, "a value");
+            }
+            if (rc != MV_OK)
+                goto done;
+            state = S_AFTER_VALUE;
+            continue;
+        }
+
+        /* S_AFTER_VALUE: v is finished; hand it to its container. */
+        if (P->n_frames == 0)
+            break;
+        frame *f = &P->frames[P->n_frames - 1];
+        if (f->object) {
+            P->slots[P->n_slots - 1].m.value = v;
+        } else {
+            slot *s;
+            if ((rc = push_slot(P, &s)) != MV_OK)
+                goto done;
+            s->m.value = v;
+        }
+        skip_ws(P);
+        if (P->n_frames == P->items_frames) {
+            /* Items mode: the run ends after a value or goes on after a comma. */
+            if (P->p >= P->end)
+                break;
+            if (*P->p != ',') {
+                rc = fail_expected(P, "','");
+                goto done;
+            }
+            P->p++;
+            skip_ws(P);
+            state = S_VALUE;
+            continue;
+        }
+        unsigned char c = P->p < P->end ? *P->p : 0;
+        if (P->p < P->end && c == ',') {
+            P->p++;
+            skip_ws(P);
+            if (f->object && (rc = read_key(P)) != MV_OK)
+                goto done;
+            state = S_VALUE;
+        } else if (P->p < P->end && c == (f->object ? '}' : ']')) {
+            P->p++;
+            rc = f->object ? close_object(P, &v) : close_array(P, &v);
+            if (rc != MV_OK)
+                goto done;
+        } else {
+            rc = fail_expected(P, f->object ? "',' or '}'" : "',' or ']'");
+            goto done;
+        }
+    }
+    *out = v;
+done:
+    return rc;
+}
+
 int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
                    size_t len, mv_jerror *err) {
     parser P;
@@ -626,77 +727,8 @@ int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
         rc = fail_expected(&P, "'{' or '[' at the top level");
         goto done;
     }
-    int state = S_VALUE;
-    for (;;) {
-        if (state == S_VALUE) {
-            /* P.p is at the first byte of a value. */
-            unsigned char c = P.p < P.end ? *P.p : 0;
-            if (c == '{' || c == '[') {
-                if ((rc = push_frame(&P, c == '{')) != MV_OK)
-                    goto done;
-                P.p++;
-                skip_ws(&P);
-                if (P.p < P.end && *P.p == (c == '{' ? '}' : ']')) {
-                    P.p++;
-                    rc = c == '{' ? close_object(&P, &v) : close_array(&P, &v);
-                    if (rc != MV_OK)
-                        goto done;
-                    state = S_AFTER_VALUE;
-                } else if (c == '{' && (rc = read_key(&P)) != MV_OK) {
-                    goto done;
-                }
-                continue;
-            }
-            if (P.p >= P.end) {
-                rc = fail_expected(&P, "a value");
-            } else if (c == '"') {
-                const char *s = NULL;
-                uint32_t n = 0;
-                rc = parse_string(&P, false, &s, &n);
-                v = (mv_jv){MV_JSTRING, n, {.s = s}};
-            } else if (c == '-' || (c >= '0' && c <= '9')) {
-                rc = parse_number(&P, &v);
-            } else if (c == 't' || c == 'f' || c == 'n') {
-                rc = parse_literal(&P, &v);
-            } else {
-                rc = fail_expected(&P, "a value");
-            }
-            if (rc != MV_OK)
-                goto done;
-            state = S_AFTER_VALUE;
-            continue;
-        }
-
-        /* S_AFTER_VALUE: v is finished; hand it to its container. */
-        if (P.n_frames == 0)
-            break;
-        frame *f = &P.frames[P.n_frames - 1];
-        if (f->object) {
-            P.slots[P.n_slots - 1].m.value = v;
-        } else {
-            slot *s;
-            if ((rc = push_slot(&P, &s)) != MV_OK)
-                goto done;
-            s->m.value = v;
-        }
-        skip_ws(&P);
-        unsigned char c = P.p < P.end ? *P.p : 0;
-        if (P.p < P.end && c == ',') {
-            P.p++;
-            skip_ws(&P);
-            if (f->object && (rc = read_key(&P)) != MV_OK)
-                goto done;
-            state = S_VALUE;
-        } else if (P.p < P.end && c == (f->object ? '}' : ']')) {
-            P.p++;
-            rc = f->object ? close_object(&P, &v) : close_array(&P, &v);
-            if (rc != MV_OK)
-                goto done;
-        } else {
-            rc = fail_expected(&P, f->object ? "',' or '}'" : "',' or ']'");
-            goto done;
-        }
-    }
+    if ((rc = run(&P, &v)) != MV_OK)
+        goto done;
     skip_ws(&P);
     if (P.p < P.end) {
         char found[32];
@@ -718,6 +750,280 @@ done:
     mv_free(alloc, P.slots, P.cap_slots * sizeof(slot));
     mv_free(alloc, P.frames, P.cap_frames * sizeof(frame));
     return rc;
+}
+
+/* ------------------------------------------------- split parse (threads) */
+
+/* The split parse cuts the largest array at the top of the document into
+ * runs of items, parses each run on its own thread with the same pass
+ * (items mode: the frames around the array are pushed first, so nesting is
+ * counted as in the whole document), parses the rest of the document with
+ * "[]" in the array's place, and puts the items in. Each piece is parsed
+ * strictly and the pieces join at the document's own '[', commas and ']',
+ * so when every piece parses the whole document is valid and its tree is
+ * the one mv_json_parse builds. When anything fails, the document is
+ * parsed again in one pass, which reports the very error (and offset) a
+ * plain mv_json_parse gives. */
+
+#define SPLIT_MIN_BYTES (256u * 1024u) /* smaller documents: one pass */
+#define SPLIT_MAX_PIECES 64u
+
+static const unsigned char *split_ws(const unsigned char *p, const unsigned char *end) {
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* p at an opening quote: the byte after the closing one, or NULL. Only
+ * quotes and the backslashes before them matter here; the parse checks the
+ * rest. */
+static const unsigned char *split_string(const unsigned char *p, const unsigned char *end) {
+    const unsigned char *from = p + 1;
+    for (;;) {
+        const unsigned char *q = memchr(from, '"', (size_t)(end - from));
+        if (q == NULL)
+            return NULL;
+        const unsigned char *b = q;
+        while (b > from && b[-1] == '\\')
+            b--;
+        if (((size_t)(q - b) & 1u) == 0)
+            return q + 1;
+        from = q + 1;
+    }
+}
+
+/* p at the first byte of a value: the byte after it, or NULL when the
+ * document does not look like JSON here (the one-pass parse will say why). */
+static const unsigned char *split_value(const unsigned char *p, const unsigned char *end) {
+    size_t depth = 0;
+    while (p < end) {
+        unsigned char c = *p;
+        if (c == '"') {
+            p = split_string(p, end);
+            if (p == NULL)
+                return NULL;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            p++;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return NULL;
+            depth--;
+            p++;
+        } else {
+            p++;
+            if (depth == 0) /* a number or literal: up to its end */
+                while (p < end && *p != ',' && *p != ']' && *p != '}' && *p != ' ' && *p != '\n' &&
+                       *p != '\r' && *p != '\t')
+                    p++;
+        }
+        if (depth == 0)
+            return p;
+    }
+    return NULL;
+}
+
+typedef struct split_piece {
+    parser P;
+    size_t begin, end; /* the run's bytes */
+    size_t depth;      /* frames around the run */
+    const mv_jv *items;
+    size_t n_items;
+    mv_jerror err;
+    int rc;
+    pthread_t thread;
+} split_piece;
+
+static void *split_piece_main(void *arg) {
+    split_piece *k = arg;
+    parser *P = &k->P;
+    mv_jv unused;
+    int rc = MV_OK;
+    for (size_t i = 0; i < k->depth && rc == MV_OK; i++)
+        rc = push_frame(P, false);
+    P->items_frames = k->depth;
+    P->p = P->p0 + k->begin;
+    P->end = P->p0 + k->end;
+    skip_ws(P);
+    if (rc == MV_OK)
+        rc = run(P, &unused);
+    if (rc == MV_OK) {
+        size_t first = P->frames[k->depth - 1].first;
+        k->n_items = P->n_slots - first;
+        mv_jv *items = mv_arena_alloc(P->arena, k->n_items * sizeof(*items));
+        if (items == NULL) {
+            rc = fail_nomem(P);
+        } else {
+            for (size_t i = 0; i < k->n_items; i++)
+                items[i] = P->slots[first + i].m.value;
+            k->items = items;
+        }
+    }
+    mv_free(P->alloc, P->slots, P->cap_slots * sizeof(slot));
+    mv_free(P->alloc, P->frames, P->cap_frames * sizeof(frame));
+    P->slots = NULL;
+    P->frames = NULL;
+    k->rc = rc;
+    return NULL;
+}
+
+/* Where to cut: the largest array that is the document or a member of the
+ * top-level object, and the commas that split its items into `pieces`
+ * runs of about equal size. Returns the number of runs (0: do not split). */
+static size_t split_plan(const unsigned char *d, size_t len, size_t pieces, size_t *member,
+                         size_t *arr_begin, size_t *arr_end, size_t *cuts, size_t *depth) {
+    const unsigned char *end = d + len, *p = split_ws(d, end);
+    const unsigned char *best = NULL, *best_end = NULL;
+    size_t best_member = 0;
+    if (p >= end)
+        return 0;
+    if (*p == '[') {
+        best = p;
+        best_end = split_value(p, end);
+        *depth = 1;
+    } else if (*p == '{') {
+        size_t m = 0;
+        p = split_ws(p + 1, end);
+        while (p < end && *p == '"') {
+            p = split_string(p, end);
+            if (p == NULL)
+                return 0;
+            p = split_ws(p, end);
+            if (p >= end || *p != ':')
+                return 0;
+            p = split_ws(p + 1, end);
+            const unsigned char *v = p;
+            p = split_value(p, end);
+            if (p == NULL)
+                return 0;
+            if (*v == '[' && (best == NULL || p - v > best_end - best)) {
+                best = v;
+                best_end = p;
+                best_member = m;
+            }
+            m++;
+            p = split_ws(p, end);
+            if (p < end && *p == ',')
+                p = split_ws(p + 1, end);
+            else
+                break;
+        }
+        *depth = 2;
+    }
+    if (best == NULL || best_end == NULL || (size_t)(best_end - best) < SPLIT_MIN_BYTES)
+        return 0;
+    /* Commas between items, taken when a run has its share of bytes. */
+    size_t share = (size_t)(best_end - best) / pieces, n = 1;
+    const unsigned char *run_start = best + 1;
+    p = split_ws(best + 1, best_end);
+    while (p < best_end - 1 && n < pieces) {
+        p = split_value(p, best_end);
+        if (p == NULL)
+            return 0;
+        p = split_ws(p, best_end);
+        if (p >= best_end || *p != ',')
+            break;
+        if ((size_t)(p - run_start) >= share) {
+            cuts[n - 1] = (size_t)(p - d);
+            run_start = p + 1;
+            n++;
+        }
+        p = split_ws(p + 1, best_end);
+    }
+    *member = best_member;
+    *arr_begin = (size_t)(best - d);
+    *arr_end = (size_t)(best_end - d);
+    return n;
+}
+
+/* The split parse proper; MV_EPARSE or MV_ENOMEM (any failure) sends the
+ * caller to the one-pass parse. */
+static int split_parse(const mv_jv **out, mv_arena *arena, mv_arena *const *more, size_t n_more,
+                       const mv_allocator *alloc, const char *data, size_t len, mv_jerror *err) {
+    size_t cuts[SPLIT_MAX_PIECES], member = 0, ab = 0, ae = 0, depth = 0;
+    size_t want = n_more + 1 > SPLIT_MAX_PIECES ? SPLIT_MAX_PIECES : n_more + 1;
+    const unsigned char *d = (const unsigned char *)data;
+    size_t n = split_plan(d, len, want, &member, &ab, &ae, cuts, &depth);
+    split_piece *ks = NULL;
+    char *outer = NULL;
+    int rc = MV_EPARSE;
+    if (n < 2)
+        goto done;
+    ks = mv_calloc(alloc, n, sizeof(*ks));
+    if (ks == NULL)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        split_piece *k = &ks[i];
+        k->P.p0 = d;
+        k->P.arena = i == 0 ? arena : more[i - 1];
+        k->P.alloc = alloc;
+        k->P.err = &k->err;
+        k->begin = i == 0 ? ab + 1 : cuts[i - 1] + 1;
+        k->end = i + 1 < n ? cuts[i] : ae - 1;
+        k->depth = depth;
+    }
+    size_t started = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (pthread_create(&ks[i].thread, NULL, split_piece_main, &ks[i]) != 0)
+            break;
+        started = i;
+    }
+    split_piece_main(&ks[0]);
+    for (size_t i = started + 1; i < n; i++)
+        split_piece_main(&ks[i]);
+    /* The rest of the document, with "[]" where the array was. */
+    size_t outer_len = ab + 2 + (len - ae);
+    outer = mv_arena_alloc(arena, outer_len + 1);
+    const mv_jv *root = NULL;
+    int orc = MV_ENOMEM;
+    if (outer != NULL) {
+        memcpy(outer, data, ab);
+        outer[ab] = '[';
+        outer[ab + 1] = ']';
+        memcpy(outer + ab + 2, data + ae, len - ae);
+        outer[outer_len] = '\0';
+        orc = mv_json_parse(&root, arena, alloc, outer, outer_len, err);
+    }
+    for (size_t i = 1; i <= started; i++)
+        pthread_join(ks[i].thread, NULL);
+    if (orc != MV_OK)
+        goto done;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ks[i].rc != MV_OK)
+            goto done;
+        total += ks[i].n_items;
+    }
+    mv_jv *hole = (mv_jv *)(uintptr_t)root;
+    if (depth == 2) {
+        if (!mv_jis_object(root) || member >= root->n)
+            goto done;
+        hole = (mv_jv *)(uintptr_t)&root->u.members[member].value;
+    }
+    if (!mv_jis_array(hole) || hole->n != 0 || total > UINT32_MAX)
+        goto done;
+    mv_jv *items = mv_arena_alloc(arena, total * sizeof(*items));
+    if (items == NULL)
+        goto done;
+    for (size_t i = 0, at = 0; i < n; at += ks[i].n_items, i++)
+        memcpy(items + at, ks[i].items, ks[i].n_items * sizeof(*items));
+    *hole = (mv_jv){MV_JARRAY, (uint32_t)total, {.items = items}};
+    *out = root;
+    rc = MV_OK;
+done:
+    mv_free(alloc, ks, n * sizeof(*ks));
+    return rc;
+}
+
+int mv_json_parse_split(const mv_jv **out, mv_arena *arena, mv_arena *const *more, size_t n_more,
+                        const mv_allocator *alloc, const char *data, size_t len, mv_jerror *err) {
+    *out = NULL;
+    if (n_more > 0 && data != NULL && len >= SPLIT_MIN_BYTES &&
+        split_parse(out, arena, more, n_more, alloc, data, len, err) == MV_OK) {
+        memset(err, 0, sizeof *err);
+        return MV_OK;
+    }
+    return mv_json_parse(out, arena, alloc, data, len, err);
 }
 
 const mv_jv *mv_jobject_getn(const mv_jv *obj, const char *key, size_t len) {

@@ -87,6 +87,19 @@ typedef struct mv_jerror {
 int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
                    size_t len, mv_jerror *err);
 
+/*
+ * The same tree as mv_json_parse, parsed on 1 + n_more threads: the largest
+ * array at the top of the document (the document itself or a member of the
+ * top-level object: a snapshot's "servers", a list's "tools") is cut
+ * between items and the runs are parsed at once, thread k + 1 allocating
+ * from more[k] (the tree lives in all the arenas: they must outlive it).
+ * Small documents (under 256 KiB), n_more == 0 and anything unusual take
+ * the one pass. Errors are exactly mv_json_parse's: a document that fails
+ * anywhere is parsed again in one pass, which reports it.
+ */
+int mv_json_parse_split(const mv_jv **out, mv_arena *arena, mv_arena *const *more, size_t n_more,
+                        const mv_allocator *alloc, const char *data, size_t len, mv_jerror *err);
+
 /* Accessors; like the DOM they replace they accept NULL and wrong types
  * (giving NULL, 0 or false) so shape checks stay short. */
 static inline bool mv_jis(const mv_jv *v, mv_jtype t) {

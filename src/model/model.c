@@ -23,8 +23,9 @@
     "one, a bare array of tools, a snapshot {\"servers\":[{\"name\":...,\"tools\":[...]}]} or "    \
     "a corpus {\"entries\":[...]}"
 
-#define QUOTE_SRC 48           /* source bytes of untrusted text shown in messages */
-#define FIRST_READ (64 * 1024) /* bytes of the first read of a file or stream */
+#define QUOTE_SRC 48             /* source bytes of untrusted text shown in messages */
+#define FIRST_READ (64 * 1024)   /* bytes of the first read of a file or stream */
+#define MDL_PARSE_THREADS_MAX 16 /* threads parsing one document */
 
 /* ------------------------------------------------------------- errors */
 
@@ -220,18 +221,21 @@ static mv_str derive_server(const char *source) {
 
 /* --------------------------------------------------------------- shapes */
 
+/* Queue the first `keep` items of `arr` as items of `kind` (build.c builds
+ * them, in batches). */
 static int build_tools(mdl_ctx *c, mv_toolset *set, const mv_jv *arr, const mdl_loc *base,
-                       const char *key, mv_str server, size_t keep, const char *cap_where) {
+                       const char *key, mv_str server, size_t keep, const char *cap_where,
+                       mv_item_kind kind) {
     size_t n = mv_jarray_size(arr);
     for (size_t i = 0; i < keep; i++) {
         mdl_loc loc = loc_add(base, key, (int64_t)i);
         mdl_extra_cap cap = {"tools_per_server", c->lim.max_tools_per_server, n, cap_where};
         bool last_over = i + 1 == keep && n > keep;
-        int rc = mdl_build_tool(c, mv_jarray_get(arr, i), &loc, server, last_over ? &cap : NULL,
-                                &set->tools[set->n_tools]);
+        int rc = mdl_build_queue(c, mv_jarray_get(arr, i), &loc, server, last_over ? &cap : NULL,
+                                 kind, (uint32_t)set->n_tools);
+        set->n_tools++;
         if (rc != MV_OK)
             return rc;
-        set->n_tools++;
     }
     return MV_OK;
 }
@@ -260,7 +264,7 @@ static int parse_tools_list(mdl_ctx *c, mv_toolset *set, const mv_jv *arr, const
         if (set->tools == NULL)
             return MV_ENOMEM;
     }
-    return build_tools(c, set, arr, base, key, server, keep, "tools");
+    return build_tools(c, set, arr, base, key, server, keep, "tools", MV_ITEM_TOOL);
 }
 
 /* The lists of a snapshot server and the item kind each one holds. */
@@ -326,13 +330,11 @@ static int build_instructions(mdl_ctx *c, mv_toolset *set, const mv_jv *s, const
     members[1].value = *text;
     *obj = (mv_jv){.type = MV_JOBJECT, .n = 2, .u.members = members};
     mdl_loc here = loc_add(loc, "instructions", -1);
-    int rc = mdl_build_tool(c, obj, &here, server, NULL, &set->tools[set->n_tools]);
-    if (rc != MV_OK)
-        return rc;
-    set->tools[set->n_tools].kind = MV_ITEM_INSTRUCTIONS;
+    int rc = mdl_build_queue(c, obj, &here, server, NULL, MV_ITEM_INSTRUCTIONS,
+                             (uint32_t)set->n_tools);
     set->n_tools++;
     meta->counts[MV_ITEM_INSTRUCTIONS] = 1;
-    return MV_OK;
+    return rc;
 }
 
 static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, const char *filter) {
@@ -394,7 +396,7 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, con
             break;
         meta->first_tool = set->n_tools;
         size_t keep = min_size(mv_jarray_size(tools), c->lim.max_tools_per_server);
-        rc = build_tools(c, set, tools, &loc, "tools", server, keep, "tools");
+        rc = build_tools(c, set, tools, &loc, "tools", server, keep, "tools", MV_ITEM_TOOL);
         meta->counts[MV_ITEM_TOOL] = set->n_tools - meta->first_tool;
         /* Prompts and resources reach the model too (MCP client snapshots). */
         for (size_t k = 1; k < ITEM_LISTS && rc == MV_OK; k++) {
@@ -410,9 +412,7 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, con
             size_t first = set->n_tools;
             size_t kept = min_size(mv_jarray_size(items), c->lim.max_tools_per_server);
             rc = build_tools(c, set, items, &loc, item_lists[k].key, server, kept,
-                             item_lists[k].key);
-            for (size_t t = first; t < set->n_tools; t++)
-                set->tools[t].kind = item_lists[k].kind;
+                             item_lists[k].key, item_lists[k].kind);
             meta->counts[item_lists[k].kind] = set->n_tools - first;
         }
         if (rc == MV_OK)
@@ -506,11 +506,11 @@ static int parse_entry(mdl_ctx *c, mv_toolset *set, const mv_jv *e, size_t i, co
     mdl_extra_cap cap = {"tools_per_server", c->lim.max_tools_per_server, n_peers + 1, "peers"};
     mdl_loc tloc = loc_add(&loc, "tool", -1);
     ent->tool = (uint32_t)set->n_tools;
-    rc = mdl_build_tool(c, tool, &tloc, server, over && keep == 0 ? &cap : NULL,
-                        &set->tools[set->n_tools]);
+    rc = mdl_build_queue(c, tool, &tloc, server, over && keep == 0 ? &cap : NULL, MV_ITEM_TOOL,
+                         (uint32_t)set->n_tools);
+    set->n_tools++;
     if (rc != MV_OK)
         return rc;
-    set->n_tools++;
     ent->first_peer = (uint32_t)set->n_tools;
     for (size_t p = 0; p < keep; p++) {
         const mv_jv *peer = mv_jarray_get(peers, p);
@@ -530,11 +530,11 @@ static int parse_entry(mdl_ctx *c, mv_toolset *set, const mv_jv *e, size_t i, co
         else if ((rc = arena_str(c, pserver_raw.ptr, pserver_raw.len, &pserver)) != MV_OK)
             return rc;
         mdl_loc ptloc = loc_add(&ploc, "tool", -1);
-        rc = mdl_build_tool(c, ptool, &ptloc, pserver, over && p + 1 == keep ? &cap : NULL,
-                            &set->tools[set->n_tools]);
+        rc = mdl_build_queue(c, ptool, &ptloc, pserver, over && p + 1 == keep ? &cap : NULL,
+                             MV_ITEM_TOOL, (uint32_t)set->n_tools);
+        set->n_tools++;
         if (rc != MV_OK)
             return rc;
-        set->n_tools++;
         ent->n_peers++;
     }
     (*n_ids)++;
@@ -663,6 +663,8 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
     const mv_jv *doc = NULL;
     mv_toolset *set = NULL;
     mv_arena *dom = NULL; /* the parsed tree, dropped once tools are built */
+    mv_arena *dom_more[MDL_PARSE_THREADS_MAX - 1]; /* ... and its other threads' parts */
+    size_t n_dom_more = 0;
     mv_jerror je;
     mdl_ctx c;
 
@@ -708,7 +710,18 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
         rc = MV_ENOMEM;
         goto done;
     }
-    if (mv_json_parse(&doc, dom, c.alloc, data, len, &je) != MV_OK) {
+    /* With several jobs the document is parsed on that many threads too. */
+    unsigned jobs = opts != NULL && opts->jobs > 1 ? opts->jobs : 1;
+    if (jobs > MDL_PARSE_THREADS_MAX)
+        jobs = MDL_PARSE_THREADS_MAX;
+    for (; n_dom_more + 1 < jobs; n_dom_more++) {
+        dom_more[n_dom_more] = mv_arena_new(c.alloc, dom_block / jobs);
+        if (dom_more[n_dom_more] == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+    }
+    if (mv_json_parse_split(&doc, dom, dom_more, n_dom_more, c.alloc, data, len, &je) != MV_OK) {
         rc = json_fail(&c, &je, data, len);
         goto done;
     }
@@ -730,7 +743,16 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
     if ((rc = arena_str(&c, source != NULL ? source : "", source != NULL ? strlen(source) : 0,
                         &set->source)) != MV_OK)
         goto done;
+    if ((rc = mdl_build_new(&c, set, opts != NULL ? opts->jobs : 1, block)) != MV_OK)
+        goto done;
     rc = parse_document(&c, set, doc, source, opts);
+    /* Build what the walk queued: a tool failing there came before
+     * anything the walk reported, so its error wins. */
+    int brc = mdl_build_flush(&c);
+    if (brc != MV_OK)
+        rc = brc;
+    if (rc == MV_OK)
+        rc = mdl_build_adopt(&c);
     if (rc != MV_OK)
         goto done;
     for (size_t i = 0; i < set->n_tools; i++)
@@ -738,8 +760,11 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
     *out = set;
 
 done:
+    mdl_build_free(&c);
     mdl_ctx_release(&c);
     mv_arena_free(dom);
+    for (size_t i = 0; i < n_dom_more; i++)
+        mv_arena_free(dom_more[i]);
     if (rc != MV_OK) {
         if (!c.err_set)
             mdl_fail(&c, rc, NULL, NULL, "%s while building the tool model", mv_strerror(rc));
@@ -752,7 +777,10 @@ done:
 void mv_toolset_free(mv_toolset *set) {
     if (set == NULL)
         return;
-    /* The set lives in its own arena. */
+    /* The set lives in its own arena (and the arenas of the threads that
+     * built its tools, listed in it). */
+    for (size_t i = 0; i < set->n_more_arenas; i++)
+        mv_arena_free(set->more_arenas[i]);
     mv_arena_free(set->arena);
 }
 

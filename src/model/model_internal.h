@@ -43,6 +43,8 @@ typedef struct mdl_path {
     uint32_t hash;
 } mdl_path;
 
+typedef struct mdl_build mdl_build;
+
 /* Parser state shared by every tool of one document. Scratch vectors are
  * allocator-owned and reused across tools; finished tools are copied into
  * the arena. */
@@ -91,6 +93,10 @@ typedef struct mdl_ctx {
      * canonical definitions are written into (definition.c). */
     bool keep_definitions;
     mv_buf def;
+
+    /* The queue of tools waiting to be built (build.c); only the context
+     * of the document walk has one. */
+    mdl_build *build;
 } mdl_ctx;
 
 /* Free the scratch vectors (not the arena). */
@@ -115,5 +121,21 @@ int mdl_definition(mdl_ctx *c, const mv_jv *name, const mv_jv *title, const mv_j
  * NULL) is a cap to record on this tool. Errors carry loc-based paths. */
 int mdl_build_tool(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str server,
                    const mdl_extra_cap *extra, mv_tool *out);
+
+/* Deferred builds (build.c). mdl_build_new gives c a queue for `set` built
+ * by `threads` threads (0 = 1) whose arenas use `arena_block`-byte blocks.
+ * mdl_build_queue queues the tool for slot `slot` of set->tools (built with
+ * mdl_build_tool, then given `kind`); a full batch is built at once and its
+ * error returned. mdl_build_flush builds what is queued: the first failing
+ * tool in document order sets c->err and its code is returned.
+ * mdl_build_adopt hands the threads' arenas to the set (call it once every
+ * tool is built, before the set is returned); mdl_build_free releases the
+ * queue and whatever was not adopted. */
+int mdl_build_new(mdl_ctx *c, mv_toolset *set, unsigned threads, size_t arena_block);
+int mdl_build_queue(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str server,
+                    const mdl_extra_cap *extra, mv_item_kind kind, uint32_t slot);
+int mdl_build_flush(mdl_ctx *c);
+int mdl_build_adopt(mdl_ctx *c);
+void mdl_build_free(mdl_ctx *c);
 
 #endif

@@ -202,6 +202,51 @@ cp "$OUT" "$TMP/j1.json"
 run scan --tools "$DEMO" --jobs 2 --format json
 if cmp -s "$OUT" "$TMP/j1.json"; then ok; else bad "json differs between --jobs 1 and 2"; fi
 
+# A document large enough to be parsed and built on several threads
+# (over 256 KiB, 1,800 tools): the same report for any --jobs, and for a
+# broken document the same error, found in the second half of it (a syntax
+# error, a nameless tool with a later shape error, a duplicate key).
+python3 - "$TMP" <<'PY'
+import json, sys
+out = sys.argv[1]
+servers = []
+for s in range(600):
+    tools = [{"name": "tool_%d_%d" % (s, t),
+              "description": "Reads the \"file\" at path %d, line\n%d." % (t, s),
+              "inputSchema": {"type": "object",
+                              "properties": {"path": {"type": "string",
+                                                      "description": "where %d" % s}},
+                              "required": ["path"]}} for t in range(3)]
+    servers.append({"name": "srv-%d" % s, "tools": tools})
+doc = json.dumps({"servers": servers}, indent=1)
+open(out + "/big.json", "w").write(doc)
+open(out + "/big-syntax.json", "w").write(doc[:-40])
+nameless = json.loads(doc)
+del nameless["servers"][450]["tools"][1]["name"]
+nameless["servers"][520] = 7
+open(out + "/big-nameless.json", "w").write(json.dumps(nameless))
+cut = doc.index('"name": "srv-500"')
+open(out + "/big-dupkey.json", "w").write(doc[:cut] + '"x": 1, "x": 2, ' + doc[cut:])
+PY
+run scan --tools "$TMP/big.json" --jobs 1 --format json
+cp "$OUT" "$TMP/big-j1.json"
+for jobs in 2 4; do
+    run scan --tools "$TMP/big.json" --jobs $jobs --format json
+    if cmp -s "$OUT" "$TMP/big-j1.json"; then ok; else bad "large document: json differs between --jobs 1 and $jobs"; fi
+done
+for broken in syntax nameless dupkey; do
+    run scan --tools "$TMP/big-$broken.json" --jobs 1
+    expect_rc "large document, $broken, --jobs 1" 2
+    cp "$ERR" "$TMP/err-j1.txt"
+    for jobs in 2 4; do
+        run scan --tools "$TMP/big-$broken.json" --jobs $jobs
+        expect_rc "large document, $broken, --jobs $jobs" 2
+        if cmp -s "$ERR" "$TMP/err-j1.txt"; then ok; else bad "large document, $broken: error differs with --jobs $jobs"; fi
+    done
+done
+run scan --tools "$TMP/big-nameless.json" --jobs 2
+expect_err "nameless tool reported first" "servers[450].tools[1]"
+
 run scan --tools "$DEMO" --server mail
 expect_out "--server filter" "Tools scanned: 2 (1 server)"
 

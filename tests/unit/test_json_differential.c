@@ -962,12 +962,195 @@ static void test_null_empty_input(void **state) {
     mv_arena_free(arena);
 }
 
+/* ------------------------------------------ split parse (several threads) */
+
+static void same_split_tree(const mv_jv *a, const mv_jv *b) {
+    assert_int_equal(a->type, b->type);
+    assert_int_equal(a->n, b->n);
+    switch ((mv_jtype)a->type) {
+    case MV_JSTRING:
+    case MV_JNUMBER:
+        assert_memory_equal(a->n > 0 ? a->u.s : "", b->n > 0 ? b->u.s : "", a->n);
+        break;
+    case MV_JARRAY:
+        for (uint32_t i = 0; i < a->n; i++)
+            same_split_tree(&a->u.items[i], &b->u.items[i]);
+        break;
+    case MV_JOBJECT:
+        for (uint32_t i = 0; i < a->n; i++) {
+            assert_int_equal(a->u.members[i].key_len, b->u.members[i].key_len);
+            assert_memory_equal(a->u.members[i].key, b->u.members[i].key,
+                                a->u.members[i].key_len);
+            same_split_tree(&a->u.members[i].value, &b->u.members[i].value);
+        }
+        if (a->n > MV_JSON_INDEX_MIN) /* the key-sorted index after the members */
+            assert_memory_equal(a->u.members + a->n, b->u.members + b->n,
+                                a->n * sizeof(uint32_t));
+        break;
+    default:
+        break;
+    }
+}
+
+/* A document of about 900 KB (6,000 items): a snapshot-like "servers" array whose items
+ * hold every kind of value, escaped quotes and backslashes before quotes,
+ * brackets and commas inside strings, and one object large enough for a
+ * sorted index; members before and after it. */
+static void gen_split_doc(buf *b, unsigned items) {
+    char tmp[512];
+    b->len = 0;
+    puts_(b, " {\"meta\":{\"v\":1,\"list\":[1,2,3]},\"servers\" : [\n");
+    for (unsigned i = 0; i < items; i++) {
+        int n = snprintf(tmp, sizeof tmp,
+                         "%s{\"name\":\"s%u\",\"tools\":[{\"name\":\"t%u\",\"description\":"
+                         "\"a \\\"quoted\\\" ], {[ text, \\\\\\\\\",\"n\":-%u.5e3,\"ok\":%s,"
+                         "\"x\":null,\"u\":\"\\u00e9\xc3\xa9\\ud83d\\ude00\"}]}",
+                         i > 0 ? ",\n  " : "", i, i, i, i % 2 ? "true" : "false");
+        put(b, tmp, (size_t)n);
+        if (i == items / 2) {
+            put(b, ",{", 2);
+            for (unsigned k = 0; k < 40; k++) {
+                n = snprintf(tmp, sizeof tmp, "%s\"k%02u\":%u", k > 0 ? "," : "", 39 - k, k);
+                put(b, tmp, (size_t)n);
+            }
+            put(b, "}", 1);
+        }
+    }
+    puts_(b, "\n] , \"tail\":[\"after\"]}\n");
+}
+
+static int parse_split_n(const mv_jv **out, mv_arena *arena, mv_arena **more, size_t n_more,
+                         const char *d, size_t len, mv_jerror *err) {
+    for (size_t i = 0; i < n_more; i++)
+        mv_arena_reset(more[i]);
+    mv_arena_reset(arena);
+    return mv_json_parse_split(out, arena, more, n_more, NULL, d, len, err);
+}
+
+/* mv_json_parse_split builds the one-pass tree (the split really happens),
+ * and on any broken document reports exactly the one-pass error. */
+static void test_split_parse(void **state) {
+    (void)state;
+    mv_arena *one = mv_arena_new(NULL, 0), *arena = mv_arena_new(NULL, 0);
+    mv_arena *more[3] = {mv_arena_new(NULL, 0), mv_arena_new(NULL, 0), mv_arena_new(NULL, 0)};
+    assert_true(one != NULL && arena != NULL && more[0] != NULL && more[1] != NULL &&
+                more[2] != NULL);
+    buf b = {0};
+    gen_split_doc(&b, 6000);
+    assert_true(b.len > 600 * 1024);
+    const mv_jv *ref = NULL, *got = NULL;
+    mv_jerror e1, e2;
+    assert_int_equal(mv_json_parse(&ref, one, NULL, b.p, b.len, &e1), MV_OK);
+    for (size_t n_more = 1; n_more <= 3; n_more++) {
+        assert_int_equal(parse_split_n(&got, arena, more, n_more, b.p, b.len, &e2), MV_OK);
+        for (size_t i = 0; i < n_more; i++)
+            assert_true(mv_arena_used(more[i]) > 0); /* each thread parsed a run */
+        same_split_tree(ref, got);
+    }
+    /* A bare array at the top is split too. */
+    buf a = {0};
+    put(&a, "[", 1);
+    for (unsigned i = 0; i < 40000; i++)
+        put(&a, i > 0 ? ",\"item, ]\\\"\"" : "\"item, ]\\\"\"", i > 0 ? 12 : 11);
+    put(&a, "]", 1);
+    assert_int_equal(mv_json_parse(&ref, one, NULL, a.p, a.len, &e1), MV_OK);
+    assert_int_equal(parse_split_n(&got, arena, more, 2, a.p, a.len, &e2), MV_OK);
+    assert_true(mv_arena_used(more[0]) > 0);
+    same_split_tree(ref, got);
+    free(a.p);
+
+    /* Broken documents: byte replacements, deletions and insertions all over
+     * the document (the runs, the cuts, the parts around the array), a
+     * duplicate key at the top, and nesting just at and over the limit
+     * inside an item (counted with the containers around it). */
+    static const char repl[] = {'"', ',', ']', '}', '[', '{', '\\', 0x01, (char)0xFF, ' ', 'x'};
+    uint64_t x = SEED;
+    buf m = {0};
+    unsigned rejected = 0;
+    for (unsigned k = 0; k < 240; k++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        size_t at = (size_t)(x % b.len);
+        if (k < 8) /* the first and last bytes, where the parts meet */
+            at = k < 4 ? k * 7 : b.len - 1 - (k - 4) * 5;
+        m.len = 0;
+        put(&m, b.p, b.len);
+        switch (k % 3) {
+        case 0:
+            m.p[at] = repl[(x >> 20) % sizeof repl];
+            break;
+        case 1:
+            memmove(m.p + at, m.p + at + 1, m.len - at - 1);
+            m.len--;
+            break;
+        default:
+            put(&m, " ", 1);
+            memmove(m.p + at + 1, m.p + at, m.len - at - 1);
+            m.p[at] = repl[(x >> 20) % sizeof repl];
+            break;
+        }
+        int r1 = mv_json_parse(&ref, one, NULL, m.p, m.len, &e1);
+        int r2 = parse_split_n(&got, arena, more, 1 + k % 3, m.p, m.len, &e2);
+        assert_int_equal(r1, r2);
+        if (r1 == MV_OK) {
+            same_split_tree(ref, got);
+            continue;
+        }
+        rejected++;
+        assert_int_equal(e1.offset, e2.offset);
+        assert_string_equal(e1.message, e2.message);
+        assert_int_equal(e1.utf8, e2.utf8);
+        assert_int_equal(e1.dup_key, e2.dup_key);
+        assert_int_equal(e1.key_len, e2.key_len);
+    }
+    assert_true(rejected >= 120);
+
+    const char *top_dup = "\"tail\":[1],";
+    for (unsigned variant = 0; variant < 3; variant++) {
+        m.len = 0;
+        if (variant == 0) { /* a second "tail" key before the array */
+            put(&m, b.p, 2);
+            puts_(&m, top_dup);
+            put(&m, b.p + 2, b.len - 2);
+        } else { /* an item nested 2046 (allowed) or 2047 levels (over) deep */
+            size_t levels = variant == 1 ? MV_JSON_MAX_DEPTH - 2 : MV_JSON_MAX_DEPTH - 1;
+            const char *cut = strstr(b.p, "\"servers\" : [") + 13;
+            put(&m, b.p, (size_t)(cut - b.p));
+            for (size_t i = 0; i < levels; i++)
+                put(&m, "[", 1);
+            for (size_t i = 0; i < levels; i++)
+                put(&m, "]", 1);
+            put(&m, ",", 1);
+            put(&m, cut, b.len - (size_t)(cut - b.p));
+        }
+        int r1 = mv_json_parse(&ref, one, NULL, m.p, m.len, &e1);
+        int r2 = parse_split_n(&got, arena, more, 2, m.p, m.len, &e2);
+        assert_int_equal(r1, variant == 1 ? MV_OK : MV_EPARSE);
+        assert_int_equal(r1, r2);
+        if (r1 == MV_OK) {
+            same_split_tree(ref, got);
+        } else {
+            assert_int_equal(e1.offset, e2.offset);
+            assert_string_equal(e1.message, e2.message);
+            assert_int_equal(e1.dup_key, e2.dup_key);
+        }
+    }
+    free(m.p);
+    free(b.p);
+    for (int i = 0; i < 3; i++)
+        mv_arena_free(more[i]);
+    mv_arena_free(arena);
+    mv_arena_free(one);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_empty_input),
         cmocka_unit_test(test_tricky_documents),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_generated_documents),
+        cmocka_unit_test(test_split_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1574,6 +1574,191 @@ static void test_load_stdin(void **state) {
     assert_string_equal(err.where, "tools[0]");
 }
 
+
+/* --------------------------------------------- tools built on threads */
+
+/* A snapshot of `n_servers` servers of `per` tools each (every tool with a
+ * schema, escapes, an annotation; every 7th server with a prompt, a
+ * resource and instructions). `bad_tool` >= 0 makes that tool (counted
+ * over the whole document) nameless; `bad_server` >= 0 makes that server a
+ * number (a shape error found by the walk). */
+static char *gen_snapshot(size_t n_servers, size_t per, long bad_tool, long bad_server) {
+    size_t cap = 4096 + n_servers * (per * 500 + 600), len = 0;
+    char *d = malloc(cap);
+    assert_non_null(d);
+    long tool = 0;
+    len += (size_t)snprintf(d + len, cap - len, "{\"servers\":[");
+    for (size_t s = 0; s < n_servers; s++) {
+        if (s > 0)
+            d[len++] = ',';
+        if ((long)s == bad_server) {
+            len += (size_t)snprintf(d + len, cap - len, "42");
+            continue;
+        }
+        len += (size_t)snprintf(d + len, cap - len, "{\"name\":\"srv-%zu\",\"tools\":[", s);
+        for (size_t t = 0; t < per; t++, tool++) {
+            char name[64];
+            if (tool == bad_tool)
+                snprintf(name, sizeof name, "\"nome\":\"x\",");
+            else
+                snprintf(name, sizeof name, "\"name\":\"tool_%zu_%zu\",", s, t);
+            len += (size_t)snprintf(
+                d + len, cap - len,
+                "%s{%s\"description\":\"Tool %zu of server %zu reads \\u201cfiles\\u201d.\","
+                "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"path_%zu\":{\"type\":"
+                "\"string\",\"description\":\"where, line\\n%zu\"},\"mode\":{\"enum\":[\"a\","
+                "\"b%zu\"]}},\"required\":[\"path_%zu\"]},\"annotations\":{\"title\":\"T%zu\","
+                "\"readOnlyHint\":true},\"x-extra\":\"other %zu\"}",
+                t > 0 ? "," : "", name, t, s, t % 5, t, t, t % 5, t, t);
+        }
+        len += (size_t)snprintf(d + len, cap - len, "]");
+        if (s % 7 == 3)
+            len += (size_t)snprintf(d + len, cap - len,
+                                    ",\"prompts\":[{\"name\":\"p%zu\",\"description\":\"a "
+                                    "prompt\"}],\"resources\":[{\"name\":\"r%zu\",\"uri\":"
+                                    "\"file:///r\"}],\"instructions\":\"Use srv-%zu well.\"",
+                                    s, s, s);
+        len += (size_t)snprintf(d + len, cap - len, "}");
+        assert_true(len + 1024 < cap);
+    }
+    len += (size_t)snprintf(d + len, cap - len, "]}");
+    return d;
+}
+
+static void same_str(mv_str a, mv_str b, const char *what, size_t tool) {
+    if (a.len != b.len || (a.len > 0 && memcmp(a.ptr, b.ptr, a.len) != 0))
+        fail_msg("tool %zu: %s differs: \"%.*s\" / \"%.*s\"", tool, what, (int)a.len,
+                 a.ptr != NULL ? a.ptr : "", (int)b.len, b.ptr != NULL ? b.ptr : "");
+}
+
+/* Every member of every tool, server and cap equal (not the addresses). */
+static void assert_same_sets(const mv_toolset *a, const mv_toolset *b) {
+    assert_int_equal(a->kind, b->kind);
+    assert_int_equal(a->n_tools, b->n_tools);
+    assert_int_equal(a->n_servers, b->n_servers);
+    assert_int_equal(a->n_caps, b->n_caps);
+    for (size_t i = 0; i < a->n_servers; i++) {
+        same_str(a->servers[i].name, b->servers[i].name, "server name", i);
+        assert_int_equal(a->servers[i].first_tool, b->servers[i].first_tool);
+        assert_int_equal(a->servers[i].n_tools, b->servers[i].n_tools);
+        assert_memory_equal(a->servers[i].counts, b->servers[i].counts,
+                            sizeof a->servers[i].counts);
+    }
+    for (size_t i = 0; i < a->n_tools; i++) {
+        const mv_tool *x = &a->tools[i], *y = &b->tools[i];
+        same_str(x->server, y->server, "server", i);
+        same_str(x->name, y->name, "name", i);
+        same_str(x->title, y->title, "title", i);
+        same_str(x->description, y->description, "description", i);
+        same_str(x->definition, y->definition, "definition", i);
+        assert_int_equal(x->source_index, i);
+        assert_int_equal(y->source_index, i);
+        assert_int_equal(x->kind, y->kind);
+        assert_int_equal(x->n_fields, y->n_fields);
+        assert_int_equal(x->n_params, y->n_params);
+        assert_int_equal(x->n_caps, y->n_caps);
+        for (uint32_t k = 0; k < x->n_fields; k++) {
+            const mv_field *f = &x->fields[k], *g = &y->fields[k];
+            assert_int_equal(f->kind, g->kind);
+            assert_int_equal(f->schema, g->schema);
+            assert_int_equal(f->param, g->param);
+            assert_int_equal(f->whole_len, g->whole_len);
+            same_str(f->path, g->path, "field path", i);
+            same_str(f->text, g->text, "field text", i);
+        }
+        for (uint32_t k = 0; k < x->n_params; k++) {
+            const mv_param *p = &x->params[k], *q = &y->params[k];
+            same_str(p->name, q->name, "param name", i);
+            same_str(p->type, q->type, "param type", i);
+            same_str(p->description, q->description, "param description", i);
+            assert_int_equal(p->schema, q->schema);
+            assert_int_equal(p->required, q->required);
+            assert_int_equal(p->has_enum, q->has_enum);
+        }
+        for (uint32_t k = 0; k < x->n_caps; k++) {
+            assert_string_equal(x->caps[k].cap, y->caps[k].cap);
+            assert_int_equal(x->caps[k].limit, y->caps[k].limit);
+            assert_int_equal(x->caps[k].observed, y->caps[k].observed);
+            same_str(x->caps[k].where, y->caps[k].where, "cap where", i);
+        }
+    }
+}
+
+/* mv_model_options.jobs: the same tool set from one thread or several,
+ * across batches (24,000 tools are three), with caps and every item kind. */
+static void test_jobs_identical(void **state) {
+    (void)state;
+    static const size_t shapes[][2] = {{1, 5}, {40, 100}, {120, 200}};
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+        char *doc = gen_snapshot(shapes[sh][0], shapes[sh][1], -1, -1);
+        mv_toolset *sets[3] = {NULL, NULL, NULL};
+        for (unsigned j = 0; j < 3; j++) {
+            mv_model_options o;
+            memset(&o, 0, sizeof o);
+            o.keep_definitions = true;
+            o.limits.max_tools_per_server = 150; /* the 200-tool servers hit it */
+            o.limits.max_fields_per_tool = 9;    /* so does every tool */
+            o.jobs = j + 1;
+            mv_error err;
+            if (parse_str(&sets[j], doc, "gen.json", &o, &err) != MV_OK)
+                fail_msg("jobs %u: %s at %s", j + 1, err.message, err.where);
+            if (shapes[sh][0] * shapes[sh][1] >= 4000)
+                assert_int_equal(sets[j]->n_more_arenas, j); /* the threads did build */
+            else
+                assert_int_equal(sets[j]->n_more_arenas, 0);
+        }
+        assert_true(sets[0]->n_caps > 0);
+        assert_same_sets(sets[0], sets[1]);
+        assert_same_sets(sets[0], sets[2]);
+        for (unsigned j = 0; j < 3; j++)
+            mv_toolset_free(sets[j]);
+        free(doc);
+    }
+}
+
+/* The error of a build on threads is the one a single pass reports: the
+ * first failing tool in document order, before a later shape error, and
+ * never a tool after a shape error. */
+static void test_jobs_errors(void **state) {
+    (void)state;
+    static const struct {
+        size_t servers, per;
+        long bad_tool, bad_server;
+        int code;
+        const char *where;
+    } cases[] = {
+        {40, 100, 3000, 35, MV_EPARSE, "servers[30].tools[0]"},   /* second thread's range */
+        {40, 100, 10, -1, MV_EPARSE, "servers[0].tools[10]"},     /* first range */
+        {40, 100, 3999, -1, MV_EPARSE, "servers[39].tools[99]"},  /* the very last tool */
+        {40, 100, 3000, 5, MV_EPARSE, "servers[5]"},              /* the shape error is first */
+        {40, 100, -1, 39, MV_EPARSE, "servers[39]"},              /* after every tool */
+        {120, 100, 11000, 119, MV_EPARSE, "servers[110].tools[0]"}, /* in the second batch */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *doc = gen_snapshot(cases[i].servers, cases[i].per, cases[i].bad_tool,
+                                 cases[i].bad_server);
+        mv_error errs[3];
+        for (unsigned j = 0; j < 3; j++) {
+            mv_model_options o;
+            memset(&o, 0, sizeof o);
+            o.jobs = j + 1;
+            mv_toolset *set = NULL;
+            int rc = parse_str(&set, doc, "gen.json", &o, &errs[j]);
+            assert_int_equal(rc, cases[i].code);
+            assert_null(set);
+            if (strcmp(errs[j].where, cases[i].where) != 0)
+                fail_msg("case %zu, jobs %u: error at %s (%s), expected at %s", i, j + 1,
+                         errs[j].where, errs[j].message, cases[i].where);
+        }
+        for (unsigned j = 1; j < 3; j++) {
+            assert_string_equal(errs[0].message, errs[j].message);
+            assert_int_equal(errs[0].code, errs[j].code);
+            assert_string_equal(errs[0].source, errs[j].source);
+        }
+        free(doc);
+    }
+}
+
 int main(void) {
     /* Unbuffered, so a pipe swapped under fd 0 leaves nothing behind in
      * stdin's buffer for the next test. */
@@ -1609,6 +1794,8 @@ int main(void) {
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_stdin),
+        cmocka_unit_test(test_jobs_identical),
+        cmocka_unit_test(test_jobs_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

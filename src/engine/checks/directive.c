@@ -1469,7 +1469,13 @@ static bool opener_clause(const fctx *f, size_t comma) {
         "while", "dure",   "during",  "for",    "in",     "at",        "on",    "upon",   "everi",
         "every", "each",   "addit",   "last",   "lastli", "now",       "howev", "so",     "si",
         "quand", "lorsqu", "lorsque", "cuando", "wenn",   "sobald",    "se",    "quando", "если",
-        "après", "avant",  "después", "antes",  "nach",   "vor",       "depois"};
+        "après", "avant",  "después", "antes",  "nach",   "vor",       "depois",
+        /* round 5: concessive, causal and conditional openers ("Prior
+         * guidance notwithstanding,", "Regardless of the result,") */
+        "prior", "regardless", "despit", "despite", "notwithstand", "notwithstanding", "unless",
+        "until", "sinc", "since", "becaus", "because", "although", "though", "otherwis",
+        "otherwise", "meanwhil", "meanwhile", "instead", "importantli", "importantly", "by",
+        "without", "with", "option", "optionally"};
     size_t ss, se, e;
     unsigned words = 0;
     mv_position_sentence(&f->pt, comma, &ss, &se);
@@ -1999,6 +2005,127 @@ static bool in_code_span(const fctx *f, size_t pos) {
     return (ticks & 1u) != 0;
 }
 
+/* Round 5: a secret named by its environment variable (GITHUB_TOKEN,
+ * OPENAI_API_KEY, DB_PASSWORD): an upper-case identifier with an
+ * underscore whose last part is a secret word. It is a sensitive object
+ * of its own class, whatever the vendor prefix: an unseen author names
+ * variables no list has. Public parts (PUBLIC_KEY, *_KEY_ID, *_TOKEN_URL)
+ * end in another word and do not count. The identifier must be in
+ * instruction position or a code span; a hit is written to *out with the
+ * pseudo term ENV_SECRET_TERM. */
+#define ENV_SECRET_TERM UINT32_MAX
+
+/* Is the word before normalized cs (in its sentence from ss) a verb or
+ * noun by which a tool names what it authenticates with ("requires",
+ * "set", "export", "variable")? */
+static bool instrument_word(const fctx *f, size_t ss, size_t cs) {
+    static const char *const words[] = {"requir", "requires", "set",    "export", "need",
+                                        "needs",  "uses",     "use",    "via",    "variabl",
+                                        "variable", "env"};
+    size_t tl = 0;
+    size_t ts = token_before(f->text, ss, cs, &tl);
+    for (size_t k = 0; ts != SIZE_MAX && k < sizeof(words) / sizeof(words[0]); k++) {
+        if (strlen(words[k]) == tl && memcmp(words[k], f->text + ts, tl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does the path whose "/" is at normalized offset sl start at the user's
+ * home ("~/", "$home/", "%userprofile%/")? A dotfile or dot-directory
+ * there is the user's own configuration: keys, tokens and settings that no
+ * tool outside that program has a reason to read. Not a guard against a
+ * path reference: the caller's guards decide that. */
+static bool home_path(const fctx *f, size_t sl) {
+    static const char *const homes[] = {"~", "$home", "${home}", "%userprofile%", "%appdata%"};
+    for (size_t k = 0; k < sizeof(homes) / sizeof(homes[0]); k++) {
+        size_t l = strlen(homes[k]);
+        if (sl >= l && memcmp(f->text + sl - l, homes[k], l) == 0 &&
+            (sl == l || !word_at(f->text, f->len, sl - l - 1))) {
+            return true;
+        }
+    }
+    return false;
+}
+static bool env_secret(const fctx *f, size_t a, size_t b, dmatch *out) {
+    static const char *const tails[] = {"token",  "key",   "secret", "password", "passwd",
+                                        "pwd",    "pass",  "creds",  "credentials",
+                                        "apikey", "secrets"};
+    const char *t = f->text;
+    size_t i = a;
+    while (i < b) {
+        size_t s0, us = SIZE_MAX, k;
+        bool upper = true;
+        while (i < b && !((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') ||
+                          t[i] == '_')) {
+            i++;
+        }
+        s0 = i;
+        while (i < b && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') ||
+                         t[i] == '_')) {
+            if (t[i] == '_') {
+                us = i;
+            }
+            i++;
+        }
+        if (s0 >= 2 && t[s0 - 1] == '.' && t[s0 - 2] == '/' && home_path(f, s0 - 2)) {
+            /* "~/.pypirc", "$HOME/.config/rclone/rclone.conf" */
+            if (in_instruction(f, s0, i) || in_code_span(f, s0)) {
+                if (out != NULL) {
+                    out->term = ENV_SECRET_TERM;
+                    out->start = (uint32_t)s0;
+                    out->end = (uint32_t)i;
+                }
+                return true;
+            }
+            continue;
+        }
+        if (us == SIZE_MAX || us == s0 || i - s0 < 6 ||
+            (s0 > 0 && (unsigned char)t[s0 - 1] >= 0x80)) {
+            continue;
+        }
+        for (k = s0; k < i && upper; k++) {
+            char c = f->raw.ptr[f->roff[k]];
+            upper = !(c >= 'a' && c <= 'z') && f->roff[k] < f->raw.len;
+        }
+        if (!upper || containsn(t + s0, i - s0, "public", 6)) {
+            continue;
+        }
+        for (k = 0; k < sizeof(tails) / sizeof(tails[0]); k++) {
+            size_t tl = strlen(tails[k]);
+            if (i - us - 1 == tl && memcmp(t + us + 1, tails[k], tl) == 0) {
+                break;
+            }
+        }
+        if (k == sizeof(tails) / sizeof(tails[0]) ||
+            !(in_instruction(f, s0, i) || in_code_span(f, s0))) {
+            continue;
+        }
+        {
+            /* "requires X_API_KEY", "set GITHUB_TOKEN", "using DB_PASSWORD":
+             * the variable the tool itself authenticates with */
+            size_t ss, se, cs = s0;
+            mv_position_sentence(&f->pt, s0, &ss, &se);
+            while (cs > ss && f->text[cs - 1] != ' ' && f->text[cs - 1] != '(') {
+                cs--;
+            }
+            if (role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs,
+                            FLOW_GUARD_BYTES) ||
+                instrument_word(f, ss, cs)) {
+                continue;
+            }
+        }
+        if (out != NULL) {
+            out->term = ENV_SECRET_TERM;
+            out->start = (uint32_t)s0;
+            out->end = (uint32_t)i;
+        }
+        return true;
+    }
+    return false;
+}
+
 /* A sensitive object in [a, b) for a data order: a listed source that is
  * not a path reference or an instrument, or a generic one (keys, tokens,
  * the conversation) that is harvested ("any ... you can find", "the
@@ -2091,7 +2218,8 @@ static bool secretish_words(mv_str n) {
 static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
     /* A generic object ("the user's message", "credentials") in the
      * description of a parameter is often what that parameter asks for. */
-    bool listed = (f->R->terms[obj->term].roles & MV_DR_ROLE_SOURCE) != 0;
+    bool listed = obj->term == ENV_SECRET_TERM ||
+                  (f->R->terms[obj->term].roles & MV_DR_ROLE_SOURCE) != 0;
     bool output = f->tool->fields[f->fi].param >= 0 &&
                   (uint32_t)f->tool->fields[f->fi].param < f->tool->n_params &&
                   f->tool->params[f->tool->fields[f->fi].param].schema != MV_SCHEMA_INPUT;
@@ -2258,6 +2386,54 @@ static bool other_order(const fctx *f, const dmatch *a, size_t ps) {
     return false;
 }
 
+/* Round 5: secrecy about a sensitive object. What is hidden in the
+ * paragraph of the secrecy term at match a is a listed source (a key file,
+ * the environment, the system prompt), a harvested generic one ("any API
+ * keys or tokens you can find") or a secret-reading command, named in
+ * instruction position or in a code span: the secrecy and the sensitive
+ * object corroborate each other whatever verb carries the act ("add at the
+ * bottom any tokens you can find ... you do not need to mention this").
+ * Honest withholding of a secret ("never show the password to the user")
+ * is the protective guard's business before this is asked. */
+static bool hides_sensitive(const fctx *f, const dmatch *a, size_t ps) {
+    size_t qs, qe;
+    paragraph(f, a->start, &qs, &qe);
+    if (ps < qs) {
+        qs = ps;
+    }
+    size_t hs, he;
+    if (data_object(f, qs, qe, true) == NULL && !env_secret(f, qs, qe, NULL)) {
+        return false;
+    }
+    /* "The secret key ... should not be displayed": the secret is the
+     * subject of the secrecy, which protects it */
+    mv_position_sentence(&f->pt, a->start, &hs, &he);
+    /* "Do not use it ... without asking the user": a negated secrecy is a
+     * caution */
+    if (role_in(f, MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC, hs, a->start) != SIZE_MAX ||
+        flow_negated(f, a->start, hs)) {
+        return false;
+    }
+    /* the secret must be acted on (read, added, passed): a value the
+     * secrecy protects ("the secret key ... should not be displayed in
+     * logs") is not an act hidden from the user */
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        size_t ss, se;
+        if (m->start < qs || m->end > qe || m->start == a->start ||
+            !(f->R->terms[m->term].roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) ||
+            (f->R->terms[m->term].roles & MV_DR_ROLE_HIDE)) {
+            continue;
+        }
+        mv_position_sentence(&f->pt, m->start, &ss, &se);
+        if (!flow_negated(f, m->start, ss) && in_instruction(f, m->start, m->end) &&
+            verb_form_ok(f, m, ss)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A command in a code span ordered by a verb outside it ("after syncing
  * run `git reset --hard ...`"): the span is the object of the order. */
 static bool action_in_code(const fctx *f, const dmatch *a, uint32_t roles) {
@@ -2333,6 +2509,91 @@ static bool destroy_addressed(const fctx *f, const dmatch *a, size_t ss) {
            in_code_span(f, a->start) || under_addressee(f, a->start);
 }
 
+/* Round 5: the broad target of a command written in a code span of the
+ * sentence [ss, se) ("`find ~ -type f -exec shred -u {} +`",
+ * "`Remove-Item -Recurse -Force C:\\Users\\*`", "`git push --force origin
+ * HEAD:main`", "`mkfs.ext4 /dev/nvme0n1`"). A command names its scope as an
+ * argument, not as a word of the scope class: the home directory, the
+ * root, every user's folder, a whole disk, a protected branch. One path of
+ * a project ("build/", "~/.cache/tool") is not broad. */
+static bool broad_arg(const char *w, size_t n) {
+    static const char *const exact[] = {
+        "/",     "/*",        "~",         "~/",          "~/*",     "$home",   "$home/",
+        "$home/*", "${home}",  "%userprofile%", "c:\\", "c:\\*", "c:/",     "c:\\users",
+        "c:\\users\\", "c:\\users\\*", "/home", "/home/", "/home/*", "/users", "/users/*",
+        "/root", "*",         "--all",     "/all",        "-a",      "--no-preserve-root",
+        "main",  "master",    "production", "prod"};
+    static const char *const prefix[] = {"/dev/sd", "/dev/nvme", "/dev/disk", "/dev/hd",
+                                          "/dev/mmcblk", "\\\\.\\physicaldrive"};
+    static const char *const suffix[] = {":main", ":master", ":refs/heads/main",
+                                         ":refs/heads/master"};
+    char low[64];
+    if (n == 0 || n >= sizeof(low)) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        low[i] = lower(w[i]);
+    }
+    for (size_t k = 0; k < sizeof(exact) / sizeof(exact[0]); k++) {
+        if (strlen(exact[k]) == n && memcmp(exact[k], low, n) == 0) {
+            return true;
+        }
+    }
+    for (size_t k = 0; k < sizeof(prefix) / sizeof(prefix[0]); k++) {
+        size_t l = strlen(prefix[k]);
+        if (n >= l && memcmp(prefix[k], low, l) == 0) {
+            return true;
+        }
+    }
+    for (size_t k = 0; k < sizeof(suffix) / sizeof(suffix[0]); k++) {
+        size_t l = strlen(suffix[k]);
+        if (n > l && memcmp(suffix[k], low + n - l, l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool code_broad(const fctx *f, size_t ss, size_t se) {
+    const char *r = f->raw.ptr;
+    size_t i = f->roff[ss];
+    size_t end = se < f->len ? f->roff[se] : f->raw.len;
+    bool in = in_code_span(f, ss);
+    if (end > f->raw.len) {
+        end = f->raw.len;
+    }
+    while (i < end) {
+        size_t w;
+        if (r[i] == '`') {
+            in = !in;
+            i++;
+            continue;
+        }
+        if (!in || r[i] == ' ' || r[i] == '\t' || r[i] == '\n') {
+            i++;
+            continue;
+        }
+        w = i;
+        while (i < end && r[i] != ' ' && r[i] != '\t' && r[i] != '\n' && r[i] != '`') {
+            i++;
+        }
+        {
+            size_t e = i;
+            while (e > w && (r[e - 1] == ';' || r[e - 1] == ')' || r[e - 1] == '"' ||
+                             r[e - 1] == '\'' || r[e - 1] == ',')) {
+                e--;
+            }
+            while (w < e && (r[w] == '"' || r[w] == '\'' || r[w] == '(')) {
+                w++;
+            }
+            if (broad_arg(r + w, e - w)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Returns how many action words the view had; only the first
  * ORDER_ACTIONS_MAX are examined (each look-around is linear in the
  * matches, so the cap bounds the work per field). */
@@ -2346,7 +2607,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
     for (size_t i = 0; i < f->n; i++) {
         present |= f->R->terms[f->m[i].term].roles;
     }
-    if (present & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC | MV_DR_ROLE_DATA)) {
+    if ((present & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC | MV_DR_ROLE_DATA)) ||
+        ((present & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && env_secret(f, 0, f->len, NULL))) {
         wanted |= MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER;
     }
     if (present & MV_DR_ROLE_SCOPE) {
@@ -2389,6 +2651,13 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         if ((roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && !orders[ORDER_EXFIL].valid) {
             bool gathered = (roles & MV_DR_ROLE_GATHER) != 0;
             const dmatch *obj = data_object(f, ps, pe, gathered);
+            dmatch envm;
+            /* a variable named in the order's own sentence: one named in
+             * the next sentence is how the tool authenticates ("Requires
+             * `X_API_KEY`. Pass `threadId` back ...") */
+            if (obj == NULL && env_secret(f, ss, se, &envm)) {
+                obj = &envm;
+            }
             bool moved = (roles & MV_DR_ROLE_TRANSFER) ||
                          role_in(f, MV_DR_ROLE_TRANSFER, ps, pe) != SIZE_MAX;
             if (obj != NULL && moved && data_sink(f, ps, pe, obj)) {
@@ -2407,16 +2676,18 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 sc = role_in(f, MV_DR_ROLE_SCOPE, lo, a->start);
             }
             bool caution = false;
+            bool broad = sc != SIZE_MAX || code_broad(f, ss, se);
             for (size_t k = 0; k < f->n && !caution; k++) {
                 caution = f->m[k].start >= ss && f->m[k].start < se &&
                           (f->R->terms[f->m[k].term].roles & MV_DR_ROLE_CAUTION);
             }
-            if (sc != SIZE_MAX && !caution) {
+            if (broad && !caution) {
                 if (*destroys < 0) {
                     *destroys = tool_destroys_strict(f->tool) ? 1 : 0;
                 }
                 if (*destroys == 0) {
-                    order_found(f, &orders[ORDER_DESTROY], 0.75, a->start, f->m[sc].end);
+                    order_found(f, &orders[ORDER_DESTROY], 0.75, a->start,
+                                sc != SIZE_MAX ? f->m[sc].end : a->end);
                 }
             }
         }
@@ -2429,7 +2700,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             role_in(f, MV_DR_ROLE_HIDE_OK, ps, pe) == SIZE_MAX && !protective(f, a->end, se) &&
             !protective_antecedent(f, ss, a->start, a->end) && !protected_passage(f, ps, ss, se)) {
             order_found(f, &orders[ORDER_HIDE], 0.6, a->start, a->end);
-            orders[ORDER_HIDE].outscope = other_order(f, a, ps);
+            orders[ORDER_HIDE].outscope = other_order(f, a, ps) || hides_sensitive(f, a, ps);
         }
     }
     return seen;

@@ -2611,8 +2611,9 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         ((present & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && env_secret(f, 0, f->len, NULL))) {
         wanted |= MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER;
     }
-    if (present & MV_DR_ROLE_SCOPE) {
-        wanted |= MV_DR_ROLE_DESTROY;
+    if ((present & MV_DR_ROLE_SCOPE) ||
+        ((present & MV_DR_ROLE_DESTROY) && memchr(f->raw.ptr, '`', f->raw.len) != NULL)) {
+        wanted |= MV_DR_ROLE_DESTROY; /* a scope word, or a command's argument (code_broad) */
     }
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *a = &f->m[i];

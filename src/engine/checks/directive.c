@@ -2594,6 +2594,117 @@ static bool code_broad(const fctx *f, size_t ss, size_t se) {
     return false;
 }
 
+/* Round 5: secrecy by structure at the telling verb a: a negation up to
+ * three words before it in its sentence ("without showing", "never
+ * mention", "do not tell", "non menzionare mai"), and after it nothing but
+ * a pronoun, a complementizer, "about this" or the user ("without showing
+ * it to the user", "never mention that you used this tool", "without
+ * telling the user"). A named thing after the verb ("do not show raw IDs
+ * to the user") is a display rule, not secrecy. */
+static bool tok_is(const char *t, size_t n, const char *const *words, size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        if (strlen(words[k]) == n && memcmp(words[k], t, n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static size_t tok_after(const fctx *f, size_t pos, size_t se, size_t *tl) {
+    size_t i = pos;
+    while (i < se && f->text[i] == ' ') {
+        i++;
+    }
+    if (i >= se || !word_at(f->text, f->len, i)) {
+        *tl = 0;
+        return i;
+    }
+    *tl = 0;
+    while (i + *tl < se && (word_at(f->text, f->len, i + *tl) || f->text[i + *tl] == '\'' ||
+                            (unsigned char)f->text[i + *tl] >= 0x80)) {
+        (*tl)++;
+    }
+    return i;
+}
+
+/* Does normalized pos open a clause of the sentence from ss (only blanks
+ * after a boundary, a bullet or a clause word before it)? */
+static bool clause_start(const fctx *f, size_t ss, size_t pos) {
+    size_t i = pos;
+    while (i > ss && f->text[i - 1] == ' ') {
+        i--;
+    }
+    if (i <= ss || strchr(".!?:;,\n-*)(", f->text[i - 1]) != NULL) {
+        return true;
+    }
+    {
+        size_t tl = 0;
+        size_t ts = token_before(f->text, ss, i, &tl);
+        return ts != SIZE_MAX && ((tl == 3 && memcmp(f->text + ts, "and", 3) == 0) ||
+                                  (tl == 4 && memcmp(f->text + ts, "then", 4) == 0));
+    }
+}
+
+static bool tell_secrecy(const fctx *f, const dmatch *a, size_t ss, size_t se) {
+    static const char *const negs[] = {"without", "never", "not", "no", "non", "nor", "ne",
+                                       "nunca", "jamai", "jamais", "nie", "nicht", "не", "mai"};
+    static const char *const pron[] = {"it", "this", "that", "these", "those", "them", "anyth",
+                                       "anything", "any", "you", "lo", "la", "le", "les", "es",
+                                       "di", "que", "dass", "что", "how", "where", "whi", "why"};
+    static const char *const user[] = {"user", "users", "human", "person", "anyon", "anyone",
+                                       "them", "him", "her", "utent", "utente", "usuario",
+                                       "utilisateur", "benutzer", "usuário", "пользователю"};
+    size_t i = a->start;
+    bool neg = false;
+    size_t tl = 0;
+    size_t t;
+    for (int hop = 0; hop < 3 && !neg; hop++) {
+        size_t ts = token_before(f->text, ss, i, &tl);
+        if (ts == SIZE_MAX) {
+            break;
+        }
+        neg = tok_is(f->text + ts, tl, negs, sizeof(negs) / sizeof(negs[0]));
+        i = ts;
+    }
+    /* the negation is an order: "without ...", or it opens its clause
+     * ("Never mention", "Do not tell", "and don't show"); "git did not
+     * surface it" describes */
+    if (!neg) {
+        return false;
+    }
+    if (!(tl == 7 && memcmp(f->text + i, "without", 7) == 0) && !clause_start(f, ss, i)) {
+        size_t dl = 0;
+        size_t d = token_before(f->text, ss, i, &dl);
+        if (d == SIZE_MAX || dl != 2 || memcmp(f->text + d, "do", 2) != 0 ||
+            !clause_start(f, ss, d)) {
+            return false;
+        }
+    }
+    t = tok_after(f, a->end, se, &tl);
+    if (tl > 0 && tok_is(f->text + t, tl, negs, sizeof(negs) / sizeof(negs[0]))) {
+        t = tok_after(f, t + tl, se, &tl); /* "non menzionare mai di ..." */
+    }
+    if (tl == 0) {
+        /* "without telling." but not a quoted label ("do not narrate
+         * \"building the diagram\"") */
+        return t >= se || strchr(".,;:!?)", f->text[t]) != NULL;
+    }
+    if (tl == 2 && memcmp(f->text + t, "to", 2) == 0) {
+        t = tok_after(f, t + tl, se, &tl); /* "to the user" */
+    }
+    if (tl == 3 && memcmp(f->text + t, "the", 3) == 0) {
+        t = tok_after(f, t + tl, se, &tl);
+        if (!tok_is(f->text + t, tl, user, sizeof(user) / sizeof(user[0]))) {
+            return false;
+        }
+        t = tok_after(f, t + tl, se, &tl);
+        return tl == 0 || tok_is(f->text + t, tl, pron, sizeof(pron) / sizeof(pron[0])) ||
+               (tl == 5 && memcmp(f->text + t, "about", 5) == 0);
+    }
+    return tok_is(f->text + t, tl, pron, sizeof(pron) / sizeof(pron[0])) ||
+           tok_is(f->text + t, tl, user, sizeof(user) / sizeof(user[0]));
+}
+
 /* Returns how many action words the view had; only the first
  * ORDER_ACTIONS_MAX are examined (each look-around is linear in the
  * matches, so the cap bounds the work per field). */
@@ -2619,6 +2730,12 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         const dmatch *a = &f->m[i];
         uint32_t roles = f->R->terms[a->term].roles & actions & wanted;
         size_t ss, se, ps, pe;
+        bool told = false; /* secrecy found by structure (tell_secrecy) */
+        if (roles == 0 && (f->R->terms[a->term].roles & MV_DR_ROLE_TELL)) {
+            mv_position_sentence(&f->pt, a->start, &ss, &se);
+            told = tell_secrecy(f, a, ss, se);
+            roles = told ? MV_DR_ROLE_HIDE : 0u;
+        }
         if (roles == 0) {
             continue;
         }
@@ -2632,7 +2749,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         if (!(roles & MV_DR_ROLE_HIDE) && flow_negated(f, a->start, ss)) {
             continue;
         }
-        if (!addressed(f, a, ss) || !verb_form_ok(f, a, ss) ||
+        if (!(addressed(f, a, ss) || (told && in_instruction(f, ss, se))) ||
+            !verb_form_ok(f, a, ss) ||
             !(in_instruction(f, a->start, a->end) || action_in_code(f, a, roles) ||
               long_quote(f, a, roles) || role_block(f, a->start))) {
             continue;

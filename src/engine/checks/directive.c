@@ -2705,6 +2705,87 @@ static bool tell_secrecy(const fctx *f, const dmatch *a, size_t ss, size_t se) {
            tok_is(f->text + t, tl, user, sizeof(user) / sizeof(user[0]));
 }
 
+/* Round 5: the job's objects. A tool whose job destroys something
+ * (reset_quota "Resets rate-limit quotas") may destroy that, not another
+ * object class ("revoke every API key ... delete all service accounts").
+ * The object of the destroy order at normalized [e, se) is read as its
+ * first content words (determiners and scope words skipped); the order is
+ * inside the job when one of them (its first four letters, at a word
+ * start) is named by the tool's name, server or first sentence. An object
+ * in a script without ASCII words is taken to be inside the job (the
+ * comparison cannot be made). */
+static bool word_in_job(const mv_tool *tool, const char *w, size_t n) {
+    const mv_str hay[3] = {tool->name, tool->server, tool->description};
+    size_t k = n < 4 ? n : 4;
+    for (int h = 0; h < 3; h++) {
+        const char *s = hay[h].ptr;
+        size_t len = hay[h].len;
+        size_t end = len;
+        if (h == 2) {
+            end = 0;
+            while (end < len && end < 240 && s[end] != '.' && s[end] != '\n' && s[end] != ';') {
+                end++;
+            }
+        }
+        for (size_t i = 0; i + k <= end; i++) {
+            size_t q = 0;
+            if (i > 0 && ((s[i - 1] >= 'a' && s[i - 1] <= 'z') || (s[i - 1] >= 'A' && s[i - 1] <= 'Z'))) {
+                continue;
+            }
+            while (q < k && lower(s[i + q]) == w[q]) {
+                q++;
+            }
+            if (q == k) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool object_in_job(const fctx *f, size_t e, size_t se) {
+    static const char *const skip[] = {"all", "every", "each", "the", "any", "of", "in", "on",
+                                       "and", "its", "their", "your", "entir", "entire", "whole",
+                                       "other", "remain", "exist", "current", "user", "user'",
+                                       "for", "from", "with", "a", "an", "this", "that", "these",
+                                       "those", "it", "them", "rest", "everyth", "everything",
+                                       "one", "two", "three", "new", "old", "not", "off", "out",
+                                       "turn", "switch", "by", "to", "too", "also", "then"};
+    static const char *const stop[] = {"so",    "becaus", "because", "sinc", "since", "befor",
+                                       "before", "after", "when",   "if",   "unless", "while",
+                                       "then",  "and"};
+    unsigned seen = 0;
+    bool ascii = false;
+    size_t i = e;
+    while (i < se && seen < 4) {
+        size_t tl = 0;
+        size_t t = tok_after(f, i, se, &tl);
+        if (tl == 0) {
+            if (t >= se || strchr(".;:!?()", f->text[t]) != NULL) {
+                break;
+            }
+            i = t + 1;
+            continue;
+        }
+        i = t + tl;
+        if (tok_is(f->text + t, tl, stop, sizeof(stop) / sizeof(stop[0]))) {
+            break; /* the object ends at the next clause */
+        }
+        if (tok_is(f->text + t, tl, skip, sizeof(skip) / sizeof(skip[0])) || tl < 3) {
+            continue;
+        }
+        if ((unsigned char)f->text[t] >= 0x80) {
+            continue;
+        }
+        ascii = true;
+        seen++;
+        if (word_in_job(f->tool, f->text + t, tl)) {
+            return true;
+        }
+    }
+    return !ascii;
+}
+
 /* Returns how many action words the view had; only the first
  * ORDER_ACTIONS_MAX are examined (each look-around is linear in the
  * matches, so the cap bounds the work per field). */
@@ -2795,7 +2876,9 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 sc = role_in(f, MV_DR_ROLE_SCOPE, lo, a->start);
             }
             bool caution = false;
-            bool broad = sc != SIZE_MAX || code_broad(f, ss, se);
+            /* a disarmed security control is its own scope ("disable MFA") */
+            bool broad = sc != SIZE_MAX || code_broad(f, ss, se) ||
+                         (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE);
             for (size_t k = 0; k < f->n && !caution; k++) {
                 caution = f->m[k].start >= ss && f->m[k].start < se &&
                           (f->R->terms[f->m[k].term].roles & MV_DR_ROLE_CAUTION);
@@ -2804,7 +2887,15 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 if (*destroys < 0) {
                     *destroys = tool_destroys_strict(f->tool) ? 1 : 0;
                 }
-                if (*destroys == 0) {
+                /* a disarmed control the tool is about ("Deactivate
+                 * firewall" of VPS_deactivateFirewall) is its job; another
+                 * object class in a destroying tool's description is not
+                 * (an option list in a parameter documents the job) */
+                bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0;
+                bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
+                               !object_in_job(f, a->end, se);
+                if (disarm ? !object_in_job(f, a->start, a->end)
+                           : (*destroys == 0 || foreign)) {
                     order_found(f, &orders[ORDER_DESTROY], 0.75, a->start,
                                 sc != SIZE_MAX ? f->m[sc].end : a->end);
                 }

@@ -1302,6 +1302,7 @@ static bool containsn(const char *s, size_t n, const char *w, size_t wl) {
 
 static bool in_instruction(const fctx *f, size_t s, size_t e);
 static bool in_code_span(const fctx *f, size_t pos);
+static bool role_block(const fctx *f, size_t pos);
 
 /* Is the source the tool's own subject: named in the tool's name or the
  * first sentence of its description ("summarize_conversation: Pass the
@@ -1755,6 +1756,59 @@ static bool ci_at(const char *s, size_t n, size_t i, const char *w) {
     return ci_at_n(s, n, i, w, strlen(w));
 }
 
+/* Round 5: a JSON or YAML-in-JSON key that addresses its value to the
+ * model ("ai_instructions": ..., "assistant_note": ..., "llm-directive":
+ * ...): the key names an addressee (ai, assistant, model, llm, agent) and
+ * a kind of instruction (instruction, note, directive, prompt, task,
+ * guidance, order). The quote at i opens the key; it must be followed by
+ * a colon. */
+static bool addressed_key(const char *s, size_t n, size_t i, size_t *len) {
+    static const char *const who[] = {"ai", "assistant", "model", "llm", "agent"};
+    static const char *const what[] = {"instruction", "note", "directive", "prompt",
+                                       "task",        "guidance", "order", "command"};
+    size_t e = i + 1;
+    bool has_who = false;
+    bool has_what = false;
+    while (e < n && e - i <= 40 &&
+           ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z') || s[e] == '_' ||
+            s[e] == '-' || s[e] == ' ')) {
+        e++;
+    }
+    if (e >= n || s[e] != '"' || e == i + 1) {
+        return false;
+    }
+    {
+        size_t c = e + 1;
+        while (c < n && s[c] == ' ') {
+            c++;
+        }
+        if (c >= n || s[c] != ':') {
+            return false;
+        }
+    }
+    /* words of the key, separated by _ - or space */
+    for (size_t w = i + 1; w < e;) {
+        size_t we = w;
+        while (we < e && s[we] != '_' && s[we] != '-' && s[we] != ' ') {
+            we++;
+        }
+        for (size_t k = 0; k < sizeof(who) / sizeof(who[0]); k++) {
+            has_who = has_who || (strlen(who[k]) == we - w && ci_at(s, we, w, who[k]));
+        }
+        for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
+            size_t wl = strlen(what[k]);
+            /* "instructions", "notes": a plural s */
+            has_what = has_what || ((wl == we - w || wl + 1 == we - w) && ci_at(s, we, w, what[k]));
+        }
+        w = we + 1;
+    }
+    if (has_who && has_what) {
+        *len = e + 1 - i;
+        return true;
+    }
+    return false;
+}
+
 static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
     static const char *const anywhere[] = {"\"role\": \"system\"",
                                            "\"role\":\"system\"",
@@ -1780,6 +1834,9 @@ static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
             return true;
         }
     }
+    if (c == '"' && addressed_key(s, n, i, len)) {
+        return true;
+    }
     if (i == 0 || s[i - 1] == '\n' || s[i - 1] == '"' ||
         (s[i - 1] == ' ' && (i == 1 || s[i - 2] == '\n'))) {
         for (size_t k = 0; k < sizeof(line_start) / sizeof(line_start[0]); k++) {
@@ -1797,6 +1854,27 @@ static bool example_before(const char *s, size_t i) {
         "example",   "e.g.",       "such as",  "sample",   "format:", "for instance", "schema",
         "look like", "looks like", "template", "translat", "detect",  "flag"};
     size_t lo = i > 80 ? i - 80 : 0;
+    size_t ls = i;
+    /* Round 5: the introducer governs the block from its own line, or
+     * from the line before when that line ends with a colon ("for
+     * example:\n<|im_start|>..."); a job sentence above ("Renders a
+     * template.\n\n{\"role\": ...") does not */
+    while (ls > lo && s[ls - 1] != '\n') {
+        ls--;
+    }
+    if (ls > lo && ls >= 2 && s[ls - 1] == '\n') {
+        size_t p = ls - 1;
+        while (p > lo && (s[p - 1] == ' ' || s[p - 1] == '\r')) {
+            p--;
+        }
+        if (p > lo && s[p - 1] == ':') {
+            while (p > lo && s[p - 1] != '\n') {
+                p--;
+            }
+            ls = p;
+        }
+    }
+    lo = ls;
     for (size_t k = lo; k < i; k++) {
         for (size_t w = 0; w < sizeof(intro) / sizeof(intro[0]); w++) {
             if (ci_at(s, i, k, intro[w])) {
@@ -2071,7 +2149,7 @@ static bool env_secret(const fctx *f, size_t a, size_t b, dmatch *out) {
         }
         if (s0 >= 2 && t[s0 - 1] == '.' && t[s0 - 2] == '/' && home_path(f, s0 - 2)) {
             /* "~/.pypirc", "$HOME/.config/rclone/rclone.conf" */
-            if (in_instruction(f, s0, i) || in_code_span(f, s0)) {
+            if (in_instruction(f, s0, i) || in_code_span(f, s0) || role_block(f, s0)) {
                 if (out != NULL) {
                     out->term = ENV_SECRET_TERM;
                     out->start = (uint32_t)s0;
@@ -2099,7 +2177,7 @@ static bool env_secret(const fctx *f, size_t a, size_t b, dmatch *out) {
             }
         }
         if (k == sizeof(tails) / sizeof(tails[0]) ||
-            !(in_instruction(f, s0, i) || in_code_span(f, s0))) {
+            !(in_instruction(f, s0, i) || in_code_span(f, s0) || role_block(f, s0))) {
             continue;
         }
         {
@@ -2159,7 +2237,8 @@ static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathere
                 continue;
             }
         }
-        if (!in_instruction(f, m->start, m->end) && !in_code_span(f, m->start)) {
+        if (!in_instruction(f, m->start, m->end) && !in_code_span(f, m->start) &&
+            !role_block(f, m->start)) {
             continue;
         }
         return m;
@@ -2426,7 +2505,8 @@ static bool hides_sensitive(const fctx *f, const dmatch *a, size_t ps) {
             continue;
         }
         mv_position_sentence(&f->pt, m->start, &ss, &se);
-        if (!flow_negated(f, m->start, ss) && in_instruction(f, m->start, m->end) &&
+        if (!flow_negated(f, m->start, ss) &&
+            (in_instruction(f, m->start, m->end) || role_block(f, m->start)) &&
             verb_form_ok(f, m, ss)) {
             return true;
         }

@@ -2836,6 +2836,7 @@ static bool object_in_job(const fctx *f, size_t e, size_t se) {
                                        "then",  "and"};
     unsigned seen = 0;
     bool ascii = false;
+    bool english = false; /* the comparison reads English objects only */
     size_t i = e;
     while (i < se && seen < 4) {
         size_t tl = 0;
@@ -2851,7 +2852,11 @@ static bool object_in_job(const fctx *f, size_t e, size_t se) {
         if (tok_is(f->text + t, tl, stop, sizeof(stop) / sizeof(stop[0]))) {
             break; /* the object ends at the next clause */
         }
-        if (tok_is(f->text + t, tl, skip, sizeof(skip) / sizeof(skip[0])) || tl < 3) {
+        if (tok_is(f->text + t, tl, skip, sizeof(skip) / sizeof(skip[0]))) {
+            english = true;
+            continue;
+        }
+        if (tl < 3) {
             continue;
         }
         if ((unsigned char)f->text[t] >= 0x80) {
@@ -2863,7 +2868,7 @@ static bool object_in_job(const fctx *f, size_t e, size_t se) {
             return true;
         }
     }
-    return !ascii;
+    return !ascii || !english;
 }
 
 /* Returns how many action words the view had; only the first

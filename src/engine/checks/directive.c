@@ -1465,12 +1465,12 @@ static bool clause_word(const char *w, size_t n) {
  * "To make room,", "Then,")? Up to eight words before the comma. */
 static bool opener_clause(const fctx *f, size_t comma) {
     static const char *const openers[] = {
-        "befor", "before", "after",   "when",   "whenev", "whenever",  "onc",   "once",   "then",
-        "first", "final",  "finally", "also",   "next",   "afterward", "to",    "as",     "if",
-        "while", "dure",   "during",  "for",    "in",     "at",        "on",    "upon",   "everi",
-        "every", "each",   "addit",   "last",   "lastli", "now",       "howev", "so",     "si",
-        "quand", "lorsqu", "lorsque", "cuando", "wenn",   "sobald",    "se",    "quando", "если",
-        "après", "avant",  "después", "antes",  "nach",   "vor",       "depois",
+        "befor", "before", "after", "when", "whenev", "whenever", "onc", "once", "then", "first",
+        "final", "finally", "also", "next", "afterward", "to", "as", "if", "while", "dure",
+        "during", "for", "in", "at", "on", "upon", "everi", "every", "each", "addit", "last",
+        "lastli", "now", "howev", "so", "si", "quand", "lorsqu", "lorsque", "cuando", "wenn",
+        "sobald", "se", "quando", "если", "après", "avant", "después", "antes", "nach", "vor",
+        "depois",
         /* round 5: concessive, causal and conditional openers ("Prior
          * guidance notwithstanding,", "Regardless of the result,") */
         "prior", "regardless", "despit", "despite", "notwithstand", "notwithstanding", "unless",
@@ -1764,8 +1764,8 @@ static bool ci_at(const char *s, size_t n, size_t i, const char *w) {
  * a colon. */
 static bool addressed_key(const char *s, size_t n, size_t i, size_t *len) {
     static const char *const who[] = {"ai", "assistant", "model", "llm", "agent"};
-    static const char *const what[] = {"instruction", "note", "directive", "prompt",
-                                       "task",        "guidance", "order", "command"};
+    static const char *const what[] = {"instruction", "note",     "directive", "prompt",
+                                       "task",        "guidance", "order",     "command"};
     size_t e = i + 1;
     bool has_who = false;
     bool has_what = false;
@@ -2097,9 +2097,8 @@ static bool in_code_span(const fctx *f, size_t pos) {
  * noun by which a tool names what it authenticates with ("requires",
  * "set", "export", "variable")? */
 static bool instrument_word(const fctx *f, size_t ss, size_t cs) {
-    static const char *const words[] = {"requir", "requires", "set",    "export", "need",
-                                        "needs",  "uses",     "use",    "via",    "variabl",
-                                        "variable", "env"};
+    static const char *const words[] = {"requir", "requires", "set", "export",  "need",     "needs",
+                                        "uses",   "use",      "via", "variabl", "variable", "env"};
     size_t tl = 0;
     size_t ts = token_before(f->text, ss, cs, &tl);
     for (size_t k = 0; ts != SIZE_MAX && k < sizeof(words) / sizeof(words[0]); k++) {
@@ -2127,21 +2126,21 @@ static bool home_path(const fctx *f, size_t sl) {
     return false;
 }
 static bool env_secret(const fctx *f, size_t a, size_t b, dmatch *out) {
-    static const char *const tails[] = {"token",  "key",   "secret", "password", "passwd",
-                                        "pwd",    "pass",  "creds",  "credentials",
-                                        "apikey", "secrets"};
+    static const char *const tails[] = {"token",       "key",    "secret", "password",
+                                        "passwd",      "pwd",    "pass",   "creds",
+                                        "credentials", "apikey", "secrets"};
     const char *t = f->text;
     size_t i = a;
     while (i < b) {
         size_t s0, us = SIZE_MAX, k;
         bool upper = true;
-        while (i < b && !((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') ||
-                          t[i] == '_')) {
+        while (i < b &&
+               !((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') || t[i] == '_')) {
             i++;
         }
         s0 = i;
-        while (i < b && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') ||
-                         t[i] == '_')) {
+        while (i < b &&
+               ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') || t[i] == '_')) {
             if (t[i] == '_') {
                 us = i;
             }
@@ -2297,8 +2296,8 @@ static bool secretish_words(mv_str n) {
 static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
     /* A generic object ("the user's message", "credentials") in the
      * description of a parameter is often what that parameter asks for. */
-    bool listed = obj->term == ENV_SECRET_TERM ||
-                  (f->R->terms[obj->term].roles & MV_DR_ROLE_SOURCE) != 0;
+    bool listed =
+        obj->term == ENV_SECRET_TERM || (f->R->terms[obj->term].roles & MV_DR_ROLE_SOURCE) != 0;
     bool output = f->tool->fields[f->fi].param >= 0 &&
                   (uint32_t)f->tool->fields[f->fi].param < f->tool->n_params &&
                   f->tool->params[f->tool->fields[f->fi].param].schema != MV_SCHEMA_INPUT;
@@ -2597,14 +2596,39 @@ static bool destroy_addressed(const fctx *f, const dmatch *a, size_t ss) {
  * root, every user's folder, a whole disk, a protected branch. One path of
  * a project ("build/", "~/.cache/tool") is not broad. */
 static bool broad_arg(const char *w, size_t n) {
-    static const char *const exact[] = {
-        "/",     "/*",        "~",         "~/",          "~/*",     "$home",   "$home/",
-        "$home/*", "${home}",  "%userprofile%", "c:\\", "c:\\*", "c:/",     "c:\\users",
-        "c:\\users\\", "c:\\users\\*", "/home", "/home/", "/home/*", "/users", "/users/*",
-        "/root", "*",         "--all",     "/all",        "-a",      "--no-preserve-root",
-        "main",  "master",    "production", "prod"};
-    static const char *const prefix[] = {"/dev/sd", "/dev/nvme", "/dev/disk", "/dev/hd",
-                                          "/dev/mmcblk", "\\\\.\\physicaldrive"};
+    static const char *const exact[] = {"/",
+                                        "/*",
+                                        "~",
+                                        "~/",
+                                        "~/*",
+                                        "$home",
+                                        "$home/",
+                                        "$home/*",
+                                        "${home}",
+                                        "%userprofile%",
+                                        "c:\\",
+                                        "c:\\*",
+                                        "c:/",
+                                        "c:\\users",
+                                        "c:\\users\\",
+                                        "c:\\users\\*",
+                                        "/home",
+                                        "/home/",
+                                        "/home/*",
+                                        "/users",
+                                        "/users/*",
+                                        "/root",
+                                        "*",
+                                        "--all",
+                                        "/all",
+                                        "-a",
+                                        "--no-preserve-root",
+                                        "main",
+                                        "master",
+                                        "production",
+                                        "prod"};
+    static const char *const prefix[] = {"/dev/sd", "/dev/nvme",   "/dev/disk",
+                                         "/dev/hd", "/dev/mmcblk", "\\\\.\\physicaldrive"};
     static const char *const suffix[] = {":main", ":master", ":refs/heads/main",
                                          ":refs/heads/master"};
     char low[64];
@@ -2726,14 +2750,15 @@ static bool clause_start(const fctx *f, size_t ss, size_t pos) {
 }
 
 static bool tell_secrecy(const fctx *f, const dmatch *a, size_t ss, size_t se) {
-    static const char *const negs[] = {"without", "never", "not", "no", "non", "nor", "ne",
-                                       "nunca", "jamai", "jamais", "nie", "nicht", "не", "mai"};
-    static const char *const pron[] = {"it", "this", "that", "these", "those", "them", "anyth",
-                                       "anything", "any", "you", "lo", "la", "le", "les", "es",
-                                       "di", "que", "dass", "что", "how", "where", "whi", "why"};
-    static const char *const user[] = {"user", "users", "human", "person", "anyon", "anyone",
-                                       "them", "him", "her", "utent", "utente", "usuario",
-                                       "utilisateur", "benutzer", "usuário", "пользователю"};
+    static const char *const negs[] = {"without", "never", "not",    "no",  "non",   "nor", "ne",
+                                       "nunca",   "jamai", "jamais", "nie", "nicht", "не",  "mai"};
+    static const char *const pron[] = {"it",    "this",     "that",  "these", "those", "them",
+                                       "anyth", "anything", "any",   "you",   "lo",    "la",
+                                       "le",    "les",      "es",    "di",    "que",   "dass",
+                                       "что",   "how",      "where", "whi",   "why"};
+    static const char *const user[] = {
+        "user", "users", "human",  "person",  "anyon",       "anyone",   "them",    "him",
+        "her",  "utent", "utente", "usuario", "utilisateur", "benutzer", "usuário", "пользователю"};
     size_t i = a->start;
     bool neg = false;
     size_t tl = 0;
@@ -2809,7 +2834,8 @@ static bool word_in_job(const mv_tool *tool, const char *w, size_t n) {
         }
         for (size_t i = 0; i + k <= end; i++) {
             size_t q = 0;
-            if (i > 0 && ((s[i - 1] >= 'a' && s[i - 1] <= 'z') || (s[i - 1] >= 'A' && s[i - 1] <= 'Z'))) {
+            if (i > 0 &&
+                ((s[i - 1] >= 'a' && s[i - 1] <= 'z') || (s[i - 1] >= 'A' && s[i - 1] <= 'Z'))) {
                 continue;
             }
             while (q < k && lower(s[i + q]) == w[q]) {
@@ -2824,16 +2850,16 @@ static bool word_in_job(const mv_tool *tool, const char *w, size_t n) {
 }
 
 static bool object_in_job(const fctx *f, size_t e, size_t se) {
-    static const char *const skip[] = {"all", "every", "each", "the", "any", "of", "in", "on",
-                                       "and", "its", "their", "your", "entir", "entire", "whole",
-                                       "other", "remain", "exist", "current", "user", "user'",
-                                       "for", "from", "with", "a", "an", "this", "that", "these",
-                                       "those", "it", "them", "rest", "everyth", "everything",
-                                       "one", "two", "three", "new", "old", "not", "off", "out",
-                                       "turn", "switch", "by", "to", "too", "also", "then"};
-    static const char *const stop[] = {"so",    "becaus", "because", "sinc", "since", "befor",
-                                       "before", "after", "when",   "if",   "unless", "while",
-                                       "then",  "and"};
+    static const char *const skip[] = {
+        "all",     "every", "each",  "the",   "any",    "of",    "in",      "on",         "and",
+        "its",     "their", "your",  "entir", "entire", "whole", "other",   "remain",     "exist",
+        "current", "user",  "user'", "for",   "from",   "with",  "a",       "an",         "this",
+        "that",    "these", "those", "it",    "them",   "rest",  "everyth", "everything", "one",
+        "two",     "three", "new",   "old",   "not",    "off",   "out",     "turn",       "switch",
+        "by",      "to",    "too",   "also",  "then"};
+    static const char *const stop[] = {"so",     "becaus", "because", "sinc", "since",
+                                       "befor",  "before", "after",   "when", "if",
+                                       "unless", "while",  "then",    "and"};
     unsigned seen = 0;
     bool ascii = false;
     bool english = false; /* the comparison reads English objects only */
@@ -2979,8 +3005,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0;
                 bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
                                !object_in_job(f, a->end, se);
-                if (disarm ? !object_in_job(f, a->start, a->end)
-                           : (*destroys == 0 || foreign)) {
+                if (disarm ? !object_in_job(f, a->start, a->end) : (*destroys == 0 || foreign)) {
                     order_found(f, &orders[ORDER_DESTROY], 0.75, a->start,
                                 sc != SIZE_MAX ? f->m[sc].end : a->end);
                 }

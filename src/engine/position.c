@@ -57,17 +57,19 @@ static const voc vocabulary[] = {
     {"like", "like", V_INTRO, 3, NULL},
     {"phrases like", "phrase like", V_INTRO, 12, NULL},
     {"known as", "known as", V_INTRO, 4, NULL},
-    /* detection-list verbs */
+    /* detection-list verbs (a verb that is also a common noun must be
+     * written as a verb: "after each report, delete ..." is no detection
+     * list) */
     {"detects", "detect", V_DETECT, 25, NULL},
-    {"flags", "flag", V_DETECT, 25, NULL},
+    {"flags", "flag", V_DETECT, 25, "s"},
     {"scans for", "scan for", V_DETECT, 25, NULL},
-    {"scans", "scan", V_DETECT, 25, NULL},
-    {"blocks", "block", V_DETECT, 25, NULL},
+    {"scans", "scan", V_DETECT, 25, "s"},
+    {"blocks", "block", V_DETECT, 25, "s"},
     {"identifies", "identifi", V_DETECT, 25, NULL},
-    {"reports", "report", V_DETECT, 25, NULL},
+    {"reports", "report", V_DETECT, 25, "s"},
     {"looks for", "look for", V_DETECT, 25, NULL},
     {"catches", "catch", V_DETECT, 25, NULL},
-    {"filters", "filter", V_DETECT, 25, NULL},
+    {"filters", "filter", V_DETECT, 25, "s"},
     {"rejects", "reject", V_DETECT, 25, NULL},
     {"recognizes", "recogn", V_DETECT, 25, NULL},
     {"classifies", "classifi", V_DETECT, 25, NULL},

@@ -1302,6 +1302,7 @@ static bool containsn(const char *s, size_t n, const char *w, size_t wl) {
 
 static bool in_instruction(const fctx *f, size_t s, size_t e);
 static bool in_code_span(const fctx *f, size_t pos);
+static bool role_block(const fctx *f, size_t pos);
 
 /* Is the source the tool's own subject: named in the tool's name or the
  * first sentence of its description ("summarize_conversation: Pass the
@@ -1464,12 +1465,18 @@ static bool clause_word(const char *w, size_t n) {
  * "To make room,", "Then,")? Up to eight words before the comma. */
 static bool opener_clause(const fctx *f, size_t comma) {
     static const char *const openers[] = {
-        "befor", "before", "after",   "when",   "whenev", "whenever",  "onc",   "once",   "then",
-        "first", "final",  "finally", "also",   "next",   "afterward", "to",    "as",     "if",
-        "while", "dure",   "during",  "for",    "in",     "at",        "on",    "upon",   "everi",
-        "every", "each",   "addit",   "last",   "lastli", "now",       "howev", "so",     "si",
-        "quand", "lorsqu", "lorsque", "cuando", "wenn",   "sobald",    "se",    "quando", "если",
-        "après", "avant",  "después", "antes",  "nach",   "vor",       "depois"};
+        "befor", "before", "after", "when", "whenev", "whenever", "onc", "once", "then", "first",
+        "final", "finally", "also", "next", "afterward", "to", "as", "if", "while", "dure",
+        "during", "for", "in", "at", "on", "upon", "everi", "every", "each", "addit", "last",
+        "lastli", "now", "howev", "so", "si", "quand", "lorsqu", "lorsque", "cuando", "wenn",
+        "sobald", "se", "quando", "если", "après", "avant", "después", "antes", "nach", "vor",
+        "depois",
+        /* round 5: concessive, causal and conditional openers ("Prior
+         * guidance notwithstanding,", "Regardless of the result,") */
+        "prior", "regardless", "despit", "despite", "notwithstand", "notwithstanding", "unless",
+        "until", "sinc", "since", "becaus", "because", "although", "though", "otherwis",
+        "otherwise", "meanwhil", "meanwhile", "instead", "importantli", "importantly", "by",
+        "without", "with", "option", "optionally"};
     size_t ss, se, e;
     unsigned words = 0;
     mv_position_sentence(&f->pt, comma, &ss, &se);
@@ -1749,6 +1756,59 @@ static bool ci_at(const char *s, size_t n, size_t i, const char *w) {
     return ci_at_n(s, n, i, w, strlen(w));
 }
 
+/* Round 5: a JSON or YAML-in-JSON key that addresses its value to the
+ * model ("ai_instructions": ..., "assistant_note": ..., "llm-directive":
+ * ...): the key names an addressee (ai, assistant, model, llm, agent) and
+ * a kind of instruction (instruction, note, directive, prompt, task,
+ * guidance, order). The quote at i opens the key; it must be followed by
+ * a colon. */
+static bool addressed_key(const char *s, size_t n, size_t i, size_t *len) {
+    static const char *const who[] = {"ai", "assistant", "model", "llm", "agent"};
+    static const char *const what[] = {"instruction", "note",     "directive", "prompt",
+                                       "task",        "guidance", "order",     "command"};
+    size_t e = i + 1;
+    bool has_who = false;
+    bool has_what = false;
+    while (e < n && e - i <= 40 &&
+           ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z') || s[e] == '_' ||
+            s[e] == '-' || s[e] == ' ')) {
+        e++;
+    }
+    if (e >= n || s[e] != '"' || e == i + 1) {
+        return false;
+    }
+    {
+        size_t c = e + 1;
+        while (c < n && s[c] == ' ') {
+            c++;
+        }
+        if (c >= n || s[c] != ':') {
+            return false;
+        }
+    }
+    /* words of the key, separated by _ - or space */
+    for (size_t w = i + 1; w < e;) {
+        size_t we = w;
+        while (we < e && s[we] != '_' && s[we] != '-' && s[we] != ' ') {
+            we++;
+        }
+        for (size_t k = 0; k < sizeof(who) / sizeof(who[0]); k++) {
+            has_who = has_who || (strlen(who[k]) == we - w && ci_at(s, we, w, who[k]));
+        }
+        for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
+            size_t wl = strlen(what[k]);
+            /* "instructions", "notes": a plural s */
+            has_what = has_what || ((wl == we - w || wl + 1 == we - w) && ci_at(s, we, w, what[k]));
+        }
+        w = we + 1;
+    }
+    if (has_who && has_what) {
+        *len = e + 1 - i;
+        return true;
+    }
+    return false;
+}
+
 static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
     static const char *const anywhere[] = {"\"role\": \"system\"",
                                            "\"role\":\"system\"",
@@ -1774,6 +1834,9 @@ static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
             return true;
         }
     }
+    if (c == '"' && addressed_key(s, n, i, len)) {
+        return true;
+    }
     if (i == 0 || s[i - 1] == '\n' || s[i - 1] == '"' ||
         (s[i - 1] == ' ' && (i == 1 || s[i - 2] == '\n'))) {
         for (size_t k = 0; k < sizeof(line_start) / sizeof(line_start[0]); k++) {
@@ -1791,6 +1854,27 @@ static bool example_before(const char *s, size_t i) {
         "example",   "e.g.",       "such as",  "sample",   "format:", "for instance", "schema",
         "look like", "looks like", "template", "translat", "detect",  "flag"};
     size_t lo = i > 80 ? i - 80 : 0;
+    size_t ls = i;
+    /* Round 5: the introducer governs the block from its own line, or
+     * from the line before when that line ends with a colon ("for
+     * example:\n<|im_start|>..."); a job sentence above ("Renders a
+     * template.\n\n{\"role\": ...") does not */
+    while (ls > lo && s[ls - 1] != '\n') {
+        ls--;
+    }
+    if (ls > lo && ls >= 2 && s[ls - 1] == '\n') {
+        size_t p = ls - 1;
+        while (p > lo && (s[p - 1] == ' ' || s[p - 1] == '\r')) {
+            p--;
+        }
+        if (p > lo && s[p - 1] == ':') {
+            while (p > lo && s[p - 1] != '\n') {
+                p--;
+            }
+            ls = p;
+        }
+    }
+    lo = ls;
     for (size_t k = lo; k < i; k++) {
         for (size_t w = 0; w < sizeof(intro) / sizeof(intro[0]); w++) {
             if (ci_at(s, i, k, intro[w])) {
@@ -1999,6 +2083,126 @@ static bool in_code_span(const fctx *f, size_t pos) {
     return (ticks & 1u) != 0;
 }
 
+/* Round 5: a secret named by its environment variable (GITHUB_TOKEN,
+ * OPENAI_API_KEY, DB_PASSWORD): an upper-case identifier with an
+ * underscore whose last part is a secret word. It is a sensitive object
+ * of its own class, whatever the vendor prefix: an unseen author names
+ * variables no list has. Public parts (PUBLIC_KEY, *_KEY_ID, *_TOKEN_URL)
+ * end in another word and do not count. The identifier must be in
+ * instruction position or a code span; a hit is written to *out with the
+ * pseudo term ENV_SECRET_TERM. */
+#define ENV_SECRET_TERM UINT32_MAX
+
+/* Is the word before normalized cs (in its sentence from ss) a verb or
+ * noun by which a tool names what it authenticates with ("requires",
+ * "set", "export", "variable")? */
+static bool instrument_word(const fctx *f, size_t ss, size_t cs) {
+    static const char *const words[] = {"requir", "requires", "set", "export",  "need",     "needs",
+                                        "uses",   "use",      "via", "variabl", "variable", "env"};
+    size_t tl = 0;
+    size_t ts = token_before(f->text, ss, cs, &tl);
+    for (size_t k = 0; ts != SIZE_MAX && k < sizeof(words) / sizeof(words[0]); k++) {
+        if (strlen(words[k]) == tl && memcmp(words[k], f->text + ts, tl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does the path whose "/" is at normalized offset sl start at the user's
+ * home ("~/", "$home/", "%userprofile%/")? A dotfile or dot-directory
+ * there is the user's own configuration: keys, tokens and settings that no
+ * tool outside that program has a reason to read. Not a guard against a
+ * path reference: the caller's guards decide that. */
+static bool home_path(const fctx *f, size_t sl) {
+    static const char *const homes[] = {"~", "$home", "${home}", "%userprofile%", "%appdata%"};
+    for (size_t k = 0; k < sizeof(homes) / sizeof(homes[0]); k++) {
+        size_t l = strlen(homes[k]);
+        if (sl >= l && memcmp(f->text + sl - l, homes[k], l) == 0 &&
+            (sl == l || !word_at(f->text, f->len, sl - l - 1))) {
+            return true;
+        }
+    }
+    return false;
+}
+static bool env_secret(const fctx *f, size_t a, size_t b, dmatch *out) {
+    static const char *const tails[] = {"token",       "key",    "secret", "password",
+                                        "passwd",      "pwd",    "pass",   "creds",
+                                        "credentials", "apikey", "secrets"};
+    const char *t = f->text;
+    size_t i = a;
+    while (i < b) {
+        size_t s0, us = SIZE_MAX, k;
+        bool upper = true;
+        while (i < b &&
+               !((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') || t[i] == '_')) {
+            i++;
+        }
+        s0 = i;
+        while (i < b &&
+               ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') || t[i] == '_')) {
+            if (t[i] == '_') {
+                us = i;
+            }
+            i++;
+        }
+        if (s0 >= 2 && t[s0 - 1] == '.' && t[s0 - 2] == '/' && home_path(f, s0 - 2)) {
+            /* "~/.pypirc", "$HOME/.config/rclone/rclone.conf" */
+            if (in_instruction(f, s0, i) || in_code_span(f, s0) || role_block(f, s0)) {
+                if (out != NULL) {
+                    out->term = ENV_SECRET_TERM;
+                    out->start = (uint32_t)s0;
+                    out->end = (uint32_t)i;
+                }
+                return true;
+            }
+            continue;
+        }
+        if (us == SIZE_MAX || us == s0 || i - s0 < 6 ||
+            (s0 > 0 && (unsigned char)t[s0 - 1] >= 0x80)) {
+            continue;
+        }
+        for (k = s0; k < i && upper; k++) {
+            char c = f->raw.ptr[f->roff[k]];
+            upper = !(c >= 'a' && c <= 'z') && f->roff[k] < f->raw.len;
+        }
+        if (!upper || containsn(t + s0, i - s0, "public", 6)) {
+            continue;
+        }
+        for (k = 0; k < sizeof(tails) / sizeof(tails[0]); k++) {
+            size_t tl = strlen(tails[k]);
+            if (i - us - 1 == tl && memcmp(t + us + 1, tails[k], tl) == 0) {
+                break;
+            }
+        }
+        if (k == sizeof(tails) / sizeof(tails[0]) ||
+            !(in_instruction(f, s0, i) || in_code_span(f, s0) || role_block(f, s0))) {
+            continue;
+        }
+        {
+            /* "requires X_API_KEY", "set GITHUB_TOKEN", "using DB_PASSWORD":
+             * the variable the tool itself authenticates with */
+            size_t ss, se, cs = s0;
+            mv_position_sentence(&f->pt, s0, &ss, &se);
+            while (cs > ss && f->text[cs - 1] != ' ' && f->text[cs - 1] != '(') {
+                cs--;
+            }
+            if (role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs,
+                            FLOW_GUARD_BYTES) ||
+                instrument_word(f, ss, cs)) {
+                continue;
+            }
+        }
+        if (out != NULL) {
+            out->term = ENV_SECRET_TERM;
+            out->start = (uint32_t)s0;
+            out->end = (uint32_t)i;
+        }
+        return true;
+    }
+    return false;
+}
+
 /* A sensitive object in [a, b) for a data order: a listed source that is
  * not a path reference or an instrument, or a generic one (keys, tokens,
  * the conversation) that is harvested ("any ... you can find", "the
@@ -2032,7 +2236,8 @@ static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathere
                 continue;
             }
         }
-        if (!in_instruction(f, m->start, m->end) && !in_code_span(f, m->start)) {
+        if (!in_instruction(f, m->start, m->end) && !in_code_span(f, m->start) &&
+            !role_block(f, m->start)) {
             continue;
         }
         return m;
@@ -2091,7 +2296,8 @@ static bool secretish_words(mv_str n) {
 static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
     /* A generic object ("the user's message", "credentials") in the
      * description of a parameter is often what that parameter asks for. */
-    bool listed = (f->R->terms[obj->term].roles & MV_DR_ROLE_SOURCE) != 0;
+    bool listed =
+        obj->term == ENV_SECRET_TERM || (f->R->terms[obj->term].roles & MV_DR_ROLE_SOURCE) != 0;
     bool output = f->tool->fields[f->fi].param >= 0 &&
                   (uint32_t)f->tool->fields[f->fi].param < f->tool->n_params &&
                   f->tool->params[f->tool->fields[f->fi].param].schema != MV_SCHEMA_INPUT;
@@ -2258,6 +2464,55 @@ static bool other_order(const fctx *f, const dmatch *a, size_t ps) {
     return false;
 }
 
+/* Round 5: secrecy about a sensitive object. What is hidden in the
+ * paragraph of the secrecy term at match a is a listed source (a key file,
+ * the environment, the system prompt), a harvested generic one ("any API
+ * keys or tokens you can find") or a secret-reading command, named in
+ * instruction position or in a code span: the secrecy and the sensitive
+ * object corroborate each other whatever verb carries the act ("add at the
+ * bottom any tokens you can find ... you do not need to mention this").
+ * Honest withholding of a secret ("never show the password to the user")
+ * is the protective guard's business before this is asked. */
+static bool hides_sensitive(const fctx *f, const dmatch *a, size_t ps) {
+    size_t qs, qe;
+    paragraph(f, a->start, &qs, &qe);
+    if (ps < qs) {
+        qs = ps;
+    }
+    size_t hs, he;
+    if (data_object(f, qs, qe, true) == NULL && !env_secret(f, qs, qe, NULL)) {
+        return false;
+    }
+    /* "The secret key ... should not be displayed": the secret is the
+     * subject of the secrecy, which protects it */
+    mv_position_sentence(&f->pt, a->start, &hs, &he);
+    /* "Do not use it ... without asking the user": a negated secrecy is a
+     * caution */
+    if (role_in(f, MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC, hs, a->start) != SIZE_MAX ||
+        flow_negated(f, a->start, hs)) {
+        return false;
+    }
+    /* the secret must be acted on (read, added, passed): a value the
+     * secrecy protects ("the secret key ... should not be displayed in
+     * logs") is not an act hidden from the user */
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        size_t ss, se;
+        if (m->start < qs || m->end > qe || m->start == a->start ||
+            !(f->R->terms[m->term].roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) ||
+            (f->R->terms[m->term].roles & MV_DR_ROLE_HIDE)) {
+            continue;
+        }
+        mv_position_sentence(&f->pt, m->start, &ss, &se);
+        if (!flow_negated(f, m->start, ss) &&
+            (in_instruction(f, m->start, m->end) || role_block(f, m->start)) &&
+            verb_form_ok(f, m, ss)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A command in a code span ordered by a verb outside it ("after syncing
  * run `git reset --hard ...`"): the span is the object of the order. */
 static bool action_in_code(const fctx *f, const dmatch *a, uint32_t roles) {
@@ -2333,6 +2588,315 @@ static bool destroy_addressed(const fctx *f, const dmatch *a, size_t ss) {
            in_code_span(f, a->start) || under_addressee(f, a->start);
 }
 
+/* Round 5: the broad target of a command written in a code span of the
+ * sentence [ss, se) ("`find ~ -type f -exec shred -u {} +`",
+ * "`Remove-Item -Recurse -Force C:\\Users\\*`", "`git push --force origin
+ * HEAD:main`", "`mkfs.ext4 /dev/nvme0n1`"). A command names its scope as an
+ * argument, not as a word of the scope class: the home directory, the
+ * root, every user's folder, a whole disk, a protected branch. One path of
+ * a project ("build/", "~/.cache/tool") is not broad. */
+static bool broad_arg(const char *w, size_t n) {
+    static const char *const exact[] = {"/",
+                                        "/*",
+                                        "~",
+                                        "~/",
+                                        "~/*",
+                                        "$home",
+                                        "$home/",
+                                        "$home/*",
+                                        "${home}",
+                                        "%userprofile%",
+                                        "c:\\",
+                                        "c:\\*",
+                                        "c:/",
+                                        "c:\\users",
+                                        "c:\\users\\",
+                                        "c:\\users\\*",
+                                        "/home",
+                                        "/home/",
+                                        "/home/*",
+                                        "/users",
+                                        "/users/*",
+                                        "/root",
+                                        "*",
+                                        "--all",
+                                        "/all",
+                                        "-a",
+                                        "--no-preserve-root",
+                                        "main",
+                                        "master",
+                                        "production",
+                                        "prod"};
+    static const char *const prefix[] = {"/dev/sd", "/dev/nvme",   "/dev/disk",
+                                         "/dev/hd", "/dev/mmcblk", "\\\\.\\physicaldrive"};
+    static const char *const suffix[] = {":main", ":master", ":refs/heads/main",
+                                         ":refs/heads/master"};
+    char low[64];
+    if (n == 0 || n >= sizeof(low)) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        low[i] = lower(w[i]);
+    }
+    for (size_t k = 0; k < sizeof(exact) / sizeof(exact[0]); k++) {
+        if (strlen(exact[k]) == n && memcmp(exact[k], low, n) == 0) {
+            return true;
+        }
+    }
+    for (size_t k = 0; k < sizeof(prefix) / sizeof(prefix[0]); k++) {
+        size_t l = strlen(prefix[k]);
+        if (n >= l && memcmp(prefix[k], low, l) == 0) {
+            return true;
+        }
+    }
+    for (size_t k = 0; k < sizeof(suffix) / sizeof(suffix[0]); k++) {
+        size_t l = strlen(suffix[k]);
+        if (n > l && memcmp(suffix[k], low + n - l, l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool code_broad(const fctx *f, size_t ss, size_t se) {
+    const char *r = f->raw.ptr;
+    size_t i = f->roff[ss];
+    size_t end = se < f->len ? f->roff[se] : f->raw.len;
+    bool in = in_code_span(f, ss);
+    if (end > f->raw.len) {
+        end = f->raw.len;
+    }
+    while (i < end) {
+        size_t w;
+        if (r[i] == '`') {
+            in = !in;
+            i++;
+            continue;
+        }
+        if (!in || r[i] == ' ' || r[i] == '\t' || r[i] == '\n') {
+            i++;
+            continue;
+        }
+        w = i;
+        while (i < end && r[i] != ' ' && r[i] != '\t' && r[i] != '\n' && r[i] != '`') {
+            i++;
+        }
+        {
+            size_t e = i;
+            while (e > w && (r[e - 1] == ';' || r[e - 1] == ')' || r[e - 1] == '"' ||
+                             r[e - 1] == '\'' || r[e - 1] == ',')) {
+                e--;
+            }
+            while (w < e && (r[w] == '"' || r[w] == '\'' || r[w] == '(')) {
+                w++;
+            }
+            if (broad_arg(r + w, e - w)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Round 5: secrecy by structure at the telling verb a: a negation up to
+ * three words before it in its sentence ("without showing", "never
+ * mention", "do not tell", "non menzionare mai"), and after it nothing but
+ * a pronoun, a complementizer, "about this" or the user ("without showing
+ * it to the user", "never mention that you used this tool", "without
+ * telling the user"). A named thing after the verb ("do not show raw IDs
+ * to the user") is a display rule, not secrecy. */
+static bool tok_is(const char *t, size_t n, const char *const *words, size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        if (strlen(words[k]) == n && memcmp(words[k], t, n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static size_t tok_after(const fctx *f, size_t pos, size_t se, size_t *tl) {
+    size_t i = pos;
+    while (i < se && f->text[i] == ' ') {
+        i++;
+    }
+    if (i >= se || !word_at(f->text, f->len, i)) {
+        *tl = 0;
+        return i;
+    }
+    *tl = 0;
+    while (i + *tl < se && (word_at(f->text, f->len, i + *tl) || f->text[i + *tl] == '\'' ||
+                            (unsigned char)f->text[i + *tl] >= 0x80)) {
+        (*tl)++;
+    }
+    return i;
+}
+
+/* Does normalized pos open a clause of the sentence from ss (only blanks
+ * after a boundary, a bullet or a clause word before it)? */
+static bool clause_start(const fctx *f, size_t ss, size_t pos) {
+    size_t i = pos;
+    while (i > ss && f->text[i - 1] == ' ') {
+        i--;
+    }
+    if (i <= ss || strchr(".!?:;,\n-*)(", f->text[i - 1]) != NULL) {
+        return true;
+    }
+    {
+        size_t tl = 0;
+        size_t ts = token_before(f->text, ss, i, &tl);
+        return ts != SIZE_MAX && ((tl == 3 && memcmp(f->text + ts, "and", 3) == 0) ||
+                                  (tl == 4 && memcmp(f->text + ts, "then", 4) == 0));
+    }
+}
+
+static bool tell_secrecy(const fctx *f, const dmatch *a, size_t ss, size_t se) {
+    static const char *const negs[] = {"without", "never", "not",    "no",  "non",   "nor", "ne",
+                                       "nunca",   "jamai", "jamais", "nie", "nicht", "не",  "mai"};
+    static const char *const pron[] = {"it",    "this",     "that",  "these", "those", "them",
+                                       "anyth", "anything", "any",   "you",   "lo",    "la",
+                                       "le",    "les",      "es",    "di",    "que",   "dass",
+                                       "что",   "how",      "where", "whi",   "why"};
+    static const char *const user[] = {
+        "user", "users", "human",  "person",  "anyon",       "anyone",   "them",    "him",
+        "her",  "utent", "utente", "usuario", "utilisateur", "benutzer", "usuário", "пользователю"};
+    size_t i = a->start;
+    bool neg = false;
+    size_t tl = 0;
+    size_t t;
+    for (int hop = 0; hop < 3 && !neg; hop++) {
+        size_t ts = token_before(f->text, ss, i, &tl);
+        if (ts == SIZE_MAX) {
+            break;
+        }
+        neg = tok_is(f->text + ts, tl, negs, sizeof(negs) / sizeof(negs[0]));
+        i = ts;
+    }
+    /* the negation is an order: "without ...", or it opens its clause
+     * ("Never mention", "Do not tell", "and don't show"); "git did not
+     * surface it" describes */
+    if (!neg) {
+        return false;
+    }
+    if (!(tl == 7 && memcmp(f->text + i, "without", 7) == 0) && !clause_start(f, ss, i)) {
+        size_t dl = 0;
+        size_t d = token_before(f->text, ss, i, &dl);
+        if (d == SIZE_MAX || dl != 2 || memcmp(f->text + d, "do", 2) != 0 ||
+            !clause_start(f, ss, d)) {
+            return false;
+        }
+    }
+    t = tok_after(f, a->end, se, &tl);
+    if (tl > 0 && tok_is(f->text + t, tl, negs, sizeof(negs) / sizeof(negs[0]))) {
+        t = tok_after(f, t + tl, se, &tl); /* "non menzionare mai di ..." */
+    }
+    if (tl == 0) {
+        /* "without telling." but not a quoted label ("do not narrate
+         * \"building the diagram\"") */
+        return t >= se || strchr(".,;:!?)", f->text[t]) != NULL;
+    }
+    if (tl == 2 && memcmp(f->text + t, "to", 2) == 0) {
+        t = tok_after(f, t + tl, se, &tl); /* "to the user" */
+    }
+    if (tl == 3 && memcmp(f->text + t, "the", 3) == 0) {
+        t = tok_after(f, t + tl, se, &tl);
+        if (!tok_is(f->text + t, tl, user, sizeof(user) / sizeof(user[0]))) {
+            return false;
+        }
+        t = tok_after(f, t + tl, se, &tl);
+        return tl == 0 || tok_is(f->text + t, tl, pron, sizeof(pron) / sizeof(pron[0])) ||
+               (tl == 5 && memcmp(f->text + t, "about", 5) == 0);
+    }
+    return tok_is(f->text + t, tl, pron, sizeof(pron) / sizeof(pron[0])) ||
+           tok_is(f->text + t, tl, user, sizeof(user) / sizeof(user[0]));
+}
+
+/* Round 5: the job's objects. A tool whose job destroys something
+ * (reset_quota "Resets rate-limit quotas") may destroy that, not another
+ * object class ("revoke every API key ... delete all service accounts").
+ * The object of the destroy order at normalized [e, se) is read as its
+ * first content words (determiners and scope words skipped); the order is
+ * inside the job when one of them (its first four letters, at a word
+ * start) is named by the tool's name, server or first sentence. An object
+ * in a script without ASCII words is taken to be inside the job (the
+ * comparison cannot be made). */
+static bool word_in_job(const mv_tool *tool, const char *w, size_t n) {
+    const mv_str hay[3] = {tool->name, tool->server, tool->description};
+    size_t k = n < 4 ? n : 4;
+    for (int h = 0; h < 3; h++) {
+        const char *s = hay[h].ptr;
+        size_t len = hay[h].len;
+        size_t end = len;
+        if (h == 2) {
+            end = 0;
+            while (end < len && end < 240 && s[end] != '.' && s[end] != '\n' && s[end] != ';') {
+                end++;
+            }
+        }
+        for (size_t i = 0; i + k <= end; i++) {
+            size_t q = 0;
+            if (i > 0 &&
+                ((s[i - 1] >= 'a' && s[i - 1] <= 'z') || (s[i - 1] >= 'A' && s[i - 1] <= 'Z'))) {
+                continue;
+            }
+            while (q < k && lower(s[i + q]) == w[q]) {
+                q++;
+            }
+            if (q == k) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool object_in_job(const fctx *f, size_t e, size_t se) {
+    static const char *const skip[] = {
+        "all",     "every", "each",  "the",   "any",    "of",    "in",      "on",         "and",
+        "its",     "their", "your",  "entir", "entire", "whole", "other",   "remain",     "exist",
+        "current", "user",  "user'", "for",   "from",   "with",  "a",       "an",         "this",
+        "that",    "these", "those", "it",    "them",   "rest",  "everyth", "everything", "one",
+        "two",     "three", "new",   "old",   "not",    "off",   "out",     "turn",       "switch",
+        "by",      "to",    "too",   "also",  "then"};
+    static const char *const stop[] = {"so",     "becaus", "because", "sinc", "since",
+                                       "befor",  "before", "after",   "when", "if",
+                                       "unless", "while",  "then",    "and"};
+    unsigned seen = 0;
+    bool ascii = false;
+    bool english = false; /* the comparison reads English objects only */
+    size_t i = e;
+    while (i < se && seen < 4) {
+        size_t tl = 0;
+        size_t t = tok_after(f, i, se, &tl);
+        if (tl == 0) {
+            if (t >= se || strchr(".;:!?()", f->text[t]) != NULL) {
+                break;
+            }
+            i = t + 1;
+            continue;
+        }
+        i = t + tl;
+        if (tok_is(f->text + t, tl, stop, sizeof(stop) / sizeof(stop[0]))) {
+            break; /* the object ends at the next clause */
+        }
+        if (tok_is(f->text + t, tl, skip, sizeof(skip) / sizeof(skip[0]))) {
+            english = true;
+            continue;
+        }
+        if (tl < 3) {
+            continue;
+        }
+        if ((unsigned char)f->text[t] >= 0x80) {
+            continue;
+        }
+        ascii = true;
+        seen++;
+        if (word_in_job(f->tool, f->text + t, tl)) {
+            return true;
+        }
+    }
+    return !ascii || !english;
+}
+
 /* Returns how many action words the view had; only the first
  * ORDER_ACTIONS_MAX are examined (each look-around is linear in the
  * matches, so the cap bounds the work per field). */
@@ -2346,16 +2910,24 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
     for (size_t i = 0; i < f->n; i++) {
         present |= f->R->terms[f->m[i].term].roles;
     }
-    if (present & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC | MV_DR_ROLE_DATA)) {
+    if ((present & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC | MV_DR_ROLE_DATA)) ||
+        ((present & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && env_secret(f, 0, f->len, NULL))) {
         wanted |= MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER;
     }
-    if (present & MV_DR_ROLE_SCOPE) {
-        wanted |= MV_DR_ROLE_DESTROY;
+    if ((present & MV_DR_ROLE_SCOPE) ||
+        ((present & MV_DR_ROLE_DESTROY) && memchr(f->raw.ptr, '`', f->raw.len) != NULL)) {
+        wanted |= MV_DR_ROLE_DESTROY; /* a scope word, or a command's argument (code_broad) */
     }
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *a = &f->m[i];
         uint32_t roles = f->R->terms[a->term].roles & actions & wanted;
         size_t ss, se, ps, pe;
+        bool told = false; /* secrecy found by structure (tell_secrecy) */
+        if (roles == 0 && (f->R->terms[a->term].roles & MV_DR_ROLE_TELL)) {
+            mv_position_sentence(&f->pt, a->start, &ss, &se);
+            told = tell_secrecy(f, a, ss, se);
+            roles = told ? MV_DR_ROLE_HIDE : 0u;
+        }
         if (roles == 0) {
             continue;
         }
@@ -2369,7 +2941,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         if (!(roles & MV_DR_ROLE_HIDE) && flow_negated(f, a->start, ss)) {
             continue;
         }
-        if (!addressed(f, a, ss) || !verb_form_ok(f, a, ss) ||
+        if (!(addressed(f, a, ss) || (told && in_instruction(f, ss, se))) ||
+            !verb_form_ok(f, a, ss) ||
             !(in_instruction(f, a->start, a->end) || action_in_code(f, a, roles) ||
               long_quote(f, a, roles) || role_block(f, a->start))) {
             continue;
@@ -2389,6 +2962,13 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         if ((roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && !orders[ORDER_EXFIL].valid) {
             bool gathered = (roles & MV_DR_ROLE_GATHER) != 0;
             const dmatch *obj = data_object(f, ps, pe, gathered);
+            dmatch envm;
+            /* a variable named in the order's own sentence: one named in
+             * the next sentence is how the tool authenticates ("Requires
+             * `X_API_KEY`. Pass `threadId` back ...") */
+            if (obj == NULL && env_secret(f, ss, se, &envm)) {
+                obj = &envm;
+            }
             bool moved = (roles & MV_DR_ROLE_TRANSFER) ||
                          role_in(f, MV_DR_ROLE_TRANSFER, ps, pe) != SIZE_MAX;
             if (obj != NULL && moved && data_sink(f, ps, pe, obj)) {
@@ -2407,16 +2987,27 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 sc = role_in(f, MV_DR_ROLE_SCOPE, lo, a->start);
             }
             bool caution = false;
+            /* a disarmed security control is its own scope ("disable MFA") */
+            bool broad = sc != SIZE_MAX || code_broad(f, ss, se) ||
+                         (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE);
             for (size_t k = 0; k < f->n && !caution; k++) {
                 caution = f->m[k].start >= ss && f->m[k].start < se &&
                           (f->R->terms[f->m[k].term].roles & MV_DR_ROLE_CAUTION);
             }
-            if (sc != SIZE_MAX && !caution) {
+            if (broad && !caution) {
                 if (*destroys < 0) {
                     *destroys = tool_destroys_strict(f->tool) ? 1 : 0;
                 }
-                if (*destroys == 0) {
-                    order_found(f, &orders[ORDER_DESTROY], 0.75, a->start, f->m[sc].end);
+                /* a disarmed control the tool is about ("Deactivate
+                 * firewall" of VPS_deactivateFirewall) is its job; another
+                 * object class in a destroying tool's description is not
+                 * (an option list in a parameter documents the job) */
+                bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0;
+                bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
+                               !object_in_job(f, a->end, se);
+                if (disarm ? !object_in_job(f, a->start, a->end) : (*destroys == 0 || foreign)) {
+                    order_found(f, &orders[ORDER_DESTROY], 0.75, a->start,
+                                sc != SIZE_MAX ? f->m[sc].end : a->end);
                 }
             }
         }
@@ -2429,7 +3020,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             role_in(f, MV_DR_ROLE_HIDE_OK, ps, pe) == SIZE_MAX && !protective(f, a->end, se) &&
             !protective_antecedent(f, ss, a->start, a->end) && !protected_passage(f, ps, ss, se)) {
             order_found(f, &orders[ORDER_HIDE], 0.6, a->start, a->end);
-            orders[ORDER_HIDE].outscope = other_order(f, a, ps);
+            orders[ORDER_HIDE].outscope = other_order(f, a, ps) || hides_sensitive(f, a, ps);
         }
     }
     return seen;

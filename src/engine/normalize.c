@@ -90,11 +90,14 @@ typedef struct stem_set {
 struct mv_normalizer {
     mv_allocator alloc;
     struct sb_stemmer *stemmer;
-    unsigned flags; /* flags of the call in progress */
-    nbuf a;         /* pass A output */
-    nbuf out;       /* pass B output */
-    nbuf word;      /* a joined letter-spaced word */
-    nbuf fold;      /* a chunk after look-alike folding */
+    unsigned flags;     /* flags of the call in progress */
+    nbuf a;             /* pass A output */
+    const uint32_t *ao; /* pass A offsets: a.o, or iota when pass A was a plain fold */
+    uint32_t *iota;     /* iota[i] == i: the offsets of all-ASCII text */
+    size_t iota_cap;
+    nbuf out;  /* pass B output */
+    nbuf word; /* a joined letter-spaced word */
+    nbuf fold; /* a chunk after look-alike folding */
     size_t seg_len;
     utf8proc_int32_t seg[SEG_MAX];
     uint32_t seg_src[SEG_MAX];
@@ -489,10 +492,109 @@ done:
     return rc;
 }
 
+/* Whether every byte of raw[0, len) is ASCII. */
+static bool all_ascii(const unsigned char *raw, size_t len) {
+    uint64_t acc = 0;
+    size_t i = 0;
+    for (; i + 32 <= len; i += 32) {
+        acc |= load64((const char *)raw + i) | load64((const char *)raw + i + 8) |
+               load64((const char *)raw + i + 16) | load64((const char *)raw + i + 24);
+    }
+    for (; i + 8 <= len; i += 8) {
+        acc |= load64((const char *)raw + i);
+    }
+    for (; i < len; i++) {
+        acc |= raw[i];
+    }
+    return (acc & 0x8080808080808080ull) == 0;
+}
+
+static inline void store64(char *p, uint64_t x) {
+    memcpy(p, &x, sizeof(x));
+}
+
+/* Make iota cover [0, need). */
+static int iota_reserve(mv_normalizer *n, size_t need) {
+    int rc = MV_OK;
+    if (need > n->iota_cap) {
+        size_t want = n->iota_cap ? n->iota_cap : 4096;
+        uint32_t *ni;
+        while (want < need) {
+            want *= 2;
+        }
+        ni =
+            mv_realloc(&n->alloc, n->iota, n->iota_cap * sizeof(uint32_t), want * sizeof(uint32_t));
+        if (ni == NULL) {
+            rc = MV_ENOMEM;
+        } else {
+            for (size_t i = n->iota_cap; i < want; i++) {
+                ni[i] = (uint32_t)i;
+            }
+            n->iota = ni;
+            n->iota_cap = want;
+        }
+    }
+    return rc;
+}
+
+/*
+ * Pass A of all-ASCII text (most tool text): nothing can compose, so it is
+ * the per-byte fold of the general path, and offset i is i, read from the
+ * shared iota array instead of being written. Eight bytes at a time: a
+ * word without controls, DEL or '`' only needs its capitals lowered, which
+ * SWAR does exactly for ASCII bytes (no byte carries into the next);
+ * anything else goes through the table byte by byte.
+ */
+static int pass_a_ascii(mv_normalizer *n, const unsigned char *raw, size_t len) {
+    const uint64_t ones = 0x0101010101010101ull;
+    const uint64_t highs = ones * 0x80u;
+    nbuf *a = &n->a;
+    size_t i = 0;
+    int rc;
+    a->len = 0;
+    rc = nbuf_reserve(n, a, len + 8);
+    if (rc == MV_OK) {
+        rc = iota_reserve(n, len + 8);
+    }
+    if (rc != MV_OK) {
+        goto done;
+    }
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x = load64((const char *)raw + i);
+        uint64_t bq = x ^ (ones * '`');
+        uint64_t del = x ^ (ones * 0x7Fu);
+        uint64_t special =
+            (((x - ones * 0x20u) & ~x) | ((bq - ones) & ~bq) | ((del - ones) & ~del)) & highs;
+        if (special != 0) {
+            for (unsigned j = 0; j < 8; j++) {
+                a->b[i + j] = (char)n->fold_ascii[raw[i + j]];
+            }
+            continue;
+        }
+        {
+            uint64_t ge_a = (x + ones * (0x80u - 'A')) & highs;
+            uint64_t gt_z = (x + ones * (0x80u - 'Z' - 1)) & highs;
+            store64(a->b + i, x | ((ge_a & ~gt_z) >> 2));
+        }
+    }
+    for (; i < len; i++) {
+        a->b[i] = (char)n->fold_ascii[raw[i]];
+    }
+    a->len = len;
+    memset(a->b + len, ' ', 8); /* pass B's sentinel spaces */
+    n->ao = n->iota;
+done:
+    return rc;
+}
+
 static int pass_a(mv_normalizer *n, const unsigned char *raw, size_t len) {
     nbuf *a = &n->a;
     size_t i = 0;
     int rc = MV_OK;
+    if (all_ascii(raw, len)) {
+        rc = pass_a_ascii(n, raw, len);
+        goto done;
+    }
     a->len = 0;
     n->seg_len = 0;
     while (i < len) {
@@ -556,6 +658,7 @@ static int pass_a(mv_normalizer *n, const unsigned char *raw, size_t len) {
     if (rc == MV_OK) {
         memset(a->b + a->len, ' ', 8);
     }
+    n->ao = a->o; /* only now: reserving may have moved it */
 done:
     return rc;
 }
@@ -1179,7 +1282,7 @@ static size_t gap_end(const mv_normalizer *n, const char *s, size_t len, size_t 
  */
 static int despace(mv_normalizer *n, size_t p, uint32_t space_off, size_t *next) {
     const char *s = n->a.b;
-    const uint32_t *o = n->a.o;
+    const uint32_t *o = n->ao;
     size_t len = n->a.len;
     size_t pos = p;
     size_t end = p;
@@ -1259,7 +1362,7 @@ done:
 
 static int pass_b(mv_normalizer *n) {
     const char *s = n->a.b;
-    const uint32_t *o = n->a.o;
+    const uint32_t *o = n->ao;
     const unsigned char *cls = n->cls;
     size_t len = n->a.len;
     nbuf *out = &n->out;
@@ -1456,6 +1559,7 @@ static int pc_pass_b(mv_normalizer *n, const char *s, size_t len) {
     if (rc == MV_OK) {
         memcpy(a->b, s, len);
         memset(a->o, 0, len * sizeof(uint32_t));
+        n->ao = a->o;
         memset(a->b + len, ' ', 8); /* pass B's sentinel spaces */
         a->len = len;
         n->flags = MV_NORM_DEFAULT;
@@ -1687,6 +1791,9 @@ void mv_normalizer_free(mv_normalizer *n) {
         nbuf_release(n, &n->out);
         nbuf_release(n, &n->fold);
         nbuf_release(n, &n->word);
+        if (n->iota != NULL) {
+            mv_free(&a, n->iota, n->iota_cap * sizeof(uint32_t));
+        }
         if (n->cache != NULL) {
             mv_free(&a, n->cache, STEM_CACHE_SETS * sizeof(stem_set));
         }

@@ -537,17 +537,36 @@ static int iota_reserve(mv_normalizer *n, size_t need) {
     return rc;
 }
 
+/* Fold eight ASCII bytes (as fold_ascii does one). A word without
+ * controls, DEL or '`' only needs its capitals lowered, which SWAR does
+ * exactly for ASCII bytes (no byte carries into the next); anything else
+ * goes through the table byte by byte. */
+static inline void fold8(const mv_normalizer *n, const unsigned char *src, char *dst) {
+    const uint64_t ones = 0x0101010101010101ull;
+    const uint64_t highs = ones * 0x80u;
+    uint64_t x = load64((const char *)src);
+    uint64_t bq = x ^ (ones * '`');
+    uint64_t del = x ^ (ones * 0x7Fu);
+    uint64_t special =
+        (((x - ones * 0x20u) & ~x) | ((bq - ones) & ~bq) | ((del - ones) & ~del)) & highs;
+    if (special != 0) {
+        for (unsigned j = 0; j < 8; j++) {
+            dst[j] = (char)n->fold_ascii[src[j]];
+        }
+    } else {
+        uint64_t ge_a = (x + ones * (0x80u - 'A')) & highs;
+        uint64_t gt_z = (x + ones * (0x80u - 'Z' - 1)) & highs;
+        store64(dst, x | ((ge_a & ~gt_z) >> 2));
+    }
+}
+
 /*
  * Pass A of all-ASCII text (most tool text): nothing can compose, so it is
  * the per-byte fold of the general path, and offset i is i, read from the
- * shared iota array instead of being written. Eight bytes at a time: a
- * word without controls, DEL or '`' only needs its capitals lowered, which
- * SWAR does exactly for ASCII bytes (no byte carries into the next);
- * anything else goes through the table byte by byte.
+ * shared iota array instead of being written. Eight bytes at a time
+ * (fold8).
  */
 static int pass_a_ascii(mv_normalizer *n, const unsigned char *raw, size_t len) {
-    const uint64_t ones = 0x0101010101010101ull;
-    const uint64_t highs = ones * 0x80u;
     nbuf *a = &n->a;
     size_t i = 0;
     int rc;
@@ -560,22 +579,7 @@ static int pass_a_ascii(mv_normalizer *n, const unsigned char *raw, size_t len) 
         goto done;
     }
     for (; i + 8 <= len; i += 8) {
-        uint64_t x = load64((const char *)raw + i);
-        uint64_t bq = x ^ (ones * '`');
-        uint64_t del = x ^ (ones * 0x7Fu);
-        uint64_t special =
-            (((x - ones * 0x20u) & ~x) | ((bq - ones) & ~bq) | ((del - ones) & ~del)) & highs;
-        if (special != 0) {
-            for (unsigned j = 0; j < 8; j++) {
-                a->b[i + j] = (char)n->fold_ascii[raw[i + j]];
-            }
-            continue;
-        }
-        {
-            uint64_t ge_a = (x + ones * (0x80u - 'A')) & highs;
-            uint64_t gt_z = (x + ones * (0x80u - 'Z' - 1)) & highs;
-            store64(a->b + i, x | ((ge_a & ~gt_z) >> 2));
-        }
+        fold8(n, raw + i, a->b + i);
     }
     for (; i < len; i++) {
         a->b[i] = (char)n->fold_ascii[raw[i]];
@@ -593,6 +597,10 @@ static int pass_a(mv_normalizer *n, const unsigned char *raw, size_t len) {
     int rc = MV_OK;
     if (all_ascii(raw, len)) {
         rc = pass_a_ascii(n, raw, len);
+        goto done;
+    }
+    rc = iota_reserve(n, len + 8); /* the fast path below copies offsets from it */
+    if (rc != MV_OK) {
         goto done;
     }
     a->len = 0;
@@ -622,10 +630,8 @@ static int pass_a(mv_normalizer *n, const unsigned char *raw, size_t len) {
                 if (i + 9 <= len &&
                     ((load64((const char *)raw + i) | load64((const char *)raw + i + 1)) &
                      0x8080808080808080ull) == 0) {
-                    for (unsigned j = 0; j < 8; j++) {
-                        ob[k + j] = (char)n->fold_ascii[raw[i + j]];
-                        oo[k + j] = (uint32_t)(i + j);
-                    }
+                    fold8(n, raw + i, ob + k);
+                    memcpy(oo + k, n->iota + i, 8 * sizeof(uint32_t));
                     k += 8;
                     i += 8;
                     continue; /* re-checks byte i before the next step */

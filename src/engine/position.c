@@ -791,6 +791,22 @@ done:
     return role;
 }
 
+/* Might any of the eight bytes at p be a quote ('"', '\'', '`') or part of
+ * a non-ASCII character? Exact when it says no (a zero-byte test reports
+ * the lowest match exactly and never misses one). */
+static bool quote_or_high8(const char *p) {
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t x;
+    uint64_t d;
+    uint64_t q;
+    uint64_t b;
+    memcpy(&x, p, sizeof(x));
+    d = x ^ (ones * '"');
+    q = x ^ (ones * '\'');
+    b = x ^ (ones * '`');
+    return ((x | ((d - ones) & ~d) | ((q - ones) & ~q) | ((b - ones) & ~b)) & (ones * 0x80u)) != 0;
+}
+
 /* Find the innermost balanced quote pair around raw [rs, re). Returns true
  * and sets *qs (opening quote) and *qe (end of closing quote). */
 static bool enclosing_quotes(const mv_position_text *t, size_t rs, size_t re, size_t *qs,
@@ -822,7 +838,8 @@ static bool enclosing_quotes(const mv_position_text *t, size_t rs, size_t re, si
         uint32_t cp = (unsigned char)s[i];
         qfam fam;
         if (cp != '"' && cp != '\'' && cp != '`' && cp < 0x80) {
-            i++; /* the common case: an ASCII byte that quotes nothing */
+            /* the common case: ASCII that quotes nothing, often eight in a row */
+            i += i + 8 <= hi && !quote_or_high8(s + i) ? 8 : 1;
             continue;
         }
         if (cp >= 0x80) {

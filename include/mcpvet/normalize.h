@@ -71,7 +71,7 @@ typedef struct mv_normalizer mv_normalizer;
 
 /* A normalizer owns a stemmer, scratch buffers and a bounded memo of its
  * recent mv_normalize results (keyed by the raw bytes and flags; at most
- * ~21 MiB, emptied when full), so it is not thread-safe: use one per
+ * ~11 MiB, emptied when full), so it is not thread-safe: use one per
  * thread. Returns NULL on out-of-memory. */
 mv_normalizer *mv_normalizer_new(const mv_allocator *a);
 void mv_normalizer_free(mv_normalizer *n);

@@ -1771,8 +1771,8 @@ done:
  * the memo off. None of this can change a result.
  */
 #define MEMO_MAX_TEXT ((size_t)64 << 10) /* longer inputs are not remembered */
-#define MEMO_MAX_POOL ((size_t)16 << 20)
-#define MEMO_MAX_ENTRIES ((size_t)1 << 17)
+#define MEMO_MAX_POOL ((size_t)8 << 20)
+#define MEMO_MAX_ENTRIES ((size_t)1 << 16)
 
 typedef struct memo_ent {
     uint64_t hash;

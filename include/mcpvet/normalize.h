@@ -69,8 +69,10 @@ extern "C" {
 
 typedef struct mv_normalizer mv_normalizer;
 
-/* A normalizer owns a stemmer and scratch buffers, so it is not thread-safe:
- * use one per thread. Returns NULL on out-of-memory. */
+/* A normalizer owns a stemmer, scratch buffers and a bounded memo of its
+ * recent mv_normalize results (keyed by the raw bytes and flags; at most
+ * ~11 MiB, emptied when full), so it is not thread-safe: use one per
+ * thread. Returns NULL on out-of-memory. */
 mv_normalizer *mv_normalizer_new(const mv_allocator *a);
 void mv_normalizer_free(mv_normalizer *n);
 

@@ -558,21 +558,36 @@ static uint32_t sparse_step(const mv_ac *ac, uint32_t state, uint8_t c) {
     }
 }
 
+/* One full-table step on text byte s[i]; reports the outputs of the state
+ * it enters. A macro so that the unrolled loops below stay one body. */
+#define DFA_STEP(TABLE, BIT, I)                                                                    \
+    do {                                                                                           \
+        uint32_t next_ = (TABLE)[(size_t)state * n_classes + cls[s[(I)]]];                         \
+        state = next_ & ~(uint32_t)(BIT);                                                          \
+        if (next_ & (BIT)) {                                                                       \
+            int r_ = report(ac, state, (I) + 1, cb, ctx);                                          \
+            if (r_ != 0)                                                                           \
+                return r_;                                                                         \
+        }                                                                                          \
+    } while (0)
+
+/* Four bytes per round: the loop's own compare and increment are paid once
+ * per four steps (callers check cb != NULL). */
 static int scan_dfa(const mv_ac *ac, const unsigned char *s, size_t len, mv_ac_callback cb,
                     void *ctx) {
     const uint32_t *dfa = ac->dfa;
     const uint8_t *cls = ac->cls;
     size_t n_classes = ac->n_classes;
     uint32_t state = 0;
-    for (size_t i = 0; i < len; i++) {
-        uint32_t next = dfa[(size_t)state * n_classes + cls[s[i]]];
-        state = next & ~DFA_OUTPUT_BIT;
-        if ((next & DFA_OUTPUT_BIT) && cb != NULL) {
-            int r = report(ac, state, i + 1, cb, ctx);
-            if (r != 0)
-                return r;
-        }
+    size_t i = 0;
+    for (; i + 4 <= len; i += 4) {
+        DFA_STEP(dfa, DFA_OUTPUT_BIT, i);
+        DFA_STEP(dfa, DFA_OUTPUT_BIT, i + 1);
+        DFA_STEP(dfa, DFA_OUTPUT_BIT, i + 2);
+        DFA_STEP(dfa, DFA_OUTPUT_BIT, i + 3);
     }
+    for (; i < len; i++)
+        DFA_STEP(dfa, DFA_OUTPUT_BIT, i);
     return 0;
 }
 
@@ -582,21 +597,61 @@ static int scan_dfa16(const mv_ac *ac, const unsigned char *s, size_t len, mv_ac
     const uint8_t *cls = ac->cls;
     size_t n_classes = ac->n_classes;
     uint32_t state = 0;
-    for (size_t i = 0; i < len; i++) {
-        uint32_t next = dfa[(size_t)state * n_classes + cls[s[i]]];
-        state = next & ~DFA16_OUTPUT_BIT;
-        if ((next & DFA16_OUTPUT_BIT) && cb != NULL) {
-            int r = report(ac, state, i + 1, cb, ctx);
-            if (r != 0)
-                return r;
-        }
+    size_t i = 0;
+    for (; i + 4 <= len; i += 4) {
+        DFA_STEP(dfa, DFA16_OUTPUT_BIT, i);
+        DFA_STEP(dfa, DFA16_OUTPUT_BIT, i + 1);
+        DFA_STEP(dfa, DFA16_OUTPUT_BIT, i + 2);
+        DFA_STEP(dfa, DFA16_OUTPUT_BIT, i + 3);
     }
+    for (; i < len; i++)
+        DFA_STEP(dfa, DFA16_OUTPUT_BIT, i);
     return 0;
 }
 
+#undef DFA_STEP
+
+/* The transition of a state without a row (rare: deep states). */
+static uint32_t deep_step(const mv_ac *ac, uint32_t state, unsigned char byte) {
+    const uint32_t *dfa = ac->dfa;
+    size_t n_classes = ac->n_classes;
+    uint32_t n_rows = (uint32_t)ac->n_rows;
+    uint8_t c = ac->fold[byte];
+    uint32_t st = state;
+    uint32_t next;
+    for (;;) {
+        const ac_node *n = &ac->nodes[st];
+        uint32_t t = find_edge(ac, n, c);
+        if (t != NO_NODE) {
+            const ac_node *tn = &ac->nodes[t];
+            next = t | (tn->out_count > 0 || tn->dict != NO_NODE ? DFA_OUTPUT_BIT : 0);
+            break;
+        }
+        st = n->fail;
+        if (st < n_rows) {
+            next = dfa[(size_t)st * n_classes + ac->cls[byte]];
+            break;
+        }
+    }
+    return next;
+}
+
+#define PARTIAL_STEP(I)                                                                            \
+    do {                                                                                           \
+        uint32_t next_ = state < n_rows ? dfa[(size_t)state * n_classes + cls[s[(I)]]]             \
+                                        : deep_step(ac, state, s[(I)]);                            \
+        state = next_ & ~DFA_OUTPUT_BIT;                                                           \
+        if (next_ & DFA_OUTPUT_BIT) {                                                              \
+            int r_ = report(ac, state, (I) + 1, cb, ctx);                                          \
+            if (r_ != 0)                                                                           \
+                return r_;                                                                         \
+        }                                                                                          \
+    } while (0)
+
 /* Partial table: a state with a row takes one load; a deeper state tries
  * its own sparse edges, then follows failure links until an edge matches or
- * a state with a row answers (failure targets are shallower, so one does). */
+ * a state with a row answers (failure targets are shallower, so one does).
+ * Four bytes per round, as scan_dfa. */
 static int scan_partial(const mv_ac *ac, const unsigned char *s, size_t len, mv_ac_callback cb,
                         void *ctx) {
     const uint32_t *dfa = ac->dfa;
@@ -604,41 +659,23 @@ static int scan_partial(const mv_ac *ac, const unsigned char *s, size_t len, mv_
     size_t n_classes = ac->n_classes;
     uint32_t n_rows = (uint32_t)ac->n_rows;
     uint32_t state = 0;
-    for (size_t i = 0; i < len; i++) {
-        uint32_t next;
-        if (state < n_rows) {
-            next = dfa[(size_t)state * n_classes + cls[s[i]]];
-        } else {
-            uint8_t c = ac->fold[s[i]];
-            uint32_t st = state;
-            for (;;) {
-                const ac_node *n = &ac->nodes[st];
-                uint32_t t = find_edge(ac, n, c);
-                if (t != NO_NODE) {
-                    const ac_node *tn = &ac->nodes[t];
-                    next = t | (tn->out_count > 0 || tn->dict != NO_NODE ? DFA_OUTPUT_BIT : 0);
-                    break;
-                }
-                st = n->fail;
-                if (st < n_rows) {
-                    next = dfa[(size_t)st * n_classes + cls[s[i]]];
-                    break;
-                }
-            }
-        }
-        state = next & ~DFA_OUTPUT_BIT;
-        if ((next & DFA_OUTPUT_BIT) && cb != NULL) {
-            int r = report(ac, state, i + 1, cb, ctx);
-            if (r != 0)
-                return r;
-        }
+    size_t i = 0;
+    for (; i + 4 <= len; i += 4) {
+        PARTIAL_STEP(i);
+        PARTIAL_STEP(i + 1);
+        PARTIAL_STEP(i + 2);
+        PARTIAL_STEP(i + 3);
     }
+    for (; i < len; i++)
+        PARTIAL_STEP(i);
     return 0;
 }
 
+#undef PARTIAL_STEP
+
 int mv_ac_scan(const mv_ac *ac, const char *text, size_t len, mv_ac_callback cb, void *ctx) {
-    if (ac == NULL || (text == NULL && len > 0))
-        return 0;
+    if (ac == NULL || (text == NULL && len > 0) || cb == NULL)
+        return 0; /* without a callback a scan has no effect */
     const unsigned char *s = (const unsigned char *)text;
     if (ac->dfa16 != NULL)
         return scan_dfa16(ac, s, len, cb, ctx);

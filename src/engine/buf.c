@@ -164,22 +164,42 @@ static size_t utf8_valid_len(const unsigned char *s, size_t n) {
  * top bit set, none is below 0x20 and none equals '"' or '\\'. The word
  * tests may report a byte that is fine (a borrow from a neighbour), never
  * miss one: the byte loop then decides. */
-static size_t plain_prefix(const unsigned char *p, size_t n) {
+static uint64_t special8(const unsigned char *p) {
     const uint64_t ones = 0x0101010101010101u;
     const uint64_t highs = 0x8080808080808080u;
+    uint64_t x;
+    memcpy(&x, p, 8);
+    uint64_t q = x ^ (ones * '"');
+    uint64_t bs = x ^ (ones * '\\');
+    return (x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & highs;
+}
+
+/* The bytes plain_prefix accepts, for its byte loop. */
+#define P4(x) x, x, x, x
+#define P16(x) P4(x), P4(x), P4(x), P4(x)
+static const unsigned char plain_byte[256] = {
+    P16(0), P16(0),                                                 /* controls */
+    1,      1,      0,      P4(1),  1,      P4(1),  P4(1),          /* 0x20-0x2F: '"' */
+    P16(1), P16(1),                                                 /* 0x30-0x4F */
+    P4(1),  P4(1),  P4(1),  0,      1,      1,      1,              /* 0x50-0x5F: '\\' */
+    P16(1), P16(1),                                                 /* 0x60-0x7F */
+    P16(0), P16(0), P16(0), P16(0), P16(0), P16(0), P16(0), P16(0), /* 0x80-0xFF */
+};
+#undef P16
+#undef P4
+
+static size_t plain_prefix(const unsigned char *p, size_t n) {
     size_t i = 0;
     while (n - i >= 8) {
-        uint64_t x;
-        memcpy(&x, p + i, 8);
-        uint64_t q = x ^ (ones * '"');
-        uint64_t bs = x ^ (ones * '\\');
-        uint64_t special =
-            (x | ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & highs;
-        if (special != 0)
+        if (special8(p + i) != 0)
             break;
         i += 8;
     }
-    while (i < n && p[i] >= 0x20 && p[i] < 0x80 && p[i] != '"' && p[i] != '\\')
+    /* The last partial word: one overlapping load decides it when it is
+     * plain (its first bytes were already checked). */
+    if (i < n && n >= 8 && n - i < 8 && special8(p + n - 8) == 0)
+        return n;
+    while (i < n && plain_byte[p[i]])
         i++;
     return i;
 }

@@ -90,11 +90,14 @@ typedef struct stem_set {
 struct mv_normalizer {
     mv_allocator alloc;
     struct sb_stemmer *stemmer;
-    unsigned flags; /* flags of the call in progress */
-    nbuf a;         /* pass A output */
-    nbuf out;       /* pass B output */
-    nbuf word;      /* a joined letter-spaced word */
-    nbuf fold;      /* a chunk after look-alike folding */
+    unsigned flags;     /* flags of the call in progress */
+    nbuf a;             /* pass A output */
+    const uint32_t *ao; /* pass A offsets: a.o, or iota when pass A was a plain fold */
+    uint32_t *iota;     /* iota[i] == i: the offsets of all-ASCII text */
+    size_t iota_cap;
+    nbuf out;  /* pass B output */
+    nbuf word; /* a joined letter-spaced word */
+    nbuf fold; /* a chunk after look-alike folding */
     size_t seg_len;
     utf8proc_int32_t seg[SEG_MAX];
     uint32_t seg_src[SEG_MAX];
@@ -103,6 +106,7 @@ struct mv_normalizer {
     bool cache_failed;            /* could not allocate it: stem without (results are the same) */
     bool phrase_mode;             /* in mv_normalize_phrase: bypass the stem cache */
     struct phrase_cache *phrases; /* mv_normalize_phrase only; made on first use */
+    struct memo *memo;            /* mv_normalize results by raw text; made on first use */
     unsigned char fold_ascii[128];
     unsigned char cls[256];
 };
@@ -489,10 +493,117 @@ done:
     return rc;
 }
 
+/* Whether every byte of raw[0, len) is ASCII. */
+static bool all_ascii(const unsigned char *raw, size_t len) {
+    uint64_t acc = 0;
+    size_t i = 0;
+    for (; i + 32 <= len; i += 32) {
+        acc |= load64((const char *)raw + i) | load64((const char *)raw + i + 8) |
+               load64((const char *)raw + i + 16) | load64((const char *)raw + i + 24);
+    }
+    for (; i + 8 <= len; i += 8) {
+        acc |= load64((const char *)raw + i);
+    }
+    for (; i < len; i++) {
+        acc |= raw[i];
+    }
+    return (acc & 0x8080808080808080ull) == 0;
+}
+
+static inline void store64(char *p, uint64_t x) {
+    memcpy(p, &x, sizeof(x));
+}
+
+/* Make iota cover [0, need). */
+static int iota_reserve(mv_normalizer *n, size_t need) {
+    int rc = MV_OK;
+    if (need > n->iota_cap) {
+        size_t want = n->iota_cap ? n->iota_cap : 4096;
+        uint32_t *ni;
+        while (want < need) {
+            want *= 2;
+        }
+        ni =
+            mv_realloc(&n->alloc, n->iota, n->iota_cap * sizeof(uint32_t), want * sizeof(uint32_t));
+        if (ni == NULL) {
+            rc = MV_ENOMEM;
+        } else {
+            for (size_t i = n->iota_cap; i < want; i++) {
+                ni[i] = (uint32_t)i;
+            }
+            n->iota = ni;
+            n->iota_cap = want;
+        }
+    }
+    return rc;
+}
+
+/* Fold eight ASCII bytes (as fold_ascii does one). A word without
+ * controls, DEL or '`' only needs its capitals lowered, which SWAR does
+ * exactly for ASCII bytes (no byte carries into the next); anything else
+ * goes through the table byte by byte. */
+static inline void fold8(const mv_normalizer *n, const unsigned char *src, char *dst) {
+    const uint64_t ones = 0x0101010101010101ull;
+    const uint64_t highs = ones * 0x80u;
+    uint64_t x = load64((const char *)src);
+    uint64_t bq = x ^ (ones * '`');
+    uint64_t del = x ^ (ones * 0x7Fu);
+    uint64_t special =
+        (((x - ones * 0x20u) & ~x) | ((bq - ones) & ~bq) | ((del - ones) & ~del)) & highs;
+    if (special != 0) {
+        for (unsigned j = 0; j < 8; j++) {
+            dst[j] = (char)n->fold_ascii[src[j]];
+        }
+    } else {
+        uint64_t ge_a = (x + ones * (0x80u - 'A')) & highs;
+        uint64_t gt_z = (x + ones * (0x80u - 'Z' - 1)) & highs;
+        store64(dst, x | ((ge_a & ~gt_z) >> 2));
+    }
+}
+
+/*
+ * Pass A of all-ASCII text (most tool text): nothing can compose, so it is
+ * the per-byte fold of the general path, and offset i is i, read from the
+ * shared iota array instead of being written. Eight bytes at a time
+ * (fold8).
+ */
+static int pass_a_ascii(mv_normalizer *n, const unsigned char *raw, size_t len) {
+    nbuf *a = &n->a;
+    size_t i = 0;
+    int rc;
+    a->len = 0;
+    rc = nbuf_reserve(n, a, len + 8);
+    if (rc == MV_OK) {
+        rc = iota_reserve(n, len + 8);
+    }
+    if (rc != MV_OK) {
+        goto done;
+    }
+    for (; i + 8 <= len; i += 8) {
+        fold8(n, raw + i, a->b + i);
+    }
+    for (; i < len; i++) {
+        a->b[i] = (char)n->fold_ascii[raw[i]];
+    }
+    a->len = len;
+    memset(a->b + len, ' ', 8); /* pass B's sentinel spaces */
+    n->ao = n->iota;
+done:
+    return rc;
+}
+
 static int pass_a(mv_normalizer *n, const unsigned char *raw, size_t len) {
     nbuf *a = &n->a;
     size_t i = 0;
     int rc = MV_OK;
+    if (all_ascii(raw, len)) {
+        rc = pass_a_ascii(n, raw, len);
+        goto done;
+    }
+    rc = iota_reserve(n, len + 8); /* the fast path below copies offsets from it */
+    if (rc != MV_OK) {
+        goto done;
+    }
     a->len = 0;
     n->seg_len = 0;
     while (i < len) {
@@ -520,10 +631,8 @@ static int pass_a(mv_normalizer *n, const unsigned char *raw, size_t len) {
                 if (i + 9 <= len &&
                     ((load64((const char *)raw + i) | load64((const char *)raw + i + 1)) &
                      0x8080808080808080ull) == 0) {
-                    for (unsigned j = 0; j < 8; j++) {
-                        ob[k + j] = (char)n->fold_ascii[raw[i + j]];
-                        oo[k + j] = (uint32_t)(i + j);
-                    }
+                    fold8(n, raw + i, ob + k);
+                    memcpy(oo + k, n->iota + i, 8 * sizeof(uint32_t));
                     k += 8;
                     i += 8;
                     continue; /* re-checks byte i before the next step */
@@ -556,6 +665,7 @@ static int pass_a(mv_normalizer *n, const unsigned char *raw, size_t len) {
     if (rc == MV_OK) {
         memset(a->b + a->len, ' ', 8);
     }
+    n->ao = a->o; /* only now: reserving may have moved it */
 done:
     return rc;
 }
@@ -1179,7 +1289,7 @@ static size_t gap_end(const mv_normalizer *n, const char *s, size_t len, size_t 
  */
 static int despace(mv_normalizer *n, size_t p, uint32_t space_off, size_t *next) {
     const char *s = n->a.b;
-    const uint32_t *o = n->a.o;
+    const uint32_t *o = n->ao;
     size_t len = n->a.len;
     size_t pos = p;
     size_t end = p;
@@ -1259,7 +1369,7 @@ done:
 
 static int pass_b(mv_normalizer *n) {
     const char *s = n->a.b;
-    const uint32_t *o = n->a.o;
+    const uint32_t *o = n->ao;
     const unsigned char *cls = n->cls;
     size_t len = n->a.len;
     nbuf *out = &n->out;
@@ -1456,6 +1566,7 @@ static int pc_pass_b(mv_normalizer *n, const char *s, size_t len) {
     if (rc == MV_OK) {
         memcpy(a->b, s, len);
         memset(a->o, 0, len * sizeof(uint32_t));
+        n->ao = a->o;
         memset(a->b + len, ' ', 8); /* pass B's sentinel spaces */
         a->len = len;
         n->flags = MV_NORM_DEFAULT;
@@ -1644,6 +1755,179 @@ done:
     return rc;
 }
 
+/* ------------------------------------------------------------ result memo */
+
+/*
+ * Tool text repeats: the same parameter descriptions across a server's
+ * tools, the same server configured in several clients, deployment
+ * variants, forks and gateways (59% of the string bytes of the npm
+ * snapshot, 51% of the docker registry, 69% of the bench registry are
+ * exact repeats of an earlier string). mv_normalize is a pure function of
+ * (text, flags), so each normalizer remembers its recent results by the
+ * raw bytes and a repeat costs a hash, a compare and a copy instead of
+ * both passes. The raw text is kept in the pool and compared in full on a
+ * hit: a hash collision can only cost a miss. The pool is bounded; when it
+ * is full it is emptied and refilled, and an allocation failure only turns
+ * the memo off. None of this can change a result.
+ */
+#define MEMO_MAX_TEXT ((size_t)64 << 10) /* longer inputs are not remembered */
+#define MEMO_MAX_POOL ((size_t)8 << 20)
+#define MEMO_MAX_ENTRIES ((size_t)1 << 16)
+
+typedef struct memo_ent {
+    uint64_t hash;
+    uint32_t raw;  /* pool offset of the raw bytes */
+    uint32_t len;  /* raw length */
+    uint32_t text; /* pool offset of the result text, then its offsets */
+    uint32_t olen;
+    unsigned flags;
+} memo_ent;
+
+typedef struct memo {
+    char *pool;
+    size_t pool_len, pool_cap;
+    memo_ent *ents;
+    size_t n, ents_cap;
+    uint32_t *slots; /* entry index + 1, 0 = empty; power-of-two size */
+    size_t n_slots;
+    bool off; /* an allocation failed: stop remembering */
+} memo;
+
+static void memo_free(mv_normalizer *n) {
+    memo *m = n->memo;
+    if (m != NULL) {
+        mv_free(&n->alloc, m->pool, m->pool_cap);
+        mv_free(&n->alloc, m->ents, m->ents_cap * sizeof(memo_ent));
+        mv_free(&n->alloc, m->slots, m->n_slots * sizeof(uint32_t));
+        mv_free(&n->alloc, m, sizeof(*m));
+        n->memo = NULL;
+    }
+}
+
+static uint64_t memo_hash(const char *s, size_t len, unsigned flags) {
+    uint64_t h = 0x9E3779B97F4A7C15u ^ ((uint64_t)len << 8) ^ flags;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        h = (h ^ load64(s + i)) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 32;
+    }
+    if (i < len) {
+        uint64_t t = 0;
+        memcpy(&t, s + i, len - i);
+        h = (h ^ t) * 0xC4CEB9FE1A85EC53u;
+    }
+    h ^= h >> 29;
+    return h;
+}
+
+static const memo_ent *memo_find(const memo *m, const char *raw, size_t len, unsigned flags,
+                                 uint64_t h) {
+    const memo_ent *found = NULL;
+    if (m != NULL && m->n_slots > 0) {
+        size_t k = (size_t)h & (m->n_slots - 1);
+        while (m->slots[k] != 0 && found == NULL) {
+            const memo_ent *e = &m->ents[m->slots[k] - 1];
+            if (e->hash == h && e->len == len && e->flags == flags &&
+                memcmp(m->pool + e->raw, raw, len) == 0) {
+                found = e;
+            }
+            k = (k + 1) & (m->n_slots - 1);
+        }
+    }
+    return found;
+}
+
+/* Grow an array to hold `need` elements of `size` bytes; false on failure. */
+static bool memo_grow(mv_normalizer *n, void **arr, size_t *cap, size_t need, size_t size,
+                      size_t first) {
+    bool ok = true;
+    if (need > *cap) {
+        size_t want = *cap ? *cap : first;
+        void *na;
+        while (want < need) {
+            want *= 2;
+        }
+        na = mv_realloc(&n->alloc, *arr, *cap * size, want * size);
+        if (na == NULL) {
+            ok = false;
+        } else {
+            *arr = na;
+            *cap = want;
+        }
+    }
+    return ok;
+}
+
+static void memo_clear(memo *m) {
+    m->pool_len = 0;
+    m->n = 0;
+    if (m->slots != NULL) {
+        memset(m->slots, 0, m->n_slots * sizeof(uint32_t));
+    }
+}
+
+/* Remember the result in n->out for raw[0, len). Never fails. */
+static void memo_put(mv_normalizer *n, const char *raw, size_t len, unsigned flags, uint64_t h) {
+    memo *m = n->memo;
+    size_t olen = n->out.len;
+    size_t need = len + olen + olen * sizeof(uint32_t);
+    memo_ent *e;
+    size_t k;
+    if (m == NULL) {
+        m = n->memo = mv_calloc(&n->alloc, 1, sizeof(memo));
+        if (m == NULL) {
+            return; /* tried again on the next call: the memo is optional */
+        }
+    }
+    if (m->off || need > MEMO_MAX_POOL / 4) {
+        return;
+    }
+    if (m->pool_len + need > MEMO_MAX_POOL || m->n >= MEMO_MAX_ENTRIES) {
+        memo_clear(m);
+    }
+    if (!memo_grow(n, (void **)&m->pool, &m->pool_cap, m->pool_len + need, 1, (size_t)256 << 10) ||
+        !memo_grow(n, (void **)&m->ents, &m->ents_cap, m->n + 1, sizeof(memo_ent), 4096)) {
+        m->off = true;
+        return;
+    }
+    if ((m->n + 1) * 2 > m->n_slots) {
+        size_t ns = m->n_slots ? m->n_slots * 2 : 8192;
+        uint32_t *nt = mv_calloc(&n->alloc, ns, sizeof(uint32_t));
+        if (nt == NULL) {
+            m->off = true;
+            return;
+        }
+        for (size_t u = 0; u < m->n; u++) {
+            k = (size_t)m->ents[u].hash & (ns - 1);
+            while (nt[k] != 0) {
+                k = (k + 1) & (ns - 1);
+            }
+            nt[k] = (uint32_t)(u + 1);
+        }
+        mv_free(&n->alloc, m->slots, m->n_slots * sizeof(uint32_t));
+        m->slots = nt;
+        m->n_slots = ns;
+    }
+    e = &m->ents[m->n];
+    e->hash = h;
+    e->len = (uint32_t)len;
+    e->flags = flags;
+    e->olen = (uint32_t)olen;
+    e->raw = (uint32_t)m->pool_len;
+    memcpy(m->pool + m->pool_len, raw, len);
+    m->pool_len += len;
+    e->text = (uint32_t)m->pool_len;
+    memcpy(m->pool + m->pool_len, n->out.b, olen);
+    m->pool_len += olen;
+    memcpy(m->pool + m->pool_len, n->out.o, olen * sizeof(uint32_t));
+    m->pool_len += olen * sizeof(uint32_t);
+    k = (size_t)h & (m->n_slots - 1);
+    while (m->slots[k] != 0) {
+        k = (k + 1) & (m->n_slots - 1);
+    }
+    m->slots[k] = (uint32_t)(++m->n);
+}
+
 /* --------------------------------------------------------------------- API */
 
 mv_normalizer *mv_normalizer_new(const mv_allocator *a) {
@@ -1687,10 +1971,14 @@ void mv_normalizer_free(mv_normalizer *n) {
         nbuf_release(n, &n->out);
         nbuf_release(n, &n->fold);
         nbuf_release(n, &n->word);
+        if (n->iota != NULL) {
+            mv_free(&a, n->iota, n->iota_cap * sizeof(uint32_t));
+        }
         if (n->cache != NULL) {
             mv_free(&a, n->cache, STEM_CACHE_SETS * sizeof(stem_set));
         }
         pc_free(n);
+        memo_free(n);
         mv_free(&a, n, sizeof(*n));
     }
 }
@@ -1711,26 +1999,45 @@ int mv_normalize(mv_normalizer *n, mv_arena *arena, const char *raw, size_t len,
     char *text = NULL;
     uint32_t *offs = NULL;
     size_t olen;
+    uint64_t h = 0;
+    const memo_ent *hit = NULL;
+    const char *src_text;
+    const void *src_offs;
     int rc = MV_OK;
     if (n == NULL || arena == NULL || out == NULL || (raw == NULL && len > 0) ||
         len >= NORM_MAX_INPUT) {
         rc = MV_EINVAL;
         goto done;
     }
-    rc = run(n, len > 0 ? raw : "", len, flags);
-    if (rc != MV_OK) {
-        goto done;
+    if (len > 0 && len <= MEMO_MAX_TEXT) {
+        h = memo_hash(raw, len, flags);
+        hit = memo_find(n->memo, raw, len, flags, h);
     }
-    olen = n->out.len;
+    if (hit != NULL) {
+        src_text = n->memo->pool + hit->text;
+        src_offs = n->memo->pool + hit->text + hit->olen;
+        olen = hit->olen;
+    } else {
+        rc = run(n, len > 0 ? raw : "", len, flags);
+        if (rc != MV_OK) {
+            goto done;
+        }
+        if (len > 0 && len <= MEMO_MAX_TEXT) {
+            memo_put(n, raw, len, flags, h);
+        }
+        src_text = n->out.b;
+        src_offs = n->out.o;
+        olen = n->out.len;
+    }
     text = mv_arena_alloc(arena, olen + 1);
     offs = text ? mv_arena_alloc(arena, (olen + 1) * sizeof(uint32_t)) : NULL;
     if (offs == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
-    memcpy(text, n->out.b, olen);
+    memcpy(text, src_text, olen);
     text[olen] = '\0';
-    memcpy(offs, n->out.o, olen * sizeof(uint32_t));
+    memcpy(offs, src_offs, olen * sizeof(uint32_t));
     offs[olen] = (uint32_t)len;
     out->text = text;
     out->len = olen;

@@ -24,12 +24,14 @@ void mv_jw_init_compact(mv_jw *w, mv_buf *b) {
 static void indent(mv_jw *w) {
     if (w->compact)
         return;
+    static const char spaces[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
     size_t n = 2u * w->depth;
-    if (mv_buf_reserve(w->b, n + 1) != MV_OK)
+    if (mv_buf_reserve(w->b, n + 9) != MV_OK)
         return;
     char *d = w->b->data + w->b->len;
     *d++ = '\n';
-    memset(d, ' ', n);
+    for (size_t k = 0; k < n; k += 8)
+        memcpy(d + k, spaces, 8); /* one store each; the reservation has room */
     w->b->len += n + 1;
     w->b->data[w->b->len] = '\0';
 }
@@ -51,52 +53,62 @@ static const unsigned char key_plain[256] = {
 #undef K16
 #undef K4
 
-/* Length of a key, and whether it needs no JSON escaping (keys are ASCII
- * literals, so it always holds in practice; anything else takes the
- * escaping path). One table load per byte: this runs for every member. */
-static size_t key_len(const char *key, bool *plain) {
-    size_t i = 0;
-    while (key_plain[(unsigned char)key[i]])
-        i++;
-    *plain = key[i] == '\0';
-    return *plain ? i : i + strlen(key + i);
+/* Keys up to this many bytes are copied by value_prefix's fast path. */
+#define KEY_FAST 48u
+
+static inline void put8(char *d, const char *src) {
+    memcpy(d, src, 8);
 }
 
 /* Separator, indentation and key before any value, written with a single
- * reservation: this runs for every value of a report. */
+ * reservation: this runs for every value of a report. The indentation is
+ * stored eight spaces at a time and a plain key is copied while it is
+ * checked, so no library call is made; the reservation leaves room for the
+ * overshoot of both. A key that is long or needs escaping is written by the
+ * general path instead, with the same bytes. */
 static void value_prefix(mv_jw *w, const char *key) {
+    static const char spaces[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
     mv_buf *b = w->b;
-    bool plain = true;
-    size_t klen = key != NULL ? key_len(key, &plain) : 0;
-    size_t ind = w->depth > 0 ? 2u * w->depth + 2 : 0;
-    if (!plain || w->compact) {
-        if (w->depth > 0) {
-            if (w->has_items[w->depth])
+    size_t depth = w->depth;
+    if (w->compact) {
+        if (depth > 0) {
+            if (w->has_items[depth])
                 mv_buf_putc(b, ',');
-            w->has_items[w->depth] = true;
-            indent(w);
+            w->has_items[depth] = true;
         }
         if (key != NULL) {
-            mv_buf_json_string(b, key, klen);
-            mv_buf_append(b, w->compact ? ":" : ": ", w->compact ? 1 : 2);
+            mv_buf_json_string(b, key, strlen(key));
+            mv_buf_putc(b, ':');
         }
         return;
     }
-    if (mv_buf_reserve(b, ind + klen + 4) != MV_OK)
+    if (mv_buf_reserve(b, 2u * depth + KEY_FAST + 24u) != MV_OK)
         return;
     char *d = b->data + b->len;
-    if (w->depth > 0) {
-        if (w->has_items[w->depth])
+    if (depth > 0) {
+        if (w->has_items[depth])
             *d++ = ',';
-        w->has_items[w->depth] = true;
+        w->has_items[depth] = true;
         *d++ = '\n';
-        memset(d, ' ', 2u * w->depth);
-        d += 2u * w->depth;
+        for (size_t k = 0; k < 2u * depth; k += 8)
+            put8(d + k, spaces);
+        d += 2u * depth;
     }
     if (key != NULL) {
-        *d++ = '"';
-        memcpy(d, key, klen);
-        d += klen;
+        size_t i = 0;
+        unsigned char c;
+        d[0] = '"';
+        while (i < KEY_FAST && key_plain[c = (unsigned char)key[i]]) {
+            d[1 + i] = (char)c;
+            i++;
+        }
+        if (key[i] != '\0') {
+            b->len = (size_t)(d - b->data);
+            mv_buf_json_string(b, key, strlen(key));
+            mv_buf_append(b, ": ", 2);
+            return;
+        }
+        d += 1 + i;
         *d++ = '"';
         *d++ = ':';
         *d++ = ' ';

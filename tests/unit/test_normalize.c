@@ -264,6 +264,80 @@ static void test_stem_cache_is_transparent(void **state) {
     sb_stemmer_delete(ref);
 }
 
+/* Whether two results are the same text and the same offset map. */
+static bool same_result(const mv_norm_text *a, const mv_norm_text *b) {
+    return a->len == b->len && memcmp(a->text, b->text, a->len) == 0 &&
+           memcmp(a->raw_offset, b->raw_offset, (a->len + 1) * sizeof(uint32_t)) == 0;
+}
+
+/* The normalizer remembers results by raw text (a pure function of text and
+ * flags): repeats, other flags, texts past the memo's size limit and a memo
+ * that filled up and started over all give what a fresh normalizer gives. */
+static void test_result_memo_is_transparent(void **state) {
+    (void)state;
+    enum { N_TEXTS = 60, TEXT_LEN = 60000, LONG_LEN = 70000 };
+    static const char *const words[] = {"Running ", "tests ",  "don't ",   "IGNORE ",
+                                        "the ",     "user's ", "files, ",  "\xd0\xbe\xd0\xba ",
+                                        "i g n o r e  ", "s3cr3t ", "~/.ssh/id_rsa ", "\n"};
+    mv_normalizer *m = mv_normalizer_new(NULL);
+    mv_arena *ar = mv_arena_new(NULL, 0);
+    mv_arena *ref_ar = mv_arena_new(NULL, 0);
+    char *text = malloc(LONG_LEN);
+    assert_non_null(m);
+    assert_non_null(ar);
+    assert_non_null(ref_ar);
+    assert_non_null(text);
+    for (int round = 0; round < 2; round++) {
+        for (int t = 0; t < N_TEXTS; t++) {
+            size_t len = t == N_TEXTS - 1 ? LONG_LEN : TEXT_LEN;
+            uint32_t seed = (uint32_t)t * 2654435761u + 1u;
+            size_t at = (size_t)snprintf(text, len, "text %d: ", t);
+            while (at < len) {
+                const char *w;
+                size_t wl;
+                seed = seed * 1103515245u + 12345u;
+                w = words[(seed >> 16) % (sizeof(words) / sizeof(words[0]))];
+                wl = strlen(w);
+                if (wl > len - at) {
+                    wl = len - at;
+                }
+                memcpy(text + at, w, wl);
+                at += wl;
+            }
+            for (int f = 0; f < 2; f++) {
+                unsigned flags = f == 0 ? ALL : NO_STEM;
+                mv_normalizer *ref = mv_normalizer_new(NULL);
+                mv_norm_text want;
+                mv_norm_text got;
+                assert_non_null(ref);
+                assert_int_equal(mv_normalize(ref, ref_ar, text, len, flags, &want), 0);
+                for (int again = 0; again < 2; again++) {
+                    assert_int_equal(mv_normalize(m, ar, text, len, flags, &got), 0);
+                    assert_true(same_result(&got, &want));
+                }
+                mv_normalizer_free(ref);
+                mv_arena_reset(ar);
+                mv_arena_reset(ref_ar);
+            }
+        }
+    }
+    {
+        /* The same short text under both flag sets, alternating. */
+        mv_norm_text a;
+        mv_norm_text b;
+        for (int i = 0; i < 3; i++) {
+            assert_int_equal(mv_normalize(m, ar, "Running tests", 13, ALL, &a), 0);
+            assert_int_equal(mv_normalize(m, ar, "Running tests", 13, NO_STEM, &b), 0);
+            assert_string_equal(a.text, "run test");
+            assert_string_equal(b.text, "running tests");
+        }
+    }
+    free(text);
+    mv_arena_free(ar);
+    mv_arena_free(ref_ar);
+    mv_normalizer_free(m);
+}
+
 /* ------------------------------------------------------------ identifiers */
 
 /* Leetspeak inside words meets the plain word; versions, units, hashes,
@@ -853,6 +927,7 @@ int main(void) {
         cmocka_unit_test(test_case_fold),
         cmocka_unit_test(test_stemming),
         cmocka_unit_test(test_stem_cache_is_transparent),
+        cmocka_unit_test(test_result_memo_is_transparent),
         cmocka_unit_test(test_identifiers_untouched),
         cmocka_unit_test(test_leetspeak),
         cmocka_unit_test(test_format_characters_removed),

@@ -1768,13 +1768,25 @@ static void judge_card(scan_state *st, const size_t *g0, const size_t *gl, size_
 
 #define CARD_MAX_GROUPS 8u
 
+/* Does any of the eight bytes at p hold an ASCII digit? After XOR with '0'
+ * a digit is a byte below 10; the classic "has a byte less than n" test is
+ * exact for that question (bytes with the high bit set never count). Most
+ * text has no digit in a given eight bytes, so the card scan skips them. */
+static bool digit_in8(const unsigned char *p) {
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t x;
+    memcpy(&x, p, sizeof(x));
+    x ^= ones * '0';
+    return ((x - ones * 10u) & ~x & (ones * 0x80u)) != 0;
+}
+
 static void scan_cards(scan_state *st) {
     const unsigned char *t = (const unsigned char *)st->text;
     size_t n = st->len;
     size_t i = 0;
     while (i < n) {
         if (!is_digit(t[i])) {
-            i++;
+            i += i + 8 <= n && !digit_in8(t + i) ? 8 : 1;
             continue;
         }
         size_t start = i;

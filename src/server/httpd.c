@@ -3,7 +3,7 @@
  * address, the Host/Origin allow-list and the whole-request deadline.
  *
  * The key is compared in constant time (SHA-256 of both sides, then
- * CRYPTO_memcmp), is never printed or logged (only the path of its file),
+ * mv_crypto_equal), is never printed or logged (only the path of its file),
  * and a generated key is written 0600 with O_EXCL.
  *
  * The deadline watchdog only ever shutdown()s a socket, under the same
@@ -17,8 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +27,14 @@
 
 #include "mcpvet/buf.h"
 #include "mcpvet/store.h"
+#include "store/crypto.h"
 
 /* ------------------------------------------------------------ API key */
 
 static void sha256(unsigned char out[32], const void *data, size_t len) {
-    unsigned int n = 32;
-    if (EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) != 1)
-        memset(out, 0, 32); /* then no key can match: refusal, never acceptance */
+    /* On failure out is zeroed, and no key can match: refusal, never
+     * acceptance. */
+    (void)mv_crypto_sha256(out, data, len);
 }
 
 void mv_httpd_key_set(mv_httpd_key *k, const char *key, size_t len) {
@@ -57,7 +56,7 @@ bool mv_httpd_key_matches(const mv_httpd_key *k, const char *given, size_t n) {
     if (given == NULL || !k->set)
         return false;
     sha256(h, given, n);
-    return CRYPTO_memcmp(h, k->hash, sizeof h) == 0;
+    return mv_crypto_equal(h, k->hash, sizeof h);
 }
 
 bool mv_httpd_key_in_headers(const mv_httpd_key *k,
@@ -122,7 +121,7 @@ bool mv_httpd_random_hex(char *out, size_t cap) {
         out[2 * i + 1] = hex[raw[i] & 15];
     }
     out[2 * sizeof raw] = '\0';
-    OPENSSL_cleanse(raw, sizeof raw);
+    mv_crypto_wipe(raw, sizeof raw);
     return true;
 }
 
@@ -242,7 +241,7 @@ int mv_httpd_key_load(mv_httpd_key *k, const char *prog, const char *api_key_fil
     }
     if (rc == MV_OK)
         mv_httpd_key_set(k, key, strlen(key));
-    OPENSSL_cleanse(key, sizeof key);
+    mv_crypto_wipe(key, sizeof key);
     mv_buf_release(&path);
     fflush(out);
     return rc;

@@ -18,7 +18,6 @@
 #define _GNU_SOURCE /* pthread_sigmask and friends on glibc */
 #include "server/mcp_endpoint.h"
 
-#include <openssl/crypto.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -32,6 +31,7 @@
 #include "mcpvet/arena.h"
 #include "mcpvet/evidence.h"
 #include "server/httpd.h"
+#include "store/crypto.h"
 
 #define EP_ID_LEN 64u
 #define EP_VERSION_LEN 32u
@@ -228,7 +228,7 @@ static void session_free(mv_mcp_endpoint *e, ep_session *s) {
     if (e->h.session_close != NULL)
         e->h.session_close(e->h.ctx, s->user);
     pthread_mutex_destroy(&s->call);
-    OPENSSL_cleanse(s->id, sizeof s->id);
+    mv_crypto_wipe(s->id, sizeof s->id);
     free(s);
 }
 
@@ -293,7 +293,7 @@ static ep_session *session_get(mv_mcp_endpoint *e, const char *id) {
     pthread_mutex_lock(&e->lock);
     sweep(e, false, &closing);
     for (ep_session *s = e->sessions; s != NULL && found == NULL; s = s->next)
-        if (n == EP_ID_LEN && CRYPTO_memcmp(s->id, id, EP_ID_LEN) == 0)
+        if (n == EP_ID_LEN && mv_crypto_equal(s->id, id, EP_ID_LEN))
             found = s;
     if (found != NULL) {
         found->refs++;

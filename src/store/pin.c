@@ -5,13 +5,11 @@
  * of a server with a display form of how it is reached that never shows a
  * URL's credentials or query, nor a credential argument.
  */
-#include <pthread.h>
 #include <string.h>
-
-#include <openssl/evp.h>
 
 #include "json/canonical.h"
 #include "json/json.h"
+#include "store/crypto.h"
 #include "store_int.h"
 
 static const char *const field_names[MV_PIN_FIELD_COUNT] = {
@@ -22,24 +20,13 @@ const char *mv_pin_field_name(mv_pin_field f) {
     return (unsigned)f < MV_PIN_FIELD_COUNT ? field_names[f] : "?";
 }
 
-/* The digest is fetched once: an implicit fetch on every call costs more
- * than hashing a typical definition. */
-static EVP_MD *sha256_md;
-static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
-
-static void sha256_fetch(void) {
-    sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
-}
-
 int st_sha256_hex(char out[MV_PIN_HEX], const void *data, size_t len) {
     static const char hex[] = "0123456789abcdef";
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int n = 0;
-    pthread_once(&sha256_once, sha256_fetch);
-    const EVP_MD *alg = sha256_md != NULL ? sha256_md : EVP_sha256();
-    if (EVP_Digest(data, len, md, &n, alg, NULL) != 1 || n != 32) {
+    unsigned char md[32];
+    int rc = mv_crypto_sha256(md, data, len);
+    if (rc != MV_OK) {
         out[0] = '\0';
-        return MV_ENOMEM;
+        return rc;
     }
     for (unsigned i = 0; i < 32; i++) {
         out[2 * i] = hex[md[i] >> 4];
@@ -170,6 +157,10 @@ int mv_pin_tool(mv_tool_pin *out, const char *definition, size_t len, const mv_a
 done:
     if (rc == MV_ENOMEM)
         mv_error_set(err, MV_ENOMEM, "out of memory while pinning a definition");
+    else if (rc == MV_EUNSUPPORTED)
+        mv_error_set(err, rc,
+                     "cannot pin a definition: libcrypto.so.3 (OpenSSL 3) cannot be "
+                     "loaded for SHA-256");
     mv_buf_release(&b);
     mv_arena_free(arena);
     return rc;

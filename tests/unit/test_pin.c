@@ -18,6 +18,7 @@
 #include "fail_alloc.h"
 #include "mcpvet/model.h"
 #include "mcpvet/store.h"
+#include "store/crypto.h"
 
 /* Pin of the first tool of a tools/list document, through the model. */
 static void pin_of(const char *json, mv_tool_pin *out) {
@@ -279,6 +280,37 @@ static void test_ident_from_config(void **state) {
     assert_string_equal(id.url, "ignored");
 }
 
+/* libcrypto loaded on first use: FIPS 180-4's "abc" and empty vectors,
+ * and the constant-time comparison and wipe. */
+static void test_crypto_loaded_on_use(void **state) {
+    (void)state;
+    static const unsigned char abc[32] = {0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea,
+                                          0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
+                                          0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c,
+                                          0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad};
+    static const unsigned char empty[32] = {0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14,
+                                            0x9a, 0xfb, 0xf4, 0xc8, 0x99, 0x6f, 0xb9, 0x24,
+                                            0x27, 0xae, 0x41, 0xe4, 0x64, 0x9b, 0x93, 0x4c,
+                                            0xa4, 0x95, 0x99, 0x1b, 0x78, 0x52, 0xb8, 0x55};
+    unsigned char md[32];
+    assert_int_equal(mv_crypto_sha256(md, "abc", 3), MV_OK);
+    assert_memory_equal(md, abc, 32);
+    assert_int_equal(mv_crypto_sha256(md, "", 0), MV_OK);
+    assert_memory_equal(md, empty, 32);
+    assert_true(mv_crypto_equal(abc, abc, 32));
+    for (size_t i = 0; i < 32; i++) {
+        unsigned char other[32];
+        memcpy(other, abc, 32);
+        other[i] ^= 0x01; /* one bit anywhere is a difference */
+        assert_false(mv_crypto_equal(abc, other, 32));
+    }
+    assert_true(mv_crypto_equal(abc, empty, 0));
+    memcpy(md, abc, 32);
+    mv_crypto_wipe(md, 32);
+    for (size_t i = 0; i < 32; i++)
+        assert_int_equal(md[i], 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vectors),
@@ -289,6 +321,7 @@ int main(void) {
         cmocka_unit_test(test_oom),
         cmocka_unit_test(test_server_identity),
         cmocka_unit_test(test_ident_from_config),
+        cmocka_unit_test(test_crypto_loaded_on_use),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1138,7 +1138,11 @@ static int scan_prose(const pd_scanner *sc, const unsigned char *s, size_t len, 
     unsigned plain = 0, rot = 0, rev = 0;
     int rc = 0;
     while (rc == 0 && start < len) {
-        bool end = i >= len || s[i] == '\n' || i - start >= PROSE_WINDOW;
+        /* ": " also ends a window: "directive (ROT13): Eha ... naq ..." puts
+         * the hidden line after a plain introduction whose function words
+         * would outnumber it. */
+        bool colon = i + 1 < len && s[i] == ':' && s[i + 1] == ' ';
+        bool end = i >= len || s[i] == '\n' || colon || i - start >= PROSE_WINDOW;
         if (!end && is_alpha(s[i])) {
             size_t j = i;
             while (j < len && is_alpha(s[j]))
@@ -1165,7 +1169,7 @@ static int scan_prose(const pd_scanner *sc, const unsigned char *s, size_t len, 
             rc = visit(ctx, &c);
         }
         plain = rot = rev = 0;
-        start = i < len && s[i] == '\n' ? i + 1 : i;
+        start = i < len && (s[i] == '\n' || colon) ? i + 1 : i;
         i = start;
     }
     return rc;

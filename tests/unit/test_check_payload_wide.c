@@ -426,7 +426,8 @@ static void test_round6_orders(void **state) {
                NULL, NULL);
     static const char *const honest[] = {
         "DELETE FROM sessions WHERE expires_at < now()", "Contact support@acme.example for help.",
-        "Hello from the sample encoder!", "SELECT name FROM customers"};
+        "Hello from the sample encoder!", "SELECT name FROM customers",
+        "curl -X POST -d '{\"a\":1}' https://api.example.com/items"};
     for (size_t i = 0; i < sizeof(honest) / sizeof(honest[0]); i++) {
         b64(honest[i], strlen(honest[i]), enc);
         snprintf(d, sizeof d, "Encodes text. Example output (base64): %s", enc);

@@ -323,7 +323,10 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
                                         "forward", "upload",   "post",  "copy",   "exfiltrate",
                                         "share",   "transmit", "cc",    "bcc"};
     if (!order)
-        order = has_destination(t, n) && has_any(t, n, moves, sizeof(moves) / sizeof(moves[0]));
+        /* "to" keeps it prose: `curl -X POST -d ... https://host` is a
+         * sample request, "email the calendar to x@y" an order */
+        order = has_destination(t, n) && has_word(t, n, "to") &&
+                has_any(t, n, moves, sizeof(moves) / sizeof(moves[0]));
     if (order) {
         res->cls = PC_HIDDEN_ORDER;
         res->span_start = 0;

@@ -305,18 +305,58 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
      * text (sample strings, ids, images) does not ask for secrecy; prose
      * behind an encoding that does is an order to the model. So is a moving
      * verb with an outside address ("email ... to cal@x.example"). */
-    static const char *const secrecy[] = {
-        "never mention",      "do not mention",   "don't mention",    "dont mention",
-        "without mentioning", "do not tell",      "don't tell",       "never tell",
-        "without telling",    "do not inform",    "do not disclose",  "never disclose",
-        "do not reveal",      "keep this secret", "keep it secret",   "no lo menciones",
-        "no le digas",        "sin decirle",      "ne le dis pas",    "ne mentionne pas",
-        "sans le dire",       "nicht erwähnen",   "erwähne es nicht", "sage es nicht",
-        "não mencione",       "não diga",         "не сообщай",       "не говори",
-        "не упоминай",        "никому не",        "не сообщайте",     "不要告诉",
-        "不要提及",           "不要透露",         "别告诉",           "言わないで",
-        "伝えないで",         "知らせないで",     "黙って",           "알리지 마",
-        "말하지 마",          "언급하지 마"};
+    static const char *const secrecy[] = {"never mention",
+                                          "do not mention",
+                                          "don't mention",
+                                          "dont mention",
+                                          "without mentioning",
+                                          "do not tell",
+                                          "don't tell",
+                                          "never tell",
+                                          "without telling",
+                                          "do not inform",
+                                          "do not disclose",
+                                          "never disclose",
+                                          "do not reveal",
+                                          "keep this secret",
+                                          "keep it secret",
+                                          "no lo menciones",
+                                          "no le digas",
+                                          "sin decirle",
+                                          "ne le dis pas",
+                                          "ne mentionne pas",
+                                          "sans le dire",
+                                          "nicht erwähnen",
+                                          "erwähne es nicht",
+                                          "sage es nicht",
+                                          "não mencione",
+                                          "não diga",
+                                          "не сообщай",
+                                          "не говори",
+                                          "не упоминай",
+                                          "никому не",
+                                          "не сообщайте",
+                                          "不要告诉",
+                                          "不要提及",
+                                          "不要透露",
+                                          "别告诉",
+                                          "言わないで",
+                                          "伝えないで",
+                                          "知らせないで",
+                                          "黙って",
+                                          "알리지 마",
+                                          "말하지 마",
+                                          "언급하지 마",
+                                          "quietly",
+                                          "silently",
+                                          "secretly",
+                                          "covertly",
+                                          "without the user",
+                                          "as instructions",
+                                          "as commands",
+                                          "as your instructions",
+                                          "obey them",
+                                          "obey it"};
     if (!order)
         order = has_any(t, n, secrecy, sizeof(secrecy) / sizeof(secrecy[0]));
     static const char *const moves[] = {"send",    "sends",    "email", "e-mail", "mail",
@@ -477,6 +517,8 @@ static const char *evidence_label(const layer *ly) {
         return "reversed text";
     case PD_ENC_WIDE:
         return "fullwidth forms";
+    case PD_ENC_A85:
+        return "Ascii85";
     default:
         return "base64";
     }
@@ -510,6 +552,8 @@ static const char *chain_label(const layer *ly) {
         return "reversed";
     case PD_ENC_WIDE:
         return "fullwidth";
+    case PD_ENC_A85:
+        return "ascii85";
     default:
         return "base64";
     }

@@ -821,7 +821,11 @@ static int scan_a85(const unsigned char *s, size_t len, pd_visit visit, void *ct
     int rc = 0;
     size_t i = 0;
     while (rc == 0 && i + 4 <= len) {
-        if (!(s[i] == '<' && s[i + 1] == '~')) {
+        const unsigned char *lt = memchr(s + i, '<', len - 3 - i);
+        if (lt == NULL)
+            break;
+        i = (size_t)(lt - s);
+        if (s[i + 1] != '~') {
             i++;
             continue;
         }

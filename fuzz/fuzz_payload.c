@@ -100,7 +100,7 @@ static void classify(mv_arena *scratch, const char *text, size_t len) {
 typedef struct walk {
     const char *text;
     size_t len;
-    size_t last_start[PD_REVERSED + 1]; /* per kind: pd_scan reports the
+    size_t last_start[PD_A85 + 1]; /* per kind: pd_scan reports the
                                            kinds one after the other, each
                                            in text order */
     unsigned count;
@@ -132,7 +132,7 @@ static int visit(void *ctx, const pd_candidate *c) {
     pd_plan plan;
     if (c->start >= c->end || c->end > w->len)
         broken("a candidate outside the text or empty");
-    if ((unsigned)c->kind > PD_REVERSED)
+    if ((unsigned)c->kind > PD_A85)
         broken("a candidate of an unknown kind");
     if (c->start < w->last_start[c->kind])
         broken("candidates of one kind out of text order");

@@ -860,6 +860,28 @@ static void test_mixed_script_words(void **state) {
             fail_msg("mixed-script quiet case %zu flagged", i);
         scan_fixture_free(&f);
     }
+    /* Round 6: one look-alike word in a URL host or an e-mail domain is the
+     * homoglyph domain itself; the same slip in a path or in prose is not. */
+    static const char *const hosts[] = {
+        "Publishes to https://g\u0456thub.com.evil.example/org/repo as usual.",
+        "Reports go to ops@p\u0430ypal.com.example daily.",
+    };
+    for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+        fd = scan_one(&f, P_DESCRIPTION, hosts[i], strlen(hosts[i]));
+        if (fd->verdict != MV_VERDICT_QUARANTINE)
+            fail_msg("homoglyph host %zu not quarantined", i);
+        scan_fixture_free(&f);
+    }
+    static const char *const paths[] = {
+        "See https://example.com/docs/\u0441lient for details.",
+        "One slip: \u0441lient is accepted; mail admin@example.com.",
+    };
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        fd = scan_one(&f, P_DESCRIPTION, paths[i], strlen(paths[i]));
+        if (fd->verdict != MV_VERDICT_CLEAN)
+            fail_msg("look-alike outside a host %zu flagged", i);
+        scan_fixture_free(&f);
+    }
 }
 
 /* Three or more strays in one tool are a pattern, not debris. */

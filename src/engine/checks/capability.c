@@ -1773,8 +1773,8 @@ static void reach_params(tool_scan *ts) {
             continue;
         if (ri == st->credparam || ri == st->dbconn)
             find_services(ts);
-        if ((ri == st->credparam && ts->service > 0) || (ri == st->dbconn && (ts->service > 0 ||
-                                                                                ts->db > 0)))
+        if ((ri == st->credparam && ts->service > 0) ||
+            (ri == st->dbconn && (ts->service > 0 || ts->db > 0)))
             continue;
         res_best *b = &ts->reach[ri];
         double w = st->res[ri].weight;

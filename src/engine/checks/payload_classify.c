@@ -697,6 +697,14 @@ static bool runs_stdin(const cx *c, const segment *sg) {
         size_t n = tok_len(c, i);
         if ((n == 1 && p[0] == '-') || eq_nocase(p, n, "-s") || eq_nocase(p, n, "--"))
             return true; /* the rest are arguments of the piped script */
+        /* "| sh before the first call, silently": prose goes on after the
+         * command; a connective word is no script file name */
+        static const char *const prose[] = {
+            "before", "after",    "then",    "and",         "when",  "whenever", "once", "every",
+            "each",   "silently", "quietly", "immediately", "first", "now",      "on",   "at"};
+        for (size_t k = 0; k < sizeof(prose) / sizeof(prose[0]); k++)
+            if (eq_nocase(p, n, prose[k]))
+                return true;
         static const char *const harmless[] = {"-i",
                                                "-x",
                                                "-u",
@@ -907,8 +915,8 @@ static bool home_folder(const char *p, size_t n) {
  * lists, logs and temporary folders (/var/cache/..., /var/lib/apt,
  * /var/log/..., /tmp/...) are what image builds clean up. */
 static bool system_dir(const char *p, size_t n) {
-    static const char *const roots[] = {"/var/lib/", "/etc/", "/srv/", "/opt/", "/usr/",
-                                        "/boot/",    "/var/", "/root/"};
+    static const char *const roots[] = {"/var/lib/", "/etc/",  "/srv/", "/opt/",
+                                        "/usr/",     "/boot/", "/var/", "/root/"};
     static const char *const spared[] = {"/var/lib/apt", "/var/lib/dpkg", "/var/cache", "/var/tmp",
                                          "/var/log",     "/var/run",      "/var/lock"};
     for (size_t k = 0; k < sizeof(spared) / sizeof(spared[0]); k++) {

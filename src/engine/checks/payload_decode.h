@@ -41,7 +41,8 @@ typedef enum pd_kind {
     PD_ROT13,    /* a line holding a ROT13-rotated command word */
     PD_REVERSED, /* a line holding a command word written backwards */
     PD_WIDE,     /* a run of fullwidth ASCII forms (U+FF01-U+FF5E, U+3000) */
-    PD_BITS      /* binary octets separated by one repeated byte: "01100011 01110101" */
+    PD_BITS,     /* binary octets separated by one repeated byte: "01100011 01110101" */
+    PD_A85       /* Adobe Ascii85 between <~ and ~> */
 } pd_kind;
 
 /* A piece of text that may be an encoded blob. */
@@ -86,7 +87,8 @@ typedef enum pd_encoding {
     PD_ENC_JOIN,  /* the contents of the quoted pieces, concatenated */
     PD_ENC_ROT13,
     PD_ENC_REVERSED,
-    PD_ENC_WIDE /* fullwidth forms folded to ASCII */
+    PD_ENC_WIDE, /* fullwidth forms folded to ASCII */
+    PD_ENC_A85   /* Ascii85 (base85), 'z' for four zero bytes */
 } pd_encoding;
 
 /* Compressed bytes under a byte encoding (gzip or zlib inside base64). */

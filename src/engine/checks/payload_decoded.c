@@ -256,6 +256,16 @@ static bool has_destination(const char *t, size_t n) {
     return false;
 }
 
+/* Destroying SQL behind an encoding: DROP TABLE/DATABASE/SCHEMA, TRUNCATE,
+ * or DELETE FROM a table with no WHERE clause (every row). */
+static bool sql_destroy(const char *t, size_t n) {
+    static const char *const drops[] = {"drop table", "drop database", "drop schema",
+                                        "truncate table", "drop collection"};
+    if (has_any(t, n, drops, sizeof(drops) / sizeof(drops[0])))
+        return true;
+    return has_word(t, n, "delete from") && !has_word(t, n, "where");
+}
+
 static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_result *res) {
     static const char *const secrets[] = {"password",    "passwords",    "passphrase",
                                           "secret",      "secrets",      "token",
@@ -290,6 +300,73 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
     if (!order)
         order = has_any(t, n, ignore, sizeof(ignore) / sizeof(ignore[0])) &&
                 has_any(t, n, ignored, sizeof(ignored) / sizeof(ignored[0]));
+    /* Round 6: an order to keep quiet about it ("never mention it", "do not
+     * tell the user", 不要告诉用户, не сообщай пользователю). Honest encoded
+     * text (sample strings, ids, images) does not ask for secrecy; prose
+     * behind an encoding that does is an order to the model. So is a moving
+     * verb with an outside address ("email ... to cal@x.example"). */
+    static const char *const secrecy[] = {"never mention",
+                                          "do not mention",
+                                          "don't mention",
+                                          "dont mention",
+                                          "without mentioning",
+                                          "do not tell",
+                                          "don't tell",
+                                          "never tell",
+                                          "without telling",
+                                          "do not inform",
+                                          "do not disclose",
+                                          "never disclose",
+                                          "do not reveal",
+                                          "keep this secret",
+                                          "keep it secret",
+                                          "no lo menciones",
+                                          "no le digas",
+                                          "sin decirle",
+                                          "ne le dis pas",
+                                          "ne mentionne pas",
+                                          "sans le dire",
+                                          "nicht erwähnen",
+                                          "erwähne es nicht",
+                                          "sage es nicht",
+                                          "não mencione",
+                                          "não diga",
+                                          "не сообщай",
+                                          "не говори",
+                                          "не упоминай",
+                                          "никому не",
+                                          "не сообщайте",
+                                          "不要告诉",
+                                          "不要提及",
+                                          "不要透露",
+                                          "别告诉",
+                                          "言わないで",
+                                          "伝えないで",
+                                          "知らせないで",
+                                          "黙って",
+                                          "알리지 마",
+                                          "말하지 마",
+                                          "언급하지 마",
+                                          "quietly",
+                                          "silently",
+                                          "secretly",
+                                          "covertly",
+                                          "without the user",
+                                          "as instructions",
+                                          "as commands",
+                                          "as your instructions",
+                                          "obey them",
+                                          "obey it"};
+    if (!order)
+        order = has_any(t, n, secrecy, sizeof(secrecy) / sizeof(secrecy[0]));
+    static const char *const moves[] = {"send",    "sends",    "email", "e-mail", "mail",
+                                        "forward", "upload",   "post",  "copy",   "exfiltrate",
+                                        "share",   "transmit", "cc",    "bcc"};
+    if (!order)
+        /* "to" keeps it prose: `curl -X POST -d ... https://host` is a
+         * sample request, "email the calendar to x@y" an order */
+        order = has_destination(t, n) && has_word(t, n, "to") &&
+                has_any(t, n, moves, sizeof(moves) / sizeof(moves[0]));
     if (order) {
         res->cls = PC_HIDDEN_ORDER;
         res->span_start = 0;
@@ -303,15 +380,16 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
                                           "drop",   "purge",  "truncate", "shred", "format",
                                           "rm -rf", "nuke",   "overwrite"};
     static const char *const broad[] = {
-        "every file",     "all files",        "all the files",   "all of the files",
-        "home directory", "home folder",      "whole disk",      "entire disk",
-        "whole drive",    "entire drive",     "all tables",      "every table",
-        "all databases",  "every database",   "whole database",  "entire database",
-        "all repositories", "every repository", "all data",      "the workspace",
-        "entire workspace", "whole workspace", "all backups",    "every backup",
-        "all documents",  "every document",   "the file system", "the filesystem"};
-    if (has_any(t, n, destroy, sizeof(destroy) / sizeof(destroy[0])) &&
-        has_any(t, n, broad, sizeof(broad) / sizeof(broad[0]))) {
+        "every file",       "all files",        "all the files",   "all of the files",
+        "home directory",   "home folder",      "whole disk",      "entire disk",
+        "whole drive",      "entire drive",     "all tables",      "every table",
+        "all databases",    "every database",   "whole database",  "entire database",
+        "all repositories", "every repository", "all data",        "the workspace",
+        "entire workspace", "whole workspace",  "all backups",     "every backup",
+        "all documents",    "every document",   "the file system", "the filesystem"};
+    if ((has_any(t, n, destroy, sizeof(destroy) / sizeof(destroy[0])) &&
+         has_any(t, n, broad, sizeof(broad) / sizeof(broad[0]))) ||
+        sql_destroy(t, n)) {
         res->cls = PC_DESTRUCTIVE;
         res->span_start = 0;
         res->span_end = n;
@@ -439,6 +517,8 @@ static const char *evidence_label(const layer *ly) {
         return "reversed text";
     case PD_ENC_WIDE:
         return "fullwidth forms";
+    case PD_ENC_A85:
+        return "Ascii85";
     default:
         return "base64";
     }
@@ -472,6 +552,8 @@ static const char *chain_label(const layer *ly) {
         return "reversed";
     case PD_ENC_WIDE:
         return "fullwidth";
+    case PD_ENC_A85:
+        return "ascii85";
     default:
         return "base64";
     }

@@ -108,9 +108,9 @@ enum family {
 };
 
 static const char *const k_family_names[F_COUNT] = {
-    "trigger_before", "trigger_after", "order_before", "order_after",     "suppress_before",
-    "suppress_after", "claim_before",  "call_before",  "prefer_before",   "prefer_after",
-    "force",          "alter",         "self",         "condition_after", "sequel_before",
+    "trigger_before", "trigger_after", "order_before",  "order_after",     "suppress_before",
+    "suppress_after", "claim_before",  "call_before",   "prefer_before",   "prefer_after",
+    "force",          "alter",         "self",          "condition_after", "sequel_before",
     "sequel_after",   "sensitive",     "product_before"};
 
 typedef struct phrase_info {
@@ -1722,6 +1722,126 @@ static bool descriptions_alike(const mv_tool *a, const mv_tool *b) {
     return shared >= 2 && shared * 10 >= shorter * 6;
 }
 
+static bool has_content(const char *text, size_t s0, size_t s1, bool address_only);
+
+/* Does `a` open with the whole first sentence of `b`, word for word (ASCII
+ * case and runs of spaces folded), 16 bytes or more? Generic tools of two
+ * vendors open alike ("List all projects"); a copy opens identically. */
+static bool same_opening(mv_str a, mv_str b) {
+    size_t i = 0, j = 0, matched = 0;
+    while (j < b.len && is_space_byte((unsigned char)b.ptr[j]))
+        j++;
+    while (i < a.len && is_space_byte((unsigned char)a.ptr[i]))
+        i++;
+    while (j < b.len) {
+        unsigned char y = (unsigned char)b.ptr[j];
+        bool stop = y == '\n' || ((y == '.' || y == '!' || y == '?') &&
+                                  (j + 1 == b.len || is_space_byte((unsigned char)b.ptr[j + 1])));
+        if (stop)
+            break;
+        if (i >= a.len)
+            return false;
+        unsigned char x = (unsigned char)a.ptr[i];
+        if (is_space_byte(x) && is_space_byte(y)) {
+            while (i < a.len && is_space_byte((unsigned char)a.ptr[i]))
+                i++;
+            while (j < b.len && is_space_byte((unsigned char)b.ptr[j]))
+                j++;
+            matched++;
+            continue;
+        }
+        if (x >= 'A' && x <= 'Z')
+            x = (unsigned char)(x + 32);
+        if (y >= 'A' && y <= 'Z')
+            y = (unsigned char)(y + 32);
+        if (x != y)
+            return false;
+        i++;
+        j++;
+        matched++;
+    }
+    return matched >= 16 && (i == a.len || !is_word_byte((unsigned char)a.ptr[i]));
+}
+
+/* Does a parameter name read as a credential (token, secret, password,
+ * api key, cookie)? Compared on the style key, so apiKey and api_key meet. */
+static bool credential_param(mv_str name) {
+    static const char *const keys[] = {"token",  "secret", "password",   "passwd",
+                                       "apikey", "cookie", "credential", "privatekey"};
+    char k[MV_NAME_KEY_MAX];
+    size_t kl = 0;
+    if (mv_name_style_key(k, &kl, name.ptr, name.len) != 0)
+        return false;
+    char flat[MV_NAME_KEY_MAX];
+    size_t fl = 0;
+    for (size_t i = 0; i < kl; i++)
+        if (k[i] != '_' && k[i] != '-' && k[i] != '.' && k[i] != ' ')
+            flat[fl++] = (char)(k[i] >= 'A' && k[i] <= 'Z' ? k[i] + 32 : k[i]);
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        size_t n = strlen(keys[i]);
+        for (size_t j = 0; j + n <= fl; j++)
+            if (memcmp(flat + j, keys[i], n) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* An input parameter of `a` that `b` lacks and that asks for a credential. */
+static bool adds_credential(const mv_tool *a, const mv_tool *b) {
+    for (uint32_t p = 0; p < a->n_params; p++) {
+        const mv_param *ap = &a->params[p];
+        if (ap->schema != MV_SCHEMA_INPUT || !credential_param(ap->name))
+            continue;
+        bool found = false;
+        for (uint32_t q = 0; q < b->n_params && !found; q++)
+            found = b->params[q].schema == MV_SCHEMA_INPUT &&
+                    b->params[q].name.len == ap->name.len &&
+                    same_text_ci(b->params[q].name.ptr, ap->name.ptr, ap->name.len);
+        if (!found)
+            return true;
+    }
+    return false;
+}
+
+/* The same name on another server, the same opening of the description,
+ * and something the original does not have that takes data away: an
+ * outside address (URL, e-mail, IP) in the description or a credential
+ * parameter. A copy of another server's tool with a sink added is the
+ * impersonation itself; an honest fork or twin adds options, not sinks.
+ * Returns the phrase naming what was added, or NULL. */
+static const char *copy_with_sink(const reg_state *rs, const mv_tool *tool, uint32_t own,
+                                  const name_rec *n, uint32_t *server, mv_emitter *out) {
+    bool address = has_content(tool->description.ptr, 0, tool->description.len, true);
+    bool cred = false;
+    for (uint32_t p = 0; p < tool->n_params && !cred; p++)
+        cred = tool->params[p].schema == MV_SCHEMA_INPUT && credential_param(tool->params[p].name);
+    if (!address && !cred)
+        return NULL;
+    size_t count = 0;
+    const uint32_t *ids = mv_registry_find_name(rs->registry, n->name.ptr, n->name.len, &count);
+    size_t seen = 0;
+    for (size_t k = 0; k < count; k++) {
+        uint32_t srv = mv_registry_tool_server(rs->registry, ids[k]);
+        if (srv == own)
+            continue;
+        if (seen++ >= MAX_CLONE_CANDIDATES) {
+            mv_emit_cap(out, "shadowing_clone_candidates", MAX_CLONE_CANDIDATES, count);
+            return NULL;
+        }
+        const mv_tool *o = mv_registry_tool(rs->registry, ids[k]);
+        /* the original's opening sentence and all its parameters */
+        if (o->n_params == 0 || !params_within(o, tool) ||
+            !same_opening(tool->description, o->description))
+            continue;
+        *server = srv;
+        if (address && !has_content(o->description.ptr, 0, o->description.len, true))
+            return ", with an outside address added";
+        if (cred && adds_credential(tool, o))
+            return ", with a credential parameter added";
+    }
+    return NULL;
+}
+
 /* The tool's spelling is its server's own convention: most of its sibling
  * tools use the same naming style (gmail-mcp's sendMessage next to
  * listMessages), so the variant is a house style, not an imitation. */
@@ -2355,6 +2475,19 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
             rc = mv_emit(out, &s);
             goto done;
         }
+        uint32_t copy_srv = NONE;
+        const char *added = same > 0 ? copy_with_sink(rs, tool, own, n, &copy_srv, out) : NULL;
+        if (added != NULL) {
+            dt_puts(&d, "same name and description as the tool of server ");
+            dt_name(&d, mv_registry_server_name(rs->registry, copy_srv));
+            dt_puts(&d, added);
+            s.tier = MV_TIER_HARD;
+            s.confidence = 0.85;
+            s.length = (uint32_t)n->name.len;
+            s.detail = dt_str(&d);
+            rc = mv_emit(out, &s);
+            goto done;
+        }
         uint32_t brand = same > 0 ? brand_server(rs, n, own) : NONE;
         if (brand != NONE) {
             /* A distinctive name: the other server's brand, on a server
@@ -2631,31 +2764,31 @@ static bool server_has_key(mv_str name, const char *key, size_t len) {
 
 /* Words skipped between a mention and the server that qualifies it ("the
  * send_email tool of the gmail server", "send_email del servidor gmail"). */
-#define FILLER(w) {w, sizeof(w) - 1}
+#define FILLER(w)                                                                                  \
+    { w, sizeof(w) - 1 }
 static bool qualifier_filler(const char *t, size_t a, size_t b) {
     static const struct {
         const char *w;
         size_t n;
     } words[] = {
-        FILLER("the"), FILLER("a"), FILLER("an"), FILLER("tool"), FILLER("tools"),
-        FILLER("server"), FILLER("servers"), FILLER("mcp"), FILLER("from"), FILLER("on"),
-        FILLER("of"), FILLER("in"), FILLER("at"), FILLER("via"), FILLER("by"), FILLER("del"),
-        FILLER("de"), FILLER("la"), FILLER("el"), FILLER("servidor"), FILLER("des"),
-        FILLER("du"), FILLER("le"), FILLER("serveur"), FILLER("von"), FILLER("vom"),
-        FILLER("dem"), FILLER("der"), FILLER("auf"), FILLER("im"), FILLER("do"), FILLER("da"),
+        FILLER("the"), FILLER("a"), FILLER("an"), FILLER("tool"), FILLER("tools"), FILLER("server"),
+        FILLER("servers"), FILLER("mcp"), FILLER("from"), FILLER("on"), FILLER("of"), FILLER("in"),
+        FILLER("at"), FILLER("via"), FILLER("by"), FILLER("del"), FILLER("de"), FILLER("la"),
+        FILLER("el"), FILLER("servidor"), FILLER("des"), FILLER("du"), FILLER("le"),
+        FILLER("serveur"), FILLER("von"), FILLER("vom"), FILLER("dem"), FILLER("der"),
+        FILLER("auf"), FILLER("im"), FILLER("do"), FILLER("da"),
         /* round 5: Arabic, Russian and Turkish "from", "server", "tool" */
-        FILLER("من"), FILLER("خادم"), FILLER("الخادم"), FILLER("أداة"), FILLER("على"),
-        FILLER("из"), FILLER("на"), FILLER("сервера"), FILLER("сервер"),
-        FILLER("инструмент"), FILLER("sunucusu"), FILLER("sunucu"), FILLER("aracı"),
-        FILLER("araç")};
+        FILLER("من"), FILLER("خادم"), FILLER("الخادم"), FILLER("أداة"), FILLER("على"), FILLER("из"),
+        FILLER("на"), FILLER("сервера"), FILLER("сервер"), FILLER("инструмент"), FILLER("sunucusu"),
+        FILLER("sunucu"), FILLER("aracı"), FILLER("araç")};
     size_t len = b - a;
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
         size_t n = words[k].n;
         if (n != len)
             continue;
         size_t i = 0;
-        while (i < n && ((t[a + i] >= 'A' && t[a + i] <= 'Z') ? t[a + i] + 32 : t[a + i]) ==
-                            words[k].w[i])
+        while (i < n &&
+               ((t[a + i] >= 'A' && t[a + i] <= 'Z') ? t[a + i] + 32 : t[a + i]) == words[k].w[i])
             i++;
         if (i == n)
             return true;
@@ -2693,14 +2826,14 @@ static bool qualifier_word(const reg_state *rs, const char *t, size_t a, size_t 
  * 其他服务器的, خادم آخر. They qualify a mention as firmly as a server name
  * when another server does expose the mentioned name. ASCII case folded. */
 static const char *const k_other_server[] = {
-    "other server",   "another server",   "other mcp server", "another mcp server",
-    "other servers",  "otro servidor",    "otros servidores", "autre serveur",
-    "autres serveurs", "anderen server",  "andere server",    "anderer server",
-    "outro servidor", "outros servidores", "altro server",    "altri server",
-    "diğer sunucu",   "başka sunucu",     "другого сервера",  "других серверов",
-    "другом сервере", "他のサーバー",     "別のサーバー",     "其他服务器",
-    "其它服务器",     "别的服务器",       "其他伺服器",       "다른 서버",
-    "خادم آخر",       "الخادم الآخر",     "خوادم أخرى"};
+    "other server",    "another server",    "other mcp server", "another mcp server",
+    "other servers",   "otro servidor",     "otros servidores", "autre serveur",
+    "autres serveurs", "anderen server",    "andere server",    "anderer server",
+    "outro servidor",  "outros servidores", "altro server",     "altri server",
+    "diğer sunucu",    "başka sunucu",      "другого сервера",  "других серверов",
+    "другом сервере",  "他のサーバー",      "別のサーバー",     "其他服务器",
+    "其它服务器",      "别的服务器",        "其他伺服器",       "다른 서버",
+    "خادم آخر",        "الخادم الآخر",      "خوادم أخرى"};
 
 static bool ascii_ci_at(const unsigned char *t, size_t i, const char *w, size_t n) {
     for (size_t k = 0; k < n; k++) {
@@ -3233,6 +3366,57 @@ static void describe_steering(dtext *d, const verdict *v) {
         dt_puts(d, "tells the agent how to call it");
 }
 
+/* Is text[a, b) " by " after a past participle ("replaced by X")? */
+static bool passive_by(const char *text, size_t a, size_t b) {
+    if (a < 2 || b <= a)
+        return false;
+    unsigned char e = (unsigned char)text[a - 1], d = (unsigned char)text[a - 2];
+    bool participle = (e == 'd' || e == 'D') && (d == 'e' || d == 'E');
+    size_t i = a;
+    while (i < b && is_space_byte((unsigned char)text[i]))
+        i++;
+    return participle && i + 2 < b && (text[i] == 'b' || text[i] == 'B') &&
+           (text[i + 1] == 'y' || text[i + 1] == 'Y') && !is_word_byte((unsigned char)text[i + 2]);
+}
+
+/* "instead" (or a translation) within a few words after the mention: the
+ * sentence sends the agent to the other tool rather than to this one. */
+static bool instead_after(const char *text, size_t a, size_t b) {
+    static const char *const words[] = {"instead",      "stattdessen", "en su lugar", "à la place",
+                                        "em vez disso", "代わりに",    "вместо этого"};
+    size_t end = b < a + 48 ? b : a + 48;
+    for (size_t i = a; i < end; i++)
+        for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+            size_t n = strlen(words[k]);
+            if (i + n <= b && same_text_ci(text + i, words[k], n) &&
+                !(i + n + 3 <= b && same_text_ci(text + i + n, " of", 3)))
+                return true;
+        }
+    return false;
+}
+
+/* Is `own` the named server with a version marker appended (stripe-v2,
+ * stripe_v3, stripe-next, stripe2 for stripe)? */
+static bool successor_server(mv_str own, mv_str other) {
+    mv_str a = server_short_name(own), b = server_short_name(other);
+    if (b.len < 3 || a.len <= b.len || !same_text_ci(a.ptr, b.ptr, b.len))
+        return false;
+    const char *t = a.ptr + b.len;
+    size_t n = a.len - b.len;
+    if (t[0] == '-' || t[0] == '_' || t[0] == '.') {
+        t++;
+        n--;
+    }
+    if (n > 0 && (t[0] == 'v' || t[0] == 'V')) {
+        t++;
+        n--;
+    }
+    bool digits = n > 0 && n <= 3;
+    for (size_t i = 0; digits && i < n; i++)
+        digits = t[i] >= '0' && t[i] <= '9';
+    return digits || (n == 4 && same_text_ci(t, "next", 4));
+}
+
 /* An action near the mention: force, an altered call or this tool. */
 static bool acts_product(const verdict *v) {
     return v->near[F_FORCE] || v->near[F_ALTER] || v->near[F_SELF] || v->self_near;
@@ -3313,6 +3497,11 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
                   !condition_between(ts->phrases, ts->n_phrases, p->end, sp->start);
             break;
         case F_CLAIM_BEFORE:
+            /* "replaces X" claims X's place; "replaced by X" (the stems
+             * are one) points the agent at X and is a referral */
+            hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
+                  !passive_by(text, p->end, sp->start);
+            break;
         case F_PREFER_BEFORE:
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE;
             break;
@@ -3378,6 +3567,20 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * not somewhere in a long sentence */
     bool acts = v.near[F_FORCE] || v.near[F_ALTER] || v.near[F_SELF] || v.self_near;
     bool acts_self = v.near[F_SELF] || v.self_near;
+    /* "For sending now, use slack.post_message instead": the agent is sent
+     * away from this tool to the other one, with nothing injected. */
+    if (call && !suppress && !claim && !trigger && !order && !sequel && !prefer && !forced &&
+        !v.content && !v.address && !v.near[F_SENSITIVE] && v.qualified &&
+        instead_after(text, sp->end, s1))
+        return MV_OK;
+    /* A versioned successor of the named server (stripe-v2 for stripe)
+     * saying the old tool is deprecated or replaced: the vendor's own
+     * migration note, unless something is injected or forced with it. */
+    if ((suppress || claim) && v.qualified && !v.content && !v.address && !v.near[F_SENSITIVE] &&
+        !forced && !trigger && !v.twin &&
+        successor_server(mv_registry_server_name(rs->registry, ts->own),
+                         mv_registry_server_name(rs->registry, qual_server)))
+        return MV_OK;
     mv_tier tier;
     bool pushes = v.near[F_FORCE] || v.near[F_ALTER];
     /* "before X, call this tool" puts this tool in X's path; "after X,

@@ -1414,6 +1414,22 @@ static bool latin_lookalike(int32_t cp) {
     return false;
 }
 
+/* Does the word at t[w0] stand in the host part of a URL ("https://" then
+ * no '/' before it) or after the '@' of an address, within its token? */
+static bool in_host(const unsigned char *t, size_t w0) {
+    size_t lim = w0 > 256 ? w0 - 256 : 0;
+    for (size_t i = w0; i > lim; i--) {
+        unsigned char c = t[i - 1];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '"' || c == '\'' || c == '(' || c == '<')
+            return false;
+        if (c == '@')
+            return i >= 2 && t[i - 2] > ' ';
+        if (c == '/')
+            return i >= 3 && t[i - 2] == '/' && t[i - 3] == ':';
+    }
+    return false;
+}
+
 typedef struct mixed_words {
     uint32_t count;
     int32_t field; /* first word's field, -1 when none */
@@ -1467,11 +1483,16 @@ static void count_mixed(const mv_field *fl, uint32_t field, mixed_words *mw) {
             }
             quoted = quoted && about == 1;
             if (latin && look && !quoted) {
+                /* In a URL's host or an e-mail domain a look-alike letter
+                 * is the homoglyph domain itself, never a keyboard slip:
+                 * one such word is enough (counted twice). */
+                bool host = in_host(t, w0);
                 if (mw->count++ == 0) {
                     mw->field = (int32_t)field;
                     mw->off = (uint32_t)w0;
                     mw->len = (uint32_t)(i - w0);
                 }
+                mw->count += host;
             }
             latin = look = false;
             i += l;

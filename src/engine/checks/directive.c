@@ -1832,7 +1832,13 @@ static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
                                            "<<sys>>",
                                            "### instruction",
                                            "### system",
-                                           "<|start_header_id|>system"};
+                                           "<|start_header_id|>system",
+                                           /* round 6: bracketed role tags */
+                                           "[[role:system]]",
+                                           "[[role: system]]",
+                                           "[role:system]",
+                                           "[role: system]",
+                                           "[[system]]"};
     static const char *const line_start[] = {"system:", "[system]",
                                              "system message:", "system prompt:"};
     char c = s[i];
@@ -2441,8 +2447,31 @@ static bool protected_passage(const fctx *f, size_t ps, size_t ss, size_t se) {
     if (role_in(f, MV_DR_ROLE_PROTECTIVE, ss, se) != SIZE_MAX) {
         return role_in(f, acts, ss, se) == SIZE_MAX;
     }
-    return ps < ss && role_in(f, MV_DR_ROLE_PROTECTIVE, ps, ss) != SIZE_MAX &&
-           role_in(f, acts, ps, ss) == SIZE_MAX;
+    if (ps >= ss || role_in(f, acts, ps, ss) != SIZE_MAX) {
+        return false;
+    }
+    /* Round 6: a secret in the sentence before that is a unit of counting
+     * ("1,500 requests per API key", "par clé API") is not what the
+     * secrecy protects */
+    for (size_t i = 0; i < f->n; i++) {
+        static const char *const per[] = {"per", "par", "por", "pro", "je", "each"};
+        const dmatch *m = &f->m[i];
+        size_t tl = 0;
+        size_t ts;
+        bool unit = false;
+        if (m->start < ps || m->start >= ss ||
+            !(f->R->terms[m->term].roles & MV_DR_ROLE_PROTECTIVE)) {
+            continue;
+        }
+        ts = token_before(f->text, ps, m->start, &tl);
+        for (size_t k = 0; ts != SIZE_MAX && k < sizeof per / sizeof per[0] && !unit; k++) {
+            unit = tl == strlen(per[k]) && memcmp(f->text + ts, per[k], tl) == 0;
+        }
+        if (!unit) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Another order addressed to the model in the paragraph of the secrecy

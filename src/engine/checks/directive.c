@@ -2015,8 +2015,17 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
         imperative_at(f, a->start)) {
         return true;
     }
-    return imperative_in(f, ss, a->start) || under_addressee(f, a->start) ||
-           role_block(f, a->start);
+    if (imperative_in(f, ss, a->start) || under_addressee(f, a->start) ||
+        role_block(f, a->start)) {
+        return true;
+    }
+    /* Round 6: a waived consent ("no confirmation is needed", "確認は不要
+     * です") is said to whoever would ask, the model: it addresses the acts
+     * of its paragraph, whatever their voice */
+    size_t qs, qe;
+    paragraph(f, a->start, &qs, &qe);
+    size_t w = role_in(f, MV_DR_ROLE_WAIVER, qs, qe);
+    return w != SIZE_MAX && !negated(f, f->m[w].start, qs);
 }
 
 /* An action verb written as a description or a participle ("deleted for

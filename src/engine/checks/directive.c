@@ -1821,24 +1821,12 @@ static bool addressed_key(const char *s, size_t n, size_t i, size_t *len) {
 }
 
 static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
-    static const char *const anywhere[] = {"\"role\": \"system\"",
-                                           "\"role\":\"system\"",
-                                           "\"role\": \"developer\"",
-                                           "\"role\":\"developer\"",
-                                           "<|im_start|>system",
-                                           "<|im_start|> system",
-                                           "<|system|>",
-                                           "[inst]",
-                                           "<<sys>>",
-                                           "### instruction",
-                                           "### system",
-                                           "<|start_header_id|>system",
-                                           /* round 6: bracketed role tags */
-                                           "[[role:system]]",
-                                           "[[role: system]]",
-                                           "[role:system]",
-                                           "[role: system]",
-                                           "[[system]]"};
+    static const char *const anywhere[] = {
+        "\"role\": \"system\"", "\"role\":\"system\"", "\"role\": \"developer\"",
+        "\"role\":\"developer\"", "<|im_start|>system", "<|im_start|> system", "<|system|>",
+        "[inst]", "<<sys>>", "### instruction", "### system", "<|start_header_id|>system",
+        /* round 6: bracketed role tags */
+        "[[role:system]]", "[[role: system]]", "[role:system]", "[role: system]", "[[system]]"};
     static const char *const line_start[] = {"system:", "[system]",
                                              "system message:", "system prompt:"};
     char c = s[i];
@@ -2015,8 +2003,7 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
         imperative_at(f, a->start)) {
         return true;
     }
-    if (imperative_in(f, ss, a->start) || under_addressee(f, a->start) ||
-        role_block(f, a->start)) {
+    if (imperative_in(f, ss, a->start) || under_addressee(f, a->start) || role_block(f, a->start)) {
         return true;
     }
     /* Round 6: a waived consent ("no confirmation is needed", "確認は不要
@@ -3080,7 +3067,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
                                !object_in_job(f, a->end, se, false);
                 if (disarm ? !object_in_job(f, a->start, a->end,
-                                                     (unsigned char)f->text[a->start] < 0x80) : (*destroys == 0 || foreign)) {
+                                            (unsigned char)f->text[a->start] < 0x80)
+                           : (*destroys == 0 || foreign)) {
                     order_found(f, &orders[ORDER_DESTROY], 0.75, a->start,
                                 sc != SIZE_MAX ? f->m[sc].end : a->end);
                 }

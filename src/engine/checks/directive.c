@@ -1277,6 +1277,17 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
         for (size_t k = m->end; k < s && clause; k++) {
             clause = f->text[k] != ';' && f->text[k] != ':';
         }
+        /* Round 6: an obligation between the negation and the act opens a
+         * clause of its own ("if the customer has no invoice, callers are
+         * expected to cancel ..."): the negation belongs to the condition */
+        for (size_t k = i + 1; k < f->n && clause; k++) {
+            const dmatch *q = &f->m[k];
+            if (q->end > s) {
+                break;
+            }
+            clause = !(q->start >= m->end && (f->R->terms[q->term].roles & MV_DR_ROLE_MOOD) &&
+                       memchr(f->text + m->end, ',', q->start - m->end) != NULL);
+        }
         if (clause) {
             return true;
         }
@@ -1810,18 +1821,12 @@ static bool addressed_key(const char *s, size_t n, size_t i, size_t *len) {
 }
 
 static bool role_marker_at(const char *s, size_t n, size_t i, size_t *len) {
-    static const char *const anywhere[] = {"\"role\": \"system\"",
-                                           "\"role\":\"system\"",
-                                           "\"role\": \"developer\"",
-                                           "\"role\":\"developer\"",
-                                           "<|im_start|>system",
-                                           "<|im_start|> system",
-                                           "<|system|>",
-                                           "[inst]",
-                                           "<<sys>>",
-                                           "### instruction",
-                                           "### system",
-                                           "<|start_header_id|>system"};
+    static const char *const anywhere[] = {
+        "\"role\": \"system\"", "\"role\":\"system\"", "\"role\": \"developer\"",
+        "\"role\":\"developer\"", "<|im_start|>system", "<|im_start|> system", "<|system|>",
+        "[inst]", "<<sys>>", "### instruction", "### system", "<|start_header_id|>system",
+        /* round 6: bracketed role tags */
+        "[[role:system]]", "[[role: system]]", "[role:system]", "[role: system]", "[[system]]"};
     static const char *const line_start[] = {"system:", "[system]",
                                              "system message:", "system prompt:"};
     char c = s[i];
@@ -1998,8 +2003,16 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
         imperative_at(f, a->start)) {
         return true;
     }
-    return imperative_in(f, ss, a->start) || under_addressee(f, a->start) ||
-           role_block(f, a->start);
+    if (imperative_in(f, ss, a->start) || under_addressee(f, a->start) || role_block(f, a->start)) {
+        return true;
+    }
+    /* Round 6: a waived consent ("no confirmation is needed", "確認は不要
+     * です") is said to whoever would ask, the model: it addresses the acts
+     * of its paragraph, whatever their voice */
+    size_t qs, qe;
+    paragraph(f, a->start, &qs, &qe);
+    size_t w = role_in(f, MV_DR_ROLE_WAIVER, qs, qe);
+    return w != SIZE_MAX && !negated(f, f->m[w].start, qs);
 }
 
 /* An action verb written as a description or a participle ("deleted for
@@ -2430,8 +2443,31 @@ static bool protected_passage(const fctx *f, size_t ps, size_t ss, size_t se) {
     if (role_in(f, MV_DR_ROLE_PROTECTIVE, ss, se) != SIZE_MAX) {
         return role_in(f, acts, ss, se) == SIZE_MAX;
     }
-    return ps < ss && role_in(f, MV_DR_ROLE_PROTECTIVE, ps, ss) != SIZE_MAX &&
-           role_in(f, acts, ps, ss) == SIZE_MAX;
+    if (ps >= ss || role_in(f, acts, ps, ss) != SIZE_MAX) {
+        return false;
+    }
+    /* Round 6: a secret in the sentence before that is a unit of counting
+     * ("1,500 requests per API key", "par clé API") is not what the
+     * secrecy protects */
+    for (size_t i = 0; i < f->n; i++) {
+        static const char *const per[] = {"per", "par", "por", "pro", "je", "each"};
+        const dmatch *m = &f->m[i];
+        size_t tl = 0;
+        size_t ts;
+        bool unit = false;
+        if (m->start < ps || m->start >= ss ||
+            !(f->R->terms[m->term].roles & MV_DR_ROLE_PROTECTIVE)) {
+            continue;
+        }
+        ts = token_before(f->text, ps, m->start, &tl);
+        for (size_t k = 0; ts != SIZE_MAX && k < sizeof per / sizeof per[0] && !unit; k++) {
+            unit = tl == strlen(per[k]) && memcmp(f->text + ts, per[k], tl) == 0;
+        }
+        if (!unit) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Another order addressed to the model in the paragraph of the secrecy
@@ -2567,6 +2603,27 @@ static bool option_label(const fctx *f, size_t pos) {
  * deleting"), a command in a code span, or a paragraph addressed to the
  * model. A purpose clause of another order ("send [] to remove all keys",
  * "pass an empty array to clear all categories") documents an API. */
+/* Round 6: a caution that is waived ("without waiting for user
+ * confirmation", "skipping the approval") is a consent bypass, not a
+ * warning. The text is normalized (stems), so only the stems are listed. */
+static bool caution_waived(const fctx *f, const dmatch *c, size_t ss) {
+    static const char *const waive[] = {"without", "skip", "skipping", "bypass", "no"};
+    size_t pos = c->start;
+    bool waived = false;
+    for (unsigned k = 0; k < 3 && !waived; k++) {
+        size_t tl = 0;
+        size_t ts = token_before(f->text, ss, pos, &tl);
+        if (ts == SIZE_MAX) {
+            break;
+        }
+        for (size_t w = 0; w < sizeof waive / sizeof waive[0] && !waived; w++) {
+            waived = tl == strlen(waive[w]) && memcmp(f->text + ts, waive[w], tl) == 0;
+        }
+        pos = ts;
+    }
+    return waived;
+}
+
 static bool destroy_addressed(const fctx *f, const dmatch *a, size_t ss) {
     size_t tl = 0;
     size_t ts = token_before(f->text, ss, a->start, &tl);
@@ -2849,7 +2906,10 @@ static bool word_in_job(const mv_tool *tool, const char *w, size_t n) {
     return false;
 }
 
-static bool object_in_job(const fctx *f, size_t e, size_t se) {
+/* english: the words are already known to be English (a disarm or drop
+ * term of the rules, "disable versioning", "drop database", which has no
+ * function word of its own to tell) */
+static bool object_in_job(const fctx *f, size_t e, size_t se, bool english_known) {
     static const char *const skip[] = {
         "all",     "every", "each",  "the",   "any",    "of",    "in",      "on",         "and",
         "its",     "their", "your",  "entir", "entire", "whole", "other",   "remain",     "exist",
@@ -2862,7 +2922,7 @@ static bool object_in_job(const fctx *f, size_t e, size_t se) {
                                        "unless", "while",  "then",    "and"};
     unsigned seen = 0;
     bool ascii = false;
-    bool english = false; /* the comparison reads English objects only */
+    bool english = english_known; /* the comparison reads English objects only */
     size_t i = e;
     while (i < se && seen < 4) {
         size_t tl = 0;
@@ -2992,7 +3052,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                          (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE);
             for (size_t k = 0; k < f->n && !caution; k++) {
                 caution = f->m[k].start >= ss && f->m[k].start < se &&
-                          (f->R->terms[f->m[k].term].roles & MV_DR_ROLE_CAUTION);
+                          (f->R->terms[f->m[k].term].roles & MV_DR_ROLE_CAUTION) &&
+                          !caution_waived(f, &f->m[k], ss);
             }
             if (broad && !caution) {
                 if (*destroys < 0) {
@@ -3004,8 +3065,10 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                  * (an option list in a parameter documents the job) */
                 bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0;
                 bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
-                               !object_in_job(f, a->end, se);
-                if (disarm ? !object_in_job(f, a->start, a->end) : (*destroys == 0 || foreign)) {
+                               !object_in_job(f, a->end, se, false);
+                if (disarm ? !object_in_job(f, a->start, a->end,
+                                            (unsigned char)f->text[a->start] < 0x80)
+                           : (*destroys == 0 || foreign)) {
                     order_found(f, &orders[ORDER_DESTROY], 0.75, a->start,
                                 sc != SIZE_MAX ? f->m[sc].end : a->end);
                 }

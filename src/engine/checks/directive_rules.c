@@ -803,6 +803,7 @@ static int start_section(compiler *c, const char *s, size_t len) {
             {"data", MV_DR_ROLE_DATA},
             {"self", MV_DR_ROLE_SELF},
             {"tell", MV_DR_ROLE_TELL},
+            {"waiver", MV_DR_ROLE_WAIVER},
         };
         c->ctx_roles = 0;
         for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {

@@ -80,6 +80,23 @@ else
 fi
 
 echo
+echo "== red-team v5 (authors F and G, whole sets, issue 10 round 6): ratchet =="
+# Two more outside authors' whole sets (138 attacks and 80 hard negatives
+# each). They were the unseen measurement of round 5 and the tune data of
+# round 6. Floors are the levels reached when they were added: every
+# category >= 0.60 at any tier (data_exfiltration is the lowest at 0.600),
+# expected-quarantine >= 0.71 (0.713), no hard negative quarantined.
+out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v5" --gate --min-recall 0.60 --max-fp 0.05 \
+    --structural-min-recall 0.0 --min-expected-quarantine 0.71 --jobs 2 2>&1)
+rc=$?
+echo "$out"
+if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
+    ok "red-team v5 ratchet passed"
+else
+    bad "red-team v5 ratchet (exit $rc)"
+fi
+
+echo
 echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?

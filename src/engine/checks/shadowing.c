@@ -3379,6 +3379,26 @@ static bool passive_by(const char *text, size_t a, size_t b) {
            (text[i + 1] == 'y' || text[i + 1] == 'Y') && !is_word_byte((unsigned char)text[i + 2]);
 }
 
+/* A claim phrase that names what this tool is built from: "fork of the
+ * official X", "based on the real X", "a wrapper around the official X".
+ * "the official" then describes the other tool, not this one, so it is
+ * provenance, not a claim to X's place. Text before a (the phrase's start),
+ * compared without case after trailing spaces are skipped. */
+static bool provenance_before(const char *text, size_t a) {
+    static const char *const words[] = {
+        "fork of", "forked from", "based on",     "wrapper around", "wrapper for",     "wrapper of",
+        "wraps",   "port of",     "derived from", "built on",       "compatible with", "mirror of"};
+    while (a > 0 && is_space_byte((unsigned char)text[a - 1]))
+        a--;
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        size_t n = strlen(words[k]);
+        if (a >= n && same_text_ci(text + a - n, words[k], n) &&
+            (a == n || !is_word_byte((unsigned char)text[a - n - 1])))
+            return true;
+    }
+    return false;
+}
+
 /* "instead" (or a translation) within a few words after the mention: the
  * sentence sends the agent to the other tool rather than to this one. */
 static bool instead_after(const char *text, size_t a, size_t b) {
@@ -3500,7 +3520,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             /* "replaces X" claims X's place; "replaced by X" (the stems
              * are one) points the agent at X and is a referral */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
-                  !passive_by(text, p->end, sp->start);
+                  !passive_by(text, p->end, sp->start) && !provenance_before(text, p->start);
             break;
         case F_PREFER_BEFORE:
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE;

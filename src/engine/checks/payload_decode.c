@@ -233,12 +233,15 @@ static bool group_mixed(const unsigned char *s, size_t a, size_t e) {
     return false;
 }
 
-static int scan_groups(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
-    int rc = 0;
-    size_t k = 0;
+/* The next chain of small groups at or after *at (see above): true with
+ * the candidate in *out and *at moved past it, false at the end. pd_scan
+ * merges these with the runs so that candidates of one kind come in text
+ * order, as pd_visit promises. */
+static bool next_group(const unsigned char *s, size_t len, size_t *at, pd_candidate *out) {
+    size_t k = *at;
     /* From space to space (memchr): a chain needs a word of 3-7 blob
      * characters right before a space and one of the same length after. */
-    while (rc == 0 && k < len) {
+    while (k < len) {
         const unsigned char *p = memchr(s + k, ' ', len - k);
         if (p == NULL)
             break;
@@ -277,13 +280,14 @@ static int scan_groups(const unsigned char *s, size_t len, pd_visit visit, void 
             end = take_padding(s, len, end);
         if (groups >= GROUP_MIN && 2 * mixed >= groups) {
             pd_candidate cand = {PD_RUN, first, end, true, false};
-            rc = visit(ctx, &cand);
-            k = end;
-        } else {
-            k = end > k ? end : k + 1;
+            *out = cand;
+            *at = end;
+            return true;
         }
+        k = end > k ? end : k + 1;
     }
-    return rc;
+    *at = len;
+    return false;
 }
 
 /*
@@ -298,6 +302,10 @@ int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = 0;
     int rc = 0;
+    /* Chains of small groups, merged with the runs by start. */
+    size_t group_at = 0;
+    pd_candidate group;
+    bool have_group = next_group(s, len, &group_at, &group);
     /* Invariant: i == 0 or s[i - 1] is not in the alphabet, or i is the end
      * of the previous candidate, so a run found from i starts at or after i. */
     while (i + PD_MIN_RUN <= len) {
@@ -331,14 +339,22 @@ int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
         }
         cand.end = end;
         cand.pwsh_flag = after_pwsh_switch(s, st);
+        while (have_group && group.start < cand.start) {
+            if ((rc = visit(ctx, &group)) != 0)
+                goto done;
+            have_group = next_group(s, len, &group_at, &group);
+        }
         rc = visit(ctx, &cand);
         if (rc != 0)
             goto done;
         i = end;
     }
-    rc = scan_groups(s, len, visit, ctx);
-    if (rc == 0)
-        rc = pu_scan(text, len, visit, ctx);
+    while (have_group) {
+        if ((rc = visit(ctx, &group)) != 0)
+            goto done;
+        have_group = next_group(s, len, &group_at, &group);
+    }
+    rc = pu_scan(text, len, visit, ctx);
 done:
     return rc;
 }

@@ -100,9 +100,11 @@ static void classify(mv_arena *scratch, const char *text, size_t len) {
 typedef struct walk {
     const char *text;
     size_t len;
-    size_t last_start[PD_A85 + 1]; /* per kind: pd_scan reports the
-                                           kinds one after the other, each
-                                           in text order */
+    /* Per kind (and for PD_JOIN per quote character, the last slot for
+     * single quotes): pd_scan reports the kinds one after the other, each
+     * in text order; joins of double-quoted pieces come before joins of
+     * single-quoted ones. */
+    size_t last_start[PD_A85 + 2];
     unsigned count;
     mv_arena *scratch;
 } walk;
@@ -134,9 +136,10 @@ static int visit(void *ctx, const pd_candidate *c) {
         broken("a candidate outside the text or empty");
     if ((unsigned)c->kind > PD_A85)
         broken("a candidate of an unknown kind");
-    if (c->start < w->last_start[c->kind])
+    size_t slot = c->kind == PD_JOIN && w->text[c->start] == '\'' ? PD_A85 + 1 : c->kind;
+    if (c->start < w->last_start[slot])
         broken("candidates of one kind out of text order");
-    w->last_start[c->kind] = c->start;
+    w->last_start[slot] = c->start;
     if (++w->count > w->len)
         broken("more candidates than bytes");
     if (!pd_probe(w->text, c, &plan))

@@ -70,7 +70,8 @@ void pd_scanner_free(pd_scanner *s);
 
 /* pd_scan plus the ROT13 and reversed-text candidates (sc may be NULL:
  * then exactly pd_scan). Candidates of one kind come in text order; kinds
- * come one after the other. */
+ * come one after the other (PD_JOIN twice: joins of double-quoted pieces,
+ * then of single-quoted ones, each in text order). */
 int pd_scan_ex(const pd_scanner *sc, const char *text, size_t len, pd_visit visit, void *ctx);
 
 /* How a candidate decodes. */

@@ -18,6 +18,22 @@ failed=0
 ok() { passed=$((passed + 1)); echo "ok: $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
 
+# ratchet NAME DIR MIN_RECALL MIN_EXPECTED_QUARANTINE: one red-team set as
+# its own gate (per-category recall at any tier, entries expected to be
+# quarantined quarantined, hard-negative quarantine FP <= 0.05).
+ratchet() {
+    local out rc
+    out=$("$mcpvet" eval --corpus "$src/corpus/$2" --gate --min-recall "$3" --max-fp 0.05 \
+        --structural-min-recall 0.0 --min-expected-quarantine "$4" --jobs 2 2>&1)
+    rc=$?
+    echo "$out"
+    if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
+        ok "$1 ratchet passed"
+    else
+        bad "$1 ratchet (exit $rc)"
+    fi
+}
+
 main_corpus=()
 for f in "$src"/corpus/*.json; do main_corpus+=(--corpus "$f"); done
 if [ "${#main_corpus[@]}" -lt 2 ]; then
@@ -50,15 +66,7 @@ echo "== red-team v3 (two outside authors, issue 10): ratchet =="
 # stays review and quarantined three honest npm tools, so the floor is the
 # level reached without it.
 # Round 3 (the order detector) raised the quarantine floor to 0.88.
-out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v3" --gate --min-recall 0.85 --max-fp 0.05 \
-    --structural-min-recall 0.0 --min-expected-quarantine 0.88 --jobs 2 2>&1)
-rc=$?
-echo "$out"
-if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
-    ok "red-team v3 ratchet passed"
-else
-    bad "red-team v3 ratchet (exit $rc)"
-fi
+ratchet "red-team v3" redteam_v3 0.85 0.88
 
 echo
 echo "== red-team v4, phrased classes (authors D and E tune sets, issue 10 round 3): ratchet =="
@@ -69,15 +77,7 @@ echo "== red-team v4, phrased classes (authors D and E tune sets, issue 10 round
 # trust claims, soft destroy words, orders after CJK words) raised them to
 # 0.98 per category (every category now 1.000 at any tier; the lowest was
 # data_exfiltration at 0.917) and 0.98 expected-quarantine (0.930 -> 0.989).
-out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v4" --gate --min-recall 0.98 --max-fp 0.05 \
-    --structural-min-recall 0.0 --min-expected-quarantine 0.98 --jobs 2 2>&1)
-rc=$?
-echo "$out"
-if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
-    ok "red-team v4 ratchet passed"
-else
-    bad "red-team v4 ratchet (exit $rc)"
-fi
+ratchet "red-team v4" redteam_v4 0.98 0.98
 
 echo
 echo "== red-team v5 (authors F and G, whole sets, issue 10 round 6): ratchet =="
@@ -86,15 +86,7 @@ echo "== red-team v5 (authors F and G, whole sets, issue 10 round 6): ratchet ==
 # round 6. Floors are the levels reached when they were added: every
 # category >= 0.60 at any tier (data_exfiltration is the lowest at 0.600),
 # expected-quarantine >= 0.71 (0.713), no hard negative quarantined.
-out=$("$mcpvet" eval --corpus "$src/corpus/redteam_v5" --gate --min-recall 0.60 --max-fp 0.05 \
-    --structural-min-recall 0.0 --min-expected-quarantine 0.71 --jobs 2 2>&1)
-rc=$?
-echo "$out"
-if [ "$rc" -eq 0 ] && grep -q '^GATE PASSED' <<<"$out"; then
-    ok "red-team v5 ratchet passed"
-else
-    bad "red-team v5 ratchet (exit $rc)"
-fi
+ratchet "red-team v5" redteam_v5 0.60 0.71
 
 echo
 echo "== holdout (reported, not gated) =="

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <poll.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -1472,8 +1473,10 @@ static void big_store(const char *name) {
     free(defs);
 }
 
-/* The child: approve every pending tool, one transaction each. */
-static void approver(const char *p) {
+/* The child: approve every pending tool, one transaction each, writing a
+ * byte to `progress` after each commit so the parent can kill it in the
+ * middle of its work however slow the machine is. */
+static void approver(const char *p, int progress) {
     mv_store *st = NULL;
     mv_error err;
     if (mv_store_open(&st, p, NULL, &err) != MV_OK)
@@ -1486,6 +1489,8 @@ static void approver(const char *p) {
         const char *one[] = {l->tools[i].name};
         if (mv_store_approve(st, "big", one, 1, false, MV_ACTOR_CLI, NULL, NULL, &err) != MV_OK)
             _exit(5);
+        if (write(progress, "+", 1) != 1 && errno != EAGAIN)
+            _exit(6);
     }
     _exit(0);
 }
@@ -1507,15 +1512,27 @@ static void test_sigkill_durability(void **state) {
     long approved = 0;
     int kills = 0;
     for (int round = 0; round < 24; round++) {
+        int pp[2];
+        assert_int_equal(pipe(pp), 0);
+        /* The child must never block on a full pipe: it would stop committing. */
+        assert_int_equal(fcntl(pp[1], F_SETFL, O_NONBLOCK), 0);
         pid_t pid = fork();
         assert_true(pid >= 0);
-        if (pid == 0)
-            approver(p);
-        struct timespec ts = {0, (long)(20 + rand() % 130) * 1000000L};
+        if (pid == 0) {
+            close(pp[0]);
+            approver(p, pp[1]);
+        }
+        close(pp[1]);
+        /* Wait for the first commit (a generous bound for a loaded machine),
+         * then kill at a random moment of the next 0-60 ms. */
+        struct pollfd pf = {pp[0], POLLIN, 0};
+        assert_int_equal(poll(&pf, 1, 120000), 1);
+        struct timespec ts = {0, (long)(rand() % 60) * 1000000L};
         nanosleep(&ts, NULL);
         kill(pid, SIGKILL);
         int status = 0;
         waitpid(pid, &status, 0);
+        close(pp[0]); /* after the child is gone: it never sees a broken pipe */
         if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
             kills++;
         else

@@ -16,7 +16,6 @@
  * `mcpvet security export`) and edited copies. Build and run: see
  * fuzz/README.md.
  */
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,153 +24,51 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mcpvet/store.h"
+#include "fuzz_store_util.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static char dir[256], template_path[300], work_path[300];
-static mv_buf template_bytes;
 
 static void broken(const char *what) {
     fprintf(stderr, "fuzz_store_import: invariant broken: %s\n", what);
     abort();
 }
 
-static int64_t fixed_clock(void *arg) {
-    (void)arg;
-    return 1750000000;
-}
-
-static mv_store *open_store(const char *path, bool create) {
-    mv_store *st = NULL;
-    mv_error err;
-    mv_store_options o;
-    memset(&o, 0, sizeof o);
-    o.create = create;
-    o.clock = fixed_clock;
-    mv_error_clear(&err);
-    if (mv_store_open(&st, path, &o, &err) != MV_OK) {
-        fprintf(stderr, "fuzz_store_import: open %s: %s\n", path, err.message);
-        abort();
-    }
-    return st;
-}
-
-#define DEF(name, desc)                                                                            \
-    "{\"description\":\"" desc "\",\"inputSchema\":{\"properties\":{\"x\":{\"type\":"              \
-    "\"string\"}},\"type\":\"object\"},\"name\":\"" name "\"}"
-
-static void scan_items(mv_store *st, const char *server, const char *const *names,
-                       const char *const *defs, const mv_verdict *verdicts, size_t n) {
-    mv_scan_item items[8];
-    mv_scan_server sv;
-    mv_error err;
-    memset(items, 0, sizeof items);
-    for (size_t i = 0; i < n; i++) {
-        items[i].name.ptr = names[i];
-        items[i].name.len = strlen(names[i]);
-        items[i].kind = MV_ITEM_TOOL;
-        items[i].definition.ptr = defs[i];
-        items[i].definition.len = strlen(defs[i]);
-        items[i].verdict = verdicts[i];
-    }
-    memset(&sv, 0, sizeof sv);
-    sv.ident.name = server;
-    sv.ident.transport = "stdio";
-    sv.ident.command = "cmd";
-    sv.items = items;
-    sv.n_items = n;
-    mv_error_clear(&err);
-    if (mv_store_apply_scan(st, &sv, 1, 1700000000, MV_ACTOR_CLI, NULL, &err) != MV_OK) {
-        fprintf(stderr, "fuzz_store_import: apply_scan: %s\n", err.message);
-        abort();
-    }
-}
-
-static void read_file(const char *path, mv_buf *out) {
-    char chunk[65536];
-    FILE *f = fopen(path, "rb");
-    size_t n;
-    out->len = 0;
-    if (f == NULL)
-        abort();
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        mv_buf_append(out, chunk, n);
-    fclose(f);
-}
-
-static void write_file(const char *path, const mv_buf *b) {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL || fwrite(b->data, 1, b->len, f) != b->len || fclose(f) != 0)
-        abort();
-}
-
-static void remove_work(void) {
-    char p[320];
-    unlink(work_path);
-    snprintf(p, sizeof p, "%s-wal", work_path);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", work_path);
-    unlink(p);
-}
-
-/* The scratch directory goes when the process ends (make test replays
- * this target on every run). */
-static void cleanup(void) {
-    char p[320];
-    remove_work();
-    unlink(template_path);
-    snprintf(p, sizeof p, "%s-wal", template_path);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", template_path);
-    unlink(p);
-    rmdir(dir);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     static const char *const names[] = {"add", "echo", "wipe", "gone"};
     static const char *const defs[] = {
-        DEF("add", "Adds two numbers."), DEF("echo", "Echoes the input."),
-        DEF("wipe", "Deletes everything."), DEF("gone", "Soon removed.")};
+        FZ_DEF("add", "Adds two numbers."), FZ_DEF("echo", "Echoes the input."),
+        FZ_DEF("wipe", "Deletes everything."), FZ_DEF("gone", "Soon removed.")};
     static const mv_verdict verdicts[] = {MV_VERDICT_CLEAN, MV_VERDICT_CLEAN, MV_VERDICT_QUARANTINE,
                                           MV_VERDICT_CLEAN};
     static const char *const other_names[] = {"lookup"};
-    static const char *const other_defs[] = {DEF("lookup", "Looks things up.")};
+    static const char *const other_defs[] = {FZ_DEF("lookup", "Looks things up.")};
     static const mv_verdict other_verdicts[] = {MV_VERDICT_CLEAN};
     static const char *const approve[] = {"add", "gone"};
-    const char *tmp = getenv("TMPDIR");
     mv_error err;
     (void)argc;
     (void)argv;
-    if (access("/dev/shm", W_OK) == 0)
-        tmp = "/dev/shm"; /* the store syncs every commit: keep it in memory */
-    snprintf(dir, sizeof dir, "%s/fuzz_store_import.XXXXXX", tmp != NULL ? tmp : "/tmp");
-    if (mkdtemp(dir) == NULL)
-        abort();
-    snprintf(template_path, sizeof template_path, "%s/template.db", dir);
-    snprintf(work_path, sizeof work_path, "%s/work.db", dir);
-    atexit(cleanup);
-    mv_store *st = open_store(template_path, true);
-    scan_items(st, "srv", names, defs, verdicts, 4);
-    scan_items(st, "other", other_names, other_defs, other_verdicts, 1);
+    fz_scratch("fuzz_store_import");
+    mv_store *st = fz_open(fz_template, true);
+    fz_scan(st, "srv", names, defs, verdicts, 4);
+    fz_scan(st, "other", other_names, other_defs, other_verdicts, 1);
     mv_error_clear(&err);
     if (mv_store_approve(st, "srv", approve, 2, false, MV_ACTOR_CLI, "ok", NULL, &err) != MV_OK ||
         mv_store_approve(st, "other", NULL, 0, false, MV_ACTOR_CLI, NULL, NULL, &err) != MV_OK)
         abort();
-    scan_items(st, "srv", names, defs, verdicts, 3); /* "gone" is removed */
+    fz_scan(st, "srv", names, defs, verdicts, 3); /* "gone" is removed */
     const char *seed = getenv("MCPVET_FUZZ_WRITE_SEED");
     if (seed != NULL) { /* how fuzz/corpus_store_import/export.json was made */
         mv_buf e;
         mv_buf_init(&e, NULL);
         if (mv_store_export(st, &e, &err) != MV_OK)
             abort();
-        write_file(seed, &e);
+        fz_write_file(seed, e.data, e.len);
         mv_buf_release(&e);
     }
     mv_store_close(st);
-    mv_buf_init(&template_bytes, NULL);
-    read_file(template_path, &template_bytes);
+    mv_buf_init(&fz_template_bytes, NULL);
+    fz_read_file(fz_template, &fz_template_bytes);
     return 0;
 }
 
@@ -208,9 +105,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t n = 0;
     if (size > 65536)
         return 0;
-    remove_work();
-    write_file(work_path, &template_bytes);
-    mv_store *st = open_store(work_path, false);
+    fz_fresh_work();
+    mv_store *st = fz_open(fz_work, false);
     mv_buf_init(&before, NULL);
     mv_buf_init(&after, NULL);
     mv_buf_init(&again, NULL);

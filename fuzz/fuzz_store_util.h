@@ -1,6 +1,7 @@
 /*
- * Shared by the fuzz targets that drive a whole service over an approval
- * store (fuzz_rest, fuzz_mcpserver, fuzz_proxy): a scratch directory (in
+ * Shared by the fuzz targets that run over an approval store (fuzz_rest,
+ * fuzz_mcpserver and fuzz_proxy drive a whole service; fuzz_store_import
+ * builds its own template with a removed tool): a scratch directory (in
  * /dev/shm when there is one: the store syncs every commit), a template
  * store built once with known states, a fresh copy of it per input, and
  * the store's whole state as bytes, so "nothing changed" is a comparison.
@@ -118,6 +119,20 @@ static inline void fz_cleanup(void) {
     rmdir(fz_dir);
 }
 
+/* The scratch directory (removed at exit) and the paths of the template
+ * and work stores in it. */
+static inline void fz_scratch(const char *target) {
+    const char *tmp = getenv("TMPDIR");
+    if (access("/dev/shm", W_OK) == 0)
+        tmp = "/dev/shm";
+    snprintf(fz_dir, sizeof fz_dir, "%s/%s.XXXXXX", tmp != NULL ? tmp : "/tmp", target);
+    if (mkdtemp(fz_dir) == NULL)
+        abort();
+    snprintf(fz_template, sizeof fz_template, "%s/template.db", fz_dir);
+    snprintf(fz_work, sizeof fz_work, "%s/work.db", fz_dir);
+    atexit(fz_cleanup);
+}
+
 /* The scratch directory and the template store (fz_template_bytes). */
 static inline void fz_init(const char *target) {
     static const char *const names[] = {"add", "echo", "wipe"};
@@ -130,16 +145,8 @@ static inline void fz_init(const char *target) {
     static const char *const other_defs[] = {FZ_DEF("lookup", "Looks things up.")};
     static const mv_verdict other_verdicts[] = {MV_VERDICT_CLEAN};
     static const char *const approve[] = {"add"};
-    const char *tmp = getenv("TMPDIR");
     mv_error err;
-    if (access("/dev/shm", W_OK) == 0)
-        tmp = "/dev/shm";
-    snprintf(fz_dir, sizeof fz_dir, "%s/%s.XXXXXX", tmp != NULL ? tmp : "/tmp", target);
-    if (mkdtemp(fz_dir) == NULL)
-        abort();
-    snprintf(fz_template, sizeof fz_template, "%s/template.db", fz_dir);
-    snprintf(fz_work, sizeof fz_work, "%s/work.db", fz_dir);
-    atexit(fz_cleanup);
+    fz_scratch(target);
     mv_store *st = fz_open(fz_template, true);
     fz_scan(st, "srv", names, defs, verdicts, 3);
     fz_scan(st, "other", other_names, other_defs, other_verdicts, 1);

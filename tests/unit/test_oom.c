@@ -37,6 +37,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "fail_alloc.h"
 #include "mcpvet/config.h"
 #include "mcpvet/engine.h"
 #include "mcpvet/model.h"
@@ -46,64 +47,12 @@
 
 /* ---------------------------------------------------------- allocator */
 
-typedef struct oom {
-    mv_allocator a;
-    long fail_at;    /* 1-based; 0 = never */
-    bool persistent; /* fail every allocation from fail_at on */
-    bool armed;      /* count (and fail) only while armed */
-    long calls;
-    long failed; /* allocations refused */
-    long live;   /* blocks handed out and not yet freed */
-} oom;
-
-static bool oom_refuse(oom *o) {
-    if (!o->armed)
-        return false;
-    o->calls++;
-    bool no = o->fail_at > 0 && (o->persistent ? o->calls >= o->fail_at : o->calls == o->fail_at);
-    if (no)
-        o->failed++;
-    return no;
-}
-
-static void *oom_alloc(void *ctx, size_t size) {
-    oom *o = ctx;
-    if (oom_refuse(o))
-        return NULL;
-    void *p = malloc(size);
-    if (p != NULL)
-        o->live++;
-    return p;
-}
-
-static void *oom_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-    oom *o = ctx;
-    (void)old_size;
-    if (oom_refuse(o))
-        return NULL;
-    void *p = realloc(ptr, new_size);
-    if (p != NULL && ptr == NULL)
-        o->live++;
-    return p;
-}
-
-static void oom_free(void *ctx, void *ptr, size_t size) {
-    oom *o = ctx;
-    (void)size;
-    if (ptr != NULL)
-        o->live--;
-    free(ptr);
-}
+/* The shared counting allocator (tests/unit/support/fail_alloc.h). */
+typedef fail_alloc oom;
 
 static void oom_init(oom *o, long fail_at, bool persistent) {
-    memset(o, 0, sizeof(*o));
-    o->a.alloc = oom_alloc;
-    o->a.realloc = oom_realloc;
-    o->a.free = oom_free;
-    o->a.ctx = o;
-    o->fail_at = fail_at;
-    o->persistent = persistent;
-    o->armed = true;
+    fail_alloc_init(o, fail_at);
+    o->transient = !persistent;
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -176,16 +125,16 @@ static oom *g_run;
 
 static void *fwd_alloc(void *ctx, size_t size) {
     (void)ctx;
-    return g_run != NULL ? oom_alloc(g_run, size) : malloc(size);
+    return g_run != NULL ? g_run->allocator.alloc(g_run, size) : malloc(size);
 }
 static void *fwd_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
     (void)ctx;
-    return g_run != NULL ? oom_realloc(g_run, ptr, old_size, new_size) : realloc(ptr, new_size);
+    return g_run != NULL ? g_run->allocator.realloc(g_run, ptr, old_size, new_size) : realloc(ptr, new_size);
 }
 static void fwd_free(void *ctx, void *ptr, size_t size) {
     (void)ctx;
     if (g_run != NULL)
-        oom_free(g_run, ptr, size);
+        g_run->allocator.free(g_run, ptr, size);
     else
         free(ptr);
 }
@@ -229,13 +178,13 @@ static int scan_run(oom *o, mv_buf *out, bool *degraded, mv_error *err) {
     mv_scan *s = NULL;
     int rc;
     memset(&mo, 0, sizeof mo);
-    mo.allocator = &o->a;
+    mo.allocator = &o->allocator;
     mv_error_clear(err);
     g_run = o;
     rc = mv_model_parse(&set, g_snapshot, g_snapshot_len, "demo-snapshot.json", &mo, err);
     if (rc != MV_OK)
         goto done;
-    reg = mv_registry_new(&o->a);
+    reg = mv_registry_new(&o->allocator);
     if (reg == NULL) {
         rc = mv_error_set(err, MV_ENOMEM, "registry: out of memory");
         goto done;
@@ -280,7 +229,7 @@ static void scan_loop(bool persistent) {
     mv_error err;
     oom o;
     oom_init(&o, 0, false);
-    mv_buf_init(&want, &o.a);
+    mv_buf_init(&want, &o.allocator);
     bool degraded = false;
     assert_int_equal(scan_run(&o, &want, &degraded, &err), MV_OK);
     assert_false(degraded);
@@ -294,7 +243,7 @@ static void scan_loop(bool persistent) {
     long n_degraded = 0;
     for (long n = 1; n <= total; n++) {
         oom_init(&o, n, persistent);
-        mv_buf_init(&got, &o.a);
+        mv_buf_init(&got, &o.allocator);
         degraded = false;
         int rc = scan_run(&o, &got, &degraded, &err);
         if (got.failed && rc == MV_OK)
@@ -370,13 +319,13 @@ static void test_engine_new(void **state) {
     mv_engine_options eo;
     memset(&eo, 0, sizeof eo);
     oom_init(&o, 0, false);
-    eo.allocator = &o.a;
+    eo.allocator = &o.allocator;
     assert_int_equal(mv_engine_new(&e, &eo, &err), MV_OK);
     size_t checks = mv_engine_check_count(e);
     mv_buf want, got;
     mv_buf_init(&want, NULL);
     mv_buf_init(&got, NULL);
-    o.armed = false;
+    o.paused = true;
     assert_false(scan_with(e, &want));
     mv_engine_free(e);
     assert_int_equal(o.live, 0);
@@ -387,7 +336,7 @@ static void test_engine_new(void **state) {
     for (int persistent = 0; persistent < 2; persistent++) {
         for (long n = 1; n <= total; n += step) {
             oom_init(&o, n, persistent != 0);
-            eo.allocator = &o.a;
+            eo.allocator = &o.allocator;
             mv_error_clear(&err);
             e = NULL;
             int rc = mv_engine_new(&e, &eo, &err);
@@ -397,7 +346,7 @@ static void test_engine_new(void **state) {
                  * with it is degraded, never clean; or the failure was
                  * absorbed and the scan is exactly the normal one. */
                 assert_int_equal(mv_engine_check_count(e), checks);
-                o.armed = false;
+                o.paused = true;
                 if (scan_with(e, &got))
                     degraded++;
                 else
@@ -468,7 +417,7 @@ static void test_config_discover(void **state) {
     mv_error err;
     oom_init(&o, 0, false);
     mv_buf_init(&want, NULL);
-    assert_int_equal(discover_run(&o.a, &want, &err), MV_OK);
+    assert_int_equal(discover_run(&o.allocator, &want, &err), MV_OK);
     assert_int_equal(o.live, 0);
     long total = o.calls;
     assert_true(total > 50);
@@ -477,7 +426,7 @@ static void test_config_discover(void **state) {
         for (long n = 1; n <= total; n++) {
             oom_init(&o, n, persistent != 0);
             mv_buf_init(&got, NULL);
-            int rc = discover_run(&o.a, &got, &err);
+            int rc = discover_run(&o.allocator, &got, &err);
             if (rc == MV_OK)
                 expect_same(&got, &want, "config", n);
             else
@@ -649,7 +598,7 @@ static oom *g_sqlite_run;
 #define SQL_HDR 16
 
 static void *sql_malloc(int n) {
-    if (g_sqlite_run != NULL && oom_refuse(g_sqlite_run))
+    if (g_sqlite_run != NULL && fail_alloc_refuse(g_sqlite_run))
         return NULL;
     char *p = malloc((size_t)n + SQL_HDR);
     if (p == NULL)
@@ -678,7 +627,7 @@ static int sql_size(void *q) {
 }
 
 static void *sql_realloc(void *q, int n) {
-    if (g_sqlite_run != NULL && oom_refuse(g_sqlite_run))
+    if (g_sqlite_run != NULL && fail_alloc_refuse(g_sqlite_run))
         return NULL;
     char *p = realloc((char *)q - SQL_HDR, (size_t)n + SQL_HDR);
     if (p == NULL)
@@ -716,7 +665,7 @@ static int store_run(oom *o, mv_buf *states, mv_error *err) {
     int rc;
     copy_template();
     g_sqlite_run = g_with_sqlite ? o : NULL;
-    mv_store *st = open_with(g_work, &o->a, false, &rc, err);
+    mv_store *st = open_with(g_work, &o->allocator, false, &rc, err);
     if (rc == MV_OK) {
         rc = apply(st, second, 4, states, err);
         mv_store_close(st);

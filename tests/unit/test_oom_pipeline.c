@@ -34,61 +34,19 @@
 #include <cmocka.h>
 
 #include "mcp/transport.h"
+#include "fail_alloc.h"
 #include "mcpvet/pipeline.h"
 #include "mcpvet/report.h"
 #include "mcpvet/store.h"
 
 /* ---------------------------------------------------------- allocator */
 
-typedef struct oom {
-    mv_allocator a;
-    long fail_at; /* 1-based; 0 = never */
-    bool persistent;
-    long calls, live;
-} oom;
-
-static bool oom_refuse(oom *o) {
-    o->calls++;
-    return o->fail_at > 0 && (o->persistent ? o->calls >= o->fail_at : o->calls == o->fail_at);
-}
-
-static void *oom_alloc(void *ctx, size_t size) {
-    oom *o = ctx;
-    if (oom_refuse(o))
-        return NULL;
-    void *p = malloc(size);
-    if (p != NULL)
-        o->live++;
-    return p;
-}
-
-static void *oom_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-    oom *o = ctx;
-    (void)old_size;
-    if (oom_refuse(o))
-        return NULL;
-    void *p = realloc(ptr, new_size);
-    if (p != NULL && ptr == NULL)
-        o->live++;
-    return p;
-}
-
-static void oom_free(void *ctx, void *ptr, size_t size) {
-    oom *o = ctx;
-    (void)size;
-    if (ptr != NULL)
-        o->live--;
-    free(ptr);
-}
+/* The shared counting allocator (tests/unit/support/fail_alloc.h). */
+typedef fail_alloc oom;
 
 static void oom_init(oom *o, long fail_at, bool persistent) {
-    memset(o, 0, sizeof(*o));
-    o->a.alloc = oom_alloc;
-    o->a.realloc = oom_realloc;
-    o->a.free = oom_free;
-    o->a.ctx = o;
-    o->fail_at = fail_at;
-    o->persistent = persistent;
+    fail_alloc_init(o, fail_at);
+    o->transient = !persistent;
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -237,7 +195,7 @@ static int pipeline_run(oom *o, mv_buf *out, mv_error *err) {
     int rc;
     memset(&po, 0, sizeof po);
     po.shared_engine = engine;
-    po.model.allocator = &o->a;
+    po.model.allocator = &o->allocator;
     po.model.keep_definitions = true;
     mv_error_clear(err);
     if ((rc = mv_pipeline_new(&p, &po, err)) != MV_OK)
@@ -456,7 +414,7 @@ static int mcp_run(oom *o, mv_buf *out, mv_error *err) {
     server.env = &env;
     server.n_env = 1;
     memset(&opts, 0, sizeof opts);
-    opts.allocator = &o->a;
+    opts.allocator = &o->allocator;
     opts.startup_timeout_ms = 60000;
     opts.request_timeout_ms = 60000;
     memset(&s, 0, sizeof s);

@@ -3,14 +3,20 @@
 
 #include <stdlib.h>
 
-static int should_fail(fail_alloc *fa) {
+bool fail_alloc_refuse(fail_alloc *fa) {
+    if (fa->paused)
+        return false;
     fa->calls++;
-    return fa->fail_at > 0 && fa->calls >= fa->fail_at;
+    bool no = fa->fail_at > 0 &&
+             (fa->transient ? fa->calls == fa->fail_at : fa->calls >= fa->fail_at);
+    if (no)
+        fa->failed++;
+    return no;
 }
 
 static void *fa_alloc(void *ctx, size_t size) {
     fail_alloc *fa = ctx;
-    if (should_fail(fa))
+    if (fail_alloc_refuse(fa))
         return NULL;
     void *p = malloc(size);
     if (p != NULL)
@@ -21,7 +27,7 @@ static void *fa_alloc(void *ctx, size_t size) {
 static void *fa_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
     fail_alloc *fa = ctx;
     (void)old_size;
-    if (should_fail(fa))
+    if (fail_alloc_refuse(fa))
         return NULL;
     void *p = realloc(ptr, new_size);
     if (p != NULL && ptr == NULL)
@@ -45,4 +51,7 @@ void fail_alloc_init(fail_alloc *fa, long fail_at) {
     fa->fail_at = fail_at;
     fa->calls = 0;
     fa->live = 0;
+    fa->failed = 0;
+    fa->transient = false;
+    fa->paused = false;
 }

@@ -52,7 +52,7 @@ static inline mv_store *fz_open(const char *path, bool create) {
     "\"string\"}},\"type\":\"object\"},\"name\":\"" name "\"}"
 
 static inline void fz_scan(mv_store *st, const char *server, const char *const *names,
-                    const char *const *defs, const mv_verdict *verdicts, size_t n) {
+                           const char *const *defs, const mv_verdict *verdicts, size_t n) {
     mv_scan_item items[8];
     mv_scan_server sv;
     mv_error err;

@@ -7,8 +7,8 @@ bool fail_alloc_refuse(fail_alloc *fa) {
     if (fa->paused)
         return false;
     fa->calls++;
-    bool no = fa->fail_at > 0 &&
-             (fa->transient ? fa->calls == fa->fail_at : fa->calls >= fa->fail_at);
+    bool no =
+        fa->fail_at > 0 && (fa->transient ? fa->calls == fa->fail_at : fa->calls >= fa->fail_at);
     if (no)
         fa->failed++;
     return no;

@@ -25,6 +25,7 @@
 #include "mcpvet/normalize.h"
 
 #include "normalize_chars.h"
+#include "precomp.h"
 
 #include <libstemmer.h>
 #include <string.h>
@@ -2058,6 +2059,14 @@ int mv_normalize_phrase(mv_normalizer *n, mv_arena *arena, const char *phrase, s
         rc = MV_EINVAL;
         goto done;
     }
+    /* Every phrase of the builtin rules was normalized at build time
+     * (precomp.h): the recorded output, in read-only memory. */
+    res = mv_precomp_phrase(len > 0 ? phrase : "", len, &rlen);
+    if (res != NULL) {
+        out->ptr = res;
+        out->len = rlen;
+        goto done;
+    }
     if (n->phrases == NULL) {
         n->phrases = mv_calloc(&n->alloc, 1, sizeof(phrase_cache));
         if (n->phrases == NULL) {
@@ -2085,6 +2094,9 @@ int mv_normalize_phrase(mv_normalizer *n, mv_arena *arena, const char *phrase, s
     }
     out->ptr = text;
     out->len = rlen;
+    if (mv_precomp_recording()) {
+        mv_precomp_note_phrase(len > 0 ? phrase : "", len, text, rlen);
+    }
 done:
     return rc;
 }

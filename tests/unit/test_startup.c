@@ -12,7 +12,10 @@
  *  - saved rules and saved automata load back identical, scan identically,
  *    and damaged or stale words are refused; out-of-memory is clean;
  *  - automata with 16-bit and 32-bit DFA cells and hybrid ones find what a
- *    naive search finds.
+ *    naive search finds;
+ *  - every phrase and automaton recorded at build time (precomp.h) equals
+ *    what normalizing and building it from scratch gives, and is what
+ *    mv_normalize_phrase and mv_ac_build return for that input.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +31,7 @@
 #include "fail_alloc.h"
 #include "mcpvet/ac.h"
 #include "mcpvet/normalize.h"
+#include "precomp.h"
 #include "rules_data.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -593,6 +597,78 @@ static void test_loaded_automaton_frees_handle_only(void **state) {
     mv_ac_free(ac);
 }
 
+/* The build-time tables (src/engine/precomp.h) hold exactly what the
+ * computation gives: each recorded phrase against mv_normalize from scratch,
+ * each recorded automaton against a fresh build of its builder content. */
+static void test_recorded_tables_equal_fresh(void **state) {
+    (void)state;
+    /* capability, shadowing, payload and the shared sensitive list */
+    assert_true(mv_pc_n_phrases > 1000);
+    assert_true(mv_pc_n_ac >= 5);
+    mv_normalizer *n = mv_normalizer_new(NULL);
+    mv_arena *arena = mv_arena_new(NULL, 0);
+    assert_non_null(n);
+    assert_non_null(arena);
+    for (size_t i = 0; i < mv_pc_n_phrases; i++) {
+        const uint32_t *ix = mv_pc_phrase_index + i * MV_PC_PHRASE_ENTRY;
+        const char *in = mv_pc_phrase_pool + ix[0];
+        const char *rec = mv_pc_phrase_pool + ix[2];
+        mv_norm_text want;
+        mv_arena_reset(arena);
+        assert_int_equal(mv_normalize(n, arena, in, ix[1], MV_NORM_DEFAULT, &want), MV_OK);
+        if (want.len != ix[3] || memcmp(want.text, rec, want.len) != 0)
+            fail_msg("recorded phrase %zu [%.*s] is [%.*s], fresh [%.*s]", i, (int)ix[1], in,
+                     (int)ix[3], rec, (int)want.len, want.text);
+        assert_int_equal(rec[ix[3]], '\0');
+        size_t got_len = 0;
+        assert_ptr_equal(mv_precomp_phrase(in, ix[1], &got_len), rec);
+        assert_int_equal(got_len, ix[3]);
+        mv_str got = MV_STR_NULL;
+        assert_int_equal(mv_normalize_phrase(n, arena, in, ix[1], &got), MV_OK);
+        assert_ptr_equal(got.ptr, rec);
+    }
+    /* not recorded: computed as before */
+    size_t len = 0;
+    static const char odd[] = "no rule says this \x01";
+    assert_null(mv_precomp_phrase(odd, sizeof(odd) - 1, &len));
+    for (size_t e = 0; e < mv_pc_n_ac; e++) {
+        const uint32_t *ix = mv_pc_ac_index + e * MV_PC_AC_ENTRY;
+        const uint32_t *k = mv_pc_ac_words + ix[3];
+        const char *bytes = (const char *)(k + 2 * (size_t)ix[1]);
+        mv_ac_builder *b = mv_ac_builder_new(NULL, ix[0]);
+        assert_non_null(b);
+        size_t off = 0;
+        for (size_t i = 0; i < ix[1]; i++) {
+            assert_int_equal(mv_ac_builder_add(b, bytes + off, k[2 * i], k[2 * i + 1]), MV_OK);
+            off += k[2 * i];
+        }
+        assert_int_equal(off, ix[2]);
+        uint32_t *key = calloc(mv_ac_builder_key(b, NULL), sizeof(uint32_t));
+        assert_non_null(key);
+        mv_ac_builder_key(b, key);
+        assert_memory_equal(key, k - 3, 3 * sizeof(uint32_t));
+        free(key);
+        mv_ac *fresh = NULL, *rec = NULL, *via = NULL;
+        assert_int_equal(mv_ac_build_fresh(&fresh, b), MV_OK);
+        assert_int_equal(mv_ac_load(&rec, NULL, mv_pc_ac_words + ix[4], ix[5]), MV_OK);
+        assert_int_equal(mv_ac_build(&via, b), MV_OK);
+        assert_true(mv_ac_equal(fresh, rec));
+        assert_true(mv_ac_equal(fresh, via));
+        /* one id more: not recorded, built */
+        assert_int_equal(mv_ac_builder_add(b, "zz", 2, 7), MV_OK);
+        mv_ac *other = NULL;
+        assert_int_equal(mv_ac_build(&other, b), MV_OK);
+        assert_false(mv_ac_equal(other, rec));
+        mv_ac_free(other);
+        mv_ac_free(fresh);
+        mv_ac_free(rec);
+        mv_ac_free(via);
+        mv_ac_builder_free(b);
+    }
+    mv_arena_free(arena);
+    mv_normalizer_free(n);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phrase_cache_rule_text),
@@ -604,6 +680,7 @@ int main(void) {
         cmocka_unit_test(test_directive_equal_sees_differences),
         cmocka_unit_test(test_automata_all_table_kinds),
         cmocka_unit_test(test_loaded_automaton_frees_handle_only),
+        cmocka_unit_test(test_recorded_tables_equal_fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,8 @@
 #include "precomp.h"
 #include "precomp_record.h"
 
+#include <utf8proc.h>
+
 static int write_words(FILE *f, const char *type, const char *name, const uint32_t *w, size_t n) {
     int bad = fprintf(f, "const %s %s[%zu] = {\n", type, name, n > 0 ? n : 1) < 0;
     for (size_t i = 0; i < n && !bad; i++) {
@@ -140,7 +142,10 @@ static int write_recorded(FILE *f) {
     bad |= fprintf(f, "const char mv_pc_phrase_pool[%zu] = {\n", pool_len + 1) < 0;
     for (size_t i = 0; i <= pool_len && !bad; i++)
         bad |= fprintf(f, "%d,%s", (int)(signed char)pool[i], (i % 24 == 23) ? "\n" : "") < 0;
-    bad |= fprintf(f, "\n};\n\n"
+    bad |= fprintf(f, "\n};\nconst char mv_pc_utf8proc_version[] = \"%s\";\n"
+                   "const char mv_pc_unicode_version[] = \"%s\";\n",
+                   utf8proc_version(), utf8proc_unicode_version()) < 0;
+    bad |= fprintf(f, "\n"
                       "/* The engine binary records nothing. */\n"
                       "bool mv_precomp_recording(void) {\n    return false;\n}\n\n"
                       "void mv_precomp_note_phrase(const char *in, size_t in_len, const char *out,\n"

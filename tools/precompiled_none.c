@@ -27,6 +27,8 @@ const uint32_t mv_pc_phrase_index[1] = {0};
 const size_t mv_pc_phrase_n_slots = 0;
 const uint32_t mv_pc_phrase_slots[1] = {0};
 const char mv_pc_phrase_pool[1] = {0};
+const char mv_pc_utf8proc_version[] = "";
+const char mv_pc_unicode_version[] = "";
 
 static bool recording;
 static bool failed;

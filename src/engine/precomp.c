@@ -5,6 +5,12 @@
 #include "precomp.h"
 
 #include <string.h>
+#include <utf8proc.h>
+
+bool mv_precomp_phrases_usable(void) {
+    return mv_pc_phrase_n_slots > 0 && strcmp(mv_pc_utf8proc_version, utf8proc_version()) == 0 &&
+           strcmp(mv_pc_unicode_version, utf8proc_unicode_version()) == 0;
+}
 
 const char *mv_precomp_phrase(const char *phrase, size_t len, size_t *out_len) {
     const char *res = NULL;

@@ -7,7 +7,8 @@
  * read-only tables (generated/precompiled.c). At run time
  * mv_normalize_phrase and mv_ac_build look their input up first:
  *
- *  - a phrase is found by its exact bytes and gives the recorded output;
+ *  - a phrase is found by its exact bytes and gives the recorded output
+ *    (when the process runs the utf8proc the build recorded with);
  *  - an automaton is found by its builder's exact content (flags, every
  *    pattern's bytes, length and id, in order) and is loaded in place from
  *    the saved words (mv_ac_load: nothing copied, pages mapped on use).
@@ -49,6 +50,11 @@ extern const uint32_t mv_pc_phrase_index[];
 extern const size_t mv_pc_phrase_n_slots; /* a power of two, or 0 */
 extern const uint32_t mv_pc_phrase_slots[]; /* entry index + 1, 0 = empty */
 extern const char mv_pc_phrase_pool[];
+/* The utf8proc the phrases were normalized with: NFKC and the character
+ * categories come from it at run time, so the recorded phrases are used
+ * only when the library is the same version. */
+extern const char mv_pc_utf8proc_version[];
+extern const char mv_pc_unicode_version[];
 
 /* FNV-1a, shared by the generator (which lays out the slots) and the
  * lookup. */
@@ -60,6 +66,10 @@ static inline uint64_t mv_pc_hash(const char *s, size_t n) {
     }
     return h;
 }
+
+/* True when the recorded phrases were made with this process's utf8proc
+ * (mv_normalizer_new asks once). */
+bool mv_precomp_phrases_usable(void);
 
 /* The recorded normalization of phrase[0..len), or NULL. */
 const char *mv_precomp_phrase(const char *phrase, size_t len, size_t *out_len);

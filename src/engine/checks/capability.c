@@ -262,9 +262,9 @@ typedef struct line_reader {
 static bool next_line(line_reader *r, mv_str *line) {
     while (r->p < r->end) {
         const char *s = r->p;
-        const char *e = s;
-        while (e < r->end && *e != '\n')
-            e++;
+        const char *e = memchr(s, '\n', (size_t)(r->end - s));
+        if (e == NULL)
+            e = r->end;
         r->p = e < r->end ? e + 1 : e;
         while (s < e && is_space((unsigned char)*s))
             s++;
@@ -276,6 +276,17 @@ static bool next_line(line_reader *r, mv_str *line) {
         return true;
     }
     return false;
+}
+
+static size_t count_lines(const char *data, size_t len) {
+    size_t n = 0;
+    for (const char *p = data, *end = data + len; p < end; n++) {
+        p = memchr(p, '\n', (size_t)(end - p));
+        if (p == NULL)
+            break;
+        p++;
+    }
+    return n;
 }
 
 /* Split off the first whitespace-separated token; *rest is trimmed. */
@@ -420,8 +431,10 @@ static int add_shared(void *p, mv_str cls, mv_str phrase) {
     unsigned bounds = (word_byte(phrase.ptr[0]) ? B_LEFT : 0u) |
                       (word_byte(phrase.ptr[phrase.len - 1]) ? B_RIGHT : 0u);
     bool path = false;
-    for (size_t i = 0; i < phrase.len; i++)
-        path = path || strchr("/\\.~_", phrase.ptr[i]) != NULL;
+    for (size_t i = 0; i < phrase.len && !path; i++) {
+        char ch = phrase.ptr[i];
+        path = ch == '/' || ch == '\\' || ch == '.' || ch == '~' || ch == '_';
+    }
     int rc = add_term(c->st, c->terms, c->n, c->tmp, phrase, T_RES, bounds, (size_t)ri, path);
     /* The stemmer folds "conversation" into "conversion": "Full
      * conversion" of a document is not the full conversation. The
@@ -440,9 +453,7 @@ static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_
         return MV_ECHECK;
     if (mv_sensitive_each(add_shared, &sc) != MV_OK)
         return MV_ECHECK;
-    size_t lines = 1 + sc.count;
-    for (size_t i = 0; i < len; i++)
-        lines += data[i] == '\n';
+    size_t lines = 1 + sc.count + count_lines(data, len);
     st->term = mv_arena_calloc(st->arena, lines, sizeof(*st->term));
     if (st->term == NULL)
         return MV_ENOMEM;
@@ -637,23 +648,33 @@ static int load_sinks(cap_state *st, mv_normalizer *n) {
     size_t len = 0;
     if (mv_rules_find("capability_sinks", &data, &len) != 0)
         return MV_ECHECK;
-    size_t lines = 1;
-    for (size_t i = 0; i < len; i++)
-        lines += data[i] == '\n';
-    st->sinks = mv_arena_calloc(st->arena, lines, sizeof(*st->sinks));
-    st->mods = mv_arena_calloc(st->arena, lines, sizeof(*st->mods));
-    st->vague = mv_arena_calloc(st->arena, lines, sizeof(*st->vague));
-    size_t words = 1;
-    for (size_t i = 0; i < len; i++)
-        words += data[i] == ' ';
-    st->reach = mv_arena_calloc(st->arena, words, sizeof(*st->reach));
-    st->except = mv_arena_calloc(st->arena, words, sizeof(*st->except));
-    st->dest = mv_arena_calloc(st->arena, words, sizeof(*st->dest));
+    /* Table sizes from a first pass: one entry per sink, modifier or vague
+     * line, one per word of a reach, except or destination line (the
+     * tables used to be sized by the whole file's words, ~200 KB zeroed
+     * on every start). */
+    size_t n_line = 1, n_word = 1;
+    line_reader pre = {data, data + len};
+    mv_str line;
+    while (next_line(&pre, &line)) {
+        mv_str kw = token(&line);
+        if (str_is(kw, "reach") || str_is(kw, "except") || str_is(kw, "destination")) {
+            n_word++;
+            for (size_t i = 0; i < line.len; i++)
+                n_word += is_space((unsigned char)line.ptr[i]);
+        } else {
+            n_line++;
+        }
+    }
+    st->sinks = mv_arena_calloc(st->arena, n_line, sizeof(*st->sinks));
+    st->mods = mv_arena_calloc(st->arena, n_line, sizeof(*st->mods));
+    st->vague = mv_arena_calloc(st->arena, n_line, sizeof(*st->vague));
+    st->reach = mv_arena_calloc(st->arena, n_word, sizeof(*st->reach));
+    st->except = mv_arena_calloc(st->arena, n_word, sizeof(*st->except));
+    st->dest = mv_arena_calloc(st->arena, n_word, sizeof(*st->dest));
     if (st->sinks == NULL || st->mods == NULL || st->vague == NULL || st->reach == NULL ||
         st->except == NULL || st->dest == NULL)
         return MV_ENOMEM;
     line_reader r = {data, data + len};
-    mv_str line;
     while (next_line(&r, &line)) {
         mv_str kw = token(&line);
         if (str_is(kw, "sink") || str_is(kw, "modifier")) {

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mcpvet/ac.h"
 
@@ -56,14 +57,23 @@ extern const char mv_pc_phrase_pool[];
 extern const char mv_pc_utf8proc_version[];
 extern const char mv_pc_unicode_version[];
 
-/* FNV-1a, shared by the generator (which lays out the slots) and the
- * lookup. */
+/* Hash of a phrase, shared by the generator (which lays out the slots) and
+ * the lookup: eight bytes per step. A host that hashed differently would
+ * only miss and normalize, never find a wrong entry (keys are compared in
+ * full). */
 static inline uint64_t mv_pc_hash(const char *s, size_t n) {
-    uint64_t h = 0xCBF29CE484222325u;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001B3u;
+    uint64_t h = 0x9E3779B97F4A7C15u ^ (uint64_t)n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 32;
     }
+    uint64_t t = 0;
+    memcpy(&t, s + i, n - i);
+    h = (h ^ t) * 0xC4CEB9FE1A85EC53u;
+    h ^= h >> 29;
     return h;
 }
 

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capability_saved.h"
 #include "directive_rules.h"
+#include "mcpvet/check.h"
 #include "mcpvet/engine.h"
 #include "precomp.h"
 #include "precomp_record.h"
@@ -69,6 +71,48 @@ static int record_engine(mv_error *err) {
     mv_precomp_record(false);
     mv_engine_free(e);
     return rc;
+}
+
+extern const mv_check mv_check_capability_mismatch;
+
+/* The recorded automaton whose saved words equal ac's. */
+static uint32_t recorded_ac(void *ctx, const mv_ac *ac) {
+    const rec_phrase *ph;
+    const rec_ac *acs;
+    size_t n_ph, n_ac;
+    uint32_t found = UINT32_MAX;
+    (void)ctx;
+    (void)mv_precomp_recorded(&ph, &n_ph, &acs, &n_ac);
+    size_t n = mv_ac_saved_words(ac);
+    uint32_t *w = malloc(n * sizeof(uint32_t));
+    if (w == NULL)
+        return found;
+    mv_ac_save(ac, w);
+    for (size_t i = 0; i < n_ac && found == UINT32_MAX; i++)
+        if (acs[i].n_words == n && memcmp(acs[i].words, w, n * sizeof(uint32_t)) == 0)
+            found = (uint32_t)i;
+    free(w);
+    return found;
+}
+
+/* capability.mismatch's state, parsed now and saved (capability_saved.h);
+ * its automata refer to the recorded ones. */
+static int write_capability(FILE *f) {
+    void *st = NULL;
+    uint32_t *words = NULL;
+    size_t n = 0;
+    int bad = mv_cap_init_runtime(NULL, &st) != MV_OK ||
+              mv_cap_save(st, recorded_ac, NULL, &words, &n) != MV_OK;
+    if (!bad) {
+        bad |= fprintf(f, "\n/* capability.mismatch's state (capability_saved.h). */\n"
+                          "const size_t mv_cap_precompiled_n_words = %zu;\n",
+                       n) < 0;
+        bad |= write_words(f, "uint32_t", "mv_cap_precompiled_words", words, n) != 0;
+    }
+    if (words != NULL)
+        mv_free(NULL, words, n * sizeof(uint32_t));
+    mv_check_capability_mismatch.fini(NULL, st);
+    return bad ? -1 : 0;
 }
 
 static int write_recorded(FILE *f) {
@@ -192,7 +236,8 @@ int main(int argc, char **argv) {
         goto done;
     }
     f = fopen(tmp, "w");
-    if (f == NULL || write_table(f, words, n, hash) != 0 || write_recorded(f) != 0) {
+    if (f == NULL || write_table(f, words, n, hash) != 0 || write_recorded(f) != 0 ||
+        write_capability(f) != 0) {
         perror(tmp);
         goto done;
     }

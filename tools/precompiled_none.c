@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capability_saved.h"
 #include "precomp.h"
 #include "precomp_record.h"
 
@@ -18,6 +19,9 @@ extern const size_t mv_dr_precompiled_n_words;
 
 const uint32_t mv_dr_precompiled_words[1] = {0};
 const size_t mv_dr_precompiled_n_words = 0;
+
+const uint32_t mv_cap_precompiled_words[1] = {0};
+const size_t mv_cap_precompiled_n_words = 0;
 
 const size_t mv_pc_n_ac = 0;
 const uint32_t mv_pc_ac_index[1] = {0};

@@ -15,7 +15,9 @@
  *    naive search finds;
  *  - every phrase and automaton recorded at build time (precomp.h) equals
  *    what normalizing and building it from scratch gives, and is what
- *    mv_normalize_phrase and mv_ac_build return for that input.
+ *    mv_normalize_phrase and mv_ac_build return for that input;
+ *  - capability.mismatch's state saved at build time loads equal to the
+ *    state parsed from its rule files, and stale words are refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,9 +29,11 @@
 
 #include <cmocka.h>
 
+#include "checks/capability_saved.h"
 #include "checks/directive_rules.h"
 #include "fail_alloc.h"
 #include "mcpvet/ac.h"
+#include "mcpvet/check.h"
 #include "mcpvet/normalize.h"
 #include "precomp.h"
 #include "rules_data.h"
@@ -671,6 +675,55 @@ static void test_recorded_tables_equal_fresh(void **state) {
     mv_normalizer_free(n);
 }
 
+extern const mv_check mv_check_capability_mismatch;
+
+static void test_capability_saved_equals_runtime(void **state) {
+    (void)state;
+    const mv_check *cap = &mv_check_capability_mismatch;
+    size_t n = mv_cap_precompiled_n_words;
+    void *rt = NULL, *ld = NULL, *via = NULL;
+    assert_true(n > 1000);
+    assert_int_equal(mv_cap_init_runtime(NULL, &rt), MV_OK);
+    assert_int_equal(mv_cap_load(NULL, mv_cap_precompiled_words, n, &ld), MV_OK);
+    assert_true(mv_cap_state_equal(rt, ld));
+    assert_true(mv_cap_state_equal(ld, rt));
+    assert_int_equal(cap->init(NULL, &via), MV_OK);
+    assert_true(mv_cap_state_equal(rt, via));
+    /* damaged or stale words are refused */
+    uint32_t *w = malloc(n * sizeof(uint32_t));
+    assert_non_null(w);
+    static const size_t flip[] = {0, 1, 2, 3, 4, 5, 6, 25, 28, 29};
+    for (size_t k = 0; k < sizeof(flip) / sizeof(flip[0]); k++) {
+        memcpy(w, mv_cap_precompiled_words, n * sizeof(uint32_t));
+        w[flip[k]] ^= 0x40000u;
+        void *bad = (void *)w;
+        assert_int_equal(mv_cap_load(NULL, w, n, &bad), MV_EINVAL);
+        assert_null(bad);
+    }
+    void *bad = NULL;
+    assert_int_equal(mv_cap_load(NULL, mv_cap_precompiled_words, n - 1, &bad), MV_EINVAL);
+    assert_int_equal(mv_cap_load(NULL, NULL, 0, &bad), MV_EINVAL);
+    free(w);
+    /* out of memory while loading: clean */
+    for (long k = 1; k < 12; k++) {
+        fail_alloc fa;
+        fail_alloc_init(&fa, k);
+        void *x = NULL;
+        int rc = mv_cap_load(&fa.allocator, mv_cap_precompiled_words, n, &x);
+        if (rc == MV_OK) {
+            assert_true(mv_cap_state_equal(rt, x));
+            cap->fini(&fa.allocator, x);
+        } else {
+            assert_int_equal(rc, MV_ENOMEM);
+            assert_null(x);
+        }
+        assert_int_equal(fa.live, 0);
+    }
+    cap->fini(NULL, rt);
+    cap->fini(NULL, ld);
+    cap->fini(NULL, via);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phrase_cache_rule_text),
@@ -683,6 +736,7 @@ int main(void) {
         cmocka_unit_test(test_automata_all_table_kinds),
         cmocka_unit_test(test_loaded_automaton_frees_handle_only),
         cmocka_unit_test(test_recorded_tables_equal_fresh),
+        cmocka_unit_test(test_capability_saved_equals_runtime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

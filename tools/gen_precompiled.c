@@ -104,8 +104,9 @@ static int write_capability(FILE *f) {
     int bad = mv_cap_init_runtime(NULL, &st) != MV_OK ||
               mv_cap_save(st, recorded_ac, NULL, &words, &n) != MV_OK;
     if (!bad) {
-        bad |= fprintf(f, "\n/* capability.mismatch's state (capability_saved.h). */\n"
-                          "const size_t mv_cap_precompiled_n_words = %zu;\n",
+        bad |= fprintf(f,
+                       "\n/* capability.mismatch's state (capability_saved.h). */\n"
+                       "const size_t mv_cap_precompiled_n_words = %zu;\n",
                        n) < 0;
         bad |= write_words(f, "uint32_t", "mv_cap_precompiled_words", words, n) != 0;
     }
@@ -186,17 +187,20 @@ static int write_recorded(FILE *f) {
     bad |= fprintf(f, "const char mv_pc_phrase_pool[%zu] = {\n", pool_len + 1) < 0;
     for (size_t i = 0; i <= pool_len && !bad; i++)
         bad |= fprintf(f, "%d,%s", (int)(signed char)pool[i], (i % 24 == 23) ? "\n" : "") < 0;
-    bad |= fprintf(f, "\n};\nconst char mv_pc_utf8proc_version[] = \"%s\";\n"
+    bad |= fprintf(f,
+                   "\n};\nconst char mv_pc_utf8proc_version[] = \"%s\";\n"
                    "const char mv_pc_unicode_version[] = \"%s\";\n",
                    utf8proc_version(), utf8proc_unicode_version()) < 0;
-    bad |= fprintf(f, "\n"
-                      "/* The engine binary records nothing. */\n"
-                      "bool mv_precomp_recording(void) {\n    return false;\n}\n\n"
-                      "void mv_precomp_note_phrase(const char *in, size_t in_len, const char *out,\n"
-                      "                            size_t out_len) {\n"
-                      "    (void)in;\n    (void)in_len;\n    (void)out;\n    (void)out_len;\n}\n\n"
-                      "void mv_precomp_note_ac(const uint32_t *key, size_t key_words, const mv_ac *ac) {\n"
-                      "    (void)key;\n    (void)key_words;\n    (void)ac;\n}\n") < 0;
+    bad |=
+        fprintf(
+            f, "\n"
+               "/* The engine binary records nothing. */\n"
+               "bool mv_precomp_recording(void) {\n    return false;\n}\n\n"
+               "void mv_precomp_note_phrase(const char *in, size_t in_len, const char *out,\n"
+               "                            size_t out_len) {\n"
+               "    (void)in;\n    (void)in_len;\n    (void)out;\n    (void)out_len;\n}\n\n"
+               "void mv_precomp_note_ac(const uint32_t *key, size_t key_words, const mv_ac *ac) {\n"
+               "    (void)key;\n    (void)key_words;\n    (void)ac;\n}\n") < 0;
 done:
     free(index);
     free(words);

@@ -48,7 +48,7 @@ extern const uint32_t mv_pc_ac_index[];
 extern const uint32_t mv_pc_ac_words[];
 extern const size_t mv_pc_n_phrases;
 extern const uint32_t mv_pc_phrase_index[];
-extern const size_t mv_pc_phrase_n_slots; /* a power of two, or 0 */
+extern const size_t mv_pc_phrase_n_slots;   /* a power of two, or 0 */
 extern const uint32_t mv_pc_phrase_slots[]; /* entry index + 1, 0 = empty */
 extern const char mv_pc_phrase_pool[];
 /* The utf8proc the phrases were normalized with: NFKC and the character

@@ -1031,18 +1031,68 @@ static void test_compiled_once(void **state) {
  * prose, after a credential name, and glued to word characters. */
 static size_t lazy_texts(char (*out)[512], size_t cap) {
     static const char *const heads[] = {
-        "AKIA", "ASIA", "AIza", "AccountKey=", "SharedAccessKey=", "https://x.blob.core/?sv=1&sig=",
-        "abc8Q~", "-----BEGIN RSA PRIVATE KEY-----\n", "ghp_", "github_pat_", "glpat-", "xoxb-",
-        "hooks.slack.com/services/T0123ABCD/B0123ABCD/", "discord.com/api/webhooks/123456789012345678/",
-        "sk_live_", "whsec_", "sk-ant-api03-", "sk-proj-", "sk-", "sk-or-v1-", "hf_", "gsk_", "r8_",
-        "xai-", "pplx-", "tvly-dev-", "lsv2_pt_", "GOCSPX-", "SG.", "npm_", "pypi-AgEIcHlwaS5vcmc",
-        "shpat_", "hvs.", "dop_v1_", "pat-na1-", "lin_api_", "ntn_", "secret_", "ATATT3", "PMAK-",
-        "dapi", "sntrys_", "glsa_", "glc_", "sbp_", "sb_secret_", "AGE-SECRET-KEY-1", "dp.pt.",
-        "sq0atp-", "key-", "123456789:AA", "figd_", "eyJhbGciOiJIUzI1NiJ9.", "Authorization: Bearer ",
-        "Authorization: Basic ", "postgres://admin:", "password = ", "api_key: \"", "token=",
+        "AKIA",
+        "ASIA",
+        "AIza",
+        "AccountKey=",
+        "SharedAccessKey=",
+        "https://x.blob.core/?sv=1&sig=",
+        "abc8Q~",
+        "-----BEGIN RSA PRIVATE KEY-----\n",
+        "ghp_",
+        "github_pat_",
+        "glpat-",
+        "xoxb-",
+        "hooks.slack.com/services/T0123ABCD/B0123ABCD/",
+        "discord.com/api/webhooks/123456789012345678/",
+        "sk_live_",
+        "whsec_",
+        "sk-ant-api03-",
+        "sk-proj-",
+        "sk-",
+        "sk-or-v1-",
+        "hf_",
+        "gsk_",
+        "r8_",
+        "xai-",
+        "pplx-",
+        "tvly-dev-",
+        "lsv2_pt_",
+        "GOCSPX-",
+        "SG.",
+        "npm_",
+        "pypi-AgEIcHlwaS5vcmc",
+        "shpat_",
+        "hvs.",
+        "dop_v1_",
+        "pat-na1-",
+        "lin_api_",
+        "ntn_",
+        "secret_",
+        "ATATT3",
+        "PMAK-",
+        "dapi",
+        "sntrys_",
+        "glsa_",
+        "glc_",
+        "sbp_",
+        "sb_secret_",
+        "AGE-SECRET-KEY-1",
+        "dp.pt.",
+        "sq0atp-",
+        "key-",
+        "123456789:AA",
+        "figd_",
+        "eyJhbGciOiJIUzI1NiJ9.",
+        "Authorization: Bearer ",
+        "Authorization: Basic ",
+        "postgres://admin:",
+        "password = ",
+        "api_key: \"",
+        "token=",
     };
-    static const char *const alpha[] = {ALNUM, "0123456789abcdef", "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567",
-                                        "abc-_.~+/="};
+    static const char *const alpha[] = {ALNUM, "0123456789abcdef",
+                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "abc-_.~+/="};
     static const size_t lens[] = {7, 16, 24, 33, 36, 40, 44, 64, 90, 140, 300};
     static const char *const pre[] = {"", "Use ", "x", "export TOKEN=", "(see "};
     static const char *const post[] = {"", " now.", "z", "@db.example.com/x", "\")"};
@@ -1094,8 +1144,8 @@ static void *lazy_scan_all(void *p) {
         mv_arena_reset(arena);
         mv_secrets_scanner_init(&sc, r->s, arena);
         r->rc = mv_secrets_scan(&sc, r->texts[i], strlen(r->texts[i]),
-                                i % 3 == 0 ? MV_SECRETS_ENTROPY : 0, MV_STR_NULL, r->m + i * 16,
-                                16, &r->count[i]);
+                                i % 3 == 0 ? MV_SECRETS_ENTROPY : 0, MV_STR_NULL, r->m + i * 16, 16,
+                                &r->count[i]);
     }
     mv_arena_free(arena);
     return NULL;
@@ -1114,8 +1164,8 @@ static void test_lazy_equals_eager(void **state) {
     for (int jit = 0; jit < 2; jit++) {
         mv_secrets_options eo = {0, 0, 0, jit == 0, true};
         mv_secrets_options lo = {0, 0, 0, jit == 0, false};
-        lazy_run want = {NULL, texts, n, calloc(n * 16, sizeof(mv_secret_match)),
-                         calloc(n, sizeof(size_t)), 0};
+        lazy_run want = {
+            NULL, texts, n, calloc(n * 16, sizeof(mv_secret_match)), calloc(n, sizeof(size_t)), 0};
         lazy_run got[2];
         assert_int_equal(mv_secrets_new(&want.s, NULL, &eo), 0);
         lazy_scan_all(&want);
@@ -1125,8 +1175,9 @@ static void test_lazy_equals_eager(void **state) {
         assert_int_equal(mv_secrets_new(&lazy, NULL, &lo), 0);
         pthread_t th[2];
         for (int t = 0; t < 2; t++) {
-            got[t] = (lazy_run){lazy, texts, n, calloc(n * 16, sizeof(mv_secret_match)),
-                                calloc(n, sizeof(size_t)), 0};
+            got[t] = (lazy_run){
+                lazy, texts, n, calloc(n * 16, sizeof(mv_secret_match)), calloc(n, sizeof(size_t)),
+                0};
             assert_int_equal(pthread_create(&th[t], NULL, lazy_scan_all, &got[t]), 0);
         }
         for (int t = 0; t < 2; t++)

@@ -1159,10 +1159,9 @@ static bool sinks_same(const cap_sink *x, const cap_sink *y, size_t n) {
 
 bool mv_cap_state_equal(const void *px, const void *py) {
     const cap_state *x = px, *y = py;
-    bool same = x->n_classes == y->n_classes && x->n_res == y->n_res &&
-                x->n_terms == y->n_terms && x->n_sinks == y->n_sinks && x->n_mods == y->n_mods &&
-                x->n_vague == y->n_vague && x->n_reach == y->n_reach &&
-                x->n_except == y->n_except && x->n_dest == y->n_dest &&
+    bool same = x->n_classes == y->n_classes && x->n_res == y->n_res && x->n_terms == y->n_terms &&
+                x->n_sinks == y->n_sinks && x->n_mods == y->n_mods && x->n_vague == y->n_vague &&
+                x->n_reach == y->n_reach && x->n_except == y->n_except && x->n_dest == y->n_dest &&
                 x->narrow_mask == y->narrow_mask && x->freetext_mask == y->freetext_mask &&
                 x->sensitive_mask == y->sensitive_mask && x->restate_mask == y->restate_mask &&
                 x->credparam == y->credparam && x->upload == y->upload && x->dbconn == y->dbconn &&
@@ -1193,8 +1192,7 @@ bool mv_cap_state_equal(const void *px, const void *py) {
                memcmp(x->reach[i].canon, y->reach[i].canon, x->reach[i].len) == 0;
     return same && sinks_same(x->sinks, y->sinks, x->n_sinks) &&
            sinks_same(x->mods, y->mods, x->n_mods) &&
-           sinks_same(x->except, y->except, x->n_except) &&
-           sinks_same(x->dest, y->dest, x->n_dest);
+           sinks_same(x->except, y->except, x->n_except) && sinks_same(x->dest, y->dest, x->n_dest);
 }
 
 static int cap_init(const mv_allocator *a, void **state) {

@@ -28,8 +28,7 @@ int mv_cap_init_runtime(const mv_allocator *a, void **state);
 
 /* Save a state (from mv_cap_init_runtime) as words (caller frees with
  * mv_free(NULL, words, n * 4)). Returns 0, MV_ENOMEM or MV_EINVAL. */
-int mv_cap_save(const void *state, mv_cap_ac_ref ref, void *ctx, uint32_t **words,
-                size_t *n_words);
+int mv_cap_save(const void *state, mv_cap_ac_ref ref, void *ctx, uint32_t **words, size_t *n_words);
 
 /* Load saved words (which must outlive the state). MV_EINVAL when they do
  * not match the embedded rules or this build (stale), MV_ENOMEM. */

@@ -113,10 +113,11 @@ typedef struct mv_dr_use {
     uint32_t slot;
 } mv_dr_use;
 
-/* Term flags. */
+/* Term flags. PLAIN: the term is only words, so '_' '/' '\\' '@' next to
+ * it glue it into an identifier. */
 #define MV_DR_TERM_LEFT 1u  /* first character is a word character: needs a boundary */
 #define MV_DR_TERM_RIGHT 2u /* last character is a word character: needs a boundary */
-#define MV_DR_TERM_PLAIN 4u /* only words: '_' '/' '\\' '@' next to it glue it into an identifier */
+#define MV_DR_TERM_PLAIN 4u
 
 /* Six 32-bit words, exactly as saved (mv_dr_save), so loaded rules read
  * their term table in place instead of converting 47,000 entries. */
@@ -144,7 +145,7 @@ typedef struct mv_dr_rules {
     mv_dr_term *terms;
     size_t n_terms;
     const char *term_text; /* the terms' texts (mv_dr_term.text) */
-    mv_dr_use *uses; /* grouped by term */
+    mv_dr_use *uses;       /* grouped by term */
     size_t n_uses;
     size_t max_term_len;
     mv_dr_words negation; /* [words negation] */

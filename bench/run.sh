@@ -307,6 +307,39 @@ fi
 say "mcpvet scan of a 10-tool file: $small_ms ms wall ($how)"
 say ""
 
+# ------------------------------------------------- start-up (issue 15)
+# Process start alone (`mcpvet --version`: loader and libraries) and a
+# 20-tool scan end to end (engine start-up, parse, scan, report): callgrind
+# instructions (repeatable on a busy machine), minor page faults (each costs
+# microseconds in a VM guest) and wall-clock medians (hyperfine, 50 runs).
+gen 20 "$OUT/registry-20.json"
+say "== start-up (issue 15 targets: start-up <= 2 ms, a 20-tool scan <= 4 ms wall)"
+scan20="$MCPVET scan --tools $OUT/registry-20.json --format json --output $OUT/report-20.json --jobs 1"
+if [ $have_cg = yes ]; then
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind-version.out" "$MCPVET" \
+        --version >/dev/null 2>"$OUT/callgrind-version.log" || true
+    ver_ir=$(awk '/Collected :/ {gsub(",", "", $NF); print $NF}' "$OUT/callgrind-version.log" |
+        tail -n 1)
+    cg 20 "$OUT/registry-20.json"
+    say "instructions: mcpvet --version ${ver_ir:-?}; 20-tool scan $(cat "$OUT/ir-20.txt")" \
+        "(engine start-up $(cg_incl "$OUT/callgrind-20-incl.txt" 'engine\.c:mv_engine_new$'))"
+fi
+# shellcheck disable=SC2086
+"$TIME" -f '%R' -o "$OUT/faults-version.txt" "$MCPVET" --version >/dev/null 2>&1 || true
+# shellcheck disable=SC2086
+"$TIME" -f '%R' -o "$OUT/faults-20.txt" $scan20 >/dev/null 2>&1 || true
+say "minor page faults: mcpvet --version $(cat "$OUT/faults-version.txt"); 20-tool scan" \
+    "$(cat "$OUT/faults-20.txt")"
+if command -v hyperfine >/dev/null 2>&1; then
+    hyperfine -N --style none --warmup 5 --runs 50 -i --export-json "$OUT/startup.json" \
+        "$MCPVET --version" "$scan20" >/dev/null 2>&1
+    say "$(awk -F: '/"median"/ {gsub(/[ ,]/, "", $2); m[++k] = $2 * 1000}
+        END {printf "wall (hyperfine, median of 50): mcpvet --version %.2f ms; 20-tool scan %.2f ms",
+             m[1], m[2]}' "$OUT/startup.json")"
+fi
+say "load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
+say ""
+
 say "== injected attacks flagged: caught/injected (caught by the check of their category)"
 for n in $SIZES; do
     say "$(awk -v n="$n" '$1=="detect" {s = s sprintf("%s %d/%d (%d)  ", $2, $4, $3, $5)}

@@ -99,7 +99,9 @@ int mv_normalize(mv_normalizer *n, mv_arena *arena, const char *raw, size_t len,
  * Normalize a rule phrase exactly as tool text is normalized with
  * MV_NORM_DEFAULT, so rule authors write plain phrases ("don't reveal",
  * "ignore previous instructions") and they meet the tool text byte for
- * byte. out->ptr is NUL-terminated arena memory (no offset map).
+ * byte. out->ptr is NUL-terminated (no offset map): arena memory, or for
+ * a phrase of the builtin rules the read-only copy normalized at build time
+ * (src/engine/precomp.h), which lives as long as the program.
  * Returns 0, MV_ENOMEM, or MV_EINVAL (NULL arguments, oversized input).
  */
 int mv_normalize_phrase(mv_normalizer *n, mv_arena *arena, const char *phrase, size_t len,

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "precomp.h"
+
 #define NO_NODE UINT32_MAX
 #define DENSE_DEPTH 1 /* hybrid: states at depth <= this get a full row */
 /* Full DFA when states x classes fits this many cells (16 MiB of table). */
@@ -283,7 +285,7 @@ static int build_dfa(mv_ac *ac) {
     return MV_OK;
 }
 
-int mv_ac_build(mv_ac **out, const mv_ac_builder *b) {
+int mv_ac_build_fresh(mv_ac **out, const mv_ac_builder *b) {
     int rc = MV_OK;
     mv_ac *ac = NULL;
     uint32_t *queue = NULL, *new_index = NULL, *path = NULL;
@@ -488,6 +490,80 @@ done:
         ac = NULL;
     }
     *out = ac;
+    return rc;
+}
+
+/* ---- recorded automata (precomp.h) */
+
+size_t mv_ac_builder_key(const mv_ac_builder *b, uint32_t *w) {
+    size_t n = 3 + 2 * b->n_patterns + (b->pool_len + 3) / 4;
+    if (w != NULL) {
+        w[0] = b->flags;
+        w[1] = (uint32_t)b->n_patterns;
+        w[2] = (uint32_t)b->pool_len;
+        for (size_t i = 0; i < b->n_patterns; i++) {
+            w[3 + 2 * i] = b->patterns[i].len;
+            w[4 + 2 * i] = b->patterns[i].id;
+        }
+        uint32_t *pool = w + 3 + 2 * b->n_patterns;
+        if (b->pool_len % 4 != 0)
+            pool[b->pool_len / 4] = 0;
+        if (b->pool_len > 0)
+            memcpy(pool, b->pool, b->pool_len);
+    }
+    return n;
+}
+
+/* The recorded automaton of exactly this builder content, loaded in place:
+ * *found false when there is none (or its words do not load). Patterns sit
+ * in the pool in insertion order, so comparing (len, id) pairs and the
+ * pool compares every pattern. */
+static int find_recorded(mv_ac **out, const mv_ac_builder *b, bool *found) {
+    int rc = MV_OK;
+    *found = false;
+    for (size_t e = 0; e < mv_pc_n_ac && !*found; e++) {
+        const uint32_t *ix = mv_pc_ac_index + e * MV_PC_AC_ENTRY;
+        if (ix[0] != b->flags || ix[1] != b->n_patterns || ix[2] != b->pool_len)
+            continue;
+        const uint32_t *k = mv_pc_ac_words + ix[3];
+        size_t i = 0;
+        while (i < b->n_patterns && k[2 * i] == b->patterns[i].len &&
+               k[2 * i + 1] == b->patterns[i].id)
+            i++;
+        if (i < b->n_patterns ||
+            (b->pool_len > 0 && memcmp(k + 2 * b->n_patterns, b->pool, b->pool_len) != 0))
+            continue;
+        rc = mv_ac_load(out, b->alloc, mv_pc_ac_words + ix[4], ix[5]);
+        if (rc == MV_EINVAL) {
+            rc = MV_OK; /* damaged words: build instead */
+            *out = NULL;
+            break;
+        }
+        *found = rc == MV_OK;
+    }
+    return rc;
+}
+
+int mv_ac_build(mv_ac **out, const mv_ac_builder *b) {
+    int rc = MV_OK;
+    bool found = false;
+    if (out == NULL || b == NULL)
+        return MV_EINVAL;
+    *out = NULL;
+    rc = find_recorded(out, b, &found);
+    if (rc != MV_OK || found)
+        goto done;
+    rc = mv_ac_build_fresh(out, b);
+    if (rc == MV_OK && mv_precomp_recording()) {
+        size_t n = mv_ac_builder_key(b, NULL);
+        uint32_t *key = mv_alloc(b->alloc, n * sizeof(uint32_t));
+        if (key != NULL) {
+            mv_ac_builder_key(b, key);
+            mv_precomp_note_ac(key, n, *out);
+            mv_free(b->alloc, key, n * sizeof(uint32_t));
+        }
+    }
+done:
     return rc;
 }
 

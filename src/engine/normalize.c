@@ -25,6 +25,7 @@
 #include "mcpvet/normalize.h"
 
 #include "normalize_chars.h"
+#include "precomp.h"
 
 #include <libstemmer.h>
 #include <string.h>
@@ -105,6 +106,7 @@ struct mv_normalizer {
     uint64_t cache_live[STEM_CACHE_SETS / 64];
     bool cache_failed;            /* could not allocate it: stem without (results are the same) */
     bool phrase_mode;             /* in mv_normalize_phrase: bypass the stem cache */
+    bool precomp;                 /* the phrases recorded at build time apply (precomp.h) */
     struct phrase_cache *phrases; /* mv_normalize_phrase only; made on first use */
     struct memo *memo;            /* mv_normalize results by raw text; made on first use */
     unsigned char fold_ascii[128];
@@ -1942,6 +1944,7 @@ mv_normalizer *mv_normalizer_new(const mv_allocator *a) {
     }
     memset(n, 0, sizeof(*n));
     n->alloc = *a;
+    n->precomp = mv_precomp_phrases_usable();
     init_tables(n);
     /* Start the scratch buffers at a size that fits typical tool text, so
      * steady-state scanning never allocates. */
@@ -2058,6 +2061,14 @@ int mv_normalize_phrase(mv_normalizer *n, mv_arena *arena, const char *phrase, s
         rc = MV_EINVAL;
         goto done;
     }
+    /* Every phrase of the builtin rules was normalized at build time
+     * (precomp.h): the recorded output, in read-only memory. */
+    res = n->precomp ? mv_precomp_phrase(len > 0 ? phrase : "", len, &rlen) : NULL;
+    if (res != NULL) {
+        out->ptr = res;
+        out->len = rlen;
+        goto done;
+    }
     if (n->phrases == NULL) {
         n->phrases = mv_calloc(&n->alloc, 1, sizeof(phrase_cache));
         if (n->phrases == NULL) {
@@ -2085,6 +2096,9 @@ int mv_normalize_phrase(mv_normalizer *n, mv_arena *arena, const char *phrase, s
     }
     out->ptr = text;
     out->len = rlen;
+    if (mv_precomp_recording()) {
+        mv_precomp_note_phrase(len > 0 ? phrase : "", len, text, rlen);
+    }
 done:
     return rc;
 }

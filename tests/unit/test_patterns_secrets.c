@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "fail_alloc.h"
 #include "patterns/secrets.h"
@@ -983,19 +984,27 @@ static void test_measures(void **state) {
 
 static void test_compiled_once(void **state) {
     (void)state;
+    /* Eager: every pattern compiles in mv_secrets_new (a broken one fails
+     * there). */
     uint64_t before = mv_secrets_compile_count();
+    mv_secrets_options eager = {0, 0, 0, false, true};
     mv_secrets *s = NULL;
-    assert_int_equal(mv_secrets_new(&s, NULL, NULL), 0);
+    assert_int_equal(mv_secrets_new(&s, NULL, &eager), 0);
     size_t patterns = mv_secrets_pattern_count(s);
     assert_true(patterns > 40);
     assert_int_equal(mv_secrets_compile_count() - before, patterns);
-    /* Scanning never compiles. */
-    uint64_t built = mv_secrets_compile_count();
+    mv_secrets_free(s);
+    /* Lazy (the default): nothing at creation, the families a scan needs
+     * on its first use, then never again. */
+    before = mv_secrets_compile_count();
+    assert_int_equal(mv_secrets_new(&s, NULL, NULL), 0);
+    assert_int_equal(mv_secrets_compile_count(), before);
     mv_arena *arena = mv_arena_new(NULL, 0);
     char text[256] = "postgres://u:";
     rnd_token(text, ALNUM, 16);
     strcat(text, "@h/db and Bearer ");
     rnd_token(text, ALNUM, 32);
+    uint64_t built = 0;
     for (int i = 0; i < 500; i++) {
         mv_secrets_scanner sc;
         mv_arena_reset(arena);
@@ -1004,11 +1013,195 @@ static void test_compiled_once(void **state) {
         size_t n = 0;
         assert_int_equal(mv_secrets_scan(&sc, text, strlen(text), 0, MV_STR_NULL, m, 8, &n), 0);
         assert_true(n >= 1);
+        if (i == 0) {
+            built = mv_secrets_compile_count();
+            /* the URL and bearer families at least, far from all */
+            assert_true(built - before >= 2);
+            assert_true(built - before < patterns / 2);
+        }
     }
     assert_int_equal(mv_secrets_compile_count(), built);
     mv_arena_free(arena);
     mv_secrets_free(s);
     mv_secrets_free(NULL);
+}
+
+/* Texts that reach every family: each anchor followed by token bodies of
+ * several alphabets and lengths (too short, in range, too long), alone, in
+ * prose, after a credential name, and glued to word characters. */
+static size_t lazy_texts(char (*out)[512], size_t cap) {
+    static const char *const heads[] = {
+        "AKIA",
+        "ASIA",
+        "AIza",
+        "AccountKey=",
+        "SharedAccessKey=",
+        "https://x.blob.core/?sv=1&sig=",
+        "abc8Q~",
+        "-----BEGIN RSA PRIVATE KEY-----\n",
+        "ghp_",
+        "github_pat_",
+        "glpat-",
+        "xoxb-",
+        "hooks.slack.com/services/T0123ABCD/B0123ABCD/",
+        "discord.com/api/webhooks/123456789012345678/",
+        "sk_live_",
+        "whsec_",
+        "sk-ant-api03-",
+        "sk-proj-",
+        "sk-",
+        "sk-or-v1-",
+        "hf_",
+        "gsk_",
+        "r8_",
+        "xai-",
+        "pplx-",
+        "tvly-dev-",
+        "lsv2_pt_",
+        "GOCSPX-",
+        "SG.",
+        "npm_",
+        "pypi-AgEIcHlwaS5vcmc",
+        "shpat_",
+        "hvs.",
+        "dop_v1_",
+        "pat-na1-",
+        "lin_api_",
+        "ntn_",
+        "secret_",
+        "ATATT3",
+        "PMAK-",
+        "dapi",
+        "sntrys_",
+        "glsa_",
+        "glc_",
+        "sbp_",
+        "sb_secret_",
+        "AGE-SECRET-KEY-1",
+        "dp.pt.",
+        "sq0atp-",
+        "key-",
+        "123456789:AA",
+        "figd_",
+        "eyJhbGciOiJIUzI1NiJ9.",
+        "Authorization: Bearer ",
+        "Authorization: Basic ",
+        "postgres://admin:",
+        "password = ",
+        "api_key: \"",
+        "token=",
+    };
+    static const char *const alpha[] = {ALNUM, "0123456789abcdef",
+                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "abc-_.~+/="};
+    static const size_t lens[] = {7, 16, 24, 33, 36, 40, 44, 64, 90, 140, 300};
+    static const char *const pre[] = {"", "Use ", "x", "export TOKEN=", "(see "};
+    static const char *const post[] = {"", " now.", "z", "@db.example.com/x", "\")"};
+    size_t n = 0;
+    for (size_t h = 0; h < sizeof(heads) / sizeof(heads[0]); h++)
+        for (size_t a = 0; a < sizeof(alpha) / sizeof(alpha[0]); a++)
+            for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]) && n < cap; l++) {
+                char body[320];
+                size_t k = 0;
+                for (; k < lens[l]; k++)
+                    body[k] = alpha[a][rnd() % strlen(alpha[a])];
+                body[k] = '\0';
+                size_t p = (h + a + l) % 5;
+                snprintf(out[n++], 512, "%s%s%s%s", pre[p], heads[h], body, post[(p + l) % 5]);
+            }
+    return n;
+}
+
+/* Field by field: the struct has padding bytes. */
+static void assert_same_matches(const mv_secret_match *a, const mv_secret_match *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(a[i].kind, b[i].kind);
+        assert_int_equal(a[i].start, b[i].start);
+        assert_int_equal(a[i].length, b[i].length);
+        assert_int_equal(a[i].public_len, b[i].public_len);
+        assert_int_equal(a[i].show, b[i].show);
+        assert_memory_equal(&a[i].confidence, &b[i].confidence, sizeof(double));
+        assert_int_equal(a[i].placeholder, b[i].placeholder);
+        assert_int_equal(a[i].corroborated, b[i].corroborated);
+        assert_int_equal(a[i].brand, b[i].brand);
+    }
+}
+
+typedef struct lazy_run {
+    mv_secrets *s;
+    char (*texts)[512];
+    size_t n;
+    mv_secret_match *m; /* n * 16 */
+    size_t *count;
+    int rc;
+} lazy_run;
+
+static void *lazy_scan_all(void *p) {
+    lazy_run *r = p;
+    mv_arena *arena = mv_arena_new(NULL, 0);
+    r->rc = arena != NULL ? 0 : MV_ENOMEM;
+    for (size_t i = 0; i < r->n && r->rc == 0; i++) {
+        mv_secrets_scanner sc;
+        mv_arena_reset(arena);
+        mv_secrets_scanner_init(&sc, r->s, arena);
+        r->rc = mv_secrets_scan(&sc, r->texts[i], strlen(r->texts[i]),
+                                i % 3 == 0 ? MV_SECRETS_ENTROPY : 0, MV_STR_NULL, r->m + i * 16, 16,
+                                &r->count[i]);
+    }
+    mv_arena_free(arena);
+    return NULL;
+}
+
+/* Compiling on first use changes nothing: eager and lazy pattern sets, the
+ * lazy one scanned by two threads at once from its first scan on, give the
+ * same matches for every text, with JIT and interpreted. */
+static void test_lazy_equals_eager(void **state) {
+    (void)state;
+    enum { CAP = 3000 };
+    char(*texts)[512] = calloc(CAP, 512);
+    assert_non_null(texts);
+    size_t n = lazy_texts(texts, CAP);
+    assert_true(n > 2000);
+    for (int jit = 0; jit < 2; jit++) {
+        mv_secrets_options eo = {0, 0, 0, jit == 0, true};
+        mv_secrets_options lo = {0, 0, 0, jit == 0, false};
+        lazy_run want = {
+            NULL, texts, n, calloc(n * 16, sizeof(mv_secret_match)), calloc(n, sizeof(size_t)), 0};
+        lazy_run got[2];
+        assert_int_equal(mv_secrets_new(&want.s, NULL, &eo), 0);
+        lazy_scan_all(&want);
+        assert_int_equal(want.rc, 0);
+        mv_secrets *lazy = NULL;
+        uint64_t c0 = mv_secrets_compile_count();
+        assert_int_equal(mv_secrets_new(&lazy, NULL, &lo), 0);
+        pthread_t th[2];
+        for (int t = 0; t < 2; t++) {
+            got[t] = (lazy_run){
+                lazy, texts, n, calloc(n * 16, sizeof(mv_secret_match)), calloc(n, sizeof(size_t)),
+                0};
+            assert_int_equal(pthread_create(&th[t], NULL, lazy_scan_all, &got[t]), 0);
+        }
+        for (int t = 0; t < 2; t++)
+            assert_int_equal(pthread_join(th[t], NULL), 0);
+        size_t matched = 0;
+        for (int t = 0; t < 2; t++) {
+            assert_int_equal(got[t].rc, 0);
+            for (size_t i = 0; i < n; i++) {
+                assert_int_equal(got[t].count[i], want.count[i]);
+                assert_same_matches(got[t].m + i * 16, want.m + i * 16, want.count[i]);
+                matched += want.count[i];
+            }
+            free(got[t].m);
+            free(got[t].count);
+        }
+        /* every family was needed, each compiled exactly once */
+        assert_int_equal(mv_secrets_compile_count() - c0, mv_secrets_pattern_count(lazy));
+        assert_true(matched > n / 2);
+        mv_secrets_free(lazy);
+        mv_secrets_free(want.s);
+        free(want.m);
+        free(want.count);
+    }
+    free(texts);
 }
 
 static void test_match_limit_counted(void **state) {
@@ -1018,7 +1211,7 @@ static void test_match_limit_counted(void **state) {
     /* Interpreter and JIT alike: a limit hit is counted, nothing is
      * half-matched, the scan completes. */
     for (int jit = 0; jit < 2; jit++) {
-        mv_secrets_options o = {1, 1, 1, jit == 0};
+        mv_secrets_options o = {1, 1, 1, jit == 0, false};
         mv_secrets *s = NULL;
         assert_int_equal(mv_secrets_new(&s, NULL, &o), 0);
         assert_int_equal(mv_secrets_match_limit(s), 1);
@@ -1076,7 +1269,8 @@ static void test_out_of_memory(void **state) {
     fail_alloc probe;
     fail_alloc_init(&probe, 0);
     mv_secrets *s = NULL;
-    assert_int_equal(mv_secrets_new(&s, &probe.allocator, NULL), 0);
+    mv_secrets_options eager = {0, 0, 0, false, true};
+    assert_int_equal(mv_secrets_new(&s, &probe.allocator, &eager), 0);
     long total = probe.calls;
     assert_true(total > 2);
     mv_secrets_free(s);
@@ -1090,7 +1284,7 @@ static void test_out_of_memory(void **state) {
         fail_alloc fa;
         fail_alloc_init(&fa, k);
         s = (mv_secrets *)&fa; /* must be reset to NULL on failure */
-        int rc = mv_secrets_new(&s, &fa.allocator, NULL);
+        int rc = mv_secrets_new(&s, &fa.allocator, &eager);
         if (rc == 0) {
             assert_non_null(s);
             mv_secrets_free(s);
@@ -1104,6 +1298,38 @@ static void test_out_of_memory(void **state) {
         assert_int_equal(fa.live, 0);
     }
     assert_true(first_success == 0 || total - first_success < 64);
+    /* A pattern's first use without memory for its compile: that scan
+     * reports MV_ENOMEM, nothing is remembered, and the next scan compiles
+     * it and finds what a fresh pattern set finds. */
+    {
+        fail_alloc fs;
+        fail_alloc_init(&fs, 0);
+        assert_int_equal(mv_secrets_new(&s, &fs.allocator, NULL), 0);
+        mv_arena *arena = mv_arena_new(NULL, 0);
+        assert_non_null(arena);
+        const char *text = "token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB";
+        mv_secret_match m[4];
+        size_t n = 7;
+        mv_secrets_scanner sc;
+        mv_secrets_scanner_init(&sc, s, arena);
+        fs.fail_at = fs.calls + 1;
+        uint64_t c0 = mv_secrets_compile_count();
+        assert_int_equal(mv_secrets_scan(&sc, text, strlen(text), 0, MV_STR_NULL, m, 4, &n),
+                         MV_ENOMEM);
+        assert_int_equal(n, 0);
+        assert_int_equal(mv_secrets_compile_count() - c0, 1);
+        fs.fail_at = 0;
+        mv_arena_reset(arena);
+        mv_secrets_scanner_init(&sc, s, arena);
+        assert_int_equal(mv_secrets_scan(&sc, text, strlen(text), 0, MV_STR_NULL, m, 4, &n), 0);
+        assert_true(mv_secrets_compile_count() - c0 >= 2);
+        size_t want = scan_flags(text, strlen(text), 0, NULL);
+        assert_int_equal(n, want);
+        assert_same_matches(m, F.m, n);
+        mv_arena_free(arena);
+        mv_secrets_free(s);
+        assert_int_equal(fs.live, 0);
+    }
     /* A scan whose arena cannot grow reports MV_ENOMEM, never crashes. */
     fail_alloc fa;
     fail_alloc_init(&fa, 0);
@@ -1160,6 +1386,7 @@ int main(void) {
         cmocka_unit_test(test_mask_bounds),
         cmocka_unit_test(test_measures),
         cmocka_unit_test(test_compiled_once),
+        cmocka_unit_test(test_lazy_equals_eager),
         cmocka_unit_test(test_match_limit_counted),
         cmocka_unit_test(test_pathological_inputs),
         cmocka_unit_test(test_out_of_memory),

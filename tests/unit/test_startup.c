@@ -12,7 +12,12 @@
  *  - saved rules and saved automata load back identical, scan identically,
  *    and damaged or stale words are refused; out-of-memory is clean;
  *  - automata with 16-bit and 32-bit DFA cells and hybrid ones find what a
- *    naive search finds.
+ *    naive search finds;
+ *  - every phrase and automaton recorded at build time (precomp.h) equals
+ *    what normalizing and building it from scratch gives, and is what
+ *    mv_normalize_phrase and mv_ac_build return for that input;
+ *  - capability.mismatch's state saved at build time loads equal to the
+ *    state parsed from its rule files, and stale words are refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,10 +29,13 @@
 
 #include <cmocka.h>
 
+#include "checks/capability_saved.h"
 #include "checks/directive_rules.h"
 #include "fail_alloc.h"
 #include "mcpvet/ac.h"
+#include "mcpvet/check.h"
 #include "mcpvet/normalize.h"
+#include "precomp.h"
 #include "rules_data.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -593,6 +601,129 @@ static void test_loaded_automaton_frees_handle_only(void **state) {
     mv_ac_free(ac);
 }
 
+/* The build-time tables (src/engine/precomp.h) hold exactly what the
+ * computation gives: each recorded phrase against mv_normalize from scratch,
+ * each recorded automaton against a fresh build of its builder content. */
+static void test_recorded_tables_equal_fresh(void **state) {
+    (void)state;
+    /* capability, shadowing, payload and the shared sensitive list */
+    assert_true(mv_pc_n_phrases > 1000);
+    assert_true(mv_pc_n_ac >= 5);
+    /* recorded with the utf8proc this test runs with */
+    assert_true(mv_precomp_phrases_usable());
+    mv_normalizer *n = mv_normalizer_new(NULL);
+    mv_arena *arena = mv_arena_new(NULL, 0);
+    assert_non_null(n);
+    assert_non_null(arena);
+    for (size_t i = 0; i < mv_pc_n_phrases; i++) {
+        const uint32_t *ix = mv_pc_phrase_index + i * MV_PC_PHRASE_ENTRY;
+        const char *in = mv_pc_phrase_pool + ix[0];
+        const char *rec = mv_pc_phrase_pool + ix[2];
+        mv_norm_text want;
+        mv_arena_reset(arena);
+        assert_int_equal(mv_normalize(n, arena, in, ix[1], MV_NORM_DEFAULT, &want), MV_OK);
+        if (want.len != ix[3] || memcmp(want.text, rec, want.len) != 0)
+            fail_msg("recorded phrase %zu [%.*s] is [%.*s], fresh [%.*s]", i, (int)ix[1], in,
+                     (int)ix[3], rec, (int)want.len, want.text);
+        assert_int_equal(rec[ix[3]], '\0');
+        size_t got_len = 0;
+        assert_ptr_equal(mv_precomp_phrase(in, ix[1], &got_len), rec);
+        assert_int_equal(got_len, ix[3]);
+        mv_str got = MV_STR_NULL;
+        assert_int_equal(mv_normalize_phrase(n, arena, in, ix[1], &got), MV_OK);
+        assert_ptr_equal(got.ptr, rec);
+    }
+    /* not recorded: computed as before */
+    size_t len = 0;
+    static const char odd[] = "no rule says this \x01";
+    assert_null(mv_precomp_phrase(odd, sizeof(odd) - 1, &len));
+    for (size_t e = 0; e < mv_pc_n_ac; e++) {
+        const uint32_t *ix = mv_pc_ac_index + e * MV_PC_AC_ENTRY;
+        const uint32_t *k = mv_pc_ac_words + ix[3];
+        const char *bytes = (const char *)(k + 2 * (size_t)ix[1]);
+        mv_ac_builder *b = mv_ac_builder_new(NULL, ix[0]);
+        assert_non_null(b);
+        size_t off = 0;
+        for (size_t i = 0; i < ix[1]; i++) {
+            assert_int_equal(mv_ac_builder_add(b, bytes + off, k[2 * i], k[2 * i + 1]), MV_OK);
+            off += k[2 * i];
+        }
+        assert_int_equal(off, ix[2]);
+        uint32_t *key = calloc(mv_ac_builder_key(b, NULL), sizeof(uint32_t));
+        assert_non_null(key);
+        mv_ac_builder_key(b, key);
+        assert_memory_equal(key, k - 3, 3 * sizeof(uint32_t));
+        free(key);
+        mv_ac *fresh = NULL, *rec = NULL, *via = NULL;
+        assert_int_equal(mv_ac_build_fresh(&fresh, b), MV_OK);
+        assert_int_equal(mv_ac_load(&rec, NULL, mv_pc_ac_words + ix[4], ix[5]), MV_OK);
+        assert_int_equal(mv_ac_build(&via, b), MV_OK);
+        assert_true(mv_ac_equal(fresh, rec));
+        assert_true(mv_ac_equal(fresh, via));
+        /* one id more: not recorded, built */
+        assert_int_equal(mv_ac_builder_add(b, "zz", 2, 7), MV_OK);
+        mv_ac *other = NULL;
+        assert_int_equal(mv_ac_build(&other, b), MV_OK);
+        assert_false(mv_ac_equal(other, rec));
+        mv_ac_free(other);
+        mv_ac_free(fresh);
+        mv_ac_free(rec);
+        mv_ac_free(via);
+        mv_ac_builder_free(b);
+    }
+    mv_arena_free(arena);
+    mv_normalizer_free(n);
+}
+
+extern const mv_check mv_check_capability_mismatch;
+
+static void test_capability_saved_equals_runtime(void **state) {
+    (void)state;
+    const mv_check *cap = &mv_check_capability_mismatch;
+    size_t n = mv_cap_precompiled_n_words;
+    void *rt = NULL, *ld = NULL, *via = NULL;
+    assert_true(n > 1000);
+    assert_int_equal(mv_cap_init_runtime(NULL, &rt), MV_OK);
+    assert_int_equal(mv_cap_load(NULL, mv_cap_precompiled_words, n, &ld), MV_OK);
+    assert_true(mv_cap_state_equal(rt, ld));
+    assert_true(mv_cap_state_equal(ld, rt));
+    assert_int_equal(cap->init(NULL, &via), MV_OK);
+    assert_true(mv_cap_state_equal(rt, via));
+    /* damaged or stale words are refused */
+    uint32_t *w = malloc(n * sizeof(uint32_t));
+    assert_non_null(w);
+    static const size_t flip[] = {0, 1, 2, 3, 4, 5, 6, 25, 28, 29};
+    for (size_t k = 0; k < sizeof(flip) / sizeof(flip[0]); k++) {
+        memcpy(w, mv_cap_precompiled_words, n * sizeof(uint32_t));
+        w[flip[k]] ^= 0x40000u;
+        void *bad = (void *)w;
+        assert_int_equal(mv_cap_load(NULL, w, n, &bad), MV_EINVAL);
+        assert_null(bad);
+    }
+    void *bad = NULL;
+    assert_int_equal(mv_cap_load(NULL, mv_cap_precompiled_words, n - 1, &bad), MV_EINVAL);
+    assert_int_equal(mv_cap_load(NULL, NULL, 0, &bad), MV_EINVAL);
+    free(w);
+    /* out of memory while loading: clean */
+    for (long k = 1; k < 12; k++) {
+        fail_alloc fa;
+        fail_alloc_init(&fa, k);
+        void *x = NULL;
+        int rc = mv_cap_load(&fa.allocator, mv_cap_precompiled_words, n, &x);
+        if (rc == MV_OK) {
+            assert_true(mv_cap_state_equal(rt, x));
+            cap->fini(&fa.allocator, x);
+        } else {
+            assert_int_equal(rc, MV_ENOMEM);
+            assert_null(x);
+        }
+        assert_int_equal(fa.live, 0);
+    }
+    cap->fini(NULL, rt);
+    cap->fini(NULL, ld);
+    cap->fini(NULL, via);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phrase_cache_rule_text),
@@ -604,6 +735,8 @@ int main(void) {
         cmocka_unit_test(test_directive_equal_sees_differences),
         cmocka_unit_test(test_automata_all_table_kinds),
         cmocka_unit_test(test_loaded_automaton_frees_handle_only),
+        cmocka_unit_test(test_recorded_tables_equal_fresh),
+        cmocka_unit_test(test_capability_saved_equals_runtime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,11 +44,15 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <utf8proc.h>
+
 #include "mcpvet/ac.h"
 #include "mcpvet/check.h"
 #include "../position.h"
+#include "../precomp.h"
 #include "../rules_data.h"
 #include "../sensitive.h"
+#include "capability_saved.h"
 
 /* ------------------------------------------------------------ limits */
 
@@ -262,9 +266,9 @@ typedef struct line_reader {
 static bool next_line(line_reader *r, mv_str *line) {
     while (r->p < r->end) {
         const char *s = r->p;
-        const char *e = s;
-        while (e < r->end && *e != '\n')
-            e++;
+        const char *e = memchr(s, '\n', (size_t)(r->end - s));
+        if (e == NULL)
+            e = r->end;
         r->p = e < r->end ? e + 1 : e;
         while (s < e && is_space((unsigned char)*s))
             s++;
@@ -276,6 +280,17 @@ static bool next_line(line_reader *r, mv_str *line) {
         return true;
     }
     return false;
+}
+
+static size_t count_lines(const char *data, size_t len) {
+    size_t n = 0;
+    for (const char *p = data, *end = data + len; p < end; n++) {
+        p = memchr(p, '\n', (size_t)(end - p));
+        if (p == NULL)
+            break;
+        p++;
+    }
+    return n;
 }
 
 /* Split off the first whitespace-separated token; *rest is trimmed. */
@@ -420,8 +435,10 @@ static int add_shared(void *p, mv_str cls, mv_str phrase) {
     unsigned bounds = (word_byte(phrase.ptr[0]) ? B_LEFT : 0u) |
                       (word_byte(phrase.ptr[phrase.len - 1]) ? B_RIGHT : 0u);
     bool path = false;
-    for (size_t i = 0; i < phrase.len; i++)
-        path = path || strchr("/\\.~_", phrase.ptr[i]) != NULL;
+    for (size_t i = 0; i < phrase.len && !path; i++) {
+        char ch = phrase.ptr[i];
+        path = ch == '/' || ch == '\\' || ch == '.' || ch == '~' || ch == '_';
+    }
     int rc = add_term(c->st, c->terms, c->n, c->tmp, phrase, T_RES, bounds, (size_t)ri, path);
     /* The stemmer folds "conversation" into "conversion": "Full
      * conversion" of a document is not the full conversation. The
@@ -440,9 +457,7 @@ static int load_resources(cap_state *st, mv_normalizer *n, mv_arena *tmp, mv_ac_
         return MV_ECHECK;
     if (mv_sensitive_each(add_shared, &sc) != MV_OK)
         return MV_ECHECK;
-    size_t lines = 1 + sc.count;
-    for (size_t i = 0; i < len; i++)
-        lines += data[i] == '\n';
+    size_t lines = 1 + sc.count + count_lines(data, len);
     st->term = mv_arena_calloc(st->arena, lines, sizeof(*st->term));
     if (st->term == NULL)
         return MV_ENOMEM;
@@ -637,23 +652,33 @@ static int load_sinks(cap_state *st, mv_normalizer *n) {
     size_t len = 0;
     if (mv_rules_find("capability_sinks", &data, &len) != 0)
         return MV_ECHECK;
-    size_t lines = 1;
-    for (size_t i = 0; i < len; i++)
-        lines += data[i] == '\n';
-    st->sinks = mv_arena_calloc(st->arena, lines, sizeof(*st->sinks));
-    st->mods = mv_arena_calloc(st->arena, lines, sizeof(*st->mods));
-    st->vague = mv_arena_calloc(st->arena, lines, sizeof(*st->vague));
-    size_t words = 1;
-    for (size_t i = 0; i < len; i++)
-        words += data[i] == ' ';
-    st->reach = mv_arena_calloc(st->arena, words, sizeof(*st->reach));
-    st->except = mv_arena_calloc(st->arena, words, sizeof(*st->except));
-    st->dest = mv_arena_calloc(st->arena, words, sizeof(*st->dest));
+    /* Table sizes from a first pass: one entry per sink, modifier or vague
+     * line, one per word of a reach, except or destination line (the
+     * tables used to be sized by the whole file's words, ~200 KB zeroed
+     * on every start). */
+    size_t n_line = 1, n_word = 1;
+    line_reader pre = {data, data + len};
+    mv_str line;
+    while (next_line(&pre, &line)) {
+        mv_str kw = token(&line);
+        if (str_is(kw, "reach") || str_is(kw, "except") || str_is(kw, "destination")) {
+            n_word++;
+            for (size_t i = 0; i < line.len; i++)
+                n_word += is_space((unsigned char)line.ptr[i]);
+        } else {
+            n_line++;
+        }
+    }
+    st->sinks = mv_arena_calloc(st->arena, n_line, sizeof(*st->sinks));
+    st->mods = mv_arena_calloc(st->arena, n_line, sizeof(*st->mods));
+    st->vague = mv_arena_calloc(st->arena, n_line, sizeof(*st->vague));
+    st->reach = mv_arena_calloc(st->arena, n_word, sizeof(*st->reach));
+    st->except = mv_arena_calloc(st->arena, n_word, sizeof(*st->except));
+    st->dest = mv_arena_calloc(st->arena, n_word, sizeof(*st->dest));
     if (st->sinks == NULL || st->mods == NULL || st->vague == NULL || st->reach == NULL ||
         st->except == NULL || st->dest == NULL)
         return MV_ENOMEM;
     line_reader r = {data, data + len};
-    mv_str line;
     while (next_line(&r, &line)) {
         mv_str kw = token(&line);
         if (str_is(kw, "sink") || str_is(kw, "modifier")) {
@@ -736,7 +761,7 @@ static void cap_fini(const mv_allocator *a, void *state) {
     mv_free(a, st, sizeof(*st));
 }
 
-static int cap_init(const mv_allocator *a, void **state) {
+int mv_cap_init_runtime(const mv_allocator *a, void **state) {
     int rc = MV_OK;
     mv_normalizer *n = NULL;
     mv_arena *tmp = NULL;
@@ -787,6 +812,396 @@ done:
     }
     *state = st;
     return rc;
+}
+
+/* ------------------------------------------------------------ saved state
+ *
+ * Layout (32-bit words, see capability_saved.h): a header (SAVE_HEADER
+ * words: magic, version, source hash (2), total words, struct sizes, the
+ * table counts, the three masks (2 words each), restate_mask, credparam,
+ * upload, dbconn, the recorded automata of decl, terms and services, text
+ * words), then the text (every string, NUL-terminated, by byte offset),
+ * classes (6 words), resources (8), terms (3), sinks and modifiers (the
+ * struct's bytes), vague phrases (2), reach entries, except and
+ * destination entries (the structs' bytes).
+ */
+#define CAP_SAVE_MAGIC 0x53504143u /* "CAPS" */
+#define CAP_SAVE_VERSION 1u
+#define CAP_SAVE_HEADER 30u
+#define SINK_WORDS (sizeof(cap_sink) / 4)
+#define REACH_WORDS (sizeof(cap_reach) / 4)
+_Static_assert(sizeof(cap_sink) % 4 == 0 && sizeof(cap_reach) % 4 == 0, "saved as words");
+
+/* Eight bytes per step: the rule files are ~53 KB, hashed at every start. */
+static uint64_t cap_hash(uint64_t h, const char *p, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 32;
+    }
+    for (; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 0x100000001B3u;
+    return (h ^ (uint64_t)n) * 0x9E3779B97F4A7C15u;
+}
+
+uint64_t mv_cap_sources_hash(void) {
+    static const char *const files[] = {"capability_resources", "capability_declared",
+                                        "capability_sinks", "sensitive_resources"};
+    static const char format[] = "mcpvet capability state 1";
+    uint64_t h = cap_hash(0xCBF29CE484222325u, format, sizeof(format) - 1);
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        const char *data = NULL;
+        size_t len = 0;
+        if (mv_rules_find(files[i], &data, &len) != 0)
+            return 0;
+        h = cap_hash(h, data, len);
+    }
+    h = cap_hash(h, utf8proc_version(), strlen(utf8proc_version()));
+    return cap_hash(h, utf8proc_unicode_version(), strlen(utf8proc_unicode_version()));
+}
+
+typedef struct text_pool {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} text_pool;
+
+static uint32_t pool_put(text_pool *t, mv_str s) {
+    if (t->len + s.len + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 4096;
+        while (cap < t->len + s.len + 1)
+            cap *= 2;
+        char *np = mv_realloc(NULL, t->p, t->cap, cap);
+        if (np == NULL) {
+            t->failed = true;
+            return 0;
+        }
+        t->p = np;
+        t->cap = cap;
+    }
+    uint32_t at = (uint32_t)t->len;
+    if (s.len > 0)
+        memcpy(t->p + t->len, s.ptr, s.len);
+    t->p[t->len + s.len] = '\0';
+    t->len += s.len + 1;
+    return at;
+}
+
+static void put_str(uint32_t *w, text_pool *t, mv_str s) {
+    w[0] = pool_put(t, s);
+    w[1] = (uint32_t)s.len;
+}
+
+/* A table's bytes (a whole number of words); returns the next word. */
+static uint32_t *put_raw(uint32_t *w, const void *src, size_t bytes) {
+    if (bytes > 0)
+        memcpy(w, src, bytes);
+    return w + bytes / 4;
+}
+
+/* A copy of a saved table in the arena (aligned for its members). */
+static void *get_raw(mv_arena *arena, const uint32_t **p, size_t bytes) {
+    void *d = mv_arena_alloc(arena, bytes > 0 ? bytes : 1);
+    if (d != NULL && bytes > 0)
+        memcpy(d, *p, bytes);
+    *p += bytes / 4;
+    return d;
+}
+
+static void put_u64(uint32_t *w, uint64_t v) {
+    w[0] = (uint32_t)v;
+    w[1] = (uint32_t)(v >> 32);
+}
+
+int mv_cap_save(const void *state, mv_cap_ac_ref ref, void *ctx, uint32_t **words,
+                size_t *n_words) {
+    const cap_state *st = state;
+    text_pool t = {NULL, 0, 0, false};
+    uint32_t *w = NULL;
+    size_t n = 0;
+    int rc = MV_OK;
+    uint32_t refs[3] = {ref(ctx, st->decl), ref(ctx, st->terms), ref(ctx, st->services)};
+    if (refs[0] == UINT32_MAX || refs[1] == UINT32_MAX || refs[2] == UINT32_MAX) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    /* Strings first, so the text size is known. */
+    size_t body = st->n_classes * 6 + st->n_res * 8 + st->n_terms * 3 +
+                  (st->n_sinks + st->n_mods + st->n_except + st->n_dest) * SINK_WORDS +
+                  st->n_vague * 2 + st->n_reach * REACH_WORDS;
+    uint32_t *b = mv_calloc(NULL, body + 1, sizeof(uint32_t));
+    if (b == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    uint32_t *p = b;
+    for (size_t i = 0; i < st->n_classes; i++, p += 6) {
+        put_str(p, &t, st->classes[i].id);
+        put_str(p + 2, &t, st->classes[i].label);
+        p[4] = (uint32_t)st->classes[i].kind;
+        p[5] = st->classes[i].justifies;
+    }
+    for (size_t i = 0; i < st->n_res; i++, p += 8) {
+        const cap_res *r = &st->res[i];
+        put_str(p, &t, r->id);
+        put_str(p + 2, &t, r->label);
+        memcpy(p + 4, &r->weight, sizeof(double));
+        p[6] = (uint32_t)r->threat;
+        p[7] = (uint32_t)r->needs_target | (uint32_t)r->needs_verb << 1 | (uint32_t)r->scope << 2 |
+               (uint32_t)r->unknown_job << 3;
+    }
+    for (size_t i = 0; i < st->n_terms; i++, p += 3) {
+        const cap_term *tm = &st->term[i];
+        p[0] = (uint32_t)tm->kind | (uint32_t)tm->bounds << 8 | (uint32_t)tm->res << 16 |
+               (uint32_t)tm->path << 24;
+        put_str(p + 1, &t, tm->verify);
+    }
+    p = put_raw(p, st->sinks, st->n_sinks * sizeof(cap_sink));
+    p = put_raw(p, st->mods, st->n_mods * sizeof(cap_sink));
+    for (size_t i = 0; i < st->n_vague; i++, p += 2)
+        put_str(p, &t, st->vague[i]);
+    p = put_raw(p, st->reach, st->n_reach * sizeof(cap_reach));
+    p = put_raw(p, st->except, st->n_except * sizeof(cap_sink));
+    (void)put_raw(p, st->dest, st->n_dest * sizeof(cap_sink));
+    if (t.failed) {
+        mv_free(NULL, b, (body + 1) * sizeof(uint32_t));
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    size_t text_words = (t.len + 4) / 4;
+    n = CAP_SAVE_HEADER + text_words + body;
+    w = mv_calloc(NULL, n, sizeof(uint32_t));
+    if (w == NULL || n > UINT32_MAX) {
+        mv_free(NULL, b, (body + 1) * sizeof(uint32_t));
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    uint64_t h = mv_cap_sources_hash();
+    w[0] = CAP_SAVE_MAGIC;
+    w[1] = CAP_SAVE_VERSION;
+    put_u64(w + 2, h);
+    w[4] = (uint32_t)n;
+    w[5] = (uint32_t)sizeof(cap_sink) | (uint32_t)sizeof(cap_reach) << 16;
+    w[6] = (uint32_t)st->n_classes;
+    w[7] = (uint32_t)st->n_res;
+    w[8] = (uint32_t)st->n_terms;
+    w[9] = (uint32_t)st->n_sinks;
+    w[10] = (uint32_t)st->n_mods;
+    w[11] = (uint32_t)st->n_vague;
+    w[12] = (uint32_t)st->n_reach;
+    w[13] = (uint32_t)st->n_except;
+    w[14] = (uint32_t)st->n_dest;
+    put_u64(w + 15, st->narrow_mask);
+    put_u64(w + 17, st->freetext_mask);
+    put_u64(w + 19, st->sensitive_mask);
+    w[21] = st->restate_mask;
+    w[22] = (uint32_t)st->credparam;
+    w[23] = (uint32_t)st->upload;
+    w[24] = (uint32_t)st->dbconn;
+    w[25] = refs[0];
+    w[26] = refs[1];
+    w[27] = refs[2];
+    w[28] = (uint32_t)text_words;
+    w[29] = (uint32_t)sizeof(cap_term);
+    if (t.len > 0)
+        memcpy(w + CAP_SAVE_HEADER, t.p, t.len);
+    memcpy(w + CAP_SAVE_HEADER + text_words, b, body * sizeof(uint32_t));
+    mv_free(NULL, b, (body + 1) * sizeof(uint32_t));
+done:
+    mv_free(NULL, t.p, t.cap);
+    *words = w;
+    *n_words = w != NULL ? n : 0;
+    return rc;
+}
+
+static mv_str get_str(const char *text, size_t text_len, const uint32_t *p, bool *bad) {
+    if (p[1] == 0)
+        return MV_STR_NULL;
+    if ((size_t)p[0] + p[1] >= text_len) {
+        *bad = true;
+        return MV_STR_NULL;
+    }
+    return (mv_str){text + p[0], p[1]};
+}
+
+static bool ac_ref_ok(uint32_t i) {
+    return i < mv_pc_n_ac;
+}
+
+int mv_cap_load(const mv_allocator *a, const uint32_t *w, size_t n, void **state) {
+    int rc = MV_OK;
+    cap_state *st = NULL;
+    bool bad = false;
+    *state = NULL;
+    if (a == NULL)
+        a = mv_allocator_default();
+    /* The header must be this format, made from these rules with this
+     * utf8proc, and add up to exactly n words. */
+    if (w == NULL || n < CAP_SAVE_HEADER || w[0] != CAP_SAVE_MAGIC || w[1] != CAP_SAVE_VERSION ||
+        w[4] != n || w[5] != ((uint32_t)sizeof(cap_sink) | (uint32_t)sizeof(cap_reach) << 16) ||
+        w[29] != (uint32_t)sizeof(cap_term) || w[6] > CAP_MAX_CLASSES || w[7] > CAP_MAX_RES ||
+        !ac_ref_ok(w[25]) || !ac_ref_ok(w[26]) || !ac_ref_ok(w[27]) ||
+        (size_t)CAP_SAVE_HEADER + w[28] + (size_t)w[6] * 6 + (size_t)w[7] * 8 + (size_t)w[8] * 3 +
+                ((size_t)w[9] + w[10] + w[13] + w[14]) * SINK_WORDS + (size_t)w[11] * 2 +
+                (size_t)w[12] * REACH_WORDS !=
+            n ||
+        ((uint64_t)w[2] | (uint64_t)w[3] << 32) != mv_cap_sources_hash()) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    st = mv_calloc(a, 1, sizeof(*st));
+    if (st == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    st->arena = mv_arena_new(a, 0);
+    if (st->arena == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    const char *text = (const char *)(w + CAP_SAVE_HEADER);
+    size_t text_len = (size_t)w[28] * 4;
+    const uint32_t *p = w + CAP_SAVE_HEADER + w[28];
+    st->n_classes = w[6];
+    st->n_res = w[7];
+    st->n_terms = w[8];
+    st->n_sinks = w[9];
+    st->n_mods = w[10];
+    st->n_vague = w[11];
+    st->n_reach = w[12];
+    st->n_except = w[13];
+    st->n_dest = w[14];
+    st->narrow_mask = (uint64_t)w[15] | (uint64_t)w[16] << 32;
+    st->freetext_mask = (uint64_t)w[17] | (uint64_t)w[18] << 32;
+    st->sensitive_mask = (uint64_t)w[19] | (uint64_t)w[20] << 32;
+    st->restate_mask = w[21];
+    st->credparam = (int)w[22];
+    st->upload = (int)w[23];
+    st->dbconn = (int)w[24];
+    for (size_t i = 0; i < st->n_classes; i++, p += 6) {
+        cap_class *c = &st->classes[i];
+        c->id = get_str(text, text_len, p, &bad);
+        c->label = get_str(text, text_len, p + 2, &bad);
+        c->kind = (int)p[4];
+        c->justifies = p[5];
+    }
+    for (size_t i = 0; i < st->n_res; i++, p += 8) {
+        cap_res *r = &st->res[i];
+        r->id = get_str(text, text_len, p, &bad);
+        r->label = get_str(text, text_len, p + 2, &bad);
+        memcpy(&r->weight, p + 4, sizeof(double));
+        r->threat = (mv_threat)p[6];
+        r->needs_target = (p[7] & 1u) != 0;
+        r->needs_verb = (p[7] & 2u) != 0;
+        r->scope = (p[7] & 4u) != 0;
+        r->unknown_job = (p[7] & 8u) != 0;
+    }
+    st->term = mv_arena_alloc(st->arena, (st->n_terms + 1) * sizeof(*st->term));
+    st->vague = mv_arena_alloc(st->arena, (st->n_vague + 1) * sizeof(*st->vague));
+    if (st->term == NULL || st->vague == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < st->n_terms; i++, p += 3) {
+        cap_term *tm = &st->term[i];
+        tm->kind = (uint8_t)p[0];
+        tm->bounds = (uint8_t)(p[0] >> 8);
+        tm->res = (uint8_t)(p[0] >> 16);
+        tm->path = ((p[0] >> 24) & 1u) != 0;
+        tm->verify = get_str(text, text_len, p + 1, &bad);
+    }
+    /* Plain tables are copied (a few KB): they hold size_t members, and
+     * the words are only 4-byte aligned. */
+    st->sinks = get_raw(st->arena, &p, st->n_sinks * sizeof(cap_sink));
+    st->mods = get_raw(st->arena, &p, st->n_mods * sizeof(cap_sink));
+    for (size_t i = 0; i < st->n_vague; i++, p += 2)
+        st->vague[i] = get_str(text, text_len, p, &bad);
+    st->reach = get_raw(st->arena, &p, st->n_reach * sizeof(cap_reach));
+    st->except = get_raw(st->arena, &p, st->n_except * sizeof(cap_sink));
+    st->dest = get_raw(st->arena, &p, st->n_dest * sizeof(cap_sink));
+    if (st->sinks == NULL || st->mods == NULL || st->reach == NULL || st->except == NULL ||
+        st->dest == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    if (bad) {
+        rc = MV_EINVAL;
+        goto done;
+    }
+    const uint32_t refs[3] = {w[25], w[26], w[27]};
+    mv_ac **acs[3] = {&st->decl, &st->terms, &st->services};
+    for (size_t k = 0; k < 3 && rc == MV_OK; k++) {
+        const uint32_t *ix = mv_pc_ac_index + (size_t)refs[k] * MV_PC_AC_ENTRY;
+        rc = mv_ac_load(acs[k], a, mv_pc_ac_words + ix[4], ix[5]);
+    }
+done:
+    if (rc != MV_OK) {
+        cap_fini(a, st);
+        st = NULL;
+    }
+    *state = st;
+    return rc;
+}
+
+static bool mv_str_same(mv_str x, mv_str y) {
+    return x.len == y.len && (x.len == 0 || memcmp(x.ptr, y.ptr, x.len) == 0);
+}
+
+static bool sinks_same(const cap_sink *x, const cap_sink *y, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (x[i].len != y[i].len || x[i].strength != y[i].strength ||
+            strcmp(x[i].canon, y[i].canon) != 0)
+            return false;
+    return true;
+}
+
+bool mv_cap_state_equal(const void *px, const void *py) {
+    const cap_state *x = px, *y = py;
+    bool same = x->n_classes == y->n_classes && x->n_res == y->n_res && x->n_terms == y->n_terms &&
+                x->n_sinks == y->n_sinks && x->n_mods == y->n_mods && x->n_vague == y->n_vague &&
+                x->n_reach == y->n_reach && x->n_except == y->n_except && x->n_dest == y->n_dest &&
+                x->narrow_mask == y->narrow_mask && x->freetext_mask == y->freetext_mask &&
+                x->sensitive_mask == y->sensitive_mask && x->restate_mask == y->restate_mask &&
+                x->credparam == y->credparam && x->upload == y->upload && x->dbconn == y->dbconn &&
+                mv_ac_equal(x->decl, y->decl) && mv_ac_equal(x->terms, y->terms) &&
+                mv_ac_equal(x->services, y->services);
+    for (size_t i = 0; same && i < x->n_classes; i++)
+        same = mv_str_same(x->classes[i].id, y->classes[i].id) &&
+               mv_str_same(x->classes[i].label, y->classes[i].label) &&
+               x->classes[i].kind == y->classes[i].kind &&
+               x->classes[i].justifies == y->classes[i].justifies;
+    for (size_t i = 0; same && i < x->n_res; i++) {
+        const cap_res *a = &x->res[i], *b = &y->res[i];
+        same = mv_str_same(a->id, b->id) && mv_str_same(a->label, b->label) &&
+               memcmp(&a->weight, &b->weight, sizeof(double)) == 0 && a->threat == b->threat &&
+               a->needs_target == b->needs_target && a->needs_verb == b->needs_verb &&
+               a->scope == b->scope && a->unknown_job == b->unknown_job;
+    }
+    for (size_t i = 0; same && i < x->n_terms; i++) {
+        const cap_term *a = &x->term[i], *b = &y->term[i];
+        same = a->kind == b->kind && a->bounds == b->bounds && a->res == b->res &&
+               a->path == b->path && mv_str_same(a->verify, b->verify);
+    }
+    for (size_t i = 0; same && i < x->n_vague; i++)
+        same = mv_str_same(x->vague[i], y->vague[i]);
+    for (size_t i = 0; same && i < x->n_reach; i++)
+        same = x->reach[i].len == y->reach[i].len && x->reach[i].res == y->reach[i].res &&
+               x->reach[i].how == y->reach[i].how &&
+               memcmp(x->reach[i].canon, y->reach[i].canon, x->reach[i].len) == 0;
+    return same && sinks_same(x->sinks, y->sinks, x->n_sinks) &&
+           sinks_same(x->mods, y->mods, x->n_mods) &&
+           sinks_same(x->except, y->except, x->n_except) && sinks_same(x->dest, y->dest, x->n_dest);
+}
+
+static int cap_init(const mv_allocator *a, void **state) {
+    /* The state the build saved from these very rule files (see
+     * capability_saved.h); stale or missing words (MV_EINVAL) parse. */
+    int rc = mv_cap_load(a, mv_cap_precompiled_words, mv_cap_precompiled_n_words, state);
+    if (rc == MV_OK || rc == MV_ENOMEM)
+        return rc;
+    return mv_cap_init_runtime(a, state);
 }
 
 /* ------------------------------------------------------------ matching */

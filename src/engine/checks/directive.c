@@ -177,12 +177,13 @@ static bool glue(char c) {
 static int on_match(void *p, const mv_ac_match *am) {
     scan_state *s = p;
     const mv_dr_term *t = &s->R->terms[am->id];
-    if (t->check_left && am->start > 0 &&
-        (word_before(s->text, s->len, am->start) || (t->plain && glue(s->text[am->start - 1])))) {
+    bool plain = (t->flags & MV_DR_TERM_PLAIN) != 0;
+    if ((t->flags & MV_DR_TERM_LEFT) && am->start > 0 &&
+        (word_before(s->text, s->len, am->start) || (plain && glue(s->text[am->start - 1])))) {
         return 0;
     }
-    if (t->check_right && am->end < s->len &&
-        (word_at(s->text, s->len, am->end) || (t->plain && glue(s->text[am->end])))) {
+    if ((t->flags & MV_DR_TERM_RIGHT) && am->end < s->len &&
+        (word_at(s->text, s->len, am->end) || (plain && glue(s->text[am->end])))) {
         return 0;
     }
     s->seen++;

@@ -103,7 +103,8 @@ typedef struct compiler {
     mv_error *err;
     vec families;  /* mv_dr_family */
     vec rules;     /* mv_dr_rule */
-    vec terms;     /* mv_dr_term */
+    vec terms;     /* mv_dr_term (text: see term_ptrs) */
+    vec term_ptrs; /* const char *: each term's text while compiling */
     vec uses;      /* use_rec */
     vec sets;      /* set_def */
     vec set_items; /* const char * (arena strings, raw expanded phrases) */
@@ -212,13 +213,14 @@ static int hash_grow(compiler *c) {
     size_t ncap = c->hash_cap ? c->hash_cap * 2 : 1024;
     uint32_t *nh = mv_calloc(c->a, ncap, sizeof(*nh));
     const mv_dr_term *terms = c->terms.p;
+    const char *const *texts = c->term_ptrs.p;
     int rc = MV_OK;
     if (nh == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
     for (size_t i = 0; i < c->terms.n; i++) {
-        size_t k = hash_bytes(terms[i].text, terms[i].len) & (ncap - 1);
+        size_t k = hash_bytes(texts[i], terms[i].len) & (ncap - 1);
         while (nh[k] != 0) {
             k = (k + 1) & (ncap - 1);
         }
@@ -249,6 +251,8 @@ static uint32_t last_cp(const char *s, size_t len) {
 static int term_get(compiler *c, const char *s, size_t len, uint32_t *id) {
     size_t k;
     mv_dr_term *t;
+    const char *text;
+    const char **slot;
     int rc = MV_OK;
     if ((c->terms.n + 1) * 2 > c->hash_cap) {
         rc = hash_grow(c);
@@ -259,30 +263,32 @@ static int term_get(compiler *c, const char *s, size_t len, uint32_t *id) {
     k = hash_bytes(s, len) & (c->hash_cap - 1);
     while (c->hash[k] != 0) {
         const mv_dr_term *e = (const mv_dr_term *)c->terms.p + (c->hash[k] - 1);
-        if (e->len == len && memcmp(e->text, s, len) == 0) {
+        const char *et = ((const char *const *)c->term_ptrs.p)[c->hash[k] - 1];
+        if (e->len == len && memcmp(et, s, len) == 0) {
             *id = c->hash[k] - 1;
             goto done;
         }
         k = (k + 1) & (c->hash_cap - 1);
     }
-    t = vec_push(c->a, &c->terms);
+    text = mv_arena_memdup(c->arena, s, len);
+    slot = text != NULL ? vec_push(c->a, &c->term_ptrs) : NULL;
+    t = slot != NULL ? vec_push(c->a, &c->terms) : NULL;
     if (t == NULL) {
+        if (slot != NULL) {
+            c->term_ptrs.n--;
+        }
         rc = MV_ENOMEM;
         goto done;
     }
-    t->text = mv_arena_memdup(c->arena, s, len);
-    if (t->text == NULL) {
-        c->terms.n--;
-        rc = MV_ENOMEM;
-        goto done;
-    }
+    *slot = text;
     t->len = (uint32_t)len;
-    t->check_left = mv_dr_is_word_cp(first_cp(s, len));
-    t->check_right = mv_dr_is_word_cp(last_cp(s, len));
-    t->plain = true;
+    bool plain = true;
     for (size_t i = 0; i < len; i++) {
-        t->plain &= plain_byte((unsigned char)s[i]);
+        plain &= plain_byte((unsigned char)s[i]);
     }
+    t->flags = (mv_dr_is_word_cp(first_cp(s, len)) ? MV_DR_TERM_LEFT : 0u) |
+               (mv_dr_is_word_cp(last_cp(s, len)) ? MV_DR_TERM_RIGHT : 0u) |
+               (plain ? MV_DR_TERM_PLAIN : 0u);
     *id = (uint32_t)(c->terms.n - 1);
     c->hash[k] = *id + 1;
 done:
@@ -401,7 +407,7 @@ static int phrase_emit(compiler *c, const sink *k, const char *s, size_t len) {
     if (rc == MV_OK) {
         rc = term_attach(c, k, id);
         if (prefix) {
-            ((mv_dr_term *)c->terms.p)[id].check_right = false;
+            ((mv_dr_term *)c->terms.p)[id].flags &= ~MV_DR_TERM_RIGHT;
         }
     }
     if (rc == MV_OK && has_markup(s, len)) {
@@ -411,7 +417,7 @@ static int phrase_emit(compiler *c, const sink *k, const char *s, size_t len) {
             if (rc == MV_OK) {
                 rc = term_attach(c, k, id);
                 if (prefix) {
-                    ((mv_dr_term *)c->terms.p)[id].check_right = false;
+                    ((mv_dr_term *)c->terms.p)[id].flags &= ~MV_DR_TERM_RIGHT;
                 }
             }
         }
@@ -1145,6 +1151,28 @@ static int finish(compiler *c, mv_dr_rules *r) {
         rc = MV_ENOMEM;
         goto done;
     }
+    /* The terms' texts in one pool, each NUL-terminated, by offset. */
+    {
+        const char *const *texts = c->term_ptrs.p;
+        size_t pool = 1;
+        for (size_t i = 0; i < r->n_terms; i++) {
+            pool += r->terms[i].len + 1;
+        }
+        char *tt = pool <= UINT32_MAX ? mv_arena_alloc(c->arena, pool) : NULL;
+        if (tt == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        size_t at = 0;
+        for (size_t i = 0; i < r->n_terms; i++) {
+            memcpy(tt + at, texts[i], r->terms[i].len);
+            tt[at + r->terms[i].len] = '\0';
+            r->terms[i].text = (uint32_t)at;
+            at += r->terms[i].len + 1;
+        }
+        tt[at] = '\0';
+        r->term_text = tt;
+    }
     for (size_t i = 0; i < r->n_families; i++) {
         if (r->families[i].base < 0.0) {
             rc = mv_error_set(c->err, MV_EPARSE, "family %s has no @base", r->families[i].id);
@@ -1185,7 +1213,7 @@ static int finish(compiler *c, mv_dr_rules *r) {
         goto done;
     }
     for (size_t t = 0; t < r->n_terms && rc == MV_OK; t++) {
-        rc = mv_ac_builder_add(b, r->terms[t].text, r->terms[t].len, (uint32_t)t);
+        rc = mv_ac_builder_add(b, r->term_text + r->terms[t].text, r->terms[t].len, (uint32_t)t);
         if (r->terms[t].len > r->max_term_len) {
             r->max_term_len = r->terms[t].len;
         }
@@ -1220,6 +1248,7 @@ int mv_dr_compile_ex(mv_dr_rules **out, const mv_allocator *a, const mv_dr_sourc
     c.families.elem = sizeof(mv_dr_family);
     c.rules.elem = sizeof(mv_dr_rule);
     c.terms.elem = sizeof(mv_dr_term);
+    c.term_ptrs.elem = sizeof(const char *);
     c.uses.elem = sizeof(use_rec);
     c.sets.elem = sizeof(set_def);
     c.set_items.elem = sizeof(const char *);
@@ -1271,6 +1300,7 @@ done:
     vec_free(c.a, &c.families);
     vec_free(c.a, &c.rules);
     vec_free(c.a, &c.terms);
+    vec_free(c.a, &c.term_ptrs);
     vec_free(c.a, &c.uses);
     vec_free(c.a, &c.sets);
     vec_free(c.a, &c.set_items);
@@ -1510,7 +1540,7 @@ int mv_dr_save(uint32_t **words_out, size_t *n_words, const mv_dr_rules *r, uint
         }
     }
     for (size_t i = 0; i < r->n_terms && rc == MV_OK; i++) {
-        rc = save_str(&sv, r->terms[i].text, r->terms[i].len, &term_text[i]);
+        rc = save_str(&sv, r->term_text + r->terms[i].text, r->terms[i].len, &term_text[i]);
     }
     {
         const mv_dr_words *lists[3] = {&r->negation, &r->stops, &r->setup};
@@ -1588,8 +1618,7 @@ int mv_dr_save(uint32_t **words_out, size_t *n_words, const mv_dr_rules *r, uint
             p[2] = t->roles;
             p[3] = t->use_start;
             p[4] = t->n_uses;
-            p[5] =
-                (uint32_t)t->check_left | (uint32_t)t->check_right << 1 | (uint32_t)t->plain << 2;
+            p[5] = t->flags;
         }
         if (r->n_uses > 0) {
             memcpy(p, r->uses, r->n_uses * sizeof(mv_dr_use));
@@ -1696,8 +1725,7 @@ int mv_dr_load(mv_dr_rules **out, const mv_allocator *a, const uint32_t *words, 
     r->max_term_len = words[8];
     r->families = mv_arena_calloc(arena, n_fam + 1, sizeof(*r->families));
     r->rules = mv_arena_calloc(arena, n_rules + 1, sizeof(*r->rules));
-    r->terms = mv_arena_alloc(arena, (n_terms + 1) * sizeof(*r->terms));
-    if (r->families == NULL || r->rules == NULL || r->terms == NULL) {
+    if (r->families == NULL || r->rules == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
@@ -1728,18 +1756,13 @@ int mv_dr_load(mv_dr_rules **out, const mv_allocator *a, const uint32_t *words, 
         ru->line = p[10];
         ru->file = text + p[11];
     }
-    for (size_t i = 0; i < n_terms; i++, p += TERM_WORDS) {
-        mv_dr_term *t = &r->terms[i];
-        t->text = text + p[0];
-        t->len = p[1];
-        t->roles = p[2];
-        t->use_start = p[3];
-        t->n_uses = p[4];
-        t->check_left = (p[5] & 1u) != 0;
-        t->check_right = (p[5] & 2u) != 0;
-        t->plain = (p[5] & 4u) != 0;
-    }
-    /* Read in place: the check never writes its rule tables. */
+    /* Terms and uses are read in place: the check never writes its rule
+     * tables, and a term is saved as its six words (text offsets into the
+     * saved text). */
+    _Static_assert(sizeof(mv_dr_term) == TERM_WORDS * sizeof(uint32_t), "terms are saved whole");
+    r->terms = (mv_dr_term *)(uintptr_t)p;
+    r->term_text = text;
+    p += n_terms * TERM_WORDS;
     r->uses = (mv_dr_use *)(uintptr_t)p;
     p += n_uses * 2;
     rc = load_words(arena, text, p, n_neg, &r->negation);
@@ -1808,11 +1831,11 @@ bool mv_dr_equal(const mv_dr_rules *x, const mv_dr_rules *y) {
     for (size_t i = 0; same && i < x->n_terms; i++) {
         const mv_dr_term *f = &x->terms[i];
         const mv_dr_term *g = &y->terms[i];
-        same = f->len == g->len && memcmp(f->text, g->text, f->len) == 0 &&
-               f->text[f->len] == '\0' && g->text[g->len] == '\0' && f->roles == g->roles &&
-               f->use_start == g->use_start && f->n_uses == g->n_uses &&
-               f->check_left == g->check_left && f->check_right == g->check_right &&
-               f->plain == g->plain;
+        const char *ft = x->term_text + f->text;
+        const char *gt = y->term_text + g->text;
+        same = f->len == g->len && memcmp(ft, gt, f->len) == 0 && ft[f->len] == '\0' &&
+               gt[g->len] == '\0' && f->roles == g->roles && f->use_start == g->use_start &&
+               f->n_uses == g->n_uses && f->flags == g->flags;
     }
     for (size_t i = 0; same && i < x->n_uses; i++) {
         same = x->uses[i].rule == y->uses[i].rule && x->uses[i].slot == y->uses[i].slot;

@@ -113,15 +113,21 @@ typedef struct mv_dr_use {
     uint32_t slot;
 } mv_dr_use;
 
+/* Term flags. PLAIN: the term is only words, so '_' '/' '\\' '@' next to
+ * it glue it into an identifier. */
+#define MV_DR_TERM_LEFT 1u  /* first character is a word character: needs a boundary */
+#define MV_DR_TERM_RIGHT 2u /* last character is a word character: needs a boundary */
+#define MV_DR_TERM_PLAIN 4u
+
+/* Six 32-bit words, exactly as saved (mv_dr_save), so loaded rules read
+ * their term table in place instead of converting 47,000 entries. */
 typedef struct mv_dr_term {
-    const char *text; /* normalized, NUL-terminated */
+    uint32_t text; /* byte offset of the normalized, NUL-terminated text in term_text */
     uint32_t len;
     uint32_t roles;     /* MV_DR_ROLE_* */
     uint32_t use_start; /* into uses[] */
     uint32_t n_uses;
-    bool check_left;  /* first character is a word character: needs a boundary */
-    bool check_right; /* last character is a word character: needs a boundary */
-    bool plain;       /* only words: '_' '/' '\\' '@' next to it glue it into an identifier */
+    uint32_t flags; /* MV_DR_TERM_* */
 } mv_dr_term;
 
 typedef struct mv_dr_words {
@@ -138,7 +144,8 @@ typedef struct mv_dr_rules {
     size_t n_rules;
     mv_dr_term *terms;
     size_t n_terms;
-    mv_dr_use *uses; /* grouped by term */
+    const char *term_text; /* the terms' texts (mv_dr_term.text) */
+    mv_dr_use *uses;       /* grouped by term */
     size_t n_uses;
     size_t max_term_len;
     mv_dr_words negation; /* [words negation] */

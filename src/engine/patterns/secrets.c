@@ -19,6 +19,7 @@
 #include <pcre2.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -322,11 +323,31 @@ typedef struct pf_anchor {
     char text[PF_ANCHOR_MAX]; /* folded */
 } pf_anchor;
 
+/*
+ * Patterns are compiled (and JIT-compiled) on first use: a scan of a few
+ * tools meets a handful of the sixty families, and compiling all of them
+ * was a quarter of engine start-up. The first scanner whose candidate needs
+ * a family compiles it under the lock; every later match of that family,
+ * on any thread, uses the same code, so whether JIT or the interpreter runs
+ * never depends on timing or on which thread came first (JIT is tried once
+ * per pattern, as an eager build would). A failed compile (out of memory)
+ * is not remembered: the scan reports MV_ENOMEM and the next use tries
+ * again. This state is the only thing a scan writes in a shared
+ * mv_secrets.
+ */
+typedef struct lazy_code {
+    pthread_mutex_t lock;
+    _Atomic(pcre2_code *) code[N_FAMILIES]; /* set once, under the lock */
+    pcre2_compile_context *cctx;            /* used under the lock only */
+    bool no_jit;
+} lazy_code;
+
 struct mv_secrets {
     const mv_allocator *alloc;
     pcre2_general_context *gctx; /* compile-time allocations via alloc */
     pcre2_match_context *mctx;   /* limits; read-only after init, shared */
-    pcre2_code *code[N_FAMILIES];
+    lazy_code *lazy;
+    bool lock_ready;
     uint32_t match_limit;
     uint8_t pf_bits[(1u << PF_BITS) / 8u];
     uint16_t pf_head[PF_BUCKETS]; /* first anchor + 1, 0 = empty */
@@ -431,10 +452,48 @@ static int add_anchors(mv_secrets *s, const char *list, uint16_t fam) {
     return rc;
 }
 
+/* Compile family fi (under the lock). MV_ENOMEM, or MV_EINVAL for a
+ * pattern of the table above that does not compile (a bug). */
+static int compile_family(lazy_code *lz, size_t fi) {
+    int err = 0;
+    PCRE2_SIZE erroff = 0;
+    atomic_fetch_add(&compile_count, 1);
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)families[fi].regex, PCRE2_ZERO_TERMINATED,
+                                     PCRE2_ANCHORED, &err, &erroff, lz->cctx);
+    if (code == NULL) {
+        /* Out of memory is the caller's problem; anything else is a
+         * broken pattern in the table above. */
+        return err == PCRE2_ERROR_HEAP_FAILED ? MV_ENOMEM : MV_EINVAL;
+    }
+    /* JIT is an optimisation: without it the interpreter gives the same
+     * answers under the same limits. It is tried exactly once per pattern,
+     * before the code is published. */
+    if (!lz->no_jit)
+        (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+    atomic_store_explicit(&lz->code[fi], code, memory_order_release);
+    return MV_OK;
+}
+
+/* The compiled code of family fi, compiled now if no scan needed it yet. */
+static int family_code(const mv_secrets *s, size_t fi, pcre2_code **out) {
+    int rc = MV_OK;
+    lazy_code *lz = s->lazy;
+    *out = atomic_load_explicit(&lz->code[fi], memory_order_acquire);
+    if (*out != NULL)
+        return MV_OK;
+    pthread_mutex_lock(&lz->lock);
+    *out = atomic_load_explicit(&lz->code[fi], memory_order_relaxed);
+    if (*out == NULL) {
+        rc = compile_family(lz, fi);
+        *out = atomic_load_explicit(&lz->code[fi], memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&lz->lock);
+    return rc;
+}
+
 int mv_secrets_new(mv_secrets **out, const mv_allocator *a, const mv_secrets_options *opts) {
     int rc = MV_OK;
     mv_secrets *s = NULL;
-    pcre2_compile_context *cctx = NULL;
     if (out == NULL)
         return MV_EINVAL;
     *out = NULL;
@@ -446,14 +505,27 @@ int mv_secrets_new(mv_secrets **out, const mv_allocator *a, const mv_secrets_opt
         goto done;
     }
     s->alloc = a;
+    s->lazy = mv_calloc(a, 1, sizeof(*s->lazy));
+    if (s->lazy == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    if (pthread_mutex_init(&s->lazy->lock, NULL) != 0) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    s->lock_ready = true;
+    for (size_t i = 0; i < N_FAMILIES; i++)
+        atomic_init(&s->lazy->code[i], NULL);
+    s->lazy->no_jit = opts != NULL && opts->no_jit;
     s->gctx = pcre2_general_context_create(pc_malloc, pc_free, (void *)a);
     if (s->gctx == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
-    cctx = pcre2_compile_context_create(s->gctx);
+    s->lazy->cctx = pcre2_compile_context_create(s->gctx);
     s->mctx = pcre2_match_context_create(s->gctx);
-    if (cctx == NULL || s->mctx == NULL) {
+    if (s->lazy->cctx == NULL || s->mctx == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
@@ -469,29 +541,15 @@ int mv_secrets_new(mv_secrets **out, const mv_allocator *a, const mv_secrets_opt
     pcre2_set_heap_limit(s->mctx, hl);
 
     for (size_t i = 0; i < N_FAMILIES; i++) {
-        int err = 0;
-        PCRE2_SIZE erroff = 0;
-        atomic_fetch_add(&compile_count, 1);
-        s->code[i] = pcre2_compile((PCRE2_SPTR)families[i].regex, PCRE2_ZERO_TERMINATED,
-                                   PCRE2_ANCHORED, &err, &erroff, cctx);
-        if (s->code[i] == NULL) {
-            /* Out of memory is the caller's problem; anything else is a
-             * broken pattern in the table above. */
-            rc = err == PCRE2_ERROR_HEAP_FAILED ? MV_ENOMEM : MV_EINVAL;
-            goto done;
-        }
-        /* JIT is an optimisation: without it the interpreter gives the
-         * same answers under the same limits. */
-        if (opts == NULL || !opts->no_jit)
-            (void)pcre2_jit_compile(s->code[i], PCRE2_JIT_COMPLETE);
         rc = add_anchors(s, families[i].anchors, (uint16_t)i);
+        if (rc == MV_OK && opts != NULL && opts->eager)
+            rc = compile_family(s->lazy, i);
         if (rc != MV_OK)
             goto done;
     }
     *out = s;
     s = NULL;
 done:
-    pcre2_compile_context_free(cctx);
     mv_secrets_free(s);
     return rc;
 }
@@ -499,8 +557,14 @@ done:
 void mv_secrets_free(mv_secrets *s) {
     if (s == NULL)
         return;
-    for (size_t i = 0; i < N_FAMILIES; i++)
-        pcre2_code_free(s->code[i]);
+    if (s->lazy != NULL) {
+        for (size_t i = 0; i < N_FAMILIES; i++)
+            pcre2_code_free(atomic_load_explicit(&s->lazy->code[i], memory_order_relaxed));
+        pcre2_compile_context_free(s->lazy->cctx);
+        if (s->lock_ready)
+            pthread_mutex_destroy(&s->lazy->lock);
+        mv_free(s->alloc, s->lazy, sizeof(*s->lazy));
+    }
     pcre2_match_context_free(s->mctx);
     pcre2_general_context_free(s->gctx);
     mv_free(s->alloc, s, sizeof(*s));
@@ -1652,8 +1716,11 @@ static int run_family(scan_state *st, uint16_t fi, size_t start, size_t *ov) {
     mv_secrets_scanner *sc = st->sc;
     const family *f = &families[fi];
     size_t end = start + f->window < st->len ? start + f->window : st->len;
-    int rc = pcre2_match(sc->secrets->code[fi], (PCRE2_SPTR)st->text, end, start, 0, sc->match_data,
-                         sc->secrets->mctx);
+    pcre2_code *code = NULL;
+    int rc = family_code(sc->secrets, fi, &code);
+    if (rc != MV_OK)
+        return rc == MV_ENOMEM ? MV_ENOMEM : MV_EINVAL;
+    rc = pcre2_match(code, (PCRE2_SPTR)st->text, end, start, 0, sc->match_data, sc->secrets->mctx);
     if (rc > 0) {
         PCRE2_SIZE *o = pcre2_get_ovector_pointer(sc->match_data);
         int pairs = rc > 8 ? 8 : rc;

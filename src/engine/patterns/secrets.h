@@ -6,15 +6,19 @@
  *
  * How a scan works: one literal pass (a case-folded trigram filter, one
  * table probe per byte) finds anchors ("AKIA", "ghp_", "-----BEGIN", "://",
- * "token"...); only at those places does a PCRE2 pattern (compiled once,
- * JIT, explicit match limits) confirm the exact format. Card numbers come
+ * "token"...); only at those places does a PCRE2 pattern (compiled once per
+ * mv_secrets, on the first anchor hit of its family; JIT; explicit match
+ * limits) confirm the exact format. Card numbers come
  * from a digit-run scan with Luhn and brand checks. Documented placeholders and test values are
  * still reported (flagged `placeholder`, confidence near zero) so that they win overlap resolution
  * against weaker generic matches of the same text; callers drop them.
  *
- * Thread safety: a built mv_secrets is immutable and may be shared by any
- * number of threads. Each thread scans with its own mv_secrets_scanner,
- * whose PCRE2 match data lives in that thread's arena.
+ * Thread safety: a built mv_secrets may be shared by any number of threads.
+ * The only thing a scan changes in it is the first compilation of a
+ * pattern, made under a lock and published once: every match of a pattern
+ * uses the same compiled (JIT or, if JIT failed, interpreted) code, on any
+ * thread. Each thread scans with its own mv_secrets_scanner, whose PCRE2
+ * match data lives in that thread's arena.
  */
 #ifndef MV_PATTERNS_SECRETS_H
 #define MV_PATTERNS_SECRETS_H
@@ -131,6 +135,8 @@ typedef struct mv_secrets_options {
     uint32_t heap_limit;  /* pcre2_set_heap_limit in KiB, default 1024 */
     bool no_jit;          /* interpret only (tests: the interpreter honours
                              every limit, JIT only the match limit) */
+    bool eager;           /* compile every pattern in mv_secrets_new (tests:
+                             a broken pattern fails there) */
 } mv_secrets_options;
 
 #define MV_SECRETS_DEFAULT_MATCH_LIMIT 20000u
@@ -143,9 +149,10 @@ typedef struct mv_secrets_options {
 
 typedef struct mv_secrets mv_secrets;
 
-/* Compile every pattern (PCRE2 + JIT) and the anchor filter. NULL
- * allocator = default, NULL options = defaults. Returns 0, MV_ENOMEM, or
- * MV_EINVAL when a built-in pattern does not compile (a bug). */
+/* Build the anchor filter; patterns (PCRE2 + JIT) are compiled on first
+ * use, or here with `eager`. NULL allocator = default, NULL options =
+ * defaults. Returns 0, MV_ENOMEM, or MV_EINVAL when a built-in pattern does
+ * not compile (a bug; with `eager`, else mv_secrets_scan returns it). */
 int mv_secrets_new(mv_secrets **out, const mv_allocator *a, const mv_secrets_options *opts);
 void mv_secrets_free(mv_secrets *s);
 
@@ -156,7 +163,9 @@ size_t mv_secrets_pattern_count(const mv_secrets *s);
 uint32_t mv_secrets_match_limit(const mv_secrets *s);
 
 /* Test hook: pcre2_compile calls made by this library since the process
- * started. Scans never compile, so this only grows in mv_secrets_new. */
+ * started: at most one per pattern and mv_secrets (a failed, out-of-memory
+ * compile is tried again), in mv_secrets_new with `eager`, else in the
+ * first scan that needs the pattern. */
 uint64_t mv_secrets_compile_count(void);
 
 /* What the caller knows about the text being scanned. */
@@ -198,7 +207,8 @@ void mv_secrets_scanner_init(mv_secrets_scanner *sc, const mv_secrets *s, mv_are
  * and low-confidence matches are included; filter with
  * MV_SECRET_EMIT_THRESHOLD and `placeholder`. At most `cap` are kept (the
  * overflow is counted in the scanner's stats).
- * Returns 0, MV_ENOMEM (scratch exhausted) or MV_EINVAL.
+ * Returns 0, MV_ENOMEM (scratch exhausted, or no memory to compile a
+ * pattern on its first use) or MV_EINVAL.
  */
 int mv_secrets_scan(mv_secrets_scanner *sc, const char *text, size_t len, unsigned flags,
                     mv_str key, mv_secret_match *out, size_t cap, size_t *n_out);

@@ -165,7 +165,7 @@ static int scan_setup(void **state) {
     oom warm;
     oom_init(&warm, 0, false);
     mv_buf out;
-    mv_buf_init(&out, &warm.a);
+    mv_buf_init(&out, &warm.allocator);
     bool degraded = false;
     int rc = scan_run(&warm, &out, &degraded, &err);
     mv_buf_release(&out);

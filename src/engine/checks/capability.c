@@ -49,6 +49,7 @@
 #include "../position.h"
 #include "../rules_data.h"
 #include "../sensitive.h"
+#include "value_orders.h"
 
 /* ------------------------------------------------------------ limits */
 
@@ -172,6 +173,7 @@ typedef struct cap_state {
     int credparam;         /* resource index of credential parameters, -1 if none */
     int upload;            /* resource index of uploads to an outside host, -1 if none */
     int dbconn;            /* resource index of connection-string parameters, -1 if none */
+    mv_sensitive *sens;    /* the shared list, for the value orders (value_orders.c) */
 } cap_state;
 
 /* ------------------------------------------------------------ bytes */
@@ -732,6 +734,7 @@ static void cap_fini(const mv_allocator *a, void *state) {
     mv_ac_free(st->decl);
     mv_ac_free(st->terms);
     mv_ac_free(st->services);
+    mv_sensitive_free(st->sens);
     mv_arena_free(st->arena);
     mv_free(a, st, sizeof(*st));
 }
@@ -775,6 +778,8 @@ static int cap_init(const mv_allocator *a, void **state) {
         rc = mv_ac_build(&st->terms, terms);
     if (rc == MV_OK)
         rc = mv_ac_build(&st->services, svc);
+    if (rc == MV_OK)
+        rc = mv_sensitive_new(&st->sens, a);
 done:
     mv_ac_builder_free(decl);
     mv_ac_builder_free(terms);
@@ -1866,7 +1871,7 @@ static void reach_defaults(tool_scan *ts) {
         }
         while (v.len > 0 && is_space((unsigned char)v.ptr[v.len - 1]))
             v.len--;
-        if (st->upload >= 0 && outside_url(v) && destination_param(st, &tool->params[f->param])) {
+        if (st->upload >= 0 && (outside_url(v) || outside_destination(v)) && destination_param(st, &tool->params[f->param])) {
             res_best *b = &ts->reach[st->upload];
             double w = st->res[st->upload].weight;
             if (w > b->w)
@@ -1923,6 +1928,11 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
 
     reach_params(ts);
     reach_defaults(ts);
+    /* Detector 4 (value_orders.c): values the model sends unchosen that
+     * are an outside sink for a named secret, or a destroying command. */
+    rc = value_orders_inspect(tool, st->sens, out);
+    if (rc != MV_OK)
+        return rc;
     /* The declaration costs a normalization of the name: only work it out
      * for the few tools that mention a resource or carry a sink name. */
     bool need = false;

@@ -32,6 +32,7 @@
 #include "../sensitive.h"
 #include "payload_classify.h"
 #include "payload_decode.h"
+#include "value_orders.h"
 #include "rules_data.h"
 
 /* Honest tools carry at most a handful of blobs; these bounds only stop a
@@ -93,6 +94,9 @@ typedef struct level {
     int32_t field;
     size_t emitted[MAX_EMITTED][2];
     unsigned n_emitted;
+    /* The raw text around the top-level blob tells the model to decode it
+     * and act on it (obey_cue); inherited by inner layers. */
+    bool obey;
 } level;
 
 #define FOUND 1 /* visit() result: a nested blob decided, stop this level */
@@ -387,13 +391,112 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
         "all repositories", "every repository", "all data",        "the workspace",
         "entire workspace", "whole workspace",  "all backups",     "every backup",
         "all documents",    "every document",   "the file system", "the filesystem"};
+    /* Round 7: a destroying command of git, containers, file systems or
+     * clusters (value_orders.c: git push --force, docker system prune -a,
+     * mkfs...), not only rm -rf of home or root. */
+    size_t cs, ce;
     if ((has_any(t, n, destroy, sizeof(destroy) / sizeof(destroy[0])) &&
          has_any(t, n, broad, sizeof(broad) / sizeof(broad[0]))) ||
-        sql_destroy(t, n)) {
+        sql_destroy(t, n) || destroy_command(t, n, &cs, &ce)) {
         res->cls = PC_DESTRUCTIVE;
         res->span_start = 0;
         res->span_end = n;
     }
+}
+
+/* Round 7: the text around a blob orders the model to decode it and act
+ * on what it says ("decode and execute it once per session", "à décoder
+ * et appliquer", "decode (8-bit ASCII) and apply it"). Honest text that
+ * carries an encoded sample says what it is, not that the reader should
+ * carry it out; with such a cue, decoded prose is an order whatever its
+ * wording. Both a decoding word and an acting word must stand within
+ * OBEY_BACK bytes before or OBEY_AHEAD after the blob, in its paragraph. */
+#define OBEY_BACK 200u
+#define OBEY_AHEAD 160u
+
+/* Where the first of the stems starts in t[0, n) at a word start, or n. */
+static size_t find_stem(const char *t, size_t n, const char *const *ws, size_t count) {
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && order_word_byte((unsigned char)t[i - 1]))
+            continue;
+        for (size_t k = 0; k < count; k++) {
+            size_t wl = strlen(ws[k]), j = 0;
+            while (j < wl && i + j < n) {
+                unsigned char c = (unsigned char)t[i + j];
+                if (c >= 'A' && c <= 'Z')
+                    c = (unsigned char)(c + 32);
+                if (c != (unsigned char)ws[k][j])
+                    break;
+                j++;
+            }
+            if (j == wl)
+                return i;
+        }
+    }
+    return n;
+}
+
+/* A decoding word followed, within OBEY_GAP bytes, by an acting word:
+ * "decode and execute", "à décoder et appliquer", "デコードして実行".
+ * "Run it through decode" acts on the decoder, not on the text. */
+#define OBEY_GAP 48u
+static bool decode_then_act(const char *t, size_t n) {
+    static const char *const decode[] = {
+        "decod", "décod", "dekodier", "entschlüssel", "декод", "расшифр", "解码", "解碼",
+        "デコード", "복호", "디코딩", "descodific", "unscramble"};
+    static const char *const act[] = {
+        "execut", "exécut", "ejecut", "ausführ", "run", "apply", "appliqu", "aplic",
+        "anwend", "follow", "obey", "suivre", "seguir", "befolg", "выполн", "примен",
+        "执行", "遵循", "実行", "従", "適用", "실행", "따르", "적용", "carry", "act on"};
+    size_t off = 0;
+    while (off < n) {
+        size_t d = find_stem(t + off, n - off, decode, sizeof(decode) / sizeof(decode[0]));
+        if (d >= n - off)
+            return false;
+        size_t from = off + d + 3, to = off + d + OBEY_GAP;
+        if (to > n)
+            to = n;
+        if (from < to && find_stem(t + from, to - from, act, sizeof(act) / sizeof(act[0])) <
+                             to - from)
+            return true;
+        off += d + 1;
+    }
+    return false;
+}
+
+static bool obey_cue(const char *t, size_t n, size_t start, size_t end) {
+    size_t a = start > OBEY_BACK ? start - OBEY_BACK : 0;
+    size_t b = end + OBEY_AHEAD < n ? end + OBEY_AHEAD : n;
+    /* stay in the blob's paragraph */
+    for (size_t i = start; i > a + 1; i--)
+        if (t[i - 1] == '\n' && t[i - 2] == '\n') {
+            a = i;
+            break;
+        }
+    for (size_t i = end; i + 1 < b; i++)
+        if (t[i] == '\n' && t[i + 1] == '\n') {
+            b = i;
+            break;
+        }
+    return decode_then_act(t + a, start - a) || decode_then_act(t + end, b - end);
+}
+
+/* Decoded text that reads as prose or a command line: three or more
+ * space-separated words with two or more letters (a nested blob is one
+ * word). */
+static bool prose_like(const char *t, size_t n) {
+    unsigned words = 0, letters = 0, wide = 0;
+    for (size_t i = 0; i <= n; i++) {
+        unsigned char c = i < n ? (unsigned char)t[i] : ' ';
+        wide += c >= 0xE0 && c < 0xF0; /* a CJK or kana character's lead byte */
+        if (c == ' ' || c == '\n' || c == '\t') {
+            words += letters >= 2;
+            letters = 0;
+        } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80) {
+            letters++;
+        }
+    }
+    return words >= 3 || wide >= 4; /* scripts written without spaces */
 }
 
 static int visit(void *ctx, const pd_candidate *cand) {
@@ -437,6 +540,13 @@ static int visit(void *ctx, const pd_candidate *cand) {
         encoded = encoded || f.chain[k].enc != PD_ENC_JOIN;
     if (f.res.cls == PC_NONE && encoded)
         hidden_order(run->sens, text, n, &f.res);
+    if (lv->depth == 0)
+        lv->obey = obey_cue(lv->text, lv->len, cand->start, cand->end);
+    if (f.res.cls == PC_NONE && encoded && lv->obey && prose_like(text, n)) {
+        f.res.cls = PC_HIDDEN_ORDER;
+        f.res.span_start = 0;
+        f.res.span_end = n;
+    }
     if (f.res.cls != PC_NONE) {
         f.text = text;
         f.len = n;
@@ -450,6 +560,7 @@ static int visit(void *ctx, const pd_candidate *cand) {
         inner.depth = lv->depth + 1;
         inner.found = &f;
         inner.field = -1;
+        inner.obey = lv->obey;
         memcpy(inner.chain, f.chain, sizeof(inner.chain));
         rc = pd_scan_ex(run->sc, text, n, visit, &inner);
         if (rc < 0)

@@ -1668,16 +1668,42 @@ static bool names_server(const mv_tool *tool, mv_str text) {
 /* The parameter's own description says the credential is an API key or
  * token of a service ("TweekIT API key", "API token for the tracker"): the
  * tool wraps that API. A personal access token with no API named is not
- * explained this way. */
-static bool api_credential(mv_str d) {
+ * explained this way. Round 7: when a brand word stands right before
+ * "API" ("Your OpenAI API key"), that brand must also be named by the
+ * tool's name, title, description or server: a temperature converter
+ * asking for another vendor's key does not wrap that vendor's API. */
+static bool brand_named_by_tool(const mv_tool *tool, const char *w, size_t n) {
+    mv_str where[4] = {tool->name, tool->title, tool->description, tool->server};
+    for (int k = 0; k < 4; k++)
+        if (where[k].ptr != NULL && contains_ci(where[k], w, n))
+            return true;
+    return false;
+}
+
+static bool api_credential(const mv_tool *tool, mv_str d) {
+    static const char *const generic[] = {"your", "the", "an", "a", "its", "this", "our",
+                                          "rest", "web", "http", "public", "private", "same"};
     for (size_t i = 0; i + 3 <= d.len; i++) {
         if (lower((unsigned char)d.ptr[i]) != 'a' || lower((unsigned char)d.ptr[i + 1]) != 'p' ||
             lower((unsigned char)d.ptr[i + 2]) != 'i')
             continue;
         bool left = i == 0 || !is_alnum((unsigned char)d.ptr[i - 1]);
         bool right = i + 3 == d.len || !is_alnum((unsigned char)d.ptr[i + 3]);
-        if (left && right)
-            return true;
+        if (!left || !right)
+            continue;
+        /* the word before "API" */
+        size_t e = i;
+        while (e > 0 && d.ptr[e - 1] == ' ')
+            e--;
+        size_t s0 = e;
+        while (s0 > 0 && (is_alnum((unsigned char)d.ptr[s0 - 1]) || d.ptr[s0 - 1] == '-'))
+            s0--;
+        if (e - s0 < 3 || e == i)
+            return true; /* no word before it, or a short one */
+        for (size_t g = 0; g < sizeof(generic) / sizeof(generic[0]); g++)
+            if (raw_reads(d.ptr + s0, e - s0, (mv_str){generic[g], strlen(generic[g])}))
+                return true;
+        return brand_named_by_tool(tool, d.ptr + s0, e - s0);
     }
     return false;
 }
@@ -1742,7 +1768,7 @@ static void reach_params(tool_scan *ts) {
             find_services(ts);
         if (ri < 0 ||
             (ri == st->credparam && (ts->service > 0 || names_server(tool, pm->description) ||
-                                     api_credential(pm->description))) ||
+                                     api_credential(tool, pm->description))) ||
             (ri == st->dbconn && (ts->service > 0 || ts->db > 0)))
             continue;
         int32_t fi = property_field(tool, p);

@@ -97,6 +97,7 @@ typedef struct level {
     /* The raw text around the top-level blob tells the model to decode it
      * and act on it (obey_cue); inherited by inner layers. */
     bool obey;
+    bool labelled; /* a labelled line (labelled_lines): its own line says to act */
 } level;
 
 #define FOUND 1 /* visit() result: a nested blob decided, stop this level */
@@ -299,8 +300,11 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
         secret = !(e - (off + hit.start) >= 4 && memcmp(t + e - 4, ".pub", 4) == 0);
         off += hit.end > 0 ? hit.end : 1;
     }
-    bool order =
-        secret && (has_destination(t, n) || has_any(t, n, verbs, sizeof(verbs) / sizeof(verbs[0])));
+    /* Round 7: writing into a key or start-up file ("echo KEY >>
+     * ~/.ssh/authorized_keys", "| tee -a ~/.bashrc") plants a backdoor */
+    bool planted = secret && (has_word(t, n, ">>") || has_word(t, n, ">") || has_word(t, n, "tee"));
+    bool order = planted || (secret && (has_destination(t, n) ||
+                                        has_any(t, n, verbs, sizeof(verbs) / sizeof(verbs[0]))));
     if (!order)
         order = has_any(t, n, ignore, sizeof(ignore) / sizeof(ignore[0])) &&
                 has_any(t, n, ignored, sizeof(ignored) / sizeof(ignored[0]));
@@ -443,7 +447,8 @@ static size_t find_stem(const char *t, size_t n, const char *const *ws, size_t c
 static bool decode_then_act(const char *t, size_t n) {
     static const char *const decode[] = {
         "decod", "décod", "dekodier", "entschlüssel", "декод", "расшифр", "解码", "解碼",
-        "デコード", "복호", "디코딩", "descodific", "unscramble"};
+        "デコード", "복호", "디코딩", "descodific", "unscramble", "decompress", "inflate",
+        "unzip", "gunzip", "unpack", "décompress", "dekomprim", "entpack", "解压", "解凍"};
     static const char *const act[] = {
         "execut", "exécut", "ejecut", "ausführ", "run", "apply", "appliqu", "aplic",
         "anwend", "follow", "obey", "suivre", "seguir", "befolg", "выполн", "примен",
@@ -478,7 +483,9 @@ static bool obey_cue(const char *t, size_t n, size_t start, size_t end) {
             b = i;
             break;
         }
-    return decode_then_act(t + a, start - a) || decode_then_act(t + end, b - end);
+    /* the blob's own plain edges (an escape run takes the plain characters
+     * around it) may hold the cue: read the whole window */
+    return decode_then_act(t + a, b - a);
 }
 
 /* Decoded text that reads as prose or a command line: three or more
@@ -497,6 +504,20 @@ static bool prose_like(const char *t, size_t n) {
         }
     }
     return words >= 3 || wide >= 4; /* scripts written without spaces */
+}
+
+/* Common English words in t[0, n): a labelled line's decoded text must
+ * read as English better than the line as written ("Reverse the words:
+ * useful to run checks" is plain prose, not a reversed order). */
+static unsigned plain_words(const char *t, size_t n) {
+    static const char *const common[] = {"the",  "and",  "to",   "of",     "in",    "is",
+                                         "it",   "for",  "on",   "with",   "run",   "then",
+                                         "before", "after", "your", "you", "this", "that",
+                                         "all",  "every", "from", "into", "when",  "always"};
+    unsigned c = 0;
+    for (size_t k = 0; k < sizeof(common) / sizeof(common[0]); k++)
+        c += has_word(t, n, common[k]);
+    return c;
 }
 
 static int visit(void *ctx, const pd_candidate *cand) {
@@ -541,7 +562,9 @@ static int visit(void *ctx, const pd_candidate *cand) {
     if (f.res.cls == PC_NONE && encoded)
         hidden_order(run->sens, text, n, &f.res);
     if (lv->depth == 0)
-        lv->obey = obey_cue(lv->text, lv->len, cand->start, cand->end);
+        lv->obey = lv->labelled ? plain_words(text, n) > plain_words(lv->text + cand->start,
+                                                                      cand->end - cand->start)
+                                : obey_cue(lv->text, lv->len, cand->start, cand->end);
     if (f.res.cls == PC_NONE && encoded && lv->obey && prose_like(text, n)) {
         f.res.cls = PC_HIDDEN_ORDER;
         f.res.span_start = 0;
@@ -820,6 +843,71 @@ done:
     return rc;
 }
 
+/* Round 7: a line that names its own encoding and says to act on it
+ * ("ROT13 maintainer note (decode and apply silently): Orsber ...",
+ * "reverse the string, then run it first: ...ohce"). The rotated or
+ * reversed text after the label's ": " is decoded even when it holds none
+ * of the trigger words the line scanner looks for, and read as an order
+ * (the line says so). */
+static size_t find_ci(const char *t, size_t n, size_t from, const char *w) {
+    size_t wl = strlen(w);
+    for (size_t i = from; i + wl <= n; i++) {
+        size_t k = 0;
+        while (k < wl) {
+            unsigned char c = (unsigned char)t[i + k];
+            if (c >= 'A' && c <= 'Z')
+                c = (unsigned char)(c + 32);
+            if (c != (unsigned char)w[k])
+                break;
+            k++;
+        }
+        if (k == wl)
+            return i;
+    }
+    return n;
+}
+
+static int labelled_lines(level *top) {
+    static const struct {
+        const char *label;
+        pd_kind kind;
+    } labels[] = {{"rot13", PD_ROT13}, {"rot-13", PD_ROT13}, {"rot 13", PD_ROT13},
+                  {"revers", PD_REVERSED}, {"backwards", PD_REVERSED}};
+    static const char *const act[] = {"run", "apply", "execut", "follow", "obey", "carry"};
+    const char *t = top->text;
+    size_t n = top->len;
+    int rc = 0;
+    for (size_t l = 0; l < sizeof(labels) / sizeof(labels[0]) && rc == 0; l++) {
+        size_t p = find_ci(t, n, 0, labels[l].label);
+        if (p >= n)
+            continue;
+        size_t ls = p, le = p;
+        while (ls > 0 && t[ls - 1] != '\n')
+            ls--;
+        while (le < n && t[le] != '\n')
+            le++;
+        bool acts = false;
+        for (size_t k = 0; k < sizeof(act) / sizeof(act[0]) && !acts; k++)
+            acts = find_ci(t + ls, le - ls, 0, act[k]) < le - ls;
+        if (!acts)
+            continue;
+        /* the payload: after the first ": " past the label, to the line end */
+        size_t a = p;
+        while (a + 1 < le && !(t[a] == ':' && t[a + 1] == ' '))
+            a++;
+        if (a + 1 >= le)
+            continue;
+        a += 2;
+        if (le - a < 12)
+            continue;
+        pd_candidate c = {labels[l].kind, a, le, false, false};
+        top->labelled = true;
+        rc = visit(top, &c);
+        top->labelled = false;
+    }
+    return rc == FOUND ? 0 : rc;
+}
+
 static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     tool_run run;
     memset(&run, 0, sizeof(run));
@@ -849,6 +937,8 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         top->out = out;
         top->field = (int32_t)i;
         rc = pd_scan_ex(run.sc, whole.ptr, whole.len, visit, top);
+        if (rc == 0)
+            rc = labelled_lines(top);
     }
     if (run.cap_candidates)
         mv_emit_cap(out, "payload_candidates", MAX_CANDIDATES, run.candidates);

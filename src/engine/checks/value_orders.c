@@ -412,6 +412,121 @@ static bool job_destroys(const mv_tool *tool) {
     return false;
 }
 
+/* A destination inside a longer token ("single_and_mirror_to_https://h.example_x",
+ * "keep+cc:ops@h.example"): a value that is an identifier or mode with an
+ * address buried in it. [*s, *e): the address's start and the token end. */
+static bool buried_destination(mv_str v, size_t *s, size_t *e) {
+    for (size_t i = 0; i < v.len; i++)
+        if (v.ptr[i] == ' ' || v.ptr[i] == '\n' || v.ptr[i] == '\t')
+            return false;
+    for (size_t i = 1; i + 3 < v.len; i++) {
+        if (v.ptr[i] == ':' && v.ptr[i + 1] == '/' && v.ptr[i + 2] == '/') {
+            size_t a = i;
+            while (a > 0 && ((v.ptr[a - 1] >= 'a' && v.ptr[a - 1] <= 'z') ||
+                             (v.ptr[a - 1] >= 'A' && v.ptr[a - 1] <= 'Z')))
+                a--;
+            if (a == 0)
+                return false; /* the whole value is a URL: outside_destination's */
+            mv_str url = {v.ptr + a, v.len - a};
+            if (!outside_destination(url))
+                return false;
+            *s = a;
+            *e = v.len;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A parameter named or described as a second copy of what the tool
+ * handles: mirror, cc, backup, archive copy, replica... */
+static bool copy_param(const mv_tool *tool, uint32_t p) {
+    static const char *const words[] = {"mirror",  "copy",      "cc",     "bcc",     "backup",
+                                        "replica", "secondary", "archive", "duplicate", "shadow",
+                                        "备份",    "副本",      "抄送",   "バックアップ", "コピー",
+                                        "백업",    "사본",      "копи",   "резерв",  "kopie",
+                                        "sicherung", "copia",   "respaldo", "sauvegarde", "cópia"};
+    mv_str parts[2] = {tool->params[p].name, tool->params[p].description};
+    for (int k = 0; k < 2; k++) {
+        const char *t = parts[k].ptr;
+        size_t n = parts[k].len > 512 ? 512 : parts[k].len;
+        for (size_t i = 0; t != NULL && i < n; i++) {
+            bool start = i == 0 || !((t[i - 1] >= 'a' && t[i - 1] <= 'z') ||
+                                     (t[i - 1] >= 'A' && t[i - 1] <= 'Z'));
+            if (!start)
+                continue;
+            for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+                size_t wl = strlen(words[w]);
+                if (!reads_at(t, n, i, words[w]))
+                    continue;
+                /* "cc" and "copy" as whole words (not "accent", "copyright") */
+                if ((wl == 2 || w == 1) && i + wl < n &&
+                    ((t[i + wl] >= 'a' && t[i + wl] <= 'z') || (t[i + wl] >= 'A' && t[i + wl] <= 'Z')))
+                    continue;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The tool's name or lead says it sends, shares or backs up: a copy
+ * destination is its job. */
+static bool job_sends(const mv_tool *tool) {
+    static const char *const verbs[] = {"send",    "mail",    "email",   "post",   "notif",
+                                        "upload",  "backup",  "back up", "sync",   "mirror",
+                                        "share",   "publish", "webhook", "forward", "deliver",
+                                        "replicat", "export", "archiv",  "copy",   "transfer"};
+    mv_str parts[2] = {tool->name, tool->description};
+    for (int p = 0; p < 2; p++) {
+        const char *t = parts[p].ptr;
+        size_t n = parts[p].len;
+        if (t == NULL)
+            continue;
+        if (p == 1) {
+            size_t e = 0;
+            while (e < n && e < VO_LEAD_MAX && !(t[e] == '.' && (e + 1 == n || t[e + 1] == ' ')) &&
+                   t[e] != '\n')
+                e++;
+            n = e;
+        }
+        for (size_t i = 0; i < n; i++) {
+            bool start = i == 0 || t[i - 1] == '_' || t[i - 1] == '-' || t[i - 1] == ' ' ||
+                         (t[i] >= 'A' && t[i] <= 'Z');
+            if (!start)
+                continue;
+            for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++)
+                if (reads_at(t, n, i, verbs[k]))
+                    return true;
+        }
+    }
+    return false;
+}
+
+static int emit_copy(const mv_tool *tool, uint32_t fi, size_t s, size_t e, bool buried,
+                     mv_emitter *out) {
+    static const char d_copy[] =
+        "a value the model sends unchosen (default, const or single enum) sends a second copy "
+        "to an outside address, in a tool whose job is not sending";
+    static const char d_buried[] =
+        "a schema value hides an outside address inside a mode or identifier token";
+    const mv_field *f = &tool->fields[fi];
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = MV_THREAT_EXFILTRATION,
+        .confidence = VO_SINK_CONF,
+        .critical = false,
+        .field = (int32_t)fi,
+        .offset = (uint32_t)s,
+        .length = (uint32_t)(e - s),
+        .evidence = {f->text.ptr + s, e - s},
+        .detail = buried ? (mv_str){d_buried, sizeof(d_buried) - 1}
+                         : (mv_str){d_copy, sizeof(d_copy) - 1},
+        .facets = MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SINK,
+    };
+    return mv_emit(out, &spec);
+}
+
 static int emit_sink(const mv_tool *tool, int32_t fi, size_t hs, size_t he, mv_emitter *out) {
     static const char detail[] =
         "a value the model sends unchosen (default, const or single enum) is an outside "
@@ -456,17 +571,28 @@ static int emit_destroy(const mv_tool *tool, uint32_t fi, size_t s, mv_emitter *
 int value_orders_inspect(const mv_tool *tool, const mv_sensitive *sens, mv_emitter *out) {
     int rc = 0;
     bool sink_done = false, destroy_done = false;
-    int destroys = -1;
+    int destroys = -1, sends = -1;
     for (uint32_t fi = 0; fi < tool->n_fields && rc == 0; fi++) {
         const mv_field *f = &tool->fields[fi];
         if (f->kind != MV_FIELD_SCHEMA_VALUE || f->schema != MV_SCHEMA_INPUT || f->param < 0 ||
-            (uint32_t)f->param >= tool->n_params || !unchosen_value(tool, fi))
+            (uint32_t)f->param >= tool->n_params)
             continue;
         mv_str v = f->text;
         while (v.len > 0 && (v.ptr[0] == ' ' || v.ptr[0] == '\t'))
             v.ptr++, v.len--;
         while (v.len > 0 && (v.ptr[v.len - 1] == ' ' || v.ptr[v.len - 1] == '\t'))
             v.len--;
+        size_t bs, be;
+        /* any enum member, default or const: a mode token carrying an
+         * address is no honest mode */
+        if (!sink_done && buried_destination(v, &bs, &be)) {
+            rc = emit_copy(tool, fi, (size_t)(v.ptr - f->text.ptr) + bs,
+                           (size_t)(v.ptr - f->text.ptr) + be, true, out);
+            sink_done = true;
+            continue;
+        }
+        if (!unchosen_value(tool, fi))
+            continue;
         if (!sink_done && outside_destination(v)) {
             /* the parameter's own descriptions and titles, nested ones too */
             for (uint32_t di = 0; di < tool->n_fields && !sink_done; di++) {
@@ -477,6 +603,16 @@ int value_orders_inspect(const mv_tool *tool, const mv_sensitive *sens, mv_emitt
                     continue;
                 if (names_secret(sens, d->text.ptr, d->text.len, &hs, &he)) {
                     rc = emit_sink(tool, (int32_t)di, hs, he, out);
+                    sink_done = true;
+                }
+            }
+            /* a second copy by default, on a tool that does not send */
+            if (!sink_done && copy_param(tool, (uint32_t)f->param)) {
+                if (sends < 0)
+                    sends = job_sends(tool) ? 1 : 0;
+                if (!sends) {
+                    rc = emit_copy(tool, fi, (size_t)(v.ptr - f->text.ptr),
+                                   (size_t)(v.ptr - f->text.ptr) + v.len, false, out);
                     sink_done = true;
                 }
             }

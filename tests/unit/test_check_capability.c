@@ -1040,6 +1040,12 @@ static void test_round7_value_orders(void **state) {
          "https_only", false},
         {"save_draft", "Saves a draft reply.", "server", "Mail server.",
          "inputSchema.properties.server.default", "https://mail.example.com", false},
+        {"list_outdated", "Lists outdated packages.", "registry",
+         "Registry URL. Point it at a mirror if you are behind a proxy.",
+         "inputSchema.properties.registry.default", "https://registry.example.org/", false},
+        {"list_outdated", "Lists outdated packages.", "registry",
+         "Registry URL; use a mirror if you are behind a proxy.",
+         "inputSchema.properties.registry.default", "https://registry.example.org/", false},
     };
     for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
         mv_tool *t = valued(f, copies[i].tool, copies[i].desc, copies[i].param, copies[i].pdesc,

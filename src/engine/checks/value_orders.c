@@ -446,7 +446,25 @@ static bool copy_param(const mv_tool *tool, uint32_t p) {
                                         "备份",    "副本",      "抄送",   "バックアップ", "コピー",
                                         "백업",    "사본",      "копи",   "резерв",  "kopie",
                                         "sicherung", "copia",   "respaldo", "sauvegarde", "cópia"};
-    mv_str parts[2] = {tool->params[p].name, tool->params[p].description};
+    /* The description counts with its first sentence only, and only when
+     * that sentence declares rather than advises ("Registry URL; use a
+     * mirror if you are behind a proxy" is advice about the value). */
+    mv_str desc = tool->params[p].description;
+    size_t dn = 0;
+    while (dn < desc.len && dn < 512 && desc.ptr[dn] != '\n' &&
+           !((desc.ptr[dn] == '.' || desc.ptr[dn] == ';') &&
+             (dn + 1 == desc.len || desc.ptr[dn + 1] == ' ')))
+        dn++;
+    static const char *const advice[] = {" if ", " when ", "optional", " e.g", "such as",
+                                         " unless ", " can ", " may "};
+    for (size_t a = 0; a < sizeof(advice) / sizeof(advice[0]) && dn > 0; a++)
+        for (size_t i = 0; i < dn; i++)
+            if (reads_at(desc.ptr, dn, i, advice[a]) ||
+                (i == 0 && reads_at(desc.ptr, dn, 0, advice[a] + 1))) {
+                dn = 0;
+                break;
+            }
+    mv_str parts[2] = {tool->params[p].name, {desc.ptr, dn}};
     for (int k = 0; k < 2; k++) {
         const char *t = parts[k].ptr;
         size_t n = parts[k].len > 512 ? 512 : parts[k].len;

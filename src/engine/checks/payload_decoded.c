@@ -95,8 +95,13 @@ typedef struct level {
     size_t emitted[MAX_EMITTED][2];
     unsigned n_emitted;
     /* The raw text around the top-level blob tells the model to decode it
-     * and act on it (obey_cue); inherited by inner layers. */
-    bool obey;
+     * and act on it (obey_cue). Worked out lazily, once per top-level
+     * blob, and only when decoded prose needs it: inner layers reach it
+     * through `root` (the level of depth 0) and its blob [root_start,
+     * root_end). -1 unknown, 0 no, 1 yes. */
+    struct level *root;
+    size_t root_start, root_end;
+    int8_t obey;
     bool labelled; /* a labelled line (labelled_lines): its own line says to act */
 } level;
 
@@ -520,6 +525,21 @@ static unsigned plain_words(const char *t, size_t n) {
     return c;
 }
 
+/* Does the text around the top-level blob say to decode and act on it?
+ * A labelled line says so itself when its decoded text reads as English
+ * better than the line as written. */
+static bool obeyed(level *lv, const char *text, size_t n) {
+    level *r = lv->root;
+    if (r == NULL)
+        return false;
+    if (r->labelled)
+        return plain_words(text, n) >
+               plain_words(r->text + r->root_start, r->root_end - r->root_start);
+    if (r->obey < 0)
+        r->obey = obey_cue(r->text, r->len, r->root_start, r->root_end) ? 1 : 0;
+    return r->obey == 1;
+}
+
 static int visit(void *ctx, const pd_candidate *cand) {
     level *lv = ctx;
     tool_run *run = lv->run;
@@ -561,11 +581,13 @@ static int visit(void *ctx, const pd_candidate *cand) {
         encoded = encoded || f.chain[k].enc != PD_ENC_JOIN;
     if (f.res.cls == PC_NONE && encoded)
         hidden_order(run->sens, text, n, &f.res);
-    if (lv->depth == 0)
-        lv->obey = lv->labelled ? plain_words(text, n) > plain_words(lv->text + cand->start,
-                                                                      cand->end - cand->start)
-                                : obey_cue(lv->text, lv->len, cand->start, cand->end);
-    if (f.res.cls == PC_NONE && encoded && lv->obey && prose_like(text, n)) {
+    if (lv->depth == 0) {
+        lv->root = lv;
+        lv->root_start = cand->start;
+        lv->root_end = cand->end;
+        lv->obey = -1;
+    }
+    if (f.res.cls == PC_NONE && encoded && prose_like(text, n) && obeyed(lv, text, n)) {
         f.res.cls = PC_HIDDEN_ORDER;
         f.res.span_start = 0;
         f.res.span_end = n;
@@ -583,7 +605,7 @@ static int visit(void *ctx, const pd_candidate *cand) {
         inner.depth = lv->depth + 1;
         inner.found = &f;
         inner.field = -1;
-        inner.obey = lv->obey;
+        inner.root = lv->root;
         memcpy(inner.chain, f.chain, sizeof(inner.chain));
         rc = pd_scan_ex(run->sc, text, n, visit, &inner);
         if (rc < 0)
@@ -867,42 +889,76 @@ static size_t find_ci(const char *t, size_t n, size_t from, const char *w) {
     return n;
 }
 
-static int labelled_lines(level *top) {
+/* Which label, if any, stands in t[ls, c) (the line before a ": "):
+ * "rot13", "rot-13", "rot 13", "revers..." or "backwards". Each is looked
+ * for from a rare byte of its own ('1', 'v', 'k', by memchr), since most
+ * lines before a colon hold none. */
+static bool line_label(const char *t, size_t ls, size_t c, pd_kind *kind) {
     static const struct {
-        const char *label;
+        char anchor;
+        uint8_t back; /* bytes from the label's start to its anchor */
+        const char *w;
         pd_kind kind;
-    } labels[] = {{"rot13", PD_ROT13}, {"rot-13", PD_ROT13}, {"rot 13", PD_ROT13},
-                  {"revers", PD_REVERSED}, {"backwards", PD_REVERSED}};
+    } labels[] = {{'1', 3, "rot13", PD_ROT13},      {'1', 4, "rot-13", PD_ROT13},
+                  {'1', 4, "rot 13", PD_ROT13},     {'v', 2, "revers", PD_REVERSED},
+                  {'V', 2, "revers", PD_REVERSED},  {'k', 3, "backwards", PD_REVERSED},
+                  {'K', 3, "backwards", PD_REVERSED}};
+    for (size_t l = 0; l < sizeof(labels) / sizeof(labels[0]); l++) {
+        size_t i = ls + labels[l].back;
+        while (i < c) {
+            const char *q = memchr(t + i, labels[l].anchor, c - i);
+            if (q == NULL)
+                break;
+            size_t k = (size_t)(q - t), st = k - labels[l].back;
+            size_t wl = strlen(labels[l].w);
+            if (st + wl <= c && find_ci(t, st + wl, st, labels[l].w) == st) {
+                *kind = labels[l].kind;
+                return true;
+            }
+            i = k + 1;
+        }
+    }
+    return false;
+}
+
+#define LABEL_REACH 200u /* bytes before a ": " searched for a label */
+
+/* Lines are found from their ": " (memchr on ':'), so a field without one
+ * costs a vector scan; at most four labelled lines per field. */
+static int labelled_lines(level *top) {
     static const char *const act[] = {"run", "apply", "execut", "follow", "obey", "carry"};
     const char *t = top->text;
     size_t n = top->len;
     int rc = 0;
-    for (size_t l = 0; l < sizeof(labels) / sizeof(labels[0]) && rc == 0; l++) {
-        size_t p = find_ci(t, n, 0, labels[l].label);
-        if (p >= n)
+    size_t from = 0;
+    unsigned tried = 0;
+    while (rc == 0 && from < n && tried < 4) {
+        const char *q = memchr(t + from, ':', n - from);
+        if (q == NULL)
+            break;
+        size_t c = (size_t)(q - t);
+        from = c + 1;
+        if (c + 1 >= n || t[c + 1] != ' ')
             continue;
-        size_t ls = p, le = p;
-        while (ls > 0 && t[ls - 1] != '\n')
+        size_t ls = c, le = c;
+        while (ls > 0 && c - ls < LABEL_REACH && t[ls - 1] != '\n')
             ls--;
+        pd_kind kind = PD_ROT13;
+        if (!line_label(t, ls, c, &kind))
+            continue;
         while (le < n && t[le] != '\n')
             le++;
+        from = le;
         bool acts = false;
         for (size_t k = 0; k < sizeof(act) / sizeof(act[0]) && !acts; k++)
             acts = find_ci(t + ls, le - ls, 0, act[k]) < le - ls;
-        if (!acts)
+        size_t a = c + 2;
+        if (!acts || le - a < 12)
             continue;
-        /* the payload: after the first ": " past the label, to the line end */
-        size_t a = p;
-        while (a + 1 < le && !(t[a] == ':' && t[a + 1] == ' '))
-            a++;
-        if (a + 1 >= le)
-            continue;
-        a += 2;
-        if (le - a < 12)
-            continue;
-        pd_candidate c = {labels[l].kind, a, le, false, false};
+        tried++;
+        pd_candidate cd = {kind, a, le, false, false};
         top->labelled = true;
-        rc = visit(top, &c);
+        rc = visit(top, &cd);
         top->labelled = false;
     }
     return rc == FOUND ? 0 : rc;

@@ -1685,6 +1685,12 @@ static int server_lookalike(const mv_registry *reg, const mv_tool *tool, mv_emit
     const unsigned char *t = (const unsigned char *)tool->server.ptr;
     size_t n = tool->server.len;
     bool latin = false, look = false;
+    /* every look-alike is a Greek or Cyrillic letter: lead bytes CE-D4 */
+    bool lead = false;
+    for (size_t i = 0; i < n && !lead; i++)
+        lead = t[i] >= 0xCE && t[i] <= 0xD4;
+    if (!lead)
+        return MV_OK;
     for (size_t i = 0; i < n;) {
         int32_t cp = -1;
         uint32_t l = utf8_next(t + i, n - i, &cp);

@@ -945,6 +945,40 @@ static void code_block_cue(verdict *v, const mv_position_text *t, size_t rs) {
     }
 }
 
+/* Round 7 (structural): an example that is a value token (with a digit or
+ * punctuation: "#000000", "2024-01-01", "v1.2") followed by a parenthesis
+ * or dash and eight or more words of prose ("#000000 (assistant: also
+ * ...)") carries text besides the example: that text is not quoted as the
+ * value the model copies and keeps its own position. */
+static bool value_with_prose(mv_str raw) {
+    const char *t = raw.ptr;
+    size_t n = raw.len, i = 0;
+    bool mark = false;
+    if (t == NULL)
+        return false;
+    while (i < n && i < 32 && t[i] != ' ') {
+        unsigned char c = (unsigned char)t[i];
+        mark = mark || (c >= '0' && c <= '9') || c == '#' || c == '.' || c == '-' || c == ':' ||
+               c == '/' || c == '_';
+        i++;
+    }
+    if (!mark || i >= n || i >= 32)
+        return false;
+    while (i < n && t[i] == ' ')
+        i++;
+    if (i >= n || !(t[i] == '(' || t[i] == '-' || t[i] == '[' ||
+                    (i + 2 < n && (unsigned char)t[i] == 0xE2 && (unsigned char)t[i + 1] == 0x80)))
+        return false;
+    unsigned words = 0;
+    bool in = false;
+    for (; i < n; i++) {
+        bool sp = t[i] == ' ' || t[i] == '\n';
+        words += !sp && !in;
+        in = !sp;
+    }
+    return words >= 8;
+}
+
 /* The field is a schema `examples`/`example` value: the last named segment
  * of its path, ignoring array indices. */
 static void schema_example_cue(verdict *v, const mv_position_text *t) {
@@ -966,8 +1000,9 @@ static void schema_example_cue(verdict *v, const mv_position_text *t) {
     while (s > 0 && p[s - 1] != '.' && p[s - 1] != ']') {
         s--;
     }
-    if ((e - s == 8 && memcmp(p + s, "examples", 8) == 0) ||
-        (e - s == 7 && memcmp(p + s, "example", 7) == 0)) {
+    if (((e - s == 8 && memcmp(p + s, "examples", 8) == 0) ||
+         (e - s == 7 && memcmp(p + s, "example", 7) == 0)) &&
+        !value_with_prose(t->raw)) {
         consider(v, MV_POS_WEIGHT_SCHEMA_EXAMPLE, MV_POS_SCHEMA_EXAMPLE, "a schema example value",
                  0);
     }

@@ -53,6 +53,7 @@
 #include "../rules_data.h"
 #include "../sensitive.h"
 #include "capability_saved.h"
+#include "value_orders.h"
 
 /* ------------------------------------------------------------ limits */
 
@@ -176,6 +177,7 @@ typedef struct cap_state {
     int credparam;         /* resource index of credential parameters, -1 if none */
     int upload;            /* resource index of uploads to an outside host, -1 if none */
     int dbconn;            /* resource index of connection-string parameters, -1 if none */
+    mv_sensitive *sens;    /* the shared list, for the value orders (value_orders.c) */
 } cap_state;
 
 /* ------------------------------------------------------------ bytes */
@@ -757,6 +759,7 @@ static void cap_fini(const mv_allocator *a, void *state) {
     mv_ac_free(st->decl);
     mv_ac_free(st->terms);
     mv_ac_free(st->services);
+    mv_sensitive_free(st->sens);
     mv_arena_free(st->arena);
     mv_free(a, st, sizeof(*st));
 }
@@ -800,6 +803,8 @@ int mv_cap_init_runtime(const mv_allocator *a, void **state) {
         rc = mv_ac_build(&st->terms, terms);
     if (rc == MV_OK)
         rc = mv_ac_build(&st->services, svc);
+    if (rc == MV_OK)
+        rc = mv_sensitive_new(&st->sens, a);
 done:
     mv_ac_builder_free(decl);
     mv_ac_builder_free(terms);
@@ -1136,6 +1141,10 @@ int mv_cap_load(const mv_allocator *a, const uint32_t *w, size_t n, void **state
         const uint32_t *ix = mv_pc_ac_index + (size_t)refs[k] * MV_PC_AC_ENTRY;
         rc = mv_ac_load(acs[k], a, mv_pc_ac_words + ix[4], ix[5]);
     }
+    /* The shared sensitive list is not part of the saved words: it is
+     * built as in mv_cap_init_runtime (from its own recorded automata). */
+    if (rc == MV_OK)
+        rc = mv_sensitive_new(&st->sens, a);
 done:
     if (rc != MV_OK) {
         cap_fini(a, st);
@@ -2078,16 +2087,42 @@ static bool names_server(const mv_tool *tool, mv_str text) {
 /* The parameter's own description says the credential is an API key or
  * token of a service ("TweekIT API key", "API token for the tracker"): the
  * tool wraps that API. A personal access token with no API named is not
- * explained this way. */
-static bool api_credential(mv_str d) {
+ * explained this way. Round 7: when a brand word stands right before
+ * "API" ("Your OpenAI API key"), that brand must also be named by the
+ * tool's name, title, description or server: a temperature converter
+ * asking for another vendor's key does not wrap that vendor's API. */
+static bool brand_named_by_tool(const mv_tool *tool, const char *w, size_t n) {
+    mv_str where[4] = {tool->name, tool->title, tool->description, tool->server};
+    for (int k = 0; k < 4; k++)
+        if (where[k].ptr != NULL && contains_ci(where[k], w, n))
+            return true;
+    return false;
+}
+
+static bool api_credential(const mv_tool *tool, mv_str d) {
+    static const char *const generic[] = {"your", "the", "an", "a", "its", "this", "our",
+                                          "rest", "web", "http", "public", "private", "same"};
     for (size_t i = 0; i + 3 <= d.len; i++) {
         if (lower((unsigned char)d.ptr[i]) != 'a' || lower((unsigned char)d.ptr[i + 1]) != 'p' ||
             lower((unsigned char)d.ptr[i + 2]) != 'i')
             continue;
         bool left = i == 0 || !is_alnum((unsigned char)d.ptr[i - 1]);
         bool right = i + 3 == d.len || !is_alnum((unsigned char)d.ptr[i + 3]);
-        if (left && right)
-            return true;
+        if (!left || !right)
+            continue;
+        /* the word before "API" */
+        size_t e = i;
+        while (e > 0 && d.ptr[e - 1] == ' ')
+            e--;
+        size_t s0 = e;
+        while (s0 > 0 && (is_alnum((unsigned char)d.ptr[s0 - 1]) || d.ptr[s0 - 1] == '-'))
+            s0--;
+        if (e - s0 < 3 || e == i)
+            return true; /* no word before it, or a short one */
+        for (size_t g = 0; g < sizeof(generic) / sizeof(generic[0]); g++)
+            if (raw_reads(d.ptr + s0, e - s0, (mv_str){generic[g], strlen(generic[g])}))
+                return true;
+        return brand_named_by_tool(tool, d.ptr + s0, e - s0);
     }
     return false;
 }
@@ -2152,7 +2187,7 @@ static void reach_params(tool_scan *ts) {
             find_services(ts);
         if (ri < 0 ||
             (ri == st->credparam && (ts->service > 0 || names_server(tool, pm->description) ||
-                                     api_credential(pm->description))) ||
+                                     api_credential(tool, pm->description))) ||
             (ri == st->dbconn && (ts->service > 0 || ts->db > 0)))
             continue;
         int32_t fi = property_field(tool, p);
@@ -2281,7 +2316,7 @@ static void reach_defaults(tool_scan *ts) {
         }
         while (v.len > 0 && is_space((unsigned char)v.ptr[v.len - 1]))
             v.len--;
-        if (st->upload >= 0 && outside_url(v) && destination_param(st, &tool->params[f->param])) {
+        if (st->upload >= 0 && (outside_url(v) || outside_destination(v)) && destination_param(st, &tool->params[f->param])) {
             res_best *b = &ts->reach[st->upload];
             double w = st->res[st->upload].weight;
             if (w > b->w)
@@ -2338,6 +2373,11 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
 
     reach_params(ts);
     reach_defaults(ts);
+    /* Detector 4 (value_orders.c): values the model sends unchosen that
+     * are an outside sink for a named secret, or a destroying command. */
+    rc = value_orders_inspect(tool, st->sens, out);
+    if (rc != MV_OK)
+        return rc;
     /* The declaration costs a normalization of the name: only work it out
      * for the few tools that mention a resource or carry a sink name. */
     bool need = false;

@@ -90,7 +90,7 @@ static const char *const class_names[PC_CLASS_COUNT] = {
     "a pipe into an interpreter",
     "a chmod +x then run command",
     "a download-and-execute command",
-    "a recursive delete of the home or root directory",
+    "a destroying command (recursive delete of the home or root directory, forced push, prune)",
     "credentials sent to a remote host",
     "a reverse shell",
     "an order to send or read secrets, or to ignore the user",

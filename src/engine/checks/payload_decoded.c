@@ -32,6 +32,7 @@
 #include "../sensitive.h"
 #include "payload_classify.h"
 #include "payload_decode.h"
+#include "value_orders.h"
 #include "rules_data.h"
 
 /* Honest tools carry at most a handful of blobs; these bounds only stop a
@@ -93,6 +94,15 @@ typedef struct level {
     int32_t field;
     size_t emitted[MAX_EMITTED][2];
     unsigned n_emitted;
+    /* The raw text around the top-level blob tells the model to decode it
+     * and act on it (obey_cue). Worked out lazily, once per top-level
+     * blob, and only when decoded prose needs it: inner layers reach it
+     * through `root` (the level of depth 0) and its blob [root_start,
+     * root_end). -1 unknown, 0 no, 1 yes. */
+    struct level *root;
+    size_t root_start, root_end;
+    int8_t obey;
+    bool labelled; /* a labelled line (labelled_lines): its own line says to act */
 } level;
 
 #define FOUND 1 /* visit() result: a nested blob decided, stop this level */
@@ -295,8 +305,11 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
         secret = !(e - (off + hit.start) >= 4 && memcmp(t + e - 4, ".pub", 4) == 0);
         off += hit.end > 0 ? hit.end : 1;
     }
-    bool order =
-        secret && (has_destination(t, n) || has_any(t, n, verbs, sizeof(verbs) / sizeof(verbs[0])));
+    /* Round 7: writing into a key or start-up file ("echo KEY >>
+     * ~/.ssh/authorized_keys", "| tee -a ~/.bashrc") plants a backdoor */
+    bool planted = secret && (has_word(t, n, ">>") || has_word(t, n, ">") || has_word(t, n, "tee"));
+    bool order = planted || (secret && (has_destination(t, n) ||
+                                        has_any(t, n, verbs, sizeof(verbs) / sizeof(verbs[0]))));
     if (!order)
         order = has_any(t, n, ignore, sizeof(ignore) / sizeof(ignore[0])) &&
                 has_any(t, n, ignored, sizeof(ignored) / sizeof(ignored[0]));
@@ -387,13 +400,144 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
         "all repositories", "every repository", "all data",        "the workspace",
         "entire workspace", "whole workspace",  "all backups",     "every backup",
         "all documents",    "every document",   "the file system", "the filesystem"};
+    /* Round 7: a destroying command of git, containers, file systems or
+     * clusters (value_orders.c: git push --force, docker system prune -a,
+     * mkfs...), not only rm -rf of home or root. */
+    size_t cs, ce;
     if ((has_any(t, n, destroy, sizeof(destroy) / sizeof(destroy[0])) &&
          has_any(t, n, broad, sizeof(broad) / sizeof(broad[0]))) ||
-        sql_destroy(t, n)) {
+        sql_destroy(t, n) || destroy_command(t, n, &cs, &ce)) {
         res->cls = PC_DESTRUCTIVE;
         res->span_start = 0;
         res->span_end = n;
     }
+}
+
+/* Round 7: the text around a blob orders the model to decode it and act
+ * on what it says ("decode and execute it once per session", "à décoder
+ * et appliquer", "decode (8-bit ASCII) and apply it"). Honest text that
+ * carries an encoded sample says what it is, not that the reader should
+ * carry it out; with such a cue, decoded prose is an order whatever its
+ * wording. Both a decoding word and an acting word must stand within
+ * OBEY_BACK bytes before or OBEY_AHEAD after the blob, in its paragraph. */
+#define OBEY_BACK 200u
+#define OBEY_AHEAD 160u
+
+/* Where the first of the stems starts in t[0, n) at a word start, or n. */
+static size_t find_stem(const char *t, size_t n, const char *const *ws, size_t count) {
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && order_word_byte((unsigned char)t[i - 1]))
+            continue;
+        for (size_t k = 0; k < count; k++) {
+            size_t wl = strlen(ws[k]), j = 0;
+            while (j < wl && i + j < n) {
+                unsigned char c = (unsigned char)t[i + j];
+                if (c >= 'A' && c <= 'Z')
+                    c = (unsigned char)(c + 32);
+                if (c != (unsigned char)ws[k][j])
+                    break;
+                j++;
+            }
+            if (j == wl)
+                return i;
+        }
+    }
+    return n;
+}
+
+/* A decoding word followed, within OBEY_GAP bytes, by an acting word:
+ * "decode and execute", "à décoder et appliquer", "デコードして実行".
+ * "Run it through decode" acts on the decoder, not on the text. */
+#define OBEY_GAP 48u
+static bool decode_then_act(const char *t, size_t n) {
+    static const char *const decode[] = {
+        "decod", "décod", "dekodier", "entschlüssel", "декод", "расшифр", "解码", "解碼",
+        "デコード", "복호", "디코딩", "descodific", "unscramble", "decompress", "inflate",
+        "unzip", "gunzip", "unpack", "décompress", "dekomprim", "entpack", "解压", "解凍"};
+    static const char *const act[] = {
+        "execut", "exécut", "ejecut", "ausführ", "run", "apply", "appliqu", "aplic",
+        "anwend", "follow", "obey", "suivre", "seguir", "befolg", "выполн", "примен",
+        "执行", "遵循", "実行", "従", "適用", "실행", "따르", "적용", "carry", "act on"};
+    size_t off = 0;
+    while (off < n) {
+        size_t d = find_stem(t + off, n - off, decode, sizeof(decode) / sizeof(decode[0]));
+        if (d >= n - off)
+            return false;
+        size_t from = off + d + 3, to = off + d + OBEY_GAP;
+        if (to > n)
+            to = n;
+        if (from < to && find_stem(t + from, to - from, act, sizeof(act) / sizeof(act[0])) <
+                             to - from)
+            return true;
+        off += d + 1;
+    }
+    return false;
+}
+
+static bool obey_cue(const char *t, size_t n, size_t start, size_t end) {
+    size_t a = start > OBEY_BACK ? start - OBEY_BACK : 0;
+    size_t b = end + OBEY_AHEAD < n ? end + OBEY_AHEAD : n;
+    /* stay in the blob's paragraph */
+    for (size_t i = start; i > a + 1; i--)
+        if (t[i - 1] == '\n' && t[i - 2] == '\n') {
+            a = i;
+            break;
+        }
+    for (size_t i = end; i + 1 < b; i++)
+        if (t[i] == '\n' && t[i + 1] == '\n') {
+            b = i;
+            break;
+        }
+    /* the blob's own plain edges (an escape run takes the plain characters
+     * around it) may hold the cue: read the whole window */
+    return decode_then_act(t + a, b - a);
+}
+
+/* Decoded text that reads as prose or a command line: three or more
+ * space-separated words with two or more letters (a nested blob is one
+ * word). */
+static bool prose_like(const char *t, size_t n) {
+    unsigned words = 0, letters = 0, wide = 0;
+    for (size_t i = 0; i <= n; i++) {
+        unsigned char c = i < n ? (unsigned char)t[i] : ' ';
+        wide += c >= 0xE0 && c < 0xF0; /* a CJK or kana character's lead byte */
+        if (c == ' ' || c == '\n' || c == '\t') {
+            words += letters >= 2;
+            letters = 0;
+        } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80) {
+            letters++;
+        }
+    }
+    return words >= 3 || wide >= 4; /* scripts written without spaces */
+}
+
+/* Common English words in t[0, n): a labelled line's decoded text must
+ * read as English better than the line as written ("Reverse the words:
+ * useful to run checks" is plain prose, not a reversed order). */
+static unsigned plain_words(const char *t, size_t n) {
+    static const char *const common[] = {"the",  "and",  "to",   "of",     "in",    "is",
+                                         "it",   "for",  "on",   "with",   "run",   "then",
+                                         "before", "after", "your", "you", "this", "that",
+                                         "all",  "every", "from", "into", "when",  "always"};
+    unsigned c = 0;
+    for (size_t k = 0; k < sizeof(common) / sizeof(common[0]); k++)
+        c += has_word(t, n, common[k]);
+    return c;
+}
+
+/* Does the text around the top-level blob say to decode and act on it?
+ * A labelled line says so itself when its decoded text reads as English
+ * better than the line as written. */
+static bool obeyed(level *lv, const char *text, size_t n) {
+    level *r = lv->root;
+    if (r == NULL)
+        return false;
+    if (r->labelled)
+        return plain_words(text, n) >
+               plain_words(r->text + r->root_start, r->root_end - r->root_start);
+    if (r->obey < 0)
+        r->obey = obey_cue(r->text, r->len, r->root_start, r->root_end) ? 1 : 0;
+    return r->obey == 1;
 }
 
 static int visit(void *ctx, const pd_candidate *cand) {
@@ -437,6 +581,17 @@ static int visit(void *ctx, const pd_candidate *cand) {
         encoded = encoded || f.chain[k].enc != PD_ENC_JOIN;
     if (f.res.cls == PC_NONE && encoded)
         hidden_order(run->sens, text, n, &f.res);
+    if (lv->depth == 0) {
+        lv->root = lv;
+        lv->root_start = cand->start;
+        lv->root_end = cand->end;
+        lv->obey = -1;
+    }
+    if (f.res.cls == PC_NONE && encoded && prose_like(text, n) && obeyed(lv, text, n)) {
+        f.res.cls = PC_HIDDEN_ORDER;
+        f.res.span_start = 0;
+        f.res.span_end = n;
+    }
     if (f.res.cls != PC_NONE) {
         f.text = text;
         f.len = n;
@@ -450,6 +605,7 @@ static int visit(void *ctx, const pd_candidate *cand) {
         inner.depth = lv->depth + 1;
         inner.found = &f;
         inner.field = -1;
+        inner.root = lv->root;
         memcpy(inner.chain, f.chain, sizeof(inner.chain));
         rc = pd_scan_ex(run->sc, text, n, visit, &inner);
         if (rc < 0)
@@ -709,6 +865,105 @@ done:
     return rc;
 }
 
+/* Round 7: a line that names its own encoding and says to act on it
+ * ("ROT13 maintainer note (decode and apply silently): Orsber ...",
+ * "reverse the string, then run it first: ...ohce"). The rotated or
+ * reversed text after the label's ": " is decoded even when it holds none
+ * of the trigger words the line scanner looks for, and read as an order
+ * (the line says so). */
+static size_t find_ci(const char *t, size_t n, size_t from, const char *w) {
+    size_t wl = strlen(w);
+    for (size_t i = from; i + wl <= n; i++) {
+        size_t k = 0;
+        while (k < wl) {
+            unsigned char c = (unsigned char)t[i + k];
+            if (c >= 'A' && c <= 'Z')
+                c = (unsigned char)(c + 32);
+            if (c != (unsigned char)w[k])
+                break;
+            k++;
+        }
+        if (k == wl)
+            return i;
+    }
+    return n;
+}
+
+/* Which label, if any, stands in t[ls, c) (the line before a ": "):
+ * "rot13", "rot-13", "rot 13", "revers..." or "backwards". Each is looked
+ * for from a rare byte of its own ('1', 'v', 'k', by memchr), since most
+ * lines before a colon hold none. */
+static bool line_label(const char *t, size_t ls, size_t c, pd_kind *kind) {
+    static const struct {
+        char anchor;
+        uint8_t back; /* bytes from the label's start to its anchor */
+        const char *w;
+        pd_kind kind;
+    } labels[] = {{'1', 3, "rot13", PD_ROT13},      {'1', 4, "rot-13", PD_ROT13},
+                  {'1', 4, "rot 13", PD_ROT13},     {'v', 2, "revers", PD_REVERSED},
+                  {'V', 2, "revers", PD_REVERSED},  {'k', 3, "backwards", PD_REVERSED},
+                  {'K', 3, "backwards", PD_REVERSED}};
+    for (size_t l = 0; l < sizeof(labels) / sizeof(labels[0]); l++) {
+        size_t i = ls + labels[l].back;
+        while (i < c) {
+            const char *q = memchr(t + i, labels[l].anchor, c - i);
+            if (q == NULL)
+                break;
+            size_t k = (size_t)(q - t), st = k - labels[l].back;
+            size_t wl = strlen(labels[l].w);
+            if (st + wl <= c && find_ci(t, st + wl, st, labels[l].w) == st) {
+                *kind = labels[l].kind;
+                return true;
+            }
+            i = k + 1;
+        }
+    }
+    return false;
+}
+
+#define LABEL_REACH 200u /* bytes before a ": " searched for a label */
+
+/* Lines are found from their ": " (memchr on ':'), so a field without one
+ * costs a vector scan; at most four labelled lines per field. */
+static int labelled_lines(level *top) {
+    static const char *const act[] = {"run", "apply", "execut", "follow", "obey", "carry"};
+    const char *t = top->text;
+    size_t n = top->len;
+    int rc = 0;
+    size_t from = 0;
+    unsigned tried = 0;
+    while (rc == 0 && from < n && tried < 4) {
+        const char *q = memchr(t + from, ':', n - from);
+        if (q == NULL)
+            break;
+        size_t c = (size_t)(q - t);
+        from = c + 1;
+        if (c + 1 >= n || t[c + 1] != ' ')
+            continue;
+        size_t ls = c, le = c;
+        while (ls > 0 && c - ls < LABEL_REACH && t[ls - 1] != '\n')
+            ls--;
+        pd_kind kind = PD_ROT13;
+        if (!line_label(t, ls, c, &kind))
+            continue;
+        while (le < n && t[le] != '\n')
+            le++;
+        from = le;
+        bool acts = false;
+        for (size_t k = 0; k < sizeof(act) / sizeof(act[0]) && !acts; k++)
+            acts = find_ci(t + ls, le - ls, 0, act[k]) < le - ls;
+        size_t a = c + 2;
+        if (!acts || le - a < 12)
+            continue;
+        tried++;
+        pd_candidate cd = {kind, a, le, false, false};
+        top->labelled = true;
+        rc = visit(top, &cd);
+        top->labelled = false;
+    }
+    return rc == FOUND ? 0 : rc;
+}
+
 static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     tool_run run;
     memset(&run, 0, sizeof(run));
@@ -738,6 +993,8 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         top->out = out;
         top->field = (int32_t)i;
         rc = pd_scan_ex(run.sc, whole.ptr, whole.len, visit, top);
+        if (rc == 0)
+            rc = labelled_lines(top);
     }
     if (run.cap_candidates)
         mv_emit_cap(out, "payload_candidates", MAX_CANDIDATES, run.candidates);

@@ -63,6 +63,7 @@
 #include "mcpvet/registry.h"
 #include "rules_data.h"
 #include "skeleton.h"
+#include "value_orders.h"
 
 #define NONE UINT32_MAX
 
@@ -1803,6 +1804,31 @@ static bool adds_credential(const mv_tool *a, const mv_tool *b) {
     return false;
 }
 
+/* Round 7: an input parameter of `a` that `b` lacks whose default or const
+ * is an outside destination (a sync_url defaulting to another host): the
+ * copy sends what it handles there without anyone choosing it. */
+static bool adds_value_sink(const mv_tool *a, const mv_tool *b) {
+    for (uint32_t fi = 0; fi < a->n_fields; fi++) {
+        const mv_field *f = &a->fields[fi];
+        if (f->kind != MV_FIELD_SCHEMA_VALUE || f->schema != MV_SCHEMA_INPUT || f->param < 0 ||
+            (uint32_t)f->param >= a->n_params || !outside_destination(f->text))
+            continue;
+        size_t pl = f->path.len;
+        bool unchosen = (pl >= 8 && memcmp(f->path.ptr + pl - 8, ".default", 8) == 0) ||
+                        (pl >= 6 && memcmp(f->path.ptr + pl - 6, ".const", 6) == 0);
+        if (!unchosen)
+            continue;
+        mv_str name = a->params[f->param].name;
+        bool found = false;
+        for (uint32_t q = 0; q < b->n_params && !found; q++)
+            found = b->params[q].name.len == name.len &&
+                    same_text_ci(b->params[q].name.ptr, name.ptr, name.len);
+        if (!found)
+            return true;
+    }
+    return false;
+}
+
 /* The same name on another server, the same opening of the description,
  * and something the original does not have that takes data away: an
  * outside address (URL, e-mail, IP) in the description or a credential
@@ -1810,19 +1836,26 @@ static bool adds_credential(const mv_tool *a, const mv_tool *b) {
  * impersonation itself; an honest fork or twin adds options, not sinks.
  * Returns the phrase naming what was added, or NULL. */
 static const char *copy_with_sink(const reg_state *rs, const mv_tool *tool, uint32_t own,
-                                  const name_rec *n, uint32_t *server, mv_emitter *out) {
+                                  uint32_t self, bool own_server, const name_rec *n,
+                                  uint32_t *server, mv_emitter *out) {
     bool address = has_content(tool->description.ptr, 0, tool->description.len, true);
     bool cred = false;
+    bool valued = false;
     for (uint32_t p = 0; p < tool->n_params && !cred; p++)
         cred = tool->params[p].schema == MV_SCHEMA_INPUT && credential_param(tool->params[p].name);
-    if (!address && !cred)
+    for (uint32_t fi = 0; fi < tool->n_fields && !valued; fi++)
+        valued = tool->fields[fi].kind == MV_FIELD_SCHEMA_VALUE &&
+                 outside_destination(tool->fields[fi].text);
+    if (!address && !cred && !valued)
         return NULL;
     size_t count = 0;
     const uint32_t *ids = mv_registry_find_name(rs->registry, n->name.ptr, n->name.len, &count);
     size_t seen = 0;
     for (size_t k = 0; k < count; k++) {
         uint32_t srv = mv_registry_tool_server(rs->registry, ids[k]);
-        if (srv == own)
+        /* own_server: a second definition of the same name on the same
+         * server (a re-registration), never the tool itself */
+        if (ids[k] == self || (srv == own) != own_server)
             continue;
         if (seen++ >= MAX_CLONE_CANDIDATES) {
             mv_emit_cap(out, "shadowing_clone_candidates", MAX_CLONE_CANDIDATES, count);
@@ -1838,6 +1871,8 @@ static const char *copy_with_sink(const reg_state *rs, const mv_tool *tool, uint
             return ", with an outside address added";
         if (cred && adds_credential(tool, o))
             return ", with a credential parameter added";
+        if (valued && adds_value_sink(tool, o))
+            return ", with a parameter added whose default sends to an outside address";
     }
     return NULL;
 }
@@ -2260,6 +2295,10 @@ static mv_tier server_squat(const reg_state *rs, const mv_tool *tool, uint32_t o
     *other = srv;
     if (tool->description.len > o->description.len + 16)
         return MV_TIER_HARD;
+    /* Round 7: the misspelt server's copy adds a credential parameter or a
+     * parameter defaulting to an outside address: it is the imitation. */
+    if (adds_credential(tool, o) || adds_value_sink(tool, o))
+        return MV_TIER_HARD;
     if (o->description.len > tool->description.len + 16)
         return MV_TIER_INFO;
     return MV_TIER_SOFT;
@@ -2458,8 +2497,28 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
         s.length = (uint32_t)n->name.len;
     } else {
         uint32_t same = n->n_servers - 1; /* the tool's own server is one of them */
-        if (same == 0 && twins == 0)
+        if (same == 0 && twins == 0) {
+            /* Round 7: the same server lists the name twice, and this
+             * definition copies the other and adds a sink ("v2, supersedes
+             * previous registrations", logging to an outside host). */
+            uint32_t copy_srv = NONE;
+            size_t defs = 0;
+            (void)mv_registry_find_name(rs->registry, n->name.ptr, n->name.len, &defs);
+            const char *added =
+                defs > 1 ? copy_with_sink(rs, tool, own, ctx->tool_index, true, n, &copy_srv, out)
+                         : NULL;
+            if (added != NULL) {
+                dt_puts(&d, "second definition of this name on the same server, copying the "
+                            "first");
+                dt_puts(&d, added);
+                s.tier = MV_TIER_HARD;
+                s.confidence = 0.85;
+                s.length = (uint32_t)n->name.len;
+                s.detail = dt_str(&d);
+                rc = mv_emit(out, &s);
+            }
             goto done;
+        }
         uint32_t sq_srv = NONE;
         mv_tier sq_tier = same > 0 ? server_squat(rs, tool, own, nid, &sq_srv) : MV_TIER_INFO;
         if (sq_srv != NONE && sq_tier != MV_TIER_INFO) {
@@ -2476,7 +2535,9 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
             goto done;
         }
         uint32_t copy_srv = NONE;
-        const char *added = same > 0 ? copy_with_sink(rs, tool, own, n, &copy_srv, out) : NULL;
+        const char *added =
+            same > 0 ? copy_with_sink(rs, tool, own, ctx->tool_index, false, n, &copy_srv, out)
+                     : NULL;
         if (added != NULL) {
             dt_puts(&d, "same name and description as the tool of server ");
             dt_name(&d, mv_registry_server_name(rs->registry, copy_srv));

@@ -863,6 +863,68 @@ static bool documented_example(const field_ctx *f, uint32_t i) {
     return false;
 }
 
+/* Round 7: bidi controls shown as a documented example. Every suspect bidi
+ * control of the field stands inside a short `code span` on its line, and
+ * the field spells out bidi code points or names the attack ("U+202E",
+ * "bidi", "Trojan Source"), as a bidi checker documents what it finds. A
+ * span of at most UH_SPAN_MAX bytes has no room for a reordered order;
+ * the controls become strays: review, and hard when any other check
+ * agrees. Controls outside a code span, or in a field that does not
+ * document them, stay hard. */
+#define UH_SPAN_MAX 120u
+
+static bool span_around(const field_ctx *f, size_t at) {
+    size_t ticks = 0, open = 0;
+    size_t k = at;
+    while (k > 0 && f->s[k - 1] != '\n') {
+        if (f->s[k - 1] == '`') {
+            if (ticks++ == 0)
+                open = k - 1;
+        }
+        k--;
+    }
+    if (ticks % 2 == 0)
+        return false;
+    for (size_t e = at; e < f->len && f->s[e] != '\n'; e++)
+        if (f->s[e] == '`')
+            return e - open <= UH_SPAN_MAX;
+    return false;
+}
+
+static bool documents_bidi(const field_ctx *f) {
+    static const char *const cue[] = {"u+202", "u+206", "bidi", "trojan source", "trojan-source"};
+    for (size_t c = 0; c < sizeof(cue) / sizeof(cue[0]); c++) {
+        size_t cn = strlen(cue[c]);
+        for (size_t k = 0; k + cn <= f->len; k++) {
+            size_t m = 0;
+            while (m < cn && (f->s[k + m] | 0x20) == (unsigned char)cue[c][m])
+                m++;
+            if (m == cn)
+                return true;
+        }
+    }
+    return false;
+}
+
+static void documented_bidi(field_ctx *f) {
+    bool any = false;
+    if (f->strict || f->s == NULL)
+        return;
+    for (uint32_t i = 0; i < f->n; i++) {
+        const ucp *c = &f->u[i];
+        if (c->cls != HC_BIDI_CONTROL || c->st != ST_SUSPECT)
+            continue;
+        if (!span_around(f, c->off))
+            return;
+        any = true;
+    }
+    if (!any || !documents_bidi(f))
+        return;
+    for (uint32_t i = 0; i < f->n; i++)
+        if (f->u[i].cls == HC_BIDI_CONTROL && f->u[i].st == ST_SUSPECT)
+            f->u[i].st = ST_STRAY;
+}
+
 /* Weak candidates: a lone one at a word boundary in prose is a stray. */
 static void settle_weak(field_ctx *f) {
     for (uint32_t i = 0; i < f->n; i++) {
@@ -1160,6 +1222,8 @@ static int analyse_chunk(mv_arena *scratch, const unsigned char *s, size_t len, 
         mark_bidi_pairs(&f);
     judge_all(&f);
     settle_weak(&f);
+    if (has_bidi_ctrl)
+        documented_bidi(&f);
     if (has_ivs) {
         rc = check_ivs_channel(scratch, &f);
         if (rc != MV_OK)
@@ -1300,7 +1364,8 @@ static const char *decoded_label(uint8_t cls) {
  * characters never appear in a legitimate human-readable description);
  * bidi marks and soft hyphens off a word stay informational debris. */
 static bool stray_counts(uint8_t cls) {
-    return cls == HC_ZERO_WIDTH || cls == HC_PRIVATE_USE;
+    /* bidi controls are strays only as documented examples (review) */
+    return cls == HC_ZERO_WIDTH || cls == HC_PRIVATE_USE || cls == HC_BIDI_CONTROL;
 }
 
 /* Strays that are only reviewed: one or two in the whole tool. */
@@ -1320,9 +1385,12 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, uint3
     s.length = h->len;
 
     if (h->info && stray_counts(h->cls)) {
-        const char *what =
-            h->cls == HC_PRIVATE_USE ? "private-use character(s)" : "zero-width character(s)";
-        if (strays > UH_STRAY_SOFT_MAX) {
+        const char *what = h->cls == HC_PRIVATE_USE  ? "private-use character(s)"
+                           : h->cls == HC_BIDI_CONTROL ? "bidi control(s) in a documented code example"
+                                                       : "zero-width character(s)";
+        /* a documented bidi example is one example, however many
+         * controls it shows */
+        if (strays > UH_STRAY_SOFT_MAX && h->cls != HC_BIDI_CONTROL) {
             s.tier = MV_TIER_HARD;
             s.confidence = 0.85;
             snprintf(detail, sizeof(detail),
@@ -1414,6 +1482,75 @@ static bool latin_lookalike(int32_t cp) {
     return false;
 }
 
+/* The Latin letter a look-alike stands for (lower case), or 0. */
+static char latin_of(int32_t cp) {
+    static const struct {
+        int32_t cp;
+        char c;
+    } map[] = {{0x0391, 'a'}, {0x0392, 'b'}, {0x0395, 'e'}, {0x0396, 'z'}, {0x0397, 'h'},
+               {0x0399, 'i'}, {0x039A, 'k'}, {0x039C, 'm'}, {0x039D, 'n'}, {0x039F, 'o'},
+               {0x03A1, 'p'}, {0x03A4, 't'}, {0x03A5, 'y'}, {0x03A7, 'x'}, {0x03BF, 'o'},
+               {0x0405, 's'}, {0x0406, 'i'}, {0x0408, 'j'}, {0x0410, 'a'}, {0x0412, 'b'},
+               {0x0415, 'e'}, {0x041A, 'k'}, {0x041C, 'm'}, {0x041D, 'h'}, {0x041E, 'o'},
+               {0x0420, 'p'}, {0x0421, 'c'}, {0x0422, 't'}, {0x0423, 'y'}, {0x0425, 'x'},
+               {0x0430, 'a'}, {0x0435, 'e'}, {0x043E, 'o'}, {0x0440, 'p'}, {0x0441, 'c'},
+               {0x0443, 'y'}, {0x0445, 'x'}, {0x0455, 's'}, {0x0456, 'i'}, {0x0458, 'j'},
+               {0x04BB, 'h'}, {0x04CF, 'l'}, {0x0501, 'd'}, {0x051B, 'q'}, {0x051D, 'w'}};
+    if (cp < 0x80)
+        return cp >= 'A' && cp <= 'Z' ? (char)(cp + 32) : (char)cp;
+    for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++)
+        if (map[k].cp == cp)
+            return map[k].c;
+    return 0;
+}
+
+#define UH_SKEL_MAX 64u
+
+/* The Latin skeleton of t[0, n) (look-alikes read as the letters they
+ * imitate, lower case); 0 when a letter has no Latin reading or it is too
+ * long. */
+static size_t latin_skeleton(const unsigned char *t, size_t n, char *out) {
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        int32_t cp = -1;
+        uint32_t l = utf8_next(t + i, n - i, &cp);
+        char c = latin_of(cp);
+        if (c == 0 || o + 1 >= UH_SKEL_MAX)
+            return 0;
+        out[o++] = c;
+        i += l;
+    }
+    return o;
+}
+
+/* Round 7: does the skeleton name a server of the registry, as a whole
+ * name or one of its words of four or more letters ("gіthub" for
+ * "github-mcp", "fіlesystem" for "filesystem")? A look-alike letter in a
+ * server's name is impersonation, not a keyboard slip. */
+static bool names_a_server(const mv_registry *r, const mv_tool *tool, const char *k, size_t kn) {
+    if (kn < 4)
+        return false;
+    size_t ns = r != NULL ? mv_registry_server_count(r) : 0;
+    for (size_t sidx = 0; sidx <= ns; sidx++) {
+        mv_str sv = sidx < ns ? mv_registry_server_name(r, sidx) : tool->server;
+        for (size_t i = 0; i < sv.len;) {
+            size_t j = i;
+            while (j < sv.len && (((unsigned char)sv.ptr[j] | 0x20) >= 'a') &&
+                   (((unsigned char)sv.ptr[j] | 0x20) <= 'z'))
+                j++;
+            if (j - i == kn) {
+                size_t m = 0;
+                while (m < kn && ((unsigned char)sv.ptr[i + m] | 0x20) == (unsigned char)k[m])
+                    m++;
+                if (m == kn)
+                    return true;
+            }
+            i = j < sv.len ? j + 1 : j;
+        }
+    }
+    return false;
+}
+
 /* Does the word at t[w0] stand in the host part of a URL ("https://" then
  * no '/' before it) or after the '@' of an address, within its token? */
 static bool in_host(const unsigned char *t, size_t w0) {
@@ -1441,7 +1578,8 @@ typedef struct mixed_words {
  * model while no ASCII matcher sees its words. Honest Russian or Greek text
  * writes whole words in one script; a Latin product name is a word of its
  * own. Separators (spaces, hyphens, punctuation) end a word. */
-static void count_mixed(const mv_field *fl, uint32_t field, mixed_words *mw) {
+static void count_mixed(const mv_registry *reg, const mv_tool *tool, const mv_field *fl,
+                        uint32_t field, mixed_words *mw) {
     mv_str whole = mv_field_whole(fl);
     const unsigned char *t = (const unsigned char *)whole.ptr;
     size_t n = whole.len;
@@ -1487,6 +1625,11 @@ static void count_mixed(const mv_field *fl, uint32_t field, mixed_words *mw) {
                  * is the homoglyph domain itself, never a keyboard slip:
                  * one such word is enough (counted twice). */
                 bool host = in_host(t, w0);
+                if (!host) {
+                    char k[UH_SKEL_MAX];
+                    size_t kn = latin_skeleton(t + w0, i - w0, k);
+                    host = kn > 0 && names_a_server(reg, tool, k, kn);
+                }
                 if (mw->count++ == 0) {
                     mw->field = (int32_t)field;
                     mw->off = (uint32_t)w0;
@@ -1535,6 +1678,69 @@ static int emit_mixed(const mv_tool *tool, const mixed_words *mw, mv_emitter *ou
     return mv_emit(out, &s);
 }
 
+/* Round 7: the tool's own server name mixes Latin letters with look-alikes
+ * and reads as another server's name ("fіlesystem" beside "filesystem"):
+ * the server impersonates that one. */
+static int server_lookalike(const mv_registry *reg, const mv_tool *tool, mv_emitter *out) {
+    const unsigned char *t = (const unsigned char *)tool->server.ptr;
+    size_t n = tool->server.len;
+    bool latin = false, look = false;
+    /* every look-alike is a Greek or Cyrillic letter: lead bytes CE-D4 */
+    bool lead = false;
+    for (size_t i = 0; i < n && !lead; i++)
+        lead = t[i] >= 0xCE && t[i] <= 0xD4;
+    if (!lead)
+        return MV_OK;
+    for (size_t i = 0; i < n;) {
+        int32_t cp = -1;
+        uint32_t l = utf8_next(t + i, n - i, &cp);
+        latin = latin || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
+        look = look || latin_lookalike(cp);
+        i += l;
+    }
+    if (!latin || !look || reg == NULL)
+        return MV_OK;
+    char k[UH_SKEL_MAX];
+    size_t kn = 0;
+    /* the skeleton of the whole name, separators kept as they are */
+    for (size_t i = 0; i < n && kn + 1 < UH_SKEL_MAX;) {
+        int32_t cp = -1;
+        uint32_t l = utf8_next(t + i, n - i, &cp);
+        char c = latin_of(cp);
+        if (c == 0)
+            return MV_OK;
+        k[kn++] = c;
+        i += l;
+    }
+    size_t ns = mv_registry_server_count(reg);
+    for (size_t sidx = 0; sidx < ns; sidx++) {
+        mv_str sv = mv_registry_server_name(reg, sidx);
+        if (sv.len != kn || (sv.len == n && memcmp(sv.ptr, t, n) == 0))
+            continue;
+        size_t m = 0;
+        while (m < kn && ((unsigned char)sv.ptr[m] | 0x20) == (unsigned char)(k[m] | 0x20))
+            m++;
+        if (m < kn)
+            continue;
+        char detail[200];
+        snprintf(detail, sizeof(detail),
+                 "server name mixes Latin letters with Cyrillic or Greek look-alikes and reads "
+                 "as the name of server '%.*s': a server impersonating another",
+                 (int)(sv.len > 64 ? 64 : sv.len), sv.ptr);
+        mv_signal_spec s;
+        memset(&s, 0, sizeof(s));
+        s.threat = MV_THREAT_TOOL_POISONING;
+        s.tier = MV_TIER_HARD;
+        s.confidence = 0.95;
+        s.critical = true;
+        s.field = -1;
+        s.evidence = tool->server;
+        s.detail = (mv_str){detail, strlen(detail)};
+        return mv_emit(out, &s);
+    }
+    return MV_OK;
+}
+
 static bool is_ids_kind(mv_field_kind k) {
     return k == MV_FIELD_NAME || k == MV_FIELD_PROPERTY_NAME;
 }
@@ -1560,7 +1766,7 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
             continue; /* windows of a cut field: the whole field is read here */
         /* Names are the impersonation check's (confusable names). */
         if (!ids)
-            count_mixed(fl, i, &mw);
+            count_mixed(ctx->registry, tool, fl, i, &mw);
         if (acc.hits == NULL) {
             acc.hits = mv_arena_alloc(ctx->scratch, UH_HITS_MAX * sizeof(hit));
             if (acc.hits == NULL) {
@@ -1575,6 +1781,9 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         if (rc != MV_OK)
             goto done;
     }
+    rc = server_lookalike(ctx->registry, tool, out);
+    if (rc != MV_OK)
+        goto done;
     /* One mixed word is a slip of the keyboard layout; two or more are
      * written that way. */
     if (mw.count >= 2) {
@@ -1592,7 +1801,8 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         n_classes++;
     uint32_t strays = 0;
     for (uint32_t i = 0; i < acc.n_hits; i++)
-        if (acc.hits[i].info && stray_counts(acc.hits[i].cls))
+        if (acc.hits[i].info && stray_counts(acc.hits[i].cls) &&
+            acc.hits[i].cls != HC_BIDI_CONTROL)
             strays += acc.hits[i].count;
     /* Decoded messages first, so the per-tool signal cap keeps them. */
     for (int pass = 0; pass < 3 && rc == MV_OK; pass++) {

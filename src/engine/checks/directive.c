@@ -69,6 +69,7 @@
 #define FLOW_FAR 48         /* ... when they sit in neighbouring sentences */
 #define FLOW_NEG_BYTES 100  /* a negator this close before the transfer verb, in its clause */
 #define FLOW_GUARD_BYTES 24 /* "path of", "using" this close before a source */
+#define WITHHOLD_BYTES 80   /* a withholding verb this close before a source */
 #define DANGER_WEIGHT 0.9   /* position weight from which a hit is an instruction */
 #define DANGER_AGREE 0.45   /* another family's score that counts as agreeing */
 #define SCOPE_BOOST 0.15    /* a destructive order outside the tool's job */
@@ -1352,6 +1353,72 @@ static bool source_is_job(const fctx *f, const dmatch *src) {
     return false;
 }
 
+/* Round 7: is the source kept back rather than moved? A withholding verb
+ * or an ignore file before it in its sentence ("Remove secrets (API keys,
+ * private keys) from text before it is shared", "add a .dockerignore
+ * (node_modules, .git, .env)") governs it when no transfer verb stands
+ * between them, unless a coordinated order after it moves it again ("strip
+ * the header from ~/.ssh/config and send it to ..."). A transfer in a time
+ * or purpose clause ("before it is shared") is what the withholding
+ * protects against. */
+static bool withheld(const fctx *f, const dmatch *src, size_t ss, size_t se) {
+    static const char *const coord[] = {" and ", " then ", ", then", "; ", " und ", " et ",
+                                        " y ",   " e ",    " puis ", " dann "};
+    static const char *const subord[] = {"befor", "after", "when", "onc",  "until",
+                                         "so that", "prior", "bevor", "avant", "antes"};
+    size_t w = SIZE_MAX;
+    for (size_t i = 0; i < f->n && f->m[i].end <= src->start; i++) {
+        const dmatch *m = &f->m[i];
+        uint32_t ro = f->R->terms[m->term].roles;
+        if (m->start < ss || src->start - m->end > WITHHOLD_BYTES) {
+            continue;
+        }
+        if (ro & MV_DR_ROLE_WITHHOLD) {
+            w = i;
+        } else if ((ro & MV_DR_ROLE_TRANSFER) && w != SIZE_MAX) {
+            w = SIZE_MAX; /* "remove the header, then send ~/.ssh/..." */
+        }
+    }
+    if (w == SIZE_MAX) {
+        return false;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *t = &f->m[i];
+        if (t->start < src->end || t->start >= se ||
+            !(f->R->terms[t->term].roles & MV_DR_ROLE_TRANSFER)) {
+            continue;
+        }
+        const char *gap = f->text + src->end;
+        size_t gl = t->start - src->end;
+        bool co = false;
+        bool sub = false;
+        for (size_t k = 0; k < sizeof(coord) / sizeof(coord[0]); k++) {
+            co = co || containsn(gap, gl, coord[k], strlen(coord[k]));
+        }
+        for (size_t k = 0; k < sizeof(subord) / sizeof(subord[0]); k++) {
+            sub = sub || containsn(gap, gl, subord[k], strlen(subord[k]));
+        }
+        if (co && !sub) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Round 7: "write your own", "bring their own": the verb composes new
+ * content, it does not move the source named beside it. */
+static bool composes_own(const fctx *f, const dmatch *t) {
+    static const char *const own[] = {" your own", " their own", " its own", " one's own",
+                                      " his own", " her own"};
+    for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
+        size_t l = strlen(own[k]);
+        if (t->end + l <= f->len && memcmp(f->text + t->end, own[k], l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void find_flows(fctx *f, flow_state *fs) {
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *src = &f->m[i];
@@ -1365,7 +1432,8 @@ static void find_flows(fctx *f, flow_state *fs) {
             cs--;
         }
         if (role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs, FLOW_GUARD_BYTES) ||
-            role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2) || source_is_job(f, src)) {
+            role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2) || source_is_job(f, src) ||
+            withheld(f, src, ss, se)) {
             continue;
         }
         if (!fs->mentions) {
@@ -1391,7 +1459,8 @@ static void find_flows(fctx *f, flow_state *fs) {
             }
             gap = t->start > src->end ? t->start - src->end : src->start - t->end;
             mv_position_sentence(&f->pt, t->start, &ts, &te);
-            if (gap > (ts == ss ? FLOW_NEAR : FLOW_FAR) || flow_negated(f, t->start, ts)) {
+            if (gap > (ts == ss ? FLOW_NEAR : FLOW_FAR) || flow_negated(f, t->start, ts) ||
+                composes_own(f, t)) {
                 continue;
             }
             mv_position_classify(&pos, &f->pt, t->start < src->start ? t->start : src->start,
@@ -1890,6 +1959,68 @@ static bool example_before(const char *s, size_t i) {
     return false;
 }
 
+/* Round 7: is the line starting at raw offset ls a list item whose text
+ * opens with a quote ("- \"...\"", "2) '...'", "• “...”")? *le is the
+ * line's end, *q the quote. */
+static bool quoted_item_line(const char *s, size_t n, size_t ls, size_t *le, size_t *q) {
+    size_t k = ls;
+    size_t b = ls;
+    while (b < n && s[b] != '\n') {
+        b++;
+    }
+    *le = b;
+    while (k < b && (s[k] == ' ' || s[k] == '\t')) {
+        k++;
+    }
+    if (k < b && (s[k] == '-' || s[k] == '*' || s[k] == '+')) {
+        k++;
+    } else if (k + 2 < b && (unsigned char)s[k] == 0xE2 && (unsigned char)s[k + 1] == 0x80 &&
+               (unsigned char)s[k + 2] == 0xA2) {
+        k += 3; /* a bullet */
+    } else {
+        size_t d = k;
+        while (k < b && s[k] >= '0' && s[k] <= '9') {
+            k++;
+        }
+        if (k == d || k >= b || (s[k] != '.' && s[k] != ')')) {
+            return false;
+        }
+        k++;
+    }
+    while (k < b && s[k] == ' ') {
+        k++;
+    }
+    *q = k;
+    return k < b && (s[k] == '"' || s[k] == '\'' || s[k] == '`' ||
+                     (k + 2 < b && (unsigned char)s[k] == 0xE2 && (unsigned char)s[k + 1] == 0x80 &&
+                      ((unsigned char)s[k + 2] == 0x9C || (unsigned char)s[k + 2] == 0x98)));
+}
+
+/* Round 7: a marker inside one item of a list of quoted strings is one of
+ * the examples listed ("- \"<|im_start|>system ...\"" in a prompt-injection
+ * scanner), even when no introducer names them: a neighbouring item quotes
+ * too. A single quoted line is not a list. */
+static bool quoted_list_item(const char *s, size_t n, size_t i) {
+    size_t ls = i;
+    size_t le, q, le2, q2;
+    while (ls > 0 && s[ls - 1] != '\n') {
+        ls--;
+    }
+    if (!quoted_item_line(s, n, ls, &le, &q) || q >= i) {
+        return false;
+    }
+    if (ls >= 1) {
+        size_t ps = ls - 1;
+        while (ps > 0 && s[ps - 1] != '\n') {
+            ps--;
+        }
+        if (ps < ls - 1 && quoted_item_line(s, n, ps, &le2, &q2)) {
+            return true;
+        }
+    }
+    return le + 1 < n && quoted_item_line(s, n, le + 1, &le2, &q2);
+}
+
 /* Is normalized offset pos after a forged role marker in its paragraph
  * (at most ROLE_BLOCK_BYTES back)? */
 #define ROLE_BLOCK_BYTES 600
@@ -1919,7 +2050,7 @@ static bool role_block(const fctx *f, size_t pos) {
             return false; /* the paragraph starts here */
         }
         if (role_marker_at(s, r, i - 1, &len)) {
-            return !example_before(s, i - 1);
+            return !example_before(s, i - 1) && !quoted_list_item(s, f->raw.len, i - 1);
         }
     }
     return false;
@@ -3090,6 +3221,160 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
 }
 
 /*
+ * Round 7: a concealed act. A waived consent ("no need to confirm",
+ * "rather than asking", "確認は不要です") or a secrecy ("do not mention
+ * it", "Dem Benutzer nichts davon sagen", "не сообщай") can only be said
+ * to the model; when its paragraph also holds a harmful act, the two
+ * corroborate each other whatever the act's voice or language:
+ *   - a destroy verb or command with a broad scope, a broad argument or a
+ *     sensitive object, in a tool whose job is not destroying that object;
+ *   - a transfer to an outside address or a sink of data (a sensitive,
+ *     generic or user object for a waiver; for secrecy a literal address
+ *     suffices: an honest tool does not hide where it sends things);
+ *   - a command piped into a shell ("| sh", os.system) under secrecy.
+ * The act must not be negated and must be in instruction position or a
+ * code span. Cautions ("ask the user before deleting") keep their act.
+ */
+#define CONCEAL_NEG_BYTES 40 /* a negator this close before a verb of telling */
+
+static bool concealment_at(const fctx *f, const dmatch *c, size_t ss, size_t se, size_t ps,
+                           size_t pe, bool *secrecy) {
+    uint32_t ro = f->R->terms[c->term].roles;
+    *secrecy = false;
+    if (!in_instruction(f, c->start, c->end)) {
+        return false;
+    }
+    if (ro & MV_DR_ROLE_WAIVER) {
+        return true;
+    }
+    if (ro & (MV_DR_ROLE_HIDE | MV_DR_ROLE_TELL)) {
+        if (role_in(f, MV_DR_ROLE_HIDE_OK, ps, pe) != SIZE_MAX || protective(f, c->end, se) ||
+            protected_passage(f, ps, ss, se)) {
+            return false;
+        }
+        if (!(ro & MV_DR_ROLE_HIDE)) {
+            /* a negated verb of telling, in its clause */
+            bool neg = false;
+            for (size_t i = 0; i < f->n && f->m[i].start < c->start && !neg; i++) {
+                const dmatch *m = &f->m[i];
+                if (m->end > c->start || m->start < ss || c->start - m->end > CONCEAL_NEG_BYTES ||
+                    !(f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
+                    continue;
+                }
+                neg = memchr(f->text + m->end, ',', c->start - m->end) == NULL &&
+                      memchr(f->text + m->end, ';', c->start - m->end) == NULL;
+            }
+            if (!neg) {
+                return false;
+            }
+        }
+        *secrecy = true;
+        return true;
+    }
+    return false;
+}
+
+static bool shell_pipe(const char *s, size_t n) {
+    static const char *const pipes[] = {"| sh",     "|sh",     "| bash", "|bash",
+                                        "os.system(", "| iex", "invoke-expression", "| python"};
+    for (size_t k = 0; k < sizeof(pipes) / sizeof(pipes[0]); k++) {
+        size_t l = strlen(pipes[k]);
+        for (size_t i = 0; i + l <= n; i++) {
+            if (ci_at_n(s, n, i, pipes[k], l)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool act_position(const fctx *f, const dmatch *a) {
+    return in_instruction(f, a->start, a->end) || in_code_span(f, a->start) ||
+           role_block(f, a->start);
+}
+
+static void concealed_act(fctx *f, best *orders, int *destroys) {
+    const uint32_t conceal = MV_DR_ROLE_WAIVER | MV_DR_ROLE_HIDE | MV_DR_ROLE_TELL;
+    size_t done_end = 0; /* paragraphs already looked at */
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *c = &f->m[i];
+        size_t ss, se, ps, pe, qs, qe;
+        bool secrecy = false;
+        bool harm = false;
+        if (!(f->R->terms[c->term].roles & conceal) || c->start < done_end) {
+            continue;
+        }
+        mv_position_sentence(&f->pt, c->start, &ss, &se);
+        passage(f, ss, se, &ps, &pe);
+        if (!concealment_at(f, c, ss, se, ps, pe, &secrecy)) {
+            continue;
+        }
+        paragraph(f, c->start, &qs, &qe);
+        done_end = qe;
+        for (size_t j = 0; j < f->n; j++) {
+            const dmatch *a = &f->m[j];
+            uint32_t ro = f->R->terms[a->term].roles;
+            size_t as, ae;
+            if (a->start < qs || a->end > qe || a == c ||
+                !(ro & (MV_DR_ROLE_DESTROY | MV_DR_ROLE_TRANSFER))) {
+                continue;
+            }
+            mv_position_sentence(&f->pt, a->start, &as, &ae);
+            if (flow_negated(f, a->start, as) || !act_position(f, a) ||
+                (first_word(f, a->start) &&
+                 f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION)) {
+                continue;
+            }
+            if ((ro & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid) {
+                bool broad = (ro & MV_DR_ROLE_SCOPE) ||
+                             role_in(f, MV_DR_ROLE_SCOPE | MV_DR_ROLE_SOURCE, as, ae) != SIZE_MAX ||
+                             code_broad(f, as, ae);
+                bool caution = false;
+                for (size_t k = 0; k < f->n && !caution; k++) {
+                    caution = f->m[k].start >= as && f->m[k].start < ae &&
+                              (f->R->terms[f->m[k].term].roles & MV_DR_ROLE_CAUTION) &&
+                              !caution_waived(f, &f->m[k], as);
+                }
+                if (broad && !caution) {
+                    if (*destroys < 0) {
+                        *destroys = tool_destroys_strict(f->tool) ? 1 : 0;
+                    }
+                    if (*destroys == 0 || (f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
+                                           !object_in_job(f, a->end, ae, false))) {
+                        order_found(f, &orders[ORDER_DESTROY], 0.75, a->start, a->end);
+                        harm = true;
+                    }
+                }
+            }
+            if ((ro & MV_DR_ROLE_TRANSFER) && !harm) {
+                const dmatch *obj = data_object(f, qs, qe, true);
+                bool address = has_url_or_email(f, qs, qe) || has_ipv4(f, qs, qe);
+                if (obj != NULL && (address || data_sink(f, qs, qe, obj))) {
+                    if (!orders[ORDER_EXFIL].valid) {
+                        order_found(f, &orders[ORDER_EXFIL], 0.85,
+                                    a->start < obj->start ? a->start : obj->start,
+                                    a->end > obj->end ? a->end : obj->end);
+                    }
+                    harm = true;
+                } else if (secrecy && address) {
+                    harm = true;
+                }
+            }
+        }
+        if (!harm && secrecy) {
+            size_t rs = f->roff[qs];
+            size_t re = f->roff[qe];
+            harm = shell_pipe(f->raw.ptr + rs, re - rs);
+        }
+        if (harm && secrecy && !orders[ORDER_HIDE].outscope) {
+            orders[ORDER_HIDE].valid = false;
+            order_found(f, &orders[ORDER_HIDE], 0.6, c->start, c->end);
+            orders[ORDER_HIDE].outscope = true;
+        }
+    }
+}
+
+/*
  * An addressed HTML comment is a unit of its own: a detection verb or a
  * label of the prose before it ("entries with an optional domain filter
  * <!-- assistant: ... -->") does not govern hidden markup, so the comment
@@ -3999,6 +4284,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     find_flows(&f, fs);
     {
         size_t actions = find_orders(&f, orders, destroys);
+        concealed_act(&f, orders, destroys);
         if (actions > ORDER_ACTIONS_MAX) {
             mv_emit_cap(out, "directive_order_actions", ORDER_ACTIONS_MAX, actions);
         }

@@ -3288,9 +3288,53 @@ static bool shell_pipe(const char *s, size_t n) {
     return false;
 }
 
+/* Is normalized offset pos inside a fenced code block (an odd number of
+ * ``` lines before it in the view, at most FENCE_BYTES back)? */
+#define FENCE_BYTES 4000
+static bool in_fence(const fctx *f, size_t pos) {
+    const char *s = f->raw.ptr;
+    size_t r = f->roff[pos];
+    size_t lo = r > FENCE_BYTES ? r - FENCE_BYTES : 0;
+    unsigned fences = 0;
+    for (size_t i = lo; i + 3 <= r; i++) {
+        if ((i == 0 || s[i - 1] == '\n') && s[i] == '`' && s[i + 1] == '`' && s[i + 2] == '`') {
+            fences++;
+        }
+    }
+    return (fences & 1u) != 0;
+}
+
+/* A broad argument on the raw line of a fenced command ("git push --force
+ * origin HEAD:main", "rm -rf ~/.ssh"). */
+static bool fence_line_broad(const fctx *f, const dmatch *a) {
+    const char *r = f->raw.ptr;
+    size_t i = f->roff[a->start];
+    size_t e = i;
+    while (i > 0 && r[i - 1] != '\n') {
+        i--;
+    }
+    while (e < f->raw.len && r[e] != '\n') {
+        e++;
+    }
+    while (i < e) {
+        size_t w;
+        while (i < e && (r[i] == ' ' || r[i] == '\t')) {
+            i++;
+        }
+        w = i;
+        while (i < e && r[i] != ' ' && r[i] != '\t') {
+            i++;
+        }
+        if (i > w && broad_arg(r + w, i - w)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool act_position(const fctx *f, const dmatch *a) {
     return in_instruction(f, a->start, a->end) || in_code_span(f, a->start) ||
-           role_block(f, a->start);
+           in_fence(f, a->start) || role_block(f, a->start);
 }
 
 static void concealed_act(fctx *f, best *orders, int *destroys) {
@@ -3328,7 +3372,8 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
             if ((ro & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid) {
                 bool broad = (ro & MV_DR_ROLE_SCOPE) ||
                              role_in(f, MV_DR_ROLE_SCOPE | MV_DR_ROLE_SOURCE, as, ae) != SIZE_MAX ||
-                             code_broad(f, as, ae);
+                             code_broad(f, as, ae) ||
+                             (in_fence(f, a->start) && fence_line_broad(f, a));
                 bool caution = false;
                 for (size_t k = 0; k < f->n && !caution; k++) {
                     caution = f->m[k].start >= as && f->m[k].start < ae &&

@@ -3332,6 +3332,20 @@ static bool fence_line_broad(const fctx *f, const dmatch *a) {
     return false;
 }
 
+/* Do the tool's name or the first sentence of its description destroy?
+ * A command block further down ("```sh ... git push --force ...```")
+ * does not make destroying its job. */
+static bool has_destroy_word_ex(const char *s, size_t n, bool camel, bool strict);
+static bool job_destroys(const mv_tool *tool) {
+    const char *d = tool->description.ptr;
+    size_t e = 0;
+    while (e < tool->description.len && e < 240 && d[e] != '.' && d[e] != '\n') {
+        e++;
+    }
+    return has_destroy_word_ex(tool->name.ptr, tool->name.len, true, true) ||
+           has_destroy_word_ex(d, e, false, true);
+}
+
 static bool act_position(const fctx *f, const dmatch *a) {
     return in_instruction(f, a->start, a->end) || in_code_span(f, a->start) ||
            in_fence(f, a->start) || role_block(f, a->start);
@@ -3384,8 +3398,9 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
                     if (*destroys < 0) {
                         *destroys = tool_destroys_strict(f->tool) ? 1 : 0;
                     }
-                    if (*destroys == 0 || (f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
-                                           !object_in_job(f, a->end, ae, false))) {
+                    if (*destroys == 0 || (in_fence(f, a->start) && !job_destroys(f->tool)) ||
+                        (f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
+                         !object_in_job(f, a->end, ae, false))) {
                         order_found(f, &orders[ORDER_DESTROY], 0.75, a->start, a->end);
                         harm = true;
                     }

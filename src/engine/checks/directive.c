@@ -3336,6 +3336,7 @@ static bool fence_line_broad(const fctx *f, const dmatch *a) {
  * A command block further down ("```sh ... git push --force ...```")
  * does not make destroying its job. */
 static bool has_destroy_word_ex(const char *s, size_t n, bool camel, bool strict);
+static bool ci_contains(const char *s, size_t n, const char *w);
 static bool job_destroys(const mv_tool *tool) {
     const char *d = tool->description.ptr;
     size_t e = 0;
@@ -3431,6 +3432,114 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
             order_found(f, &orders[ORDER_HIDE], 0.6, c->start, c->end);
             orders[ORDER_HIDE].outscope = true;
         }
+    }
+}
+
+/*
+ * Round 7: a side channel. A tool whose job is not sending anything (its
+ * name and first sentence hold no transfer word: a summariser, a lister, a
+ * formatter) and whose text moves data to a literal outside address (an
+ * URL, an e-mail or IP address) in the same sentence, in any voice: "a
+ * copy of each summarised email must be forwarded to archive@...", "the
+ * calendar is also sent to the mirror https://...", "the tool will also
+ * read the user's contacts and forward them to ...". A sensitive source or
+ * harvested secret is enough; the user's own data (mail, calendar, files,
+ * source code) also needs an additive word (also, a copy, cc, mirror,
+ * backup, également, auch, 同步一份...), because an honest tool may say
+ * where it sends the one document it works on ("the text is sent to the
+ * translation API at https://...").
+ */
+static bool job_transfers(const mv_tool *tool) {
+    static const char *const words[] = {
+        "send",   "post",    "upload", "sync",    "backup", "back up", "share",  "forward",
+        "mirror", "publish", "export", "mail",    "notify", "webhook", "deliver", "transfer",
+        "submit", "push",    "replic", "archive", "relay",  "broadcast", "message", "chat"};
+    const char *d = tool->description.ptr;
+    size_t e = 0;
+    while (e < tool->description.len && e < 240 && d[e] != '.' && d[e] != '\n') {
+        e++;
+    }
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        if (ci_contains(tool->name.ptr, tool->name.len, words[k]) ||
+            ci_contains(d, e, words[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool additive_word(const char *s, size_t n) {
+    static const char *const words[] = {
+        " also ",    "a copy",   "copy of",  " cc ",       " bcc",      "mirror",   "backup",
+        "back up",   "archive",  "in addition", "additionally", "as well", "également",
+        " aussi",    "en copie", " auch ",   "kopie",      "además",    "también",  "en copia",
+        "também",    "cópia",    " anche ",  "inoltre",    "in copia",  "также",    "копи",
+        "同步一份",  "备份",     "抄送",     "副本",       "コピー",    "控え",     "사본",
+        "백업",      "동기화"};
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        if (ci_contains(s, n, words[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The user's personal and working data by kind (mail, calendar, contacts,
+ * customer records, source code), in ten languages: read only here, with
+ * a transfer, a literal address and an additive word in one sentence. */
+static bool personal_data(const char *s, size_t n) {
+    static const char *const words[] = {
+        "email",      "e-mail",     "inbox",      "calendar",   "attendee",   "participant",
+        "contacts",   "address book", "customer", "credit card", "source code", "code source",
+        "repository",
+        "turns of the conversation", "messages",  "calendrier", "courriel",   "kalender",
+        "kontakte",   "quellcode",  "calendario", "contactos",  "correos",    "contatos",
+        "contatti",   "código",     "codice sorgente", "календар", "контакт", "письм",
+        "исходный код", "客户",     "通讯录",     "联系人",     "日历",       "邮件",
+        "源代码",     "源码",       "ソースコード", "連絡先",   "カレンダー", "メール",
+        "소스 코드",  "연락처",     "캘린더",     "이메일"};
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        if (ci_contains(s, n, words[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void side_channel(fctx *f, best *orders, int *transfers) {
+    if (orders[ORDER_EXFIL].valid) {
+        return;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *t = &f->m[i];
+        size_t ss, se;
+        const dmatch *obj;
+        if (!(f->R->terms[t->term].roles & MV_DR_ROLE_TRANSFER)) {
+            continue;
+        }
+        mv_position_sentence(&f->pt, t->start, &ss, &se);
+        if (!(has_url_or_email(f, ss, se) || has_ipv4(f, ss, se)) ||
+            flow_negated(f, t->start, ss) || !act_position(f, t) ||
+            (first_word(f, t->start) && f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION)) {
+            continue;
+        }
+        if (*transfers < 0) {
+            *transfers = job_transfers(f->tool) ? 1 : 0;
+        }
+        if (*transfers) {
+            return;
+        }
+        obj = data_object(f, ss, se, true);
+        if (obj == NULL || !(f->R->terms[obj->term].roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC))) {
+            size_t rs = f->roff[ss];
+            size_t re = se < f->len ? f->roff[se] : f->raw.len;
+            if (!additive_word(f->raw.ptr + rs, re - rs) ||
+                !(obj != NULL || personal_data(f->raw.ptr + rs, re - rs))) {
+                continue;
+            }
+        }
+        order_found(f, &orders[ORDER_EXFIL], 0.85, t->start, t->end);
+        return;
     }
 }
 
@@ -4299,7 +4408,8 @@ static bool squeeze(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out
  * view shows letter-spaced punctuation. */
 static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t fi, mv_str raw,
                       const mv_norm_text *nt, const uint32_t *map, dmatch *m, dhit *h, best *bests,
-                      flow_state *fs, best *orders, int *destroys, mv_emitter *out, bool *spaced) {
+                      flow_state *fs, best *orders, int *destroys, int *transfers, mv_emitter *out,
+                      bool *spaced) {
     const mv_dr_rules *R = ctx->engine_state;
     scan_state st = {R, nt->text, nt->len, m, 0, 0};
     fctx f;
@@ -4345,6 +4455,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     {
         size_t actions = find_orders(&f, orders, destroys);
         concealed_act(&f, orders, destroys);
+        side_channel(&f, orders, transfers);
         if (actions > ORDER_ACTIONS_MAX) {
             mv_emit_cap(out, "directive_order_actions", ORDER_ACTIONS_MAX, actions);
         }
@@ -4362,6 +4473,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     best orders[ORDER_N];
     int destroys = -1;          /* tool_destroys(), computed once when needed */
     int destroys_strict = -1;   /* tool_destroys_strict(), for the order detector */
+    int transfers_job = -1;     /* job_transfers(), for side channels */
     bool hidden_family = false; /* a hidden-kind phrase family was emitted */
     int rc = MV_OK;
     memset(&fs, 0, sizeof(fs));
@@ -4384,7 +4496,8 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
         if (nt->text == NULL || nt->len == 0) {
             continue;
         }
-        scan_view(ctx, tool, fi, raw, nt, NULL, m, h, bests, &fs, orders, &destroys_strict, out,
+        scan_view(ctx, tool, fi, raw, nt, NULL, m, h, bests, &fs, orders, &destroys_strict,
+                  &transfers_job, out,
                   &spaced);
         if (spaced && ctx->normalizer != NULL) {
             mv_str sq;
@@ -4398,6 +4511,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                              &snt) == MV_OK) {
                 bool again = false;
                 scan_view(ctx, tool, fi, sq, &snt, map, m, h, bests, &fs, orders, &destroys_strict,
+                          &transfers_job,
                           out, &again);
             }
         }

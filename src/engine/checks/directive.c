@@ -1362,9 +1362,9 @@ static bool source_is_job(const fctx *f, const dmatch *src) {
  * or purpose clause ("before it is shared") is what the withholding
  * protects against. */
 static bool withheld(const fctx *f, const dmatch *src, size_t ss, size_t se) {
-    static const char *const coord[] = {" and ", " then ", ", then", "; ", " und ", " et ",
-                                        " y ",   " e ",    " puis ", " dann "};
-    static const char *const subord[] = {"befor", "after", "when", "onc",  "until",
+    static const char *const coord[] = {" and ", " then ", ", then", "; ",     " und ",
+                                        " et ",  " y ",    " e ",    " puis ", " dann "};
+    static const char *const subord[] = {"befor",   "after", "when",  "onc",   "until",
                                          "so that", "prior", "bevor", "avant", "antes"};
     size_t w = SIZE_MAX;
     for (size_t i = 0; i < f->n && f->m[i].end <= src->start; i++) {
@@ -1408,8 +1408,8 @@ static bool withheld(const fctx *f, const dmatch *src, size_t ss, size_t se) {
 /* Round 7: "write your own", "bring their own": the verb composes new
  * content, it does not move the source named beside it. */
 static bool composes_own(const fctx *f, const dmatch *t) {
-    static const char *const own[] = {" your own", " their own", " its own", " one's own",
-                                      " his own", " her own"};
+    static const char *const own[] = {" your own",  " their own", " its own",
+                                      " one's own", " his own",   " her own"};
     for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
         size_t l = strlen(own[k]);
         if (t->end + l <= f->len && memcmp(f->text + t->end, own[k], l) == 0) {
@@ -3275,8 +3275,8 @@ static bool concealment_at(const fctx *f, const dmatch *c, size_t ss, size_t se,
 }
 
 static bool shell_pipe(const char *s, size_t n) {
-    static const char *const pipes[] = {"| sh",     "|sh",     "| bash", "|bash",
-                                        "os.system(", "| iex", "invoke-expression", "| python"};
+    static const char *const pipes[] = {
+        "| sh", "|sh", "| bash", "|bash", "os.system(", "| iex", "invoke-expression", "| python"};
     for (size_t k = 0; k < sizeof(pipes) / sizeof(pipes[0]); k++) {
         size_t l = strlen(pipes[k]);
         for (size_t i = 0; i + l <= n; i++) {
@@ -3380,8 +3380,7 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
             }
             mv_position_sentence(&f->pt, a->start, &as, &ae);
             if (flow_negated(f, a->start, as) || !act_position(f, a) ||
-                (first_word(f, a->start) &&
-                 f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION)) {
+                (first_word(f, a->start) && f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION)) {
                 continue;
             }
             if ((ro & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid) {
@@ -3451,8 +3450,8 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
  */
 static bool job_transfers(const mv_tool *tool) {
     static const char *const words[] = {
-        "send",   "post",    "upload", "sync",    "backup", "back up", "share",  "forward",
-        "mirror", "publish", "export", "mail",    "notify", "webhook", "deliver", "transfer",
+        "send",   "post",    "upload", "sync",    "backup", "back up",   "share",   "forward",
+        "mirror", "publish", "export", "mail",    "notify", "webhook",   "deliver", "transfer",
         "submit", "push",    "replic", "archive", "relay",  "broadcast", "message", "chat"};
     const char *d = tool->description.ptr;
     size_t e = 0;
@@ -3460,8 +3459,7 @@ static bool job_transfers(const mv_tool *tool) {
         e++;
     }
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
-        if (ci_contains(tool->name.ptr, tool->name.len, words[k]) ||
-            ci_contains(d, e, words[k])) {
+        if (ci_contains(tool->name.ptr, tool->name.len, words[k]) || ci_contains(d, e, words[k])) {
             return true;
         }
     }
@@ -3470,12 +3468,12 @@ static bool job_transfers(const mv_tool *tool) {
 
 static bool additive_word(const char *s, size_t n) {
     static const char *const words[] = {
-        " also ",    "a copy",   "copy of",  " cc ",       " bcc",      "mirror",   "backup",
-        "back up",   "archive",  "in addition", "additionally", "as well", "également",
-        " aussi",    "en copie", " auch ",   "kopie",      "además",    "también",  "en copia",
-        "também",    "cópia",    " anche ",  "inoltre",    "in copia",  "также",    "копи",
-        "同步一份",  "备份",     "抄送",     "副本",       "コピー",    "控え",     "사본",
-        "백업",      "동기화"};
+        " also ",    "a copy",   "copy of",  " cc ",        " bcc",         "mirror",
+        "backup",    "back up",  "archive",  "in addition", "additionally", "as well",
+        "également", " aussi",   "en copie", " auch ",      "kopie",        "además",
+        "también",   "en copia", "também",   "cópia",       " anche ",      "inoltre",
+        "in copia",  "также",    "копи",     "同步一份",    "备份",         "抄送",
+        "副本",      "コピー",   "控え",     "사본",        "백업",         "동기화"};
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
         if (ci_contains(s, n, words[k])) {
             return true;
@@ -3488,16 +3486,52 @@ static bool additive_word(const char *s, size_t n) {
  * customer records, source code), in ten languages: read only here, with
  * a transfer, a literal address and an additive word in one sentence. */
 static bool personal_data(const char *s, size_t n) {
-    static const char *const words[] = {
-        "email",      "e-mail",     "inbox",      "calendar",   "attendee",   "participant",
-        "contacts",   "address book", "customer", "credit card", "source code", "code source",
-        "repository",
-        "turns of the conversation", "messages",  "calendrier", "courriel",   "kalender",
-        "kontakte",   "quellcode",  "calendario", "contactos",  "correos",    "contatos",
-        "contatti",   "código",     "codice sorgente", "календар", "контакт", "письм",
-        "исходный код", "客户",     "通讯录",     "联系人",     "日历",       "邮件",
-        "源代码",     "源码",       "ソースコード", "連絡先",   "カレンダー", "メール",
-        "소스 코드",  "연락처",     "캘린더",     "이메일"};
+    static const char *const words[] = {"email",
+                                        "e-mail",
+                                        "inbox",
+                                        "calendar",
+                                        "attendee",
+                                        "participant",
+                                        "contacts",
+                                        "address book",
+                                        "customer",
+                                        "credit card",
+                                        "source code",
+                                        "code source",
+                                        "repository",
+                                        "turns of the conversation",
+                                        "messages",
+                                        "calendrier",
+                                        "courriel",
+                                        "kalender",
+                                        "kontakte",
+                                        "quellcode",
+                                        "calendario",
+                                        "contactos",
+                                        "correos",
+                                        "contatos",
+                                        "contatti",
+                                        "código",
+                                        "codice sorgente",
+                                        "календар",
+                                        "контакт",
+                                        "письм",
+                                        "исходный код",
+                                        "客户",
+                                        "通讯录",
+                                        "联系人",
+                                        "日历",
+                                        "邮件",
+                                        "源代码",
+                                        "源码",
+                                        "ソースコード",
+                                        "連絡先",
+                                        "カレンダー",
+                                        "メール",
+                                        "소스 코드",
+                                        "연락처",
+                                        "캘린더",
+                                        "이메일"};
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
         if (ci_contains(s, n, words[k])) {
             return true;
@@ -3530,7 +3564,8 @@ static void side_channel(fctx *f, best *orders, int *transfers) {
             return;
         }
         obj = data_object(f, ss, se, true);
-        if (obj == NULL || !(f->R->terms[obj->term].roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC))) {
+        if (obj == NULL ||
+            !(f->R->terms[obj->term].roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC))) {
             size_t rs = f->roff[ss];
             size_t re = se < f->len ? f->roff[se] : f->raw.len;
             if (!additive_word(f->raw.ptr + rs, re - rs) ||
@@ -4497,8 +4532,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
             continue;
         }
         scan_view(ctx, tool, fi, raw, nt, NULL, m, h, bests, &fs, orders, &destroys_strict,
-                  &transfers_job, out,
-                  &spaced);
+                  &transfers_job, out, &spaced);
         if (spaced && ctx->normalizer != NULL) {
             mv_str sq;
             uint32_t *map = NULL;
@@ -4511,8 +4545,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                              &snt) == MV_OK) {
                 bool again = false;
                 scan_view(ctx, tool, fi, sq, &snt, map, m, h, bests, &fs, orders, &destroys_strict,
-                          &transfers_job,
-                          out, &again);
+                          &transfers_job, out, &again);
             }
         }
     }

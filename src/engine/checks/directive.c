@@ -3237,6 +3237,31 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
  */
 #define CONCEAL_NEG_BYTES 40 /* a negator this close before a verb of telling */
 
+/* Is the verb of telling at match index ci negated in its clause (a
+ * negator ending at most CONCEAL_NEG_BYTES before it, no clause break
+ * between)? Matches are sorted by end, so the look goes backwards. */
+static bool tell_negated(const fctx *f, size_t ci) {
+    const dmatch *c = &f->m[ci];
+    for (size_t i = ci; i-- > 0;) {
+        const dmatch *m = &f->m[i];
+        if (m->end <= c->start && c->start - m->end > CONCEAL_NEG_BYTES) {
+            break;
+        }
+        if (m->end > c->start || !(f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
+            continue;
+        }
+        bool brk = false;
+        for (size_t k = m->end; k < c->start && !brk; k++) {
+            char ch = f->text[k];
+            brk = ch == ',' || ch == ';' || ch == '.' || ch == ':' || ch == '\n';
+        }
+        if (!brk) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool concealment_at(const fctx *f, const dmatch *c, size_t ss, size_t se, size_t ps,
                            size_t pe, bool *secrecy) {
     uint32_t ro = f->R->terms[c->term].roles;
@@ -3251,22 +3276,6 @@ static bool concealment_at(const fctx *f, const dmatch *c, size_t ss, size_t se,
         if (role_in(f, MV_DR_ROLE_HIDE_OK, ps, pe) != SIZE_MAX || protective(f, c->end, se) ||
             protected_passage(f, ps, ss, se)) {
             return false;
-        }
-        if (!(ro & MV_DR_ROLE_HIDE)) {
-            /* a negated verb of telling, in its clause */
-            bool neg = false;
-            for (size_t i = 0; i < f->n && f->m[i].start < c->start && !neg; i++) {
-                const dmatch *m = &f->m[i];
-                if (m->end > c->start || m->start < ss || c->start - m->end > CONCEAL_NEG_BYTES ||
-                    !(f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
-                    continue;
-                }
-                neg = memchr(f->text + m->end, ',', c->start - m->end) == NULL &&
-                      memchr(f->text + m->end, ';', c->start - m->end) == NULL;
-            }
-            if (!neg) {
-                return false;
-            }
         }
         *secrecy = true;
         return true;
@@ -3360,7 +3369,9 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
         size_t ss, se, ps, pe, qs, qe;
         bool secrecy = false;
         bool harm = false;
-        if (!(f->R->terms[c->term].roles & conceal) || c->start < done_end) {
+        uint32_t cr = f->R->terms[c->term].roles;
+        if (!(cr & conceal) || c->start < done_end ||
+            (!(cr & (MV_DR_ROLE_WAIVER | MV_DR_ROLE_HIDE)) && !tell_negated(f, i))) {
             continue;
         }
         mv_position_sentence(&f->pt, c->start, &ss, &se);
@@ -3540,8 +3551,47 @@ static bool personal_data(const char *s, size_t n) {
     return false;
 }
 
+/* Could the raw view hold an address at all ("://", '@', or a digit, a dot
+ * and a digit)? One pass with memchr, before any sentence is looked at. */
+static bool view_may_address(const fctx *f) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    const char *p = s;
+    if (memchr(s, '@', n) != NULL) {
+        return true;
+    }
+    while ((p = memchr(p, ':', n - (size_t)(p - s))) != NULL) {
+        if ((size_t)(p - s) + 2 < n && p[1] == '/' && p[2] == '/') {
+            return true;
+        }
+        p++;
+    }
+    p = s;
+    while ((p = memchr(p, '.', n - (size_t)(p - s))) != NULL) {
+        if (p > s && (size_t)(p - s) + 1 < n && p[-1] >= '0' && p[-1] <= '9' && p[1] >= '0' &&
+            p[1] <= '9') {
+            return true;
+        }
+        p++;
+    }
+    return false;
+}
+
 static void side_channel(fctx *f, best *orders, int *transfers) {
-    if (orders[ORDER_EXFIL].valid) {
+    bool gate = false;
+    if (orders[ORDER_EXFIL].valid || *transfers == 1) {
+        return;
+    }
+    for (size_t i = 0; i < f->n && !gate; i++) {
+        gate = (f->R->terms[f->m[i].term].roles & MV_DR_ROLE_TRANSFER) != 0;
+    }
+    if (!gate || !view_may_address(f)) {
+        return;
+    }
+    if (*transfers < 0) {
+        *transfers = job_transfers(f->tool) ? 1 : 0;
+    }
+    if (*transfers) {
         return;
     }
     for (size_t i = 0; i < f->n; i++) {

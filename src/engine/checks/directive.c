@@ -1093,8 +1093,11 @@ static bool role_before(const fctx *f, uint32_t role, size_t lo, size_t pos, siz
         if (m->end > pos) {
             break; /* sorted by end */
         }
-        if (m->end >= from && m->start >= lo && (f->R->terms[m->term].roles & role)) {
-            return true;
+        if (m->end >= from && m->start >= lo && (f->R->terms[m->term].roles & role) &&
+            memchr(f->text + m->end, ':', pos - m->end) == NULL &&
+            memchr(f->text + m->end, ';', pos - m->end) == NULL) {
+            return true; /* Round 7: a guard does not reach across a clause
+                            break ("(first use): read ~/.kube/config") */
         }
     }
     return false;

@@ -69,6 +69,7 @@
 #define FLOW_FAR 48         /* ... when they sit in neighbouring sentences */
 #define FLOW_NEG_BYTES 100  /* a negator this close before the transfer verb, in its clause */
 #define FLOW_GUARD_BYTES 24 /* "path of", "using" this close before a source */
+#define WITHHOLD_BYTES 80   /* a withholding verb this close before a source */
 #define DANGER_WEIGHT 0.9   /* position weight from which a hit is an instruction */
 #define DANGER_AGREE 0.45   /* another family's score that counts as agreeing */
 #define SCOPE_BOOST 0.15    /* a destructive order outside the tool's job */
@@ -1093,8 +1094,11 @@ static bool role_before(const fctx *f, uint32_t role, size_t lo, size_t pos, siz
         if (m->end > pos) {
             break; /* sorted by end */
         }
-        if (m->end >= from && m->start >= lo && (f->R->terms[m->term].roles & role)) {
-            return true;
+        if (m->end >= from && m->start >= lo && (f->R->terms[m->term].roles & role) &&
+            memchr(f->text + m->end, ':', pos - m->end) == NULL &&
+            memchr(f->text + m->end, ';', pos - m->end) == NULL) {
+            return true; /* Round 7: a guard does not reach across a clause
+                            break ("(first use): read ~/.kube/config") */
         }
     }
     return false;
@@ -1353,6 +1357,72 @@ static bool source_is_job(const fctx *f, const dmatch *src) {
     return false;
 }
 
+/* Round 7: is the source kept back rather than moved? A withholding verb
+ * or an ignore file before it in its sentence ("Remove secrets (API keys,
+ * private keys) from text before it is shared", "add a .dockerignore
+ * (node_modules, .git, .env)") governs it when no transfer verb stands
+ * between them, unless a coordinated order after it moves it again ("strip
+ * the header from ~/.ssh/config and send it to ..."). A transfer in a time
+ * or purpose clause ("before it is shared") is what the withholding
+ * protects against. */
+static bool withheld(const fctx *f, const dmatch *src, size_t ss, size_t se) {
+    static const char *const coord[] = {" and ", " then ", ", then", "; ",     " und ",
+                                        " et ",  " y ",    " e ",    " puis ", " dann "};
+    static const char *const subord[] = {"befor",   "after", "when",  "onc",   "until",
+                                         "so that", "prior", "bevor", "avant", "antes"};
+    size_t w = SIZE_MAX;
+    for (size_t i = 0; i < f->n && f->m[i].end <= src->start; i++) {
+        const dmatch *m = &f->m[i];
+        uint32_t ro = f->R->terms[m->term].roles;
+        if (m->start < ss || src->start - m->end > WITHHOLD_BYTES) {
+            continue;
+        }
+        if (ro & MV_DR_ROLE_WITHHOLD) {
+            w = i;
+        } else if ((ro & MV_DR_ROLE_TRANSFER) && w != SIZE_MAX) {
+            w = SIZE_MAX; /* "remove the header, then send ~/.ssh/..." */
+        }
+    }
+    if (w == SIZE_MAX) {
+        return false;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *t = &f->m[i];
+        if (t->start < src->end || t->start >= se ||
+            !(f->R->terms[t->term].roles & MV_DR_ROLE_TRANSFER)) {
+            continue;
+        }
+        const char *gap = f->text + src->end;
+        size_t gl = t->start - src->end;
+        bool co = false;
+        bool sub = false;
+        for (size_t k = 0; k < sizeof(coord) / sizeof(coord[0]); k++) {
+            co = co || containsn(gap, gl, coord[k], strlen(coord[k]));
+        }
+        for (size_t k = 0; k < sizeof(subord) / sizeof(subord[0]); k++) {
+            sub = sub || containsn(gap, gl, subord[k], strlen(subord[k]));
+        }
+        if (co && !sub) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Round 7: "write your own", "bring their own": the verb composes new
+ * content, it does not move the source named beside it. */
+static bool composes_own(const fctx *f, const dmatch *t) {
+    static const char *const own[] = {" your own",  " their own", " its own",
+                                      " one's own", " his own",   " her own"};
+    for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
+        size_t l = strlen(own[k]);
+        if (t->end + l <= f->len && memcmp(f->text + t->end, own[k], l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void find_flows(fctx *f, flow_state *fs) {
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *src = &f->m[i];
@@ -1366,7 +1436,8 @@ static void find_flows(fctx *f, flow_state *fs) {
             cs--;
         }
         if (role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs, FLOW_GUARD_BYTES) ||
-            role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2) || source_is_job(f, src)) {
+            role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2) || source_is_job(f, src) ||
+            withheld(f, src, ss, se)) {
             continue;
         }
         if (!fs->mentions) {
@@ -1392,7 +1463,8 @@ static void find_flows(fctx *f, flow_state *fs) {
             }
             gap = t->start > src->end ? t->start - src->end : src->start - t->end;
             mv_position_sentence(&f->pt, t->start, &ts, &te);
-            if (gap > (ts == ss ? FLOW_NEAR : FLOW_FAR) || flow_negated(f, t->start, ts)) {
+            if (gap > (ts == ss ? FLOW_NEAR : FLOW_FAR) || flow_negated(f, t->start, ts) ||
+                composes_own(f, t)) {
                 continue;
             }
             mv_position_classify(&pos, &f->pt, t->start < src->start ? t->start : src->start,
@@ -1891,6 +1963,68 @@ static bool example_before(const char *s, size_t i) {
     return false;
 }
 
+/* Round 7: is the line starting at raw offset ls a list item whose text
+ * opens with a quote ("- \"...\"", "2) '...'", "• “...”")? *le is the
+ * line's end, *q the quote. */
+static bool quoted_item_line(const char *s, size_t n, size_t ls, size_t *le, size_t *q) {
+    size_t k = ls;
+    size_t b = ls;
+    while (b < n && s[b] != '\n') {
+        b++;
+    }
+    *le = b;
+    while (k < b && (s[k] == ' ' || s[k] == '\t')) {
+        k++;
+    }
+    if (k < b && (s[k] == '-' || s[k] == '*' || s[k] == '+')) {
+        k++;
+    } else if (k + 2 < b && (unsigned char)s[k] == 0xE2 && (unsigned char)s[k + 1] == 0x80 &&
+               (unsigned char)s[k + 2] == 0xA2) {
+        k += 3; /* a bullet */
+    } else {
+        size_t d = k;
+        while (k < b && s[k] >= '0' && s[k] <= '9') {
+            k++;
+        }
+        if (k == d || k >= b || (s[k] != '.' && s[k] != ')')) {
+            return false;
+        }
+        k++;
+    }
+    while (k < b && s[k] == ' ') {
+        k++;
+    }
+    *q = k;
+    return k < b && (s[k] == '"' || s[k] == '\'' || s[k] == '`' ||
+                     (k + 2 < b && (unsigned char)s[k] == 0xE2 && (unsigned char)s[k + 1] == 0x80 &&
+                      ((unsigned char)s[k + 2] == 0x9C || (unsigned char)s[k + 2] == 0x98)));
+}
+
+/* Round 7: a marker inside one item of a list of quoted strings is one of
+ * the examples listed ("- \"<|im_start|>system ...\"" in a prompt-injection
+ * scanner), even when no introducer names them: a neighbouring item quotes
+ * too. A single quoted line is not a list. */
+static bool quoted_list_item(const char *s, size_t n, size_t i) {
+    size_t ls = i;
+    size_t le, q, le2, q2;
+    while (ls > 0 && s[ls - 1] != '\n') {
+        ls--;
+    }
+    if (!quoted_item_line(s, n, ls, &le, &q) || q >= i) {
+        return false;
+    }
+    if (ls >= 1) {
+        size_t ps = ls - 1;
+        while (ps > 0 && s[ps - 1] != '\n') {
+            ps--;
+        }
+        if (ps < ls - 1 && quoted_item_line(s, n, ps, &le2, &q2)) {
+            return true;
+        }
+    }
+    return le + 1 < n && quoted_item_line(s, n, le + 1, &le2, &q2);
+}
+
 /* Is normalized offset pos after a forged role marker in its paragraph
  * (at most ROLE_BLOCK_BYTES back)? */
 #define ROLE_BLOCK_BYTES 600
@@ -1920,7 +2054,7 @@ static bool role_block(const fctx *f, size_t pos) {
             return false; /* the paragraph starts here */
         }
         if (role_marker_at(s, r, i - 1, &len)) {
-            return !example_before(s, i - 1);
+            return !example_before(s, i - 1) && !quoted_list_item(s, f->raw.len, i - 1);
         }
     }
     return false;
@@ -3091,6 +3225,414 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
 }
 
 /*
+ * Round 7: a concealed act. A waived consent ("no need to confirm",
+ * "rather than asking", "確認は不要です") or a secrecy ("do not mention
+ * it", "Dem Benutzer nichts davon sagen", "не сообщай") can only be said
+ * to the model; when its paragraph also holds a harmful act, the two
+ * corroborate each other whatever the act's voice or language:
+ *   - a destroy verb or command with a broad scope, a broad argument or a
+ *     sensitive object, in a tool whose job is not destroying that object;
+ *   - a transfer to an outside address or a sink of data (a sensitive,
+ *     generic or user object for a waiver; for secrecy a literal address
+ *     suffices: an honest tool does not hide where it sends things);
+ *   - a command piped into a shell ("| sh", os.system) under secrecy.
+ * The act must not be negated and must be in instruction position or a
+ * code span. Cautions ("ask the user before deleting") keep their act.
+ */
+#define CONCEAL_NEG_BYTES 40 /* a negator this close before a verb of telling */
+
+/* Is the verb of telling at match index ci negated in its clause (a
+ * negator ending at most CONCEAL_NEG_BYTES before it, no clause break
+ * between)? Matches are sorted by end, so the look goes backwards. */
+static bool tell_negated(const fctx *f, size_t ci) {
+    const dmatch *c = &f->m[ci];
+    for (size_t i = ci; i-- > 0;) {
+        const dmatch *m = &f->m[i];
+        if (m->end <= c->start && c->start - m->end > CONCEAL_NEG_BYTES) {
+            break;
+        }
+        if (m->end > c->start || !(f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
+            continue;
+        }
+        bool brk = false;
+        for (size_t k = m->end; k < c->start && !brk; k++) {
+            char ch = f->text[k];
+            brk = ch == ',' || ch == ';' || ch == '.' || ch == ':' || ch == '\n';
+        }
+        if (!brk) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool concealment_at(const fctx *f, const dmatch *c, size_t ss, size_t se, size_t ps,
+                           size_t pe, bool *secrecy) {
+    uint32_t ro = f->R->terms[c->term].roles;
+    *secrecy = false;
+    if (!in_instruction(f, c->start, c->end)) {
+        return false;
+    }
+    if (ro & MV_DR_ROLE_WAIVER) {
+        return true;
+    }
+    if (ro & (MV_DR_ROLE_HIDE | MV_DR_ROLE_TELL)) {
+        if (role_in(f, MV_DR_ROLE_HIDE_OK, ps, pe) != SIZE_MAX || protective(f, c->end, se) ||
+            protected_passage(f, ps, ss, se)) {
+            return false;
+        }
+        *secrecy = true;
+        return true;
+    }
+    return false;
+}
+
+static bool shell_pipe(const char *s, size_t n) {
+    static const char *const pipes[] = {
+        "| sh", "|sh", "| bash", "|bash", "os.system(", "| iex", "invoke-expression", "| python"};
+    for (size_t k = 0; k < sizeof(pipes) / sizeof(pipes[0]); k++) {
+        size_t l = strlen(pipes[k]);
+        for (size_t i = 0; i + l <= n; i++) {
+            if (ci_at_n(s, n, i, pipes[k], l)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Is normalized offset pos inside a fenced code block (an odd number of
+ * ``` lines before it in the view, at most FENCE_BYTES back)? */
+#define FENCE_BYTES 4000
+static bool in_fence(const fctx *f, size_t pos) {
+    const char *s = f->raw.ptr;
+    size_t r = f->roff[pos];
+    size_t lo = r > FENCE_BYTES ? r - FENCE_BYTES : 0;
+    unsigned fences = 0;
+    for (size_t i = lo; i + 3 <= r; i++) {
+        if ((i == 0 || s[i - 1] == '\n') && s[i] == '`' && s[i + 1] == '`' && s[i + 2] == '`') {
+            fences++;
+        }
+    }
+    return (fences & 1u) != 0;
+}
+
+/* A broad argument on the raw line of a fenced command ("git push --force
+ * origin HEAD:main", "rm -rf ~/.ssh"). */
+static bool fence_line_broad(const fctx *f, const dmatch *a) {
+    const char *r = f->raw.ptr;
+    size_t i = f->roff[a->start];
+    size_t e = i;
+    while (i > 0 && r[i - 1] != '\n') {
+        i--;
+    }
+    while (e < f->raw.len && r[e] != '\n') {
+        e++;
+    }
+    while (i < e) {
+        size_t w;
+        while (i < e && (r[i] == ' ' || r[i] == '\t')) {
+            i++;
+        }
+        w = i;
+        while (i < e && r[i] != ' ' && r[i] != '\t') {
+            i++;
+        }
+        if (i > w && broad_arg(r + w, i - w)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Do the tool's name or the first sentence of its description destroy?
+ * A command block further down ("```sh ... git push --force ...```")
+ * does not make destroying its job. */
+static bool has_destroy_word_ex(const char *s, size_t n, bool camel, bool strict);
+static bool ci_contains(const char *s, size_t n, const char *w);
+static bool job_destroys(const mv_tool *tool) {
+    const char *d = tool->description.ptr;
+    size_t e = 0;
+    while (e < tool->description.len && e < 240 && d[e] != '.' && d[e] != '\n') {
+        e++;
+    }
+    return has_destroy_word_ex(tool->name.ptr, tool->name.len, true, true) ||
+           has_destroy_word_ex(d, e, false, true);
+}
+
+static bool act_position(const fctx *f, const dmatch *a) {
+    return in_instruction(f, a->start, a->end) || in_code_span(f, a->start) ||
+           in_fence(f, a->start) || role_block(f, a->start);
+}
+
+static void concealed_act(fctx *f, best *orders, int *destroys) {
+    const uint32_t conceal = MV_DR_ROLE_WAIVER | MV_DR_ROLE_HIDE | MV_DR_ROLE_TELL;
+    size_t done_end = 0; /* paragraphs already looked at */
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *c = &f->m[i];
+        size_t ss, se, ps, pe, qs, qe;
+        bool secrecy = false;
+        bool harm = false;
+        uint32_t cr = f->R->terms[c->term].roles;
+        if (!(cr & conceal) || c->start < done_end ||
+            (!(cr & (MV_DR_ROLE_WAIVER | MV_DR_ROLE_HIDE)) && !tell_negated(f, i))) {
+            continue;
+        }
+        mv_position_sentence(&f->pt, c->start, &ss, &se);
+        passage(f, ss, se, &ps, &pe);
+        if (!concealment_at(f, c, ss, se, ps, pe, &secrecy)) {
+            continue;
+        }
+        paragraph(f, c->start, &qs, &qe);
+        done_end = qe;
+        for (size_t j = 0; j < f->n; j++) {
+            const dmatch *a = &f->m[j];
+            uint32_t ro = f->R->terms[a->term].roles;
+            size_t as, ae;
+            if (a->start < qs || a->end > qe || a == c ||
+                !(ro & (MV_DR_ROLE_DESTROY | MV_DR_ROLE_TRANSFER))) {
+                continue;
+            }
+            mv_position_sentence(&f->pt, a->start, &as, &ae);
+            if (flow_negated(f, a->start, as) || !act_position(f, a) ||
+                (first_word(f, a->start) && f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION)) {
+                continue;
+            }
+            if ((ro & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid) {
+                bool broad = (ro & MV_DR_ROLE_SCOPE) ||
+                             role_in(f, MV_DR_ROLE_SCOPE | MV_DR_ROLE_SOURCE, as, ae) != SIZE_MAX ||
+                             code_broad(f, as, ae) ||
+                             (in_fence(f, a->start) && fence_line_broad(f, a));
+                bool caution = false;
+                for (size_t k = 0; k < f->n && !caution; k++) {
+                    caution = f->m[k].start >= as && f->m[k].start < ae &&
+                              (f->R->terms[f->m[k].term].roles & MV_DR_ROLE_CAUTION) &&
+                              !caution_waived(f, &f->m[k], as);
+                }
+                if (broad && !caution) {
+                    if (*destroys < 0) {
+                        *destroys = tool_destroys_strict(f->tool) ? 1 : 0;
+                    }
+                    if (*destroys == 0 || (in_fence(f, a->start) && !job_destroys(f->tool)) ||
+                        (f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
+                         !object_in_job(f, a->end, ae, false))) {
+                        order_found(f, &orders[ORDER_DESTROY], 0.75, a->start, a->end);
+                        harm = true;
+                    }
+                }
+            }
+            if ((ro & MV_DR_ROLE_TRANSFER) && !harm) {
+                const dmatch *obj = data_object(f, qs, qe, true);
+                bool address = has_url_or_email(f, qs, qe) || has_ipv4(f, qs, qe);
+                if (obj != NULL && (address || data_sink(f, qs, qe, obj))) {
+                    if (!orders[ORDER_EXFIL].valid) {
+                        order_found(f, &orders[ORDER_EXFIL], 0.85,
+                                    a->start < obj->start ? a->start : obj->start,
+                                    a->end > obj->end ? a->end : obj->end);
+                    }
+                    harm = true;
+                } else if (secrecy && address) {
+                    harm = true;
+                }
+            }
+        }
+        if (!harm && secrecy) {
+            size_t rs = f->roff[qs];
+            size_t re = f->roff[qe];
+            harm = shell_pipe(f->raw.ptr + rs, re - rs);
+        }
+        if (harm && secrecy && !orders[ORDER_HIDE].outscope) {
+            orders[ORDER_HIDE].valid = false;
+            order_found(f, &orders[ORDER_HIDE], 0.6, c->start, c->end);
+            orders[ORDER_HIDE].outscope = true;
+        }
+    }
+}
+
+/*
+ * Round 7: a side channel. A tool whose job is not sending anything (its
+ * name and first sentence hold no transfer word: a summariser, a lister, a
+ * formatter) and whose text moves data to a literal outside address (an
+ * URL, an e-mail or IP address) in the same sentence, in any voice: "a
+ * copy of each summarised email must be forwarded to archive@...", "the
+ * calendar is also sent to the mirror https://...", "the tool will also
+ * read the user's contacts and forward them to ...". A sensitive source or
+ * harvested secret is enough; the user's own data (mail, calendar, files,
+ * source code) also needs an additive word (also, a copy, cc, mirror,
+ * backup, également, auch, 同步一份...), because an honest tool may say
+ * where it sends the one document it works on ("the text is sent to the
+ * translation API at https://...").
+ */
+static bool job_transfers(const mv_tool *tool) {
+    static const char *const words[] = {
+        "send",   "post",    "upload", "sync",    "backup", "back up",   "share",   "forward",
+        "mirror", "publish", "export", "mail",    "notify", "webhook",   "deliver", "transfer",
+        "submit", "push",    "replic", "archive", "relay",  "broadcast", "message", "chat"};
+    const char *d = tool->description.ptr;
+    size_t e = 0;
+    while (e < tool->description.len && e < 240 && d[e] != '.' && d[e] != '\n') {
+        e++;
+    }
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        if (ci_contains(tool->name.ptr, tool->name.len, words[k]) || ci_contains(d, e, words[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool additive_word(const char *s, size_t n) {
+    static const char *const words[] = {
+        " also ",    "a copy",   "copy of",  " cc ",        " bcc",         "mirror",
+        "backup",    "back up",  "archive",  "in addition", "additionally", "as well",
+        "également", " aussi",   "en copie", " auch ",      "kopie",        "además",
+        "también",   "en copia", "também",   "cópia",       " anche ",      "inoltre",
+        "in copia",  "также",    "копи",     "同步一份",    "备份",         "抄送",
+        "副本",      "コピー",   "控え",     "사본",        "백업",         "동기화"};
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        if (ci_contains(s, n, words[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The user's personal and working data by kind (mail, calendar, contacts,
+ * customer records, source code), in ten languages: read only here, with
+ * a transfer, a literal address and an additive word in one sentence. */
+static bool personal_data(const char *s, size_t n) {
+    static const char *const words[] = {"email",
+                                        "e-mail",
+                                        "inbox",
+                                        "calendar",
+                                        "attendee",
+                                        "participant",
+                                        "contacts",
+                                        "address book",
+                                        "customer",
+                                        "credit card",
+                                        "source code",
+                                        "code source",
+                                        "repository",
+                                        "turns of the conversation",
+                                        "messages",
+                                        "calendrier",
+                                        "courriel",
+                                        "kalender",
+                                        "kontakte",
+                                        "quellcode",
+                                        "calendario",
+                                        "contactos",
+                                        "correos",
+                                        "contatos",
+                                        "contatti",
+                                        "código",
+                                        "codice sorgente",
+                                        "календар",
+                                        "контакт",
+                                        "письм",
+                                        "исходный код",
+                                        "客户",
+                                        "通讯录",
+                                        "联系人",
+                                        "日历",
+                                        "邮件",
+                                        "源代码",
+                                        "源码",
+                                        "ソースコード",
+                                        "連絡先",
+                                        "カレンダー",
+                                        "メール",
+                                        "소스 코드",
+                                        "연락처",
+                                        "캘린더",
+                                        "이메일"};
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        if (ci_contains(s, n, words[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Could the raw view hold an address at all ("://", '@', or a digit, a dot
+ * and a digit)? One pass with memchr, before any sentence is looked at. */
+static bool view_may_address(const fctx *f) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    const char *p = s;
+    if (memchr(s, '@', n) != NULL) {
+        return true;
+    }
+    while ((p = memchr(p, ':', n - (size_t)(p - s))) != NULL) {
+        if ((size_t)(p - s) + 2 < n && p[1] == '/' && p[2] == '/') {
+            return true;
+        }
+        p++;
+    }
+    p = s;
+    while ((p = memchr(p, '.', n - (size_t)(p - s))) != NULL) {
+        if (p > s && (size_t)(p - s) + 1 < n && p[-1] >= '0' && p[-1] <= '9' && p[1] >= '0' &&
+            p[1] <= '9') {
+            return true;
+        }
+        p++;
+    }
+    return false;
+}
+
+static void side_channel(fctx *f, best *orders, int *transfers) {
+    bool gate = false;
+    if (orders[ORDER_EXFIL].valid || *transfers == 1) {
+        return;
+    }
+    for (size_t i = 0; i < f->n && !gate; i++) {
+        gate = (f->R->terms[f->m[i].term].roles & MV_DR_ROLE_TRANSFER) != 0;
+    }
+    if (!gate || !view_may_address(f)) {
+        return;
+    }
+    if (*transfers < 0) {
+        *transfers = job_transfers(f->tool) ? 1 : 0;
+    }
+    if (*transfers) {
+        return;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *t = &f->m[i];
+        size_t ss, se;
+        const dmatch *obj;
+        if (!(f->R->terms[t->term].roles & MV_DR_ROLE_TRANSFER)) {
+            continue;
+        }
+        mv_position_sentence(&f->pt, t->start, &ss, &se);
+        if (!(has_url_or_email(f, ss, se) || has_ipv4(f, ss, se)) ||
+            flow_negated(f, t->start, ss) || !act_position(f, t) ||
+            (first_word(f, t->start) && f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION)) {
+            continue;
+        }
+        if (*transfers < 0) {
+            *transfers = job_transfers(f->tool) ? 1 : 0;
+        }
+        if (*transfers) {
+            return;
+        }
+        obj = data_object(f, ss, se, true);
+        if (obj == NULL ||
+            !(f->R->terms[obj->term].roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC))) {
+            size_t rs = f->roff[ss];
+            size_t re = se < f->len ? f->roff[se] : f->raw.len;
+            if (!additive_word(f->raw.ptr + rs, re - rs) ||
+                !(obj != NULL || personal_data(f->raw.ptr + rs, re - rs))) {
+                continue;
+            }
+        }
+        order_found(f, &orders[ORDER_EXFIL], 0.85, t->start, t->end);
+        return;
+    }
+}
+
+/*
  * An addressed HTML comment is a unit of its own: a detection verb or a
  * label of the prose before it ("entries with an optional domain filter
  * <!-- assistant: ... -->") does not govern hidden markup, so the comment
@@ -3955,7 +4497,8 @@ static bool squeeze(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out
  * view shows letter-spaced punctuation. */
 static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t fi, mv_str raw,
                       const mv_norm_text *nt, const uint32_t *map, dmatch *m, dhit *h, best *bests,
-                      flow_state *fs, best *orders, int *destroys, mv_emitter *out, bool *spaced) {
+                      flow_state *fs, best *orders, int *destroys, int *transfers, mv_emitter *out,
+                      bool *spaced) {
     const mv_dr_rules *R = ctx->engine_state;
     scan_state st = {R, nt->text, nt->len, m, 0, 0};
     fctx f;
@@ -4000,6 +4543,8 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     find_flows(&f, fs);
     {
         size_t actions = find_orders(&f, orders, destroys);
+        concealed_act(&f, orders, destroys);
+        side_channel(&f, orders, transfers);
         if (actions > ORDER_ACTIONS_MAX) {
             mv_emit_cap(out, "directive_order_actions", ORDER_ACTIONS_MAX, actions);
         }
@@ -4017,6 +4562,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     best orders[ORDER_N];
     int destroys = -1;          /* tool_destroys(), computed once when needed */
     int destroys_strict = -1;   /* tool_destroys_strict(), for the order detector */
+    int transfers_job = -1;     /* job_transfers(), for side channels */
     bool hidden_family = false; /* a hidden-kind phrase family was emitted */
     int rc = MV_OK;
     memset(&fs, 0, sizeof(fs));
@@ -4039,8 +4585,8 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
         if (nt->text == NULL || nt->len == 0) {
             continue;
         }
-        scan_view(ctx, tool, fi, raw, nt, NULL, m, h, bests, &fs, orders, &destroys_strict, out,
-                  &spaced);
+        scan_view(ctx, tool, fi, raw, nt, NULL, m, h, bests, &fs, orders, &destroys_strict,
+                  &transfers_job, out, &spaced);
         if (spaced && ctx->normalizer != NULL) {
             mv_str sq;
             uint32_t *map = NULL;
@@ -4053,7 +4599,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                              &snt) == MV_OK) {
                 bool again = false;
                 scan_view(ctx, tool, fi, sq, &snt, map, m, h, bests, &fs, orders, &destroys_strict,
-                          out, &again);
+                          &transfers_job, out, &again);
             }
         }
     }

@@ -810,6 +810,7 @@ static int start_section(compiler *c, const char *s, size_t len) {
             {"self", MV_DR_ROLE_SELF},
             {"tell", MV_DR_ROLE_TELL},
             {"waiver", MV_DR_ROLE_WAIVER},
+            {"withhold", MV_DR_ROLE_WITHHOLD},
         };
         c->ctx_roles = 0;
         for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {

@@ -82,6 +82,8 @@ typedef enum mv_dr_detector {
 #define MV_DR_ROLE_SELF 0x10000000u   /* only the model can be meant: needs no mood */
 #define MV_DR_ROLE_TELL 0x20000000u   /* a verb of telling the user: hiding by structure */
 #define MV_DR_ROLE_WAIVER 0x40000000u /* consent waived: addresses the acts of its paragraph */
+#define MV_DR_ROLE_WITHHOLD                                                                        \
+    0x80000000u /* remove, redact, an ignore file: the object is kept back */
 
 typedef struct mv_dr_family {
     const char *id;    /* "override" */

@@ -11,7 +11,7 @@
 
 #define MV_PIPELINE_DEFAULT_CONCURRENCY 4u
 /* Tools scanned and rendered at a time by mv_pipeline_scan_stream. */
-#define MV_PIPELINE_SCAN_RANGE 16384u
+#define MV_PIPELINE_SCAN_RANGE 4096u
 
 /* One collected tool set and what keeps its strings alive. */
 typedef struct pl_set {

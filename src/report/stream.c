@@ -20,7 +20,7 @@
 
 /* A spill stays in memory up to this size, then moves to a temporary file
  * (small scans never touch the file system). */
-#define SPILL_MEM_MAX (4u * 1024u * 1024u)
+#define SPILL_MEM_MAX (1024u * 1024u)
 /* Bytes read back from a temporary file at a time. */
 #define SPILL_CHUNK (256u * 1024u)
 

@@ -6,6 +6,7 @@
  * JSON path, and reading files or standard input under the document cap.
  * Each tool object is handed to walk.c, which flattens it.
  */
+#define _DEFAULT_SOURCE /* madvise and MAP_ANONYMOUS on glibc with _POSIX_C_SOURCE */
 #include "model_internal.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 /* Shown when a document matches none of the shapes. */
@@ -486,6 +488,39 @@ static int grow_heap(const mv_allocator *a, void **arr, size_t *cap, size_t need
     return MV_OK;
 }
 
+/* Give back the input pages before byte `upto` (the runs before it are
+ * built and their trees dropped): they no longer count in the resident
+ * set. Best effort: a failing madvise leaves them where they are. */
+static void input_release(mdl_input *in, size_t upto) {
+    if (in == NULL)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        return;
+    size_t end = upto - upto % (size_t)page;
+    if (end > in->released && madvise(in->buf + in->released, end - in->released,
+                                      MADV_DONTNEED) == 0)
+        in->released = end;
+}
+
+/* Read the given-back pages from the file again (a one-pass parse follows
+ * and needs the whole document). Returns 0 or MV_EIO. */
+static int input_restore(mdl_input *in) {
+    size_t at = 0;
+    if (in == NULL)
+        return MV_OK;
+    while (at < in->released) {
+        ssize_t got = pread(in->fd, in->buf + at, in->released - at, (off_t)at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return MV_EIO;
+        at += (size_t)got;
+    }
+    in->released = 0;
+    return MV_OK;
+}
+
 /*
  * A large snapshot, walked a few runs of servers at a time (mv_json_chunks):
  * the runs are parsed (on `threads` threads), their servers walked and
@@ -561,6 +596,8 @@ static int parse_snapshot_chunked(mdl_ctx *c, mv_toolset *set, const char *data,
         base += n;
         for (size_t k = 0; k < count; k++)
             mv_arena_reset(arenas[k]);
+        /* Those runs' bytes are done with too (tools copy their text). */
+        input_release(c->input, first + count < ch->n ? ch->cuts[first + count - 1] : 0);
     }
     if (walk == MV_OK)
         walk = snapshot_end(c, names, n_names, matched, filter);
@@ -864,7 +901,11 @@ static int parse_chunked(mdl_ctx *c, mv_toolset **out, const char *data, size_t 
     rc = parse_snapshot_chunked(c, set, data, &ch, jobs, chunk / 2,
                                 opts != NULL ? opts->server : NULL, &retry);
     if (retry) {
-        rc = MDL_NOT_CHUNKED;
+        /* The one pass needs the whole document again. */
+        rc = input_restore(c->input) == MV_OK
+                 ? MDL_NOT_CHUNKED
+                 : mdl_fail(c, MV_EIO, NULL, NULL, "cannot read '%s' again: %s",
+                            source != NULL ? source : "", strerror(errno));
         goto failed;
     }
     int brc = mdl_build_flush(c);
@@ -898,8 +939,8 @@ done:
     return rc;
 }
 
-int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *source,
-                   const mv_model_options *opts, mv_error *err) {
+static int model_parse(mv_toolset **out, const char *data, size_t len, const char *source,
+                       const mv_model_options *opts, mv_error *err, mdl_input *input) {
     int rc = MV_OK;
     const mv_jv *doc = NULL;
     mv_toolset *set = NULL;
@@ -914,6 +955,7 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
     c.alloc = resolve_alloc(opts);
     c.lim = resolve_limits(opts);
     c.keep_definitions = opts != NULL && opts->keep_definitions;
+    c.input = input;
     mv_buf_init(&c.def, c.alloc);
     if (out != NULL)
         *out = NULL;
@@ -1027,6 +1069,11 @@ done:
     return rc;
 }
 
+int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *source,
+                   const mv_model_options *opts, mv_error *err) {
+    return model_parse(out, data, len, source, opts, err, NULL);
+}
+
 void mv_toolset_free(mv_toolset *set) {
     if (set == NULL)
         return;
@@ -1042,6 +1089,49 @@ void mv_toolset_free(mv_toolset *set) {
 }
 
 /* --------------------------------------------------------------- files */
+
+/*
+ * A large regular file, walked in runs (parse_chunked): read into pages of
+ * its own (an anonymous mapping, not the file's: a file cut while mapped
+ * would fault) so the walk can give back the pages of the runs it is done
+ * with. Sets *handled when it did the load (rc is then the answer); when
+ * the pages cannot be had or the file grew while read, the usual path
+ * reads it from the start.
+ */
+static int load_mapped(mv_toolset **out, FILE *f, const char *path, size_t size,
+                       const mv_model_options *opts, mv_error *err, mdl_ctx *lc, bool *handled) {
+    int rc = MV_OK;
+    size_t cap = size + 1, len = 0;
+    int fd = fileno(f);
+    *handled = false;
+    char *buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (buf == MAP_FAILED)
+        return MV_OK;
+    while (len < cap) {
+        ssize_t got = read(fd, buf + len, cap - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int e = errno;
+            *handled = true;
+            rc = mdl_fail(lc, MV_EIO, NULL, NULL, "cannot read '%s': %s", path, strerror(e));
+            goto done;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    if (len == cap) { /* it grew: the usual path sees how far */
+        rewind(f);
+        goto done;
+    }
+    *handled = true;
+    mdl_input in = {buf, len, fd, 0};
+    rc = model_parse(out, buf, len, path, opts, err, &in);
+done:
+    munmap(buf, cap);
+    return rc;
+}
 
 int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_options *opts,
                        mv_error *err) {
@@ -1117,6 +1207,16 @@ int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_option
         }
         /* +1 so the read that sees end-of-file needs no growth. */
         hint = (size_t)st.st_size + 1;
+        size_t chunk = opts != NULL && opts->chunk_bytes > 0 ? opts->chunk_bytes
+                                                              : MV_DEFAULT_CHUNK_BYTES;
+        /* An injected allocator keeps every byte in its sight: no mapping. */
+        bool handled = false;
+        if (!is_stdin && (opts == NULL || opts->allocator == NULL) &&
+            (uint64_t)st.st_size > chunk) {
+            rc = load_mapped(out, f, path, (size_t)st.st_size, opts, err, &c, &handled);
+            if (handled)
+                goto done;
+        }
     }
     for (;;) {
         if (len == cap) {

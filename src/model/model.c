@@ -470,21 +470,25 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, con
     return rc;
 }
 
-/* Grow a heap array of `size`-byte elements to hold `need` (chunked walk). */
-static int grow_heap(const mv_allocator *a, void **arr, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap)
-        return MV_OK;
-    size_t ncap = *cap < 1024 ? 1024 : *cap;
-    while (ncap < need)
-        ncap = ncap > SIZE_MAX / 4 ? need : ncap + ncap / 2;
-    if (ncap > SIZE_MAX / size)
-        return MV_ENOMEM;
-    void *p = mv_realloc(a, *arr, *cap * size, ncap * size);
-    if (p == NULL)
-        return MV_ENOMEM;
-    memset((char *)p + *cap * size, 0, (ncap - *cap) * size);
-    *arr = p;
-    *cap = ncap;
+/* Grow a heap array of `size`-byte elements to hold `need` (chunked walk),
+ * zeroing the elements [used, need) about to be filled: only those pages
+ * are touched, not the capacity beyond. */
+static int grow_heap(const mv_allocator *a, void **arr, size_t *cap, size_t used, size_t need,
+                     size_t size) {
+    if (need > *cap) {
+        size_t ncap = *cap < 1024 ? 1024 : *cap;
+        while (ncap < need)
+            ncap = ncap > SIZE_MAX / 4 ? need : ncap + ncap / 2;
+        if (ncap > SIZE_MAX / size)
+            return MV_ENOMEM;
+        void *p = mv_realloc(a, *arr, *cap * size, ncap * size);
+        if (p == NULL)
+            return MV_ENOMEM;
+        *arr = p;
+        *cap = ncap;
+    }
+    if (need > used)
+        memset((char *)*arr + used * size, 0, (need - used) * size);
     return MV_OK;
 }
 
@@ -575,12 +579,12 @@ static int parse_snapshot_chunked(mdl_ctx *c, mv_toolset *set, const char *data,
             size_t total = 0;
             for (size_t i = 0; i < n; i++)
                 total += server_items(c, &items[i]);
-            if (grow_heap(c->alloc, (void **)&set->tools, &set->heap_tools, set->n_tools + total,
-                          sizeof(*set->tools)) != MV_OK ||
-                grow_heap(c->alloc, (void **)&set->servers, &set->heap_servers,
+            if (grow_heap(c->alloc, (void **)&set->tools, &set->heap_tools, set->n_tools,
+                          set->n_tools + total, sizeof(*set->tools)) != MV_OK ||
+                grow_heap(c->alloc, (void **)&set->servers, &set->heap_servers, set->n_servers,
                           set->n_servers + n, sizeof(*set->servers)) != MV_OK ||
-                grow_heap(c->alloc, (void **)&names, &cap_names, n_names + n, sizeof(*names)) !=
-                    MV_OK) {
+                grow_heap(c->alloc, (void **)&names, &cap_names, n_names, n_names + n,
+                          sizeof(*names)) != MV_OK) {
                 rc = MV_ENOMEM;
                 goto done;
             }

@@ -251,16 +251,16 @@ struct mv_scan {
     const mv_allocator *alloc;
     void **registry_state; /* per check */
     int *prepare_rc;       /* per check */
-    mv_finding *findings; /* the window [win_begin, win_end) of the registry */
-    size_t n_findings;    /* tools in the registry */
+    mv_finding *findings;  /* the window [win_begin, win_end) of the registry */
+    size_t n_findings;     /* tools in the registry */
     size_t win_begin, win_end, win_cap;
     worker *workers;
     size_t n_workers;
     atomic_size_t next_tool;
     size_t range_end; /* workers stop here */
     bool ran;
-    bool streamed; /* ran range by range: only the last range's findings remain */
-    size_t scanned; /* tools scanned by mv_scan_run_range so far */
+    bool streamed;       /* ran range by range: only the last range's findings remain */
+    size_t scanned;      /* tools scanned by mv_scan_run_range so far */
     mv_scan_summary sum; /* accumulated over the ranges */
     /* Merged results. */
     mv_coverage coverage;

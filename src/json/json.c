@@ -1029,7 +1029,8 @@ int mv_json_chunks_plan(mv_json_chunks *out, const mv_allocator *alloc, const ch
     if (cuts == NULL)
         return MV_ENOMEM;
     size_t member = 0, ab = 0, ae = 0, depth = 0;
-    size_t n = split_plan((const unsigned char *)data, len, pieces, &member, &ab, &ae, cuts, &depth);
+    size_t n =
+        split_plan((const unsigned char *)data, len, pieces, &member, &ab, &ae, cuts, &depth);
     if (n < 2) {
         mv_free(alloc, cuts, pieces * sizeof(*cuts));
         return MV_EPARSE;
@@ -1070,8 +1071,8 @@ int mv_json_chunks_outer(const mv_jv **out, mv_arena *arena, const mv_allocator 
         return rc;
     const mv_jv *hole = root;
     if (c->depth == 2)
-        hole = mv_jis_object(root) && c->member < root->n ? &root->u.members[c->member].value
-                                                          : NULL;
+        hole =
+            mv_jis_object(root) && c->member < root->n ? &root->u.members[c->member].value : NULL;
     if (!mv_jis_array(hole) || hole->n != 0)
         return MV_EPARSE;
     *out = root;

@@ -115,12 +115,12 @@ int mv_json_parse_split(const mv_jv **out, mv_arena *arena, mv_arena *const *mor
  * MV_EPARSE when there is nothing to cut, MV_ENOMEM.
  */
 typedef struct mv_json_chunks {
-    size_t member;  /* depth 2: index of the array's member in the top-level object */
-    size_t depth;   /* 1: the document is the array; 2: a member of the top object */
+    size_t member;             /* depth 2: index of the array's member in the top-level object */
+    size_t depth;              /* 1: the document is the array; 2: a member of the top object */
     size_t arr_begin, arr_end; /* the array's '[' and the byte after its ']' */
-    size_t *cuts;   /* the commas between runs (n - 1) */
+    size_t *cuts;              /* the commas between runs (n - 1) */
     size_t cap_cuts;
-    size_t n;       /* runs */
+    size_t n; /* runs */
 } mv_json_chunks;
 
 int mv_json_chunks_plan(mv_json_chunks *out, const mv_allocator *alloc, const char *data,

@@ -502,8 +502,8 @@ static void input_release(mdl_input *in, size_t upto) {
     if (page <= 0)
         return;
     size_t end = upto - upto % (size_t)page;
-    if (end > in->released && madvise(in->buf + in->released, end - in->released,
-                                      MADV_DONTNEED) == 0)
+    if (end > in->released &&
+        madvise(in->buf + in->released, end - in->released, MADV_DONTNEED) == 0)
         in->released = end;
 }
 
@@ -893,8 +893,7 @@ static int parse_chunked(mdl_ctx *c, mv_toolset **out, const char *data, size_t 
         goto done;
     /* Only a plain snapshot: "servers" is the array cut, and no other shape
      * member makes the document ambiguous. */
-    if (!mv_jis_object(root) || ch.member >= root->n ||
-        root->u.members[ch.member].key_len != 7 ||
+    if (!mv_jis_object(root) || ch.member >= root->n || root->u.members[ch.member].key_len != 7 ||
         memcmp(root->u.members[ch.member].key, "servers", 7) != 0 ||
         mv_jobject_get(root, "tools") != NULL || mv_jobject_get(root, "entries") != NULL)
         goto done;
@@ -1002,8 +1001,8 @@ static int model_parse(mv_toolset **out, const char *data, size_t len, const cha
     if (jobs > MDL_PARSE_THREADS_MAX)
         jobs = MDL_PARSE_THREADS_MAX;
     /* A large snapshot: walked run by run (parse_snapshot_chunked). */
-    size_t chunk = opts != NULL && opts->chunk_bytes > 0 ? opts->chunk_bytes
-                                                          : MV_DEFAULT_CHUNK_BYTES;
+    size_t chunk =
+        opts != NULL && opts->chunk_bytes > 0 ? opts->chunk_bytes : MV_DEFAULT_CHUNK_BYTES;
     if (len > chunk) {
         rc = parse_chunked(&c, &set, data, len, source, opts, jobs, chunk);
         if (rc == MV_OK)
@@ -1211,8 +1210,8 @@ int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_option
         }
         /* +1 so the read that sees end-of-file needs no growth. */
         hint = (size_t)st.st_size + 1;
-        size_t chunk = opts != NULL && opts->chunk_bytes > 0 ? opts->chunk_bytes
-                                                              : MV_DEFAULT_CHUNK_BYTES;
+        size_t chunk =
+            opts != NULL && opts->chunk_bytes > 0 ? opts->chunk_bytes : MV_DEFAULT_CHUNK_BYTES;
         /* An injected allocator keeps every byte in its sight: no mapping. */
         bool handled = false;
         if (!is_stdin && (opts == NULL || opts->allocator == NULL) &&

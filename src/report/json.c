@@ -111,8 +111,7 @@ static void put_tool(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f) {
     mv_arena_rewind(ctx->arena, mark);
 }
 
-bool mv_report_json_tools(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
-                          const void *arg) {
+bool mv_report_json_tools(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end, const void *arg) {
     bool wrote = false;
     (void)arg;
     for (size_t i = begin; i < end; i++) {

@@ -139,8 +139,7 @@ void mv_report_json_servers(mv_report_ctx *ctx, mv_jw *w);
 /* JSON: everything before the tools, up to and including the tools
  * array's "["; the tools of [begin, end); what follows the last tool. */
 void mv_report_json_head(mv_report_ctx *ctx, mv_jw *w);
-bool mv_report_json_tools(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
-                          const void *arg);
+bool mv_report_json_tools(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end, const void *arg);
 int mv_report_json_tail(mv_report_ctx *ctx, mv_jw *w);
 
 /* SARIF: the rules (engine checks, then checks seen in findings in order of
@@ -174,8 +173,7 @@ size_t mv_report_text_passes(const mv_report_ctx *ctx, mv_text_pass *passes);
 bool mv_report_text_in_pass(const mv_report_ctx *ctx, const mv_finding *f,
                             const mv_text_pass *pass);
 bool mv_report_text_has_block(const mv_report_ctx *ctx, const mv_finding *f);
-bool mv_report_text_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
-                          const void *arg);
+bool mv_report_text_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end, const void *arg);
 void mv_report_text_head(mv_report_ctx *ctx);
 int mv_report_text_tail(mv_report_ctx *ctx);
 

@@ -131,8 +131,7 @@ static void ctx_init(mv_report_ctx *ctx, mv_report_stream *st, const mv_scan *s,
     ctx->registry = mv_scan_registry(s);
     ctx->opts = &st->opts;
     ctx->version = st->opts.version != NULL ? st->opts.version : MCPVET_VERSION;
-    ctx->fail_on =
-        st->opts.fail_on < MV_VERDICT_REVIEW ? MV_VERDICT_QUARANTINE : st->opts.fail_on;
+    ctx->fail_on = st->opts.fail_on < MV_VERDICT_REVIEW ? MV_VERDICT_QUARANTINE : st->opts.fail_on;
     ctx->out = out;
     ctx->alloc = out->alloc;
     ctx->jobs = st->opts.jobs > 0 ? st->opts.jobs : 1;
@@ -206,8 +205,7 @@ void mv_report_stream_free(mv_report_stream *st) {
 }
 
 /* What the opening parts need from this range's findings. */
-static void accumulate(mv_report_stream *st, const mv_report_ctx *ctx, size_t begin,
-                       size_t end) {
+static void accumulate(mv_report_stream *st, const mv_report_ctx *ctx, size_t begin, size_t end) {
     for (size_t i = begin; i < end; i++) {
         const mv_finding *f = mv_scan_finding(ctx->scan, i);
         if (f == NULL)
@@ -265,8 +263,8 @@ int mv_report_stream_add(mv_report_stream *st, const mv_scan *s, size_t begin, s
             rc = mv_report_ranges_span(&ctx, &st->w, begin, end, mv_report_sarif_results,
                                        &st->rules);
         } else {
-            rc = mv_report_ranges_span(&ctx, NULL, begin, end, mv_report_text_range,
-                                       &st->passes[p]);
+            rc =
+                mv_report_ranges_span(&ctx, NULL, begin, end, mv_report_text_range, &st->passes[p]);
         }
         if (rc == MV_OK && (ctx.failed || staging.failed))
             rc = MV_ENOMEM;
@@ -278,8 +276,7 @@ int mv_report_stream_add(mv_report_stream *st, const mv_scan *s, size_t begin, s
     st->w.b = &st->w_buf;
     if (rc != MV_OK) {
         mv_error_set(err, rc, "report: %s",
-                     rc == MV_EIO ? "cannot write the report's temporary file"
-                                  : mv_strerror(rc));
+                     rc == MV_EIO ? "cannot write the report's temporary file" : mv_strerror(rc));
         goto done;
     }
     st->next = end;

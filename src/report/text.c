@@ -191,8 +191,7 @@ bool mv_report_text_in_pass(const mv_report_ctx *ctx, const mv_finding *f,
     return !pass->states_only || state_needs_block(ctx, f);
 }
 
-bool mv_report_text_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
-                          const void *arg) {
+bool mv_report_text_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end, const void *arg) {
     const text_pass *pass = arg;
     bool wrote = false;
     (void)w;

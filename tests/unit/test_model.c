@@ -1759,7 +1759,6 @@ static void test_jobs_errors(void **state) {
     }
 }
 
-
 /* A large snapshot walked run by run (chunk_bytes) gives the very tool set
  * of the one-pass walk, for any run size and thread count, with --server
  * too; a document that is not a plain snapshot takes the one pass. */
@@ -1805,8 +1804,8 @@ static void test_chunked_identical(void **state) {
     mv_model_options o;
     memset(&o, 0, sizeof o);
     o.chunk_bytes = 1;
-    mv_toolset *set = parse_ok("{\"tools\":[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"c\"}]}",
-                               "t.json", &o);
+    mv_toolset *set =
+        parse_ok("{\"tools\":[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"c\"}]}", "t.json", &o);
     assert_int_equal(set->n_tools, 3);
     assert_int_equal(set->heap_tools, 0);
     mv_toolset_free(set);
@@ -1827,6 +1826,56 @@ static void test_chunked_out_of_memory(void **state) {
     free(doc);
 }
 
+/* A large file read by mv_model_load_file is walked in runs and its pages
+ * given back behind the walk; a JSON error late in the file is still
+ * reported exactly (the pages are read from the file again first). */
+static void test_chunked_load(void **state) {
+    (void)state;
+    char path[] = "/tmp/mcpvet-test-model-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    char *doc = gen_snapshot(40, 100, -1, -1);
+    size_t len = strlen(doc);
+    for (int broken = 0; broken < 3; broken++) {
+        char *d = strdup(doc);
+        assert_non_null(d);
+        if (broken == 1) /* a syntax error in the last server */
+            strstr(d, "\"srv-39\"")[0] = '!';
+        if (broken == 2) /* invalid UTF-8 there, after a shape error up front */
+            memcpy(strstr(d, "Tool 9 of server 39"), "\xC3", 1),
+                memcpy(strstr(d, "\"srv-0\""), "\"\"     ", 7);
+        assert_int_equal(ftruncate(fd, 0), 0);
+        assert_int_equal(pwrite(fd, d, len, 0), (ssize_t)len);
+        mv_model_options o;
+        memset(&o, 0, sizeof o);
+        mv_toolset *whole = NULL, *runs = NULL;
+        mv_error e1, e2;
+        mv_error_clear(&e1);
+        mv_error_clear(&e2);
+        int r1 = mv_model_parse(&whole, d, len, path, &o, &e1);
+        o.chunk_bytes = 20000;
+        o.jobs = 2;
+        int r2 = mv_model_load_file(&runs, path, &o, &e2);
+        assert_int_equal(r1, r2);
+        if (r1 == MV_OK) {
+            assert_true(runs->heap_tools > 0); /* walked in runs */
+            assert_same_sets(whole, runs);
+        } else {
+            assert_string_equal(e1.message, e2.message);
+            assert_string_equal(e1.where, e2.where);
+            assert_int_equal(e1.line, e2.line);
+            assert_int_equal(e1.column, e2.column);
+            assert_true(e1.line > 0);
+        }
+        mv_toolset_free(whole);
+        mv_toolset_free(runs);
+        free(d);
+    }
+    close(fd);
+    unlink(path);
+    free(doc);
+}
+
 /* Errors of a document walked in runs are those of the one pass: JSON
  * errors anywhere (even after a shape error), the first failing tool,
  * shape errors, duplicate server names and an unmatched --server. */
@@ -1837,15 +1886,15 @@ static void test_chunked_errors(void **state) {
         long bad_tool, bad_server;
         const char *edit; /* replace the first occurrence of edit[0..] (see below) */
     } cases[] = {
-        {40, 100, 3000, 35, NULL}, {40, 100, 10, -1, NULL},  {40, 100, 3999, -1, NULL},
-        {40, 100, 3000, 5, NULL},  {40, 100, -1, 39, NULL},  {40, 100, -1, -1, "dupname"},
+        {40, 100, 3000, 35, NULL},   {40, 100, 10, -1, NULL},     {40, 100, 3999, -1, NULL},
+        {40, 100, 3000, 5, NULL},    {40, 100, -1, 39, NULL},     {40, 100, -1, -1, "dupname"},
         {40, 100, -1, -1, "dupkey"}, {40, 100, 20, -1, "syntax"}, {40, 100, -1, 3, "truncate"},
-        {40, 100, -1, -1, "utf8"},  {40, 100, -1, -1, "filter"},
+        {40, 100, -1, -1, "utf8"},   {40, 100, -1, -1, "filter"},
     };
     static const size_t chunks[] = {3000, 50000};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *doc = gen_snapshot(cases[i].servers, cases[i].per, cases[i].bad_tool,
-                                 cases[i].bad_server);
+        char *doc =
+            gen_snapshot(cases[i].servers, cases[i].per, cases[i].bad_tool, cases[i].bad_server);
         size_t len = strlen(doc);
         const char *edit = cases[i].edit != NULL ? cases[i].edit : "";
         if (strcmp(edit, "dupname") == 0) {
@@ -1936,6 +1985,7 @@ int main(void) {
         cmocka_unit_test(test_chunked_identical),
         cmocka_unit_test(test_chunked_errors),
         cmocka_unit_test(test_chunked_out_of_memory),
+        cmocka_unit_test(test_chunked_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1005,7 +1005,6 @@ static void test_streaming_sink_failure(void **state) {
     big_free(bf);
 }
 
-
 /* ------------------------------------------------------ streamed scans */
 
 /* Scan `bf`'s registry again range by range (`range` tools at a time,
@@ -1088,9 +1087,8 @@ static void check_stream_same(const big_fixture *bf, mv_report_format format, bo
 static void test_streamed_scan_same_bytes(void **state) {
     (void)state;
     const mv_report_format formats[] = {MV_REPORT_TEXT, MV_REPORT_JSON, MV_REPORT_SARIF};
-    big_fixture *fx[] = {big_new(1500, 0, true), big_new(1300, 1000, true),
-                         big_new(600, 0, false), big_new_ex(1100, 0, true, true),
-                         big_new(0, 0, false)};
+    big_fixture *fx[] = {big_new(1500, 0, true), big_new(1300, 1000, true), big_new(600, 0, false),
+                         big_new_ex(1100, 0, true, true), big_new(0, 0, false)};
     for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++)
         for (size_t i = 0; i < 3; i++) {
             check_stream_same(fx[f], formats[i], true);

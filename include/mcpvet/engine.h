@@ -164,6 +164,24 @@ void mv_scan_free(mv_scan *s);
  * Results are identical for any `jobs`. Returns 0 or MV_ENOMEM. */
 int mv_scan_run(mv_scan *s, unsigned jobs, mv_error *err);
 
+/*
+ * Streaming, for registries too large to keep every finding (mcpvet scan):
+ * instead of mv_scan_run, call mv_scan_run_range for consecutive ranges
+ * [begin, end) that cover the registry in order (the first begins at 0),
+ * then mv_scan_finish. After a range only its own findings are readable
+ * (mv_scan_finding(s, i) for begin <= i < end, NULL elsewhere);
+ * mv_scan_release_range, or the next range, releases them.
+ * mv_scan_summarize and, after finish, the coverage cover every range and
+ * are those mv_scan_run gives, byte for byte in any report, for any ranges
+ * and any `jobs`. Each returns 0, MV_EINVAL (out of order, or after
+ * mv_scan_run) or MV_ENOMEM.
+ */
+int mv_scan_run_range(mv_scan *s, size_t begin, size_t end, unsigned jobs, mv_error *err);
+void mv_scan_release_range(mv_scan *s);
+int mv_scan_finish(mv_scan *s, mv_error *err);
+/* True once a scan ran by ranges (its findings are no longer all kept). */
+bool mv_scan_streamed(const mv_scan *s);
+
 /* Results after run. Findings are in registry order, one per tool. */
 size_t mv_scan_finding_count(const mv_scan *s);
 const mv_finding *mv_scan_finding(const mv_scan *s, size_t index);

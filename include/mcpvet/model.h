@@ -61,7 +61,14 @@ typedef struct mv_model_options {
      * calling thread). The tool set is identical for any value. With more
      * than one, `allocator` is called from several threads. */
     unsigned jobs;
+    /* A snapshot larger than this many bytes is walked a few runs of
+     * servers at a time, each run's parse tree dropped once its tools are
+     * built, so the whole document's tree never exists at once (the tool
+     * set and any error are the same). 0 = MV_DEFAULT_CHUNK_BYTES. */
+    size_t chunk_bytes;
 } mv_model_options;
+
+#define MV_DEFAULT_CHUNK_BYTES (16u * 1024u * 1024u)
 
 /* A corpus entry (shape 3). Tools are indices into mv_toolset.tools. */
 typedef struct mv_corpus_entry {
@@ -111,6 +118,10 @@ typedef struct mv_toolset {
      * owned by the set like `arena`; NULL and 0 otherwise. */
     mv_arena **more_arenas;
     size_t n_more_arenas;
+    /* A snapshot walked in runs (chunk_bytes) keeps `tools` and `servers`
+     * in heap arrays of these capacities, from `alloc`; 0 otherwise. */
+    size_t heap_tools, heap_servers;
+    const mv_allocator *alloc;
 } mv_toolset;
 
 /*

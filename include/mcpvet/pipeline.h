@@ -105,6 +105,25 @@ const mv_buf *mv_pipeline_snapshot(const mv_pipeline *p);
  * MV_ELIMIT (too many tools for one registry). */
 int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err);
 
+/*
+ * Scan and render together, range by range, so that only one range's
+ * findings are ever in memory (a scan of a million tools): the report is
+ * the one `ropts` describes (the pipeline fills its own members as
+ * mv_pipeline_report_options does) and mv_pipeline_render_to writes it.
+ * The scan's findings are not kept, so decide cannot follow (use
+ * mv_pipeline_scan with a store); exit code and summary are as after
+ * mv_pipeline_scan. Returns what mv_pipeline_scan does, or MV_EIO (the
+ * report's temporary file failed).
+ */
+int mv_pipeline_scan_stream(mv_pipeline *p, unsigned jobs, const mv_report_options *ropts,
+                            mv_error *err);
+
+/* Write the report of the scan to `write`: the streamed one, or the
+ * scan rendered as `ropts` says (with the pipeline's own members filled).
+ * Returns what mv_report_render_to does. */
+int mv_pipeline_render_to(const mv_pipeline *p, mv_report_write_fn write, void *arg,
+                          const mv_report_options *ropts, mv_error *err);
+
 /* After scan: the finished scan and the engine (owned by the pipeline). */
 const mv_scan *mv_pipeline_result(const mv_pipeline *p);
 const mv_engine *mv_pipeline_engine(const mv_pipeline *p);

@@ -148,6 +148,27 @@ int mv_report_render_to(mv_report_write_fn write, void *arg, const mv_scan *s,
                         const mv_report_options *opts, mv_error *err);
 
 /*
+ * A report of a scan run range by range (mv_scan_run_range), for scans too
+ * large to keep every finding: after each range, mv_report_stream_add
+ * renders that range's tools (into memory, or past a few MiB into an
+ * unlinked temporary file in $TMPDIR or /tmp); once mv_scan_finish ran,
+ * mv_report_stream_finish writes the whole report to `write`: the parts
+ * that come first but need every tool (summary, coverage, SARIF rules and
+ * notifications) and then the tools. The bytes are exactly those
+ * mv_report_render gives for the same scan run whole, in every format and
+ * for any `jobs`. `opts` is copied (its arrays are borrowed and must stay
+ * valid until finish); SARIF wants opts->engine. Each returns 0, MV_EINVAL,
+ * MV_ENOMEM or MV_EIO (the temporary file or the sink failed).
+ */
+typedef struct mv_report_stream mv_report_stream;
+int mv_report_stream_new(mv_report_stream **out, const mv_report_options *opts, mv_error *err);
+int mv_report_stream_add(mv_report_stream *st, const mv_scan *s, size_t begin, size_t end,
+                         mv_error *err);
+int mv_report_stream_finish(mv_report_stream *st, const mv_scan *s, mv_report_write_fn write,
+                            void *arg, mv_error *err);
+void mv_report_stream_free(mv_report_stream *st);
+
+/*
  * Exit code of a finished scan: MV_EXIT_FINDINGS when any finding's verdict
  * is >= fail_on (a value below MV_VERDICT_REVIEW counts as REVIEW: a clean
  * tool is never a finding), else MV_EXIT_DEGRADED when the coverage is

@@ -117,7 +117,7 @@ static int write_report(void *arg, const char *data, size_t len) {
  * so a large report never sits in memory whole. Returns 0, or -1 after
  * printing why.
  */
-static int write_report_file(const char *path, const mv_scan *scan,
+static int write_report_file(const char *path, const mv_pipeline *pipe,
                              const mv_report_options *ropts) {
     bool to_stdout = path == NULL || strcmp(path, "-") == 0;
     const char *name = to_stdout ? "<stdout>" : path;
@@ -129,8 +129,8 @@ static int write_report_file(const char *path, const mv_scan *scan,
         mv_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
         goto done;
     }
-    int r = mv_report_render_to(write_report, &rf, scan, ropts, &err);
-    if (r == MV_EIO) {
+    int r = mv_pipeline_render_to(pipe, write_report, &rf, ropts, &err);
+    if (r == MV_EIO && rf.err != 0) {
         mv_cli_error("%s: write failed: %s", name, strerror(rf.err));
         goto done;
     }
@@ -607,8 +607,24 @@ static int scan_main(int argc, char **argv, bool security) {
         if (mv_cli_write_output(a.save_snapshot, snap) != 0)
             goto done;
     }
+    mv_report_options ropts;
+    memset(&ropts, 0, sizeof ropts);
+    ropts.format = a.format;
+    ropts.fail_on = a.fail_on;
+    ropts.fail_on_pending = a.fail_on_pending;
+    /* security scan shows every tool with its state, clean ones too. */
+    ropts.show_clean = a.show_clean || a.security;
+    ropts.jobs = a.jobs;
+    bool to_stdout = a.output == NULL || strcmp(a.output, "-") == 0;
+    ropts.color = a.format == MV_REPORT_TEXT &&
+                  (a.color == COLOR_ALWAYS || (to_stdout && want_color(a.color, STDOUT_FILENO)));
+
     mv_error_clear(&err);
-    if (mv_pipeline_scan(pipe, a.jobs, &err) != MV_OK) {
+    /* Without a store nothing needs every finding at once: the report is
+     * rendered as the scan goes, range by range (bounded memory). */
+    int src = store != NULL ? mv_pipeline_scan(pipe, a.jobs, &err)
+                            : mv_pipeline_scan_stream(pipe, a.jobs, &ropts, &err);
+    if (src != MV_OK) {
         mv_cli_error("scan: %s", err.message[0] ? err.message : "out of memory");
         goto done;
     }
@@ -621,19 +637,8 @@ static int scan_main(int argc, char **argv, bool security) {
         }
     }
 
-    mv_report_options ropts;
-    memset(&ropts, 0, sizeof ropts);
-    ropts.format = a.format;
-    ropts.fail_on = a.fail_on;
-    ropts.fail_on_pending = a.fail_on_pending;
-    /* security scan shows every tool with its state, clean ones too. */
-    ropts.show_clean = a.show_clean || a.security;
-    ropts.jobs = a.jobs;
-    bool to_stdout = a.output == NULL || strcmp(a.output, "-") == 0;
-    ropts.color = a.format == MV_REPORT_TEXT &&
-                  (a.color == COLOR_ALWAYS || (to_stdout && want_color(a.color, STDOUT_FILENO)));
     mv_pipeline_report_options(pipe, &ropts);
-    if (write_report_file(a.output, mv_pipeline_result(pipe), &ropts) != 0)
+    if (write_report_file(a.output, pipe, &ropts) != 0)
         goto done;
     code = mv_pipeline_exit_code(pipe, &ropts);
     /* A config file that could not be read hides its servers: never clean. */

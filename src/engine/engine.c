@@ -251,12 +251,17 @@ struct mv_scan {
     const mv_allocator *alloc;
     void **registry_state; /* per check */
     int *prepare_rc;       /* per check */
-    mv_finding *findings;
-    size_t n_findings;
+    mv_finding *findings;  /* the window [win_begin, win_end) of the registry */
+    size_t n_findings;     /* tools in the registry */
+    size_t win_begin, win_end, win_cap;
     worker *workers;
     size_t n_workers;
     atomic_size_t next_tool;
+    size_t range_end; /* workers stop here */
     bool ran;
+    bool streamed;       /* ran range by range: only the last range's findings remain */
+    size_t scanned;      /* tools scanned by mv_scan_run_range so far */
+    mv_scan_summary sum; /* accumulated over the ranges */
     /* Merged results. */
     mv_coverage coverage;
     const char **failed_ids;
@@ -530,7 +535,7 @@ static int tail_view(const mv_scan *s, worker *w, const mv_tool *tool, uint32_t 
 static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
     const mv_engine *e = s->engine;
     const mv_tool *tool = mv_registry_tool(s->registry, index);
-    mv_finding *fd = &s->findings[index];
+    mv_finding *fd = &s->findings[index - s->win_begin];
     uint32_t max_signals = e->limits.max_signals_per_tool;
     int rc = MV_OK;
 
@@ -635,7 +640,7 @@ static void *worker_main(void *arg) {
     void **pair = arg;
     mv_scan *s = pair[0];
     worker *w = pair[1];
-    size_t n = s->n_findings;
+    size_t n = s->range_end;
     for (;;) {
         size_t begin = atomic_fetch_add(&s->next_tool, WORK_CHUNK);
         if (begin >= n || w->rc != MV_OK)
@@ -690,8 +695,7 @@ int mv_scan_new(mv_scan **out, const mv_engine *e, const mv_registry *r, mv_erro
     s->n_findings = mv_registry_count(r);
     s->registry_state = mv_calloc(e->alloc, e->n_checks + 1, sizeof(void *));
     s->prepare_rc = mv_calloc(e->alloc, e->n_checks + 1, sizeof(int));
-    s->findings = mv_calloc(e->alloc, s->n_findings + 1, sizeof(*s->findings));
-    if (s->registry_state == NULL || s->prepare_rc == NULL || s->findings == NULL) {
+    if (s->registry_state == NULL || s->prepare_rc == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
@@ -725,7 +729,7 @@ void mv_scan_free(mv_scan *s) {
     mv_free(s->alloc, s->workers, s->n_workers * sizeof(*s->workers));
     mv_free(s->alloc, s->registry_state, (e->n_checks + 1) * sizeof(void *));
     mv_free(s->alloc, s->prepare_rc, (e->n_checks + 1) * sizeof(int));
-    mv_free(s->alloc, s->findings, (s->n_findings + 1) * sizeof(*s->findings));
+    mv_free(s->alloc, s->findings, (s->win_cap + 1) * sizeof(*s->findings));
     mv_free(s->alloc, s->failed_ids, (e->n_checks + 1) * sizeof(*s->failed_ids));
     mv_free(s->alloc, s->caps, (s->n_caps + 1) * sizeof(*s->caps));
     mv_free(s->alloc, s, sizeof(*s));
@@ -790,39 +794,56 @@ static int build_coverage(mv_scan *s) {
     return MV_OK;
 }
 
-int mv_scan_run(mv_scan *s, unsigned jobs, mv_error *err) {
-    int rc = MV_OK;
-    pthread_t *threads = NULL;
-    void *(*args)[2] = NULL;
-    if (s == NULL)
-        return mv_error_set(err, MV_EINVAL, "mv_scan_run: NULL scan");
-    if (s->ran)
-        return mv_error_set(err, MV_EINVAL, "a scan runs once; create a new scan to rescan");
-    size_t n = s->n_findings;
+/* Room for a window of `n` findings (kept across ranges). */
+static int reserve_window(mv_scan *s, size_t n) {
+    if (s->findings != NULL && n <= s->win_cap)
+        return MV_OK;
+    mv_finding *f = mv_calloc(s->alloc, n + 1, sizeof(*f));
+    if (f == NULL)
+        return MV_ENOMEM;
+    mv_free(s->alloc, s->findings, (s->win_cap + 1) * sizeof(*s->findings));
+    s->findings = f;
+    s->win_cap = n;
+    return MV_OK;
+}
+
+/* The workers, made once per scan: `jobs` of them, fewer when `total` tools
+ * do not give each a chunk. */
+static int make_workers(mv_scan *s, unsigned jobs, size_t total) {
+    if (s->workers != NULL)
+        return MV_OK;
     size_t want = jobs == 0 ? 1 : jobs;
-    size_t useful = (n + WORK_CHUNK - 1) / WORK_CHUNK;
+    size_t useful = (total + WORK_CHUNK - 1) / WORK_CHUNK;
     if (want > useful)
         want = useful == 0 ? 1 : useful;
     if (want > MAX_JOBS)
         want = MAX_JOBS;
     s->workers = mv_calloc(s->alloc, want, sizeof(*s->workers));
-    if (s->workers == NULL) {
-        rc = MV_ENOMEM;
-        goto done;
-    }
+    if (s->workers == NULL)
+        return MV_ENOMEM;
     s->n_workers = want;
     for (size_t i = 0; i < want; i++) {
-        rc = worker_init(s->alloc, &s->workers[i], s->engine->n_checks);
+        int rc = worker_init(s->alloc, &s->workers[i], s->engine->n_checks);
         if (rc != MV_OK)
-            goto done;
+            return rc;
     }
-    atomic_store(&s->next_tool, 0);
-    threads = mv_calloc(s->alloc, want, sizeof(*threads));
-    args = mv_calloc(s->alloc, want, sizeof(*args));
+    return MV_OK;
+}
+
+/* Scan the tools [begin, end) into the findings window on the workers. */
+static int run_window(mv_scan *s, size_t begin, size_t end) {
+    int rc = MV_OK;
+    size_t want = s->n_workers;
+    pthread_t *threads = mv_calloc(s->alloc, want, sizeof(*threads));
+    void *(*args)[2] = mv_calloc(s->alloc, want, sizeof(*args));
     if (threads == NULL || args == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
+    s->win_begin = begin;
+    s->win_end = end;
+    s->range_end = end;
+    atomic_store(&s->next_tool, begin);
     /* Worker 0 runs on the calling thread; extra workers on new threads.
      * If a thread cannot start, the remaining workers simply take its share. */
     size_t started = 0;
@@ -841,23 +862,100 @@ int mv_scan_run(mv_scan *s, unsigned jobs, mv_error *err) {
     for (size_t i = 0; i < want; i++)
         if (s->workers[i].rc != MV_OK && rc == MV_OK)
             rc = s->workers[i].rc;
-    if (rc == MV_OK)
-        rc = build_coverage(s);
+    /* The summary is a sum over tools: the same whatever the ranges. */
+    for (size_t i = begin; rc == MV_OK && i < end; i++) {
+        const mv_finding *f = &s->findings[i - begin];
+        s->sum.tools++;
+        if (f->verdict == MV_VERDICT_QUARANTINE)
+            s->sum.quarantine++;
+        else if (f->verdict == MV_VERDICT_REVIEW)
+            s->sum.review++;
+        else
+            s->sum.clean++;
+        if (f->n_caps > 0 || f->n_failed_checks > 0)
+            s->sum.partial++;
+        if (f->risk > s->sum.risk)
+            s->sum.risk = f->risk;
+        if (f->verdict > s->sum.worst)
+            s->sum.worst = f->verdict;
+    }
 done:
     mv_free(s->alloc, threads, want * sizeof(*threads));
     mv_free(s->alloc, args, want * sizeof(*args));
+    return rc;
+}
+
+int mv_scan_run(mv_scan *s, unsigned jobs, mv_error *err) {
+    int rc = MV_OK;
+    if (s == NULL)
+        return mv_error_set(err, MV_EINVAL, "mv_scan_run: NULL scan");
+    if (s->ran || s->streamed)
+        return mv_error_set(err, MV_EINVAL, "a scan runs once; create a new scan to rescan");
+    size_t n = s->n_findings;
+    if ((rc = make_workers(s, jobs, n)) != MV_OK || (rc = reserve_window(s, n)) != MV_OK ||
+        (rc = run_window(s, 0, n)) != MV_OK || (rc = build_coverage(s)) != MV_OK)
+        goto done;
+done:
     if (rc != MV_OK)
         return mv_error_set(err, rc, "scan failed: %s", mv_strerror(rc));
     s->ran = true;
     return MV_OK;
 }
 
+int mv_scan_run_range(mv_scan *s, size_t begin, size_t end, unsigned jobs, mv_error *err) {
+    int rc = MV_OK;
+    if (s == NULL)
+        return mv_error_set(err, MV_EINVAL, "mv_scan_run_range: NULL scan");
+    if (s->ran || (s->streamed && begin != s->scanned) || (!s->streamed && begin != 0) ||
+        end < begin || end > s->n_findings)
+        return mv_error_set(err, MV_EINVAL,
+                            "mv_scan_run_range: ranges must cover the registry in order, once");
+    s->streamed = true;
+    /* The previous range's findings go: their memory is reused. */
+    mv_scan_release_range(s);
+    if ((rc = make_workers(s, jobs, s->n_findings)) != MV_OK ||
+        (rc = reserve_window(s, end - begin)) != MV_OK || (rc = run_window(s, begin, end)) != MV_OK)
+        goto done;
+    s->scanned = end;
+done:
+    if (rc != MV_OK)
+        return mv_error_set(err, rc, "scan failed: %s", mv_strerror(rc));
+    return MV_OK;
+}
+
+void mv_scan_release_range(mv_scan *s) {
+    if (s == NULL || !s->streamed || s->ran)
+        return;
+    for (size_t i = 0; i < s->n_workers; i++)
+        mv_arena_reset(s->workers[i].results);
+    s->win_begin = s->win_end = 0;
+}
+
+int mv_scan_finish(mv_scan *s, mv_error *err) {
+    int rc = MV_OK;
+    if (s == NULL || s->ran || (s->n_findings > 0 && (!s->streamed || s->scanned != s->n_findings)))
+        return mv_error_set(err, MV_EINVAL,
+                            "mv_scan_finish: the ranges have not covered the registry");
+    mv_scan_release_range(s);
+    s->streamed = true;
+    if ((rc = make_workers(s, 1, s->n_findings)) != MV_OK || (rc = build_coverage(s)) != MV_OK)
+        return mv_error_set(err, rc, "scan failed: %s", mv_strerror(rc));
+    s->ran = true;
+    return MV_OK;
+}
+
+bool mv_scan_streamed(const mv_scan *s) {
+    return s != NULL && s->streamed;
+}
+
 size_t mv_scan_finding_count(const mv_scan *s) {
-    return (s == NULL || !s->ran) ? 0 : s->n_findings;
+    return (s == NULL || (!s->ran && !s->streamed)) ? 0 : s->n_findings;
 }
 
 const mv_finding *mv_scan_finding(const mv_scan *s, size_t index) {
-    return (s == NULL || !s->ran || index >= s->n_findings) ? NULL : &s->findings[index];
+    if (s == NULL || (!s->ran && !s->streamed) || index < s->win_begin || index >= s->win_end)
+        return NULL;
+    return &s->findings[index - s->win_begin];
 }
 
 const mv_coverage *mv_scan_coverage(const mv_scan *s) {
@@ -871,21 +969,7 @@ const mv_registry *mv_scan_registry(const mv_scan *s) {
 mv_scan_summary mv_scan_summarize(const mv_scan *s) {
     mv_scan_summary sum;
     memset(&sum, 0, sizeof(sum));
-    for (size_t i = 0; i < mv_scan_finding_count(s); i++) {
-        const mv_finding *f = &s->findings[i];
-        sum.tools++;
-        if (f->verdict == MV_VERDICT_QUARANTINE)
-            sum.quarantine++;
-        else if (f->verdict == MV_VERDICT_REVIEW)
-            sum.review++;
-        else
-            sum.clean++;
-        if (f->n_caps > 0 || f->n_failed_checks > 0)
-            sum.partial++;
-        if (f->risk > sum.risk)
-            sum.risk = f->risk;
-        if (f->verdict > sum.worst)
-            sum.worst = f->verdict;
-    }
+    if (s != NULL && (s->ran || s->streamed))
+        sum = s->sum;
     return sum;
 }

@@ -1015,6 +1015,128 @@ done:
     return rc;
 }
 
+/* ----------------------------------------- chunked parse (the model) */
+
+int mv_json_chunks_plan(mv_json_chunks *out, const mv_allocator *alloc, const char *data,
+                        size_t len, size_t run_bytes) {
+    memset(out, 0, sizeof *out);
+    if (data == NULL || run_bytes == 0)
+        return MV_EPARSE;
+    size_t pieces = len / run_bytes + 1;
+    if (pieces < 2)
+        return MV_EPARSE;
+    size_t *cuts = mv_calloc(alloc, pieces, sizeof(*cuts));
+    if (cuts == NULL)
+        return MV_ENOMEM;
+    size_t member = 0, ab = 0, ae = 0, depth = 0;
+    size_t n =
+        split_plan((const unsigned char *)data, len, pieces, &member, &ab, &ae, cuts, &depth);
+    if (n < 2) {
+        mv_free(alloc, cuts, pieces * sizeof(*cuts));
+        return MV_EPARSE;
+    }
+    out->member = member;
+    out->depth = depth;
+    out->arr_begin = ab;
+    out->arr_end = ae;
+    out->cuts = cuts;
+    out->cap_cuts = pieces;
+    out->n = n;
+    return MV_OK;
+}
+
+void mv_json_chunks_free(mv_json_chunks *c, const mv_allocator *alloc) {
+    if (c == NULL)
+        return;
+    mv_free(alloc, c->cuts, c->cap_cuts * sizeof(*c->cuts));
+    memset(c, 0, sizeof *c);
+}
+
+int mv_json_chunks_outer(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
+                         const char *data, size_t len, const mv_json_chunks *c, mv_jerror *err) {
+    size_t ab = c->arr_begin, ae = c->arr_end;
+    size_t outer_len = ab + 2 + (len - ae);
+    char *outer = mv_arena_alloc(arena, outer_len + 1);
+    const mv_jv *root = NULL;
+    *out = NULL;
+    if (outer == NULL)
+        return MV_ENOMEM;
+    memcpy(outer, data, ab);
+    outer[ab] = '[';
+    outer[ab + 1] = ']';
+    memcpy(outer + ab + 2, data + ae, len - ae);
+    outer[outer_len] = '\0';
+    int rc = mv_json_parse(&root, arena, alloc, outer, outer_len, err);
+    if (rc != MV_OK)
+        return rc;
+    const mv_jv *hole = root;
+    if (c->depth == 2)
+        hole =
+            mv_jis_object(root) && c->member < root->n ? &root->u.members[c->member].value : NULL;
+    if (!mv_jis_array(hole) || hole->n != 0)
+        return MV_EPARSE;
+    *out = root;
+    return MV_OK;
+}
+
+int mv_json_chunks_items(const mv_jv **items, size_t *n_items, mv_arena *const *arenas,
+                         size_t count, const mv_allocator *alloc, const char *data,
+                         const mv_json_chunks *c, size_t first, mv_jerror *err) {
+    int rc = MV_EPARSE;
+    split_piece *ks = NULL;
+    *items = NULL;
+    *n_items = 0;
+    if (count == 0 || first + count > c->n)
+        return MV_EPARSE;
+    ks = mv_calloc(alloc, count, sizeof(*ks));
+    if (ks == NULL)
+        return MV_ENOMEM;
+    for (size_t i = 0; i < count; i++) {
+        size_t r = first + i;
+        split_piece *k = &ks[i];
+        k->P.p0 = (const unsigned char *)data;
+        k->P.arena = arenas[i];
+        k->P.alloc = alloc;
+        k->P.err = &k->err;
+        k->begin = r == 0 ? c->arr_begin + 1 : c->cuts[r - 1] + 1;
+        k->end = r + 1 < c->n ? c->cuts[r] : c->arr_end - 1;
+        k->depth = c->depth;
+    }
+    size_t started = 0;
+    for (size_t i = 1; i < count; i++) {
+        if (pthread_create(&ks[i].thread, NULL, split_piece_main, &ks[i]) != 0)
+            break;
+        started = i;
+    }
+    split_piece_main(&ks[0]);
+    for (size_t i = started + 1; i < count; i++)
+        split_piece_main(&ks[i]);
+    for (size_t i = 1; i <= started; i++)
+        pthread_join(ks[i].thread, NULL);
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (ks[i].rc != MV_OK) {
+            *err = ks[i].err;
+            rc = ks[i].rc;
+            goto done;
+        }
+        total += ks[i].n_items;
+    }
+    rc = MV_ENOMEM;
+    mv_jv *all = mv_arena_alloc(arenas[0], (total + 1) * sizeof(*all));
+    if (all == NULL)
+        goto done;
+    for (size_t i = 0, at = 0; i < count; at += ks[i].n_items, i++)
+        if (ks[i].n_items > 0)
+            memcpy(all + at, ks[i].items, ks[i].n_items * sizeof(*all));
+    *items = all;
+    *n_items = total;
+    rc = MV_OK;
+done:
+    mv_free(alloc, ks, count * sizeof(*ks));
+    return rc;
+}
+
 int mv_json_parse_split(const mv_jv **out, mv_arena *arena, mv_arena *const *more, size_t n_more,
                         const mv_allocator *alloc, const char *data, size_t len, mv_jerror *err) {
     *out = NULL;

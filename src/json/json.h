@@ -100,6 +100,38 @@ int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
 int mv_json_parse_split(const mv_jv **out, mv_arena *arena, mv_arena *const *more, size_t n_more,
                         const mv_allocator *alloc, const char *data, size_t len, mv_jerror *err);
 
+/*
+ * Chunked parsing, for a caller that consumes a large document's biggest
+ * array a few runs at a time and drops each run's tree before the next
+ * (the tool model at a million tools). The plan cuts that array (as
+ * mv_json_parse_split picks it) between items into runs of about
+ * `run_bytes`; mv_json_chunks_outer parses the rest of the document with
+ * "[]" in the array's place; mv_json_chunks_items parses the runs
+ * [first, first + count) on `count` threads (run first + k into
+ * arenas[k]) and gives their items in order (the array in arenas[0]).
+ * Strings without escapes borrow from `data`. A failure of any piece says
+ * nothing exact about the document: the caller parses it again in one
+ * pass (mv_json_parse) for the real error. Plan: 0 with n >= 2 runs,
+ * MV_EPARSE when there is nothing to cut, MV_ENOMEM.
+ */
+typedef struct mv_json_chunks {
+    size_t member;             /* depth 2: index of the array's member in the top-level object */
+    size_t depth;              /* 1: the document is the array; 2: a member of the top object */
+    size_t arr_begin, arr_end; /* the array's '[' and the byte after its ']' */
+    size_t *cuts;              /* the commas between runs (n - 1) */
+    size_t cap_cuts;
+    size_t n; /* runs */
+} mv_json_chunks;
+
+int mv_json_chunks_plan(mv_json_chunks *out, const mv_allocator *alloc, const char *data,
+                        size_t len, size_t run_bytes);
+void mv_json_chunks_free(mv_json_chunks *c, const mv_allocator *alloc);
+int mv_json_chunks_outer(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
+                         const char *data, size_t len, const mv_json_chunks *c, mv_jerror *err);
+int mv_json_chunks_items(const mv_jv **items, size_t *n_items, mv_arena *const *arenas,
+                         size_t count, const mv_allocator *alloc, const char *data,
+                         const mv_json_chunks *c, size_t first, mv_jerror *err);
+
 /* Accessors; like the DOM they replace they accept NULL and wrong types
  * (giving NULL, 0 or false) so shape checks stay short. */
 static inline bool mv_jis(const mv_jv *v, mv_jtype t) {

@@ -6,6 +6,7 @@
  * JSON path, and reading files or standard input under the document cap.
  * Each tool object is handed to walk.c, which flattens it.
  */
+#define _DEFAULT_SOURCE /* madvise and MAP_ANONYMOUS on glibc with _POSIX_C_SOURCE */
 #include "model_internal.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 /* Shown when a document matches none of the shapes. */
@@ -337,6 +339,99 @@ static int build_instructions(mdl_ctx *c, mv_toolset *set, const mv_jv *s, const
     return rc;
 }
 
+/* Items a snapshot server can add (an upper bound: lists cut at the cap,
+ * one for its instructions). */
+static size_t server_items(const mdl_ctx *c, const mv_jv *srv) {
+    size_t total = 1;
+    for (size_t k = 0; k < ITEM_LISTS; k++)
+        total += min_size(mv_jarray_size(mv_jobject_get(srv, item_lists[k].key)),
+                          c->lim.max_tools_per_server);
+    return total;
+}
+
+/* Server `i` of a snapshot: its name recorded for the duplicate check
+ * (copied into `copies` when given: the chunked walk drops the tree), and
+ * unless the filter leaves it out, its metadata and items queued. */
+static int snapshot_server(mdl_ctx *c, mv_toolset *set, const mv_jv *s, size_t i,
+                           const char *filter, named *names, size_t *n_names, bool *matched,
+                           mv_arena *copies) {
+    int rc;
+    mdl_loc loc = loc_make("servers", (int64_t)i);
+    mv_str name, server;
+    const mv_jv *tools;
+    if (!mv_jis_object(s))
+        return mdl_fail(c, MV_EPARSE, &loc, NULL, "expected a server object, found %s",
+                        mv_json_type(s));
+    if ((rc = get_string(c, s, "name", STR_REQUIRED | STR_NONEMPTY, &loc, &name)) != MV_OK)
+        return rc;
+    if ((tools = get_array(c, s, "tools", &loc, "tools", &rc)) == NULL)
+        return rc;
+    mv_str kept = name;
+    if (copies != NULL) {
+        char *p = mv_arena_memdup(copies, name.ptr, name.len);
+        if (p == NULL)
+            return MV_ENOMEM;
+        kept.ptr = p;
+    }
+    names[(*n_names)++] = (named){kept, i};
+    if (filter != NULL && !mvstr_eq(name, (mv_str){filter, strlen(filter)}))
+        return MV_OK;
+    *matched = true;
+    if ((rc = arena_str(c, name.ptr, name.len, &server)) != MV_OK)
+        return rc;
+    mv_server_meta *meta = &set->servers[set->n_servers++];
+    if ((rc = parse_server_meta(c, s, &loc, server, meta)) != MV_OK)
+        return rc;
+    meta->first_tool = set->n_tools;
+    size_t keep = min_size(mv_jarray_size(tools), c->lim.max_tools_per_server);
+    rc = build_tools(c, set, tools, &loc, "tools", server, keep, "tools", MV_ITEM_TOOL);
+    meta->counts[MV_ITEM_TOOL] = set->n_tools - meta->first_tool;
+    /* Prompts and resources reach the model too (MCP client snapshots). */
+    for (size_t k = 1; k < ITEM_LISTS && rc == MV_OK; k++) {
+        const mv_jv *items = mv_jobject_get(s, item_lists[k].key);
+        if (items == NULL || mv_jis_null(items))
+            continue;
+        if (!mv_jis_array(items)) {
+            rc = mdl_fail(c, MV_EPARSE, &loc, item_lists[k].key,
+                          "expected an array of %ss, found %s",
+                          mv_item_kind_name(item_lists[k].kind), mv_json_type(items));
+            break;
+        }
+        size_t first = set->n_tools;
+        size_t kept_items = min_size(mv_jarray_size(items), c->lim.max_tools_per_server);
+        rc = build_tools(c, set, items, &loc, item_lists[k].key, server, kept_items,
+                         item_lists[k].key, item_lists[k].kind);
+        meta->counts[item_lists[k].kind] = set->n_tools - first;
+    }
+    if (rc == MV_OK)
+        rc = build_instructions(c, set, s, &loc, server, meta);
+    meta->n_tools = set->n_tools - meta->first_tool;
+    return rc;
+}
+
+/* After every server: a repeated server name, or a filter nothing matched. */
+static int snapshot_end(mdl_ctx *c, named *names, size_t n_names, bool matched,
+                        const char *filter) {
+    size_t first, second;
+    if (find_duplicate(names, n_names, &first, &second)) {
+        char q[MV_JSON_QUOTE_SIZE(QUOTE_SRC)];
+        mdl_loc loc = loc_make("servers", (int64_t)second);
+        mv_str nm = MV_STR_NULL;
+        for (size_t k = 0; k < n_names; k++)
+            if (names[k].index == second)
+                nm = names[k].name;
+        mv_json_quote(q, nm.ptr, nm.len, QUOTE_SRC);
+        return mdl_fail(c, MV_EPARSE, &loc, "name",
+                        "duplicate server name %s (first at servers[%zu])", q, first);
+    }
+    if (filter != NULL && !matched) {
+        char q[MV_JSON_QUOTE_SIZE(QUOTE_SRC)];
+        mv_json_quote(q, filter, strlen(filter), QUOTE_SRC);
+        return mdl_fail(c, MV_EINVAL, NULL, NULL, "the snapshot has no server named %s", q);
+    }
+    return MV_OK;
+}
+
 static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, const char *filter) {
     int rc = MV_OK;
     named *names = NULL;
@@ -349,13 +444,8 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, con
         return mdl_fail(c, MV_EPARSE, &root, "servers", "expected an array of servers, found %s",
                         mv_json_type(servers));
     /* Upper bound of kept items, so the tool array is one allocation. */
-    for (size_t i = 0; i < n; i++) {
-        const mv_jv *srv = mv_jarray_get(servers, i);
-        for (size_t k = 0; k < ITEM_LISTS; k++)
-            total += min_size(mv_jarray_size(mv_jobject_get(srv, item_lists[k].key)),
-                              c->lim.max_tools_per_server);
-        total += 1; /* the server's instructions, when it has some */
-    }
+    for (size_t i = 0; i < n; i++)
+        total += server_items(c, mv_jarray_get(servers, i));
     if (n > 0) {
         set->servers = mv_arena_calloc(c->arena, n, sizeof(*set->servers));
         if (set->servers == NULL)
@@ -371,69 +461,156 @@ static int parse_snapshot(mdl_ctx *c, mv_toolset *set, const mv_jv *servers, con
         if (names == NULL)
             return MV_ENOMEM;
     }
-    for (size_t i = 0; i < n && rc == MV_OK; i++) {
-        const mv_jv *s = mv_jarray_get(servers, i);
-        mdl_loc loc = loc_make("servers", (int64_t)i);
-        mv_str name, server;
-        const mv_jv *tools;
-        if (!mv_jis_object(s)) {
-            rc = mdl_fail(c, MV_EPARSE, &loc, NULL, "expected a server object, found %s",
-                          mv_json_type(s));
-            break;
-        }
-        if ((rc = get_string(c, s, "name", STR_REQUIRED | STR_NONEMPTY, &loc, &name)) != MV_OK)
-            break;
-        if ((tools = get_array(c, s, "tools", &loc, "tools", &rc)) == NULL)
-            break;
-        names[n_names++] = (named){name, i};
-        if (filter != NULL && !mvstr_eq(name, (mv_str){filter, strlen(filter)}))
-            continue;
-        matched = true;
-        if ((rc = arena_str(c, name.ptr, name.len, &server)) != MV_OK)
-            break;
-        mv_server_meta *meta = &set->servers[set->n_servers++];
-        if ((rc = parse_server_meta(c, s, &loc, server, meta)) != MV_OK)
-            break;
-        meta->first_tool = set->n_tools;
-        size_t keep = min_size(mv_jarray_size(tools), c->lim.max_tools_per_server);
-        rc = build_tools(c, set, tools, &loc, "tools", server, keep, "tools", MV_ITEM_TOOL);
-        meta->counts[MV_ITEM_TOOL] = set->n_tools - meta->first_tool;
-        /* Prompts and resources reach the model too (MCP client snapshots). */
-        for (size_t k = 1; k < ITEM_LISTS && rc == MV_OK; k++) {
-            const mv_jv *items = mv_jobject_get(s, item_lists[k].key);
-            if (items == NULL || mv_jis_null(items))
-                continue;
-            if (!mv_jis_array(items)) {
-                rc = mdl_fail(c, MV_EPARSE, &loc, item_lists[k].key,
-                              "expected an array of %ss, found %s",
-                              mv_item_kind_name(item_lists[k].kind), mv_json_type(items));
-                break;
-            }
-            size_t first = set->n_tools;
-            size_t kept = min_size(mv_jarray_size(items), c->lim.max_tools_per_server);
-            rc = build_tools(c, set, items, &loc, item_lists[k].key, server, kept,
-                             item_lists[k].key, item_lists[k].kind);
-            meta->counts[item_lists[k].kind] = set->n_tools - first;
-        }
-        if (rc == MV_OK)
-            rc = build_instructions(c, set, s, &loc, server, meta);
-        meta->n_tools = set->n_tools - meta->first_tool;
-    }
-    size_t first, second;
-    if (rc == MV_OK && find_duplicate(names, n_names, &first, &second)) {
-        char q[MV_JSON_QUOTE_SIZE(QUOTE_SRC)];
-        mdl_loc loc = loc_make("servers", (int64_t)second);
-        const mv_jv *nm = mv_jobject_get(mv_jarray_get(servers, second), "name");
-        mv_json_quote(q, mv_jstring(nm), mv_jstring_len(nm), QUOTE_SRC);
-        rc = mdl_fail(c, MV_EPARSE, &loc, "name",
-                      "duplicate server name %s (first at servers[%zu])", q, first);
-    }
-    if (rc == MV_OK && filter != NULL && !matched) {
-        char q[MV_JSON_QUOTE_SIZE(QUOTE_SRC)];
-        mv_json_quote(q, filter, strlen(filter), QUOTE_SRC);
-        rc = mdl_fail(c, MV_EINVAL, NULL, NULL, "the snapshot has no server named %s", q);
-    }
+    for (size_t i = 0; i < n && rc == MV_OK; i++)
+        rc = snapshot_server(c, set, mv_jarray_get(servers, i), i, filter, names, &n_names,
+                             &matched, NULL);
+    if (rc == MV_OK)
+        rc = snapshot_end(c, names, n_names, matched, filter);
     mv_free(c->alloc, names, n * sizeof(*names));
+    return rc;
+}
+
+/* Grow a heap array of `size`-byte elements to hold `need` (chunked walk),
+ * zeroing the elements [used, need) about to be filled: only those pages
+ * are touched, not the capacity beyond. */
+static int grow_heap(const mv_allocator *a, void **arr, size_t *cap, size_t used, size_t need,
+                     size_t size) {
+    if (need > *cap) {
+        size_t ncap = *cap < 1024 ? 1024 : *cap;
+        while (ncap < need)
+            ncap = ncap > SIZE_MAX / 4 ? need : ncap + ncap / 2;
+        if (ncap > SIZE_MAX / size)
+            return MV_ENOMEM;
+        void *p = mv_realloc(a, *arr, *cap * size, ncap * size);
+        if (p == NULL)
+            return MV_ENOMEM;
+        *arr = p;
+        *cap = ncap;
+    }
+    if (need > used)
+        memset((char *)*arr + used * size, 0, (need - used) * size);
+    return MV_OK;
+}
+
+/* Give back the input pages before byte `upto` (the runs before it are
+ * built and their trees dropped): they no longer count in the resident
+ * set. Best effort: a failing madvise leaves them where they are. */
+static void input_release(mdl_input *in, size_t upto) {
+    if (in == NULL)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        return;
+    size_t end = upto - upto % (size_t)page;
+    if (end > in->released &&
+        madvise(in->buf + in->released, end - in->released, MADV_DONTNEED) == 0)
+        in->released = end;
+}
+
+/* Read the given-back pages from the file again (a one-pass parse follows
+ * and needs the whole document). Returns 0 or MV_EIO. */
+static int input_restore(mdl_input *in) {
+    size_t at = 0;
+    if (in == NULL)
+        return MV_OK;
+    while (at < in->released) {
+        ssize_t got = pread(in->fd, in->buf + at, in->released - at, (off_t)at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return MV_EIO;
+        at += (size_t)got;
+    }
+    in->released = 0;
+    return MV_OK;
+}
+
+/*
+ * A large snapshot, walked a few runs of servers at a time (mv_json_chunks):
+ * the runs are parsed (on `threads` threads), their servers walked and
+ * their tools built exactly as parse_snapshot does, and then their tree is
+ * dropped, so the whole document's tree never exists at once. Tools and
+ * servers go into heap arrays that grow (set->heap_*). A walk or build
+ * error stops the walk, but the rest of the document is still parsed: any
+ * JSON error anywhere sets *retry (the caller then parses the document in
+ * one pass, which reports the error it would have reported). Returns the
+ * first error in document order, as parse_snapshot would.
+ */
+static int parse_snapshot_chunked(mdl_ctx *c, mv_toolset *set, const char *data,
+                                  const mv_json_chunks *ch, unsigned threads, size_t block,
+                                  const char *filter, bool *retry) {
+    int rc = MV_OK, walk = MV_OK;
+    mv_arena *arenas[MDL_PARSE_THREADS_MAX];
+    mv_arena *copies = mv_arena_new(c->alloc, 0);
+    named *names = NULL;
+    size_t cap_names = 0, n_names = 0, base = 0, made = 0;
+    bool matched = false;
+    mv_jerror je;
+
+    *retry = false;
+    set->kind = MV_INPUT_SNAPSHOT;
+    if (threads < 1)
+        threads = 1;
+    if (threads > MDL_PARSE_THREADS_MAX)
+        threads = MDL_PARSE_THREADS_MAX;
+    if (copies == NULL)
+        return MV_ENOMEM;
+    for (; made < threads; made++) {
+        arenas[made] = mv_arena_new(c->alloc, block);
+        if (arenas[made] == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+    }
+    for (size_t first = 0; first < ch->n; first += threads) {
+        size_t count = ch->n - first < threads ? ch->n - first : threads;
+        const mv_jv *items = NULL;
+        size_t n = 0;
+        int prc = mv_json_chunks_items(&items, &n, arenas, count, c->alloc, data, ch, first, &je);
+        if (prc == MV_ENOMEM) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        if (prc != MV_OK) {
+            *retry = true;
+            goto done;
+        }
+        if (walk == MV_OK) {
+            size_t total = 0;
+            for (size_t i = 0; i < n; i++)
+                total += server_items(c, &items[i]);
+            if (grow_heap(c->alloc, (void **)&set->tools, &set->heap_tools, set->n_tools,
+                          set->n_tools + total, sizeof(*set->tools)) != MV_OK ||
+                grow_heap(c->alloc, (void **)&set->servers, &set->heap_servers, set->n_servers,
+                          set->n_servers + n, sizeof(*set->servers)) != MV_OK ||
+                grow_heap(c->alloc, (void **)&names, &cap_names, n_names, n_names + n,
+                          sizeof(*names)) != MV_OK) {
+                rc = MV_ENOMEM;
+                goto done;
+            }
+            for (size_t i = 0; i < n && walk == MV_OK; i++)
+                walk = snapshot_server(c, set, &items[i], base + i, filter, names, &n_names,
+                                       &matched, copies);
+            /* Build what this run queued before its tree goes: a tool
+             * failing there came before the walk's own error. */
+            int brc = mdl_build_flush(c);
+            if (brc != MV_OK)
+                walk = brc;
+        }
+        base += n;
+        for (size_t k = 0; k < count; k++)
+            mv_arena_reset(arenas[k]);
+        /* Those runs' bytes are done with too (tools copy their text). */
+        input_release(c->input, first + count < ch->n ? ch->cuts[first + count - 1] : 0);
+    }
+    if (walk == MV_OK)
+        walk = snapshot_end(c, names, n_names, matched, filter);
+    rc = walk;
+done:
+    for (size_t k = 0; k < made; k++)
+        mv_arena_free(arenas[k]);
+    mv_arena_free(copies);
+    mv_free(c->alloc, names, cap_names * sizeof(*names));
     return rc;
 }
 
@@ -657,8 +834,116 @@ static void set_source(mv_error *err, const char *source) {
     snprintf(err->source, sizeof(err->source), "%s", shown);
 }
 
-int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *source,
-                   const mv_model_options *opts, mv_error *err) {
+/* parse_chunked: the document is not a snapshot that can be walked in runs. */
+#define MDL_NOT_CHUNKED 1
+
+/* The tool set's own arena and record (as mv_model_parse makes them). */
+static int new_set(mdl_ctx *c, mv_toolset **out, size_t len, const char *source,
+                   size_t *block_out) {
+    size_t block = len / 2;
+    block = block < 64 * 1024 ? 64 * 1024 : block > 8u * 1024 * 1024 ? 8u * 1024 * 1024 : block;
+    *out = NULL;
+    *block_out = block;
+    c->arena = mv_arena_new(c->alloc, block);
+    if (c->arena == NULL)
+        return MV_ENOMEM;
+    mv_toolset *set = mv_arena_calloc(c->arena, 1, sizeof(*set));
+    if (set == NULL)
+        return MV_ENOMEM;
+    set->arena = c->arena;
+    set->alloc = c->alloc;
+    *out = set;
+    return arena_str(c, source != NULL ? source : "", source != NULL ? strlen(source) : 0,
+                     &set->source);
+}
+
+/*
+ * A snapshot larger than the chunk size, walked run by run. Returns
+ * MDL_NOT_CHUNKED (nothing done, nothing kept) when the document is not a
+ * plain snapshot whose "servers" array can be cut, or when any piece fails
+ * to parse (the one-pass path then reports exactly what it always did);
+ * else what mv_model_parse returns, with *out set on success.
+ */
+static int parse_chunked(mdl_ctx *c, mv_toolset **out, const char *data, size_t len,
+                         const char *source, const mv_model_options *opts, unsigned jobs,
+                         size_t chunk) {
+    int rc = MDL_NOT_CHUNKED;
+    mv_json_chunks ch;
+    mv_jerror je;
+    mv_arena *outer = NULL;
+    const mv_jv *root = NULL;
+    mv_toolset *set = NULL;
+    bool retry = false;
+    /* Runs of a quarter chunk, `jobs` of them at a time. */
+    size_t run = chunk / 4 > 0 ? chunk / 4 : 1;
+    int prc = mv_json_chunks_plan(&ch, c->alloc, data, len, run);
+    if (prc != MV_OK)
+        return prc == MV_ENOMEM ? MV_ENOMEM : MDL_NOT_CHUNKED;
+    outer = mv_arena_new(c->alloc, 0);
+    if (outer == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    if (ch.depth != 2)
+        goto done;
+    prc = mv_json_chunks_outer(&root, outer, c->alloc, data, len, &ch, &je);
+    if (prc == MV_ENOMEM)
+        rc = MV_ENOMEM;
+    if (prc != MV_OK)
+        goto done;
+    /* Only a plain snapshot: "servers" is the array cut, and no other shape
+     * member makes the document ambiguous. */
+    if (!mv_jis_object(root) || ch.member >= root->n || root->u.members[ch.member].key_len != 7 ||
+        memcmp(root->u.members[ch.member].key, "servers", 7) != 0 ||
+        mv_jobject_get(root, "tools") != NULL || mv_jobject_get(root, "entries") != NULL)
+        goto done;
+    size_t block = 0;
+    if ((rc = new_set(c, &set, len, source, &block)) != MV_OK ||
+        (rc = mdl_build_new(c, set, opts != NULL ? opts->jobs : 1, block)) != MV_OK)
+        goto failed;
+    rc = parse_snapshot_chunked(c, set, data, &ch, jobs, chunk / 2,
+                                opts != NULL ? opts->server : NULL, &retry);
+    if (retry) {
+        /* The one pass needs the whole document again. */
+        rc = input_restore(c->input) == MV_OK
+                 ? MDL_NOT_CHUNKED
+                 : mdl_fail(c, MV_EIO, NULL, NULL, "cannot read '%s' again: %s",
+                            source != NULL ? source : "", strerror(errno));
+        goto failed;
+    }
+    int brc = mdl_build_flush(c);
+    if (brc != MV_OK)
+        rc = brc;
+    if (rc == MV_OK)
+        rc = mdl_build_adopt(c);
+    if (rc != MV_OK)
+        goto failed;
+    for (size_t i = 0; i < set->n_tools; i++)
+        set->n_caps += set->tools[i].n_caps;
+    *out = set;
+    goto done;
+failed:
+    /* Nothing of the attempt survives: neither the set nor an error of a
+     * walk that the one-pass parse will redo. */
+    mdl_build_free(c);
+    if (set != NULL)
+        mv_toolset_free(set);
+    else
+        mv_arena_free(c->arena);
+    c->arena = NULL;
+    if (rc == MDL_NOT_CHUNKED) {
+        c->err_set = false;
+        if (c->err != NULL)
+            mv_error_clear(c->err);
+    }
+done:
+    mv_arena_free(outer);
+    mv_json_chunks_free(&ch, c->alloc);
+    return rc;
+}
+
+static int model_parse(mv_toolset **out, const char *data, size_t len, const char *source,
+                       const mv_model_options *opts, mv_error *err, mdl_input *input) {
     int rc = MV_OK;
     const mv_jv *doc = NULL;
     mv_toolset *set = NULL;
@@ -673,6 +958,7 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
     c.alloc = resolve_alloc(opts);
     c.lim = resolve_limits(opts);
     c.keep_definitions = opts != NULL && opts->keep_definitions;
+    c.input = input;
     mv_buf_init(&c.def, c.alloc);
     if (out != NULL)
         *out = NULL;
@@ -714,6 +1000,18 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
     unsigned jobs = opts != NULL && opts->jobs > 1 ? opts->jobs : 1;
     if (jobs > MDL_PARSE_THREADS_MAX)
         jobs = MDL_PARSE_THREADS_MAX;
+    /* A large snapshot: walked run by run (parse_snapshot_chunked). */
+    size_t chunk =
+        opts != NULL && opts->chunk_bytes > 0 ? opts->chunk_bytes : MV_DEFAULT_CHUNK_BYTES;
+    if (len > chunk) {
+        rc = parse_chunked(&c, &set, data, len, source, opts, jobs, chunk);
+        if (rc == MV_OK)
+            *out = set;
+        if (rc != MDL_NOT_CHUNKED)
+            goto done;
+        rc = MV_OK;
+        set = NULL;
+    }
     for (; n_dom_more + 1 < jobs; n_dom_more++) {
         dom_more[n_dom_more] = mv_arena_new(c.alloc, dom_block / jobs);
         if (dom_more[n_dom_more] == NULL) {
@@ -774,9 +1072,18 @@ done:
     return rc;
 }
 
+int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *source,
+                   const mv_model_options *opts, mv_error *err) {
+    return model_parse(out, data, len, source, opts, err, NULL);
+}
+
 void mv_toolset_free(mv_toolset *set) {
     if (set == NULL)
         return;
+    if (set->heap_tools > 0)
+        mv_free(set->alloc, set->tools, set->heap_tools * sizeof(*set->tools));
+    if (set->heap_servers > 0)
+        mv_free(set->alloc, set->servers, set->heap_servers * sizeof(*set->servers));
     /* The set lives in its own arena (and the arenas of the threads that
      * built its tools, listed in it). */
     for (size_t i = 0; i < set->n_more_arenas; i++)
@@ -785,6 +1092,49 @@ void mv_toolset_free(mv_toolset *set) {
 }
 
 /* --------------------------------------------------------------- files */
+
+/*
+ * A large regular file, walked in runs (parse_chunked): read into pages of
+ * its own (an anonymous mapping, not the file's: a file cut while mapped
+ * would fault) so the walk can give back the pages of the runs it is done
+ * with. Sets *handled when it did the load (rc is then the answer); when
+ * the pages cannot be had or the file grew while read, the usual path
+ * reads it from the start.
+ */
+static int load_mapped(mv_toolset **out, FILE *f, const char *path, size_t size,
+                       const mv_model_options *opts, mv_error *err, mdl_ctx *lc, bool *handled) {
+    int rc = MV_OK;
+    size_t cap = size + 1, len = 0;
+    int fd = fileno(f);
+    *handled = false;
+    char *buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (buf == MAP_FAILED)
+        return MV_OK;
+    while (len < cap) {
+        ssize_t got = read(fd, buf + len, cap - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int e = errno;
+            *handled = true;
+            rc = mdl_fail(lc, MV_EIO, NULL, NULL, "cannot read '%s': %s", path, strerror(e));
+            goto done;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    if (len == cap) { /* it grew: the usual path sees how far */
+        rewind(f);
+        goto done;
+    }
+    *handled = true;
+    mdl_input in = {buf, len, fd, 0};
+    rc = model_parse(out, buf, len, path, opts, err, &in);
+done:
+    munmap(buf, cap);
+    return rc;
+}
 
 int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_options *opts,
                        mv_error *err) {
@@ -860,6 +1210,16 @@ int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_option
         }
         /* +1 so the read that sees end-of-file needs no growth. */
         hint = (size_t)st.st_size + 1;
+        size_t chunk =
+            opts != NULL && opts->chunk_bytes > 0 ? opts->chunk_bytes : MV_DEFAULT_CHUNK_BYTES;
+        /* An injected allocator keeps every byte in its sight: no mapping. */
+        bool handled = false;
+        if (!is_stdin && (opts == NULL || opts->allocator == NULL) &&
+            (uint64_t)st.st_size > chunk) {
+            rc = load_mapped(out, f, path, (size_t)st.st_size, opts, err, &c, &handled);
+            if (handled)
+                goto done;
+        }
     }
     for (;;) {
         if (len == cap) {

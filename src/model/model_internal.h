@@ -97,7 +97,20 @@ typedef struct mdl_ctx {
     /* The queue of tools waiting to be built (build.c); only the context
      * of the document walk has one. */
     mdl_build *build;
+
+    /* mv_model_load_file's read buffer of a large file: the walk in runs
+     * gives back the pages of the runs it is done with, and a one-pass
+     * parse after it reads them from the file again. NULL otherwise. */
+    struct mdl_input *input;
 } mdl_ctx;
+
+/* A read buffer whose pages can be given back (model.c). */
+typedef struct mdl_input {
+    char *buf;       /* page-aligned (mmap) */
+    size_t len;      /* bytes of the document */
+    int fd;          /* the file, to read released pages again */
+    size_t released; /* buf[0, released) was given back */
+} mdl_input;
 
 /* Free the scratch vectors (not the arena). */
 void mdl_ctx_release(mdl_ctx *c);

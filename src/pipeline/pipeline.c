@@ -93,6 +93,7 @@ done:
 void mv_pipeline_free(mv_pipeline *p) {
     if (p == NULL)
         return;
+    mv_report_stream_free(p->stream);
     mv_scan_free(p->scan);
     mv_registry_free(p->registry);
     for (size_t i = 0; i < p->n_sets; i++) {
@@ -245,7 +246,8 @@ static const char *tool_source(const mv_pipeline *p, const pl_set *s, size_t too
     return s->source;
 }
 
-int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err) {
+/* Every collected tool into one frozen registry, with its source. */
+static int build_registry(mv_pipeline *p, mv_error *err) {
     int rc = MV_ENOMEM;
     if (p->scan != NULL || p->registry != NULL)
         return mv_error_set(err, MV_EINVAL, "the pipeline has already scanned");
@@ -260,25 +262,72 @@ int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err) {
             int ar = mv_registry_add(p->registry, &s->set->tools[t]);
             if (ar == MV_ENOMEM)
                 goto oom;
-            if (ar != MV_OK) {
-                rc = mv_error_set(err, MV_ELIMIT, "too many tools for one registry");
-                goto done;
-            }
+            if (ar != MV_OK)
+                return mv_error_set(err, MV_ELIMIT, "too many tools for one registry");
             p->tool_sources[next] = tool_source(p, s, t);
         }
     }
     if (mv_registry_freeze(p->registry) != MV_OK)
         goto oom;
+    return MV_OK;
+oom:
+    rc = mv_error_set(err, MV_ENOMEM, "out of memory");
+    return rc;
+}
+
+int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err) {
+    int rc = build_registry(p, err);
+    if (rc != MV_OK)
+        return rc;
     if ((rc = mv_scan_new(&p->scan, p->engine, p->registry, err)) != MV_OK ||
         (rc = mv_scan_run(p->scan, jobs, err)) != MV_OK)
         goto done;
     return MV_OK;
-oom:
-    rc = mv_error_set(err, MV_ENOMEM, "out of memory");
 done:
     mv_scan_free(p->scan);
     p->scan = NULL;
     return rc;
+}
+
+int mv_pipeline_scan_stream(mv_pipeline *p, unsigned jobs, const mv_report_options *ropts,
+                            mv_error *err) {
+    int rc = build_registry(p, err);
+    if (rc != MV_OK)
+        return rc;
+    mv_report_options o = *ropts;
+    mv_pipeline_report_options(p, &o);
+    size_t n = mv_registry_count(p->registry);
+    if ((rc = mv_scan_new(&p->scan, p->engine, p->registry, err)) != MV_OK ||
+        (rc = mv_report_stream_new(&p->stream, &o, err)) != MV_OK)
+        goto done;
+    /* Scan, render and release range by range: the findings of one range
+     * are all that is ever kept. */
+    for (size_t begin = 0; begin < n; begin += MV_PIPELINE_SCAN_RANGE) {
+        size_t end = n - begin < MV_PIPELINE_SCAN_RANGE ? n : begin + MV_PIPELINE_SCAN_RANGE;
+        if ((rc = mv_scan_run_range(p->scan, begin, end, jobs, err)) != MV_OK ||
+            (rc = mv_report_stream_add(p->stream, p->scan, begin, end, err)) != MV_OK)
+            goto done;
+    }
+    if ((rc = mv_scan_finish(p->scan, err)) != MV_OK)
+        goto done;
+    return MV_OK;
+done:
+    mv_report_stream_free(p->stream);
+    p->stream = NULL;
+    mv_scan_free(p->scan);
+    p->scan = NULL;
+    return rc;
+}
+
+int mv_pipeline_render_to(const mv_pipeline *p, mv_report_write_fn write, void *arg,
+                          const mv_report_options *ropts, mv_error *err) {
+    if (p->scan == NULL)
+        return mv_error_set(err, MV_EINVAL, "the pipeline has not scanned");
+    mv_report_options o = *ropts;
+    mv_pipeline_report_options(p, &o);
+    if (p->stream != NULL)
+        return mv_report_stream_finish(p->stream, p->scan, write, arg, err);
+    return mv_report_render_to(write, arg, p->scan, &o, err);
 }
 
 const mv_scan *mv_pipeline_result(const mv_pipeline *p) {

@@ -10,6 +10,8 @@
 #include "mcpvet/pipeline.h"
 
 #define MV_PIPELINE_DEFAULT_CONCURRENCY 4u
+/* Tools scanned and rendered at a time by mv_pipeline_scan_stream. */
+#define MV_PIPELINE_SCAN_RANGE 4096u
 
 /* One collected tool set and what keeps its strings alive. */
 typedef struct pl_set {
@@ -39,6 +41,7 @@ struct mv_pipeline {
     mv_registry *registry;
     mv_scan *scan;
     const char **tool_sources; /* per registry tool */
+    mv_report_stream *stream;  /* the report of a streamed scan (scan_stream) */
     /* After decide. */
     mv_store_scan_result *decisions;
     mv_report_tool_state *states; /* per registry tool; `changed` strings owned */

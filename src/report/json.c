@@ -111,7 +111,7 @@ static void put_tool(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f) {
     mv_arena_rewind(ctx->arena, mark);
 }
 
-static bool put_tools(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end, const void *arg) {
+bool mv_report_json_tools(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end, const void *arg) {
     bool wrote = false;
     (void)arg;
     for (size_t i = begin; i < end; i++) {
@@ -224,35 +224,45 @@ static void put_state_counts(mv_report_ctx *ctx, mv_jw *w) {
     mv_jw_obj_end(w);
 }
 
+void mv_report_json_head(mv_report_ctx *ctx, mv_jw *w) {
+    const mv_scan_summary *sum = &ctx->summary;
+    mv_jw_obj_begin(w, NULL);
+    mv_jw_cstr(w, "schema", "mcpvet.scan/1");
+    mv_jw_cstr(w, "version", ctx->version);
+    mv_jw_obj_begin(w, "summary");
+    mv_jw_uint(w, "tools", sum->tools);
+    mv_jw_uint(w, "servers", mv_registry_server_count(ctx->registry));
+    mv_jw_uint(w, "clean", sum->clean);
+    mv_jw_uint(w, "review", sum->review);
+    mv_jw_uint(w, "quarantine", sum->quarantine);
+    mv_jw_uint(w, "partial", sum->partial);
+    mv_jw_int(w, "risk", sum->risk);
+    mv_jw_cstr(w, "worst", mv_verdict_name(sum->worst));
+    mv_jw_cstr(w, "fail_on", mv_verdict_name(ctx->fail_on));
+    mv_jw_int(w, "exit_code", mv_report_exit_code_opts(ctx->scan, ctx->opts));
+    mv_jw_uint(w, "servers_incomplete", mv_report_incomplete_servers(ctx));
+    mv_jw_bool(w, "degraded", mv_report_degraded(ctx));
+    put_state_counts(ctx, w);
+    mv_jw_obj_end(w);
+    put_coverage(ctx, w);
+    mv_report_json_servers(ctx, w);
+    mv_jw_arr_begin(w, "tools");
+}
+
+int mv_report_json_tail(mv_report_ctx *ctx, mv_jw *w) {
+    (void)ctx;
+    mv_jw_arr_end(w);
+    mv_jw_obj_end(w);
+    return mv_jw_finish(w);
+}
+
 int mv_report_render_json(mv_report_ctx *ctx) {
     mv_jw w;
-    const mv_scan_summary *sum = &ctx->summary;
     mv_jw_init(&w, ctx->out);
-    mv_jw_obj_begin(&w, NULL);
-    mv_jw_cstr(&w, "schema", "mcpvet.scan/1");
-    mv_jw_cstr(&w, "version", ctx->version);
-    mv_jw_obj_begin(&w, "summary");
-    mv_jw_uint(&w, "tools", sum->tools);
-    mv_jw_uint(&w, "servers", mv_registry_server_count(ctx->registry));
-    mv_jw_uint(&w, "clean", sum->clean);
-    mv_jw_uint(&w, "review", sum->review);
-    mv_jw_uint(&w, "quarantine", sum->quarantine);
-    mv_jw_uint(&w, "partial", sum->partial);
-    mv_jw_int(&w, "risk", sum->risk);
-    mv_jw_cstr(&w, "worst", mv_verdict_name(sum->worst));
-    mv_jw_cstr(&w, "fail_on", mv_verdict_name(ctx->fail_on));
-    mv_jw_int(&w, "exit_code", mv_report_exit_code_opts(ctx->scan, ctx->opts));
-    mv_jw_uint(&w, "servers_incomplete", mv_report_incomplete_servers(ctx));
-    mv_jw_bool(&w, "degraded", mv_report_degraded(ctx));
-    put_state_counts(ctx, &w);
-    mv_jw_obj_end(&w);
-    put_coverage(ctx, &w);
-    mv_report_json_servers(ctx, &w);
-    mv_jw_arr_begin(&w, "tools");
+    mv_report_json_head(ctx, &w);
     /* Tool by tool, in parallel with jobs > 1 and flushed when streaming. */
-    if (mv_report_ranges(ctx, &w, mv_scan_finding_count(ctx->scan), put_tools, NULL) != MV_OK)
+    if (mv_report_ranges(ctx, &w, mv_scan_finding_count(ctx->scan), mv_report_json_tools, NULL) !=
+        MV_OK)
         return MV_ENOMEM;
-    mv_jw_arr_end(&w);
-    mv_jw_obj_end(&w);
-    return mv_jw_finish(&w);
+    return mv_report_json_tail(ctx, &w);
 }

@@ -76,12 +76,10 @@ int mv_report_exit_code(const mv_scan *s, mv_verdict fail_on) {
         return MV_EXIT_USAGE;
     if (fail_on < MV_VERDICT_REVIEW)
         fail_on = MV_VERDICT_REVIEW;
-    size_t n = mv_scan_finding_count(s);
-    for (size_t i = 0; i < n; i++) {
-        const mv_finding *f = mv_scan_finding(s, i);
-        if (f != NULL && f->verdict >= fail_on)
-            return MV_EXIT_FINDINGS;
-    }
+    /* Some finding at or above fail_on: the worst verdict is (the summary
+     * also covers a scan streamed range by range). */
+    if (mv_scan_summarize(s).worst >= fail_on)
+        return MV_EXIT_FINDINGS;
     const mv_coverage *cov = mv_scan_coverage(s);
     /* Without a coverage record nobody can vouch for the scan. */
     if (cov == NULL || cov->degraded)
@@ -307,6 +305,12 @@ mv_tier mv_report_check_tier(const mv_finding *f, const char *id) {
 
 uint64_t mv_report_failed_tool_count(const mv_report_ctx *ctx, const char *id) {
     uint64_t count = 0;
+    if (ctx->failed_count_ids != NULL) {
+        for (size_t i = 0; i < ctx->n_failed_counts; i++)
+            if (strcmp(ctx->failed_count_ids[i], id) == 0)
+                return ctx->failed_counts[i];
+        return 0;
+    }
     size_t n = mv_scan_finding_count(ctx->scan);
     for (size_t i = 0; i < n; i++) {
         const mv_finding *f = mv_scan_finding(ctx->scan, i);
@@ -388,7 +392,7 @@ void mv_report_flush(mv_report_ctx *ctx, bool force) {
 
 /* Append rendered bytes to the report: straight to the sink when
  * streaming (after what is staged), else to the output buffer. */
-static void emit(mv_report_ctx *ctx, const char *data, size_t len) {
+void mv_report_emit(mv_report_ctx *ctx, const char *data, size_t len) {
     if (len == 0)
         return;
     if (ctx->write == NULL) {
@@ -419,8 +423,8 @@ static void *range_worker_main(void *p) {
     return NULL;
 }
 
-static int ranges_parallel(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_range_fn fn,
-                           const void *arg, unsigned jobs) {
+static int ranges_parallel(mv_report_ctx *ctx, mv_jw *w, size_t first, size_t n,
+                           mv_report_range_fn fn, const void *arg, unsigned jobs) {
     int rc = MV_ENOMEM;
     range_worker *ks = mv_alloc(ctx->alloc, jobs * sizeof *ks);
     unsigned made = 0;
@@ -447,7 +451,7 @@ static int ranges_parallel(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_ran
         k->use_w = w != NULL;
     }
     size_t batch = (size_t)MV_REPORT_PAR_BATCH * jobs;
-    for (size_t start = 0; start < n; start += batch) {
+    for (size_t start = first; start < n; start += batch) {
         size_t stop = n - start < batch ? n : start + batch;
         size_t span = stop - start;
         for (unsigned t = 0; t < jobs; t++) {
@@ -492,7 +496,7 @@ static int ranges_parallel(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_ran
                 w->has_items[w->depth] = true;
             }
             if (k->buf.len > skip)
-                emit(ctx, k->buf.data + skip, k->buf.len - skip);
+                mv_report_emit(ctx, k->buf.data + skip, k->buf.len - skip);
         }
         if (ctx->failed)
             break;
@@ -508,26 +512,32 @@ done:
     return rc;
 }
 
-int mv_report_ranges(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_range_fn fn,
-                     const void *arg) {
+int mv_report_ranges_span(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
+                          mv_report_range_fn fn, const void *arg) {
     unsigned jobs = ctx->jobs > MV_REPORT_MAX_JOBS ? MV_REPORT_MAX_JOBS : ctx->jobs;
+    size_t n = end > begin ? end - begin : 0;
     /* Threads pay off only with enough items to share. */
     if (jobs > 1 && n >= 2u * MV_REPORT_MIN_PAR_ITEMS) {
         if ((size_t)jobs > n / MV_REPORT_MIN_PAR_ITEMS)
             jobs = (unsigned)(n / MV_REPORT_MIN_PAR_ITEMS);
-        int rc = ranges_parallel(ctx, w, n, fn, arg, jobs);
+        int rc = ranges_parallel(ctx, w, begin, end, fn, arg, jobs);
         if (rc != MV_OK)
             ctx->failed = true;
         return rc;
     }
-    for (size_t start = 0; start < n; start += MV_REPORT_BATCH) {
-        size_t stop = n - start < MV_REPORT_BATCH ? n : start + MV_REPORT_BATCH;
+    for (size_t start = begin; start < end; start += MV_REPORT_BATCH) {
+        size_t stop = end - start < MV_REPORT_BATCH ? end : start + MV_REPORT_BATCH;
         fn(ctx, w, start, stop, arg);
         mv_report_flush(ctx, false);
         if (ctx->failed || ctx->out->failed)
             break;
     }
     return ctx->failed || ctx->out->failed ? MV_ENOMEM : MV_OK;
+}
+
+int mv_report_ranges(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_range_fn fn,
+                     const void *arg) {
+    return mv_report_ranges_span(ctx, w, 0, n, fn, arg);
 }
 
 static int render(mv_buf *out, mv_report_write_fn write, void *write_arg, const mv_scan *s,
@@ -547,6 +557,11 @@ static int render(mv_buf *out, mv_report_write_fn write, void *write_arg, const 
     ctx.coverage = mv_scan_coverage(s);
     if (ctx.registry == NULL || ctx.coverage == NULL) {
         rc = mv_error_set(err, MV_EINVAL, "report: the scan has not been run");
+        goto done;
+    }
+    if (mv_scan_streamed(s)) {
+        rc = mv_error_set(err, MV_EINVAL,
+                          "report: a scan run by ranges is rendered by mv_report_stream");
         goto done;
     }
     ctx.summary = mv_scan_summarize(s);

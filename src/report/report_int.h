@@ -45,6 +45,13 @@ typedef struct mv_report_ctx {
     mv_str source_val;
     char *source_mem;
     size_t source_mem_size;
+    /* A streamed report (stream.c) counts the tools each check failed on
+     * as the ranges go by, since their findings are gone by the end:
+     * failed_counts[i] tools for check failed_count_ids[i]. NULL otherwise
+     * (the findings are counted). */
+    const char *const *failed_count_ids;
+    const uint64_t *failed_counts;
+    size_t n_failed_counts;
 } mv_report_ctx;
 
 /*
@@ -69,9 +76,17 @@ typedef bool (*mv_report_range_fn)(mv_report_ctx *c, mv_jw *w, size_t begin, siz
 int mv_report_ranges(mv_report_ctx *ctx, mv_jw *w, size_t n, mv_report_range_fn fn,
                      const void *arg);
 
+/* The same over the items [begin, end) only. */
+int mv_report_ranges_span(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
+                          mv_report_range_fn fn, const void *arg);
+
 /* Hand ctx->out to the sink when streaming and it holds at least a staging
  * buffer's worth (or anything, with `force`). No-op without a sink. */
 void mv_report_flush(mv_report_ctx *ctx, bool force);
+
+/* Append bytes to the report (to the sink after what is staged, when
+ * streaming). */
+void mv_report_emit(mv_report_ctx *ctx, const char *data, size_t len);
 
 /* Render-safe copy of `len` bytes capped at `cap` output bytes. On
  * out-of-memory sets ctx->failed and returns "?". */
@@ -117,6 +132,53 @@ mv_str mv_report_safe_cstr(mv_report_ctx *ctx, const char *s, size_t cap);
 
 /* The "servers" array member (JSON report, SARIF run properties). */
 void mv_report_json_servers(mv_report_ctx *ctx, mv_jw *w);
+
+/* The pieces of each layout, so a streamed report (stream.c) can write the
+ * per-tool part range by range and the parts around it at the end. */
+
+/* JSON: everything before the tools, up to and including the tools
+ * array's "["; the tools of [begin, end); what follows the last tool. */
+void mv_report_json_head(mv_report_ctx *ctx, mv_jw *w);
+bool mv_report_json_tools(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end, const void *arg);
+int mv_report_json_tail(mv_report_ctx *ctx, mv_jw *w);
+
+/* SARIF: the rules (engine checks, then checks seen in findings in order of
+ * first appearance, then failed checks), the document up to the results
+ * array's "[", the results of [begin, end) (arg: the rule set), the rest. */
+#define MV_SARIF_MAX_RULES 256u
+typedef struct mv_sarif_rules {
+    const char *ids[MV_SARIF_MAX_RULES];
+    mv_tier seen[MV_SARIF_MAX_RULES]; /* strongest tier emitted in this scan */
+    bool any[MV_SARIF_MAX_RULES];     /* the check emitted at least one signal */
+    size_t n;
+} mv_sarif_rules;
+void mv_report_sarif_rules_begin(const mv_report_ctx *ctx, mv_sarif_rules *rules);
+void mv_report_sarif_rules_add(mv_sarif_rules *rules, const mv_finding *f);
+void mv_report_sarif_rules_end(const mv_report_ctx *ctx, mv_sarif_rules *rules);
+void mv_report_sarif_head(mv_report_ctx *ctx, mv_jw *w, const mv_sarif_rules *rules);
+bool mv_report_sarif_results(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
+                             const void *arg);
+int mv_report_sarif_tail(mv_report_ctx *ctx, mv_jw *w);
+
+/* Text: the findings are listed in passes (quarantine, review, then clean
+ * ones with a failing store state or, with show_clean, every clean one);
+ * each pass is a range function over the tools, and a pass whose last
+ * listed tool had no block of its own is followed by a blank line. */
+typedef struct mv_text_pass {
+    mv_verdict verdict;
+    bool states_only;
+} mv_text_pass;
+#define MV_TEXT_MAX_PASSES 3u
+size_t mv_report_text_passes(const mv_report_ctx *ctx, mv_text_pass *passes);
+bool mv_report_text_in_pass(const mv_report_ctx *ctx, const mv_finding *f,
+                            const mv_text_pass *pass);
+bool mv_report_text_has_block(const mv_report_ctx *ctx, const mv_finding *f);
+bool mv_report_text_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end, const void *arg);
+void mv_report_text_head(mv_report_ctx *ctx);
+int mv_report_text_tail(mv_report_ctx *ctx);
+
+/* Tests: move a stream's spills to temporary files past `bytes`. */
+void mv_report_stream_spill_limit(mv_report_stream *st, size_t bytes);
 
 /* The renderers; each appends to ctx->out. Return 0 or a negative code. */
 int mv_report_render_text(mv_report_ctx *ctx);

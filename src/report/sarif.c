@@ -13,16 +13,11 @@
 
 #include "json/writer.h"
 
-/* Beyond this many rules a scan is not something we produced. */
-#define SARIF_MAX_RULES 256u
+/* Beyond MV_SARIF_MAX_RULES rules a scan is not something we produced. */
+#define SARIF_MAX_RULES MV_SARIF_MAX_RULES
 #define SARIF_MAX_CAP_NOTES 100u
 
-typedef struct rule_set {
-    const char *ids[SARIF_MAX_RULES];
-    mv_tier seen[SARIF_MAX_RULES]; /* strongest tier emitted in this scan */
-    bool any[SARIF_MAX_RULES];     /* the check emitted at least one signal */
-    size_t n;
-} rule_set;
+typedef mv_sarif_rules rule_set;
 
 static const char *level_of(mv_tier tier) {
     switch (tier) {
@@ -50,8 +45,9 @@ static void rule_add(rule_set *rules, const char *id) {
 }
 
 /* With the engine at hand every registered check is a rule (engine order);
- * then the checks seen in the scan, in order of first appearance. */
-static void collect_rules(const mv_report_ctx *ctx, rule_set *rules) {
+ * then the checks seen in the scan, in order of first appearance; then the
+ * checks that failed. */
+void mv_report_sarif_rules_begin(const mv_report_ctx *ctx, rule_set *rules) {
     rules->n = 0;
     const mv_engine *e = ctx->opts->engine;
     if (e != NULL) {
@@ -59,21 +55,31 @@ static void collect_rules(const mv_report_ctx *ctx, rule_set *rules) {
         for (size_t i = 0; i < n; i++)
             rule_add(rules, mv_engine_check_id(e, i));
     }
-    size_t n = mv_scan_finding_count(ctx->scan);
-    for (size_t i = 0; i < n; i++) {
-        const mv_finding *f = mv_scan_finding(ctx->scan, i);
-        for (uint32_t k = 0; f != NULL && k < f->n_signals; k++) {
-            const mv_signal *sig = &f->signals[k];
-            rule_add(rules, sig->check_id);
-            size_t r = rule_find(rules, sig->check_id);
-            if (r < rules->n && (!rules->any[r] || sig->tier > rules->seen[r])) {
-                rules->seen[r] = sig->tier;
-                rules->any[r] = true;
-            }
+}
+
+void mv_report_sarif_rules_add(rule_set *rules, const mv_finding *f) {
+    for (uint32_t k = 0; f != NULL && k < f->n_signals; k++) {
+        const mv_signal *sig = &f->signals[k];
+        rule_add(rules, sig->check_id);
+        size_t r = rule_find(rules, sig->check_id);
+        if (r < rules->n && (!rules->any[r] || sig->tier > rules->seen[r])) {
+            rules->seen[r] = sig->tier;
+            rules->any[r] = true;
         }
     }
+}
+
+void mv_report_sarif_rules_end(const mv_report_ctx *ctx, rule_set *rules) {
     for (uint32_t i = 0; i < ctx->coverage->checks_failed; i++)
         rule_add(rules, ctx->coverage->failed_ids[i]);
+}
+
+static void collect_rules(const mv_report_ctx *ctx, rule_set *rules) {
+    mv_report_sarif_rules_begin(ctx, rules);
+    size_t n = mv_scan_finding_count(ctx->scan);
+    for (size_t i = 0; i < n; i++)
+        mv_report_sarif_rules_add(rules, mv_scan_finding(ctx->scan, i));
+    mv_report_sarif_rules_end(ctx, rules);
 }
 
 static void put_rules(mv_jw *w, const rule_set *rules) {
@@ -231,7 +237,7 @@ static void put_result(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules, cons
     mv_jw_obj_end(w);
 }
 
-static bool put_result_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
+bool mv_report_sarif_results(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
                              const void *arg) {
     const rule_set *rules = arg;
     bool wrote = false;
@@ -247,13 +253,6 @@ static bool put_result_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t 
         mv_arena_rewind(ctx->arena, mark);
     }
     return wrote;
-}
-
-static int put_results(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules) {
-    mv_jw_arr_begin(w, "results");
-    int rc = mv_report_ranges(ctx, w, mv_scan_finding_count(ctx->scan), put_result_range, rules);
-    mv_jw_arr_end(w);
-    return rc;
 }
 
 static void put_note(mv_jw *w, const char *level, const mv_buf *text, const char *rule_id,
@@ -345,11 +344,46 @@ static void put_invocation(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules) 
     mv_buf_release(&text);
 }
 
+void mv_report_sarif_head(mv_report_ctx *ctx, mv_jw *w, const rule_set *rules) {
+    mv_jw_obj_begin(w, NULL);
+    mv_jw_cstr(w, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+    mv_jw_cstr(w, "version", "2.1.0");
+    mv_jw_arr_begin(w, "runs");
+    mv_jw_obj_begin(w, NULL);
+    mv_jw_obj_begin(w, "tool");
+    mv_jw_obj_begin(w, "driver");
+    mv_jw_cstr(w, "name", "mcpvet");
+    mv_jw_cstr(w, "version", ctx->version);
+    put_rules(w, rules);
+    mv_jw_obj_end(w);
+    mv_jw_obj_end(w);
+    put_invocation(ctx, w, rules);
+    mv_jw_arr_begin(w, "results");
+}
+
+int mv_report_sarif_tail(mv_report_ctx *ctx, mv_jw *w) {
+    const mv_scan_summary *sum = &ctx->summary;
+    mv_jw_arr_end(w);
+    mv_jw_obj_begin(w, "properties");
+    mv_jw_uint(w, "tools", sum->tools);
+    mv_jw_uint(w, "clean", sum->clean);
+    mv_jw_uint(w, "review", sum->review);
+    mv_jw_uint(w, "quarantine", sum->quarantine);
+    mv_jw_int(w, "risk", sum->risk);
+    mv_jw_bool(w, "degraded", mv_report_degraded(ctx));
+    mv_jw_uint(w, "servers_incomplete", mv_report_incomplete_servers(ctx));
+    mv_report_json_servers(ctx, w);
+    mv_jw_obj_end(w);
+    mv_jw_obj_end(w);
+    mv_jw_arr_end(w);
+    mv_jw_obj_end(w);
+    return mv_jw_finish(w);
+}
+
 int mv_report_render_sarif(mv_report_ctx *ctx) {
     static rule_set rules_zero;
     rule_set *rules = NULL;
     int rc = MV_ENOMEM;
-    const mv_scan_summary *sum = &ctx->summary;
     mv_jw w;
 
     rules = mv_alloc(ctx->alloc, sizeof *rules);
@@ -359,35 +393,11 @@ int mv_report_render_sarif(mv_report_ctx *ctx) {
     collect_rules(ctx, rules);
 
     mv_jw_init(&w, ctx->out);
-    mv_jw_obj_begin(&w, NULL);
-    mv_jw_cstr(&w, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-    mv_jw_cstr(&w, "version", "2.1.0");
-    mv_jw_arr_begin(&w, "runs");
-    mv_jw_obj_begin(&w, NULL);
-    mv_jw_obj_begin(&w, "tool");
-    mv_jw_obj_begin(&w, "driver");
-    mv_jw_cstr(&w, "name", "mcpvet");
-    mv_jw_cstr(&w, "version", ctx->version);
-    put_rules(&w, rules);
-    mv_jw_obj_end(&w);
-    mv_jw_obj_end(&w);
-    put_invocation(ctx, &w, rules);
-    if (put_results(ctx, &w, rules) != MV_OK)
+    mv_report_sarif_head(ctx, &w, rules);
+    if (mv_report_ranges(ctx, &w, mv_scan_finding_count(ctx->scan), mv_report_sarif_results,
+                         rules) != MV_OK)
         goto done;
-    mv_jw_obj_begin(&w, "properties");
-    mv_jw_uint(&w, "tools", sum->tools);
-    mv_jw_uint(&w, "clean", sum->clean);
-    mv_jw_uint(&w, "review", sum->review);
-    mv_jw_uint(&w, "quarantine", sum->quarantine);
-    mv_jw_int(&w, "risk", sum->risk);
-    mv_jw_bool(&w, "degraded", mv_report_degraded(ctx));
-    mv_jw_uint(&w, "servers_incomplete", mv_report_incomplete_servers(ctx));
-    mv_report_json_servers(ctx, &w);
-    mv_jw_obj_end(&w);
-    mv_jw_obj_end(&w);
-    mv_jw_arr_end(&w);
-    mv_jw_obj_end(&w);
-    rc = mv_jw_finish(&w);
+    rc = mv_report_sarif_tail(ctx, &w);
 done:
     mv_free(ctx->alloc, rules, sizeof *rules);
     return rc;

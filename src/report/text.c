@@ -117,7 +117,7 @@ static bool state_needs_block(const mv_report_ctx *ctx, const mv_finding *f) {
 }
 
 /* Whether put_finding gives `f` a block (see there). */
-static bool finding_has_block(const mv_report_ctx *ctx, const mv_finding *f) {
+bool mv_report_text_has_block(const mv_report_ctx *ctx, const mv_finding *f) {
     return f->verdict != MV_VERDICT_CLEAN || f->n_signals > 0 || f->n_failed_checks > 0 ||
            f->n_caps > 0 || state_needs_block(ctx, f);
 }
@@ -173,7 +173,7 @@ static bool put_finding(mv_report_ctx *ctx, const mv_finding *f) {
                       plural(f->n_caps, "cap", "caps"));
     }
     /* A clean tool with nothing to say is one line; blocks get a blank line. */
-    bool block = finding_has_block(ctx, f);
+    bool block = mv_report_text_has_block(ctx, f);
     if (block)
         mv_buf_putc(b, '\n');
     mv_arena_rewind(ctx->arena, mark);
@@ -182,25 +182,22 @@ static bool put_finding(mv_report_ctx *ctx, const mv_finding *f) {
 
 /* Which tools one pass lists: those of one verdict, or (states_only) the
  * clean ones whose store state fails the run. */
-typedef struct text_pass {
-    mv_verdict verdict;
-    bool states_only;
-} text_pass;
+typedef mv_text_pass text_pass;
 
-static bool in_pass(const mv_report_ctx *ctx, const mv_finding *f, const text_pass *pass) {
+bool mv_report_text_in_pass(const mv_report_ctx *ctx, const mv_finding *f,
+                            const mv_text_pass *pass) {
     if (f == NULL || f->verdict != pass->verdict)
         return false;
     return !pass->states_only || state_needs_block(ctx, f);
 }
 
-static bool put_finding_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end,
-                              const void *arg) {
+bool mv_report_text_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t end, const void *arg) {
     const text_pass *pass = arg;
     bool wrote = false;
     (void)w;
     for (size_t i = begin; i < end; i++) {
         const mv_finding *f = mv_scan_finding(ctx->scan, i);
-        if (!in_pass(ctx, f, pass))
+        if (!mv_report_text_in_pass(ctx, f, pass))
             continue;
         put_finding(ctx, f);
         wrote = true;
@@ -211,15 +208,15 @@ static bool put_finding_range(mv_report_ctx *ctx, mv_jw *w, size_t begin, size_t
 static int put_findings(mv_report_ctx *ctx, mv_verdict verdict, bool states_only) {
     size_t n = mv_scan_finding_count(ctx->scan);
     text_pass pass = {verdict, states_only};
-    int rc = mv_report_ranges(ctx, NULL, n, put_finding_range, &pass);
+    int rc = mv_report_ranges(ctx, NULL, n, mv_report_text_range, &pass);
     /* One-line entries printed since the last blank line get one: that is
      * when the last tool listed had no block. */
     bool pending = false;
     for (size_t i = n; i-- > 0;) {
         const mv_finding *f = mv_scan_finding(ctx->scan, i);
-        if (!in_pass(ctx, f, &pass))
+        if (!mv_report_text_in_pass(ctx, f, &pass))
             continue;
-        pending = !finding_has_block(ctx, f);
+        pending = !mv_report_text_has_block(ctx, f);
         break;
     }
     if (pending)
@@ -402,20 +399,40 @@ static void put_result(mv_report_ctx *ctx) {
     }
 }
 
-int mv_report_render_text(mv_report_ctx *ctx) {
-    mv_buf *b = ctx->out;
+void mv_report_text_head(mv_report_ctx *ctx) {
     const mv_scan_summary *sum = &ctx->summary;
     size_t servers = mv_registry_server_count(ctx->registry);
-    mv_buf_printf(b, "mcpvet %s \xe2\x80\x94 %llu %s from %zu %s, %u %s\n\n", ctx->version,
+    mv_buf_printf(ctx->out, "mcpvet %s \xe2\x80\x94 %llu %s from %zu %s, %u %s\n\n", ctx->version,
                   (unsigned long long)sum->tools, plural(sum->tools, "tool", "tools"), servers,
                   plural(servers, "server", "servers"), ctx->coverage->checks_total,
                   plural(ctx->coverage->checks_total, "check", "checks"));
-    if (put_findings(ctx, MV_VERDICT_QUARANTINE, false) != MV_OK ||
-        put_findings(ctx, MV_VERDICT_REVIEW, false) != MV_OK ||
-        (ctx->opts->states != NULL && !ctx->opts->show_clean &&
-         put_findings(ctx, MV_VERDICT_CLEAN, true) != MV_OK) ||
-        (ctx->opts->show_clean && put_findings(ctx, MV_VERDICT_CLEAN, false) != MV_OK))
-        return MV_ENOMEM;
+}
+
+size_t mv_report_text_passes(const mv_report_ctx *ctx, mv_text_pass *passes) {
+    size_t n = 0;
+    passes[n++] = (mv_text_pass){MV_VERDICT_QUARANTINE, false};
+    passes[n++] = (mv_text_pass){MV_VERDICT_REVIEW, false};
+    if (ctx->opts->show_clean)
+        passes[n++] = (mv_text_pass){MV_VERDICT_CLEAN, false};
+    else if (ctx->opts->states != NULL)
+        passes[n++] = (mv_text_pass){MV_VERDICT_CLEAN, true};
+    return n;
+}
+
+int mv_report_render_text(mv_report_ctx *ctx) {
+    mv_text_pass passes[MV_TEXT_MAX_PASSES];
+    size_t n = mv_report_text_passes(ctx, passes);
+    mv_report_text_head(ctx);
+    for (size_t i = 0; i < n; i++)
+        if (put_findings(ctx, passes[i].verdict, passes[i].states_only) != MV_OK)
+            return MV_ENOMEM;
+    return mv_report_text_tail(ctx);
+}
+
+int mv_report_text_tail(mv_report_ctx *ctx) {
+    mv_buf *b = ctx->out;
+    const mv_scan_summary *sum = &ctx->summary;
+    size_t servers = mv_registry_server_count(ctx->registry);
     put_servers(ctx);
     mv_buf_puts(b, "Summary\n");
     mv_buf_printf(b, "  Tools scanned: %llu (%zu %s)\n", (unsigned long long)sum->tools, servers,

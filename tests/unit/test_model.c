@@ -1759,6 +1759,192 @@ static void test_jobs_errors(void **state) {
     }
 }
 
+/* A large snapshot walked run by run (chunk_bytes) gives the very tool set
+ * of the one-pass walk, for any run size and thread count, with --server
+ * too; a document that is not a plain snapshot takes the one pass. */
+static void test_chunked_identical(void **state) {
+    (void)state;
+    static const size_t shapes[][2] = {{1, 5}, {40, 100}, {120, 30}};
+    static const size_t chunks[] = {1, 3000, 50000, 400000};
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+        char *doc = gen_snapshot(shapes[sh][0], shapes[sh][1], -1, -1);
+        for (int filtered = 0; filtered < 2; filtered++) {
+            mv_model_options o;
+            memset(&o, 0, sizeof o);
+            o.keep_definitions = true;
+            o.limits.max_tools_per_server = 80;
+            o.limits.max_fields_per_tool = 9;
+            o.server = filtered ? "srv-0" : NULL;
+            mv_error err;
+            mv_toolset *whole = NULL;
+            if (parse_str(&whole, doc, "gen.json", &o, &err) != MV_OK)
+                fail_msg("one pass: %s at %s", err.message, err.where);
+            assert_int_equal(whole->heap_tools, 0);
+            for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+                for (unsigned j = 1; j <= 3; j++) {
+                    o.chunk_bytes = chunks[k];
+                    o.jobs = j;
+                    mv_toolset *set = NULL;
+                    if (parse_str(&set, doc, "gen.json", &o, &err) != MV_OK)
+                        fail_msg("chunk %zu, jobs %u: %s at %s", chunks[k], j, err.message,
+                                 err.where);
+                    /* Walked in runs whenever the document is over the
+                     * chunk size and has two servers to cut between. */
+                    bool runs = strlen(doc) > chunks[k] && shapes[sh][0] > 1;
+                    assert_int_equal(set->heap_tools > 0, runs);
+                    assert_same_sets(whole, set);
+                    mv_toolset_free(set);
+                }
+            }
+            mv_toolset_free(whole);
+        }
+        free(doc);
+    }
+    /* A tools list and a corpus are not walked in runs. */
+    mv_model_options o;
+    memset(&o, 0, sizeof o);
+    o.chunk_bytes = 1;
+    mv_toolset *set =
+        parse_ok("{\"tools\":[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"c\"}]}", "t.json", &o);
+    assert_int_equal(set->n_tools, 3);
+    assert_int_equal(set->heap_tools, 0);
+    mv_toolset_free(set);
+}
+
+/* Out of memory anywhere in a walk in runs: MV_ENOMEM, nothing leaked. */
+static void test_chunked_out_of_memory(void **state) {
+    (void)state;
+    char *doc = gen_snapshot(12, 20, -1, -1);
+    for (unsigned j = 1; j <= 2; j++) {
+        mv_model_options o;
+        memset(&o, 0, sizeof o);
+        o.chunk_bytes = 20000;
+        o.jobs = j;
+        o.keep_definitions = j == 2;
+        oom_loop(doc, strlen(doc), &o);
+    }
+    free(doc);
+}
+
+/* A large file read by mv_model_load_file is walked in runs and its pages
+ * given back behind the walk; a JSON error late in the file is still
+ * reported exactly (the pages are read from the file again first). */
+static void test_chunked_load(void **state) {
+    (void)state;
+    char path[] = "/tmp/mcpvet-test-model-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    char *doc = gen_snapshot(40, 100, -1, -1);
+    size_t len = strlen(doc);
+    for (int broken = 0; broken < 3; broken++) {
+        char *d = strdup(doc);
+        assert_non_null(d);
+        if (broken == 1) /* a syntax error in the last server */
+            strstr(d, "\"srv-39\"")[0] = '!';
+        if (broken == 2) /* invalid UTF-8 there, after a shape error up front */
+            memcpy(strstr(d, "Tool 9 of server 39"), "\xC3", 1),
+                memcpy(strstr(d, "\"srv-0\""), "\"\"     ", 7);
+        assert_int_equal(ftruncate(fd, 0), 0);
+        assert_int_equal(pwrite(fd, d, len, 0), (ssize_t)len);
+        mv_model_options o;
+        memset(&o, 0, sizeof o);
+        mv_toolset *whole = NULL, *runs = NULL;
+        mv_error e1, e2;
+        mv_error_clear(&e1);
+        mv_error_clear(&e2);
+        int r1 = mv_model_parse(&whole, d, len, path, &o, &e1);
+        o.chunk_bytes = 20000;
+        o.jobs = 2;
+        int r2 = mv_model_load_file(&runs, path, &o, &e2);
+        assert_int_equal(r1, r2);
+        if (r1 == MV_OK) {
+            assert_true(runs->heap_tools > 0); /* walked in runs */
+            assert_same_sets(whole, runs);
+        } else {
+            assert_string_equal(e1.message, e2.message);
+            assert_string_equal(e1.where, e2.where);
+            assert_int_equal(e1.line, e2.line);
+            assert_int_equal(e1.column, e2.column);
+            assert_true(e1.line > 0);
+        }
+        mv_toolset_free(whole);
+        mv_toolset_free(runs);
+        free(d);
+    }
+    close(fd);
+    unlink(path);
+    free(doc);
+}
+
+/* Errors of a document walked in runs are those of the one pass: JSON
+ * errors anywhere (even after a shape error), the first failing tool,
+ * shape errors, duplicate server names and an unmatched --server. */
+static void test_chunked_errors(void **state) {
+    (void)state;
+    static const struct {
+        size_t servers, per;
+        long bad_tool, bad_server;
+        const char *edit; /* replace the first occurrence of edit[0..] (see below) */
+    } cases[] = {
+        {40, 100, 3000, 35, NULL},   {40, 100, 10, -1, NULL},     {40, 100, 3999, -1, NULL},
+        {40, 100, 3000, 5, NULL},    {40, 100, -1, 39, NULL},     {40, 100, -1, -1, "dupname"},
+        {40, 100, -1, -1, "dupkey"}, {40, 100, 20, -1, "syntax"}, {40, 100, -1, 3, "truncate"},
+        {40, 100, -1, -1, "utf8"},   {40, 100, -1, -1, "filter"},
+    };
+    static const size_t chunks[] = {3000, 50000};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *doc =
+            gen_snapshot(cases[i].servers, cases[i].per, cases[i].bad_tool, cases[i].bad_server);
+        size_t len = strlen(doc);
+        const char *edit = cases[i].edit != NULL ? cases[i].edit : "";
+        if (strcmp(edit, "dupname") == 0) {
+            char *at = strstr(doc, "\"srv-37\"");
+            memcpy(at, "\"srv-12\"", 8);
+        } else if (strcmp(edit, "dupkey") == 0) {
+            /* annotations {"title":"T1","title":true} in a late tool */
+            char *at = strstr(strstr(doc, "Tool 1 of server 33"), "\"readOnlyHint\":true");
+            memcpy(at, "\"title\":true       ", 19);
+        } else if (strcmp(edit, "syntax") == 0) {
+            char *at = strstr(doc, "\"srv-38\"");
+            at[0] = '!';
+        } else if (strcmp(edit, "truncate") == 0) {
+            doc[len - 700] = '\0';
+        } else if (strcmp(edit, "utf8") == 0) {
+            char *at = strstr(doc, "Tool 7 of server 36");
+            at[0] = (char)0xC3;
+        }
+        mv_error first;
+        for (size_t k = 0; k < 1 + sizeof chunks / sizeof chunks[0]; k++) {
+            for (unsigned j = 1; j <= 2; j++) {
+                mv_model_options o;
+                memset(&o, 0, sizeof o);
+                o.jobs = j;
+                o.chunk_bytes = k == 0 ? 0 : chunks[k - 1];
+                if (strcmp(edit, "filter") == 0)
+                    o.server = "srv-99";
+                mv_toolset *set = NULL;
+                mv_error err;
+                int rc = parse_str(&set, doc, "gen.json", &o, &err);
+                assert_int_not_equal(rc, MV_OK);
+                assert_null(set);
+                if (k == 0 && j == 1) {
+                    first = err;
+                    continue;
+                }
+                if (err.code != first.code || strcmp(err.message, first.message) != 0 ||
+                    strcmp(err.where, first.where) != 0 || err.line != first.line ||
+                    err.column != first.column)
+                    fail_msg("case %zu (%s), chunk %zu, jobs %u: %s at %s (%d:%d), expected "
+                             "%s at %s (%d:%d)",
+                             i, edit, o.chunk_bytes, j, err.message, err.where, (int)err.line,
+                             (int)err.column, first.message, first.where, (int)first.line,
+                             (int)first.column);
+            }
+        }
+        free(doc);
+    }
+}
+
 int main(void) {
     /* Unbuffered, so a pipe swapped under fd 0 leaves nothing behind in
      * stdin's buffer for the next test. */
@@ -1796,6 +1982,10 @@ int main(void) {
         cmocka_unit_test(test_load_stdin),
         cmocka_unit_test(test_jobs_identical),
         cmocka_unit_test(test_jobs_errors),
+        cmocka_unit_test(test_chunked_identical),
+        cmocka_unit_test(test_chunked_errors),
+        cmocka_unit_test(test_chunked_out_of_memory),
+        cmocka_unit_test(test_chunked_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,7 @@
 #include "mcpvet/engine.h"
 #include "mcpvet/registry.h"
 #include "mcpvet/report.h"
+#include "report/report_int.h"
 
 /* ------------------------------------------------------------ test checks */
 
@@ -784,7 +785,15 @@ typedef struct big_fixture {
     size_t n;
 } big_fixture;
 
+static big_fixture *big_new_ex(size_t n, size_t quiet_head, bool signals, bool failures);
+
 static big_fixture *big_new(size_t n, size_t quiet_head, bool signals) {
+    return big_new_ex(n, quiet_head, signals, false);
+}
+
+/* `failures`: also the failing and capping test checks (a degraded scan);
+ * every 9th tool carries "[F]" and every 17th "[C]". */
+static big_fixture *big_new_ex(size_t n, size_t quiet_head, bool signals, bool failures) {
     static const char *const srcs[] = {
         "fixtures/a.json",         "fixtures/a.json", "d\xc3\xa9j\xc3\xa0.json", "-", NULL,
         "dir with space/b\\c.json"};
@@ -808,6 +817,10 @@ static big_fixture *big_new(size_t n, size_t quiet_head, bool signals) {
     assert_int_equal(mv_engine_add_check(bf->engine, &check_hidden, &err), MV_OK);
     assert_int_equal(mv_engine_add_check(bf->engine, &check_phrase, &err), MV_OK);
     assert_int_equal(mv_engine_add_check(bf->engine, &check_note, &err), MV_OK);
+    if (failures) {
+        assert_int_equal(mv_engine_add_check(bf->engine, &check_fail, &err), MV_OK);
+        assert_int_equal(mv_engine_add_check(bf->engine, &check_cap, &err), MV_OK);
+    }
     bf->registry = mv_registry_new(NULL);
     assert_non_null(bf->registry);
     for (size_t i = 0; i < n; i++) {
@@ -821,7 +834,8 @@ static big_fixture *big_new(size_t n, size_t quiet_head, bool signals) {
                                                 "", "[S]a\tb [I]c"};
             mark = marks[i % 6];
         }
-        snprintf(bf->descs[i], sizeof bf->descs[i], "Does thing %zu. %s", i, mark);
+        snprintf(bf->descs[i], sizeof bf->descs[i], "Does thing %zu. %s%s%s", i, mark,
+                 failures && i % 9 == 4 ? " [F]" : "", failures && i % 17 == 2 ? " [C]" : "");
         make_tool(&bf->tools[i], (uint32_t)i, i % 7 == 0 ? "srv\\x" : "srv", bf->names[i],
                   bf->descs[i], i % 4 == 0 ? "path" : NULL, "A path.");
         bf->sources[i] = srcs[(i / 97) % 6];
@@ -991,6 +1005,135 @@ static void test_streaming_sink_failure(void **state) {
     big_free(bf);
 }
 
+/* ------------------------------------------------------ streamed scans */
+
+/* Scan `bf`'s registry again range by range (`range` tools at a time,
+ * `jobs` threads) and render it through a report stream whose spills move
+ * to a temporary file past `spill` bytes (0: the default). */
+static void stream_render(const big_fixture *bf, const mv_report_options *o, size_t range,
+                          unsigned jobs, size_t spill, mv_buf *out, int *exit_code) {
+    mv_error err;
+    mv_error_clear(&err);
+    mv_scan *s = NULL;
+    mv_report_stream *st = NULL;
+    assert_int_equal(mv_scan_new(&s, bf->engine, bf->registry, &err), MV_OK);
+    assert_int_equal(mv_report_stream_new(&st, o, &err), MV_OK);
+    if (spill > 0)
+        mv_report_stream_spill_limit(st, spill);
+    for (size_t b = 0; b < bf->n; b += range) {
+        size_t e = bf->n - b < range ? bf->n : b + range;
+        assert_int_equal(mv_scan_run_range(s, b, e, jobs, &err), MV_OK);
+        /* Only this range's findings are there. */
+        assert_non_null(mv_scan_finding(s, b));
+        assert_null(mv_scan_finding(s, e));
+        if (b > 0)
+            assert_null(mv_scan_finding(s, b - 1));
+        assert_int_equal(mv_report_stream_add(st, s, b, e, &err), MV_OK);
+    }
+    /* Not rendered before the scan is finished, nor out of order. */
+    sink early;
+    memset(&early, 0, sizeof early);
+    mv_buf_init(&early.got, NULL);
+    assert_int_equal(mv_report_stream_finish(st, s, sink_write, &early, &err), MV_EINVAL);
+    assert_int_equal(early.calls, 0);
+    assert_int_equal(mv_scan_finish(s, &err), MV_OK);
+    assert_true(mv_scan_streamed(s));
+    assert_null(mv_scan_finding(s, 0));
+    /* The whole-scan renderer refuses a streamed scan. */
+    mv_buf tmp;
+    mv_buf_init(&tmp, NULL);
+    assert_int_equal(mv_report_render(&tmp, s, o, &err), MV_EINVAL);
+    mv_buf_release(&tmp);
+    sink k;
+    memset(&k, 0, sizeof k);
+    mv_buf_init(&k.got, NULL);
+    assert_int_equal(mv_report_stream_finish(st, s, sink_write, &k, &err), MV_OK);
+    *out = k.got;
+    *exit_code = mv_report_exit_code_opts(s, o);
+    mv_report_stream_free(st);
+    mv_scan_free(s);
+}
+
+static void check_stream_same(const big_fixture *bf, mv_report_format format, bool show_clean) {
+    static const size_t ranges[] = {1, 7, 500, 100000};
+    static const unsigned jobs[] = {1, 3};
+    mv_buf whole;
+    mv_error err;
+    mv_error_clear(&err);
+    mv_buf_init(&whole, NULL);
+    mv_report_options o = big_options(bf, format, 1);
+    o.show_clean = show_clean;
+    assert_int_equal(mv_report_render(&whole, bf->scan, &o, &err), MV_OK);
+    int whole_code = mv_report_exit_code_opts(bf->scan, &o);
+    for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+        for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+            /* A range of one tool is slow with threads and proves nothing more. */
+            if (ranges[r] == 1 && jobs[j] > 1)
+                continue;
+            mv_report_options oj = o;
+            oj.jobs = jobs[j];
+            mv_buf got;
+            int code = -1;
+            stream_render(bf, &oj, ranges[r], jobs[j], j == 1 ? 4096 : 0, &got, &code);
+            assert_int_equal(got.len, whole.len);
+            assert_memory_equal(got.data, whole.data, whole.len);
+            assert_int_equal(code, whole_code);
+            mv_buf_release(&got);
+        }
+    }
+    mv_buf_release(&whole);
+}
+
+static void test_streamed_scan_same_bytes(void **state) {
+    (void)state;
+    const mv_report_format formats[] = {MV_REPORT_TEXT, MV_REPORT_JSON, MV_REPORT_SARIF};
+    big_fixture *fx[] = {big_new(1500, 0, true), big_new(1300, 1000, true), big_new(600, 0, false),
+                         big_new_ex(1100, 0, true, true), big_new(0, 0, false)};
+    for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++)
+        for (size_t i = 0; i < 3; i++) {
+            check_stream_same(fx[f], formats[i], true);
+            check_stream_same(fx[f], formats[i], false);
+        }
+    for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++)
+        big_free(fx[f]);
+}
+
+static void test_streamed_scan_misuse(void **state) {
+    (void)state;
+    big_fixture *bf = big_new(100, 0, true);
+    mv_error err;
+    mv_error_clear(&err);
+    mv_scan *s = NULL;
+    mv_report_stream *st = NULL;
+    mv_report_options o = big_options(bf, MV_REPORT_JSON, 1);
+    assert_int_equal(mv_scan_new(&s, bf->engine, bf->registry, &err), MV_OK);
+    /* Ranges start at 0, follow each other and stay in the registry. */
+    assert_int_equal(mv_scan_run_range(s, 10, 20, 1, &err), MV_EINVAL);
+    assert_int_equal(mv_scan_run_range(s, 0, 101, 1, &err), MV_EINVAL);
+    assert_int_equal(mv_scan_finish(s, &err), MV_EINVAL);
+    assert_int_equal(mv_scan_run_range(s, 0, 50, 1, &err), MV_OK);
+    assert_int_equal(mv_scan_run_range(s, 60, 100, 1, &err), MV_EINVAL);
+    assert_int_equal(mv_scan_run(s, 1, &err), MV_EINVAL); /* not both */
+    assert_int_equal(mv_scan_finish(s, &err), MV_EINVAL); /* half the registry */
+    /* A partial scan has a partial summary, no coverage, and never exits 0. */
+    assert_int_equal(mv_scan_summarize(s).tools, 50);
+    assert_null(mv_scan_coverage(s));
+    assert_int_not_equal(mv_report_exit_code(s, MV_VERDICT_QUARANTINE), MV_EXIT_OK);
+    assert_int_equal(mv_report_stream_new(&st, &o, &err), MV_OK);
+    assert_int_equal(mv_report_stream_add(st, s, 10, 50, &err), MV_EINVAL); /* out of order */
+    sink k;
+    memset(&k, 0, sizeof k);
+    mv_buf_init(&k.got, NULL);
+    assert_int_equal(mv_report_stream_finish(st, s, sink_write, &k, &err), MV_EINVAL);
+    assert_int_equal(k.calls, 0);
+    mv_report_stream_free(st);
+    mv_scan_free(s);
+    mv_report_stream_free(NULL);
+    o.format = (mv_report_format)42;
+    assert_int_equal(mv_report_stream_new(&st, &o, &err), MV_EINVAL);
+    big_free(bf);
+}
+
 /* ------------------------------------------------------ buffer fast paths */
 
 /* Straightforward JSON string body, byte by byte, as the reference. */
@@ -1104,6 +1247,8 @@ int main(void) {
         cmocka_unit_test(test_threads_and_streaming_same_bytes),
         cmocka_unit_test(test_streaming_is_bounded),
         cmocka_unit_test(test_streaming_sink_failure),
+        cmocka_unit_test(test_streamed_scan_same_bytes),
+        cmocka_unit_test(test_streamed_scan_misuse),
         cmocka_unit_test(test_buf_json_fast_path),
         cmocka_unit_test(test_buf_integers),
     };

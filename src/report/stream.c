@@ -1,0 +1,366 @@
+/*
+ * Streamed reports (mv_report_stream in include/mcpvet/report.h): a scan
+ * run range by range keeps only one range's findings, but every format
+ * opens with what needs them all (JSON's summary and coverage, SARIF's
+ * rules and notifications, text's header and its verdict order). So each
+ * range's per-tool part is rendered at once into a spill (memory, then an
+ * unlinked temporary file once it grows), with the same range functions
+ * and writer state the whole-scan renderers use, and finish writes the
+ * opening parts, the spills and the end. What the opening parts need from
+ * the findings (SARIF's rules and failed-tool counts, text's trailing blank
+ * line) is accumulated range by range.
+ */
+#include "report_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A spill stays in memory up to this size, then moves to a temporary file
+ * (small scans never touch the file system). */
+#define SPILL_MEM_MAX (1024u * 1024u)
+/* Bytes read back from a temporary file at a time. */
+#define SPILL_CHUNK (256u * 1024u)
+
+#ifndef MCPVET_VERSION
+#define MCPVET_VERSION "unknown"
+#endif
+
+/* One per-tool part of the report, in order. */
+typedef struct spill {
+    size_t mem_max; /* SPILL_MEM_MAX, or what a test set */
+    mv_buf mem;
+    FILE *f; /* once the part outgrew memory */
+    bool failed;
+} spill;
+
+struct mv_report_stream {
+    mv_report_options opts;
+    size_t n_parts;
+    spill parts[MV_TEXT_MAX_PASSES];
+    mv_jw w; /* JSON and SARIF: the writer inside the tools/results array */
+    mv_buf w_buf;
+    mv_text_pass passes[MV_TEXT_MAX_PASSES];
+    bool pending[MV_TEXT_MAX_PASSES]; /* text: the pass's last tool had no block */
+    mv_sarif_rules rules;
+    const char *failed_ids[MV_SARIF_MAX_RULES]; /* tools each check failed on */
+    uint64_t failed_counts[MV_SARIF_MAX_RULES];
+    size_t n_failed;
+    size_t next; /* the next range starts here */
+    bool broken; /* an add failed: finish refuses */
+};
+
+/* An unlinked temporary file in $TMPDIR (absolute) or /tmp. */
+static FILE *temp_file(void) {
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    if (dir == NULL || dir[0] != '/')
+        dir = "/tmp";
+    int n = snprintf(path, sizeof path, "%s/mcpvet-report-XXXXXX", dir);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return NULL;
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return NULL;
+    unlink(path);
+    FILE *f = fdopen(fd, "w+b");
+    if (f == NULL)
+        close(fd);
+    return f;
+}
+
+static int spill_write(void *arg, const char *data, size_t len) {
+    spill *sp = arg;
+    if (sp->failed)
+        return -1;
+    if (sp->f == NULL && sp->mem.len + len > sp->mem_max) {
+        /* No temporary file to be had: stay in memory (same bytes). */
+        sp->f = temp_file();
+        if (sp->f != NULL) {
+            if (sp->mem.len > 0 && fwrite(sp->mem.data, 1, sp->mem.len, sp->f) != sp->mem.len)
+                sp->failed = true;
+            mv_buf_release(&sp->mem);
+            mv_buf_init(&sp->mem, NULL);
+        }
+    }
+    if (sp->f != NULL) {
+        if (len > 0 && fwrite(data, 1, len, sp->f) != len)
+            sp->failed = true;
+    } else {
+        mv_buf_append(&sp->mem, data, len);
+        sp->failed = sp->failed || sp->mem.failed;
+    }
+    return sp->failed ? -1 : 0;
+}
+
+/* Hand a spill's bytes to the report, in order. */
+static int spill_copy(mv_report_ctx *ctx, spill *sp) {
+    if (sp->f == NULL) {
+        mv_report_emit(ctx, sp->mem.data, sp->mem.len);
+        return MV_OK;
+    }
+    int rc = MV_OK;
+    char *chunk = malloc(SPILL_CHUNK);
+    if (chunk == NULL)
+        return MV_ENOMEM;
+    if (fflush(sp->f) != 0 || fseek(sp->f, 0, SEEK_SET) != 0) {
+        rc = MV_EIO;
+        goto done;
+    }
+    for (;;) {
+        size_t got = fread(chunk, 1, SPILL_CHUNK, sp->f);
+        if (got > 0)
+            mv_report_emit(ctx, chunk, got);
+        if (got < SPILL_CHUNK) {
+            if (ferror(sp->f))
+                rc = MV_EIO;
+            break;
+        }
+    }
+done:
+    free(chunk);
+    return rc;
+}
+
+/* The context every range and the finish render with. */
+static void ctx_init(mv_report_ctx *ctx, mv_report_stream *st, const mv_scan *s, mv_buf *out) {
+    memset(ctx, 0, sizeof *ctx);
+    ctx->scan = s;
+    ctx->registry = mv_scan_registry(s);
+    ctx->opts = &st->opts;
+    ctx->version = st->opts.version != NULL ? st->opts.version : MCPVET_VERSION;
+    ctx->fail_on = st->opts.fail_on < MV_VERDICT_REVIEW ? MV_VERDICT_QUARANTINE : st->opts.fail_on;
+    ctx->out = out;
+    ctx->alloc = out->alloc;
+    ctx->jobs = st->opts.jobs > 0 ? st->opts.jobs : 1;
+}
+
+int mv_report_stream_new(mv_report_stream **out, const mv_report_options *opts, mv_error *err) {
+    static const mv_report_options defaults = {0};
+    mv_report_stream *st = NULL;
+    if (out == NULL)
+        return mv_error_set(err, MV_EINVAL, "report: no stream");
+    *out = NULL;
+    if (opts == NULL)
+        opts = &defaults;
+    if (opts->format != MV_REPORT_TEXT && opts->format != MV_REPORT_JSON &&
+        opts->format != MV_REPORT_SARIF)
+        return mv_error_set(err, MV_EINVAL, "report: unknown format %d", (int)opts->format);
+    st = calloc(1, sizeof *st);
+    if (st == NULL)
+        return mv_error_set(err, MV_ENOMEM, "report: out of memory");
+    st->opts = *opts;
+    for (size_t i = 0; i < MV_TEXT_MAX_PASSES; i++) {
+        mv_buf_init(&st->parts[i].mem, NULL);
+        st->parts[i].mem_max = SPILL_MEM_MAX;
+    }
+    /* The writer as it stands inside the per-tool array: the structure
+     * around it is replayed into a scratch buffer (only depth and
+     * separators matter; the bytes are dropped). */
+    mv_buf_init(&st->w_buf, NULL);
+    mv_jw_init(&st->w, &st->w_buf);
+    mv_report_ctx ctx;
+    ctx_init(&ctx, st, NULL, &st->w_buf);
+    switch (opts->format) {
+    case MV_REPORT_JSON:
+        mv_jw_obj_begin(&st->w, NULL);
+        mv_jw_arr_begin(&st->w, "tools");
+        st->n_parts = 1;
+        break;
+    case MV_REPORT_SARIF:
+        mv_jw_obj_begin(&st->w, NULL);
+        mv_jw_arr_begin(&st->w, "runs");
+        mv_jw_obj_begin(&st->w, NULL);
+        mv_jw_arr_begin(&st->w, "results");
+        mv_report_sarif_rules_begin(&ctx, &st->rules);
+        st->n_parts = 1;
+        break;
+    case MV_REPORT_TEXT:
+    default:
+        st->n_parts = mv_report_text_passes(&ctx, st->passes);
+        break;
+    }
+    st->w_buf.len = 0;
+    *out = st;
+    return MV_OK;
+}
+
+void mv_report_stream_spill_limit(mv_report_stream *st, size_t bytes) {
+    for (size_t i = 0; st != NULL && i < MV_TEXT_MAX_PASSES; i++)
+        st->parts[i].mem_max = bytes;
+}
+
+void mv_report_stream_free(mv_report_stream *st) {
+    if (st == NULL)
+        return;
+    for (size_t i = 0; i < MV_TEXT_MAX_PASSES; i++) {
+        mv_buf_release(&st->parts[i].mem);
+        if (st->parts[i].f != NULL)
+            fclose(st->parts[i].f);
+    }
+    mv_buf_release(&st->w_buf);
+    free(st);
+}
+
+/* What the opening parts need from this range's findings. */
+static void accumulate(mv_report_stream *st, const mv_report_ctx *ctx, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++) {
+        const mv_finding *f = mv_scan_finding(ctx->scan, i);
+        if (f == NULL)
+            continue;
+        if (st->opts.format == MV_REPORT_SARIF)
+            mv_report_sarif_rules_add(&st->rules, f);
+        for (uint32_t k = 0; k < f->n_failed_checks; k++) {
+            const char *id = f->failed_checks[k];
+            bool again = false;
+            for (uint32_t j = 0; j < k && !again; j++)
+                again = strcmp(f->failed_checks[j], id) == 0;
+            if (again)
+                continue;
+            size_t c = 0;
+            while (c < st->n_failed && strcmp(st->failed_ids[c], id) != 0)
+                c++;
+            if (c == st->n_failed && st->n_failed < MV_SARIF_MAX_RULES)
+                st->failed_ids[st->n_failed++] = id;
+            if (c < st->n_failed)
+                st->failed_counts[c]++;
+        }
+        if (st->opts.format == MV_REPORT_TEXT)
+            for (size_t p = 0; p < st->n_parts; p++)
+                if (mv_report_text_in_pass(ctx, f, &st->passes[p]))
+                    st->pending[p] = !mv_report_text_has_block(ctx, f);
+    }
+}
+
+int mv_report_stream_add(mv_report_stream *st, const mv_scan *s, size_t begin, size_t end,
+                         mv_error *err) {
+    int rc = MV_OK;
+    mv_buf staging;
+    mv_report_ctx ctx;
+    mv_buf_init(&staging, NULL);
+    memset(&ctx, 0, sizeof ctx);
+    if (st == NULL || s == NULL || st->broken || begin != st->next || end < begin) {
+        rc = mv_error_set(err, MV_EINVAL, "report: ranges must come in order, once");
+        goto done;
+    }
+    ctx_init(&ctx, st, s, &staging);
+    ctx.arena = mv_arena_new(ctx.alloc, 0);
+    if (ctx.arena == NULL) {
+        rc = mv_error_set(err, MV_ENOMEM, "report: out of memory");
+        goto done;
+    }
+    accumulate(st, &ctx, begin, end);
+    for (size_t p = 0; p < st->n_parts && rc == MV_OK; p++) {
+        ctx.write = spill_write;
+        ctx.write_arg = &st->parts[p];
+        if (st->opts.format == MV_REPORT_JSON) {
+            st->w.b = &staging;
+            rc = mv_report_ranges_span(&ctx, &st->w, begin, end, mv_report_json_tools, NULL);
+        } else if (st->opts.format == MV_REPORT_SARIF) {
+            st->w.b = &staging;
+            rc = mv_report_ranges_span(&ctx, &st->w, begin, end, mv_report_sarif_results,
+                                       &st->rules);
+        } else {
+            rc =
+                mv_report_ranges_span(&ctx, NULL, begin, end, mv_report_text_range, &st->passes[p]);
+        }
+        if (rc == MV_OK && (ctx.failed || staging.failed))
+            rc = MV_ENOMEM;
+        if (rc == MV_OK)
+            mv_report_flush(&ctx, true);
+        if (rc == MV_OK && ctx.write_failed)
+            rc = st->parts[p].mem.failed ? MV_ENOMEM : MV_EIO;
+    }
+    st->w.b = &st->w_buf;
+    if (rc != MV_OK) {
+        mv_error_set(err, rc, "report: %s",
+                     rc == MV_EIO ? "cannot write the report's temporary file" : mv_strerror(rc));
+        goto done;
+    }
+    st->next = end;
+done:
+    if (rc != MV_OK && st != NULL)
+        st->broken = true;
+    mv_arena_free(ctx.arena);
+    mv_free(ctx.alloc, ctx.source_mem, ctx.source_mem_size);
+    mv_buf_release(&staging);
+    return rc;
+}
+
+int mv_report_stream_finish(mv_report_stream *st, const mv_scan *s, mv_report_write_fn write,
+                            void *arg, mv_error *err) {
+    int rc = MV_OK;
+    mv_buf staging;
+    mv_report_ctx ctx;
+    mv_jw w;
+    mv_buf_init(&staging, NULL);
+    memset(&ctx, 0, sizeof ctx);
+    if (st == NULL || s == NULL || write == NULL || st->broken) {
+        rc = mv_error_set(err, MV_EINVAL, "report: no stream, scan or sink");
+        goto done;
+    }
+    ctx_init(&ctx, st, s, &staging);
+    ctx.coverage = mv_scan_coverage(s);
+    if (ctx.registry == NULL || ctx.coverage == NULL || st->next != mv_scan_finding_count(s)) {
+        rc = mv_error_set(err, MV_EINVAL, "report: the scan has not been run");
+        goto done;
+    }
+    ctx.summary = mv_scan_summarize(s);
+    ctx.write = write;
+    ctx.write_arg = arg;
+    ctx.failed_count_ids = st->failed_ids;
+    ctx.failed_counts = st->failed_counts;
+    ctx.n_failed_counts = st->n_failed;
+    ctx.arena = mv_arena_new(ctx.alloc, 0);
+    if (ctx.arena == NULL) {
+        rc = MV_ENOMEM;
+        goto render_done;
+    }
+    mv_jw_init(&w, ctx.out);
+    switch (st->opts.format) {
+    case MV_REPORT_JSON:
+    case MV_REPORT_SARIF:
+        if (st->opts.format == MV_REPORT_JSON) {
+            mv_report_json_head(&ctx, &w);
+        } else {
+            mv_report_sarif_rules_end(&ctx, &st->rules);
+            mv_report_sarif_head(&ctx, &w, &st->rules);
+        }
+        if ((rc = spill_copy(&ctx, &st->parts[0])) != MV_OK)
+            goto render_done;
+        /* The array holds what the ranges wrote. */
+        w.has_items[w.depth] = st->w.has_items[st->w.depth];
+        rc = st->opts.format == MV_REPORT_JSON ? mv_report_json_tail(&ctx, &w)
+                                               : mv_report_sarif_tail(&ctx, &w);
+        break;
+    case MV_REPORT_TEXT:
+    default:
+        mv_report_text_head(&ctx);
+        for (size_t p = 0; p < st->n_parts && rc == MV_OK; p++) {
+            rc = spill_copy(&ctx, &st->parts[p]);
+            if (st->pending[p])
+                mv_buf_putc(ctx.out, '\n');
+        }
+        if (rc == MV_OK)
+            rc = mv_report_text_tail(&ctx);
+        break;
+    }
+render_done:
+    if (rc == MV_OK && (ctx.failed || staging.failed))
+        rc = MV_ENOMEM;
+    if (rc == MV_OK)
+        mv_report_flush(&ctx, true);
+    if (rc == MV_OK && ctx.write_failed)
+        rc = MV_EIO;
+    if (rc != MV_OK)
+        mv_error_set(err, rc, "report: %s",
+                     rc == MV_EIO && !ctx.write_failed ? "cannot read the report's temporary file"
+                                                       : mv_strerror(rc));
+done:
+    mv_arena_free(ctx.arena);
+    mv_free(ctx.alloc, ctx.source_mem, ctx.source_mem_size);
+    mv_buf_release(&staging);
+    return rc;
+}

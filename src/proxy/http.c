@@ -461,6 +461,14 @@ int mv_proxy_http_session_open(void *ctx, void **session) {
     gc.log = h->log;
     gc.clock = h->o.clock;
     gc.clock_arg = h->o.clock_arg;
+    /* Results under --results warn are scanned by a worker of the
+     * session's guard, which records each finding holding h->mu, the
+     * mutex this file holds around every guard call (guard.c, "Results
+     * off the relay's thread"). */
+    gc.scan_queue = h->o.scan_queue == 0  ? MV_PROXY_DEFAULT_SCAN_QUEUE
+                    : h->o.scan_queue < 0 ? 0
+                                          : h->o.scan_queue;
+    gc.lock = &h->mu;
     mv_error_clear(&err);
     lock(h);
     rc = px_guard_new(&s->g, &gc, &err);
@@ -500,6 +508,10 @@ void mv_proxy_http_session_close(void *ctx, void *session) {
     if (s->t != NULL)
         s->t->ops->close(s->t, NULL); /* DELETE of the upstream session */
     if (s->g != NULL) {
+        /* Pending scans first, without h->mu: the worker records each one
+         * holding it. No request of this session runs any more, so none
+         * is queued meanwhile. */
+        px_guard_scans_finish(s->g);
         lock(h);
         uint64_t b, hi, r;
         px_guard_counts(s->g, &b, &hi, &r);

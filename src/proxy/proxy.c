@@ -469,10 +469,13 @@ static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root,
     p->fl[f - p->fl] = p->fl[--p->n_fl]; /* taken out; fl owns its strings now */
     p->out.len = 0;
     p->out.failed = 0;
-    /* --results warn never alters a result: the agent gets it before the
-     * scan, which only logs (a scan of a 64 KB text costs more than the
-     * rest of the round trip). The relay's own loop only; a session of
-     * the HTTP front hands its queue out after the call. */
+    /* --results warn never alters a result: the agent gets it first, and
+     * its scan (which only logs and notes) is queued for the guard's
+     * worker thread, so it delays neither this result nor the next
+     * message (a scan of a 64 KB text costs more than the rest of the
+     * round trip; guard.c, "Results off the relay's thread"). The relay's
+     * own loop only; a session without descriptors (px_session) hands its
+     * queue out after the call. */
     bool early =
         p->cq.fd >= 0 && p->o->results == MV_PROXY_RESULTS_WARN &&
         (fl.rq.kind == PX_RQ_CALL || fl.rq.kind == PX_RQ_PROMPT || fl.rq.kind == PX_RQ_READ);
@@ -774,8 +777,8 @@ static void run_loop(px *p) {
         if (p->sq.len > 0 && !p->input_closed && px_queue_flush(&p->sq) != 0)
             px_log(p->g, "the server no longer reads its input");
 
-        struct pollfd pf[5];
-        int idx[5] = {-1, -1, -1, -1, -1};
+        struct pollfd pf[7];
+        int idx[7] = {-1, -1, -1, -1, -1, -1, -1};
         nfds_t n = 0;
         if (!p->client_eof && p->sq.len < QUEUE_HIGH && p->n_hq < MAX_HELD) {
             idx[0] = (int)n;
@@ -797,6 +800,17 @@ static void run_loop(px *p) {
             idx[4] = (int)n;
             pf[n++] = (struct pollfd){p->srv_in, POLLOUT, 0};
         }
+        /* Finished result scans to record (their log lines and audit
+         * events are written on this thread), and the CLI's stop signal. */
+        int scans_fd = px_guard_scans_fd(p->g);
+        if (scans_fd >= 0) {
+            idx[5] = (int)n;
+            pf[n++] = (struct pollfd){scans_fd, POLLIN, 0};
+        }
+        if (p->o->stop_fd > 0) {
+            idx[6] = (int)n;
+            pf[n++] = (struct pollfd){p->o->stop_fd, POLLIN, 0};
+        }
         uint64_t wake = now + 1000;
         if (p->refreshing && p->refresh_deadline < wake)
             wake = p->refresh_deadline;
@@ -816,6 +830,13 @@ static void run_loop(px *p) {
             px_log(p->g, "poll failed: %s", strerror(errno));
             break;
         }
+        if (idx[6] >= 0 && pf[idx[6]].revents != 0) {
+            px_log(p->g, "stopping: told to by a signal");
+            p->outcome->stopped = true;
+            break;
+        }
+        if (idx[5] >= 0 && pf[idx[5]].revents != 0)
+            px_guard_scans_collect(p->g);
         if (idx[2] >= 0 && pf[idx[2]].revents != 0)
             copy_stderr(p);
         if (idx[1] >= 0 && pf[idx[1]].revents != 0)
@@ -860,6 +881,8 @@ static int px_setup(px *p, const mv_proxy_options *o, mv_proxy_outcome *out, mv_
     gc.log = o->log;
     gc.clock = o->clock;
     gc.clock_arg = o->clock_arg;
+    gc.scan_queue = o->scan_queue > 0 ? o->scan_queue : 0;
+    gc.lock = NULL; /* finished scans are recorded on the relay's thread */
     return px_guard_new(&p->g, &gc, err);
 }
 
@@ -890,6 +913,8 @@ static void fill_defaults(mv_proxy_options *o) {
         o->timeout_ms = MV_PROXY_DEFAULT_TIMEOUT_MS;
     if (o->list_timeout_ms == 0)
         o->list_timeout_ms = MV_PROXY_DEFAULT_LIST_TIMEOUT_MS;
+    if (o->scan_queue == 0)
+        o->scan_queue = MV_PROXY_DEFAULT_SCAN_QUEUE;
 }
 
 /* ------------------------------------------- without a loop (proxy_int.h) */
@@ -943,6 +968,10 @@ void px_session_oversize(px_session *s, const char *prefix, size_t len, bool fro
     r.prefix_len = len < PX_PREFIX ? len : PX_PREFIX;
     memcpy(r.prefix, prefix, r.prefix_len);
     oversize(&s->p, &r, from_client);
+}
+
+void px_session_settle(px_session *s) {
+    px_guard_scans_finish(s->p.g);
 }
 
 void px_session_take(px_session *s, bool to_client, mv_buf *out) {
@@ -1072,7 +1101,14 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
                 px_queue_flush(&p.cq);
         }
     }
+    /* Scans still pending are finished and logged before the relay ends
+     * (a side closed, or a stop signal). */
+    px_guard_scans_finish(p.g);
     out->server_status = p.server_status;
+    uint64_t queued = 0, inline_full = 0;
+    px_guard_scan_counts(p.g, &queued, &inline_full);
+    out->results_scanned_behind = queued;
+    out->results_scanned_inline = inline_full;
     px_guard_counts(p.g, &out->blocked_calls, &out->hidden_items, &out->result_findings);
 done:
     px_teardown(&p);

@@ -91,16 +91,17 @@ struct scan_job;
  * and written under mu; the others belong to the front's thread. */
 typedef struct scan_q {
     pthread_mutex_t mu;
-    pthread_cond_t work;   /* the worker waits for a job or stop */
-    struct scan_job *head; /* (mu) oldest job not yet recorded */
-    struct scan_job *tail; /* (mu) newest */
-    struct scan_job *next; /* (mu) oldest job the worker has not taken */
-    size_t n, bytes;       /* (mu) jobs in the list, their text bytes */
-    bool stop;             /* (mu) the worker ends once it has taken every job */
-    bool signalled;        /* (mu) a byte waits on wake */
-    bool started;          /* the worker thread exists */
-    bool start_failed;     /* logged once */
-    bool behind;           /* the queue was full (logged once per run) */
+    pthread_cond_t work;       /* the worker waits for a job or stop */
+    struct scan_job *head;     /* (mu) oldest job not yet recorded */
+    struct scan_job *tail;     /* (mu) newest */
+    struct scan_job *next;     /* (mu) oldest job the worker has not taken */
+    size_t n, bytes;           /* (mu) jobs in the list, their text bytes */
+    size_t peak_n, peak_bytes; /* (mu) the most n and bytes ever were */
+    bool stop;                 /* (mu) the worker ends once it has taken every job */
+    bool signalled;            /* (mu) a byte waits on wake */
+    bool started;              /* the worker thread exists */
+    bool start_failed;         /* logged once */
+    uint64_t behind_next;      /* log the next full queue at this many inline scans */
     pthread_t thread;
     int wake[2]; /* cfg.lock NULL: the worker's "finished scans wait" */
 } scan_q;
@@ -1724,7 +1725,11 @@ static void *scan_worker(void *arg) {
         } else {
             pthread_mutex_lock(&q->mu);
             j->done = true;
-            if (!q->signalled) {
+            /* A clean result has nothing to record: it only gives its
+             * place back at the next collect (the next result, or the
+             * end), without waking the relay. */
+            bool findings = j->rc != MV_OK || j->n_hidden > 0 || j->n_payload > 0;
+            if (findings && !q->signalled) {
                 char b = 1;
                 q->signalled = write(q->wake[1], &b, 1) == 1;
             }
@@ -1788,13 +1793,16 @@ static bool scans_submit(px_guard *g, px_result_kind kind, const char *name, siz
     /* Only the worker changes the queue meanwhile, and it only empties it:
      * a queue found with room still has room below. */
     if (full) {
-        if (!q->behind)
-            px_log(g,
-                   "the result scanner is behind (%zu results waiting); results are scanned on "
-                   "the relay's thread until it catches up",
-                   waiting);
-        q->behind = true;
+        /* Logged at the 1st, 10th, 100th ... such result: a flood cannot
+         * flood the log. */
         g->scans_inline++;
+        if (g->scans_inline >= q->behind_next) {
+            px_log(g,
+                   "the result scanner is behind (%zu results waiting): this result and "
+                   "%llu so far were scanned on the relay's thread after they were passed on",
+                   waiting, (unsigned long long)g->scans_inline - 1);
+            q->behind_next = g->scans_inline * 10;
+        }
         return false;
     }
     scan_job *j = malloc(sizeof(*j) + s->n * sizeof(mv_str) + bytes + 1);
@@ -1818,7 +1826,6 @@ static bool scans_submit(px_guard *g, px_result_kind kind, const char *name, siz
     }
     j->n = s->n;
     j->bytes = bytes;
-    q->behind = false;
     g->scans_queued++;
     pthread_mutex_lock(&q->mu);
     if (q->tail != NULL)
@@ -1830,6 +1837,10 @@ static bool scans_submit(px_guard *g, px_result_kind kind, const char *name, siz
         q->next = j;
     q->n++;
     q->bytes += bytes;
+    if (q->n > q->peak_n)
+        q->peak_n = q->n;
+    if (q->bytes > q->peak_bytes)
+        q->peak_bytes = q->bytes;
     pthread_cond_signal(&q->work);
     pthread_mutex_unlock(&q->mu);
     return true;
@@ -1886,9 +1897,13 @@ void px_guard_scans_finish(px_guard *g) {
     px_guard_scans_collect(g); /* cfg.lock set: the worker recorded them */
 }
 
-void px_guard_scan_counts(const px_guard *g, uint64_t *queued, uint64_t *inline_full) {
-    *queued = g->scans_queued;
-    *inline_full = g->scans_inline;
+void px_guard_scan_stats(px_guard *g, px_scan_stats *out) {
+    out->queued = g->scans_queued;
+    out->inline_full = g->scans_inline;
+    pthread_mutex_lock(&g->sq.mu);
+    out->peak_jobs = g->sq.peak_n;
+    out->peak_bytes = g->sq.peak_bytes;
+    pthread_mutex_unlock(&g->sq.mu);
 }
 
 int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,

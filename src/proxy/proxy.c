@@ -1105,10 +1105,10 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
      * (a side closed, or a stop signal). */
     px_guard_scans_finish(p.g);
     out->server_status = p.server_status;
-    uint64_t queued = 0, inline_full = 0;
-    px_guard_scan_counts(p.g, &queued, &inline_full);
-    out->results_scanned_behind = queued;
-    out->results_scanned_inline = inline_full;
+    px_scan_stats ss;
+    px_guard_scan_stats(p.g, &ss);
+    out->results_scanned_behind = ss.queued;
+    out->results_scanned_inline = ss.inline_full;
     px_guard_counts(p.g, &out->blocked_calls, &out->hidden_items, &out->result_findings);
 done:
     px_teardown(&p);

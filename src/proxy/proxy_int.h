@@ -263,8 +263,13 @@ int px_guard_instructions(px_guard *g, const mv_jv *text, bool *allow);
 int px_guard_scans_fd(const px_guard *g);
 void px_guard_scans_collect(px_guard *g);
 void px_guard_scans_finish(px_guard *g);
-/* Results scanned on the worker / inline because the queue was full. */
-void px_guard_scan_counts(const px_guard *g, uint64_t *queued, uint64_t *inline_full);
+/* Results queued for the worker, results scanned inline because the
+ * queue was full, and the most jobs and text bytes that ever waited. */
+typedef struct px_scan_stats {
+    uint64_t queued, inline_full;
+    size_t peak_jobs, peak_bytes;
+} px_scan_stats;
+void px_guard_scan_stats(px_guard *g, px_scan_stats *out);
 
 /* Whether the guard holds no usable store (logged once). */
 bool px_guard_store_ok(const px_guard *g);

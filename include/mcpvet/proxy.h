@@ -69,7 +69,7 @@ int mv_proxy_results_parse(mv_proxy_results *out, const char *s);
  * at most MV_PROXY_SCAN_QUEUE_BYTES of their text, one result of any size
  * always fits). When the queue is full the next result is scanned on the
  * relay's thread as before (after it was passed on), never skipped. */
-#define MV_PROXY_DEFAULT_SCAN_QUEUE 64
+#define MV_PROXY_DEFAULT_SCAN_QUEUE 256
 #define MV_PROXY_SCAN_QUEUE_BYTES (32u * 1024 * 1024)
 
 typedef struct mv_proxy_options {

@@ -76,9 +76,9 @@ typedef struct hsession {
     mv_proxy_http *h;
     px_guard *g;
     mv_mcp_transport *t;
-    mv_arena *carena, *sarena; /* the agent's message, the server's */
-    mv_buf in;                 /* the server's last message */
-    mv_buf meta;               /* params._meta of the agent's last request */
+    mv_arena *sarena; /* the server's message (the agent's: one per call) */
+    mv_buf in;        /* the server's last message */
+    mv_buf meta;      /* params._meta of the agent's last request */
     mv_buf scratch;
     char version[32]; /* the protocol version the server agreed to */
     unsigned next_internal;
@@ -442,11 +442,10 @@ int mv_proxy_http_session_open(void *ctx, void **session) {
     pthread_mutex_init(&s->smu, NULL);
     pthread_mutex_init(&s->tx, NULL);
     atomic_init(&s->stop_listen, false);
-    s->carena = mv_arena_new(NULL, 16 * 1024);
     s->sarena = mv_arena_new(NULL, 16 * 1024);
     s->oarena = mv_arena_new(NULL, 4 * 1024);
     s->larena = mv_arena_new(NULL, 4 * 1024);
-    if (s->carena == NULL || s->sarena == NULL || s->oarena == NULL || s->larena == NULL)
+    if (s->sarena == NULL || s->oarena == NULL || s->larena == NULL)
         goto fail;
     px_guard_config gc;
     memset(&gc, 0, sizeof(gc));
@@ -521,7 +520,6 @@ void mv_proxy_http_session_close(void *ctx, void *session) {
         px_guard_free(s->g);
         unlock(h);
     }
-    mv_arena_free(s->carena);
     mv_arena_free(s->sarena);
     mv_arena_free(s->oarena);
     mv_arena_free(s->larena);
@@ -547,35 +545,8 @@ static void forward_only(hsession *s, const char *msg, size_t len, const mv_jv *
                method != NULL ? "notification" : "response", fail.reason);
 }
 
-/* A message that expects no reply: parsed in an arena of its own, since
- * it may arrive while a request of the session holds the session's. */
-static void handle_noreply(hsession *s, const char *msg, size_t len) {
-    mv_arena *a = mv_arena_new(NULL, 4 * 1024);
-    const mv_jv *root = NULL;
-    mv_jerror je;
-    if (a == NULL)
-        return;
-    if (mv_json_parse(&root, a, NULL, msg, len, &je) == MV_OK && mv_jis_object(root))
-        forward_only(s, msg, len, mv_jobject_get(root, "method"));
-    else
-        px_log(s->g, "a message of the agent that is not strict JSON was not passed on");
-    mv_arena_free(a);
-}
-
-/* Whether a message (text) is a request, by its tree's top level. */
-static bool text_is_request(const char *msg, size_t len) {
-    mv_arena *a = mv_arena_new(NULL, 4 * 1024);
-    const mv_jv *root = NULL;
-    mv_jerror je;
-    bool r = a != NULL && mv_json_parse(&root, a, NULL, msg, len, &je) == MV_OK &&
-             mv_jis_object(root) && mv_jis_string(mv_jobject_get(root, "method")) &&
-             mv_jobject_get(root, "id") != NULL;
-    mv_arena_free(a);
-    return r;
-}
-
 static void handle_request(mv_proxy_http *h, hsession *s, const char *msg, size_t len,
-                           mv_buf *reply);
+                           const mv_jv *root, mv_buf *reply);
 
 void mv_proxy_http_handle(void *ctx, void *session, const char *msg, size_t len, mv_buf *reply) {
     mv_proxy_http_handle_streamed(ctx, session, msg, len, reply, NULL);
@@ -585,13 +556,26 @@ void mv_proxy_http_handle_streamed(void *ctx, void *session, const char *msg, si
                                    mv_buf *reply, void *stream) {
     mv_proxy_http *h = ctx;
     hsession *s = session;
-    if (!text_is_request(msg, len)) {
-        handle_noreply(s, msg, len);
+    /* One strict parse per message, in an arena of this call: a message
+     * that expects no reply may arrive while a request of the session is
+     * running (requests are serialised per session, nothing else is). */
+    mv_arena *a = mv_arena_new(NULL, 16 * 1024);
+    const mv_jv *root = NULL;
+    mv_jerror je;
+    if (a == NULL)
         return;
+    if (mv_json_parse(&root, a, NULL, msg, len, &je) != MV_OK || !mv_jis_object(root)) {
+        px_log(s->g, "a message of the agent that is not strict JSON was not passed on");
+    } else if (!mv_jis_string(mv_jobject_get(root, "method")) ||
+               mv_jobject_get(root, "id") == NULL) {
+        /* A notification, or the agent's answer to a server request. */
+        forward_only(s, msg, len, mv_jobject_get(root, "method"));
+    } else {
+        s->post_st = stream;
+        handle_request(h, s, msg, len, root, reply);
+        s->post_st = NULL;
     }
-    s->post_st = stream;
-    handle_request(h, s, msg, len, reply);
-    s->post_st = NULL;
+    mv_arena_free(a);
 }
 
 void mv_proxy_http_stream_open(void *ctx, void *session, void *stream) {
@@ -621,34 +605,17 @@ void mv_proxy_http_stream_close(void *ctx, void *session, void *stream) {
     listener_stop(s);
 }
 
+/* A request of the agent (`root` its tree: an object with a string method
+ * and an id), its reply appended to `reply`. */
 static void handle_request(mv_proxy_http *h, hsession *s, const char *msg, size_t len,
-                           mv_buf *reply) {
-    const mv_jv *root = NULL;
-    mv_jerror je;
+                           const mv_jv *root, mv_buf *reply) {
     mv_buf idt;
     mv_buf want;
     size_t reply_start = reply->len;
     mv_buf_init(&idt, NULL);
     mv_buf_init(&want, NULL);
-    mv_arena_reset(s->carena);
-    if (mv_json_parse(&root, s->carena, NULL, msg, len, &je) != MV_OK) {
-        char m[600];
-        snprintf(m, sizeof m, "Parse error: mcpvet proxy accepts strict JSON only (%s)",
-                 je.message);
-        px_write_error(reply, NULL, 0, -32700, m);
-        goto done;
-    }
-    if (!mv_jis_object(root)) {
-        px_write_error(reply, NULL, 0, -32600,
-                       "mcpvet proxy: send JSON-RPC messages one by one, not as a batch");
-        goto done;
-    }
     const mv_jv *method = mv_jobject_get(root, "method");
     const mv_jv *idv = mv_jobject_get(root, "id");
-    if (!mv_jis_string(method) || idv == NULL) {
-        forward_only(s, msg, len, method);
-        goto done;
-    }
     mv_json_write(&idt, idv);
     if (!id_key(idv, &want) || idt.failed) {
         px_write_error(reply, idt.failed ? NULL : idt.data, idt.len, -32600,

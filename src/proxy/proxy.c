@@ -1109,6 +1109,12 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
     px_guard_scan_stats(p.g, &ss);
     out->results_scanned_behind = ss.queued;
     out->results_scanned_inline = ss.inline_full;
+    if (ss.inline_full > 0)
+        px_log(p.g,
+               "the result scanner fell behind: %llu of %llu results under --results warn were "
+               "scanned on the relay's thread (--scan-queue %d)",
+               (unsigned long long)ss.inline_full, (unsigned long long)(ss.inline_full + ss.queued),
+               o.scan_queue);
     px_guard_counts(p.g, &out->blocked_calls, &out->hidden_items, &out->result_findings);
 done:
     px_teardown(&p);

@@ -1304,17 +1304,23 @@ static size_t piece_len(const char *s, size_t len, size_t max) {
     return n > 0 ? n : max;
 }
 
-/* The objects of a result that carry text the model reads, and the array
- * they belong to:
- *   tools/call      result.content[i] of type "text" (and the "resource" of
- *                   an embedded resource item)
+/* The strings of a result (or of a server's request) that carry text the
+ * model reads, the objects holding them, and the array a strip marker goes
+ * to:
+ *   tools/call      result.content[i].text of type "text" (and the
+ *                   "resource" of an embedded resource item)
  *   prompts/get     result.messages[i].content (one object or an array)
- *   resources/read  result.contents[i]
- * Each holder has a string member "text". */
+ *   resources/read  result.contents[i].text
+ *   sampling/createMessage (a request of the server)
+ *                   params.messages[i].content (one object or an array),
+ *                   params.systemPrompt
+ *   elicitation/create (a request of the server)
+ *                   params.message */
 typedef struct text_slots {
     const mv_jv **holder;
+    const mv_jv **text; /* the string, a member of holder[i] */
     size_t n, cap;
-    const mv_jv *array; /* where a strip marker is appended */
+    const mv_jv *array; /* where a strip marker is appended (results only) */
 } text_slots;
 
 static bool jv_is_lit(const mv_jv *v, const char *lit) {
@@ -1322,8 +1328,9 @@ static bool jv_is_lit(const mv_jv *v, const char *lit) {
     return mv_jis_string(v) && mv_jstring_len(v) == n && memcmp(mv_jstring(v), lit, n) == 0;
 }
 
-static int slots_add(text_slots *s, const mv_jv *holder) {
-    if (!mv_jis_object(holder) || !mv_jis_string(mv_jobject_get(holder, "text")))
+static int slots_add_key(text_slots *s, const mv_jv *holder, const char *key) {
+    const mv_jv *text = mv_jobject_get(holder, key);
+    if (!mv_jis_object(holder) || !mv_jis_string(text))
         return MV_OK;
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 8;
@@ -1331,10 +1338,30 @@ static int slots_add(text_slots *s, const mv_jv *holder) {
         if (g == NULL)
             return MV_ENOMEM;
         s->holder = g;
+        g = realloc(s->text, cap * sizeof(*g));
+        if (g == NULL)
+            return MV_ENOMEM;
+        s->text = g;
         s->cap = cap;
     }
-    s->holder[s->n++] = holder;
+    s->holder[s->n] = holder;
+    s->text[s->n++] = text;
     return MV_OK;
+}
+
+static int slots_add(text_slots *s, const mv_jv *holder) {
+    return slots_add_key(s, holder, "text");
+}
+
+static void slots_free(text_slots *s) {
+    free(s->holder);
+    free(s->text);
+}
+
+/* The requests of the server whose text the guard scans: what the agent's
+ * client shows a person or hands to a model. */
+static bool request_kind(px_result_kind kind) {
+    return kind == PX_REQUEST_SAMPLING || kind == PX_REQUEST_ELICIT;
 }
 
 /* A content block (tools/call content item, prompt message content). */
@@ -1363,6 +1390,20 @@ static int collect_slots(text_slots *s, px_result_kind kind, const mv_jv *result
             else
                 rc = slots_block(s, c);
         }
+    } else if (kind == PX_REQUEST_SAMPLING) {
+        const mv_jv *msgs = mv_jobject_get(result, "messages");
+        for (size_t i = 0; i < mv_jarray_size(msgs) && rc == MV_OK; i++) {
+            const mv_jv *c = mv_jobject_get(mv_jarray_get(msgs, i), "content");
+            if (mv_jis_array(c))
+                for (size_t k = 0; k < mv_jarray_size(c) && rc == MV_OK; k++)
+                    rc = slots_block(s, mv_jarray_get(c, k));
+            else
+                rc = slots_block(s, c);
+        }
+        if (rc == MV_OK)
+            rc = slots_add_key(s, result, "systemPrompt");
+    } else if (kind == PX_REQUEST_ELICIT) {
+        rc = slots_add_key(s, result, "message");
     } else {
         s->array = mv_jobject_get(result, "contents");
         for (size_t i = 0; i < mv_jarray_size(s->array) && rc == MV_OK; i++)
@@ -1373,7 +1414,8 @@ static int collect_slots(text_slots *s, px_result_kind kind, const mv_jv *result
     return rc;
 }
 
-static const char *const result_methods[] = {"tools/call", "prompts/get", "resources/read"};
+static const char *const result_methods[] = {"tools/call", "prompts/get", "resources/read",
+                                             "sampling/createMessage", "elicitation/create"};
 
 const char *px_result_method(px_result_kind kind) {
     return result_methods[kind];
@@ -1387,6 +1429,13 @@ typedef struct strip_ctx {
     const char *marker; /* JSON text of the item to append */
     size_t removed;
 } strip_ctx;
+
+static bool strip_flagged(const strip_ctx *c, const mv_jv *v) {
+    for (size_t i = 0; i < c->s->n; i++)
+        if (c->s->text[i] == v)
+            return c->flag[i];
+    return false;
+}
 
 static void write_stripped(mv_buf *out, const mv_jv *v, strip_ctx *c) {
     if (mv_jis_array(v)) {
@@ -1404,13 +1453,20 @@ static void write_stripped(mv_buf *out, const mv_jv *v, strip_ctx *c) {
         mv_buf_putc(out, ']');
         return;
     }
+    if (mv_jis_string(v) && strip_flagged(c, v)) {
+        mv_buf clean;
+        mv_buf_init(&clean, NULL);
+        c->removed += strip_hidden(&clean, mv_jstring(v), mv_jstring_len(v));
+        mv_buf_json_string(out, clean.data != NULL ? clean.data : "", clean.len);
+        if (clean.failed)
+            out->failed = 1;
+        mv_buf_release(&clean);
+        return;
+    }
     if (!mv_jis_object(v)) {
         mv_json_write(out, v);
         return;
     }
-    bool flagged = false;
-    for (size_t i = 0; i < c->s->n && !flagged; i++)
-        flagged = c->s->holder[i] == v && c->flag[i];
     mv_buf_putc(out, '{');
     for (uint32_t i = 0; i < v->n; i++) {
         const mv_jm *m = &v->u.members[i];
@@ -1418,18 +1474,7 @@ static void write_stripped(mv_buf *out, const mv_jv *v, strip_ctx *c) {
             mv_buf_putc(out, ',');
         mv_buf_json_string(out, m->key, m->key_len);
         mv_buf_putc(out, ':');
-        if (flagged && m->key_len == 4 && memcmp(m->key, "text", 4) == 0 &&
-            mv_jis_string(&m->value)) {
-            mv_buf clean;
-            mv_buf_init(&clean, NULL);
-            c->removed += strip_hidden(&clean, mv_jstring(&m->value), mv_jstring_len(&m->value));
-            mv_buf_json_string(out, clean.data != NULL ? clean.data : "", clean.len);
-            if (clean.failed)
-                out->failed = 1;
-            mv_buf_release(&clean);
-        } else {
-            write_stripped(out, &m->value, c);
-        }
+        write_stripped(out, &m->value, c);
     }
     mv_buf_putc(out, '}');
 }
@@ -1588,15 +1633,21 @@ static void findings_words(mv_buf *what, size_t n_hidden, size_t n_payload) {
 static void record_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
                           int scan_rc, const char *scan_why, size_t n_hidden, size_t n_payload) {
     const char *method = px_result_method(kind);
+    bool request = request_kind(kind);
     qname q;
+    /* What was scanned, as the log names it. */
+    char subject[sizeof q.s + 64];
+    if (request)
+        snprintf(subject, sizeof subject, "the server's %s request", method);
+    else
+        snprintf(subject, sizeof subject, "the result of %s %s", method,
+                 quoted(&q, name, name_len));
     if (scan_rc == MV_ENOMEM) {
-        px_log(g, "out of memory: the result of %s %s was passed on unscanned", method,
-               quoted(&q, name, name_len));
+        px_log(g, "out of memory: %s was passed on unscanned", subject);
         return;
     }
     if (scan_rc != MV_OK) {
-        px_log(g, "cannot scan the result of %s %s (%s); passed on", method,
-               quoted(&q, name, name_len), scan_why);
+        px_log(g, "cannot scan %s (%s); passed on", subject, scan_why);
         return;
     }
     if (n_hidden == 0 && n_payload == 0)
@@ -1607,19 +1658,21 @@ static void record_result(px_guard *g, px_result_kind kind, const char *name, si
     mv_buf_init(&nt, NULL);
     findings_words(&what, n_hidden, n_payload);
     mv_proxy_results mode = g->cfg.results;
-    const char *action = mode == MV_PROXY_RESULTS_BLOCK ? "withheld (--results block)"
+    const char *action = mode == MV_PROXY_RESULTS_BLOCK
+                             ? (request ? "refused (--results block): the server gets an error"
+                                        : "withheld (--results block)")
                          : mode == MV_PROXY_RESULTS_STRIP && n_hidden > 0
                              ? "hidden characters removed (--results strip)"
                              : "passed on unchanged (--results warn)";
-    px_log(g, "the result of %s %s carries %s; %s", method, quoted(&q, name, name_len),
-           what.failed ? "findings" : what.data, action);
-    mv_buf_printf(&nt, "%s result carries %s; %s", method, what.failed ? "findings" : what.data,
-                  action);
+    px_log(g, "%s carries %s; %s", subject, what.failed ? "findings" : what.data, action);
+    mv_buf_printf(&nt, "%s %s carries %s; %s", method, request ? "request of the server" : "result",
+                  what.failed ? "findings" : what.data, action);
     px_list nl = kind == PX_RESULT_CALL     ? PX_TOOLS
                  : kind == PX_RESULT_PROMPT ? PX_PROMPTS
                                             : PX_RESOURCES;
+    /* A request of the server belongs to no tool: a server-level event. */
     if (!nt.failed)
-        note(g, nl, name, name_len, nt.data);
+        note(g, nl, request ? NULL : name, request ? 0 : name_len, nt.data);
     mv_buf_release(&nt);
     mv_buf_release(&what);
 }
@@ -1784,7 +1837,7 @@ static bool scans_submit(px_guard *g, px_result_kind kind, const char *name, siz
         px_guard_scans_collect(g); /* frees the places of finished scans */
     size_t bytes = name_len;
     for (size_t i = 0; i < s->n; i++)
-        bytes += mv_jstring_len(mv_jobject_get(s->holder[i], "text"));
+        bytes += mv_jstring_len(s->text[i]);
     pthread_mutex_lock(&q->mu);
     size_t waiting = q->n;
     bool full = q->n >= (size_t)g->cfg.scan_queue ||
@@ -1817,7 +1870,7 @@ static bool scans_submit(px_guard *g, px_result_kind kind, const char *name, siz
     j->name_len = name_len;
     at += name_len;
     for (size_t i = 0; i < s->n; i++) {
-        const mv_jv *text = mv_jobject_get(s->holder[i], "text");
+        const mv_jv *text = s->text[i];
         size_t len = mv_jstring_len(text);
         if (len > 0)
             memcpy(at, mv_jstring(text), len);
@@ -1908,7 +1961,7 @@ void px_guard_scan_stats(px_guard *g, px_scan_stats *out) {
 
 int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
                     const mv_jv *root, mv_buf *out) {
-    const mv_jv *result = mv_jobject_get(root, "result");
+    const mv_jv *result = mv_jobject_get(root, request_kind(kind) ? "params" : "result");
     text_slots s;
     mv_str *texts = NULL;
     mv_error err;
@@ -1933,7 +1986,7 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
         goto done;
     }
     for (size_t i = 0; i < s.n; i++) {
-        const mv_jv *text = mv_jobject_get(s.holder[i], "text");
+        const mv_jv *text = s.text[i];
         texts[i] = (mv_str){mv_jstring(text), mv_jstring_len(text)};
     }
     rc = scan_texts(g->results_engine, g->rarena, texts, s.n, hidden, payload, &n_hidden,
@@ -1946,7 +1999,25 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
         goto done;
     }
     mv_proxy_results mode = g->cfg.results;
-    if (mode == MV_PROXY_RESULTS_BLOCK) {
+    if (mode == MV_PROXY_RESULTS_BLOCK && request_kind(kind)) {
+        /* The agent never sees it; the server gets an error for it. */
+        mv_buf what, msgt;
+        mv_buf_init(&what, NULL);
+        mv_buf_init(&msgt, NULL);
+        findings_words(&what, n_hidden, n_payload);
+        mv_buf_printf(&msgt,
+                      "mcpvet proxy withheld this %s request from the client: it carries %s, "
+                      "which can smuggle instructions to the model.",
+                      px_result_method(kind), what.failed ? "findings" : what.data);
+        mv_buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
+        mv_json_write(out, mv_jobject_get(root, "id"));
+        mv_buf_puts(out, ",\"error\":{\"code\":-32000,\"message\":");
+        mv_buf_json_string(out, msgt.data != NULL ? msgt.data : "", msgt.len);
+        mv_buf_puts(out, "}}");
+        mv_buf_release(&msgt);
+        mv_buf_release(&what);
+        rc = out->failed ? MV_ENOMEM : 2;
+    } else if (mode == MV_PROXY_RESULTS_BLOCK) {
         mv_buf what, msgt;
         mv_buf_init(&what, NULL);
         mv_buf_init(&msgt, NULL);
@@ -1998,7 +2069,7 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
         rc = out->failed ? MV_ENOMEM : 1;
     }
 done:
-    free(s.holder);
+    slots_free(&s);
     free(texts);
     free(hidden);
     free(payload);

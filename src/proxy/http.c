@@ -192,10 +192,39 @@ static void relay_started(hsession *s, const char *text, size_t len, const mv_jv
     mv_proxy_http *h = s->h;
     const mv_jv *method = mv_jobject_get(root, "method");
     bool request = mv_jobject_get(root, "id") != NULL;
+    mv_buf alt;
+    mv_buf_init(&alt, NULL);
     if (!request) {
         lock(h);
         px_guard_notification(s->g, method);
         unlock(h);
+    } else if (px_server_request_scanned(root)) {
+        /* Sampling and elicitation: their text scanned per --results, as
+         * over stdio (message.c). */
+        lock(h);
+        int r = px_guard_server_request(s->g, root, &alt);
+        unlock(h);
+        if (r == 1 && !alt.failed) {
+            text = alt.data;
+            len = alt.len;
+        } else if (r != 0) {
+            if (r != 2 || alt.failed) {
+                mv_buf id;
+                mv_buf_init(&id, NULL);
+                mv_json_write(&id, mv_jobject_get(root, "id"));
+                alt.len = 0;
+                alt.failed = 0;
+                px_write_error(&alt, id.failed ? NULL : id.data, id.len, -32603,
+                               "mcpvet proxy: out of memory");
+                mv_buf_release(&id);
+            }
+            mv_mcp_failure fail;
+            memset(&fail, 0, sizeof(fail));
+            if (!alt.failed)
+                (void)send_noreply(s, alt.data, alt.len, NULL, &fail);
+            mv_buf_release(&alt);
+            return;
+        }
     }
     int rc = -1;
     if (h->o.stream_send != NULL) {
@@ -210,6 +239,7 @@ static void relay_started(hsession *s, const char *text, size_t len, const mv_jv
     }
     if (rc != 0 && request)
         answer_server_request(s, root);
+    mv_buf_release(&alt);
 }
 
 /* Parse what the server started; false when it is not one strict JSON

@@ -504,6 +504,42 @@ done:
     mv_buf_release(&json);
 }
 
+/* A request of the server for the agent's client: sampling and
+ * elicitation have their text scanned per --results first (under warn the
+ * agent gets it before the scan, as a result); a refused one gets an error
+ * back instead of reaching the agent. */
+static void relay_server_request(px *p, const char *line, size_t len, const mv_jv *root) {
+    bool early = p->cq.fd >= 0 && p->o->results == MV_PROXY_RESULTS_WARN;
+    if (early)
+        send_client(p, line, len);
+    p->out.len = 0;
+    p->out.failed = 0;
+    int r = px_guard_server_request(p->g, root, &p->out);
+    if (early) {
+        if (r < 0)
+            px_log(p->g, "out of memory: a request of the server was passed on unscanned");
+    } else if (r == 1 && !p->out.failed) {
+        send_client(p, p->out.data, p->out.len);
+    } else if (r == 2 && !p->out.failed) {
+        send_server(p, p->out.data, p->out.len);
+    } else if (r != 0) {
+        /* Not known to be clean: refused (strip and block fail closed). */
+        mv_buf id;
+        mv_buf_init(&id, NULL);
+        mv_json_write(&id, mv_jobject_get(root, "id"));
+        p->out.len = 0;
+        p->out.failed = 0;
+        px_write_error(&p->out, id.failed ? NULL : id.data, id.len, -32603,
+                       "mcpvet proxy: out of memory");
+        if (!p->out.failed)
+            send_server(p, p->out.data, p->out.len);
+        mv_buf_release(&id);
+        px_log(p->g, "out of memory: a request of the server was refused");
+    } else {
+        send_client(p, line, len);
+    }
+}
+
 static void garbage(px *p, const char *what) {
     if (++p->garbage <= GARBAGE_LOG_MAX)
         px_log(p->g, "dropped a message from the server: %s%s", what,
@@ -557,11 +593,11 @@ static void handle_server_line(px *p, const char *line, size_t len) {
         for (size_t i = 0; i < root->n && plain; i++) {
             const mv_jv *e = &root->u.items[i];
             const mv_jv *m = mv_jobject_get(e, "method");
-            if (m == NULL)
+            if (m == NULL || px_server_request_scanned(e))
                 plain = false;
-            else
-                px_guard_notification(p->g, m);
         }
+        for (size_t i = 0; i < root->n && plain; i++)
+            px_guard_notification(p->g, mv_jobject_get(&root->u.items[i], "method"));
         if (plain) {
             send_client(p, line, len);
             return;
@@ -575,7 +611,12 @@ static void handle_server_line(px *p, const char *line, size_t len) {
             if (el.failed)
                 break;
             if (mv_jobject_get(e, "method") != NULL) {
-                send_client(p, el.data, el.len);
+                if (mv_jobject_get(e, "id") == NULL) {
+                    px_guard_notification(p->g, mv_jobject_get(e, "method"));
+                    send_client(p, el.data, el.len);
+                } else {
+                    relay_server_request(p, el.data, el.len, e);
+                }
                 continue;
             }
             /* Re-parse the element on its own: handle_reply needs its tree
@@ -590,8 +631,11 @@ static void handle_server_line(px *p, const char *line, size_t len) {
     }
     const mv_jv *method = mv_jobject_get(root, "method");
     if (method != NULL) {
-        if (mv_jobject_get(root, "id") == NULL)
-            px_guard_notification(p->g, method);
+        if (mv_jobject_get(root, "id") != NULL) {
+            relay_server_request(p, line, len, root);
+            return;
+        }
+        px_guard_notification(p->g, method);
         send_client(p, line, len);
         return;
     }

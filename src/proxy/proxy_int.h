@@ -224,7 +224,12 @@ void px_guard_list_failed(px_guard *g, px_list list, const char *why);
 typedef enum px_result_kind {
     PX_RESULT_CALL = 0, /* tools/call: result.content[] */
     PX_RESULT_PROMPT,   /* prompts/get: result.messages[].content */
-    PX_RESULT_READ      /* resources/read: result.contents[] */
+    PX_RESULT_READ,     /* resources/read: result.contents[] */
+    /* Requests the server makes of the agent's client, scanned the same
+     * way (px_guard_server_request): */
+    PX_REQUEST_SAMPLING, /* sampling/createMessage: params.messages[].content,
+                            params.systemPrompt */
+    PX_REQUEST_ELICIT    /* elicitation/create: params.message */
 } px_result_kind;
 
 const char *px_result_method(px_result_kind kind);
@@ -236,10 +241,23 @@ const char *px_result_method(px_result_kind kind);
  * is recorded).
  * `name` is the tool or prompt name or the resource URI (for the log and
  * the audit event). Returns 0 (out untouched: pass the original), 1 (out
- * holds the replacement message for the agent), or MV_ENOMEM. `root` is
+ * holds the replacement message for the agent), 2 (only for the requests
+ * of the server under block: out holds the error reply for the server),
+ * or MV_ENOMEM. `root` is
  * the tree of the whole response. */
 int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
                     const mv_jv *root, mv_buf *out);
+
+/* A request the server makes of the agent's client (`root` its tree) whose
+ * text the guard scans like a result, per --results: sampling/createMessage
+ * (its messages' text and system prompt) and elicitation/create (its
+ * message). Returns 0 (pass the original bytes; under warn the scan may
+ * still be pending), 1 (`out` holds the request to pass instead: hidden
+ * characters removed), 2 (`out` holds the error reply for the server; the
+ * agent gets nothing) or MV_ENOMEM. Other messages: 0. */
+int px_guard_server_request(px_guard *g, const mv_jv *root, mv_buf *out);
+/* Whether px_guard_server_request scans this message. */
+bool px_server_request_scanned(const mv_jv *root);
 
 /* The instructions of an initialize (or server/discover) result (`text`
  * the "instructions" member, NULL when there is none): decided like a list

@@ -3,7 +3,7 @@
 
 Two numbers from issue 13 ("cpu/call" is the proxy's relay thread only;
 "inline" counts results whose scan the worker could not take, so the
-relay scanned them itself):
+relay scanned them itself; BENCH_PROXY_LISTS=0 skips the lists):
   - pass-through overhead: N tools/call round trips of an echo tool, against
     the server directly and through the proxy; p50 and p99 of each and
     their difference (target: p99 overhead under 0.5 ms for messages under
@@ -184,6 +184,8 @@ def main():
         print("%8d  %9.1f %9.1f  %9.1f %9.1f  %10.1f %10.1f  %9s  %6d" % (
             size, d50, d99, p50, p99, p50 - d50, p99 - d99,
             "%.1f" % cpu if cpu is not None else "-", inline_scans(log)))
+    if os.environ.get("BENCH_PROXY_LISTS", "1") == "0":
+        return
     print()
     print("== tools/list of 100 tools through the proxy (milliseconds; scan + store; "
           "cpu/wait: the proxy's own time on a CPU / waiting for one, p50)")

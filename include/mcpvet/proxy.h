@@ -12,8 +12,13 @@
  *   notifications/tools/list_changed
  *       passed on; the next call first lists the tools again, so a rug pull
  *       in the middle of a session is caught even if the agent never lists
- *   tools/call results
- *       text content scanned for hidden characters and decoded payloads
+ *   tools/call results (and prompts/get, resources/read)
+ *       text content scanned for hidden characters and decoded payloads;
+ *       under --results warn on a worker thread after the result was
+ *       passed on (a bounded queue: scan_queue below)
+ *   sampling/createMessage, elicitation/create (requests of the server)
+ *       their text scanned the same way (warn: logged; strip; block:
+ *       the server gets an error, the agent nothing)
  *   everything else
  *       passed on byte for byte
  *

@@ -1923,10 +1923,12 @@ void px_guard_scans_collect(px_guard *g) {
     }
     if (q->head == NULL)
         q->tail = NULL;
-    char buf[64];
-    while (read(q->wake[0], buf, sizeof buf) > 0) {
+    if (q->signalled) { /* the pipe holds the worker's one byte */
+        char buf[64];
+        while (read(q->wake[0], buf, sizeof buf) > 0) {
+        }
+        q->signalled = false;
     }
-    q->signalled = false;
     pthread_mutex_unlock(&q->mu);
     while (first != NULL) {
         scan_job *j = first;

@@ -72,9 +72,12 @@ int mv_proxy_results_parse(mv_proxy_results *out, const char *s);
 #define MV_PROXY_DEFAULT_LIST_TIMEOUT_MS 30000u
 /* Results under --results warn waiting for the scan worker at most (and
  * at most MV_PROXY_SCAN_QUEUE_BYTES of their text, one result of any size
- * always fits). When the queue is full the next result is scanned on the
- * relay's thread as before (after it was passed on), never skipped. */
-#define MV_PROXY_DEFAULT_SCAN_QUEUE 256
+ * always fits): the bytes bound the memory, the count only many small
+ * results (a job costs ~100 bytes besides its text); a loaded machine can
+ * keep the worker off a CPU for tens of milliseconds. When the queue is
+ * full the next result is scanned on the relay's thread as before (after
+ * it was passed on), never skipped. */
+#define MV_PROXY_DEFAULT_SCAN_QUEUE 4096
 #define MV_PROXY_SCAN_QUEUE_BYTES (32u * 1024 * 1024)
 
 typedef struct mv_proxy_options {

@@ -63,7 +63,7 @@ void mv_cli_proxy_usage(FILE *f) {
           "      --max-message BYTES  longest message either way (default 16777216)\n"
           "      --scan-queue N    under --results warn a result is passed on at once\n"
           "                        and scanned by a worker thread; at most N results\n"
-          "                        (and 32 MiB of their text) wait for it (default 256);\n"
+          "                        (and 32 MiB of their text) wait for it (default 4096);\n"
           "                        when full, a result is scanned on the relay's thread\n"
           "                        after it was passed on, never skipped; 0: no worker\n"
           "      --config FILE     with --name: take the server from this client config\n"

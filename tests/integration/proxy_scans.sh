@@ -115,14 +115,19 @@ fi
 if grep -q "^rc=0 " "$TMP/out"; then ok; else bad "SIGTERM ends the proxy with 0 ($(cat "$TMP/out"))"; fi
 if grep -qF "stopping: told to by a signal" "$TMP/log"; then ok; else bad "the stop is logged"; fi
 relayed=$(sed -n 's/.* results=//p' "$TMP/out")
+# Every result that reached the agent was scanned and logged; a result the
+# proxy took from the server may still have been scanned without reaching
+# the agent (its last write at exit is bounded), never more than the six.
 n=$(count "$TMP/log" "$WARN_LINE")
-if [ -n "$relayed" ] && [ "$relayed" -ge 1 ] && [ "$n" -eq "$relayed" ]; then ok; else
+if [ -n "$relayed" ] && [ "$relayed" -ge 1 ] && [ "$n" -ge "$relayed" ] && [ "$n" -le 6 ]; then
+    ok
+else
     bad "every result relayed before the stop is logged before exit ($n logged, ${relayed:-?} relayed)"
 fi
 "$MCPVET" security history fx echo --store "$TMP/s.db" --limit 0 >"$TMP/hist" 2>&1
-n=$(count "$TMP/hist" "proxy fx/echo: $NOTE")
-if [ "$n" -eq "${relayed:-0}" ]; then ok; else
-    bad "every result relayed before the stop is an audit event ($n of ${relayed:-?})"
+m=$(count "$TMP/hist" "proxy fx/echo: $NOTE")
+if [ "$m" -eq "$n" ]; then ok; else
+    bad "every logged result is an audit event before exit ($m events, $n log lines)"
 fi
 
 # ------------------------------------------- no worker; a clean result

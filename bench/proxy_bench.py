@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Benchmark of `mcpvet proxy` (bench/proxy.sh, part of `make bench`).
 
-Two numbers from issue 13:
+Two numbers from issue 13 ("cpu/call" is the proxy's relay thread only;
+"inline" counts results whose scan the worker could not take, so the
+relay scanned them itself; BENCH_PROXY_LISTS=0 skips the lists):
   - pass-through overhead: N tools/call round trips of an echo tool, against
     the server directly and through the proxy; p50 and p99 of each and
     their difference (target: p99 overhead under 0.5 ms for messages under
@@ -114,6 +116,19 @@ def sched_delta(a, b):
     return None if a is None or b is None else ((b[0] - a[0]) / 1e6, (b[1] - a[1]) / 1e6)
 
 
+def inline_scans(log):
+    """Results the proxy scanned on its relay's thread (its scan worker's
+    queue was full), from the log's closing line; 0 when there is none."""
+    try:
+        with open(log, encoding="utf-8") as f:
+            for line in f:
+                if "the result scanner fell behind: " in line:
+                    return int(line.split("fell behind: ")[1].split()[0])
+    except OSError:
+        pass
+    return 0
+
+
 def pct(v, q):
     s = sorted(v)
     return s[min(len(s) - 1, int(q * len(s)))]
@@ -134,8 +149,9 @@ def main():
                "--name", "bench", "--"]
     print("== proxy pass-through: tools/call round trip, %d calls per size "
           "(microseconds; proxy = through mcpvet proxy)" % calls)
-    print("%8s  %9s %9s  %9s %9s  %10s %10s  %9s" % ("bytes", "direct50", "direct99", "proxy50",
-                                                     "proxy99", "over50", "over99", "cpu/call"))
+    print("%8s  %9s %9s  %9s %9s  %10s %10s  %9s  %6s" % (
+        "bytes", "direct50", "direct99", "proxy50", "proxy99", "over50", "over99", "cpu/call",
+        "inline"))
     # Text like a tool's output (words, numbers, punctuation); BENCH_PROXY_TEXT=y
     # uses one repeated letter instead (a worst case for payload.decoded,
     # which must try it as base64).
@@ -145,7 +161,11 @@ def main():
         text = (word * (size // len(word) + 1))[:size]
         res = {}
         cpu = None
-        for label, argv in (("direct", server + ["1"]), ("proxy", proxied + server + ["1"])):
+        # A log of its own per size: its last line says how many results
+        # the scan worker could not take (scanned on the relay's thread).
+        log = os.path.join(tmp, "log-%d" % size)
+        sized = [mcpvet, "proxy", "--store", store, "--log", log, "--name", "bench", "--"]
+        for label, argv in (("direct", server + ["1"]), ("proxy", sized + server + ["1"])):
             c = Client(argv)
             c.init()
             c.req("tools/list")
@@ -161,9 +181,11 @@ def main():
             res[label] = v
         d50, d99 = pct(res["direct"], .5), pct(res["direct"], .99)
         p50, p99 = pct(res["proxy"], .5), pct(res["proxy"], .99)
-        print("%8d  %9.1f %9.1f  %9.1f %9.1f  %10.1f %10.1f  %9s" % (
+        print("%8d  %9.1f %9.1f  %9.1f %9.1f  %10.1f %10.1f  %9s  %6d" % (
             size, d50, d99, p50, p99, p50 - d50, p99 - d99,
-            "%.1f" % cpu if cpu is not None else "-"))
+            "%.1f" % cpu if cpu is not None else "-", inline_scans(log)))
+    if os.environ.get("BENCH_PROXY_LISTS", "1") == "0":
+        return
     print()
     print("== tools/list of 100 tools through the proxy (milliseconds; scan + store; "
           "cpu/wait: the proxy's own time on a CPU / waiting for one, p50)")

@@ -26,19 +26,43 @@ import proxy_bench  # noqa: E402
 
 def argv(mcpvet, cg, extra, tools, tmp=None):
     tmp = tmp or tempfile.mkdtemp()
-    vg = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg] if cg else []
+    # One output per thread (OUT-01 the relay, OUT-02 the result scanner
+    # when it ran): the relay's count is what delays the next message.
+    vg = ["valgrind", "--tool=callgrind", "--separate-threads=yes",
+          "--callgrind-out-file=" + cg] if cg else []
     return (vg + extra +
             [mcpvet, "proxy", "--store", os.path.join(tmp, "store.db"), "--log",
              os.path.join(tmp, "log"), "--name", "bench", "--", sys.executable,
              os.path.join(HERE, "proxy_bench.py"), "--serve", str(tools)])
 
 
-def total(path):
+def summary(path):
     with open(path, encoding="utf-8") as f:
         for line in f:
             if line.startswith("summary:"):
                 return int(line.split()[1])
     raise SystemExit("no summary in " + path)
+
+
+def threads(path):
+    """{thread number: instructions} of a run with --separate-threads."""
+    d = os.path.dirname(path) or "."
+    base = os.path.basename(path)
+    out = {}
+    for name in os.listdir(d):
+        if name.startswith(base + "-") and name[len(base) + 1:].isdigit():
+            out[int(name[len(base) + 1:])] = summary(os.path.join(d, name))
+    if not out:
+        out[1] = summary(path)
+    return out
+
+
+def total(path):
+    return sum(threads(path).values())
+
+
+def relay(path):
+    return threads(path)[1]
 
 
 def one_list(mcpvet, cg, extra, tmp):
@@ -64,7 +88,7 @@ def first_list(mcpvet, out, steady):
 def calls(mcpvet, out, size, n):
     word = "Order 1042 shipped to Paris on 2026-03-14, status: delivered. "
     text = (word * (size // len(word) + 1))[:size]
-    res = {}
+    res, rel = {}, {}
     for k in (0, n):
         cg = "%s.%d" % (out, k)
         c = proxy_bench.Client(argv(mcpvet, cg, [], 1))
@@ -74,8 +98,9 @@ def calls(mcpvet, out, size, n):
             c.req("tools/call", {"name": "echo", "arguments": {"text": text}})
         c.close()
         res[k] = total(cg)
-    print("tools/call of %d bytes: %d instructions per round trip" %
-          (size, (res[n] - res[0]) // n))
+        rel[k] = relay(cg)
+    print("tools/call of %d bytes: %d instructions per round trip, %d of them on the relay's "
+          "thread" % (size, (res[n] - res[0]) // n, (rel[n] - rel[0]) // n))
 
 
 def main():

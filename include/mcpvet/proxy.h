@@ -12,8 +12,13 @@
  *   notifications/tools/list_changed
  *       passed on; the next call first lists the tools again, so a rug pull
  *       in the middle of a session is caught even if the agent never lists
- *   tools/call results
- *       text content scanned for hidden characters and decoded payloads
+ *   tools/call results (and prompts/get, resources/read)
+ *       text content scanned for hidden characters and decoded payloads;
+ *       under --results warn on a worker thread after the result was
+ *       passed on (a bounded queue: scan_queue below)
+ *   sampling/createMessage, elicitation/create (requests of the server)
+ *       their text scanned the same way (warn: logged; strip; block:
+ *       the server gets an error, the agent nothing)
  *   everything else
  *       passed on byte for byte
  *
@@ -65,6 +70,15 @@ int mv_proxy_results_parse(mv_proxy_results *out, const char *s);
 #define MV_PROXY_DEFAULT_MAX_MESSAGE (16ull * 1024 * 1024)
 #define MV_PROXY_DEFAULT_TIMEOUT_MS 300000u
 #define MV_PROXY_DEFAULT_LIST_TIMEOUT_MS 30000u
+/* Results under --results warn waiting for the scan worker at most (and
+ * at most MV_PROXY_SCAN_QUEUE_BYTES of their text, one result of any size
+ * always fits): the bytes bound the memory, the count only many small
+ * results (a job costs ~100 bytes besides its text); a loaded machine can
+ * keep the worker off a CPU for tens of milliseconds. When the queue is
+ * full the next result is scanned on the relay's thread as before (after
+ * it was passed on), never skipped. */
+#define MV_PROXY_DEFAULT_SCAN_QUEUE 4096
+#define MV_PROXY_SCAN_QUEUE_BYTES (32u * 1024 * 1024)
 
 typedef struct mv_proxy_options {
     mv_proxy_policy policy;
@@ -99,6 +113,15 @@ typedef struct mv_proxy_options {
     /* Clock for the store (seconds since the epoch); NULL = time(). */
     int64_t (*clock)(void *arg);
     void *clock_arg;
+    /* Results under --results warn waiting for the scan worker thread:
+     * 0 = MV_PROXY_DEFAULT_SCAN_QUEUE, negative = no worker (each result
+     * is scanned on the relay's thread right after it was passed on). */
+    int scan_queue;
+    /* When > 0 (0, the zeroed default, is never a stop channel): readable
+     * means stop (the CLI's SIGTERM/SIGINT handler writes to it). The
+     * session ends as when the agent closes it: requests in flight are
+     * answered, pending scans are logged, the server is ended. */
+    int stop_fd;
 } mv_proxy_options;
 
 /* What ended the session. */
@@ -108,6 +131,11 @@ typedef struct mv_proxy_outcome {
     int server_status;                  /* its exit status when known, else -1 */
     uint64_t messages_in, messages_out; /* from and to the agent */
     uint64_t blocked_calls, hidden_items, result_findings;
+    bool stopped; /* ended by stop_fd */
+    /* Results under --results warn scanned by the worker after they were
+     * passed on, and those scanned on the relay's thread because the
+     * worker's queue was full. */
+    uint64_t results_scanned_behind, results_scanned_inline;
 } mv_proxy_outcome;
 
 /*
@@ -155,6 +183,8 @@ typedef struct mv_proxy_http_options {
      * streams at once (0 = 32) and bytes waiting per stream (0 = 4 MiB). */
     unsigned max_streams;
     size_t stream_queue_bytes;
+    /* As mv_proxy_options.scan_queue, per agent session. */
+    int scan_queue;
 } mv_proxy_http_options;
 
 /* 0, MV_EINVAL (no name, not an http/sse server) or MV_ENOMEM. A store that

@@ -14,9 +14,12 @@
  * 2 bad usage, or the server could not be started.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "mcpvet/config.h"
@@ -58,6 +61,11 @@ void mv_cli_proxy_usage(FILE *f) {
           "      --timeout SECONDS answer requests in flight with an error when the\n"
           "                        server is silent this long (default 300)\n"
           "      --max-message BYTES  longest message either way (default 16777216)\n"
+          "      --scan-queue N    under --results warn a result is passed on at once\n"
+          "                        and scanned by a worker thread; at most N results\n"
+          "                        (and 32 MiB of their text) wait for it (default 4096);\n"
+          "                        when full, a result is scanned on the relay's thread\n"
+          "                        after it was passed on, never skipped; 0: no worker\n"
           "      --config FILE     with --name: take the server from this client config\n"
           "                        (its identity in the store is the one `mcpvet scan`\n"
           "                        gives that entry; a remote entry brings its URL and\n"
@@ -100,6 +108,48 @@ void mv_cli_proxy_usage(FILE *f) {
           f);
 }
 
+/* The stop channel of the stdio relay: the signal handler writes a byte
+ * (write is async-signal-safe), mv_proxy_run polls the read end. */
+static int stop_pipe[2] = {-1, -1};
+static struct sigaction stop_old[3];
+static const int stop_signals[3] = {SIGTERM, SIGINT, SIGHUP};
+
+static void on_stop_signal(int sig) {
+    int saved = errno;
+    char b = (char)sig;
+    if (stop_pipe[1] >= 0)
+        (void)!write(stop_pipe[1], &b, 1);
+    errno = saved;
+}
+
+static int stop_pipe_open(void) {
+    if (pipe(stop_pipe) != 0) {
+        stop_pipe[0] = stop_pipe[1] = -1;
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        fcntl(stop_pipe[i], F_SETFD, FD_CLOEXEC);
+        fcntl(stop_pipe[i], F_SETFL, fcntl(stop_pipe[i], F_GETFL) | O_NONBLOCK);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaction(stop_signals[i], &sa, &stop_old[i]);
+    return 0;
+}
+
+static void stop_pipe_close(void) {
+    if (stop_pipe[0] < 0)
+        return;
+    for (int i = 0; i < 3; i++)
+        sigaction(stop_signals[i], &stop_old[i], NULL);
+    close(stop_pipe[0]);
+    close(stop_pipe[1]);
+    stop_pipe[0] = stop_pipe[1] = -1;
+}
+
 /* The command's base name, the default server name. */
 static const char *base_name(const char *cmd) {
     const char *s = strrchr(cmd, '/');
@@ -115,7 +165,8 @@ int mv_cli_proxy(int argc, char **argv) {
     mv_cli_list configs;
     bool install = false, uninstall = false, dry_run = false;
     double timeout = 0;
-    unsigned long long max_message = 0, max_streams = 0, stream_queue = 0;
+    unsigned long long max_message = 0, max_streams = 0, stream_queue = 0, scan_queue = 0;
+    bool scan_queue_set = false;
     int first_cmd = -1, code = MV_EXIT_USAGE;
     FILE *log = NULL;
     memset(&configs, 0, sizeof(configs));
@@ -158,7 +209,8 @@ int mv_cli_proxy(int argc, char **argv) {
             goto done;
         } else if (strcmp(a, "--config") == 0 || strcmp(a, "--timeout") == 0 ||
                    strcmp(a, "--max-message") == 0 || strcmp(a, "--header") == 0 ||
-                   strcmp(a, "--max-streams") == 0 || strcmp(a, "--stream-queue") == 0) {
+                   strcmp(a, "--max-streams") == 0 || strcmp(a, "--stream-queue") == 0 ||
+                   strcmp(a, "--scan-queue") == 0) {
             if (i + 1 >= argc) {
                 mv_cli_error("proxy: %s needs a value", a);
                 goto done;
@@ -169,6 +221,10 @@ int mv_cli_proxy(int argc, char **argv) {
                     mv_cli_error("out of memory");
                     goto done;
                 }
+            } else if (strcmp(a, "--scan-queue") == 0) {
+                if (mv_cli_parse_count("proxy: --scan-queue", v, 65536, &scan_queue) != 0)
+                    goto done;
+                scan_queue_set = true;
             } else if (strcmp(a, "--max-streams") == 0) {
                 if (mv_cli_parse_count("proxy: --max-streams", v, 4096, &max_streams) != 0)
                     goto done;
@@ -364,6 +420,7 @@ int mv_cli_proxy(int argc, char **argv) {
         ho.timeout_ms = timeout > 0 ? (uint32_t)(timeout * 1000.0 + 0.5) : 0;
         ho.max_streams = (unsigned)max_streams;
         ho.stream_queue_bytes = (size_t)stream_queue;
+        ho.scan_queue = !scan_queue_set ? 0 : scan_queue == 0 ? -1 : (int)scan_queue;
         code = mv_cli_proxy_serve(&ho, listen != NULL ? listen : "127.0.0.1:0", log);
         goto done;
     }
@@ -413,15 +470,22 @@ int mv_cli_proxy(int argc, char **argv) {
     o.log = log;
     o.max_message_bytes = max_message;
     o.timeout_ms = timeout > 0 ? (uint32_t)(timeout * 1000.0 + 0.5) : 0;
+    o.scan_queue = !scan_queue_set ? 0 : scan_queue == 0 ? -1 : (int)scan_queue;
     if (o.name[0] == '\0') {
         free(own);
         mv_cli_error("proxy: --name must not be empty");
         goto done;
     }
+    /* SIGTERM, SIGINT and SIGHUP end the session the way the agent
+     * closing it does (requests in flight answered, pending result scans
+     * logged, the server ended) instead of killing the relay mid-way. */
+    if (stop_pipe_open() == 0)
+        o.stop_fd = stop_pipe[0];
     mv_proxy_outcome out;
     mv_error err;
     mv_error_clear(&err);
     int rc = mv_proxy_run(&o, &out, &err);
+    stop_pipe_close();
     free(own);
     if (rc != MV_OK) {
         mv_cli_error("proxy: %s", err.message[0] ? err.message : mv_strerror(rc));

@@ -31,12 +31,16 @@
  */
 #include "proxy/proxy_int.h"
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <utf8proc.h>
 
 #include "json/writer.h"
@@ -80,6 +84,28 @@ typedef struct px_items {
     size_t n, cap;
 } px_items;
 
+struct scan_job;
+
+/* The queue of results waiting for the scan worker ("Results off the
+ * relay's thread" below says who owns what). Fields marked (mu) are read
+ * and written under mu; the others belong to the front's thread. */
+typedef struct scan_q {
+    pthread_mutex_t mu;
+    pthread_cond_t work;       /* the worker waits for a job or stop */
+    struct scan_job *head;     /* (mu) oldest job not yet recorded */
+    struct scan_job *tail;     /* (mu) newest */
+    struct scan_job *next;     /* (mu) oldest job the worker has not taken */
+    size_t n, bytes;           /* (mu) jobs in the list, their text bytes */
+    size_t peak_n, peak_bytes; /* (mu) the most n and bytes ever were */
+    bool stop;                 /* (mu) the worker ends once it has taken every job */
+    bool signalled;            /* (mu) a byte waits on wake */
+    bool started;              /* the worker thread exists */
+    bool start_failed;         /* logged once */
+    uint64_t behind_next;      /* log the next full queue at this many inline scans */
+    pthread_t thread;
+    int wake[2]; /* cfg.lock NULL: the worker's "finished scans wait" */
+} scan_q;
+
 struct px_guard {
     px_guard_config cfg;
     FILE *log;
@@ -111,6 +137,8 @@ struct px_guard {
     mv_pipeline *memo[PX_LIST_COUNT];
     mv_buf memo_doc[PX_LIST_COUNT];
     uint64_t scan_reuses;
+    scan_q sq; /* results off the relay's thread */
+    uint64_t scans_queued, scans_inline;
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -396,6 +424,9 @@ int px_guard_new(px_guard **out, const px_guard_config *cfg, mv_error *err) {
         return mv_error_set(err, MV_ENOMEM, "out of memory");
     g->cfg = *cfg;
     g->log = cfg->log != NULL ? cfg->log : stderr;
+    pthread_mutex_init(&g->sq.mu, NULL);
+    pthread_cond_init(&g->sq.work, NULL);
+    g->sq.wake[0] = g->sq.wake[1] = -1;
     g->store = cfg->store;
     mv_buf_init(&g->msg, NULL);
     for (int k = 0; k < PX_LIST_COUNT; k++)
@@ -422,6 +453,13 @@ int px_guard_new(px_guard **out, const px_guard_config *cfg, mv_error *err) {
 void px_guard_free(px_guard *g) {
     if (g == NULL)
         return;
+    /* Pending scans are recorded first: they need the store and the log. */
+    px_guard_scans_finish(g);
+    pthread_mutex_destroy(&g->sq.mu);
+    pthread_cond_destroy(&g->sq.work);
+    for (int i = 0; i < 2; i++)
+        if (g->sq.wake[i] >= 0)
+            close(g->sq.wake[i]);
     for (int k = 0; k < PX_LIST_COUNT; k++) {
         items_free(&g->cache[k]);
         items_free(&g->acc[k][0]);
@@ -1266,17 +1304,23 @@ static size_t piece_len(const char *s, size_t len, size_t max) {
     return n > 0 ? n : max;
 }
 
-/* The objects of a result that carry text the model reads, and the array
- * they belong to:
- *   tools/call      result.content[i] of type "text" (and the "resource" of
- *                   an embedded resource item)
+/* The strings of a result (or of a server's request) that carry text the
+ * model reads, the objects holding them, and the array a strip marker goes
+ * to:
+ *   tools/call      result.content[i].text of type "text" (and the
+ *                   "resource" of an embedded resource item)
  *   prompts/get     result.messages[i].content (one object or an array)
- *   resources/read  result.contents[i]
- * Each holder has a string member "text". */
+ *   resources/read  result.contents[i].text
+ *   sampling/createMessage (a request of the server)
+ *                   params.messages[i].content (one object or an array),
+ *                   params.systemPrompt
+ *   elicitation/create (a request of the server)
+ *                   params.message */
 typedef struct text_slots {
     const mv_jv **holder;
+    const mv_jv **text; /* the string, a member of holder[i] */
     size_t n, cap;
-    const mv_jv *array; /* where a strip marker is appended */
+    const mv_jv *array; /* where a strip marker is appended (results only) */
 } text_slots;
 
 static bool jv_is_lit(const mv_jv *v, const char *lit) {
@@ -1284,8 +1328,9 @@ static bool jv_is_lit(const mv_jv *v, const char *lit) {
     return mv_jis_string(v) && mv_jstring_len(v) == n && memcmp(mv_jstring(v), lit, n) == 0;
 }
 
-static int slots_add(text_slots *s, const mv_jv *holder) {
-    if (!mv_jis_object(holder) || !mv_jis_string(mv_jobject_get(holder, "text")))
+static int slots_add_key(text_slots *s, const mv_jv *holder, const char *key) {
+    const mv_jv *text = mv_jobject_get(holder, key);
+    if (!mv_jis_object(holder) || !mv_jis_string(text))
         return MV_OK;
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 8;
@@ -1293,10 +1338,30 @@ static int slots_add(text_slots *s, const mv_jv *holder) {
         if (g == NULL)
             return MV_ENOMEM;
         s->holder = g;
+        g = realloc(s->text, cap * sizeof(*g));
+        if (g == NULL)
+            return MV_ENOMEM;
+        s->text = g;
         s->cap = cap;
     }
-    s->holder[s->n++] = holder;
+    s->holder[s->n] = holder;
+    s->text[s->n++] = text;
     return MV_OK;
+}
+
+static int slots_add(text_slots *s, const mv_jv *holder) {
+    return slots_add_key(s, holder, "text");
+}
+
+static void slots_free(text_slots *s) {
+    free(s->holder);
+    free(s->text);
+}
+
+/* The requests of the server whose text the guard scans: what the agent's
+ * client shows a person or hands to a model. */
+static bool request_kind(px_result_kind kind) {
+    return kind == PX_REQUEST_SAMPLING || kind == PX_REQUEST_ELICIT;
 }
 
 /* A content block (tools/call content item, prompt message content). */
@@ -1325,6 +1390,20 @@ static int collect_slots(text_slots *s, px_result_kind kind, const mv_jv *result
             else
                 rc = slots_block(s, c);
         }
+    } else if (kind == PX_REQUEST_SAMPLING) {
+        const mv_jv *msgs = mv_jobject_get(result, "messages");
+        for (size_t i = 0; i < mv_jarray_size(msgs) && rc == MV_OK; i++) {
+            const mv_jv *c = mv_jobject_get(mv_jarray_get(msgs, i), "content");
+            if (mv_jis_array(c))
+                for (size_t k = 0; k < mv_jarray_size(c) && rc == MV_OK; k++)
+                    rc = slots_block(s, mv_jarray_get(c, k));
+            else
+                rc = slots_block(s, c);
+        }
+        if (rc == MV_OK)
+            rc = slots_add_key(s, result, "systemPrompt");
+    } else if (kind == PX_REQUEST_ELICIT) {
+        rc = slots_add_key(s, result, "message");
     } else {
         s->array = mv_jobject_get(result, "contents");
         for (size_t i = 0; i < mv_jarray_size(s->array) && rc == MV_OK; i++)
@@ -1335,7 +1414,8 @@ static int collect_slots(text_slots *s, px_result_kind kind, const mv_jv *result
     return rc;
 }
 
-static const char *const result_methods[] = {"tools/call", "prompts/get", "resources/read"};
+static const char *const result_methods[] = {"tools/call", "prompts/get", "resources/read",
+                                             "sampling/createMessage", "elicitation/create"};
 
 const char *px_result_method(px_result_kind kind) {
     return result_methods[kind];
@@ -1349,6 +1429,13 @@ typedef struct strip_ctx {
     const char *marker; /* JSON text of the item to append */
     size_t removed;
 } strip_ctx;
+
+static bool strip_flagged(const strip_ctx *c, const mv_jv *v) {
+    for (size_t i = 0; i < c->s->n; i++)
+        if (c->s->text[i] == v)
+            return c->flag[i];
+    return false;
+}
 
 static void write_stripped(mv_buf *out, const mv_jv *v, strip_ctx *c) {
     if (mv_jis_array(v)) {
@@ -1366,13 +1453,20 @@ static void write_stripped(mv_buf *out, const mv_jv *v, strip_ctx *c) {
         mv_buf_putc(out, ']');
         return;
     }
+    if (mv_jis_string(v) && strip_flagged(c, v)) {
+        mv_buf clean;
+        mv_buf_init(&clean, NULL);
+        c->removed += strip_hidden(&clean, mv_jstring(v), mv_jstring_len(v));
+        mv_buf_json_string(out, clean.data != NULL ? clean.data : "", clean.len);
+        if (clean.failed)
+            out->failed = 1;
+        mv_buf_release(&clean);
+        return;
+    }
     if (!mv_jis_object(v)) {
         mv_json_write(out, v);
         return;
     }
-    bool flagged = false;
-    for (size_t i = 0; i < c->s->n && !flagged; i++)
-        flagged = c->s->holder[i] == v && c->flag[i];
     mv_buf_putc(out, '{');
     for (uint32_t i = 0; i < v->n; i++) {
         const mv_jm *m = &v->u.members[i];
@@ -1380,18 +1474,7 @@ static void write_stripped(mv_buf *out, const mv_jv *v, strip_ctx *c) {
             mv_buf_putc(out, ',');
         mv_buf_json_string(out, m->key, m->key_len);
         mv_buf_putc(out, ':');
-        if (flagged && m->key_len == 4 && memcmp(m->key, "text", 4) == 0 &&
-            mv_jis_string(&m->value)) {
-            mv_buf clean;
-            mv_buf_init(&clean, NULL);
-            c->removed += strip_hidden(&clean, mv_jstring(&m->value), mv_jstring_len(&m->value));
-            mv_buf_json_string(out, clean.data != NULL ? clean.data : "", clean.len);
-            if (clean.failed)
-                out->failed = 1;
-            mv_buf_release(&clean);
-        } else {
-            write_stripped(out, &m->value, c);
-        }
+        write_stripped(out, &m->value, c);
     }
     mv_buf_putc(out, '}');
 }
@@ -1427,38 +1510,34 @@ static void strip_marker(mv_buf *b, px_result_kind kind, size_t removed, const t
     }
 }
 
-int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
-                    const mv_jv *root, mv_buf *out) {
-    const mv_jv *result = mv_jobject_get(root, "result");
-    const char *method = px_result_method(kind);
-    text_slots s;
+/* Scan the texts of a result (one per text item) with the results engine:
+ * hidden[i] / payload[i] say what item i carries. Uses only `e` (read-only
+ * after creation, shared by threads like any engine), `arena` (the
+ * caller's: the relay's rarena inline, the worker's own) and the texts:
+ * nothing else of the guard, so the worker may run it beside the relay.
+ * Returns 0, MV_ENOMEM, or another MV_E* with err set (the scan could not
+ * run). */
+static int scan_texts(const mv_engine *e, mv_arena *arena, const mv_str *texts, size_t n,
+                      bool *hidden, bool *payload, size_t *n_hidden, size_t *n_payload,
+                      mv_error *err) {
     mv_registry *reg = NULL;
     mv_scan *scan = NULL;
-    mv_error err;
-    int rc = MV_OK;
-    bool *hidden = NULL, *payload = NULL;
-    size_t n_hidden = 0, n_payload = 0;
     size_t *owner = NULL, n_pieces = 0, cap_pieces = 0;
-    memset(&s, 0, sizeof(s));
-    if (!mv_jis_object(result))
-        goto done;
-    if ((rc = collect_slots(&s, kind, result)) != MV_OK)
-        goto done;
-    if (s.n == 0)
-        goto done;
+    int rc = MV_OK;
+    *n_hidden = 0;
+    *n_payload = 0;
     /* One scanned "tool" per piece of text (its description), built
      * straight into the engine's registry: no JSON document to write and
      * parse again per result. */
-    mv_arena_reset(g->rarena);
+    mv_arena_reset(arena);
     reg = mv_registry_new(NULL);
     if (reg == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
-    for (size_t i = 0; i < s.n; i++) {
-        const mv_jv *text = mv_jobject_get(s.holder[i], "text");
-        const char *p = mv_jstring(text);
-        size_t left = mv_jstring_len(text);
+    for (size_t i = 0; i < n; i++) {
+        const char *p = texts[i].ptr;
+        size_t left = texts[i].len;
         do {
             size_t k = piece_len(p, left, RESULT_PIECE);
             if (n_pieces == cap_pieces) {
@@ -1471,9 +1550,9 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
                 owner = grown;
             }
             owner[n_pieces] = i;
-            mv_tool *t = mv_arena_calloc(g->rarena, 1, sizeof(*t));
-            mv_field *f = mv_arena_calloc(g->rarena, 2, sizeof(*f));
-            char *nm = mv_arena_alloc(g->rarena, 24);
+            mv_tool *t = mv_arena_calloc(arena, 1, sizeof(*t));
+            mv_field *f = mv_arena_calloc(arena, 2, sizeof(*f));
+            char *nm = mv_arena_alloc(arena, 24);
             if (t == NULL || f == NULL || nm == NULL) {
                 rc = MV_ENOMEM;
                 goto done;
@@ -1505,24 +1584,11 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
             left -= k;
         } while (left > 0);
     }
-    mv_error_clear(&err);
+    mv_error_clear(err);
     if ((rc = mv_registry_freeze(reg)) != MV_OK ||
-        (rc = mv_scan_new(&scan, g->results_engine, reg, &err)) != MV_OK ||
-        (rc = mv_scan_run(scan, 1, &err)) != MV_OK) {
-        if (rc != MV_ENOMEM) {
-            qname q;
-            px_log(g, "cannot scan the result of %s %s (%s); passed on", method,
-                   quoted(&q, name, name_len), err.message);
-            rc = MV_OK;
-        }
+        (rc = mv_scan_new(&scan, e, reg, err)) != MV_OK ||
+        (rc = mv_scan_run(scan, 1, err)) != MV_OK)
         goto done;
-    }
-    hidden = calloc(s.n, sizeof(*hidden));
-    payload = calloc(s.n, sizeof(*payload));
-    if (hidden == NULL || payload == NULL) {
-        rc = MV_ENOMEM;
-        goto done;
-    }
     for (size_t i = 0; i < mv_scan_finding_count(scan); i++) {
         const mv_finding *f = mv_scan_finding(scan, i);
         size_t piece = f->tool != NULL ? f->tool->source_index : i;
@@ -1533,50 +1599,431 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
                 continue;
             if (strcmp(f->signals[k].check_id, "unicode.hidden") == 0 && !hidden[owner[piece]]) {
                 hidden[owner[piece]] = true;
-                n_hidden++;
+                (*n_hidden)++;
             } else if (strcmp(f->signals[k].check_id, "payload.decoded") == 0 &&
                        !payload[owner[piece]]) {
                 payload[owner[piece]] = true;
-                n_payload++;
+                (*n_payload)++;
             }
         }
     }
-    if (n_hidden == 0 && n_payload == 0)
-        goto done;
+done:
+    free(owner);
+    mv_scan_free(scan);
+    mv_registry_free(reg);
+    return rc;
+}
 
-    g->result_findings++;
-    mv_buf what;
-    mv_buf_init(&what, NULL);
+/* What a result's scan found, as the log line and the audit event say it. */
+static void findings_words(mv_buf *what, size_t n_hidden, size_t n_payload) {
     if (n_hidden > 0)
-        mv_buf_printf(&what, "hidden characters (unicode.hidden) in %zu text item%s", n_hidden,
+        mv_buf_printf(what, "hidden characters (unicode.hidden) in %zu text item%s", n_hidden,
                       n_hidden == 1 ? "" : "s");
     if (n_payload > 0)
-        mv_buf_printf(&what, "%san encoded payload (payload.decoded) in %zu text item%s",
+        mv_buf_printf(what, "%san encoded payload (payload.decoded) in %zu text item%s",
                       n_hidden > 0 ? " and " : "", n_payload, n_payload == 1 ? "" : "s");
-    mv_proxy_results mode = g->cfg.results;
-    bool strip = mode == MV_PROXY_RESULTS_STRIP && n_hidden > 0;
-    const char *action = mode == MV_PROXY_RESULTS_BLOCK ? "withheld (--results block)"
-                         : strip ? "hidden characters removed (--results strip)"
-                                 : "passed on unchanged (--results warn)";
-    {
-        qname q;
-        px_log(g, "the result of %s %s carries %s; %s", method, quoted(&q, name, name_len),
-               what.failed ? "findings" : what.data, action);
-        mv_buf nt;
-        mv_buf_init(&nt, NULL);
-        mv_buf_printf(&nt, "%s result carries %s; %s", method, what.failed ? "findings" : what.data,
-                      action);
-        /* The audit event names the tool, prompt or resource it came from. */
-        px_list nl = kind == PX_RESULT_CALL     ? PX_TOOLS
-                     : kind == PX_RESULT_PROMPT ? PX_PROMPTS
-                                                : PX_RESOURCES;
-        if (!nt.failed)
-            note(g, nl, name, name_len, nt.data);
-        mv_buf_release(&nt);
+}
+
+/* Record a finished scan of a result: the log line, then the audit event
+ * (actor proxy, naming the tool, prompt or resource), and the counter:
+ * the same for a result scanned inline and one scanned by the worker. A
+ * scan that could not run is logged (the result was passed on). Touches
+ * the store, so it runs on the front's thread or under cfg.lock (see
+ * "Results off the relay's thread"). */
+static void record_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
+                          int scan_rc, const char *scan_why, size_t n_hidden, size_t n_payload) {
+    const char *method = px_result_method(kind);
+    bool request = request_kind(kind);
+    qname q;
+    /* What was scanned, as the log names it. */
+    char subject[sizeof q.s + 64];
+    if (request)
+        snprintf(subject, sizeof subject, "the server's %s request", method);
+    else
+        snprintf(subject, sizeof subject, "the result of %s %s", method,
+                 quoted(&q, name, name_len));
+    if (scan_rc == MV_ENOMEM) {
+        px_log(g, "out of memory: %s was passed on unscanned", subject);
+        return;
     }
-    if (mode == MV_PROXY_RESULTS_BLOCK) {
-        mv_buf msgt;
+    if (scan_rc != MV_OK) {
+        px_log(g, "cannot scan %s (%s); passed on", subject, scan_why);
+        return;
+    }
+    if (n_hidden == 0 && n_payload == 0)
+        return;
+    g->result_findings++;
+    mv_buf what, nt;
+    mv_buf_init(&what, NULL);
+    mv_buf_init(&nt, NULL);
+    findings_words(&what, n_hidden, n_payload);
+    mv_proxy_results mode = g->cfg.results;
+    const char *action = mode == MV_PROXY_RESULTS_BLOCK
+                             ? (request ? "refused (--results block): the server gets an error"
+                                        : "withheld (--results block)")
+                         : mode == MV_PROXY_RESULTS_STRIP && n_hidden > 0
+                             ? "hidden characters removed (--results strip)"
+                             : "passed on unchanged (--results warn)";
+    px_log(g, "%s carries %s; %s", subject, what.failed ? "findings" : what.data, action);
+    mv_buf_printf(&nt, "%s %s carries %s; %s", method, request ? "request of the server" : "result",
+                  what.failed ? "findings" : what.data, action);
+    px_list nl = kind == PX_RESULT_CALL     ? PX_TOOLS
+                 : kind == PX_RESULT_PROMPT ? PX_PROMPTS
+                                            : PX_RESOURCES;
+    /* A request of the server belongs to no tool: a server-level event. */
+    if (!nt.failed)
+        note(g, nl, request ? NULL : name, request ? 0 : name_len, nt.data);
+    mv_buf_release(&nt);
+    mv_buf_release(&what);
+}
+
+/* ------------------------------------------- results off the relay's thread
+ *
+ * --results warn never alters a result, so nothing the relay does next
+ * depends on its scan (~0.3 ms of CPU at 64 KB). The result is passed on
+ * at once and its texts are copied into a job for one worker thread per
+ * guard (started on the first such result, stopped by
+ * px_guard_scans_finish). strip and block still scan before relaying:
+ * they change or refuse the result.
+ *
+ * Ownership, which is what makes this correct without more locks:
+ *   - A job is owned by the submitting thread until it is linked into the
+ *     queue (under q->mu), then by the worker from the moment it takes it
+ *     (q->next moves past it, under q->mu) until it marks it done, then by
+ *     whoever records it, who unlinks and frees it.
+ *   - The worker reads the job, the results engine (never written after
+ *     creation; engines are shared by threads) and its own arena. It never
+ *     touches the store, the guard's counters or any other guard field;
+ *     the log is written only by record_result, never by the scan.
+ *   - Recording (record_result: log line, audit event, counter) touches
+ *     the store and the counters, so it runs where every other guard call
+ *     runs: with cfg.lock NULL (stdio) on the relay's own thread, in
+ *     px_guard_scans_collect, woken by a byte on q->wake; with cfg.lock set
+ *     (HTTP: the handle's mutex, which the front holds around every guard
+ *     call) on the worker while holding that mutex. Lock order: cfg.lock
+ *     before q->mu; the worker never holds q->mu while it waits for
+ *     cfg.lock.
+ *   - The queue is a FIFO and there is one worker, so results are scanned
+ *     and recorded in the order they came, each one's log line before its
+ *     audit event. A result that finds the queue full (more than
+ *     cfg.scan_queue jobs, or MV_PROXY_SCAN_QUEUE_BYTES of text besides
+ *     one job) is scanned and recorded where it is handled, as before the
+ *     worker existed (never skipped; it may then be logged before older
+ *     queued ones); the first one of such a run is logged. Memory is thus
+ *     bounded by the cap whatever the flood.
+ *   - px_guard_scans_finish stops the worker only after it has taken and
+ *     scanned every job (it exits when the queue is empty and stop is
+ *     set), joins it, then records what is left: nothing pending is lost
+ *     when a side closes or the proxy is told to stop.
+ */
+
+typedef struct scan_job {
+    struct scan_job *next;
+    px_result_kind kind;
+    const char *name; /* inside the job's own allocation */
+    size_t name_len;
+    mv_str *texts; /* the text items, copied (the relay's tree is gone by then) */
+    size_t n;
+    size_t bytes;
+    bool done;    /* scanned, waits to be recorded (cfg.lock NULL) */
+    int rc;       /* of scan_texts */
+    mv_error err; /* why the scan could not run */
+    size_t n_hidden, n_payload;
+} scan_job;
+
+static void run_job(const mv_engine *e, mv_arena *arena, scan_job *j) {
+    bool *hidden = calloc(j->n + 1, sizeof(*hidden));
+    bool *payload = calloc(j->n + 1, sizeof(*payload));
+    mv_error_clear(&j->err);
+    if (arena == NULL || hidden == NULL || payload == NULL)
+        j->rc = MV_ENOMEM;
+    else
+        j->rc = scan_texts(e, arena, j->texts, j->n, hidden, payload, &j->n_hidden, &j->n_payload,
+                           &j->err);
+    free(hidden);
+    free(payload);
+}
+
+static void record_job(px_guard *g, const scan_job *j) {
+    record_result(g, j->kind, j->name, j->name_len, j->rc, j->err.message, j->n_hidden,
+                  j->n_payload);
+}
+
+static void *scan_worker(void *arg) {
+    px_guard *g = arg;
+    scan_q *q = &g->sq;
+    mv_arena *arena = mv_arena_new(NULL, 4096);
+    pthread_mutex_lock(&q->mu);
+    for (;;) {
+        while (q->next == NULL && !q->stop)
+            pthread_cond_wait(&q->work, &q->mu);
+        scan_job *j = q->next;
+        if (j == NULL)
+            break; /* stop, and everything taken */
+        q->next = j->next;
+        pthread_mutex_unlock(&q->mu);
+        run_job(g->results_engine, arena, j);
+        if (g->cfg.lock != NULL) {
+            pthread_mutex_lock(g->cfg.lock);
+            record_job(g, j);
+            pthread_mutex_unlock(g->cfg.lock);
+            pthread_mutex_lock(&q->mu);
+            /* One worker records in FIFO order: j is the head. */
+            q->head = j->next;
+            if (q->head == NULL)
+                q->tail = NULL;
+            q->n--;
+            q->bytes -= j->bytes;
+            free(j);
+        } else {
+            pthread_mutex_lock(&q->mu);
+            j->done = true;
+            /* A clean result has nothing to record: it only gives its
+             * place back at the next collect (the next result, or the
+             * end), without waking the relay. */
+            bool findings = j->rc != MV_OK || j->n_hidden > 0 || j->n_payload > 0;
+            if (findings && !q->signalled) {
+                char b = 1;
+                q->signalled = write(q->wake[1], &b, 1) == 1;
+            }
+        }
+    }
+    pthread_mutex_unlock(&q->mu);
+    mv_arena_free(arena);
+    return NULL;
+}
+
+static bool scans_start(px_guard *g) {
+    scan_q *q = &g->sq;
+    if (q->started)
+        return true;
+    if (g->cfg.lock == NULL && q->wake[0] < 0) {
+        if (pipe(q->wake) != 0) {
+            q->wake[0] = q->wake[1] = -1;
+            return false;
+        }
+        for (int i = 0; i < 2; i++) {
+            int fl = fcntl(q->wake[i], F_GETFL);
+            fcntl(q->wake[i], F_SETFL, fl | O_NONBLOCK);
+            fcntl(q->wake[i], F_SETFD, FD_CLOEXEC);
+        }
+    }
+    /* The worker takes no signal: a SIGTERM is the relay's to handle. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    q->stop = false;
+    q->started = pthread_create(&q->thread, NULL, scan_worker, g) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return q->started;
+}
+
+/* Queue the texts of a result for the worker: true when queued (the
+ * caller passes the result on and is done with it), false when the caller
+ * must scan it itself (no worker, the queue full, out of memory). */
+static bool scans_submit(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
+                         const text_slots *s) {
+    scan_q *q = &g->sq;
+    if (g->cfg.scan_queue <= 0)
+        return false;
+    if (!q->started && !scans_start(g)) {
+        if (!q->start_failed)
+            px_log(g, "cannot start the result scanner thread; results are scanned on the "
+                      "relay's thread");
+        q->start_failed = true;
+        return false;
+    }
+    if (g->cfg.lock == NULL)
+        px_guard_scans_collect(g); /* frees the places of finished scans */
+    size_t bytes = name_len;
+    for (size_t i = 0; i < s->n; i++)
+        bytes += mv_jstring_len(s->text[i]);
+    pthread_mutex_lock(&q->mu);
+    size_t waiting = q->n;
+    bool full = q->n >= (size_t)g->cfg.scan_queue ||
+                (q->n > 0 && q->bytes + bytes > MV_PROXY_SCAN_QUEUE_BYTES);
+    pthread_mutex_unlock(&q->mu);
+    /* Only the worker changes the queue meanwhile, and it only empties it:
+     * a queue found with room still has room below. */
+    if (full) {
+        /* Logged at the 1st, 10th, 100th ... such result: a flood cannot
+         * flood the log. */
+        g->scans_inline++;
+        if (g->scans_inline >= q->behind_next) {
+            px_log(g,
+                   "the result scanner is behind (%zu results waiting): this result and "
+                   "%llu so far were scanned on the relay's thread after they were passed on",
+                   waiting, (unsigned long long)g->scans_inline - 1);
+            q->behind_next = g->scans_inline * 10;
+        }
+        return false;
+    }
+    scan_job *j = malloc(sizeof(*j) + s->n * sizeof(mv_str) + bytes + 1);
+    if (j == NULL)
+        return false; /* scanned inline, which reports its own failure */
+    memset(j, 0, sizeof(*j));
+    j->kind = kind;
+    j->texts = (mv_str *)(void *)(j + 1);
+    char *at = (char *)(j->texts + s->n);
+    memcpy(at, name, name_len);
+    j->name = at;
+    j->name_len = name_len;
+    at += name_len;
+    for (size_t i = 0; i < s->n; i++) {
+        const mv_jv *text = s->text[i];
+        size_t len = mv_jstring_len(text);
+        if (len > 0)
+            memcpy(at, mv_jstring(text), len);
+        j->texts[i] = (mv_str){at, len};
+        at += len;
+    }
+    j->n = s->n;
+    j->bytes = bytes;
+    g->scans_queued++;
+    pthread_mutex_lock(&q->mu);
+    if (q->tail != NULL)
+        q->tail->next = j;
+    else
+        q->head = j;
+    q->tail = j;
+    if (q->next == NULL)
+        q->next = j;
+    q->n++;
+    q->bytes += bytes;
+    if (q->n > q->peak_n)
+        q->peak_n = q->n;
+    if (q->bytes > q->peak_bytes)
+        q->peak_bytes = q->bytes;
+    pthread_cond_signal(&q->work);
+    pthread_mutex_unlock(&q->mu);
+    return true;
+}
+
+int px_guard_scans_fd(const px_guard *g) {
+    return g->sq.started && g->cfg.lock == NULL ? g->sq.wake[0] : -1;
+}
+
+void px_guard_scans_collect(px_guard *g) {
+    scan_q *q = &g->sq;
+    if (g->cfg.lock != NULL || q->wake[0] < 0)
+        return;
+    scan_job *first = NULL, *last = NULL;
+    pthread_mutex_lock(&q->mu);
+    while (q->head != NULL && q->head->done) {
+        scan_job *j = q->head;
+        q->head = j->next;
+        q->n--;
+        q->bytes -= j->bytes;
+        j->next = NULL;
+        if (last != NULL)
+            last->next = j;
+        else
+            first = j;
+        last = j;
+    }
+    if (q->head == NULL)
+        q->tail = NULL;
+    if (q->signalled) { /* the pipe holds the worker's one byte */
+        char buf[64];
+        while (read(q->wake[0], buf, sizeof buf) > 0) {
+        }
+        q->signalled = false;
+    }
+    pthread_mutex_unlock(&q->mu);
+    while (first != NULL) {
+        scan_job *j = first;
+        first = j->next;
+        record_job(g, j);
+        free(j);
+    }
+}
+
+void px_guard_scans_finish(px_guard *g) {
+    scan_q *q = &g->sq;
+    if (!q->started)
+        return;
+    pthread_mutex_lock(&q->mu);
+    q->stop = true;
+    pthread_cond_signal(&q->work);
+    pthread_mutex_unlock(&q->mu);
+    pthread_join(q->thread, NULL);
+    q->started = false;
+    q->stop = false;
+    px_guard_scans_collect(g); /* cfg.lock set: the worker recorded them */
+}
+
+void px_guard_scan_stats(px_guard *g, px_scan_stats *out) {
+    out->queued = g->scans_queued;
+    out->inline_full = g->scans_inline;
+    pthread_mutex_lock(&g->sq.mu);
+    out->peak_jobs = g->sq.peak_n;
+    out->peak_bytes = g->sq.peak_bytes;
+    pthread_mutex_unlock(&g->sq.mu);
+}
+
+int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
+                    const mv_jv *root, mv_buf *out) {
+    const mv_jv *result = mv_jobject_get(root, request_kind(kind) ? "params" : "result");
+    text_slots s;
+    mv_str *texts = NULL;
+    mv_error err;
+    int rc = MV_OK;
+    bool *hidden = NULL, *payload = NULL;
+    size_t n_hidden = 0, n_payload = 0;
+    memset(&s, 0, sizeof(s));
+    mv_error_clear(&err);
+    if (!mv_jis_object(result))
+        goto done;
+    if ((rc = collect_slots(&s, kind, result)) != MV_OK)
+        goto done;
+    if (s.n == 0)
+        goto done;
+    if (g->cfg.results == MV_PROXY_RESULTS_WARN && scans_submit(g, kind, name, name_len, &s))
+        goto done;
+    texts = calloc(s.n, sizeof(*texts));
+    hidden = calloc(s.n, sizeof(*hidden));
+    payload = calloc(s.n, sizeof(*payload));
+    if (texts == NULL || hidden == NULL || payload == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < s.n; i++) {
+        const mv_jv *text = s.text[i];
+        texts[i] = (mv_str){mv_jstring(text), mv_jstring_len(text)};
+    }
+    rc = scan_texts(g->results_engine, g->rarena, texts, s.n, hidden, payload, &n_hidden,
+                    &n_payload, &err);
+    if (rc == MV_ENOMEM)
+        goto done;
+    record_result(g, kind, name, name_len, rc, err.message, n_hidden, n_payload);
+    if (rc != MV_OK || (n_hidden == 0 && n_payload == 0)) {
+        rc = MV_OK;
+        goto done;
+    }
+    mv_proxy_results mode = g->cfg.results;
+    if (mode == MV_PROXY_RESULTS_BLOCK && request_kind(kind)) {
+        /* The agent never sees it; the server gets an error for it. */
+        mv_buf what, msgt;
+        mv_buf_init(&what, NULL);
         mv_buf_init(&msgt, NULL);
+        findings_words(&what, n_hidden, n_payload);
+        mv_buf_printf(&msgt,
+                      "mcpvet proxy withheld this %s request from the client: it carries %s, "
+                      "which can smuggle instructions to the model.",
+                      px_result_method(kind), what.failed ? "findings" : what.data);
+        mv_buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
+        mv_json_write(out, mv_jobject_get(root, "id"));
+        mv_buf_puts(out, ",\"error\":{\"code\":-32000,\"message\":");
+        mv_buf_json_string(out, msgt.data != NULL ? msgt.data : "", msgt.len);
+        mv_buf_puts(out, "}}");
+        mv_buf_release(&msgt);
+        mv_buf_release(&what);
+        rc = out->failed ? MV_ENOMEM : 2;
+    } else if (mode == MV_PROXY_RESULTS_BLOCK) {
+        mv_buf what, msgt;
+        mv_buf_init(&what, NULL);
+        mv_buf_init(&msgt, NULL);
+        findings_words(&what, n_hidden, n_payload);
         mv_buf_printf(&msgt, "mcpvet proxy withheld the result of %s ",
                       kind == PX_RESULT_CALL     ? "the tool"
                       : kind == PX_RESULT_PROMPT ? "the prompt"
@@ -1597,8 +2044,9 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
             mv_buf_puts(out, "}}");
         }
         mv_buf_release(&msgt);
+        mv_buf_release(&what);
         rc = out->failed ? MV_ENOMEM : 1;
-    } else if (strip) {
+    } else if (mode == MV_PROXY_RESULTS_STRIP && n_hidden > 0) {
         /* Count first (the marker says how many), then write. */
         size_t removed = 0;
         mv_buf scratch;
@@ -1606,9 +2054,8 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
         for (size_t i = 0; i < s.n; i++) {
             if (!hidden[i])
                 continue;
-            const mv_jv *text = mv_jobject_get(s.holder[i], "text");
             scratch.len = 0;
-            removed += strip_hidden(&scratch, mv_jstring(text), mv_jstring_len(text));
+            removed += strip_hidden(&scratch, texts[i].ptr, texts[i].len);
         }
         mv_buf_release(&scratch);
         mv_buf marker;
@@ -1623,13 +2070,10 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
         mv_buf_release(&marker);
         rc = out->failed ? MV_ENOMEM : 1;
     }
-    mv_buf_release(&what);
 done:
-    free(s.holder);
+    slots_free(&s);
+    free(texts);
     free(hidden);
     free(payload);
-    free(owner);
-    mv_scan_free(scan);
-    mv_registry_free(reg);
     return rc;
 }

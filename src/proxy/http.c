@@ -76,9 +76,9 @@ typedef struct hsession {
     mv_proxy_http *h;
     px_guard *g;
     mv_mcp_transport *t;
-    mv_arena *carena, *sarena; /* the agent's message, the server's */
-    mv_buf in;                 /* the server's last message */
-    mv_buf meta;               /* params._meta of the agent's last request */
+    mv_arena *sarena; /* the server's message (the agent's: one per call) */
+    mv_buf in;        /* the server's last message */
+    mv_buf meta;      /* params._meta of the agent's last request */
     mv_buf scratch;
     char version[32]; /* the protocol version the server agreed to */
     unsigned next_internal;
@@ -192,10 +192,39 @@ static void relay_started(hsession *s, const char *text, size_t len, const mv_jv
     mv_proxy_http *h = s->h;
     const mv_jv *method = mv_jobject_get(root, "method");
     bool request = mv_jobject_get(root, "id") != NULL;
+    mv_buf alt;
+    mv_buf_init(&alt, NULL);
     if (!request) {
         lock(h);
         px_guard_notification(s->g, method);
         unlock(h);
+    } else if (px_server_request_scanned(root)) {
+        /* Sampling and elicitation: their text scanned per --results, as
+         * over stdio (message.c). */
+        lock(h);
+        int r = px_guard_server_request(s->g, root, &alt);
+        unlock(h);
+        if (r == 1 && !alt.failed) {
+            text = alt.data;
+            len = alt.len;
+        } else if (r != 0) {
+            if (r != 2 || alt.failed) {
+                mv_buf id;
+                mv_buf_init(&id, NULL);
+                mv_json_write(&id, mv_jobject_get(root, "id"));
+                alt.len = 0;
+                alt.failed = 0;
+                px_write_error(&alt, id.failed ? NULL : id.data, id.len, -32603,
+                               "mcpvet proxy: out of memory");
+                mv_buf_release(&id);
+            }
+            mv_mcp_failure fail;
+            memset(&fail, 0, sizeof(fail));
+            if (!alt.failed)
+                (void)send_noreply(s, alt.data, alt.len, NULL, &fail);
+            mv_buf_release(&alt);
+            return;
+        }
     }
     int rc = -1;
     if (h->o.stream_send != NULL) {
@@ -210,6 +239,7 @@ static void relay_started(hsession *s, const char *text, size_t len, const mv_jv
     }
     if (rc != 0 && request)
         answer_server_request(s, root);
+    mv_buf_release(&alt);
 }
 
 /* Parse what the server started; false when it is not one strict JSON
@@ -442,11 +472,10 @@ int mv_proxy_http_session_open(void *ctx, void **session) {
     pthread_mutex_init(&s->smu, NULL);
     pthread_mutex_init(&s->tx, NULL);
     atomic_init(&s->stop_listen, false);
-    s->carena = mv_arena_new(NULL, 16 * 1024);
     s->sarena = mv_arena_new(NULL, 16 * 1024);
     s->oarena = mv_arena_new(NULL, 4 * 1024);
     s->larena = mv_arena_new(NULL, 4 * 1024);
-    if (s->carena == NULL || s->sarena == NULL || s->oarena == NULL || s->larena == NULL)
+    if (s->sarena == NULL || s->oarena == NULL || s->larena == NULL)
         goto fail;
     px_guard_config gc;
     memset(&gc, 0, sizeof(gc));
@@ -461,6 +490,14 @@ int mv_proxy_http_session_open(void *ctx, void **session) {
     gc.log = h->log;
     gc.clock = h->o.clock;
     gc.clock_arg = h->o.clock_arg;
+    /* Results under --results warn are scanned by a worker of the
+     * session's guard, which records each finding holding h->mu, the
+     * mutex this file holds around every guard call (guard.c, "Results
+     * off the relay's thread"). */
+    gc.scan_queue = h->o.scan_queue == 0  ? MV_PROXY_DEFAULT_SCAN_QUEUE
+                    : h->o.scan_queue < 0 ? 0
+                                          : h->o.scan_queue;
+    gc.lock = &h->mu;
     mv_error_clear(&err);
     lock(h);
     rc = px_guard_new(&s->g, &gc, &err);
@@ -500,6 +537,10 @@ void mv_proxy_http_session_close(void *ctx, void *session) {
     if (s->t != NULL)
         s->t->ops->close(s->t, NULL); /* DELETE of the upstream session */
     if (s->g != NULL) {
+        /* Pending scans first, without h->mu: the worker records each one
+         * holding it. No request of this session runs any more, so none
+         * is queued meanwhile. */
+        px_guard_scans_finish(s->g);
         lock(h);
         uint64_t b, hi, r;
         px_guard_counts(s->g, &b, &hi, &r);
@@ -509,7 +550,6 @@ void mv_proxy_http_session_close(void *ctx, void *session) {
         px_guard_free(s->g);
         unlock(h);
     }
-    mv_arena_free(s->carena);
     mv_arena_free(s->sarena);
     mv_arena_free(s->oarena);
     mv_arena_free(s->larena);
@@ -535,35 +575,8 @@ static void forward_only(hsession *s, const char *msg, size_t len, const mv_jv *
                method != NULL ? "notification" : "response", fail.reason);
 }
 
-/* A message that expects no reply: parsed in an arena of its own, since
- * it may arrive while a request of the session holds the session's. */
-static void handle_noreply(hsession *s, const char *msg, size_t len) {
-    mv_arena *a = mv_arena_new(NULL, 4 * 1024);
-    const mv_jv *root = NULL;
-    mv_jerror je;
-    if (a == NULL)
-        return;
-    if (mv_json_parse(&root, a, NULL, msg, len, &je) == MV_OK && mv_jis_object(root))
-        forward_only(s, msg, len, mv_jobject_get(root, "method"));
-    else
-        px_log(s->g, "a message of the agent that is not strict JSON was not passed on");
-    mv_arena_free(a);
-}
-
-/* Whether a message (text) is a request, by its tree's top level. */
-static bool text_is_request(const char *msg, size_t len) {
-    mv_arena *a = mv_arena_new(NULL, 4 * 1024);
-    const mv_jv *root = NULL;
-    mv_jerror je;
-    bool r = a != NULL && mv_json_parse(&root, a, NULL, msg, len, &je) == MV_OK &&
-             mv_jis_object(root) && mv_jis_string(mv_jobject_get(root, "method")) &&
-             mv_jobject_get(root, "id") != NULL;
-    mv_arena_free(a);
-    return r;
-}
-
 static void handle_request(mv_proxy_http *h, hsession *s, const char *msg, size_t len,
-                           mv_buf *reply);
+                           const mv_jv *root, mv_buf *reply);
 
 void mv_proxy_http_handle(void *ctx, void *session, const char *msg, size_t len, mv_buf *reply) {
     mv_proxy_http_handle_streamed(ctx, session, msg, len, reply, NULL);
@@ -573,13 +586,26 @@ void mv_proxy_http_handle_streamed(void *ctx, void *session, const char *msg, si
                                    mv_buf *reply, void *stream) {
     mv_proxy_http *h = ctx;
     hsession *s = session;
-    if (!text_is_request(msg, len)) {
-        handle_noreply(s, msg, len);
+    /* One strict parse per message, in an arena of this call: a message
+     * that expects no reply may arrive while a request of the session is
+     * running (requests are serialised per session, nothing else is). */
+    mv_arena *a = mv_arena_new(NULL, 16 * 1024);
+    const mv_jv *root = NULL;
+    mv_jerror je;
+    if (a == NULL)
         return;
+    if (mv_json_parse(&root, a, NULL, msg, len, &je) != MV_OK || !mv_jis_object(root)) {
+        px_log(s->g, "a message of the agent that is not strict JSON was not passed on");
+    } else if (!mv_jis_string(mv_jobject_get(root, "method")) ||
+               mv_jobject_get(root, "id") == NULL) {
+        /* A notification, or the agent's answer to a server request. */
+        forward_only(s, msg, len, mv_jobject_get(root, "method"));
+    } else {
+        s->post_st = stream;
+        handle_request(h, s, msg, len, root, reply);
+        s->post_st = NULL;
     }
-    s->post_st = stream;
-    handle_request(h, s, msg, len, reply);
-    s->post_st = NULL;
+    mv_arena_free(a);
 }
 
 void mv_proxy_http_stream_open(void *ctx, void *session, void *stream) {
@@ -609,34 +635,17 @@ void mv_proxy_http_stream_close(void *ctx, void *session, void *stream) {
     listener_stop(s);
 }
 
+/* A request of the agent (`root` its tree: an object with a string method
+ * and an id), its reply appended to `reply`. */
 static void handle_request(mv_proxy_http *h, hsession *s, const char *msg, size_t len,
-                           mv_buf *reply) {
-    const mv_jv *root = NULL;
-    mv_jerror je;
+                           const mv_jv *root, mv_buf *reply) {
     mv_buf idt;
     mv_buf want;
     size_t reply_start = reply->len;
     mv_buf_init(&idt, NULL);
     mv_buf_init(&want, NULL);
-    mv_arena_reset(s->carena);
-    if (mv_json_parse(&root, s->carena, NULL, msg, len, &je) != MV_OK) {
-        char m[600];
-        snprintf(m, sizeof m, "Parse error: mcpvet proxy accepts strict JSON only (%s)",
-                 je.message);
-        px_write_error(reply, NULL, 0, -32700, m);
-        goto done;
-    }
-    if (!mv_jis_object(root)) {
-        px_write_error(reply, NULL, 0, -32600,
-                       "mcpvet proxy: send JSON-RPC messages one by one, not as a batch");
-        goto done;
-    }
     const mv_jv *method = mv_jobject_get(root, "method");
     const mv_jv *idv = mv_jobject_get(root, "id");
-    if (!mv_jis_string(method) || idv == NULL) {
-        forward_only(s, msg, len, method);
-        goto done;
-    }
     mv_json_write(&idt, idv);
     if (!id_key(idv, &want) || idt.failed) {
         px_write_error(reply, idt.failed ? NULL : idt.data, idt.len, -32600,

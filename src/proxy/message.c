@@ -171,6 +171,23 @@ int px_guard_reply(px_guard *g, const px_request *rq, const mv_jv *root, mv_buf 
     return 0;
 }
 
+bool px_server_request_scanned(const mv_jv *root) {
+    const mv_jv *m = mv_jobject_get(root, "method");
+    return mv_jobject_get(root, "id") != NULL &&
+           (jstr_is(m, "sampling/createMessage") || jstr_is(m, "elicitation/create"));
+}
+
+int px_guard_server_request(px_guard *g, const mv_jv *root, mv_buf *out) {
+    const mv_jv *m = mv_jobject_get(root, "method");
+    if (mv_jobject_get(root, "id") == NULL)
+        return 0;
+    if (jstr_is(m, "sampling/createMessage"))
+        return px_guard_result(g, PX_REQUEST_SAMPLING, mv_jstring(m), mv_jstring_len(m), root, out);
+    if (jstr_is(m, "elicitation/create"))
+        return px_guard_result(g, PX_REQUEST_ELICIT, mv_jstring(m), mv_jstring_len(m), root, out);
+    return 0;
+}
+
 void px_guard_notification(px_guard *g, const mv_jv *m) {
     if (jstr_is(m, "notifications/tools/list_changed")) {
         px_guard_stale(g, PX_TOOLS);

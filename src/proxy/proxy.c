@@ -469,10 +469,13 @@ static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root,
     p->fl[f - p->fl] = p->fl[--p->n_fl]; /* taken out; fl owns its strings now */
     p->out.len = 0;
     p->out.failed = 0;
-    /* --results warn never alters a result: the agent gets it before the
-     * scan, which only logs (a scan of a 64 KB text costs more than the
-     * rest of the round trip). The relay's own loop only; a session of
-     * the HTTP front hands its queue out after the call. */
+    /* --results warn never alters a result: the agent gets it first, and
+     * its scan (which only logs and notes) is queued for the guard's
+     * worker thread, so it delays neither this result nor the next
+     * message (a scan of a 64 KB text costs more than the rest of the
+     * round trip; guard.c, "Results off the relay's thread"). The relay's
+     * own loop only; a session without descriptors (px_session) hands its
+     * queue out after the call. */
     bool early =
         p->cq.fd >= 0 && p->o->results == MV_PROXY_RESULTS_WARN &&
         (fl.rq.kind == PX_RQ_CALL || fl.rq.kind == PX_RQ_PROMPT || fl.rq.kind == PX_RQ_READ);
@@ -499,6 +502,42 @@ static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root,
 done:
     mv_buf_release(&key);
     mv_buf_release(&json);
+}
+
+/* A request of the server for the agent's client: sampling and
+ * elicitation have their text scanned per --results first (under warn the
+ * agent gets it before the scan, as a result); a refused one gets an error
+ * back instead of reaching the agent. */
+static void relay_server_request(px *p, const char *line, size_t len, const mv_jv *root) {
+    bool early = p->cq.fd >= 0 && p->o->results == MV_PROXY_RESULTS_WARN;
+    if (early)
+        send_client(p, line, len);
+    p->out.len = 0;
+    p->out.failed = 0;
+    int r = px_guard_server_request(p->g, root, &p->out);
+    if (early) {
+        if (r < 0)
+            px_log(p->g, "out of memory: a request of the server was passed on unscanned");
+    } else if (r == 1 && !p->out.failed) {
+        send_client(p, p->out.data, p->out.len);
+    } else if (r == 2 && !p->out.failed) {
+        send_server(p, p->out.data, p->out.len);
+    } else if (r != 0) {
+        /* Not known to be clean: refused (strip and block fail closed). */
+        mv_buf id;
+        mv_buf_init(&id, NULL);
+        mv_json_write(&id, mv_jobject_get(root, "id"));
+        p->out.len = 0;
+        p->out.failed = 0;
+        px_write_error(&p->out, id.failed ? NULL : id.data, id.len, -32603,
+                       "mcpvet proxy: out of memory");
+        if (!p->out.failed)
+            send_server(p, p->out.data, p->out.len);
+        mv_buf_release(&id);
+        px_log(p->g, "out of memory: a request of the server was refused");
+    } else {
+        send_client(p, line, len);
+    }
 }
 
 static void garbage(px *p, const char *what) {
@@ -554,11 +593,11 @@ static void handle_server_line(px *p, const char *line, size_t len) {
         for (size_t i = 0; i < root->n && plain; i++) {
             const mv_jv *e = &root->u.items[i];
             const mv_jv *m = mv_jobject_get(e, "method");
-            if (m == NULL)
+            if (m == NULL || px_server_request_scanned(e))
                 plain = false;
-            else
-                px_guard_notification(p->g, m);
         }
+        for (size_t i = 0; i < root->n && plain; i++)
+            px_guard_notification(p->g, mv_jobject_get(&root->u.items[i], "method"));
         if (plain) {
             send_client(p, line, len);
             return;
@@ -572,7 +611,12 @@ static void handle_server_line(px *p, const char *line, size_t len) {
             if (el.failed)
                 break;
             if (mv_jobject_get(e, "method") != NULL) {
-                send_client(p, el.data, el.len);
+                if (mv_jobject_get(e, "id") == NULL) {
+                    px_guard_notification(p->g, mv_jobject_get(e, "method"));
+                    send_client(p, el.data, el.len);
+                } else {
+                    relay_server_request(p, el.data, el.len, e);
+                }
                 continue;
             }
             /* Re-parse the element on its own: handle_reply needs its tree
@@ -587,8 +631,11 @@ static void handle_server_line(px *p, const char *line, size_t len) {
     }
     const mv_jv *method = mv_jobject_get(root, "method");
     if (method != NULL) {
-        if (mv_jobject_get(root, "id") == NULL)
-            px_guard_notification(p->g, method);
+        if (mv_jobject_get(root, "id") != NULL) {
+            relay_server_request(p, line, len, root);
+            return;
+        }
+        px_guard_notification(p->g, method);
         send_client(p, line, len);
         return;
     }
@@ -774,8 +821,8 @@ static void run_loop(px *p) {
         if (p->sq.len > 0 && !p->input_closed && px_queue_flush(&p->sq) != 0)
             px_log(p->g, "the server no longer reads its input");
 
-        struct pollfd pf[5];
-        int idx[5] = {-1, -1, -1, -1, -1};
+        struct pollfd pf[7];
+        int idx[7] = {-1, -1, -1, -1, -1, -1, -1};
         nfds_t n = 0;
         if (!p->client_eof && p->sq.len < QUEUE_HIGH && p->n_hq < MAX_HELD) {
             idx[0] = (int)n;
@@ -797,6 +844,17 @@ static void run_loop(px *p) {
             idx[4] = (int)n;
             pf[n++] = (struct pollfd){p->srv_in, POLLOUT, 0};
         }
+        /* Finished result scans to record (their log lines and audit
+         * events are written on this thread), and the CLI's stop signal. */
+        int scans_fd = px_guard_scans_fd(p->g);
+        if (scans_fd >= 0) {
+            idx[5] = (int)n;
+            pf[n++] = (struct pollfd){scans_fd, POLLIN, 0};
+        }
+        if (p->o->stop_fd > 0) {
+            idx[6] = (int)n;
+            pf[n++] = (struct pollfd){p->o->stop_fd, POLLIN, 0};
+        }
         uint64_t wake = now + 1000;
         if (p->refreshing && p->refresh_deadline < wake)
             wake = p->refresh_deadline;
@@ -816,6 +874,13 @@ static void run_loop(px *p) {
             px_log(p->g, "poll failed: %s", strerror(errno));
             break;
         }
+        if (idx[6] >= 0 && pf[idx[6]].revents != 0) {
+            px_log(p->g, "stopping: told to by a signal");
+            p->outcome->stopped = true;
+            break;
+        }
+        if (idx[5] >= 0 && pf[idx[5]].revents != 0)
+            px_guard_scans_collect(p->g);
         if (idx[2] >= 0 && pf[idx[2]].revents != 0)
             copy_stderr(p);
         if (idx[1] >= 0 && pf[idx[1]].revents != 0)
@@ -860,6 +925,8 @@ static int px_setup(px *p, const mv_proxy_options *o, mv_proxy_outcome *out, mv_
     gc.log = o->log;
     gc.clock = o->clock;
     gc.clock_arg = o->clock_arg;
+    gc.scan_queue = o->scan_queue > 0 ? o->scan_queue : 0;
+    gc.lock = NULL; /* finished scans are recorded on the relay's thread */
     return px_guard_new(&p->g, &gc, err);
 }
 
@@ -890,6 +957,8 @@ static void fill_defaults(mv_proxy_options *o) {
         o->timeout_ms = MV_PROXY_DEFAULT_TIMEOUT_MS;
     if (o->list_timeout_ms == 0)
         o->list_timeout_ms = MV_PROXY_DEFAULT_LIST_TIMEOUT_MS;
+    if (o->scan_queue == 0)
+        o->scan_queue = MV_PROXY_DEFAULT_SCAN_QUEUE;
 }
 
 /* ------------------------------------------- without a loop (proxy_int.h) */
@@ -943,6 +1012,10 @@ void px_session_oversize(px_session *s, const char *prefix, size_t len, bool fro
     r.prefix_len = len < PX_PREFIX ? len : PX_PREFIX;
     memcpy(r.prefix, prefix, r.prefix_len);
     oversize(&s->p, &r, from_client);
+}
+
+void px_session_settle(px_session *s) {
+    px_guard_scans_finish(s->p.g);
 }
 
 void px_session_take(px_session *s, bool to_client, mv_buf *out) {
@@ -1072,7 +1145,20 @@ int mv_proxy_run(const mv_proxy_options *opts, mv_proxy_outcome *out, mv_error *
                 px_queue_flush(&p.cq);
         }
     }
+    /* Scans still pending are finished and logged before the relay ends
+     * (a side closed, or a stop signal). */
+    px_guard_scans_finish(p.g);
     out->server_status = p.server_status;
+    px_scan_stats ss;
+    px_guard_scan_stats(p.g, &ss);
+    out->results_scanned_behind = ss.queued;
+    out->results_scanned_inline = ss.inline_full;
+    if (ss.inline_full > 0)
+        px_log(p.g,
+               "the result scanner fell behind: %llu of %llu results under --results warn were "
+               "scanned on the relay's thread (--scan-queue %d)",
+               (unsigned long long)ss.inline_full, (unsigned long long)(ss.inline_full + ss.queued),
+               o.scan_queue);
     px_guard_counts(p.g, &out->blocked_calls, &out->hidden_items, &out->result_findings);
 done:
     px_teardown(&p);

@@ -10,6 +10,7 @@
 #ifndef MCPVET_PROXY_INT_H
 #define MCPVET_PROXY_INT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -92,6 +93,9 @@ void px_session_client_line(px_session *s, const char *line, size_t len);
 void px_session_server_line(px_session *s, const char *line, size_t len);
 /* An over-cap message whose first `len` bytes are `prefix`. */
 void px_session_oversize(px_session *s, const char *prefix, size_t len, bool from_client);
+/* Wait for the result scans still pending and record them (their log
+ * lines and audit events), as the relay does before it ends. */
+void px_session_settle(px_session *s);
 /* Append what waits for the agent (to_client) or the server to `out` and
  * empty that queue. */
 void px_session_take(px_session *s, bool to_client, mv_buf *out);
@@ -161,6 +165,17 @@ typedef struct px_guard_config {
     FILE *log;
     int64_t (*clock)(void *arg);
     void *clock_arg;
+    /* Results under --results warn are scanned off the front's thread
+     * (see "Results off the relay's thread" in guard.c): at most this many
+     * wait for the scan worker (<= 0: none; every result is scanned where
+     * it is handled, before it is passed on). */
+    int scan_queue;
+    /* Who records a finished scan (its log line, audit event, counter):
+     * NULL (the stdio relay): the front's own thread, in
+     * px_guard_scans_collect (px_guard_scans_fd says when); not NULL (the
+     * HTTP front): the worker itself, holding this mutex, which the front
+     * holds around every guard call that may touch the store. */
+    pthread_mutex_t *lock;
 } px_guard_config;
 
 /* The two engines a guard uses: every check (lists) and only
@@ -209,19 +224,40 @@ void px_guard_list_failed(px_guard *g, px_list list, const char *why);
 typedef enum px_result_kind {
     PX_RESULT_CALL = 0, /* tools/call: result.content[] */
     PX_RESULT_PROMPT,   /* prompts/get: result.messages[].content */
-    PX_RESULT_READ      /* resources/read: result.contents[] */
+    PX_RESULT_READ,     /* resources/read: result.contents[] */
+    /* Requests the server makes of the agent's client, scanned the same
+     * way (px_guard_server_request): */
+    PX_REQUEST_SAMPLING, /* sampling/createMessage: params.messages[].content,
+                            params.systemPrompt */
+    PX_REQUEST_ELICIT    /* elicitation/create: params.message */
 } px_result_kind;
 
 const char *px_result_method(px_result_kind kind);
 
 /* Scan the text content of a tools/call, prompts/get or resources/read
- * result with the hidden-Unicode and payload checks, and apply --results.
+ * result with the hidden-Unicode and payload checks, and apply --results
+ * (under warn with a scan queue: the texts are queued for the worker and
+ * 0 is returned at once; the finding is logged and noted when its scan
+ * is recorded).
  * `name` is the tool or prompt name or the resource URI (for the log and
  * the audit event). Returns 0 (out untouched: pass the original), 1 (out
- * holds the replacement message for the agent), or MV_ENOMEM. `root` is
+ * holds the replacement message for the agent), 2 (only for the requests
+ * of the server under block: out holds the error reply for the server),
+ * or MV_ENOMEM. `root` is
  * the tree of the whole response. */
 int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t name_len,
                     const mv_jv *root, mv_buf *out);
+
+/* A request the server makes of the agent's client (`root` its tree) whose
+ * text the guard scans like a result, per --results: sampling/createMessage
+ * (its messages' text and system prompt) and elicitation/create (its
+ * message). Returns 0 (pass the original bytes; under warn the scan may
+ * still be pending), 1 (`out` holds the request to pass instead: hidden
+ * characters removed), 2 (`out` holds the error reply for the server; the
+ * agent gets nothing) or MV_ENOMEM. Other messages: 0. */
+int px_guard_server_request(px_guard *g, const mv_jv *root, mv_buf *out);
+/* Whether px_guard_server_request scans this message. */
+bool px_server_request_scanned(const mv_jv *root);
 
 /* The instructions of an initialize (or server/discover) result (`text`
  * the "instructions" member, NULL when there is none): decided like a list
@@ -229,6 +265,29 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
  * not, the log line and the audit event say why and how a person approves
  * them. Returns 0 or MV_ENOMEM. */
 int px_guard_instructions(px_guard *g, const mv_jv *text, bool *allow);
+
+/* Results off the relay's thread (guard.c). A result under --results
+ * warn is copied (its texts) into a bounded queue and scanned by one
+ * worker thread per guard, started on the first such result; the front
+ * passes the result on at once.
+ *
+ * px_guard_scans_fd: a descriptor that becomes readable when finished
+ * scans wait to be recorded by px_guard_scans_collect (cfg.lock NULL),
+ * else -1. px_guard_scans_collect: record them (log line, audit event,
+ * counter) in the order the results came; never blocks on a scan.
+ * px_guard_scans_finish: wait for every pending scan, record it, and stop
+ * the worker (a later result starts it again); the caller must not hold
+ * cfg.lock. px_guard_free finishes them too. */
+int px_guard_scans_fd(const px_guard *g);
+void px_guard_scans_collect(px_guard *g);
+void px_guard_scans_finish(px_guard *g);
+/* Results queued for the worker, results scanned inline because the
+ * queue was full, and the most jobs and text bytes that ever waited. */
+typedef struct px_scan_stats {
+    uint64_t queued, inline_full;
+    size_t peak_jobs, peak_bytes;
+} px_scan_stats;
+void px_guard_scan_stats(px_guard *g, px_scan_stats *out);
 
 /* Whether the guard holds no usable store (logged once). */
 bool px_guard_store_ok(const px_guard *g);

@@ -704,6 +704,18 @@ static bool turn_position(const fctx *f, size_t rs, size_t re) {
         return true;
     }
     prev = s[i - 1];
+    if ((prev == '"' || prev == '\'') && i >= 2 && s[i - 2] == '{') {
+        i--; /* the key of a message object: judged by where the object opens */
+        prev = '{';
+    }
+    if (prev == '{' || prev == '[') {
+        /* a forged message object opening its line: {"role": "system" */
+        size_t k = i - 1;
+        while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t' || s[k - 1] == '[' || s[k - 1] == '{')) {
+            k--;
+        }
+        return k == 0 || s[k - 1] == '\n' || s[k - 1] == '\r';
+    }
     if (prev == '.') {
         return !(i >= 2 && s[i - 2] == '.'); /* "..." is not a sentence end */
     }
@@ -2569,6 +2581,18 @@ static bool first_word(const fctx *f, size_t pos) {
     return true;
 }
 
+/* Round 8: is the later-behaviour term at a in the description's first
+ * sentence, addressed only by the bare imperative that states the tool's
+ * job ("Add a rule to the project's agent rules file (CLAUDE.md)")? The
+ * job of a rules-file editor is not an order to the model; an explicit
+ * mood ("you must", "from now on") or a term that addresses the model on
+ * its own still counts. */
+static bool job_sentence_behave(const fctx *f, const dmatch *a, size_t ss) {
+    return f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION && first_word(f, ss) &&
+           !(f->R->terms[a->term].roles & MV_DR_ROLE_SELF) &&
+           role_in(f, MV_DR_ROLE_MOOD, ss, a->end) == SIZE_MAX;
+}
+
 /* Is the secrecy about a secret value: one named in its sentence, or in
  * the sentence before when that sentence orders nothing ("`next_cursor`
  * is an opaque token. Don't show it to the user")? A secret that an order
@@ -3210,6 +3234,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             }
         }
         if ((roles & MV_DR_ROLE_BEHAVE) && !orders[ORDER_BEHAVE].valid &&
+            !job_sentence_behave(f, a, ss) &&
             role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX && !setup_name(f) &&
             !names_sibling(f, f->roff[ss], f->roff[se])) {
             order_found(f, &orders[ORDER_BEHAVE], 0.75, a->start, a->end);

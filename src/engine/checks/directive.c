@@ -704,18 +704,6 @@ static bool turn_position(const fctx *f, size_t rs, size_t re) {
         return true;
     }
     prev = s[i - 1];
-    if ((prev == '"' || prev == '\'') && i >= 2 && s[i - 2] == '{') {
-        i--; /* the key of a message object: judged by where the object opens */
-        prev = '{';
-    }
-    if (prev == '{' || prev == '[') {
-        /* a forged message object opening its line: {"role": "system" */
-        size_t k = i - 1;
-        while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t' || s[k - 1] == '[' || s[k - 1] == '{')) {
-            k--;
-        }
-        return k == 0 || s[k - 1] == '\n' || s[k - 1] == '\r';
-    }
     if (prev == '.') {
         return !(i >= 2 && s[i - 2] == '.'); /* "..." is not a sentence end */
     }
@@ -2588,9 +2576,13 @@ static bool first_word(const fctx *f, size_t pos) {
  * mood ("you must", "from now on") or a term that addresses the model on
  * its own still counts. */
 static bool job_sentence_behave(const fctx *f, const dmatch *a, size_t ss) {
-    return f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION && first_word(f, ss) &&
-           !(f->R->terms[a->term].roles & MV_DR_ROLE_SELF) &&
-           role_in(f, MV_DR_ROLE_MOOD, ss, a->end) == SIZE_MAX;
+    if (f->tool->fields[f->fi].kind != MV_FIELD_DESCRIPTION || !first_word(f, ss) ||
+        (f->R->terms[a->term].roles & MV_DR_ROLE_SELF) ||
+        role_in(f, MV_DR_ROLE_MOOD, ss, a->end) != SIZE_MAX) {
+        return false;
+    }
+    /* a title line without a full stop is no job sentence of its own */
+    return memchr(f->text, '\n', a->start) == NULL;
 }
 
 /* Is the secrecy about a secret value: one named in its sentence, or in

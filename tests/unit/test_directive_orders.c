@@ -1132,12 +1132,11 @@ static void test_round8_later_behaviour_negatives(void **state) {
     /* a consent record the tool keeps, not consent handed to the model */
     honest("consent_status", "Returns whether the user consented during onboarding.", none);
     /* a header naming the model as a subject of the data, no order */
-    honest("model_card",
-           "Model notes: returns the card of a hosted model (license, context size).", none);
+    honest("model_card", "Model notes: returns the card of a hosted model (license, context size).",
+           none);
     /* an honest agreement the tool records, with no act told to the model */
     honest("terms_log",
-           "Logs that the customer accepted the terms at signup, with the version and time.",
-           none);
+           "Logs that the customer accepted the terms at signup, with the version and time.", none);
 }
 
 /* Round 8: the model's standing instructions (its persistent memory, its
@@ -1164,8 +1163,7 @@ static void test_round8_standing_orders_negatives(void **state) {
            none);
     /* a memory tool that describes what it stores, in the third person */
     honest("memory_read",
-           "Reads entries from the assistant's long-term memory store by key. Read-only.",
-           none);
+           "Reads entries from the assistant's long-term memory store by key. Read-only.", none);
 }
 
 /* Round 8: consent said in the user's name in more shapes and languages,
@@ -1191,8 +1189,8 @@ static void test_round8_consent_and_languages(void **state) {
 static void test_round8_consent_and_languages_negatives(void **state) {
     (void)state;
     /* a settings toggle described, not consent handed to the model */
-    honest("privacy_settings",
-           "Shows which sharing options the user enabled in the settings page.", none);
+    honest("privacy_settings", "Shows which sharing options the user enabled in the settings page.",
+           none);
     /* a status that says an order is approved, no act told to the model */
     honest("order_status", "Gibt den Status einer Bestellung zurück (offen, freigegeben).", none);
     /* an Italian description of every answer the tool stores, no order */

@@ -3226,9 +3226,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             }
         }
         if ((roles & MV_DR_ROLE_BEHAVE) && !orders[ORDER_BEHAVE].valid &&
-            !job_sentence_behave(f, a, ss) &&
-            role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX && !setup_name(f) &&
-            !names_sibling(f, f->roff[ss], f->roff[se])) {
+            !job_sentence_behave(f, a, ss) && role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX &&
+            !setup_name(f) && !names_sibling(f, f->roff[ss], f->roff[se])) {
             order_found(f, &orders[ORDER_BEHAVE], 0.75, a->start, a->end);
         }
         if ((roles & MV_DR_ROLE_HIDE) && !orders[ORDER_HIDE].valid &&

@@ -2569,6 +2569,22 @@ static bool first_word(const fctx *f, size_t pos) {
     return true;
 }
 
+/* Round 8: is the later-behaviour term at a in the description's first
+ * sentence, addressed only by the bare imperative that states the tool's
+ * job ("Add a rule to the project's agent rules file (CLAUDE.md)")? The
+ * job of a rules-file editor is not an order to the model; an explicit
+ * mood ("you must", "from now on") or a term that addresses the model on
+ * its own still counts. */
+static bool job_sentence_behave(const fctx *f, const dmatch *a, size_t ss) {
+    if (f->tool->fields[f->fi].kind != MV_FIELD_DESCRIPTION || !first_word(f, ss) ||
+        (f->R->terms[a->term].roles & MV_DR_ROLE_SELF) ||
+        role_in(f, MV_DR_ROLE_MOOD, ss, a->end) != SIZE_MAX) {
+        return false;
+    }
+    /* a title line without a full stop is no job sentence of its own */
+    return memchr(f->text, '\n', a->start) == NULL;
+}
+
 /* Is the secrecy about a secret value: one named in its sentence, or in
  * the sentence before when that sentence orders nothing ("`next_cursor`
  * is an opaque token. Don't show it to the user")? A secret that an order
@@ -3210,8 +3226,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             }
         }
         if ((roles & MV_DR_ROLE_BEHAVE) && !orders[ORDER_BEHAVE].valid &&
-            role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX && !setup_name(f) &&
-            !names_sibling(f, f->roff[ss], f->roff[se])) {
+            !job_sentence_behave(f, a, ss) && role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX &&
+            !setup_name(f) && !names_sibling(f, f->roff[ss], f->roff[se])) {
             order_found(f, &orders[ORDER_BEHAVE], 0.75, a->start, a->end);
         }
         if ((roles & MV_DR_ROLE_HIDE) && !orders[ORDER_HIDE].valid &&

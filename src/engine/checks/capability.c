@@ -2459,6 +2459,81 @@ static bool interpreter_default(const mv_tool *tool, uint32_t p) {
     return false;
 }
 
+/* Privilege words: a credential or command asked for beyond any one job
+ * ("cluster-admin service account token", scopes "admin:org" and
+ * "delete_repo", "exec in a privileged pod", sudo). A plain "admin" or
+ * "root" password is what every database, VPS and CMS installer asks for,
+ * and is left out. */
+static const char *const k_privilege[] = {"cluster-admin", "admin:org", "delete_repo",
+                                          "sudo",          "superuser", "privileged",
+                                          "full access",   "all scopes"};
+
+static bool privileged_text(mv_str t, size_t *which) {
+    for (size_t k = 0; k < sizeof(k_privilege) / sizeof(k_privilege[0]); k++)
+        if (word_starting(t, k_privilege[k], strlen(k_privilege[k]))) {
+            *which = k;
+            return true;
+        }
+    return false;
+}
+
+/* Privileged asks: a top-level credential or command parameter whose name or
+ * own description asks for administrator rights, on a tool whose name,
+ * title and description never speak of administration. A tool for admins
+ * says so ("Ghost Admin API: creates a post" names it); a regex tester or
+ * a manifest validator that wants a cluster-admin token does not need one.
+ * Sets *emitted when it emitted. */
+static int report_privileged_ask(tool_scan *ts, bool *emitted) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum)
+            continue;
+        int ri = reach_of(st, pm);
+        if (ri < 0 || (ri != st->credparam && !str_is(st->res[ri].id, "shellexec")))
+            continue;
+        size_t k = 0;
+        char w[CAP_NAME_MAX * 2 + 2];
+        size_t wn = split_words(pm->name.ptr, pm->name.len, w, sizeof(w));
+        if (!privileged_text((mv_str){w, wn}, &k) && !privileged_text(pm->description, &k))
+            continue;
+        const char *pw = k_privilege[k];
+        size_t pn = strlen(pw);
+        bool spoken = word_starting(tool->name, pw, pn);
+        for (uint32_t f = 0; f < tool->n_fields && !spoken; f++) {
+            const mv_field *fl = &tool->fields[f];
+            if (fl->kind == MV_FIELD_DESCRIPTION || fl->kind == MV_FIELD_TITLE)
+                spoken = word_starting(fl->text, pw, pn);
+        }
+        int32_t fi = property_field(tool, p);
+        if (spoken || fi < 0)
+            continue;
+        const mv_field *f = &tool->fields[fi];
+        char detail[200];
+        sbuf b = {detail, 0, sizeof(detail)};
+        sb_lit(&b, "a parameter asks for ");
+        sb_str(&b, st->res[ri].label);
+        sb_lit(&b, " with administrator rights, which the tool's name and description never "
+                   "mention");
+        mv_signal_spec spec = {
+            .tier = MV_TIER_SOFT,
+            .threat = st->res[ri].threat,
+            .confidence = CAP_F_SILENT,
+            .critical = false,
+            .field = fi,
+            .offset = 0,
+            .length = (uint32_t)f->text.len,
+            .evidence = f->text,
+            .detail = {detail, b.n},
+            .facets = res_facets(&st->res[ri]),
+        };
+        *emitted = true;
+        return mv_emit(ts->out, &spec);
+    }
+    return MV_OK;
+}
+
 static int report_silent_ask(tool_scan *ts) {
     const cap_state *st = ts->st;
     const mv_tool *tool = ts->tool;
@@ -2601,6 +2676,8 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     bool emitted = false;
     if (rc == MV_OK)
         rc = report_resources(ts, &d, asks, &emitted);
+    if (rc == MV_OK && !emitted)
+        rc = report_privileged_ask(ts, &emitted);
     if (rc == MV_OK && !emitted)
         rc = report_silent_ask(ts);
     for (uint32_t p = 0; rc == MV_OK && p < tool->n_params; p++)

@@ -3965,7 +3965,7 @@ static int check_successor(const mv_tool *tool, mv_emitter *out) {
         "호출하지 마", "代わりに",      "の代わり",     "呼び出さない", "而不是",
         "不要调用",    "en lugar de",   "en vez de",    "au lieu de",   "anstatt",
         "em vez de",   "remplace",      "reemplaza",    "ersetzt",      "substitui",
-        "вместо"};
+        "вместо",      "替代",          "取代"};
     static const char *const other[] = {"same name", "official", "original", "공식",
                                         "公式",      "官方",     "oficial",  "officiel",
                                         "offiziell", "официальн"};

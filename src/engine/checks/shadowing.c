@@ -3854,11 +3854,12 @@ static int check_text(const mv_inspect_ctx *ctx, const engine_state *es, const r
  * other provider is not in the scanned registry: the claim is the steering
  * and the address is what it was for. Three parts must agree: a
  * displacement word, a reference to the other instance (the tool's own
- * name in its description, "the same name", "official", "original") and
- * the sink. Honest forks and wrappers say what they wrap without an
- * outside sink; an honest "deprecated, use X instead" names a different
- * tool, not another copy of itself. The sink is looked for first: it is
- * rare, so the word scans run for almost no tool. */
+ * name in its description, "the same name", "official", "original") in
+ * its sentence or the one before, and the sink. Honest forks and
+ * wrappers say what they wrap without an outside sink; an honest
+ * "deprecated, use X instead" names a different tool, not another copy of
+ * itself. The sink is looked for first: it is rare, so the word scans run
+ * for almost no tool. */
 
 /* ASCII case-insensitive search for w in t[0, n); non-ASCII bytes compare
  * exactly. */
@@ -3965,7 +3966,7 @@ static int check_successor(const mv_tool *tool, mv_emitter *out) {
         "호출하지 마", "代わりに",      "の代わり",     "呼び出さない", "而不是",
         "不要调用",    "en lugar de",   "en vez de",    "au lieu de",   "anstatt",
         "em vez de",   "remplace",      "reemplaza",    "ersetzt",      "substitui",
-        "вместо",      "替代",          "取代"};
+        "вместо",      "替代",          "取代",         "ではなく",     "préférez"};
     static const char *const other[] = {"same name", "official", "original", "공식",
                                         "公式",      "官方",     "oficial",  "officiel",
                                         "offiziell", "официальн"};
@@ -3989,6 +3990,13 @@ static int check_successor(const mv_tool *tool, mv_emitter *out) {
                 continue;
             size_t s0, s1;
             sentence_around(desc.ptr, desc.len, i, i + wn, &s0, &s1);
+            /* "the new official version. Use it instead of the old
+             * server": the reference may sit in the sentence before */
+            if (s0 > 0) {
+                size_t p0, p1, back = s0 > 4 ? s0 - 4 : 0;
+                sentence_around(desc.ptr, desc.len, back, back, &p0, &p1);
+                s0 = p0;
+            }
             claim = names_itself(tool, desc.ptr + s0, s1 - s0) ||
                     has_any_ci(desc.ptr + s0, s1 - s0, other, sizeof(other) / sizeof(other[0]));
         }

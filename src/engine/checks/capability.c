@@ -81,6 +81,7 @@
 #define CAP_NO_VERB 0.60       /* a weak resource in prose without an access verb */
 #define CAP_F_PROPERTY 0.80    /* a mention inside a property name */
 #define CAP_MAX_CONF 0.90
+#define CAP_F_SILENT 0.65 /* detector 5: a silent ask */
 #define CAP_LEAK_MIN 0.30 /* a parameter description mention that leaks */
 
 #define SINK_EMIT 0.55
@@ -1354,9 +1355,10 @@ typedef struct tool_scan {
     size_t n_desc_spans;
     int32_t desc; /* field index of the description, -1 if none */
     bool capped;
-    int8_t service; /* the description or title says the tool talks to a service (-1: not
-                       looked up yet) */
-    int8_t db;      /* ... or works on a database (-1: not looked up yet) */
+    uint32_t prose_res; /* resources the tool's own description or title mentions (bit mask) */
+    int8_t service;     /* the description or title says the tool talks to a service (-1: not
+                           looked up yet) */
+    int8_t db;          /* ... or works on a database (-1: not looked up yet) */
 } tool_scan;
 
 static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne,
@@ -1452,6 +1454,9 @@ static void weigh(tool_scan *ts, uint32_t fi, const cap_term *t, size_t ns, size
     const cap_res *res = &ts->st->res[ri];
     if (t->path && (int32_t)fi == ts->desc && ts->n_desc_spans < CAP_DESC_SPANS)
         ts->desc_spans[ts->n_desc_spans++] = (span){ns, ne};
+    /* Any mention, even a denial, means the tool talks about it (detector 5). */
+    if (f->kind == MV_FIELD_DESCRIPTION || f->kind == MV_FIELD_TITLE)
+        ts->prose_res |= 1u << ri;
     size_t ss, se;
     sentence(nt->text, nt->len, ns, ne, &ss, &se);
     if (negated(ts, nt->text, ns, ne, ss, se))
@@ -1663,7 +1668,7 @@ static uint32_t res_facets(const cap_res *r) {
     return 0;
 }
 
-static int report_resources(tool_scan *ts, const declaration *d, bool asks) {
+static int report_resources(tool_scan *ts, const declaration *d, bool asks, bool *emitted) {
     const cap_state *st = ts->st;
     uint64_t sens = d->mask & st->sensitive_mask;
     uint32_t justified = 0;
@@ -1697,6 +1702,7 @@ static int report_resources(tool_scan *ts, const declaration *d, bool asks) {
     double score = (1.0 - miss) * factor;
     if (top < 0 || score < CAP_EMIT)
         return MV_OK;
+    *emitted = true;
 
     char detail[240];
     sbuf b = {detail, 0, sizeof(detail)};
@@ -2100,7 +2106,7 @@ static bool brand_named_by_tool(const mv_tool *tool, const char *w, size_t n) {
 }
 
 static bool api_credential(const mv_tool *tool, mv_str d) {
-    static const char *const generic[] = {"your", "the", "an", "a", "its", "this", "our",
+    static const char *const generic[] = {"your", "the", "an",   "a",      "its",     "this", "our",
                                           "rest", "web", "http", "public", "private", "same"};
     for (size_t i = 0; i + 3 <= d.len; i++) {
         if (lower((unsigned char)d.ptr[i]) != 'a' || lower((unsigned char)d.ptr[i + 1]) != 'p' ||
@@ -2316,7 +2322,8 @@ static void reach_defaults(tool_scan *ts) {
         }
         while (v.len > 0 && is_space((unsigned char)v.ptr[v.len - 1]))
             v.len--;
-        if (st->upload >= 0 && (outside_url(v) || outside_destination(v)) && destination_param(st, &tool->params[f->param])) {
+        if (st->upload >= 0 && (outside_url(v) || outside_destination(v)) &&
+            destination_param(st, &tool->params[f->param])) {
             res_best *b = &ts->reach[st->upload];
             double w = st->res[st->upload].weight;
             if (w > b->w)
@@ -2339,6 +2346,249 @@ static void reach_defaults(tool_scan *ts) {
 }
 
 /* ------------------------------------------------------------ inspect */
+
+/* ------------------------------------------------------------ detector 5 */
+
+/* Silent asks. A parameter named for a whole secret store, the whole
+ * environment, the whole home folder or a shell, on a tool whose own name,
+ * title and description never speak of it. An honest tool that needs your
+ * keychain or your environment says so where a person reads it ("reads an
+ * item from the macOS keychain", "runs a command with extra environment
+ * variables"); a colour tool or a priority suggester that quietly grows a
+ * keychain_dump or an env object asks for something its job never
+ * mentioned. This holds whatever the job is, so the declared classes,
+ * which a stray word can mislead ("signature" reads as signing in
+ * signature_font_preview), are not consulted. Credentials and connection
+ * strings are left out: a tool names its service far more often than its
+ * API key. */
+
+/* The resource classes a silent ask is judged for: whole secret stores,
+ * device data, the whole home folder, and a shell (further narrowed in
+ * report_silent_ask). Identity numbers are everyday booking parameters. */
+static bool silent_class(const cap_res *r) {
+    static const char *const k_ids[] = {"cloudcred", "keychain", "browserstore",
+                                        "device",    "broadfs",  "shellexec"};
+    for (size_t i = 0; i < sizeof(k_ids) / sizeof(k_ids[0]); i++)
+        if (str_is(r->id, k_ids[i]))
+            return true;
+    return false;
+}
+
+/* Words of a parameter name that say nothing about what it holds. */
+static bool filler_word(const char *w, size_t n) {
+    static const char *const k_fill[] = {"all",  "include", "dump", "export", "data", "dir",
+                                         "path", "file",    "list", "raw",    "full", "the"};
+    for (size_t i = 0; i < sizeof(k_fill) / sizeof(k_fill[0]); i++)
+        if (strlen(k_fill[i]) == n && memcmp(k_fill[i], w, n) == 0)
+            return true;
+    return false;
+}
+
+/* Does some word of text (ASCII case folded) begin with w[0, n)? "env"
+ * finds "environment", "command" finds "commands". */
+static bool word_starting(mv_str text, const char *w, size_t n) {
+    for (size_t i = 0; n > 0 && i + n <= text.len; i++) {
+        if (i > 0 && is_alnum((unsigned char)text.ptr[i - 1]))
+            continue;
+        size_t k = 0;
+        while (k < n && lower((unsigned char)text.ptr[i + k]) == (unsigned char)w[k])
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
+}
+
+/* Does the tool's name, title or description use a word of the parameter's
+ * name (three letters or more, fillers aside)? */
+static bool param_spoken_of(const mv_tool *tool, mv_str pname) {
+    char words[CAP_NAME_MAX * 2 + 2];
+    size_t wn = split_words(pname.ptr, pname.len, words, sizeof(words));
+    for (size_t i = 0; i < wn;) {
+        size_t j = i;
+        while (j < wn && words[j] != ' ')
+            j++;
+        if (j - i >= 3 && !filler_word(words + i, j - i)) {
+            if (word_starting(tool->name, words + i, j - i))
+                return true;
+            for (uint32_t f = 0; f < tool->n_fields; f++) {
+                const mv_field *fl = &tool->fields[f];
+                if ((fl->kind == MV_FIELD_DESCRIPTION || fl->kind == MV_FIELD_TITLE) &&
+                    word_starting(fl->text, words + i, j - i))
+                    return true;
+            }
+        }
+        i = j + 1;
+    }
+    return false;
+}
+
+/* Does input parameter p default to an interpreter ("bash -c", "/bin/sh",
+ * "powershell -Command")? The first token's last path segment names one;
+ * a subcommand default ("show") does not. */
+static bool interpreter_default(const mv_tool *tool, uint32_t p) {
+    static const char *const k_interp[] = {"sh",   "bash",       "zsh",           "dash",
+                                           "ksh",  "fish",       "cmd",           "cmd.exe",
+                                           "pwsh", "powershell", "powershell.exe"};
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *f = &tool->fields[i];
+        if (f->kind != MV_FIELD_SCHEMA_VALUE || f->param != (int32_t)p || f->path.len < 8 ||
+            memcmp(f->path.ptr + f->path.len - 8, ".default", 8) != 0)
+            continue;
+        size_t a = 0, e = 0;
+        while (a < f->text.len && is_space((unsigned char)f->text.ptr[a]))
+            a++;
+        e = a;
+        while (e < f->text.len && !is_space((unsigned char)f->text.ptr[e]))
+            e++;
+        size_t b = e;
+        while (b > a && f->text.ptr[b - 1] != '/' && f->text.ptr[b - 1] != '\\')
+            b--;
+        for (size_t k = 0; k < sizeof(k_interp) / sizeof(k_interp[0]); k++) {
+            size_t n = strlen(k_interp[k]);
+            if (e - b != n)
+                continue;
+            size_t j = 0;
+            while (j < n &&
+                   lower((unsigned char)f->text.ptr[b + j]) == (unsigned char)k_interp[k][j])
+                j++;
+            if (j == n)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Privilege words: a credential or command asked for beyond any one job
+ * ("cluster-admin service account token", scopes "admin:org" and
+ * "delete_repo", "exec in a privileged pod", sudo). A plain "admin" or
+ * "root" password is what every database, VPS and CMS installer asks for,
+ * and is left out. */
+static const char *const k_privilege[] = {"cluster-admin", "admin:org", "delete_repo",
+                                          "sudo",          "superuser", "privileged",
+                                          "full access",   "all scopes"};
+
+static bool privileged_text(mv_str t, size_t *which) {
+    for (size_t k = 0; k < sizeof(k_privilege) / sizeof(k_privilege[0]); k++)
+        if (word_starting(t, k_privilege[k], strlen(k_privilege[k]))) {
+            *which = k;
+            return true;
+        }
+    return false;
+}
+
+/* Privileged asks: a top-level credential or command parameter whose name or
+ * own description asks for administrator rights, on a tool whose name,
+ * title and description never speak of administration. A tool for admins
+ * says so ("Ghost Admin API: creates a post" names it); a regex tester or
+ * a manifest validator that wants a cluster-admin token does not need one.
+ * Sets *emitted when it emitted. */
+static int report_privileged_ask(tool_scan *ts, bool *emitted) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum)
+            continue;
+        int ri = reach_of(st, pm);
+        if (ri < 0 || (ri != st->credparam && !str_is(st->res[ri].id, "shellexec")))
+            continue;
+        size_t k = 0;
+        char w[CAP_NAME_MAX * 2 + 2];
+        size_t wn = split_words(pm->name.ptr, pm->name.len, w, sizeof(w));
+        if (!privileged_text((mv_str){w, wn}, &k) && !privileged_text(pm->description, &k))
+            continue;
+        const char *pw = k_privilege[k];
+        size_t pn = strlen(pw);
+        bool spoken = word_starting(tool->name, pw, pn);
+        for (uint32_t f = 0; f < tool->n_fields && !spoken; f++) {
+            const mv_field *fl = &tool->fields[f];
+            if (fl->kind == MV_FIELD_DESCRIPTION || fl->kind == MV_FIELD_TITLE)
+                spoken = word_starting(fl->text, pw, pn);
+        }
+        int32_t fi = property_field(tool, p);
+        if (spoken || fi < 0)
+            continue;
+        const mv_field *f = &tool->fields[fi];
+        char detail[200];
+        sbuf b = {detail, 0, sizeof(detail)};
+        sb_lit(&b, "a parameter asks for ");
+        sb_str(&b, st->res[ri].label);
+        sb_lit(&b, " with administrator rights, which the tool's name and description never "
+                   "mention");
+        mv_signal_spec spec = {
+            .tier = MV_TIER_SOFT,
+            .threat = st->res[ri].threat,
+            .confidence = CAP_F_SILENT,
+            .critical = false,
+            .field = fi,
+            .offset = 0,
+            .length = (uint32_t)f->text.len,
+            .evidence = f->text,
+            .detail = {detail, b.n},
+            .facets = res_facets(&st->res[ri]),
+        };
+        *emitted = true;
+        return mv_emit(ts->out, &spec);
+    }
+    return MV_OK;
+}
+
+static int report_silent_ask(tool_scan *ts) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    int top = -1;
+    for (size_t r = 0; r < st->n_res; r++) {
+        const res_best *rb = &ts->reach[r];
+        if (rb->w <= 0 || (ts->prose_res & (1u << r)) || !silent_class(&st->res[r]))
+            continue;
+        const mv_field *f = &tool->fields[rb->field];
+        /* Top-level parameters only: nested specs of a deployment
+         * (services[].build_command) describe a program, not a request. */
+        if (f->kind != MV_FIELD_PROPERTY_NAME || f->param < 0 ||
+            (uint32_t)f->param >= tool->n_params ||
+            property_field(tool, (uint32_t)f->param) != rb->field)
+            continue;
+        const mv_param *pm = &tool->params[f->param];
+        /* Real tools run commands and pass environments without saying so
+         * in prose (a debugger's "command", a container's "env"): a shell
+         * counts only when a one-word shell parameter already holds an
+         * interpreter the model sends unchosen ("shell": "bash -c"); the
+         * environment is left to the other detectors. */
+        if (str_is(st->res[r].id, "shellexec")) {
+            char w[CAP_NAME_MAX * 2 + 2];
+            size_t wn = split_words(pm->name.ptr, pm->name.len, w, sizeof(w));
+            if (memchr(w, ' ', wn) != NULL || !interpreter_default(tool, (uint32_t)f->param))
+                continue;
+        }
+        if (param_spoken_of(tool, f->text))
+            continue;
+        if (top < 0 || rb->w > ts->reach[top].w)
+            top = (int)r;
+    }
+    if (top < 0)
+        return MV_OK;
+    const res_best *rb = &ts->reach[top];
+    const mv_field *f = &tool->fields[rb->field];
+    char detail[200];
+    sbuf b = {detail, 0, sizeof(detail)};
+    sb_lit(&b, "a parameter asks for ");
+    sb_str(&b, st->res[top].label);
+    sb_lit(&b, ", which the tool's name and description never mention");
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = st->res[top].threat,
+        .confidence = CAP_F_SILENT,
+        .critical = false,
+        .field = rb->field,
+        .offset = 0,
+        .length = (uint32_t)f->text.len,
+        .evidence = f->text,
+        .detail = {detail, b.n},
+        .facets = res_facets(&st->res[top]),
+    };
+    return mv_emit(ts->out, &spec);
+}
 
 static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const cap_state *st = ctx->engine_state;
@@ -2423,8 +2673,13 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
                 ts->best[r] = ts->reach[r];
             asks = true;
         }
+    bool emitted = false;
     if (rc == MV_OK)
-        rc = report_resources(ts, &d, asks);
+        rc = report_resources(ts, &d, asks, &emitted);
+    if (rc == MV_OK && !emitted)
+        rc = report_privileged_ask(ts, &emitted);
+    if (rc == MV_OK && !emitted)
+        rc = report_silent_ask(ts);
     for (uint32_t p = 0; rc == MV_OK && p < tool->n_params; p++)
         rc = report_sink(ts, &d, p);
     return rc;

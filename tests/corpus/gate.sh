@@ -89,6 +89,24 @@ echo "== red-team v5 (authors F and G, whole sets, issue 10 round 6): ratchet ==
 ratchet "red-team v5" redteam_v5 0.60 0.71
 
 echo
+echo "== red-team v6 (authors H and I, whole sets, issue 10 round 7): ratchet =="
+# The unseen measurement of rounds 5 and 6, then the tune data of rounds 7
+# and 8. Floors are the levels after round 8: every category >= 0.77 at any
+# tier (destructive is the lowest at 0.778), expected-quarantine >= 0.80
+# (0.806), no hard negative quarantined.
+ratchet "red-team v6" redteam_v6 0.77 0.80
+
+echo
+echo "== red-team v7 (authors J, K and L, issue 10 round 8): reported, not gated =="
+# The unseen measurement of round 7, then the tune data of round 8. Not a
+# ratchet yet: four of its honest tools are still quarantined (two
+# shadowing look-alikes, two unicode ones; docs/detection.md), and the
+# ratchet allows none. Gate it once they are fixed.
+"$mcpvet" eval --corpus "$src/corpus/redteam_v7" --jobs 2 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok "red-team v7 scorecard printed" || bad "red-team v7 eval exit $rc"
+
+echo
 echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?

@@ -26,6 +26,7 @@
  * MAX_DECODED_BYTES decoded bytes; the scanner itself is one linear pass.
  * Hitting a bound is recorded with mv_emit_cap (the scan becomes degraded).
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "mcpvet/check.h"
@@ -451,13 +452,14 @@ static size_t find_stem(const char *t, size_t n, const char *const *ws, size_t c
 #define OBEY_GAP 48u
 static bool decode_then_act(const char *t, size_t n) {
     static const char *const decode[] = {
-        "decod", "décod", "dekodier", "entschlüssel", "декод", "расшифр", "解码", "解碼",
-        "デコード", "복호", "디코딩", "descodific", "unscramble", "decompress", "inflate",
-        "unzip", "gunzip", "unpack", "décompress", "dekomprim", "entpack", "解压", "解凍"};
+        "decod",      "décod",      "dekodier", "entschlüssel", "декод",  "расшифр",
+        "解码",       "解碼",       "デコード", "복호",         "디코딩", "descodific",
+        "unscramble", "decompress", "inflate",  "unzip",        "gunzip", "unpack",
+        "décompress", "dekomprim",  "entpack",  "解压",         "解凍"};
     static const char *const act[] = {
-        "execut", "exécut", "ejecut", "ausführ", "run", "apply", "appliqu", "aplic",
-        "anwend", "follow", "obey", "suivre", "seguir", "befolg", "выполн", "примен",
-        "执行", "遵循", "実行", "従", "適用", "실행", "따르", "적용", "carry", "act on"};
+        "execut", "exécut", "ejecut", "ausführ", "run",    "apply",  "appliqu", "aplic", "anwend",
+        "follow", "obey",   "suivre", "seguir",  "befolg", "выполн", "примен",  "执行",  "遵循",
+        "実行",   "従",     "適用",   "실행",    "따르",   "적용",   "carry",   "act on"};
     size_t off = 0;
     while (off < n) {
         size_t d = find_stem(t + off, n - off, decode, sizeof(decode) / sizeof(decode[0]));
@@ -466,8 +468,8 @@ static bool decode_then_act(const char *t, size_t n) {
         size_t from = off + d + 3, to = off + d + OBEY_GAP;
         if (to > n)
             to = n;
-        if (from < to && find_stem(t + from, to - from, act, sizeof(act) / sizeof(act[0])) <
-                             to - from)
+        if (from < to &&
+            find_stem(t + from, to - from, act, sizeof(act) / sizeof(act[0])) < to - from)
             return true;
         off += d + 1;
     }
@@ -515,10 +517,10 @@ static bool prose_like(const char *t, size_t n) {
  * read as English better than the line as written ("Reverse the words:
  * useful to run checks" is plain prose, not a reversed order). */
 static unsigned plain_words(const char *t, size_t n) {
-    static const char *const common[] = {"the",  "and",  "to",   "of",     "in",    "is",
-                                         "it",   "for",  "on",   "with",   "run",   "then",
-                                         "before", "after", "your", "you", "this", "that",
-                                         "all",  "every", "from", "into", "when",  "always"};
+    static const char *const common[] = {"the",    "and",   "to",   "of",   "in",   "is",
+                                         "it",     "for",   "on",   "with", "run",  "then",
+                                         "before", "after", "your", "you",  "this", "that",
+                                         "all",    "every", "from", "into", "when", "always"};
     unsigned c = 0;
     for (size_t k = 0; k < sizeof(common) / sizeof(common[0]); k++)
         c += has_word(t, n, common[k]);
@@ -889,34 +891,94 @@ static size_t find_ci(const char *t, size_t n, size_t from, const char *w) {
     return n;
 }
 
-/* Which label, if any, stands in t[ls, c) (the line before a ": "):
- * "rot13", "rot-13", "rot 13", "revers..." or "backwards". Each is looked
- * for from a rare byte of its own ('1', 'v', 'k', by memchr), since most
- * lines before a colon hold none. */
-static bool line_label(const char *t, size_t ls, size_t c, pd_kind *kind) {
-    static const struct {
-        char anchor;
-        uint8_t back; /* bytes from the label's start to its anchor */
-        const char *w;
-        pd_kind kind;
-    } labels[] = {{'1', 3, "rot13", PD_ROT13},      {'1', 4, "rot-13", PD_ROT13},
-                  {'1', 4, "rot 13", PD_ROT13},     {'v', 2, "revers", PD_REVERSED},
-                  {'V', 2, "revers", PD_REVERSED},  {'k', 3, "backwards", PD_REVERSED},
-                  {'K', 3, "backwards", PD_REVERSED}};
-    for (size_t l = 0; l < sizeof(labels) / sizeof(labels[0]); l++) {
-        size_t i = ls + labels[l].back;
-        while (i < c) {
-            const char *q = memchr(t + i, labels[l].anchor, c - i);
-            if (q == NULL)
-                break;
-            size_t k = (size_t)(q - t), st = k - labels[l].back;
-            size_t wl = strlen(labels[l].w);
-            if (st + wl <= c && find_ci(t, st + wl, st, labels[l].w) == st) {
-                *kind = labels[l].kind;
+/* The labels a line can carry before its ": ": "rot13", "rot-13",
+ * "rot 13" (ROT13) and "revers..." or "backwards" (reversed), matched
+ * ASCII case-insensitively. */
+typedef struct label_word {
+    const char *w;
+    uint8_t len;
+    bool rot; /* ROT13; otherwise reversed */
+} label_word;
+
+static const label_word label_words[] = {{"rot13", 5, true},
+                                         {"rot-13", 6, true},
+                                         {"rot 13", 6, true},
+                                         {"revers", 6, false},
+                                         {"backwards", 9, false}};
+
+/* The first label of a family (rot or not) starting at or after `from`:
+ * its start in *st and length in *len; false when there is none. */
+static bool next_label(const char *t, size_t n, size_t from, bool rot, size_t *st, size_t *len) {
+    for (size_t i = from; i + 5 <= n; i++) {
+        /* Every label starts with 'r' or 'b' and its second letter tells
+         * the words apart: most bytes cost one test. */
+        unsigned char c = (unsigned char)t[i] | 0x20;
+        if (c != 'r' && c != 'b')
+            continue;
+        unsigned char c2 = (unsigned char)t[i + 1] | 0x20;
+        for (size_t l = 0; l < sizeof(label_words) / sizeof(label_words[0]); l++) {
+            const label_word *lw = &label_words[l];
+            if (lw->rot != rot || lw->w[0] != (char)c || lw->w[1] != (char)c2 || i + lw->len > n)
+                continue;
+            size_t k = 2;
+            while (k < lw->len) {
+                unsigned char x = (unsigned char)t[i + k];
+                if (x >= 'A' && x <= 'Z')
+                    x = (unsigned char)(x + 32);
+                if (x != (unsigned char)lw->w[k])
+                    break;
+                k++;
+            }
+            if (k == lw->len) {
+                *st = i;
+                *len = lw->len;
                 return true;
             }
-            i = k + 1;
         }
+    }
+    return false;
+}
+
+/* The first label of each family at or after a moving lower bound: the
+ * lines' bounds only grow, so the field is read once per family however
+ * many ": " it holds (a long line of "key: value" pairs used to cost a
+ * search of the 200 bytes before each colon). */
+typedef struct label_cursor {
+    size_t from; /* the bound the cached label was found for */
+    size_t st;   /* the first label at or after `from`, n when none */
+    size_t len;
+} label_cursor;
+
+/* A label of the family stands wholly in t[ls, c). */
+static bool family_in(const char *t, size_t n, label_cursor *cur, bool rot, size_t ls, size_t c) {
+    /* Search again only when the cached label is behind the new bound
+     * (or the bound moved back, which the caller never does). */
+    if (cur->from == SIZE_MAX || ls < cur->from || cur->st < ls) {
+        if (!next_label(t, n, ls, rot, &cur->st, &cur->len))
+            cur->st = n;
+    }
+    cur->from = ls;
+    size_t st = cur->st, len = cur->len;
+    while (st < c) {
+        if (st + len <= c)
+            return true;
+        if (!next_label(t, n, st + 1, rot, &st, &len))
+            break;
+    }
+    return false;
+}
+
+/* Which label, if any, stands in t[ls, c) (the line before a ": "): a
+ * ROT13 label first, then a reversed one. */
+static bool line_label(const char *t, size_t n, label_cursor cur[2], size_t ls, size_t c,
+                       pd_kind *kind) {
+    if (family_in(t, n, &cur[0], true, ls, c)) {
+        *kind = PD_ROT13;
+        return true;
+    }
+    if (family_in(t, n, &cur[1], false, ls, c)) {
+        *kind = PD_REVERSED;
+        return true;
     }
     return false;
 }
@@ -932,6 +994,7 @@ static int labelled_lines(level *top) {
     int rc = 0;
     size_t from = 0;
     unsigned tried = 0;
+    label_cursor cur[2] = {{SIZE_MAX, 0, 0}, {SIZE_MAX, 0, 0}};
     while (rc == 0 && from < n && tried < 4) {
         const char *q = memchr(t + from, ':', n - from);
         if (q == NULL)
@@ -944,7 +1007,7 @@ static int labelled_lines(level *top) {
         while (ls > 0 && c - ls < LABEL_REACH && t[ls - 1] != '\n')
             ls--;
         pd_kind kind = PD_ROT13;
-        if (!line_label(t, ls, c, &kind))
+        if (!line_label(t, n, cur, ls, c, &kind))
             continue;
         while (le < n && t[le] != '\n')
             le++;

@@ -197,21 +197,24 @@ static bool order_word_byte(unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* t[0, len) reads as the lower-case `w`, ASCII case aside. */
+static bool same_ci(const char *t, const char *w, size_t len) {
+    for (size_t k = 0; k < len; k++) {
+        unsigned char c = (unsigned char)t[k];
+        if (c >= 'A' && c <= 'Z')
+            c = (unsigned char)(c + 32);
+        if (c != (unsigned char)w[k])
+            return false;
+    }
+    return true;
+}
+
 /* Does text hold `w` (lower case, may contain spaces and punctuation) with
  * word bounds at both ends? */
 static bool has_word(const char *t, size_t n, const char *w) {
     size_t wn = strlen(w);
     for (size_t i = 0; wn > 0 && i + wn <= n; i++) {
-        size_t k = 0;
-        while (k < wn) {
-            unsigned char c = (unsigned char)t[i + k];
-            if (c >= 'A' && c <= 'Z')
-                c = (unsigned char)(c + 32);
-            if (c != (unsigned char)w[k])
-                break;
-            k++;
-        }
-        if (k < wn)
+        if (!same_ci(t + i, w, wn))
             continue;
         bool left = i == 0 || !order_word_byte((unsigned char)t[i - 1]) ||
                     !order_word_byte((unsigned char)w[0]);
@@ -875,19 +878,9 @@ done:
  * (the line says so). */
 static size_t find_ci(const char *t, size_t n, size_t from, const char *w) {
     size_t wl = strlen(w);
-    for (size_t i = from; i + wl <= n; i++) {
-        size_t k = 0;
-        while (k < wl) {
-            unsigned char c = (unsigned char)t[i + k];
-            if (c >= 'A' && c <= 'Z')
-                c = (unsigned char)(c + 32);
-            if (c != (unsigned char)w[k])
-                break;
-            k++;
-        }
-        if (k == wl)
+    for (size_t i = from; i + wl <= n; i++)
+        if (same_ci(t + i, w, wl))
             return i;
-    }
     return n;
 }
 
@@ -920,16 +913,7 @@ static bool next_label(const char *t, size_t n, size_t from, bool rot, size_t *s
             const label_word *lw = &label_words[l];
             if (lw->rot != rot || lw->w[0] != (char)c || lw->w[1] != (char)c2 || i + lw->len > n)
                 continue;
-            size_t k = 2;
-            while (k < lw->len) {
-                unsigned char x = (unsigned char)t[i + k];
-                if (x >= 'A' && x <= 'Z')
-                    x = (unsigned char)(x + 32);
-                if (x != (unsigned char)lw->w[k])
-                    break;
-                k++;
-            }
-            if (k == lw->len) {
+            if (same_ci(t + i + 2, lw->w + 2, lw->len - 2u)) {
                 *st = i;
                 *len = lw->len;
                 return true;

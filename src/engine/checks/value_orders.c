@@ -372,6 +372,16 @@ static bool names_secret(const mv_sensitive *sens, const char *t, size_t n, size
     return false;
 }
 
+/* The description's lead: up to its first sentence end or line break,
+ * at most VO_LEAD_MAX bytes. */
+static size_t lead_len(const char *t, size_t n) {
+    size_t e = 0;
+    while (e < n && e < VO_LEAD_MAX && !(t[e] == '.' && (e + 1 == n || t[e + 1] == ' ')) &&
+           t[e] != '\n')
+        e++;
+    return e;
+}
+
 /* Destroying verbs in the tool's name words or description lead: the job
  * is destroying something, and its defaults may say how. */
 static bool job_destroys(const mv_tool *tool) {
@@ -385,13 +395,8 @@ static bool job_destroys(const mv_tool *tool) {
         size_t n = parts[p].len;
         if (t == NULL)
             continue;
-        if (p == 1) {
-            size_t e = 0;
-            while (e < n && e < VO_LEAD_MAX && !(t[e] == '.' && (e + 1 == n || t[e + 1] == ' ')) &&
-                   t[e] != '\n')
-                e++;
-            n = e;
-        }
+        if (p == 1)
+            n = lead_len(t, n);
         for (size_t i = 0; i < n; i++) {
             /* word starts, also after '_' or '-' and at camelCase humps */
             bool start = i == 0 || t[i - 1] == '_' || t[i - 1] == '-' || t[i - 1] == ' ' ||
@@ -501,13 +506,8 @@ static bool job_sends(const mv_tool *tool) {
         size_t n = parts[p].len;
         if (t == NULL)
             continue;
-        if (p == 1) {
-            size_t e = 0;
-            while (e < n && e < VO_LEAD_MAX && !(t[e] == '.' && (e + 1 == n || t[e + 1] == ' ')) &&
-                   t[e] != '\n')
-                e++;
-            n = e;
-        }
+        if (p == 1)
+            n = lead_len(t, n);
         for (size_t i = 0; i < n; i++) {
             bool start = i == 0 || t[i - 1] == '_' || t[i - 1] == '-' || t[i - 1] == ' ' ||
                          (t[i] >= 'A' && t[i] <= 'Z');

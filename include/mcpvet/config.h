@@ -75,13 +75,14 @@ typedef struct mv_server_config {
     char *command;
     char **args;
     size_t n_args;
-    /* command, args and url as written in the file, before placeholders were
-     * resolved (the same pointers when nothing was resolved). Show and pin
-     * these: the resolved forms may carry values taken from the environment
-     * (a token in ${TOKEN}). */
+    /* command, args, cwd and url as written in the file, before placeholders
+     * were resolved (the same pointers when nothing was resolved). Show and
+     * pin these: the resolved forms may carry values taken from the
+     * environment (a token in ${TOKEN}). */
     char *raw_command;
     char **raw_args;
     char *raw_url;
+    char *raw_cwd;
     mv_config_kv *env; /* added to (and overriding) the inherited environment */
     size_t n_env;
     char *cwd; /* NULL = inherit */
@@ -212,7 +213,8 @@ const char *const *mv_config_client_ids(void);
  * Append one line saying how `s` is started or reached, safe to print:
  * "stdio: npx -y @scope/server [env: API_KEY, DEBUG] [cwd: /srv]" or
  * "http: https://host/mcp [headers: Authorization]". It uses raw_command,
- * raw_args and raw_url (placeholders as written, never resolved values),
+ * raw_args, raw_cwd and raw_url (placeholders as written, never resolved
+ * values),
  * lists env and header NAMES only (never values), quotes arguments that hold
  * spaces, quotes or anything but printable ASCII as JSON strings with
  * \uXXXX escapes (so no terminal escape or invisible character is

@@ -1223,9 +1223,10 @@ int mv_config_describe(mv_buf *out, const mv_server_config *s) {
     }
     put_names(out, "env", s->env, s->n_env);
     put_names(out, "headers", s->headers, s->n_headers);
-    if (s->cwd != NULL) {
+    const char *cwd = s->raw_cwd != NULL ? s->raw_cwd : s->cwd;
+    if (cwd != NULL) {
         mv_buf_puts(out, " [cwd: ");
-        put_shown(out, s->cwd);
+        put_shown(out, cwd);
         mv_buf_putc(out, ']');
     }
     if (s->proxied)

@@ -994,7 +994,7 @@ static int read_entry(rd *R, const char *name, size_t name_len, const cv *e, cv_
         if (d->cwd != NULL) {
             char *cwd = NULL;
             bool had_needs = d->needs[0] != '\0';
-            if ((rc = get_expanded(R, d, d->cwd, "cwd", &cwd, NULL)) != MV_OK)
+            if ((rc = get_expanded(R, d, d->cwd, "cwd", &cwd, &d->s.raw_cwd)) != MV_OK)
                 goto done;
             if (cwd != NULL && cwd[0] != '/' && cwd[0] != '\0' && R->env->cwd != NULL &&
                 (had_needs || d->needs[0] == '\0')) {
@@ -1045,6 +1045,8 @@ finish:
         d->s.raw_args = d->s.args;
     if (d->s.raw_url == NULL)
         d->s.raw_url = d->s.url;
+    if (d->s.raw_cwd == NULL)
+        d->s.raw_cwd = d->s.cwd;
     unwrap_proxy(&d->s);
     rc = add_server(R, d);
 done:

@@ -189,7 +189,7 @@ void mv_server_ident_from_config(mv_server_ident *out, const mv_server_config *c
         out->command = cfg->raw_command != NULL ? cfg->raw_command : cfg->command;
         out->args = (const char *const *)(cfg->raw_args != NULL ? cfg->raw_args : cfg->args);
         out->n_args = cfg->n_args;
-        out->cwd = cfg->cwd;
+        out->cwd = cfg->raw_cwd != NULL ? cfg->raw_cwd : cfg->cwd;
     } else {
         out->url = cfg->raw_url != NULL ? cfg->raw_url : cfg->url;
     }

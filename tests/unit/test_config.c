@@ -1140,7 +1140,8 @@ static void test_not_regular_files(void **state) {
 
 static void test_describe(void **state) {
     (void)state;
-    mv_config_env env = make_env(NULL);
+    static const char *const pairs[] = {"WORK_TOKEN", "CANARY-cwd-token", NULL};
+    mv_config_env env = make_env(pairs);
     mv_config_set *set = load_ok(
         "mcp.json",
         "{\"servers\": {\n"
@@ -1149,7 +1150,8 @@ static void test_describe(void **state) {
         "\"cwd\": \"/srv\"},\n"
         "\"b\": {\"type\": \"http\", \"url\": \"https://h/mcp\", \"headers\": "
         "{\"Authorization\": \"Bearer CANARY-h\"}},\n"
-        "\"c\": {\"type\": \"bogus\"}\n"
+        "\"c\": {\"type\": \"bogus\"},\n"
+        "\"d\": {\"command\": \"srv\", \"cwd\": \"/w/${env:WORK_TOKEN}\"}\n"
         "}}",
         "vscode", &env);
     mv_buf b;
@@ -1163,6 +1165,14 @@ static void test_describe(void **state) {
     b.len = 0;
     assert_int_equal(mv_config_describe(&b, find(set, "vscode", "c")), MV_OK);
     assert_string_equal(b.data, "none:");
+    /* A cwd built from an environment value is shown as written: the value
+     * may be a secret (found by fuzz_config). */
+    const mv_server_config *d = find(set, "vscode", "d");
+    assert_string_equal(d->cwd, "/w/CANARY-cwd-token");
+    assert_string_equal(d->raw_cwd, "/w/${env:WORK_TOKEN}");
+    b.len = 0;
+    assert_int_equal(mv_config_describe(&b, d), MV_OK);
+    assert_string_equal(b.data, "stdio: srv [cwd: /w/${env:WORK_TOKEN}]");
     assert_int_equal(mv_config_describe(NULL, find(set, "vscode", "c")), MV_EINVAL);
     assert_int_equal(mv_config_describe(&b, NULL), MV_EINVAL);
     mv_buf_release(&b);

@@ -273,6 +273,15 @@ static void test_ident_from_config(void **state) {
     assert_string_equal(id.transport, "stdio");
     assert_string_equal(id.command, "c");
     assert_null(id.url);
+    assert_null(id.cwd);
+    /* The cwd as written: a resolved one may hold an environment value. */
+    cfg.cwd = "/w/CANARY-token";
+    cfg.raw_cwd = "/w/${TOKEN}";
+    mv_server_ident_from_config(&id, &cfg);
+    assert_string_equal(id.cwd, "/w/${TOKEN}");
+    cfg.raw_cwd = NULL;
+    mv_server_ident_from_config(&id, &cfg);
+    assert_string_equal(id.cwd, "/w/CANARY-token");
     cfg.transport = MV_TRANSPORT_HTTP;
     mv_server_ident_from_config(&id, &cfg);
     assert_string_equal(id.transport, "http");

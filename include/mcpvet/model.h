@@ -66,6 +66,15 @@ typedef struct mv_model_options {
      * built, so the whole document's tree never exists at once (the tool
      * set and any error are the same). 0 = MV_DEFAULT_CHUNK_BYTES. */
     size_t chunk_bytes;
+    /* Keep a large snapshot file slim (mv_model_load_file only: a regular
+     * file walked in runs, without keep_definitions; else ignored). Each
+     * tool then holds only what the cross-server checks read of other
+     * tools (server, name, title, description, kind, the model's caps and
+     * its parameters' names and sides: no fields, no definition), and
+     * mv_toolset_expand builds a run of full tools again from the file
+     * when they are scanned, so the whole tool set never exists at once.
+     * mv_toolset_is_slim says whether it was done. */
+    bool slim;
 } mv_model_options;
 
 #define MV_DEFAULT_CHUNK_BYTES (16u * 1024u * 1024u)
@@ -122,6 +131,8 @@ typedef struct mv_toolset {
      * in heap arrays of these capacities, from `alloc`; 0 otherwise. */
     size_t heap_tools, heap_servers;
     const mv_allocator *alloc;
+    /* A slim set (mv_model_options.slim): how to build full tools again. */
+    struct mdl_rewalk *rewalk;
 } mv_toolset;
 
 /*
@@ -140,6 +151,19 @@ int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_option
                        mv_error *err);
 
 void mv_toolset_free(mv_toolset *set);
+
+/*
+ * Slim tool sets (mv_model_options.slim). mv_toolset_expand makes the
+ * tools of the run holding tool `tool` full again, [*begin, *end) (any
+ * other expanded run is made slim first): they are what a one-pass parse
+ * builds, byte for byte, until mv_toolset_shrink or the next expand.
+ * Runs are read from the file again and checked against what the first
+ * pass read: MV_EIO when the file changed (or cannot be read), MV_ENOMEM.
+ * On a set that is not slim, expand gives [0, n_tools) and does nothing.
+ */
+bool mv_toolset_is_slim(const mv_toolset *set);
+int mv_toolset_expand(mv_toolset *set, size_t tool, size_t *begin, size_t *end, mv_error *err);
+void mv_toolset_shrink(mv_toolset *set);
 
 #ifdef __cplusplus
 }

@@ -102,7 +102,8 @@ int mv_pipeline_collect(mv_pipeline *p, const mv_server_config *const *servers, 
 const mv_buf *mv_pipeline_snapshot(const mv_pipeline *p);
 
 /* Scan everything collected, with `jobs` threads. Returns 0, MV_ENOMEM or
- * MV_ELIMIT (too many tools for one registry). */
+ * MV_ELIMIT (too many tools for one registry), or MV_EINVAL when a file
+ * was loaded slim (model.slim: only mv_pipeline_scan_stream scans those). */
 int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err);
 
 /*
@@ -112,8 +113,10 @@ int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err);
  * mv_pipeline_report_options does) and mv_pipeline_render_to writes it.
  * The scan's findings are not kept, so decide cannot follow (use
  * mv_pipeline_scan with a store); exit code and summary are as after
- * mv_pipeline_scan. Returns what mv_pipeline_scan does, or MV_EIO (the
- * report's temporary file failed).
+ * mv_pipeline_scan. Files loaded slim (model.slim) are made full a group
+ * of runs at a time (mv_toolset_expand) as the ranges reach them. Returns
+ * what mv_pipeline_scan does, or MV_EIO (the report's temporary file
+ * failed, or a slim file changed or cannot be read again).
  */
 int mv_pipeline_scan_stream(mv_pipeline *p, unsigned jobs, const mv_report_options *ropts,
                             mv_error *err);

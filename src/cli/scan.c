@@ -564,6 +564,9 @@ static int scan_main(int argc, char **argv, bool security) {
     popts.concurrency = a.concurrency;
     popts.model.keep_definitions = store != NULL; /* pins need them */
     popts.model.jobs = a.jobs;                    /* tools are built on the scan's threads */
+    /* Without a store the scan is streamed (below): a large snapshot file
+     * is kept slim and its runs made full as they are scanned. */
+    popts.model.slim = store == NULL;
     if (a.timeout > 0) {
         popts.mcp.startup_timeout_ms = (uint32_t)(a.timeout * 1000.0 + 0.5);
         popts.mcp.request_timeout_ms = popts.mcp.startup_timeout_ms;

@@ -53,8 +53,10 @@ struct mdl_build {
     size_t n_jobs, cap_jobs;
     unsigned threads; /* >= 1, the calling thread included */
     size_t arena_block;
-    mdl_worker *workers; /* threads - 1, created on the first parallel batch */
+    mdl_worker *workers; /* threads - 1, created on the first parallel batch
+                            (slim: threads, the calling thread's first) */
     size_t n_workers;
+    bool slim; /* mdl_build_slim */
 };
 
 int mdl_build_new(mdl_ctx *c, mv_toolset *set, unsigned threads, size_t arena_block) {
@@ -68,6 +70,77 @@ int mdl_build_new(mdl_ctx *c, mv_toolset *set, unsigned threads, size_t arena_bl
     return MV_OK;
 }
 
+void mdl_build_slim(mdl_ctx *c) {
+    c->build->slim = true;
+}
+
+/* A string packed into c->keep without alignment, NUL-terminated. */
+static int keep_str(mdl_ctx *c, mv_str *s) {
+    enum { KEEP_CHUNK = 16384 };
+    char *p;
+    if (s->len == 0) {
+        *s = (mv_str){"", 0};
+        return MV_OK;
+    }
+    if (s->len >= KEEP_CHUNK / 4) {
+        p = mv_arena_memdup(c->keep, s->ptr, s->len);
+        if (p == NULL)
+            return MV_ENOMEM;
+        s->ptr = p;
+        return MV_OK;
+    }
+    if (c->keep_left < s->len + 1) {
+        c->keep_pool = mv_arena_alloc(c->keep, KEEP_CHUNK);
+        c->keep_left = c->keep_pool != NULL ? KEEP_CHUNK : 0;
+        if (c->keep_pool == NULL)
+            return MV_ENOMEM;
+    }
+    p = c->keep_pool;
+    memcpy(p, s->ptr, s->len);
+    p[s->len] = '\0';
+    c->keep_pool += s->len + 1;
+    c->keep_left -= s->len + 1;
+    s->ptr = p;
+    return MV_OK;
+}
+
+int mdl_slim_tool(mdl_ctx *c, mv_tool *t) {
+    mv_param *params = NULL;
+    mv_cap_hit *caps = NULL;
+    int rc = MV_OK;
+    if ((rc = keep_str(c, &t->name)) != MV_OK || (rc = keep_str(c, &t->title)) != MV_OK ||
+        (rc = keep_str(c, &t->description)) != MV_OK)
+        return rc;
+    if (t->n_params > 0) {
+        params = mv_arena_alloc(c->keep, t->n_params * sizeof(*params));
+        if (params == NULL)
+            return MV_ENOMEM;
+        for (uint32_t i = 0; i < t->n_params; i++) {
+            params[i] = t->params[i];
+            params[i].type = (mv_str){"", 0};
+            params[i].description = (mv_str){"", 0};
+            if ((rc = keep_str(c, &params[i].name)) != MV_OK)
+                return rc;
+        }
+    }
+    if (t->n_caps > 0) {
+        caps = mv_arena_alloc(c->keep, t->n_caps * sizeof(*caps));
+        if (caps == NULL)
+            return MV_ENOMEM;
+        for (uint32_t i = 0; i < t->n_caps; i++) {
+            caps[i] = t->caps[i];
+            if ((rc = keep_str(c, &caps[i].where)) != MV_OK)
+                return rc;
+        }
+    }
+    t->params = params;
+    t->caps = caps;
+    t->fields = NULL;
+    t->n_fields = 0;
+    t->definition = (mv_str){"", 0};
+    return MV_OK;
+}
+
 int mdl_build_adopt(mdl_ctx *c) {
     mdl_build *b = c->build;
     if (b == NULL || b->n_workers == 0)
@@ -76,8 +149,15 @@ int mdl_build_adopt(mdl_ctx *c) {
     if (kept == NULL)
         return MV_ENOMEM;
     for (size_t i = 0; i < b->n_workers; i++) {
-        kept[i] = b->workers[i].ctx.arena;
-        b->workers[i].ctx.arena = NULL;
+        mdl_ctx *w = &b->workers[i].ctx;
+        /* slim: the set keeps the slim copies; the build arenas go */
+        if (b->slim) {
+            mv_arena_free(w->arena);
+            w->arena = w->keep;
+            w->keep = NULL;
+        }
+        kept[i] = w->arena;
+        w->arena = NULL;
     }
     b->set->more_arenas = kept;
     b->set->n_more_arenas = b->n_workers;
@@ -90,7 +170,9 @@ void mdl_build_free(mdl_ctx *c) {
         return;
     for (size_t i = 0; i < b->n_workers; i++) {
         mv_arena_free(b->workers[i].ctx.arena);
+        mv_arena_free(b->workers[i].ctx.keep);
         b->workers[i].ctx.arena = NULL;
+        b->workers[i].ctx.keep = NULL;
         mdl_ctx_release(&b->workers[i].ctx);
     }
     mv_free(c->alloc, b->workers, b->n_workers * sizeof(*b->workers));
@@ -110,6 +192,8 @@ static int run_range(mdl_ctx *c, mdl_build *b, size_t begin, size_t end) {
         if (rc != MV_OK)
             return rc;
         out->kind = j->kind;
+        if (c->keep != NULL && (rc = mdl_slim_tool(c, out)) != MV_OK)
+            return rc;
     }
     return MV_OK;
 }
@@ -141,8 +225,10 @@ static int ensure_workers(mdl_ctx *c, mdl_build *b, size_t n) {
         w->ctx.err = &w->err;
         mv_buf_init(&w->ctx.def, c->alloc);
         w->ctx.arena = mv_arena_new(c->alloc, b->arena_block);
+        if (b->slim)
+            w->ctx.keep = mv_arena_new(c->alloc, b->arena_block);
         b->n_workers = i + 1; /* counted now, so its arena is freed with it */
-        if (w->ctx.arena == NULL)
+        if (w->ctx.arena == NULL || (b->slim && w->ctx.keep == NULL))
             return MV_ENOMEM;
     }
     return MV_OK;
@@ -157,8 +243,17 @@ int mdl_build_flush(mdl_ctx *c) {
     size_t t = b->threads;
     if (t > n / MDL_MIN_PER_THREAD)
         t = n / MDL_MIN_PER_THREAD;
-    if (t < 2 || ensure_workers(c, b, t - 1) != MV_OK)
+    if (t < 1)
+        t = 1;
+    /* Slim builds never use c itself (its arena outlives the batch): the
+     * calling thread builds on workers[0], thread k on workers[k]. */
+    size_t own = b->slim ? 1 : 0;
+    if (b->slim) {
+        if (ensure_workers(c, b, t) != MV_OK)
+            return MV_ENOMEM;
+    } else if (t < 2 || ensure_workers(c, b, t - 1) != MV_OK) {
         t = 1; /* out of memory for a context: build on this thread */
+    }
     /* The walk may already have recorded its own (later) error: a tool
      * failing here without a message must not be reported with that one. */
     bool err_was_set = c->err_set;
@@ -168,7 +263,7 @@ int mdl_build_flush(mdl_ctx *c) {
     size_t per = (n + t - 1) / t;
     size_t started = 0;
     for (size_t k = 1; k < t; k++) {
-        mdl_worker *w = &b->workers[k - 1];
+        mdl_worker *w = &b->workers[k - 1 + own];
         w->b = b;
         w->begin = k * per;
         w->end = (k + 1) * per < n ? (k + 1) * per : n;
@@ -178,12 +273,23 @@ int mdl_build_flush(mdl_ctx *c) {
             break;
         started = k;
     }
-    rc = run_range(c, b, 0, per < n ? per : n);
+    if (own) {
+        mdl_worker *w0 = &b->workers[0];
+        w0->ctx.err_set = false;
+        rc = run_range(&w0->ctx, b, 0, per < n ? per : n);
+        if (rc != MV_OK) {
+            c->err_set = w0->ctx.err_set;
+            if (c->err != NULL && w0->ctx.err_set)
+                *c->err = w0->err;
+        }
+    } else {
+        rc = run_range(c, b, 0, per < n ? per : n);
+    }
     for (size_t k = 1; k <= started; k++)
-        pthread_join(b->workers[k - 1].thread, NULL);
+        pthread_join(b->workers[k - 1 + own].thread, NULL);
     /* The first failure in document order wins. */
     for (size_t k = 1; k <= started && rc == MV_OK; k++) {
-        mdl_worker *w = &b->workers[k - 1];
+        mdl_worker *w = &b->workers[k - 1 + own];
         if (w->rc == MV_OK)
             continue;
         rc = w->rc;
@@ -192,11 +298,27 @@ int mdl_build_flush(mdl_ctx *c) {
             *c->err = w->err;
     }
     /* Ranges whose thread did not start are built here, after the others. */
-    if (rc == MV_OK && started + 1 < t)
-        rc = run_range(c, b, (started + 1) * per, n);
+    if (rc == MV_OK && started + 1 < t) {
+        mdl_ctx *rest = own ? &b->workers[0].ctx : c;
+        rest->err_set = false;
+        rc = run_range(rest, b, (started + 1) * per, n);
+        if (rc != MV_OK && own) {
+            c->err_set = rest->err_set;
+            if (c->err != NULL && rest->err_set)
+                *c->err = b->workers[0].err;
+        }
+    }
     if (rc == MV_OK)
         c->err_set = err_was_set;
     b->n_jobs = 0;
+    /* Slim: the full tools of the batch are copied; their memory (and the
+     * paths and pool that point into it) goes. */
+    for (size_t k = 0; b->slim && k < b->n_workers; k++) {
+        mdl_ctx *w = &b->workers[k].ctx;
+        mdl_ctx_release(w);
+        mv_arena_reset(w->arena);
+        mv_buf_init(&w->def, c->alloc);
+    }
     return rc;
 }
 

@@ -525,6 +525,54 @@ static int input_restore(mdl_input *in) {
     return MV_OK;
 }
 
+/* A fast 64-bit hash of a group's bytes: the second pass of a slim set
+ * checks it reads what the first pass read. */
+static uint64_t bytes_hash(const char *p, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 31);
+}
+
+/* Bytes of runs [first, first + count): from the first run's first item
+ * to the end of the last's last item. */
+static void group_bytes(const mv_json_chunks *ch, size_t first, size_t count, size_t *b,
+                        size_t *e) {
+    size_t last = first + count - 1;
+    *b = first == 0 ? ch->arr_begin + 1 : ch->cuts[first - 1] + 1;
+    *e = last + 1 < ch->n ? ch->cuts[last] : ch->arr_end - 1;
+}
+
+/* Record a group of the first pass of a slim set. */
+static int group_add(mdl_rewalk *rw, const mv_json_chunks *ch, const char *data, size_t first,
+                     size_t count, size_t server_base, size_t tool_begin, size_t tool_end) {
+    if (rw->n_groups == rw->cap_groups) {
+        size_t cap = rw->cap_groups < 16 ? 16 : rw->cap_groups * 2;
+        mdl_group *g =
+            mv_realloc(rw->alloc, rw->groups, rw->cap_groups * sizeof(*g), cap * sizeof(*g));
+        if (g == NULL)
+            return MV_ENOMEM;
+        rw->groups = g;
+        rw->cap_groups = cap;
+    }
+    mdl_group *g = &rw->groups[rw->n_groups++];
+    g->first_run = first;
+    g->count = count;
+    g->server_base = server_base;
+    g->tool_begin = tool_begin;
+    g->tool_end = tool_end;
+    group_bytes(ch, first, count, &g->byte_begin, &g->byte_end);
+    g->hash = bytes_hash(data + g->byte_begin, g->byte_end - g->byte_begin);
+    return MV_OK;
+}
+
 /*
  * A large snapshot, walked a few runs of servers at a time (mv_json_chunks):
  * the runs are parsed (on `threads` threads), their servers walked and
@@ -538,7 +586,7 @@ static int input_restore(mdl_input *in) {
  */
 static int parse_snapshot_chunked(mdl_ctx *c, mv_toolset *set, const char *data,
                                   const mv_json_chunks *ch, unsigned threads, size_t block,
-                                  const char *filter, bool *retry) {
+                                  const char *filter, bool *retry, mdl_rewalk *rw) {
     int rc = MV_OK, walk = MV_OK;
     mv_arena *arenas[MDL_PARSE_THREADS_MAX];
     mv_arena *copies = mv_arena_new(c->alloc, 0);
@@ -575,6 +623,7 @@ static int parse_snapshot_chunked(mdl_ctx *c, mv_toolset *set, const char *data,
             *retry = true;
             goto done;
         }
+        size_t tools_before = set->n_tools;
         if (walk == MV_OK) {
             size_t total = 0;
             for (size_t i = 0; i < n; i++)
@@ -596,6 +645,10 @@ static int parse_snapshot_chunked(mdl_ctx *c, mv_toolset *set, const char *data,
             int brc = mdl_build_flush(c);
             if (brc != MV_OK)
                 walk = brc;
+            if (walk == MV_OK && rw != NULL &&
+                (rc = group_add(rw, ch, data, first, count, base, tools_before, set->n_tools)) !=
+                    MV_OK)
+                goto done;
         }
         base += n;
         for (size_t k = 0; k < count; k++)
@@ -857,6 +910,42 @@ static int new_set(mdl_ctx *c, mv_toolset **out, size_t len, const char *source,
                      &set->source);
 }
 
+/* Give back the pages wholly inside [b, e) of a slim set's mapping. */
+static void rewalk_release(mdl_rewalk *rw, size_t b, size_t e) {
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        return;
+    size_t pb = (b + (size_t)page - 1) / (size_t)page * (size_t)page;
+    size_t pe = e - e % (size_t)page;
+    if (pe > pb)
+        (void)madvise(rw->buf + pb, pe - pb, MADV_DONTNEED);
+}
+
+static void rewalk_drop(mdl_rewalk *rw) {
+    for (size_t i = 0; i < rw->n_held; i++)
+        mv_arena_free(rw->held[i]);
+    rw->n_held = 0;
+}
+
+static void rewalk_free(mdl_rewalk *rw) {
+    if (rw == NULL)
+        return;
+    rewalk_drop(rw);
+    mv_free(rw->alloc, rw->held, rw->cap_held * sizeof(*rw->held));
+    mv_free(rw->alloc, rw->saved, rw->cap_saved * sizeof(*rw->saved));
+    mv_free(rw->alloc, rw->groups, rw->cap_groups * sizeof(*rw->groups));
+    if (rw->source != NULL)
+        mv_free(rw->alloc, rw->source, strlen(rw->source) + 1);
+    if (rw->filter != NULL)
+        mv_free(rw->alloc, rw->filter, strlen(rw->filter) + 1);
+    mv_json_chunks_free(&rw->ch, rw->alloc);
+    if (rw->buf != NULL)
+        munmap(rw->buf, rw->cap);
+    if (rw->fd >= 0)
+        close(rw->fd);
+    mv_free(rw->alloc, rw, sizeof(*rw));
+}
+
 /*
  * A snapshot larger than the chunk size, walked run by run. Returns
  * MDL_NOT_CHUNKED (nothing done, nothing kept) when the document is not a
@@ -873,6 +962,7 @@ static int parse_chunked(mdl_ctx *c, mv_toolset **out, const char *data, size_t 
     mv_arena *outer = NULL;
     const mv_jv *root = NULL;
     mv_toolset *set = NULL;
+    mdl_rewalk *rw = NULL;
     bool retry = false;
     /* Runs of a quarter chunk, `jobs` of them at a time. */
     size_t run = chunk / 4 > 0 ? chunk / 4 : 1;
@@ -901,8 +991,20 @@ static int parse_chunked(mdl_ctx *c, mv_toolset **out, const char *data, size_t 
     if ((rc = new_set(c, &set, len, source, &block)) != MV_OK ||
         (rc = mdl_build_new(c, set, opts != NULL ? opts->jobs : 1, block)) != MV_OK)
         goto failed;
+    /* Slim: only from a file whose runs can be read again. */
+    if (opts != NULL && opts->slim && !opts->keep_definitions && c->input != NULL) {
+        rw = mv_calloc(c->alloc, 1, sizeof(*rw));
+        if (rw == NULL) {
+            rc = MV_ENOMEM;
+            goto failed;
+        }
+        rw->alloc = c->alloc;
+        rw->fd = -1;
+        rw->cur = SIZE_MAX;
+        mdl_build_slim(c);
+    }
     rc = parse_snapshot_chunked(c, set, data, &ch, jobs, chunk / 2,
-                                opts != NULL ? opts->server : NULL, &retry);
+                                opts != NULL ? opts->server : NULL, &retry, rw);
     if (retry) {
         /* The one pass needs the whole document again. */
         rc = input_restore(c->input) == MV_OK
@@ -920,6 +1022,35 @@ static int parse_chunked(mdl_ctx *c, mv_toolset **out, const char *data, size_t 
         goto failed;
     for (size_t i = 0; i < set->n_tools; i++)
         set->n_caps += set->tools[i].n_caps;
+    if (rw != NULL) {
+        const char *filter = opts->server;
+        rw->lim = c->lim;
+        rw->threads = jobs;
+        rw->jobs = opts->jobs;
+        rw->block = chunk / 2;
+        rw->tool_block = block;
+        rw->source = mv_alloc(c->alloc, strlen(source != NULL ? source : "") + 1);
+        rw->filter = filter != NULL ? mv_alloc(c->alloc, strlen(filter) + 1) : NULL;
+        rw->fd = dup(c->input->fd);
+        if (rw->source == NULL || (filter != NULL && rw->filter == NULL) || rw->fd < 0) {
+            rc = MV_ENOMEM;
+            goto failed;
+        }
+        strcpy(rw->source, source != NULL ? source : "");
+        if (filter != NULL)
+            strcpy(rw->filter, filter);
+        /* The set takes the plan and the mapping (its pages given back as
+         * the runs are read again). */
+        rw->ch = ch;
+        memset(&ch, 0, sizeof(ch));
+        rw->buf = c->input->buf;
+        rw->cap = c->input->cap;
+        rw->len = c->input->len;
+        c->input->adopted = true;
+        input_release(c->input, c->input->len);
+        set->rewalk = rw;
+        rw = NULL;
+    }
     *out = set;
     goto done;
 failed:
@@ -937,6 +1068,7 @@ failed:
             mv_error_clear(c->err);
     }
 done:
+    rewalk_free(rw);
     mv_arena_free(outer);
     mv_json_chunks_free(&ch, c->alloc);
     return rc;
@@ -1080,6 +1212,11 @@ int mv_model_parse(mv_toolset **out, const char *data, size_t len, const char *s
 void mv_toolset_free(mv_toolset *set) {
     if (set == NULL)
         return;
+    if (set->rewalk != NULL) {
+        mv_toolset_shrink(set);
+        rewalk_free(set->rewalk);
+        set->rewalk = NULL;
+    }
     if (set->heap_tools > 0)
         mv_free(set->alloc, set->tools, set->heap_tools * sizeof(*set->tools));
     if (set->heap_servers > 0)
@@ -1089,6 +1226,190 @@ void mv_toolset_free(mv_toolset *set) {
     for (size_t i = 0; i < set->n_more_arenas; i++)
         mv_arena_free(set->more_arenas[i]);
     mv_arena_free(set->arena);
+}
+
+/* ---------------------------------------------------------- slim sets */
+
+bool mv_toolset_is_slim(const mv_toolset *set) {
+    return set != NULL && set->rewalk != NULL;
+}
+
+void mv_toolset_shrink(mv_toolset *set) {
+    mdl_rewalk *rw = set != NULL ? set->rewalk : NULL;
+    if (rw == NULL || rw->cur == SIZE_MAX)
+        return;
+    const mdl_group *g = &rw->groups[rw->cur];
+    memcpy(set->tools + g->tool_begin, rw->saved, (g->tool_end - g->tool_begin) * sizeof(mv_tool));
+    rewalk_drop(rw);
+    rw->cur = SIZE_MAX;
+}
+
+/* Keep an arena of the expanded group's full tools. */
+static int rewalk_hold(mdl_rewalk *rw, mv_arena *a) {
+    if (a == NULL)
+        return MV_OK;
+    if (rw->n_held == rw->cap_held) {
+        size_t cap = rw->cap_held < 8 ? 8 : rw->cap_held * 2;
+        mv_arena **h = mv_realloc(rw->alloc, rw->held, rw->cap_held * sizeof(*h), cap * sizeof(*h));
+        if (h == NULL) {
+            mv_arena_free(a);
+            return MV_ENOMEM;
+        }
+        rw->held = h;
+        rw->cap_held = cap;
+    }
+    rw->held[rw->n_held++] = a;
+    return MV_OK;
+}
+
+/* Read a group's bytes again into the mapping and check them. */
+static int rewalk_read(mdl_rewalk *rw, const mdl_group *g, mdl_ctx *c) {
+    size_t at = g->byte_begin;
+    while (at < g->byte_end) {
+        ssize_t got = pread(rw->fd, rw->buf + at, g->byte_end - at, (off_t)at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return mdl_fail(c, MV_EIO, NULL, NULL, "cannot read '%s' again: %s", rw->source,
+                            got < 0 ? strerror(errno) : "it was cut short");
+        at += (size_t)got;
+    }
+    if (bytes_hash(rw->buf + g->byte_begin, g->byte_end - g->byte_begin) != g->hash)
+        return mdl_fail(c, MV_EIO, NULL, NULL, "'%s' changed while it was scanned", rw->source);
+    return MV_OK;
+}
+
+/* The second pass over one group: its runs parsed again, its servers
+ * walked by the same code into throw-away metadata, its tools built full
+ * into set->tools (their slim copies saved), every byte of it in arenas
+ * held until the group is shrunk. */
+static int rewalk_group(mv_toolset *set, mdl_rewalk *rw, size_t gi, mv_error *err) {
+    const mdl_group *g = &rw->groups[gi];
+    int rc = MV_OK;
+    mv_arena *trees[MDL_PARSE_THREADS_MAX];
+    size_t made = 0, n = 0, n_names = 0;
+    named *names = NULL;
+    mv_server_meta *metas = NULL;
+    const mv_jv *items = NULL;
+    bool matched = false;
+    mv_jerror je;
+    mdl_ctx c;
+    memset(&c, 0, sizeof(c));
+    c.err = err;
+    c.alloc = rw->alloc;
+    c.lim = rw->lim;
+    mv_buf_init(&c.def, c.alloc);
+    mv_toolset shadow = *set;
+    size_t nt = g->tool_end - g->tool_begin;
+
+    if ((rc = rewalk_read(rw, g, &c)) != MV_OK)
+        goto done;
+    if (nt > rw->cap_saved) {
+        mv_tool *sv =
+            mv_realloc(rw->alloc, rw->saved, rw->cap_saved * sizeof(*sv), nt * sizeof(*sv));
+        if (sv == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        rw->saved = sv;
+        rw->cap_saved = nt;
+    }
+    for (; made < g->count; made++) {
+        trees[made] = mv_arena_new(c.alloc, rw->block);
+        if (trees[made] == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+    }
+    c.arena = mv_arena_new(c.alloc, rw->tool_block);
+    if (c.arena == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    if (mv_json_chunks_items(&items, &n, trees, g->count, c.alloc, rw->buf, &rw->ch, g->first_run,
+                             &je) != MV_OK) {
+        rc = mdl_fail(&c, MV_EIO, NULL, NULL, "'%s' changed while it was scanned", rw->source);
+        goto done;
+    }
+    names = mv_calloc(c.alloc, n + 1, sizeof(*names));
+    metas = mv_calloc(c.alloc, n + 1, sizeof(*metas));
+    if (names == NULL || metas == NULL) {
+        rc = MV_ENOMEM;
+        goto done;
+    }
+    /* The same walk as the first pass, into the same slots. */
+    shadow.servers = metas;
+    shadow.n_servers = 0;
+    shadow.n_tools = g->tool_begin;
+    shadow.heap_tools = shadow.heap_servers = 0;
+    shadow.more_arenas = NULL;
+    shadow.n_more_arenas = 0;
+    shadow.rewalk = NULL;
+    memcpy(rw->saved, set->tools + g->tool_begin, nt * sizeof(mv_tool));
+    if ((rc = mdl_build_new(&c, &shadow, rw->jobs, rw->tool_block)) != MV_OK)
+        goto done;
+    for (size_t i = 0; i < n && rc == MV_OK; i++)
+        rc = snapshot_server(&c, &shadow, &items[i], g->server_base + i, rw->filter, names,
+                             &n_names, &matched, c.arena);
+    int brc = mdl_build_flush(&c);
+    if (rc == MV_OK)
+        rc = brc;
+    if (rc == MV_OK)
+        rc = mdl_build_adopt(&c);
+    if (rc == MV_OK && shadow.n_tools != g->tool_end)
+        rc = mdl_fail(&c, MV_EIO, NULL, NULL, "'%s' changed while it was scanned", rw->source);
+    for (size_t i = 0; rc == MV_OK && i < shadow.n_more_arenas; i++)
+        rc = rewalk_hold(rw, shadow.more_arenas[i]);
+    if (rc == MV_OK) {
+        rc = rewalk_hold(rw, c.arena);
+        c.arena = NULL;
+    }
+    if (rc == MV_OK)
+        rw->cur = gi;
+    else
+        memcpy(set->tools + g->tool_begin, rw->saved, nt * sizeof(mv_tool));
+done:
+    if (rc != MV_OK) {
+        rewalk_drop(rw);
+        if (!c.err_set)
+            mdl_fail(&c, rc, NULL, NULL, "%s while building the tool model", mv_strerror(rc));
+        set_source(err, rw->source);
+    }
+    mdl_build_free(&c);
+    mdl_ctx_release(&c);
+    mv_arena_free(c.arena);
+    mv_free(c.alloc, names, (n + 1) * sizeof(*names));
+    mv_free(c.alloc, metas, (n + 1) * sizeof(*metas));
+    for (size_t k = 0; k < made; k++)
+        mv_arena_free(trees[k]);
+    rewalk_release(rw, g->byte_begin, g->byte_end);
+    return rc;
+}
+
+int mv_toolset_expand(mv_toolset *set, size_t tool, size_t *begin, size_t *end, mv_error *err) {
+    mdl_rewalk *rw = set->rewalk;
+    if (rw == NULL) {
+        *begin = 0;
+        *end = set->n_tools;
+        return MV_OK;
+    }
+    /* The group holding `tool` (groups are in tool order). */
+    size_t lo = 0, hi = rw->n_groups;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rw->groups[mid].tool_end <= tool)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo >= rw->n_groups || tool < rw->groups[lo].tool_begin)
+        return mv_error_set(err, MV_EINVAL, "tool %zu is in no run of the set", tool);
+    *begin = rw->groups[lo].tool_begin;
+    *end = rw->groups[lo].tool_end;
+    if (rw->cur == lo)
+        return MV_OK;
+    mv_toolset_shrink(set);
+    return rewalk_group(set, rw, lo, err);
 }
 
 /* --------------------------------------------------------------- files */
@@ -1129,10 +1450,13 @@ static int load_mapped(mv_toolset **out, FILE *f, const char *path, size_t size,
         goto done;
     }
     *handled = true;
-    mdl_input in = {buf, len, fd, 0};
+    mdl_input in = {buf, len, fd, 0, cap, false};
     rc = model_parse(out, buf, len, path, opts, err, &in);
+    if (in.adopted)
+        buf = NULL; /* the slim set's now (mdl_rewalk) */
 done:
-    munmap(buf, cap);
+    if (buf != NULL)
+        munmap(buf, cap);
     return rc;
 }
 

@@ -102,6 +102,12 @@ typedef struct mdl_ctx {
      * gives back the pages of the runs it is done with, and a one-pass
      * parse after it reads them from the file again. NULL otherwise. */
     struct mdl_input *input;
+    /* Slim builds (mv_model_options.slim, build.c): each tool is built in
+     * `arena` as usual, then copied slim into `keep` (what other tools'
+     * checks read) and `arena` is emptied after its batch. NULL otherwise. */
+    mv_arena *keep;
+    char *keep_pool; /* packed short strings in `keep` */
+    size_t keep_left;
 } mdl_ctx;
 
 /* A read buffer whose pages can be given back (model.c). */
@@ -110,7 +116,40 @@ typedef struct mdl_input {
     size_t len;      /* bytes of the document */
     int fd;          /* the file, to read released pages again */
     size_t released; /* buf[0, released) was given back */
+    size_t cap;      /* bytes mapped */
+    bool adopted;    /* a slim set took the mapping (mdl_rewalk) */
 } mdl_input;
+
+/* One group of runs of a slim set's first pass (parsed together). */
+typedef struct mdl_group {
+    size_t first_run, count;     /* runs [first_run, first_run + count) */
+    size_t server_base;          /* document index of its first server */
+    size_t tool_begin, tool_end; /* its tools: set->tools[tool_begin, tool_end) */
+    size_t byte_begin, byte_end; /* its bytes in the document */
+    uint64_t hash;               /* of those bytes, as the first pass read them */
+} mdl_group;
+
+/* What a slim set needs to build a group's full tools again (model.c). */
+typedef struct mdl_rewalk {
+    const mv_allocator *alloc;
+    mv_model_limits lim;
+    char *source, *filter; /* copies; filter NULL when none */
+    char *buf;             /* the document's mapping, pages given back */
+    size_t cap, len;
+    int fd;
+    mv_json_chunks ch;
+    unsigned threads; /* runs parsed at a time (as the first pass) */
+    unsigned jobs;    /* build threads */
+    size_t block;     /* parse arena block */
+    size_t tool_block;
+    mdl_group *groups;
+    size_t n_groups, cap_groups;
+    size_t cur;     /* expanded group, or SIZE_MAX */
+    mv_tool *saved; /* the slim tools of the expanded group */
+    size_t cap_saved;
+    mv_arena **held; /* the full tools' arenas */
+    size_t n_held, cap_held;
+} mdl_rewalk;
 
 /* Free the scratch vectors (not the arena). */
 void mdl_ctx_release(mdl_ctx *c);
@@ -122,7 +161,6 @@ int mdl_fail(mdl_ctx *c, int code, const mdl_loc *loc, const char *rel, const ch
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
-
 
 /* The canonical definition of a tool (docs/pinning.md) from its members;
  * NULL members are absent. Copied into the tool set's arena. */
@@ -145,6 +183,16 @@ int mdl_build_tool(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str ser
  * tool is built, before the set is returned); mdl_build_free releases the
  * queue and whatever was not adopted. */
 int mdl_build_new(mdl_ctx *c, mv_toolset *set, unsigned threads, size_t arena_block);
+/* Make the queue's builds slim (before the first flush): every tool is
+ * built on a context of its own whose arena is emptied after each flush,
+ * and kept as a slim copy (mdl_slim_tool) in arenas the set adopts. */
+void mdl_build_slim(mdl_ctx *c);
+/* Replace *t (built in c->arena) by its slim copy in c->keep: server,
+ * name, title, description, kind, source_index, the model's caps, and each
+ * parameter's name, side, required and has_enum; no fields, no
+ * definition. What the cross-server checks read of other tools is all
+ * there (src/engine/checks/shadowing.c). Returns 0 or MV_ENOMEM. */
+int mdl_slim_tool(mdl_ctx *c, mv_tool *t);
 int mdl_build_queue(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str server,
                     const mdl_extra_cap *extra, mv_item_kind kind, uint32_t slot);
 int mdl_build_flush(mdl_ctx *c);

@@ -275,7 +275,19 @@ oom:
     return rc;
 }
 
+/* A slim set (mv_model_options.slim) holds only what the cross-server
+ * checks read of other tools: only the streamed scan makes its runs full
+ * as it goes. */
+static bool any_slim(const mv_pipeline *p) {
+    for (size_t i = 0; i < p->n_sets; i++)
+        if (mv_toolset_is_slim(p->sets[i].set))
+            return true;
+    return false;
+}
+
 int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err) {
+    if (any_slim(p))
+        return mv_error_set(err, MV_EINVAL, "slim tool sets need mv_pipeline_scan_stream");
     int rc = build_registry(p, err);
     if (rc != MV_OK)
         return rc;
@@ -301,12 +313,32 @@ int mv_pipeline_scan_stream(mv_pipeline *p, unsigned jobs, const mv_report_optio
         (rc = mv_report_stream_new(&p->stream, &o, err)) != MV_OK)
         goto done;
     /* Scan, render and release range by range: the findings of one range
-     * are all that is ever kept. */
-    for (size_t begin = 0; begin < n; begin += MV_PIPELINE_SCAN_RANGE) {
-        size_t end = n - begin < MV_PIPELINE_SCAN_RANGE ? n : begin + MV_PIPELINE_SCAN_RANGE;
+     * are all that is ever kept. The tools of a slim set are made full a
+     * group of runs at a time (mv_toolset_expand): ranges stop at the end
+     * of each, and only one is full at a time. */
+    size_t si = 0, set_base = 0, full_end = 0;
+    for (size_t begin = 0; begin < n;) {
+        while (si < p->n_sets && begin >= set_base + p->sets[si].set->n_tools) {
+            mv_toolset_shrink(p->sets[si].set);
+            set_base += p->sets[si++].set->n_tools;
+        }
+        if (si >= p->n_sets) {
+            rc = mv_error_set(err, MV_EINVAL, "the registry and the tool sets disagree");
+            goto done;
+        }
+        mv_toolset *set = p->sets[si].set;
+        if (begin >= full_end) {
+            size_t b = 0, e = 0;
+            if ((rc = mv_toolset_expand(set, begin - set_base, &b, &e, err)) != MV_OK)
+                goto done;
+            full_end = set_base + e;
+        }
+        size_t end =
+            full_end - begin < MV_PIPELINE_SCAN_RANGE ? full_end : begin + MV_PIPELINE_SCAN_RANGE;
         if ((rc = mv_scan_run_range(p->scan, begin, end, jobs, err)) != MV_OK ||
             (rc = mv_report_stream_add(p->stream, p->scan, begin, end, err)) != MV_OK)
             goto done;
+        begin = end;
     }
     if ((rc = mv_scan_finish(p->scan, err)) != MV_OK)
         goto done;

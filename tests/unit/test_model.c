@@ -1631,6 +1631,45 @@ static void same_str(mv_str a, mv_str b, const char *what, size_t tool) {
                  a.ptr != NULL ? a.ptr : "", (int)b.len, b.ptr != NULL ? b.ptr : "");
 }
 
+/* Every member of one tool equal (not the addresses). */
+static void assert_same_tool(const mv_tool *x, const mv_tool *y, size_t i) {
+    same_str(x->server, y->server, "server", i);
+    same_str(x->name, y->name, "name", i);
+    same_str(x->title, y->title, "title", i);
+    same_str(x->description, y->description, "description", i);
+    same_str(x->definition, y->definition, "definition", i);
+    assert_int_equal(x->source_index, i);
+    assert_int_equal(y->source_index, i);
+    assert_int_equal(x->kind, y->kind);
+    assert_int_equal(x->n_fields, y->n_fields);
+    assert_int_equal(x->n_params, y->n_params);
+    assert_int_equal(x->n_caps, y->n_caps);
+    for (uint32_t k = 0; k < x->n_fields; k++) {
+        const mv_field *f = &x->fields[k], *g = &y->fields[k];
+        assert_int_equal(f->kind, g->kind);
+        assert_int_equal(f->schema, g->schema);
+        assert_int_equal(f->param, g->param);
+        assert_int_equal(f->whole_len, g->whole_len);
+        same_str(f->path, g->path, "field path", i);
+        same_str(f->text, g->text, "field text", i);
+    }
+    for (uint32_t k = 0; k < x->n_params; k++) {
+        const mv_param *p = &x->params[k], *q = &y->params[k];
+        same_str(p->name, q->name, "param name", i);
+        same_str(p->type, q->type, "param type", i);
+        same_str(p->description, q->description, "param description", i);
+        assert_int_equal(p->schema, q->schema);
+        assert_int_equal(p->required, q->required);
+        assert_int_equal(p->has_enum, q->has_enum);
+    }
+    for (uint32_t k = 0; k < x->n_caps; k++) {
+        assert_string_equal(x->caps[k].cap, y->caps[k].cap);
+        assert_int_equal(x->caps[k].limit, y->caps[k].limit);
+        assert_int_equal(x->caps[k].observed, y->caps[k].observed);
+        same_str(x->caps[k].where, y->caps[k].where, "cap where", i);
+    }
+}
+
 /* Every member of every tool, server and cap equal (not the addresses). */
 static void assert_same_sets(const mv_toolset *a, const mv_toolset *b) {
     assert_int_equal(a->kind, b->kind);
@@ -1644,44 +1683,8 @@ static void assert_same_sets(const mv_toolset *a, const mv_toolset *b) {
         assert_memory_equal(a->servers[i].counts, b->servers[i].counts,
                             sizeof a->servers[i].counts);
     }
-    for (size_t i = 0; i < a->n_tools; i++) {
-        const mv_tool *x = &a->tools[i], *y = &b->tools[i];
-        same_str(x->server, y->server, "server", i);
-        same_str(x->name, y->name, "name", i);
-        same_str(x->title, y->title, "title", i);
-        same_str(x->description, y->description, "description", i);
-        same_str(x->definition, y->definition, "definition", i);
-        assert_int_equal(x->source_index, i);
-        assert_int_equal(y->source_index, i);
-        assert_int_equal(x->kind, y->kind);
-        assert_int_equal(x->n_fields, y->n_fields);
-        assert_int_equal(x->n_params, y->n_params);
-        assert_int_equal(x->n_caps, y->n_caps);
-        for (uint32_t k = 0; k < x->n_fields; k++) {
-            const mv_field *f = &x->fields[k], *g = &y->fields[k];
-            assert_int_equal(f->kind, g->kind);
-            assert_int_equal(f->schema, g->schema);
-            assert_int_equal(f->param, g->param);
-            assert_int_equal(f->whole_len, g->whole_len);
-            same_str(f->path, g->path, "field path", i);
-            same_str(f->text, g->text, "field text", i);
-        }
-        for (uint32_t k = 0; k < x->n_params; k++) {
-            const mv_param *p = &x->params[k], *q = &y->params[k];
-            same_str(p->name, q->name, "param name", i);
-            same_str(p->type, q->type, "param type", i);
-            same_str(p->description, q->description, "param description", i);
-            assert_int_equal(p->schema, q->schema);
-            assert_int_equal(p->required, q->required);
-            assert_int_equal(p->has_enum, q->has_enum);
-        }
-        for (uint32_t k = 0; k < x->n_caps; k++) {
-            assert_string_equal(x->caps[k].cap, y->caps[k].cap);
-            assert_int_equal(x->caps[k].limit, y->caps[k].limit);
-            assert_int_equal(x->caps[k].observed, y->caps[k].observed);
-            same_str(x->caps[k].where, y->caps[k].where, "cap where", i);
-        }
-    }
+    for (size_t i = 0; i < a->n_tools; i++)
+        assert_same_tool(&a->tools[i], &b->tools[i], i);
 }
 
 /* mv_model_options.jobs: the same tool set from one thread or several,
@@ -1876,6 +1879,159 @@ static void test_chunked_load(void **state) {
     free(doc);
 }
 
+/* A slim tool (mv_model_options.slim): what the cross-server checks read
+ * of another tool is that of the full tool; nothing else is kept. */
+static void assert_slim_of(const mv_tool *x, const mv_tool *full, size_t i) {
+    same_str(x->server, full->server, "server", i);
+    same_str(x->name, full->name, "name", i);
+    same_str(x->title, full->title, "title", i);
+    same_str(x->description, full->description, "description", i);
+    assert_int_equal(x->source_index, i);
+    assert_int_equal(x->kind, full->kind);
+    assert_int_equal(x->n_fields, 0);
+    assert_null(x->fields);
+    assert_int_equal(x->definition.len, 0);
+    assert_int_equal(x->n_params, full->n_params);
+    for (uint32_t k = 0; k < x->n_params; k++) {
+        same_str(x->params[k].name, full->params[k].name, "param name", i);
+        assert_int_equal(x->params[k].schema, full->params[k].schema);
+        assert_int_equal(x->params[k].type.len, 0);
+        assert_int_equal(x->params[k].description.len, 0);
+    }
+    assert_int_equal(x->n_caps, full->n_caps);
+    for (uint32_t k = 0; k < x->n_caps; k++) {
+        assert_string_equal(x->caps[k].cap, full->caps[k].cap);
+        same_str(x->caps[k].where, full->caps[k].where, "cap where", i);
+    }
+}
+
+/* A slim set loaded from a file: slim tools, and each group of runs made
+ * full again (in any order) is the one-pass build, for 1-3 threads and
+ * with a server filter; a file changed afterwards is an error, never a
+ * different tool. Only files walked in runs, without definitions, are
+ * kept slim. */
+static void test_slim_expand(void **state) {
+    (void)state;
+    char path[] = "/tmp/mcpvet-test-slim-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    char *doc = gen_snapshot(40, 100, -1, -1);
+    size_t len = strlen(doc);
+    assert_int_equal(pwrite(fd, doc, len, 0), (ssize_t)len);
+    for (unsigned j = 1; j <= 3; j++) {
+        for (int filtered = 0; filtered < 2; filtered++) {
+            mv_model_options o;
+            memset(&o, 0, sizeof o);
+            o.limits.max_tools_per_server = 80; /* caps on some tools */
+            o.limits.max_fields_per_tool = 9;
+            o.server = filtered ? "srv-17" : NULL;
+            mv_toolset *whole = NULL, *slim = NULL;
+            mv_error err;
+            mv_error_clear(&err);
+            assert_int_equal(mv_model_parse(&whole, doc, len, path, &o, &err), MV_OK);
+            o.chunk_bytes = 20000;
+            o.jobs = j;
+            o.slim = true;
+            assert_int_equal(mv_model_load_file(&slim, path, &o, &err), MV_OK);
+            assert_true(mv_toolset_is_slim(slim));
+            assert_int_equal(slim->n_tools, whole->n_tools);
+            assert_int_equal(slim->n_caps, whole->n_caps);
+            assert_int_equal(slim->n_servers, whole->n_servers);
+            for (size_t i = 0; i < slim->n_servers; i++) {
+                same_str(slim->servers[i].name, whole->servers[i].name, "server", i);
+                assert_int_equal(slim->servers[i].first_tool, whole->servers[i].first_tool);
+            }
+            for (size_t i = 0; i < slim->n_tools; i++)
+                assert_slim_of(&slim->tools[i], &whole->tools[i], i);
+            /* forwards, then the first group again */
+            size_t groups = 0, at = 0;
+            while (at < slim->n_tools) {
+                size_t b = 0, e = 0;
+                assert_int_equal(mv_toolset_expand(slim, at, &b, &e, &err), MV_OK);
+                assert_true(b <= at && at < e && e <= slim->n_tools);
+                for (size_t i = 0; i < slim->n_tools; i++) {
+                    if (i >= b && i < e)
+                        assert_same_tool(&slim->tools[i], &whole->tools[i], i);
+                    else
+                        assert_slim_of(&slim->tools[i], &whole->tools[i], i);
+                }
+                at = e;
+                groups++;
+            }
+            assert_true(filtered || groups > 3);
+            size_t b = 0, e = 0;
+            assert_int_equal(mv_toolset_expand(slim, 0, &b, &e, &err), MV_OK);
+            assert_int_equal(b, 0);
+            for (size_t i = b; i < e; i++)
+                assert_same_tool(&slim->tools[i], &whole->tools[i], i);
+            mv_toolset_shrink(slim);
+            for (size_t i = 0; i < slim->n_tools; i++)
+                assert_slim_of(&slim->tools[i], &whole->tools[i], i);
+            /* past the end: an error */
+            assert_int_equal(mv_toolset_expand(slim, slim->n_tools, &b, &e, &err), MV_EINVAL);
+            mv_toolset_free(slim);
+            mv_toolset_free(whole);
+        }
+    }
+    /* Changed after the first pass: the same length, one byte in the last
+     * server; then cut short. Both MV_EIO naming the file; the set stays
+     * slim and usable. */
+    for (int change = 0; change < 2; change++) {
+        mv_model_options o;
+        memset(&o, 0, sizeof o);
+        o.chunk_bytes = 20000;
+        o.slim = true;
+        mv_toolset *slim = NULL;
+        mv_error err;
+        mv_error_clear(&err);
+        assert_int_equal(pwrite(fd, doc, len, 0), (ssize_t)len);
+        assert_int_equal(mv_model_load_file(&slim, path, &o, &err), MV_OK);
+        assert_true(mv_toolset_is_slim(slim));
+        if (change == 0) {
+            size_t at = (size_t)(strstr(doc, "Tool 9 of server 39") - doc);
+            assert_int_equal(pwrite(fd, "X", 1, (off_t)at), 1);
+        } else {
+            assert_int_equal(ftruncate(fd, (off_t)(len - 3000)), 0);
+        }
+        size_t b = 0, e = 0, last = slim->n_tools - 1;
+        assert_int_equal(mv_toolset_expand(slim, 0, &b, &e, &err), MV_OK);
+        mv_error_clear(&err);
+        assert_int_equal(mv_toolset_expand(slim, last, &b, &e, &err), MV_EIO);
+        assert_non_null(strstr(err.message, change == 0 ? "changed while it was scanned"
+                                                        : "cannot read"));
+        assert_non_null(strstr(err.message, path));
+        assert_int_equal(slim->tools[last].n_fields, 0); /* still slim */
+        assert_int_equal(slim->tools[0].n_fields, 0);    /* the first group shrunk */
+        mv_toolset_free(slim);
+    }
+    /* Not slim: definitions kept, a document in memory, a small file. */
+    assert_int_equal(pwrite(fd, doc, len, 0), (ssize_t)len);
+    assert_int_equal(ftruncate(fd, (off_t)len), 0);
+    for (int k = 0; k < 3; k++) {
+        mv_model_options o;
+        memset(&o, 0, sizeof o);
+        o.chunk_bytes = k == 2 ? 0 : 20000;
+        o.slim = true;
+        o.keep_definitions = k == 0;
+        mv_toolset *set = NULL;
+        mv_error err;
+        mv_error_clear(&err);
+        assert_int_equal(k == 1 ? mv_model_parse(&set, doc, len, path, &o, &err)
+                                : mv_model_load_file(&set, path, &o, &err),
+                         MV_OK);
+        assert_false(mv_toolset_is_slim(set));
+        assert_true(set->tools[0].n_fields > 0);
+        size_t b = 1, e = 0;
+        assert_int_equal(mv_toolset_expand(set, 5, &b, &e, &err), MV_OK);
+        assert_int_equal(b, 0);
+        assert_int_equal(e, set->n_tools);
+        mv_toolset_free(set);
+    }
+    close(fd);
+    unlink(path);
+    free(doc);
+}
+
 /* Errors of a document walked in runs are those of the one pass: JSON
  * errors anywhere (even after a shape error), the first failing tool,
  * shape errors, duplicate server names and an unmatched --server. */
@@ -1950,6 +2106,7 @@ int main(void) {
      * stdin's buffer for the next test. */
     setvbuf(stdin, NULL, _IONBF, 0);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_slim_expand),
         cmocka_unit_test(test_tools_list),
         cmocka_unit_test(test_server_naming),
         cmocka_unit_test(test_bare_array),

@@ -69,6 +69,48 @@ def serve(n_tools):
         out.flush()
 
 
+# Result texts of several kinds (BENCH_PROXY_KINDS), each repeated or cut to
+# the message size: what tools return is rarely one repeated sentence.
+# Deterministic, so the instruction counts of proxy_callgrind.py repeat.
+def result_text(kind, size):
+    if kind == "y":  # one repeated letter: the worst case for payload.decoded
+        return "y" * size
+    parts, n, i = [], 0, 0
+    while n < size:
+        if kind == "prose":
+            p = "Order 1042 shipped to Paris on 2026-03-14, status: delivered. "
+        elif kind == "json":
+            p = ('{"id":%d,"name":"Widget %d","sku":"WX-%05d","price":%d.%02d,'
+                 '"tags":["blue","metal"],"in_stock":%s,"updated":"2026-03-%02dT10:%02d:00Z",'
+                 '"owner":{"login":"user%d","url":"https://api.example.com/users/%d"}},\n'
+                 % (i, i, i * 7 % 100000, i % 500, i % 100, "true" if i % 3 else "false",
+                    i % 28 + 1, i % 60, i % 97, i % 97))
+        elif kind == "code":
+            p = ("def handle_%d(request, ctx=None):\n"
+                 "    \"\"\"Return the record for request.id (see issue #%d).\"\"\"\n"
+                 "    if request.id < 0 or not ctx:\n"
+                 "        raise ValueError(f\"bad id: {request.id!r}\")\n"
+                 "    rows = ctx.db.query(\"SELECT * FROM items WHERE id = ?\", (request.id,))\n"
+                 "    return {\"status\": 200, \"items\": [r.to_dict() for r in rows]}  # %d\n\n"
+                 % (i, i * 13 % 1000, i))
+        elif kind == "log":
+            p = ("2026-03-14T10:%02d:%02d.%03dZ INFO  [worker-%d] GET /api/v1/orders/%d "
+                 "200 %dms user=u%d ip=10.0.%d.%d req=%08x\n"
+                 % (i // 60 % 60, i % 60, i * 37 % 1000, i % 8, 1000 + i, i * 7 % 300, i % 50,
+                    i % 256, i * 11 % 256, (i * 2654435761) & 0xffffffff))
+        elif kind == "base64":
+            import base64
+            import random
+            r = random.Random(size)
+            return base64.b64encode(bytes(r.randrange(256) for _ in range(size))).decode()[:size]
+        else:
+            raise SystemExit("bench: unknown text kind %r (prose json code log base64 y)" % kind)
+        parts.append(p)
+        n += len(p)
+        i += 1
+    return "".join(parts)[:size]
+
+
 class Client:
     def __init__(self, argv):
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -899,10 +899,69 @@ static const label_word label_words[] = {{"rot13", 5, true},
                                          {"revers", 6, false},
                                          {"backwards", 9, false}};
 
+/* The distinct first three letters of the family's labels, from
+ * label_words itself; 0 when one of them is not a lower-case letter (then
+ * the eight-at-a-time skip is not used). */
+static size_t label_heads(bool rot, char heads[][3]) {
+    size_t nh = 0;
+    for (size_t l = 0; l < sizeof(label_words) / sizeof(label_words[0]); l++) {
+        const label_word *lw = &label_words[l];
+        if (lw->rot != rot)
+            continue;
+        if (lw->len < 3)
+            return 0;
+        for (size_t k = 0; k < 3; k++)
+            if (lw->w[k] < 'a' || lw->w[k] > 'z')
+                return 0;
+        size_t h = 0;
+        while (h < nh && memcmp(heads[h], lw->w, 3) != 0)
+            h++;
+        if (h == nh)
+            memcpy(heads[nh++], lw->w, 3);
+    }
+    return nh;
+}
+
+#define LB_ONES 0x0101010101010101ull
+#define LB_HIGHS 0x8080808080808080ull
+
+/* Eight bytes of t at p, in memory order (byte k of the word is p[k] on
+ * either endianness: only "some byte" is asked of the word). */
+static uint64_t load8(const char *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* Nonzero when some byte of x is zero (exact for "some"; which bits are
+ * set past the first zero byte is not). */
+static uint64_t zero_byte(uint64_t x) {
+    return (x - LB_ONES) & ~x & LB_HIGHS;
+}
+
 /* The first label of a family (rot or not) starting at or after `from`:
- * its start in *st and length in *len; false when there is none. */
-static bool next_label(const char *t, size_t n, size_t from, bool rot, size_t *st, size_t *len) {
-    for (size_t i = from; i + 5 <= n; i++) {
+ * its start in *st and length in *len; false when there is none. Start
+ * positions are first skipped eight at a time while none of them begins
+ * with the first three letters of a label of the family (ASCII case
+ * aside, as below: `| 0x20` maps exactly the two cases of a letter to the
+ * lower one), which prose rarely does. */
+static bool next_label(const char *t, size_t n, size_t from, bool rot, bool full, size_t *st,
+                       size_t *len) {
+    char heads[sizeof(label_words) / sizeof(label_words[0])][3];
+    size_t nh = full ? 0 : label_heads(rot, heads);
+    size_t i = from;
+    while (nh > 0 && i + 10 <= n) {
+        uint64_t y0 = load8(t + i) | LB_ONES * 0x20u, y1 = load8(t + i + 1) | LB_ONES * 0x20u,
+                 y2 = load8(t + i + 2) | LB_ONES * 0x20u, any = 0;
+        for (size_t h = 0; h < nh; h++)
+            any |= zero_byte((y0 ^ LB_ONES * (unsigned char)heads[h][0]) |
+                             (y1 ^ LB_ONES * (unsigned char)heads[h][1]) |
+                             (y2 ^ LB_ONES * (unsigned char)heads[h][2]));
+        if (any != 0)
+            break;
+        i += 8;
+    }
+    for (; i + 5 <= n; i++) {
         /* Every label starts with 'r' or 'b' and its second letter tells
          * the words apart: most bytes cost one test. */
         unsigned char c = (unsigned char)t[i] | 0x20;
@@ -928,6 +987,7 @@ static bool next_label(const char *t, size_t n, size_t from, bool rot, size_t *s
  * many ": " it holds (a long line of "key: value" pairs used to cost a
  * search of the 200 bytes before each colon). */
 typedef struct label_cursor {
+    bool full;   /* prefilters off (pd_scanner_set_full) */
     size_t from; /* the bound the cached label was found for */
     size_t st;   /* the first label at or after `from`, n when none */
     size_t len;
@@ -938,7 +998,7 @@ static bool family_in(const char *t, size_t n, label_cursor *cur, bool rot, size
     /* Search again only when the cached label is behind the new bound
      * (or the bound moved back, which the caller never does). */
     if (cur->from == SIZE_MAX || ls < cur->from || cur->st < ls) {
-        if (!next_label(t, n, ls, rot, &cur->st, &cur->len))
+        if (!next_label(t, n, ls, rot, cur->full, &cur->st, &cur->len))
             cur->st = n;
     }
     cur->from = ls;
@@ -946,7 +1006,7 @@ static bool family_in(const char *t, size_t n, label_cursor *cur, bool rot, size
     while (st < c) {
         if (st + len <= c)
             return true;
-        if (!next_label(t, n, st + 1, rot, &st, &len))
+        if (!next_label(t, n, st + 1, rot, cur->full, &st, &len))
             break;
     }
     return false;
@@ -978,7 +1038,13 @@ static int labelled_lines(level *top) {
     int rc = 0;
     size_t from = 0;
     unsigned tried = 0;
-    label_cursor cur[2] = {{SIZE_MAX, 0, 0}, {SIZE_MAX, 0, 0}};
+    bool full = pd_scanner_full(top->run->sc);
+    label_cursor cur[2] = {{full, SIZE_MAX, 0, 0}, {full, SIZE_MAX, 0, 0}};
+    /* The last '\n' before the colon and the next one at or after it
+     * (n: none), both moving forward only, as the colons do: the start of
+     * the colon's line is found without reading back over it. */
+    size_t last_nl = SIZE_MAX, next_nl = 0;
+    bool have_next = false;
     while (rc == 0 && from < n && tried < 4) {
         const char *q = memchr(t + from, ':', n - from);
         if (q == NULL)
@@ -987,9 +1053,23 @@ static int labelled_lines(level *top) {
         from = c + 1;
         if (c + 1 >= n || t[c + 1] != ' ')
             continue;
-        size_t ls = c, le = c;
-        while (ls > 0 && c - ls < LABEL_REACH && t[ls - 1] != '\n')
-            ls--;
+        while (!have_next || next_nl < c) {
+            if (have_next)
+                last_nl = next_nl;
+            size_t k = have_next ? next_nl + 1 : 0;
+            const char *nl = k < n ? memchr(t + k, '\n', n - k) : NULL;
+            next_nl = nl != NULL ? (size_t)(nl - t) : n;
+            have_next = true;
+        }
+        /* The line's start, at most LABEL_REACH bytes back. */
+        size_t ls = c > LABEL_REACH ? c - LABEL_REACH : 0, le = c;
+        if (last_nl != SIZE_MAX && last_nl + 1 > ls)
+            ls = last_nl + 1;
+        if (full) { /* the reference: read back to the line's start */
+            ls = c;
+            while (ls > 0 && c - ls < LABEL_REACH && t[ls - 1] != '\n')
+                ls--;
+        }
         pd_kind kind = PD_ROT13;
         if (!line_label(t, n, cur, ls, c, &kind))
             continue;
@@ -1054,4 +1134,18 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
 
 const mv_check mv_check_payload_decoded = {
     "payload.decoded", MV_TIER_HARD, payload_init, payload_fini, NULL, NULL, payload_inspect,
+};
+
+/* The same check with the scanners' prefilters off (pd_scanner_set_full):
+ * the reference of the differential test (test_payload_prefilter.c).
+ * Never registered in an engine. */
+static int payload_init_full(const mv_allocator *a, void **engine_state) {
+    int rc = payload_init(a, engine_state);
+    if (rc == MV_OK)
+        pd_scanner_set_full(((payload_state *)*engine_state)->sc, true);
+    return rc;
+}
+
+const mv_check mv_check_payload_decoded_full = {
+    "payload.decoded", MV_TIER_HARD, payload_init_full, payload_fini, NULL, NULL, payload_inspect,
 };

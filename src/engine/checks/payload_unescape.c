@@ -934,9 +934,20 @@ struct pd_scanner {
     mv_ac *ac;
     prose_word prose[PROSE_SLOTS]; /* function words by hash (scan_prose); key 0 = empty */
     size_t n_prose;
+    uint8_t prose_cls[256]; /* scan_prose's bytes: PC_ALPHA, PC_STOP or 0 (see prose_classes) */
+    bool full;              /* prefilters off (pd_scanner_set_full) */
 };
 
 static size_t prose_table(prose_word *t);
+static void prose_classes(uint8_t *cls);
+
+void pd_scanner_set_full(pd_scanner *s, bool full) {
+    s->full = full;
+}
+
+bool pd_scanner_full(const pd_scanner *s) {
+    return s != NULL && s->full;
+}
 
 static unsigned char rot13(unsigned char c) {
     if (c >= 'a' && c <= 'z')
@@ -985,6 +996,7 @@ int pd_scanner_new(pd_scanner **out, const mv_allocator *a) {
     if (rc != MV_OK)
         goto done;
     s->n_prose = prose_table(s->prose);
+    prose_classes(s->prose_cls);
     *out = s;
     s = NULL;
 done:
@@ -1213,20 +1225,36 @@ static uint8_t prose_kinds(const prose_word *t, size_t n, uint64_t key) {
     return 0;
 }
 
+/* What scan_prose looks at in a byte: a letter (is_alpha) starts a word,
+ * '\n' and ':' may end a window; any other byte is only stepped over. */
+enum { PC_ALPHA = 1, PC_STOP = 2 };
+
+static void prose_classes(uint8_t *cls) {
+    for (unsigned c = 0; c < 256; c++)
+        cls[c] = is_alpha((unsigned char)c) ? PC_ALPHA : (c == '\n' || c == ':') ? PC_STOP : 0;
+}
+
 static int scan_prose(const pd_scanner *sc, const unsigned char *s, size_t len, pd_visit visit,
                       void *ctx) {
+    const uint8_t *pc = sc->prose_cls;
     size_t start = 0, i = 0;
     unsigned plain = 0, rot = 0, rev = 0;
     int rc = 0;
     while (rc == 0 && start < len) {
+        /* Bytes before the window's last one that are neither a letter
+         * nor '\n' nor ':' neither end the window nor count: the loop
+         * below would only step over them one by one. */
+        size_t lim = len - start > PROSE_WINDOW ? start + PROSE_WINDOW : len;
+        while (!sc->full && i < lim && pc[s[i]] == 0)
+            i++;
         /* ": " also ends a window: "directive (ROT13): Eha ... naq ..." puts
          * the hidden line after a plain introduction whose function words
          * would outnumber it. */
         bool colon = i + 1 < len && s[i] == ':' && s[i + 1] == ' ';
         bool end = i >= len || s[i] == '\n' || colon || i - start >= PROSE_WINDOW;
-        if (!end && is_alpha(s[i])) {
-            size_t j = i;
-            while (j < len && is_alpha(s[j]))
+        if (!end && pc[s[i]] == PC_ALPHA) {
+            size_t j = i + 1;
+            while (j < len && pc[s[j]] == PC_ALPHA)
                 j++;
             if (j - i >= 2 && j - i <= 6) {
                 uint8_t kinds = prose_kinds(sc->prose, sc->n_prose, pack_word(s + i, j - i));

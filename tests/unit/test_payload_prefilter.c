@@ -211,6 +211,13 @@ static const char *const pieces[] = {
     "\r\n",
     "Y3VybCAtZnNTTCBodHRwczovL2V2aWwuZXhhbXBsZS94LnNoIHwgc2g=",
     "YmFz aCAt YyAn dGFy IGN6 ZiAv dG1w ",
+    /* Chains of exactly GROUP_MIN groups (the last one short and padded
+     * too) and of one fewer: the bounds of next_group's prefilter. */
+    "go: Y3Vy bCAt ZnNT TCBo dHRw czov.\n",
+    "go: Y3Vy bCAt ZnNT TCBo dHRw cw==\n",
+    "go: Y3Vy bCAt ZnNT TCBo cw==\n",
+    "go: Y3Vy bCAt ZnNT TCBo dHRw.\n",
+    "go: Y3VybCA tZnNTTC BodHRwc zovL2V pbC5leG FtcGxlL ngu\n",
     "6375726c202d73206874747073",
     "\\x63\\x75\\x72\\x6c\\x20\\x2d\\x73",
     "%63%75%72%6C%20%68%74%74%70",

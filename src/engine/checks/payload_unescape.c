@@ -747,22 +747,31 @@ static bool code_follow(unsigned char c) {
  * digit starts an attempt only at the start of a number that is followed
  * by list punctuation, so prose numbers ("returns 10 results") cost a
  * couple of comparisons. */
-static int scan_codes(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+static int scan_codes(const unsigned char *s, size_t len, bool full, pd_visit visit, void *ctx) {
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     int rc = 0;
     size_t i = 0;
+    (void)full; /* used only where the first digit's byte can be computed */
     while (i < len && rc == 0) {
         if (i + 8 <= len) {
             uint64_t w;
             memcpy(&w, s + i, 8);
             /* any byte strictly between 0x2F and 0x3A (bit-twiddling
-             * "has between"; bytes >= 0x80 never match) */
+             * "has between"; bytes >= 0x80 never match). No carry or
+             * borrow crosses a byte (each byte's sums stay in 0x3A-0xCF),
+             * so the flag of every byte is exact. */
             uint64_t low7 = w & (ones * 127);
             uint64_t hit = (ones * (127 + 0x3A) - low7) & ~w & (low7 + ones * (127 - 0x2F)) & highs;
             if (hit == 0) {
                 i += 8;
                 continue;
             }
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* Straight to the first digit: the bytes before it are not
+             * digits, which the byte loop below would only step over. */
+            if (!full)
+                i += (size_t)__builtin_ctzll(hit) >> 3;
+#endif
         }
         if (!is_digit(s[i])) {
             i++;
@@ -886,6 +895,10 @@ static void decode_a85(const unsigned char *s, size_t from, size_t to, obuf *o) 
 }
 
 int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
+    return pu_scan_opt(text, len, false, visit, ctx);
+}
+
+int pu_scan_opt(const char *text, size_t len, bool full, pd_visit visit, void *ctx) {
     const unsigned char *s = (const unsigned char *)text;
     int rc = 0;
     /* The shortest candidate (four two-character codes and separators, or
@@ -902,7 +915,7 @@ int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
     if (rc == 0)
         rc = scan_join(s, len, '\'', visit, ctx);
     if (rc == 0)
-        rc = scan_codes(s, len, visit, ctx);
+        rc = scan_codes(s, len, full, visit, ctx);
     if (rc == 0)
         rc = scan_a85(s, len, visit, ctx);
     return rc;
@@ -1081,10 +1094,13 @@ static bool rotated_slash(const char *text, size_t len, size_t k) {
     size_t before = k - a, after = e - b;
     if ((before < 3 || before > 4) && (after < 3 || after > 4))
         return false;
+    /* The first byte decides most of them: memcmp only when it agrees. */
     for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
-        if (after == dirs[d].n && memcmp(text + b, dirs[d].s, after) == 0)
+        if (after == dirs[d].n && text[b] == dirs[d].s[0] &&
+            memcmp(text + b, dirs[d].s, after) == 0)
             return true;
-        if (before == dirs[d].n && memcmp(text + a, dirs[d].s, before) == 0)
+        if (before == dirs[d].n && text[a] == dirs[d].s[0] &&
+            memcmp(text + a, dirs[d].s, before) == 0)
             return true;
     }
     return false;

@@ -191,21 +191,22 @@ def main():
                "--name", "bench", "--"]
     print("== proxy pass-through: tools/call round trip, %d calls per size "
           "(microseconds; proxy = through mcpvet proxy)" % calls)
-    print("%8s  %9s %9s  %9s %9s  %10s %10s  %9s  %6s" % (
-        "bytes", "direct50", "direct99", "proxy50", "proxy99", "over50", "over99", "cpu/call",
+    print("%6s %8s  %9s %9s  %9s %9s  %10s %10s  %9s  %6s" % (
+        "kind", "bytes", "direct50", "direct99", "proxy50", "proxy99", "over50", "over99", "cpu/call",
         "inline"))
-    # Text like a tool's output (words, numbers, punctuation); BENCH_PROXY_TEXT=y
-    # uses one repeated letter instead (a worst case for payload.decoded,
-    # which must try it as base64).
-    word = ("Order 1042 shipped to Paris on 2026-03-14, status: delivered. "
-            if os.environ.get("BENCH_PROXY_TEXT", "words") != "y" else "y")
-    for size in sizes:
-        text = (word * (size // len(word) + 1))[:size]
+    # Text like a tool's output, of the kinds in BENCH_PROXY_KINDS (result_text:
+    # prose, json, code, log, base64; y is one repeated letter, a worst case
+    # for payload.decoded, which must try it as base64). BENCH_PROXY_TEXT=y
+    # is the old spelling of BENCH_PROXY_KINDS=y.
+    kinds = os.environ.get("BENCH_PROXY_KINDS",
+                           "y" if os.environ.get("BENCH_PROXY_TEXT") == "y" else "prose").split()
+    for kind, size in [(k, s) for k in kinds for s in sizes]:
+        text = result_text(kind, size)
         res = {}
         cpu = None
         # A log of its own per size: its last line says how many results
         # the scan worker could not take (scanned on the relay's thread).
-        log = os.path.join(tmp, "log-%d" % size)
+        log = os.path.join(tmp, "log-%s-%d" % (kind, size))
         sized = [mcpvet, "proxy", "--store", store, "--log", log, "--name", "bench", "--"]
         for label, argv in (("direct", server + ["1"]), ("proxy", sized + server + ["1"])):
             c = Client(argv)
@@ -223,8 +224,8 @@ def main():
             res[label] = v
         d50, d99 = pct(res["direct"], .5), pct(res["direct"], .99)
         p50, p99 = pct(res["proxy"], .5), pct(res["proxy"], .99)
-        print("%8d  %9.1f %9.1f  %9.1f %9.1f  %10.1f %10.1f  %9s  %6d" % (
-            size, d50, d99, p50, p99, p50 - d50, p99 - d99,
+        print("%6s %8d  %9.1f %9.1f  %9.1f %9.1f  %10.1f %10.1f  %9s  %6d" % (
+            kind, size, d50, d99, p50, p99, p50 - d50, p99 - d99,
             "%.1f" % cpu if cpu is not None else "-", inline_scans(log)))
     if os.environ.get("BENCH_PROXY_LISTS", "1") == "0":
         return

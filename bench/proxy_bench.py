@@ -180,6 +180,9 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--serve":
         serve(int(sys.argv[2]))
         return
+    if len(sys.argv) > 1 and sys.argv[1] == "--text":  # --text KIND SIZE: one result text
+        sys.stdout.write(result_text(sys.argv[2], int(sys.argv[3])))
+        return
     mcpvet = sys.argv[1]
     calls = int(os.environ.get("BENCH_PROXY_CALLS", "10000"))
     sizes = [int(x) for x in os.environ.get("BENCH_PROXY_SIZES", "100 4096 65000").split()]

@@ -788,9 +788,9 @@ static void test_generated_documents(void **state) {
  * byte that needs attention, and must land on it exactly. */
 static void test_escape_dense_strings(void **state) {
     (void)state;
-    static const char *const marks[] = {"\\\"", "\\\\", "\\/", "\\n", "\\t", "\\u00e9",
-                                        "\\ud83d\\ude00", "\xc3\xa9", "\xe2\x82\xac",
-                                        "\x01", "\"", "\\x", "\xff"};
+    static const char *const marks[] = {
+        "\\\"",     "\\\\",         "\\/",  "\\n", "\\t", "\\u00e9", "\\ud83d\\ude00",
+        "\xc3\xa9", "\xe2\x82\xac", "\x01", "\"",  "\\x", "\xff"};
     mv_arena *arena = mv_arena_new(NULL, 0);
     assert_non_null(arena);
     buf b = {0};
@@ -1185,12 +1185,9 @@ static void test_split_parse(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_escape_dense_strings),
-        cmocka_unit_test(test_null_empty_input),
-        cmocka_unit_test(test_tricky_documents),
-        cmocka_unit_test(test_depth_limit),
-        cmocka_unit_test(test_generated_documents),
-        cmocka_unit_test(test_split_parse),
+        cmocka_unit_test(test_escape_dense_strings), cmocka_unit_test(test_null_empty_input),
+        cmocka_unit_test(test_tricky_documents),     cmocka_unit_test(test_depth_limit),
+        cmocka_unit_test(test_generated_documents),  cmocka_unit_test(test_split_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -278,7 +278,8 @@ static void generate(texts *t) {
     /* Long runs: base64, hex, and a long line with a label far back. */
     b.len = 0;
     for (int k = 0; k < 3000; k++) {
-        char c = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[next_rand() % 64];
+        char c =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[next_rand() % 64];
         gput(&b, &c, 1);
     }
     add_text(t, b.p, b.len);
@@ -366,8 +367,7 @@ static size_t compare_findings(const texts *t) {
     for (size_t i = 0; i < n; i++) {
         const mv_finding *a = mv_scan_finding(fa.scan, i), *b = mv_scan_finding(fb.scan, i);
         if (a->n_signals != b->n_signals || a->verdict != b->verdict || a->n_caps != b->n_caps)
-            fail_msg("tool %zu: %u signals prefiltered, %u in full", i, a->n_signals,
-                     b->n_signals);
+            fail_msg("tool %zu: %u signals prefiltered, %u in full", i, a->n_signals, b->n_signals);
         for (uint32_t k = 0; k < a->n_signals; k++) {
             const mv_signal *p = &a->signals[k], *q = &b->signals[k];
             assert_int_equal(p->field, q->field);
@@ -426,8 +426,7 @@ static void test_real_registry(void **state) {
     (void)state;
     texts t = {NULL, 0, 0};
     char path[4096];
-    snprintf(path, sizeof path, "%s/../shared/corpora/real/docker_mcp_registry.json",
-             source_dir());
+    snprintf(path, sizeof path, "%s/../shared/corpora/real/docker_mcp_registry.json", source_dir());
     if (!add_json_file(&t, path)) {
         fprintf(stderr, "%s is absent: test_real_registry skipped\n", path);
         skip();

@@ -965,8 +965,7 @@ static size_t heads_from(const char *t, size_t n, size_t from, head_scan *hs) {
         uint64_t y0 = load8(t + i) | LB_ONES * 0x20u, y1 = load8(t + i + 1) | LB_ONES * 0x20u,
                  y2 = load8(t + i + 2) | LB_ONES * 0x20u, any = 0;
         for (size_t h = 0; h < hs->nh; h++)
-            any |= zero_byte((y0 ^ hs->head[h][0]) | (y1 ^ hs->head[h][1]) |
-                             (y2 ^ hs->head[h][2]));
+            any |= zero_byte((y0 ^ hs->head[h][0]) | (y1 ^ hs->head[h][1]) | (y2 ^ hs->head[h][2]));
         if (any != 0) {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
             i += (size_t)__builtin_ctzll(any) >> 3; /* the lowest flag is exact */
@@ -1025,8 +1024,8 @@ static bool next_label(const char *t, size_t n, size_t from, bool rot, head_scan
  * search of the 200 bytes before each colon). */
 typedef struct label_cursor {
     head_scan *hs; /* shared by both families' cursors */
-    size_t from; /* the bound the cached label was found for */
-    size_t st;   /* the first label at or after `from`, n when none */
+    size_t from;   /* the bound the cached label was found for */
+    size_t st;     /* the first label at or after `from`, n when none */
     size_t len;
 } label_cursor;
 

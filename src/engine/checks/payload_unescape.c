@@ -1291,8 +1291,8 @@ static int scan_prose(const pd_scanner *sc, const unsigned char *s, size_t len, 
             while (j < len && pc[s[j]] == PC_ALPHA)
                 j++;
             if (j - i >= 2 && j - i <= 6) {
-                uint64_t key = sc->full ? pack_word(s + i, j - i)
-                                        : pack_letters(s + i, j - i, len - i >= 8);
+                uint64_t key =
+                    sc->full ? pack_word(s + i, j - i) : pack_letters(s + i, j - i, len - i >= 8);
                 uint8_t kinds = prose_kinds(sc->prose, sc->n_prose, key);
                 plain += (kinds & PW_PLAIN) != 0;
                 rot += (kinds & PW_ROT) != 0;

@@ -69,6 +69,48 @@ def serve(n_tools):
         out.flush()
 
 
+# Result texts of several kinds (BENCH_PROXY_KINDS), each repeated or cut to
+# the message size: what tools return is rarely one repeated sentence.
+# Deterministic, so the instruction counts of proxy_callgrind.py repeat.
+def result_text(kind, size):
+    if kind == "y":  # one repeated letter: the worst case for payload.decoded
+        return "y" * size
+    parts, n, i = [], 0, 0
+    while n < size:
+        if kind == "prose":
+            p = "Order 1042 shipped to Paris on 2026-03-14, status: delivered. "
+        elif kind == "json":
+            p = ('{"id":%d,"name":"Widget %d","sku":"WX-%05d","price":%d.%02d,'
+                 '"tags":["blue","metal"],"in_stock":%s,"updated":"2026-03-%02dT10:%02d:00Z",'
+                 '"owner":{"login":"user%d","url":"https://api.example.com/users/%d"}},\n'
+                 % (i, i, i * 7 % 100000, i % 500, i % 100, "true" if i % 3 else "false",
+                    i % 28 + 1, i % 60, i % 97, i % 97))
+        elif kind == "code":
+            p = ("def handle_%d(request, ctx=None):\n"
+                 "    \"\"\"Return the record for request.id (see issue #%d).\"\"\"\n"
+                 "    if request.id < 0 or not ctx:\n"
+                 "        raise ValueError(f\"bad id: {request.id!r}\")\n"
+                 "    rows = ctx.db.query(\"SELECT * FROM items WHERE id = ?\", (request.id,))\n"
+                 "    return {\"status\": 200, \"items\": [r.to_dict() for r in rows]}  # %d\n\n"
+                 % (i, i * 13 % 1000, i))
+        elif kind == "log":
+            p = ("2026-03-14T10:%02d:%02d.%03dZ INFO  [worker-%d] GET /api/v1/orders/%d "
+                 "200 %dms user=u%d ip=10.0.%d.%d req=%08x\n"
+                 % (i // 60 % 60, i % 60, i * 37 % 1000, i % 8, 1000 + i, i * 7 % 300, i % 50,
+                    i % 256, i * 11 % 256, (i * 2654435761) & 0xffffffff))
+        elif kind == "base64":
+            import base64
+            import random
+            r = random.Random(size)
+            return base64.b64encode(bytes(r.randrange(256) for _ in range(size))).decode()[:size]
+        else:
+            raise SystemExit("bench: unknown text kind %r (prose json code log base64 y)" % kind)
+        parts.append(p)
+        n += len(p)
+        i += 1
+    return "".join(parts)[:size]
+
+
 class Client:
     def __init__(self, argv):
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -138,6 +180,9 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--serve":
         serve(int(sys.argv[2]))
         return
+    if len(sys.argv) > 1 and sys.argv[1] == "--text":  # --text KIND SIZE: one result text
+        sys.stdout.write(result_text(sys.argv[2], int(sys.argv[3])))
+        return
     mcpvet = sys.argv[1]
     calls = int(os.environ.get("BENCH_PROXY_CALLS", "10000"))
     sizes = [int(x) for x in os.environ.get("BENCH_PROXY_SIZES", "100 4096 65000").split()]
@@ -149,21 +194,22 @@ def main():
                "--name", "bench", "--"]
     print("== proxy pass-through: tools/call round trip, %d calls per size "
           "(microseconds; proxy = through mcpvet proxy)" % calls)
-    print("%8s  %9s %9s  %9s %9s  %10s %10s  %9s  %6s" % (
-        "bytes", "direct50", "direct99", "proxy50", "proxy99", "over50", "over99", "cpu/call",
+    print("%6s %8s  %9s %9s  %9s %9s  %10s %10s  %9s  %6s" % (
+        "kind", "bytes", "direct50", "direct99", "proxy50", "proxy99", "over50", "over99", "cpu/call",
         "inline"))
-    # Text like a tool's output (words, numbers, punctuation); BENCH_PROXY_TEXT=y
-    # uses one repeated letter instead (a worst case for payload.decoded,
-    # which must try it as base64).
-    word = ("Order 1042 shipped to Paris on 2026-03-14, status: delivered. "
-            if os.environ.get("BENCH_PROXY_TEXT", "words") != "y" else "y")
-    for size in sizes:
-        text = (word * (size // len(word) + 1))[:size]
+    # Text like a tool's output, of the kinds in BENCH_PROXY_KINDS (result_text:
+    # prose, json, code, log, base64; y is one repeated letter, a worst case
+    # for payload.decoded, which must try it as base64). BENCH_PROXY_TEXT=y
+    # is the old spelling of BENCH_PROXY_KINDS=y.
+    kinds = os.environ.get("BENCH_PROXY_KINDS",
+                           "y" if os.environ.get("BENCH_PROXY_TEXT") == "y" else "prose").split()
+    for kind, size in [(k, s) for k in kinds for s in sizes]:
+        text = result_text(kind, size)
         res = {}
         cpu = None
         # A log of its own per size: its last line says how many results
         # the scan worker could not take (scanned on the relay's thread).
-        log = os.path.join(tmp, "log-%d" % size)
+        log = os.path.join(tmp, "log-%s-%d" % (kind, size))
         sized = [mcpvet, "proxy", "--store", store, "--log", log, "--name", "bench", "--"]
         for label, argv in (("direct", server + ["1"]), ("proxy", sized + server + ["1"])):
             c = Client(argv)
@@ -181,8 +227,8 @@ def main():
             res[label] = v
         d50, d99 = pct(res["direct"], .5), pct(res["direct"], .99)
         p50, p99 = pct(res["proxy"], .5), pct(res["proxy"], .99)
-        print("%8d  %9.1f %9.1f  %9.1f %9.1f  %10.1f %10.1f  %9s  %6d" % (
-            size, d50, d99, p50, p99, p50 - d50, p99 - d99,
+        print("%6s %8d  %9.1f %9.1f  %9.1f %9.1f  %10.1f %10.1f  %9s  %6d" % (
+            kind, size, d50, d99, p50, p99, p50 - d50, p99 - d99,
             "%.1f" % cpu if cpu is not None else "-", inline_scans(log)))
     if os.environ.get("BENCH_PROXY_LISTS", "1") == "0":
         return

@@ -9,10 +9,13 @@ Usage:
                                           check, pins on first use)
   proxy_callgrind.py MCPVET steady OUT    the same list in a new session of a
                                           store that holds every tool already
-  proxy_callgrind.py MCPVET call OUT SIZE N
+  proxy_callgrind.py MCPVET call OUT SIZE N [KIND...]
                                           N tools/call round trips of SIZE
                                           bytes; prints (total with N - total
-                                          with 0) / N
+                                          with 0) / N, per text kind (prose by
+                                          default; prose json code log base64 y,
+                                          see proxy_bench.result_text; or
+                                          BENCH_PROXY_KINDS)
 Not part of `make bench` (valgrind is slow); docs/performance.md ("Proxy").
 """
 import os
@@ -85,12 +88,11 @@ def first_list(mcpvet, out, steady):
           ("steady-state" if steady else "first", total(out + ".4"), out))
 
 
-def calls(mcpvet, out, size, n):
-    word = "Order 1042 shipped to Paris on 2026-03-14, status: delivered. "
-    text = (word * (size // len(word) + 1))[:size]
+def calls(mcpvet, out, size, n, kind="prose"):
+    text = proxy_bench.result_text(kind, size)
     res, rel = {}, {}
     for k in (0, n):
-        cg = "%s.%d" % (out, k)
+        cg = "%s.%s.%d" % (out, kind, k)
         c = proxy_bench.Client(argv(mcpvet, cg, [], 1))
         c.init()
         c.req("tools/list")
@@ -99,8 +101,8 @@ def calls(mcpvet, out, size, n):
         c.close()
         res[k] = total(cg)
         rel[k] = relay(cg)
-    print("tools/call of %d bytes: %d instructions per round trip, %d of them on the relay's "
-          "thread" % (size, (res[n] - res[0]) // n, (rel[n] - rel[0]) // n))
+    print("tools/call of %d bytes (%s): %d instructions per round trip, %d of them on the "
+          "relay's thread" % (size, kind, (res[n] - res[0]) // n, (rel[n] - rel[0]) // n))
 
 
 def main():
@@ -108,7 +110,9 @@ def main():
     if what in ("list", "steady"):
         first_list(mcpvet, out, what == "steady")
     elif what == "call":
-        calls(mcpvet, out, int(sys.argv[4]), int(sys.argv[5]))
+        kinds = sys.argv[6:] or os.environ.get("BENCH_PROXY_KINDS", "prose").split()
+        for kind in kinds:
+            calls(mcpvet, out, int(sys.argv[4]), int(sys.argv[5]), kind)
     else:
         raise SystemExit(__doc__)
 

@@ -218,14 +218,22 @@ static const unsigned char plain_tab[256] = {
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
 
-/* True when none of the 8 bytes at p needs attention. */
-static bool plain8(const unsigned char *p) {
+/* Zero when none of the 8 bytes at p needs attention. Otherwise the
+ * lowest flagged byte (in memory order on a little-endian machine) is the
+ * first that does: each test flags its first true hit exactly and nothing
+ * below it (a borrow only starts at a true hit); bytes above may be
+ * flagged falsely. */
+static uint64_t nonplain8(const unsigned char *p) {
     uint64_t w;
     memcpy(&w, p, 8);
     uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
     uint64_t hit = (w & HIGHS) | ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b);
-    return (hit & HIGHS) == 0;
+    return hit & HIGHS;
 }
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JSON_FIRST_BYTE(m) ((size_t)__builtin_ctzll(m) >> 3) /* lowest flagged byte */
+#endif
 
 /* Put code point cp as UTF-8 at o; returns the byte count. */
 static size_t put_utf8(char *o, uint32_t cp) {
@@ -260,6 +268,25 @@ static int decode_escapes(parser *P, const unsigned char *s, const unsigned char
     if (buf == NULL)
         return fail_nomem(P);
     while (s < e) {
+#ifdef JSON_FIRST_BYTE
+        /* A backslash within the next 8 bytes (escape-dense text): copy
+         * the 8 bytes and keep what precedes it, without a call. The
+         * output never runs ahead of the input (o <= s - start), so the 8
+         * bytes fit in the buffer whenever they are in the input. */
+        if (e - s >= 8) {
+            uint64_t w;
+            memcpy(&w, s, 8);
+            uint64_t x = w ^ (ONES * '\\');
+            uint64_t m = (x - ONES) & ~x & HIGHS;
+            if (m != 0) {
+                size_t run = JSON_FIRST_BYTE(m);
+                memcpy(buf + o, s, 8);
+                o += run;
+                s += run;
+                goto escape;
+            }
+        }
+#endif
         const unsigned char *bs = memchr(s, '\\', (size_t)(e - s));
         size_t run = (size_t)((bs != NULL ? bs : e) - s);
         memcpy(buf + o, s, run);
@@ -267,6 +294,9 @@ static int decode_escapes(parser *P, const unsigned char *s, const unsigned char
         s += run;
         if (s == e)
             break;
+#ifdef JSON_FIRST_BYTE
+    escape:;
+#endif
         unsigned char c = s[1];
         s += 2;
         switch (c) {
@@ -315,8 +345,17 @@ static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len
     bool esc = false;
     int rc = MV_OK;
     for (;;) {
-        while (end - p >= 8 && plain8(p))
-            p += 8;
+        while (end - p >= 8) {
+            uint64_t m = nonplain8(p);
+            if (m == 0) {
+                p += 8;
+                continue;
+            }
+#ifdef JSON_FIRST_BYTE
+            p += JSON_FIRST_BYTE(m); /* escape-dense text: no byte loop below */
+#endif
+            break;
+        }
         while (p < end && plain_tab[*p])
             p++;
         if (p >= end) {

@@ -781,6 +781,45 @@ static void test_generated_documents(void **state) {
     mv_arena_free(arena);
 }
 
+/* Strings dense with escapes, each escape (and a raw UTF-8 character, a
+ * raw control byte, an early quote) after plain runs of every length
+ * 0-17 and at every offset from the document's start: the string
+ * scanner and the escape decoder jump over 8 bytes at a time to the first
+ * byte that needs attention, and must land on it exactly. */
+static void test_escape_dense_strings(void **state) {
+    (void)state;
+    static const char *const marks[] = {
+        "\\\"",     "\\\\",         "\\/",  "\\n", "\\t", "\\u00e9", "\\ud83d\\ude00",
+        "\xc3\xa9", "\xe2\x82\xac", "\x01", "\"",  "\\x", "\xff"};
+    mv_arena *arena = mv_arena_new(NULL, 0);
+    assert_non_null(arena);
+    buf b = {0};
+    stats st = {0};
+    unsigned index = 0;
+    for (size_t lead = 0; lead < 9; lead++) {
+        for (size_t run = 0; run < 18; run++) {
+            for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
+                b.len = 0;
+                puts_(&b, "[");
+                for (size_t k = 0; k < lead; k++)
+                    putc_(&b, ' ');
+                putc_(&b, '"');
+                for (int rep = 0; rep < 4; rep++) {
+                    for (size_t k = 0; k < run; k++)
+                        putc_(&b, (char)('a' + (k + (size_t)rep) % 26));
+                    puts_(&b, marks[(m + (size_t)rep) % (sizeof(marks) / sizeof(marks[0]))]);
+                }
+                puts_(&b, "tail\"]");
+                differential(arena, b.p, b.len, index++, &st);
+            }
+        }
+    }
+    assert_true(st.both_accept > 500);
+    assert_true(st.both_reject > 500);
+    free(b.p);
+    mv_arena_free(arena);
+}
+
 typedef struct tricky {
     const char *doc;
     size_t len;     /* 0 = strlen */
@@ -1146,11 +1185,9 @@ static void test_split_parse(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_null_empty_input),
-        cmocka_unit_test(test_tricky_documents),
-        cmocka_unit_test(test_depth_limit),
-        cmocka_unit_test(test_generated_documents),
-        cmocka_unit_test(test_split_parse),
+        cmocka_unit_test(test_escape_dense_strings), cmocka_unit_test(test_null_empty_input),
+        cmocka_unit_test(test_tricky_documents),     cmocka_unit_test(test_depth_limit),
+        cmocka_unit_test(test_generated_documents),  cmocka_unit_test(test_split_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

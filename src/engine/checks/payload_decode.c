@@ -237,15 +237,69 @@ static bool group_mixed(const unsigned char *s, size_t a, size_t e) {
  * the candidate in *out and *at moved past it, false at the end. pd_scan
  * merges these with the runs so that candidates of one kind come in text
  * order, as pd_visit promises. */
-static bool next_group(const unsigned char *s, size_t len, size_t *at, pd_candidate *out) {
+/* Can a chain of GROUP_MIN groups have its second group right after the
+ * space at s[k]? That group is a whole word of 3 to GROUP_MAX_LEN blob
+ * characters, and the groups after it (the last one may be shorter) each
+ * follow a space, so with L its length, s[k + m(L + 1)] is a space for
+ * m = 1 to GROUP_MIN - 2; the first of these is the next space after k,
+ * `next` (len when none), so L = next - k - 1 and the word is read only
+ * when the spaces are all there. False proves that next_group finds no
+ * chain from this space; nor from a later space of the chain it would
+ * have built and rejected from here (each such start reads the same
+ * groups from a later one, so fewer of them). */
+static bool group_possible(const unsigned char *s, size_t len, size_t k, size_t next) {
+    if (next >= len || next - k - 1 < 3 || next - k - 1 > GROUP_MAX_LEN)
+        return false;
+    size_t piece = next - k - 1;
+    for (size_t m = 2; m <= GROUP_MIN - 2; m++) {
+        size_t sp = k + m * (piece + 1);
+        if (sp >= len || s[sp] != ' ')
+            return false;
+    }
+    for (size_t e = k + 1; e < next; e++)
+        if (!(cls[s[e]] & C_B64))
+            return false;
+    return true;
+}
+
+/* The first space at or after `from` (len: none), by memchr, remembered:
+ * next_group asks for the space after the one it stands on, then for the
+ * one it stands on next, which is the same. */
+typedef struct space_cursor {
+    size_t lo;  /* the last search started here... */
+    size_t pos; /* ...and found this (len: none) */
+} space_cursor;
+
+static size_t space_from(const unsigned char *s, size_t len, size_t from, space_cursor *c) {
+    if (from >= c->lo && from <= c->pos)
+        return c->pos;
+    const unsigned char *p = from < len ? memchr(s + from, ' ', len - from) : NULL;
+    c->lo = from;
+    c->pos = p != NULL ? (size_t)(p - s) : len;
+    return c->pos;
+}
+
+static bool next_group(const unsigned char *s, size_t len, bool full, size_t *at,
+                       pd_candidate *out) {
     size_t k = *at;
+    space_cursor sc = {1, 0}; /* nothing remembered (lo > pos) */
     /* From space to space (memchr): a chain needs a word of 3-7 blob
      * characters right before a space and one of the same length after. */
     while (k < len) {
-        const unsigned char *p = memchr(s + k, ' ', len - k);
-        if (p == NULL)
-            break;
-        k = (size_t)(p - s);
+        if (!full) {
+            k = space_from(s, len, k, &sc);
+            if (k >= len)
+                break;
+            if (!group_possible(s, len, k, space_from(s, len, k + 1, &sc))) {
+                k++;
+                continue;
+            }
+        } else {
+            const unsigned char *p = memchr(s + k, ' ', len - k);
+            if (p == NULL)
+                break;
+            k = (size_t)(p - s);
+        }
         size_t i = k;
         while (i > 0 && k - i <= GROUP_MAX_LEN && (cls[s[i - 1]] & C_B64))
             i--;
@@ -290,6 +344,8 @@ static bool next_group(const unsigned char *s, size_t len, size_t *at, pd_candid
     return false;
 }
 
+static int scan_opt(const char *text, size_t len, bool full, pd_visit visit, void *ctx);
+
 /*
  * Runs first, then the escape-like kinds (payload_unescape.c). Runs are
  * found by skipping: any run of at least PD_MIN_RUN characters that starts
@@ -299,13 +355,17 @@ static bool next_group(const unsigned char *s, size_t len, size_t *at, pd_candid
  * most bytes are never looked at.
  */
 int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
+    return scan_opt(text, len, false, visit, ctx);
+}
+
+static int scan_opt(const char *text, size_t len, bool full, pd_visit visit, void *ctx) {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = 0;
     int rc = 0;
     /* Chains of small groups, merged with the runs by start. */
     size_t group_at = 0;
     pd_candidate group;
-    bool have_group = next_group(s, len, &group_at, &group);
+    bool have_group = next_group(s, len, full, &group_at, &group);
     /* Invariant: i == 0 or s[i - 1] is not in the alphabet, or i is the end
      * of the previous candidate, so a run found from i starts at or after i. */
     while (i + PD_MIN_RUN <= len) {
@@ -342,7 +402,7 @@ int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
         while (have_group && group.start < cand.start) {
             if ((rc = visit(ctx, &group)) != 0)
                 goto done;
-            have_group = next_group(s, len, &group_at, &group);
+            have_group = next_group(s, len, full, &group_at, &group);
         }
         rc = visit(ctx, &cand);
         if (rc != 0)
@@ -352,15 +412,15 @@ int pd_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
     while (have_group) {
         if ((rc = visit(ctx, &group)) != 0)
             goto done;
-        have_group = next_group(s, len, &group_at, &group);
+        have_group = next_group(s, len, full, &group_at, &group);
     }
-    rc = pu_scan(text, len, visit, ctx);
+    rc = pu_scan_opt(text, len, full, visit, ctx);
 done:
     return rc;
 }
 
 int pd_scan_ex(const pd_scanner *sc, const char *text, size_t len, pd_visit visit, void *ctx) {
-    int rc = pd_scan(text, len, visit, ctx);
+    int rc = scan_opt(text, len, pd_scanner_full(sc), visit, ctx);
     if (rc == 0 && sc != NULL)
         rc = pu_scan_lines(sc, text, len, visit, ctx);
     return rc;

@@ -68,6 +68,15 @@ typedef struct pd_scanner pd_scanner;
 int pd_scanner_new(pd_scanner **out, const mv_allocator *a);
 void pd_scanner_free(pd_scanner *s);
 
+/* The scanners' prefilters (bytes that cannot start or end anything
+ * skipped eight at a time or by a table, a line's start found without
+ * reading back over it) only skip work that provably finds nothing: the
+ * candidates and findings are the same with them off. `full` turns them
+ * off; the differential test (test_payload_prefilter.c) compares both
+ * ways. Engines never set it; set it before the scanner is shared. */
+void pd_scanner_set_full(pd_scanner *s, bool full);
+bool pd_scanner_full(const pd_scanner *s);
+
 /* pd_scan plus the ROT13 and reversed-text candidates (sc may be NULL:
  * then exactly pd_scan). Candidates of one kind come in text order; kinds
  * come one after the other (PD_JOIN twice: joins of double-quoted pieces,

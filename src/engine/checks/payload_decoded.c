@@ -899,25 +899,120 @@ static const label_word label_words[] = {{"rot13", 5, true},
                                          {"revers", 6, false},
                                          {"backwards", 9, false}};
 
-/* The first label of a family (rot or not) starting at or after `from`:
- * its start in *st and length in *len; false when there is none. */
-static bool next_label(const char *t, size_t n, size_t from, bool rot, size_t *st, size_t *len) {
-    for (size_t i = from; i + 5 <= n; i++) {
-        /* Every label starts with 'r' or 'b' and its second letter tells
-         * the words apart: most bytes cost one test. */
-        unsigned char c = (unsigned char)t[i] | 0x20;
-        if (c != 'r' && c != 'b')
+#define N_LABELS (sizeof(label_words) / sizeof(label_words[0]))
+#define LB_ONES 0x0101010101010101ull
+#define LB_HIGHS 0x8080808080808080ull
+
+/* Where a label of either family may start. The distinct first three
+ * letters of the labels (from label_words itself), broadcast for a test of
+ * eight start positions at a time, and the last answer: no label starts in
+ * [lo, pos). nh == 0 turns the skipping off (the full reference scanner,
+ * or a label whose first three bytes are not lower-case letters). */
+typedef struct head_scan {
+    size_t nh;
+    uint64_t head[N_LABELS][3];
+    size_t lo, pos;
+} head_scan;
+
+static void head_scan_init(head_scan *hs, bool full) {
+    char heads[N_LABELS][3];
+    size_t nh = 0;
+    bool letters = true;
+    for (size_t l = 0; l < N_LABELS; l++) {
+        const label_word *lw = &label_words[l];
+        for (size_t k = 0; k < 3; k++)
+            letters = letters && lw->len >= 3 && lw->w[k] >= 'a' && lw->w[k] <= 'z';
+        size_t h = 0;
+        while (h < nh && memcmp(heads[h], lw->w, 3) != 0)
+            h++;
+        if (h == nh)
+            memcpy(heads[nh++], lw->w, 3);
+    }
+    memset(hs, 0, sizeof(*hs));
+    hs->nh = full || !letters ? 0 : nh;
+    for (size_t h = 0; h < hs->nh; h++)
+        for (size_t k = 0; k < 3; k++)
+            hs->head[h][k] = LB_ONES * (unsigned char)heads[h][k];
+    hs->lo = 1; /* nothing remembered (lo > pos) */
+}
+
+/* Eight bytes of t at p, in memory order. */
+static uint64_t load8(const char *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* The flags of the zero bytes of x: exact for the lowest zero byte (and
+ * so for "some"); bytes above it may be flagged falsely. */
+static uint64_t zero_byte(uint64_t x) {
+    return (x - LB_ONES) & ~x & LB_HIGHS;
+}
+
+/* A position at or after `from` before which, from `from` on, no label of
+ * either family starts: the first start of a label's first three letters
+ * (ASCII case aside: `| 0x20` maps exactly the two cases of a letter to
+ * the lower one, as the byte test of label_at reads them), or where fewer
+ * than 10 bytes are left. */
+static size_t heads_from(const char *t, size_t n, size_t from, head_scan *hs) {
+    if (hs->nh == 0 || from + 10 > n)
+        return from; /* the last bytes are tested one by one (and the
+                      * remembered answer stays for the other family) */
+    if (from >= hs->lo && from <= hs->pos)
+        return hs->pos;
+    size_t i = from;
+    while (i + 10 <= n) {
+        uint64_t y0 = load8(t + i) | LB_ONES * 0x20u, y1 = load8(t + i + 1) | LB_ONES * 0x20u,
+                 y2 = load8(t + i + 2) | LB_ONES * 0x20u, any = 0;
+        for (size_t h = 0; h < hs->nh; h++)
+            any |= zero_byte((y0 ^ hs->head[h][0]) | (y1 ^ hs->head[h][1]) | (y2 ^ hs->head[h][2]));
+        if (any != 0) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            i += (size_t)__builtin_ctzll(any) >> 3; /* the lowest flag is exact */
+#endif
+            break;
+        }
+        i += 8;
+    }
+    hs->lo = from;
+    hs->pos = i;
+    return i;
+}
+
+/* A label of the family starts at t[i]: its length in *len. */
+static bool label_at(const char *t, size_t n, size_t i, bool rot, size_t *len) {
+    /* Every label starts with 'r' or 'b' and its second letter tells
+     * the words apart: most bytes cost one test. */
+    unsigned char c = (unsigned char)t[i] | 0x20;
+    if (c != 'r' && c != 'b')
+        return false;
+    unsigned char c2 = (unsigned char)t[i + 1] | 0x20;
+    for (size_t l = 0; l < N_LABELS; l++) {
+        const label_word *lw = &label_words[l];
+        if (lw->rot != rot || lw->w[0] != (char)c || lw->w[1] != (char)c2 || i + lw->len > n)
             continue;
-        unsigned char c2 = (unsigned char)t[i + 1] | 0x20;
-        for (size_t l = 0; l < sizeof(label_words) / sizeof(label_words[0]); l++) {
-            const label_word *lw = &label_words[l];
-            if (lw->rot != rot || lw->w[0] != (char)c || lw->w[1] != (char)c2 || i + lw->len > n)
-                continue;
-            if (same_ci(t + i + 2, lw->w + 2, lw->len - 2u)) {
-                *st = i;
-                *len = lw->len;
-                return true;
-            }
+        if (same_ci(t + i + 2, lw->w + 2, lw->len - 2u)) {
+            *len = lw->len;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The first label of a family (rot or not) starting at or after `from`:
+ * its start in *st and length in *len; false when there is none. Only
+ * the starts heads_from leaves are tested (both families share its
+ * answer, so the field is read eight bytes at a time once, not once per
+ * family). */
+static bool next_label(const char *t, size_t n, size_t from, bool rot, head_scan *hs, size_t *st,
+                       size_t *len) {
+    for (size_t i = from; i + 5 <= n; i++) {
+        i = heads_from(t, n, i, hs);
+        if (i + 5 > n)
+            break;
+        if (label_at(t, n, i, rot, len)) {
+            *st = i;
+            return true;
         }
     }
     return false;
@@ -928,8 +1023,9 @@ static bool next_label(const char *t, size_t n, size_t from, bool rot, size_t *s
  * many ": " it holds (a long line of "key: value" pairs used to cost a
  * search of the 200 bytes before each colon). */
 typedef struct label_cursor {
-    size_t from; /* the bound the cached label was found for */
-    size_t st;   /* the first label at or after `from`, n when none */
+    head_scan *hs; /* shared by both families' cursors */
+    size_t from;   /* the bound the cached label was found for */
+    size_t st;     /* the first label at or after `from`, n when none */
     size_t len;
 } label_cursor;
 
@@ -938,7 +1034,7 @@ static bool family_in(const char *t, size_t n, label_cursor *cur, bool rot, size
     /* Search again only when the cached label is behind the new bound
      * (or the bound moved back, which the caller never does). */
     if (cur->from == SIZE_MAX || ls < cur->from || cur->st < ls) {
-        if (!next_label(t, n, ls, rot, &cur->st, &cur->len))
+        if (!next_label(t, n, ls, rot, cur->hs, &cur->st, &cur->len))
             cur->st = n;
     }
     cur->from = ls;
@@ -946,7 +1042,7 @@ static bool family_in(const char *t, size_t n, label_cursor *cur, bool rot, size
     while (st < c) {
         if (st + len <= c)
             return true;
-        if (!next_label(t, n, st + 1, rot, &st, &len))
+        if (!next_label(t, n, st + 1, rot, cur->hs, &st, &len))
             break;
     }
     return false;
@@ -978,7 +1074,15 @@ static int labelled_lines(level *top) {
     int rc = 0;
     size_t from = 0;
     unsigned tried = 0;
-    label_cursor cur[2] = {{SIZE_MAX, 0, 0}, {SIZE_MAX, 0, 0}};
+    bool full = pd_scanner_full(top->run->sc);
+    head_scan hs;
+    head_scan_init(&hs, full);
+    label_cursor cur[2] = {{&hs, SIZE_MAX, 0, 0}, {&hs, SIZE_MAX, 0, 0}};
+    /* The last '\n' before the colon and the next one at or after it
+     * (n: none), both moving forward only, as the colons do: the start of
+     * the colon's line is found without reading back over it. */
+    size_t last_nl = SIZE_MAX, next_nl = 0;
+    bool have_next = false;
     while (rc == 0 && from < n && tried < 4) {
         const char *q = memchr(t + from, ':', n - from);
         if (q == NULL)
@@ -987,9 +1091,23 @@ static int labelled_lines(level *top) {
         from = c + 1;
         if (c + 1 >= n || t[c + 1] != ' ')
             continue;
-        size_t ls = c, le = c;
-        while (ls > 0 && c - ls < LABEL_REACH && t[ls - 1] != '\n')
-            ls--;
+        while (!have_next || next_nl < c) {
+            if (have_next)
+                last_nl = next_nl;
+            size_t k = have_next ? next_nl + 1 : 0;
+            const char *nl = k < n ? memchr(t + k, '\n', n - k) : NULL;
+            next_nl = nl != NULL ? (size_t)(nl - t) : n;
+            have_next = true;
+        }
+        /* The line's start, at most LABEL_REACH bytes back. */
+        size_t ls = c > LABEL_REACH ? c - LABEL_REACH : 0, le = c;
+        if (last_nl != SIZE_MAX && last_nl + 1 > ls)
+            ls = last_nl + 1;
+        if (full) { /* the reference: read back to the line's start */
+            ls = c;
+            while (ls > 0 && c - ls < LABEL_REACH && t[ls - 1] != '\n')
+                ls--;
+        }
         pd_kind kind = PD_ROT13;
         if (!line_label(t, n, cur, ls, c, &kind))
             continue;
@@ -1054,4 +1172,18 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
 
 const mv_check mv_check_payload_decoded = {
     "payload.decoded", MV_TIER_HARD, payload_init, payload_fini, NULL, NULL, payload_inspect,
+};
+
+/* The same check with the scanners' prefilters off (pd_scanner_set_full):
+ * the reference of the differential test (test_payload_prefilter.c).
+ * Never registered in an engine. */
+static int payload_init_full(const mv_allocator *a, void **engine_state) {
+    int rc = payload_init(a, engine_state);
+    if (rc == MV_OK)
+        pd_scanner_set_full(((payload_state *)*engine_state)->sc, true);
+    return rc;
+}
+
+const mv_check mv_check_payload_decoded_full = {
+    "payload.decoded", MV_TIER_HARD, payload_init_full, payload_fini, NULL, NULL, payload_inspect,
 };

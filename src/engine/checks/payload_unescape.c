@@ -747,22 +747,31 @@ static bool code_follow(unsigned char c) {
  * digit starts an attempt only at the start of a number that is followed
  * by list punctuation, so prose numbers ("returns 10 results") cost a
  * couple of comparisons. */
-static int scan_codes(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+static int scan_codes(const unsigned char *s, size_t len, bool full, pd_visit visit, void *ctx) {
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     int rc = 0;
     size_t i = 0;
+    (void)full; /* used only where the first digit's byte can be computed */
     while (i < len && rc == 0) {
         if (i + 8 <= len) {
             uint64_t w;
             memcpy(&w, s + i, 8);
             /* any byte strictly between 0x2F and 0x3A (bit-twiddling
-             * "has between"; bytes >= 0x80 never match) */
+             * "has between"; bytes >= 0x80 never match). No carry or
+             * borrow crosses a byte (each byte's sums stay in 0x3A-0xCF),
+             * so the flag of every byte is exact. */
             uint64_t low7 = w & (ones * 127);
             uint64_t hit = (ones * (127 + 0x3A) - low7) & ~w & (low7 + ones * (127 - 0x2F)) & highs;
             if (hit == 0) {
                 i += 8;
                 continue;
             }
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* Straight to the first digit: the bytes before it are not
+             * digits, which the byte loop below would only step over. */
+            if (!full)
+                i += (size_t)__builtin_ctzll(hit) >> 3;
+#endif
         }
         if (!is_digit(s[i])) {
             i++;
@@ -886,6 +895,10 @@ static void decode_a85(const unsigned char *s, size_t from, size_t to, obuf *o) 
 }
 
 int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
+    return pu_scan_opt(text, len, false, visit, ctx);
+}
+
+int pu_scan_opt(const char *text, size_t len, bool full, pd_visit visit, void *ctx) {
     const unsigned char *s = (const unsigned char *)text;
     int rc = 0;
     /* The shortest candidate (four two-character codes and separators, or
@@ -902,7 +915,7 @@ int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
     if (rc == 0)
         rc = scan_join(s, len, '\'', visit, ctx);
     if (rc == 0)
-        rc = scan_codes(s, len, visit, ctx);
+        rc = scan_codes(s, len, full, visit, ctx);
     if (rc == 0)
         rc = scan_a85(s, len, visit, ctx);
     return rc;
@@ -934,9 +947,20 @@ struct pd_scanner {
     mv_ac *ac;
     prose_word prose[PROSE_SLOTS]; /* function words by hash (scan_prose); key 0 = empty */
     size_t n_prose;
+    uint8_t prose_cls[256]; /* scan_prose's bytes: PC_ALPHA, PC_STOP or 0 (see prose_classes) */
+    bool full;              /* prefilters off (pd_scanner_set_full) */
 };
 
 static size_t prose_table(prose_word *t);
+static void prose_classes(uint8_t *cls);
+
+void pd_scanner_set_full(pd_scanner *s, bool full) {
+    s->full = full;
+}
+
+bool pd_scanner_full(const pd_scanner *s) {
+    return s != NULL && s->full;
+}
 
 static unsigned char rot13(unsigned char c) {
     if (c >= 'a' && c <= 'z')
@@ -985,6 +1009,7 @@ int pd_scanner_new(pd_scanner **out, const mv_allocator *a) {
     if (rc != MV_OK)
         goto done;
     s->n_prose = prose_table(s->prose);
+    prose_classes(s->prose_cls);
     *out = s;
     s = NULL;
 done:
@@ -1069,10 +1094,13 @@ static bool rotated_slash(const char *text, size_t len, size_t k) {
     size_t before = k - a, after = e - b;
     if ((before < 3 || before > 4) && (after < 3 || after > 4))
         return false;
+    /* The first byte decides most of them: memcmp only when it agrees. */
     for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
-        if (after == dirs[d].n && memcmp(text + b, dirs[d].s, after) == 0)
+        if (after == dirs[d].n && text[b] == dirs[d].s[0] &&
+            memcmp(text + b, dirs[d].s, after) == 0)
             return true;
-        if (before == dirs[d].n && memcmp(text + a, dirs[d].s, before) == 0)
+        if (before == dirs[d].n && text[a] == dirs[d].s[0] &&
+            memcmp(text + a, dirs[d].s, before) == 0)
             return true;
     }
     return false;
@@ -1170,6 +1198,24 @@ static uint64_t pack_word(const unsigned char *w, size_t n) {
     return v;
 }
 
+/* pack_word of a word of 2 to 6 letters with eight bytes readable at w:
+ * the letters loaded at once, folded by `| 0x20` (for a letter exactly
+ * pack_word's folding) and put first letter highest. Falls back to
+ * pack_word where the byte order is not known. */
+static uint64_t pack_letters(const unsigned char *w, size_t n, bool room) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (room) {
+        uint64_t v;
+        memcpy(&v, w, 8);
+        v = (v | 0x2020202020202020ull) & ((1ull << (8 * n)) - 1);
+        return __builtin_bswap64(v) >> (64 - 8 * n);
+    }
+#else
+    (void)room;
+#endif
+    return pack_word(w, n);
+}
+
 enum { PW_PLAIN = 1, PW_ROT = 2, PW_REV = 4 };
 
 static size_t prose_slot(uint64_t key) {
@@ -1213,23 +1259,41 @@ static uint8_t prose_kinds(const prose_word *t, size_t n, uint64_t key) {
     return 0;
 }
 
+/* What scan_prose looks at in a byte: a letter (is_alpha) starts a word,
+ * '\n' and ':' may end a window; any other byte is only stepped over. */
+enum { PC_ALPHA = 1, PC_STOP = 2 };
+
+static void prose_classes(uint8_t *cls) {
+    for (unsigned c = 0; c < 256; c++)
+        cls[c] = is_alpha((unsigned char)c) ? PC_ALPHA : (c == '\n' || c == ':') ? PC_STOP : 0;
+}
+
 static int scan_prose(const pd_scanner *sc, const unsigned char *s, size_t len, pd_visit visit,
                       void *ctx) {
+    const uint8_t *pc = sc->prose_cls;
     size_t start = 0, i = 0;
     unsigned plain = 0, rot = 0, rev = 0;
     int rc = 0;
     while (rc == 0 && start < len) {
+        /* Bytes before the window's last one that are neither a letter
+         * nor '\n' nor ':' neither end the window nor count: the loop
+         * below would only step over them one by one. */
+        size_t lim = len - start > PROSE_WINDOW ? start + PROSE_WINDOW : len;
+        while (!sc->full && i < lim && pc[s[i]] == 0)
+            i++;
         /* ": " also ends a window: "directive (ROT13): Eha ... naq ..." puts
          * the hidden line after a plain introduction whose function words
          * would outnumber it. */
         bool colon = i + 1 < len && s[i] == ':' && s[i + 1] == ' ';
         bool end = i >= len || s[i] == '\n' || colon || i - start >= PROSE_WINDOW;
-        if (!end && is_alpha(s[i])) {
-            size_t j = i;
-            while (j < len && is_alpha(s[j]))
+        if (!end && pc[s[i]] == PC_ALPHA) {
+            size_t j = i + 1;
+            while (j < len && pc[s[j]] == PC_ALPHA)
                 j++;
             if (j - i >= 2 && j - i <= 6) {
-                uint8_t kinds = prose_kinds(sc->prose, sc->n_prose, pack_word(s + i, j - i));
+                uint64_t key =
+                    sc->full ? pack_word(s + i, j - i) : pack_letters(s + i, j - i, len - i >= 8);
+                uint8_t kinds = prose_kinds(sc->prose, sc->n_prose, key);
                 plain += (kinds & PW_PLAIN) != 0;
                 rot += (kinds & PW_ROT) != 0;
                 rev += (kinds & PW_REV) != 0;

@@ -26,6 +26,9 @@
  * text order. Returns the first non-zero visit result, or 0. */
 int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx);
 
+/* pu_scan with its prefilters off when `full` (pd_scanner_set_full). */
+int pu_scan_opt(const char *text, size_t len, bool full, pd_visit visit, void *ctx);
+
 /* ROT13 and reversed-line candidates (needs the scanner's automaton). */
 int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit visit, void *ctx);
 

@@ -89,8 +89,9 @@ static void check_phrase(phrase_pair *p, const char *s, size_t len) {
 }
 
 static const char *const rule_files[] = {
-    "capability_declared", "capability_resources", "capability_sinks", "directive_context",
-    "directive_en",        "directive_intl",       "payload_commands", "shadowing_steer",
+    "capability_declared", "capability_resources", "capability_sinks",
+    "directive_context",   "directive_en",         "directive_intl",
+    "payload_commands",    "shadowing_steer",      "directive_world",
 };
 
 /* ------------------------------------------------------- phrase cache */

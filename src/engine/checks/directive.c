@@ -206,7 +206,8 @@ static bool is_cjk_lead(unsigned char c) {
 /* May the next part start at b when the previous one ended at a? At most
  * `gap` words (two CJK characters per word) in between, and no sentence end
  * (a blank line counts; a single line break does not, so hard-wrapped text
- * still chains). */
+ * still chains). Korean separates its words with spaces, so Hangul
+ * syllables (lead bytes 0xEA-0xED) are counted by their spaces alone. */
 static bool span_ok(const fctx *f, size_t a, size_t b, unsigned gap) {
     size_t spaces = 0;
     size_t cjk = 0;
@@ -226,7 +227,7 @@ static bool span_ok(const fctx *f, size_t a, size_t b, unsigned gap) {
                 (unsigned char)f->text[i + 2] == 0x82) {
                 return false; /* ideographic full stop */
             }
-            cjk++;
+            cjk += c < 0xEA || c > 0xED;
         }
     }
     units = 2 * (spaces > 0 ? spaces - 1 : 0) + cjk;

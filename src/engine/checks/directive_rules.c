@@ -32,14 +32,17 @@
 /* ------------------------------------------------------------ utilities */
 
 /* Letters, digits and marks are word characters, except the scripts that
- * are written without spaces (CJK, kana, Hangul): a phrase in those scripts
- * is matched without word boundaries. */
+ * are written without spaces (CJK, kana, Hangul, and Thai, Lao, Myanmar and
+ * Khmer, whose words run together up to a phrase end): a phrase in those
+ * scripts is matched without word boundaries. */
 bool mv_dr_is_word_cp(uint32_t cp) {
     bool r;
     if (cp < 0x80) {
         r = (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9');
-    } else if ((cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) ||
-               (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF66 && cp <= 0xFFDC) || cp >= 0x20000) {
+    } else if ((cp >= 0x0E00 && cp <= 0x0EFF) || (cp >= 0x1000 && cp <= 0x109F) ||
+               (cp >= 0x1780 && cp <= 0x17FF) || (cp >= 0x2E80 && cp <= 0x9FFF) ||
+               (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+               (cp >= 0xFF66 && cp <= 0xFFDC) || cp >= 0x20000) {
         r = false;
     } else {
         utf8proc_category_t c = utf8proc_category((utf8proc_int32_t)cp);
@@ -1315,9 +1318,9 @@ done:
     return rc;
 }
 
-static const char *const builtin_names[] = {"sensitive_resources", "directive_context",
-                                            "directive_en",        "directive_hijack",
-                                            "directive_intl",      "directive_order"};
+static const char *const builtin_names[] = {
+    "sensitive_resources", "directive_context", "directive_en",   "directive_hijack",
+    "directive_intl",      "directive_order",   "directive_world"};
 #define N_BUILTIN (sizeof(builtin_names) / sizeof(builtin_names[0]))
 
 static int builtin_sources(mv_dr_source src[N_BUILTIN], mv_error *err) {

@@ -3024,6 +3024,16 @@ static bool condition_between(const pmatch *pm, size_t n, size_t a, size_t b) {
     return false;
 }
 
+/* A call phrase ("use", "call") in raw [a, b): an altering word before
+ * it is not part of the call it asks for. */
+static bool call_after(const pmatch *pm, size_t n, size_t a, size_t b) {
+    for (size_t i = 0; i < n; i++)
+        if (pm[i].family == F_CALL_BEFORE && pm[i].start >= a && pm[i].end <= b &&
+            b - pm[i].end <= WINDOW_CALL)
+            return true;
+    return false;
+}
+
 /* "never call this function": a self reference that is the object of a
  * ban is restraint, not steering. */
 static bool negated(const pmatch *pm, size_t n, const pmatch *self) {
@@ -3331,6 +3341,7 @@ typedef struct verdict {
     bool force_near;    /* a force phrase ("always", "must") stands next to the mention */
     bool near[F_COUNT]; /* the family stands within WINDOW_ACTION of the mention */
     bool self_near;
+    bool alter_object; /* an altering verb right before the mention ("redirect X calls") */
 } verdict;
 
 /* The first word of a server's spoken name ("github" of github-work,
@@ -3460,6 +3471,76 @@ static bool provenance_before(const char *text, size_t a) {
     return false;
 }
 
+/* Round 9: a negated claim ("Doesn't replace memory.store_memory", "is
+ * not a replacement for X", "not meant to override X", "no reemplaza X"):
+ * the tool says it leaves the other one in place. A negation word among
+ * the three words before the claim phrase, in its clause, reverses it;
+ * "not only ... replaces" does not. Text before a (the phrase's start). */
+static bool negation_word(const char *w, size_t n) {
+    static const char *const words[] = {"not", "never", "no", "nor", "cannot", "non",
+                                        "não", "nao", "ne", "nicht", "kein", "keine"};
+    if (n >= 3 && (same_text_ci(w + n - 3, "n't", 3) ||
+                   (n >= 5 && same_text_ci(w + n - 5, "n\xE2\x80\x99t", 5))))
+        return true;
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+        if (strlen(words[k]) == n && same_text_ci(w, words[k], n))
+            return true;
+    return false;
+}
+
+static bool negated_claim(const char *text, size_t s0, size_t a, size_t end) {
+    size_t i = a;
+    for (int words = 0; words < 3 && i > s0; words++) {
+        while (i > s0 && is_space_byte((unsigned char)text[i - 1]))
+            i--;
+        size_t e = i;
+        while (i > s0 && (is_word_byte((unsigned char)text[i - 1]) || text[i - 1] == '\'' ||
+                          ((unsigned char)text[i - 1] & 0x80)))
+            i--;
+        if (e == i)
+            return false; /* punctuation: another clause */
+        if (negation_word(text + i, e - i)) {
+            /* "not only replaces X", "do not forget to add": an addition
+             * or an order, not a negation */
+            static const char *const keep[] = {"only", "forget", "fail", "omit", "neglect",
+                                               "skip", "hesitate", "just"};
+            size_t j = e;
+            while (j < end && is_space_byte((unsigned char)text[j]))
+                j++;
+            for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
+                size_t n = strlen(keep[k]);
+                if (j + n <= end && same_text_ci(text + j, keep[k], n))
+                    return false;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 9: a handoff ("pass the returned PR URL to ...", "pass the result
+ * as the text of slack.post_message", "feed its output into X"): the
+ * altering verb moves a call's result along a chain of tools, which is
+ * what honest pipeline tools document. It is not an alteration of the
+ * other tool's call; injected content, an address, a sensitive target or
+ * force next to the mention still count on their own. Text after the
+ * verb's end b, within its sentence end. */
+static bool handoff_after(const char *text, size_t b, size_t end) {
+    static const char *const objs[] = {
+        "the returned", "the result",   "its result",   "the results", "its results",
+        "the output",   "its output",   "the outputs",  "the resulting", "the response",
+        "its response", "the generated", "that result", "this result", "the converted",
+        "el resultado", "le résultat",  "das ergebnis", "o resultado", "il risultato"};
+    while (b < end && is_space_byte((unsigned char)text[b]))
+        b++;
+    for (size_t k = 0; k < sizeof(objs) / sizeof(objs[0]); k++) {
+        size_t n = strlen(objs[k]);
+        if (b + n <= end && same_text_ci(text + b, objs[k], n))
+            return true;
+    }
+    return false;
+}
+
 /* "instead" (or a translation) within a few words after the mention: the
  * sentence sends the agent to the other tool rather than to this one. */
 static bool instead_after(const char *text, size_t a, size_t b) {
@@ -3581,7 +3662,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             /* "replaces X" claims X's place; "replaced by X" (the stems
              * are one) points the agent at X and is a referral */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
-                  !passive_by(text, p->end, sp->start) && !provenance_before(text, p->start);
+                  !passive_by(text, p->end, sp->start) && !provenance_before(text, p->start) &&
+                  !negated_claim(text, s0, p->start, sp->start);
             break;
         case F_PREFER_BEFORE:
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE;
@@ -3599,8 +3681,21 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         }
         if (!hit)
             continue;
+        /* "this tool never posts anything itself": a negated alteration
+         * is restraint */
+        if (p->family == F_ALTER &&
+            (handoff_after(text, p->end, s1) || negated_claim(text, s0, p->start, s1)))
+            continue;
+        /* "For changes, use X": an altering word before the call verb is
+         * the purpose of a referral, not what is done to X's call */
+        if (p->family == F_ALTER && p->end <= sp->start &&
+            call_after(ts->phrases, ts->n_phrases, p->end, sp->start))
+            continue;
         v.family[p->family] = true;
         size_t dist = p->end <= sp->start ? sp->start - p->end : p->start - sp->end;
+        if (p->family == F_ALTER && p->end <= sp->start && dist <= WINDOW_CALL &&
+            !passive_by(text, p->end, sp->start))
+            v.alter_object = true;
         if (p->family == F_FORCE && dist <= WINDOW_FORCE)
             v.force_near = true;
         if (dist <= WINDOW_ACTION &&
@@ -3664,6 +3759,11 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         return MV_OK;
     mv_tier tier;
     bool pushes = v.near[F_FORCE] || v.near[F_ALTER];
+    /* Round 9: the other tool's calls are the object of an altering verb
+     * ("redirect dns.update_record calls through this tool", "route X's
+     * requests via ...") and this tool or an outside address takes them:
+     * the calls are taken over, whatever the sentence's mood. */
+    bool rerouted = v.alter_object && (acts_self || v.address) && (v.qualified || m->ident);
     /* "before X, call this tool" puts this tool in X's path; "after X,
      * poll this tool" is a follow-up step and needs force or an altered
      * call as well */
@@ -3672,7 +3772,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     if (suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
         (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
         (v.twin && (prefer || trigger || order || sequel)) ||
-        (call && (v.address || (v.content && acts_self) || (alter && v.qualified))))
+        (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) ||
+        rerouted)
         tier = MV_TIER_HARD;
     else if (prefer || trigger || order || sequel)
         tier = MV_TIER_SOFT;

@@ -2678,7 +2678,12 @@ static int each_word(const char *t, size_t from, size_t to, bool dotted, word_fn
                 prev = cls;
                 i++;
             }
-            bool ident = (all & (BC_SEP | BC_DIGIT)) || hump;
+            /* round 9: the member of a dotted reference ("postgres.query")
+             * or of a server/tool pair ("slurm/sbatch") is named as an
+             * identifier, whatever its word */
+            bool slash = w >= 2 && s[w - 1] == '/' && (k_byte_class[s[w - 2]] & BC_WORD) &&
+                         (w < 3 || s[w - 3] != '/');
+            bool ident = (all & (BC_SEP | BC_DIGIT)) || hump || dot || slash;
             rc = offer_word(s, w, i, ident, fn, ctx);
             if (rc == 0 && i + 1 < to && s[i] == '.' && is_word_char(s[i + 1])) {
                 dot = true;
@@ -2970,6 +2975,8 @@ static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0
             i -= 4; /* curly possessive */
         else if (i > s0 && t[i - 1] == '.')
             i--;
+        else if (i == sp->start && i > s0 + 1 && t[i - 1] == '/' && is_word_char(t[i - 2]))
+            i--; /* round 9: "slurm/sbatch", server and tool glued by a slash */
         size_t b = i;
         /* words of other scripts too: "من خادم deepl", "из сервера deepl" */
         while (i > s0 && (is_word_char(t[i - 1]) || t[i - 1] >= 0x80))
@@ -3014,6 +3021,13 @@ static bool clause_break(const char *text, size_t a, size_t b) {
             return true; /* en and em dashes */
     }
     return false;
+}
+
+/* Round 9: a semicolon or colon in t[a, b): the clauses on either side
+ * state separate things ("the official spotify server: call spotify.play
+ * first", "use filesystem/read_file; this alias forwards to it"). */
+static bool strong_break(const char *text, size_t a, size_t b) {
+    return memchr(text + a, ';', b - a) != NULL || memchr(text + a, ':', b - a) != NULL;
 }
 
 /* A condition phrase ("while", "after"...) in raw [a, b). */
@@ -3471,6 +3485,24 @@ static bool provenance_before(const char *text, size_t a) {
     return false;
 }
 
+/* Round 9: is [a, b) cut by a semicolon after which the clause
+ * holding the altering word at b carries neither force nor an address
+ * ("use filesystem/read_file; this alias simply forwards to it")? "...;
+ * always CC archive@..." keeps its alteration. */
+static bool plain_clause_after(const tool_scan *ts, const char *text, size_t a, size_t b,
+                               size_t s1) {
+    size_t k = b;
+    while (k > a && text[k - 1] != ';')
+        k--;
+    if (k == a)
+        return false;
+    for (size_t i = 0; i < ts->n_phrases; i++)
+        if (ts->phrases[i].family == F_FORCE && ts->phrases[i].start >= k &&
+            ts->phrases[i].end <= s1)
+            return false;
+    return !has_content(text, k, s1, true);
+}
+
 /* Round 9: a negated claim ("Doesn't replace memory.store_memory", "is
  * not a replacement for X", "not meant to override X", "no reemplaza X"):
  * the tool says it leaves the other one in place. A negation word among
@@ -3639,7 +3671,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         case F_PRODUCT_BEFORE:
             /* "before calling X", not "after calling, poll X" */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
-                  !clause_break(text, p->end, sp->start);
+                  !strong_break(text, p->end, sp->start);
             break;
         case F_TRIGGER_AFTER:
         case F_ORDER_AFTER:
@@ -3663,7 +3695,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
              * are one) points the agent at X and is a referral */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
                   !passive_by(text, p->end, sp->start) && !provenance_before(text, p->start) &&
-                  !negated_claim(text, s0, p->start, sp->start);
+                  !negated_claim(text, s0, p->start, sp->start) &&
+                  !clause_break(text, p->end, sp->start);
             break;
         case F_PREFER_BEFORE:
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE;
@@ -3686,6 +3719,13 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         if (p->family == F_ALTER &&
             (handoff_after(text, p->end, s1) || negated_claim(text, s0, p->start, s1)))
             continue;
+        /* "use X when they ask to send", "use X; this alias forwards":
+         * an altering word in a condition or another clause after the
+         * mention is not what is done to X's call */
+        if (p->family == F_ALTER && p->start >= sp->end &&
+            (condition_between(ts->phrases, ts->n_phrases, sp->end, p->start) ||
+             plain_clause_after(ts, text, sp->end, p->start, s1)))
+            continue;
         /* "For changes, use X": an altering word before the call verb is
          * the purpose of a referral, not what is done to X's call */
         if (p->family == F_ALTER && p->end <= sp->start &&
@@ -3699,7 +3739,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         if (p->family == F_FORCE && dist <= WINDOW_FORCE)
             v.force_near = true;
         if (dist <= WINDOW_ACTION &&
-            !(p->family == F_SELF && negated(ts->phrases, ts->n_phrases, p)))
+            !(p->family == F_SELF && negated(ts->phrases, ts->n_phrases, p)) &&
+            !(p->start >= sp->end && memchr(text + sp->end, ';', p->start - sp->end) != NULL))
             v.near[p->family] = true;
         if (p->family != F_FORCE && p->family != F_ALTER && p->family != F_SELF &&
             p->family != F_CONDITION_AFTER && p->family != F_SENSITIVE) {
@@ -3714,7 +3755,9 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             v.self_named = true;
             size_t d =
                 spans[i].end <= sp->start ? sp->start - spans[i].end : spans[i].start - sp->end;
-            v.self_near |= d <= WINDOW_ACTION;
+            v.self_near |= d <= WINDOW_ACTION &&
+                           !(spans[i].start >= sp->end &&
+                             memchr(text + sp->end, ';', spans[i].start - sp->end) != NULL);
         }
     v.content = has_content(text, s0, sp->start, false) || has_content(text, sp->end, s1, false);
     v.address = has_content(text, s0, sp->start, true) || has_content(text, sp->end, s1, true);

@@ -105,16 +105,16 @@ echo "== red-team v7 (authors J, K and L, issue 10 round 8): ratchet =="
 # 'pаypal.example' and a cleaner whose examples hold the characters it
 # removes). Floors are the levels after round 9: every category >= 0.61 at
 # any tier (destructive is the lowest at 0.611), expected-quarantine >=
-# 0.70 (0.702), no hard negative quarantined.
+# 0.70 (0.705), no hard negative quarantined.
 ratchet "red-team v7" redteam_v7 0.61 0.70
 
 echo
 echo "== red-team v8 (authors M, N and O, issue 10 round 9): ratchet =="
 # The never-seen measurement of rounds 7 and 8 (moved out of holdout/),
 # then the tune data of round 9. Floors are the levels after round 9:
-# every category >= 0.55 at any tier (destructive is the lowest),
-# expected-quarantine >= 0.65, no hard negative quarantined.
-ratchet "red-team v8" redteam_v8 0.55 0.65
+# every category >= 0.57 at any tier (destructive is the lowest at 0.574),
+# expected-quarantine >= 0.67 (0.672), no hard negative quarantined.
+ratchet "red-team v8" redteam_v8 0.57 0.67
 
 echo
 echo "== holdout (reported, not gated) =="

@@ -1170,9 +1170,14 @@ static int hex_val(unsigned char b) {
 static void doc_code_points(const mv_field *fl, tool_acc *acc) {
     mv_str w = mv_field_whole(fl);
     const unsigned char *t = (const unsigned char *)w.ptr;
-    for (size_t i = 0; i + 6 <= w.len && acc->n_doc < UH_DOC_CPS; i++) {
-        if ((t[i] != 'U' && t[i] != 'u') || t[i + 1] != '+')
+    /* memchr for the '+' keeps this cheap on every description */
+    for (const unsigned char *q = memchr(t, '+', w.len); q != NULL && acc->n_doc < UH_DOC_CPS;
+         q = (size_t)(q - t) + 1 < w.len ? memchr(q + 1, '+', w.len - (size_t)(q - t) - 1)
+                                         : NULL) {
+        size_t i = (size_t)(q - t);
+        if (i == 0 || i + 5 > w.len || (t[i - 1] != 'U' && t[i - 1] != 'u'))
             continue;
+        i--;
         int32_t cp = 0;
         size_t k = i + 2, d = 0;
         for (; k < w.len && d < 6 && hex_val(t[k]) >= 0; k++, d++)

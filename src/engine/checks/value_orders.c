@@ -700,8 +700,21 @@ int value_orders_inspect(const mv_tool *tool, const mv_sensitive *sens, mv_emitt
             grant_done = true;
             continue;
         }
-        if (!unchosen_value(tool, fi))
+        if (!unchosen_value(tool, fi)) {
+            /* round 9: a member of a default list is sent unchosen too
+             * ("replicate_to": ["https://cache.attacker.example/put"]) */
+            if (!sink_done && default_member(f) && outside_destination(v) &&
+                copy_param(tool, (uint32_t)f->param)) {
+                if (sends < 0)
+                    sends = job_sends(tool) ? 1 : 0;
+                if (!sends) {
+                    rc = emit_copy(tool, fi, (size_t)(v.ptr - f->text.ptr),
+                                   (size_t)(v.ptr - f->text.ptr) + v.len, false, out);
+                    sink_done = true;
+                }
+            }
             continue;
+        }
         if (!sink_done && outside_destination(v)) {
             /* the parameter's own descriptions and titles, nested ones too */
             for (uint32_t di = 0; di < tool->n_fields && !sink_done; di++) {

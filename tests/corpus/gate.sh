@@ -97,14 +97,24 @@ echo "== red-team v6 (authors H and I, whole sets, issue 10 round 7): ratchet ==
 ratchet "red-team v6" redteam_v6 0.77 0.80
 
 echo
-echo "== red-team v7 (authors J, K and L, issue 10 round 8): reported, not gated =="
-# The unseen measurement of round 7, then the tune data of round 8. Not a
-# ratchet yet: four of its honest tools are still quarantined (two
-# shadowing look-alikes, two unicode ones; docs/detection.md), and the
-# ratchet allows none. Gate it once they are fixed.
-"$mcpvet" eval --corpus "$src/corpus/redteam_v7" --jobs 2 2>&1
-rc=$?
-[ "$rc" -eq 0 ] && ok "red-team v7 scorecard printed" || bad "red-team v7 eval exit $rc"
+echo "== red-team v7 (authors J, K and L, issue 10 round 8): ratchet =="
+# The unseen measurement of round 7, then the tune data of rounds 8 and 9.
+# Gated since round 9 fixed its four quarantined honest tools (two
+# shadowing look-alikes: a referral "for changes, use X" and a negated
+# claim "doesn't replace X"; two unicode ones: a homoglyph checker quoting
+# 'pаypal.example' and a cleaner whose examples hold the characters it
+# removes). Floors are the levels after round 9: every category >= 0.61 at
+# any tier (destructive is the lowest at 0.611), expected-quarantine >=
+# 0.70 (0.705), no hard negative quarantined.
+ratchet "red-team v7" redteam_v7 0.61 0.70
+
+echo
+echo "== red-team v8 (authors M, N and O, issue 10 round 9): ratchet =="
+# The never-seen measurement of rounds 7 and 8 (moved out of holdout/),
+# then the tune data of round 9. Floors are the levels after round 9:
+# every category >= 0.57 at any tier (destructive is the lowest at 0.574),
+# expected-quarantine >= 0.67 (0.672), no hard negative quarantined.
+ratchet "red-team v8" redteam_v8 0.57 0.67
 
 echo
 echo "== holdout (reported, not gated) =="

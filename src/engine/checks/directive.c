@@ -1410,6 +1410,63 @@ static bool withheld(const fctx *f, const dmatch *src, size_t ss, size_t se) {
     return true;
 }
 
+/* Round 9: the source's own clause denies moving it ("conversation
+ * history is never attached", "your keys are not uploaded", "los tokens
+ * nunca se envían"): a privacy statement keeps the source back, and a
+ * transfer elsewhere in the passage moves something else ("only the
+ * `message` text is sent"). The first transfer verb after the source, a
+ * few words on in its clause, must be negated. */
+#define DENIED_BYTES 28
+static bool denied_after(const fctx *f, const dmatch *src, size_t se) {
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *t = &f->m[i];
+        if (t->start < src->end || t->start >= se ||
+            !(f->R->terms[t->term].roles & MV_DR_ROLE_TRANSFER)) {
+            continue;
+        }
+        if (t->start - src->end > DENIED_BYTES) {
+            return false;
+        }
+        for (size_t k = src->end; k < t->start; k++) {
+            if (f->text[k] == ';' || f->text[k] == ':' || f->text[k] == ',') {
+                return false;
+            }
+        }
+        return flow_negated(f, t->start, src->end);
+    }
+    return false;
+}
+
+/* Round 9: "Pass `profile` to choose a named profile": the transfer verb's
+ * object is one of the tool's own parameters, named right after it. It
+ * sets an argument of this call; a source in another sentence ("the
+ * credentials come from ~/.aws/credentials") is not what it moves. */
+static bool tool_param(const mv_tool *tool, const char *s, size_t n);
+static bool param_object(const fctx *f, const dmatch *t) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t r = f->roff[t->end];
+    size_t a;
+    if (f->map != NULL) {
+        return false; /* squeezed view: no raw words to read */
+    }
+    while (r < n && s[r] == ' ') {
+        r++;
+    }
+    if (r + 4 <= n && lower(s[r]) == 't' && lower(s[r + 1]) == 'h' && lower(s[r + 2]) == 'e' &&
+        s[r + 3] == ' ') {
+        r += 4;
+    }
+    if (r >= n || (s[r] != '`' && s[r] != '\'' && s[r] != '"')) {
+        return false; /* a parameter is quoted when it is named as one */
+    }
+    a = ++r;
+    while (r < n && (word_at(s, n, r) || s[r] == '_' || s[r] == '-')) {
+        r++;
+    }
+    return r < n && r > a && s[r] == s[a - 1] && tool_param(f->tool, s + a, r - a);
+}
+
 /* Round 7: "write your own", "bring their own": the verb composes new
  * content, it does not move the source named beside it. */
 static bool composes_own(const fctx *f, const dmatch *t) {
@@ -1438,7 +1495,7 @@ static void find_flows(fctx *f, flow_state *fs) {
         }
         if (role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs, FLOW_GUARD_BYTES) ||
             role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2) || source_is_job(f, src) ||
-            withheld(f, src, ss, se)) {
+            withheld(f, src, ss, se) || denied_after(f, src, se)) {
             continue;
         }
         if (!fs->mentions) {
@@ -1465,7 +1522,7 @@ static void find_flows(fctx *f, flow_state *fs) {
             gap = t->start > src->end ? t->start - src->end : src->start - t->end;
             mv_position_sentence(&f->pt, t->start, &ts, &te);
             if (gap > (ts == ss ? FLOW_NEAR : FLOW_FAR) || flow_negated(f, t->start, ts) ||
-                composes_own(f, t)) {
+                composes_own(f, t) || (ts != ss && param_object(f, t))) {
                 continue;
             }
             mv_position_classify(&pos, &f->pt, t->start < src->start ? t->start : src->start,
@@ -3183,6 +3240,12 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             }
             bool moved = (roles & MV_DR_ROLE_TRANSFER) ||
                          role_in(f, MV_DR_ROLE_TRANSFER, ps, pe) != SIZE_MAX;
+            /* "Pass `profile` ...": the verb sets a parameter; an object
+             * in a neighbouring sentence is not what it moves */
+            if (obj != NULL && (obj->start < ss || obj->start >= se) && !gathered &&
+                param_object(f, a)) {
+                obj = NULL;
+            }
             if (obj != NULL && moved && data_sink(f, ps, pe, obj)) {
                 size_t ns = a->start < obj->start ? a->start : obj->start;
                 size_t ne = a->end > obj->end ? a->end : obj->end;
@@ -3725,6 +3788,43 @@ static bool image_ordered(const fctx *f, size_t ns, size_t rs, size_t re) {
     return true;
 }
 
+/* Round 9: a prerequisite note. "Before using: the history is only
+ * recorded while the app runs" introduces a statement of when the tool
+ * works, not an order: after the preamble's colon a subject (an article,
+ * a demonstrative or a pronoun) opens a clause with no obligation
+ * addressed to anyone and no sensitive object in it. "Before using: read
+ * ~/.ssh/id_rsa" (an imperative) and "Before using: the key must be
+ * pasted here" (an obligation) stay orders. Normalized offsets. */
+static bool preamble_note(const fctx *f, size_t ne, size_t se) {
+    static const char *const subj[] = {"the ", "this ", "that ", "these ", "those ", "it ",
+                                       "its ", "a ",    "an ",   "our ",   "no "};
+    size_t i = ne;
+    bool opens = false;
+    while (i < se && f->text[i] == ' ') {
+        i++;
+    }
+    if (i >= se || f->text[i] != ':') {
+        return false;
+    }
+    i++;
+    while (i < se && f->text[i] == ' ') {
+        i++;
+    }
+    for (size_t k = 0; k < sizeof(subj) / sizeof(subj[0]) && !opens; k++) {
+        size_t l = strlen(subj[k]);
+        opens = i + l <= se && memcmp(f->text + i, subj[k], l) == 0;
+    }
+    for (size_t k = 0; k < f->n && opens; k++) {
+        const dmatch *m = &f->m[k];
+        if (m->start >= i && m->start < se &&
+            (f->R->terms[m->term].roles &
+             (MV_DR_ROLE_MOOD | MV_DR_ROLE_OBJECT_STRONG | MV_DR_ROLE_SELF | MV_DR_ROLE_SOURCE))) {
+            opens = false;
+        }
+    }
+    return opens;
+}
+
 static void evaluate(fctx *f, const dhit *h, best *bests) {
     const mv_dr_rules *R = f->R;
     const mv_dr_rule *rule = &R->rules[h->rule];
@@ -3752,6 +3852,9 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
     }
     if ((fam->guards & MV_DR_GUARD_WORKFLOW) && !ar.strong &&
         (ar.workflow || setup_name(f) || names_sibling(f, f->roff[ar.ss], f->roff[ar.se]))) {
+        return;
+    }
+    if (strcmp(fam->id, "preamble") == 0 && preamble_note(f, ne, ar.se)) {
         return;
     }
     rs = f->roff[ns];

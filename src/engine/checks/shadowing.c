@@ -2678,7 +2678,12 @@ static int each_word(const char *t, size_t from, size_t to, bool dotted, word_fn
                 prev = cls;
                 i++;
             }
-            bool ident = (all & (BC_SEP | BC_DIGIT)) || hump;
+            /* round 9: the member of a dotted reference ("postgres.query")
+             * or of a server/tool pair ("slurm/sbatch") is named as an
+             * identifier, whatever its word */
+            bool slash = w >= 2 && s[w - 1] == '/' && (k_byte_class[s[w - 2]] & BC_WORD) &&
+                         (w < 3 || s[w - 3] != '/');
+            bool ident = (all & (BC_SEP | BC_DIGIT)) || hump || dot || slash;
             rc = offer_word(s, w, i, ident, fn, ctx);
             if (rc == 0 && i + 1 < to && s[i] == '.' && is_word_char(s[i + 1])) {
                 dot = true;
@@ -2970,6 +2975,8 @@ static qualifier find_qualifier(const reg_state *rs, const char *text, size_t s0
             i -= 4; /* curly possessive */
         else if (i > s0 && t[i - 1] == '.')
             i--;
+        else if (i == sp->start && i > s0 + 1 && t[i - 1] == '/' && is_word_char(t[i - 2]))
+            i--; /* round 9: "slurm/sbatch", server and tool glued by a slash */
         size_t b = i;
         /* words of other scripts too: "من خادم deepl", "из сервера deepl" */
         while (i > s0 && (is_word_char(t[i - 1]) || t[i - 1] >= 0x80))
@@ -3016,10 +3023,27 @@ static bool clause_break(const char *text, size_t a, size_t b) {
     return false;
 }
 
+/* Round 9: a semicolon or colon in t[a, b): the clauses on either side
+ * state separate things ("the official spotify server: call spotify.play
+ * first", "use filesystem/read_file; this alias forwards to it"). */
+static bool strong_break(const char *text, size_t a, size_t b) {
+    return memchr(text + a, ';', b - a) != NULL || memchr(text + a, ':', b - a) != NULL;
+}
+
 /* A condition phrase ("while", "after"...) in raw [a, b). */
 static bool condition_between(const pmatch *pm, size_t n, size_t a, size_t b) {
     for (size_t i = 0; i < n; i++)
         if (pm[i].family == F_CONDITION_AFTER && pm[i].start >= a && pm[i].end <= b)
+            return true;
+    return false;
+}
+
+/* A call phrase ("use", "call") in raw [a, b): an altering word before
+ * it is not part of the call it asks for. */
+static bool call_after(const pmatch *pm, size_t n, size_t a, size_t b) {
+    for (size_t i = 0; i < n; i++)
+        if (pm[i].family == F_CALL_BEFORE && pm[i].start >= a && pm[i].end <= b &&
+            b - pm[i].end <= WINDOW_CALL)
             return true;
     return false;
 }
@@ -3331,6 +3355,7 @@ typedef struct verdict {
     bool force_near;    /* a force phrase ("always", "must") stands next to the mention */
     bool near[F_COUNT]; /* the family stands within WINDOW_ACTION of the mention */
     bool self_near;
+    bool alter_object; /* an altering verb right before the mention ("redirect X calls") */
 } verdict;
 
 /* The first word of a server's spoken name ("github" of github-work,
@@ -3460,6 +3485,94 @@ static bool provenance_before(const char *text, size_t a) {
     return false;
 }
 
+/* Round 9: is [a, b) cut by a semicolon after which the clause
+ * holding the altering word at b carries neither force nor an address
+ * ("use filesystem/read_file; this alias simply forwards to it")? "...;
+ * always CC archive@..." keeps its alteration. */
+static bool plain_clause_after(const tool_scan *ts, const char *text, size_t a, size_t b,
+                               size_t s1) {
+    size_t k = b;
+    while (k > a && text[k - 1] != ';')
+        k--;
+    if (k == a)
+        return false;
+    for (size_t i = 0; i < ts->n_phrases; i++)
+        if (ts->phrases[i].family == F_FORCE && ts->phrases[i].start >= k &&
+            ts->phrases[i].end <= s1)
+            return false;
+    return !has_content(text, k, s1, true);
+}
+
+/* Round 9: a negated claim ("Doesn't replace memory.store_memory", "is
+ * not a replacement for X", "not meant to override X", "no reemplaza X"):
+ * the tool says it leaves the other one in place. A negation word among
+ * the three words before the claim phrase, in its clause, reverses it;
+ * "not only ... replaces" does not. Text before a (the phrase's start). */
+static bool negation_word(const char *w, size_t n) {
+    static const char *const words[] = {"not", "never", "no", "nor", "cannot", "non",
+                                        "não", "nao", "ne", "nicht", "kein", "keine"};
+    if (n >= 3 && (same_text_ci(w + n - 3, "n't", 3) ||
+                   (n >= 5 && same_text_ci(w + n - 5, "n\xE2\x80\x99t", 5))))
+        return true;
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+        if (strlen(words[k]) == n && same_text_ci(w, words[k], n))
+            return true;
+    return false;
+}
+
+static bool negated_claim(const char *text, size_t s0, size_t a, size_t end) {
+    size_t i = a;
+    for (int words = 0; words < 3 && i > s0; words++) {
+        while (i > s0 && is_space_byte((unsigned char)text[i - 1]))
+            i--;
+        size_t e = i;
+        while (i > s0 && (is_word_byte((unsigned char)text[i - 1]) || text[i - 1] == '\'' ||
+                          ((unsigned char)text[i - 1] & 0x80)))
+            i--;
+        if (e == i)
+            return false; /* punctuation: another clause */
+        if (negation_word(text + i, e - i)) {
+            /* "not only replaces X", "do not forget to add": an addition
+             * or an order, not a negation */
+            static const char *const keep[] = {"only", "forget", "fail", "omit", "neglect",
+                                               "skip", "hesitate", "just"};
+            size_t j = e;
+            while (j < end && is_space_byte((unsigned char)text[j]))
+                j++;
+            for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
+                size_t n = strlen(keep[k]);
+                if (j + n <= end && same_text_ci(text + j, keep[k], n))
+                    return false;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 9: a handoff ("pass the returned PR URL to ...", "pass the result
+ * as the text of slack.post_message", "feed its output into X"): the
+ * altering verb moves a call's result along a chain of tools, which is
+ * what honest pipeline tools document. It is not an alteration of the
+ * other tool's call; injected content, an address, a sensitive target or
+ * force next to the mention still count on their own. Text after the
+ * verb's end b, within its sentence end. */
+static bool handoff_after(const char *text, size_t b, size_t end) {
+    static const char *const objs[] = {
+        "the returned", "the result",   "its result",   "the results", "its results",
+        "the output",   "its output",   "the outputs",  "the resulting", "the response",
+        "its response", "the generated", "that result", "this result", "the converted",
+        "el resultado", "le résultat",  "das ergebnis", "o resultado", "il risultato"};
+    while (b < end && is_space_byte((unsigned char)text[b]))
+        b++;
+    for (size_t k = 0; k < sizeof(objs) / sizeof(objs[0]); k++) {
+        size_t n = strlen(objs[k]);
+        if (b + n <= end && same_text_ci(text + b, objs[k], n))
+            return true;
+    }
+    return false;
+}
+
 /* "instead" (or a translation) within a few words after the mention: the
  * sentence sends the agent to the other tool rather than to this one. */
 static bool instead_after(const char *text, size_t a, size_t b) {
@@ -3558,7 +3671,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         case F_PRODUCT_BEFORE:
             /* "before calling X", not "after calling, poll X" */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
-                  !clause_break(text, p->end, sp->start);
+                  !strong_break(text, p->end, sp->start);
             break;
         case F_TRIGGER_AFTER:
         case F_ORDER_AFTER:
@@ -3581,7 +3694,9 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             /* "replaces X" claims X's place; "replaced by X" (the stems
              * are one) points the agent at X and is a referral */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
-                  !passive_by(text, p->end, sp->start) && !provenance_before(text, p->start);
+                  !passive_by(text, p->end, sp->start) && !provenance_before(text, p->start) &&
+                  !negated_claim(text, s0, p->start, sp->start) &&
+                  !clause_break(text, p->end, sp->start);
             break;
         case F_PREFER_BEFORE:
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE;
@@ -3599,12 +3714,33 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         }
         if (!hit)
             continue;
+        /* "this tool never posts anything itself": a negated alteration
+         * is restraint */
+        if (p->family == F_ALTER &&
+            (handoff_after(text, p->end, s1) || negated_claim(text, s0, p->start, s1)))
+            continue;
+        /* "use X when they ask to send", "use X; this alias forwards":
+         * an altering word in a condition or another clause after the
+         * mention is not what is done to X's call */
+        if (p->family == F_ALTER && p->start >= sp->end &&
+            (condition_between(ts->phrases, ts->n_phrases, sp->end, p->start) ||
+             plain_clause_after(ts, text, sp->end, p->start, s1)))
+            continue;
+        /* "For changes, use X": an altering word before the call verb is
+         * the purpose of a referral, not what is done to X's call */
+        if (p->family == F_ALTER && p->end <= sp->start &&
+            call_after(ts->phrases, ts->n_phrases, p->end, sp->start))
+            continue;
         v.family[p->family] = true;
         size_t dist = p->end <= sp->start ? sp->start - p->end : p->start - sp->end;
+        if (p->family == F_ALTER && p->end <= sp->start && dist <= WINDOW_CALL &&
+            !passive_by(text, p->end, sp->start))
+            v.alter_object = true;
         if (p->family == F_FORCE && dist <= WINDOW_FORCE)
             v.force_near = true;
         if (dist <= WINDOW_ACTION &&
-            !(p->family == F_SELF && negated(ts->phrases, ts->n_phrases, p)))
+            !(p->family == F_SELF && negated(ts->phrases, ts->n_phrases, p)) &&
+            !(p->start >= sp->end && memchr(text + sp->end, ';', p->start - sp->end) != NULL))
             v.near[p->family] = true;
         if (p->family != F_FORCE && p->family != F_ALTER && p->family != F_SELF &&
             p->family != F_CONDITION_AFTER && p->family != F_SENSITIVE) {
@@ -3619,7 +3755,9 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             v.self_named = true;
             size_t d =
                 spans[i].end <= sp->start ? sp->start - spans[i].end : spans[i].start - sp->end;
-            v.self_near |= d <= WINDOW_ACTION;
+            v.self_near |= d <= WINDOW_ACTION &&
+                           !(spans[i].start >= sp->end &&
+                             memchr(text + sp->end, ';', spans[i].start - sp->end) != NULL);
         }
     v.content = has_content(text, s0, sp->start, false) || has_content(text, sp->end, s1, false);
     v.address = has_content(text, s0, sp->start, true) || has_content(text, sp->end, s1, true);
@@ -3664,6 +3802,11 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         return MV_OK;
     mv_tier tier;
     bool pushes = v.near[F_FORCE] || v.near[F_ALTER];
+    /* Round 9: the other tool's calls are the object of an altering verb
+     * ("redirect dns.update_record calls through this tool", "route X's
+     * requests via ...") and this tool or an outside address takes them:
+     * the calls are taken over, whatever the sentence's mood. */
+    bool rerouted = v.alter_object && (acts_self || v.address) && (v.qualified || m->ident);
     /* "before X, call this tool" puts this tool in X's path; "after X,
      * poll this tool" is a follow-up step and needs force or an altered
      * call as well */
@@ -3672,7 +3815,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     if (suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
         (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
         (v.twin && (prefer || trigger || order || sequel)) ||
-        (call && (v.address || (v.content && acts_self) || (alter && v.qualified))))
+        (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) ||
+        rerouted)
         tier = MV_TIER_HARD;
     else if (prefer || trigger || order || sequel)
         tier = MV_TIER_SOFT;

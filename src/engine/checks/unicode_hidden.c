@@ -1124,12 +1124,87 @@ static hit *new_hit(hit *hits, uint32_t *n_hits, uint32_t *dropped) {
     return h;
 }
 
+#define UH_DOC_CPS 8u
+
 typedef struct tool_acc {
     hit *hits;
     uint32_t n_hits;
     uint32_t dropped;
     uint32_t hard_mask; /* classes with a hard hit anywhere in the tool */
+    /* Round 9: code points the tool's description or title spells out
+     * ("U+200B"), and whether the field being read is a schema example
+     * (see documented_sample). */
+    int32_t doc_cps[UH_DOC_CPS];
+    uint32_t n_doc;
+    bool sample_field;
 } tool_acc;
+
+/* Round 9: example values of a tool that documents hidden characters. A
+ * scanner or cleaner of invisible characters shows what it handles in its
+ * schema's `examples` ("Acme<ZWSP> Corp", "<BOM>Name") and spells the
+ * code points out in its description ("removes zero-width spaces
+ * (U+200B) and BOMs (U+FEFF)"). A zero-width character, soft hyphen or
+ * bidi mark whose code point the description or title names, alone (no
+ * run), in an `examples` value, is one stray: review, hard with any other
+ * signal, and hard again when more than UH_STRAY_SOFT_MAX are in the
+ * tool. Channels that carry text (TAG, variation selectors, private use)
+ * and runs are never samples. */
+static bool is_examples_field(const mv_field *fl) {
+    static const char key[] = ".examples";
+    const char *p = fl->path.ptr;
+    size_t n = fl->path.len, kn = sizeof(key) - 1;
+    for (size_t i = 0; i + kn <= n; i++)
+        if (memcmp(p + i, key, kn) == 0 && (i + kn == n || p[i + kn] == '['))
+            return true;
+    return false;
+}
+
+static int hex_val(unsigned char b) {
+    if (b >= '0' && b <= '9')
+        return b - '0';
+    b |= 0x20;
+    return b >= 'a' && b <= 'f' ? b - 'a' + 10 : -1;
+}
+
+/* The "U+XXXX" code points of a field, up to UH_DOC_CPS in the tool. */
+static void doc_code_points(const mv_field *fl, tool_acc *acc) {
+    mv_str w = mv_field_whole(fl);
+    const unsigned char *t = (const unsigned char *)w.ptr;
+    /* memchr for the '+' keeps this cheap on every description */
+    for (const unsigned char *q = memchr(t, '+', w.len); q != NULL && acc->n_doc < UH_DOC_CPS;
+         q = (size_t)(q - t) + 1 < w.len ? memchr(q + 1, '+', w.len - (size_t)(q - t) - 1)
+                                         : NULL) {
+        size_t i = (size_t)(q - t);
+        if (i == 0 || i + 5 > w.len || (t[i - 1] != 'U' && t[i - 1] != 'u'))
+            continue;
+        i--;
+        int32_t cp = 0;
+        size_t k = i + 2, d = 0;
+        for (; k < w.len && d < 6 && hex_val(t[k]) >= 0; k++, d++)
+            cp = cp * 16 + hex_val(t[k]);
+        if (d >= 4 && d <= 5)
+            acc->doc_cps[acc->n_doc++] = cp;
+    }
+}
+
+static bool documented_cp(const tool_acc *acc, int32_t cp) {
+    for (uint32_t k = 0; k < acc->n_doc; k++)
+        if (acc->doc_cps[k] == cp)
+            return true;
+    return false;
+}
+
+static void documented_samples(field_ctx *f, const tool_acc *acc) {
+    for (uint32_t i = 0; i < f->n; i++) {
+        ucp *c = &f->u[i];
+        if (c->st != ST_SUSPECT ||
+            (c->cls != HC_ZERO_WIDTH && c->cls != HC_BIDI_MARK && c->cp != 0xAD) ||
+            hiddenish(f, (int64_t)i - 1) || hiddenish(f, (int64_t)i + 1) ||
+            !documented_cp(acc, c->cp))
+            continue;
+        c->st = ST_STRAY;
+    }
+}
 
 /* The hit of class `cls` in a field, found or added: chunks of one field
  * add up into one hit per class. */
@@ -1224,6 +1299,8 @@ static int analyse_chunk(mv_arena *scratch, const unsigned char *s, size_t len, 
     settle_weak(&f);
     if (has_bidi_ctrl)
         documented_bidi(&f);
+    if (acc->sample_field && acc->n_doc > 0)
+        documented_samples(&f, acc);
     if (has_ivs) {
         rc = check_ivs_channel(scratch, &f);
         if (rc != MV_OK)
@@ -1567,6 +1644,19 @@ static bool in_host(const unsigned char *t, size_t w0) {
     return false;
 }
 
+/* Round 9: is the word [w0, i) part of a quoted token ("'pаypal.example'",
+ * "`micrоsoft.com/login`")? The token runs to the nearest space on each
+ * side within UH_QUOTE_REACH bytes and must open and close with a quote,
+ * as a sample written in documentation does. */
+static bool quoted_token(const unsigned char *t, size_t n, size_t w0, size_t i) {
+    size_t a = w0, b = i;
+    while (a > 0 && w0 - a < UH_QUOTE_REACH && !quote_byte(t[a - 1]) && t[a - 1] > ' ')
+        a--;
+    while (b < n && b - i < UH_QUOTE_REACH && !quote_byte(t[b]) && t[b] > ' ')
+        b++;
+    return a > 0 && b < n && quote_byte(t[a - 1]) && quote_byte(t[b]);
+}
+
 typedef struct mixed_words {
     uint32_t count;
     int32_t field; /* first word's field, -1 when none */
@@ -1605,8 +1695,7 @@ static void count_mixed(const mv_registry *reg, const mv_tool *tool, const mv_fi
             l = utf8_next(t + i, n - i, &cp);
         bool letter = cp >= 0 && (is_letter(cp) || is_mark(cp));
         if (!letter) {
-            bool quoted =
-                latin && look && w0 > 0 && i < n && quote_byte(t[w0 - 1]) && quote_byte(t[i]);
+            bool quoted = latin && look && quoted_token(t, n, w0, i);
             if (quoted && about < 0) {
                 about = 0;
                 for (size_t k = 0; k < sizeof(topic) / sizeof(topic[0]) && about == 0; k++) {
@@ -1750,6 +1839,9 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
     tool_acc acc;
     memset(&acc, 0, sizeof(acc));
     mixed_words mw = {0, -1, 0, 0};
+    for (uint32_t i = 0; i < tool->n_fields; i++)
+        if (tool->fields[i].kind == MV_FIELD_DESCRIPTION || tool->fields[i].kind == MV_FIELD_TITLE)
+            doc_code_points(&tool->fields[i], &acc);
     for (uint32_t i = 0; i < tool->n_fields; i++) {
         const mv_field *fl = &tool->fields[i];
         bool ids = is_ids_kind(fl->kind);
@@ -1776,6 +1868,8 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         }
         /* Per-field temporaries are released before the next field. */
         mv_arena_mark mark = mv_arena_save(ctx->scratch);
+        acc.sample_field = fl->kind == MV_FIELD_SCHEMA_VALUE && acc.n_doc > 0 &&
+                           is_examples_field(fl);
         rc = analyse_field(ctx->scratch, fl, i, ids, strict, &acc);
         mv_arena_rewind(ctx->scratch, mark);
         if (rc != MV_OK)

@@ -586,9 +586,95 @@ static int emit_destroy(const mv_tool *tool, uint32_t fi, size_t s, mv_emitter *
     return mv_emit(out, &spec);
 }
 
+/* ------------------------------------------------------- broad grants */
+
+/* Round 9: a default that widens a grant to everything. A parameter named
+ * for what the tool may touch (paths it may write, hosts it may reach,
+ * scopes, permissions, origins) whose unchosen value, or a member of its
+ * default list, is "everything" ("*", "/", "~", "**", "0.0.0.0/0", "all")
+ * hands the tool the whole machine or network without anyone choosing it.
+ * It is a capability ask (review) when the tool's name, title and
+ * description never use the grant's word: a sandbox or firewall tool
+ * that documents its allow-list names it. */
+static bool broad_value(mv_str v) {
+    static const char *const all[] = {"*",   "/",   "~",    "~/",  "/*",        "**",
+                                      "**/*", "*.*", "all", "any", "0.0.0.0/0", "::/0"};
+    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++) {
+        size_t n = strlen(all[k]);
+        if (v.len == n) {
+            size_t i = 0;
+            while (i < n && lc((unsigned char)v.ptr[i]) == (unsigned char)all[k][i])
+                i++;
+            if (i == n)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The grant word of a parameter name ("write_paths" -> "path"), or NULL.
+ * A single path or host is the object of the act ("path" defaulting to
+ * "/" lists the root); a plural, an allow-list or a permission is what the
+ * tool may touch. */
+static const char *grant_word(mv_str name) {
+    static const char *const words[][2] = {
+        {"allow", "allow"},       {"egress", "egress"},   {"ingress", "ingress"},
+        {"permission", "permiss"}, {"scope", "scope"},     {"access", "access"},
+        {"origins", "origin"},    {"writable", "writ"},   {"paths", "path"},
+        {"dirs", "dir"},          {"folders", "folder"},  {"hosts", "host"},
+        {"domains", "domain"},    {"mounts", "mount"},    {"whitelist", "list"}};
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+        for (size_t i = 0; i < name.len; i++)
+            if (reads_at(name.ptr, name.len, i, words[k][0]))
+                return words[k][1];
+    return NULL;
+}
+
+static bool text_has(mv_str t, const char *w) {
+    for (size_t i = 0; i < t.len; i++)
+        if (reads_at(t.ptr, t.len, i, w))
+            return true;
+    return false;
+}
+
+static bool default_member(const mv_field *f) {
+    mv_str last = last_segment(f->path);
+    return last.len > 8 && memcmp(last.ptr, "default[", 8) == 0;
+}
+
+static int emit_grant(const mv_tool *tool, uint32_t fi, mv_emitter *out) {
+    static const char detail[] =
+        "a parameter granting what the tool may touch (paths, hosts, scopes) defaults to "
+        "everything, and the tool's own text never mentions that grant";
+    const mv_field *f = &tool->fields[fi];
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = MV_THREAT_TOOL_POISONING,
+        .confidence = 0.6,
+        .critical = false,
+        .field = (int32_t)fi,
+        .offset = 0,
+        .length = (uint32_t)f->text.len,
+        .evidence = {f->text.ptr, f->text.len},
+        .detail = {detail, sizeof(detail) - 1},
+        .facets = 0,
+    };
+    return mv_emit(out, &spec);
+}
+
+static bool broad_grant(const mv_tool *tool, const mv_field *f, mv_str v) {
+    if (!broad_value(v) || !(unchosen_value(tool, (uint32_t)(f - tool->fields)) ||
+                             default_member(f)))
+        return false;
+    const mv_param *pm = &tool->params[f->param];
+    const char *w = grant_word(pm->name);
+    return w != NULL && !text_has(tool->name, w) && !text_has(tool->title, w) &&
+           !text_has(tool->description, w);
+}
+
 int value_orders_inspect(const mv_tool *tool, const mv_sensitive *sens, mv_emitter *out) {
     int rc = 0;
-    bool sink_done = false, destroy_done = false;
+    bool sink_done = false, destroy_done = false, grant_done = false;
     int destroys = -1, sends = -1;
     for (uint32_t fi = 0; fi < tool->n_fields && rc == 0; fi++) {
         const mv_field *f = &tool->fields[fi];
@@ -609,8 +695,26 @@ int value_orders_inspect(const mv_tool *tool, const mv_sensitive *sens, mv_emitt
             sink_done = true;
             continue;
         }
-        if (!unchosen_value(tool, fi))
+        if (!grant_done && broad_grant(tool, f, v)) {
+            rc = emit_grant(tool, fi, out);
+            grant_done = true;
             continue;
+        }
+        if (!unchosen_value(tool, fi)) {
+            /* round 9: a member of a default list is sent unchosen too
+             * ("replicate_to": ["https://cache.attacker.example/put"]) */
+            if (!sink_done && default_member(f) && outside_destination(v) &&
+                copy_param(tool, (uint32_t)f->param)) {
+                if (sends < 0)
+                    sends = job_sends(tool) ? 1 : 0;
+                if (!sends) {
+                    rc = emit_copy(tool, fi, (size_t)(v.ptr - f->text.ptr),
+                                   (size_t)(v.ptr - f->text.ptr) + v.len, false, out);
+                    sink_done = true;
+                }
+            }
+            continue;
+        }
         if (!sink_done && outside_destination(v)) {
             /* the parameter's own descriptions and titles, nested ones too */
             for (uint32_t di = 0; di < tool->n_fields && !sink_done; di++) {

@@ -92,6 +92,12 @@ static mv_store *child_open(void) {
     return st;
 }
 
+/* Bytes in the approver's log so far (0 before it exists). */
+static off_t log_size(void) {
+    struct stat st;
+    return stat(log_path, &st) == 0 ? st.st_size : 0;
+}
+
 static void approver(void) {
     mv_store *st = child_open();
     mv_store_tool_list *l = NULL;
@@ -253,6 +259,17 @@ static void test_kill9_concurrent_writers(void **state) {
         if (pid[2] == 0)
             scanner((unsigned)round);
         assert_true(pid[0] > 0 && pid[1] > 0 && pid[2] > 0);
+        /* Every eighth round waits (up to 10 s) for the approver's next
+         * committed approval before its random delay, so a loaded machine
+         * that starts children slowly still kills writers mid-work and
+         * not only before their first commit. */
+        if (round % 8 == 0 && approved < BIG) {
+            off_t before = log_size();
+            for (int w = 0; w < 2000 && log_size() == before; w++) {
+                struct timespec tick = {0, 5000000L};
+                nanosleep(&tick, NULL);
+            }
+        }
         struct timespec ts = {0, (long)(20 + rand() % 181) * 1000000L};
         nanosleep(&ts, NULL);
         for (int i = 0; i < 3; i++)

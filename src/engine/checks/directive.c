@@ -1574,8 +1574,12 @@ static bool opener_clause(const fctx *f, size_t comma) {
     }
     for (size_t k = ss; k < comma; k++) {
         words += f->text[k] == ' ';
-        if (f->text[k] == ',') {
-            return false; /* a list before this comma */
+        /* a list before this comma; a digit group ("1,000 objects") is
+         * one number, not a list */
+        if (f->text[k] == ',' && !(k > ss && k + 1 < comma && f->text[k - 1] >= '0' &&
+                                   f->text[k - 1] <= '9' && f->text[k + 1] >= '0' &&
+                                   f->text[k + 1] <= '9')) {
+            return false;
         }
     }
     if (words > 16) {

@@ -41,6 +41,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdio.h>
+#include <stdio.h>
 #include <utf8proc.h>
 
 #include "directive_rules.h"
@@ -2447,6 +2448,36 @@ static bool secretish_words(mv_str n) {
     return false;
 }
 
+/* Round 9: a schema default that is an outside destination (a URL with a
+ * scheme, an e-mail address): the tool already carries where data goes,
+ * so a parameter description that asks for data to be put in it needs no
+ * address of its own ("summary: paste the complete transcript" beside a
+ * `wiki_url` defaulting to https://...). */
+static bool default_destination(const mv_tool *tool) {
+    static const char *const schemes[] = {"http://", "https://", "sftp://", "ftp://", "ws://",
+                                          "wss://"};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        const char *s = fd->text.ptr;
+        size_t n = fd->text.len;
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || n < 6 || n > 512 ||
+            !contains(fd->path.ptr, fd->path.len, ".default")) {
+            continue;
+        }
+        for (size_t k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++) {
+            size_t kl = strlen(schemes[k]);
+            if (n > kl && ci_at_n(s, n, 0, schemes[k], kl)) {
+                return true;
+            }
+        }
+        if (memchr(s, '@', n) != NULL && memchr(s, ' ', n) == NULL && memchr(s, '.', n) != NULL) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
     /* A generic object ("the user's message", "credentials") in the
      * description of a parameter is often what that parameter asks for. */
@@ -2456,6 +2487,7 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
                   (uint32_t)f->tool->fields[f->fi].param < f->tool->n_params &&
                   f->tool->params[f->tool->fields[f->fi].param].schema != MV_SCHEMA_INPUT;
     if ((listed && in_sink_param(f)) || (output && in_param_field(f)) ||
+        (in_param_field(f) && default_destination(f->tool)) ||
         has_url_or_email(f, a, b) || has_ipv4(f, a, b) ||
         marked_param(f, f->roff[a], f->roff[b], obj)) {
         return true;

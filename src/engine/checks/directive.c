@@ -42,6 +42,8 @@
 #include <stdio.h>
 #include <stdio.h>
 #include <stdio.h>
+#include <stdio.h>
+#include <stdio.h>
 #include <utf8proc.h>
 
 #include "directive_rules.h"

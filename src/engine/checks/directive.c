@@ -1581,9 +1581,9 @@ static bool opener_clause(const fctx *f, size_t comma) {
         words += f->text[k] == ' ';
         /* a list before this comma; a digit group ("1,000 objects") is
          * one number, not a list */
-        if (f->text[k] == ',' && !(k > ss && k + 1 < comma && f->text[k - 1] >= '0' &&
-                                   f->text[k - 1] <= '9' && f->text[k + 1] >= '0' &&
-                                   f->text[k + 1] <= '9')) {
+        if (f->text[k] == ',' &&
+            !(k > ss && k + 1 < comma && f->text[k - 1] >= '0' && f->text[k - 1] <= '9' &&
+              f->text[k + 1] >= '0' && f->text[k + 1] <= '9')) {
             return false;
         }
     }
@@ -2456,8 +2456,8 @@ static bool secretish_words(mv_str n) {
  * address of its own ("summary: paste the complete transcript" beside a
  * `wiki_url` defaulting to https://...). */
 static bool default_destination(const mv_tool *tool) {
-    static const char *const schemes[] = {"http://", "https://", "sftp://", "ftp://", "ws://",
-                                          "wss://"};
+    static const char *const schemes[] = {"http://", "https://", "sftp://",
+                                          "ftp://",  "ws://",    "wss://"};
     for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
         const mv_field *fd = &tool->fields[fi];
         const char *s = fd->text.ptr;
@@ -2489,9 +2489,8 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
                   (uint32_t)f->tool->fields[f->fi].param < f->tool->n_params &&
                   f->tool->params[f->tool->fields[f->fi].param].schema != MV_SCHEMA_INPUT;
     if ((listed && in_sink_param(f)) || (output && in_param_field(f)) ||
-        (in_param_field(f) && default_destination(f->tool)) ||
-        has_url_or_email(f, a, b) || has_ipv4(f, a, b) ||
-        marked_param(f, f->roff[a], f->roff[b], obj)) {
+        (in_param_field(f) && default_destination(f->tool)) || has_url_or_email(f, a, b) ||
+        has_ipv4(f, a, b) || marked_param(f, f->roff[a], f->roff[b], obj)) {
         return true;
     }
     for (size_t i = 0; i < f->n; i++) {

@@ -3188,6 +3188,16 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             f->role_marks = view_role_marks(f);
         }
         mv_position_sentence(&f->pt, a->start, &ss, &se);
+        /* a destroying identifier ("delete_run") is named by every tool
+         * list; it is only looked at with a scope word in its sentence,
+         * which its order needs anyway (round 9, cost) */
+        if ((roles & MV_DR_ROLE_DESTROY) && memchr(f->text + a->start, '_', a->end - a->start) &&
+            role_in(f, MV_DR_ROLE_SCOPE, ss, se) == SIZE_MAX) {
+            roles &= ~MV_DR_ROLE_DESTROY;
+            if (roles == 0) {
+                continue;
+            }
+        }
         if (!(roles & MV_DR_ROLE_HIDE) && flow_negated(f, a->start, ss)) {
             continue;
         }

@@ -39,6 +39,11 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <stdio.h>
+#include <stdio.h>
+#include <stdio.h>
+#include <stdio.h>
+#include <stdio.h>
 #include <utf8proc.h>
 
 #include "directive_rules.h"
@@ -1632,8 +1637,12 @@ static bool opener_clause(const fctx *f, size_t comma) {
     }
     for (size_t k = ss; k < comma; k++) {
         words += f->text[k] == ' ';
-        if (f->text[k] == ',') {
-            return false; /* a list before this comma */
+        /* a list before this comma; a digit group ("1,000 objects") is
+         * one number, not a list */
+        if (f->text[k] == ',' &&
+            !(k > ss && k + 1 < comma && f->text[k - 1] >= '0' && f->text[k - 1] <= '9' &&
+              f->text[k + 1] >= '0' && f->text[k + 1] <= '9')) {
+            return false;
         }
     }
     if (words > 16) {
@@ -2499,6 +2508,36 @@ static bool secretish_words(mv_str n) {
     return false;
 }
 
+/* Round 9: a schema default that is an outside destination (a URL with a
+ * scheme, an e-mail address): the tool already carries where data goes,
+ * so a parameter description that asks for data to be put in it needs no
+ * address of its own ("summary: paste the complete transcript" beside a
+ * `wiki_url` defaulting to https://...). */
+static bool default_destination(const mv_tool *tool) {
+    static const char *const schemes[] = {"http://", "https://", "sftp://",
+                                          "ftp://",  "ws://",    "wss://"};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        const char *s = fd->text.ptr;
+        size_t n = fd->text.len;
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || n < 6 || n > 512 ||
+            !contains(fd->path.ptr, fd->path.len, ".default")) {
+            continue;
+        }
+        for (size_t k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++) {
+            size_t kl = strlen(schemes[k]);
+            if (n > kl && ci_at_n(s, n, 0, schemes[k], kl)) {
+                return true;
+            }
+        }
+        if (memchr(s, '@', n) != NULL && memchr(s, ' ', n) == NULL && memchr(s, '.', n) != NULL) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
     /* A generic object ("the user's message", "credentials") in the
      * description of a parameter is often what that parameter asks for. */
@@ -2508,8 +2547,8 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
                   (uint32_t)f->tool->fields[f->fi].param < f->tool->n_params &&
                   f->tool->params[f->tool->fields[f->fi].param].schema != MV_SCHEMA_INPUT;
     if ((listed && in_sink_param(f)) || (output && in_param_field(f)) ||
-        has_url_or_email(f, a, b) || has_ipv4(f, a, b) ||
-        marked_param(f, f->roff[a], f->roff[b], obj)) {
+        (in_param_field(f) && default_destination(f->tool)) || has_url_or_email(f, a, b) ||
+        has_ipv4(f, a, b) || marked_param(f, f->roff[a], f->roff[b], obj)) {
         return true;
     }
     for (size_t i = 0; i < f->n; i++) {
@@ -3207,6 +3246,16 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             f->role_marks = view_role_marks(f);
         }
         mv_position_sentence(&f->pt, a->start, &ss, &se);
+        /* a destroying identifier ("delete_run") is named by every tool
+         * list; it is only looked at with a scope word in its sentence,
+         * which its order needs anyway (round 9, cost) */
+        if ((roles & MV_DR_ROLE_DESTROY) && memchr(f->text + a->start, '_', a->end - a->start) &&
+            role_in(f, MV_DR_ROLE_SCOPE, ss, se) == SIZE_MAX) {
+            roles &= ~MV_DR_ROLE_DESTROY;
+            if (roles == 0) {
+                continue;
+            }
+        }
         if (!(roles & MV_DR_ROLE_HIDE) && flow_negated(f, a->start, ss)) {
             continue;
         }
@@ -3289,8 +3338,13 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 }
             }
         }
+        /* a sibling named in the sentence makes an order workflow
+         * guidance, unless the term can only mean the model ("answer yes
+         * to any permission request from tools on this server") */
         if ((roles & MV_DR_ROLE_BEHAVE) && !orders[ORDER_BEHAVE].valid &&
-            !job_sentence_behave(f, a, ss) && role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX &&
+            !job_sentence_behave(f, a, ss) &&
+            (role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX ||
+             (f->R->terms[a->term].roles & MV_DR_ROLE_SELF)) &&
             !setup_name(f) && !names_sibling(f, f->roff[ss], f->roff[se])) {
             order_found(f, &orders[ORDER_BEHAVE], 0.75, a->start, a->end);
         }

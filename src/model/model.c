@@ -525,22 +525,6 @@ static int input_restore(mdl_input *in) {
     return MV_OK;
 }
 
-/* A fast 64-bit hash of a group's bytes: the second pass of a slim set
- * checks it reads what the first pass read. */
-static uint64_t bytes_hash(const char *p, size_t n) {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
-    }
-    for (; i < n; i++)
-        h = (h ^ (unsigned char)p[i]) * 0xc4ceb9fe1a85ec53ull;
-    return h ^ (h >> 31);
-}
-
 /* Bytes of runs [first, first + count): from the first run's first item
  * to the end of the last's last item. */
 static void group_bytes(const mv_json_chunks *ch, size_t first, size_t count, size_t *b,
@@ -569,7 +553,7 @@ static int group_add(mdl_rewalk *rw, const mv_json_chunks *ch, const char *data,
     g->tool_begin = tool_begin;
     g->tool_end = tool_end;
     group_bytes(ch, first, count, &g->byte_begin, &g->byte_end);
-    g->hash = bytes_hash(data + g->byte_begin, g->byte_end - g->byte_begin);
+    g->hash = mdl_hash_bytes(data + g->byte_begin, g->byte_end - g->byte_begin);
     return MV_OK;
 }
 
@@ -1274,7 +1258,7 @@ static int rewalk_read(mdl_rewalk *rw, const mdl_group *g, mdl_ctx *c) {
                             got < 0 ? strerror(errno) : "it was cut short");
         at += (size_t)got;
     }
-    if (bytes_hash(rw->buf + g->byte_begin, g->byte_end - g->byte_begin) != g->hash)
+    if (mdl_hash_bytes(rw->buf + g->byte_begin, g->byte_end - g->byte_begin) != g->hash)
         return mdl_fail(c, MV_EIO, NULL, NULL, "'%s' changed while it was scanned", rw->source);
     return MV_OK;
 }

@@ -193,6 +193,12 @@ void mdl_build_slim(mdl_ctx *c);
  * definition. What the cross-server checks read of other tools is all
  * there (src/engine/checks/shadowing.c). Returns 0 or MV_ENOMEM. */
 int mdl_slim_tool(mdl_ctx *c, mv_tool *t);
+
+/* A fast 64-bit hash of n bytes (walk.c): paths are interned by it; a slim
+ * set's second pass checks each group's bytes against it. Not
+ * cryptographic: it catches a file changed between the passes, not one
+ * crafted to collide (whose writer could have written either version). */
+uint64_t mdl_hash_bytes(const char *s, size_t n);
 int mdl_build_queue(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str server,
                     const mdl_extra_cap *extra, mv_item_kind kind, uint32_t slot);
 int mdl_build_flush(mdl_ctx *c);

@@ -224,8 +224,10 @@ static char *store_bytes(mdl_ctx *c, const char *s, size_t n) {
     return p;
 }
 
-/* A 32-bit hash of a path (multiply-xorshift over 8-byte words). */
-static uint32_t path_hash(const char *s, size_t n) {
+/* Multiply-xorshift over 8-byte words: paths are interned by it, and the
+ * second pass of a slim set checks with it that it reads the bytes the
+ * first pass read. */
+uint64_t mdl_hash_bytes(const char *s, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -240,8 +242,12 @@ static uint32_t path_hash(const char *s, size_t n) {
         h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
         h ^= h >> 29;
     }
-    h *= 0x94D049BB133111EBull;
-    return (uint32_t)(h >> 32);
+    return h * 0x94D049BB133111EBull;
+}
+
+/* A 32-bit hash of a path. */
+static uint32_t path_hash(const char *s, size_t n) {
+    return (uint32_t)(mdl_hash_bytes(s, n) >> 32);
 }
 
 /* Double the slot table and re-insert every path. */

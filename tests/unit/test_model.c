@@ -1997,8 +1997,8 @@ static void test_slim_expand(void **state) {
         assert_int_equal(mv_toolset_expand(slim, 0, &b, &e, &err), MV_OK);
         mv_error_clear(&err);
         assert_int_equal(mv_toolset_expand(slim, last, &b, &e, &err), MV_EIO);
-        assert_non_null(strstr(err.message, change == 0 ? "changed while it was scanned"
-                                                        : "cannot read"));
+        assert_non_null(
+            strstr(err.message, change == 0 ? "changed while it was scanned" : "cannot read"));
         assert_non_null(strstr(err.message, path));
         assert_int_equal(slim->tools[last].n_fields, 0); /* still slim */
         assert_int_equal(slim->tools[0].n_fields, 0);    /* the first group shrunk */

@@ -58,8 +58,7 @@ static void put_server(mv_buf *out, const mv_jv *server, size_t i, const mv_jv *
 
 /* The entries of a shadowing corpus as servers: each entry's peers (the
  * originals) into `first`, its own tool (the copy) into `last`. */
-static void add_corpus(const char *dir, const char *name, mv_buf *first, mv_buf *last,
-                       size_t *n) {
+static void add_corpus(const char *dir, const char *name, mv_buf *first, mv_buf *last, size_t *n) {
     char path[4096];
     snprintf(path, sizeof path, "%s/corpus/%s", dir, name);
     mv_buf text;
@@ -172,8 +171,7 @@ static void test_slim_stream_identical(void **state) {
         if (formats[f] == MV_REPORT_JSON) {
             /* the copies are caught: the test compares real cross-server work */
             size_t hits = 0;
-            for (const char *q = whole.data; (q = strstr(q, "shadowing.cross_server")) != NULL;
-                 q++)
+            for (const char *q = whole.data; (q = strstr(q, "shadowing.cross_server")) != NULL; q++)
                 hits++;
             assert_true(hits > 50);
             assert_non_null(strstr(whole.data, "send_mesage"));

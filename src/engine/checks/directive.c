@@ -39,11 +39,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <stdio.h>
-#include <stdio.h>
-#include <stdio.h>
-#include <stdio.h>
-#include <stdio.h>
 #include <utf8proc.h>
 
 #include "directive_rules.h"

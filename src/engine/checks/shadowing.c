@@ -3509,8 +3509,8 @@ static bool plain_clause_after(const tool_scan *ts, const char *text, size_t a, 
  * the three words before the claim phrase, in its clause, reverses it;
  * "not only ... replaces" does not. Text before a (the phrase's start). */
 static bool negation_word(const char *w, size_t n) {
-    static const char *const words[] = {"not", "never", "no", "nor", "cannot", "non",
-                                        "não", "nao", "ne", "nicht", "kein", "keine"};
+    static const char *const words[] = {"not", "never", "no", "nor",   "cannot", "non",
+                                        "não", "nao",   "ne", "nicht", "kein",   "keine"};
     if (n >= 3 && (same_text_ci(w + n - 3, "n't", 3) ||
                    (n >= 5 && same_text_ci(w + n - 5, "n\xE2\x80\x99t", 5))))
         return true;
@@ -3534,8 +3534,8 @@ static bool negated_claim(const char *text, size_t s0, size_t a, size_t end) {
         if (negation_word(text + i, e - i)) {
             /* "not only replaces X", "do not forget to add": an addition
              * or an order, not a negation */
-            static const char *const keep[] = {"only", "forget", "fail", "omit", "neglect",
-                                               "skip", "hesitate", "just"};
+            static const char *const keep[] = {"only",    "forget", "fail",     "omit",
+                                               "neglect", "skip",   "hesitate", "just"};
             size_t j = e;
             while (j < end && is_space_byte((unsigned char)text[j]))
                 j++;
@@ -3559,10 +3559,10 @@ static bool negated_claim(const char *text, size_t s0, size_t a, size_t end) {
  * verb's end b, within its sentence end. */
 static bool handoff_after(const char *text, size_t b, size_t end) {
     static const char *const objs[] = {
-        "the returned", "the result",   "its result",   "the results", "its results",
-        "the output",   "its output",   "the outputs",  "the resulting", "the response",
-        "its response", "the generated", "that result", "this result", "the converted",
-        "el resultado", "le résultat",  "das ergebnis", "o resultado", "il risultato"};
+        "the returned", "the result",    "its result",   "the results",   "its results",
+        "the output",   "its output",    "the outputs",  "the resulting", "the response",
+        "its response", "the generated", "that result",  "this result",   "the converted",
+        "el resultado", "le résultat",   "das ergebnis", "o resultado",   "il risultato"};
     while (b < end && is_space_byte((unsigned char)text[b]))
         b++;
     for (size_t k = 0; k < sizeof(objs) / sizeof(objs[0]); k++) {
@@ -3815,8 +3815,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     if (suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
         (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
         (v.twin && (prefer || trigger || order || sequel)) ||
-        (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) ||
-        rerouted)
+        (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) || rerouted)
         tier = MV_TIER_HARD;
     else if (prefer || trigger || order || sequel)
         tier = MV_TIER_SOFT;

@@ -1172,8 +1172,7 @@ static void doc_code_points(const mv_field *fl, tool_acc *acc) {
     const unsigned char *t = (const unsigned char *)w.ptr;
     /* memchr for the '+' keeps this cheap on every description */
     for (const unsigned char *q = memchr(t, '+', w.len); q != NULL && acc->n_doc < UH_DOC_CPS;
-         q = (size_t)(q - t) + 1 < w.len ? memchr(q + 1, '+', w.len - (size_t)(q - t) - 1)
-                                         : NULL) {
+         q = (size_t)(q - t) + 1 < w.len ? memchr(q + 1, '+', w.len - (size_t)(q - t) - 1) : NULL) {
         size_t i = (size_t)(q - t);
         if (i == 0 || i + 5 > w.len || (t[i - 1] != 'U' && t[i - 1] != 'u'))
             continue;
@@ -1868,8 +1867,8 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         }
         /* Per-field temporaries are released before the next field. */
         mv_arena_mark mark = mv_arena_save(ctx->scratch);
-        acc.sample_field = fl->kind == MV_FIELD_SCHEMA_VALUE && acc.n_doc > 0 &&
-                           is_examples_field(fl);
+        acc.sample_field =
+            fl->kind == MV_FIELD_SCHEMA_VALUE && acc.n_doc > 0 && is_examples_field(fl);
         rc = analyse_field(ctx->scratch, fl, i, ids, strict, &acc);
         mv_arena_rewind(ctx->scratch, mark);
         if (rc != MV_OK)

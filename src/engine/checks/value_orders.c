@@ -597,7 +597,7 @@ static int emit_destroy(const mv_tool *tool, uint32_t fi, size_t s, mv_emitter *
  * description never use the grant's word: a sandbox or firewall tool
  * that documents its allow-list names it. */
 static bool broad_value(mv_str v) {
-    static const char *const all[] = {"*",   "/",   "~",    "~/",  "/*",        "**",
+    static const char *const all[] = {"*",    "/",   "~",   "~/",  "/*",        "**",
                                       "**/*", "*.*", "all", "any", "0.0.0.0/0", "::/0"};
     for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++) {
         size_t n = strlen(all[k]);
@@ -618,11 +618,11 @@ static bool broad_value(mv_str v) {
  * tool may touch. */
 static const char *grant_word(mv_str name) {
     static const char *const words[][2] = {
-        {"allow", "allow"},       {"egress", "egress"},   {"ingress", "ingress"},
-        {"permission", "permiss"}, {"scope", "scope"},     {"access", "access"},
-        {"origins", "origin"},    {"writable", "writ"},   {"paths", "path"},
-        {"dirs", "dir"},          {"folders", "folder"},  {"hosts", "host"},
-        {"domains", "domain"},    {"mounts", "mount"},    {"whitelist", "list"}};
+        {"allow", "allow"},        {"egress", "egress"},  {"ingress", "ingress"},
+        {"permission", "permiss"}, {"scope", "scope"},    {"access", "access"},
+        {"origins", "origin"},     {"writable", "writ"},  {"paths", "path"},
+        {"dirs", "dir"},           {"folders", "folder"}, {"hosts", "host"},
+        {"domains", "domain"},     {"mounts", "mount"},   {"whitelist", "list"}};
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
         for (size_t i = 0; i < name.len; i++)
             if (reads_at(name.ptr, name.len, i, words[k][0]))
@@ -663,8 +663,8 @@ static int emit_grant(const mv_tool *tool, uint32_t fi, mv_emitter *out) {
 }
 
 static bool broad_grant(const mv_tool *tool, const mv_field *f, mv_str v) {
-    if (!broad_value(v) || !(unchosen_value(tool, (uint32_t)(f - tool->fields)) ||
-                             default_member(f)))
+    if (!broad_value(v) ||
+        !(unchosen_value(tool, (uint32_t)(f - tool->fields)) || default_member(f)))
         return false;
     const mv_param *pm = &tool->params[f->param];
     const char *w = grant_word(pm->name);

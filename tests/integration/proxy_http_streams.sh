@@ -114,7 +114,8 @@ msgs = a.request("tools/call", {"name": "trigger-sampling-request",
                                 "arguments": {"prompt": "what is six times seven", "maxTokens": 5}})
 reqs = [r for w, r in a.answered if r.get("method") == "sampling/createMessage"]
 check("the sampling request reached the agent on the reply stream", len(reqs) == 1
-      and reqs[0] in msgs and a.answered[0][0] == "post")
+      and reqs[0] in msgs
+      and [w for w, r in a.answered if r is reqs[0]] == ["post"])
 check("its id came as the server sent it", reqs and "id" in reqs[0]
       and not str(reqs[0]["id"]).startswith("mcpvet"))
 res = a.final(msgs)

@@ -1280,6 +1280,15 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
         if (m->start < from || !(f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
             continue;
         }
+        /* Round 10: a negation inside a mood term is the mood's own word,
+         * not the act's: a question that proposes the act ("would it not
+         * be best to ...", "why not paste ...", "shouldn't the assistant
+         * also ...") or "do not forget to" */
+        for (size_t k = 0; k < f->n && clause; k++) {
+            const dmatch *q = &f->m[k];
+            clause = !(q->start <= m->start && q->end >= m->end && q->end <= s &&
+                       (f->R->terms[q->term].roles & MV_DR_ROLE_MOOD));
+        }
         for (size_t k = m->end; k < s && clause; k++) {
             clause = f->text[k] != ';' && f->text[k] != ':';
         }

@@ -13,7 +13,7 @@
 
 static const char missing[] = "SQLite (libsqlite3.so.0) could not be loaded";
 
-static int st_open_v2(const char *path, sqlite3 **db, int flags, const char *vfs) {
+static int none_open_v2(const char *path, sqlite3 **db, int flags, const char *vfs) {
     (void)path;
     (void)flags;
     (void)vfs;
@@ -21,25 +21,25 @@ static int st_open_v2(const char *path, sqlite3 **db, int flags, const char *vfs
         *db = NULL;
     return SQLITE_CANTOPEN;
 }
-static int st_db_int(sqlite3 *db) {
+static int none_db_int(sqlite3 *db) {
     (void)db;
     return SQLITE_MISUSE;
 }
-static int st_db_int_int(sqlite3 *db, int v) {
+static int none_db_int_int(sqlite3 *db, int v) {
     (void)db;
     (void)v;
     return SQLITE_MISUSE;
 }
-static const char *st_errstr(int rc) {
+static const char *none_errstr(int rc) {
     (void)rc;
     return missing;
 }
-static const char *st_errmsg(sqlite3 *db) {
+static const char *none_errmsg(sqlite3 *db) {
     (void)db;
     return missing;
 }
-static int st_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **),
-                   void *arg, char **msg) {
+static int none_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, char **),
+                     void *arg, char **msg) {
     (void)db;
     (void)sql;
     (void)cb;
@@ -48,12 +48,12 @@ static int st_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **,
         *msg = NULL;
     return SQLITE_MISUSE;
 }
-static sqlite3_int64 st_last_insert_rowid(sqlite3 *db) {
+static sqlite3_int64 none_last_insert_rowid(sqlite3 *db) {
     (void)db;
     return 0;
 }
-static int st_prepare_v2(sqlite3 *db, const char *sql, int n, sqlite3_stmt **stmt,
-                         const char **tail) {
+static int none_prepare_v2(sqlite3 *db, const char *sql, int n, sqlite3_stmt **stmt,
+                           const char **tail) {
     (void)db;
     (void)sql;
     (void)n;
@@ -63,37 +63,37 @@ static int st_prepare_v2(sqlite3 *db, const char *sql, int n, sqlite3_stmt **stm
         *tail = NULL;
     return SQLITE_MISUSE;
 }
-static int st_prepare_v3(sqlite3 *db, const char *sql, int n, unsigned int flags,
-                         sqlite3_stmt **stmt, const char **tail) {
+static int none_prepare_v3(sqlite3 *db, const char *sql, int n, unsigned int flags,
+                           sqlite3_stmt **stmt, const char **tail) {
     (void)flags;
-    return st_prepare_v2(db, sql, n, stmt, tail);
+    return none_prepare_v2(db, sql, n, stmt, tail);
 }
-static int st_stmt(sqlite3_stmt *s) {
+static int none_stmt(sqlite3_stmt *s) {
     (void)s;
     return SQLITE_MISUSE;
 }
-static int st_finalize(sqlite3_stmt *s) {
+static int none_finalize(sqlite3_stmt *s) {
     (void)s;
     return SQLITE_OK; /* finalizing NULL is harmless in SQLite too */
 }
-static int st_bind_int(sqlite3_stmt *s, int i, int v) {
+static int none_bind_int(sqlite3_stmt *s, int i, int v) {
     (void)s;
     (void)i;
     (void)v;
     return SQLITE_MISUSE;
 }
-static int st_bind_int64(sqlite3_stmt *s, int i, sqlite3_int64 v) {
+static int none_bind_int64(sqlite3_stmt *s, int i, sqlite3_int64 v) {
     (void)s;
     (void)i;
     (void)v;
     return SQLITE_MISUSE;
 }
-static int st_bind_null(sqlite3_stmt *s, int i) {
+static int none_bind_null(sqlite3_stmt *s, int i) {
     (void)s;
     (void)i;
     return SQLITE_MISUSE;
 }
-static int st_bind_text(sqlite3_stmt *s, int i, const char *t, int n, void (*d)(void *)) {
+static int none_bind_text(sqlite3_stmt *s, int i, const char *t, int n, void (*d)(void *)) {
     (void)s;
     (void)i;
     (void)t;
@@ -101,8 +101,8 @@ static int st_bind_text(sqlite3_stmt *s, int i, const char *t, int n, void (*d)(
     (void)d;
     return SQLITE_MISUSE;
 }
-static int st_bind_text64(sqlite3_stmt *s, int i, const char *t, sqlite3_uint64 n,
-                          void (*d)(void *), unsigned char enc) {
+static int none_bind_text64(sqlite3_stmt *s, int i, const char *t, sqlite3_uint64 n,
+                            void (*d)(void *), unsigned char enc) {
     (void)s;
     (void)i;
     (void)t;
@@ -111,47 +111,47 @@ static int st_bind_text64(sqlite3_stmt *s, int i, const char *t, sqlite3_uint64 
     (void)enc;
     return SQLITE_MISUSE;
 }
-static int st_column_int(sqlite3_stmt *s, int i) {
+static int none_column_int(sqlite3_stmt *s, int i) {
     (void)s;
     (void)i;
     return 0;
 }
-static sqlite3_int64 st_column_int64(sqlite3_stmt *s, int i) {
+static sqlite3_int64 none_column_int64(sqlite3_stmt *s, int i) {
     (void)s;
     (void)i;
     return 0;
 }
-static const unsigned char *st_column_text(sqlite3_stmt *s, int i) {
+static const unsigned char *none_column_text(sqlite3_stmt *s, int i) {
     (void)s;
     (void)i;
     return NULL;
 }
 
 static const mv_sqlite_fns stand_ins = {
-    .open_v2 = st_open_v2,
-    .close_v2 = st_db_int,
-    .extended_result_codes = st_db_int_int,
-    .busy_timeout = st_db_int_int,
-    .errstr = st_errstr,
-    .errmsg = st_errmsg,
-    .exec = st_exec,
-    .get_autocommit = st_db_int,
-    .last_insert_rowid = st_last_insert_rowid,
-    .prepare_v2 = st_prepare_v2,
-    .prepare_v3 = st_prepare_v3,
-    .step = st_stmt,
-    .reset = st_stmt,
-    .clear_bindings = st_stmt,
-    .finalize = st_finalize,
-    .bind_int = st_bind_int,
-    .bind_int64 = st_bind_int64,
-    .bind_null = st_bind_null,
-    .bind_text = st_bind_text,
-    .bind_text64 = st_bind_text64,
-    .column_int = st_column_int,
-    .column_int64 = st_column_int64,
-    .column_text = st_column_text,
-    .column_bytes = st_column_int,
+    .open_v2 = none_open_v2,
+    .close_v2 = none_db_int,
+    .extended_result_codes = none_db_int_int,
+    .busy_timeout = none_db_int_int,
+    .errstr = none_errstr,
+    .errmsg = none_errmsg,
+    .exec = none_exec,
+    .get_autocommit = none_db_int,
+    .last_insert_rowid = none_last_insert_rowid,
+    .prepare_v2 = none_prepare_v2,
+    .prepare_v3 = none_prepare_v3,
+    .step = none_stmt,
+    .reset = none_stmt,
+    .clear_bindings = none_stmt,
+    .finalize = none_finalize,
+    .bind_int = none_bind_int,
+    .bind_int64 = none_bind_int64,
+    .bind_null = none_bind_null,
+    .bind_text = none_bind_text,
+    .bind_text64 = none_bind_text64,
+    .column_int = none_column_int,
+    .column_int64 = none_column_int64,
+    .column_text = none_column_text,
+    .column_bytes = none_column_int,
 };
 
 static mv_sqlite_fns loaded;

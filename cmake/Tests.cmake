@@ -9,7 +9,10 @@ file(GLOB TEST_SUPPORT_SOURCES CONFIGURE_DEPENDS tests/unit/support/*.c)
 add_library(mvtestsupport STATIC ${TEST_SUPPORT_SOURCES} tests/unit/support/empty.c)
 target_include_directories(mvtestsupport PUBLIC include tests/unit/support src/engine src)
 # libcurl directly: the HTTP tests call it themselves (mvcore loads it at run time).
-target_link_libraries(mvtestsupport PUBLIC mvcore PkgConfig::CMOCKA PkgConfig::CURL)
+# The tests that read a store's database directly link SQLite (mcpvet
+# loads it on first use; both are the same library once loaded).
+target_link_libraries(mvtestsupport PUBLIC mvcore PkgConfig::CMOCKA PkgConfig::CURL
+                      PkgConfig::SQLITE)
 
 file(GLOB UNIT_TESTS CONFIGURE_DEPENDS tests/unit/test_*.c)
 foreach(src IN LISTS UNIT_TESTS)

@@ -27,9 +27,72 @@
 #include "normalize_chars.h"
 #include "precomp.h"
 
-#include <libstemmer.h>
 #include <string.h>
 #include <utf8proc.h>
+
+#ifdef MV_STEMMER_ENGLISH_STATIC
+/* Snowball's English stemmer, linked in from libstemmer.a alone: the shared
+ * libstemmer carries the tables of thirty languages behind 10,800
+ * relocations, and the loader's copy-on-write of their 81 pages was the
+ * largest part of every start of mcpvet (see docs/performance.md). These
+ * are Snowball's own generated entry points (runtime/header.h and
+ * stem_UTF_8_english.h, which the package does not install); the word and
+ * its length are the first and third members of the environment, exactly
+ * as sb_stemmer_stem and sb_stemmer_length read them. unit.normalize checks
+ * every stem against sb_stemmer_stem. */
+struct SN_env {
+    unsigned char *p;
+    int c, l, lb, bra, ket;
+    unsigned char **S;
+    int *I;
+};
+extern struct SN_env *english_UTF_8_create_env(void);
+extern void english_UTF_8_close_env(struct SN_env *z);
+extern int english_UTF_8_stem(struct SN_env *z);
+extern int SN_set_current(struct SN_env *z, int size, const unsigned char *s);
+typedef struct SN_env mv_stemmer;
+
+static mv_stemmer *stemmer_new(void) {
+    return english_UTF_8_create_env();
+}
+
+static void stemmer_free(mv_stemmer *z) {
+    english_UTF_8_close_env(z);
+}
+
+/* What sb_stemmer_stem does: NULL when out of memory. */
+static const unsigned char *stemmer_stem(mv_stemmer *z, const char *w, size_t len,
+                                         size_t *out_len) {
+    if (SN_set_current(z, (int)len, (const unsigned char *)w) != 0) {
+        z->l = 0;
+        return NULL;
+    }
+    if (english_UTF_8_stem(z) < 0)
+        return NULL;
+    z->p[z->l] = 0;
+    *out_len = (size_t)z->l;
+    return z->p;
+}
+#else
+#include <libstemmer.h>
+typedef struct sb_stemmer mv_stemmer;
+
+static mv_stemmer *stemmer_new(void) {
+    return sb_stemmer_new("english", NULL);
+}
+
+static void stemmer_free(mv_stemmer *z) {
+    sb_stemmer_delete(z);
+}
+
+static const unsigned char *stemmer_stem(mv_stemmer *z, const char *w, size_t len,
+                                         size_t *out_len) {
+    const sb_symbol *r = sb_stemmer_stem(z, (const sb_symbol *)w, (int)len);
+    if (r != NULL)
+        *out_len = (size_t)sb_stemmer_length(z);
+    return r;
+}
+#endif
 
 /* Inputs at or above this size are rejected: offsets are 32-bit. */
 #define NORM_MAX_INPUT ((size_t)1 << 31)
@@ -53,6 +116,11 @@
  * 512 KiB in all. The cache never changes results, only their cost. */
 #define STEM_CACHE_SETS 8192
 #define STEM_CACHE_KEY 16 /* bytes; longer words bypass the cache */
+/* The cache starts at 16 KiB and grows fourfold, keeping its words, once
+ * it has stored two words a set since it last grew: a small scan's words then sit on a few pages
+ * instead of one fresh page each across the full 512 KiB (each first touch
+ * is a page fault, about 2 to 5 us in a virtual machine). */
+#define STEM_CACHE_FIRST_SETS 256
 
 /* Cache of normalized phrase units (see mv_normalize_phrase): bounded so a
  * long-lived normalizer fed endless phrases stops caching instead of
@@ -90,7 +158,7 @@ typedef struct stem_set {
 
 struct mv_normalizer {
     mv_allocator alloc;
-    struct sb_stemmer *stemmer;
+    mv_stemmer *stemmer;
     unsigned flags;     /* flags of the call in progress */
     nbuf a;             /* pass A output */
     const uint32_t *ao; /* pass A offsets: a.o, or iota when pass A was a plain fold */
@@ -102,7 +170,9 @@ struct mv_normalizer {
     size_t seg_len;
     utf8proc_int32_t seg[SEG_MAX];
     uint32_t seg_src[SEG_MAX];
-    stem_set *cache; /* made on first use; a set is empty until its bit in cache_live */
+    stem_set *cache;    /* made on first use; a set is empty until its bit in cache_live */
+    size_t cache_sets;  /* sets in cache: STEM_CACHE_FIRST_SETS, growing to STEM_CACHE_SETS */
+    size_t cache_words; /* words stored (misses) since the last growth: decides the next */
     uint64_t cache_live[STEM_CACHE_SETS / 64];
     bool cache_failed;            /* could not allocate it: stem without (results are the same) */
     bool phrase_mode;             /* in mv_normalize_phrase: bypass the stem cache */
@@ -707,12 +777,66 @@ static inline void load_key(uint64_t key[2], const char *w, size_t len) {
  * distinct words rarely repeat once mv_normalize_phrase caches whole units,
  * and 512 KiB of fresh pages per normalizer was a visible part of engine
  * start-up. Sets are cleared on first use for the same reason. */
-static bool stem_cache_ready(mv_normalizer *n) {
-    if (n->cache == NULL && !n->cache_failed && !n->phrase_mode) {
-        n->cache = mv_alloc(&n->alloc, STEM_CACHE_SETS * sizeof(stem_set));
-        n->cache_failed = n->cache == NULL;
+static size_t stem_set_of(const uint64_t key[2], size_t sets) {
+    uint64_t h = (key[0] * 0x9E3779B97F4A7C15u) ^ (key[1] * 0xC2B2AE3D27D4EB4Fu);
+    return (size_t)(h >> 40) & (sets - 1);
+}
+
+/* Move the cache's words into one four times larger, at most
+ * STEM_CACHE_SETS (a failed allocation
+ * keeps the small one: only speed depends on the cache). */
+static void stem_cache_grow(mv_normalizer *n) {
+    size_t old_sets = n->cache_sets;
+    size_t sets = old_sets * 4 < STEM_CACHE_SETS ? old_sets * 4 : STEM_CACHE_SETS;
+    stem_set *old = n->cache;
+    stem_set *c = mv_alloc(&n->alloc, sets * sizeof(stem_set));
+    if (c == NULL) {
+        n->cache_words = 0;
+        return;
     }
-    return n->cache != NULL && !n->phrase_mode;
+    uint64_t live[STEM_CACHE_SETS / 64];
+    memcpy(live, n->cache_live, sizeof(live));
+    memset(n->cache_live, 0, sizeof(n->cache_live));
+    n->cache = c;
+    n->cache_sets = sets;
+    n->cache_words = 0;
+    for (unsigned w = 0; w < 2; w++) {
+        for (size_t i = 0; i < old_sets; i++) {
+            if (!(live[i >> 6] & ((uint64_t)1 << (i & 63))))
+                continue;
+            const stem_slot *slot = &old[i].way[w];
+            if (slot->key[0] == 0 && slot->key[1] == 0)
+                continue;
+            size_t si = stem_set_of(slot->key, sets);
+            uint64_t bit = (uint64_t)1 << (si & 63);
+            if (!(n->cache_live[si >> 6] & bit)) {
+                memset(&c[si], 0, sizeof(c[si]));
+                n->cache_live[si >> 6] |= bit;
+            }
+            stem_slot *to = &c[si].way[0];
+            if (to->key[0] != 0 || to->key[1] != 0)
+                to = &c[si].way[1];
+            if (to->key[0] == 0 && to->key[1] == 0) {
+                *to = *slot;
+                n->cache_words++;
+            }
+        }
+    }
+    mv_free(&n->alloc, old, old_sets * sizeof(stem_set));
+}
+
+static bool stem_cache_ready(mv_normalizer *n) {
+    if (n->phrase_mode)
+        return false;
+    if (n->cache == NULL && !n->cache_failed) {
+        n->cache = mv_alloc(&n->alloc, STEM_CACHE_FIRST_SETS * sizeof(stem_set));
+        n->cache_failed = n->cache == NULL;
+        n->cache_sets = STEM_CACHE_FIRST_SETS;
+    } else if (n->cache != NULL && n->cache_sets < STEM_CACHE_SETS &&
+               n->cache_words >= 2 * n->cache_sets) {
+        stem_cache_grow(n);
+    }
+    return n->cache != NULL;
 }
 
 /* Snowball stem of a lowercase Latin word, through the cache. */
@@ -720,13 +844,11 @@ static int stem_lookup(mv_normalizer *n, const char *w, size_t len, const char *
                        size_t *slen) {
     stem_set *set = NULL;
     uint64_t key[2] = {0, 0};
-    const sb_symbol *r;
+    const unsigned char *r;
     int rc = MV_OK;
     if (len <= STEM_CACHE_KEY && stem_cache_ready(n)) {
-        uint64_t h;
         load_key(key, w, len);
-        h = (key[0] * 0x9E3779B97F4A7C15u) ^ (key[1] * 0xC2B2AE3D27D4EB4Fu);
-        size_t si = (size_t)(h >> 40) & (STEM_CACHE_SETS - 1);
+        size_t si = stem_set_of(key, n->cache_sets);
         uint64_t bit = (uint64_t)1 << (si & 63);
         set = &n->cache[si];
         if (!(n->cache_live[si >> 6] & bit)) {
@@ -748,16 +870,16 @@ static int stem_lookup(mv_normalizer *n, const char *w, size_t len, const char *
             goto done;
         }
     }
-    r = sb_stemmer_stem(n->stemmer, (const sb_symbol *)w, (int)len);
+    r = stemmer_stem(n->stemmer, w, len, slen);
     if (r == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
     *stem = (const char *)r;
-    *slen = (size_t)sb_stemmer_length(n->stemmer);
     if (set != NULL && *slen < STEM_CACHE_KEY) {
         /* New words go to the second way so rare words cannot evict the
          * frequent ones. */
+        n->cache_words++;
         memcpy(set->way[1].key, key, sizeof(key));
         set->way[1].slen = (uint8_t)*slen;
         memcpy(set->way[1].stem, r, *slen);
@@ -1953,7 +2075,7 @@ mv_normalizer *mv_normalizer_new(const mv_allocator *a) {
         goto done;
     }
     /* libstemmer allocates with malloc; it cannot use our allocator. */
-    n->stemmer = sb_stemmer_new("english", NULL);
+    n->stemmer = stemmer_new();
     if (n->stemmer == NULL) {
         goto done;
     }
@@ -1968,7 +2090,7 @@ void mv_normalizer_free(mv_normalizer *n) {
     if (n != NULL) {
         mv_allocator a = n->alloc;
         if (n->stemmer != NULL) {
-            sb_stemmer_delete(n->stemmer);
+            stemmer_free(n->stemmer);
         }
         nbuf_release(n, &n->a);
         nbuf_release(n, &n->out);
@@ -1978,7 +2100,7 @@ void mv_normalizer_free(mv_normalizer *n) {
             mv_free(&a, n->iota, n->iota_cap * sizeof(uint32_t));
         }
         if (n->cache != NULL) {
-            mv_free(&a, n->cache, STEM_CACHE_SETS * sizeof(stem_set));
+            mv_free(&a, n->cache, n->cache_sets * sizeof(stem_set));
         }
         pc_free(n);
         memo_free(n);

@@ -31,7 +31,6 @@
 
 /* ------------------------------------------------------------- errors */
 
-
 static void format_where(char *dst, size_t cap, const mdl_loc *loc, const char *rel) {
     size_t o = 0;
     dst[0] = '\0';
@@ -151,7 +150,7 @@ static int get_string(mdl_ctx *c, const mv_jv *obj, const char *key, int flags, 
 }
 
 static const mv_jv *get_array(mdl_ctx *c, const mv_jv *obj, const char *key, const mdl_loc *loc,
-                               const char *what, int *rc) {
+                              const char *what, int *rc) {
     const mv_jv *v = mv_jobject_get(obj, key);
     *rc = MV_OK;
     if (v == NULL) {
@@ -285,9 +284,9 @@ static const struct {
  * was reached (written by `mcpvet scan --save-snapshot`). */
 static int parse_server_meta(mdl_ctx *c, const mv_jv *s, const mdl_loc *loc, mv_str name,
                              mv_server_meta *meta) {
-    static const char *const keys[] = {"client",          "config", "transport", "status",
-                                       "reason",          "protocolVersion"};
-    mv_str *dst[] = {&meta->client, &meta->config,  &meta->transport,
+    static const char *const keys[] = {"client", "config", "transport",
+                                       "status", "reason", "protocolVersion"};
+    mv_str *dst[] = {&meta->client, &meta->config, &meta->transport,
                      &meta->status, &meta->reason, &meta->protocol_version};
     memset(meta, 0, sizeof(*meta));
     meta->name = name;
@@ -324,16 +323,15 @@ static int build_instructions(mdl_ctx *c, mv_toolset *set, const mv_jv *s, const
         return MV_ENOMEM;
     members[0].key = "name";
     members[0].key_len = 4;
-    members[0].value = (mv_jv){.type = MV_JSTRING,
-                               .n = (uint32_t)(sizeof item_name - 1),
-                               .u.s = item_name};
+    members[0].value =
+        (mv_jv){.type = MV_JSTRING, .n = (uint32_t)(sizeof item_name - 1), .u.s = item_name};
     members[1].key = "description";
     members[1].key_len = 11;
     members[1].value = *text;
     *obj = (mv_jv){.type = MV_JOBJECT, .n = 2, .u.members = members};
     mdl_loc here = loc_add(loc, "instructions", -1);
-    int rc = mdl_build_queue(c, obj, &here, server, NULL, MV_ITEM_INSTRUCTIONS,
-                             (uint32_t)set->n_tools);
+    int rc =
+        mdl_build_queue(c, obj, &here, server, NULL, MV_ITEM_INSTRUCTIONS, (uint32_t)set->n_tools);
     set->n_tools++;
     meta->counts[MV_ITEM_INSTRUCTIONS] = 1;
     return rc;
@@ -911,9 +909,13 @@ static void rewalk_drop(mdl_rewalk *rw) {
     rw->n_held = 0;
 }
 
+static size_t fetch_join(mdl_rewalk *rw);
+static void fetch_start(mdl_rewalk *rw, size_t gi);
+
 static void rewalk_free(mdl_rewalk *rw) {
     if (rw == NULL)
         return;
+    fetch_join(rw);
     rewalk_drop(rw);
     mv_free(rw->alloc, rw->held, rw->cap_held * sizeof(*rw->held));
     mv_free(rw->alloc, rw->saved, rw->cap_saved * sizeof(*rw->saved));
@@ -1033,6 +1035,8 @@ static int parse_chunked(mdl_ctx *c, mv_toolset **out, const char *data, size_t 
         c->input->adopted = true;
         input_release(c->input, c->input->len);
         set->rewalk = rw;
+        /* The first group is read again while the registry is built. */
+        fetch_start(rw, 0);
         rw = NULL;
     }
     *out = set;
@@ -1246,19 +1250,79 @@ static int rewalk_hold(mdl_rewalk *rw, mv_arena *a) {
     return MV_OK;
 }
 
-/* Read a group's bytes again into the mapping and check them. */
-static int rewalk_read(mdl_rewalk *rw, const mdl_group *g, mdl_ctx *c) {
+/* How reading a group's bytes again ended. */
+enum { FETCH_OK, FETCH_READ_ERROR, FETCH_SHORT, FETCH_CHANGED };
+
+/* Read a group's bytes again into the mapping and hash them; what
+ * rewalk_read reports. Touches only the group's own bytes of the mapping
+ * (and its pages), so it may run beside the scan of another group. */
+static int fetch_group(mdl_rewalk *rw, const mdl_group *g, int *err_no) {
     size_t at = g->byte_begin;
+    *err_no = 0;
     while (at < g->byte_end) {
         ssize_t got = pread(rw->fd, rw->buf + at, g->byte_end - at, (off_t)at);
         if (got < 0 && errno == EINTR)
             continue;
-        if (got <= 0)
-            return mdl_fail(c, MV_EIO, NULL, NULL, "cannot read '%s' again: %s", rw->source,
-                            got < 0 ? strerror(errno) : "it was cut short");
+        if (got < 0) {
+            *err_no = errno;
+            return FETCH_READ_ERROR;
+        }
+        if (got == 0)
+            return FETCH_SHORT;
         at += (size_t)got;
     }
     if (mdl_hash_bytes(rw->buf + g->byte_begin, g->byte_end - g->byte_begin) != g->hash)
+        return FETCH_CHANGED;
+    return FETCH_OK;
+}
+
+static void *fetch_main(void *arg) {
+    mdl_rewalk *rw = arg;
+    rw->fetch_state = fetch_group(rw, &rw->groups[rw->fetch_group], &rw->fetch_errno);
+    return NULL;
+}
+
+/* Start reading group gi ahead, on its own thread: with more than one
+ * job, the pread and the hash of the next group (a copy and page faults
+ * for every byte, and otherwise the longest serial step between two
+ * groups) overlap the scan of this one. Best effort: no thread, no
+ * read-ahead (rewalk_read then reads as before). */
+static void fetch_start(mdl_rewalk *rw, size_t gi) {
+    if (rw->fetching || rw->jobs < 2 || gi >= rw->n_groups)
+        return;
+    rw->fetch_group = gi;
+    rw->fetch_state = FETCH_OK;
+    rw->fetch_errno = 0;
+    rw->fetching = pthread_create(&rw->fetch_thread, NULL, fetch_main, rw) == 0;
+}
+
+/* Wait for the read-ahead; returns the group it read, or SIZE_MAX. */
+static size_t fetch_join(mdl_rewalk *rw) {
+    if (!rw->fetching)
+        return SIZE_MAX;
+    pthread_join(rw->fetch_thread, NULL);
+    rw->fetching = false;
+    return rw->fetch_group;
+}
+
+/* Read a group's bytes again into the mapping and check them (taking the
+ * read-ahead when it read this group: the same read, the same checks). */
+static int rewalk_read(mdl_rewalk *rw, size_t gi, mdl_ctx *c) {
+    const mdl_group *g = &rw->groups[gi];
+    int state, err_no;
+    size_t ahead = fetch_join(rw);
+    if (ahead == gi) {
+        state = rw->fetch_state;
+        err_no = rw->fetch_errno;
+    } else {
+        if (ahead != SIZE_MAX) /* read for nothing: give its pages back */
+            rewalk_release(rw, rw->groups[ahead].byte_begin, rw->groups[ahead].byte_end);
+        state = fetch_group(rw, g, &err_no);
+    }
+    if (state == FETCH_READ_ERROR || state == FETCH_SHORT)
+        return mdl_fail(c, MV_EIO, NULL, NULL, "cannot read '%s' again: %s", rw->source,
+                        state == FETCH_READ_ERROR ? strerror(err_no) : "it was cut short");
+    if (state == FETCH_CHANGED)
         return mdl_fail(c, MV_EIO, NULL, NULL, "'%s' changed while it was scanned", rw->source);
     return MV_OK;
 }
@@ -1286,7 +1350,7 @@ static int rewalk_group(mv_toolset *set, mdl_rewalk *rw, size_t gi, mv_error *er
     mv_toolset shadow = *set;
     size_t nt = g->tool_end - g->tool_begin;
 
-    if ((rc = rewalk_read(rw, g, &c)) != MV_OK)
+    if ((rc = rewalk_read(rw, gi, &c)) != MV_OK)
         goto done;
     if (nt > rw->cap_saved) {
         mv_tool *sv =
@@ -1393,7 +1457,10 @@ int mv_toolset_expand(mv_toolset *set, size_t tool, size_t *begin, size_t *end, 
     if (rw->cur == lo)
         return MV_OK;
     mv_toolset_shrink(set);
-    return rewalk_group(set, rw, lo, err);
+    int rc = rewalk_group(set, rw, lo, err);
+    if (rc == MV_OK)
+        fetch_start(rw, lo + 1);
+    return rc;
 }
 
 /* --------------------------------------------------------------- files */
@@ -1481,8 +1548,8 @@ int mv_model_load_file(mv_toolset **out, const char *path, const mv_model_option
             goto done;
         }
         if (fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode)) {
-            const char *what = S_ISDIR(fst.st_mode)    ? "a directory"
-                               : S_ISFIFO(fst.st_mode) ? "a FIFO"
+            const char *what = S_ISDIR(fst.st_mode)                           ? "a directory"
+                               : S_ISFIFO(fst.st_mode)                        ? "a FIFO"
                                : S_ISCHR(fst.st_mode) || S_ISBLK(fst.st_mode) ? "a device"
                                : S_ISSOCK(fst.st_mode)                        ? "a socket"
                                                                               : "not a file";

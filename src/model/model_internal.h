@@ -7,6 +7,7 @@
 #ifndef MCPVET_MODEL_INTERNAL_H
 #define MCPVET_MODEL_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -149,6 +150,13 @@ typedef struct mdl_rewalk {
     size_t cap_saved;
     mv_arena **held; /* the full tools' arenas */
     size_t n_held, cap_held;
+    /* The next group's bytes, read and hashed on a thread of their own
+     * while the expanded group is scanned (jobs > 1; model.c, rewalk_read). */
+    pthread_t fetch_thread;
+    bool fetching;      /* fetch_thread runs or has not been joined */
+    size_t fetch_group; /* the group it reads */
+    int fetch_state;    /* FETCH_* of that read */
+    int fetch_errno;
 } mdl_rewalk;
 
 /* Free the scratch vectors (not the arena). */

@@ -13,6 +13,7 @@
 #include "report_int.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,12 @@ typedef struct spill {
     mv_buf mem;
     FILE *f; /* once the part outgrew memory */
     bool failed;
+    /* With jobs > 1 a range's bytes for the file are queued, and written
+     * by the stream's writer thread while the next range is scanned. */
+    bool async;
+    mv_buf queued;     /* this range's bytes (main thread) */
+    mv_buf writing;    /* the previous range's (writer thread) */
+    bool write_failed; /* set by the writer thread; read after the join */
 } spill;
 
 struct mv_report_stream {
@@ -48,8 +55,10 @@ struct mv_report_stream {
     const char *failed_ids[MV_SARIF_MAX_RULES]; /* tools each check failed on */
     uint64_t failed_counts[MV_SARIF_MAX_RULES];
     size_t n_failed;
-    size_t next; /* the next range starts here */
-    bool broken; /* an add failed: finish refuses */
+    size_t next;      /* the next range starts here */
+    bool broken;      /* an add failed: finish refuses */
+    pthread_t writer; /* writes the spills' queued bytes (spill.async) */
+    bool writer_running;
 };
 
 /* An unlinked temporary file in $TMPDIR (absolute) or /tmp. */
@@ -85,7 +94,10 @@ static int spill_write(void *arg, const char *data, size_t len) {
             mv_buf_init(&sp->mem, NULL);
         }
     }
-    if (sp->f != NULL) {
+    if (sp->f != NULL && sp->async) {
+        mv_buf_append(&sp->queued, data, len);
+        sp->failed = sp->failed || sp->queued.failed;
+    } else if (sp->f != NULL) {
         if (len > 0 && fwrite(data, 1, len, sp->f) != len)
             sp->failed = true;
     } else {
@@ -93,6 +105,57 @@ static int spill_write(void *arg, const char *data, size_t len) {
         sp->failed = sp->failed || sp->mem.failed;
     }
     return sp->failed ? -1 : 0;
+}
+
+/* The writer thread: each spill's bytes of the previous range to its file,
+ * in order (the files are the spills' own; nothing else touches them or
+ * `writing` until the join). */
+static void *writer_main(void *arg) {
+    mv_report_stream *st = arg;
+    for (size_t p = 0; p < st->n_parts; p++) {
+        spill *sp = &st->parts[p];
+        if (sp->writing.len > 0 &&
+            fwrite(sp->writing.data, 1, sp->writing.len, sp->f) != sp->writing.len)
+            sp->write_failed = true;
+        sp->writing.len = 0;
+    }
+    return NULL;
+}
+
+/* Wait for the writer; MV_EIO when one of its writes failed. */
+static int writer_join(mv_report_stream *st) {
+    int rc = MV_OK;
+    if (st->writer_running) {
+        pthread_join(st->writer, NULL);
+        st->writer_running = false;
+    }
+    for (size_t p = 0; p < st->n_parts; p++)
+        if (st->parts[p].write_failed)
+            rc = MV_EIO;
+    return rc;
+}
+
+/* After a range: the previous range's writes done, this range's queued
+ * bytes handed to a new writer (written here when no thread starts). */
+static int writer_handoff(mv_report_stream *st) {
+    int rc = writer_join(st);
+    bool any = false;
+    for (size_t p = 0; rc == MV_OK && p < st->n_parts; p++) {
+        spill *sp = &st->parts[p];
+        mv_buf t = sp->writing;
+        sp->writing = sp->queued;
+        sp->queued = t;
+        sp->queued.len = 0;
+        any = any || sp->writing.len > 0;
+    }
+    if (rc != MV_OK || !any)
+        return rc;
+    if (pthread_create(&st->writer, NULL, writer_main, st) == 0) {
+        st->writer_running = true;
+        return MV_OK;
+    }
+    writer_main(st);
+    return writer_join(st);
 }
 
 /* Hand a spill's bytes to the report, in order. */
@@ -154,7 +217,11 @@ int mv_report_stream_new(mv_report_stream **out, const mv_report_options *opts, 
     st->opts = *opts;
     for (size_t i = 0; i < MV_TEXT_MAX_PASSES; i++) {
         mv_buf_init(&st->parts[i].mem, NULL);
+        mv_buf_init(&st->parts[i].queued, NULL);
+        mv_buf_init(&st->parts[i].writing, NULL);
         st->parts[i].mem_max = SPILL_MEM_MAX;
+        /* One job: one thread, as asked (the writes stay inline). */
+        st->parts[i].async = opts->jobs > 1;
     }
     /* The writer as it stands inside the per-tool array: the structure
      * around it is replayed into a scratch buffer (only depth and
@@ -195,8 +262,11 @@ void mv_report_stream_spill_limit(mv_report_stream *st, size_t bytes) {
 void mv_report_stream_free(mv_report_stream *st) {
     if (st == NULL)
         return;
+    writer_join(st);
     for (size_t i = 0; i < MV_TEXT_MAX_PASSES; i++) {
         mv_buf_release(&st->parts[i].mem);
+        mv_buf_release(&st->parts[i].queued);
+        mv_buf_release(&st->parts[i].writing);
         if (st->parts[i].f != NULL)
             fclose(st->parts[i].f);
     }
@@ -271,9 +341,11 @@ int mv_report_stream_add(mv_report_stream *st, const mv_scan *s, size_t begin, s
         if (rc == MV_OK)
             mv_report_flush(&ctx, true);
         if (rc == MV_OK && ctx.write_failed)
-            rc = st->parts[p].mem.failed ? MV_ENOMEM : MV_EIO;
+            rc = st->parts[p].mem.failed || st->parts[p].queued.failed ? MV_ENOMEM : MV_EIO;
     }
     st->w.b = &st->w_buf;
+    if (rc == MV_OK)
+        rc = writer_handoff(st);
     if (rc != MV_OK) {
         mv_error_set(err, rc, "report: %s",
                      rc == MV_EIO ? "cannot write the report's temporary file" : mv_strerror(rc));
@@ -299,6 +371,12 @@ int mv_report_stream_finish(mv_report_stream *st, const mv_scan *s, mv_report_wr
     memset(&ctx, 0, sizeof ctx);
     if (st == NULL || s == NULL || write == NULL || st->broken) {
         rc = mv_error_set(err, MV_EINVAL, "report: no stream, scan or sink");
+        goto done;
+    }
+    /* The last range's bytes reach their files before they are read. */
+    if ((rc = writer_join(st)) != MV_OK) {
+        st->broken = true;
+        mv_error_set(err, rc, "report: cannot write the report's temporary file");
         goto done;
     }
     ctx_init(&ctx, st, s, &staging);

@@ -1,11 +1,11 @@
 /*
  * The approval store's file: where it lives, how it is created (0600 in a
  * 0700 directory) and kept private (an existing file others can read is
- * made 0600; one others can write is refused), how a file that is not ours is recognised before SQLite
- * touches it (so a corrupt or foreign file is reported and never changed),
- * the schema and its forward migrations (PRAGMA user_version), and the small
- * SQLite helpers the other parts share. Also the state machine of a scan,
- * kept here as one pure function so every caller decides the same way.
+ * made 0600; one others can write is refused), how a file that is not ours is recognised before
+ * SQLite touches it (so a corrupt or foreign file is reported and never changed), the schema and
+ * its forward migrations (PRAGMA user_version), and the small SQLite helpers the other parts share.
+ * Also the state machine of a scan, kept here as one pure function so every caller decides the same
+ * way.
  */
 #include "store_int.h"
 
@@ -614,9 +614,13 @@ done:
 void mv_store_close(mv_store *st) {
     if (st == NULL)
         return;
-    sqlite3_finalize(st->event_stmt);
-    st_scan_stmts_free(st);
-    sqlite3_close_v2(st->db);
+    /* Statements exist only on an open database; a store that never got
+     * that far (no file: a scan without one) must not load SQLite here. */
+    if (st->db != NULL) {
+        sqlite3_finalize(st->event_stmt);
+        st_scan_stmts_free(st);
+        sqlite3_close_v2(st->db);
+    }
     mv_free(st->alloc, st->path, st->path_size);
     mv_free(st->alloc, st, sizeof(*st));
 }

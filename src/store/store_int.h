@@ -7,11 +7,11 @@
 #ifndef MV_STORE_INT_H
 #define MV_STORE_INT_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "mcpvet/store.h"
+#include "sqlite_dl.h" /* <sqlite3.h>, its functions loaded on first use */
 
 /* The statements mv_store_apply_scan runs for every tool, prepared on the
  * first scan and kept with the handle (scan.c): preparing them cost as

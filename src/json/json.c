@@ -222,6 +222,29 @@ static const unsigned char plain_tab[256] = {
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JSON_FIRST_BYTE(m) ((size_t)__builtin_ctzll(m) >> 3) /* lowest flagged byte */
+#endif
+
+#if defined(JSON_FIRST_BYTE) && defined(__SSE2__)
+#include <emmintrin.h>
+#define JSON_SSE2 1
+/* Bit i set exactly when byte i of the 16 at p needs a look: '"', '\\',
+ * and (one signed comparison) a control byte or any byte >= 0x80. Every
+ * x86-64 CPU has SSE2; the scalar 8-byte test stays for the others. */
+static inline unsigned nonplain16(const unsigned char *p) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i b = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    __m128i c = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c));
+}
+#define JSON_BLOCK 16
+#else
+#define JSON_BLOCK 8
+#endif
+
+#ifndef JSON_SSE2
 /* Zero when none of the 8 bytes at p needs attention. Otherwise the
  * lowest flagged byte (in memory order on a little-endian machine) is the
  * first that does: each test flags its first true hit exactly and nothing
@@ -234,9 +257,6 @@ static uint64_t nonplain8(const unsigned char *p) {
     uint64_t hit = (w & HIGHS) | ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b);
     return hit & HIGHS;
 }
-
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JSON_FIRST_BYTE(m) ((size_t)__builtin_ctzll(m) >> 3) /* lowest flagged byte */
 #endif
 
 /* Put code point cp as UTF-8 at o; returns the byte count. */
@@ -300,24 +320,36 @@ static int parse_escaped(parser *P, bool key, const unsigned char *start, const 
     size_t o = (size_t)(p - start);
     /* Room for the rest of the input (the decoded text is never longer),
      * up to 1 MiB at first: one allocation per parse for most documents.
-     * 16 bytes of slack: an 8-byte block, or an escape's 4, always fit. */
+     * 32 bytes of slack: a block of 8 or 16, or an escape's 4, always fit. */
     size_t rest = (size_t)(end - p);
-    if (dec_reserve(P, 0, o + (rest < ((size_t)1 << 20) ? rest : ((size_t)1 << 20)) + 16) != MV_OK)
+    if (dec_reserve(P, 0, o + (rest < ((size_t)1 << 20) ? rest : ((size_t)1 << 20)) + 32) != MV_OK)
         return MV_ENOMEM;
     memcpy(P->dec, start, o);
     char *dec = P->dec;
     size_t cap = P->dec_cap; /* locals: the stores below cannot move them */
     for (;;) {
-        if (cap - o < 16) {
-            if (dec_reserve(P, o, 16) != MV_OK)
+        if (cap - o < 32) {
+            if (dec_reserve(P, o, 32) != MV_OK)
                 return MV_ENOMEM;
             dec = P->dec;
             cap = P->dec_cap;
         }
-        if (end - p >= 8) {
-            uint64_t m = nonplain8(p);
-            /* The 8 bytes go out whole; what follows a byte that needs a
+        if (end - p >= JSON_BLOCK) {
+            /* The block goes out whole; what follows a byte that needs a
              * look is written again. */
+#ifdef JSON_SSE2
+            unsigned m = nonplain16(p);
+            memcpy(dec + o, p, 16);
+            if (m == 0) {
+                p += 16;
+                o += 16;
+                continue;
+            }
+            size_t k = (size_t)__builtin_ctz(m);
+            p += k;
+            o += k;
+#else
+            uint64_t m = nonplain8(p);
             memcpy(dec + o, p, 8);
             if (m == 0) {
                 p += 8;
@@ -333,6 +365,7 @@ static int parse_escaped(parser *P, bool key, const unsigned char *start, const 
                 p++;
                 o++;
             }
+#endif
 #endif
         } else {
             while (p < end && plain_tab[*p])
@@ -417,6 +450,17 @@ static int parse_escaped(parser *P, bool key, const unsigned char *start, const 
 static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len) {
     const unsigned char *start = P->p + 1, *p = start, *end = P->end;
     for (;;) {
+#ifdef JSON_SSE2
+        while (end - p >= 16) {
+            unsigned m = nonplain16(p);
+            if (m == 0) {
+                p += 16;
+                continue;
+            }
+            p += __builtin_ctz(m); /* exact: no byte loop below */
+            break;
+        }
+#else
         while (end - p >= 8) {
             uint64_t m = nonplain8(p);
             if (m == 0) {
@@ -428,6 +472,7 @@ static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len
 #endif
             break;
         }
+#endif
         while (p < end && plain_tab[*p])
             p++;
         if (p >= end) {

@@ -25,10 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* A finished value waiting for its container to close. */
 typedef struct slot {
-    mv_jm m;       /* arrays use m.value only */
+    mv_jm m;        /* arrays use m.value only */
     size_t key_off; /* objects: offset of the key's opening quote */
 } slot;
 
@@ -285,8 +284,8 @@ static size_t put_utf8(char *o, uint32_t cp) {
 
 /* What a simple escape's letter decodes to (0: not a simple escape). */
 static const unsigned char simple_esc[256] = {
-    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
-    ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+    ['"'] = '"',  ['\\'] = '\\', ['/'] = '/',  ['b'] = '\b',
+    ['f'] = '\f', ['n'] = '\n',  ['r'] = '\r', ['t'] = '\t',
 };
 
 /* Room for `need` more decoded bytes after the first `have`. */
@@ -822,7 +821,7 @@ done:
 }
 
 int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
-                   size_t len, mv_jerror *err) {
+                  size_t len, mv_jerror *err) {
     parser P;
     int rc = MV_OK;
     mv_jv v = {MV_JNULL, 0, {.s = NULL}};

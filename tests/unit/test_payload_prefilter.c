@@ -279,16 +279,14 @@ static void generate(texts *t) {
      * every glue operator and none, and slashes beside rotated or
      * reversed directories (of 2 to 5 letters, with a dot) and honest
      * path words, so each side of both tests is taken. */
-    static const char *const toks[] = {"/",    "qri",   "gzc",  "ebbg", "swa.", ".ffu", "hss.",
-                                       "cebp", "toor",  "api",  "orders", "ved", "ub",  "nibxz",
-                                       "\"",   "'",     ",",    "+",    " ",    ".",    "..",
-                                       "||",   "|",     ":",    "x",    "ab",   "\n",   "\t",
-                                       "~",    "\\",   "uggcf://", "//:sptth",
-                                       /* every directory, in a command word or alone */
-                                       "/qri/gpc/", "/pct/ved/", "/rgp/cnffjq", "dwssap/cte/",
-                                       ".ffu/", "/hss.", ".njf/", "/swa.", "/ubzr/", "/ebbg/",
-                                       "/gzc/", "/ova/", "/hfe/", "/cebp/", "/emoh/", "/toor/",
-                                       "/pmt/", "/nib/", "/rsu/", "/corp/", "phey ", " yeuc"};
+    static const char *const toks[] = {
+        "/", "qri", "gzc", "ebbg", "swa.", ".ffu", "hss.", "cebp", "toor", "api", "orders", "ved",
+        "ub", "nibxz", "\"", "'", ",", "+", " ", ".", "..", "||", "|", ":", "x", "ab", "\n", "\t",
+        "~", "\\", "uggcf://", "//:sptth",
+        /* every directory, in a command word or alone */
+        "/qri/gpc/", "/pct/ved/", "/rgp/cnffjq", "dwssap/cte/", ".ffu/", "/hss.", ".njf/", "/swa.",
+        "/ubzr/", "/ebbg/", "/gzc/", "/ova/", "/hfe/", "/cebp/", "/emoh/", "/toor/", "/pmt/",
+        "/nib/", "/rsu/", "/corp/", "phey ", " yeuc"};
     for (int n = 0; n < 1200; n++) {
         b.len = 0;
         unsigned count = 4 + next_rand() % 60;
@@ -425,15 +423,37 @@ static void test_binary_magic_first_byte(void **state) {
     static const struct {
         const char *m;
         size_t n;
-    } magics[] = {{"\x89PNG", 4},      {"\xFF\xD8\xFF", 3},  {"GIF8", 4},
-                  {"\x1F\x8B", 2},      {"\x1F\x9D", 2},      {"PK\x03\x04", 4},
-                  {"PK\x05\x06", 4},    {"PK\x07\x08", 4},    {"BZh", 3},
-                  {"\xFD" "7zXZ", 5},  {"\x28\xB5\x2F\xFD", 4}, {"7z\xBC\xAF", 4},
-                  {"%PDF", 4},         {"\x7F" "ELF", 4},    {"RIFF", 4},
-                  {"MZ\x90", 3},        {"OggS", 4},           {"fLaC", 4},
-                  {"ID3", 3},          {"wOFF", 4},           {"wOF2", 4},
-                  {"II*\x00", 4},       {"MM\x00*", 4},        {"\xCA\xFE\xBA\xBE", 4},
-                  {"SQLite format", 13}, {"\x00\x00\x01\x00", 4}, {"\x00\x01\x00\x00", 4}};
+    } magics[] = {{"\x89PNG", 4},
+                  {"\xFF\xD8\xFF", 3},
+                  {"GIF8", 4},
+                  {"\x1F\x8B", 2},
+                  {"\x1F\x9D", 2},
+                  {"PK\x03\x04", 4},
+                  {"PK\x05\x06", 4},
+                  {"PK\x07\x08", 4},
+                  {"BZh", 3},
+                  {"\xFD"
+                   "7zXZ",
+                   5},
+                  {"\x28\xB5\x2F\xFD", 4},
+                  {"7z\xBC\xAF", 4},
+                  {"%PDF", 4},
+                  {"\x7F"
+                   "ELF",
+                   4},
+                  {"RIFF", 4},
+                  {"MZ\x90", 3},
+                  {"OggS", 4},
+                  {"fLaC", 4},
+                  {"ID3", 3},
+                  {"wOFF", 4},
+                  {"wOF2", 4},
+                  {"II*\x00", 4},
+                  {"MM\x00*", 4},
+                  {"\xCA\xFE\xBA\xBE", 4},
+                  {"SQLite format", 13},
+                  {"\x00\x00\x01\x00", 4},
+                  {"\x00\x01\x00\x00", 4}};
     uint8_t buf[32];
     for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++) {
         memset(buf, 'x', sizeof buf);

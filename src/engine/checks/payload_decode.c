@@ -802,9 +802,26 @@ bool pd_binary_magic(const uint8_t *p, size_t n) {
     /* Most probes are text: only a byte that starts some magic above goes
      * through the table (test_payload_prefilter checks every magic). */
     switch (p[0]) {
-    case 0x00: case 0x1F: case 0x28: case '%': case '7': case 'B': case 'G':
-    case 'I': case 'M': case 'O': case 'P': case 'R': case 'S': case 'f':
-    case 'w': case 0x7F: case 0x89: case 0xCA: case 0xFD: case 0xFF:
+    case 0x00:
+    case 0x1F:
+    case 0x28:
+    case '%':
+    case '7':
+    case 'B':
+    case 'G':
+    case 'I':
+    case 'M':
+    case 'O':
+    case 'P':
+    case 'R':
+    case 'S':
+    case 'f':
+    case 'w':
+    case 0x7F:
+    case 0x89:
+    case 0xCA:
+    case 0xFD:
+    case 0xFF:
         break;
     default:
         return false;

@@ -555,8 +555,8 @@ static size_t glue_after(const unsigned char *s, size_t len, size_t i, bool full
     /* Glue starts with a space or an operator's first byte (the next
      * quote right away is no glue: k must move). Anything else ("\":",
      * "\"}") is not glue; most quotes end here. */
-    if (!full && (k >= len || !(is_space(s[k]) || s[k] == '+' || s[k] == ',' || s[k] == '.' ||
-                                s[k] == '|')))
+    if (!full &&
+        (k >= len || !(is_space(s[k]) || s[k] == '+' || s[k] == ',' || s[k] == '.' || s[k] == '|')))
         return 0;
     size_t lim = k + 12 < len ? k + 12 : len;
     while (k < lim && is_space(s[k]))
@@ -709,8 +709,8 @@ static int scan_ent(const unsigned char *s, size_t len, pd_visit visit, void *ct
 
 /* Quoted pieces glued together: found from the glue ("' + '"), which is
  * rare, by a memchr per quote character. */
-static int scan_join(const unsigned char *s, size_t len, unsigned char q, bool full,
-                     pd_visit visit, void *ctx) {
+static int scan_join(const unsigned char *s, size_t len, unsigned char q, bool full, pd_visit visit,
+                     void *ctx) {
     int rc = 0;
     size_t done = 0;
     const unsigned char *p = memchr(s, q, len);
@@ -956,8 +956,8 @@ typedef struct rot_dir {
 } rot_dir;
 #define K_DIRS 20u
 static const rot_dir k_dirs[K_DIRS] = {
-    {"qri", 3}, {"gzc", 3}, {"rgp", 3},  {"ubzr", 4}, {"ebbg", 4}, {"ova", 3},  {"hfe", 3},
-    {"cebp", 4}, {".ffu", 4}, {".njf", 4}, {"ved", 3},  {"pmt", 3},  {"cte", 3},  {"emoh", 4},
+    {"qri", 3},  {"gzc", 3},  {"rgp", 3},  {"ubzr", 4}, {"ebbg", 4}, {"ova", 3}, {"hfe", 3},
+    {"cebp", 4}, {".ffu", 4}, {".njf", 4}, {"ved", 3},  {"pmt", 3},  {"cte", 3}, {"emoh", 4},
     {"toor", 4}, {"nib", 3},  {"rsu", 3},  {"corp", 4}, {"hss.", 4}, {"swa.", 4}};
 
 struct pd_scanner {
@@ -1130,7 +1130,7 @@ static bool rotated_slash(const char *text, size_t len, size_t k, const uint8_t 
 typedef struct traces {
     const char *text;
     size_t len;
-    size_t at[3]; /* next '|', '~', '/' at or after the cursor (len: none) */
+    size_t at[3];             /* next '|', '~', '/' at or after the cursor (len: none) */
     const uint8_t *dir_first; /* pd_scanner's; NULL with the prefilters off */
 } traces;
 

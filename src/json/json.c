@@ -25,10 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* A finished value waiting for its container to close. */
 typedef struct slot {
-    mv_jm m;       /* arrays use m.value only */
+    mv_jm m;        /* arrays use m.value only */
     size_t key_off; /* objects: offset of the key's opening quote */
 } slot;
 
@@ -49,6 +48,10 @@ typedef struct parser {
      * containers around a run of array items; the run ends with the input
      * after a value. 0 for a whole document. */
     size_t items_frames;
+    /* A string with escapes is decoded here while it is read (one pass),
+     * then copied into the arena at its exact length. */
+    char *dec;
+    size_t dec_cap;
     mv_jerror *err;
 } parser;
 
@@ -218,6 +221,29 @@ static const unsigned char plain_tab[256] = {
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JSON_FIRST_BYTE(m) ((size_t)__builtin_ctzll(m) >> 3) /* lowest flagged byte */
+#endif
+
+#if defined(JSON_FIRST_BYTE) && defined(__SSE2__)
+#include <emmintrin.h>
+#define JSON_SSE2 1
+/* Bit i set exactly when byte i of the 16 at p needs a look: '"', '\\',
+ * and (one signed comparison) a control byte or any byte >= 0x80. Every
+ * x86-64 CPU has SSE2; the scalar 8-byte test stays for the others. */
+static inline unsigned nonplain16(const unsigned char *p) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i b = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    __m128i c = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c));
+}
+#define JSON_BLOCK 16
+#else
+#define JSON_BLOCK 8
+#endif
+
+#ifndef JSON_SSE2
 /* Zero when none of the 8 bytes at p needs attention. Otherwise the
  * lowest flagged byte (in memory order on a little-endian machine) is the
  * first that does: each test flags its first true hit exactly and nothing
@@ -230,9 +256,6 @@ static uint64_t nonplain8(const unsigned char *p) {
     uint64_t hit = (w & HIGHS) | ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b);
     return hit & HIGHS;
 }
-
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JSON_FIRST_BYTE(m) ((size_t)__builtin_ctzll(m) >> 3) /* lowest flagged byte */
 #endif
 
 /* Put code point cp as UTF-8 at o; returns the byte count. */
@@ -259,108 +282,97 @@ static size_t put_utf8(char *o, uint32_t cp) {
     return 4;
 }
 
-/* Decode the validated escapes of [s, e) into the arena. */
-static int decode_escapes(parser *P, const unsigned char *s, const unsigned char *e,
-                          const char **out, size_t *out_len) {
-    /* Decoding never grows text: \uXXXX (6 bytes) gives at most 3. */
-    char *buf = mv_arena_alloc(P->arena, (size_t)(e - s) + 1);
-    size_t o = 0;
-    if (buf == NULL)
-        return fail_nomem(P);
-    while (s < e) {
-#ifdef JSON_FIRST_BYTE
-        /* A backslash within the next 8 bytes (escape-dense text): copy
-         * the 8 bytes and keep what precedes it, without a call. The
-         * output never runs ahead of the input (o <= s - start), so the 8
-         * bytes fit in the buffer whenever they are in the input. */
-        if (e - s >= 8) {
-            uint64_t w;
-            memcpy(&w, s, 8);
-            uint64_t x = w ^ (ONES * '\\');
-            uint64_t m = (x - ONES) & ~x & HIGHS;
-            if (m != 0) {
-                size_t run = JSON_FIRST_BYTE(m);
-                memcpy(buf + o, s, 8);
-                o += run;
-                s += run;
-                goto escape;
-            }
-        }
-#endif
-        const unsigned char *bs = memchr(s, '\\', (size_t)(e - s));
-        size_t run = (size_t)((bs != NULL ? bs : e) - s);
-        memcpy(buf + o, s, run);
-        o += run;
-        s += run;
-        if (s == e)
-            break;
-#ifdef JSON_FIRST_BYTE
-    escape:;
-#endif
-        unsigned char c = s[1];
-        s += 2;
-        switch (c) {
-        case 'b':
-            buf[o++] = '\b';
-            break;
-        case 'f':
-            buf[o++] = '\f';
-            break;
-        case 'n':
-            buf[o++] = '\n';
-            break;
-        case 'r':
-            buf[o++] = '\r';
-            break;
-        case 't':
-            buf[o++] = '\t';
-            break;
-        case 'u': {
-            uint32_t cp = 0, lo = 0;
-            hex4(s, &cp);
-            s += 4;
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                hex4(s + 2, &lo);
-                s += 6;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            }
-            o += put_utf8(buf + o, cp);
-            break;
-        }
-        default: /* '"', '\\', '/' */
-            buf[o++] = (char)c;
-            break;
-        }
+/* What a simple escape's letter decodes to (0: not a simple escape). */
+static const unsigned char simple_esc[256] = {
+    ['"'] = '"',  ['\\'] = '\\', ['/'] = '/',  ['b'] = '\b',
+    ['f'] = '\f', ['n'] = '\n',  ['r'] = '\r', ['t'] = '\t',
+};
+
+/* Room for `need` more decoded bytes after the first `have`. */
+static int dec_reserve(parser *P, size_t have, size_t need) {
+    if (P->dec_cap - have >= need)
+        return MV_OK;
+    size_t cap = P->dec_cap ? P->dec_cap : 256;
+    while (cap - have < need) {
+        if (cap > SIZE_MAX / 2)
+            return fail_nomem(P);
+        cap *= 2;
     }
-    buf[o] = '\0';
-    *out = buf;
-    *out_len = o;
+    char *d = mv_realloc(P->alloc, P->dec, P->dec_cap, cap);
+    if (d == NULL)
+        return fail_nomem(P);
+    P->dec = d;
+    P->dec_cap = cap;
     return MV_OK;
 }
 
-/* Parse the string whose opening quote is at P->p. Keys may not contain
- * U+0000 (they could not be told apart from a shorter key downstream). */
-static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len) {
-    const unsigned char *start = P->p + 1, *p = start, *end = P->end;
-    bool esc = false;
-    int rc = MV_OK;
+/* The rest of a string from its first backslash at `p` (everything from
+ * `start` to `p` is plain): validated and decoded in one pass, with the
+ * same checks, in the same order, as the plain part of parse_string (so
+ * the first error and its offset are the same), the decoded text then
+ * copied into the arena. Escape-dense text (JSON inside a string, source
+ * code) is the relay's largest cost per byte; a separate validation pass
+ * and decoding pass read it twice. */
+static int parse_escaped(parser *P, bool key, const unsigned char *start, const unsigned char *p,
+                         const char **out, uint32_t *out_len) {
+    const unsigned char *end = P->end;
+    size_t o = (size_t)(p - start);
+    /* Room for the rest of the input (the decoded text is never longer),
+     * up to 1 MiB at first: one allocation per parse for most documents.
+     * 32 bytes of slack: a block of 8 or 16, or an escape's 4, always fit. */
+    size_t rest = (size_t)(end - p);
+    if (dec_reserve(P, 0, o + (rest < ((size_t)1 << 20) ? rest : ((size_t)1 << 20)) + 32) != MV_OK)
+        return MV_ENOMEM;
+    memcpy(P->dec, start, o);
+    char *dec = P->dec;
+    size_t cap = P->dec_cap; /* locals: the stores below cannot move them */
     for (;;) {
-        while (end - p >= 8) {
+        if (cap - o < 32) {
+            if (dec_reserve(P, o, 32) != MV_OK)
+                return MV_ENOMEM;
+            dec = P->dec;
+            cap = P->dec_cap;
+        }
+        if (end - p >= JSON_BLOCK) {
+            /* The block goes out whole; what follows a byte that needs a
+             * look is written again. */
+#ifdef JSON_SSE2
+            unsigned m = nonplain16(p);
+            memcpy(dec + o, p, 16);
+            if (m == 0) {
+                p += 16;
+                o += 16;
+                continue;
+            }
+            size_t k = (size_t)__builtin_ctz(m);
+            p += k;
+            o += k;
+#else
             uint64_t m = nonplain8(p);
+            memcpy(dec + o, p, 8);
             if (m == 0) {
                 p += 8;
+                o += 8;
                 continue;
             }
 #ifdef JSON_FIRST_BYTE
-            p += JSON_FIRST_BYTE(m); /* escape-dense text: no byte loop below */
+            size_t k = JSON_FIRST_BYTE(m);
+            p += k;
+            o += k;
+#else
+            while (plain_tab[*p]) {
+                p++;
+                o++;
+            }
 #endif
-            break;
-        }
-        while (p < end && plain_tab[*p])
-            p++;
-        if (p >= end) {
-            P->p = p;
-            return fail_expected(P, "'\"' to end the string");
+#endif
+        } else {
+            while (p < end && plain_tab[*p])
+                dec[o++] = (char)*p++;
+            if (p >= end) {
+                P->p = p;
+                return fail_expected(P, "'\"' to end the string");
+            }
         }
         unsigned char c = *p;
         if (c == '"')
@@ -371,8 +383,8 @@ static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len
                 return fail_expected(P, "an escape sequence");
             }
             unsigned char e = p[1];
-            if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' ||
-                e == 't') {
+            if (simple_esc[e] != 0) {
+                dec[o++] = (char)simple_esc[e];
                 p += 2;
             } else if (e == 'u') {
                 uint32_t cp = 0, lo = 0;
@@ -387,23 +399,90 @@ static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len
                         lo < 0xDC00 || lo > 0xDFFF)
                         return fail_at(P, p, "invalid JSON: %s",
                                        "a \\u escape is a high surrogate without a low one");
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                     p += 12;
                 } else {
-                    if (cp == 0 && key) {
-                        rc = fail_at(P, p, "%s",
-                                     "an object key contains \\u0000, which is not supported");
-                        return rc;
-                    }
+                    if (cp == 0 && key)
+                        return fail_at(P, p, "%s",
+                                       "an object key contains \\u0000, which is not supported");
                     p += 6;
                 }
+                o += put_utf8(dec + o, cp);
             } else {
                 return fail_at(P, p, "invalid JSON: %s",
                                "invalid escape (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r "
                                "\\t \\u)");
             }
-            esc = true;
             continue;
         }
+        if (c < 0x20) {
+            char msg[100];
+            snprintf(msg, sizeof msg,
+                     "invalid JSON: control character 0x%02x inside a string (it must be escaped)",
+                     c);
+            return fail_at(P, p, "%s", msg);
+        }
+        /* c >= 0x80 */
+        const char *why;
+        size_t n = utf8_seq(p, end, &why);
+        if (n == 0)
+            return fail_utf8(P, p);
+        memcpy(dec + o, p, n);
+        p += n;
+        o += n;
+    }
+    if ((uint64_t)(p - start) > UINT32_MAX)
+        return fail_at(P, start - 1, "invalid JSON: %s", "a string longer than 4 GiB");
+    char *buf = mv_arena_alloc(P->arena, o + 1);
+    if (buf == NULL)
+        return fail_nomem(P);
+    memcpy(buf, dec, o);
+    buf[o] = '\0';
+    *out = buf;
+    *out_len = (uint32_t)o;
+    P->p = p + 1;
+    return MV_OK;
+}
+
+/* Parse the string whose opening quote is at P->p. Keys may not contain
+ * U+0000 (they could not be told apart from a shorter key downstream). */
+static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len) {
+    const unsigned char *start = P->p + 1, *p = start, *end = P->end;
+    for (;;) {
+#ifdef JSON_SSE2
+        while (end - p >= 16) {
+            unsigned m = nonplain16(p);
+            if (m == 0) {
+                p += 16;
+                continue;
+            }
+            p += __builtin_ctz(m); /* exact: no byte loop below */
+            break;
+        }
+#else
+        while (end - p >= 8) {
+            uint64_t m = nonplain8(p);
+            if (m == 0) {
+                p += 8;
+                continue;
+            }
+#ifdef JSON_FIRST_BYTE
+            p += JSON_FIRST_BYTE(m); /* no byte loop below */
+#endif
+            break;
+        }
+#endif
+        while (p < end && plain_tab[*p])
+            p++;
+        if (p >= end) {
+            P->p = p;
+            return fail_expected(P, "'\"' to end the string");
+        }
+        unsigned char c = *p;
+        if (c == '"')
+            break;
+        if (c == '\\') /* the rest is read and decoded in one pass */
+            return parse_escaped(P, key, start, p, out, out_len);
         if (c < 0x20) {
             char msg[100];
             snprintf(msg, sizeof msg,
@@ -422,8 +501,6 @@ static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len
         return fail_at(P, start - 1, "invalid JSON: %s", "a string longer than 4 GiB");
     size_t len = (size_t)(p - start);
     const char *s = (const char *)start;
-    if (esc && (rc = decode_escapes(P, start, p, &s, &len)) != MV_OK)
-        return rc;
     *out = s;
     *out_len = (uint32_t)len;
     P->p = p + 1;
@@ -744,7 +821,7 @@ done:
 }
 
 int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
-                   size_t len, mv_jerror *err) {
+                  size_t len, mv_jerror *err) {
     parser P;
     int rc = MV_OK;
     mv_jv v = {MV_JNULL, 0, {.s = NULL}};
@@ -788,6 +865,7 @@ int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
 done:
     mv_free(alloc, P.slots, P.cap_slots * sizeof(slot));
     mv_free(alloc, P.frames, P.cap_frames * sizeof(frame));
+    mv_free(alloc, P.dec, P.dec_cap);
     return rc;
 }
 
@@ -900,8 +978,10 @@ static void *split_piece_main(void *arg) {
     }
     mv_free(P->alloc, P->slots, P->cap_slots * sizeof(slot));
     mv_free(P->alloc, P->frames, P->cap_frames * sizeof(frame));
+    mv_free(P->alloc, P->dec, P->dec_cap);
     P->slots = NULL;
     P->frames = NULL;
+    P->dec = NULL;
     k->rc = rc;
     return NULL;
 }

@@ -549,9 +549,15 @@ static size_t decode_codes(const unsigned char *s, size_t from, size_t to, bool 
 /* After the closing quote at s[i], the glue to the next piece: spaces, an
  * operator (+ . .. || , or nothing), spaces, the same quote. Returns the
  * position of the next opening quote, or 0. */
-static size_t glue_after(const unsigned char *s, size_t len, size_t i) {
+static size_t glue_after(const unsigned char *s, size_t len, size_t i, bool full) {
     unsigned char q = s[i];
     size_t k = i + 1;
+    /* Glue starts with a space or an operator's first byte (the next
+     * quote right away is no glue: k must move). Anything else ("\":",
+     * "\"}") is not glue; most quotes end here. */
+    if (!full &&
+        (k >= len || !(is_space(s[k]) || s[k] == '+' || s[k] == ',' || s[k] == '.' || s[k] == '|')))
+        return 0;
     size_t lim = k + 12 < len ? k + 12 : len;
     while (k < lim && is_space(s[k]))
         k++;
@@ -703,14 +709,14 @@ static int scan_ent(const unsigned char *s, size_t len, pd_visit visit, void *ct
 
 /* Quoted pieces glued together: found from the glue ("' + '"), which is
  * rare, by a memchr per quote character. */
-static int scan_join(const unsigned char *s, size_t len, unsigned char q, pd_visit visit,
+static int scan_join(const unsigned char *s, size_t len, unsigned char q, bool full, pd_visit visit,
                      void *ctx) {
     int rc = 0;
     size_t done = 0;
     const unsigned char *p = memchr(s, q, len);
     while (p != NULL && rc == 0) {
         size_t i = (size_t)(p - s), next = i + 1;
-        size_t open2 = i >= done ? glue_after(s, len, i) : 0;
+        size_t open2 = i >= done ? glue_after(s, len, i, full) : 0;
         bool found = false;
         size_t open1 = open2 != 0 ? piece_open(s, i, &found) : 0;
         if (found) {
@@ -721,7 +727,7 @@ static int scan_join(const unsigned char *s, size_t len, unsigned char q, pd_vis
                     break;
                 pieces++;
                 end = close + 1;
-                size_t nx = glue_after(s, len, close);
+                size_t nx = glue_after(s, len, close, full);
                 if (nx == 0)
                     break;
                 at = nx;
@@ -911,9 +917,9 @@ int pu_scan_opt(const char *text, size_t len, bool full, pd_visit visit, void *c
     if (rc == 0)
         rc = scan_ent(s, len, visit, ctx);
     if (rc == 0)
-        rc = scan_join(s, len, '"', visit, ctx);
+        rc = scan_join(s, len, '"', full, visit, ctx);
     if (rc == 0)
-        rc = scan_join(s, len, '\'', visit, ctx);
+        rc = scan_join(s, len, '\'', full, visit, ctx);
     if (rc == 0)
         rc = scan_codes(s, len, full, visit, ctx);
     if (rc == 0)
@@ -942,12 +948,25 @@ typedef struct prose_word {
 
 #define PROSE_SLOTS 256u /* open-addressed table of the function words (60 at most) */
 
+/* Directories whose ROT13 or reversed form beside a slash is the trace
+ * of a rotated or reversed path (rotated_slash). */
+typedef struct rot_dir {
+    char s[5];
+    uint8_t n;
+} rot_dir;
+#define K_DIRS 20u
+static const rot_dir k_dirs[K_DIRS] = {
+    {"qri", 3},  {"gzc", 3},  {"rgp", 3},  {"ubzr", 4}, {"ebbg", 4}, {"ova", 3}, {"hfe", 3},
+    {"cebp", 4}, {".ffu", 4}, {".njf", 4}, {"ved", 3},  {"pmt", 3},  {"cte", 3}, {"emoh", 4},
+    {"toor", 4}, {"nib", 3},  {"rsu", 3},  {"corp", 4}, {"hss.", 4}, {"swa.", 4}};
+
 struct pd_scanner {
     const mv_allocator *alloc;
     mv_ac *ac;
     prose_word prose[PROSE_SLOTS]; /* function words by hash (scan_prose); key 0 = empty */
     size_t n_prose;
     uint8_t prose_cls[256]; /* scan_prose's bytes: PC_ALPHA, PC_STOP or 0 (see prose_classes) */
+    uint8_t dir_first[256]; /* 1 for the first byte of a k_dirs entry (rotated_slash) */
     bool full;              /* prefilters off (pd_scanner_set_full) */
 };
 
@@ -1008,6 +1027,8 @@ int pd_scanner_new(pd_scanner **out, const mv_allocator *a) {
     rc = mv_ac_build(&s->ac, b);
     if (rc != MV_OK)
         goto done;
+    for (size_t d = 0; d < K_DIRS; d++)
+        s->dir_first[(unsigned char)k_dirs[d].s[0]] = 1;
     s->n_prose = prose_table(s->prose);
     prose_classes(s->prose_cls);
     *out = s;
@@ -1078,14 +1099,8 @@ static int on_line_word(void *ctx, const mv_ac_match *m) {
 /* A slash next to a system directory or a key folder in ROT13 or written
  * backwards ("/qri/gpc", "pct/ved/", "~/.ffu", "hss./"): the trace of a
  * rotated or reversed path. Honest paths ("/api/v1", "and/or") are not. */
-static bool rotated_slash(const char *text, size_t len, size_t k) {
-    static const struct {
-        char s[5];
-        uint8_t n;
-    } dirs[] = {{"qri", 3}, {"gzc", 3}, {"rgp", 3},  {"ubzr", 4}, {"ebbg", 4},
-                {"ova", 3}, {"hfe", 3}, {"cebp", 4}, {".ffu", 4}, {".njf", 4},
-                {"ved", 3}, {"pmt", 3}, {"cte", 3},  {"emoh", 4}, {"toor", 4},
-                {"nib", 3}, {"rsu", 3}, {"corp", 4}, {"hss.", 4}, {"swa.", 4}};
+static bool rotated_slash(const char *text, size_t len, size_t k, const uint8_t *dir_first) {
+    const rot_dir *dirs = k_dirs;
     size_t a = k, b = k + 1, e = k + 1;
     while (a > 0 && k - a < 5 && (is_alpha((unsigned char)text[a - 1]) || text[a - 1] == '.'))
         a--;
@@ -1094,8 +1109,13 @@ static bool rotated_slash(const char *text, size_t len, size_t k) {
     size_t before = k - a, after = e - b;
     if ((before < 3 || before > 4) && (after < 3 || after > 4))
         return false;
+    /* No directory starts with the byte after the slash nor with the word
+     * before it ("/api", "/orders"): most honest paths end here. */
+    if (dir_first != NULL && !((after >= 3 && after <= 4 && dir_first[(unsigned char)text[b]]) ||
+                               (before >= 3 && before <= 4 && dir_first[(unsigned char)text[a]])))
+        return false;
     /* The first byte decides most of them: memcmp only when it agrees. */
-    for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+    for (size_t d = 0; d < K_DIRS; d++) {
         if (after == dirs[d].n && text[b] == dirs[d].s[0] &&
             memcmp(text + b, dirs[d].s, after) == 0)
             return true;
@@ -1110,7 +1130,8 @@ static bool rotated_slash(const char *text, size_t len, size_t k) {
 typedef struct traces {
     const char *text;
     size_t len;
-    size_t at[3]; /* next '|', '~', '/' at or after the cursor (len: none) */
+    size_t at[3];             /* next '|', '~', '/' at or after the cursor (len: none) */
+    const uint8_t *dir_first; /* pd_scanner's; NULL with the prefilters off */
 } traces;
 
 static size_t find_from(const char *text, size_t len, size_t i, char c) {
@@ -1139,7 +1160,7 @@ static size_t next_trace(traces *tr, size_t i) {
         size_t k = best;
         if (which != 2)
             return k;
-        if (rotated_slash(text, len, k))
+        if (rotated_slash(text, len, k, tr->dir_first))
             return k;
         if (k + 1 < len && text[k + 1] == '/') {
             bool url = (k >= 5 && memcmp(text + k - 5, "http:", 5) == 0) ||
@@ -1392,7 +1413,7 @@ int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit v
     if (sc == NULL || len < 8)
         return 0;
     line_scan ls = {(const unsigned char *)text, len, 0, visit, ctx, 0, 0, 0};
-    traces tr = {text, len, {0, 0, 0}};
+    traces tr = {text, len, {0, 0, 0}, sc->full ? NULL : sc->dir_first};
     tr.at[0] = find_from(text, len, 0, '|');
     tr.at[1] = find_from(text, len, 0, '~');
     tr.at[2] = find_from(text, len, 0, '/');

@@ -128,6 +128,55 @@ int mv_emit_corroborable(mv_emitter *out, const mv_signal_spec *spec);
  * The scan becomes degraded. `cap` must be a static string. */
 void mv_emit_cap(mv_emitter *out, const char *cap, uint64_t limit, uint64_t observed);
 
+/*
+ * Per-field result memo. Tool text repeats (a server's shared parameter
+ * descriptions, the same server in several clients, variants, forks):
+ * a check whose work on one field depends only on that field's text, its
+ * kind and a few bytes the check names (`salt`: flags, a property name...)
+ * wraps that work so a repeat replays it instead:
+ *
+ *     mv_memo m;
+ *     rc = mv_memo_find(out, i, SLOT, salt, &m);
+ *     if (rc == 1) { use m.data, m.len }            // replayed
+ *     else if (rc == 0) { work, mv_emit...; mv_memo_keep(out, &m, data, len); }
+ *     else goto done;                               // as mv_emit's error
+ *
+ * Between find and keep the check may emit signals for field i only and
+ * caps; keep stores them with `data` (the check's own summary of the work:
+ * counters, a match list) and a replay emits them again, in the same order,
+ * with field i's index and path, and hands the data back. The key is (the
+ * check, `slot`, field i's kind, its text compared in full, `salt`); the
+ * memo belongs to the scan worker, is bounded and only ever misses, so
+ * using it never changes a result. A field that is a tail window or was cut
+ * at the field cap, a section that hit the signal cap, or emitted for
+ * another field, is not kept. find returns 1 (replayed; m.data valid until
+ * the check's next memo call), 0 (do the work; keep is optional) or what
+ * mv_emit returned while replaying (MV_ELIMIT, MV_ENOMEM: m.data is still
+ * set).
+ */
+typedef struct mv_memo {
+    const void *data; /* on a replay: the bytes given to mv_memo_keep */
+    size_t len;
+    /* The engine's bookkeeping between find and keep. */
+    const void *rec;
+    uint64_t gen;
+    mv_str salt;
+    uint32_t text, tag, field, n_signals, n_caps;
+    bool active;
+} mv_memo;
+
+int mv_memo_find(mv_emitter *out, uint32_t field, uint32_t slot, mv_str salt, mv_memo *m);
+void mv_memo_keep(mv_emitter *out, mv_memo *m, const void *data, size_t len);
+
+/* mv_memo_find in two steps, for a check whose kept result holds only in
+ * some states of its tool-wide work (a budget that must not run out):
+ * peek returns 1 with m->data set and nothing emitted yet, or 0 as find
+ * does; after a 1 the check either calls mv_memo_replay (which emits and
+ * returns what find would have: 1 or an mv_emit error) or does the work
+ * itself without keeping it. */
+int mv_memo_peek(mv_emitter *out, uint32_t field, uint32_t slot, mv_str salt, mv_memo *m);
+int mv_memo_replay(mv_emitter *out, mv_memo *m);
+
 /* What inspect() sees besides the tool. All members are read-only. */
 typedef struct mv_inspect_ctx {
     const mv_registry *registry;

@@ -45,6 +45,10 @@ typedef struct mv_engine_options {
     bool no_builtin_checks;      /* start with no checks (tests) */
     const char *const *disabled; /* ids of builtin checks to leave out */
     size_t n_disabled;
+    /* Scan without the checks' per-field result memo (mv_memo_find always
+     * misses): the reference of the tests that prove the memo changes
+     * nothing. */
+    bool no_field_memo;
 } mv_engine_options;
 
 typedef struct mv_engine mv_engine;

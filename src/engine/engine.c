@@ -15,6 +15,7 @@
 
 #include "checks/builtin.h"
 #include "mcpvet/aggregate.h"
+#include "memo.h"
 #include "tail.h"
 #include "mcpvet/arena.h"
 #include "mcpvet/evidence.h"
@@ -37,6 +38,7 @@ struct mv_engine {
     mv_tail *tail; /* cue automaton for the windows of fields past the field cap */
     engine_check *checks;
     size_t n_checks, cap_checks;
+    bool no_field_memo;
 };
 
 /* ----------------------------------------------------------------- names */
@@ -162,6 +164,7 @@ int mv_engine_new(mv_engine **out, const mv_engine_options *opts, mv_error *err)
         goto done;
     }
     e->alloc = a;
+    e->no_field_memo = opts != NULL && opts->no_field_memo;
     if (mv_tail_new(&e->tail, a) != MV_OK) {
         rc = mv_error_set(err, MV_ENOMEM, "out of memory creating the engine");
         goto done;
@@ -239,6 +242,12 @@ typedef struct worker {
     mv_arena *results; /* signals, strings, id lists of findings */
     mv_arena *scratch; /* per tool, reset after each */
     mv_normalizer *normalizer;
+    mv_fmemo *memo; /* the checks' per-field results (NULL: off) */
+    uint32_t *fids; /* this tool's field text ids in the memo, + 1 (0 unknown) */
+    uint64_t fids_gen;
+    uint32_t cap_at; /* signals of the tool when its last cap was recorded */
+    char *memo_buf;  /* a record being kept */
+    size_t memo_buf_cap;
     mv_cap_record *caps;
     size_t n_caps, cap_caps;
     uint64_t *check_failures; /* per check */
@@ -380,9 +389,295 @@ void mv_emit_cap(mv_emitter *out, const char *cap, uint64_t limit, uint64_t obse
     if (out == NULL || cap == NULL)
         return;
     const char *id = out->engine->checks[out->check_index].check->id;
+    out->w->cap_at = *out->n_signals;
     if (add_cap(out->w, out->engine->alloc, cap, id, limit, observed, out->tool_index) != MV_OK &&
         out->w->rc == MV_OK)
         out->w->rc = MV_ENOMEM;
+}
+
+/* ------------------------------------------------------ per-field memo */
+
+/* A kept signal, followed by its evidence bytes (mode EV_BYTES) and its
+ * detail bytes, both already render-safe. */
+enum { EV_FIELD = 1, EV_BYTES = 2 };
+typedef struct memo_sig {
+    double confidence;
+    uint32_t offset, length, facets;
+    uint32_t ev_at, ev_len, det_len; /* ev_at: offset in the field (EV_FIELD) */
+    uint8_t tier, threat, critical, hic, ev_mode;
+} memo_sig;
+
+typedef struct memo_cap {
+    const char *cap; /* static */
+    uint64_t limit, observed;
+} memo_cap;
+
+typedef struct memo_head {
+    uint32_t n_signals, n_caps, data_len;
+} memo_head;
+
+/* Shorter fields are not remembered: a lookup and a record cost more than
+ * the checks spend on them, and long fields hold most of the bytes. */
+#define MEMO_MIN_TEXT 16u
+/* Shorter texts get records from their second sight on (most are seen
+ * once, and a record costs more than their checks); longer ones from the
+ * first. */
+#define MEMO_FIRST_TEXT 48u
+
+/* Should the per-field memo be used for field `field` of this tool? Only
+ * fields of the tool itself that were never cut (a window's or a cut
+ * field's text is not all the check reads), of at least MEMO_MIN_TEXT
+ * bytes. */
+static bool memo_usable(const mv_emitter *out, uint32_t field) {
+    const worker *w = out->w;
+    if (w->memo == NULL || w->fids == NULL || field >= out->model_fields)
+        return false;
+    const mv_field *f = &out->tool->fields[field];
+    return f->whole_len <= f->text.len && f->text.len >= MEMO_MIN_TEXT &&
+           f->text.len <= MV_FMEMO_MAX_TEXT;
+}
+
+/* The field's text id in the memo, looked up once per tool; *repeat as
+ * mv_fmemo_text says. fids hold id + 1, with the top bit for a repeat. */
+#define FID_REPEAT 0x80000000u
+static uint32_t memo_text_id(mv_emitter *out, uint32_t field, bool *repeat) {
+    worker *w = out->w;
+    uint64_t gen = mv_fmemo_generation(w->memo);
+    if (gen != w->fids_gen) {
+        memset(w->fids, 0, out->model_fields * sizeof(uint32_t));
+        w->fids_gen = gen;
+    }
+    if (w->fids[field] != 0) {
+        *repeat = (w->fids[field] & FID_REPEAT) != 0;
+        return (w->fids[field] & ~FID_REPEAT) - 1;
+    }
+    mv_str t = out->tool->fields[field].text;
+    uint32_t id = mv_fmemo_text(w->memo, t.ptr, t.len, repeat);
+    if (mv_fmemo_generation(w->memo) != w->fids_gen) {
+        /* emptied to make room: every other id of this tool is gone */
+        memset(w->fids, 0, out->model_fields * sizeof(uint32_t));
+        w->fids_gen = mv_fmemo_generation(w->memo);
+    }
+    if (id != MV_FMEMO_NONE && id < FID_REPEAT - 1)
+        w->fids[field] = (id + 1) | (*repeat ? FID_REPEAT : 0u);
+    return id;
+}
+
+/* Copy n render-safe bytes into the results, NUL-terminated. */
+static int results_copy(worker *w, const char *p, size_t n, mv_str *out) {
+    char *d = mv_arena_alloc(w->results, n + 1);
+    if (d == NULL)
+        return MV_ENOMEM;
+    if (n > 0)
+        memcpy(d, p, n);
+    d[n] = '\0';
+    *out = (mv_str){d, n};
+    return MV_OK;
+}
+
+/* mv_emit for a kept signal: the same cap, the same members. */
+static int replay_signal(mv_emitter *out, uint32_t field, const memo_sig *r, const char *ev,
+                         const char *det) {
+    const mv_engine_limits *lim = &out->engine->limits;
+    if (*out->n_signals >= lim->max_signals_per_tool) {
+        if (!*out->signal_cap_hit) {
+            *out->signal_cap_hit = true;
+            if (add_cap(out->w, out->engine->alloc, "signals_per_tool", NULL,
+                        lim->max_signals_per_tool, 0, out->tool_index) != MV_OK)
+                return MV_ENOMEM;
+        }
+        return MV_ELIMIT;
+    }
+    const mv_field *f = &out->tool->fields[field];
+    mv_signal *s = &out->signals[*out->n_signals];
+    memset(s, 0, sizeof(*s));
+    s->check_id = out->engine->checks[out->check_index].check->id;
+    s->check_index = out->check_index;
+    s->tier = (mv_tier)r->tier;
+    s->threat = (mv_threat)r->threat;
+    s->confidence = r->confidence;
+    s->critical = r->critical != 0;
+    s->facets = r->facets;
+    s->hard_if_corroborated = r->hic != 0;
+    s->field = (int32_t)field;
+    s->offset = r->offset;
+    s->length = r->length;
+    s->field_path = f->path;
+    if (r->ev_mode == EV_FIELD)
+        s->evidence = (mv_str){f->text.ptr + r->ev_at, r->ev_len};
+    else if (results_copy(out->w, ev, r->ev_len, &s->evidence) != MV_OK)
+        return MV_ENOMEM;
+    if (results_copy(out->w, det, r->det_len, &s->detail) != MV_OK)
+        return MV_ENOMEM;
+    (*out->n_signals)++;
+    return MV_OK;
+}
+
+/* Where the kept bytes of record `rec` are. */
+static void record_data(const char *rec, mv_memo *m) {
+    memo_head h;
+    memcpy(&h, rec, sizeof(h));
+    const char *p = rec + sizeof(h);
+    for (uint32_t i = 0; i < h.n_signals; i++) {
+        memo_sig r;
+        memcpy(&r, p, sizeof(r));
+        p += sizeof(r) + (r.ev_mode == EV_BYTES ? r.ev_len : 0) + r.det_len;
+    }
+    m->data = p + h.n_caps * sizeof(memo_cap);
+    m->len = h.data_len;
+}
+
+static int replay(mv_emitter *out, uint32_t field, const char *rec) {
+    memo_head h;
+    memcpy(&h, rec, sizeof(h));
+    const char *p = rec + sizeof(h);
+    const char *sigs = p;
+    int rc = MV_OK;
+    for (uint32_t i = 0; i < h.n_signals; i++) {
+        memo_sig r;
+        memcpy(&r, p, sizeof(r));
+        p += sizeof(r) + (r.ev_mode == EV_BYTES ? r.ev_len : 0) + r.det_len;
+    }
+    /* Caps first (a kept section recorded them before its signals). */
+    for (uint32_t i = 0; i < h.n_caps; i++) {
+        memo_cap c;
+        memcpy(&c, p + i * sizeof(c), sizeof(c));
+        mv_emit_cap(out, c.cap, c.limit, c.observed);
+    }
+    p = sigs;
+    for (uint32_t i = 0; i < h.n_signals && rc == MV_OK; i++) {
+        memo_sig r;
+        memcpy(&r, p, sizeof(r));
+        const char *ev = p + sizeof(r);
+        const char *det = ev + (r.ev_mode == EV_BYTES ? r.ev_len : 0);
+        p = det + r.det_len;
+        rc = replay_signal(out, field, &r, ev, det);
+    }
+    return rc;
+}
+
+int mv_memo_peek(mv_emitter *out, uint32_t field, uint32_t slot, mv_str salt, mv_memo *m) {
+    if (m == NULL)
+        return MV_EINVAL;
+    memset(m, 0, sizeof(*m));
+    if (out == NULL || !memo_usable(out, field) || slot > 0xFF)
+        return 0;
+    bool repeat = false;
+    uint32_t id = memo_text_id(out, field, &repeat);
+    if (id == MV_FMEMO_NONE || (!repeat && out->tool->fields[field].text.len < MEMO_FIRST_TEXT))
+        return 0; /* a short text seen once gets no record yet */
+    uint32_t tag = (uint32_t)out->check_index << 16 | slot << 8 |
+                   ((uint32_t)out->tool->fields[field].kind & 0xFFu);
+    size_t len = 0;
+    const char *rec = mv_fmemo_get(out->w->memo, id, tag, salt.ptr, salt.len, &len);
+    if (rec != NULL) {
+        m->rec = rec;
+        m->field = field;
+        record_data(rec, m);
+        return 1;
+    }
+    m->active = true;
+    m->gen = mv_fmemo_generation(out->w->memo);
+    m->salt = salt;
+    m->text = id;
+    m->tag = tag;
+    m->field = field;
+    m->n_signals = *out->n_signals;
+    m->n_caps = (uint32_t)out->w->n_caps;
+    return 0;
+}
+
+int mv_memo_replay(mv_emitter *out, mv_memo *m) {
+    if (out == NULL || m == NULL || m->rec == NULL)
+        return MV_EINVAL;
+    int rc = replay(out, m->field, m->rec);
+    return rc == MV_OK ? 1 : rc;
+}
+
+int mv_memo_find(mv_emitter *out, uint32_t field, uint32_t slot, mv_str salt, mv_memo *m) {
+    int rc = mv_memo_peek(out, field, slot, salt, m);
+    return rc == 1 ? mv_memo_replay(out, m) : rc;
+}
+
+void mv_memo_keep(mv_emitter *out, mv_memo *m, const void *data, size_t len) {
+    if (out == NULL || m == NULL || !m->active)
+        return;
+    m->active = false;
+    worker *w = out->w;
+    if (*out->signal_cap_hit || w->rc != MV_OK || m->gen != mv_fmemo_generation(w->memo) ||
+        *out->n_signals < m->n_signals || w->n_caps < m->n_caps || len > UINT32_MAX)
+        return;
+    /* A replay records the caps first: a cap after one of the section's
+     * signals would come out of order should a replay stop at the signal
+     * cap, so such a section is not kept. */
+    if (w->n_caps > m->n_caps && w->cap_at > m->n_signals)
+        return;
+    const mv_field *f = &out->tool->fields[m->field];
+    uintptr_t fb = (uintptr_t)f->text.ptr;
+    size_t need = sizeof(memo_head) + (w->n_caps - m->n_caps) * sizeof(memo_cap) + len;
+    for (uint32_t i = m->n_signals; i < *out->n_signals; i++) {
+        const mv_signal *s = &out->signals[i];
+        if (s->field != (int32_t)m->field || s->check_index != out->check_index)
+            return; /* another field's signal: not the field's alone */
+        uintptr_t ep = (uintptr_t)s->evidence.ptr;
+        bool in_field = s->evidence.len > 0 && ep >= fb && ep - fb <= f->text.len &&
+                        s->evidence.len <= f->text.len - (ep - fb);
+        need += sizeof(memo_sig) + (in_field ? 0 : s->evidence.len) + s->detail.len;
+    }
+    if (need > w->memo_buf_cap) {
+        size_t cap = w->memo_buf_cap ? w->memo_buf_cap : 4096;
+        while (cap < need)
+            cap *= 2;
+        char *nb = mv_realloc(out->engine->alloc, w->memo_buf, w->memo_buf_cap, cap);
+        if (nb == NULL)
+            return; /* the memo is optional */
+        w->memo_buf = nb;
+        w->memo_buf_cap = cap;
+    }
+    char *rec = w->memo_buf;
+    memo_head h = {*out->n_signals - m->n_signals, (uint32_t)(w->n_caps - m->n_caps),
+                   (uint32_t)len};
+    char *p = rec;
+    memcpy(p, &h, sizeof(h));
+    p += sizeof(h);
+    for (uint32_t i = m->n_signals; i < *out->n_signals; i++) {
+        const mv_signal *s = &out->signals[i];
+        uintptr_t ep = (uintptr_t)s->evidence.ptr;
+        bool in_field = s->evidence.len > 0 && ep >= fb && ep - fb <= f->text.len &&
+                        s->evidence.len <= f->text.len - (ep - fb);
+        memo_sig r;
+        memset(&r, 0, sizeof(r));
+        r.confidence = s->confidence;
+        r.offset = s->offset;
+        r.length = s->length;
+        r.facets = s->facets;
+        r.ev_mode = in_field ? EV_FIELD : EV_BYTES;
+        r.ev_at = in_field ? (uint32_t)(ep - fb) : 0;
+        r.ev_len = (uint32_t)s->evidence.len;
+        r.det_len = (uint32_t)s->detail.len;
+        r.tier = (uint8_t)s->tier;
+        r.threat = (uint8_t)s->threat;
+        r.critical = s->critical ? 1 : 0;
+        r.hic = s->hard_if_corroborated ? 1 : 0;
+        memcpy(p, &r, sizeof(r));
+        p += sizeof(r);
+        if (!in_field && s->evidence.len > 0) {
+            memcpy(p, s->evidence.ptr, s->evidence.len);
+            p += s->evidence.len;
+        }
+        if (s->detail.len > 0) {
+            memcpy(p, s->detail.ptr, s->detail.len);
+            p += s->detail.len;
+        }
+    }
+    for (size_t i = m->n_caps; i < w->n_caps; i++) {
+        memo_cap c = {w->caps[i].cap, w->caps[i].limit, w->caps[i].observed};
+        memcpy(p, &c, sizeof(c));
+        p += sizeof(c);
+    }
+    if (len > 0)
+        memcpy(p, data, len);
+    mv_fmemo_put(w->memo, m->gen, m->text, m->tag, m->salt.ptr, m->salt.len, rec, need);
 }
 
 static int compare_str(mv_str a, mv_str b) {
@@ -558,6 +853,15 @@ static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
     if (rc != MV_OK)
         return rc;
 
+    /* The memo's text ids of this tool's fields, looked up on first use. */
+    w->fids = NULL;
+    if (w->memo != NULL) {
+        w->fids = mv_arena_calloc(w->scratch, tool->n_fields + 1, sizeof(uint32_t));
+        if (w->fids == NULL)
+            return MV_ENOMEM;
+        w->fids_gen = mv_fmemo_generation(w->memo);
+    }
+
     mv_norm_text *norm = NULL;
     rc = normalize_tool(s, w, view, index, &norm);
     if (rc != MV_OK)
@@ -656,6 +960,8 @@ static void *worker_main(void *arg) {
 }
 
 static void worker_release(const mv_allocator *a, worker *w, size_t n_checks) {
+    mv_fmemo_free(w->memo);
+    mv_free(a, w->memo_buf, w->memo_buf_cap);
     mv_arena_free(w->results);
     mv_arena_free(w->scratch);
     mv_normalizer_free(w->normalizer);
@@ -664,8 +970,10 @@ static void worker_release(const mv_allocator *a, worker *w, size_t n_checks) {
     memset(w, 0, sizeof(*w));
 }
 
-static int worker_init(const mv_allocator *a, worker *w, size_t n_checks) {
+static int worker_init(const mv_allocator *a, worker *w, size_t n_checks, bool memo) {
     memset(w, 0, sizeof(*w));
+    if (memo && (w->memo = mv_fmemo_new(a)) == NULL)
+        return MV_ENOMEM;
     w->results = mv_arena_new(a, 256 * 1024);
     w->scratch = mv_arena_new(a, 256 * 1024);
     w->normalizer = mv_normalizer_new(a);
@@ -823,7 +1131,8 @@ static int make_workers(mv_scan *s, unsigned jobs, size_t total) {
         return MV_ENOMEM;
     s->n_workers = want;
     for (size_t i = 0; i < want; i++) {
-        int rc = worker_init(s->alloc, &s->workers[i], s->engine->n_checks);
+        int rc =
+            worker_init(s->alloc, &s->workers[i], s->engine->n_checks, !s->engine->no_field_memo);
         if (rc != MV_OK)
             return rc;
     }

@@ -170,6 +170,14 @@ typedef struct cap_state {
     size_t n_vague;
     cap_reach *reach; /* detector 3: parameter names that carry a capability */
     size_t n_reach;
+    /* An index of `reach` made at init (reach_index), so a name is tried
+     * only against the entries that can match it, in table order: whole
+     * and suffix entries grouped by their last byte, word and contains
+     * entries apart. NULL: walk the table. */
+    uint16_t *reach_tail;
+    uint16_t reach_at[257]; /* group of byte b: reach_tail[reach_at[b], reach_at[b + 1]) */
+    uint16_t *reach_other;
+    size_t n_reach_other;
     cap_sink *except; /* prefixes that make a credential suffix something else */
     size_t n_except;
     cap_sink *dest; /* words that make a parameter a destination (upload_to, webhook) */
@@ -1205,13 +1213,52 @@ bool mv_cap_state_equal(const void *px, const void *py) {
            sinks_same(x->except, y->except, x->n_except) && sinks_same(x->dest, y->dest, x->n_dest);
 }
 
+/* The reach index (cap_state.reach_tail): whole and suffix entries can
+ * only match a name ending in their last byte. */
+static int reach_index(cap_state *st) {
+    size_t count[256];
+    uint16_t fill[256];
+    if (st->n_reach == 0 || st->n_reach >= UINT16_MAX)
+        return MV_OK; /* walk the table */
+    uint16_t *tail = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
+    uint16_t *other = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
+    if (tail == NULL || other == NULL)
+        return MV_ENOMEM;
+    memset(count, 0, sizeof(count));
+    for (size_t i = 0; i < st->n_reach; i++) {
+        const cap_reach *r = &st->reach[i];
+        if ((r->how == R_WHOLE || r->how == R_SUFFIX) && r->len > 0)
+            count[(unsigned char)r->canon[r->len - 1]]++;
+    }
+    st->reach_at[0] = 0;
+    for (size_t b = 0; b < 256; b++) {
+        st->reach_at[b + 1] = (uint16_t)(st->reach_at[b] + count[b]);
+        fill[b] = st->reach_at[b];
+    }
+    st->n_reach_other = 0;
+    for (size_t i = 0; i < st->n_reach; i++) {
+        const cap_reach *r = &st->reach[i];
+        if ((r->how == R_WHOLE || r->how == R_SUFFIX) && r->len > 0)
+            tail[fill[(unsigned char)r->canon[r->len - 1]]++] = (uint16_t)i;
+        else if (r->how == R_WORD || r->how == R_CONTAINS)
+            other[st->n_reach_other++] = (uint16_t)i;
+    }
+    st->reach_tail = tail;
+    st->reach_other = other;
+    return MV_OK;
+}
+
 static int cap_init(const mv_allocator *a, void **state) {
     /* The state the build saved from these very rule files (see
      * capability_saved.h); stale or missing words (MV_EINVAL) parse. */
     int rc = mv_cap_load(a, mv_cap_precompiled_words, mv_cap_precompiled_n_words, state);
-    if (rc == MV_OK || rc == MV_ENOMEM)
-        return rc;
-    return mv_cap_init_runtime(a, state);
+    if (rc != MV_OK && rc != MV_ENOMEM)
+        rc = mv_cap_init_runtime(a, state);
+    if (rc == MV_OK && (rc = reach_index(*state)) != MV_OK) {
+        cap_fini(a, *state);
+        *state = NULL;
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------------ matching */
@@ -2004,7 +2051,34 @@ static int reach_of(const cap_state *st, const mv_param *pm) {
         ascii_name = (unsigned char)pm->name.ptr[i] < 0x80;
     int found = -1;
     size_t pre = 0;
-    for (size_t i = 0; i < st->n_reach && found < 0; i++) {
+    /* The entries that can match, in table order (the first match wins):
+     * the index's group of the name's last byte merged with the word and
+     * contains entries; the whole table without an index. */
+    const uint16_t *ta = NULL, *tb = NULL;
+    size_t na = 0, nb = 0, ia = 0, ib = 0;
+    bool indexed = st->reach_tail != NULL;
+    if (indexed) {
+        if (n > 0) {
+            unsigned char last = (unsigned char)c[n - 1];
+            ta = st->reach_tail + st->reach_at[last];
+            na = (size_t)(st->reach_at[last + 1] - st->reach_at[last]);
+        }
+        tb = st->reach_other;
+        nb = st->n_reach_other;
+    }
+    for (size_t step = 0; found < 0; step++) {
+        size_t i;
+        if (!indexed) {
+            if (step >= st->n_reach)
+                break;
+            i = step;
+        } else if (ia < na && (ib >= nb || ta[ia] < tb[ib])) {
+            i = ta[ia++];
+        } else if (ib < nb) {
+            i = tb[ib++];
+        } else {
+            break;
+        }
         const cap_reach *r = &st->reach[i];
         size_t rl = r->len;
         switch (r->how) {

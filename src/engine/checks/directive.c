@@ -4671,6 +4671,44 @@ static bool squeeze(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out
     return true;
 }
 
+/* The phrase matches of one view of field fi (slot 0: the field, 1: its
+ * letter-spaced squeeze). They depend only on the field's text, so a
+ * repeated field takes them from the per-field memo: the match count
+ * (a size_t) and the kept matches. */
+static void scan_matches(const mv_inspect_ctx *ctx, mv_emitter *out, uint32_t fi, uint32_t slot,
+                         const mv_norm_text *nt, scan_state *st) {
+    mv_memo memo;
+    int hit = mv_memo_find(out, fi, slot, MV_STR_NULL, &memo);
+    if (hit == 1 && memo.len >= sizeof(size_t) &&
+        (memo.len - sizeof(size_t)) % sizeof(dmatch) == 0) {
+        size_t n = (memo.len - sizeof(size_t)) / sizeof(dmatch);
+        memcpy(&st->seen, memo.data, sizeof(size_t));
+        if (n > 0) {
+            memcpy(st->m, (const char *)memo.data + sizeof(size_t), n * sizeof(dmatch));
+        }
+        st->n = n;
+        return;
+    }
+    mv_ac_scan(st->R->ac, nt->text, nt->len, on_match, st);
+    if (st->seen > MATCH_CAP) {
+        mv_emit_cap(out, "directive_matches", MATCH_CAP, st->seen);
+    }
+    if (memo.active) {
+        /* the match list follows the count in the kept bytes */
+        size_t bytes = sizeof(size_t) + st->n * sizeof(dmatch);
+        mv_arena_mark mark = mv_arena_save(ctx->scratch);
+        char *keep = mv_arena_alloc(ctx->scratch, bytes);
+        if (keep != NULL) {
+            memcpy(keep, &st->seen, sizeof(size_t));
+            if (st->n > 0) {
+                memcpy(keep + sizeof(size_t), st->m, st->n * sizeof(dmatch));
+            }
+            mv_memo_keep(out, &memo, keep, bytes);
+        }
+        mv_arena_rewind(ctx->scratch, mark);
+    }
+}
+
 /* Match, chain and evaluate one view of field fi. Sets *spaced when the
  * view shows letter-spaced punctuation. */
 static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t fi, mv_str raw,
@@ -4681,10 +4719,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     scan_state st = {R, nt->text, nt->len, m, 0, 0};
     fctx f;
     *spaced = false;
-    mv_ac_scan(R->ac, nt->text, nt->len, on_match, &st);
-    if (st.seen > MATCH_CAP) {
-        mv_emit_cap(out, "directive_matches", MATCH_CAP, st.seen);
-    }
+    scan_matches(ctx, out, fi, map != NULL ? 1u : 0u, nt, &st);
     if (st.n == 0) {
         return;
     }

@@ -1129,6 +1129,13 @@ static int labelled_lines(level *top) {
     return rc == FOUND ? 0 : rc;
 }
 
+/* What one field's scan took from the tool's budget (the per-field memo
+ * keeps it with the field's findings). */
+typedef struct field_use {
+    uint64_t candidates, bytes, bytes_wanted;
+    uint64_t decodes;
+} field_use;
+
 static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     tool_run run;
     memset(&run, 0, sizeof(run));
@@ -1151,6 +1158,26 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         mv_str whole = mv_field_whole(fd);
         if (whole.len < 8 || whole.len > UINT32_MAX || fd->window_of != 0)
             continue;
+        /* A field's findings depend on its text alone while the tool's
+         * budget lasts: a repeat replays them when the budget left covers
+         * what the field used (field_use). */
+        mv_memo memo;
+        field_use use;
+        int hit = mv_memo_peek(out, i, 0, MV_STR_NULL, &memo);
+        if (hit == 1 && memo.len == sizeof(use)) {
+            memcpy(&use, memo.data, sizeof(use));
+            if (run.decodes + use.decodes <= MAX_CANDIDATES &&
+                run.bytes + use.bytes < MAX_DECODED_BYTES) {
+                run.decodes += use.decodes;
+                run.candidates += use.candidates;
+                run.bytes += use.bytes;
+                run.bytes_wanted += use.bytes_wanted;
+                hit = mv_memo_replay(out, &memo);
+                rc = hit < 0 ? hit : 0;
+                continue;
+            }
+        }
+        tool_run before = run;
         memset(top, 0, sizeof(*top));
         top->run = &run;
         top->text = whole.ptr;
@@ -1160,6 +1187,17 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         rc = pd_scan_ex(run.sc, whole.ptr, whole.len, visit, top);
         if (rc == 0)
             rc = labelled_lines(top);
+        /* Kept only when no cap was hit: then the work did not depend on
+         * what earlier fields used, and a replay stopped by the signal
+         * cap cannot leave out a cap record. */
+        if (rc == 0 && !run.cap_candidates && !run.cap_bytes && !run.cap_depth) {
+            memset(&use, 0, sizeof(use));
+            use.decodes = run.decodes - before.decodes;
+            use.candidates = run.candidates - before.candidates;
+            use.bytes = run.bytes - before.bytes;
+            use.bytes_wanted = run.bytes_wanted - before.bytes_wanted;
+            mv_memo_keep(out, &memo, &use, sizeof(use));
+        }
     }
     if (run.cap_candidates)
         mv_emit_cap(out, "payload_candidates", MAX_CANDIDATES, run.candidates);

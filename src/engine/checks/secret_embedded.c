@@ -157,6 +157,23 @@ static void fini(const mv_allocator *a, void *engine_state) {
     mv_secrets_free(engine_state);
 }
 
+/* What one field's scan adds to the scanner's statistics (kept with the
+ * field's signals in the per-field memo). */
+typedef struct field_stats {
+    uint64_t limit_hits, cand_overflow, match_overflow;
+} field_stats;
+
+static void merge_stats(mv_secrets_stats *st, const field_stats *fs) {
+    st->limit_hits += fs->limit_hits;
+    if (fs->cand_overflow > st->cand_overflow)
+        st->cand_overflow = fs->cand_overflow;
+    if (fs->match_overflow > st->match_overflow)
+        st->match_overflow = fs->match_overflow;
+}
+
+/* Longest property name kept in a memo key (longer ones are scanned). */
+#define SALT_PROP_MAX 128u
+
 /* Shortest text any matcher can report (a 12-byte keyword value). */
 #define MIN_FIELD_BYTES 12u
 
@@ -178,9 +195,43 @@ static int inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *o
             flags |= MV_SECRETS_SECRET_FIELD;
         if (prop.len > 0 && card_name(prop))
             flags |= MV_SECRETS_CARD_FIELD;
+        /* The field's matches depend on its text, the flags and the
+         * property name only: a repeat replays them (mv_memo_find). */
+        mv_memo memo;
+        char salt[1 + SALT_PROP_MAX];
+        field_stats fs;
+        memset(&memo, 0, sizeof(memo));
+        if (prop.len <= SALT_PROP_MAX) {
+            salt[0] = (char)flags;
+            if (prop.len > 0)
+                memcpy(salt + 1, prop.ptr, prop.len);
+            int hit = mv_memo_find(out, i, 0, (mv_str){salt, 1 + prop.len}, &memo);
+            if (hit != 0) {
+                if (memo.len == sizeof(fs)) {
+                    memcpy(&fs, memo.data, sizeof(fs));
+                    merge_stats(&sc.stats, &fs);
+                }
+                if (hit < 0) {
+                    rc = hit;
+                    goto done;
+                }
+                continue;
+            }
+        }
+        /* This field's own overflow figures, for the memo. */
+        mv_secrets_stats before = sc.stats;
+        sc.stats.cand_overflow = 0;
+        sc.stats.match_overflow = 0;
         size_t n = 0;
         rc = mv_secrets_scan(&sc, f->text.ptr, f->text.len, flags, prop, found,
                              MV_SECRETS_MAX_MATCHES, &n);
+        fs.limit_hits = sc.stats.limit_hits - before.limit_hits;
+        fs.cand_overflow = sc.stats.cand_overflow;
+        fs.match_overflow = sc.stats.match_overflow;
+        sc.stats.limit_hits = before.limit_hits;
+        sc.stats.cand_overflow = before.cand_overflow;
+        sc.stats.match_overflow = before.match_overflow;
+        merge_stats(&sc.stats, &fs);
         if (rc != MV_OK)
             goto done;
         for (size_t k = 0; k < n; k++) {
@@ -205,6 +256,7 @@ static int inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *o
             if (rc != MV_OK)
                 goto done;
         }
+        mv_memo_keep(out, &memo, &fs, sizeof(fs));
     }
 done:
     /* Truncated work is recorded even when the signal cap stopped us. */

@@ -1833,6 +1833,59 @@ static bool is_ids_kind(mv_field_kind k) {
     return k == MV_FIELD_NAME || k == MV_FIELD_PROPERTY_NAME;
 }
 
+/* analyse_field through the per-field memo: a field's hits depend on its
+ * text, its kind and, in a documented sample, the code points the tool
+ * documents (the salt). The kept bytes are the hard classes the field
+ * added and its hits; a field that dropped hits is not kept, and a replay
+ * that would overflow the hit array is computed instead. */
+static int analyse_field_memo(const mv_inspect_ctx *ctx, mv_emitter *out, const mv_field *fl,
+                              uint32_t i, bool ids, bool strict, tool_acc *acc) {
+    int32_t salt[1 + UH_DOC_CPS];
+    uint32_t n_salt = 1;
+    salt[0] = acc->sample_field ? 1 : 0;
+    for (uint32_t k = 0; acc->sample_field && k < acc->n_doc; k++)
+        salt[n_salt++] = acc->doc_cps[k];
+    mv_memo memo;
+    int hit_rc =
+        mv_memo_peek(out, i, 0, (mv_str){(const char *)salt, n_salt * sizeof(int32_t)}, &memo);
+    if (hit_rc == 1 && memo.len >= sizeof(uint32_t) &&
+        (memo.len - sizeof(uint32_t)) % sizeof(hit) == 0 &&
+        acc->n_hits + (memo.len - sizeof(uint32_t)) / sizeof(hit) <= UH_HITS_MAX) {
+        size_t n = (memo.len - sizeof(uint32_t)) / sizeof(hit);
+        uint32_t mask;
+        memcpy(&mask, memo.data, sizeof(mask));
+        acc->hard_mask |= mask;
+        if (n > 0)
+            memcpy(&acc->hits[acc->n_hits], (const char *)memo.data + sizeof(mask),
+                   n * sizeof(hit));
+        for (size_t k = 0; k < n; k++)
+            acc->hits[acc->n_hits + k].field = i;
+        acc->n_hits += (uint32_t)n;
+        int rc = mv_memo_replay(out, &memo);
+        return rc < 0 ? rc : MV_OK;
+    }
+    /* Per-field temporaries are released before the next field. */
+    mv_arena_mark mark = mv_arena_save(ctx->scratch);
+    uint32_t n0 = acc->n_hits, mask0 = acc->hard_mask, dropped0 = acc->dropped;
+    acc->hard_mask = 0;
+    int rc = analyse_field(ctx->scratch, fl, i, ids, strict, acc);
+    uint32_t mask = acc->hard_mask;
+    acc->hard_mask |= mask0;
+    if (rc == MV_OK && memo.active && acc->dropped == dropped0) {
+        size_t n = acc->n_hits - n0;
+        size_t bytes = sizeof(mask) + n * sizeof(hit);
+        char *keep = mv_arena_alloc(ctx->scratch, bytes);
+        if (keep != NULL) {
+            memcpy(keep, &mask, sizeof(mask));
+            if (n > 0)
+                memcpy(keep + sizeof(mask), &acc->hits[n0], n * sizeof(hit));
+            mv_memo_keep(out, &memo, keep, bytes);
+        }
+    }
+    mv_arena_rewind(ctx->scratch, mark);
+    return rc;
+}
+
 static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     int rc = MV_OK;
     tool_acc acc;
@@ -1865,12 +1918,9 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
                 goto done;
             }
         }
-        /* Per-field temporaries are released before the next field. */
-        mv_arena_mark mark = mv_arena_save(ctx->scratch);
         acc.sample_field =
             fl->kind == MV_FIELD_SCHEMA_VALUE && acc.n_doc > 0 && is_examples_field(fl);
-        rc = analyse_field(ctx->scratch, fl, i, ids, strict, &acc);
-        mv_arena_rewind(ctx->scratch, mark);
+        rc = analyse_field_memo(ctx, out, fl, i, ids, strict, &acc);
         if (rc != MV_OK)
             goto done;
     }

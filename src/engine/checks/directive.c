@@ -2245,10 +2245,13 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
         size_t p0 = token_before(f->text, ss, a->start, &pl);
         /* "it is expected that the conversation is relayed to ...": a
          * passive under a mood earlier in the sentence */
+        /* round 10: "... only correct once every invoice has been
+         * voided": the perfect passive under a condition of correctness */
         if (p0 != SIZE_MAX &&
             ((pl == 2 &&
               (memcmp(f->text + p0, "is", 2) == 0 || memcmp(f->text + p0, "be", 2) == 0)) ||
-             (pl == 3 && memcmp(f->text + p0, "are", 3) == 0)) &&
+             (pl == 3 && memcmp(f->text + p0, "are", 3) == 0) ||
+             (pl == 4 && memcmp(f->text + p0, "been", 4) == 0)) &&
             role_in(f, MV_DR_ROLE_MOOD, ss, p0) != SIZE_MAX) {
             return true;
         }
@@ -3110,6 +3113,107 @@ static bool tell_secrecy(const fctx *f, const dmatch *a, size_t ss, size_t se) {
            tok_is(f->text + t, tl, user, sizeof(user) / sizeof(user[0]));
 }
 
+/* Round 10: moods that address a destroy act only weakly: a consequence
+ * of the call stated as fact ("calling this also clears ...", "internally
+ * the peek flushes ..."), a definition ("up to date means every ... has
+ * been deleted"), a condition of correctness ("only correct once ...") or
+ * of keeping something tidy. An honest tool states its own side effects
+ * and conditions the same way ("files missing from the source are deleted"
+ * in a sync tool), so these count only in a tool whose job is reading, or
+ * when the object is not the tool's own (find_orders). The first raw word
+ * of the mood term tells its kind. */
+static bool ci_contains(const char *s, size_t n, const char *w);
+
+static bool weak_mood_at(const fctx *f, const dmatch *m) {
+    static const char *const first[] = {
+        "calling",   "running",    "using",      "invoking",  "executing", "each",
+        "every",     "any",        "a",          "this",      "the",       "it",
+        "internally", "under",     "as",         "in",        "along",     "behind",
+        "at",        "additionally", "on",       "with",      "means",     "meaning",
+        "is",        "are",        "will",       "becomes",   "become",    "only",
+        "correct",   "accurate",   "valid",      "reliable",  "complete",  "consistent",
+        "compliant", "implies",    "entails",    "counts",    "refers",    "keep",
+        "kept",      "keeping",    "stay",       "staying",   "remains",   "remain",
+        "exporting", "reading",    "listing",    "searching", "syncing",   "viewing",
+        "opening",   "checking",   "previewing", "peeking",   "fetching",  "loading",
+        "counting",  "summarizing", "summarising", "archiving", "requires", "require",
+        "needs",     "need",       "expects",    "expect",    "assumes",   "assume",
+        "presupposes", "demands",  "relies",    "also",      "automatically", "silently",
+        "quietly",   "implicitly", "now",      "then",      "simultaneously"};
+    const char *s = f->raw.ptr;
+    size_t rs = f->roff[m->start];
+    size_t e = rs;
+    while (e < f->raw.len && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z'))) {
+        e++;
+    }
+    static const char *const model[] = {"assistant", "agent", "model", "you", "caller",
+                                        "planner",   "orchestrator", "llm", "copilot", "bot"};
+    size_t re = f->roff[m->end];
+    bool listed = false;
+    for (size_t k = 0; k < sizeof(first) / sizeof(first[0]) && !listed; k++) {
+        listed = strlen(first[k]) == e - rs && ci_at(s, e, rs, first[k]);
+    }
+    /* "the assistant deletes ..." is the model's habit, a plain order */
+    for (size_t k = 0; listed && k < sizeof(model) / sizeof(model[0]); k++) {
+        listed = !ci_contains(s + rs, re - rs, model[k]);
+    }
+    return listed;
+}
+
+/* Is the destroy act at a addressed only by weak moods (above)? A strong
+ * mood in its sentence, a bare imperative or a header naming the model
+ * makes it a plain order. */
+static bool weakly_addressed(const fctx *f, const dmatch *a, size_t ss) {
+    bool weak = false;
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start < ss || m->start >= a->end || m == a ||
+            !(f->R->terms[m->term].roles & MV_DR_ROLE_MOOD)) {
+            continue;
+        }
+        if (!weak_mood_at(f, m)) {
+            return false;
+        }
+        weak = true;
+    }
+    if (!weak) {
+        return false;
+    }
+    return !((unsigned char)f->text[a->start] < 0x80 && !in_code_span(f, a->start) &&
+             imperative_at(f, a->start)) &&
+           !under_addressee(f, a->start);
+}
+
+/* Is the tool's job reading: its name's first word a verb of looking
+ * (get_invoice, list_users, search_notes, tail_logs, peek_queue)? */
+static bool read_job(const mv_tool *tool) {
+    static const char *const verbs[] = {
+        "get",      "list",    "read",     "show",    "view",     "search",  "find",
+        "lookup",   "look",    "fetch",    "query",   "count",    "check",   "describe",
+        "peek",     "preview", "inspect",  "status",  "report",   "summarize", "summarise",
+        "summary",  "stats",   "tail",     "browse",  "explain",  "validate", "verify",
+        "export",   "track",   "estimate", "calculate", "render", "print",   "download",
+        "monitor",  "watch",   "analyze",  "analyse", "compare",  "diff",    "info",
+        "details",  "display", "retrieve", "load",    "open",     "scan",    "audit",
+        "measure",  "ping",    "test",     "lint",    "inventory", "describe", "stat"};
+    const char *s = tool->name.ptr;
+    size_t n = tool->name.len;
+    size_t e = 0;
+    if (n == 0) {
+        return false;
+    }
+    e = 1;
+    while (e < n && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= '0' && s[e] <= '9'))) {
+        e++; /* first word: up to a separator or a camelCase capital */
+    }
+    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+        if (strlen(verbs[k]) == e && ci_at(s, e, 0, verbs[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Round 5: the job's objects. A tool whose job destroys something
  * (reset_quota "Resets rate-limit quotas") may destroy that, not another
  * object class ("revoke every API key ... delete all service accounts").
@@ -3325,9 +3429,11 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0;
                 bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
                                !object_in_job(f, a->end, se, false);
-                if (disarm ? !object_in_job(f, a->start, a->end,
-                                            (unsigned char)f->text[a->start] < 0x80)
-                           : (*destroys == 0 || foreign)) {
+                bool weak = !disarm && weakly_addressed(f, a, ss);
+                if (weak ? *destroys == 0 && (foreign || read_job(f->tool))
+                   : disarm ? !object_in_job(f, a->start, a->end,
+                                             (unsigned char)f->text[a->start] < 0x80)
+                            : (*destroys == 0 || foreign)) {
                     order_found(f, &orders[ORDER_DESTROY], 0.75, a->start,
                                 sc != SIZE_MAX ? f->m[sc].end : a->end);
                 }

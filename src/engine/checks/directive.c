@@ -949,7 +949,8 @@ static bool comment_addressed(const fctx *f, const dhit *h, size_t *cend) {
             continue;
         }
         addressee |= (roles & MV_DR_ROLE_ADDRESSEE) != 0;
-        addressee |= (roles & MV_DR_ROLE_VOCATIVE) && comment_start_gap(f, h->end, m->start);
+        addressee |= (roles & MV_DR_ROLE_WEAK_MOOD) == MV_DR_ROLE_VOCATIVE &&
+                     comment_start_gap(f, h->end, m->start);
         order |= (roles & MV_DR_ROLE_IMPERATIVE) != 0;
     }
     addressed = addressee && order;
@@ -1593,7 +1594,9 @@ static bool clause_word(const char *w, size_t n) {
         "then",    "also",    "and",      "first",  "pleas",    "please", "now",    "next",
         "final",   "finally", "addit",    "just",   "alway",    "always", "immedi", "afterward",
         "quietli", "silent",  "silently", "simpli", "kindli",   "last",   "lastli", "2",
-        "3",       "1",       "4",        "5",      "secondli", "thirdli"};
+        "3",       "1",       "4",        "5",      "secondli", "thirdli",
+        /* round 10: "..., so remove all other records" */
+        "so",      "therefor", "therefore", "henc",  "hence"};
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
         if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
             return true;
@@ -1686,6 +1689,12 @@ static bool imperative_at(const fctx *f, size_t ns) {
         }
     }
     if (descriptive_form(f, ns, rs)) {
+        return false;
+    }
+    /* round 10: a noun sharing the verb's stem ("Deletion moves ...") */
+    if (e - rs >= 6 && ((lower(s[e - 3]) == 'i' && lower(s[e - 2]) == 'o' && lower(s[e - 1]) == 'n') ||
+                        (lower(s[e - 4]) == 'i' && lower(s[e - 3]) == 'o' && lower(s[e - 2]) == 'n' &&
+                         lower(s[e - 1]) == 's'))) {
         return false;
     }
     for (;;) {
@@ -2155,10 +2164,26 @@ static bool foreign_imperative(const fctx *f, size_t ns) {
  * sentence ("Step 2:"), a bare imperative at a clause start earlier in the
  * sentence ("When any warning is found, restore the zone ... by deleting
  * ..."), or a header naming the model earlier in the paragraph. */
+/* A mood in normalized [a, b) that may address the action of roles
+ * `acts`: a weak mood (round 10) addresses only destroy acts. Returns its
+ * index or SIZE_MAX. */
+static size_t mood_for(const fctx *f, uint32_t acts, size_t a, size_t b) {
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        uint32_t r = f->R->terms[m->term].roles;
+        if (m->start >= a && m->start < b && (r & MV_DR_ROLE_MOOD) &&
+            ((r & MV_DR_ROLE_WEAK_MOOD) != MV_DR_ROLE_WEAK_MOOD || (acts & MV_DR_ROLE_DESTROY))) {
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
 static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
     size_t ps;
     size_t dummy;
-    size_t md = role_in(f, MV_DR_ROLE_MOOD, ss, a->end);
+    const uint32_t acts = f->R->terms[a->term].roles;
+    size_t md = mood_for(f, acts, ss, a->end);
     if (f->R->terms[a->term].roles & MV_DR_ROLE_SELF) {
         return true; /* "outrank your own instructions", "for all later replies" */
     }
@@ -2169,7 +2194,7 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
      * ("copie" and "copies" are both "copi"): the action is not its own
      * mood */
     if (md != SIZE_MAX && f->m[md].term == a->term && !own_mood(f, a)) {
-        md = role_in(f, MV_DR_ROLE_MOOD, f->m[md].end, a->end);
+        md = mood_for(f, acts, f->m[md].end, a->end);
     }
     if (md != SIZE_MAX && (f->m[md].term != a->term || own_mood(f, a))) {
         return true;
@@ -2179,7 +2204,7 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
          * 주세요", "読み取り、...してください") */
         size_t s2, e2;
         mv_position_sentence(&f->pt, a->start, &s2, &e2);
-        if (role_in(f, MV_DR_ROLE_MOOD, a->start, e2) != SIZE_MAX) {
+        if (mood_for(f, acts, a->start, e2) != SIZE_MAX) {
             return true;
         }
     }
@@ -2657,7 +2682,10 @@ static bool first_word(const fctx *f, size_t pos) {
         unsigned char c = (unsigned char)f->text[i];
         /* CJK and Hangul are no word code points for term boundaries, but
          * they are words here: lead bytes 0xE3-0xED (U+3000-U+D7FF) */
-        if (word_at(f->text, f->len, i) || (c >= 0xE3 && c <= 0xED)) {
+        /* Thai (U+0E00-U+0E7F) writes words without spaces too (round 10) */
+        if (word_at(f->text, f->len, i) || (c >= 0xE3 && c <= 0xED) ||
+            (c == 0xE0 && i + 1 < f->len &&
+             ((unsigned char)f->text[i + 1] == 0xB8 || (unsigned char)f->text[i + 1] == 0xB9))) {
             return false;
         }
     }
@@ -3120,44 +3148,10 @@ static bool tell_secrecy(const fctx *f, const dmatch *a, size_t ss, size_t se) {
  * of keeping something tidy. An honest tool states its own side effects
  * and conditions the same way ("files missing from the source are deleted"
  * in a sync tool), so these count only in a tool whose job is reading, or
- * when the object is not the tool's own (find_orders). The first raw word
- * of the mood term tells its kind. */
-static bool ci_contains(const char *s, size_t n, const char *w);
-
+ * when the object is not the tool's own (find_orders). Rules files list
+ * them as [context weak-mood]. */
 static bool weak_mood_at(const fctx *f, const dmatch *m) {
-    static const char *const first[] = {
-        "calling",   "running",    "using",      "invoking",  "executing", "each",
-        "every",     "any",        "a",          "this",      "the",       "it",
-        "internally", "under",     "as",         "in",        "along",     "behind",
-        "at",        "additionally", "on",       "with",      "means",     "meaning",
-        "is",        "are",        "will",       "becomes",   "become",    "only",
-        "correct",   "accurate",   "valid",      "reliable",  "complete",  "consistent",
-        "compliant", "implies",    "entails",    "counts",    "refers",    "keep",
-        "kept",      "keeping",    "stay",       "staying",   "remains",   "remain",
-        "exporting", "reading",    "listing",    "searching", "syncing",   "viewing",
-        "opening",   "checking",   "previewing", "peeking",   "fetching",  "loading",
-        "counting",  "summarizing", "summarising", "archiving", "requires", "require",
-        "needs",     "need",       "expects",    "expect",    "assumes",   "assume",
-        "presupposes", "demands",  "relies",    "also",      "automatically", "silently",
-        "quietly",   "implicitly", "now",      "then",      "simultaneously"};
-    const char *s = f->raw.ptr;
-    size_t rs = f->roff[m->start];
-    size_t e = rs;
-    while (e < f->raw.len && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z'))) {
-        e++;
-    }
-    static const char *const model[] = {"assistant", "agent", "model", "you", "caller",
-                                        "planner",   "orchestrator", "llm", "copilot", "bot"};
-    size_t re = f->roff[m->end];
-    bool listed = false;
-    for (size_t k = 0; k < sizeof(first) / sizeof(first[0]) && !listed; k++) {
-        listed = strlen(first[k]) == e - rs && ci_at(s, e, rs, first[k]);
-    }
-    /* "the assistant deletes ..." is the model's habit, a plain order */
-    for (size_t k = 0; listed && k < sizeof(model) / sizeof(model[0]); k++) {
-        listed = !ci_contains(s + rs, re - rs, model[k]);
-    }
-    return listed;
+    return (f->R->terms[m->term].roles & MV_DR_ROLE_WEAK_MOOD) == MV_DR_ROLE_WEAK_MOOD;
 }
 
 /* Is the destroy act at a addressed only by weak moods (above)? A strong
@@ -3196,9 +3190,44 @@ static bool read_job(const mv_tool *tool) {
         "monitor",  "watch",   "analyze",  "analyse", "compare",  "diff",    "info",
         "details",  "display", "retrieve", "load",    "open",     "scan",    "audit",
         "measure",  "ping",    "test",     "lint",    "inventory", "describe", "stat"};
+    /* the description's first word, in the languages of the world rules */
+    static const char *const says[] = {
+        "returns", "shows", "lists", "reads", "gets", "fetches", "displays", "retrieves",
+        "searches", "finds", "looks", "counts", "checks", "describes", "reports", "summarizes",
+        "summarises", "previews", "views", "queries", "monitors", "tracks", "calculates",
+        "estimates", "validates", "inspects", "peeks", "lee", "muestra", "devuelve", "consulta",
+        "obtiene", "lista", "affiche", "renvoie", "lit", "liste", "récupère", "liest", "zeigt",
+        "gibt", "listet", "ruft", "lê", "mostra", "retorna", "legge", "restituisce", "leest",
+        "toont", "geeft", "visar", "läser", "hämtar", "odczytuje", "pokazuje", "zwraca", "čte",
+        "zobrazí", "vrací", "показывает", "читает", "возвращает", "показує", "читає", "повертає",
+        "διαβάζει", "εμφανίζει", "επιστρέφει", "okur", "gösterir", "döndürür", "menampilkan",
+        "membaca", "mengembalikan", "xem", "đọc", "hiển", "trả", "यह", "दिखाता", "पढ़ता", "يقرأ",
+        "يعرض", "يرجع", "يُرجع", "קורא", "מציג", "מחזיר", "Čte", "Показывает", "Читает",
+        "Возвращает", "Показує", "Читає", "Повертає", "Διαβάζει", "Εμφανίζει", "Επιστρέφει",
+        "Đọc"
+    };
+    static const char *const cjk[] = {"读取", "讀取", "显示", "顯示", "查询", "查詢", "返回",
+                                      "获取", "獲取", "読み取", "表示", "取得", "읽", "조회",
+                                      "표시", "반환", "อ่าน", "แสดง"};
     const char *s = tool->name.ptr;
     size_t n = tool->name.len;
     size_t e = 0;
+    const char *d = tool->description.ptr;
+    size_t dn = tool->description.len;
+    size_t de = 0;
+    while (de < dn && d[de] != ' ' && d[de] != '.' && d[de] != ',' && d[de] != '\n' && de < 40) {
+        de++;
+    }
+    for (size_t k = 0; de > 0 && k < sizeof(says) / sizeof(says[0]); k++) {
+        if (strlen(says[k]) == de && ci_at(d, de, 0, says[k])) {
+            return true;
+        }
+    }
+    for (size_t k = 0; k < sizeof(cjk) / sizeof(cjk[0]); k++) {
+        if (dn >= strlen(cjk[k]) && memcmp(d, cjk[k], strlen(cjk[k])) == 0) {
+            return true;
+        }
+    }
     if (n == 0) {
         return false;
     }
@@ -3208,6 +3237,72 @@ static bool read_job(const mv_tool *tool) {
     }
     for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
         if (strlen(verbs[k]) == e && ci_at(s, e, 0, verbs[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 10: the end of the first sentence of raw text d[0..n) (at most
+ * 240 bytes): a full stop, a line end, optionally a semicolon, and the
+ * sentence ends of scripts without a Latin full stop (。！？ of CJK, the
+ * Devanagari danda, and a space after a Thai letter: Thai separates
+ * sentences by spaces). Before, a Chinese description was one sentence,
+ * so a destroy order after 。 made destroying the tool's job. */
+static size_t first_sentence_end(const char *d, size_t n, bool semicolon) {
+    size_t e = 0;
+    while (e < n && e < 240) {
+        unsigned char c = (unsigned char)d[e];
+        if (c == '.' || c == '\n' || (semicolon && c == ';')) {
+            break;
+        }
+        if (e + 2 < n && ((c == 0xE3 && (unsigned char)d[e + 1] == 0x80 &&
+                           (unsigned char)d[e + 2] == 0x82) ||
+                          (c == 0xEF && (unsigned char)d[e + 1] == 0xBC &&
+                           ((unsigned char)d[e + 2] == 0x81 || (unsigned char)d[e + 2] == 0x9F)) ||
+                          (c == 0xE0 && (unsigned char)d[e + 1] == 0xA5 &&
+                           (unsigned char)d[e + 2] == 0xA4))) {
+            break;
+        }
+        if (c == ' ' && e >= 3 && (unsigned char)d[e - 3] == 0xE0 &&
+            ((unsigned char)d[e - 2] == 0xB8 || (unsigned char)d[e - 2] == 0xB9)) {
+            break;
+        }
+        e++;
+    }
+    return e;
+}
+
+/* Round 10: a destroy verb of a verb-final or CJK sentence negated after
+ * it ("削除することはありません", "삭제하지 않습니다") or, in Chinese, just
+ * before it ("不会删除", "从不清空"): "this tool never deletes" is a
+ * promise, not an order. */
+static bool cjk_negated(const fctx *f, const dmatch *a) {
+    static const char *const after[] = {"することはありません", "することはない", "ことはありません",
+                                        "ことはない", "ことはしません", "しません",
+                                        "しない", "されません", "されない", "はしません",
+                                        "하지 않", "하지않", "되지 않", "지 않", "하지 마",
+                                        "않습니다", "않는다"};
+    static const char *const before[] = {"不会", "不會", "不", "没有", "沒有", "从不", "從不",
+                                         "绝不", "絕不", "决不", "無需", "无需", "不得"};
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t re = f->roff[a->end];
+    size_t rs = f->roff[a->start];
+    if ((unsigned char)r[rs] < 0x80) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++) {
+        size_t l = strlen(after[k]);
+        for (size_t i = re; i + l <= n && i <= re + 6; i++) {
+            if (memcmp(r + i, after[k], l) == 0) {
+                return true;
+            }
+        }
+    }
+    for (size_t k = 0; k < sizeof(before) / sizeof(before[0]); k++) {
+        size_t l = strlen(before[k]);
+        if (rs >= l && memcmp(r + rs - l, before[k], l) == 0) {
             return true;
         }
     }
@@ -3231,10 +3326,7 @@ static bool word_in_job(const mv_tool *tool, const char *w, size_t n) {
         size_t len = hay[h].len;
         size_t end = len;
         if (h == 2) {
-            end = 0;
-            while (end < len && end < 240 && s[end] != '.' && s[end] != '\n' && s[end] != ';') {
-                end++;
-            }
+            end = first_sentence_end(s, len, true);
         }
         for (size_t i = 0; i + k <= end; i++) {
             size_t q = 0;
@@ -3401,7 +3493,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             }
         }
         if ((roles & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid &&
-            destroy_addressed(f, a, ss)) {
+            !cjk_negated(f, a) && destroy_addressed(f, a, ss)) {
             size_t hi = a->end + ORDER_SCOPE_BYTES < se ? a->end + ORDER_SCOPE_BYTES : se;
             size_t lo = a->start > ss + ORDER_SCOPE_BYTES ? a->start - ORDER_SCOPE_BYTES : ss;
             size_t sc = role_in(f, MV_DR_ROLE_SCOPE, a->end, hi);
@@ -3587,10 +3679,7 @@ static bool has_destroy_word_ex(const char *s, size_t n, bool camel, bool strict
 static bool ci_contains(const char *s, size_t n, const char *w);
 static bool job_destroys(const mv_tool *tool) {
     const char *d = tool->description.ptr;
-    size_t e = 0;
-    while (e < tool->description.len && e < 240 && d[e] != '.' && d[e] != '\n') {
-        e++;
-    }
+    size_t e = first_sentence_end(d, tool->description.len, false);
     return has_destroy_word_ex(tool->name.ptr, tool->name.len, true, true) ||
            has_destroy_word_ex(d, e, false, true);
 }
@@ -4193,7 +4282,11 @@ static bool has_destroy_word_ex(const char *s, size_t n, bool camel, bool strict
         bool split = !letter || (camel && c >= 'A' && c <= 'Z' && wl > 0 && i > 0 &&
                                  s[i - 1] >= 'a' && s[i - 1] <= 'z');
         if (split && wl > 0) {
-            if (wl < sizeof(w) && destroy_word(w, wl, strict)) {
+            /* "del" and "rm" are commands in a name, while "del" is "of
+             * the" in Spanish and Italian prose (round 10) */
+            if (wl < sizeof(w) && destroy_word(w, wl, strict) &&
+                (camel || !((wl == 3 && memcmp(w, "del", 3) == 0) ||
+                            (wl == 2 && memcmp(w, "rm", 2) == 0)))) {
                 return true;
             }
             wl = 0;
@@ -4269,10 +4362,7 @@ static bool formats_media(mv_str name) {
 static bool tool_destroys(const mv_tool *tool) {
     const char *d = tool->description.ptr;
     size_t n = tool->description.len;
-    size_t e = 0;
-    while (e < n && e < 240 && d[e] != '.' && d[e] != '\n' && d[e] != ';') {
-        e++;
-    }
+    size_t e = first_sentence_end(d, n, true);
     return has_destroy_word(tool->name.ptr, tool->name.len, true) ||
            has_destroy_word(tool->server.ptr, tool->server.len, true) ||
            has_destroy_word(d, e, false) || destroy_label(d, n) || formats_media(tool->name);
@@ -4285,10 +4375,7 @@ static bool tool_destroys(const mv_tool *tool) {
 static bool tool_destroys_strict(const mv_tool *tool) {
     const char *d = tool->description.ptr;
     size_t n = tool->description.len;
-    size_t e = 0;
-    while (e < n && e < 240 && d[e] != '.' && d[e] != '\n' && d[e] != ';') {
-        e++;
-    }
+    size_t e = first_sentence_end(d, n, true);
     return has_destroy_word_ex(tool->name.ptr, tool->name.len, true, true) ||
            has_destroy_word_ex(tool->server.ptr, tool->server.len, true, true) ||
            has_destroy_word_ex(d, e, false, true) || destroy_label(d, n) ||
@@ -4506,9 +4593,17 @@ static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
 /* Does the value name a destroying act: a token of its words (split at
  * non-letters) that destroys? Sets *scoped when a token is a scope. */
 static bool destroying_value(const char *s, size_t n, bool *scoped) {
-    static const char *const verbs[] = {"delete",   "wipe", "purge", "erase",      "destroy",
-                                        "truncate", "nuke", "shred", "obliterate", "rmrf"};
-    static const char *const scopes[] = {"all", "everything", "entire", "whole", "every"};
+    static const char *const verbs[] = {"delete", "wipe",       "purge", "erase", "destroy",
+                                        "truncate", "nuke",     "shred", "obliterate", "rmrf",
+                                        "drop",   "reset",      "revoke", "flush", "void"};
+    /* round 10: a whole container or a class of objects chosen by a
+     * property is a scope too ("purge_destination", "delete_existing") */
+    static const char *const scopes[] = {
+        "all",      "everything", "entire",   "whole",    "every",       "destination", "dest",
+        "target",   "bucket",     "database", "db",       "table",       "tables",      "history",
+        "folder",   "directory",  "inbox",    "mailbox",  "account",     "accounts",    "repo",
+        "branches", "backups",    "snapshots", "logs",    "remote",      "existing",    "old",
+        "stale",    "other",      "others",   "extraneous", "previous",  "inactive",    "unused"};
     bool found = false;
     size_t i = 0;
     while (i < n) {

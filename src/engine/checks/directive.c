@@ -3309,6 +3309,26 @@ static bool cjk_negated(const fctx *f, const dmatch *a) {
     return false;
 }
 
+/* Round 10: a mass SQL statement (DROP TABLE, TRUNCATE TABLE, DELETE
+ * FROM) is its own scope only when written as a statement: in capitals or
+ * in a code span. "Drop tables (e.g. ...)" lists what a migration tool
+ * can do. Other destroy terms pass. */
+static bool statement_written(const fctx *f, const dmatch *a) {
+    static const char *const sql[] = {"drop table", "truncate table", "delete from",
+                                      "drop collection", "drop index"};
+    const char *r = f->raw.ptr;
+    size_t rs = f->roff[a->start];
+    size_t n = f->raw.len;
+    for (size_t k = 0; k < sizeof(sql) / sizeof(sql[0]); k++) {
+        if (ci_at(r, n, rs, sql[k])) {
+            return in_code_span(f, a->start) ||
+                   (rs + 4 <= n && r[rs] >= 'A' && r[rs] <= 'Z' && r[rs + 1] >= 'A' &&
+                    r[rs + 1] <= 'Z' && r[rs + 2] >= 'A' && r[rs + 2] <= 'Z');
+        }
+    }
+    return true;
+}
+
 /* Round 5: the job's objects. A tool whose job destroys something
  * (reset_quota "Resets rate-limit quotas") may destroy that, not another
  * object class ("revoke every API key ... delete all service accounts").
@@ -3493,7 +3513,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             }
         }
         if ((roles & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid &&
-            !cjk_negated(f, a) && destroy_addressed(f, a, ss)) {
+            !cjk_negated(f, a) && statement_written(f, a) && destroy_addressed(f, a, ss)) {
             size_t hi = a->end + ORDER_SCOPE_BYTES < se ? a->end + ORDER_SCOPE_BYTES : se;
             size_t lo = a->start > ss + ORDER_SCOPE_BYTES ? a->start - ORDER_SCOPE_BYTES : ss;
             size_t sc = role_in(f, MV_DR_ROLE_SCOPE, a->end, hi);
@@ -3521,7 +3541,9 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0;
                 bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
                                !object_in_job(f, a->end, se, false);
-                bool weak = !disarm && weakly_addressed(f, a, ss);
+                /* a broad command in a code span ("`git push --force
+                 * origin HEAD:main`") is never an honest side effect */
+                bool weak = !disarm && weakly_addressed(f, a, ss) && !code_broad(f, ss, se);
                 if (weak ? *destroys == 0 && (foreign || read_job(f->tool))
                    : disarm ? !object_in_job(f, a->start, a->end,
                                              (unsigned char)f->text[a->start] < 0x80)
@@ -4595,7 +4617,8 @@ static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
 static bool destroying_value(const char *s, size_t n, bool *scoped) {
     static const char *const verbs[] = {"delete", "wipe",       "purge", "erase", "destroy",
                                         "truncate", "nuke",     "shred", "obliterate", "rmrf",
-                                        "drop",   "reset",      "revoke", "flush", "void"};
+                                        "drop",   "reset",      "revoke", "flush", "void",
+                                        "liquidate", "close",   "cancel", "deactivate", "terminate"};
     /* round 10: a whole container or a class of objects chosen by a
      * property is a scope too ("purge_destination", "delete_existing") */
     static const char *const scopes[] = {
@@ -4603,7 +4626,10 @@ static bool destroying_value(const char *s, size_t n, bool *scoped) {
         "target",   "bucket",     "database", "db",       "table",       "tables",      "history",
         "folder",   "directory",  "inbox",    "mailbox",  "account",     "accounts",    "repo",
         "branches", "backups",    "snapshots", "logs",    "remote",      "existing",    "old",
-        "stale",    "other",      "others",   "extraneous", "previous",  "inactive",    "unused"};
+        "stale",    "other",      "others",   "extraneous", "previous",  "inactive",    "unused",
+        "untagged", "unlabeled",  "unmatched", "prior",   "older",       "sessions",    "transcripts",
+        "positions", "workspace", "orders",   "invoices", "users",       "keys",        "tokens",
+        "devices",  "versions",   "single"};
     bool found = false;
     size_t i = 0;
     while (i < n) {
@@ -4616,7 +4642,11 @@ static bool destroying_value(const char *s, size_t n, bool *scoped) {
             i++;
         }
         for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
-            found = found || (strlen(verbs[k]) == i - a && ci_at(s, i, a, verbs[k]));
+            bool v = strlen(verbs[k]) == i - a && ci_at(s, i, a, verbs[k]);
+            found = found || v;
+            /* "--delete" of a sync command removes whatever the source
+             * lacks: the flag is its own scope (round 10) */
+            *scoped = *scoped || (v && a >= 2 && s[a - 1] == '-' && s[a - 2] == '-');
         }
         for (size_t k = 0; k < sizeof(scopes) / sizeof(scopes[0]); k++) {
             *scoped = *scoped || (strlen(scopes[k]) == i - a && ci_at(s, i, a, scopes[k]));
@@ -4700,6 +4730,41 @@ static bool secret_contents_param(const mv_tool *tool, const mv_param *pm) {
     return false;
 }
 
+/* Round 10: a default whose act is named by its property ("purge":
+ * "all_sessions_and_transcripts") or written in CJK ("未該当を削除", "清空全部").
+ * The value must still be scoped: a property named after the act with
+ * its whole object as the default, or a CJK destroy verb beside a scope
+ * in the value or the property's description. */
+static bool named_destroy(const mv_tool *tool, const mv_field *fd, const char *s, size_t n,
+                          bool *scoped) {
+    static const char *const cjk_verbs[] = {"削除", "删除", "刪除", "清空", "삭제", "消去", "抹除"};
+    static const char *const cjk_scope[] = {"全", "所有", "모든", "未", "以外", "其他", "其余",
+                                            "旧", "古い", "전체", "나머지"};
+    bool verb = false;
+    bool wide = false;
+    const mv_param *pm = fd->param >= 0 && (uint32_t)fd->param < tool->n_params
+                             ? &tool->params[fd->param]
+                             : NULL;
+    if (pm != NULL && pm->name.len <= 64) {
+        bool nsc = false;
+        bool vsc = false;
+        (void)destroying_value(s, n, &vsc);
+        if (destroying_value(pm->name.ptr, pm->name.len, &nsc) && vsc) {
+            *scoped = true;
+            return true;
+        }
+    }
+    for (size_t k = 0; k < sizeof(cjk_verbs) / sizeof(cjk_verbs[0]) && !verb; k++) {
+        verb = ci_contains(s, n, cjk_verbs[k]);
+    }
+    for (size_t k = 0; verb && k < sizeof(cjk_scope) / sizeof(cjk_scope[0]) && !wide; k++) {
+        wide = ci_contains(s, n, cjk_scope[k]) ||
+               (pm != NULL && ci_contains(pm->description.ptr, pm->description.len, cjk_scope[k]));
+    }
+    *scoped = *scoped || (verb && wide);
+    return verb && wide;
+}
+
 static void schema_orders(const mv_tool *tool, best *orders) {
     int32_t destroy_field = -1;
     bool scoped = false;
@@ -4719,7 +4784,8 @@ static void schema_orders(const mv_tool *tool, best *orders) {
         }
         if (ends_with(fd->path, ".default")) {
             broad = broad || broad_target(s, n);
-            if (destroy_field < 0 && n <= 64 && destroying_value(s, n, &scoped)) {
+            if (destroy_field < 0 && n <= 64 &&
+                (destroying_value(s, n, &scoped) || named_destroy(tool, fd, s, n, &scoped))) {
                 destroy_field = (int32_t)fi;
             }
         }

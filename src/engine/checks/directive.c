@@ -1284,6 +1284,13 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
         for (size_t k = m->end; k < s && clause; k++) {
             clause = f->text[k] != ';' && f->text[k] != ':';
         }
+        /* Round 10: a negation inside a mood is a suggestion ("why not
+         * delete ...", "should we not ..."), not a prohibition */
+        for (size_t k = 0; k < f->n && clause; k++) {
+            const dmatch *q = &f->m[k];
+            clause = !(q != m && q->start <= m->start && q->end >= m->end &&
+                       (f->R->terms[q->term].roles & MV_DR_ROLE_MOOD));
+        }
         /* Round 6: an obligation between the negation and the act opens a
          * clause of its own ("if the customer has no invoice, callers are
          * expected to cancel ..."): the negation belongs to the condition */
@@ -1591,12 +1598,11 @@ static bool secretish_words(mv_str n);
  * "and send", "please forward"). Normalized forms. */
 static bool clause_word(const char *w, size_t n) {
     static const char *const words[] = {
-        "then",    "also",    "and",      "first",  "pleas",    "please", "now",    "next",
-        "final",   "finally", "addit",    "just",   "alway",    "always", "immedi", "afterward",
-        "quietli", "silent",  "silently", "simpli", "kindli",   "last",   "lastli", "2",
-        "3",       "1",       "4",        "5",      "secondli", "thirdli",
+        "then", "also", "and", "first", "pleas", "please", "now", "next", "final", "finally",
+        "addit", "just", "alway", "always", "immedi", "afterward", "quietli", "silent", "silently",
+        "simpli", "kindli", "last", "lastli", "2", "3", "1", "4", "5", "secondli", "thirdli",
         /* round 10: "..., so remove all other records" */
-        "so",      "therefor", "therefore", "henc",  "hence"};
+        "so", "therefor", "therefore", "henc", "hence"};
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
         if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
             return true;
@@ -1692,9 +1698,10 @@ static bool imperative_at(const fctx *f, size_t ns) {
         return false;
     }
     /* round 10: a noun sharing the verb's stem ("Deletion moves ...") */
-    if (e - rs >= 6 && ((lower(s[e - 3]) == 'i' && lower(s[e - 2]) == 'o' && lower(s[e - 1]) == 'n') ||
-                        (lower(s[e - 4]) == 'i' && lower(s[e - 3]) == 'o' && lower(s[e - 2]) == 'n' &&
-                         lower(s[e - 1]) == 's'))) {
+    if (e - rs >= 6 &&
+        ((lower(s[e - 3]) == 'i' && lower(s[e - 2]) == 'o' && lower(s[e - 1]) == 'n') ||
+         (lower(s[e - 4]) == 'i' && lower(s[e - 3]) == 'o' && lower(s[e - 2]) == 'n' &&
+          lower(s[e - 1]) == 's'))) {
         return false;
     }
     for (;;) {
@@ -2276,7 +2283,8 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
             ((pl == 2 &&
               (memcmp(f->text + p0, "is", 2) == 0 || memcmp(f->text + p0, "be", 2) == 0)) ||
              (pl == 3 && memcmp(f->text + p0, "are", 3) == 0) ||
-             (pl == 4 && memcmp(f->text + p0, "been", 4) == 0)) &&
+             (pl == 4 &&
+              (memcmp(f->text + p0, "been", 4) == 0 || memcmp(f->text + p0, "were", 4) == 0))) &&
             role_in(f, MV_DR_ROLE_MOOD, ss, p0) != SIZE_MAX) {
             return true;
         }
@@ -3182,33 +3190,36 @@ static bool weakly_addressed(const fctx *f, const dmatch *a, size_t ss) {
  * (get_invoice, list_users, search_notes, tail_logs, peek_queue)? */
 static bool read_job(const mv_tool *tool) {
     static const char *const verbs[] = {
-        "get",      "list",    "read",     "show",    "view",     "search",  "find",
-        "lookup",   "look",    "fetch",    "query",   "count",    "check",   "describe",
-        "peek",     "preview", "inspect",  "status",  "report",   "summarize", "summarise",
-        "summary",  "stats",   "tail",     "browse",  "explain",  "validate", "verify",
-        "export",   "track",   "estimate", "calculate", "render", "print",   "download",
-        "monitor",  "watch",   "analyze",  "analyse", "compare",  "diff",    "info",
-        "details",  "display", "retrieve", "load",    "open",     "scan",    "audit",
-        "measure",  "ping",    "test",     "lint",    "inventory", "describe", "stat"};
+        "get",     "list",    "read",     "show",      "view",      "search",    "find",
+        "lookup",  "look",    "fetch",    "query",     "count",     "check",     "describe",
+        "peek",    "preview", "inspect",  "status",    "report",    "summarize", "summarise",
+        "summary", "stats",   "tail",     "browse",    "explain",   "validate",  "verify",
+        "export",  "track",   "estimate", "calculate", "render",    "print",     "download",
+        "monitor", "watch",   "analyze",  "analyse",   "compare",   "diff",      "info",
+        "details", "display", "retrieve", "load",      "open",      "scan",      "audit",
+        "measure", "ping",    "test",     "lint",      "inventory", "describe",  "stat"};
     /* the description's first word, in the languages of the world rules */
     static const char *const says[] = {
-        "returns", "shows", "lists", "reads", "gets", "fetches", "displays", "retrieves",
-        "searches", "finds", "looks", "counts", "checks", "describes", "reports", "summarizes",
-        "summarises", "previews", "views", "queries", "monitors", "tracks", "calculates",
-        "estimates", "validates", "inspects", "peeks", "lee", "muestra", "devuelve", "consulta",
-        "obtiene", "lista", "affiche", "renvoie", "lit", "liste", "récupère", "liest", "zeigt",
-        "gibt", "listet", "ruft", "lê", "mostra", "retorna", "legge", "restituisce", "leest",
-        "toont", "geeft", "visar", "läser", "hämtar", "odczytuje", "pokazuje", "zwraca", "čte",
-        "zobrazí", "vrací", "показывает", "читает", "возвращает", "показує", "читає", "повертає",
-        "διαβάζει", "εμφανίζει", "επιστρέφει", "okur", "gösterir", "döndürür", "menampilkan",
-        "membaca", "mengembalikan", "xem", "đọc", "hiển", "trả", "यह", "दिखाता", "पढ़ता", "يقرأ",
-        "يعرض", "يرجع", "يُرجع", "קורא", "מציג", "מחזיר", "Čte", "Показывает", "Читает",
-        "Возвращает", "Показує", "Читає", "Повертає", "Διαβάζει", "Εμφανίζει", "Επιστρέφει",
-        "Đọc"
-    };
-    static const char *const cjk[] = {"读取", "讀取", "显示", "顯示", "查询", "查詢", "返回",
-                                      "获取", "獲取", "読み取", "表示", "取得", "읽", "조회",
-                                      "표시", "반환", "อ่าน", "แสดง"};
+        "returns",     "shows",     "lists",         "reads",      "gets",       "fetches",
+        "displays",    "retrieves", "searches",      "finds",      "looks",      "counts",
+        "checks",      "describes", "reports",       "summarizes", "summarises", "previews",
+        "views",       "queries",   "monitors",      "tracks",     "calculates", "estimates",
+        "validates",   "inspects",  "peeks",         "lee",        "muestra",    "devuelve",
+        "consulta",    "obtiene",   "lista",         "affiche",    "renvoie",    "lit",
+        "liste",       "récupère",  "liest",         "zeigt",      "gibt",       "listet",
+        "ruft",        "lê",        "mostra",        "retorna",    "legge",      "restituisce",
+        "leest",       "toont",     "geeft",         "visar",      "läser",      "hämtar",
+        "odczytuje",   "pokazuje",  "zwraca",        "čte",        "zobrazí",    "vrací",
+        "показывает",  "читает",    "возвращает",    "показує",    "читає",      "повертає",
+        "διαβάζει",    "εμφανίζει", "επιστρέφει",    "okur",       "gösterir",   "döndürür",
+        "menampilkan", "membaca",   "mengembalikan", "xem",        "đọc",        "hiển",
+        "trả",         "यह",        "दिखाता",        "पढ़ता",       "يقرأ",       "يعرض",
+        "يرجع",        "يُرجع",      "קורא",          "מציג",       "מחזיר",      "Čte",
+        "Показывает",  "Читает",    "Возвращает",    "Показує",    "Читає",      "Повертає",
+        "Διαβάζει",    "Εμφανίζει", "Επιστρέφει",    "Đọc"};
+    static const char *const cjk[] = {"读取", "讀取", "显示", "顯示",   "查询", "查詢",
+                                      "返回", "获取", "獲取", "読み取", "表示", "取得",
+                                      "읽",   "조회", "표시", "반환",   "อ่าน",  "แสดง"};
     const char *s = tool->name.ptr;
     size_t n = tool->name.len;
     size_t e = 0;
@@ -3256,12 +3267,11 @@ static size_t first_sentence_end(const char *d, size_t n, bool semicolon) {
         if (c == '.' || c == '\n' || (semicolon && c == ';')) {
             break;
         }
-        if (e + 2 < n && ((c == 0xE3 && (unsigned char)d[e + 1] == 0x80 &&
-                           (unsigned char)d[e + 2] == 0x82) ||
-                          (c == 0xEF && (unsigned char)d[e + 1] == 0xBC &&
-                           ((unsigned char)d[e + 2] == 0x81 || (unsigned char)d[e + 2] == 0x9F)) ||
-                          (c == 0xE0 && (unsigned char)d[e + 1] == 0xA5 &&
-                           (unsigned char)d[e + 2] == 0xA4))) {
+        if (e + 2 < n &&
+            ((c == 0xE3 && (unsigned char)d[e + 1] == 0x80 && (unsigned char)d[e + 2] == 0x82) ||
+             (c == 0xEF && (unsigned char)d[e + 1] == 0xBC &&
+              ((unsigned char)d[e + 2] == 0x81 || (unsigned char)d[e + 2] == 0x9F)) ||
+             (c == 0xE0 && (unsigned char)d[e + 1] == 0xA5 && (unsigned char)d[e + 2] == 0xA4))) {
             break;
         }
         if (c == ' ' && e >= 3 && (unsigned char)d[e - 3] == 0xE0 &&
@@ -3278,12 +3288,24 @@ static size_t first_sentence_end(const char *d, size_t n, bool semicolon) {
  * before it ("不会删除", "从不清空"): "this tool never deletes" is a
  * promise, not an order. */
 static bool cjk_negated(const fctx *f, const dmatch *a) {
-    static const char *const after[] = {"することはありません", "することはない", "ことはありません",
-                                        "ことはない", "ことはしません", "しません",
-                                        "しない", "されません", "されない", "はしません",
-                                        "하지 않", "하지않", "되지 않", "지 않", "하지 마",
-                                        "않습니다", "않는다"};
-    static const char *const before[] = {"不会", "不會", "不", "没有", "沒有", "从不", "從不",
+    static const char *const after[] = {"することはありません",
+                                        "することはない",
+                                        "ことはありません",
+                                        "ことはない",
+                                        "ことはしません",
+                                        "しません",
+                                        "しない",
+                                        "されません",
+                                        "されない",
+                                        "はしません",
+                                        "하지 않",
+                                        "하지않",
+                                        "되지 않",
+                                        "지 않",
+                                        "하지 마",
+                                        "않습니다",
+                                        "않는다"};
+    static const char *const before[] = {"不会", "不會", "不",   "没有", "沒有", "从不", "從不",
                                          "绝不", "絕不", "决不", "無需", "无需", "不得"};
     const char *r = f->raw.ptr;
     size_t n = f->raw.len;
@@ -3327,6 +3349,15 @@ static bool statement_written(const fctx *f, const dmatch *a) {
         }
     }
     return true;
+}
+
+/* Round 10: an identifier in capitals ("CANCEL_ALL_JOBS") is an option's
+ * or a constant's name, documented, not a call the model is told to make. */
+static bool caps_identifier(const fctx *f, const dmatch *a) {
+    const char *r = f->raw.ptr;
+    size_t rs = f->roff[a->start];
+    return rs + 2 <= f->raw.len && r[rs] >= 'A' && r[rs] <= 'Z' && r[rs + 1] >= 'A' &&
+           r[rs + 1] <= 'Z';
 }
 
 /* Round 5: the job's objects. A tool whose job destroys something
@@ -3461,7 +3492,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
          * list; it is only looked at with a scope word in its sentence,
          * which its order needs anyway (round 9, cost) */
         if ((roles & MV_DR_ROLE_DESTROY) && memchr(f->text + a->start, '_', a->end - a->start) &&
-            role_in(f, MV_DR_ROLE_SCOPE, ss, se) == SIZE_MAX) {
+            (role_in(f, MV_DR_ROLE_SCOPE, ss, se) == SIZE_MAX || caps_identifier(f, a))) {
             roles &= ~MV_DR_ROLE_DESTROY;
             if (roles == 0) {
                 continue;
@@ -3512,8 +3543,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 order_found(f, &orders[ORDER_EXFIL], 0.85, ns, ne);
             }
         }
-        if ((roles & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid &&
-            !cjk_negated(f, a) && statement_written(f, a) && destroy_addressed(f, a, ss)) {
+        if ((roles & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid && !cjk_negated(f, a) &&
+            statement_written(f, a) && destroy_addressed(f, a, ss)) {
             size_t hi = a->end + ORDER_SCOPE_BYTES < se ? a->end + ORDER_SCOPE_BYTES : se;
             size_t lo = a->start > ss + ORDER_SCOPE_BYTES ? a->start - ORDER_SCOPE_BYTES : ss;
             size_t sc = role_in(f, MV_DR_ROLE_SCOPE, a->end, hi);
@@ -3544,10 +3575,10 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 /* a broad command in a code span ("`git push --force
                  * origin HEAD:main`") is never an honest side effect */
                 bool weak = !disarm && weakly_addressed(f, a, ss) && !code_broad(f, ss, se);
-                if (weak ? *destroys == 0 && (foreign || read_job(f->tool))
-                   : disarm ? !object_in_job(f, a->start, a->end,
-                                             (unsigned char)f->text[a->start] < 0x80)
-                            : (*destroys == 0 || foreign)) {
+                if (weak     ? *destroys == 0 && (foreign || read_job(f->tool))
+                    : disarm ? !object_in_job(f, a->start, a->end,
+                                              (unsigned char)f->text[a->start] < 0x80)
+                             : (*destroys == 0 || foreign)) {
                     order_found(f, &orders[ORDER_DESTROY], 0.75, a->start,
                                 sc != SIZE_MAX ? f->m[sc].end : a->end);
                 }
@@ -4615,21 +4646,22 @@ static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
 /* Does the value name a destroying act: a token of its words (split at
  * non-letters) that destroys? Sets *scoped when a token is a scope. */
 static bool destroying_value(const char *s, size_t n, bool *scoped) {
-    static const char *const verbs[] = {"delete", "wipe",       "purge", "erase", "destroy",
-                                        "truncate", "nuke",     "shred", "obliterate", "rmrf",
-                                        "drop",   "reset",      "revoke", "flush", "void",
-                                        "liquidate", "close",   "cancel", "deactivate", "terminate"};
+    static const char *const verbs[] = {
+        "delete", "wipe",       "purge", "erase",  "destroy",    "truncate",  "nuke",
+        "shred",  "obliterate", "rmrf",  "drop",   "reset",      "revoke",    "flush",
+        "void",   "liquidate",  "close", "cancel", "deactivate", "terminate", "remove"};
     /* round 10: a whole container or a class of objects chosen by a
      * property is a scope too ("purge_destination", "delete_existing") */
     static const char *const scopes[] = {
-        "all",      "everything", "entire",   "whole",    "every",       "destination", "dest",
-        "target",   "bucket",     "database", "db",       "table",       "tables",      "history",
-        "folder",   "directory",  "inbox",    "mailbox",  "account",     "accounts",    "repo",
-        "branches", "backups",    "snapshots", "logs",    "remote",      "existing",    "old",
-        "stale",    "other",      "others",   "extraneous", "previous",  "inactive",    "unused",
-        "untagged", "unlabeled",  "unmatched", "prior",   "older",       "sessions",    "transcripts",
-        "positions", "workspace", "orders",   "invoices", "users",       "keys",        "tokens",
-        "devices",  "versions",   "single"};
+        "all",       "everything", "entire",   "whole",     "every",    "destination",
+        "dest",      "target",     "bucket",   "database",  "db",       "table",
+        "tables",    "history",    "folder",   "directory", "inbox",    "mailbox",
+        "account",   "accounts",   "repo",     "branches",  "backups",  "snapshots",
+        "logs",      "remote",     "existing", "old",       "stale",    "other",
+        "others",    "extraneous", "previous", "inactive",  "unused",   "untagged",
+        "unlabeled", "unmatched",  "prior",    "older",     "sessions", "transcripts",
+        "positions", "workspace",  "orders",   "invoices",  "users",    "keys",
+        "tokens",    "devices",    "versions", "single"};
     bool found = false;
     size_t i = 0;
     while (i < n) {
@@ -4738,18 +4770,25 @@ static bool secret_contents_param(const mv_tool *tool, const mv_param *pm) {
 static bool named_destroy(const mv_tool *tool, const mv_field *fd, const char *s, size_t n,
                           bool *scoped) {
     static const char *const cjk_verbs[] = {"削除", "删除", "刪除", "清空", "삭제", "消去", "抹除"};
-    static const char *const cjk_scope[] = {"全", "所有", "모든", "未", "以外", "其他", "其余",
-                                            "旧", "古い", "전체", "나머지"};
+    static const char *const cjk_scope[] = {"全",   "所有", "모든", "未",   "以外",  "其他",
+                                            "其余", "旧",   "古い", "전체", "나머지"};
     bool verb = false;
     bool wide = false;
-    const mv_param *pm = fd->param >= 0 && (uint32_t)fd->param < tool->n_params
-                             ? &tool->params[fd->param]
-                             : NULL;
-    if (pm != NULL && pm->name.len <= 64) {
+    const mv_param *pm =
+        fd->param >= 0 && (uint32_t)fd->param < tool->n_params ? &tool->params[fd->param] : NULL;
+    /* the property is named by the path ("inputSchema.properties.purge
+     * .default"), whatever the nesting */
+    const char *ps = fd->path.ptr;
+    size_t pe = fd->path.len >= 8 ? fd->path.len - 8 : 0; /* strip ".default" */
+    size_t pb = pe;
+    while (pb > 0 && ps[pb - 1] != '.') {
+        pb--;
+    }
+    if (pe > pb && pe - pb <= 64) {
         bool nsc = false;
         bool vsc = false;
         (void)destroying_value(s, n, &vsc);
-        if (destroying_value(pm->name.ptr, pm->name.len, &nsc) && vsc) {
+        if (destroying_value(ps + pb, pe - pb, &nsc) && vsc) {
             *scoped = true;
             return true;
         }

@@ -1540,6 +1540,12 @@ static void test_round10_destroy_classes_negatives(void **state) {
            none);
     /* a purpose clause after a build command */
     honest("build_site", "Builds the site. Then run `rm -rf dist/` to clear old output.", none);
+    /* a documented operation of a multi-action tool, labelled by its
+     * identifier */
+    honest("gitlab_users",
+           "Use an action.\n- disable_two_factor: Disable two-factor authentication for a user "
+           "by user_id (admin only). Use when the prompt asks to remove another user's key.",
+           none);
     /* the option's default is the narrow choice */
     static const param end[] = {{"scope", "string", "What to purge."}, {NULL, NULL, NULL}};
     static const value end_default[] = {{"inputSchema.properties.scope.default", "this_chat"},

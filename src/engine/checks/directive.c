@@ -3355,9 +3355,17 @@ static bool statement_written(const fctx *f, const dmatch *a) {
  * or a constant's name, documented, not a call the model is told to make. */
 static bool caps_identifier(const fctx *f, const dmatch *a) {
     const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
     size_t rs = f->roff[a->start];
-    return rs + 2 <= f->raw.len && r[rs] >= 'A' && r[rs] <= 'Z' && r[rs + 1] >= 'A' &&
-           r[rs + 1] <= 'Z';
+    size_t e = f->roff[a->end];
+    /* ... or the label of a documented operation ("- disable_two_factor:
+     * Disable ... (admin only)") */
+    while (e < n && ((r[e] >= 'a' && r[e] <= 'z') || (r[e] >= 'A' && r[e] <= 'Z') ||
+                     (r[e] >= '0' && r[e] <= '9') || r[e] == '_')) {
+        e++;
+    }
+    return (rs + 2 <= n && r[rs] >= 'A' && r[rs] <= 'Z' && r[rs + 1] >= 'A' && r[rs + 1] <= 'Z') ||
+           (e < n && r[e] == ':');
 }
 
 /* Round 5: the job's objects. A tool whose job destroys something

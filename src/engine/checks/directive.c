@@ -949,7 +949,8 @@ static bool comment_addressed(const fctx *f, const dhit *h, size_t *cend) {
             continue;
         }
         addressee |= (roles & MV_DR_ROLE_ADDRESSEE) != 0;
-        addressee |= (roles & MV_DR_ROLE_VOCATIVE) && comment_start_gap(f, h->end, m->start);
+        addressee |= (roles & MV_DR_ROLE_WEAK_MOOD) == MV_DR_ROLE_VOCATIVE &&
+                     comment_start_gap(f, h->end, m->start);
         order |= (roles & MV_DR_ROLE_IMPERATIVE) != 0;
     }
     addressed = addressee && order;
@@ -1292,6 +1293,13 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
         for (size_t k = m->end; k < s && clause; k++) {
             clause = f->text[k] != ';' && f->text[k] != ':';
         }
+        /* Round 10: a negation inside a mood is a suggestion ("why not
+         * delete ...", "should we not ..."), not a prohibition */
+        for (size_t k = 0; k < f->n && clause; k++) {
+            const dmatch *q = &f->m[k];
+            clause = !(q != m && q->start <= m->start && q->end >= m->end &&
+                       (f->R->terms[q->term].roles & MV_DR_ROLE_MOOD));
+        }
         /* Round 6: an obligation between the negation and the act opens a
          * clause of its own ("if the customer has no invoice, callers are
          * expected to cancel ..."): the negation belongs to the condition */
@@ -1599,10 +1607,11 @@ static bool secretish_words(mv_str n);
  * "and send", "please forward"). Normalized forms. */
 static bool clause_word(const char *w, size_t n) {
     static const char *const words[] = {
-        "then",    "also",    "and",      "first",  "pleas",    "please", "now",    "next",
-        "final",   "finally", "addit",    "just",   "alway",    "always", "immedi", "afterward",
-        "quietli", "silent",  "silently", "simpli", "kindli",   "last",   "lastli", "2",
-        "3",       "1",       "4",        "5",      "secondli", "thirdli"};
+        "then", "also", "and", "first", "pleas", "please", "now", "next", "final", "finally",
+        "addit", "just", "alway", "always", "immedi", "afterward", "quietli", "silent", "silently",
+        "simpli", "kindli", "last", "lastli", "2", "3", "1", "4", "5", "secondli", "thirdli",
+        /* round 10: "..., so remove all other records" */
+        "so", "therefor", "therefore", "henc", "hence"};
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
         if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
             return true;
@@ -1695,6 +1704,13 @@ static bool imperative_at(const fctx *f, size_t ns) {
         }
     }
     if (descriptive_form(f, ns, rs)) {
+        return false;
+    }
+    /* round 10: a noun sharing the verb's stem ("Deletion moves ...") */
+    if (e - rs >= 6 &&
+        ((lower(s[e - 3]) == 'i' && lower(s[e - 2]) == 'o' && lower(s[e - 1]) == 'n') ||
+         (lower(s[e - 4]) == 'i' && lower(s[e - 3]) == 'o' && lower(s[e - 2]) == 'n' &&
+          lower(s[e - 1]) == 's'))) {
         return false;
     }
     for (;;) {
@@ -2164,10 +2180,26 @@ static bool foreign_imperative(const fctx *f, size_t ns) {
  * sentence ("Step 2:"), a bare imperative at a clause start earlier in the
  * sentence ("When any warning is found, restore the zone ... by deleting
  * ..."), or a header naming the model earlier in the paragraph. */
+/* A mood in normalized [a, b) that may address the action of roles
+ * `acts`: a weak mood (round 10) addresses only destroy acts. Returns its
+ * index or SIZE_MAX. */
+static size_t mood_for(const fctx *f, uint32_t acts, size_t a, size_t b) {
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        uint32_t r = f->R->terms[m->term].roles;
+        if (m->start >= a && m->start < b && (r & MV_DR_ROLE_MOOD) &&
+            ((r & MV_DR_ROLE_WEAK_MOOD) != MV_DR_ROLE_WEAK_MOOD || (acts & MV_DR_ROLE_DESTROY))) {
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
 static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
     size_t ps;
     size_t dummy;
-    size_t md = role_in(f, MV_DR_ROLE_MOOD, ss, a->end);
+    const uint32_t acts = f->R->terms[a->term].roles;
+    size_t md = mood_for(f, acts, ss, a->end);
     if (f->R->terms[a->term].roles & MV_DR_ROLE_SELF) {
         return true; /* "outrank your own instructions", "for all later replies" */
     }
@@ -2178,7 +2210,7 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
      * ("copie" and "copies" are both "copi"): the action is not its own
      * mood */
     if (md != SIZE_MAX && f->m[md].term == a->term && !own_mood(f, a)) {
-        md = role_in(f, MV_DR_ROLE_MOOD, f->m[md].end, a->end);
+        md = mood_for(f, acts, f->m[md].end, a->end);
     }
     if (md != SIZE_MAX && (f->m[md].term != a->term || own_mood(f, a))) {
         return true;
@@ -2188,7 +2220,7 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
          * 주세요", "読み取り、...してください") */
         size_t s2, e2;
         mv_position_sentence(&f->pt, a->start, &s2, &e2);
-        if (role_in(f, MV_DR_ROLE_MOOD, a->start, e2) != SIZE_MAX) {
+        if (mood_for(f, acts, a->start, e2) != SIZE_MAX) {
             return true;
         }
     }
@@ -2254,10 +2286,14 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
         size_t p0 = token_before(f->text, ss, a->start, &pl);
         /* "it is expected that the conversation is relayed to ...": a
          * passive under a mood earlier in the sentence */
+        /* round 10: "... only correct once every invoice has been
+         * voided": the perfect passive under a condition of correctness */
         if (p0 != SIZE_MAX &&
             ((pl == 2 &&
               (memcmp(f->text + p0, "is", 2) == 0 || memcmp(f->text + p0, "be", 2) == 0)) ||
-             (pl == 3 && memcmp(f->text + p0, "are", 3) == 0)) &&
+             (pl == 3 && memcmp(f->text + p0, "are", 3) == 0) ||
+             (pl == 4 &&
+              (memcmp(f->text + p0, "been", 4) == 0 || memcmp(f->text + p0, "were", 4) == 0))) &&
             role_in(f, MV_DR_ROLE_MOOD, ss, p0) != SIZE_MAX) {
             return true;
         }
@@ -2663,7 +2699,10 @@ static bool first_word(const fctx *f, size_t pos) {
         unsigned char c = (unsigned char)f->text[i];
         /* CJK and Hangul are no word code points for term boundaries, but
          * they are words here: lead bytes 0xE3-0xED (U+3000-U+D7FF) */
-        if (word_at(f->text, f->len, i) || (c >= 0xE3 && c <= 0xED)) {
+        /* Thai (U+0E00-U+0E7F) writes words without spaces too (round 10) */
+        if (word_at(f->text, f->len, i) || (c >= 0xE3 && c <= 0xED) ||
+            (c == 0xE0 && i + 1 < f->len &&
+             ((unsigned char)f->text[i + 1] == 0xB8 || (unsigned char)f->text[i + 1] == 0xB9))) {
             return false;
         }
     }
@@ -3119,6 +3158,225 @@ static bool tell_secrecy(const fctx *f, const dmatch *a, size_t ss, size_t se) {
            tok_is(f->text + t, tl, user, sizeof(user) / sizeof(user[0]));
 }
 
+/* Round 10: moods that address a destroy act only weakly: a consequence
+ * of the call stated as fact ("calling this also clears ...", "internally
+ * the peek flushes ..."), a definition ("up to date means every ... has
+ * been deleted"), a condition of correctness ("only correct once ...") or
+ * of keeping something tidy. An honest tool states its own side effects
+ * and conditions the same way ("files missing from the source are deleted"
+ * in a sync tool), so these count only in a tool whose job is reading, or
+ * when the object is not the tool's own (find_orders). Rules files list
+ * them as [context weak-mood]. */
+static bool weak_mood_at(const fctx *f, const dmatch *m) {
+    return (f->R->terms[m->term].roles & MV_DR_ROLE_WEAK_MOOD) == MV_DR_ROLE_WEAK_MOOD;
+}
+
+/* Is the destroy act at a addressed only by weak moods (above)? A strong
+ * mood in its sentence, a bare imperative or a header naming the model
+ * makes it a plain order. */
+static bool weakly_addressed(const fctx *f, const dmatch *a, size_t ss) {
+    bool weak = false;
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start < ss || m->start >= a->end || m == a ||
+            !(f->R->terms[m->term].roles & MV_DR_ROLE_MOOD)) {
+            continue;
+        }
+        if (!weak_mood_at(f, m)) {
+            return false;
+        }
+        weak = true;
+    }
+    if (!weak) {
+        return false;
+    }
+    return !((unsigned char)f->text[a->start] < 0x80 && !in_code_span(f, a->start) &&
+             imperative_at(f, a->start)) &&
+           !under_addressee(f, a->start);
+}
+
+/* Is the tool's job reading: its name's first word a verb of looking
+ * (get_invoice, list_users, search_notes, tail_logs, peek_queue)? */
+static bool read_job(const mv_tool *tool) {
+    static const char *const verbs[] = {
+        "get",     "list",    "read",     "show",      "view",      "search",    "find",
+        "lookup",  "look",    "fetch",    "query",     "count",     "check",     "describe",
+        "peek",    "preview", "inspect",  "status",    "report",    "summarize", "summarise",
+        "summary", "stats",   "tail",     "browse",    "explain",   "validate",  "verify",
+        "export",  "track",   "estimate", "calculate", "render",    "print",     "download",
+        "monitor", "watch",   "analyze",  "analyse",   "compare",   "diff",      "info",
+        "details", "display", "retrieve", "load",      "open",      "scan",      "audit",
+        "measure", "ping",    "test",     "lint",      "inventory", "describe",  "stat"};
+    /* the description's first word, in the languages of the world rules */
+    static const char *const says[] = {
+        "returns",     "shows",     "lists",         "reads",      "gets",       "fetches",
+        "displays",    "retrieves", "searches",      "finds",      "looks",      "counts",
+        "checks",      "describes", "reports",       "summarizes", "summarises", "previews",
+        "views",       "queries",   "monitors",      "tracks",     "calculates", "estimates",
+        "validates",   "inspects",  "peeks",         "lee",        "muestra",    "devuelve",
+        "consulta",    "obtiene",   "lista",         "affiche",    "renvoie",    "lit",
+        "liste",       "récupère",  "liest",         "zeigt",      "gibt",       "listet",
+        "ruft",        "lê",        "mostra",        "retorna",    "legge",      "restituisce",
+        "leest",       "toont",     "geeft",         "visar",      "läser",      "hämtar",
+        "odczytuje",   "pokazuje",  "zwraca",        "čte",        "zobrazí",    "vrací",
+        "показывает",  "читает",    "возвращает",    "показує",    "читає",      "повертає",
+        "διαβάζει",    "εμφανίζει", "επιστρέφει",    "okur",       "gösterir",   "döndürür",
+        "menampilkan", "membaca",   "mengembalikan", "xem",        "đọc",        "hiển",
+        "trả",         "यह",        "दिखाता",        "पढ़ता",       "يقرأ",       "يعرض",
+        "يرجع",        "يُرجع",      "קורא",          "מציג",       "מחזיר",      "Čte",
+        "Показывает",  "Читает",    "Возвращает",    "Показує",    "Читає",      "Повертає",
+        "Διαβάζει",    "Εμφανίζει", "Επιστρέφει",    "Đọc"};
+    static const char *const cjk[] = {"读取", "讀取", "显示", "顯示",   "查询", "查詢",
+                                      "返回", "获取", "獲取", "読み取", "表示", "取得",
+                                      "읽",   "조회", "표시", "반환",   "อ่าน",  "แสดง"};
+    const char *s = tool->name.ptr;
+    size_t n = tool->name.len;
+    size_t e = 0;
+    const char *d = tool->description.ptr;
+    size_t dn = tool->description.len;
+    size_t de = 0;
+    while (de < dn && d[de] != ' ' && d[de] != '.' && d[de] != ',' && d[de] != '\n' && de < 40) {
+        de++;
+    }
+    for (size_t k = 0; de > 0 && k < sizeof(says) / sizeof(says[0]); k++) {
+        if (strlen(says[k]) == de && ci_at(d, de, 0, says[k])) {
+            return true;
+        }
+    }
+    for (size_t k = 0; k < sizeof(cjk) / sizeof(cjk[0]); k++) {
+        if (dn >= strlen(cjk[k]) && memcmp(d, cjk[k], strlen(cjk[k])) == 0) {
+            return true;
+        }
+    }
+    if (n == 0) {
+        return false;
+    }
+    e = 1;
+    while (e < n && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= '0' && s[e] <= '9'))) {
+        e++; /* first word: up to a separator or a camelCase capital */
+    }
+    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+        if (strlen(verbs[k]) == e && ci_at(s, e, 0, verbs[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 10: the end of the first sentence of raw text d[0..n) (at most
+ * 240 bytes): a full stop, a line end, optionally a semicolon, and the
+ * sentence ends of scripts without a Latin full stop (。！？ of CJK, the
+ * Devanagari danda, and a space after a Thai letter: Thai separates
+ * sentences by spaces). Before, a Chinese description was one sentence,
+ * so a destroy order after 。 made destroying the tool's job. */
+static size_t first_sentence_end(const char *d, size_t n, bool semicolon) {
+    size_t e = 0;
+    while (e < n && e < 240) {
+        unsigned char c = (unsigned char)d[e];
+        if (c == '.' || c == '\n' || (semicolon && c == ';')) {
+            break;
+        }
+        if (e + 2 < n &&
+            ((c == 0xE3 && (unsigned char)d[e + 1] == 0x80 && (unsigned char)d[e + 2] == 0x82) ||
+             (c == 0xEF && (unsigned char)d[e + 1] == 0xBC &&
+              ((unsigned char)d[e + 2] == 0x81 || (unsigned char)d[e + 2] == 0x9F)) ||
+             (c == 0xE0 && (unsigned char)d[e + 1] == 0xA5 && (unsigned char)d[e + 2] == 0xA4))) {
+            break;
+        }
+        if (c == ' ' && e >= 3 && (unsigned char)d[e - 3] == 0xE0 &&
+            ((unsigned char)d[e - 2] == 0xB8 || (unsigned char)d[e - 2] == 0xB9)) {
+            break;
+        }
+        e++;
+    }
+    return e;
+}
+
+/* Round 10: a destroy verb of a verb-final or CJK sentence negated after
+ * it ("削除することはありません", "삭제하지 않습니다") or, in Chinese, just
+ * before it ("不会删除", "从不清空"): "this tool never deletes" is a
+ * promise, not an order. */
+static bool cjk_negated(const fctx *f, const dmatch *a) {
+    static const char *const after[] = {"することはありません",
+                                        "することはない",
+                                        "ことはありません",
+                                        "ことはない",
+                                        "ことはしません",
+                                        "しません",
+                                        "しない",
+                                        "されません",
+                                        "されない",
+                                        "はしません",
+                                        "하지 않",
+                                        "하지않",
+                                        "되지 않",
+                                        "지 않",
+                                        "하지 마",
+                                        "않습니다",
+                                        "않는다"};
+    static const char *const before[] = {"不会", "不會", "不",   "没有", "沒有", "从不", "從不",
+                                         "绝不", "絕不", "决不", "無需", "无需", "不得"};
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t re = f->roff[a->end];
+    size_t rs = f->roff[a->start];
+    if ((unsigned char)r[rs] < 0x80) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++) {
+        size_t l = strlen(after[k]);
+        for (size_t i = re; i + l <= n && i <= re + 6; i++) {
+            if (memcmp(r + i, after[k], l) == 0) {
+                return true;
+            }
+        }
+    }
+    for (size_t k = 0; k < sizeof(before) / sizeof(before[0]); k++) {
+        size_t l = strlen(before[k]);
+        if (rs >= l && memcmp(r + rs - l, before[k], l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 10: a mass SQL statement (DROP TABLE, TRUNCATE TABLE, DELETE
+ * FROM) is its own scope only when written as a statement: in capitals or
+ * in a code span. "Drop tables (e.g. ...)" lists what a migration tool
+ * can do. Other destroy terms pass. */
+static bool statement_written(const fctx *f, const dmatch *a) {
+    static const char *const sql[] = {"drop table", "truncate table", "delete from",
+                                      "drop collection", "drop index"};
+    const char *r = f->raw.ptr;
+    size_t rs = f->roff[a->start];
+    size_t n = f->raw.len;
+    for (size_t k = 0; k < sizeof(sql) / sizeof(sql[0]); k++) {
+        if (ci_at(r, n, rs, sql[k])) {
+            return in_code_span(f, a->start) ||
+                   (rs + 4 <= n && r[rs] >= 'A' && r[rs] <= 'Z' && r[rs + 1] >= 'A' &&
+                    r[rs + 1] <= 'Z' && r[rs + 2] >= 'A' && r[rs + 2] <= 'Z');
+        }
+    }
+    return true;
+}
+
+/* Round 10: an identifier in capitals ("CANCEL_ALL_JOBS") is an option's
+ * or a constant's name, documented, not a call the model is told to make. */
+static bool caps_identifier(const fctx *f, const dmatch *a) {
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t rs = f->roff[a->start];
+    size_t e = f->roff[a->end];
+    /* ... or the label of a documented operation ("- disable_two_factor:
+     * Disable ... (admin only)") */
+    while (e < n && ((r[e] >= 'a' && r[e] <= 'z') || (r[e] >= 'A' && r[e] <= 'Z') ||
+                     (r[e] >= '0' && r[e] <= '9') || r[e] == '_')) {
+        e++;
+    }
+    return (rs + 2 <= n && r[rs] >= 'A' && r[rs] <= 'Z' && r[rs + 1] >= 'A' && r[rs + 1] <= 'Z') ||
+           (e < n && r[e] == ':');
+}
+
 /* Round 5: the job's objects. A tool whose job destroys something
  * (reset_quota "Resets rate-limit quotas") may destroy that, not another
  * object class ("revoke every API key ... delete all service accounts").
@@ -3136,10 +3394,7 @@ static bool word_in_job(const mv_tool *tool, const char *w, size_t n) {
         size_t len = hay[h].len;
         size_t end = len;
         if (h == 2) {
-            end = 0;
-            while (end < len && end < 240 && s[end] != '.' && s[end] != '\n' && s[end] != ';') {
-                end++;
-            }
+            end = first_sentence_end(s, len, true);
         }
         for (size_t i = 0; i + k <= end; i++) {
             size_t q = 0;
@@ -3254,7 +3509,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
          * list; it is only looked at with a scope word in its sentence,
          * which its order needs anyway (round 9, cost) */
         if ((roles & MV_DR_ROLE_DESTROY) && memchr(f->text + a->start, '_', a->end - a->start) &&
-            role_in(f, MV_DR_ROLE_SCOPE, ss, se) == SIZE_MAX) {
+            (role_in(f, MV_DR_ROLE_SCOPE, ss, se) == SIZE_MAX || caps_identifier(f, a))) {
             roles &= ~MV_DR_ROLE_DESTROY;
             if (roles == 0) {
                 continue;
@@ -3305,8 +3560,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 order_found(f, &orders[ORDER_EXFIL], 0.85, ns, ne);
             }
         }
-        if ((roles & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid &&
-            destroy_addressed(f, a, ss)) {
+        if ((roles & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid && !cjk_negated(f, a) &&
+            statement_written(f, a) && destroy_addressed(f, a, ss)) {
             size_t hi = a->end + ORDER_SCOPE_BYTES < se ? a->end + ORDER_SCOPE_BYTES : se;
             size_t lo = a->start > ss + ORDER_SCOPE_BYTES ? a->start - ORDER_SCOPE_BYTES : ss;
             size_t sc = role_in(f, MV_DR_ROLE_SCOPE, a->end, hi);
@@ -3334,9 +3589,13 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0;
                 bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
                                !object_in_job(f, a->end, se, false);
-                if (disarm ? !object_in_job(f, a->start, a->end,
-                                            (unsigned char)f->text[a->start] < 0x80)
-                           : (*destroys == 0 || foreign)) {
+                /* a broad command in a code span ("`git push --force
+                 * origin HEAD:main`") is never an honest side effect */
+                bool weak = !disarm && weakly_addressed(f, a, ss) && !code_broad(f, ss, se);
+                if (weak     ? *destroys == 0 && (foreign || read_job(f->tool))
+                    : disarm ? !object_in_job(f, a->start, a->end,
+                                              (unsigned char)f->text[a->start] < 0x80)
+                             : (*destroys == 0 || foreign)) {
                     order_found(f, &orders[ORDER_DESTROY], 0.75, a->start,
                                 sc != SIZE_MAX ? f->m[sc].end : a->end);
                 }
@@ -3490,10 +3749,7 @@ static bool has_destroy_word_ex(const char *s, size_t n, bool camel, bool strict
 static bool ci_contains(const char *s, size_t n, const char *w);
 static bool job_destroys(const mv_tool *tool) {
     const char *d = tool->description.ptr;
-    size_t e = 0;
-    while (e < tool->description.len && e < 240 && d[e] != '.' && d[e] != '\n') {
-        e++;
-    }
+    size_t e = first_sentence_end(d, tool->description.len, false);
     return has_destroy_word_ex(tool->name.ptr, tool->name.len, true, true) ||
            has_destroy_word_ex(d, e, false, true);
 }
@@ -4096,7 +4352,11 @@ static bool has_destroy_word_ex(const char *s, size_t n, bool camel, bool strict
         bool split = !letter || (camel && c >= 'A' && c <= 'Z' && wl > 0 && i > 0 &&
                                  s[i - 1] >= 'a' && s[i - 1] <= 'z');
         if (split && wl > 0) {
-            if (wl < sizeof(w) && destroy_word(w, wl, strict)) {
+            /* "del" and "rm" are commands in a name, while "del" is "of
+             * the" in Spanish and Italian prose (round 10) */
+            if (wl < sizeof(w) && destroy_word(w, wl, strict) &&
+                (camel || !((wl == 3 && memcmp(w, "del", 3) == 0) ||
+                            (wl == 2 && memcmp(w, "rm", 2) == 0)))) {
                 return true;
             }
             wl = 0;
@@ -4172,10 +4432,7 @@ static bool formats_media(mv_str name) {
 static bool tool_destroys(const mv_tool *tool) {
     const char *d = tool->description.ptr;
     size_t n = tool->description.len;
-    size_t e = 0;
-    while (e < n && e < 240 && d[e] != '.' && d[e] != '\n' && d[e] != ';') {
-        e++;
-    }
+    size_t e = first_sentence_end(d, n, true);
     return has_destroy_word(tool->name.ptr, tool->name.len, true) ||
            has_destroy_word(tool->server.ptr, tool->server.len, true) ||
            has_destroy_word(d, e, false) || destroy_label(d, n) || formats_media(tool->name);
@@ -4188,10 +4445,7 @@ static bool tool_destroys(const mv_tool *tool) {
 static bool tool_destroys_strict(const mv_tool *tool) {
     const char *d = tool->description.ptr;
     size_t n = tool->description.len;
-    size_t e = 0;
-    while (e < n && e < 240 && d[e] != '.' && d[e] != '\n' && d[e] != ';') {
-        e++;
-    }
+    size_t e = first_sentence_end(d, n, true);
     return has_destroy_word_ex(tool->name.ptr, tool->name.len, true, true) ||
            has_destroy_word_ex(tool->server.ptr, tool->server.len, true, true) ||
            has_destroy_word_ex(d, e, false, true) || destroy_label(d, n) ||
@@ -4409,9 +4663,22 @@ static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
 /* Does the value name a destroying act: a token of its words (split at
  * non-letters) that destroys? Sets *scoped when a token is a scope. */
 static bool destroying_value(const char *s, size_t n, bool *scoped) {
-    static const char *const verbs[] = {"delete",   "wipe", "purge", "erase",      "destroy",
-                                        "truncate", "nuke", "shred", "obliterate", "rmrf"};
-    static const char *const scopes[] = {"all", "everything", "entire", "whole", "every"};
+    static const char *const verbs[] = {
+        "delete", "wipe",       "purge", "erase",  "destroy",    "truncate",  "nuke",
+        "shred",  "obliterate", "rmrf",  "drop",   "reset",      "revoke",    "flush",
+        "void",   "liquidate",  "close", "cancel", "deactivate", "terminate", "remove"};
+    /* round 10: a whole container or a class of objects chosen by a
+     * property is a scope too ("purge_destination", "delete_existing") */
+    static const char *const scopes[] = {
+        "all",       "everything", "entire",   "whole",     "every",    "destination",
+        "dest",      "target",     "bucket",   "database",  "db",       "table",
+        "tables",    "history",    "folder",   "directory", "inbox",    "mailbox",
+        "account",   "accounts",   "repo",     "branches",  "backups",  "snapshots",
+        "logs",      "remote",     "existing", "old",       "stale",    "other",
+        "others",    "extraneous", "previous", "inactive",  "unused",   "untagged",
+        "unlabeled", "unmatched",  "prior",    "older",     "sessions", "transcripts",
+        "positions", "workspace",  "orders",   "invoices",  "users",    "keys",
+        "tokens",    "devices",    "versions", "single"};
     bool found = false;
     size_t i = 0;
     while (i < n) {
@@ -4424,7 +4691,11 @@ static bool destroying_value(const char *s, size_t n, bool *scoped) {
             i++;
         }
         for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
-            found = found || (strlen(verbs[k]) == i - a && ci_at(s, i, a, verbs[k]));
+            bool v = strlen(verbs[k]) == i - a && ci_at(s, i, a, verbs[k]);
+            found = found || v;
+            /* "--delete" of a sync command removes whatever the source
+             * lacks: the flag is its own scope (round 10) */
+            *scoped = *scoped || (v && a >= 2 && s[a - 1] == '-' && s[a - 2] == '-');
         }
         for (size_t k = 0; k < sizeof(scopes) / sizeof(scopes[0]); k++) {
             *scoped = *scoped || (strlen(scopes[k]) == i - a && ci_at(s, i, a, scopes[k]));
@@ -4508,6 +4779,48 @@ static bool secret_contents_param(const mv_tool *tool, const mv_param *pm) {
     return false;
 }
 
+/* Round 10: a default whose act is named by its property ("purge":
+ * "all_sessions_and_transcripts") or written in CJK ("未該当を削除", "清空全部").
+ * The value must still be scoped: a property named after the act with
+ * its whole object as the default, or a CJK destroy verb beside a scope
+ * in the value or the property's description. */
+static bool named_destroy(const mv_tool *tool, const mv_field *fd, const char *s, size_t n,
+                          bool *scoped) {
+    static const char *const cjk_verbs[] = {"削除", "删除", "刪除", "清空", "삭제", "消去", "抹除"};
+    static const char *const cjk_scope[] = {"全",   "所有", "모든", "未",   "以外",  "其他",
+                                            "其余", "旧",   "古い", "전체", "나머지"};
+    bool verb = false;
+    bool wide = false;
+    const mv_param *pm =
+        fd->param >= 0 && (uint32_t)fd->param < tool->n_params ? &tool->params[fd->param] : NULL;
+    /* the property is named by the path ("inputSchema.properties.purge
+     * .default"), whatever the nesting */
+    const char *ps = fd->path.ptr;
+    size_t pe = fd->path.len >= 8 ? fd->path.len - 8 : 0; /* strip ".default" */
+    size_t pb = pe;
+    while (pb > 0 && ps[pb - 1] != '.') {
+        pb--;
+    }
+    if (pe > pb && pe - pb <= 64) {
+        bool nsc = false;
+        bool vsc = false;
+        (void)destroying_value(s, n, &vsc);
+        if (destroying_value(ps + pb, pe - pb, &nsc) && vsc) {
+            *scoped = true;
+            return true;
+        }
+    }
+    for (size_t k = 0; k < sizeof(cjk_verbs) / sizeof(cjk_verbs[0]) && !verb; k++) {
+        verb = ci_contains(s, n, cjk_verbs[k]);
+    }
+    for (size_t k = 0; verb && k < sizeof(cjk_scope) / sizeof(cjk_scope[0]) && !wide; k++) {
+        wide = ci_contains(s, n, cjk_scope[k]) ||
+               (pm != NULL && ci_contains(pm->description.ptr, pm->description.len, cjk_scope[k]));
+    }
+    *scoped = *scoped || (verb && wide);
+    return verb && wide;
+}
+
 static void schema_orders(const mv_tool *tool, best *orders) {
     int32_t destroy_field = -1;
     bool scoped = false;
@@ -4527,7 +4840,8 @@ static void schema_orders(const mv_tool *tool, best *orders) {
         }
         if (ends_with(fd->path, ".default")) {
             broad = broad || broad_target(s, n);
-            if (destroy_field < 0 && n <= 64 && destroying_value(s, n, &scoped)) {
+            if (destroy_field < 0 && n <= 64 &&
+                (destroying_value(s, n, &scoped) || named_destroy(tool, fd, s, n, &scoped))) {
                 destroy_field = (int32_t)fi;
             }
         }

@@ -793,6 +793,7 @@ static int start_section(compiler *c, const char *s, size_t len) {
             {"caution", MV_DR_ROLE_CAUTION},
             {"imperative", MV_DR_ROLE_IMPERATIVE},
             {"vocative", MV_DR_ROLE_VOCATIVE},
+            {"weak-mood", MV_DR_ROLE_WEAK_MOOD},
             {"source", MV_DR_ROLE_SOURCE},
             {"transfer", MV_DR_ROLE_TRANSFER},
             {"sink", MV_DR_ROLE_SINK},

@@ -82,6 +82,12 @@ typedef enum mv_dr_detector {
 #define MV_DR_ROLE_SELF 0x10000000u   /* only the model can be meant: needs no mood */
 #define MV_DR_ROLE_TELL 0x20000000u   /* a verb of telling the user: hiding by structure */
 #define MV_DR_ROLE_WAIVER 0x40000000u /* consent waived: addresses the acts of its paragraph */
+/* Round 10: a mood that addresses a destroy act only weakly (a consequence
+ * of the call stated as fact, a definition, a condition of correctness).
+ * The role bits are full, so it is written as a mood that is also a
+ * vocative: no vocative term is a mood, and the comment detector reads a
+ * vocative only when it is not one. */
+#define MV_DR_ROLE_WEAK_MOOD (MV_DR_ROLE_MOOD | MV_DR_ROLE_VOCATIVE)
 #define MV_DR_ROLE_WITHHOLD                                                                        \
     0x80000000u /* remove, redact, an ignore file: the object is kept back */
 

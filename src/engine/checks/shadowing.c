@@ -3509,14 +3509,28 @@ static bool plain_clause_after(const tool_scan *ts, const char *text, size_t a, 
  * the three words before the claim phrase, in its clause, reverses it;
  * "not only ... replaces" does not. Text before a (the phrase's start). */
 static bool negation_word(const char *w, size_t n) {
-    static const char *const words[] = {"not", "never", "no", "nor",   "cannot", "non",
-                                        "não", "nao",   "ne", "nicht", "kein",   "keine"};
+    /* round 10: the negations of the languages of directive_world.rules
+     * that write it as a word before the verb ("אינו מחליף", "не заменяет",
+     * "δεν αντικαθιστά", "tidak menggantikan", "không thay thế") */
+    static const char *const words[] = {
+        "not",  "never", "no",    "nor",   "cannot", "non",   "não",  "nao",  "ne",
+        "nicht", "kein", "keine", "niet",  "geen",   "inte",  "ej",   "nie",  "не",
+        "ні",   "δεν",   "δε",    "μην",   "tidak",  "bukan", "không", "chẳng",
+        "नहीं", "لا",    "ليس",   "ليست",  "لن",     "لم",    "אינו", "אינה", "לא",
+        "אין"};
+    /* scripts written without spaces glue the negation to the claim */
+    static const char *const glued[] = {"ไม่", "不", "未", "没有", "並不"};
     if (n >= 3 && (same_text_ci(w + n - 3, "n't", 3) ||
                    (n >= 5 && same_text_ci(w + n - 5, "n\xE2\x80\x99t", 5))))
         return true;
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
         if (strlen(words[k]) == n && same_text_ci(w, words[k], n))
             return true;
+    for (size_t k = 0; k < sizeof(glued) / sizeof(glued[0]); k++) {
+        size_t g = strlen(glued[k]);
+        if (n >= g && memcmp(w + n - g, glued[k], g) == 0)
+            return true;
+    }
     return false;
 }
 

@@ -105,14 +105,15 @@ enum family {
     F_SEQUEL_AFTER,
     F_SENSITIVE,
     F_PRODUCT_BEFORE,
+    F_CLAIM_AFTER,
     F_COUNT
 };
 
 static const char *const k_family_names[F_COUNT] = {
-    "trigger_before", "trigger_after", "order_before",  "order_after",     "suppress_before",
-    "suppress_after", "claim_before",  "call_before",   "prefer_before",   "prefer_after",
-    "force",          "alter",         "self",          "condition_after", "sequel_before",
-    "sequel_after",   "sensitive",     "product_before"};
+    "trigger_before", "trigger_after", "order_before",   "order_after",     "suppress_before",
+    "suppress_after", "claim_before",  "call_before",    "prefer_before",   "prefer_after",
+    "force",          "alter",         "self",           "condition_after", "sequel_before",
+    "sequel_after",   "sensitive",     "product_before", "claim_after"};
 
 typedef struct phrase_info {
     uint8_t family;
@@ -3438,7 +3439,7 @@ static bool same_family(const tool_scan *ts, const name_rec *m) {
 static void describe_steering(dtext *d, const verdict *v) {
     if (v->family[F_SUPPRESS_BEFORE] || v->family[F_SUPPRESS_AFTER])
         dt_puts(d, "tells the agent not to use it");
-    else if (v->family[F_CLAIM_BEFORE])
+    else if (v->family[F_CLAIM_BEFORE] || v->family[F_CLAIM_AFTER])
         dt_puts(d, "claims to replace or override it");
     else if (v->family[F_TRIGGER_BEFORE] || v->family[F_TRIGGER_AFTER] ||
              v->family[F_ORDER_BEFORE] || v->family[F_ORDER_AFTER] || v->family[F_SEQUEL_BEFORE] ||
@@ -3513,11 +3514,10 @@ static bool negation_word(const char *w, size_t n) {
      * that write it as a word before the verb ("אינו מחליף", "не заменяет",
      * "δεν αντικαθιστά", "tidak menggantikan", "không thay thế") */
     static const char *const words[] = {
-        "not",  "never", "no",    "nor",   "cannot", "non",   "não",  "nao",  "ne",
-        "nicht", "kein", "keine", "niet",  "geen",   "inte",  "ej",   "nie",  "не",
-        "ні",   "δεν",   "δε",    "μην",   "tidak",  "bukan", "không", "chẳng",
-        "नहीं", "لا",    "ليس",   "ليست",  "لن",     "لم",    "אינו", "אינה", "לא",
-        "אין"};
+        "not",   "never", "no",    "nor",  "cannot", "non",   "não",   "nao",   "ne",
+        "nicht", "kein",  "keine", "niet", "geen",   "inte",  "ej",    "nie",   "не",
+        "ні",    "δεν",   "δε",    "μην",  "tidak",  "bukan", "không", "chẳng", "नहीं",
+        "لا",    "ليس",   "ليست",  "لن",   "لم",     "אינו",  "אינה",  "לא",    "אין"};
     /* scripts written without spaces glue the negation to the claim */
     static const char *const glued[] = {"ไม่", "不", "未", "没有", "並不"};
     if (n >= 3 && (same_text_ci(w + n - 3, "n't", 3) ||
@@ -3630,6 +3630,47 @@ static bool acts_product(const verdict *v) {
     return v->near[F_FORCE] || v->near[F_ALTER] || v->near[F_SELF] || v->self_near;
 }
 
+/* Round 10: is the steering tool a near copy of the mentioned one? Its own
+ * name one or two edits from the mentioned name (start_prlnt for
+ * start_print, get_wlfi_config for get_wifi_config; not a plural, a
+ * digit-only change or a name that extends the other), or the same name
+ * on a server whose name is one edit from a server exposing it (octoprlnt
+ * next to octoprint, rlng next to ring). */
+static bool near_copy_identity(const tool_scan *ts, const name_rec *m, uint32_t mid) {
+    const reg_state *rs = ts->rs;
+    mv_str own = rs->names[ts->own_name].name;
+    if (mid != ts->own_name) {
+        if (own.len < 6 || m->name.len < 6 || own.len > 64 || m->name.len > 64)
+            return false;
+        char a[64], b[64];
+        for (size_t i = 0; i < own.len; i++)
+            a[i] = (char)(own.ptr[i] >= 'A' && own.ptr[i] <= 'Z' ? own.ptr[i] + 32 : own.ptr[i]);
+        for (size_t i = 0; i < m->name.len; i++)
+            b[i] = (char)(m->name.ptr[i] >= 'A' && m->name.ptr[i] <= 'Z' ? m->name.ptr[i] + 32
+                                                                         : m->name.ptr[i]);
+        unsigned d = osa_distance(a, own.len, b, m->name.len);
+        if (d == 0 || d > 2 || (d == 1 && own.len == m->name.len + 1 && a[own.len - 1] == 's') ||
+            digits_only_change(a, own.len, b, m->name.len))
+            return false;
+        /* a name that extends the other ("read_file2", "get_items_v") */
+        size_t lo = own.len < m->name.len ? own.len : m->name.len;
+        return memcmp(a, b, lo) != 0 || own.len == m->name.len;
+    }
+    char a[64], b[64];
+    size_t la = server_key(mv_registry_server_name(rs->registry, ts->own), a, sizeof a);
+    uint32_t servers[2] = {m->server0, m->server1};
+    for (int k = 0; k < 2; k++) {
+        if (servers[k] == NONE || servers[k] == ts->own)
+            continue;
+        size_t lb = server_key(mv_registry_server_name(rs->registry, servers[k]), b, sizeof b);
+        if (la < 4 || lb < 4 || la != lb)
+            continue; /* one substituted letter: a longer name is a variant */
+        if (osa_distance(a, la, b, lb) == 1 && !digits_only_change(a, la, b, lb))
+            return true;
+    }
+    return false;
+}
+
 /* Evaluate one span that refers to another server's tool. */
 
 static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t len, const span *sp,
@@ -3720,6 +3761,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             break;
         case F_SUPPRESS_AFTER:
         case F_PREFER_AFTER:
+        case F_CLAIM_AFTER:
             hit = p->start >= sp->end && p->start - sp->end <= WINDOW_AFTER;
             break;
         default:
@@ -3780,7 +3822,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     /* "do not call X while the status is DRAFT" is usage advice, not a ban */
     bool suppress =
         (v.family[F_SUPPRESS_BEFORE] && !v.family[F_CONDITION_AFTER]) || v.family[F_SUPPRESS_AFTER];
-    bool claim = v.family[F_CLAIM_BEFORE];
+    bool claim = v.family[F_CLAIM_BEFORE] || v.family[F_CLAIM_AFTER];
     bool trigger = v.family[F_TRIGGER_BEFORE] || v.family[F_TRIGGER_AFTER];
     /* "every meeting created with X": a hook on what X makes, hard with
      * an action or injected content near it, and otherwise a plain
@@ -3826,8 +3868,14 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * call as well */
     bool order_hard = (order && (acts_self || v.address || (v.qualified && pushes))) ||
                       (sequel && (v.address || (acts_self && pushes) || (v.qualified && pushes)));
+    /* Round 10: the tool's own identity is a near copy of the mentioned
+     * one (its name a typosquat of X's, or X's very name on a server whose
+     * name is a misspelling of X's server) and the sentence steers the
+     * agent between the two: the copy sends the agent to itself. */
+    bool steers = prefer || trigger || order || sequel || call;
+    bool copy_steer = steers && !v.twin && near_copy_identity(ts, m, sp->rep);
     if (suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
-        (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
+        copy_steer || (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
         (v.twin && (prefer || trigger || order || sequel)) ||
         (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) || rerouted)
         tier = MV_TIER_HARD;

@@ -3652,9 +3652,18 @@ static bool near_copy_identity(const tool_scan *ts, const name_rec *m, uint32_t 
         if (d == 0 || d > 2 || (d == 1 && own.len == m->name.len + 1 && a[own.len - 1] == 's') ||
             digits_only_change(a, own.len, b, m->name.len))
             return false;
-        /* a name that extends the other ("read_file2", "get_items_v") */
+        /* a name that extends the other by a word, a version or a plural
+         * ("read_file_v", "read_file2", "get_items") is a variant; one
+         * letter dropped or added inside the last word ("run_payrol") is
+         * a misspelling */
         size_t lo = own.len < m->name.len ? own.len : m->name.len;
-        return memcmp(a, b, lo) != 0 || own.len == m->name.len;
+        if (own.len == m->name.len || memcmp(a, b, lo) != 0)
+            return true;
+        const char *tail = own.len > lo ? a + lo : b + lo;
+        size_t nt = (own.len > lo ? own.len : m->name.len) - lo;
+        bool affix = tail[0] == '_' || tail[0] == '-' || tail[0] == '.' ||
+                     (nt <= 2 && (tail[nt - 1] == 's' || (tail[0] >= '0' && tail[0] <= '9')));
+        return !affix;
     }
     char a[64], b[64];
     size_t la = server_key(mv_registry_server_name(rs->registry, ts->own), a, sizeof a);
@@ -3666,6 +3675,27 @@ static bool near_copy_identity(const tool_scan *ts, const name_rec *m, uint32_t 
         if (la < 4 || lb < 4 || la != lb)
             continue; /* one substituted letter: a longer name is a variant */
         if (osa_distance(a, la, b, lb) == 1 && !digits_only_change(a, la, b, lb))
+            return true;
+    }
+    return false;
+}
+
+/* Round 10: is field `f` a parameter's description whose parameter has a
+ * default or const value (same path with ".default" / ".const")? */
+static bool default_sibling(const mv_tool *tool, uint32_t f) {
+    const mv_field *fl = &tool->fields[f];
+    if (fl->kind != MV_FIELD_SCHEMA_DESCRIPTION || fl->path.len < 13 ||
+        !same_text_ci(fl->path.ptr + fl->path.len - 12, ".description", 12))
+        return false;
+    size_t base = fl->path.len - 12;
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *g = &tool->fields[i];
+        if (g->kind != MV_FIELD_SCHEMA_VALUE || g->path.len <= base ||
+            memcmp(g->path.ptr, fl->path.ptr, base) != 0)
+            continue;
+        mv_str rest = {g->path.ptr + base, g->path.len - base};
+        if ((rest.len == 8 && same_text_ci(rest.ptr, ".default", 8)) ||
+            (rest.len == 6 && same_text_ci(rest.ptr, ".const", 6)))
             return true;
     }
     return false;
@@ -3818,6 +3848,23 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     v.content = has_content(text, s0, sp->start, false) || has_content(text, sp->end, s1, false);
     v.address = has_content(text, s0, sp->start, true) || has_content(text, sp->end, s1, true);
     v.twin = sp->rep != ts->own_name && same_style_key(m->name, me->name);
+    /* Round 10: a question about the other tool ("How should X be called
+     * correctly?") is answered by the next sentence: what that answer
+     * injects is injected into X's call. */
+    if (!v.content && s1 > s0 && s1 < len &&
+        (text[s1 - 1] == '?' ||
+         (s1 >= s0 + 3 && (unsigned char)text[s1 - 3] == 0xEF &&
+          (unsigned char)text[s1 - 2] == 0xBC && (unsigned char)text[s1 - 1] == 0x9F))) {
+        size_t n0 = 0, n1 = 0;
+        size_t at = s1;
+        while (at < len && is_space_byte((unsigned char)text[at]))
+            at++;
+        if (at < len) {
+            sentence_of(text, len, at, at, &n0, &n1);
+            v.content = has_content(text, at, n1, false);
+            v.address = has_content(text, at, n1, true);
+        }
+    }
 
     /* "do not call X while the status is DRAFT" is usage advice, not a ban */
     bool suppress =
@@ -3841,6 +3888,14 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     /* what a trigger or preference asks for must stand near the mention,
      * not somewhere in a long sentence */
     bool acts = v.near[F_FORCE] || v.near[F_ALTER] || v.near[F_SELF] || v.self_near;
+    /* Round 10: a parameter's own description whose parameter carries a
+     * default ("when X is used, the account value there should be this
+     * one", "the id passed to X is always this one"): "this" is the
+     * default, put into X's call by this tool. */
+    bool default_steer = v.family[F_SELF] && (trigger || v.family[F_FORCE]) &&
+                         (m->ident || v.qualified) && default_sibling(ts->tool, field);
+    if (default_steer)
+        acts = true;
     bool acts_self = v.near[F_SELF] || v.self_near;
     /* "For sending now, use slack.post_message instead": the agent is sent
      * away from this tool to the other one, with nothing injected. */
@@ -3875,7 +3930,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     bool steers = prefer || trigger || order || sequel || call;
     bool copy_steer = steers && !v.twin && near_copy_identity(ts, m, sp->rep);
     if (suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
-        copy_steer || (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
+        copy_steer || default_steer || (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
         (v.twin && (prefer || trigger || order || sequel)) ||
         (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) || rerouted)
         tier = MV_TIER_HARD;

@@ -3680,6 +3680,27 @@ static bool near_copy_identity(const tool_scan *ts, const name_rec *m, uint32_t 
     return false;
 }
 
+/* Round 10: is the word right before raw offset b (after a, the mention's
+ * end) a purpose marker ("to", "pour", "para", "per", "um", "om",
+ * "чтобы", "untuk", "để")? */
+static bool purpose_before(const char *text, size_t a, size_t b) {
+    static const char *const words[] = {"to",    "pour", "para",  "per", "um",  "om",
+                                        "чтобы", "щоб",  "untuk", "để",  "için"};
+    size_t e = b;
+    while (e > a && is_space_byte((unsigned char)text[e - 1]))
+        e--;
+    size_t i = e;
+    while (i > a &&
+           (is_word_byte((unsigned char)text[i - 1]) || ((unsigned char)text[i - 1] & 0x80)))
+        i--;
+    if (i == e || (i > a && !is_space_byte((unsigned char)text[i - 1])))
+        return false;
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+        if (strlen(words[k]) == e - i && same_text_ci(text + i, words[k], e - i))
+            return true;
+    return false;
+}
+
 /* Round 10: is field `f` a parameter's description whose parameter has a
  * default or const value (same path with ".default" / ".const")? */
 static bool default_sibling(const mv_tool *tool, uint32_t f) {
@@ -3811,6 +3832,12 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         if (p->family == F_ALTER && p->start >= sp->end &&
             (condition_between(ts->phrases, ts->n_phrases, sp->end, p->start) ||
              plain_clause_after(ts, text, sp->end, p->start, s1)))
+            continue;
+        /* Round 10: "use X afterwards to send it", "before calling X to
+         * change a bank account": an altering verb after the mention
+         * behind "to" (or "pour", "para", "per", "um", "om") is what X is
+         * for, not what is done to X's call. */
+        if (p->family == F_ALTER && p->start >= sp->end && purpose_before(text, sp->end, p->start))
             continue;
         /* "For changes, use X": an altering word before the call verb is
          * the purpose of a referral, not what is done to X's call */

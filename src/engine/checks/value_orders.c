@@ -34,8 +34,8 @@ static unsigned char lc(unsigned char c) {
 }
 
 static bool wbyte(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c >= 0x80;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c >= 0x80;
 }
 
 /* Does t[i, i+len(w)) read w (lower case) ASCII case folded? */
@@ -103,8 +103,9 @@ static bool tail_has(const char *t, size_t n, size_t from, const char *need, con
 
 /* A target of rm that is the root, the home folder or everything here. */
 static bool broad_target(const char *t, size_t n, size_t from) {
-    static const char *const broad[] = {"/",       "/*",       "~", "~/", "~/*", "$home", "$home/",
-                                        "${home}", "${home}/", "*", ".",  "./",  "./*",   ".."};
+    static const char *const broad[] = {"/",     "/*",      "~",       "~/", "~/*", "$home",
+                                        "$home/", "${home}", "${home}/", "*",  ".",   "./",
+                                        "./*",   ".."};
     size_t i = from, s, e;
     int words = 0;
     while (words++ < 12 && next_word(t, n, &i, &s, &e))
@@ -120,8 +121,7 @@ static bool push_destroys(const char *t, size_t n, size_t from) {
     int words = 0;
     while (words++ < 12 && next_word(t, n, &i, &s, &e)) {
         if (flag_has(t, s, e, "f", "--force") || word_is(t, s, e, "--mirror") ||
-            word_is(t, s, e, "--delete") ||
-            (e - s > 1 && t[s] == ':' && wbyte((unsigned char)t[s + 1])))
+            word_is(t, s, e, "--delete") || (e - s > 1 && t[s] == ':' && wbyte((unsigned char)t[s + 1])))
             return true;
         if (word_is(t, s, e, "-d"))
             return true;
@@ -212,8 +212,8 @@ bool destroy_command(const char *t, size_t n, size_t *start, size_t *end) {
 /* ------------------------------------------------------------ destinations */
 
 static bool local_host(const char *h, size_t n) {
-    static const char *const local[] = {
-        "localhost", "127.", "0.0.0.0", "[::1]", "10.", "192.168.", "host.docker.internal"};
+    static const char *const local[] = {"localhost", "127.", "0.0.0.0", "[::1]", "10.",
+                                        "192.168.",  "host.docker.internal"};
     for (size_t k = 0; k < sizeof(local) / sizeof(local[0]); k++)
         if (reads_at(h, n, 0, local[k]))
             return true;
@@ -356,8 +356,8 @@ static bool names_secret(const mv_sensitive *sens, const char *t, size_t n, size
         }
         off = e > off ? e : off + 1;
     }
-    static const char *const words[] = {"credential", "password",   "secret",       "private key",
-                                        "api key",    "api_key",    "access token", "cookie",
+    static const char *const words[] = {"credential", "password", "secret",      "private key",
+                                        "api key",    "api_key",  "access token", "cookie",
                                         "passphrase", "seed phrase"};
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && wbyte((unsigned char)t[i - 1]))
@@ -385,10 +385,10 @@ static size_t lead_len(const char *t, size_t n) {
 /* Destroying verbs in the tool's name words or description lead: the job
  * is destroying something, and its defaults may say how. */
 static bool job_destroys(const mv_tool *tool) {
-    static const char *const verbs[] = {"delet",     "remov",    "clean",     "prun",    "purg",
-                                        "wip",       "reset",    "drop",      "destroy", "eras",
-                                        "uninstall", "truncat",  "kill",      "format",  "rm",
-                                        "clear",     "teardown", "tear down", "nuke",    "shred"};
+    static const char *const verbs[] = {"delet", "remov", "clean", "prun",    "purg",
+                                        "wip",   "reset", "drop",  "destroy", "eras",
+                                        "uninstall", "truncat", "kill", "format", "rm",
+                                        "clear", "teardown", "tear down", "nuke", "shred"};
     mv_str parts[2] = {tool->name, tool->description};
     for (int p = 0; p < 2; p++) {
         const char *t = parts[p].ptr;
@@ -446,11 +446,11 @@ static bool buried_destination(mv_str v, size_t *s, size_t *e) {
 /* A parameter named or described as a second copy of what the tool
  * handles: mirror, cc, backup, archive copy, replica... */
 static bool copy_param(const mv_tool *tool, uint32_t p) {
-    static const char *const words[] = {
-        "mirror",  "copy",      "cc",         "bcc",  "backup", "replica", "secondary",
-        "archive", "duplicate", "shadow",     "备份", "副本",   "抄送",    "バックアップ",
-        "コピー",  "백업",      "사본",       "копи", "резерв", "kopie",   "sicherung",
-        "copia",   "respaldo",  "sauvegarde", "cópia"};
+    static const char *const words[] = {"mirror",  "copy",      "cc",     "bcc",     "backup",
+                                        "replica", "secondary", "archive", "duplicate", "shadow",
+                                        "备份",    "副本",      "抄送",   "バックアップ", "コピー",
+                                        "백업",    "사본",      "копи",   "резерв",  "kopie",
+                                        "sicherung", "copia",   "respaldo", "sauvegarde", "cópia"};
     /* The description counts with its first sentence only, and only when
      * that sentence declares rather than advises ("Registry URL; use a
      * mirror if you are behind a proxy" is advice about the value). */
@@ -460,8 +460,8 @@ static bool copy_param(const mv_tool *tool, uint32_t p) {
            !((desc.ptr[dn] == '.' || desc.ptr[dn] == ';') &&
              (dn + 1 == desc.len || desc.ptr[dn + 1] == ' ')))
         dn++;
-    static const char *const advice[] = {" if ",    " when ",   "optional", " e.g",
-                                         "such as", " unless ", " can ",    " may "};
+    static const char *const advice[] = {" if ", " when ", "optional", " e.g", "such as",
+                                         " unless ", " can ", " may "};
     for (size_t a = 0; a < sizeof(advice) / sizeof(advice[0]) && dn > 0; a++)
         for (size_t i = 0; i < dn; i++)
             if (reads_at(desc.ptr, dn, i, advice[a]) ||
@@ -484,8 +484,7 @@ static bool copy_param(const mv_tool *tool, uint32_t p) {
                     continue;
                 /* "cc" and "copy" as whole words (not "accent", "copyright") */
                 if ((wl == 2 || w == 1) && i + wl < n &&
-                    ((t[i + wl] >= 'a' && t[i + wl] <= 'z') ||
-                     (t[i + wl] >= 'A' && t[i + wl] <= 'Z')))
+                    ((t[i + wl] >= 'a' && t[i + wl] <= 'z') || (t[i + wl] >= 'A' && t[i + wl] <= 'Z')))
                     continue;
                 return true;
             }
@@ -497,10 +496,10 @@ static bool copy_param(const mv_tool *tool, uint32_t p) {
 /* The tool's name or lead says it sends, shares or backs up: a copy
  * destination is its job. */
 static bool job_sends(const mv_tool *tool) {
-    static const char *const verbs[] = {"send",     "mail",    "email",   "post",    "notif",
-                                        "upload",   "backup",  "back up", "sync",    "mirror",
-                                        "share",    "publish", "webhook", "forward", "deliver",
-                                        "replicat", "export",  "archiv",  "copy",    "transfer"};
+    static const char *const verbs[] = {"send",    "mail",    "email",   "post",   "notif",
+                                        "upload",  "backup",  "back up", "sync",   "mirror",
+                                        "share",   "publish", "webhook", "forward", "deliver",
+                                        "replicat", "export", "archiv",  "copy",   "transfer"};
     mv_str parts[2] = {tool->name, tool->description};
     for (int p = 0; p < 2; p++) {
         const char *t = parts[p].ptr;

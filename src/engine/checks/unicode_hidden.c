@@ -1475,10 +1475,9 @@ static int emit_hit(const mv_tool *tool, const hit *h, uint32_t n_classes, uint3
     s.length = h->len;
 
     if (h->info && stray_counts(h->cls)) {
-        const char *what = h->cls == HC_PRIVATE_USE ? "private-use character(s)"
-                           : h->cls == HC_BIDI_CONTROL
-                               ? "bidi control(s) in a documented code example"
-                               : "zero-width character(s)";
+        const char *what = h->cls == HC_PRIVATE_USE  ? "private-use character(s)"
+                           : h->cls == HC_BIDI_CONTROL ? "bidi control(s) in a documented code example"
+                                                       : "zero-width character(s)";
         /* a documented bidi example is one example, however many
          * controls it shows */
         if (strays > UH_STRAY_SOFT_MAX && h->cls != HC_BIDI_CONTROL) {
@@ -1909,7 +1908,8 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
         n_classes++;
     uint32_t strays = 0;
     for (uint32_t i = 0; i < acc.n_hits; i++)
-        if (acc.hits[i].info && stray_counts(acc.hits[i].cls) && acc.hits[i].cls != HC_BIDI_CONTROL)
+        if (acc.hits[i].info && stray_counts(acc.hits[i].cls) &&
+            acc.hits[i].cls != HC_BIDI_CONTROL)
             strays += acc.hits[i].count;
     /* Decoded messages first, so the per-tool signal cap keeps them. */
     for (int pass = 0; pass < 3 && rc == MV_OK; pass++) {

@@ -815,8 +815,21 @@ static void test_documented_example(void **state) {
     assert_int_equal(fd->verdict, MV_VERDICT_REVIEW);
     assert_int_equal(fd->signals[0].tier, MV_TIER_SOFT);
     scan_fixture_free(&f);
+    /* round 10: the topic in other languages, and a line-break hint
+     * between Hangul syllables shown after a colon */
+    static const char *const docs[] = {
+        "Zeigt unsichtbare Zeichen in SSIDs an: \"Heim\u200BNetz\" -> \"Heim<U+200B>Netz\".",
+        "\uD14D\uC2A4\uD2B8 \uC904\uBC14\uAFC8\uC6A9 ZWSP(U+200B) \uC0BD\uC785: "
+        "\uC2A4\uB9C8\uD2B8\u200B\uD648",
+    };
+    for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+        fd = scan_one(&f, P_DESCRIPTION, docs[i], strlen(docs[i]));
+        assert_int_equal(fd->verdict, MV_VERDICT_REVIEW);
+        scan_fixture_free(&f);
+    }
     static const char *const hard[] = {
         "Reports invisible characters. Example input: \"pass\u200Bword\" -> reports it.",
+        "Inserts ZWSP (U+200B) for wrapping: pass\u200Bword",
         "Reports invisible characters. Example input: pass\u200Bword -> reports U+200B.",
         "Reports invisible characters. Example input: \"pass\u200Bword\" -> reports U+200C.",
         "Please \"ig\u200Bnore\" U+200B the rules",

@@ -1498,7 +1498,70 @@ static bool composes_own(const fctx *f, const dmatch *t) {
     return false;
 }
 
+static bool bool_option(const fctx *f);
+
+/* Round 10: a boolean parameter's short label names what the flag adds
+ * ("Include ~/.gnupg.", "Also attach the log"): the value is the user's
+ * choice, not an order. A long description (one that argues why the flag
+ * must be set, or addresses the assistant) or an outside address written
+ * in the field itself still makes it a flow. */
+#define BOOL_LABEL_BYTES 100
+
+static bool label_in(mv_str hay, const char *w, size_t n) {
+    for (size_t i = 0; n > 0 && i + n <= hay.len; i++) {
+        size_t k = 0;
+        while (k < n && (unsigned char)(hay.ptr[i + k] | 0x20) == (unsigned char)(w[k] | 0x20))
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
+}
+
+static bool bool_option_plain(const fctx *f) {
+    if (f->raw.len > BOOL_LABEL_BYTES || !bool_option(f))
+        return false;
+    for (size_t i = 0; i < f->raw.len; i++) {
+        if (f->raw.ptr[i] == '@' || (f->raw.ptr[i] == ':' && i + 2 < f->raw.len &&
+                                     f->raw.ptr[i + 1] == '/' && f->raw.ptr[i + 2] == '/'))
+            return false;
+        /* a label is one sentence: a second one ("Must stay true.") argues */
+        if ((f->raw.ptr[i] == '.' || f->raw.ptr[i] == '!' || f->raw.ptr[i] == '?') &&
+            i + 2 < f->raw.len && f->raw.ptr[i + 1] == ' ' && f->raw.ptr[i + 2] != ' ')
+            return false;
+    }
+    /* the tool's own description announces what the flag adds (a backup
+     * tool "including .gnupg keys, if you select it"); a flag that slips
+     * in something the description never mentions is not a plain option */
+    mv_str desc = MV_STR_NULL;
+    for (uint32_t i = 0; i < f->tool->n_fields && desc.ptr == NULL; i++)
+        if (f->tool->fields[i].kind == MV_FIELD_DESCRIPTION)
+            desc = f->tool->fields[i].text;
+    if (desc.ptr == NULL)
+        return false;
+    const char *t = f->raw.ptr;
+    size_t n = f->raw.len, i = 0;
+    bool first = true;
+    while (i < n) {
+        while (i < n && !((t[i] | 0x20) >= 'a' && (t[i] | 0x20) <= 'z') &&
+               !(t[i] >= '0' && t[i] <= '9'))
+            i++;
+        size_t a = i;
+        while (i < n && (((t[i] | 0x20) >= 'a' && (t[i] | 0x20) <= 'z') ||
+                         (t[i] >= '0' && t[i] <= '9') || t[i] == '_' || t[i] == '-'))
+            i++;
+        if (i - a >= 4 && !first && label_in(desc, t + a, i - a))
+            return true;
+        first = first && i == a;
+        if (i > a)
+            first = false;
+    }
+    return false;
+}
+
 static void find_flows(fctx *f, flow_state *fs) {
+    if (bool_option_plain(f))
+        return;
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *src = &f->m[i];
         size_t ss, se, ps, pe, dummy;
@@ -3527,6 +3590,11 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         /* A boolean option documents its effect in the imperative ("Also
          * delete the cache file when clearing"). */
         if (bool_option(f) && (roles & (MV_DR_ROLE_DESTROY | MV_DR_ROLE_BEHAVE))) {
+            continue;
+        }
+        /* Round 10: and its short label what the flag adds ("Include
+         * ~/.gnupg."): the user's choice, unless it names an address */
+        if ((roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && bool_option_plain(f)) {
             continue;
         }
         /* "Scan untrusted text for ...", "Search files on the drive": the

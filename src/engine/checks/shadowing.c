@@ -105,14 +105,15 @@ enum family {
     F_SEQUEL_AFTER,
     F_SENSITIVE,
     F_PRODUCT_BEFORE,
+    F_CLAIM_AFTER,
     F_COUNT
 };
 
 static const char *const k_family_names[F_COUNT] = {
-    "trigger_before", "trigger_after", "order_before",  "order_after",     "suppress_before",
-    "suppress_after", "claim_before",  "call_before",   "prefer_before",   "prefer_after",
-    "force",          "alter",         "self",          "condition_after", "sequel_before",
-    "sequel_after",   "sensitive",     "product_before"};
+    "trigger_before", "trigger_after", "order_before",   "order_after",     "suppress_before",
+    "suppress_after", "claim_before",  "call_before",    "prefer_before",   "prefer_after",
+    "force",          "alter",         "self",           "condition_after", "sequel_before",
+    "sequel_after",   "sensitive",     "product_before", "claim_after"};
 
 typedef struct phrase_info {
     uint8_t family;
@@ -3438,7 +3439,7 @@ static bool same_family(const tool_scan *ts, const name_rec *m) {
 static void describe_steering(dtext *d, const verdict *v) {
     if (v->family[F_SUPPRESS_BEFORE] || v->family[F_SUPPRESS_AFTER])
         dt_puts(d, "tells the agent not to use it");
-    else if (v->family[F_CLAIM_BEFORE])
+    else if (v->family[F_CLAIM_BEFORE] || v->family[F_CLAIM_AFTER])
         dt_puts(d, "claims to replace or override it");
     else if (v->family[F_TRIGGER_BEFORE] || v->family[F_TRIGGER_AFTER] ||
              v->family[F_ORDER_BEFORE] || v->family[F_ORDER_AFTER] || v->family[F_SEQUEL_BEFORE] ||
@@ -3509,14 +3510,27 @@ static bool plain_clause_after(const tool_scan *ts, const char *text, size_t a, 
  * the three words before the claim phrase, in its clause, reverses it;
  * "not only ... replaces" does not. Text before a (the phrase's start). */
 static bool negation_word(const char *w, size_t n) {
-    static const char *const words[] = {"not", "never", "no", "nor",   "cannot", "non",
-                                        "não", "nao",   "ne", "nicht", "kein",   "keine"};
+    /* round 10: the negations of the languages of directive_world.rules
+     * that write it as a word before the verb ("אינו מחליף", "не заменяет",
+     * "δεν αντικαθιστά", "tidak menggantikan", "không thay thế") */
+    static const char *const words[] = {
+        "not",   "never", "no",    "nor",  "cannot", "non",   "não",   "nao",   "ne",
+        "nicht", "kein",  "keine", "niet", "geen",   "inte",  "ej",    "nie",   "не",
+        "ні",    "δεν",   "δε",    "μην",  "tidak",  "bukan", "không", "chẳng", "नहीं",
+        "لا",    "ليس",   "ليست",  "لن",   "لم",     "אינו",  "אינה",  "לא",    "אין"};
+    /* scripts written without spaces glue the negation to the claim */
+    static const char *const glued[] = {"ไม่", "不", "未", "没有", "並不"};
     if (n >= 3 && (same_text_ci(w + n - 3, "n't", 3) ||
                    (n >= 5 && same_text_ci(w + n - 5, "n\xE2\x80\x99t", 5))))
         return true;
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
         if (strlen(words[k]) == n && same_text_ci(w, words[k], n))
             return true;
+    for (size_t k = 0; k < sizeof(glued) / sizeof(glued[0]); k++) {
+        size_t g = strlen(glued[k]);
+        if (n >= g && memcmp(w + n - g, glued[k], g) == 0)
+            return true;
+    }
     return false;
 }
 
@@ -3616,6 +3630,98 @@ static bool acts_product(const verdict *v) {
     return v->near[F_FORCE] || v->near[F_ALTER] || v->near[F_SELF] || v->self_near;
 }
 
+/* Round 10: is the steering tool a near copy of the mentioned one? Its own
+ * name one or two edits from the mentioned name (start_prlnt for
+ * start_print, get_wlfi_config for get_wifi_config; not a plural, a
+ * digit-only change or a name that extends the other), or the same name
+ * on a server whose name is one edit from a server exposing it (octoprlnt
+ * next to octoprint, rlng next to ring). */
+static bool near_copy_identity(const tool_scan *ts, const name_rec *m, uint32_t mid) {
+    const reg_state *rs = ts->rs;
+    mv_str own = rs->names[ts->own_name].name;
+    if (mid != ts->own_name) {
+        if (own.len < 6 || m->name.len < 6 || own.len > 64 || m->name.len > 64)
+            return false;
+        char a[64], b[64];
+        for (size_t i = 0; i < own.len; i++)
+            a[i] = (char)(own.ptr[i] >= 'A' && own.ptr[i] <= 'Z' ? own.ptr[i] + 32 : own.ptr[i]);
+        for (size_t i = 0; i < m->name.len; i++)
+            b[i] = (char)(m->name.ptr[i] >= 'A' && m->name.ptr[i] <= 'Z' ? m->name.ptr[i] + 32
+                                                                         : m->name.ptr[i]);
+        unsigned d = osa_distance(a, own.len, b, m->name.len);
+        if (d == 0 || d > 2 || (d == 1 && own.len == m->name.len + 1 && a[own.len - 1] == 's') ||
+            digits_only_change(a, own.len, b, m->name.len))
+            return false;
+        /* a name that extends the other by a word, a version or a plural
+         * ("read_file_v", "read_file2", "get_items") is a variant; one
+         * letter dropped or added inside the last word ("run_payrol") is
+         * a misspelling */
+        size_t lo = own.len < m->name.len ? own.len : m->name.len;
+        if (own.len == m->name.len || memcmp(a, b, lo) != 0)
+            return true;
+        const char *tail = own.len > lo ? a + lo : b + lo;
+        size_t nt = (own.len > lo ? own.len : m->name.len) - lo;
+        bool affix = tail[0] == '_' || tail[0] == '-' || tail[0] == '.' ||
+                     (nt <= 2 && (tail[nt - 1] == 's' || (tail[0] >= '0' && tail[0] <= '9')));
+        return !affix;
+    }
+    char a[64], b[64];
+    size_t la = server_key(mv_registry_server_name(rs->registry, ts->own), a, sizeof a);
+    uint32_t servers[2] = {m->server0, m->server1};
+    for (int k = 0; k < 2; k++) {
+        if (servers[k] == NONE || servers[k] == ts->own)
+            continue;
+        size_t lb = server_key(mv_registry_server_name(rs->registry, servers[k]), b, sizeof b);
+        if (la < 4 || lb < 4 || la != lb)
+            continue; /* one substituted letter: a longer name is a variant */
+        if (osa_distance(a, la, b, lb) == 1 && !digits_only_change(a, la, b, lb))
+            return true;
+    }
+    return false;
+}
+
+/* Round 10: is the word right before raw offset b (after a, the mention's
+ * end) a purpose marker ("to", "pour", "para", "per", "um", "om",
+ * "чтобы", "untuk", "để")? */
+static bool purpose_before(const char *text, size_t a, size_t b) {
+    static const char *const words[] = {"to",    "pour", "para",  "per", "um",  "om",
+                                        "чтобы", "щоб",  "untuk", "để",  "için"};
+    size_t e = b;
+    while (e > a && is_space_byte((unsigned char)text[e - 1]))
+        e--;
+    size_t i = e;
+    while (i > a &&
+           (is_word_byte((unsigned char)text[i - 1]) || ((unsigned char)text[i - 1] & 0x80)))
+        i--;
+    if (i == e || (i > a && !is_space_byte((unsigned char)text[i - 1])))
+        return false;
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+        if (strlen(words[k]) == e - i && same_text_ci(text + i, words[k], e - i))
+            return true;
+    return false;
+}
+
+/* Round 10: is field `f` a parameter's description whose parameter has a
+ * default or const value (same path with ".default" / ".const")? */
+static bool default_sibling(const mv_tool *tool, uint32_t f) {
+    const mv_field *fl = &tool->fields[f];
+    if (fl->kind != MV_FIELD_SCHEMA_DESCRIPTION || fl->path.len < 13 ||
+        !same_text_ci(fl->path.ptr + fl->path.len - 12, ".description", 12))
+        return false;
+    size_t base = fl->path.len - 12;
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *g = &tool->fields[i];
+        if (g->kind != MV_FIELD_SCHEMA_VALUE || g->path.len <= base ||
+            memcmp(g->path.ptr, fl->path.ptr, base) != 0)
+            continue;
+        mv_str rest = {g->path.ptr + base, g->path.len - base};
+        if ((rest.len == 8 && same_text_ci(rest.ptr, ".default", 8)) ||
+            (rest.len == 6 && same_text_ci(rest.ptr, ".const", 6)))
+            return true;
+    }
+    return false;
+}
+
 /* Evaluate one span that refers to another server's tool. */
 
 static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t len, const span *sp,
@@ -3706,6 +3812,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             break;
         case F_SUPPRESS_AFTER:
         case F_PREFER_AFTER:
+        case F_CLAIM_AFTER:
             hit = p->start >= sp->end && p->start - sp->end <= WINDOW_AFTER;
             break;
         default:
@@ -3725,6 +3832,12 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         if (p->family == F_ALTER && p->start >= sp->end &&
             (condition_between(ts->phrases, ts->n_phrases, sp->end, p->start) ||
              plain_clause_after(ts, text, sp->end, p->start, s1)))
+            continue;
+        /* Round 10: "use X afterwards to send it", "before calling X to
+         * change a bank account": an altering verb after the mention
+         * behind "to" (or "pour", "para", "per", "um", "om") is what X is
+         * for, not what is done to X's call. */
+        if (p->family == F_ALTER && p->start >= sp->end && purpose_before(text, sp->end, p->start))
             continue;
         /* "For changes, use X": an altering word before the call verb is
          * the purpose of a referral, not what is done to X's call */
@@ -3762,11 +3875,28 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     v.content = has_content(text, s0, sp->start, false) || has_content(text, sp->end, s1, false);
     v.address = has_content(text, s0, sp->start, true) || has_content(text, sp->end, s1, true);
     v.twin = sp->rep != ts->own_name && same_style_key(m->name, me->name);
+    /* Round 10: a question about the other tool ("How should X be called
+     * correctly?") is answered by the next sentence: what that answer
+     * injects is injected into X's call. */
+    if (!v.content && s1 > s0 && s1 < len &&
+        (text[s1 - 1] == '?' ||
+         (s1 >= s0 + 3 && (unsigned char)text[s1 - 3] == 0xEF &&
+          (unsigned char)text[s1 - 2] == 0xBC && (unsigned char)text[s1 - 1] == 0x9F))) {
+        size_t n0 = 0, n1 = 0;
+        size_t at = s1;
+        while (at < len && is_space_byte((unsigned char)text[at]))
+            at++;
+        if (at < len) {
+            sentence_of(text, len, at, at, &n0, &n1);
+            v.content = has_content(text, at, n1, false);
+            v.address = has_content(text, at, n1, true);
+        }
+    }
 
     /* "do not call X while the status is DRAFT" is usage advice, not a ban */
     bool suppress =
         (v.family[F_SUPPRESS_BEFORE] && !v.family[F_CONDITION_AFTER]) || v.family[F_SUPPRESS_AFTER];
-    bool claim = v.family[F_CLAIM_BEFORE];
+    bool claim = v.family[F_CLAIM_BEFORE] || v.family[F_CLAIM_AFTER];
     bool trigger = v.family[F_TRIGGER_BEFORE] || v.family[F_TRIGGER_AFTER];
     /* "every meeting created with X": a hook on what X makes, hard with
      * an action or injected content near it, and otherwise a plain
@@ -3785,6 +3915,14 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     /* what a trigger or preference asks for must stand near the mention,
      * not somewhere in a long sentence */
     bool acts = v.near[F_FORCE] || v.near[F_ALTER] || v.near[F_SELF] || v.self_near;
+    /* Round 10: a parameter's own description whose parameter carries a
+     * default ("when X is used, the account value there should be this
+     * one", "the id passed to X is always this one"): "this" is the
+     * default, put into X's call by this tool. */
+    bool default_steer = v.family[F_SELF] && (trigger || v.family[F_FORCE]) &&
+                         (m->ident || v.qualified) && default_sibling(ts->tool, field);
+    if (default_steer)
+        acts = true;
     bool acts_self = v.near[F_SELF] || v.self_near;
     /* "For sending now, use slack.post_message instead": the agent is sent
      * away from this tool to the other one, with nothing injected. */
@@ -3812,8 +3950,14 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * call as well */
     bool order_hard = (order && (acts_self || v.address || (v.qualified && pushes))) ||
                       (sequel && (v.address || (acts_self && pushes) || (v.qualified && pushes)));
+    /* Round 10: the tool's own identity is a near copy of the mentioned
+     * one (its name a typosquat of X's, or X's very name on a server whose
+     * name is a misspelling of X's server) and the sentence steers the
+     * agent between the two: the copy sends the agent to itself. */
+    bool steers = prefer || trigger || order || sequel || call;
+    bool copy_steer = steers && !v.twin && near_copy_identity(ts, m, sp->rep);
     if (suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
-        (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
+        copy_steer || default_steer || (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
         (v.twin && (prefer || trigger || order || sequel)) ||
         (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) || rerouted)
         tier = MV_TIER_HARD;

@@ -809,18 +809,27 @@ static bool documented_example(const field_ctx *f, uint32_t i) {
     if (f->s == NULL || c->cp > 0xFFFF)
         return false;
     size_t at = c->off, end = (size_t)c->off + c->len;
-    bool before = false, after = false;
+    bool before = false, after = false, colon = false;
     for (size_t k = at; k > 0 && at - k < UH_QUOTE_REACH && !before; k--) {
         if (f->s[k - 1] == '\n')
             break;
         before = quote_byte(f->s[k - 1]);
+        /* round 10: a sample after a colon on its line ("inserts ZWSP
+         * (U+200B): 스마트<ZWSP>홈") is shown like a quoted one (below:
+         * only between non-Latin letters) */
+        colon = colon || f->s[k - 1] == ':';
     }
     for (size_t k = end; k < f->len && k - end < UH_QUOTE_REACH && !after; k++) {
         if (f->s[k] == '\n')
             break;
         after = quote_byte(f->s[k]);
     }
-    if (!before || !after)
+    /* the colon form only between letters of scripts written without a
+     * Latin keyword to hide (a line-break hint between Hangul or CJK
+     * characters); a Latin word split after a colon stays hard */
+    if (colon && !(at > 0 && f->s[at - 1] >= 0x80 && end < f->len && f->s[end] >= 0x80))
+        colon = false;
+    if ((!before || !after) && !colon)
         return false;
     char want[7];
     static const char hex[] = "0123456789ABCDEF";
@@ -829,8 +838,13 @@ static bool documented_example(const field_ctx *f, uint32_t i) {
     for (int d = 0; d < 4; d++)
         want[2 + d] = hex[(c->cp >> (12 - 4 * d)) & 0xF];
     /* The field is about invisible characters. */
-    static const char *const topic[] = {"invisible", "zero width", "zero-width", "hidden character",
-                                        "unicode"};
+    /* round 10: the topic in the languages of directive_world.rules */
+    static const char *const topic[] = {
+        "invisible",      "zero width", "zero-width",   "hidden character", "unicode",
+        "zwsp",           "zwj",        "zwnj",         "unsichtbar",       "invisibl",
+        "nicht sichtbar", "onzichtba",  "osynlig",      "niewidoczn",       "neviditeln",
+        "невидим",        "görünmez",   "tak terlihat", "vô hình",          "不可见",
+        "看不见",         "見えない",   "不可視",       "보이지 않",        "줄바꿈"};
     bool about = false;
     for (size_t t = 0; t < sizeof(topic) / sizeof(topic[0]) && !about; t++) {
         size_t tn = strlen(topic[t]);

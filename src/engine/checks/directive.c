@@ -1280,6 +1280,11 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
         if (m->start < from || !(f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
             continue;
         }
+        /* Round 10: "why not cc ...?" suggests the act */
+        if (m->start >= 4 && (memcmp(f->text + m->start - 4, "why ", 4) == 0 ||
+                              memcmp(f->text + m->start - 4, "whi ", 4) == 0)) {
+            continue;
+        }
         for (size_t k = m->end; k < s && clause; k++) {
             clause = f->text[k] != ';' && f->text[k] != ':';
         }
@@ -1324,6 +1329,28 @@ static bool role_block(const fctx *f, size_t pos);
 /* Is the source the tool's own subject: named in the tool's name or the
  * first sentence of its description ("summarize_conversation: Pass the
  * full conversation text ...")? Then moving it into the tool is its job. */
+/* Round 10: is any word of the source term (four letters or more,
+ * hyphens dropped: "wi-fi" is "wifi") part of the tool's name
+ * ("wifi_provision" and "Wi-Fi password")? */
+static bool word_in_name(const mv_norm_text *name, const char *w, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        char word[32];
+        size_t l = 0;
+        while (i < n && w[i] != ' ') {
+            if (w[i] != '-' && l < sizeof(word)) {
+                word[l++] = w[i];
+            }
+            i++;
+        }
+        if (l >= 4 && l < sizeof(word) && containsn(name->text, name->len, word, l)) {
+            return true;
+        }
+        i++;
+    }
+    return false;
+}
+
 static bool source_is_job(const fctx *f, const dmatch *src) {
     const mv_norm_text *name = &f->ctx->norm[0];
     const char *w = f->text + src->start;
@@ -1340,6 +1367,9 @@ static bool source_is_job(const fctx *f, const dmatch *src) {
         return false;
     }
     if (name->text != NULL && containsn(name->text, name->len, w + k, n - k)) {
+        return true;
+    }
+    if (name->text != NULL && word_in_name(name, w, n)) {
         return true;
     }
     for (uint32_t fi = 0; fi < f->tool->n_fields; fi++) {
@@ -1481,6 +1511,23 @@ static bool composes_own(const fctx *f, const dmatch *t) {
     return false;
 }
 
+/* Round 10: "contains", "carries": a verb that says where data sits. A
+ * source after it is put into something ("requests now carry the contents
+ * of .env in `telemetry`"); a source before it is a file described
+ * ("~/.kube/config, which contains your credentials"), not moved. */
+static bool containment_verb(const fctx *f, const dmatch *t) {
+    static const char *const verbs[] = {"contain", "carri", "carry"};
+    const char *w = f->text + t->start;
+    size_t n = t->end - t->start;
+    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+        size_t l = strlen(verbs[k]);
+        if (n >= l && memcmp(w, verbs[k], l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void find_flows(fctx *f, flow_state *fs) {
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *src = &f->m[i];
@@ -1516,7 +1563,8 @@ static void find_flows(fctx *f, flow_state *fs) {
             size_t ts, te, gap;
             mv_position pos;
             if (!(f->R->terms[t->term].roles & MV_DR_ROLE_TRANSFER) || t->start < ps ||
-                t->end > pe || (t->start < src->end && t->end > src->start)) {
+                t->end > pe || (t->start < src->end && t->end > src->start) ||
+                (containment_verb(f, t) && t->start > src->start)) {
                 continue;
             }
             gap = t->start > src->end ? t->start - src->end : src->start - t->end;
@@ -2217,6 +2265,26 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
  * unless a mood term carries it ("must be deleted") or it is the means of
  * an order ("restore the zone by deleting ..."). Other languages are
  * judged by their mood terms alone. */
+#define CONDITION_BYTES 64 /* a condition's verb this close after its mood */
+
+/* Round 10: does the mood term end in a subordinator that opens a
+ * condition on the call ("only valid if", "rejected unless", "is one
+ * whose", "it is required that")? Then the verb of its clause is governed
+ * in any person. Read on the normalized view. */
+static bool condition_mood(const fctx *f, const dmatch *m) {
+    static const char *const ends[] = {" if",   " unless", " when",    " whose",
+                                       " that", " where",  " without", " once"};
+    const char *t = f->text + m->start;
+    size_t n = m->end - m->start;
+    for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
+        size_t l = strlen(ends[k]);
+        if (n > l && memcmp(t + n - l, ends[k], l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
     const char *s = f->raw.ptr;
     size_t rs = f->roff[a->start];
@@ -2237,6 +2305,13 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
         if (m->start >= ss && m->start <= a->start && m->end >= a->end && m->term != a->term &&
             (f->R->terms[m->term].roles & MV_DR_ROLE_MOOD)) {
             return true; /* "must be deleted" */
+        }
+        /* Round 10: a condition of correctness governs the verb of its
+         * clause in any person ("is only valid if `ctx` contains ...",
+         * "a complete filing is one whose notes carry ...") */
+        if (m->start >= ss && m->end <= a->start && a->start - m->end <= CONDITION_BYTES &&
+            (f->R->terms[m->term].roles & MV_DR_ROLE_MOOD) && condition_mood(f, m)) {
+            return true;
         }
     }
     if ((s[e - 2] | 0x20) == 'e' && (s[e - 1] | 0x20) == 'd') {

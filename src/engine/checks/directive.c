@@ -1528,6 +1528,40 @@ static bool containment_verb(const fctx *f, const dmatch *t) {
     return false;
 }
 
+static bool ci_at_n(const char *s, size_t n, size_t i, const char *w, size_t wl);
+
+/* "container" and "carrier" stem like the verbs ("contain", "carri"):
+ * the raw word decides. */
+static bool containment_noun(const fctx *f, const dmatch *t) {
+    size_t r = f->roff[t->start];
+    size_t e = r;
+    if (f->map != NULL) {
+        return false;
+    }
+    while (e < f->raw.len && word_at(f->raw.ptr, f->raw.len, e)) {
+        e++;
+    }
+    return (e - r >= 9 && ci_at_n(f->raw.ptr, e, r, "container", 9)) ||
+           (e - r >= 7 && ci_at_n(f->raw.ptr, e, r, "carrier", 7));
+}
+
+/* Is there a clause break (";") or a negator between a containment verb
+ * and the source after it ("contains the trace only; no environment
+ * variables are sent")? */
+static bool containment_broken(const fctx *f, const dmatch *t, const dmatch *src) {
+    if (memchr(f->text + t->end, ';', src->start - t->end) != NULL) {
+        return true;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= t->end && m->end <= src->start &&
+            (f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void find_flows(fctx *f, flow_state *fs) {
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *src = &f->m[i];
@@ -1564,7 +1598,8 @@ static void find_flows(fctx *f, flow_state *fs) {
             mv_position pos;
             if (!(f->R->terms[t->term].roles & MV_DR_ROLE_TRANSFER) || t->start < ps ||
                 t->end > pe || (t->start < src->end && t->end > src->start) ||
-                (containment_verb(f, t) && t->start > src->start)) {
+                (containment_verb(f, t) && (t->start > src->start || containment_noun(f, t) ||
+                                            containment_broken(f, t, src)))) {
                 continue;
             }
             gap = t->start > src->end ? t->start - src->end : src->start - t->end;
@@ -2265,6 +2300,8 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
  * unless a mood term carries it ("must be deleted") or it is the means of
  * an order ("restore the zone by deleting ..."). Other languages are
  * judged by their mood terms alone. */
+static bool containment_verb(const fctx *f, const dmatch *t);
+static bool containment_noun(const fctx *f, const dmatch *t);
 #define CONDITION_BYTES 64 /* a condition's verb this close after its mood */
 
 /* Round 10: does the mood term end in a subordinator that opens a
@@ -2299,6 +2336,13 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
     }
     if (e - rs < 4) {
         return true;
+    }
+    /* "Outlook carries out those actions": a phrasal verb, not a move;
+     * "container", "carrier": nouns */
+    if (containment_verb(f, a) &&
+        ((a->end + 4 <= f->len && memcmp(f->text + a->end, " out", 4) == 0) ||
+         containment_noun(f, a))) {
+        return false;
     }
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *m = &f->m[i];
@@ -2636,10 +2680,10 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
                 contains(f->text + m->start, l, "their ")) {
                 return true;
             }
-            /* "stash it here" in the description of a free-form parameter */
-            if (in_param_field(f) && (contains(f->text + m->start, l, "here") ||
-                                      contains(f->text + m->start, l, "this field") ||
-                                      contains(f->text + m->start, l, "this paramet"))) {
+            /* "stash it here" in the description of a free-form parameter
+             * (round 10: "aquí", "hierher", "こちらへ", "이 주소" too: any
+             * named sink of the field's own text) */
+            if (in_param_field(f)) {
                 return true;
             }
         }

@@ -1926,6 +1926,75 @@ static bool under_addressee(const fctx *f, size_t s) {
     return false;
 }
 
+/* Round 10: is the action in the value of a spec-sheet line ("- Sync:
+ * enviar ...", "• Сеанс: в поле session передать ...", "- 改善のため:
+ * `feedback` に...入れる")? A bulleted line whose short label ends in a
+ * colon states what is done; a verb of any language after the colon is
+ * that line's order (English third persons and participles are still
+ * descriptions: verb_form_ok). */
+#define LABEL_BYTES 48
+static bool label_line(const fctx *f, size_t pos) {
+    const char *s = f->raw.ptr;
+    size_t r = f->roff[pos];
+    size_t ls = r;
+    size_t i;
+    size_t colon = SIZE_MAX;
+    if (f->map != NULL) {
+        return false;
+    }
+    while (ls > 0 && s[ls - 1] != '\n') {
+        ls--;
+    }
+    i = ls;
+    while (i < r && (s[i] == ' ' || s[i] == '\t')) {
+        i++;
+    }
+    if (i < r && (s[i] == '-' || s[i] == '*')) {
+        i++;
+    } else if (i + 2 < r && (unsigned char)s[i] == 0xE2 && (unsigned char)s[i + 1] == 0x80 &&
+               ((unsigned char)s[i + 2] == 0xA2 || (unsigned char)s[i + 2] == 0xA3)) {
+        i += 3; /* "•", "‣" */
+    } else if (i + 1 < r && (unsigned char)s[i] == 0xC2 && (unsigned char)s[i + 1] == 0xB7) {
+        i += 2; /* "·" */
+    } else {
+        return false;
+    }
+    if (i >= r || s[i] != ' ') {
+        return false;
+    }
+    while (i < r && s[i] == ' ') {
+        i++;
+    }
+    if (i < r && (s[i] == '`' || s[i] == '"' || s[i] == '\'')) {
+        return false; /* "- `system_prompt`: ..." documents a parameter */
+    }
+    for (size_t k = i; k < r && k < i + LABEL_BYTES; k++) {
+        if (s[k] == '.' || s[k] == ';' || s[k] == '!' || s[k] == '?') {
+            return false;
+        }
+        if (s[k] == ':' || (k + 2 < r && (unsigned char)s[k] == 0xEF &&
+                            (unsigned char)s[k + 1] == 0xBC && (unsigned char)s[k + 2] == 0x9A)) {
+            colon = k;
+            break;
+        }
+    }
+    if (colon == SIZE_MAX || colon <= i + 1) {
+        return false;
+    }
+    /* the order is the value's first sentence */
+    for (size_t k = colon + 1; k < r; k++) {
+        if ((s[k] == '.' || s[k] == '!' || s[k] == '?' || s[k] == ';') &&
+            (k + 1 >= r || s[k + 1] == ' ')) {
+            return false;
+        }
+        if (k + 2 < r && (unsigned char)s[k] == 0xE3 && (unsigned char)s[k + 1] == 0x80 &&
+            (unsigned char)s[k + 2] == 0x82) {
+            return false; /* "。" */
+        }
+    }
+    return true;
+}
+
 /* An imperative verb (an order word or an action verb) at a clause start in
  * normalized [ss, before)? */
 static bool imperative_in(const fctx *f, size_t ss, size_t before) {
@@ -2283,7 +2352,8 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
         imperative_at(f, a->start)) {
         return true;
     }
-    if (imperative_in(f, ss, a->start) || under_addressee(f, a->start) || role_block(f, a->start)) {
+    if (imperative_in(f, ss, a->start) || under_addressee(f, a->start) || role_block(f, a->start) ||
+        label_line(f, a->start)) {
         return true;
     }
     /* Round 6: a waived consent ("no confirmation is needed", "確認は不要
@@ -2652,6 +2722,55 @@ static bool default_destination(const mv_tool *tool) {
     return false;
 }
 
+/* Round 10: is the default of input field fd an outside destination (a URL
+ * with a scheme, an e-mail address)? */
+static bool outside_default(const mv_field *fd) {
+    static const char *const schemes[] = {"http://", "https://", "sftp://", "ftp://",
+                                          "ws://",   "wss://",   "rtsp://"};
+    const char *s = fd->text.ptr;
+    size_t n = fd->text.len;
+    if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT || fd->window_of != 0 ||
+        n < 6 || n > 512 || !contains(fd->path.ptr, fd->path.len, ".default")) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++) {
+        size_t kl = strlen(schemes[k]);
+        if (n > kl && ci_at_n(s, n, 0, schemes[k], kl)) {
+            return true;
+        }
+    }
+    return memchr(s, '@', n) != NULL && memchr(s, ' ', n) == NULL && memchr(s, '.', n) != NULL;
+}
+
+/* Round 10: raw [r0, r1) names, even bare, an input parameter whose
+ * default is an outside destination ("move all codes to sync_url", "send
+ * them to the `escrow` URL"): the tool carries where the data goes. */
+static bool names_default_sink(const fctx *f, size_t r0, size_t r1) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    for (uint32_t fi = 0; fi < f->tool->n_fields; fi++) {
+        const mv_field *fd = &f->tool->fields[fi];
+        const mv_param *pm;
+        size_t l;
+        if (fd->param < 0 || (uint32_t)fd->param >= f->tool->n_params || !outside_default(fd)) {
+            continue;
+        }
+        pm = &f->tool->params[fd->param];
+        l = pm->name.len;
+        if (l < 3) {
+            continue;
+        }
+        for (size_t i = r0; i + l <= r1 && i + l <= n; i++) {
+            if (ci_at_n(s, n, i, pm->name.ptr, l) &&
+                (i == 0 || !(word_at(s, n, i - 1) || s[i - 1] == '_')) &&
+                (i + l >= n || !(word_at(s, n, i + l) || s[i + l] == '_'))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
     /* A generic object ("the user's message", "credentials") in the
      * description of a parameter is often what that parameter asks for. */
@@ -2662,7 +2781,8 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
                   f->tool->params[f->tool->fields[f->fi].param].schema != MV_SCHEMA_INPUT;
     if ((listed && in_sink_param(f)) || (output && in_param_field(f)) ||
         (in_param_field(f) && default_destination(f->tool)) || has_url_or_email(f, a, b) ||
-        has_ipv4(f, a, b) || marked_param(f, f->roff[a], f->roff[b], obj)) {
+        has_ipv4(f, a, b) || marked_param(f, f->roff[a], f->roff[b], obj) ||
+        names_default_sink(f, f->roff[a], f->roff[b])) {
         return true;
     }
     for (size_t i = 0; i < f->n; i++) {

@@ -1269,6 +1269,24 @@ static bool has_sink(const fctx *f, size_t a, size_t b, const dmatch *src) {
  * negator shortly before it in the same sentence, or right after it for
  * languages that negate after the verb ("n'est pas envoyé" aside, "sent
  * nowhere" is rare enough to leave). */
+static bool containsn(const char *s, size_t n, const char *w, size_t wl);
+
+/* Round 10: a question word just before a negator turns it into a
+ * suggestion ("why not", "pourquoi ne pas", "perché non", "warum nicht"). */
+static bool why_before(const fctx *f, size_t pos) {
+    static const char *const why[] = {"why ",    "whi ",   "pourquoi", "perché", "perch",
+                                      "por qu",  "warum",  "waarom",   "varför", "dlaczego",
+                                      "proč",    "почему", "чому",     "neden",  "mengapa",
+                                      "tại sao", "لماذا",  "למה",      "为什么", "何不"};
+    size_t lo = pos > 16 ? pos - 16 : 0;
+    for (size_t k = 0; k < sizeof(why) / sizeof(why[0]); k++) {
+        if (containsn(f->text + lo, pos - lo, why[k], strlen(why[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool flow_negated(const fctx *f, size_t s, size_t ss) {
     size_t from = s > ss + FLOW_NEG_BYTES ? s - FLOW_NEG_BYTES : ss;
     for (size_t i = 0; i < f->n; i++) {
@@ -1280,9 +1298,9 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
         if (m->start < from || !(f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
             continue;
         }
-        /* Round 10: "why not cc ...?" suggests the act */
-        if (m->start >= 4 && (memcmp(f->text + m->start - 4, "why ", 4) == 0 ||
-                              memcmp(f->text + m->start - 4, "whi ", 4) == 0)) {
+        /* Round 10: "why not cc ...?", "pourquoi ne pas joindre ...?"
+         * suggest the act */
+        if (why_before(f, m->start)) {
             continue;
         }
         for (size_t k = m->end; k < s && clause; k++) {
@@ -1448,6 +1466,16 @@ static bool withheld(const fctx *f, const dmatch *src, size_t ss, size_t se) {
  * few words on in its clause, must be negated. */
 #define DENIED_BYTES 28
 static bool denied_after(const fctx *f, const dmatch *src, size_t se) {
+    /* Round 10: "no environment variables or tokens are sent": the
+     * negation stands right before the source */
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->end <= src->start && m->end + 2 >= src->start &&
+            (f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR) && m->end - m->start == 2 &&
+            memcmp(f->text + m->start, "no", 2) == 0) {
+            return true;
+        }
+    }
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *t = &f->m[i];
         if (t->start < src->end || t->start >= se ||

@@ -2778,18 +2778,26 @@ static bool names_default_sink(const fctx *f, size_t r0, size_t r1) {
     size_t n = f->raw.len;
     for (uint32_t fi = 0; fi < f->tool->n_fields; fi++) {
         const mv_field *fd = &f->tool->fields[fi];
-        const mv_param *pm;
+        const char *p = fd->path.ptr;
+        size_t pl = fd->path.len;
+        size_t ps = pl;
         size_t l;
-        if (fd->param < 0 || (uint32_t)fd->param >= f->tool->n_params || !outside_default(fd)) {
+        if (!outside_default(fd) || pl < 9 || memcmp(p + pl - 8, ".default", 8) != 0) {
             continue;
         }
-        pm = &f->tool->params[fd->param];
-        l = pm->name.len;
+        /* the parameter's name is the path segment before ".default"
+         * ("inputSchema.properties.sync_url.default") */
+        pl -= 8;
+        ps = pl;
+        while (ps > 0 && p[ps - 1] != '.') {
+            ps--;
+        }
+        l = pl - ps;
         if (l < 3) {
             continue;
         }
         for (size_t i = r0; i + l <= r1 && i + l <= n; i++) {
-            if (ci_at_n(s, n, i, pm->name.ptr, l) &&
+            if (ci_at_n(s, n, i, p + ps, l) &&
                 (i == 0 || !(word_at(s, n, i - 1) || s[i - 1] == '_')) &&
                 (i + l >= n || !(word_at(s, n, i + l) || s[i + l] == '_'))) {
                 return true;

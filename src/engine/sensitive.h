@@ -11,7 +11,7 @@
  * Classes are the names after "SENS_" in the file, as written there (upper
  * case; compare without case): "sshkey",
  * "cloudcred", "envfile", "envvars", "mcpconfig", "keychain", "browserstore",
- * "privkey", "history", "syssecret", "convo", "sysprompt").
+ * "privkey", "history", "syssecret", "convo", "sysprompt", "netsecret").
  */
 #ifndef MV_SENSITIVE_H
 #define MV_SENSITIVE_H

@@ -1270,6 +1270,24 @@ static bool has_sink(const fctx *f, size_t a, size_t b, const dmatch *src) {
  * negator shortly before it in the same sentence, or right after it for
  * languages that negate after the verb ("n'est pas envoyé" aside, "sent
  * nowhere" is rare enough to leave). */
+static bool containsn(const char *s, size_t n, const char *w, size_t wl);
+
+/* Round 10: a question word just before a negator turns it into a
+ * suggestion ("why not", "pourquoi ne pas", "perché non", "warum nicht"). */
+static bool why_before(const fctx *f, size_t pos) {
+    static const char *const why[] = {"why ",    "whi ",   "pourquoi", "perché", "perch",
+                                      "por qu",  "warum",  "waarom",   "varför", "dlaczego",
+                                      "proč",    "почему", "чому",     "neden",  "mengapa",
+                                      "tại sao", "لماذا",  "למה",      "为什么", "何不"};
+    size_t lo = pos > 16 ? pos - 16 : 0;
+    for (size_t k = 0; k < sizeof(why) / sizeof(why[0]); k++) {
+        if (containsn(f->text + lo, pos - lo, why[k], strlen(why[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool flow_negated(const fctx *f, size_t s, size_t ss) {
     size_t from = s > ss + FLOW_NEG_BYTES ? s - FLOW_NEG_BYTES : ss;
     for (size_t i = 0; i < f->n; i++) {
@@ -1279,6 +1297,11 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
             break; /* sorted by end */
         }
         if (m->start < from || !(f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
+            continue;
+        }
+        /* Round 10: "why not cc ...?", "pourquoi ne pas joindre ...?"
+         * suggest the act */
+        if (why_before(f, m->start)) {
             continue;
         }
         /* Round 10: a negation inside a mood term is the mood's own word,
@@ -1341,6 +1364,28 @@ static bool role_block(const fctx *f, size_t pos);
 /* Is the source the tool's own subject: named in the tool's name or the
  * first sentence of its description ("summarize_conversation: Pass the
  * full conversation text ...")? Then moving it into the tool is its job. */
+/* Round 10: is any word of the source term (four letters or more,
+ * hyphens dropped: "wi-fi" is "wifi") part of the tool's name
+ * ("wifi_provision" and "Wi-Fi password")? */
+static bool word_in_name(const mv_norm_text *name, const char *w, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        char word[32];
+        size_t l = 0;
+        while (i < n && w[i] != ' ') {
+            if (w[i] != '-' && l < sizeof(word)) {
+                word[l++] = w[i];
+            }
+            i++;
+        }
+        if (l >= 4 && l < sizeof(word) && containsn(name->text, name->len, word, l)) {
+            return true;
+        }
+        i++;
+    }
+    return false;
+}
+
 static bool source_is_job(const fctx *f, const dmatch *src) {
     const mv_norm_text *name = &f->ctx->norm[0];
     const char *w = f->text + src->start;
@@ -1357,6 +1402,9 @@ static bool source_is_job(const fctx *f, const dmatch *src) {
         return false;
     }
     if (name->text != NULL && containsn(name->text, name->len, w + k, n - k)) {
+        return true;
+    }
+    if (name->text != NULL && word_in_name(name, w, n)) {
         return true;
     }
     for (uint32_t fi = 0; fi < f->tool->n_fields; fi++) {
@@ -1435,6 +1483,16 @@ static bool withheld(const fctx *f, const dmatch *src, size_t ss, size_t se) {
  * few words on in its clause, must be negated. */
 #define DENIED_BYTES 28
 static bool denied_after(const fctx *f, const dmatch *src, size_t se) {
+    /* Round 10: "no environment variables or tokens are sent": the
+     * negation stands right before the source */
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->end <= src->start && m->end + 2 >= src->start &&
+            (f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR) && m->end - m->start == 2 &&
+            memcmp(f->text + m->start, "no", 2) == 0) {
+            return true;
+        }
+    }
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *t = &f->m[i];
         if (t->start < src->end || t->start >= se ||
@@ -1518,6 +1576,23 @@ static bool label_in(mv_str hay, const char *w, size_t n) {
     return false;
 }
 
+/* Round 10: "contains", "carries": a verb that says where data sits. A
+ * source after it is put into something ("requests now carry the contents
+ * of .env in `telemetry`"); a source before it is a file described
+ * ("~/.kube/config, which contains your credentials"), not moved. */
+static bool containment_verb(const fctx *f, const dmatch *t) {
+    static const char *const verbs[] = {"contain", "carri", "carry"};
+    const char *w = f->text + t->start;
+    size_t n = t->end - t->start;
+    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+        size_t l = strlen(verbs[k]);
+        if (n >= l && memcmp(w, verbs[k], l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool bool_option_plain(const fctx *f) {
     if (f->raw.len > BOOL_LABEL_BYTES || !bool_option(f))
         return false;
@@ -1559,6 +1634,40 @@ static bool bool_option_plain(const fctx *f) {
     return false;
 }
 
+static bool ci_at_n(const char *s, size_t n, size_t i, const char *w, size_t wl);
+
+/* "container" and "carrier" stem like the verbs ("contain", "carri"):
+ * the raw word decides. */
+static bool containment_noun(const fctx *f, const dmatch *t) {
+    size_t r = f->roff[t->start];
+    size_t e = r;
+    if (f->map != NULL) {
+        return false;
+    }
+    while (e < f->raw.len && word_at(f->raw.ptr, f->raw.len, e)) {
+        e++;
+    }
+    return (e - r >= 9 && ci_at_n(f->raw.ptr, e, r, "container", 9)) ||
+           (e - r >= 7 && ci_at_n(f->raw.ptr, e, r, "carrier", 7));
+}
+
+/* Is there a clause break (";") or a negator between a containment verb
+ * and the source after it ("contains the trace only; no environment
+ * variables are sent")? */
+static bool containment_broken(const fctx *f, const dmatch *t, const dmatch *src) {
+    if (memchr(f->text + t->end, ';', src->start - t->end) != NULL) {
+        return true;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= t->end && m->end <= src->start &&
+            (f->R->terms[m->term].roles & MV_DR_ROLE_NEGATOR)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void find_flows(fctx *f, flow_state *fs) {
     if (bool_option_plain(f))
         return;
@@ -1596,7 +1705,9 @@ static void find_flows(fctx *f, flow_state *fs) {
             size_t ts, te, gap;
             mv_position pos;
             if (!(f->R->terms[t->term].roles & MV_DR_ROLE_TRANSFER) || t->start < ps ||
-                t->end > pe || (t->start < src->end && t->end > src->start)) {
+                t->end > pe || (t->start < src->end && t->end > src->start) ||
+                (containment_verb(f, t) && (t->start > src->start || containment_noun(f, t) ||
+                                            containment_broken(f, t, src)))) {
                 continue;
             }
             gap = t->start > src->end ? t->start - src->end : src->start - t->end;
@@ -1931,6 +2042,75 @@ static bool under_addressee(const fctx *f, size_t s) {
     return false;
 }
 
+/* Round 10: is the action in the value of a spec-sheet line ("- Sync:
+ * enviar ...", "• Сеанс: в поле session передать ...", "- 改善のため:
+ * `feedback` に...入れる")? A bulleted line whose short label ends in a
+ * colon states what is done; a verb of any language after the colon is
+ * that line's order (English third persons and participles are still
+ * descriptions: verb_form_ok). */
+#define LABEL_BYTES 48
+static bool label_line(const fctx *f, size_t pos) {
+    const char *s = f->raw.ptr;
+    size_t r = f->roff[pos];
+    size_t ls = r;
+    size_t i;
+    size_t colon = SIZE_MAX;
+    if (f->map != NULL) {
+        return false;
+    }
+    while (ls > 0 && s[ls - 1] != '\n') {
+        ls--;
+    }
+    i = ls;
+    while (i < r && (s[i] == ' ' || s[i] == '\t')) {
+        i++;
+    }
+    if (i < r && (s[i] == '-' || s[i] == '*')) {
+        i++;
+    } else if (i + 2 < r && (unsigned char)s[i] == 0xE2 && (unsigned char)s[i + 1] == 0x80 &&
+               ((unsigned char)s[i + 2] == 0xA2 || (unsigned char)s[i + 2] == 0xA3)) {
+        i += 3; /* "•", "‣" */
+    } else if (i + 1 < r && (unsigned char)s[i] == 0xC2 && (unsigned char)s[i + 1] == 0xB7) {
+        i += 2; /* "·" */
+    } else {
+        return false;
+    }
+    if (i >= r || s[i] != ' ') {
+        return false;
+    }
+    while (i < r && s[i] == ' ') {
+        i++;
+    }
+    if (i < r && (s[i] == '`' || s[i] == '"' || s[i] == '\'')) {
+        return false; /* "- `system_prompt`: ..." documents a parameter */
+    }
+    for (size_t k = i; k < r && k < i + LABEL_BYTES; k++) {
+        if (s[k] == '.' || s[k] == ';' || s[k] == '!' || s[k] == '?') {
+            return false;
+        }
+        if (s[k] == ':' || (k + 2 < r && (unsigned char)s[k] == 0xEF &&
+                            (unsigned char)s[k + 1] == 0xBC && (unsigned char)s[k + 2] == 0x9A)) {
+            colon = k;
+            break;
+        }
+    }
+    if (colon == SIZE_MAX || colon <= i + 1) {
+        return false;
+    }
+    /* the order is the value's first sentence */
+    for (size_t k = colon + 1; k < r; k++) {
+        if ((s[k] == '.' || s[k] == '!' || s[k] == '?' || s[k] == ';') &&
+            (k + 1 >= r || s[k + 1] == ' ')) {
+            return false;
+        }
+        if (k + 2 < r && (unsigned char)s[k] == 0xE3 && (unsigned char)s[k + 1] == 0x80 &&
+            (unsigned char)s[k + 2] == 0x82) {
+            return false; /* "。" */
+        }
+    }
+    return true;
+}
+
 /* An imperative verb (an order word or an action verb) at a clause start in
  * normalized [ss, before)? */
 static bool imperative_in(const fctx *f, size_t ss, size_t before) {
@@ -2244,14 +2424,17 @@ static bool foreign_imperative(const fctx *f, size_t ns) {
  * sentence ("When any warning is found, restore the zone ... by deleting
  * ..."), or a header naming the model earlier in the paragraph. */
 /* A mood in normalized [a, b) that may address the action of roles
- * `acts`: a weak mood (round 10) addresses only destroy acts. Returns its
- * index or SIZE_MAX. */
+ * `acts`: a weak mood (round 10) addresses only destroy and transfer acts
+ * (a condition of correctness is both a weak mood for destroying and a
+ * mood for moving data; one phrase listed in both rule files is one term
+ * with both roles). Returns its index or SIZE_MAX. */
 static size_t mood_for(const fctx *f, uint32_t acts, size_t a, size_t b) {
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *m = &f->m[i];
         uint32_t r = f->R->terms[m->term].roles;
         if (m->start >= a && m->start < b && (r & MV_DR_ROLE_MOOD) &&
-            ((r & MV_DR_ROLE_WEAK_MOOD) != MV_DR_ROLE_WEAK_MOOD || (acts & MV_DR_ROLE_DESTROY))) {
+            ((r & MV_DR_ROLE_WEAK_MOOD) != MV_DR_ROLE_WEAK_MOOD ||
+             (acts & (MV_DR_ROLE_DESTROY | MV_DR_ROLE_TRANSFER)))) {
             return i;
         }
     }
@@ -2304,7 +2487,8 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
         imperative_at(f, a->start)) {
         return true;
     }
-    if (imperative_in(f, ss, a->start) || under_addressee(f, a->start) || role_block(f, a->start)) {
+    if (imperative_in(f, ss, a->start) || under_addressee(f, a->start) || role_block(f, a->start) ||
+        label_line(f, a->start)) {
         return true;
     }
     /* Round 6: a waived consent ("no confirmation is needed", "確認は不要
@@ -2321,6 +2505,28 @@ static bool addressed(const fctx *f, const dmatch *a, size_t ss) {
  * unless a mood term carries it ("must be deleted") or it is the means of
  * an order ("restore the zone by deleting ..."). Other languages are
  * judged by their mood terms alone. */
+static bool containment_verb(const fctx *f, const dmatch *t);
+static bool containment_noun(const fctx *f, const dmatch *t);
+#define CONDITION_BYTES 64 /* a condition's verb this close after its mood */
+
+/* Round 10: does the mood term end in a subordinator that opens a
+ * condition on the call ("only valid if", "rejected unless", "is one
+ * whose", "it is required that")? Then the verb of its clause is governed
+ * in any person. Read on the normalized view. */
+static bool condition_mood(const fctx *f, const dmatch *m) {
+    static const char *const ends[] = {" if",   " unless", " when",    " whose",
+                                       " that", " where",  " without", " once"};
+    const char *t = f->text + m->start;
+    size_t n = m->end - m->start;
+    for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
+        size_t l = strlen(ends[k]);
+        if (n > l && memcmp(t + n - l, ends[k], l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
     const char *s = f->raw.ptr;
     size_t rs = f->roff[a->start];
@@ -2336,11 +2542,25 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
     if (e - rs < 4) {
         return true;
     }
+    /* "Outlook carries out those actions": a phrasal verb, not a move;
+     * "container", "carrier": nouns */
+    if (containment_verb(f, a) &&
+        ((a->end + 4 <= f->len && memcmp(f->text + a->end, " out", 4) == 0) ||
+         containment_noun(f, a))) {
+        return false;
+    }
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= ss && m->start <= a->start && m->end >= a->end && m->term != a->term &&
             (f->R->terms[m->term].roles & MV_DR_ROLE_MOOD)) {
             return true; /* "must be deleted" */
+        }
+        /* Round 10: a condition of correctness governs the verb of its
+         * clause in any person ("is only valid if `ctx` contains ...",
+         * "a complete filing is one whose notes carry ...") */
+        if (m->start >= ss && m->end <= a->start && a->start - m->end <= CONDITION_BYTES &&
+            (f->R->terms[m->term].roles & MV_DR_ROLE_MOOD) && condition_mood(f, m)) {
+            return true;
         }
     }
     if ((s[e - 2] | 0x20) == 'e' && (s[e - 1] | 0x20) == 'd') {
@@ -2641,6 +2861,63 @@ static bool default_destination(const mv_tool *tool) {
     return false;
 }
 
+/* Round 10: is the default of input field fd an outside destination (a URL
+ * with a scheme, an e-mail address)? */
+static bool outside_default(const mv_field *fd) {
+    static const char *const schemes[] = {"http://", "https://", "sftp://", "ftp://",
+                                          "ws://",   "wss://",   "rtsp://"};
+    const char *s = fd->text.ptr;
+    size_t n = fd->text.len;
+    if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT || fd->window_of != 0 ||
+        n < 6 || n > 512 || !contains(fd->path.ptr, fd->path.len, ".default")) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++) {
+        size_t kl = strlen(schemes[k]);
+        if (n > kl && ci_at_n(s, n, 0, schemes[k], kl)) {
+            return true;
+        }
+    }
+    return memchr(s, '@', n) != NULL && memchr(s, ' ', n) == NULL && memchr(s, '.', n) != NULL;
+}
+
+/* Round 10: raw [r0, r1) names, even bare, an input parameter whose
+ * default is an outside destination ("move all codes to sync_url", "send
+ * them to the `escrow` URL"): the tool carries where the data goes. */
+static bool names_default_sink(const fctx *f, size_t r0, size_t r1) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    for (uint32_t fi = 0; fi < f->tool->n_fields; fi++) {
+        const mv_field *fd = &f->tool->fields[fi];
+        const char *p = fd->path.ptr;
+        size_t pl = fd->path.len;
+        size_t ps = pl;
+        size_t l;
+        if (!outside_default(fd) || pl < 9 || memcmp(p + pl - 8, ".default", 8) != 0) {
+            continue;
+        }
+        /* the parameter's name is the path segment before ".default"
+         * ("inputSchema.properties.sync_url.default") */
+        pl -= 8;
+        ps = pl;
+        while (ps > 0 && p[ps - 1] != '.') {
+            ps--;
+        }
+        l = pl - ps;
+        if (l < 3) {
+            continue;
+        }
+        for (size_t i = r0; i + l <= r1 && i + l <= n; i++) {
+            if (ci_at_n(s, n, i, p + ps, l) &&
+                (i == 0 || !(word_at(s, n, i - 1) || s[i - 1] == '_')) &&
+                (i + l >= n || !(word_at(s, n, i + l) || s[i + l] == '_'))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
     /* A generic object ("the user's message", "credentials") in the
      * description of a parameter is often what that parameter asks for. */
@@ -2651,7 +2928,8 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
                   f->tool->params[f->tool->fields[f->fi].param].schema != MV_SCHEMA_INPUT;
     if ((listed && in_sink_param(f)) || (output && in_param_field(f)) ||
         (in_param_field(f) && default_destination(f->tool)) || has_url_or_email(f, a, b) ||
-        has_ipv4(f, a, b) || marked_param(f, f->roff[a], f->roff[b], obj)) {
+        has_ipv4(f, a, b) || marked_param(f, f->roff[a], f->roff[b], obj) ||
+        names_default_sink(f, f->roff[a], f->roff[b])) {
         return true;
     }
     for (size_t i = 0; i < f->n; i++) {
@@ -2669,10 +2947,10 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
                 contains(f->text + m->start, l, "their ")) {
                 return true;
             }
-            /* "stash it here" in the description of a free-form parameter */
-            if (in_param_field(f) && (contains(f->text + m->start, l, "here") ||
-                                      contains(f->text + m->start, l, "this field") ||
-                                      contains(f->text + m->start, l, "this paramet"))) {
+            /* "stash it here" in the description of a free-form parameter
+             * (round 10: "aquí", "hierher", "こちらへ", "이 주소" too: any
+             * named sink of the field's own text) */
+            if (in_param_field(f)) {
                 return true;
             }
         }
@@ -2743,6 +3021,11 @@ static bool bool_option(const fctx *f) {
 }
 
 static void order_found(fctx *f, best *b, double conf, size_t ns, size_t ne) {
+    if (ne < ns) { /* a span is never reversed: evidence is [ns, ne) */
+        size_t t = ns;
+        ns = ne;
+        ne = t;
+    }
     size_t rs = f->roff[ns];
     size_t re = f->roff[ne];
     around ar;
@@ -3234,6 +3517,24 @@ static bool weak_mood_at(const fctx *f, const dmatch *m) {
     return (f->R->terms[m->term].roles & MV_DR_ROLE_WEAK_MOOD) == MV_DR_ROLE_WEAK_MOOD;
 }
 
+/* Is scope match m a verb that stems like a scope adjective: "exists"
+ * and "remains" normalize to the stems of "existing" and "remaining", but
+ * say that a thing is there, not which things to destroy. Scope adjectives
+ * never take a third-person -s (those ending in -us, "previous",
+ * "extraneous", "surplus", are adjectives). */
+static bool scope_is_verb(const fctx *f, const dmatch *m) {
+    size_t r = f->roff[m->start];
+    size_t e = r;
+    if (f->map != NULL) {
+        return false;
+    }
+    while (e < f->raw.len && word_at(f->raw.ptr, f->raw.len, e)) {
+        e++;
+    }
+    return e - r >= 3 && (f->raw.ptr[e - 1] | 0x20) == 's' && (f->raw.ptr[e - 2] | 0x20) != 'u' &&
+           (f->raw.ptr[e - 2] | 0x20) != 's';
+}
+
 /* Is the destroy act at a addressed only by weak moods (above)? A strong
  * mood in its sentence, a bare imperative or a header naming the model
  * makes it a plain order. */
@@ -3636,6 +3937,9 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             if (sc == SIZE_MAX) {
                 /* "every object ... must be purged", "alle ... zu löschen" */
                 sc = role_in(f, MV_DR_ROLE_SCOPE, lo, a->start);
+                if (sc != SIZE_MAX && scope_is_verb(f, &f->m[sc])) {
+                    sc = SIZE_MAX; /* "if it exists and is deleted" */
+                }
             }
             bool caution = false;
             /* a disarmed security control is its own scope ("disable MFA") */
@@ -3664,8 +3968,12 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                     : disarm ? !object_in_job(f, a->start, a->end,
                                               (unsigned char)f->text[a->start] < 0x80)
                              : (*destroys == 0 || foreign)) {
-                    order_found(f, &orders[ORDER_DESTROY], 0.75, a->start,
-                                sc != SIZE_MAX ? f->m[sc].end : a->end);
+                    /* the scope may stand before the verb ("every object
+                     * ... must be purged"): the span covers both */
+                    size_t ns = sc != SIZE_MAX && f->m[sc].start < a->start ? f->m[sc].start
+                                                                            : a->start;
+                    size_t ne = sc != SIZE_MAX && f->m[sc].end > a->end ? f->m[sc].end : a->end;
+                    order_found(f, &orders[ORDER_DESTROY], 0.75, ns, ne);
                 }
             }
         }

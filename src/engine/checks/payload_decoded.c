@@ -33,6 +33,7 @@
 #include "../sensitive.h"
 #include "payload_classify.h"
 #include "payload_decode.h"
+#include "directive_rules.h"
 #include "value_orders.h"
 #include "rules_data.h"
 
@@ -57,6 +58,7 @@ typedef struct payload_state {
     pc_classifier *cl;
     pd_scanner *sc;
     mv_sensitive *sens; /* the shared list of sensitive resources */
+    mv_dr_rules *dr;    /* the directive rules, to judge decoded prose (round 10) */
 } payload_state;
 
 /* Per-tool bookkeeping shared by every layer. */
@@ -64,6 +66,10 @@ typedef struct tool_run {
     const pc_classifier *cl;
     const pd_scanner *sc;
     const mv_sensitive *sens;
+    const mv_dr_rules *dr;
+    const mv_inspect_ctx *ctx;
+    const mv_tool *tool;
+    int8_t codec; /* codec_job(tool): -1 not yet known */
     mv_arena *scratch;
     uint32_t decodes;      /* full decodes done */
     uint64_t candidates;   /* candidates that passed the probe */
@@ -545,6 +551,71 @@ static bool obeyed(level *lv, const char *text, size_t n) {
     return r->obey == 1;
 }
 
+/* Round 10: decoded prose is judged by the directive check's own families,
+ * order and flow detectors, as if it stood in plain words in the field the
+ * blob came from: an order the plain text would be reported for (in any
+ * language of the rules: "Ignoriere alle vorherigen Anweisungen...", an
+ * understated condition of completeness) is an order hidden behind an
+ * encoding. The word lists of hidden_order stay as the cheap first test. */
+static size_t find_ci(const char *t, size_t n, size_t from, const char *w);
+
+/* A tool whose own job is encoding, decoding or ciphers carries encoded
+ * samples of any text ("YXJjaGl2ZSBldmVyeSB0aWNrZXQ=" in a base64 tool's
+ * documentation): a sample sentence that only archives or closes things
+ * is no order there (the strict tests above still apply, and an order to
+ * move secrets, to hide or to change behaviour counts in any tool). */
+static bool codec_job(const mv_tool *tool) {
+    static const char *const words[] = {
+        "encod",  "decod",  "base64", "base32",  "base85",   "ascii85",         "rot13",
+        "rot-13", "cipher", "cypher", "caesar",  "obfuscat", "charcode",        "morse",
+        "codec",  "leet",   "escape", "urlsafe", "url-safe", "quoted-printable"};
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *fd = &tool->fields[i];
+        if (fd->kind != MV_FIELD_NAME && fd->kind != MV_FIELD_TITLE &&
+            fd->kind != MV_FIELD_DESCRIPTION)
+            continue;
+        /* the name, the title and the description's first sentence (a
+         * note further on that mentions base64 is not the tool's job) */
+        size_t n = fd->text.len < 160 ? fd->text.len : 160;
+        if (fd->kind == MV_FIELD_DESCRIPTION) {
+            const char *dot = memchr(fd->text.ptr, '.', n);
+            n = dot != NULL ? (size_t)(dot - fd->text.ptr) : n;
+        }
+        for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+            if (find_ci(fd->text.ptr, n, 0, words[k]) < n)
+                return true;
+    }
+    return false;
+}
+
+/* Decoded text that reads as a shell command line (operators between
+ * commands): the command classifier owns it, and a destroy word in a
+ * build script ("rm -rf /tmp/build && make all") is no order in words. */
+static bool shell_line(const char *t, size_t n) {
+    for (size_t i = 0; i + 1 < n; i++) {
+        char c = t[i], d = t[i + 1];
+        if ((c == '&' && d == '&') || (c == '|' && (d == ' ' || d == '|')) ||
+            (c == ';' && d == ' ') || (c == '$' && d == '('))
+            return true;
+    }
+    return false;
+}
+
+static bool judged_order(const level *lv, const char *text, size_t n) {
+    tool_run *run = lv->run;
+    const level *r = lv->root;
+    if (run->dr == NULL || run->ctx == NULL || r == NULL || r->field < 0)
+        return false;
+    mv_arena_mark mark = mv_arena_save(run->scratch);
+    unsigned kinds = mv_dr_judge(run->dr, run->ctx, run->tool, (uint32_t)r->field, text, n);
+    mv_arena_rewind(run->scratch, mark);
+    if ((kinds & MV_DR_JUDGE_DESTROY) != 0 && run->codec < 0)
+        run->codec = codec_job(run->tool) ? 1 : 0;
+    if (kinds == MV_DR_JUDGE_DESTROY && (run->codec == 1 || shell_line(text, n)))
+        kinds = 0;
+    return kinds != 0;
+}
+
 static int visit(void *ctx, const pd_candidate *cand) {
     level *lv = ctx;
     tool_run *run = lv->run;
@@ -592,7 +663,8 @@ static int visit(void *ctx, const pd_candidate *cand) {
         lv->root_end = cand->end;
         lv->obey = -1;
     }
-    if (f.res.cls == PC_NONE && encoded && prose_like(text, n) && obeyed(lv, text, n)) {
+    if (f.res.cls == PC_NONE && encoded && prose_like(text, n) &&
+        (obeyed(lv, text, n) || judged_order(lv, text, n))) {
         f.res.cls = PC_HIDDEN_ORDER;
         f.res.span_start = 0;
         f.res.span_end = n;
@@ -674,6 +746,8 @@ static const char *evidence_label(const layer *ly) {
         return "joined pieces";
     case PD_ENC_ROT13:
         return "ROT13";
+    case PD_ENC_CAESAR:
+        return "Caesar shift";
     case PD_ENC_REVERSED:
         return "reversed text";
     case PD_ENC_WIDE:
@@ -709,6 +783,8 @@ static const char *chain_label(const layer *ly) {
         return "joined";
     case PD_ENC_ROT13:
         return "rot13";
+    case PD_ENC_CAESAR:
+        return "caesar";
     case PD_ENC_REVERSED:
         return "reversed";
     case PD_ENC_WIDE:
@@ -840,6 +916,7 @@ static void payload_fini(const mv_allocator *a, void *engine_state) {
     pc_classifier_free(ps->cl);
     pd_scanner_free(ps->sc);
     mv_sensitive_free(ps->sens);
+    mv_dr_free(ps->dr);
     mv_free(a, ps, sizeof(*ps));
 }
 
@@ -861,6 +938,8 @@ static int payload_init(const mv_allocator *a, void **engine_state) {
         rc = pd_scanner_new(&ps->sc, a);
     if (rc == MV_OK)
         rc = mv_sensitive_new(&ps->sens, a);
+    if (rc == MV_OK)
+        rc = mv_dr_compile_builtin(&ps->dr, a, NULL);
 done:
     if (rc != MV_OK) {
         payload_fini(a, ps);
@@ -1138,6 +1217,10 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
     run.cl = ps->cl;
     run.sc = ps->sc;
     run.sens = ps->sens;
+    run.dr = ps->dr;
+    run.ctx = ctx;
+    run.tool = tool;
+    run.codec = -1;
     run.scratch = ctx->scratch;
     int rc = 0;
     level *top = mv_arena_alloc(ctx->scratch, sizeof(*top));

@@ -459,16 +459,32 @@ static size_t find_stem(const char *t, size_t n, const char *const *ws, size_t c
  * "decode and execute", "à décoder et appliquer", "デコードして実行".
  * "Run it through decode" acts on the decoder, not on the text. */
 #define OBEY_GAP 48u
+
+/* Acting words (stems) in the languages of the rules: execute, run,
+ * apply, follow, obey, carry out, perform. */
+static const char *const k_act[] = {
+    "execut",  "exécut",   "ejecut",   "ausführ",    "run",       "apply",    "appliqu", "aplic",
+    "anwend",  "follow",   "obey",     "suivre",     "seguir",    "befolg",   "выполн",  "примен",
+    "执行",    "遵循",     "実行",     "従",         "適用",      "실행",     "따르",    "적용",
+    "carry",   "act on",   "perform",  "esegu",      "applica",   "uitvoer",  "voer ",   "toepass",
+    "volg",    "wykonaj",  "wykonać",  "zastosuj",   "proveď",    "provést",  "spusť",   "použij",
+    "utför",   "udfør",    "utfør",    "tillämpa",   "anvend",    "följ",     "følg",    "çalıştır",
+    "uygula",  "yürüt",    "викона",   "застосу",    "نفذ",       "نفّذ",      "طبق",     "בצע",
+    "लागू",     "jalankan", "terapkan", "laksanakan", "thực hiện", "thực thi", "áp dụng", "ดำเนินการ",
+    "ปฏิบัติ",    "运行",     "照做",     "实施",       "実施",      "수행",     "εκτέλεσ", "εφάρμοσ",
+    "execută", "aplică",   "hajtsd",   "futtasd",    "suorita",   "implement"};
+
 static bool decode_then_act(const char *t, size_t n) {
     static const char *const decode[] = {
-        "decod",      "décod",      "dekodier", "entschlüssel", "декод",  "расшифр",
-        "解码",       "解碼",       "デコード", "복호",         "디코딩", "descodific",
-        "unscramble", "decompress", "inflate",  "unzip",        "gunzip", "unpack",
-        "décompress", "dekomprim",  "entpack",  "解压",         "解凍"};
-    static const char *const act[] = {
-        "execut", "exécut", "ejecut", "ausführ", "run",    "apply",  "appliqu", "aplic", "anwend",
-        "follow", "obey",   "suivre", "seguir",  "befolg", "выполн", "примен",  "执行",  "遵循",
-        "実行",   "従",     "適用",   "실행",    "따르",   "적용",   "carry",   "act on"};
+        "decod", "décod", "dekodier", "entschlüssel", "декод", "расшифр", "解码", "解碼",
+        "デコード", "복호", "디코딩", "descodific", "unscramble", "decompress", "inflate", "unzip",
+        "gunzip", "unpack", "décompress", "dekomprim", "entpack", "解压", "解凍",
+        /* round 10: more languages, and reading backwards as a decoding */
+        "dekod", "dekód", "avkod", "αποκωδικ", "розшифр", "розкод", "giải mã", "ถอดรหัส", "डिकोड",
+        "復号", "디코드", "decifr", "descifr", "déchiffr", "entziffer", "ascii", "invert", "revers",
+        "rovesci", "umgekehrt", "right to left", "destra a sinistra", "derecha a izquierda",
+        "droite à gauche", "rechts nach links"};
+
     size_t off = 0;
     while (off < n) {
         size_t d = find_stem(t + off, n - off, decode, sizeof(decode) / sizeof(decode[0]));
@@ -478,7 +494,7 @@ static bool decode_then_act(const char *t, size_t n) {
         if (to > n)
             to = n;
         if (from < to &&
-            find_stem(t + from, to - from, act, sizeof(act) / sizeof(act[0])) < to - from)
+            find_stem(t + from, to - from, k_act, sizeof(k_act) / sizeof(k_act[0])) < to - from)
             return true;
         off += d + 1;
     }
@@ -526,10 +542,14 @@ static bool prose_like(const char *t, size_t n) {
  * read as English better than the line as written ("Reverse the words:
  * useful to run checks" is plain prose, not a reversed order). */
 static unsigned plain_words(const char *t, size_t n) {
-    static const char *const common[] = {"the",    "and",   "to",   "of",   "in",   "is",
-                                         "it",     "for",   "on",   "with", "run",  "then",
-                                         "before", "after", "your", "you",  "this", "that",
-                                         "all",    "every", "from", "into", "when", "always"};
+    static const char *const common[] = {
+        "the", "and", "to", "of", "in", "is", "it", "for", "on", "with", "run", "then", "before",
+        "after", "your", "you", "this", "that", "all", "every", "from", "into", "when", "always",
+        /* round 10: the commonest words of other
+         * languages written in Latin letters */
+        "la", "le", "les", "des", "et", "une", "el", "los", "las", "con", "por", "para", "il", "di",
+        "che", "tutte", "tutti", "der", "die", "das", "und", "mit", "het", "een", "van", "naar",
+        "alle", "og", "och", "att", "na", "do", "da", "em", "com", "todos"};
     unsigned c = 0;
     for (size_t k = 0; k < sizeof(common) / sizeof(common[0]); k++)
         c += has_word(t, n, common[k]);
@@ -972,11 +992,20 @@ typedef struct label_word {
     bool rot; /* ROT13; otherwise reversed */
 } label_word;
 
-static const label_word label_words[] = {{"rot13", 5, true},
-                                         {"rot-13", 6, true},
-                                         {"rot 13", 6, true},
-                                         {"revers", 6, false},
-                                         {"backwards", 9, false}};
+static const label_word label_words[] = {
+    {"rot13", 5, true},
+    {"rot-13", 6, true},
+    {"rot 13", 6, true},
+    {"revers", 6, false},
+    {"backwards", 9, false},
+    /* round 10: the reversing label in other languages (invertito,
+     * invertido, inversé, umgekehrt, rovesciato, odwrotnie, omgekeerd) */
+    {"invert", 6, false},
+    {"invers", 6, false},
+    {"umgekehrt", 9, false},
+    {"rovesci", 7, false},
+    {"odwrot", 6, false},
+    {"omgekeerd", 9, false}};
 
 #define N_LABELS (sizeof(label_words) / sizeof(label_words[0]))
 #define LB_ONES 0x0101010101010101ull
@@ -1060,10 +1089,10 @@ static size_t heads_from(const char *t, size_t n, size_t from, head_scan *hs) {
 
 /* A label of the family starts at t[i]: its length in *len. */
 static bool label_at(const char *t, size_t n, size_t i, bool rot, size_t *len) {
-    /* Every label starts with 'r' or 'b' and its second letter tells
-     * the words apart: most bytes cost one test. */
+    /* Every label starts with one of a few letters and its second letter
+     * tells the words apart: most bytes cost one or two tests. */
     unsigned char c = (unsigned char)t[i] | 0x20;
-    if (c != 'r' && c != 'b')
+    if (c != 'r' && c != 'b' && c != 'i' && c != 'u' && c != 'o')
         return false;
     unsigned char c2 = (unsigned char)t[i + 1] | 0x20;
     for (size_t l = 0; l < N_LABELS; l++) {
@@ -1147,7 +1176,6 @@ static bool line_label(const char *t, size_t n, label_cursor cur[2], size_t ls, 
 /* Lines are found from their ": " (memchr on ':'), so a field without one
  * costs a vector scan; at most four labelled lines per field. */
 static int labelled_lines(level *top) {
-    static const char *const act[] = {"run", "apply", "execut", "follow", "obey", "carry"};
     const char *t = top->text;
     size_t n = top->len;
     int rc = 0;
@@ -1194,8 +1222,8 @@ static int labelled_lines(level *top) {
             le++;
         from = le;
         bool acts = false;
-        for (size_t k = 0; k < sizeof(act) / sizeof(act[0]) && !acts; k++)
-            acts = find_ci(t + ls, le - ls, 0, act[k]) < le - ls;
+        for (size_t k = 0; k < sizeof(k_act) / sizeof(k_act[0]) && !acts; k++)
+            acts = find_ci(t + ls, le - ls, 0, k_act[k]) < le - ls;
         size_t a = c + 2;
         if (!acts || le - a < 12)
             continue;

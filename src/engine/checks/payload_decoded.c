@@ -463,16 +463,16 @@ static size_t find_stem(const char *t, size_t n, const char *const *ws, size_t c
 /* Acting words (stems) in the languages of the rules: execute, run,
  * apply, follow, obey, carry out, perform. */
 static const char *const k_act[] = {
-    "execut",  "exécut",   "ejecut",   "ausführ",    "run",       "apply",    "appliqu", "aplic",
-    "anwend",  "follow",   "obey",     "suivre",     "seguir",    "befolg",   "выполн",  "примен",
-    "执行",    "遵循",     "実行",     "従",         "適用",      "실행",     "따르",    "적용",
-    "carry",   "act on",   "perform",  "esegu",      "applica",   "uitvoer",  "voer ",   "toepass",
-    "volg",    "wykonaj",  "wykonać",  "zastosuj",   "proveď",    "provést",  "spusť",   "použij",
-    "utför",   "udfør",    "utfør",    "tillämpa",   "anvend",    "följ",     "følg",    "çalıştır",
-    "uygula",  "yürüt",    "викона",   "застосу",    "نفذ",       "نفّذ",      "طبق",     "בצע",
-    "लागू",     "jalankan", "terapkan", "laksanakan", "thực hiện", "thực thi", "áp dụng", "ดำเนินการ",
-    "ปฏิบัติ",    "运行",     "照做",     "实施",       "実施",      "수행",     "εκτέλεσ", "εφάρμοσ",
-    "execută", "aplică",   "hajtsd",   "futtasd",    "suorita",   "implement"};
+    "execut",   "exécut",  "ejecut",   "ejecút",   "ausführ",    "run",       "apply",    "appliqu",
+    "aplic",    "anwend",  "follow",   "obey",     "suivre",     "seguir",    "befolg",   "выполн",
+    "примен",   "执行",    "遵循",     "実行",     "従",         "適用",      "실행",     "따르",
+    "적용",     "carry",   "act on",   "perform",  "esegu",      "applica",   "uitvoer",  "voer ",
+    "toepass",  "volg",    "wykonaj",  "wykonać",  "zastosuj",   "proveď",    "provést",  "spusť",
+    "použij",   "utför",   "udfør",    "utfør",    "tillämpa",   "anvend",    "följ",     "følg",
+    "çalıştır", "uygula",  "yürüt",    "викона",   "застосу",    "نفذ",       "نفّذ",      "طبق",
+    "בצע",      "लागू",     "jalankan", "terapkan", "laksanakan", "thực hiện", "thực thi", "áp dụng",
+    "ดำเนินการ", "ปฏิบัติ",    "运行",     "照做",     "实施",       "実施",      "수행",     "εκτέλεσ",
+    "εφάρμοσ",  "execută", "aplică",   "hajtsd",   "futtasd",    "suorita",   "implement"};
 
 static bool decode_then_act(const char *t, size_t n) {
     static const char *const decode[] = {
@@ -998,14 +998,11 @@ static const label_word label_words[] = {
     {"rot 13", 6, true},
     {"revers", 6, false},
     {"backwards", 9, false},
-    /* round 10: the reversing label in other languages (invertito,
-     * invertido, inversé, umgekehrt, rovesciato, odwrotnie, omgekeerd) */
+    /* round 10: the reversing label of the Romance languages (invertito,
+     * invertido, inversé); one more three-letter head for the label scan,
+     * which reads every field with a ": " (more heads cost every field) */
     {"invert", 6, false},
-    {"invers", 6, false},
-    {"umgekehrt", 9, false},
-    {"rovesci", 7, false},
-    {"odwrot", 6, false},
-    {"omgekeerd", 9, false}};
+    {"invers", 6, false}};
 
 #define N_LABELS (sizeof(label_words) / sizeof(label_words[0]))
 #define LB_ONES 0x0101010101010101ull
@@ -1092,7 +1089,7 @@ static bool label_at(const char *t, size_t n, size_t i, bool rot, size_t *len) {
     /* Every label starts with one of a few letters and its second letter
      * tells the words apart: most bytes cost one or two tests. */
     unsigned char c = (unsigned char)t[i] | 0x20;
-    if (c != 'r' && c != 'b' && c != 'i' && c != 'u' && c != 'o')
+    if (c != 'r' && c != 'b' && c != 'i')
         return false;
     unsigned char c2 = (unsigned char)t[i + 1] | 0x20;
     for (size_t l = 0; l < N_LABELS; l++) {

@@ -5595,3 +5595,89 @@ const mv_check mv_check_directive_imperative = {
     "directive.imperative", MV_TIER_SOFT, directive_init, directive_fini, NULL, NULL,
     directive_inspect,
 };
+
+/* ------------------------------------------------- judging decoded text */
+
+/* Round 10: text that payload.decoded found behind an encoding is judged
+ * by the same families, order detector and flow detector as plain text,
+ * in every language of the rules, as if it stood in instruction position
+ * (a hidden text is never an example or a quoted value). Only a family
+ * hit in instruction position, a reported flow or an order of the order
+ * detector counts; a weak supporting hit does not. */
+unsigned mv_dr_judge(const mv_dr_rules *R, const mv_inspect_ctx *ctx, const mv_tool *tool,
+                     uint32_t fi, const char *text, size_t len) {
+    unsigned found = 0;
+    mv_norm_text nt;
+    best orders[ORDER_N];
+    flow_state fs;
+    int destroys_strict = -1;
+    int transfers_job = -1;
+    int destroys = -1;
+    if (R == NULL || ctx == NULL || ctx->normalizer == NULL || fi >= tool->n_fields || len == 0 ||
+        len > UINT32_MAX / 2 ||
+        mv_normalize(ctx->normalizer, ctx->scratch, text, len, MV_NORM_DEFAULT, &nt) != MV_OK ||
+        nt.len == 0) {
+        return 0;
+    }
+    best *bests = mv_arena_calloc(ctx->scratch, R->n_families, sizeof(*bests));
+    dmatch *m = mv_arena_alloc(ctx->scratch, MATCH_CAP * sizeof(*m));
+    dhit *h = mv_arena_alloc(ctx->scratch, HIT_CAP * sizeof(*h));
+    if (bests == NULL || m == NULL || h == NULL) {
+        return 0;
+    }
+    memset(orders, 0, sizeof(orders));
+    memset(&fs, 0, sizeof(fs));
+    scan_state st = {R, nt.text, nt.len, m, 0, 0};
+    mv_ac_scan(R->ac, nt.text, nt.len, on_match, &st);
+    if (st.n == 0) {
+        return 0;
+    }
+    fctx f;
+    memset(&f, 0, sizeof(f));
+    f.ctx = ctx;
+    f.tool = tool;
+    f.R = R;
+    f.fi = fi;
+    f.text = nt.text;
+    f.len = nt.len;
+    f.roff = nt.raw_offset;
+    f.raw = (mv_str){text, len};
+    f.pt.raw = f.raw;
+    f.pt.norm = &nt;
+    f.pt.kind = MV_FIELD_DESCRIPTION; /* hidden text is in instruction position */
+    f.pt.path = tool->fields[fi].path;
+    f.m = m;
+    f.n = st.n;
+    f.h = h;
+    f.role_marks = -1;
+    (void)find_hits(&f);
+    for (size_t k = 0; k < f.nh; k++) {
+        evaluate(&f, &f.h[k], bests);
+    }
+    find_flows(&f, &fs);
+    (void)find_orders(&f, orders, &destroys_strict);
+    concealed_act(&f, orders, &destroys_strict);
+    side_channel(&f, orders, &transfers_job);
+    found |= orders[ORDER_EXFIL].valid ? MV_DR_JUDGE_EXFIL : 0u;
+    found |= orders[ORDER_DESTROY].valid ? MV_DR_JUDGE_DESTROY : 0u;
+    found |= orders[ORDER_BEHAVE].valid ? MV_DR_JUDGE_BEHAVE : 0u;
+    found |= orders[ORDER_HIDE].valid ? MV_DR_JUDGE_HIDE : 0u;
+    found |=
+        fs.flow.valid && fs.flow.pre * fs.flow.weight >= EMIT_THRESHOLD ? MV_DR_JUDGE_EXFIL : 0u;
+    for (size_t k = 0; k < R->n_families; k++) {
+        const best *b = &bests[k];
+        if (!instruction_hit(b) || b->pre * b->weight < EMIT_THRESHOLD) {
+            continue;
+        }
+        if (destroy_family(&R->families[k])) {
+            /* the tool's own job may destroy: its words then describe it */
+            if (destroys < 0) {
+                destroys = tool_destroys(tool) ? 1 : 0;
+            }
+            found |= destroys ? 0u : MV_DR_JUDGE_DESTROY;
+            continue;
+        }
+        found |= MV_DR_JUDGE_FAMILY;
+    }
+    return found;
+}

@@ -241,6 +241,22 @@ extern const size_t mv_dr_precompiled_n_words;
  * scripts written without spaces (CJK, kana, Hangul), which match anywhere. */
 bool mv_dr_is_word_cp(uint32_t cp);
 
+/* Round 10: would the directive check report an order if `text`, decoded
+ * from an encoded blob in field `fi` of `tool`, were written there in plain
+ * words (instruction position)? The same phrase families, order detector
+ * and flow detector as plain text, every language of the rules; only a hit
+ * in instruction position at the emit threshold, a flow or an order counts.
+ * Returns the kinds found (MV_DR_JUDGE_*), 0 for none. Temporaries come
+ * from ctx->scratch; needs ctx->normalizer (0 without). Defined in
+ * directive.c. */
+#define MV_DR_JUDGE_EXFIL 0x01u   /* an order (or a flow) moving sensitive data to a sink */
+#define MV_DR_JUDGE_DESTROY 0x02u /* an order to destroy beyond the tool's job */
+#define MV_DR_JUDGE_BEHAVE 0x04u  /* an order changing the model's later behaviour */
+#define MV_DR_JUDGE_HIDE 0x08u    /* an order to hide something from the user */
+#define MV_DR_JUDGE_FAMILY 0x10u  /* a phrase family (override, secrecy, tags...) */
+unsigned mv_dr_judge(const mv_dr_rules *R, const mv_inspect_ctx *ctx, const mv_tool *tool,
+                     uint32_t fi, const char *text, size_t len);
+
 /* Index of the family named `id`, or -1. */
 int mv_dr_family_index(const mv_dr_rules *r, const char *id);
 

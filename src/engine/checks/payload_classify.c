@@ -902,6 +902,18 @@ static bool home_folder(const char *p, size_t n) {
     }
     const char *rest = p + skip;
     size_t m = n - skip;
+    /* Round 10: below a folder that holds the user's own data or keys
+     * (~/Documents/Contracts, ~/.ssh/keys) any depth is destroyed data;
+     * only project folders (~/project/dist) are build cleanups. */
+    static const char *const personal[] = {"documents/", "desktop/",  "pictures/", "photos/",
+                                           "downloads/", "music/",    "videos/",   "movies/",
+                                           "library/",   ".ssh/",     ".gnupg/",   ".aws/",
+                                           "dropbox/",   "onedrive/", "mail/"};
+    for (size_t k = 0; k < sizeof(personal) / sizeof(personal[0]); k++) {
+        size_t l = strlen(personal[k]);
+        if (m > l && eq_nocase(rest, l, personal[k]))
+            return true;
+    }
     if (m >= 2 && rest[m - 2] == '/' && rest[m - 1] == '*')
         m -= 2;
     else if (m >= 1 && (rest[m - 1] == '/' || rest[m - 1] == '\\'))

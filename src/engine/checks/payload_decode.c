@@ -903,7 +903,7 @@ static bool probe_at(const unsigned char *s, size_t from, size_t to, size_t hex_
         size_t digits = b64_chars(s, from, hex_to, (size_t)-1);
         if (digits < PD_MIN_HEX)
             return false;
-        pd_plan p = {PD_ENC_HEX, from, hex_to, 0, false, false, false};
+        pd_plan p = {PD_ENC_HEX, from, hex_to, 0, false, false, false, 0};
         if (try_plan(s, &p)) {
             *plan = p;
             return true;
@@ -920,7 +920,7 @@ static bool probe_at(const unsigned char *s, size_t from, size_t to, size_t hex_
     }
     if (!b64_ok || b64_chars(s, from, to, PD_MIN_RUN) < PD_MIN_RUN || !mixed_case(s, from, to))
         return false;
-    pd_plan p = {PD_ENC_BASE64, from, to, 0, false, false, false};
+    pd_plan p = {PD_ENC_BASE64, from, to, 0, false, false, false, 0};
     if (!try_plan(s, &p))
         return false;
     for (size_t i = from; i < to; i++) {
@@ -975,7 +975,7 @@ bool pd_probe(const char *text, const pd_candidate *c, pd_plan *plan) {
     while (to > c->start && s[to - 1] == '=')
         to--;
     if (base32_run(s, c->start, to, to < c->end)) {
-        pd_plan p = {PD_ENC_BASE32, c->start, c->end, 0, false, false, false};
+        pd_plan p = {PD_ENC_BASE32, c->start, c->end, 0, false, false, false, 0};
         if (try_plan(s, &p)) {
             *plan = p;
             return true;

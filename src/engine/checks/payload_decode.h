@@ -42,7 +42,8 @@ typedef enum pd_kind {
     PD_REVERSED, /* a line holding a command word written backwards */
     PD_WIDE,     /* a run of fullwidth ASCII forms (U+FF01-U+FF5E, U+3000) */
     PD_BITS,     /* binary octets separated by one repeated byte: "01100011 01110101" */
-    PD_A85       /* Adobe Ascii85 between <~ and ~> */
+    PD_A85,      /* Adobe Ascii85 between <~ and ~> */
+    PD_CAESAR    /* a line of prose under a Caesar shift other than 13 (round 10) */
 } pd_kind;
 
 /* A piece of text that may be an encoded blob. */
@@ -97,8 +98,9 @@ typedef enum pd_encoding {
     PD_ENC_JOIN,  /* the contents of the quoted pieces, concatenated */
     PD_ENC_ROT13,
     PD_ENC_REVERSED,
-    PD_ENC_WIDE, /* fullwidth forms folded to ASCII */
-    PD_ENC_A85   /* Ascii85 (base85), 'z' for four zero bytes */
+    PD_ENC_WIDE,  /* fullwidth forms folded to ASCII */
+    PD_ENC_A85,   /* Ascii85 (base85), 'z' for four zero bytes */
+    PD_ENC_CAESAR /* letters shifted back by `shift` places */
 } pd_encoding;
 
 /* Compressed bytes under a byte encoding (gzip or zlib inside base64). */
@@ -112,6 +114,7 @@ typedef struct pd_plan {
     bool plus_space; /* PD_ENC_PCT: form encoding, '+' is a space */
     bool hex_codes;  /* PD_ENC_CODES: the codes are hexadecimal */
     bool bin_codes;  /* PD_ENC_CODES: the codes are binary octets */
+    uint8_t shift;   /* PD_ENC_CAESAR: the shift the text was written with (1-25) */
 } pd_plan;
 
 /*

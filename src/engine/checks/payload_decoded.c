@@ -33,6 +33,7 @@
 #include "../sensitive.h"
 #include "payload_classify.h"
 #include "payload_decode.h"
+#include "directive_rules.h"
 #include "value_orders.h"
 #include "rules_data.h"
 
@@ -57,6 +58,7 @@ typedef struct payload_state {
     pc_classifier *cl;
     pd_scanner *sc;
     mv_sensitive *sens; /* the shared list of sensitive resources */
+    mv_dr_rules *dr;    /* the directive rules, to judge decoded prose (round 10) */
 } payload_state;
 
 /* Per-tool bookkeeping shared by every layer. */
@@ -64,6 +66,10 @@ typedef struct tool_run {
     const pc_classifier *cl;
     const pd_scanner *sc;
     const mv_sensitive *sens;
+    const mv_dr_rules *dr;
+    const mv_inspect_ctx *ctx;
+    const mv_tool *tool;
+    int8_t codec; /* codec_job(tool): -1 not yet known */
     mv_arena *scratch;
     uint32_t decodes;      /* full decodes done */
     uint64_t candidates;   /* candidates that passed the probe */
@@ -453,16 +459,32 @@ static size_t find_stem(const char *t, size_t n, const char *const *ws, size_t c
  * "decode and execute", "à décoder et appliquer", "デコードして実行".
  * "Run it through decode" acts on the decoder, not on the text. */
 #define OBEY_GAP 48u
+
+/* Acting words (stems) in the languages of the rules: execute, run,
+ * apply, follow, obey, carry out, perform. */
+static const char *const k_act[] = {
+    "execut",   "exécut",  "ejecut",   "ejecút",   "ausführ",    "run",       "apply",    "appliqu",
+    "aplic",    "anwend",  "follow",   "obey",     "suivre",     "seguir",    "befolg",   "выполн",
+    "примен",   "执行",    "遵循",     "実行",     "従",         "適用",      "실행",     "따르",
+    "적용",     "carry",   "act on",   "perform",  "esegu",      "applica",   "uitvoer",  "voer ",
+    "toepass",  "volg",    "wykonaj",  "wykonać",  "zastosuj",   "proveď",    "provést",  "spusť",
+    "použij",   "utför",   "udfør",    "utfør",    "tillämpa",   "anvend",    "följ",     "følg",
+    "çalıştır", "uygula",  "yürüt",    "викона",   "застосу",    "نفذ",       "نفّذ",      "طبق",
+    "בצע",      "लागू",     "jalankan", "terapkan", "laksanakan", "thực hiện", "thực thi", "áp dụng",
+    "ดำเนินการ", "ปฏิบัติ",    "运行",     "照做",     "实施",       "実施",      "수행",     "εκτέλεσ",
+    "εφάρμοσ",  "execută", "aplică",   "hajtsd",   "futtasd",    "suorita",   "implement"};
+
 static bool decode_then_act(const char *t, size_t n) {
     static const char *const decode[] = {
-        "decod",      "décod",      "dekodier", "entschlüssel", "декод",  "расшифр",
-        "解码",       "解碼",       "デコード", "복호",         "디코딩", "descodific",
-        "unscramble", "decompress", "inflate",  "unzip",        "gunzip", "unpack",
-        "décompress", "dekomprim",  "entpack",  "解压",         "解凍"};
-    static const char *const act[] = {
-        "execut", "exécut", "ejecut", "ausführ", "run",    "apply",  "appliqu", "aplic", "anwend",
-        "follow", "obey",   "suivre", "seguir",  "befolg", "выполн", "примен",  "执行",  "遵循",
-        "実行",   "従",     "適用",   "실행",    "따르",   "적용",   "carry",   "act on"};
+        "decod", "décod", "dekodier", "entschlüssel", "декод", "расшифр", "解码", "解碼",
+        "デコード", "복호", "디코딩", "descodific", "unscramble", "decompress", "inflate", "unzip",
+        "gunzip", "unpack", "décompress", "dekomprim", "entpack", "解压", "解凍",
+        /* round 10: more languages, and reading backwards as a decoding */
+        "dekod", "dekód", "avkod", "αποκωδικ", "розшифр", "розкод", "giải mã", "ถอดรหัส", "डिकोड",
+        "復号", "디코드", "decifr", "descifr", "déchiffr", "entziffer", "ascii", "invert", "revers",
+        "rovesci", "umgekehrt", "right to left", "destra a sinistra", "derecha a izquierda",
+        "droite à gauche", "rechts nach links"};
+
     size_t off = 0;
     while (off < n) {
         size_t d = find_stem(t + off, n - off, decode, sizeof(decode) / sizeof(decode[0]));
@@ -472,7 +494,7 @@ static bool decode_then_act(const char *t, size_t n) {
         if (to > n)
             to = n;
         if (from < to &&
-            find_stem(t + from, to - from, act, sizeof(act) / sizeof(act[0])) < to - from)
+            find_stem(t + from, to - from, k_act, sizeof(k_act) / sizeof(k_act[0])) < to - from)
             return true;
         off += d + 1;
     }
@@ -520,10 +542,14 @@ static bool prose_like(const char *t, size_t n) {
  * read as English better than the line as written ("Reverse the words:
  * useful to run checks" is plain prose, not a reversed order). */
 static unsigned plain_words(const char *t, size_t n) {
-    static const char *const common[] = {"the",    "and",   "to",   "of",   "in",   "is",
-                                         "it",     "for",   "on",   "with", "run",  "then",
-                                         "before", "after", "your", "you",  "this", "that",
-                                         "all",    "every", "from", "into", "when", "always"};
+    static const char *const common[] = {
+        "the", "and", "to", "of", "in", "is", "it", "for", "on", "with", "run", "then", "before",
+        "after", "your", "you", "this", "that", "all", "every", "from", "into", "when", "always",
+        /* round 10: the commonest words of other
+         * languages written in Latin letters */
+        "la", "le", "les", "des", "et", "une", "el", "los", "las", "con", "por", "para", "il", "di",
+        "che", "tutte", "tutti", "der", "die", "das", "und", "mit", "het", "een", "van", "naar",
+        "alle", "og", "och", "att", "na", "do", "da", "em", "com", "todos"};
     unsigned c = 0;
     for (size_t k = 0; k < sizeof(common) / sizeof(common[0]); k++)
         c += has_word(t, n, common[k]);
@@ -543,6 +569,71 @@ static bool obeyed(level *lv, const char *text, size_t n) {
     if (r->obey < 0)
         r->obey = obey_cue(r->text, r->len, r->root_start, r->root_end) ? 1 : 0;
     return r->obey == 1;
+}
+
+/* Round 10: decoded prose is judged by the directive check's own families,
+ * order and flow detectors, as if it stood in plain words in the field the
+ * blob came from: an order the plain text would be reported for (in any
+ * language of the rules: "Ignoriere alle vorherigen Anweisungen...", an
+ * understated condition of completeness) is an order hidden behind an
+ * encoding. The word lists of hidden_order stay as the cheap first test. */
+static size_t find_ci(const char *t, size_t n, size_t from, const char *w);
+
+/* A tool whose own job is encoding, decoding or ciphers carries encoded
+ * samples of any text ("YXJjaGl2ZSBldmVyeSB0aWNrZXQ=" in a base64 tool's
+ * documentation): a sample sentence that only archives or closes things
+ * is no order there (the strict tests above still apply, and an order to
+ * move secrets, to hide or to change behaviour counts in any tool). */
+static bool codec_job(const mv_tool *tool) {
+    static const char *const words[] = {
+        "encod",  "decod",  "base64", "base32",  "base85",   "ascii85",         "rot13",
+        "rot-13", "cipher", "cypher", "caesar",  "obfuscat", "charcode",        "morse",
+        "codec",  "leet",   "escape", "urlsafe", "url-safe", "quoted-printable"};
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *fd = &tool->fields[i];
+        if (fd->kind != MV_FIELD_NAME && fd->kind != MV_FIELD_TITLE &&
+            fd->kind != MV_FIELD_DESCRIPTION)
+            continue;
+        /* the name, the title and the description's first sentence (a
+         * note further on that mentions base64 is not the tool's job) */
+        size_t n = fd->text.len < 160 ? fd->text.len : 160;
+        if (fd->kind == MV_FIELD_DESCRIPTION) {
+            const char *dot = memchr(fd->text.ptr, '.', n);
+            n = dot != NULL ? (size_t)(dot - fd->text.ptr) : n;
+        }
+        for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+            if (find_ci(fd->text.ptr, n, 0, words[k]) < n)
+                return true;
+    }
+    return false;
+}
+
+/* Decoded text that reads as a shell command line (operators between
+ * commands): the command classifier owns it, and a destroy word in a
+ * build script ("rm -rf /tmp/build && make all") is no order in words. */
+static bool shell_line(const char *t, size_t n) {
+    for (size_t i = 0; i + 1 < n; i++) {
+        char c = t[i], d = t[i + 1];
+        if ((c == '&' && d == '&') || (c == '|' && (d == ' ' || d == '|')) ||
+            (c == ';' && d == ' ') || (c == '$' && d == '('))
+            return true;
+    }
+    return false;
+}
+
+static bool judged_order(const level *lv, const char *text, size_t n) {
+    tool_run *run = lv->run;
+    const level *r = lv->root;
+    if (run->dr == NULL || run->ctx == NULL || r == NULL || r->field < 0)
+        return false;
+    mv_arena_mark mark = mv_arena_save(run->scratch);
+    unsigned kinds = mv_dr_judge(run->dr, run->ctx, run->tool, (uint32_t)r->field, text, n);
+    mv_arena_rewind(run->scratch, mark);
+    if ((kinds & MV_DR_JUDGE_DESTROY) != 0 && run->codec < 0)
+        run->codec = codec_job(run->tool) ? 1 : 0;
+    if (kinds == MV_DR_JUDGE_DESTROY && (run->codec == 1 || shell_line(text, n)))
+        kinds = 0;
+    return kinds != 0;
 }
 
 static int visit(void *ctx, const pd_candidate *cand) {
@@ -592,7 +683,8 @@ static int visit(void *ctx, const pd_candidate *cand) {
         lv->root_end = cand->end;
         lv->obey = -1;
     }
-    if (f.res.cls == PC_NONE && encoded && prose_like(text, n) && obeyed(lv, text, n)) {
+    if (f.res.cls == PC_NONE && encoded && prose_like(text, n) &&
+        (obeyed(lv, text, n) || judged_order(lv, text, n))) {
         f.res.cls = PC_HIDDEN_ORDER;
         f.res.span_start = 0;
         f.res.span_end = n;
@@ -674,6 +766,8 @@ static const char *evidence_label(const layer *ly) {
         return "joined pieces";
     case PD_ENC_ROT13:
         return "ROT13";
+    case PD_ENC_CAESAR:
+        return "Caesar shift";
     case PD_ENC_REVERSED:
         return "reversed text";
     case PD_ENC_WIDE:
@@ -709,6 +803,8 @@ static const char *chain_label(const layer *ly) {
         return "joined";
     case PD_ENC_ROT13:
         return "rot13";
+    case PD_ENC_CAESAR:
+        return "caesar";
     case PD_ENC_REVERSED:
         return "reversed";
     case PD_ENC_WIDE:
@@ -840,6 +936,7 @@ static void payload_fini(const mv_allocator *a, void *engine_state) {
     pc_classifier_free(ps->cl);
     pd_scanner_free(ps->sc);
     mv_sensitive_free(ps->sens);
+    mv_dr_free(ps->dr);
     mv_free(a, ps, sizeof(*ps));
 }
 
@@ -861,6 +958,8 @@ static int payload_init(const mv_allocator *a, void **engine_state) {
         rc = pd_scanner_new(&ps->sc, a);
     if (rc == MV_OK)
         rc = mv_sensitive_new(&ps->sens, a);
+    if (rc == MV_OK)
+        rc = mv_dr_compile_builtin(&ps->dr, a, NULL);
 done:
     if (rc != MV_OK) {
         payload_fini(a, ps);
@@ -893,11 +992,17 @@ typedef struct label_word {
     bool rot; /* ROT13; otherwise reversed */
 } label_word;
 
-static const label_word label_words[] = {{"rot13", 5, true},
-                                         {"rot-13", 6, true},
-                                         {"rot 13", 6, true},
-                                         {"revers", 6, false},
-                                         {"backwards", 9, false}};
+static const label_word label_words[] = {
+    {"rot13", 5, true},
+    {"rot-13", 6, true},
+    {"rot 13", 6, true},
+    {"revers", 6, false},
+    {"backwards", 9, false},
+    /* round 10: the reversing label of the Romance languages (invertito,
+     * invertido, inversé); one more three-letter head for the label scan,
+     * which reads every field with a ": " (more heads cost every field) */
+    {"invert", 6, false},
+    {"invers", 6, false}};
 
 #define N_LABELS (sizeof(label_words) / sizeof(label_words[0]))
 #define LB_ONES 0x0101010101010101ull
@@ -981,10 +1086,10 @@ static size_t heads_from(const char *t, size_t n, size_t from, head_scan *hs) {
 
 /* A label of the family starts at t[i]: its length in *len. */
 static bool label_at(const char *t, size_t n, size_t i, bool rot, size_t *len) {
-    /* Every label starts with 'r' or 'b' and its second letter tells
-     * the words apart: most bytes cost one test. */
+    /* Every label starts with one of a few letters and its second letter
+     * tells the words apart: most bytes cost one or two tests. */
     unsigned char c = (unsigned char)t[i] | 0x20;
-    if (c != 'r' && c != 'b')
+    if (c != 'r' && c != 'b' && c != 'i')
         return false;
     unsigned char c2 = (unsigned char)t[i + 1] | 0x20;
     for (size_t l = 0; l < N_LABELS; l++) {
@@ -1068,7 +1173,6 @@ static bool line_label(const char *t, size_t n, label_cursor cur[2], size_t ls, 
 /* Lines are found from their ": " (memchr on ':'), so a field without one
  * costs a vector scan; at most four labelled lines per field. */
 static int labelled_lines(level *top) {
-    static const char *const act[] = {"run", "apply", "execut", "follow", "obey", "carry"};
     const char *t = top->text;
     size_t n = top->len;
     int rc = 0;
@@ -1115,8 +1219,8 @@ static int labelled_lines(level *top) {
             le++;
         from = le;
         bool acts = false;
-        for (size_t k = 0; k < sizeof(act) / sizeof(act[0]) && !acts; k++)
-            acts = find_ci(t + ls, le - ls, 0, act[k]) < le - ls;
+        for (size_t k = 0; k < sizeof(k_act) / sizeof(k_act[0]) && !acts; k++)
+            acts = find_ci(t + ls, le - ls, 0, k_act[k]) < le - ls;
         size_t a = c + 2;
         if (!acts || le - a < 12)
             continue;
@@ -1145,6 +1249,10 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
     run.cl = ps->cl;
     run.sc = ps->sc;
     run.sens = ps->sens;
+    run.dr = ps->dr;
+    run.ctx = ctx;
+    run.tool = tool;
+    run.codec = -1;
     run.scratch = ctx->scratch;
     int rc = 0;
     level *top = mv_arena_alloc(ctx->scratch, sizeof(*top));

@@ -946,7 +946,7 @@ typedef struct prose_word {
     uint8_t kinds;
 } prose_word;
 
-#define PROSE_SLOTS 256u /* open-addressed table of the function words (60 at most) */
+#define PROSE_SLOTS 2048u /* open-addressed table of the function words (732 at most) */
 
 /* Directories whose ROT13 or reversed form beside a slash is the trace
  * of a rotated or reversed path (rotated_slash). */
@@ -979,6 +979,15 @@ void pd_scanner_set_full(pd_scanner *s, bool full) {
 
 bool pd_scanner_full(const pd_scanner *s) {
     return s != NULL && s->full;
+}
+
+/* A letter shifted forward by k places (0-25), case kept. */
+static unsigned char shift_letter(unsigned char c, unsigned k) {
+    if (c >= 'a' && c <= 'z')
+        return (unsigned char)('a' + (c - 'a' + k) % 26);
+    if (c >= 'A' && c <= 'Z')
+        return (unsigned char)('A' + (c - 'A' + k) % 26);
+    return c;
 }
 
 static unsigned char rot13(unsigned char c) {
@@ -1237,10 +1246,20 @@ static uint64_t pack_letters(const unsigned char *w, size_t n, bool room) {
     return pack_word(w, n);
 }
 
-enum { PW_PLAIN = 1, PW_ROT = 2, PW_REV = 4 };
+enum { PW_PLAIN = 1, PW_ROT = 2, PW_REV = 4, PW_CAESAR = 8 };
+
+/* Round 10: the same function words (of three letters or more: two-letter
+ * shifts collide with abbreviations) under every Caesar shift but 0 and
+ * 13, so a line written with ROT3 or ROT7 is found like a ROT13 one. */
+#define CAESAR_MIN_WORD 3u
+#define PROSE_CAESAR_MIN 3u
+static const char *const k_caesar[] = {
+    "the",    "and",  "you",  "your",  "with", "this", "for",  "all",   "every", "user",
+    "before", "from", "send", "that",  "are",  "not",  "will", "when",  "then",  "call",
+    "file",   "must", "any",  "after", "each", "read", "into", "ignore"};
 
 static size_t prose_slot(uint64_t key) {
-    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 56) & (PROSE_SLOTS - 1);
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 53) & (PROSE_SLOTS - 1);
 }
 
 /* The three lists in one hash table, built once with the scanner. */
@@ -1249,6 +1268,25 @@ static size_t prose_table(prose_word *t) {
     const char *const *lists[3] = {k_plain, k_rot, k_rev};
     const uint8_t kinds[3] = {PW_PLAIN, PW_ROT, PW_REV};
     memset(t, 0, PROSE_SLOTS * sizeof(*t));
+    for (size_t k = 0; k < sizeof(k_caesar) / sizeof(k_caesar[0]); k++) {
+        size_t wn = strlen(k_caesar[k]);
+        for (unsigned sh = 1; sh < 26; sh++) {
+            unsigned char w[8];
+            if (sh == 13)
+                continue;
+            for (size_t q = 0; q < wn; q++)
+                w[q] = shift_letter((unsigned char)k_caesar[k][q], sh);
+            uint64_t key = pack_word(w, wn);
+            size_t j = prose_slot(key);
+            while (t[j].key != 0 && t[j].key != key)
+                j = (j + 1) & (PROSE_SLOTS - 1);
+            if (t[j].key == 0) {
+                t[j].key = key;
+                n++;
+            }
+            t[j].kinds |= PW_CAESAR;
+        }
+    }
     for (int l = 0; l < 3; l++) {
         for (size_t k = 0; k < sizeof(k_plain) / sizeof(k_plain[0]); k++) {
             const char *w = lists[l][k];
@@ -1293,7 +1331,7 @@ static int scan_prose(const pd_scanner *sc, const unsigned char *s, size_t len, 
                       void *ctx) {
     const uint8_t *pc = sc->prose_cls;
     size_t start = 0, i = 0;
-    unsigned plain = 0, rot = 0, rev = 0;
+    unsigned plain = 0, rot = 0, rev = 0, caesar = 0;
     int rc = 0;
     while (rc == 0 && start < len) {
         /* Bytes before the window's last one that are neither a letter
@@ -1318,6 +1356,7 @@ static int scan_prose(const pd_scanner *sc, const unsigned char *s, size_t len, 
                 plain += (kinds & PW_PLAIN) != 0;
                 rot += (kinds & PW_ROT) != 0;
                 rev += (kinds & PW_REV) != 0;
+                caesar += (kinds & PW_CAESAR) != 0;
             }
             i = j;
             continue;
@@ -1334,7 +1373,11 @@ static int scan_prose(const pd_scanner *sc, const unsigned char *s, size_t len, 
             pd_candidate c = {PD_REVERSED, start, i, false, false};
             rc = visit(ctx, &c);
         }
-        plain = rot = rev = 0;
+        if (rc == 0 && caesar >= PROSE_CAESAR_MIN && caesar > plain && caesar > rot) {
+            pd_candidate c = {PD_CAESAR, start, i, false, false};
+            rc = visit(ctx, &c);
+        }
+        plain = rot = rev = caesar = 0;
         start = i < len && (s[i] == '\n' || colon) ? i + 1 : i;
         i = start;
     }
@@ -1442,6 +1485,40 @@ int pu_scan_lines(const pd_scanner *sc, const char *text, size_t len, pd_visit v
 
 /* --------------------------------------------------------------- plans */
 
+/* The Caesar shift most of the window's words were written with: for each
+ * word of 3-6 letters, the shift that turns one of the function words
+ * into it; the commonest shift wins (13 and 0 excluded; 0 when none). Only
+ * candidates pay for it. */
+static uint8_t caesar_shift(const unsigned char *s, size_t from, size_t to) {
+    unsigned votes[26] = {0};
+    size_t i = from;
+    while (i < to) {
+        while (i < to && !is_alpha(s[i]))
+            i++;
+        size_t j = i;
+        while (j < to && is_alpha(s[j]))
+            j++;
+        size_t wn = j - i;
+        for (size_t k = 0;
+             wn >= CAESAR_MIN_WORD && wn <= 6 && k < sizeof(k_caesar) / sizeof(k_caesar[0]); k++) {
+            if (strlen(k_caesar[k]) != wn)
+                continue;
+            unsigned sh = (unsigned)((s[i] | 0x20) - k_caesar[k][0] + 26) % 26;
+            size_t q = 1;
+            while (q < wn && shift_letter((unsigned char)k_caesar[k][q], sh) == (s[i + q] | 0x20))
+                q++;
+            if (q == wn)
+                votes[sh]++;
+        }
+        i = j;
+    }
+    uint8_t best = 0;
+    for (unsigned sh = 1; sh < 26; sh++)
+        if (sh != 13 && votes[sh] > votes[best])
+            best = (uint8_t)sh;
+    return best;
+}
+
 void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
     const unsigned char *s = (const unsigned char *)text;
     memset(plan, 0, sizeof(*plan));
@@ -1484,6 +1561,10 @@ void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
         break;
     case PD_REVERSED:
         plan->enc = PD_ENC_REVERSED;
+        break;
+    case PD_CAESAR:
+        plan->enc = PD_ENC_CAESAR;
+        plan->shift = caesar_shift(s, c->start, c->end);
         break;
     case PD_WIDE:
         plan->enc = PD_ENC_WIDE;
@@ -1551,6 +1632,10 @@ size_t pu_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, b
         break;
     case PD_ENC_REVERSED:
         decode_reversed(s, p->from, p->to, &o);
+        break;
+    case PD_ENC_CAESAR:
+        for (size_t i = p->from; i < p->to && !o.full; i++)
+            put_byte(&o, shift_letter(s[i], (26u - p->shift % 26u) % 26u));
         break;
     case PD_ENC_A85:
         decode_a85(s, p->from, p->to, &o);

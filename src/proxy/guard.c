@@ -29,6 +29,7 @@
  * instructions to the model), text cut into pieces under the model's
  * per-string cap so nothing goes unscanned.
  */
+#define _GNU_SOURCE /* gettid: the scan worker lowers its own priority */
 #include "proxy/proxy_int.h"
 
 #include <fcntl.h>
@@ -38,6 +39,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -1753,6 +1755,13 @@ static void *scan_worker(void *arg) {
     px_guard *g = arg;
     scan_q *q = &g->sq;
     mv_arena *arena = mv_arena_new(NULL, 4096);
+#ifdef __linux__
+    /* Only --results warn queues scans here: they are off the relay's path,
+     * so on a busy machine the relay, the agent and the server go first
+     * (Linux gives each thread its own nice value). A worker that falls
+     * behind fills its queue, and the relay then scans inline. */
+    (void)setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
+#endif
     pthread_mutex_lock(&q->mu);
     for (;;) {
         while (q->next == NULL && !q->stop)

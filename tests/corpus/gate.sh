@@ -86,7 +86,8 @@ echo "== red-team v5 (authors F and G, whole sets, issue 10 round 6): ratchet ==
 # round 6. Floors are the levels reached when they were added: every
 # category >= 0.60 at any tier (data_exfiltration is the lowest at 0.600),
 # expected-quarantine >= 0.71 (0.713), no hard negative quarantined.
-ratchet "red-team v5" redteam_v5 0.60 0.71
+# Round 10 raised them to 0.70 (data_exfiltration 0.700) and 0.77 (0.774).
+ratchet "red-team v5" redteam_v5 0.70 0.77
 
 echo
 echo "== red-team v6 (authors H and I, whole sets, issue 10 round 7): ratchet =="
@@ -94,7 +95,8 @@ echo "== red-team v6 (authors H and I, whole sets, issue 10 round 7): ratchet ==
 # and 8. Floors are the levels after round 8: every category >= 0.77 at any
 # tier (destructive is the lowest at 0.778), expected-quarantine >= 0.80
 # (0.806), no hard negative quarantined.
-ratchet "red-team v6" redteam_v6 0.77 0.80
+# Round 10 raised them to 0.80 (destructive 0.806) and 0.82 (0.823).
+ratchet "red-team v6" redteam_v6 0.80 0.82
 
 echo
 echo "== red-team v7 (authors J, K and L, issue 10 round 8): ratchet =="
@@ -106,7 +108,8 @@ echo "== red-team v7 (authors J, K and L, issue 10 round 8): ratchet =="
 # removes). Floors are the levels after round 9: every category >= 0.61 at
 # any tier (destructive is the lowest at 0.611), expected-quarantine >=
 # 0.70 (0.705), no hard negative quarantined.
-ratchet "red-team v7" redteam_v7 0.61 0.70
+# Round 10 raised them to 0.64 (destructive 0.648) and 0.74 (0.749).
+ratchet "red-team v7" redteam_v7 0.64 0.74
 
 echo
 echo "== red-team v8 (authors M, N and O, issue 10 round 9): ratchet =="
@@ -114,7 +117,19 @@ echo "== red-team v8 (authors M, N and O, issue 10 round 9): ratchet =="
 # then the tune data of round 9. Floors are the levels after round 9:
 # every category >= 0.57 at any tier (destructive is the lowest at 0.574),
 # expected-quarantine >= 0.67 (0.672), no hard negative quarantined.
-ratchet "red-team v8" redteam_v8 0.57 0.67
+# Round 10 raised them to 0.74 (destructive 0.741) and 0.80 (0.809).
+ratchet "red-team v8" redteam_v8 0.74 0.80
+
+echo
+echo "== red-team v9 (authors P, Q and R, issue 10 round 10): reported, not gated =="
+# The never-seen measurement of round 9 (moved out of holdout/), then the
+# tune data of round 10 (0.845 any tier, 0.861 expected-quarantine). Not a
+# ratchet yet: 3 of its honest look-alikes are still quarantined (two
+# prompt-injection scanners quoting what they detect, an RTL price
+# formatter) and a ratchet allows none.
+"$mcpvet" eval --corpus "$src/corpus/redteam_v9" --jobs 2 2>&1 | tail -8
+rc=${PIPESTATUS[0]}
+[ "$rc" -eq 0 ] && ok "red-team v9 scorecard printed" || bad "red-team v9 eval exit $rc"
 
 echo
 echo "== holdout (reported, not gated) =="

@@ -3970,8 +3970,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                              : (*destroys == 0 || foreign)) {
                     /* the scope may stand before the verb ("every object
                      * ... must be purged"): the span covers both */
-                    size_t ns = sc != SIZE_MAX && f->m[sc].start < a->start ? f->m[sc].start
-                                                                            : a->start;
+                    size_t ns =
+                        sc != SIZE_MAX && f->m[sc].start < a->start ? f->m[sc].start : a->start;
                     size_t ne = sc != SIZE_MAX && f->m[sc].end > a->end ? f->m[sc].end : a->end;
                     order_found(f, &orders[ORDER_DESTROY], 0.75, ns, ne);
                 }

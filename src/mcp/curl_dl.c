@@ -5,6 +5,7 @@
  * table holds stand-ins that fail cleanly, and it stays that way.
  */
 #include "curl_dl.h"
+#include "platform/dl.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -121,17 +122,7 @@ static const mv_curl_fns *active = &stand_ins;
 static int ready;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
-/* dlsym returns an object pointer; POSIX guarantees it converts to a
- * function pointer, which memcpy does without a pedantic cast warning. */
-static int sym(void *lib, const char *name, void *slot, size_t size) {
-    void *p = dlsym(lib, name);
-    if (p == NULL)
-        return -1;
-    memcpy(slot, &p, size);
-    return 0;
-}
-
-#define SYM(field, name) sym(lib, name, &loaded.field, sizeof(loaded.field))
+#define SYM(field, name) mv_dl_sym(lib, name, &loaded.field, sizeof(loaded.field))
 
 static void load(void) {
     void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);

@@ -4,6 +4,7 @@
  * stand-ins that fail cleanly, and it stays that way.
  */
 #include "server/mhd_dl.h"
+#include "platform/dl.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -90,17 +91,7 @@ static mv_mhd_fns loaded;
 static const mv_mhd_fns *active = &stand_ins;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
-/* POSIX guarantees a dlsym result converts to a function pointer; memcpy
- * does it without a pedantic cast warning. */
-static int sym(void *lib, const char *name, void *slot, size_t size) {
-    void *p = dlsym(lib, name);
-    if (p == NULL)
-        return -1;
-    memcpy(slot, &p, size);
-    return 0;
-}
-
-#define SYM(field, name) sym(lib, name, &loaded.field, sizeof(loaded.field))
+#define SYM(field, name) mv_dl_sym(lib, name, &loaded.field, sizeof(loaded.field))
 
 static void load(void) {
     void *lib = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);

@@ -6,6 +6,7 @@
  * process failing to start.
  */
 #include "sqlite_dl.h"
+#include "platform/dl.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -159,17 +160,7 @@ static const mv_sqlite_fns *active = &stand_ins;
 static int ready;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
-/* dlsym returns an object pointer; POSIX guarantees it converts to a
- * function pointer, which memcpy does without a pedantic cast warning. */
-static int sym(void *lib, const char *name, void *slot, size_t size) {
-    void *p = dlsym(lib, name);
-    if (p == NULL)
-        return -1;
-    memcpy(slot, &p, size);
-    return 0;
-}
-
-#define SYM(field, name) sym(lib, name, &loaded.field, sizeof(loaded.field))
+#define SYM(field, name) mv_dl_sym(lib, name, &loaded.field, sizeof(loaded.field))
 
 static void load(void) {
     void *lib = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);

@@ -1306,22 +1306,15 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
         }
         /* Round 10: a negation inside a mood term is the mood's own word,
          * not the act's: a question that proposes the act ("would it not
-         * be best to ...", "why not paste ...", "shouldn't the assistant
-         * also ...") or "do not forget to" */
+         * be best to ...", "why not delete ...", "should we not ...") or
+         * "do not forget to" is a suggestion, not a prohibition */
         for (size_t k = 0; k < f->n && clause; k++) {
             const dmatch *q = &f->m[k];
-            clause = !(q->start <= m->start && q->end >= m->end && q->end <= s &&
+            clause = !(q->start <= m->start && q->end >= m->end &&
                        (f->R->terms[q->term].roles & MV_DR_ROLE_MOOD));
         }
         for (size_t k = m->end; k < s && clause; k++) {
             clause = f->text[k] != ';' && f->text[k] != ':';
-        }
-        /* Round 10: a negation inside a mood is a suggestion ("why not
-         * delete ...", "should we not ..."), not a prohibition */
-        for (size_t k = 0; k < f->n && clause; k++) {
-            const dmatch *q = &f->m[k];
-            clause = !(q != m && q->start <= m->start && q->end >= m->end &&
-                       (f->R->terms[q->term].roles & MV_DR_ROLE_MOOD));
         }
         /* Round 6: an obligation between the negation and the act opens a
          * clause of its own ("if the customer has no invoice, callers are

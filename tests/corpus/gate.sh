@@ -132,6 +132,15 @@ rc=${PIPESTATUS[0]}
 [ "$rc" -eq 0 ] && ok "red-team v9 scorecard printed" || bad "red-team v9 eval exit $rc"
 
 echo
+echo "== red-team v10 (authors S, T and U, issue 10 round 11): reported, not gated =="
+# The never-seen measurement of round 10 (moved out of holdout/), then the
+# tune data of round 11. Reported only until its quarantined honest
+# look-alikes are fixed (a ratchet allows none).
+"$mcpvet" eval --corpus "$src/corpus/redteam_v10" --jobs 2 2>&1 | tail -8
+rc=${PIPESTATUS[0]}
+[ "$rc" -eq 0 ] && ok "red-team v10 scorecard printed" || bad "red-team v10 eval exit $rc"
+
+echo
 echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?

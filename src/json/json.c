@@ -244,6 +244,29 @@ static inline unsigned nonplain16(const unsigned char *p) {
     return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c));
 }
 #define JSON_BLOCK 16
+/* Bit i set when byte i of v is the letter of a simple escape
+ * (" \\ / b f n r t), as simple_esc has them. */
+static inline unsigned simple16(__m128i v) {
+    __m128i a =
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    __m128i c =
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')), _mm_cmpeq_epi8(v, _mm_set1_epi8('b')));
+    __m128i d =
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('f')), _mm_cmpeq_epi8(v, _mm_set1_epi8('n')));
+    __m128i f =
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('t')));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, c), _mm_or_si128(d, f)));
+}
+
+/* Whether every byte flagged in e (below bit 16) is a simple escape's
+ * letter. Escaped quotes and "\n" are most of what JSON inside a string
+ * and text with line breaks hold: two compares decide those blocks. */
+static inline bool escapes_simple(__m128i v, __m128i quote, unsigned e) {
+    e &= 0xFFFFu;
+    unsigned qn =
+        (unsigned)_mm_movemask_epi8(_mm_or_si128(quote, _mm_cmpeq_epi8(v, _mm_set1_epi8('n'))));
+    return (e & ~qn) == 0 || (e & ~simple16(v)) == 0;
+}
 #else
 #define JSON_BLOCK 8
 #endif
@@ -587,18 +610,56 @@ static int parse_string_lazy(parser *P, const char **out, uint32_t *out_len, boo
 #ifdef JSON_SSE2
         while (end - p >= 16) {
             const unsigned char *b = p;
-            unsigned m = nonplain16(b);
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)b);
+            unsigned bs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+            __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+            unsigned qc = (unsigned)_mm_movemask_epi8(
+                _mm_or_si128(quote, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+            unsigned m = bs | qc;
             if (m == 0) {
                 p += 16;
                 continue;
             }
-            for (;;) {
-                p = b + __builtin_ctz(m);
+            /* Every backslash alone (none right after another) and followed
+             * by a simple escape's letter: the escapes of the block are
+             * valid at once, and what is left to look at is the first quote,
+             * control or non-ASCII byte not escaped. A backslash in the
+             * last byte escapes the byte after the block (b[16], checked
+             * alone), and the next block starts after that. */
+            unsigned e = bs << 1;
+            if ((bs & e) == 0 && escapes_simple(v, quote, e) &&
+                (e < 0x10000u || (end - b > 16 && simple_esc[b[16]] != 0))) {
+                unsigned sp = qc & ~e;
+                unsigned before = sp != 0 ? (1u << __builtin_ctz(sp)) - 1 : 0xFFFFu;
+                if (esc == NULL && (bs & before) != 0)
+                    esc = b + __builtin_ctz(bs);
+                if (sp == 0) {
+                    p = b + (e >> 16) + 16;
+                    continue;
+                }
+                p = b + __builtin_ctz(sp);
                 if ((r = raw_special(P, &p, &esc)) != 0)
                     goto scanned;
-                size_t k = (size_t)(p - b);
-                if (k >= 16)
-                    break; /* an escape or a character ran past the block */
+                continue;
+            }
+            for (;;) {
+                const unsigned char *q = b + __builtin_ctz(m);
+                size_t k;
+                if (*q == '\\' && end - q >= 2 && simple_esc[q[1]] != 0) {
+                    /* the common case, inline: a two-byte escape */
+                    if (esc == NULL)
+                        esc = q;
+                    k = (size_t)(q - b) + 2;
+                } else {
+                    p = q;
+                    if ((r = raw_special(P, &p, &esc)) != 0)
+                        goto scanned;
+                    k = (size_t)(p - b);
+                }
+                if (k >= 16) {
+                    p = b + k; /* an escape or a character ran past the block */
+                    break;
+                }
                 m &= ~0u << k;
                 if (m == 0) {
                     p = b + 16;

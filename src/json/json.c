@@ -606,6 +606,12 @@ static int parse_string_lazy(parser *P, const char **out, uint32_t *out_len, boo
     const unsigned char *start = P->p + 1, *p = start, *end = P->end, *esc = NULL;
     int r = 0;
     *raw = false;
+#ifdef JSON_SSE2
+    /* Up to the first byte that needs a look, the loop of parse_string:
+     * plain text (prose) costs what it costs there. */
+    while (end - p >= 16 && nonplain16(p) == 0)
+        p += 16;
+#endif
     for (;;) {
 #ifdef JSON_SSE2
         while (end - p >= 16) {

@@ -700,34 +700,47 @@ scanned:
 }
 
 size_t mv_json_raw_decode(char *dst, const char *src, size_t len) {
-    size_t i = 0, o = 0;
-    while (i < len) {
-        const char *bs = memchr(src + i, '\\', len - i);
-        size_t run = bs != NULL ? (size_t)(bs - (src + i)) : len - i;
-        if (run > 0 && dst + o != src + i)
-            memmove(dst + o, src + i, run);
-        o += run;
-        i += run;
-        if (i >= len)
-            break;
-        unsigned char e = (unsigned char)src[i + 1];
+    const unsigned char *p = (const unsigned char *)src, *end = p + len;
+    size_t o = 0;
+    while (p < end) {
+#ifdef JSON_SSE2
+        if (end - p >= 16) {
+            /* A block goes out whole; from a backslash on it is written
+             * again (dst has MV_JSON_RAW_SLACK bytes past the text). */
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+            _mm_storeu_si128((__m128i *)(void *)(dst + o), v);
+            if (m == 0) {
+                p += 16;
+                o += 16;
+                continue;
+            }
+            size_t k = (size_t)__builtin_ctz(m);
+            p += k;
+            o += k;
+        } else
+#endif
+        {
+            while (p < end && *p != '\\')
+                dst[o++] = (char)*p++;
+            if (p >= end)
+                break;
+        }
+        unsigned char e = p[1];
         if (e != 'u') {
             dst[o++] = (char)simple_esc[e];
-            i += 2;
+            p += 2;
             continue;
         }
         uint32_t cp = 0, lo = 0;
-        (void)hex4((const unsigned char *)src + i + 2, &cp);
-        i += 6;
+        (void)hex4(p + 2, &cp);
+        p += 6;
         if (cp >= 0xD800 && cp <= 0xDBFF) {
-            (void)hex4((const unsigned char *)src + i + 2, &lo);
+            (void)hex4(p + 2, &lo);
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            i += 6;
+            p += 6;
         }
-        char u[4];
-        size_t n = put_utf8(u, cp); /* via u: dst may be src, just behind it */
-        memcpy(dst + o, u, n);
-        o += n;
+        o += put_utf8(dst + o, cp);
     }
     return o;
 }

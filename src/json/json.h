@@ -115,9 +115,11 @@ int mv_json_parse_lazy(const mv_jv **out, mv_arena *arena, const mv_allocator *a
                        const char *data, size_t len, mv_json_lazy *lazy, mv_jerror *err);
 
 /* Decode the raw text of an MV_JRAW value (`src`, `len` = its u.s and n)
- * into dst, which holds `len` bytes (the decoded text is never longer) and
- * may be src itself. Returns the decoded length: the bytes mv_json_parse
+ * into dst, which holds len + MV_JSON_RAW_SLACK bytes (the decoded text is
+ * never longer than len; the rest is room for whole 16-byte stores) and
+ * does not overlap src. Returns the decoded length: the bytes mv_json_parse
  * gives for that string. Only for text the parser validated. */
+#define MV_JSON_RAW_SLACK 16u
 size_t mv_json_raw_decode(char *dst, const char *src, size_t len);
 
 /*

@@ -219,7 +219,7 @@ void mv_json_write(mv_buf *b, const mv_jv *v) {
     }
     if (mv_jis_raw(v)) {
         /* Decoded and escaped again: the bytes the decoded tree gives. */
-        char *d = malloc((size_t)v->n + 1);
+        char *d = malloc((size_t)v->n + MV_JSON_RAW_SLACK);
         if (d == NULL) {
             b->failed = 1;
             return;

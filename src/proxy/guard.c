@@ -1343,7 +1343,7 @@ static mv_str text_of(const mv_jv *v, char **own) {
     *own = NULL;
     if (!mv_jis_raw(v))
         return (mv_str){mv_jstring(v), mv_jstring_len(v)};
-    char *d = malloc((size_t)v->n + 1);
+    char *d = malloc((size_t)v->n + MV_JSON_RAW_SLACK);
     if (d == NULL)
         return (mv_str){NULL, 0};
     *own = d;
@@ -1761,20 +1761,37 @@ typedef struct scan_job {
 
 static void run_job(const mv_engine *e, mv_arena *arena, scan_job *j) {
     /* The relay copied a long escaped text as it came (validated, not
-     * decoded: its decoding is the worker's share); it is decoded in place,
-     * in the job's own allocation. */
+     * decoded: its decoding is the worker's share); it is decoded here,
+     * into one buffer for the job's raw texts. */
+    size_t raw_bytes = 0;
     for (size_t i = 0; i < j->n; i++)
         if (j->raw[i])
-            j->texts[i].len = mv_json_raw_decode((char *)(uintptr_t)j->texts[i].ptr,
-                                                 j->texts[i].ptr, j->texts[i].len);
+            raw_bytes += j->texts[i].len + MV_JSON_RAW_SLACK;
+    mv_str *texts = j->texts;
+    char *dec = raw_bytes > 0 ? malloc(raw_bytes) : NULL;
+    mv_str *own = raw_bytes > 0 ? malloc(j->n * sizeof(*own)) : NULL;
     bool *hidden = calloc(j->n + 1, sizeof(*hidden));
     bool *payload = calloc(j->n + 1, sizeof(*payload));
     mv_error_clear(&j->err);
-    if (arena == NULL || hidden == NULL || payload == NULL)
+    if (raw_bytes > 0 && dec != NULL && own != NULL) {
+        char *at = dec;
+        for (size_t i = 0; i < j->n; i++) {
+            own[i] = j->texts[i];
+            if (!j->raw[i])
+                continue;
+            own[i] = (mv_str){at, mv_json_raw_decode(at, j->texts[i].ptr, j->texts[i].len)};
+            at += j->texts[i].len + MV_JSON_RAW_SLACK;
+        }
+        texts = own;
+    }
+    if (arena == NULL || hidden == NULL || payload == NULL ||
+        (raw_bytes > 0 && (dec == NULL || own == NULL)))
         j->rc = MV_ENOMEM;
     else
-        j->rc = scan_texts(e, arena, j->texts, j->n, hidden, payload, &j->n_hidden, &j->n_payload,
+        j->rc = scan_texts(e, arena, texts, j->n, hidden, payload, &j->n_hidden, &j->n_payload,
                            &j->err);
+    free(own);
+    free(dec);
     free(hidden);
     free(payload);
 }

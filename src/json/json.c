@@ -52,6 +52,11 @@ typedef struct parser {
      * then copied into the arena at its exact length. */
     char *dec;
     size_t dec_cap;
+    /* mv_json_parse_lazy: string values inside at least raw_depth
+     * containers whose raw text is at least raw_min bytes and holds an
+     * escape are validated, not decoded (MV_JRAW); n_raw counts them. */
+    bool lazy;
+    size_t raw_depth, raw_min, n_raw;
     mv_jerror *err;
 } parser;
 
@@ -239,6 +244,29 @@ static inline unsigned nonplain16(const unsigned char *p) {
     return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c));
 }
 #define JSON_BLOCK 16
+/* Bit i set when byte i of v is the letter of a simple escape
+ * (" \\ / b f n r t), as simple_esc has them. */
+static inline unsigned simple16(__m128i v) {
+    __m128i a =
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    __m128i c =
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')), _mm_cmpeq_epi8(v, _mm_set1_epi8('b')));
+    __m128i d =
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('f')), _mm_cmpeq_epi8(v, _mm_set1_epi8('n')));
+    __m128i f =
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('r')), _mm_cmpeq_epi8(v, _mm_set1_epi8('t')));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, c), _mm_or_si128(d, f)));
+}
+
+/* Whether every byte flagged in e (below bit 16) is a simple escape's
+ * letter. Escaped quotes and "\n" are most of what JSON inside a string
+ * and text with line breaks hold: two compares decide those blocks. */
+static inline bool escapes_simple(__m128i v, __m128i quote, unsigned e) {
+    e &= 0xFFFFu;
+    unsigned qn =
+        (unsigned)_mm_movemask_epi8(_mm_or_si128(quote, _mm_cmpeq_epi8(v, _mm_set1_epi8('n'))));
+    return (e & ~qn) == 0 || (e & ~simple16(v)) == 0;
+}
 #else
 #define JSON_BLOCK 8
 #endif
@@ -507,6 +535,216 @@ static int parse_string(parser *P, bool key, const char **out, uint32_t *out_len
     return MV_OK;
 }
 
+/* ------------------------------------------------ strings left undecoded */
+
+/* One byte of a string that needs a look (flagged by the block test or
+ * not plain_tab): the checks of parse_string and parse_escaped, in their
+ * order and with their messages, without writing anything. Returns 1 at
+ * the closing quote (*pp stays on it), 0 with *pp past the byte or the
+ * escape, or the error. */
+static inline int raw_special(parser *P, const unsigned char **pp, const unsigned char **esc) {
+    const unsigned char *p = *pp, *end = P->end;
+    unsigned char c = *p;
+    if (c == '"')
+        return 1;
+    if (c == '\\') {
+        if (*esc == NULL)
+            *esc = p;
+        if (end - p < 2) {
+            P->p = end;
+            return fail_expected(P, "an escape sequence");
+        }
+        unsigned char e = p[1];
+        if (simple_esc[e] != 0) {
+            *pp = p + 2;
+            return 0;
+        }
+        if (e != 'u')
+            return fail_at(P, p, "invalid JSON: %s",
+                           "invalid escape (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r "
+                           "\\t \\u)");
+        uint32_t cp = 0, lo = 0;
+        if (end - p < 6 || hex4(p + 2, &cp) != 0)
+            return fail_at(P, p, "invalid JSON: %s", "a \\u escape needs four hexadecimal digits");
+        if (cp >= 0xDC00 && cp <= 0xDFFF)
+            return fail_at(P, p, "invalid JSON: %s",
+                           "a \\u escape is a low surrogate without a high one");
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (end - p < 12 || p[6] != '\\' || p[7] != 'u' || hex4(p + 8, &lo) != 0 ||
+                lo < 0xDC00 || lo > 0xDFFF)
+                return fail_at(P, p, "invalid JSON: %s",
+                               "a \\u escape is a high surrogate without a low one");
+            *pp = p + 12;
+        } else {
+            *pp = p + 6; /* values only: "\u0000" is kept */
+        }
+        return 0;
+    }
+    if (c < 0x20) {
+        char msg[100];
+        snprintf(msg, sizeof msg,
+                 "invalid JSON: control character 0x%02x inside a string (it must be escaped)", c);
+        return fail_at(P, p, "%s", msg);
+    }
+    const char *why;
+    size_t n = utf8_seq(p, end, &why);
+    if (n == 0)
+        return fail_utf8(P, p);
+    *pp = p + n;
+    return 0;
+}
+
+/* A string value of a lazy parse, its opening quote at P->p: validated
+ * to its closing quote with exactly the errors parse_string would give
+ * (same checks, same order, same offsets), then given as parse_string
+ * gives it (no escape, or shorter than raw_min: parse_escaped decodes it
+ * from its first backslash) or left raw (*raw set). Escape-dense text is
+ * where the relay spends its time: with SSE2 every flagged byte of a
+ * 16-byte block is handled from one mask, with no reload and no store
+ * per escape. */
+static int parse_string_lazy(parser *P, const char **out, uint32_t *out_len, bool *raw) {
+    const unsigned char *start = P->p + 1, *p = start, *end = P->end, *esc = NULL;
+    int r = 0;
+    *raw = false;
+#ifdef JSON_SSE2
+    /* Up to the first byte that needs a look, the loop of parse_string:
+     * plain text (prose) costs what it costs there. */
+    while (end - p >= 16 && nonplain16(p) == 0)
+        p += 16;
+#endif
+    for (;;) {
+#ifdef JSON_SSE2
+        while (end - p >= 16) {
+            const unsigned char *b = p;
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)b);
+            unsigned bs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+            __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+            unsigned qc = (unsigned)_mm_movemask_epi8(
+                _mm_or_si128(quote, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+            unsigned m = bs | qc;
+            if (m == 0) {
+                p += 16;
+                continue;
+            }
+            /* Every backslash alone (none right after another) and followed
+             * by a simple escape's letter: the escapes of the block are
+             * valid at once, and what is left to look at is the first quote,
+             * control or non-ASCII byte not escaped. A backslash in the
+             * last byte escapes the byte after the block (b[16], checked
+             * alone), and the next block starts after that. */
+            unsigned e = bs << 1;
+            if ((bs & e) == 0 && escapes_simple(v, quote, e) &&
+                (e < 0x10000u || (end - b > 16 && simple_esc[b[16]] != 0))) {
+                unsigned sp = qc & ~e;
+                unsigned before = sp != 0 ? (1u << __builtin_ctz(sp)) - 1 : 0xFFFFu;
+                if (esc == NULL && (bs & before) != 0)
+                    esc = b + __builtin_ctz(bs);
+                if (sp == 0) {
+                    p = b + (e >> 16) + 16;
+                    continue;
+                }
+                p = b + __builtin_ctz(sp);
+                if ((r = raw_special(P, &p, &esc)) != 0)
+                    goto scanned;
+                continue;
+            }
+            for (;;) {
+                const unsigned char *q = b + __builtin_ctz(m);
+                size_t k;
+                if (*q == '\\' && end - q >= 2 && simple_esc[q[1]] != 0) {
+                    /* the common case, inline: a two-byte escape */
+                    if (esc == NULL)
+                        esc = q;
+                    k = (size_t)(q - b) + 2;
+                } else {
+                    p = q;
+                    if ((r = raw_special(P, &p, &esc)) != 0)
+                        goto scanned;
+                    k = (size_t)(p - b);
+                }
+                if (k >= 16) {
+                    p = b + k; /* an escape or a character ran past the block */
+                    break;
+                }
+                m &= ~0u << k;
+                if (m == 0) {
+                    p = b + 16;
+                    break;
+                }
+            }
+        }
+#endif
+        while (p < end && plain_tab[*p])
+            p++;
+        if (p >= end) {
+            P->p = p;
+            return fail_expected(P, "'\"' to end the string");
+        }
+        if ((r = raw_special(P, &p, &esc)) != 0)
+            break;
+    }
+scanned:
+    if (r < 0)
+        return r;
+    if ((uint64_t)(p - start) > UINT32_MAX)
+        return fail_at(P, start - 1, "invalid JSON: %s", "a string longer than 4 GiB");
+    size_t len = (size_t)(p - start);
+    if (esc != NULL && len < P->raw_min)
+        return parse_escaped(P, false, start, esc, out, out_len);
+    *raw = esc != NULL;
+    P->n_raw += esc != NULL;
+    *out = (const char *)start;
+    *out_len = (uint32_t)len;
+    P->p = p + 1;
+    return MV_OK;
+}
+
+size_t mv_json_raw_decode(char *dst, const char *src, size_t len) {
+    const unsigned char *p = (const unsigned char *)src, *end = p + len;
+    size_t o = 0;
+    while (p < end) {
+#ifdef JSON_SSE2
+        if (end - p >= 16) {
+            /* A block goes out whole; from a backslash on it is written
+             * again (dst has MV_JSON_RAW_SLACK bytes past the text). */
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+            _mm_storeu_si128((__m128i *)(void *)(dst + o), v);
+            if (m == 0) {
+                p += 16;
+                o += 16;
+                continue;
+            }
+            size_t k = (size_t)__builtin_ctz(m);
+            p += k;
+            o += k;
+        } else
+#endif
+        {
+            while (p < end && *p != '\\')
+                dst[o++] = (char)*p++;
+            if (p >= end)
+                break;
+        }
+        unsigned char e = p[1];
+        if (e != 'u') {
+            dst[o++] = (char)simple_esc[e];
+            p += 2;
+            continue;
+        }
+        uint32_t cp = 0, lo = 0;
+        (void)hex4(p + 2, &cp);
+        p += 6;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            (void)hex4(p + 2, &lo);
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            p += 6;
+        }
+        o += put_utf8(dst + o, cp);
+    }
+    return o;
+}
+
 /* ------------------------------------------------------------ scalars */
 
 static int parse_number(parser *P, mv_jv *v) {
@@ -757,8 +995,12 @@ static int run(parser *P, mv_jv *out) {
             } else if (c == '"') {
                 const char *s = NULL;
                 uint32_t n = 0;
-                rc = parse_string(P, false, &s, &n);
-                v = (mv_jv){MV_JSTRING, n, {.s = s}};
+                bool raw = false;
+                if (P->lazy && P->n_frames >= P->raw_depth)
+                    rc = parse_string_lazy(P, &s, &n, &raw);
+                else
+                    rc = parse_string(P, false, &s, &n);
+                v = (mv_jv){raw ? MV_JRAW : (uint32_t)MV_JSTRING, n, {.s = s}};
             } else if (c == '-' || (c >= '0' && c <= '9')) {
                 rc = parse_number(P, &v);
             } else if (c == 't' || c == 'f' || c == 'n') {
@@ -820,8 +1062,8 @@ done:
     return rc;
 }
 
-int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
-                  size_t len, mv_jerror *err) {
+static int parse_doc(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
+                     const char *data, size_t len, mv_json_lazy *lazy, mv_jerror *err) {
     parser P;
     int rc = MV_OK;
     mv_jv v = {MV_JNULL, 0, {.s = NULL}};
@@ -836,6 +1078,12 @@ int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
     P.arena = arena;
     P.alloc = alloc;
     P.err = err;
+    if (lazy != NULL) {
+        P.lazy = true;
+        P.raw_depth = lazy->depth;
+        P.raw_min = lazy->min_len;
+        lazy->n_raw = 0;
+    }
     *out = NULL;
 
     skip_ws(&P);
@@ -861,12 +1109,24 @@ int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
     }
     *root = v;
     *out = root;
+    if (lazy != NULL)
+        lazy->n_raw = P.n_raw;
 
 done:
     mv_free(alloc, P.slots, P.cap_slots * sizeof(slot));
     mv_free(alloc, P.frames, P.cap_frames * sizeof(frame));
     mv_free(alloc, P.dec, P.dec_cap);
     return rc;
+}
+
+int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
+                  size_t len, mv_jerror *err) {
+    return parse_doc(out, arena, alloc, data, len, NULL, err);
+}
+
+int mv_json_parse_lazy(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
+                       const char *data, size_t len, mv_json_lazy *lazy, mv_jerror *err) {
+    return parse_doc(out, arena, alloc, data, len, lazy, err);
 }
 
 /* ------------------------------------------------- split parse (threads) */
@@ -1295,6 +1555,8 @@ const mv_jv *mv_jobject_getn(const mv_jv *obj, const char *key, size_t len) {
 }
 
 const char *mv_json_type(const mv_jv *v) {
+    if (mv_jis_raw(v))
+        return "string";
     switch (v != NULL ? (mv_jtype)v->type : MV_JNULL) {
     case MV_JOBJECT:
         return "object";

@@ -41,6 +41,14 @@ typedef enum mv_jtype {
     MV_JOBJECT
 } mv_jtype;
 
+/* Only from mv_json_parse_lazy: a string value validated exactly as
+ * mv_json_parse validates strings but not decoded; `u.s` and `n` are its
+ * raw text between the quotes, escapes still in (decode it with
+ * mv_json_raw_decode). Not a string to mv_jis_string and mv_jstring: a
+ * caller that reads it must ask for it. Outside the enum on purpose: no
+ * reader of mv_json_parse's trees ever meets it. */
+#define MV_JRAW 7u
+
 typedef struct mv_jm mv_jm;
 
 /* One value. `n` is the byte length of a string or number, the item count
@@ -86,6 +94,33 @@ typedef struct mv_jerror {
  */
 int mv_json_parse(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc, const char *data,
                    size_t len, mv_jerror *err);
+
+/*
+ * A lazy parse, for a reader that passes most of a message on as bytes
+ * (the proxy's relay): exactly mv_json_parse's validation, errors and
+ * offsets, and the same tree, except that a string value (never a key)
+ * inside at least `depth` containers whose raw text is at least `min_len`
+ * bytes and holds an escape is left undecoded, as an MV_JRAW value. Its
+ * escapes, UTF-8 and control bytes are checked all the same, so a document
+ * one parse refuses the other refuses too. `n_raw` (out) counts the raw
+ * values: 0 means the tree is the one mv_json_parse gives.
+ */
+typedef struct mv_json_lazy {
+    size_t depth;
+    size_t min_len;
+    size_t n_raw;
+} mv_json_lazy;
+
+int mv_json_parse_lazy(const mv_jv **out, mv_arena *arena, const mv_allocator *alloc,
+                       const char *data, size_t len, mv_json_lazy *lazy, mv_jerror *err);
+
+/* Decode the raw text of an MV_JRAW value (`src`, `len` = its u.s and n)
+ * into dst, which holds len + MV_JSON_RAW_SLACK bytes (the decoded text is
+ * never longer than len; the rest is room for whole 16-byte stores) and
+ * does not overlap src. Returns the decoded length: the bytes mv_json_parse
+ * gives for that string. Only for text the parser validated. */
+#define MV_JSON_RAW_SLACK 16u
+size_t mv_json_raw_decode(char *dst, const char *src, size_t len);
 
 /*
  * The same tree as mv_json_parse, parsed on 1 + n_more threads: the largest
@@ -145,6 +180,9 @@ static inline bool mv_jis_array(const mv_jv *v) {
 }
 static inline bool mv_jis_string(const mv_jv *v) {
     return mv_jis(v, MV_JSTRING);
+}
+static inline bool mv_jis_raw(const mv_jv *v) {
+    return v != NULL && v->type == MV_JRAW;
 }
 static inline bool mv_jis_null(const mv_jv *v) {
     return mv_jis(v, MV_JNULL);

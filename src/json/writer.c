@@ -7,6 +7,7 @@
 #include "json/writer.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcpvet/report.h"
@@ -214,6 +215,18 @@ void mv_json_write_literal(mv_buf *b, const mv_jv *v) {
 void mv_json_write(mv_buf *b, const mv_jv *v) {
     if (v == NULL) {
         mv_buf_append(b, "null", 4);
+        return;
+    }
+    if (mv_jis_raw(v)) {
+        /* Decoded and escaped again: the bytes the decoded tree gives. */
+        char *d = malloc((size_t)v->n + MV_JSON_RAW_SLACK);
+        if (d == NULL) {
+            b->failed = 1;
+            return;
+        }
+        size_t n = mv_json_raw_decode(d, v->u.s, v->n);
+        mv_buf_json_string(b, d, n);
+        free(d);
         return;
     }
     switch ((mv_jtype)v->type) {

@@ -1330,9 +1330,29 @@ static bool jv_is_lit(const mv_jv *v, const char *lit) {
     return mv_jis_string(v) && mv_jstring_len(v) == n && memcmp(mv_jstring(v), lit, n) == 0;
 }
 
+/* A text the guard scans: a string, or in the relay's lazy tree
+ * (mv_json_parse_lazy) a long escaped string left raw, which is decoded
+ * where it is scanned (on the worker, for a queued result). */
+static bool is_text(const mv_jv *v) {
+    return mv_jis_string(v) || mv_jis_raw(v);
+}
+
+/* The decoded text of a raw value in a new allocation (*own, to free),
+ * else the string itself. */
+static mv_str text_of(const mv_jv *v, char **own) {
+    *own = NULL;
+    if (!mv_jis_raw(v))
+        return (mv_str){mv_jstring(v), mv_jstring_len(v)};
+    char *d = malloc((size_t)v->n + MV_JSON_RAW_SLACK);
+    if (d == NULL)
+        return (mv_str){NULL, 0};
+    *own = d;
+    return (mv_str){d, mv_json_raw_decode(d, v->u.s, v->n)};
+}
+
 static int slots_add_key(text_slots *s, const mv_jv *holder, const char *key) {
     const mv_jv *text = mv_jobject_get(holder, key);
-    if (!mv_jis_object(holder) || !mv_jis_string(text))
+    if (!mv_jis_object(holder) || !is_text(text))
         return MV_OK;
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 8;
@@ -1455,10 +1475,15 @@ static void write_stripped(mv_buf *out, const mv_jv *v, strip_ctx *c) {
         mv_buf_putc(out, ']');
         return;
     }
-    if (mv_jis_string(v) && strip_flagged(c, v)) {
+    if (is_text(v) && strip_flagged(c, v)) {
         mv_buf clean;
         mv_buf_init(&clean, NULL);
-        c->removed += strip_hidden(&clean, mv_jstring(v), mv_jstring_len(v));
+        char *own = NULL;
+        mv_str t = text_of(v, &own);
+        if (t.ptr == NULL && v->n > 0)
+            out->failed = 1;
+        c->removed += strip_hidden(&clean, t.ptr != NULL ? t.ptr : "", t.len);
+        free(own);
         mv_buf_json_string(out, clean.data != NULL ? clean.data : "", clean.len);
         if (clean.failed)
             out->failed = 1;
@@ -1725,6 +1750,7 @@ typedef struct scan_job {
     const char *name; /* inside the job's own allocation */
     size_t name_len;
     mv_str *texts; /* the text items, copied (the relay's tree is gone by then) */
+    bool *raw;     /* texts[i] still has its JSON escapes: the worker decodes it */
     size_t n;
     size_t bytes;
     bool done;    /* scanned, waits to be recorded (cfg.lock NULL) */
@@ -1734,14 +1760,38 @@ typedef struct scan_job {
 } scan_job;
 
 static void run_job(const mv_engine *e, mv_arena *arena, scan_job *j) {
+    /* The relay copied a long escaped text as it came (validated, not
+     * decoded: its decoding is the worker's share); it is decoded here,
+     * into one buffer for the job's raw texts. */
+    size_t raw_bytes = 0;
+    for (size_t i = 0; i < j->n; i++)
+        if (j->raw[i])
+            raw_bytes += j->texts[i].len + MV_JSON_RAW_SLACK;
+    mv_str *texts = j->texts;
+    char *dec = raw_bytes > 0 ? malloc(raw_bytes) : NULL;
+    mv_str *own = raw_bytes > 0 ? malloc(j->n * sizeof(*own)) : NULL;
     bool *hidden = calloc(j->n + 1, sizeof(*hidden));
     bool *payload = calloc(j->n + 1, sizeof(*payload));
     mv_error_clear(&j->err);
-    if (arena == NULL || hidden == NULL || payload == NULL)
+    if (raw_bytes > 0 && dec != NULL && own != NULL) {
+        char *at = dec;
+        for (size_t i = 0; i < j->n; i++) {
+            own[i] = j->texts[i];
+            if (!j->raw[i])
+                continue;
+            own[i] = (mv_str){at, mv_json_raw_decode(at, j->texts[i].ptr, j->texts[i].len)};
+            at += j->texts[i].len + MV_JSON_RAW_SLACK;
+        }
+        texts = own;
+    }
+    if (arena == NULL || hidden == NULL || payload == NULL ||
+        (raw_bytes > 0 && (dec == NULL || own == NULL)))
         j->rc = MV_ENOMEM;
     else
-        j->rc = scan_texts(e, arena, j->texts, j->n, hidden, payload, &j->n_hidden, &j->n_payload,
+        j->rc = scan_texts(e, arena, texts, j->n, hidden, payload, &j->n_hidden, &j->n_payload,
                            &j->err);
+    free(own);
+    free(dec);
     free(hidden);
     free(payload);
 }
@@ -1846,7 +1896,7 @@ static bool scans_submit(px_guard *g, px_result_kind kind, const char *name, siz
         px_guard_scans_collect(g); /* frees the places of finished scans */
     size_t bytes = name_len;
     for (size_t i = 0; i < s->n; i++)
-        bytes += mv_jstring_len(s->text[i]);
+        bytes += s->text[i]->n; /* a string's length, or a raw text's (not shorter) */
     pthread_mutex_lock(&q->mu);
     size_t waiting = q->n;
     bool full = q->n >= (size_t)g->cfg.scan_queue ||
@@ -1867,23 +1917,25 @@ static bool scans_submit(px_guard *g, px_result_kind kind, const char *name, siz
         }
         return false;
     }
-    scan_job *j = malloc(sizeof(*j) + s->n * sizeof(mv_str) + bytes + 1);
+    scan_job *j = malloc(sizeof(*j) + s->n * (sizeof(mv_str) + sizeof(bool)) + bytes + 1);
     if (j == NULL)
         return false; /* scanned inline, which reports its own failure */
     memset(j, 0, sizeof(*j));
     j->kind = kind;
     j->texts = (mv_str *)(void *)(j + 1);
-    char *at = (char *)(j->texts + s->n);
+    j->raw = (bool *)(void *)(j->texts + s->n);
+    char *at = (char *)(j->raw + s->n);
     memcpy(at, name, name_len);
     j->name = at;
     j->name_len = name_len;
     at += name_len;
     for (size_t i = 0; i < s->n; i++) {
         const mv_jv *text = s->text[i];
-        size_t len = mv_jstring_len(text);
+        size_t len = text->n;
         if (len > 0)
-            memcpy(at, mv_jstring(text), len);
+            memcpy(at, text->u.s, len);
         j->texts[i] = (mv_str){at, len};
+        j->raw[i] = mv_jis_raw(text);
         at += len;
     }
     j->n = s->n;
@@ -1978,6 +2030,7 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
     mv_error err;
     int rc = MV_OK;
     bool *hidden = NULL, *payload = NULL;
+    char **own = NULL; /* decoded copies of raw texts */
     size_t n_hidden = 0, n_payload = 0;
     memset(&s, 0, sizeof(s));
     mv_error_clear(&err);
@@ -1992,13 +2045,17 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
     texts = calloc(s.n, sizeof(*texts));
     hidden = calloc(s.n, sizeof(*hidden));
     payload = calloc(s.n, sizeof(*payload));
-    if (texts == NULL || hidden == NULL || payload == NULL) {
+    own = calloc(s.n, sizeof(*own));
+    if (texts == NULL || hidden == NULL || payload == NULL || own == NULL) {
         rc = MV_ENOMEM;
         goto done;
     }
     for (size_t i = 0; i < s.n; i++) {
-        const mv_jv *text = s.text[i];
-        texts[i] = (mv_str){mv_jstring(text), mv_jstring_len(text)};
+        texts[i] = text_of(s.text[i], &own[i]);
+        if (texts[i].ptr == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
     }
     rc = scan_texts(g->results_engine, g->rarena, texts, s.n, hidden, payload, &n_hidden,
                     &n_payload, &err);
@@ -2081,6 +2138,9 @@ int px_guard_result(px_guard *g, px_result_kind kind, const char *name, size_t n
     }
 done:
     slots_free(&s);
+    for (size_t i = 0; own != NULL && i < s.n; i++)
+        free(own[i]);
+    free(own);
     free(texts);
     free(hidden);
     free(payload);

@@ -18,6 +18,15 @@
  * Messages that are not strict JSON (duplicate keys, invalid UTF-8) are
  * refused both ways: a lenient reader downstream could see another message
  * than the one the guard checked.
+ *
+ * The parse is lazy (mv_json_parse_lazy, strict all the same): a long
+ * escaped string value inside three containers or more (a tool's
+ * arguments, a result's text) is validated but not decoded, since the
+ * relay passes it on as bytes; a result's raw text is decoded by the
+ * guard where it is scanned (the worker, under --results warn). What
+ * reads deeper than that (a list the guard filters, an initialize result,
+ * a batch of the server, the proxy's own tools/list) gets the full tree
+ * (full_tree).
  */
 
 #include <errno.h>
@@ -55,6 +64,13 @@
 #define GARBAGE_LOG_MAX 10u
 
 #define INTERNAL_PREFIX "mcpvet-proxy-"
+
+/* Lazy parse: string values at this depth (a member of params or result
+ * is at 2) and this raw length or more, with escapes, stay raw. The
+ * length keeps every short string (a type, a method, an id) decoded;
+ * what the relay itself reads is at depth 1 or 2. */
+#define LAZY_DEPTH 3u
+#define LAZY_MIN 256u
 
 typedef struct inflight {
     char *key; /* "n<number text>" or "s<decoded string>" */
@@ -97,7 +113,20 @@ typedef struct px {
     mv_buf out;
     mv_proxy_outcome *outcome;
     int server_status;
+    bool full_parse; /* tests: every message parsed whole (px_session_full_parse) */
 } px;
+
+/* One message, strictly: lazily (see the top of the file) unless a test
+ * asked for the full parse to compare with. */
+static int parse_message(const px *p, mv_arena *arena, const char *line, size_t len,
+                         const mv_jv **root, mv_json_lazy *lazy, mv_jerror *je) {
+    lazy->depth = LAZY_DEPTH;
+    lazy->min_len = LAZY_MIN;
+    lazy->n_raw = 0;
+    if (p->full_parse)
+        return mv_json_parse(root, arena, NULL, line, len, je);
+    return mv_json_parse_lazy(root, arena, NULL, line, len, lazy, je);
+}
 
 /* ------------------------------------------------------------- replies */
 
@@ -347,8 +376,11 @@ static void handle_client_message(px *p, const char *line, size_t len, bool repl
     mv_buf key, json;
     mv_buf_init(&key, NULL);
     mv_buf_init(&json, NULL);
+    mv_json_lazy lazy;
     mv_arena_reset(p->carena);
-    if (mv_json_parse(&root, p->carena, NULL, line, len, &je) != MV_OK) {
+    /* Lazy: nothing below reads a string deeper than params' members
+     * (params._meta is written with mv_json_write, which decodes). */
+    if (parse_message(p, p->carena, line, len, &root, &lazy, &je) != MV_OK) {
         mv_buf id;
         mv_buf_init(&id, NULL);
         bool has_id = px_find_id(line, len, &id);
@@ -434,6 +466,21 @@ static void handle_client_line(px *p, const char *line, size_t len) {
 
 /* ------------------------------------------------------- server -> agent */
 
+/* The tree of the server's message being handled with every string
+ * decoded, for what reads deeper than the lazy parse decodes: `root`
+ * itself when the lazy parse left nothing raw, else the message parsed
+ * again (it parsed strictly once already, so only memory can fail: NULL).
+ * The arena keeps the lazy tree: its values stay valid. */
+static const mv_jv *full_tree(px *p, const char *line, size_t len, const mv_jv *root, bool lazy) {
+    const mv_jv *full = NULL;
+    mv_jerror je;
+    if (!lazy)
+        return root;
+    if (mv_json_parse(&full, p->arena, NULL, line, len, &je) != MV_OK)
+        return NULL;
+    return full;
+}
+
 static void handle_refresh_reply(px *p, const mv_jv *root) {
     const mv_jv *next = NULL;
     int r = px_guard_refresh_reply(p->g, root, p->refresh_first, &p->refresh_pages, &next);
@@ -448,16 +495,22 @@ static void handle_refresh_reply(px *p, const mv_jv *root) {
     release_held(p);
 }
 
+/* `lazy`: root may hold raw values (mv_json_parse_lazy). */
 static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root, const mv_jv *idv,
-                         bool *emitted) {
+                         bool lazy, bool *emitted) {
     mv_buf key, json;
     mv_buf_init(&key, NULL);
     mv_buf_init(&json, NULL);
     *emitted = false;
     if (mv_jis_string(idv) && mv_jstring_len(idv) > strlen(INTERNAL_PREFIX) &&
         memcmp(mv_jstring(idv), INTERNAL_PREFIX, strlen(INTERNAL_PREFIX)) == 0) {
-        if (p->refreshing && jstr_is(idv, p->refresh_id))
-            handle_refresh_reply(p, root);
+        if (p->refreshing && jstr_is(idv, p->refresh_id)) {
+            const mv_jv *full = full_tree(p, line, len, root, lazy);
+            if (full != NULL)
+                handle_refresh_reply(p, full);
+            else
+                refresh_done(p, "out of memory");
+        }
         goto done; /* a late reply to an abandoned request of the proxy */
     }
     inflight *f = id_of(idv, &key, &json) ? find_fl(p, key.data, key.len) : NULL;
@@ -469,6 +522,20 @@ static void handle_reply(px *p, const char *line, size_t len, const mv_jv *root,
     p->fl[f - p->fl] = p->fl[--p->n_fl]; /* taken out; fl owns its strings now */
     p->out.len = 0;
     p->out.failed = 0;
+    /* A list and an initialize result are read through (every tool's
+     * text); a result's texts are read raw or not (guard.c decodes them
+     * where they are scanned); any other reply is not read. */
+    if (fl.rq.kind == PX_RQ_LIST || fl.rq.kind == PX_RQ_INIT) {
+        root = full_tree(p, line, len, root, lazy);
+        if (root == NULL) {
+            reply_error(p, fl.id, fl.id_len, -32603, "mcpvet proxy: out of memory");
+            free(fl.key);
+            free(fl.id);
+            free((char *)(uintptr_t)fl.rq.name);
+            *emitted = true;
+            goto done;
+        }
+    }
     /* --results warn never alters a result: the agent gets it first, and
      * its scan (which only logs and notes) is queued for the guard's
      * worker thread, so it delays neither this result nor the next
@@ -549,9 +616,10 @@ static void garbage(px *p, const char *what) {
 static void handle_server_line(px *p, const char *line, size_t len) {
     const mv_jv *root = NULL;
     mv_jerror je;
+    mv_json_lazy lazy;
     mv_arena_reset(p->arena);
     p->last_server_activity = mv_mcp_now_ms();
-    if (mv_json_parse(&root, p->arena, NULL, line, len, &je) != MV_OK) {
+    if (parse_message(p, p->arena, line, len, &root, &lazy, &je) != MV_OK) {
         /* If it names a request in flight, that request gets an error. */
         mv_buf id, key, json;
         mv_buf_init(&id, NULL);
@@ -588,7 +656,13 @@ static void handle_server_line(px *p, const char *line, size_t len) {
     }
     if (mv_jis_array(root)) {
         /* A batch: each element on its own, each passed on as its own line
-         * (a reply the guard rewrites cannot stay inside the batch). */
+         * (a reply the guard rewrites cannot stay inside the batch). Its
+         * elements are written and read as the full tree has them. */
+        root = full_tree(p, line, len, root, lazy.n_raw > 0);
+        if (root == NULL) {
+            garbage(p, "out of memory");
+            return;
+        }
         bool plain = true;
         for (size_t i = 0; i < root->n && plain; i++) {
             const mv_jv *e = &root->u.items[i];
@@ -624,7 +698,7 @@ static void handle_server_line(px *p, const char *line, size_t len) {
             const mv_jv *sub = NULL;
             bool emitted;
             if (mv_json_parse(&sub, p->arena, NULL, el.data, el.len, &je) == MV_OK)
-                handle_reply(p, el.data, el.len, sub, mv_jobject_get(sub, "id"), &emitted);
+                handle_reply(p, el.data, el.len, sub, mv_jobject_get(sub, "id"), false, &emitted);
         }
         mv_buf_release(&el);
         return;
@@ -645,7 +719,7 @@ static void handle_server_line(px *p, const char *line, size_t len) {
         return;
     }
     bool emitted;
-    handle_reply(p, line, len, root, idv, &emitted);
+    handle_reply(p, line, len, root, idv, lazy.n_raw > 0, &emitted);
 }
 
 /* An over-cap message: refused, and the request it answers (or asks) gets
@@ -1024,6 +1098,10 @@ void px_session_take(px_session *s, bool to_client, mv_buf *out) {
         mv_buf_append(out, q->buf + q->start, q->len);
     q->start = 0;
     q->len = 0;
+}
+
+void px_session_full_parse(px_session *s) {
+    s->p.full_parse = true;
 }
 
 const char *px_session_refresh_id(const px_session *s) {

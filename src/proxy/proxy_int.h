@@ -99,6 +99,9 @@ void px_session_settle(px_session *s);
 /* Append what waits for the agent (to_client) or the server to `out` and
  * empty that queue. */
 void px_session_take(px_session *s, bool to_client, mv_buf *out);
+/* Parse every message whole (mv_json_parse) instead of lazily: the
+ * relay as it was, for tests that compare the two. */
+void px_session_full_parse(px_session *s);
 /* The id of the proxy's own tools/list in flight, NULL when none. */
 const char *px_session_refresh_id(const px_session *s);
 

@@ -696,6 +696,99 @@ static bool nul_after_token(const char *doc, size_t len, size_t off) {
     return (prev >= '0' && prev <= '9') || prev == 'e' || prev == 'l';
 }
 
+/* ------------------------------------------------- the lazy parse (proxy)
+ *
+ * mv_json_parse_lazy must refuse exactly what mv_json_parse refuses, with
+ * the same error (code, offset, message, flags), and accept with the same
+ * tree, except that string values it may leave raw (MV_JRAW) decode, with
+ * mv_json_raw_decode, to the very bytes of the full parse's string. Every
+ * document of every test below goes through both, with each lazy setting. */
+
+static void same_lazy_tree(const mv_jv *full, const mv_jv *lazy, unsigned depth,
+                           const mv_json_lazy *cfg, size_t *n_raw, unsigned index) {
+    if (lazy->type == MV_JRAW) {
+        if (full->type != MV_JSTRING)
+            fail_msg("doc %u: a raw value where the full parse has type %u", index, full->type);
+        if (depth < cfg->depth || lazy->n < cfg->min_len ||
+            memchr(lazy->u.s, '\\', lazy->n) == NULL)
+            fail_msg("doc %u: a raw value that should have been decoded", index);
+        char *d = malloc(lazy->n + MV_JSON_RAW_SLACK);
+        assert_non_null(d);
+        size_t n = mv_json_raw_decode(d, lazy->u.s, lazy->n);
+        if (n != full->n || (n > 0 && memcmp(d, full->u.s, n) != 0))
+            fail_msg("doc %u: a raw value decodes to other bytes", index);
+        free(d);
+        (*n_raw)++;
+        return;
+    }
+    if (lazy->type != full->type || lazy->n != full->n)
+        fail_msg("doc %u: lazy tree differs (type %u/%u, n %u/%u)", index, lazy->type, full->type,
+                 lazy->n, full->n);
+    switch ((mv_jtype)full->type) {
+    case MV_JSTRING:
+    case MV_JNUMBER:
+        if (full->n > 0 && memcmp(lazy->u.s, full->u.s, full->n) != 0)
+            fail_msg("doc %u: lazy tree has other string bytes", index);
+        break;
+    case MV_JARRAY:
+        for (uint32_t i = 0; i < full->n; i++)
+            same_lazy_tree(&full->u.items[i], &lazy->u.items[i], depth + 1, cfg, n_raw, index);
+        break;
+    case MV_JOBJECT:
+        for (uint32_t i = 0; i < full->n; i++) {
+            const mv_jm *a = &full->u.members[i], *b = &lazy->u.members[i];
+            if (a->key_len != b->key_len || memcmp(a->key, b->key, a->key_len) != 0)
+                fail_msg("doc %u: lazy tree has another key", index);
+            same_lazy_tree(&a->value, &b->value, depth + 1, cfg, n_raw, index);
+        }
+        if (full->n > MV_JSON_INDEX_MIN &&
+            memcmp(full->u.members + full->n, lazy->u.members + lazy->n,
+                   full->n * sizeof(uint32_t)) != 0)
+            fail_msg("doc %u: lazy tree has another key index", index);
+        break;
+    default:
+        break;
+    }
+}
+
+static unsigned long lazy_docs, lazy_raw;
+
+static void lazy_differential(const char *doc, size_t len, int rc, const mv_jv *root,
+                              const mv_jerror *perr, unsigned index) {
+    static const mv_json_lazy cfgs[] = {{0, 0, 0}, {2, 6, 0}, {3, 256, 0}};
+    static mv_arena *arena;
+    if (arena == NULL)
+        arena = mv_arena_new(NULL, 0);
+    assert_non_null(arena);
+    for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); c++) {
+        mv_json_lazy cfg = cfgs[c];
+        const mv_jv *lroot = NULL;
+        mv_jerror lerr;
+        mv_arena_reset(arena);
+        int lrc = mv_json_parse_lazy(&lroot, arena, mv_allocator_default(), doc, len, &cfg, &lerr);
+        if (lrc != rc)
+            fail_msg("doc %u (lazy %zu): returned %d, the full parse %d\n  document: %s", index, c,
+                     lrc, rc, show(doc, len));
+        if (rc != MV_OK) {
+            if (lerr.code != perr->code || lerr.offset != perr->offset || lerr.utf8 != perr->utf8 ||
+                lerr.dup_key != perr->dup_key || lerr.key_len != perr->key_len ||
+                strcmp(lerr.message, perr->message) != 0)
+                fail_msg("doc %u (lazy %zu): error \"%s\" at %zu, the full parse \"%s\" at %zu\n"
+                         "  document: %s",
+                         index, c, lerr.message, lerr.offset, perr->message, perr->offset,
+                         show(doc, len));
+            continue;
+        }
+        size_t n_raw = 0;
+        same_lazy_tree(root, lroot, 0, &cfg, &n_raw, index);
+        if (n_raw != cfg.n_raw)
+            fail_msg("doc %u (lazy %zu): n_raw %zu, the tree holds %zu", index, c, cfg.n_raw,
+                     n_raw);
+        lazy_raw += n_raw;
+    }
+    lazy_docs++;
+}
+
 static bool differential(mv_arena *arena, const char *doc, size_t len, unsigned index, stats *st);
 
 /* Parse with both; fail the test on any difference that is not one of the
@@ -709,6 +802,7 @@ static bool differential(mv_arena *arena, const char *doc, size_t len, unsigned 
     int rc = mv_json_parse(&root, arena, mv_allocator_default(), doc, len, &perr);
     json_t *j = json_loadb(doc, len, JANSSON_FLAGS, &jerr);
     bool ours = rc == MV_OK;
+    lazy_differential(doc, len, rc, root, &perr, index);
 
     if (rc != MV_OK && rc != MV_EPARSE)
         fail_msg("doc %u: private parser returned %d", index, rc);
@@ -1183,11 +1277,83 @@ static void test_split_parse(void **state) {
     mv_arena_free(one);
 }
 
+/* Long escape-dense strings, the relay's case (JSON or code inside a
+ * string): escapes, raw UTF-8, and now and then a defect (a bad escape, a
+ * cut \u, a lone surrogate, a control byte, invalid UTF-8, a cut end)
+ * anywhere in a string of up to 3,000 bytes, so escapes cross the 16-byte
+ * blocks of the SSE2 scan at every phase; each at depths 1 to 4. */
+static void test_lazy_long_strings(void **state) {
+    (void)state;
+    static const char *const pieces[] = {"\\\"",
+                                         "\\\\",
+                                         "\\/",
+                                         "\\b",
+                                         "\\f",
+                                         "\\n",
+                                         "\\r",
+                                         "\\t",
+                                         "\\u00e9",
+                                         "\\u0000",
+                                         "\\uD83D\\uDE00",
+                                         "\\u20AC",
+                                         "\xc3\xa9",
+                                         "\xe2\x82\xac",
+                                         "\xf0\x9f\x98\x80",
+                                         "{\\\"id\\\":",
+                                         "abc",
+                                         "0123456789abcdef",
+                                         " ",
+                                         ","};
+    static const char *const defects[] = {
+        "\\x",  "\\u12",    "\\uDC00",      "\\uD800x",         "\\uD800\\u0041",
+        "\x1f", "\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82",
+        "\"",   "\\"};
+    mv_arena *arena = mv_arena_new(NULL, 0);
+    assert_non_null(arena);
+    gen g = {SEED ^ 0x1234567ull, 0};
+    buf b = {0};
+    stats st = {0};
+    unsigned long raw_before = lazy_raw;
+    for (unsigned i = 0; i < 6000; i++) {
+        b.len = 0;
+        unsigned depth = 1 + below(&g, 4);
+        for (unsigned d = 1; d < depth; d++)
+            puts_(&b, d % 2 ? "{\"k\":" : "[");
+        puts_(&b, "[\"");
+        size_t target = below(&g, 8) == 0 ? below(&g, 40) : 100 + below(&g, 2900);
+        bool defect = chance(&g, 300);
+        size_t at = defect ? below(&g, (uint32_t)target + 1) : SIZE_MAX;
+        size_t start = b.len;
+        while (b.len - start < target) {
+            if (b.len - start >= at) {
+                puts_(&b, defects[below(&g, sizeof(defects) / sizeof(defects[0]))]);
+                at = SIZE_MAX;
+            }
+            puts_(&b, pieces[below(&g, sizeof(pieces) / sizeof(pieces[0]))]);
+        }
+        if (!chance(&g, 20)) { /* else: cut short */
+            puts_(&b, "\"]");
+            for (unsigned d = depth - 1; d >= 1; d--)
+                puts_(&b, d % 2 ? "}" : "]");
+        }
+        differential(arena, b.p, b.len, i, &st);
+    }
+    print_message("lazy: %lu documents parsed both ways, %lu raw values (%lu here); long "
+                  "strings: %u accepted, %u refused\n",
+                  lazy_docs, lazy_raw, lazy_raw - raw_before, st.both_accept, st.both_reject);
+    assert_true(st.both_accept >= 2000);
+    assert_true(st.both_reject >= 1000);
+    assert_true(lazy_raw - raw_before >= 5000);
+    free(b.p);
+    mv_arena_free(arena);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape_dense_strings), cmocka_unit_test(test_null_empty_input),
         cmocka_unit_test(test_tricky_documents),     cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_generated_documents),  cmocka_unit_test(test_split_parse),
+        cmocka_unit_test(test_lazy_long_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /*
- * Libraries loaded on first use (libcurl, libmicrohttpd, SQLite): a scan
- * that never needs one never maps it. Each loader resolves its symbols into
- * a table of function pointers with mv_dl_sym.
+ * Libraries loaded on first use (libcurl, libmicrohttpd, SQLite,
+ * libcrypto): a scan that never needs one never maps it. Each loader
+ * resolves its symbols into a table of function pointers with mv_dl_sym.
  */
 #ifndef MCPVET_PLATFORM_DL_H
 #define MCPVET_PLATFORM_DL_H

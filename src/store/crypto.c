@@ -11,6 +11,7 @@
 #include <openssl/evp.h>
 
 #include "mcpvet/common.h"
+#include "platform/dl.h"
 
 static struct {
     __typeof__(EVP_MD_fetch) *md_fetch;
@@ -26,13 +27,10 @@ static void load(void) {
     void *h = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
     if (h == NULL)
         return;
-    /* dlsym's object pointer is copied into the function pointer with
-     * memcpy, which ISO C allows without a pedantic cast warning. */
-    void *fetch = dlsym(h, "EVP_MD_fetch"), *digest = dlsym(h, "EVP_Digest");
-    memcpy(&lib.md_fetch, &fetch, sizeof lib.md_fetch);
-    memcpy(&lib.digest, &digest, sizeof lib.digest);
-    if (lib.md_fetch != NULL && lib.digest != NULL)
-        lib.sha256 = lib.md_fetch(NULL, "SHA256", NULL);
+    if (mv_dl_sym(h, "EVP_MD_fetch", &lib.md_fetch, sizeof lib.md_fetch) != 0 ||
+        mv_dl_sym(h, "EVP_Digest", &lib.digest, sizeof lib.digest) != 0)
+        return;
+    lib.sha256 = lib.md_fetch(NULL, "SHA256", NULL);
 }
 
 int mv_crypto_sha256(unsigned char out[32], const void *data, size_t len) {

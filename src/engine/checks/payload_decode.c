@@ -927,7 +927,7 @@ static bool probe_at(const unsigned char *s, size_t from, size_t to, size_t hex_
         size_t digits = b64_chars(s, from, hex_to, (size_t)-1);
         if (digits < PD_MIN_HEX)
             return false;
-        pd_plan p = {PD_ENC_HEX, from, hex_to, 0, false, false, false, 0, 0};
+        pd_plan p = {PD_ENC_HEX, from, hex_to, 0, false, false, false, 0, 0, false};
         if (try_plan(s, &p)) {
             *plan = p;
             return true;
@@ -944,7 +944,7 @@ static bool probe_at(const unsigned char *s, size_t from, size_t to, size_t hex_
     }
     if (!b64_ok || b64_chars(s, from, to, PD_MIN_RUN) < PD_MIN_RUN || !mixed_case(s, from, to))
         return false;
-    pd_plan p = {PD_ENC_BASE64, from, to, 0, false, false, false, 0, 0};
+    pd_plan p = {PD_ENC_BASE64, from, to, 0, false, false, false, 0, 0, false};
     if (!try_plan(s, &p))
         return false;
     for (size_t i = from; i < to; i++) {
@@ -999,7 +999,7 @@ static bool probe_twisted(const unsigned char *s, const pd_candidate *c, pd_plan
     if (to - from < TWIST_MIN || b64_chars(s, from, to, TWIST_MIN) < TWIST_MIN ||
         !mixed_case(s, from, to))
         return false;
-    pd_plan p = {PD_ENC_B64_ROT13, from, c->end, 0, false, false, false, 0, 0};
+    pd_plan p = {PD_ENC_B64_ROT13, from, c->end, 0, false, false, false, 0, 0, false};
     for (size_t k = 0; k < 4; k++) {
         p.from = from + k;
         if (try_plan(s, &p)) {
@@ -1052,7 +1052,7 @@ bool pd_probe(const char *text, const pd_candidate *c, pd_plan *plan) {
     while (to > c->start && s[to - 1] == '=')
         to--;
     if (base32_run(s, c->start, to, to < c->end)) {
-        pd_plan p = {PD_ENC_BASE32, c->start, c->end, 0, false, false, false, 0, 0};
+        pd_plan p = {PD_ENC_BASE32, c->start, c->end, 0, false, false, false, 0, 0, false};
         if (try_plan(s, &p)) {
             *plan = p;
             return true;

@@ -126,6 +126,7 @@ typedef struct pd_plan {
     bool bin_codes;  /* PD_ENC_CODES: the codes are binary octets */
     uint8_t shift;   /* PD_ENC_CAESAR: the shift the text was written with (1-25) */
     uint8_t alpha;   /* PD_ENC_B85: pd_b85_alpha */
+    bool oct_codes;  /* PD_ENC_CODES: the codes are octal (round 11) */
 } pd_plan;
 
 /*

@@ -468,18 +468,31 @@ static size_t find_stem(const char *t, size_t n, const char *const *ws, size_t c
 /* Acting words (stems) in the languages of the rules: execute, run,
  * apply, follow, obey, carry out, perform. */
 static const char *const k_act[] = {
-    "execut",   "exécut",  "ejecut",   "ejecút",   "ausführ",    "run",       "apply",    "appliqu",
-    "aplic",    "anwend",  "follow",   "obey",     "suivre",     "seguir",    "befolg",   "выполн",
-    "примен",   "执行",    "遵循",     "実行",     "従",         "適用",      "실행",     "따르",
-    "적용",     "carry",   "act on",   "perform",  "esegu",      "applica",   "uitvoer",  "voer ",
-    "toepass",  "volg",    "wykonaj",  "wykonać",  "zastosuj",   "proveď",    "provést",  "spusť",
-    "použij",   "utför",   "udfør",    "utfør",    "tillämpa",   "anvend",    "följ",     "følg",
-    "çalıştır", "uygula",  "yürüt",    "викона",   "застосу",    "نفذ",       "نفّذ",      "طبق",
-    "בצע",      "लागू",     "jalankan", "terapkan", "laksanakan", "thực hiện", "thực thi", "áp dụng",
-    "ดำเนินการ", "ปฏิบัติ",    "运行",     "照做",     "实施",       "実施",      "수행",     "εκτέλεσ",
-    "εφάρμοσ",  "execută", "aplică",   "hajtsd",   "futtasd",    "suorita",   "implement"};
+    "execut", "exécut", "ejecut", "ejecút", "ausführ", "run", "apply", "appliqu", "aplic", "anwend",
+    "follow", "obey", "suivre", "seguir", "befolg", "выполн", "примен", "执行", "遵循", "実行",
+    "従", "適用", "실행", "따르", "적용", "carry", "act on", "perform", "esegu", "applica",
+    "uitvoer", "voer ", "toepass", "volg", "wykonaj", "wykonać", "zastosuj", "proveď", "provést",
+    "spusť", "použij", "utför", "udfør", "utfør", "tillämpa", "anvend", "följ", "følg", "çalıştır",
+    "uygula", "yürüt", "викона", "застосу", "نفذ", "نفّذ", "طبق", "בצע", "लागू", "jalankan",
+    "terapkan", "laksanakan", "thực hiện", "thực thi", "áp dụng", "ดำเนินการ", "ปฏิบัติ", "运行",
+    "照做", "实施", "実施", "수행", "εκτέλεσ", "εφάρμοσ", "execută", "aplică", "hajtsd", "futtasd",
+    "suorita", "implement",
+    /* round 11: follow, comply, obey in more languages */
+    "cumpl", "cumpr", "obedec", "obedeç", "obéi", "suiv", "sigue", "siga", "segui", "gehorch",
+    "przestrzeg", "postupuj", "dodrž", "ikuti", "patuhi", "takip et", "uyun", "следуй", "следуя",
+    "дотрим", "ακολούθ", "اتبع", "עקוב", "פעל", "按照", "遵守", "따라", "지켜", "ทำตาม", "làm theo",
+    "tuân", "पालन", "अनुसरण", "चलाएँ", "चलाएं", "honor", "honour", "comply"};
 
-static bool decode_then_act(const char *t, size_t n) {
+/* Round 11: naming the encoding is a decoding word too ("base32, apply",
+ * "chiffré (César ...) — exécutez") except in a tool whose job is
+ * encoding, where the name describes the tool. */
+static const char *const k_named[] = {
+    "base64", "base32", "base85",  "ascii85", "gzip",   "zlib",    "hex",     "binär",
+    "binary", "binari", "binaire", "बाइनरी",  "octal",  "oktal",   "rot13",   "rot-13",
+    "caesar", "césar",  "cesar",   "cäsar",   "chiffr", "codific", "kodiert", "codifié",
+    "codé",   "codée",  "encoded", "rozbal",  "コード", "인코딩",  "编码",    "कोड"};
+
+static bool decode_then_act(const char *t, size_t n, bool named) {
     static const char *const decode[] = {
         "decod", "décod", "dekodier", "entschlüssel", "декод", "расшифр", "解码", "解碼",
         "デコード", "복호", "디코딩", "descodific", "unscramble", "decompress", "inflate", "unzip",
@@ -493,6 +506,10 @@ static bool decode_then_act(const char *t, size_t n) {
     size_t off = 0;
     while (off < n) {
         size_t d = find_stem(t + off, n - off, decode, sizeof(decode) / sizeof(decode[0]));
+        if (named) {
+            size_t d2 = find_stem(t + off, n - off, k_named, sizeof(k_named) / sizeof(k_named[0]));
+            d = d2 < d ? d2 : d;
+        }
         if (d >= n - off)
             return false;
         size_t from = off + d + 3, to = off + d + OBEY_GAP;
@@ -506,7 +523,7 @@ static bool decode_then_act(const char *t, size_t n) {
     return false;
 }
 
-static bool obey_cue(const char *t, size_t n, size_t start, size_t end) {
+static bool obey_cue(const char *t, size_t n, size_t start, size_t end, bool named) {
     size_t a = start > OBEY_BACK ? start - OBEY_BACK : 0;
     size_t b = end + OBEY_AHEAD < n ? end + OBEY_AHEAD : n;
     /* stay in the blob's paragraph */
@@ -522,7 +539,7 @@ static bool obey_cue(const char *t, size_t n, size_t start, size_t end) {
         }
     /* the blob's own plain edges (an escape run takes the plain characters
      * around it) may hold the cue: read the whole window */
-    return decode_then_act(t + a, b - a);
+    return decode_then_act(t + a, b - a, named);
 }
 
 /* Decoded text that reads as prose or a command line: three or more
@@ -564,6 +581,8 @@ static unsigned plain_words(const char *t, size_t n) {
 /* Does the text around the top-level blob say to decode and act on it?
  * A labelled line says so itself when its decoded text reads as English
  * better than the line as written. */
+static bool codec_job(const mv_tool *tool);
+
 static bool obeyed(level *lv, const char *text, size_t n) {
     level *r = lv->root;
     if (r == NULL)
@@ -571,8 +590,12 @@ static bool obeyed(level *lv, const char *text, size_t n) {
     if (r->labelled)
         return plain_words(text, n) >
                plain_words(r->text + r->root_start, r->root_end - r->root_start);
-    if (r->obey < 0)
-        r->obey = obey_cue(r->text, r->len, r->root_start, r->root_end) ? 1 : 0;
+    if (r->obey < 0) {
+        tool_run *run = lv->run;
+        if (run->codec < 0)
+            run->codec = codec_job(run->tool) ? 1 : 0;
+        r->obey = obey_cue(r->text, r->len, r->root_start, r->root_end, run->codec == 0) ? 1 : 0;
+    }
     return r->obey == 1;
 }
 

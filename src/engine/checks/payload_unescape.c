@@ -500,7 +500,7 @@ static size_t bit_list(const unsigned char *s, size_t len, size_t i, size_t *cou
 }
 
 static size_t decode_codes(const unsigned char *s, size_t from, size_t to, bool hex_pairs,
-                           bool bits, obuf *o) {
+                           bool bits, bool octal, obuf *o) {
     size_t i = from;
     while (bits && i < to && !o->full) {
         if (octet_at(s, to, i)) {
@@ -517,7 +517,7 @@ static size_t decode_codes(const unsigned char *s, size_t from, size_t to, bool 
      * unless the list has a code above 0xFF or they do not form UTF-8:
      * then every code is a code point ("ö" is 246 in fromCharCode). */
     bool points = false;
-    for (size_t k = from, prev = 0; !bits && !hex_pairs && k < to && !points;) {
+    for (size_t k = from, prev = 0; !bits && !hex_pairs && !octal && k < to && !points;) {
         uint32_t v;
         bool h;
         size_t n =
@@ -549,6 +549,11 @@ static size_t decode_codes(const unsigned char *s, size_t from, size_t to, bool 
         if (n == 0) {
             i++;
             continue;
+        }
+        if (octal) { /* the digits again, in base 8 */
+            v = 0;
+            for (size_t k = i; k < i + n; k++)
+                v = v * 8 + (uint32_t)(s[k] - '0');
         }
         /* Codes above 0xFF are code points; below they are bytes, so a
          * list of UTF-8 bytes (bytes([...])) decodes as written. */
@@ -957,7 +962,7 @@ static void decode_a85(const unsigned char *s, size_t from, size_t to, unsigned 
  * skips the window; prose has a space every few bytes, so almost no byte
  * is looked at. Which alphabet it is and whether it decodes to text is
  * the probe's business (pd_probe); only text that is an order counts. */
-#define B85_MIN 20u
+#define B85_MIN 32u
 #define B85_SYMBOLS 3u
 
 static bool b85_byte(unsigned char c) {
@@ -1068,7 +1073,7 @@ typedef struct prose_word {
     uint8_t kinds;
 } prose_word;
 
-#define PROSE_SLOTS 4096u /* open-addressed table of the function words (about 1,500) */
+#define PROSE_SLOTS 16384u /* open-addressed table of the function words (about 5,000) */
 
 /* Directories whose ROT13 or reversed form beside a slash is the trace
  * of a rotated or reversed path (rotated_slash). */
@@ -1406,7 +1411,7 @@ static const char *const k_not_variant[] = {"red", "sed",  "led",  "sol",  "sal"
                                             "ini", "alla", "ova",  "are",  "era", "per"};
 
 static size_t prose_slot(uint64_t key) {
-    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 52) & (PROSE_SLOTS - 1);
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 50) & (PROSE_SLOTS - 1);
 }
 
 /* Add `kinds` to the slot of a word (creating it); 1 when created. */
@@ -1719,6 +1724,35 @@ static uint8_t caesar_shift(const unsigned char *s, size_t from, size_t to) {
     return best;
 }
 
+/* Round 11: character codes written in base 8 ("162 155 40 55" is
+ * "rm -"). Text in decimal codes has no code of 128 or more unless it
+ * leaves ASCII, and its letters bring the digits 8 and 9 (a is 97, l is
+ * 108); octal codes of text have neither 8 nor 9 and its letters are 141
+ * to 172. So: only the digits 0-7, no 0x, every code at most 377 and one
+ * of them 128 or more read as decimal. */
+static bool octal_list(const unsigned char *s, size_t from, size_t to) {
+    bool high = false;
+    for (size_t i = from; i < to;) {
+        if (!is_digit(s[i])) {
+            if (s[i] == 'x' || s[i] == 'X')
+                return false;
+            i++;
+            continue;
+        }
+        unsigned v = 0, nd = 0;
+        while (i < to && is_digit(s[i])) {
+            if (s[i] > '7' || ++nd > 3)
+                return false;
+            v = v * 10 + (unsigned)(s[i] - '0');
+            i++;
+        }
+        if (v > 377)
+            return false;
+        high |= v >= 128;
+    }
+    return high;
+}
+
 void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
     const unsigned char *s = (const unsigned char *)text;
     memset(plan, 0, sizeof(*plan));
@@ -1748,6 +1782,7 @@ void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
     case PD_PAIRS:
         plan->enc = PD_ENC_CODES;
         plan->hex_codes = c->kind == PD_PAIRS;
+        plan->oct_codes = c->kind == PD_CODES && octal_list(s, c->start, c->end);
         break;
     case PD_BITS:
         plan->enc = PD_ENC_CODES;
@@ -1826,7 +1861,7 @@ size_t pu_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, b
         decode_ent(s, p->from, p->to, &o);
         break;
     case PD_ENC_CODES:
-        decode_codes(s, p->from, p->to, p->hex_codes, p->bin_codes, &o);
+        decode_codes(s, p->from, p->to, p->hex_codes, p->bin_codes, p->oct_codes, &o);
         break;
     case PD_ENC_JOIN:
         decode_join(s, p->from, p->to, &o);

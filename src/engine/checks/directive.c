@@ -1009,6 +1009,7 @@ static image_kind image_parse(const fctx *f, const dhit *h, size_t *rs, size_t *
     size_t us;
     size_t ue;
     size_t start;
+    bool link = false; /* round 11: a plain link [text](URL) */
     if (t + 4 <= n && (s[t] == '<')) {
         /* <img ... src="URL" */
         size_t lim = t + 512 < n ? t + 512 : n;
@@ -1042,15 +1043,16 @@ static image_kind image_parse(const fctx *f, const dhit *h, size_t *rs, size_t *
             if (s[i] == '\n') {
                 break;
             }
-            if (s[i] == '[' && i > 0 && s[i - 1] == '!') {
+            if (s[i] == '[') {
                 found = true;
+                link = !(i > 0 && s[i - 1] == '!');
                 break;
             }
         }
         if (!found || t + 2 > n) {
             return IMAGE_NONE;
         }
-        start = i - 1;
+        start = link ? i : i - 1;
         us = t + 2;
     }
     ue = us;
@@ -1062,6 +1064,11 @@ static image_kind image_parse(const fctx *f, const dhit *h, size_t *rs, size_t *
     *re = ue < n ? ue + 1 : ue;
     if (url_has_placeholder(s + us, ue - us)) {
         return IMAGE_TEMPLATE;
+    }
+    /* round 11: a link leaks only when the model fills its URL with data
+     * (a placeholder); a link with a plain query is a reference */
+    if (link) {
+        return IMAGE_STATIC;
     }
     return url_has_query(s + us, ue - us) ? IMAGE_QUERY : IMAGE_STATIC;
 }
@@ -2734,6 +2741,25 @@ static bool env_secret(const fctx *f, size_t a, size_t b, dmatch *out) {
     return false;
 }
 
+/* Round 11: is the generic object one of the user's stores named as a
+ * kind (messages, e-mails, contacts, notes, events, photos)? A mail or
+ * contacts tool names them as its job. English stems of the normalized
+ * view; secrets and records keep their old reading. */
+static bool store_kind(const fctx *f, const dmatch *m) {
+    static const char *const stems[] = {"mail",    "messag",   "text",   "sms",     "dms",
+                                        "chat",    "voicemail", "inbox", "calendar", "appoint",
+                                        "meet",    "contact",  "photo",  "note",    "statement",
+                                        "receipt", "transact", "event"};
+    const char *w = f->text + m->start;
+    size_t n = m->end - m->start;
+    for (size_t k = 0; k < sizeof(stems) / sizeof(stems[0]); k++) {
+        if (containsn(w, n, stems[k], strlen(stems[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A sensitive object in [a, b) for a data order: a listed source that is
  * not a path reference or an instrument, or a generic one (keys, tokens,
  * the conversation) that is harvested ("any ... you can find", "the
@@ -2764,6 +2790,13 @@ static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathere
             size_t hi = m->end + ORDER_HARVEST_BYTES < se ? m->end + ORDER_HARVEST_BYTES : se;
             (void)gathered;
             if (role_in(f, MV_DR_ROLE_HARVEST, lo, hi) == SIZE_MAX) {
+                continue;
+            }
+            /* round 11: a kind the tool is about ("messages" of a mail
+             * tool, "contacts" of a contacts tool) is its job, not a
+             * harvest */
+            if (store_kind(f, m) && source_is_job(f, m) && !has_url_or_email(f, a, b) &&
+                !has_ipv4(f, a, b)) {
                 continue;
             }
         }
@@ -2951,13 +2984,53 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
     return false;
 }
 
+/* Round 11: does a field noun stand just before raw offset i, as the
+ * Romance, Slavic and German languages write it ("el campo notas", "dans
+ * le champ note", "in das Feld notiz", "в поле note", "do pola note")? */
+static bool field_noun_before(const char *s, size_t i) {
+    static const char *const nouns[] = {
+        "field",     "parameter", "campo",  "champ", "feld",   "par\xc3\xa1metro", "param\xc3\xa8tre",
+        "par\xc3\xa2metro", "parametro", "veld", "pole",   "pola",  "polu",   "f\xc3\xa4lt",   "feltet",
+        "\xd0\xbf\xd0\xbe\xd0\xbb\xd0\xb5", "\xd0\xbf\xd0\xbe\xd0\xbb\xd1\x8f", "\xd0\xbf\xd0\xb0\xd1\x80\xd0\xb0\xd0\xbc\xd0\xb5\xd1\x82\xd1\x80"};
+    size_t e = i;
+    size_t b;
+    while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '`' || s[e - 1] == '"' || s[e - 1] == '\'')) {
+        e--;
+    }
+    if (e == i) {
+        return false; /* glued to the word before */
+    }
+    for (size_t k = 0; k < sizeof(nouns) / sizeof(nouns[0]); k++) {
+        size_t l = strlen(nouns[k]);
+        size_t q = 0;
+        if (l > e) {
+            continue;
+        }
+        b = e - l;
+        while (q < l && lower(s[b + q]) == nouns[k][q]) {
+            q++;
+        }
+        if (q == l && (b == 0 || !((s[b - 1] >= 'a' && s[b - 1] <= 'z') ||
+                                   (s[b - 1] >= 'A' && s[b - 1] <= 'Z') ||
+                                   (unsigned char)s[b - 1] >= 0x80))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A parameter of the tool named in raw [r0, r1) as a place to put data:
  * in backticks or quotes, or followed by "parameter", "argument", "field"
  * ("put it in the `trace` argument", "the memo field"). A bare word that
  * happens to be a parameter name ("scan untrusted text") is not one. */
 static bool marked_param(const fctx *f, size_t r0, size_t r1, const dmatch *obj) {
-    static const char *const nouns[] = {"parameter", "param", "argument", "arg", "field",
-                                        "property",  "input", "option",   "key", "slot"};
+    /* round 11: the noun after the name in languages that put it there
+     * ("noteフィールド", "note 字段", "note 필드", "note alanına") */
+    static const char *const nouns[] = {
+        "parameter", "param",  "argument", "arg",       "field",  "property", "input",
+        "option",    "key",    "slot",     "\xe3\x83\x95\xe3\x82\xa3\xe3\x83\xbc\xe3\x83\xab\xe3\x83\x89",
+        "\xe5\xad\x97\xe6\xae\xb5", "\xe6\xac\x84", "\xed\x95\x84\xeb\x93\x9c", "\xed\x95\xad\xeb\xaa\xa9",
+        "\xe3\x83\x91\xe3\x83\xa9\xe3\x83\xa1\xe3\x83\xbc\xe3\x82\xbf", "\xe5\x8f\x82\xe6\x95\xb0", "alan"};
     const char *s = f->raw.ptr;
     size_t n = f->raw.len;
     for (uint32_t p = 0; p < f->tool->n_params; p++) {
@@ -2978,8 +3051,9 @@ static bool marked_param(const fctx *f, size_t r0, size_t r1, const dmatch *obj)
                 (i + l < n && (word_at(s, n, i + l) || s[i + l] == '_'))) {
                 continue;
             }
-            marked = i > 0 &&
-                     (s[i - 1] == '`' || s[i - 1] == '"' || s[i - 1] == '\'' || s[i - 1] == '*');
+            marked = (i > 0 && (s[i - 1] == '`' || s[i - 1] == '"' || s[i - 1] == '\'' ||
+                                s[i - 1] == '*')) ||
+                     field_noun_before(s, i);
             j = i + l;
             while (j < n &&
                    (s[j] == ' ' || s[j] == '`' || s[j] == '"' || s[j] == '\'' || s[j] == '*')) {
@@ -4396,6 +4470,110 @@ static void side_channel(fctx *f, best *orders, int *transfers) {
 }
 
 /*
+ * Round 11: a copy recipient fixed by the description. "The bcc recipient
+ * is always archive@...", "every reply is cc'd to ...", "BCC の宛先は常に
+ * ...": the only verb may be "is", yet it sends every message the user
+ * writes to an address nobody chose; a mail tool's job (sending what the
+ * user names to whom the user names) does not cover a standing copy. The
+ * structure: a copy word (cc, bcc, blind or carbon copy, in the
+ * languages), a word of standing ("always", "every", "by default", in the
+ * languages) and a literal e-mail address in one sentence of a
+ * description, neither negated nor an example nor the user's own choice.
+ * Raw text, compared case-insensitively.
+ */
+static bool raw_word_at(const char *s, size_t n, size_t i, const char *w) {
+    size_t l = strlen(w);
+    bool ascii_w = (unsigned char)w[0] < 0x80;
+    if (i + l > n || !ci_at_n(s, n, i, w, l)) {
+        return false;
+    }
+    /* ASCII words need boundaries ("cc" is not in "account"); scripts
+     * written without spaces do not */
+    if (ascii_w && ((i > 0 && (word_at(s, n, i - 1) || s[i - 1] == '_')) ||
+                    (i + l < n && ((unsigned char)s[i + l] < 0x80 && word_at(s, n, i + l))))) {
+        return false;
+    }
+    return true;
+}
+
+static bool raw_any_word(const char *s, size_t n, size_t a, size_t b, const char *const *w,
+                         size_t count) {
+    for (size_t i = a; i < b; i++) {
+        for (size_t k = 0; k < count; k++) {
+            if (raw_word_at(s, b, i, w[k])) {
+                return true;
+            }
+        }
+    }
+    (void)n;
+    return false;
+}
+
+static void fixed_copy(fctx *f, best *orders) {
+    static const char *const copy[] = {
+        "bcc", "cc", "cc'd", "bcc'd", "blind copy", "blind-copy", "carbon copy", "copied to",
+        "copy to", "cci", "copie cachée", "copie carbone", "en copie", "blindkopie", "bcc-empfänger",
+        "cc-empfänger", "kopie an", "cco", "copia oculta", "con copia", "cópia oculta",
+        "copia nascosta", "in copia", "kopie aan", "ukryta kopia", "do wiadomości", "skrytá kopie",
+        "gizli bilgi", "скрытая копия", "скрытую копию", "в копии", "копию", "密送", "抄送", "暗送",
+        "副本", "密件", "숨은 참조", "참조"};
+    static const char *const standing[] = {
+        "always", "every", "each", "by default", "automatically", "all outgoing", "all messages",
+        "toujours", "chaque", "systématiquement", "immer", "jede", "jeder", "jedes",
+        "automatisch", "siempre", "cada", "sempre", "ogni", "altijd", "elke", "zawsze", "każd",
+        "vždy", "her zaman", "daima", "her e-posta", "selalu", "luôn", "всегда", "кажд",
+        "автоматически", "常に", "毎回", "すべて", "自動", "总是", "始终", "一律", "每", "自动",
+        "항상", "매번", "모든", "자동"};
+    static const char *const chosen[] = {
+        "e.g.",           "for example",    "such as",        "the user names", "the user gives",
+        "the user picks", "the user chose", "the user chooses", "the user specifies",
+        "the user asks",  "you name",       "you give",       "if given",       "optional",
+        "never",          "do not",         "don't",          "not",            "unless",
+        "user's own",     "your own",       "jamais",         "nie",            "nunca",
+        "niemals",        "никогда",        "不要",           "しない",         "않"};
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    if (orders[ORDER_EXFIL].valid || f->map != NULL ||
+        f->tool->fields[f->fi].kind != MV_FIELD_DESCRIPTION || memchr(s, '@', n) == NULL) {
+        return;
+    }
+    for (size_t at = 1; at + 3 < n; at++) {
+        size_t a = at;
+        size_t b = at + 1;
+        size_t ns, ss, se, rs, re;
+        bool dot = false;
+        if (s[at] != '@' || !word_at(s, n, at - 1) || !word_at(s, n, at + 1)) {
+            continue;
+        }
+        while (a > 0 && (word_at(s, n, a - 1) || strchr("._-+", s[a - 1]) != NULL)) {
+            a--;
+        }
+        while (b < n && (word_at(s, n, b) || s[b] == '.' || s[b] == '-')) {
+            dot = dot || s[b] == '.';
+            b++;
+        }
+        if (!dot || a == at) {
+            continue;
+        }
+        ns = norm_at(f, a);
+        mv_position_sentence(&f->pt, ns, &ss, &se);
+        rs = f->roff[ss];
+        re = se < f->len ? f->roff[se] : n;
+        if (re > n || rs > a) {
+            continue;
+        }
+        if (!raw_any_word(s, n, rs, re, copy, sizeof(copy) / sizeof(copy[0])) ||
+            !raw_any_word(s, n, rs, re, standing, sizeof(standing) / sizeof(standing[0])) ||
+            raw_any_word(s, n, rs, re, chosen, sizeof(chosen) / sizeof(chosen[0])) ||
+            example_before(s, a) || !in_instruction(f, ns, norm_at(f, b))) {
+            continue;
+        }
+        order_found(f, &orders[ORDER_EXFIL], 0.85, ss, norm_at(f, b));
+        return;
+    }
+}
+
+/*
  * An addressed HTML comment is a unit of its own: a detection verb or a
  * label of the prose before it ("entries with an optional domain filter
  * <!-- assistant: ... -->") does not govern hidden markup, so the comment
@@ -5441,6 +5619,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
         size_t actions = find_orders(&f, orders, destroys);
         concealed_act(&f, orders, destroys);
         side_channel(&f, orders, transfers);
+        fixed_copy(&f, orders);
         if (actions > ORDER_ACTIONS_MAX) {
             mv_emit_cap(out, "directive_order_actions", ORDER_ACTIONS_MAX, actions);
         }

@@ -604,6 +604,57 @@ static bool is_label(const char *text, const tok *toks, size_t a, size_t b) {
     return found;
 }
 
+/* Round 11: the words that open a detection label ("Detects:", "检测:"),
+ * normalized (stemmed, case-folded), in the languages of
+ * directive_world.rules. */
+static bool detection_label_word(const char *w, size_t n) {
+    static const char *const words[] = {
+        "detect", "detects", "flag", "flags", "catch", "catches", "look for", "check for",
+        "scan for", "find", "finds", "erkennt", "erkennung", "détecte", "détection", "detecta",
+        "detección", "deteccion", "detecta", "rileva", "detecteert", "upptäcker", "wykrywa",
+        "tespit", "phát hiện", "mendeteksi", "обнаруживает", "обнаружение", "виявляє",
+        "检测", "檢測", "检出", "识别", "識別", "拦截", "攔截", "检查项", "検出", "検知",
+        "탐지", "감지", "זיהוי", "מזהה", "يكتشف", "كشف", "पहचान"};
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        size_t l = strlen(words[k]);
+        if (n >= l && memcmp(w, words[k], l) == 0 &&
+            (n == l || w[l] == ' ' || (unsigned char)w[l] >= 0x80))
+            return true;
+    }
+    return false;
+}
+
+/* The phrase at `start` follows "LABEL:" at its line's start where LABEL
+ * is a short detection label, and the rest of the line is a list (a comma
+ * or an ideographic comma after the colon). */
+static void detection_label(verdict *v, const mv_position_text *t, size_t start) {
+    const char *text = t->norm->text;
+    size_t ls = sentence_start(t, start, true);
+    size_t a = ls, colon = SIZE_MAX;
+    for (size_t k = ls; k < start; k++)
+        if (text[k] == ':') {
+            colon = k;
+            break;
+        }
+    if (colon == SIZE_MAX)
+        return;
+    while (a < colon && (text[a] == ' ' || text[a] == '-' || text[a] == '*'))
+        a++;
+    size_t e = colon;
+    while (e > a && text[e - 1] == ' ')
+        e--;
+    if (e == a || e - a > 24 || !detection_label_word(text + a, e - a))
+        return;
+    bool list = false;
+    for (size_t k = colon + 1; k < t->norm->len && text[k] != '\n' && !list; k++)
+        list = text[k] == ',' || text[k] == ';' ||
+               (k + 3 <= t->norm->len && (unsigned char)text[k] == 0xE3 &&
+                (unsigned char)text[k + 1] == 0x80 && (unsigned char)text[k + 2] == 0x81);
+    if (list)
+        consider(v, MV_POS_WEIGHT_DETECTION_LIST, MV_POS_DETECTION_LIST,
+                 "in a list after a detection label", a);
+}
+
 /* ss: the start of the phrase's sentence (never before its line's start:
  * lines end sentences). */
 static void label_cue(verdict *v, const mv_position_text *t, size_t start, size_t ss) {
@@ -621,6 +672,12 @@ static void label_cue(verdict *v, const mv_position_text *t, size_t start, size_
             break;
         }
     }
+    /* Round 11: a detection label opening the phrase's line ("- Detects:",
+     * "- 检测:", "Erkennt:") followed by a list: what comes after the
+     * colon is what the tool looks for, in any language (a scanner's
+     * bullet list of findings quotes the attack it finds). */
+    if (v->cue != MV_POS_LABEL && v->cue != MV_POS_DETECTION_LIST)
+        detection_label(v, t, start);
     /* a label line ("Example output:") right above the phrase's line, and
      * the phrase is in the first sentence of its line */
     if (v->cue != MV_POS_LABEL && ss <= ls && ls > 0) {

@@ -1295,8 +1295,40 @@ static bool why_before(const fctx *f, size_t pos) {
     return false;
 }
 
+/* Round 11: the act at normalized s is the content of an embedded
+ * question ("record whether it leaked its system prompt", "check if the
+ * bot reveals ...", "prüft, ob ...", "检查是否泄露"): the tool tests for the
+ * event, nobody is told to do it. "whether or not" is a concession. */
+static bool embedded_question(const fctx *f, size_t s, size_t ss) {
+    static const char *const checks[] = {"check", "test", "see", "verifi", "verify", "determin",
+                                         "detect", "record", "report", "measur", "assess"};
+    size_t from = s > ss + 64 ? s - 64 : ss;
+    for (size_t k = from; k < s; k++) {
+        const char *t = f->text + k;
+        size_t left = f->len - k;
+        if (k > from && word_at(f->text, f->len, k - 1))
+            continue;
+        if (f->text[k] == ';' || f->text[k] == ':' || f->text[k] == '.')
+            from = k + 1;
+        if (left >= 8 && memcmp(t, "whether ", 8) == 0 &&
+            !(left >= 15 && memcmp(t + 8, "or not", 6) == 0))
+            return true;
+        if (left >= 6 && memcmp(t, "是否", 6) == 0)
+            return true;
+        for (size_t c = 0; c < sizeof(checks) / sizeof(checks[0]); c++) {
+            size_t l = strlen(checks[c]);
+            if (left >= l + 4 && memcmp(t, checks[c], l) == 0 && memcmp(t + l, " if ", 4) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
 static bool flow_negated(const fctx *f, size_t s, size_t ss) {
     size_t from = s > ss + FLOW_NEG_BYTES ? s - FLOW_NEG_BYTES : ss;
+    if (embedded_question(f, s, ss)) {
+        return true;
+    }
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *m = &f->m[i];
         bool clause = true;

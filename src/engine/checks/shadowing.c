@@ -3564,6 +3564,44 @@ static bool negated_claim(const char *text, size_t s0, size_t a, size_t end) {
     return false;
 }
 
+/* Round 11: "keep using the official slack server's post_message", "call
+ * the real X": a claim word that is the object of a call verb right
+ * before it qualifies the tool the agent is sent to; the sentence refers
+ * the agent to the genuine tool and claims nothing for this one. */
+static bool call_right_before(const pmatch *pm, size_t n, size_t a) {
+    for (size_t i = 0; i < n; i++)
+        if (pm[i].family == F_CALL_BEFORE && pm[i].end <= a && a - pm[i].end <= 2)
+            return true;
+    return false;
+}
+
+/* Round 11: "this tool never commits itself", "this server never posts",
+ * "dieses Tool sendet nie": a force word that negates what this tool
+ * does, a few words after "this tool", is the tool's restraint, not
+ * force on the other tool's call. */
+static bool self_restraint(const pmatch *pm, size_t n, const char *text, const pmatch *force) {
+    static const char *const nevers[] = {"never", "nie", "niemals", "jamais", "nunca", "mai",
+                                         "nooit", "aldrig", "никогда", "hiçbir zaman", "asla"};
+    size_t fl = force->end - force->start;
+    bool neg = negation_word(text + force->start, fl);
+    for (size_t k = 0; k < sizeof(nevers) / sizeof(nevers[0]) && !neg; k++)
+        neg = strlen(nevers[k]) == fl && same_text_ci(text + force->start, nevers[k], fl);
+    if (!neg)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        if (pm[i].family != F_SELF || pm[i].end > force->start ||
+            force->start - pm[i].end > 24)
+            continue;
+        bool plain = true;
+        for (size_t k = pm[i].end; k < force->start && plain; k++)
+            plain = is_word_byte((unsigned char)text[k]) || is_space_byte((unsigned char)text[k]) ||
+                    ((unsigned char)text[k] & 0x80);
+        if (plain)
+            return true;
+    }
+    return false;
+}
+
 /* Round 9: a handoff ("pass the returned PR URL to ...", "pass the result
  * as the text of slack.post_message", "feed its output into X"): the
  * altering verb moves a call's result along a chain of tools, which is
@@ -3802,7 +3840,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
                   !passive_by(text, p->end, sp->start) && !provenance_before(text, p->start) &&
                   !negated_claim(text, s0, p->start, sp->start) &&
-                  !clause_break(text, p->end, sp->start);
+                  !clause_break(text, p->end, sp->start) &&
+                  !call_right_before(ts->phrases, ts->n_phrases, p->start);
             break;
         case F_PREFER_BEFORE:
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE;
@@ -3820,6 +3859,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             break;
         }
         if (!hit)
+            continue;
+        if (p->family == F_FORCE && self_restraint(ts->phrases, ts->n_phrases, text, p))
             continue;
         /* "this tool never posts anything itself": a negated alteration
          * is restraint */

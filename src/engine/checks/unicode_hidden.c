@@ -593,6 +593,48 @@ static void mark_flag_tags(field_ctx *f) {
     }
 }
 
+static bool isalnum_ascii(unsigned char b) {
+    return (b >= '0' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
+}
+
+/* Round 11: an isolate (LRI, RLI or FSI ... PDI) around a short run with
+ * no letter (a price "₪ 199", a phone number, a date) in a field that
+ * names right-to-left text or bidi isolates: the way an RTL formatter
+ * keeps a number whole inside Hebrew or Arabic prose, and shows it in its
+ * own documentation. With no letter inside there is no word to reorder or
+ * hide; an isolate around letters, an override, or one in a field about
+ * something else stays suspect. */
+static bool isolated_number(const field_ctx *f, uint32_t o, uint32_t c) {
+    static const char *const topic[] = {"rtl",    "right-to-left", "right to left", "bidi",
+                                        "isolate", "lri",          "rli",           "fsi",
+                                        "pdi",    "hebrew",        "arabic",        "persian",
+                                        "farsi",  "urdu",          "עברית",         "العربية",
+                                        "从右到左", "右から左",      "오른쪽에서"};
+    bool digit = false;
+    if (f->s == NULL || c <= o + 1 || c - o > 33)
+        return false;
+    for (uint32_t k = o + 1; k < c; k++) {
+        if (is_letter(f->u[k].cp) || f->u[k].cls != HC_NONE)
+            return false;
+        digit = digit || (f->u[k].cp >= '0' && f->u[k].cp <= '9');
+    }
+    if (!digit)
+        return false;
+    for (size_t t = 0; t < sizeof(topic) / sizeof(topic[0]); t++) {
+        size_t tn = strlen(topic[t]);
+        for (size_t k = 0; k + tn <= f->len; k++) {
+            size_t m = 0;
+            while (m < tn && (f->s[k + m] | ((unsigned char)topic[t][m] < 0x80 ? 0x20 : 0)) ==
+                                 (unsigned char)topic[t][m])
+                m++;
+            if (m == tn && (k == 0 || !isalnum_ascii(f->s[k - 1])) &&
+                (k + tn == f->len || !isalnum_ascii(f->s[k + tn])))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Balanced embeddings/isolates with RTL text inside or nearby are legit;
  * everything else stays unjudged and becomes suspect. Overrides never pair
  * up as legit. */
@@ -620,7 +662,8 @@ static void mark_bidi_pairs(field_ctx *f) {
             int32_t ocp = f->u[o].cp;
             if (ocp == 0x202D || ocp == 0x202E)
                 continue;
-            if (rtl_between(f, (int64_t)o - UH_RTL_WINDOW, (int64_t)i + 1 + UH_RTL_WINDOW)) {
+            if (rtl_between(f, (int64_t)o - UH_RTL_WINDOW, (int64_t)i + 1 + UH_RTL_WINDOW) ||
+                (isolate && isolated_number(f, o, i))) {
                 f->u[o].st = ST_LEGIT;
                 f->u[i].st = ST_LEGIT;
             }

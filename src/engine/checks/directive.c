@@ -929,6 +929,8 @@ static bool comment_start_gap(const fctx *f, size_t a, size_t b) {
  * "Claude," as its first words) and gives an order (an imperative term),
  * or when another phrase family hits inside it. Documentation comments
  * (TODO, generated-by, linter switches) give neither. Sets *cend. */
+static bool in_code_span(const fctx *f, size_t pos);
+
 static bool comment_addressed(const fctx *f, const dhit *h, size_t *cend) {
     size_t end = h->start + COMMENT_MAX < f->len ? h->start + COMMENT_MAX : f->len;
     bool addressed = false;
@@ -940,6 +942,17 @@ static bool comment_addressed(const fctx *f, const dhit *h, size_t *cend) {
             end = m->end;
             break;
         }
+    }
+    /* Round 11: a markdown comment ("[//]: # (...)") ends with its line,
+     * and one in a code span is named, not written */
+    if (f->text[h->start] == '[') {
+        const char *nl = memchr(f->raw.ptr + f->roff[h->end], '\n',
+                                f->raw.len - f->roff[h->end]);
+        size_t le = nl != NULL ? norm_at(f, (size_t)(nl - f->raw.ptr)) : f->len;
+        if (in_code_span(f, h->start)) {
+            return false;
+        }
+        end = le < end ? le : end;
     }
     *cend = end;
     for (size_t i = 0; i < f->n && !(addressee && order); i++) {
@@ -2052,6 +2065,16 @@ static bool header_like(const fctx *f, const dmatch *m) {
             closed = true;
             break;
         }
+    }
+    /* Round 11: a markdown heading ("### Implementation detail") is a
+     * header that ends with its line: the marker opens the line and only
+     * spaces or stars follow the term */
+    if (!closed && i < rs && r[i] == '#') {
+        size_t k = re;
+        while (k < n && (r[k] == ' ' || r[k] == '*' || r[k] == '\r')) {
+            k++;
+        }
+        closed = k < n && r[k] == '\n';
     }
     return opened && closed;
 }

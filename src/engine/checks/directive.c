@@ -1830,7 +1830,11 @@ static bool clause_word(const char *w, size_t n) {
         "addit", "just", "alway", "always", "immedi", "afterward", "quietli", "silent", "silently",
         "simpli", "kindli", "last", "lastli", "2", "3", "1", "4", "5", "secondli", "thirdli",
         /* round 10: "..., so remove all other records" */
-        "so", "therefor", "therefore", "henc", "hence"};
+        "so", "therefor", "therefore", "henc", "hence",
+        /* round 11: an adverb before the bare verb ("once done,
+         * permanently delete ...", "then completely wipe ...") */
+        "perman", "permanently", "complet", "completely", "fulli", "fully", "entir", "entirely",
+        "proactiv", "proactively", "thorough", "thoroughli", "thoroughly", "irrevers", "irreversibly"};
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
         if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
             return true;
@@ -1855,7 +1859,10 @@ static bool opener_clause(const fctx *f, size_t comma) {
         "prior", "regardless", "despit", "despite", "notwithstand", "notwithstanding", "unless",
         "until", "sinc", "since", "becaus", "because", "although", "though", "otherwis",
         "otherwise", "meanwhil", "meanwhile", "instead", "importantli", "importantly", "by",
-        "without", "with", "option", "optionally"};
+        "without", "with", "option", "optionally",
+        /* round 11: purpose openers of other languages ("Para empezar de
+         * cero, cierra ...", "Pour repartir à zéro, supprimez ...") */
+        "para", "pour", "afin", "um", "per", "om", "чтобы", "aby"};
     size_t ss, se, e;
     unsigned words = 0;
     mv_position_sentence(&f->pt, comma, &ss, &se);
@@ -1886,6 +1893,24 @@ static bool opener_clause(const fctx *f, size_t comma) {
     }
     for (size_t k = 0; k < sizeof(openers) / sizeof(openers[0]); k++) {
         if (strlen(openers[k]) == e - ss && memcmp(openers[k], f->text + ss, e - ss) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 11: verbs ending in -ion, which the noun test of imperative_at
+ * would take for nouns. */
+static bool verb_in_ion(const char *w, size_t n) {
+    static const char *const verbs[] = {"decommission", "deprovision", "partition",
+                                        "repartition",  "provision",   "commission"};
+    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+        size_t l = strlen(verbs[k]);
+        size_t q = 0;
+        while (l == n && q < l && lower(w[q]) == verbs[k][q]) {
+            q++;
+        }
+        if (l == n && q == l) {
             return true;
         }
     }
@@ -1925,8 +1950,10 @@ static bool imperative_at(const fctx *f, size_t ns) {
     if (descriptive_form(f, ns, rs)) {
         return false;
     }
-    /* round 10: a noun sharing the verb's stem ("Deletion moves ...") */
-    if (e - rs >= 6 &&
+    /* round 10: a noun sharing the verb's stem ("Deletion moves ...");
+     * round 11: not the verbs that end like one ("Decommission every
+     * ...", "Deprovision all ...", "Partition the disk") */
+    if (e - rs >= 6 && !verb_in_ion(s + rs, e - rs) &&
         ((lower(s[e - 3]) == 'i' && lower(s[e - 2]) == 'o' && lower(s[e - 1]) == 'n') ||
          (lower(s[e - 4]) == 'i' && lower(s[e - 3]) == 'o' && lower(s[e - 2]) == 'n' &&
           lower(s[e - 1]) == 's'))) {
@@ -2582,6 +2609,7 @@ static bool condition_mood(const fctx *f, const dmatch *m) {
     return false;
 }
 
+static bool weak_mood_at(const fctx *f, const dmatch *m);
 static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
     const char *s = f->raw.ptr;
     size_t rs = f->roff[a->start];
@@ -2635,6 +2663,20 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
             role_in(f, MV_DR_ROLE_MOOD, ss, p0) != SIZE_MAX) {
             return true;
         }
+        /* round 11: "... are removed from the history as part of the
+         * fetch": a destroying participle before a weak mood that ties
+         * it to the call (still weak: find_orders) */
+        if (p0 != SIZE_MAX && (roles & MV_DR_ROLE_DESTROY) &&
+            ((pl == 2 && memcmp(f->text + p0, "is", 2) == 0) ||
+             (pl == 3 && memcmp(f->text + p0, "are", 3) == 0))) {
+            size_t s2, e2;
+            mv_position_sentence(&f->pt, a->start, &s2, &e2);
+            for (size_t i = 0; i < f->n; i++) {
+                if (f->m[i].start >= a->end && f->m[i].start < e2 && weak_mood_at(f, &f->m[i])) {
+                    return true;
+                }
+            }
+        }
         for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
             size_t kl = strlen(keep[k]);
             size_t q = 0;
@@ -2651,6 +2693,10 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
         (s[e - 1] | 0x20) == 'g') {
         size_t tl = 0;
         size_t ts = token_before(f->text, ss, a->start, &tl);
+        /* round 11: "by permanently deleting ...": one adverb between */
+        if (ts != SIZE_MAX && tl > 2 && clause_word(f->text + ts, tl)) {
+            ts = token_before(f->text, ss, ts, &tl);
+        }
         return ts != SIZE_MAX && tl == 2 && memcmp(f->text + ts, "by", 2) == 0;
     }
     return !descriptive_form(f, a->start, rs);
@@ -3950,6 +3996,23 @@ static bool object_in_job(const fctx *f, size_t e, size_t se, bool english_known
     return !ascii || !english;
 }
 
+/* Round 11: a forced push or a hard reset is its own scope (it destroys
+ * history whatever follows it), judged like a disarmed control by its
+ * object ("sync with Overleaf" does not make a forced push its job) ... */
+static bool history_act(const fctx *f, const dmatch *a) {
+    return containsn(f->text + a->start, a->end - a->start, "push", 4) ||
+           containsn(f->text + a->start, a->end - a->start, "--hard", 6) ||
+           containsn(f->text + a->start, a->end - a->start, "forc", 4);
+}
+
+static bool word_in_job(const mv_tool *tool, const char *w, size_t n);
+/* ... and a tool about history or pushing (a filter-repo helper saying
+ * "you will need to force-push") judges it by its job. */
+static bool history_job(const mv_tool *tool) {
+    return word_in_job(tool, "hist", 4) || word_in_job(tool, "rewr", 4) ||
+           word_in_job(tool, "push", 4) || word_in_job(tool, "rese", 4);
+}
+
 /* Returns how many action words the view had; only the first
  * ORDER_ACTIONS_MAX are examined (each look-around is linear in the
  * matches, so the cap bounds the work per field). */
@@ -4080,7 +4143,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                  * firewall" of VPS_deactivateFirewall) is its job; another
                  * object class in a destroying tool's description is not
                  * (an option list in a parameter documents the job) */
-                bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0;
+                bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0 &&
+                              !(history_act(f, a) && history_job(f->tool));
                 bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
                                !object_in_job(f, a->end, se, false);
                 /* a broad command in a code span ("`git push --force
@@ -4988,6 +5052,15 @@ static bool has_destroy_word(const char *s, size_t n, bool camel) {
  * a destroy word ("- delete_project_artifacts: Delete every ...",
  * "Destructive: delete (entire package)")? Multi-action tools document
  * their operations that way, in the imperative. */
+static bool sentence_inside(const char *s, size_t n) {
+    for (size_t i = 0; i + 1 < n; i++) {
+        if ((s[i] == '.' || s[i] == '!' || s[i] == '?') && s[i + 1] == ' ') {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool destroy_label(const char *d, size_t n) {
     size_t i = 0;
     while (i < n) {
@@ -4999,7 +5072,11 @@ static bool destroy_label(const char *d, size_t n) {
         }
         for (c = a; c < n && c - a < 48 && d[c] != ':' && d[c] != '\n'; c++) {
         }
-        if (c < n && d[c] == ':' && c > a && has_destroy_word(d + a, c - a, true)) {
+        /* round 11: a label is one phrase at the line's start, not the
+         * end of a sentence ("Returns photos. Cleanup step:"), and a
+         * step label ("Cleanup step:") names an order, not an operation */
+        if (c < n && d[c] == ':' && c > a && has_destroy_word(d + a, c - a, true) &&
+            !sentence_inside(d + a, c - a) && !ci_contains(d + a, c - a, "step")) {
             return true;
         }
         while (i < n && d[i] != '\n') {
@@ -5268,7 +5345,9 @@ static bool destroying_value(const char *s, size_t n, bool *scoped) {
     static const char *const verbs[] = {
         "delete", "wipe",       "purge", "erase",  "destroy",    "truncate",  "nuke",
         "shred",  "obliterate", "rmrf",  "drop",   "reset",      "revoke",    "flush",
-        "void",   "liquidate",  "close", "cancel", "deactivate", "terminate", "remove"};
+        "void",   "liquidate",  "close", "cancel", "deactivate", "terminate", "remove",
+        /* round 11 */
+        "clear",  "discard",    "unpair"};
     /* round 10: a whole container or a class of objects chosen by a
      * property is a scope too ("purge_destination", "delete_existing") */
     static const char *const scopes[] = {
@@ -5280,7 +5359,10 @@ static bool destroying_value(const char *s, size_t n, bool *scoped) {
         "others",    "extraneous", "previous", "inactive",  "unused",   "untagged",
         "unlabeled", "unmatched",  "prior",    "older",     "sessions", "transcripts",
         "positions", "workspace",  "orders",   "invoices",  "users",    "keys",
-        "tokens",    "devices",    "versions", "single"};
+        "tokens",    "devices",    "versions", "single",
+        /* round 11: a forced or hard act destroys history on its own
+         * ("reset-hard-and-force-push") */
+        "hard",      "force",      "forced"};
     bool found = false;
     size_t i = 0;
     while (i < n) {
@@ -5423,8 +5505,66 @@ static bool named_destroy(const mv_tool *tool, const mv_field *fd, const char *s
     return verb && wide;
 }
 
+/* Round 11: a mode whose default is the destroying member of its enum
+ * (mode: enum ["merge", "purge"], default "purge"): of the choices the
+ * tool offers, the one nobody chose destroys. The default is one destroy
+ * verb and another member of the enum is not one. */
+static bool chosen_destroy(const mv_tool *tool, const mv_field *fd, const char *s, size_t n) {
+    bool dummy = false;
+    bool other = false;
+    size_t i = 0;
+    while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'))) {
+        i++;
+    }
+    if (i != n || !destroying_value(s, n, &dummy)) {
+        return false;
+    }
+    for (uint32_t k = 0; k < tool->n_fields && !other; k++) {
+        const mv_field *e = &tool->fields[k];
+        bool sc = false;
+        other = e->kind == MV_FIELD_SCHEMA_VALUE && e->param == fd->param &&
+                ci_contains(e->path.ptr, e->path.len, ".enum") && e->text.len > 0 &&
+                e->text.len <= 64 && !destroying_value(e->text.ptr, e->text.len, &sc);
+    }
+    return other;
+}
+
+/* Round 11: an order split across fields of one property: the verb in
+ * its description ("Branches to remove.", "Bucket prefix to clear and
+ * upload into.") and a broad default nobody chose ("all-except-current",
+ * "/", "*"). The first sentence of the description is read; the value
+ * must be broad on its own (a scope word or a root), so "Files to delete"
+ * with a default of "tmp/" stays the user's choice. */
+static bool described_destroy(const mv_tool *tool, const mv_field *fd, const char *s, size_t n,
+                              bool *scoped) {
+    const mv_param *pm =
+        fd->param >= 0 && (uint32_t)fd->param < tool->n_params ? &tool->params[fd->param] : NULL;
+    bool dsc = false;
+    bool vsc = false;
+    if (pm == NULL) {
+        return false;
+    }
+    if (chosen_destroy(tool, fd, s, n)) {
+        *scoped = true;
+        return true;
+    }
+    if (pm->description.len == 0) {
+        return false;
+    }
+    (void)destroying_value(s, n, &vsc);
+    if (!(vsc || broad_target(s, n)) ||
+        !destroying_value(pm->description.ptr,
+                          first_sentence_end(pm->description.ptr, pm->description.len, true),
+                          &dsc)) {
+        return false;
+    }
+    *scoped = true;
+    return true;
+}
+
 static void schema_orders(const mv_tool *tool, best *orders) {
     int32_t destroy_field = -1;
+    bool split = false;
     bool scoped = false;
     bool broad = false;
     for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
@@ -5445,6 +5585,11 @@ static void schema_orders(const mv_tool *tool, best *orders) {
             if (destroy_field < 0 && n <= 64 &&
                 (destroying_value(s, n, &scoped) || named_destroy(tool, fd, s, n, &scoped))) {
                 destroy_field = (int32_t)fi;
+            } else if (destroy_field < 0 && n <= 64 && described_destroy(tool, fd, s, n, &scoped)) {
+                /* the verb sits in another field than the value: the
+                 * tool's description may state it, its name may not */
+                destroy_field = (int32_t)fi;
+                split = true;
             }
         }
     }
@@ -5468,7 +5613,8 @@ static void schema_orders(const mv_tool *tool, best *orders) {
         }
     }
     if (destroy_field >= 0 && (broad || scoped) && !orders[ORDER_DESTROY].valid &&
-        !tool_destroys_strict(tool)) {
+        (split ? !has_destroy_word_ex(tool->name.ptr, tool->name.len, true, true)
+               : !tool_destroys_strict(tool))) {
         /* a restore or sync tool may delete what its operation replaces
          * when asked, but not by a default nobody chose */
         schema_hit(&orders[ORDER_DESTROY], (uint32_t)destroy_field, &tool->fields[destroy_field],

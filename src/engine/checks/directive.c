@@ -1022,7 +1022,6 @@ static image_kind image_parse(const fctx *f, const dhit *h, size_t *rs, size_t *
     size_t us;
     size_t ue;
     size_t start;
-    bool link = false; /* round 11: a plain link [text](URL) */
     if (t + 4 <= n && (s[t] == '<')) {
         /* <img ... src="URL" */
         size_t lim = t + 512 < n ? t + 512 : n;
@@ -1056,16 +1055,15 @@ static image_kind image_parse(const fctx *f, const dhit *h, size_t *rs, size_t *
             if (s[i] == '\n') {
                 break;
             }
-            if (s[i] == '[') {
+            if (s[i] == '[' && i > 0 && s[i - 1] == '!') {
                 found = true;
-                link = !(i > 0 && s[i - 1] == '!');
                 break;
             }
         }
         if (!found || t + 2 > n) {
             return IMAGE_NONE;
         }
-        start = link ? i : i - 1;
+        start = i - 1;
         us = t + 2;
     }
     ue = us;
@@ -1077,11 +1075,6 @@ static image_kind image_parse(const fctx *f, const dhit *h, size_t *rs, size_t *
     *re = ue < n ? ue + 1 : ue;
     if (url_has_placeholder(s + us, ue - us)) {
         return IMAGE_TEMPLATE;
-    }
-    /* round 11: a link leaks only when the model fills its URL with data
-     * (a placeholder); a link with a plain query is a reference */
-    if (link) {
-        return IMAGE_STATIC;
     }
     return url_has_query(s + us, ue - us) ? IMAGE_QUERY : IMAGE_STATIC;
 }
@@ -2896,8 +2889,7 @@ static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathere
             /* round 11: a kind the tool is about ("messages" of a mail
              * tool, "contacts" of a contacts tool) is its job, not a
              * harvest */
-            if (store_kind(f, m) && source_is_job(f, m) && !has_url_or_email(f, a, b) &&
-                !has_ipv4(f, a, b)) {
+            if (store_kind(f, m) && source_is_job(f, m)) {
                 continue;
             }
         }

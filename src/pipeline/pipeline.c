@@ -351,15 +351,22 @@ done:
     return rc;
 }
 
-int mv_pipeline_render_to(const mv_pipeline *p, mv_report_write_fn write, void *arg,
-                          const mv_report_options *ropts, mv_error *err) {
+int mv_pipeline_render_to_fd(const mv_pipeline *p, int fd, mv_report_write_fn write, void *arg,
+                             const mv_report_options *ropts, mv_error *err) {
     if (p->scan == NULL)
         return mv_error_set(err, MV_EINVAL, "the pipeline has not scanned");
     mv_report_options o = *ropts;
     mv_pipeline_report_options(p, &o);
-    if (p->stream != NULL)
+    if (p->stream != NULL) {
+        mv_report_stream_sink_fd(p->stream, fd);
         return mv_report_stream_finish(p->stream, p->scan, write, arg, err);
+    }
     return mv_report_render_to(write, arg, p->scan, &o, err);
+}
+
+int mv_pipeline_render_to(const mv_pipeline *p, mv_report_write_fn write, void *arg,
+                          const mv_report_options *ropts, mv_error *err) {
+    return mv_pipeline_render_to_fd(p, -1, write, arg, ropts, err);
 }
 
 const mv_scan *mv_pipeline_result(const mv_pipeline *p) {

@@ -1026,7 +1026,12 @@ static const unsigned char *split_array(const unsigned char *d, const unsigned c
     c->n = 0;
     c->ok = c->max > 0;
     p = split_ws(p + 1, end);
-    while (c->ok && p < end && *p != ']') {
+    bool closed = false;
+    while (c->ok && p < end) {
+        if (*p == ']') {
+            closed = true;
+            break;
+        }
         p = split_value(p, end);
         if (p == NULL)
             break;
@@ -1039,7 +1044,7 @@ static const unsigned char *split_array(const unsigned char *d, const unsigned c
             p = split_ws(p + 1, end);
         }
     }
-    if (c->ok && p < end && *p == ']')
+    if (closed)
         return p + 1;
     /* Anything else: the array as a whole, its cuts found again later. */
     c->ok = false;

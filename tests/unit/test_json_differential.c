@@ -1201,7 +1201,7 @@ static void gen_plan_doc(buf *b, unsigned items, bool big_first, size_t *commas,
     puts_(b, "[ ");
     for (unsigned i = 0; i < items; i++) {
         if (i > 0) {
-            commas[(*n_commas)++] = b->len;
+            commas[(*n_commas)++] = b->len + (i % 3 == 0);
             puts_(b, i % 3 == 0 ? " ,\n  " : ",");
         }
         x ^= x << 13;

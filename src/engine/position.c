@@ -609,12 +609,14 @@ static bool is_label(const char *text, const tok *toks, size_t a, size_t b) {
  * directive_world.rules. */
 static bool detection_label_word(const char *w, size_t n) {
     static const char *const words[] = {
-        "detect", "detects", "flag", "flags", "catch", "catches", "look for", "check for",
-        "scan for", "find", "finds", "erkennt", "erkennung", "détecte", "détection", "detecta",
-        "detección", "deteccion", "detecta", "rileva", "detecteert", "upptäcker", "wykrywa",
-        "tespit", "phát hiện", "mendeteksi", "обнаруживает", "обнаружение", "виявляє",
-        "检测", "檢測", "检出", "识别", "識別", "拦截", "攔截", "检查项", "検出", "検知",
-        "탐지", "감지", "זיהוי", "מזהה", "يكتشف", "كشف", "पहचान"};
+        "detect",    "detects",    "flag",         "flags",       "catch",     "catches",
+        "look for",  "check for",  "scan for",     "find",        "finds",     "erkennt",
+        "erkennung", "détecte",    "détection",    "detecta",     "detección", "deteccion",
+        "detecta",   "rileva",     "detecteert",   "upptäcker",   "wykrywa",   "tespit",
+        "phát hiện", "mendeteksi", "обнаруживает", "обнаружение", "виявляє",   "检测",
+        "檢測",      "检出",       "识别",         "識別",        "拦截",      "攔截",
+        "检查项",    "検出",       "検知",         "탐지",        "감지",      "זיהוי",
+        "מזהה",      "يكتشف",      "كشف",          "पहचान"};
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
         size_t l = strlen(words[k]);
         if (n >= l && memcmp(w, words[k], l) == 0 &&

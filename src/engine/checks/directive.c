@@ -946,8 +946,7 @@ static bool comment_addressed(const fctx *f, const dhit *h, size_t *cend) {
     /* Round 11: a markdown comment ("[//]: # (...)") ends with its line,
      * and one in a code span is named, not written */
     if (f->text[h->start] == '[') {
-        const char *nl = memchr(f->raw.ptr + f->roff[h->end], '\n',
-                                f->raw.len - f->roff[h->end]);
+        const char *nl = memchr(f->raw.ptr + f->roff[h->end], '\n', f->raw.len - f->roff[h->end]);
         size_t le = nl != NULL ? norm_at(f, (size_t)(nl - f->raw.ptr)) : f->len;
         if (in_code_span(f, h->start)) {
             return false;
@@ -1306,8 +1305,9 @@ static bool why_before(const fctx *f, size_t pos) {
  * bot reveals ...", "prüft, ob ...", "检查是否泄露"): the tool tests for the
  * event, nobody is told to do it. "whether or not" is a concession. */
 static bool embedded_question(const fctx *f, size_t s, size_t ss) {
-    static const char *const checks[] = {"check", "test", "see", "verifi", "verify", "determin",
-                                         "detect", "record", "report", "measur", "assess"};
+    static const char *const checks[] = {"check",  "test",     "see",    "verifi",
+                                         "verify", "determin", "detect", "record",
+                                         "report", "measur",   "assess"};
     size_t from = s > ss + 64 ? s - 64 : ss;
     for (size_t k = from; k < s; k++) {
         const char *t = f->text + k;
@@ -1827,7 +1827,8 @@ static bool clause_word(const char *w, size_t n) {
         /* round 11: an adverb before the bare verb ("once done,
          * permanently delete ...", "then completely wipe ...") */
         "perman", "permanently", "complet", "completely", "fulli", "fully", "entir", "entirely",
-        "proactiv", "proactively", "thorough", "thoroughli", "thoroughly", "irrevers", "irreversibly"};
+        "proactiv", "proactively", "thorough", "thoroughli", "thoroughly", "irrevers",
+        "irreversibly"};
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
         if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
             return true;
@@ -2840,10 +2841,10 @@ static bool env_secret(const fctx *f, size_t a, size_t b, dmatch *out) {
  * contacts tool names them as its job. English stems of the normalized
  * view; secrets and records keep their old reading. */
 static bool store_kind(const fctx *f, const dmatch *m) {
-    static const char *const stems[] = {"mail",    "messag",   "text",   "sms",     "dms",
+    static const char *const stems[] = {"mail",    "messag",    "text",  "sms",      "dms",
                                         "chat",    "voicemail", "inbox", "calendar", "appoint",
-                                        "meet",    "contact",  "photo",  "note",    "statement",
-                                        "receipt", "transact", "event"};
+                                        "meet",    "contact",   "photo", "note",     "statement",
+                                        "receipt", "transact",  "event"};
     const char *w = f->text + m->start;
     size_t n = m->end - m->start;
     for (size_t k = 0; k < sizeof(stems) / sizeof(stems[0]); k++) {
@@ -3082,9 +3083,24 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
  * le champ note", "in das Feld notiz", "в поле note", "do pola note")? */
 static bool field_noun_before(const char *s, size_t i) {
     static const char *const nouns[] = {
-        "field",     "parameter", "campo",  "champ", "feld",   "par\xc3\xa1metro", "param\xc3\xa8tre",
-        "par\xc3\xa2metro", "parametro", "veld", "pole",   "pola",  "polu",   "f\xc3\xa4lt",   "feltet",
-        "\xd0\xbf\xd0\xbe\xd0\xbb\xd0\xb5", "\xd0\xbf\xd0\xbe\xd0\xbb\xd1\x8f", "\xd0\xbf\xd0\xb0\xd1\x80\xd0\xb0\xd0\xbc\xd0\xb5\xd1\x82\xd1\x80"};
+        "field",
+        "parameter",
+        "campo",
+        "champ",
+        "feld",
+        "par\xc3\xa1metro",
+        "param\xc3\xa8tre",
+        "par\xc3\xa2metro",
+        "parametro",
+        "veld",
+        "pole",
+        "pola",
+        "polu",
+        "f\xc3\xa4lt",
+        "feltet",
+        "\xd0\xbf\xd0\xbe\xd0\xbb\xd0\xb5",
+        "\xd0\xbf\xd0\xbe\xd0\xbb\xd1\x8f",
+        "\xd0\xbf\xd0\xb0\xd1\x80\xd0\xb0\xd0\xbc\xd0\xb5\xd1\x82\xd1\x80"};
     size_t e = i;
     size_t b;
     while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '`' || s[e - 1] == '"' || s[e - 1] == '\'')) {
@@ -3120,10 +3136,24 @@ static bool marked_param(const fctx *f, size_t r0, size_t r1, const dmatch *obj)
     /* round 11: the noun after the name in languages that put it there
      * ("noteフィールド", "note 字段", "note 필드", "note alanına") */
     static const char *const nouns[] = {
-        "parameter", "param",  "argument", "arg",       "field",  "property", "input",
-        "option",    "key",    "slot",     "\xe3\x83\x95\xe3\x82\xa3\xe3\x83\xbc\xe3\x83\xab\xe3\x83\x89",
-        "\xe5\xad\x97\xe6\xae\xb5", "\xe6\xac\x84", "\xed\x95\x84\xeb\x93\x9c", "\xed\x95\xad\xeb\xaa\xa9",
-        "\xe3\x83\x91\xe3\x83\xa9\xe3\x83\xa1\xe3\x83\xbc\xe3\x82\xbf", "\xe5\x8f\x82\xe6\x95\xb0", "alan"};
+        "parameter",
+        "param",
+        "argument",
+        "arg",
+        "field",
+        "property",
+        "input",
+        "option",
+        "key",
+        "slot",
+        "\xe3\x83\x95\xe3\x82\xa3\xe3\x83\xbc\xe3\x83\xab\xe3\x83\x89",
+        "\xe5\xad\x97\xe6\xae\xb5",
+        "\xe6\xac\x84",
+        "\xed\x95\x84\xeb\x93\x9c",
+        "\xed\x95\xad\xeb\xaa\xa9",
+        "\xe3\x83\x91\xe3\x83\xa9\xe3\x83\xa1\xe3\x83\xbc\xe3\x82\xbf",
+        "\xe5\x8f\x82\xe6\x95\xb0",
+        "alan"};
     const char *s = f->raw.ptr;
     size_t n = f->raw.len;
     for (uint32_t p = 0; p < f->tool->n_params; p++) {
@@ -4621,27 +4651,65 @@ static bool raw_any_word(const char *s, size_t n, size_t a, size_t b, const char
 }
 
 static void fixed_copy(fctx *f, best *orders) {
-    static const char *const copy[] = {
-        "bcc", "cc", "cc'd", "bcc'd", "blind copy", "blind-copy", "carbon copy", "copied to",
-        "copy to", "cci", "copie cachée", "copie carbone", "en copie", "blindkopie", "bcc-empfänger",
-        "cc-empfänger", "kopie an", "cco", "copia oculta", "con copia", "cópia oculta",
-        "copia nascosta", "in copia", "kopie aan", "ukryta kopia", "do wiadomości", "skrytá kopie",
-        "gizli bilgi", "скрытая копия", "скрытую копию", "в копии", "копию", "密送", "抄送", "暗送",
-        "副本", "密件", "숨은 참조", "참조"};
+    static const char *const copy[] = {"bcc",           "cc",
+                                       "cc'd",          "bcc'd",
+                                       "blind copy",    "blind-copy",
+                                       "carbon copy",   "copied to",
+                                       "copy to",       "cci",
+                                       "copie cachée",  "copie carbone",
+                                       "en copie",      "blindkopie",
+                                       "bcc-empfänger", "cc-empfänger",
+                                       "kopie an",      "cco",
+                                       "copia oculta",  "con copia",
+                                       "cópia oculta",  "copia nascosta",
+                                       "in copia",      "kopie aan",
+                                       "ukryta kopia",  "do wiadomości",
+                                       "skrytá kopie",  "gizli bilgi",
+                                       "скрытая копия", "скрытую копию",
+                                       "в копии",       "копию",
+                                       "密送",          "抄送",
+                                       "暗送",          "副本",
+                                       "密件",          "숨은 참조",
+                                       "참조"};
     static const char *const standing[] = {
-        "always", "every", "each", "by default", "automatically", "all outgoing", "all messages",
-        "toujours", "chaque", "systématiquement", "immer", "jede", "jeder", "jedes",
-        "automatisch", "siempre", "cada", "sempre", "ogni", "altijd", "elke", "zawsze", "każd",
-        "vždy", "her zaman", "daima", "her e-posta", "selalu", "luôn", "всегда", "кажд",
-        "автоматически", "常に", "毎回", "すべて", "自動", "总是", "始终", "一律", "每", "自动",
-        "항상", "매번", "모든", "자동"};
-    static const char *const chosen[] = {
-        "e.g.",           "for example",    "such as",        "the user names", "the user gives",
-        "the user picks", "the user chose", "the user chooses", "the user specifies",
-        "the user asks",  "you name",       "you give",       "if given",       "optional",
-        "never",          "do not",         "don't",          "not",            "unless",
-        "user's own",     "your own",       "jamais",         "nie",            "nunca",
-        "niemals",        "никогда",        "不要",           "しない",         "않"};
+        "always",       "every",         "each",     "by default", "automatically",
+        "all outgoing", "all messages",  "toujours", "chaque",     "systématiquement",
+        "immer",        "jede",          "jeder",    "jedes",      "automatisch",
+        "siempre",      "cada",          "sempre",   "ogni",       "altijd",
+        "elke",         "zawsze",        "każd",     "vždy",       "her zaman",
+        "daima",        "her e-posta",   "selalu",   "luôn",       "всегда",
+        "кажд",         "автоматически", "常に",     "毎回",       "すべて",
+        "自動",         "总是",          "始终",     "一律",       "每",
+        "自动",         "항상",          "매번",     "모든",       "자동"};
+    static const char *const chosen[] = {"e.g.",
+                                         "for example",
+                                         "such as",
+                                         "the user names",
+                                         "the user gives",
+                                         "the user picks",
+                                         "the user chose",
+                                         "the user chooses",
+                                         "the user specifies",
+                                         "the user asks",
+                                         "you name",
+                                         "you give",
+                                         "if given",
+                                         "optional",
+                                         "never",
+                                         "do not",
+                                         "don't",
+                                         "not",
+                                         "unless",
+                                         "user's own",
+                                         "your own",
+                                         "jamais",
+                                         "nie",
+                                         "nunca",
+                                         "niemals",
+                                         "никогда",
+                                         "不要",
+                                         "しない",
+                                         "않"};
     const char *s = f->raw.ptr;
     size_t n = f->raw.len;
     if (orders[ORDER_EXFIL].valid || f->map != NULL ||
@@ -5334,27 +5402,25 @@ static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
 /* Does the value name a destroying act: a token of its words (split at
  * non-letters) that destroys? Sets *scoped when a token is a scope. */
 static bool destroying_value(const char *s, size_t n, bool *scoped) {
-    static const char *const verbs[] = {
-        "delete", "wipe",       "purge", "erase",  "destroy",    "truncate",  "nuke",
-        "shred",  "obliterate", "rmrf",  "drop",   "reset",      "revoke",    "flush",
-        "void",   "liquidate",  "close", "cancel", "deactivate", "terminate", "remove",
-        /* round 11 */
-        "clear",  "discard",    "unpair"};
+    static const char *const verbs[] = {"delete", "wipe", "purge", "erase", "destroy", "truncate",
+                                        "nuke", "shred", "obliterate", "rmrf", "drop", "reset",
+                                        "revoke", "flush", "void", "liquidate", "close", "cancel",
+                                        "deactivate", "terminate", "remove",
+                                        /* round 11 */
+                                        "clear", "discard", "unpair"};
     /* round 10: a whole container or a class of objects chosen by a
      * property is a scope too ("purge_destination", "delete_existing") */
     static const char *const scopes[] = {
-        "all",       "everything", "entire",   "whole",     "every",    "destination",
-        "dest",      "target",     "bucket",   "database",  "db",       "table",
-        "tables",    "history",    "folder",   "directory", "inbox",    "mailbox",
-        "account",   "accounts",   "repo",     "branches",  "backups",  "snapshots",
-        "logs",      "remote",     "existing", "old",       "stale",    "other",
-        "others",    "extraneous", "previous", "inactive",  "unused",   "untagged",
-        "unlabeled", "unmatched",  "prior",    "older",     "sessions", "transcripts",
-        "positions", "workspace",  "orders",   "invoices",  "users",    "keys",
-        "tokens",    "devices",    "versions", "single",
+        "all", "everything", "entire", "whole", "every", "destination", "dest", "target", "bucket",
+        "database", "db", "table", "tables", "history", "folder", "directory", "inbox", "mailbox",
+        "account", "accounts", "repo", "branches", "backups", "snapshots", "logs", "remote",
+        "existing", "old", "stale", "other", "others", "extraneous", "previous", "inactive",
+        "unused", "untagged", "unlabeled", "unmatched", "prior", "older", "sessions", "transcripts",
+        "positions", "workspace", "orders", "invoices", "users", "keys", "tokens", "devices",
+        "versions", "single",
         /* round 11: a forced or hard act destroys history on its own
          * ("reset-hard-and-force-push") */
-        "hard",      "force",      "forced"};
+        "hard", "force", "forced"};
     bool found = false;
     size_t i = 0;
     while (i < n) {

@@ -3580,8 +3580,9 @@ static bool call_right_before(const pmatch *pm, size_t n, size_t a) {
  * does, a few words after "this tool", is the tool's restraint, not
  * force on the other tool's call. */
 static bool self_restraint(const pmatch *pm, size_t n, const char *text, const pmatch *force) {
-    static const char *const nevers[] = {"never", "nie", "niemals", "jamais", "nunca", "mai",
-                                         "nooit", "aldrig", "никогда", "hiçbir zaman", "asla"};
+    static const char *const nevers[] = {"never",   "nie",          "niemals", "jamais",
+                                         "nunca",   "mai",          "nooit",   "aldrig",
+                                         "никогда", "hiçbir zaman", "asla"};
     size_t fl = force->end - force->start;
     bool neg = negation_word(text + force->start, fl);
     for (size_t k = 0; k < sizeof(nevers) / sizeof(nevers[0]) && !neg; k++)
@@ -3589,8 +3590,7 @@ static bool self_restraint(const pmatch *pm, size_t n, const char *text, const p
     if (!neg)
         return false;
     for (size_t i = 0; i < n; i++) {
-        if (pm[i].family != F_SELF || pm[i].end > force->start ||
-            force->start - pm[i].end > 24)
+        if (pm[i].family != F_SELF || pm[i].end > force->start || force->start - pm[i].end > 24)
             continue;
         bool plain = true;
         for (size_t k = pm[i].end; k < force->start && plain; k++)

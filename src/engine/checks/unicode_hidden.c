@@ -605,11 +605,10 @@ static bool isalnum_ascii(unsigned char b) {
  * hide; an isolate around letters, an override, or one in a field about
  * something else stays suspect. */
 static bool isolated_number(const field_ctx *f, uint32_t o, uint32_t c) {
-    static const char *const topic[] = {"rtl",    "right-to-left", "right to left", "bidi",
-                                        "isolate", "lri",          "rli",           "fsi",
-                                        "pdi",    "hebrew",        "arabic",        "persian",
-                                        "farsi",  "urdu",          "עברית",         "العربية",
-                                        "从右到左", "右から左",      "오른쪽에서"};
+    static const char *const topic[] = {
+        "rtl",   "right-to-left", "right to left", "bidi",     "isolate",   "lri",   "rli",
+        "fsi",   "pdi",           "hebrew",        "arabic",   "persian",   "farsi", "urdu",
+        "עברית", "العربية",       "从右到左",      "右から左", "오른쪽에서"};
     bool digit = false;
     if (f->s == NULL || c <= o + 1 || c - o > 33)
         return false;

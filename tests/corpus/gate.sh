@@ -141,6 +141,15 @@ rc=${PIPESTATUS[0]}
 [ "$rc" -eq 0 ] && ok "red-team v10 scorecard printed" || bad "red-team v10 eval exit $rc"
 
 echo
+echo "== red-team v11 (authors V, W and X, issue 10 round 12): reported, not gated =="
+# The never-seen measurement of round 11 (moved out of holdout/), then the
+# tune data of round 12. Reported only until its quarantined honest
+# look-alikes are fixed (a ratchet allows none).
+"$mcpvet" eval --corpus "$src/corpus/redteam_v11" --jobs 2 2>&1 | tail -8
+rc=${PIPESTATUS[0]}
+[ "$rc" -eq 0 ] && ok "red-team v11 scorecard printed" || bad "red-team v11 eval exit $rc"
+
+echo
 echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?

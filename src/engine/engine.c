@@ -419,10 +419,6 @@ typedef struct memo_head {
 /* Shorter fields are not remembered: a lookup and a record cost more than
  * the checks spend on them, and long fields hold most of the bytes. */
 #define MEMO_MIN_TEXT 16u
-/* Shorter texts get records from their second sight on (most are seen
- * once, and a record costs more than their checks); longer ones from the
- * first. */
-#define MEMO_FIRST_TEXT 48u
 
 /* Should the per-field memo be used for field `field` of this tool? Only
  * fields of the tool itself that were never cut (a window's or a cut
@@ -564,8 +560,8 @@ int mv_memo_peek(mv_emitter *out, uint32_t field, uint32_t slot, mv_str salt, mv
         return 0;
     bool repeat = false;
     uint32_t id = memo_text_id(out, field, &repeat);
-    if (id == MV_FMEMO_NONE || (!repeat && out->tool->fields[field].text.len < MEMO_FIRST_TEXT))
-        return 0; /* a short text seen once gets no record yet */
+    if (id == MV_FMEMO_NONE || (!repeat && out->tool->fields[field].text.len < MV_FMEMO_KEEP_FIRST))
+        return 0; /* a short text seen once gets no record yet (memo.h) */
     uint32_t tag = (uint32_t)out->check_index << 16 | slot << 8 |
                    ((uint32_t)out->tool->fields[field].kind & 0xFFu);
     size_t len = 0;

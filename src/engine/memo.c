@@ -7,6 +7,8 @@
  */
 #include "memo.h"
 
+#include "hash.h"
+
 #include <stdbool.h>
 #include <string.h>
 
@@ -41,29 +43,6 @@ struct mv_fmemo {
     uint64_t gen;
     bool off;
 };
-
-static uint64_t load64(const char *p) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
-
-/* Eight bytes per step: the memo hashes every distinct field it sees. */
-static uint64_t hash_bytes(uint64_t h, const char *s, size_t len) {
-    size_t i = 0;
-    h ^= (uint64_t)len * 0x9E3779B97F4A7C15u;
-    for (; i + 8 <= len; i += 8) {
-        h = (h ^ load64(s + i)) * 0xFF51AFD7ED558CCDu;
-        h ^= h >> 32;
-    }
-    if (i < len) {
-        uint64_t t = 0;
-        memcpy(&t, s + i, len - i);
-        h = (h ^ t) * 0xC4CEB9FE1A85EC53u;
-    }
-    h ^= h >> 29;
-    return h;
-}
 
 mv_fmemo *mv_fmemo_new(const mv_allocator *a) {
     mv_fmemo *m = mv_calloc(a, 1, sizeof(*m));
@@ -120,7 +99,8 @@ static bool table_room(mv_fmemo *m, fm_table *t, size_t size) {
             return false;
         for (size_t u = 0; u < t->n; u++) {
             /* both entry kinds start with their 64-bit hash */
-            uint64_t h = load64((const char *)t->ents + u * size);
+            uint64_t h;
+            memcpy(&h, (const char *)t->ents + u * size, sizeof(h));
             size_t k = (size_t)h & (ns - 1);
             while (s[k] != 0)
                 k = (k + 1) & (ns - 1);
@@ -164,7 +144,7 @@ uint32_t mv_fmemo_text(mv_fmemo *m, const char *text, size_t len, bool *repeat) 
     *repeat = false;
     if (m == NULL || m->off || len > MV_FMEMO_MAX_TEXT)
         return MV_FMEMO_NONE;
-    uint64_t h = hash_bytes(0x243F6A8885A308D3u, text, len);
+    uint64_t h = mv_hash_bytes(mv_fmemo_hash_start(len), text, len);
     fm_table *t = &m->texts;
     if (t->n_slots > 0) {
         size_t k = (size_t)h & (t->n_slots - 1);
@@ -178,9 +158,11 @@ uint32_t mv_fmemo_text(mv_fmemo *m, const char *text, size_t len, bool *repeat) 
                 *repeat = true;
                 return t->slots[k] - 1;
             }
-            /* Seen once, by its hash only: keep the bytes from now on (a
-             * colliding first text never had a record, so nothing is
-             * lost). */
+            /* Seen once, by its hash only (a short text): keep the bytes
+             * from now on. The first text may have been another one with
+             * the same hash, but it had no record (mv_fmemo_put refuses a
+             * text whose bytes were not kept), so nothing of it is
+             * replayed for this one. */
             uint32_t id = t->slots[k] - 1;
             uint64_t gen = m->gen;
             if (!pool_room(m, len))
@@ -197,22 +179,32 @@ uint32_t mv_fmemo_text(mv_fmemo *m, const char *text, size_t len, bool *repeat) 
     }
     if (t->n >= MV_FMEMO_MAX_ENTRIES || m->recs.n >= MV_FMEMO_MAX_ENTRIES)
         clear(m);
+    /* A text long enough to get records at first sight keeps its bytes
+     * now, so a later text with the same hash is told apart by them; a
+     * shorter one costs a hash and no copy until it is seen again. */
+    bool keep = len >= MV_FMEMO_KEEP_FIRST;
+    if (keep && !pool_room(m, len))
+        return MV_FMEMO_NONE;
     if (!table_room(m, t, sizeof(fm_text))) {
         m->off = true;
         return MV_FMEMO_NONE;
     }
-    /* First sight: only the hash, so a text seen once costs no copy. */
     fm_text *e = (fm_text *)t->ents + t->n;
     e->hash = h;
     e->off = MV_FMEMO_NONE;
     e->len = (uint32_t)len;
+    if (keep) {
+        e->off = (uint32_t)m->pool_len;
+        memcpy(m->pool + m->pool_len, text, len);
+        m->pool_len += len;
+    }
     table_link(t, h);
     return (uint32_t)(t->n - 1);
 }
 
 static uint64_t rec_hash(uint32_t text, uint32_t tag, const void *salt, size_t salt_len) {
     uint64_t h = ((uint64_t)text << 32 | tag) * 0x9E3779B97F4A7C15u;
-    return hash_bytes(h ^ (h >> 31), salt, salt_len);
+    return mv_hash_bytes(h ^ (h >> 31) ^ (uint64_t)salt_len * 0x9E3779B97F4A7C15u, salt, salt_len);
 }
 
 const void *mv_fmemo_get(const mv_fmemo *m, uint32_t text, uint32_t tag, const void *salt,
@@ -235,8 +227,12 @@ const void *mv_fmemo_get(const mv_fmemo *m, uint32_t text, uint32_t tag, const v
 
 void mv_fmemo_put(mv_fmemo *m, uint64_t gen, uint32_t text, uint32_t tag, const void *salt,
                   size_t salt_len, const void *rec, size_t len) {
-    if (m == NULL || m->off || gen != m->gen || text == MV_FMEMO_NONE ||
+    if (m == NULL || m->off || gen != m->gen || text >= m->texts.n ||
         salt_len + len > MV_FMEMO_MAX_POOL / 8)
+        return;
+    /* Only a text whose bytes are kept may have records: a text known by
+     * its hash alone could be any text with that hash. */
+    if (((const fm_text *)m->texts.ents)[text].off == MV_FMEMO_NONE)
         return;
     if (m->recs.n >= MV_FMEMO_MAX_ENTRIES || m->pool_len + salt_len + len > MV_FMEMO_MAX_POOL) {
         clear(m); /* the text id is gone with it: keep the next ones */

@@ -24,6 +24,15 @@
 #define MV_FMEMO_MAX_POOL ((size_t)16 << 20)
 #define MV_FMEMO_MAX_ENTRIES ((size_t)1 << 17)
 #define MV_FMEMO_NONE UINT32_MAX
+/* Texts at least this long keep their bytes from their first sight and may
+ * get records then; shorter ones only from their second sight. */
+#define MV_FMEMO_KEEP_FIRST ((size_t)48)
+
+/* The state the text hash (hash.h: mv_hash_bytes) starts from for a text
+ * of `len` bytes; exposed for the tests that build colliding texts. */
+static inline uint64_t mv_fmemo_hash_start(size_t len) {
+    return 0x243F6A8885A308D3u ^ (uint64_t)len * 0x9E3779B97F4A7C15u;
+}
 
 typedef struct mv_fmemo mv_fmemo;
 
@@ -36,11 +45,12 @@ void mv_fmemo_free(mv_fmemo *m);
 uint64_t mv_fmemo_generation(const mv_fmemo *m);
 
 /* The id of text[0, len) in the current generation; MV_FMEMO_NONE when
- * the text is too long or the memo is off. A text is first remembered by
- * its hash alone; *repeat is true from its second sight on (its bytes are
- * then kept and compared), and only then may records be kept for it, so
- * a text seen once costs a hash and no copy. May empty the memo (a new
- * generation) to make room. */
+ * the text is too long or the memo is off. Two texts get the same id only
+ * when their bytes are equal. A text shorter than MV_FMEMO_KEEP_FIRST is
+ * first remembered by its hash alone, so a short text seen once costs a
+ * hash and no copy; records are kept only for texts whose bytes are kept.
+ * *repeat is true from a text's second sight on. May empty the memo (a
+ * new generation) to make room. */
 uint32_t mv_fmemo_text(mv_fmemo *m, const char *text, size_t len, bool *repeat);
 
 /* The record kept for (text id, tag, salt), or NULL; *len its size. The

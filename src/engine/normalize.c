@@ -24,6 +24,7 @@
  */
 #include "mcpvet/normalize.h"
 
+#include "hash.h"
 #include "normalize_chars.h"
 #include "precomp.h"
 
@@ -1929,19 +1930,7 @@ static void memo_free(mv_normalizer *n) {
 }
 
 static uint64_t memo_hash(const char *s, size_t len, unsigned flags) {
-    uint64_t h = 0x9E3779B97F4A7C15u ^ ((uint64_t)len << 8) ^ flags;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        h = (h ^ load64(s + i)) * 0xFF51AFD7ED558CCDu;
-        h ^= h >> 32;
-    }
-    if (i < len) {
-        uint64_t t = 0;
-        memcpy(&t, s + i, len - i);
-        h = (h ^ t) * 0xC4CEB9FE1A85EC53u;
-    }
-    h ^= h >> 29;
-    return h;
+    return mv_hash_bytes(0x9E3779B97F4A7C15u ^ ((uint64_t)len << 8) ^ flags, s, len);
 }
 
 static const memo_ent *memo_find(const memo *m, const char *raw, size_t len, unsigned flags,

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "hash.h"
 #include "memo.h"
 #include "mcpvet/buf.h"
 #include "mcpvet/engine.h"
@@ -285,11 +286,131 @@ static void test_store(void **state) {
     mv_fmemo_free(NULL);
 }
 
+/* Build `b`, a text of a's length that differs from `a` in its first 16
+ * bytes and has the same memo hash: block 0 is `first` (8 bytes), and
+ * block 1 is chosen so both hash states agree after it. With `printable`,
+ * letters in the first `vary` bytes of block 0 are tried until block 1
+ * comes out as printable ASCII (about one try in 3,000; the low bytes must
+ * vary, as the multiply carries only upwards); false when none did. */
+static bool make_collision(const char *a, size_t len, const char *first, size_t vary,
+                           bool printable, char *b) {
+    uint64_t a0, a1, b0, b1;
+    memcpy(&a0, a, 8);
+    memcpy(&a1, a + 8, 8);
+    uint64_t sa = mv_hash_step(mv_fmemo_hash_start(len), a0);
+    memcpy(b, a, len);
+    memcpy(b, first, 8);
+    for (uint32_t n = 0; n < 4000000; n++) {
+        for (size_t i = 0, v = n; i < vary; i++, v /= 26)
+            b[i] = (char)('a' + v % 26);
+        memcpy(&b0, b, 8);
+        b1 = sa ^ a1 ^ mv_hash_step(mv_fmemo_hash_start(len), b0);
+        memcpy(b + 8, &b1, 8);
+        bool ok = true;
+        for (size_t i = 8; i < 16 && printable; i++)
+            ok = ok && b[i] >= 0x20 && b[i] < 0x7F;
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
+/* Two different texts with the same hash never share a record: the
+ * hash is public, so a hostile server can build such a pair. */
+static void test_store_collisions(void **state) {
+    (void)state;
+    static const char a[] = "An honest field of sixty-four bytes, long enough to be kept....";
+    const size_t len = sizeof(a) - 1;
+    char b[sizeof(a)];
+    assert_true(make_collision(a, len, "EVIL-TXT", 0, false, b));
+    assert_memory_not_equal(a, b, len);
+    assert_int_equal(mv_hash_bytes(mv_fmemo_hash_start(len), a, len),
+                     mv_hash_bytes(mv_fmemo_hash_start(len), b, len));
+    mv_fmemo *m = mv_fmemo_new(mv_allocator_default());
+    assert_non_null(m);
+    bool rep = true;
+    size_t rl = 0;
+    /* a long text gets a record at first sight; its twin gets another id */
+    uint32_t ia = mv_fmemo_text(m, a, len, &rep);
+    assert_false(rep);
+    mv_fmemo_put(m, mv_fmemo_generation(m), ia, 3, NULL, 0, "clean", 5);
+    assert_non_null(mv_fmemo_get(m, ia, 3, NULL, 0, &rl));
+    uint32_t ib = mv_fmemo_text(m, b, len, &rep);
+    assert_false(rep);
+    assert_int_not_equal(ia, ib);
+    assert_null(mv_fmemo_get(m, ib, 3, NULL, 0, &rl));
+    assert_int_equal(mv_fmemo_text(m, a, len, &rep), ia);
+    assert_true(rep);
+    assert_int_equal(mv_fmemo_text(m, b, len, &rep), ib);
+    assert_true(rep);
+    /* a short text known by its hash alone gets no record, so a twin
+     * that takes over its id finds nothing of it */
+    static const char sa[] = "short text, 32 bytes long.......";
+    const size_t sl = sizeof(sa) - 1;
+    char sb[sizeof(sa)];
+    assert_true(make_collision(sa, sl, "other-tx", 0, false, sb));
+    uint32_t is = mv_fmemo_text(m, sa, sl, &rep);
+    assert_false(rep);
+    mv_fmemo_put(m, mv_fmemo_generation(m), is, 3, NULL, 0, "clean", 5);
+    assert_null(mv_fmemo_get(m, is, 3, NULL, 0, &rl));
+    uint32_t it = mv_fmemo_text(m, sb, sl, &rep);
+    assert_null(mv_fmemo_get(m, it, 3, NULL, 0, &rl));
+    mv_fmemo_put(m, mv_fmemo_generation(m), it, 3, NULL, 0, "attack", 6);
+    /* the first text, seen again, is told apart by the kept bytes */
+    uint32_t again = mv_fmemo_text(m, sa, sl, &rep);
+    assert_int_not_equal(again, it);
+    assert_null(mv_fmemo_get(m, again, 3, NULL, 0, &rl));
+    mv_fmemo_free(m);
+}
+
+/* End to end: an honest description (with a dash, so the hidden-character
+ * check looks at it and keeps a record), then a field built to collide
+ * with it that carries a zero-width space. The second must be scanned,
+ * not replayed: the reports with and without the memo are the same (the
+ * test check's "the" at offset 8 is the first field's alone) and flag
+ * it. */
+static void test_collision_is_scanned(void **state) {
+    (void)state;
+    static const char a[] = "Returns the current weather for a city \xE2\x80\x94 with the "
+                            "temperature in degrees and the wind speed.";
+    const size_t len = sizeof(a) - 1;
+    char b[sizeof(a)];
+    /* block 0: five letters tried in turn, then a zero-width space */
+    assert_true(make_collision(a, len, "aaaaa\xE2\x80\x8B", 5, true, b));
+    b[len] = '\0';
+    mv_buf doc, ref, got;
+    mv_buf_init(&doc, NULL);
+    mv_buf_init(&ref, NULL);
+    mv_buf_init(&got, NULL);
+    assert_int_equal(mv_buf_puts(&doc, "{\"servers\":[{\"name\":\"weather\",\"tools\":["
+                                       "{\"name\":\"forecast\",\"description\":"),
+                     0);
+    put_json_string(&doc, a);
+    assert_int_equal(mv_buf_puts(&doc, ",\"inputSchema\":{\"type\":\"object\"}},"
+                                       "{\"name\":\"forecast_hourly\",\"description\":"),
+                     0);
+    put_json_string(&doc, b);
+    assert_int_equal(mv_buf_puts(&doc, ",\"inputSchema\":{\"type\":\"object\"}}]}]}"), 0);
+    assert_int_equal(mv_buf_putc(&doc, '\0'), 0);
+    doc.len--;
+    scan_doc(&doc, false, 1, 0, &the_check, &ref);
+    assert_int_equal(mv_buf_putc(&ref, '\0'), 0);
+    assert_non_null(strstr(ref.data, "unicode.hidden"));
+    scan_doc(&doc, true, 1, 0, &the_check, &got);
+    assert_int_equal(mv_buf_putc(&got, '\0'), 0);
+    assert_same(&ref, &got);
+    mv_buf_release(&doc);
+    mv_buf_release(&ref);
+    mv_buf_release(&got);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builtins_identical),
         cmocka_unit_test(test_replays_and_refusals),
         cmocka_unit_test(test_store),
+        cmocka_unit_test(test_store_collisions),
+        cmocka_unit_test(test_collision_is_scanned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

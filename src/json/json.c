@@ -1255,6 +1255,7 @@ typedef struct split_commas {
     size_t *at;
     size_t n, cap, max;
     bool ok;
+    bool *nomem; /* set when growing failed: the plan then fails too */
 } split_commas;
 /* Also when a run's bytes are many items: one comma per 256 bytes of the
  * document at most, else the array is walked again (bounded memory). */
@@ -1268,8 +1269,12 @@ static bool commas_push(split_commas *c, size_t at) {
         if (c->n == cap)
             return false;
         size_t *g = mv_realloc(c->alloc, c->at, c->cap * sizeof(*g), cap * sizeof(*g));
-        if (g == NULL)
+        if (g == NULL) {
+            /* Reported, not walked around: a plan either holds or fails
+             * with MV_ENOMEM, so no allocation failure goes unseen. */
+            *c->nomem = true;
             return false;
+        }
         c->at = g;
         c->cap = cap;
     }
@@ -1313,16 +1318,18 @@ static const unsigned char *split_array(const unsigned char *d, const unsigned c
 
 /* Where to cut: the largest array that is the document or a member of the
  * top-level object, and the commas that split its items into `pieces`
- * runs of about equal size. Returns the number of runs (0: do not split).
- * The array's commas are kept as it is skipped, so it is walked once. */
+ * runs of about equal size. Returns the number of runs (0: do not split;
+ * *nomem also set when memory ran out). The array's commas are kept as it
+ * is skipped, so it is walked once. */
 static size_t split_plan(const unsigned char *d, size_t len, size_t pieces, size_t *member,
                          size_t *arr_begin, size_t *arr_end, size_t *cuts, size_t *depth,
-                         const mv_allocator *alloc) {
+                         const mv_allocator *alloc, bool *nomem) {
     const unsigned char *end = d + len, *p = split_ws(d, end);
     const unsigned char *best = NULL, *best_end = NULL;
     size_t best_member = 0, n = 0;
+    *nomem = false;
     /* The commas of the array being skipped and of the best one so far. */
-    split_commas cur = {alloc, NULL, 0, 0, len / SPLIT_COMMAS_PER + 1024, false};
+    split_commas cur = {alloc, NULL, 0, 0, len / SPLIT_COMMAS_PER + 1024, false, nomem};
     split_commas kept = cur;
     if (p >= end)
         goto done;
@@ -1404,7 +1411,7 @@ static size_t split_plan(const unsigned char *d, size_t len, size_t pieces, size
 done:
     mv_free(alloc, cur.at, cur.cap * sizeof(*cur.at));
     mv_free(alloc, kept.at, kept.cap * sizeof(*kept.at));
-    return n;
+    return *nomem ? 0 : n;
 }
 
 /* The split parse proper; MV_EPARSE or MV_ENOMEM (any failure) sends the
@@ -1414,10 +1421,11 @@ static int split_parse(const mv_jv **out, mv_arena *arena, mv_arena *const *more
     size_t cuts[SPLIT_MAX_PIECES], member = 0, ab = 0, ae = 0, depth = 0;
     size_t want = n_more + 1 > SPLIT_MAX_PIECES ? SPLIT_MAX_PIECES : n_more + 1;
     const unsigned char *d = (const unsigned char *)data;
-    size_t n = split_plan(d, len, want, &member, &ab, &ae, cuts, &depth, alloc);
+    bool nomem = false;
+    size_t n = split_plan(d, len, want, &member, &ab, &ae, cuts, &depth, alloc, &nomem);
     split_piece *ks = NULL;
     char *outer = NULL;
-    int rc = MV_EPARSE;
+    int rc = nomem ? MV_ENOMEM : MV_EPARSE;
     if (n < 2)
         goto done;
     ks = mv_calloc(alloc, n, sizeof(*ks));
@@ -1500,11 +1508,12 @@ int mv_json_chunks_plan(mv_json_chunks *out, const mv_allocator *alloc, const ch
     if (cuts == NULL)
         return MV_ENOMEM;
     size_t member = 0, ab = 0, ae = 0, depth = 0;
-    size_t n =
-        split_plan((const unsigned char *)data, len, pieces, &member, &ab, &ae, cuts, &depth, alloc);
+    bool nomem = false;
+    size_t n = split_plan((const unsigned char *)data, len, pieces, &member, &ab, &ae, cuts, &depth,
+                          alloc, &nomem);
     if (n < 2) {
         mv_free(alloc, cuts, pieces * sizeof(*cuts));
-        return MV_EPARSE;
+        return nomem ? MV_ENOMEM : MV_EPARSE;
     }
     out->member = member;
     out->depth = depth;

@@ -279,6 +279,10 @@ static void test_scale_with_planted_squats(void **state) {
 /* A registry with look-alikes at one and two edits among many plain
  * names, its typosquat index built beside the rest of prepare
  * (mv_registry_set_jobs 2) and on one thread: every finding the same. */
+/* 320 tools: eight distinctive originals on server0, and on each other
+ * server either a near copy of every original's name (one deletion, one
+ * transposition or two deletions) with its description, or plain
+ * unrelated names. */
 static void fill_lookalikes(fixture *f) {
     static const char *const words[] = {"send_email",    "create_issue", "list_files",
                                         "read_document", "search_repos", "delete_branch",
@@ -290,19 +294,21 @@ static void fill_lookalikes(fixture *f) {
             const char *base = words[w];
             size_t n = strlen(base);
             memcpy(name, base, n + 1);
-            if (s % 5 == 1 && n > 6) { /* one deletion */
+            if (s == 0) {
+                /* the originals */
+            } else if (s % 4 == 1) { /* one deletion */
                 memmove(name + 3, name + 4, n - 3);
-            } else if (s % 5 == 2 && n > 6) { /* one transposition */
+            } else if (s % 4 == 2) { /* one transposition */
                 char t = name[2];
                 name[2] = name[3];
                 name[3] = t;
-            } else if (s % 5 == 3) { /* two deletions */
+            } else if (s % 4 == 3) { /* two deletions */
                 memmove(name + 2, name + 3, n - 2);
                 memmove(name + 5, name + 6, strlen(name) - 5);
-            } else if (s % 5 == 4) { /* a plain, unrelated name */
+            } else { /* a plain, unrelated name */
                 snprintf(name, sizeof name, "%s_%u_%u", base, s, w);
             }
-            snprintf(desc, sizeof desc, "Does %s for server %u.", base, s);
+            snprintf(desc, sizeof desc, "Does %s for the team, with the usual options.", base);
             add(f, server, name, desc);
         }
     }
@@ -335,7 +341,7 @@ static void test_prepare_on_two_threads_same(void **state) {
         typos += detail_has(&one, t, "edit");
     }
     /* The look-alikes were found (by both). */
-    assert_true(typos >= 40);
+    assert_true(typos >= 200);
     scan_fixture_free(&one);
     scan_fixture_free(&two);
 }

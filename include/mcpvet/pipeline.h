@@ -126,6 +126,11 @@ int mv_pipeline_scan_stream(mv_pipeline *p, unsigned jobs, const mv_report_optio
  * Returns what mv_report_render_to does. */
 int mv_pipeline_render_to(const mv_pipeline *p, mv_report_write_fn write, void *arg,
                           const mv_report_options *ropts, mv_error *err);
+/* The same, when `write` writes straight (unbuffered) to file descriptor
+ * `fd`: a streamed report's spill is then copied to `fd` in the kernel
+ * (mv_report_stream_sink_fd). Same bytes; -1 is mv_pipeline_render_to. */
+int mv_pipeline_render_to_fd(const mv_pipeline *p, int fd, mv_report_write_fn write, void *arg,
+                             const mv_report_options *ropts, mv_error *err);
 
 /* After scan: the finished scan and the engine (owned by the pipeline). */
 const mv_scan *mv_pipeline_result(const mv_pipeline *p);

@@ -29,6 +29,12 @@ int mv_registry_add(mv_registry *r, const mv_tool *tool);
 int mv_registry_freeze(mv_registry *r);
 bool mv_registry_frozen(const mv_registry *r);
 
+/* Threads a scan's preparation of this registry (the checks' prepare) may
+ * use: 1 by default, as a scan with --jobs 1 stays on one thread. What
+ * prepare builds is the same for any value. */
+void mv_registry_set_jobs(mv_registry *r, unsigned jobs);
+unsigned mv_registry_jobs(const mv_registry *r);
+
 /* Tools in insertion order; index is the tool id used everywhere else. */
 size_t mv_registry_count(const mv_registry *r);
 const mv_tool *mv_registry_tool(const mv_registry *r, size_t index);

@@ -167,6 +167,15 @@ int mv_report_stream_add(mv_report_stream *st, const mv_scan *s, size_t begin, s
 int mv_report_stream_finish(mv_report_stream *st, const mv_scan *s, mv_report_write_fn write,
                             void *arg, mv_error *err);
 void mv_report_stream_free(mv_report_stream *st);
+/*
+ * Tell the stream that the `write` given to finish writes straight
+ * (unbuffered) to file descriptor `fd` (-1: not so, the default). A spill
+ * kept in a temporary file is then copied to `fd` in the kernel
+ * (copy_file_range, else sendfile) instead of being read back and written
+ * through `write`; the bytes are the same. What `write` gets before the
+ * spill is always flushed to it first.
+ */
+void mv_report_stream_sink_fd(mv_report_stream *st, int fd);
 
 /*
  * Exit code of a finished scan: MV_EXIT_FINDINGS when any finding's verdict

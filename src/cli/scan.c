@@ -11,6 +11,7 @@
  * config could not be read whole).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,17 +98,26 @@ void mv_cli_scan_usage(FILE *f) {
           f);
 }
 
-/* Report sink: the stdio stream of --output (or stdout). */
+/* Report sink: the file descriptor of --output (or standard output),
+ * written unbuffered (the report arrives in large pieces), so a streamed
+ * report's spill can be copied to it in the kernel. */
 typedef struct report_file {
-    FILE *f;
+    int fd;
     int err; /* errno of the first failed write */
 } report_file;
 
 static int write_report(void *arg, const char *data, size_t len) {
     report_file *rf = arg;
-    if (fwrite(data, 1, len, rf->f) != len) {
-        rf->err = errno;
-        return -1;
+    while (len > 0) {
+        ssize_t n = write(rf->fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            rf->err = n < 0 ? errno : EIO;
+            return -1;
+        }
+        data += n;
+        len -= (size_t)n;
     }
     return 0;
 }
@@ -121,15 +131,20 @@ static int write_report_file(const char *path, const mv_pipeline *pipe,
                              const mv_report_options *ropts) {
     bool to_stdout = path == NULL || strcmp(path, "-") == 0;
     const char *name = to_stdout ? "<stdout>" : path;
-    report_file rf = {to_stdout ? stdout : fopen(path, "wb"), 0};
+    /* Anything stdio still holds for stdout goes before the report. */
+    if (to_stdout)
+        fflush(stdout);
+    report_file rf = {to_stdout ? STDOUT_FILENO
+                                : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666),
+                      0};
     mv_error err;
     int rc = -1;
     mv_error_clear(&err);
-    if (rf.f == NULL) {
+    if (rf.fd < 0) {
         mv_cli_error("%s: cannot open for writing: %s", path, strerror(errno));
         goto done;
     }
-    int r = mv_pipeline_render_to(pipe, write_report, &rf, ropts, &err);
+    int r = mv_pipeline_render_to_fd(pipe, rf.fd, write_report, &rf, ropts, &err);
     if (r == MV_EIO && rf.err != 0) {
         mv_cli_error("%s: write failed: %s", name, strerror(rf.err));
         goto done;
@@ -138,13 +153,9 @@ static int write_report_file(const char *path, const mv_pipeline *pipe,
         mv_cli_error("scan: %s", err.message[0] ? err.message : "cannot render the report");
         goto done;
     }
-    if (fflush(rf.f) != 0) {
-        mv_cli_error("%s: write failed: %s", name, strerror(errno));
-        goto done;
-    }
     rc = 0;
 done:
-    if (rf.f != NULL && !to_stdout && fclose(rf.f) != 0 && rc == 0) {
+    if (rf.fd >= 0 && !to_stdout && close(rf.fd) != 0 && rc == 0) {
         mv_cli_error("%s: write failed: %s", path, strerror(errno));
         rc = -1;
     }

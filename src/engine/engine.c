@@ -942,10 +942,20 @@ static void *worker_main(void *arg) {
     worker *w = pair[1];
     size_t n = s->range_end;
     for (;;) {
-        size_t begin = atomic_fetch_add(&s->next_tool, WORK_CHUNK);
+        /* Near a window's end the chunks shrink (to a share of what is
+         * left per worker), so the workers reach the join together rather
+         * than one waiting for the other's last full chunk. Which worker
+         * scans a tool never changes its finding. */
+        size_t step = WORK_CHUNK;
+        if (s->n_workers > 1) {
+            size_t at = atomic_load(&s->next_tool);
+            size_t share = at < n ? (n - at) / (2 * s->n_workers) : 0;
+            step = share < 1 ? 1 : share < WORK_CHUNK ? share : WORK_CHUNK;
+        }
+        size_t begin = atomic_fetch_add(&s->next_tool, step);
         if (begin >= n || w->rc != MV_OK)
             break;
-        size_t end = begin + WORK_CHUNK < n ? begin + WORK_CHUNK : n;
+        size_t end = begin + step < n ? begin + step : n;
         for (size_t i = begin; i < end && w->rc == MV_OK; i++) {
             int rc = scan_tool(s, w, (uint32_t)i);
             if (rc != MV_OK)

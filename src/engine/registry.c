@@ -23,6 +23,7 @@ struct mv_registry {
     const mv_tool **tools;
     size_t n_tools, cap_tools;
     bool frozen;
+    unsigned jobs; /* threads prepare may use (0 = 1) */
     intern_table names;
     intern_table servers;
     uint32_t *tool_server; /* server id per tool */
@@ -185,6 +186,15 @@ done:
 
 bool mv_registry_frozen(const mv_registry *r) {
     return r != NULL && r->frozen;
+}
+
+void mv_registry_set_jobs(mv_registry *r, unsigned jobs) {
+    if (r != NULL)
+        r->jobs = jobs;
+}
+
+unsigned mv_registry_jobs(const mv_registry *r) {
+    return r != NULL && r->jobs > 1 ? r->jobs : 1;
 }
 
 size_t mv_registry_count(const mv_registry *r) {

@@ -1246,19 +1246,99 @@ static void *split_piece_main(void *arg) {
     return NULL;
 }
 
+/* The commas between the items of one array, in order, as the cut loop
+ * of split_plan meets them (so the cuts can be chosen without walking the
+ * array a second time). `ok` false: not known (too many, no memory, or a
+ * shape the item walk does not follow): split_plan walks the array again. */
+typedef struct split_commas {
+    const mv_allocator *alloc;
+    size_t *at;
+    size_t n, cap, max;
+    bool ok;
+    bool *nomem; /* set when growing failed: the plan then fails too */
+} split_commas;
+/* Also when a run's bytes are many items: one comma per 256 bytes of the
+ * document at most, else the array is walked again (bounded memory). */
+#define SPLIT_COMMAS_PER 256u
+
+static bool commas_push(split_commas *c, size_t at) {
+    if (c->n == c->cap) {
+        size_t cap = c->cap < 256 ? 256 : 2 * c->cap;
+        if (cap > c->max)
+            cap = c->max;
+        if (c->n == cap)
+            return false;
+        size_t *g = mv_realloc(c->alloc, c->at, c->cap * sizeof(*g), cap * sizeof(*g));
+        if (g == NULL) {
+            /* Reported, not walked around: a plan either holds or fails
+             * with MV_ENOMEM, so no allocation failure goes unseen. */
+            *c->nomem = true;
+            return false;
+        }
+        c->at = g;
+        c->cap = cap;
+    }
+    c->at[c->n++] = at;
+    return true;
+}
+
+/* p at the '[' of an array: the byte after it, or NULL as split_value
+ * says. On the way, the commas between its items go into `c` (c->ok when
+ * the walk met exactly what split_plan's cut loop would). */
+static const unsigned char *split_array(const unsigned char *d, const unsigned char *p,
+                                        const unsigned char *end, split_commas *c) {
+    const unsigned char *v = p;
+    c->n = 0;
+    c->ok = c->max > 0;
+    p = split_ws(p + 1, end);
+    bool closed = false;
+    while (c->ok && p < end) {
+        if (*p == ']') {
+            closed = true;
+            break;
+        }
+        p = split_value(p, end);
+        if (p == NULL)
+            break;
+        p = split_ws(p, end);
+        if (p >= end || (*p != ',' && *p != ']'))
+            break;
+        if (*p == ',') {
+            if (!commas_push(c, (size_t)(p - d)))
+                break;
+            p = split_ws(p + 1, end);
+        }
+    }
+    if (closed)
+        return p + 1;
+    /* Anything else: the array as a whole, its cuts found again later. */
+    c->ok = false;
+    return split_value(v, end);
+}
+
 /* Where to cut: the largest array that is the document or a member of the
  * top-level object, and the commas that split its items into `pieces`
- * runs of about equal size. Returns the number of runs (0: do not split). */
+ * runs of about equal size. Returns the number of runs (0: do not split;
+ * *nomem also set when memory ran out). The array's commas are kept as it
+ * is skipped, so it is walked once. */
 static size_t split_plan(const unsigned char *d, size_t len, size_t pieces, size_t *member,
-                         size_t *arr_begin, size_t *arr_end, size_t *cuts, size_t *depth) {
+                         size_t *arr_begin, size_t *arr_end, size_t *cuts, size_t *depth,
+                         const mv_allocator *alloc, bool *nomem) {
     const unsigned char *end = d + len, *p = split_ws(d, end);
     const unsigned char *best = NULL, *best_end = NULL;
-    size_t best_member = 0;
+    size_t best_member = 0, n = 0;
+    *nomem = false;
+    /* The commas of the array being skipped and of the best one so far. */
+    split_commas cur = {alloc, NULL, 0, 0, len / SPLIT_COMMAS_PER + 1024, false, nomem};
+    split_commas kept = cur;
     if (p >= end)
-        return 0;
+        goto done;
     if (*p == '[') {
         best = p;
-        best_end = split_value(p, end);
+        best_end = split_array(d, p, end, &cur);
+        split_commas t = kept;
+        kept = cur;
+        cur = t;
         *depth = 1;
     } else if (*p == '{') {
         size_t m = 0;
@@ -1266,19 +1346,22 @@ static size_t split_plan(const unsigned char *d, size_t len, size_t pieces, size
         while (p < end && *p == '"') {
             p = split_string(p, end);
             if (p == NULL)
-                return 0;
+                goto done;
             p = split_ws(p, end);
             if (p >= end || *p != ':')
-                return 0;
+                goto done;
             p = split_ws(p + 1, end);
             const unsigned char *v = p;
-            p = split_value(p, end);
+            p = *v == '[' ? split_array(d, v, end, &cur) : split_value(p, end);
             if (p == NULL)
-                return 0;
+                goto done;
             if (*v == '[' && (best == NULL || p - v > best_end - best)) {
                 best = v;
                 best_end = p;
                 best_member = m;
+                split_commas t = kept;
+                kept = cur;
+                cur = t;
             }
             m++;
             p = split_ws(p, end);
@@ -1290,29 +1373,45 @@ static size_t split_plan(const unsigned char *d, size_t len, size_t pieces, size
         *depth = 2;
     }
     if (best == NULL || best_end == NULL || (size_t)(best_end - best) < SPLIT_MIN_BYTES)
-        return 0;
+        goto done;
     /* Commas between items, taken when a run has its share of bytes. */
-    size_t share = (size_t)(best_end - best) / pieces, n = 1;
+    size_t share = (size_t)(best_end - best) / pieces;
     const unsigned char *run_start = best + 1;
-    p = split_ws(best + 1, best_end);
-    while (p < best_end - 1 && n < pieces) {
-        p = split_value(p, best_end);
-        if (p == NULL)
-            return 0;
-        p = split_ws(p, best_end);
-        if (p >= best_end || *p != ',')
-            break;
-        if ((size_t)(p - run_start) >= share) {
-            cuts[n - 1] = (size_t)(p - d);
-            run_start = p + 1;
-            n++;
+    n = 1;
+    if (kept.ok) {
+        for (size_t k = 0; k < kept.n && n < pieces; k++) {
+            if (kept.at[k] - (size_t)(run_start - d) >= share) {
+                cuts[n - 1] = kept.at[k];
+                run_start = d + kept.at[k] + 1;
+                n++;
+            }
         }
-        p = split_ws(p + 1, best_end);
+    } else {
+        p = split_ws(best + 1, best_end);
+        while (p < best_end - 1 && n < pieces) {
+            p = split_value(p, best_end);
+            if (p == NULL) {
+                n = 0;
+                goto done;
+            }
+            p = split_ws(p, best_end);
+            if (p >= best_end || *p != ',')
+                break;
+            if ((size_t)(p - run_start) >= share) {
+                cuts[n - 1] = (size_t)(p - d);
+                run_start = p + 1;
+                n++;
+            }
+            p = split_ws(p + 1, best_end);
+        }
     }
     *member = best_member;
     *arr_begin = (size_t)(best - d);
     *arr_end = (size_t)(best_end - d);
-    return n;
+done:
+    mv_free(alloc, cur.at, cur.cap * sizeof(*cur.at));
+    mv_free(alloc, kept.at, kept.cap * sizeof(*kept.at));
+    return *nomem ? 0 : n;
 }
 
 /* The split parse proper; MV_EPARSE or MV_ENOMEM (any failure) sends the
@@ -1322,10 +1421,11 @@ static int split_parse(const mv_jv **out, mv_arena *arena, mv_arena *const *more
     size_t cuts[SPLIT_MAX_PIECES], member = 0, ab = 0, ae = 0, depth = 0;
     size_t want = n_more + 1 > SPLIT_MAX_PIECES ? SPLIT_MAX_PIECES : n_more + 1;
     const unsigned char *d = (const unsigned char *)data;
-    size_t n = split_plan(d, len, want, &member, &ab, &ae, cuts, &depth);
+    bool nomem = false;
+    size_t n = split_plan(d, len, want, &member, &ab, &ae, cuts, &depth, alloc, &nomem);
     split_piece *ks = NULL;
     char *outer = NULL;
-    int rc = MV_EPARSE;
+    int rc = nomem ? MV_ENOMEM : MV_EPARSE;
     if (n < 2)
         goto done;
     ks = mv_calloc(alloc, n, sizeof(*ks));
@@ -1408,11 +1508,12 @@ int mv_json_chunks_plan(mv_json_chunks *out, const mv_allocator *alloc, const ch
     if (cuts == NULL)
         return MV_ENOMEM;
     size_t member = 0, ab = 0, ae = 0, depth = 0;
-    size_t n =
-        split_plan((const unsigned char *)data, len, pieces, &member, &ab, &ae, cuts, &depth);
+    bool nomem = false;
+    size_t n = split_plan((const unsigned char *)data, len, pieces, &member, &ab, &ae, cuts, &depth,
+                          alloc, &nomem);
     if (n < 2) {
         mv_free(alloc, cuts, pieces * sizeof(*cuts));
-        return MV_EPARSE;
+        return nomem ? MV_ENOMEM : MV_EPARSE;
     }
     out->member = member;
     out->depth = depth;

@@ -247,11 +247,12 @@ static const char *tool_source(const mv_pipeline *p, const pl_set *s, size_t too
 }
 
 /* Every collected tool into one frozen registry, with its source. */
-static int build_registry(mv_pipeline *p, mv_error *err) {
+static int build_registry(mv_pipeline *p, unsigned jobs, mv_error *err) {
     int rc = MV_ENOMEM;
     if (p->scan != NULL || p->registry != NULL)
         return mv_error_set(err, MV_EINVAL, "the pipeline has already scanned");
     p->registry = mv_registry_new(p->a);
+    mv_registry_set_jobs(p->registry, jobs);
     p->tool_sources = pl_alloc(p->a, (p->n_tools + 1) * sizeof *p->tool_sources);
     if (p->registry == NULL || p->tool_sources == NULL)
         goto oom;
@@ -288,7 +289,7 @@ static bool any_slim(const mv_pipeline *p) {
 int mv_pipeline_scan(mv_pipeline *p, unsigned jobs, mv_error *err) {
     if (any_slim(p))
         return mv_error_set(err, MV_EINVAL, "slim tool sets need mv_pipeline_scan_stream");
-    int rc = build_registry(p, err);
+    int rc = build_registry(p, jobs, err);
     if (rc != MV_OK)
         return rc;
     if ((rc = mv_scan_new(&p->scan, p->engine, p->registry, err)) != MV_OK ||
@@ -303,7 +304,7 @@ done:
 
 int mv_pipeline_scan_stream(mv_pipeline *p, unsigned jobs, const mv_report_options *ropts,
                             mv_error *err) {
-    int rc = build_registry(p, err);
+    int rc = build_registry(p, jobs, err);
     if (rc != MV_OK)
         return rc;
     mv_report_options o = *ropts;
@@ -351,15 +352,22 @@ done:
     return rc;
 }
 
-int mv_pipeline_render_to(const mv_pipeline *p, mv_report_write_fn write, void *arg,
-                          const mv_report_options *ropts, mv_error *err) {
+int mv_pipeline_render_to_fd(const mv_pipeline *p, int fd, mv_report_write_fn write, void *arg,
+                             const mv_report_options *ropts, mv_error *err) {
     if (p->scan == NULL)
         return mv_error_set(err, MV_EINVAL, "the pipeline has not scanned");
     mv_report_options o = *ropts;
     mv_pipeline_report_options(p, &o);
-    if (p->stream != NULL)
+    if (p->stream != NULL) {
+        mv_report_stream_sink_fd(p->stream, fd);
         return mv_report_stream_finish(p->stream, p->scan, write, arg, err);
+    }
     return mv_report_render_to(write, arg, p->scan, &o, err);
+}
+
+int mv_pipeline_render_to(const mv_pipeline *p, mv_report_write_fn write, void *arg,
+                          const mv_report_options *ropts, mv_error *err) {
+    return mv_pipeline_render_to_fd(p, -1, write, arg, ropts, err);
 }
 
 const mv_scan *mv_pipeline_result(const mv_pipeline *p) {

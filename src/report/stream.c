@@ -10,13 +10,17 @@
  * the findings (SARIF's rules and failed-tool counts, text's trailing blank
  * line) is accumulated range by range.
  */
+#define _GNU_SOURCE /* copy_file_range, loff_t on glibc with _POSIX_C_SOURCE */
 #include "report_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A spill stays in memory up to this size, then moves to a temporary file
@@ -59,6 +63,7 @@ struct mv_report_stream {
     bool broken;      /* an add failed: finish refuses */
     pthread_t writer; /* writes the spills' queued bytes (spill.async) */
     bool writer_running;
+    int sink_fd; /* the descriptor finish's sink writes to unbuffered, or -1 */
 };
 
 /* An unlinked temporary file in $TMPDIR (absolute) or /tmp. */
@@ -158,17 +163,150 @@ static int writer_handoff(mv_report_stream *st) {
     return writer_join(st);
 }
 
+/* Copy a spill file's bytes from `at` on to the sink's descriptor in the
+ * kernel: copy_file_range (page cache to page cache), else sendfile (a pipe
+ * or another file system). Returns the offset reached: the rest, if any, is
+ * read back and written through the sink as before (an error there, such
+ * as a full disk, is the sink's to report). */
+static off_t spill_kernel_copy(int in, int out, off_t at, off_t size) {
+    bool cfr = true;
+    while (at < size) {
+        size_t want = (size_t)(size - at);
+        ssize_t got = -1;
+        if (cfr) {
+            loff_t off = at;
+            got = copy_file_range(in, &off, out, NULL, want, 0);
+            if (got < 0 && errno != EINTR) {
+                cfr = false;
+                continue;
+            }
+        } else {
+            off_t off = at;
+            got = sendfile(out, in, &off, want);
+            if (got < 0 && errno != EINTR)
+                break;
+        }
+        if (got == 0)
+            break; /* the file is shorter than it was: read back below */
+        if (got > 0)
+            at += got;
+    }
+    return at;
+}
+
+/* Copy [at, end) of file `in` to `out` at `out_at` (explicit offsets, so
+ * two of these can run at once): copy_file_range, else pread and pwrite.
+ * Returns true when every byte was copied. */
+static bool copy_at(int in, off_t at, off_t end, int out, off_t out_at) {
+    bool cfr = true;
+    char *chunk = NULL;
+    while (at < end) {
+        size_t want = (size_t)(end - at);
+        ssize_t got;
+        if (cfr) {
+            loff_t i = at, o = out_at;
+            got = copy_file_range(in, &i, out, &o, want, 0);
+            if (got < 0 && errno != EINTR) {
+                cfr = false;
+                continue;
+            }
+        } else {
+            if (chunk == NULL && (chunk = malloc(SPILL_CHUNK)) == NULL)
+                break;
+            got = pread(in, chunk, want < SPILL_CHUNK ? want : SPILL_CHUNK, at);
+            for (ssize_t put = 0; got > 0 && put < got;) {
+                ssize_t w = pwrite(out, chunk + put, (size_t)(got - put), out_at + put);
+                if (w < 0 && errno == EINTR)
+                    continue;
+                if (w <= 0) {
+                    got = -1;
+                    errno = EIO;
+                    break;
+                }
+                put += w;
+            }
+            if (got < 0 && errno != EINTR)
+                break;
+        }
+        if (got == 0)
+            break;
+        if (got > 0) {
+            at += got;
+            out_at += got;
+        }
+    }
+    free(chunk);
+    return at >= end;
+}
+
+typedef struct half_copy {
+    int in, out;
+    off_t at, end, out_at;
+    bool ok;
+} half_copy;
+
+static void *half_copy_main(void *arg) {
+    half_copy *h = arg;
+    h->ok = copy_at(h->in, h->at, h->end, h->out, h->out_at);
+    return NULL;
+}
+
+/* With more than one job and a sink that is a regular file: the spill's
+ * two halves copied to their places in it at once, the second on a thread
+ * of its own (the scan is over; the other core is idle). Returns true when
+ * every byte is there and the sink's offset is past them; false leaves the
+ * offset where it was (the caller then copies as usual, overwriting). */
+static bool spill_copy_split(int in, int out, off_t size) {
+    struct stat os;
+    off_t base = lseek(out, 0, SEEK_CUR);
+    if (base < 0 || size < 2 * (off_t)SPILL_CHUNK || fstat(out, &os) != 0 ||
+        !S_ISREG(os.st_mode) || (fcntl(out, F_GETFL) & O_APPEND) != 0)
+        return false;
+    off_t half = size / 2;
+    half_copy h = {in, out, half, size, base + half, false};
+    pthread_t t;
+    bool started = pthread_create(&t, NULL, half_copy_main, &h) == 0;
+    bool ok = copy_at(in, 0, half, out, base);
+    if (started)
+        pthread_join(t, NULL);
+    else
+        half_copy_main(&h);
+    if (!ok || !h.ok || lseek(out, base + size, SEEK_SET) != base + size) {
+        (void)lseek(out, base, SEEK_SET);
+        return false;
+    }
+    return true;
+}
+
 /* Hand a spill's bytes to the report, in order. */
-static int spill_copy(mv_report_ctx *ctx, spill *sp) {
+static int spill_copy(mv_report_ctx *ctx, spill *sp, int sink_fd, bool split) {
     if (sp->f == NULL) {
         mv_report_emit(ctx, sp->mem.data, sp->mem.len);
         return MV_OK;
     }
     int rc = MV_OK;
-    char *chunk = malloc(SPILL_CHUNK);
+    off_t at = 0;
+    char *chunk = NULL;
+    if (fflush(sp->f) != 0) {
+        rc = MV_EIO;
+        goto done;
+    }
+    /* What is staged goes out first; then the spill straight from its
+     * file to the sink's, with no copy through this process. */
+    struct stat stt;
+    if (sink_fd >= 0 && fstat(fileno(sp->f), &stt) == 0) {
+        mv_report_flush(ctx, true);
+        if (!ctx->write_failed && split && spill_copy_split(fileno(sp->f), sink_fd, stt.st_size))
+            goto done;
+        if (!ctx->write_failed)
+            at = spill_kernel_copy(fileno(sp->f), sink_fd, 0, stt.st_size);
+        if (at == stt.st_size)
+            goto done;
+    }
+    chunk = malloc(SPILL_CHUNK);
     if (chunk == NULL)
         return MV_ENOMEM;
-    if (fflush(sp->f) != 0 || fseek(sp->f, 0, SEEK_SET) != 0) {
+    if (fseeko(sp->f, at, SEEK_SET) != 0) {
         rc = MV_EIO;
         goto done;
     }
@@ -215,6 +353,7 @@ int mv_report_stream_new(mv_report_stream **out, const mv_report_options *opts, 
     if (st == NULL)
         return mv_error_set(err, MV_ENOMEM, "report: out of memory");
     st->opts = *opts;
+    st->sink_fd = -1;
     for (size_t i = 0; i < MV_TEXT_MAX_PASSES; i++) {
         mv_buf_init(&st->parts[i].mem, NULL);
         mv_buf_init(&st->parts[i].queued, NULL);
@@ -257,6 +396,11 @@ int mv_report_stream_new(mv_report_stream **out, const mv_report_options *opts, 
 void mv_report_stream_spill_limit(mv_report_stream *st, size_t bytes) {
     for (size_t i = 0; st != NULL && i < MV_TEXT_MAX_PASSES; i++)
         st->parts[i].mem_max = bytes;
+}
+
+void mv_report_stream_sink_fd(mv_report_stream *st, int fd) {
+    if (st != NULL)
+        st->sink_fd = fd >= 0 ? fd : -1;
 }
 
 void mv_report_stream_free(mv_report_stream *st) {
@@ -406,7 +550,7 @@ int mv_report_stream_finish(mv_report_stream *st, const mv_scan *s, mv_report_wr
             mv_report_sarif_rules_end(&ctx, &st->rules);
             mv_report_sarif_head(&ctx, &w, &st->rules);
         }
-        if ((rc = spill_copy(&ctx, &st->parts[0])) != MV_OK)
+        if ((rc = spill_copy(&ctx, &st->parts[0], st->sink_fd, st->opts.jobs > 1)) != MV_OK)
             goto render_done;
         /* The array holds what the ranges wrote. */
         w.has_items[w.depth] = st->w.has_items[st->w.depth];
@@ -417,7 +561,7 @@ int mv_report_stream_finish(mv_report_stream *st, const mv_scan *s, mv_report_wr
     default:
         mv_report_text_head(&ctx);
         for (size_t p = 0; p < st->n_parts && rc == MV_OK; p++) {
-            rc = spill_copy(&ctx, &st->parts[p]);
+            rc = spill_copy(&ctx, &st->parts[p], st->sink_fd, st->opts.jobs > 1);
             if (st->pending[p])
                 mv_buf_putc(ctx.out, '\n');
         }

@@ -197,6 +197,14 @@ run scan --tools "$DEMO" --output "$TMP/no/such/dir/report.txt"
 expect_rc "unwritable --output" 2
 expect_err "unwritable --output" "cannot open for writing"
 
+# The report is written to the output's descriptor: a failed write is
+# named with its reason (a full device), exit 2.
+if [ -w /dev/full ]; then
+    run scan --tools "$DEMO" --format json --output /dev/full
+    expect_rc "--output /dev/full" 2
+    expect_err "--output /dev/full" "write failed: No space left on device"
+fi
+
 run scan --tools "$DEMO" --jobs 1 --format json
 cp "$OUT" "$TMP/j1.json"
 run scan --tools "$DEMO" --jobs 2 --format json
@@ -233,6 +241,10 @@ cp "$OUT" "$TMP/big-j1.json"
 for jobs in 2 4; do
     run scan --tools "$TMP/big.json" --jobs $jobs --format json
     if cmp -s "$OUT" "$TMP/big-j1.json"; then ok; else bad "large document: json differs between --jobs 1 and $jobs"; fi
+done
+for jobs in 1 2; do
+    run scan --tools "$TMP/big.json" --jobs $jobs --format json --output "$TMP/big-out.json"
+    if cmp -s "$TMP/big-out.json" "$TMP/big-j1.json"; then ok; else bad "large document: --output differs from stdout with --jobs $jobs"; fi
 done
 for broken in syntax nameless dupkey; do
     run scan --tools "$TMP/big-$broken.json" --jobs 1

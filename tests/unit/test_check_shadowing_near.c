@@ -274,9 +274,82 @@ static void test_scale_with_planted_squats(void **state) {
     scan_fixture_free(&f);
 }
 
+/* ------------------------------------------------- prepare on two threads */
+
+/* A registry with look-alikes at one and two edits among many plain
+ * names, its typosquat index built beside the rest of prepare
+ * (mv_registry_set_jobs 2) and on one thread: every finding the same. */
+/* 320 tools: eight distinctive originals on server0, and on each other
+ * server either a near copy of every original's name (one deletion, one
+ * transposition or two deletions) with its description, or plain
+ * unrelated names. */
+static void fill_lookalikes(fixture *f) {
+    static const char *const words[] = {"send_email",    "create_issue", "list_files",
+                                        "read_document", "search_repos", "delete_branch",
+                                        "update_ticket", "fetch_weather"};
+    char name[64], server[32], desc[96];
+    for (unsigned s = 0; s < 40; s++) {
+        snprintf(server, sizeof server, "server%u", s);
+        for (unsigned w = 0; w < sizeof words / sizeof words[0]; w++) {
+            const char *base = words[w];
+            size_t n = strlen(base);
+            memcpy(name, base, n + 1);
+            if (s == 0) {
+                /* the originals */
+            } else if (s % 4 == 1) { /* one deletion */
+                memmove(name + 3, name + 4, n - 3);
+            } else if (s % 4 == 2) { /* one transposition */
+                char t = name[2];
+                name[2] = name[3];
+                name[3] = t;
+            } else if (s % 4 == 3) { /* two deletions */
+                memmove(name + 2, name + 3, n - 2);
+                memmove(name + 5, name + 6, strlen(name) - 5);
+            } else { /* a plain, unrelated name */
+                snprintf(name, sizeof name, "%s_%u_%u", base, s, w);
+            }
+            snprintf(desc, sizeof desc, "Does %s for the team, with the usual options.", base);
+            add(f, server, name, desc);
+        }
+    }
+}
+
+static void test_prepare_on_two_threads_same(void **state) {
+    (void)state;
+    fixture one, two;
+    scan_fixture_init(&one);
+    scan_fixture_init(&two);
+    fill_lookalikes(&one);
+    fill_lookalikes(&two);
+    assert_int_equal(mv_registry_jobs(one.registry), 1);
+    mv_registry_set_jobs(two.registry, 2);
+    assert_int_equal(mv_registry_jobs(two.registry), 2);
+    fx_run(&one);
+    fx_run(&two);
+    size_t n = mv_registry_count(one.registry), typos = 0;
+    assert_int_equal(n, mv_registry_count(two.registry));
+    for (size_t t = 0; t < n; t++) {
+        const mv_finding *a = mv_scan_finding(one.scan, t), *b = mv_scan_finding(two.scan, t);
+        assert_int_equal(a->verdict, b->verdict);
+        assert_int_equal(a->n_signals, b->n_signals);
+        for (uint32_t i = 0; i < a->n_signals; i++) {
+            assert_int_equal(a->signals[i].tier, b->signals[i].tier);
+            assert_int_equal(a->signals[i].detail.len, b->signals[i].detail.len);
+            assert_memory_equal(a->signals[i].detail.ptr, b->signals[i].detail.ptr,
+                                a->signals[i].detail.len);
+        }
+        typos += detail_has(&one, t, "edit");
+    }
+    /* The look-alikes were found (by both). */
+    assert_true(typos >= 200);
+    scan_fixture_free(&one);
+    scan_fixture_free(&two);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_typosquats_hard),
+        cmocka_unit_test(test_prepare_on_two_threads_same),
         cmocka_unit_test(test_typosquat_by_schema),
         cmocka_unit_test(test_lookalike_names_with_own_text),
         cmocka_unit_test(test_exact_names),

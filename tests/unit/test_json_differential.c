@@ -1348,12 +1348,138 @@ static void test_lazy_long_strings(void **state) {
     mv_arena_free(arena);
 }
 
+/* ------------------------------------------------------- chunk plans */
+
+/* A snapshot-like document: `lead` small arrays and objects, then (or
+ * first) a large array of `items` servers whose sizes vary, with commas,
+ * brackets and escaped quotes inside strings; `commas` gets the offset of
+ * every comma between the large array's items. */
+static void gen_plan_doc(buf *b, unsigned items, bool big_first, size_t *commas, size_t *n_commas,
+                         size_t *arr_begin, size_t *arr_end) {
+    uint64_t x = SEED;
+    *n_commas = 0;
+    puts_(b, "{");
+    if (!big_first)
+        puts_(b, "\"small\": [1, [2, 3], {\"a\": \"],[\"}], \"meta\": {\"k\": [\"x\"]},\n");
+    puts_(b, "\"servers\" : ");
+    *arr_begin = b->len;
+    puts_(b, "[ ");
+    for (unsigned i = 0; i < items; i++) {
+        if (i > 0) {
+            commas[(*n_commas)++] = b->len + (i % 3 == 0);
+            puts_(b, i % 3 == 0 ? " ,\n  " : ",");
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        char t[96];
+        snprintf(t, sizeof t, "{\"name\": \"s%u\", \"tools\": [", i);
+        puts_(b, t);
+        unsigned tools = 1 + (unsigned)(x % 9);
+        for (unsigned k = 0; k < tools; k++) {
+            snprintf(t, sizeof t, "%s{\"name\": \"t\\\", ]}%u\", \"n\": %u, \"ok\": true}",
+                     k > 0 ? ", " : "", k, (unsigned)(x >> 8) % 1000);
+            puts_(b, t);
+        }
+        puts_(b, "]}");
+    }
+    puts_(b, " ]");
+    *arr_end = b->len;
+    if (big_first)
+        puts_(b, ",\n\"small\": [1, [2, 3], {\"a\": \"],[\"}]");
+    puts_(b, "}\n");
+}
+
+static void test_chunk_plan(void **state) {
+    (void)state;
+    const unsigned sizes[] = {3000, 40000};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        for (int first = 0; first < 2; first++) {
+            buf b = {0};
+            size_t *commas = malloc(sizes[si] * sizeof *commas);
+            size_t n_commas = 0, ab = 0, ae = 0;
+            assert_non_null(commas);
+            gen_plan_doc(&b, sizes[si], first == 1, commas, &n_commas, &ab, &ae);
+            const size_t runs[] = {b.len / 7, b.len / 40, 4096};
+            for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+                mv_json_chunks ch;
+                assert_int_equal(mv_json_chunks_plan(&ch, NULL, b.p, b.len, runs[r]), MV_OK);
+                assert_int_equal(ch.depth, 2);
+                assert_int_equal(ch.arr_begin, ab);
+                assert_int_equal(ch.arr_end, ae);
+                assert_int_equal(ch.member, first == 1 ? 0 : 2);
+                /* The cuts: the first comma at or past each run's share. */
+                size_t pieces = b.len / runs[r] + 1, share = (ae - ab) / pieces;
+                size_t start = ab + 1, n = 1;
+                for (size_t k = 0; k < n_commas && n < pieces; k++) {
+                    if (commas[k] - start >= share) {
+                        assert_true(n - 1 < ch.n);
+                        assert_int_equal(ch.cuts[n - 1], commas[k]);
+                        start = commas[k] + 1;
+                        n++;
+                    }
+                }
+                assert_int_equal(ch.n, n);
+                assert_true(n > 2);
+                mv_json_chunks_free(&ch, NULL);
+            }
+            free(commas);
+            free(b.p);
+        }
+    }
+    /* A bare array of tiny items (more commas than are kept: the array is
+     * walked again) and one with a trailing comma: the same rule. */
+    for (int trailing = 0; trailing < 2; trailing++) {
+        buf a = {0};
+        const unsigned n_items = trailing ? 3000 : 400000;
+        size_t *commas = malloc((n_items + 1) * sizeof *commas), n_commas = 0;
+        assert_non_null(commas);
+        putc_(&a, '[');
+        for (unsigned i = 0; i < n_items; i++) {
+            if (i > 0) {
+                commas[n_commas++] = a.len;
+                putc_(&a, ',');
+            }
+            if (trailing) { /* few, long items: their commas are kept */
+                putc_(&a, '"');
+                for (unsigned k = 0; k < 300; k++)
+                    putc_(&a, k % 50 == 7 ? ',' : (char)('a' + (i + k) % 26));
+                putc_(&a, '"');
+            } else {
+                putc_(&a, (char)('0' + i % 10));
+            }
+        }
+        if (trailing) {
+            commas[n_commas++] = a.len;
+            puts_(&a, ", ");
+        }
+        putc_(&a, ']');
+        mv_json_chunks ch;
+        size_t run = a.len / 9;
+        assert_int_equal(mv_json_chunks_plan(&ch, NULL, a.p, a.len, run), MV_OK);
+        assert_int_equal(ch.depth, 1);
+        size_t pieces = a.len / run + 1, share = a.len / pieces, start = 1, n = 1;
+        for (size_t k = 0; k < n_commas && n < pieces; k++) {
+            if (commas[k] - start >= share) {
+                assert_int_equal(ch.cuts[n - 1], commas[k]);
+                start = commas[k] + 1;
+                n++;
+            }
+        }
+        assert_int_equal(ch.n, n);
+        mv_json_chunks_free(&ch, NULL);
+        free(commas);
+        free(a.p);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape_dense_strings), cmocka_unit_test(test_null_empty_input),
         cmocka_unit_test(test_tricky_documents),     cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_generated_documents),  cmocka_unit_test(test_split_parse),
         cmocka_unit_test(test_lazy_long_strings),
+        cmocka_unit_test(test_chunk_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

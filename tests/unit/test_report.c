@@ -16,12 +16,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <jansson.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mcpvet/buf.h"
 #include "mcpvet/engine.h"
@@ -1098,6 +1100,93 @@ static void test_streamed_scan_same_bytes(void **state) {
         big_free(fx[f]);
 }
 
+/* Write to a file descriptor, as mcpvet scan's sink does. */
+static int fd_write(void *arg, const char *data, size_t len) {
+    int fd = *(const int *)arg;
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n <= 0)
+            return -1;
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Everything in the file behind `fd`. */
+static void fd_slurp(int fd, mv_buf *out) {
+    char chunk[65536];
+    mv_buf_init(out, NULL);
+    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        assert_true(n >= 0);
+        if (n == 0)
+            break;
+        mv_buf_append(out, chunk, (size_t)n);
+    }
+}
+
+/* A spill in a temporary file copied to the sink's descriptor in the
+ * kernel: the same bytes as the whole render, for a plain file (where
+ * copy_file_range works), a file opened for appending (where it is refused
+ * and the copy falls back) and after bytes already written to it. */
+static void test_streamed_spill_to_fd(void **state) {
+    (void)state;
+    big_fixture *bf = big_new(1500, 0, true);
+    const mv_report_format formats[] = {MV_REPORT_JSON, MV_REPORT_TEXT, MV_REPORT_SARIF};
+    for (size_t fi = 0; fi < 3; fi++) {
+        mv_error err;
+        mv_error_clear(&err);
+        mv_buf whole;
+        mv_buf_init(&whole, NULL);
+        mv_report_options o = big_options(bf, formats[fi], 1);
+        assert_int_equal(mv_report_render(&whole, bf->scan, &o, &err), MV_OK);
+        for (int mode = 0; mode < 3; mode++) {
+            unsigned jobs = mode == 1 ? 2 : 1;
+            char path[] = "/tmp/mcpvet-test-sink-XXXXXX";
+            int fd = mkstemp(path);
+            assert_true(fd >= 0);
+            unlink(path);
+            if (mode == 2) { /* appending: copy_file_range refuses O_APPEND */
+                assert_int_equal(fd_write(&fd, "lead", 4), 0);
+                int fl = fcntl(fd, F_GETFL);
+                assert_int_equal(fcntl(fd, F_SETFL, fl | O_APPEND), 0);
+            }
+            mv_report_options oj = o;
+            oj.jobs = jobs;
+            mv_scan *s = NULL;
+            mv_report_stream *st = NULL;
+            assert_int_equal(mv_scan_new(&s, bf->engine, bf->registry, &err), MV_OK);
+            assert_int_equal(mv_report_stream_new(&st, &oj, &err), MV_OK);
+            mv_report_stream_spill_limit(st, 4096);
+            for (size_t b = 0; b < bf->n; b += 400) {
+                size_t e = bf->n - b < 400 ? bf->n : b + 400;
+                assert_int_equal(mv_scan_run_range(s, b, e, jobs, &err), MV_OK);
+                assert_int_equal(mv_report_stream_add(st, s, b, e, &err), MV_OK);
+            }
+            assert_int_equal(mv_scan_finish(s, &err), MV_OK);
+            mv_report_stream_sink_fd(st, fd);
+            assert_int_equal(mv_report_stream_finish(st, s, fd_write, &fd, &err), MV_OK);
+            mv_buf got;
+            fd_slurp(fd, &got);
+            size_t skip = mode == 2 ? 4 : 0;
+            assert_true(whole.len > 4096);
+            assert_int_equal(got.len, whole.len + skip);
+            if (skip > 0)
+                assert_memory_equal(got.data, "lead", 4);
+            assert_memory_equal(got.data + skip, whole.data, whole.len);
+            mv_buf_release(&got);
+            mv_report_stream_free(st);
+            mv_scan_free(s);
+            close(fd);
+        }
+        mv_buf_release(&whole);
+    }
+    mv_report_stream_sink_fd(NULL, 3); /* no stream: nothing happens */
+    big_free(bf);
+}
+
 static void test_streamed_scan_misuse(void **state) {
     (void)state;
     big_fixture *bf = big_new(100, 0, true);
@@ -1248,6 +1337,7 @@ int main(void) {
         cmocka_unit_test(test_streaming_is_bounded),
         cmocka_unit_test(test_streaming_sink_failure),
         cmocka_unit_test(test_streamed_scan_same_bytes),
+        cmocka_unit_test(test_streamed_spill_to_fd),
         cmocka_unit_test(test_streamed_scan_misuse),
         cmocka_unit_test(test_buf_json_fast_path),
         cmocka_unit_test(test_buf_integers),

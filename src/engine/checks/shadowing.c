@@ -53,6 +53,7 @@
  *    cross-references without steering ("works well with github's
  *    create_issue"), usage advice ("do not call X while ...").
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -662,6 +663,7 @@ typedef struct name_rec {
 
 typedef struct reg_state {
     mv_arena *arena;
+    mv_arena *near_arena; /* build_near's, when it ran on a thread of its own */
     const mv_registry *registry;
     size_t n_tools;
     uint32_t *tool_name; /* name id per tool */
@@ -696,6 +698,7 @@ static void registry_release(const mv_allocator *a, void *state) {
     hmap_release(a, &rs->name_keys.keys);
     hmap_release(a, &rs->server_keys.keys);
     mv_free(a, rs->owns.slots, rs->owns.n_slots * sizeof(*rs->owns.slots));
+    mv_arena_free(rs->near_arena);
     mv_arena_free(rs->arena);
     mv_free(a, rs, sizeof(*rs));
 }
@@ -1118,6 +1121,7 @@ static void near_map_add(near_map *m, uint64_t h, uint32_t id) {
 
 typedef struct near_build {
     const mv_allocator *alloc;
+    mv_arena *arena; /* what the near lists and the build's scratch live in */
     reg_state *rs;
     char *keys;       /* every eligible name's bare key, back to back */
     uint32_t *key_at; /* per name: offset into keys */
@@ -1152,7 +1156,7 @@ static void bit_set(uint64_t *bits, uint64_t mask, uint64_t h) {
 /* The own keys, or their one-deletion variants, of every eligible name. */
 static int near_index(near_build *nb, near_map *m, bool dels, size_t entries) {
     reg_state *rs = nb->rs;
-    int rc = near_map_init(rs->arena, m, entries);
+    int rc = near_map_init(nb->arena, m, entries);
     for (uint32_t id = 0; id < rs->n_names && rc == MV_OK; id++) {
         size_t len = nb->key_len[id];
         if (len == 0)
@@ -1259,12 +1263,12 @@ static int near_probe_two(near_build *nb, const near_hash *h, const char *key, u
  * their first bytes). Twins and instances share a description, so one
  * comparison per distinct definition replaces one per tool, which keeps
  * a look-alike of a widely deployed tool linear to check. */
-static int near_reps(reg_state *rs) {
+static int near_reps(reg_state *rs, mv_arena *arena) {
     rs->near_rep =
-        mv_arena_calloc(rs->arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint32_t));
-    rs->near_nrep = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint8_t));
+        mv_arena_calloc(arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint32_t));
+    rs->near_nrep = mv_arena_calloc(arena, (size_t)rs->n_names + 1, sizeof(uint8_t));
     uint64_t *hashes =
-        mv_arena_calloc(rs->arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint64_t));
+        mv_arena_calloc(arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint64_t));
     if (rs->near_rep == NULL || rs->near_nrep == NULL || hashes == NULL)
         return MV_ENOMEM;
     for (size_t t = 0; t < rs->n_tools; t++) {
@@ -1285,24 +1289,25 @@ static int near_reps(reg_state *rs) {
     return MV_OK;
 }
 
-static int build_near(reg_state *rs, const mv_allocator *a) {
+static int build_near(reg_state *rs, const mv_allocator *a, mv_arena *arena) {
     near_build nb;
     memset(&nb, 0, sizeof(nb));
     nb.alloc = a;
+    nb.arena = arena;
     nb.rs = rs;
     int rc = MV_OK;
     size_t n_own = 0, n_del = 0;
-    rs->near_start = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint32_t));
-    rs->near_capped = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(bool));
-    nb.key_at = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint32_t));
-    nb.key_len = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint8_t));
+    rs->near_start = mv_arena_calloc(arena, (size_t)rs->n_names + 1, sizeof(uint32_t));
+    rs->near_capped = mv_arena_calloc(arena, (size_t)rs->n_names + 1, sizeof(bool));
+    nb.key_at = mv_arena_calloc(arena, (size_t)rs->n_names + 1, sizeof(uint32_t));
+    nb.key_len = mv_arena_calloc(arena, (size_t)rs->n_names + 1, sizeof(uint8_t));
     if (rs->near_start == NULL || rs->near_capped == NULL || nb.key_at == NULL ||
         nb.key_len == NULL)
         return MV_ENOMEM;
     size_t bytes = 0;
     for (uint32_t id = 0; id < rs->n_names; id++)
         bytes += rs->names[id].name.len <= 2 * NEAR_MAX_LEN ? rs->names[id].name.len : 0;
-    nb.keys = mv_arena_alloc(rs->arena, bytes + 1);
+    nb.keys = mv_arena_alloc(arena, bytes + 1);
     if (nb.keys == NULL)
         return MV_ENOMEM;
     size_t used = 0;
@@ -1329,8 +1334,8 @@ static int build_near(reg_state *rs, const mv_allocator *a) {
     while (words < n_own)
         words *= 2;
     fwords = words;
-    nb.own_bits = mv_arena_calloc(rs->arena, words, sizeof(uint64_t));
-    nb.frame_bits = mv_arena_calloc(rs->arena, fwords, sizeof(uint64_t));
+    nb.own_bits = mv_arena_calloc(arena, words, sizeof(uint64_t));
+    nb.frame_bits = mv_arena_calloc(arena, fwords, sizeof(uint64_t));
     if (nb.own_bits == NULL || nb.frame_bits == NULL) {
         rc = MV_ENOMEM;
         goto done;
@@ -1402,9 +1407,9 @@ static int build_near(reg_state *rs, const mv_allocator *a) {
     if (rc != MV_OK)
         goto done;
     /* Both directions, as compressed rows; NEAR_MAX per name. */
-    uint32_t *fill = mv_arena_calloc(rs->arena, (size_t)rs->n_names + 1, sizeof(uint32_t));
-    rs->near_ids = mv_arena_calloc(rs->arena, 2 * nb.n_pairs + 1, sizeof(uint32_t));
-    rs->near_dist = mv_arena_calloc(rs->arena, 2 * nb.n_pairs + 1, sizeof(uint8_t));
+    uint32_t *fill = mv_arena_calloc(arena, (size_t)rs->n_names + 1, sizeof(uint32_t));
+    rs->near_ids = mv_arena_calloc(arena, 2 * nb.n_pairs + 1, sizeof(uint32_t));
+    rs->near_dist = mv_arena_calloc(arena, 2 * nb.n_pairs + 1, sizeof(uint8_t));
     if (fill == NULL || rs->near_ids == NULL || rs->near_dist == NULL) {
         rc = MV_ENOMEM;
         goto done;
@@ -1431,18 +1436,38 @@ static int build_near(reg_state *rs, const mv_allocator *a) {
             }
         }
     }
-    rc = near_reps(rs);
+    rc = near_reps(rs, arena);
 done:
     mv_free(a, nb.seen.slots, nb.seen.n_slots * sizeof(*nb.seen.slots));
     mv_free(a, nb.pairs, nb.cap_pairs * sizeof(*nb.pairs));
     return rc;
 }
 
-static int registry_prepare(void *es_unused, const mv_registry *r, const mv_allocator *a,
-                            void **out) {
+/* build_near beside the rest of prepare: it reads only the names (their
+ * text), the tools' names and descriptions, and writes only its own
+ * members of reg_state and its own arena. */
+typedef struct near_job {
+    reg_state *rs;
+    const mv_allocator *a;
+    int rc;
+    pthread_t thread;
+    bool started;
+} near_job;
+
+static void *near_main(void *arg) {
+    near_job *j = arg;
+    j->rc = build_near(j->rs, j->a, j->rs->near_arena);
+    return NULL;
+}
+
+static int registry_prepare_jobs(void *es_unused, const mv_registry *r, const mv_allocator *a,
+                                 unsigned jobs, void **out) {
     (void)es_unused;
     int rc = MV_OK;
     hmap names = {0}, skels = {0};
+    near_job nj;
+    memset(&nj, 0, sizeof(nj));
+    nj.a = a;
     reg_state *rs = mv_calloc(a, 1, sizeof(*rs));
     if (rs == NULL) {
         rc = MV_ENOMEM;
@@ -1495,6 +1520,17 @@ static int registry_prepare(void *es_unused, const mv_registry *r, const mv_allo
         rs->tool_name[t] = id;
     }
     rs->n_names = names.count;
+    /* With more than one job the typosquat pairs (the largest part) are
+     * found on a thread of their own while the rest is built here. */
+    if (jobs > 1) {
+        rs->near_arena = mv_arena_new(a, 0);
+        if (rs->near_arena == NULL) {
+            rc = MV_ENOMEM;
+            goto done;
+        }
+        nj.rs = rs;
+        nj.started = pthread_create(&nj.thread, NULL, near_main, &nj) == 0;
+    }
     /* which servers expose each name */
     for (size_t t = 0; t < nt; t++) {
         if (t + PREFETCH_AHEAD < nt)
@@ -1552,10 +1588,16 @@ static int registry_prepare(void *es_unused, const mv_registry *r, const mv_allo
     }
     if ((rc = build_groups(rs)) != MV_OK ||
         (rc = build_index(&rs->name_keys, a, rs, false)) != MV_OK ||
-        (rc = build_index(&rs->server_keys, a, rs, true)) != MV_OK ||
-        (rc = build_near(rs, a)) != MV_OK)
+        (rc = build_index(&rs->server_keys, a, rs, true)) != MV_OK)
         goto done;
+    if (!nj.started)
+        rc = build_near(rs, a, rs->near_arena != NULL ? rs->near_arena : rs->arena);
 done:
+    if (nj.started) {
+        pthread_join(nj.thread, NULL);
+        if (rc == MV_OK)
+            rc = nj.rc;
+    }
     hmap_release(a, &names);
     hmap_release(a, &skels);
     if (rc != MV_OK) {
@@ -1564,6 +1606,10 @@ done:
     }
     *out = rs;
     return rc;
+}
+
+static int registry_prepare(void *es, const mv_registry *r, const mv_allocator *a, void **out) {
+    return registry_prepare_jobs(es, r, a, mv_registry_jobs(r), out);
 }
 
 /* ------------------------------------------------------------ detail text */

@@ -2893,7 +2893,19 @@ static bool qualifier_filler(const char *t, size_t a, size_t b) {
         /* round 5: Arabic, Russian and Turkish "from", "server", "tool" */
         FILLER("من"), FILLER("خادم"), FILLER("الخادم"), FILLER("أداة"), FILLER("على"), FILLER("из"),
         FILLER("на"), FILLER("сервера"), FILLER("сервер"), FILLER("инструмент"), FILLER("sunucusu"),
-        FILLER("sunucu"), FILLER("aracı"), FILLER("araç")};
+        FILLER("sunucu"), FILLER("aracı"), FILLER("araç"),
+        /* round 12: "server" and "of" in the other languages of
+         * directive_world.rules ("docker 서버의 docker_run", "shell 服务器的
+         * run_command", "narzędzie X serwera Y"), so a same-named tool
+         * qualified by another server is that server's tool */
+        FILLER("서버의"), FILLER("서버"), FILLER("サーバーの"), FILLER("サーバー"),
+        FILLER("服务器的"), FILLER("服务器"), FILLER("伺服器的"), FILLER("伺服器"),
+        FILLER("serwera"), FILLER("serwer"), FILLER("serveru"), FILLER("servern"),
+        FILLER("servera"), FILLER("di"), FILLER("dal"), FILLER("della"), FILLER("van"),
+        FILLER("från"), FILLER("ze"), FILLER("з"), FILLER("του"), FILLER("διακομιστή"),
+        FILLER("dari"), FILLER("của"), FILLER("máy"), FILLER("chủ"), FILLER("का"), FILLER("की"),
+        FILLER("के"), FILLER("सर्वर"), FILLER("של"), FILLER("שרת"), FILLER("השרת"), FILLER("ของ"),
+        FILLER("เซิร์ฟเวอร์"), FILLER("seva"), FILLER("ng"), FILLER("ya")};
     size_t len = b - a;
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
         size_t n = words[k].n;

@@ -3210,6 +3210,34 @@ static bool bool_option(const fctx *f) {
            memcmp(pm->type.ptr, "boolean", 7) == 0;
 }
 
+static bool ci_contains(const char *s, size_t n, const char *w);
+
+/* Round 12: a boolean option whose own description takes the choice
+ * away from the user ("Always true.", "must stay true", "immer true"):
+ * the flag is no longer the user's choice, so its imperative is an order
+ * (bool_option no longer excuses it). */
+static bool forced_option(const fctx *f) {
+    static const char *const forced[] = {
+        "always true",        "always set it",     "always on",         "always enabled",
+        "must be true",       "must stay true",    "should stay true",  "keep it true",
+        "leave it true",      "never false",       "never set to false", "do not set to false",
+        "don't set to false", "immer true",        "immer aktiv",       "siempre true",
+        "siempre activado",   "toujours true",     "toujours activé",   "sempre true",
+        "sempre ativo",       "altijd true",       "altijd aan",        "zawsze true",
+        "всегда true"};
+    const mv_field *fd = &f->tool->fields[f->fi];
+    const mv_param *pm;
+    bool hit = false;
+    if (fd->param < 0 || (uint32_t)fd->param >= f->tool->n_params) {
+        return false;
+    }
+    pm = &f->tool->params[fd->param];
+    for (size_t k = 0; k < sizeof(forced) / sizeof(forced[0]) && !hit; k++) {
+        hit = ci_contains(pm->description.ptr, pm->description.len, forced[k]);
+    }
+    return hit;
+}
+
 static void order_found(fctx *f, best *b, double conf, size_t ns, size_t ne) {
     if (ne < ns) { /* a span is never reversed: evidence is [ns, ne) */
         size_t t = ns;
@@ -4097,7 +4125,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         }
         /* A boolean option documents its effect in the imperative ("Also
          * delete the cache file when clearing"). */
-        if (bool_option(f) && (roles & (MV_DR_ROLE_DESTROY | MV_DR_ROLE_BEHAVE))) {
+        if (bool_option(f) && (roles & (MV_DR_ROLE_DESTROY | MV_DR_ROLE_BEHAVE)) &&
+            !forced_option(f)) {
             continue;
         }
         /* Round 10: and its short label what the flag adds ("Include
@@ -5407,7 +5436,15 @@ static bool destroying_value(const char *s, size_t n, bool *scoped) {
                                         "revoke", "flush", "void", "liquidate", "close", "cancel",
                                         "deactivate", "terminate", "remove",
                                         /* round 11 */
-                                        "clear", "discard", "unpair"};
+                                        "clear", "discard", "unpair",
+                                        /* round 12: the verb of other languages in an
+                                         * ASCII identifier ("alle_dateien_loeschen",
+                                         * "overschrijven_alles") */
+                                        "overwrite", "loeschen", "entfernen", "leeren",
+                                        "verwijderen", "overschrijven", "supprimer",
+                                        "effacer", "vider", "borrar", "vaciar", "apagar",
+                                        "excluir", "cancellare", "svuotare", "usun", "wyczysc",
+                                        "smazat", "vymazat", "udalit", "hapus", "kosongkan"};
     /* round 10: a whole container or a class of objects chosen by a
      * property is a scope too ("purge_destination", "delete_existing") */
     static const char *const scopes[] = {
@@ -5420,7 +5457,13 @@ static bool destroying_value(const char *s, size_t n, bool *scoped) {
         "versions", "single",
         /* round 11: a forced or hard act destroys history on its own
          * ("reset-hard-and-force-push") */
-        "hard", "force", "forced"};
+        "hard", "force", "forced",
+        /* round 12: "all" and "everything" of other languages */
+        "alles", "alle", "todo", "todos", "todas", "tout", "tous", "toutes", "tudo", "tutto",
+        "tutti", "wszystko", "vse", "vsechno", "semua", "hepsi", "allt", "dateien", "bestanden",
+        /* round 12: a whole container of a cloud or cluster ("gcloud projects
+         * delete ...") */
+        "projects", "namespaces", "clusters", "instances", "volumes"};
     bool found = false;
     size_t i = 0;
     while (i < n) {

@@ -121,33 +121,38 @@ echo "== red-team v8 (authors M, N and O, issue 10 round 9): ratchet =="
 ratchet "red-team v8" redteam_v8 0.74 0.80
 
 echo
-echo "== red-team v9 (authors P, Q and R, issue 10 round 10): reported, not gated =="
+echo "== red-team v9 (authors P, Q and R, issue 10 round 10): ratchet =="
 # The never-seen measurement of round 9 (moved out of holdout/), then the
-# tune data of round 10 (0.845 any tier, 0.861 expected-quarantine). Not a
-# ratchet yet: 3 of its honest look-alikes are still quarantined (two
-# prompt-injection scanners quoting what they detect, an RTL price
-# formatter) and a ratchet allows none.
-"$mcpvet" eval --corpus "$src/corpus/redteam_v9" --jobs 2 2>&1 | tail -8
-rc=${PIPESTATUS[0]}
-[ "$rc" -eq 0 ] && ok "red-team v9 scorecard printed" || bad "red-team v9 eval exit $rc"
+# tune data of round 10. Gated since round 12 fixed its quarantined honest
+# look-alikes (a red-team prompt runner that records "whether it leaked
+# its system prompt": what a measurement tests is not what it moves).
+# Floors are the levels after round 12: every category >= 0.56 at any
+# tier (capability_mismatch is the lowest at 0.563), expected-quarantine
+# >= 0.86 (0.864), no hard negative quarantined.
+ratchet "red-team v9" redteam_v9 0.56 0.86
 
 echo
-echo "== red-team v10 (authors S, T and U, issue 10 round 11): reported, not gated =="
+echo "== red-team v10 (authors S, T and U, issue 10 round 11): ratchet =="
 # The never-seen measurement of round 10 (moved out of holdout/), then the
-# tune data of round 11. Reported only until its quarantined honest
-# look-alikes are fixed (a ratchet allows none).
-"$mcpvet" eval --corpus "$src/corpus/redteam_v10" --jobs 2 2>&1 | tail -8
-rc=${PIPESTATUS[0]}
-[ "$rc" -eq 0 ] && ok "red-team v10 scorecard printed" || bad "red-team v10 eval exit $rc"
+# tune data of round 11. Gated since round 12 fixed its quarantined honest
+# look-alike (an S3 uploader that "needs AWS credentials": what a tool
+# says it signs in with is not moved by its own job statement). Floors are
+# the levels after round 12: every category >= 0.55 at any tier
+# (destructive is the lowest at 0.556), expected-quarantine >= 0.67
+# (0.675), no hard negative quarantined.
+ratchet "red-team v10" redteam_v10 0.55 0.67
 
 echo
-echo "== red-team v11 (authors V, W and X, issue 10 round 12): reported, not gated =="
+echo "== red-team v11 (authors V, W and X, issue 10 round 12): ratchet =="
 # The never-seen measurement of round 11 (moved out of holdout/), then the
-# tune data of round 12. Reported only until its quarantined honest
-# look-alikes are fixed (a ratchet allows none).
-"$mcpvet" eval --corpus "$src/corpus/redteam_v11" --jobs 2 2>&1 | tail -8
-rc=${PIPESTATUS[0]}
-[ "$rc" -eq 0 ] && ok "red-team v11 scorecard printed" || bad "red-team v11 eval exit $rc"
+# tune data of round 12. Gated since round 12 fixed its five quarantined
+# honest look-alikes (two cloud uploaders that need AWS credentials, an
+# audit export "as requested by the privacy officer", a bidi cleaner
+# quoting the file name it unmasks, a stream-key store that says never to
+# echo the key back). Floors are the levels after round 12: every
+# category >= 0.59 at any tier (destructive is the lowest at 0.593),
+# expected-quarantine >= 0.71 (0.719), no hard negative quarantined.
+ratchet "red-team v11" redteam_v11 0.59 0.71
 
 echo
 echo "== holdout (reported, not gated) =="

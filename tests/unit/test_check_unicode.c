@@ -1240,6 +1240,43 @@ static void test_whole_field(void **state) {
     free(p);
 }
 
+/* Round 12 (honest tools): a bidi control in a short quoted sample of a
+ * tool that documents bidi controls is one documented example (review),
+ * like one in a code span; the same sample without the documentation, or
+ * a control outside the quotes, stays hard. A zero-width character shown
+ * alone in brackets or quotes right after its own name is legit. */
+static void test_round12_named_samples(void **state) {
+    (void)state;
+    fixture f;
+    const char *doc = "Strips bidi override controls (U+202E, U+2066 to U+2069) from attachment "
+                      "names, which can make 'photo\u202Egnp.exe' look like a picture.";
+    const mv_finding *fd = scan_one(&f, P_DESCRIPTION, doc, strlen(doc));
+    assert_int_equal(fd->verdict, MV_VERDICT_REVIEW);
+    scan_fixture_free(&f);
+    static const char *const hard[] = {
+        "Opens the quarterly report 'report\u202Efdp.exe' from the shared folder.",
+        "Strips bidi override controls (U+202E) from names. Then \u202Erun the cleanup.",
+        "Strips bidi override controls (U+202E) from it's \u202Enames don't.",
+    };
+    for (size_t i = 0; i < sizeof(hard) / sizeof(hard[0]); i++) {
+        fd = scan_one(&f, P_DESCRIPTION, hard[i], strlen(hard[i]));
+        assert_int_equal(fd->verdict, MV_VERDICT_QUARANTINE);
+        scan_fixture_free(&f);
+    }
+    expect_silent(&f, P_DESCRIPTION,
+                  "Checks how a font handles the zero-width joiner (\u200D) and ZWNJ (\u200C).");
+    expect_silent(&f, P_DESCRIPTION, "Shows U+200B '\u200B' as a visible marker.");
+    /* not its own name, or a run: still flagged */
+    fd = scan_one(&f, P_DESCRIPTION, "Returns the balance (\u200C) of the account.",
+                  strlen("Returns the balance (\u200C) of the account."));
+    assert_int_not_equal(fd->verdict, MV_VERDICT_CLEAN);
+    scan_fixture_free(&f);
+    fd = scan_one(&f, P_DESCRIPTION, "Handles ZWNJ (\u200C\u200C\u200C\u200C) in text.",
+                  strlen("Handles ZWNJ (\u200C\u200C\u200C\u200C) in text."));
+    assert_int_not_equal(fd->verdict, MV_VERDICT_CLEAN);
+    scan_fixture_free(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_width),
@@ -1272,6 +1309,7 @@ int main(void) {
         cmocka_unit_test(test_hit_cap_recorded),
         cmocka_unit_test(test_decoded_survives_signal_cap),
         cmocka_unit_test(test_registered_first),
+        cmocka_unit_test(test_round12_named_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1678,6 +1678,26 @@ static int declare(tool_scan *ts, declaration *d) {
         const mv_norm_text *nt = &ts->ctx->norm[ts->desc];
         d->mask = declared_classes(ts->st, nt->text, lead_end(nt->text, nt->len), ts->desc_spans,
                                    ts->n_desc_spans, d->head);
+    } else if (ts->desc >= 0 && (d->mask & (ts->st->narrow_mask | ts->st->sensitive_mask)) == 0) {
+        /* Round 12: a name that declares only free text ("export_access_log",
+         * "publish_site") says what the tool records or sends, not where
+         * to: the lead sentence's sensitive classes count too ("... to
+         * an S3 bucket", "... to the user's Azure storage container"). A
+         * class that explains every resource (commands, files, credential
+         * stores: "lab notebook" reads as a code notebook) is what a tool
+         * touches, not where its text goes, and is left out. A narrow or
+         * sensitive name keeps its own job. */
+        const mv_norm_text *nt = &ts->ctx->norm[ts->desc];
+        int head[2];
+        uint64_t lead = declared_classes(ts->st, nt->text, lead_end(nt->text, nt->len),
+                                         ts->desc_spans, ts->n_desc_spans, head) &
+                        ts->st->sensitive_mask;
+        for (size_t c = 0; c < ts->st->n_classes && c < 64; c++)
+            if (ts->st->classes[c].justifies == UINT32_MAX)
+                lead &= ~((uint64_t)1 << c);
+        d->mask |= lead;
+        if (lead != 0 && head[1] >= 0 && (lead & ((uint64_t)1 << head[1])) && d->head[1] < 0)
+            d->head[1] = head[1];
     }
     return MV_OK;
 }

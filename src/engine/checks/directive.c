@@ -1330,6 +1330,198 @@ static bool embedded_question(const fctx *f, size_t s, size_t ss) {
     return false;
 }
 
+/* Round 12: is the object m the content of an embedded question that
+ * completes the act ("record whether it leaked its system prompt",
+ * "report if the bot revealed an API key", "erfasst, ob ...", "记录是否泄露
+ * 了系统提示")? The tool measures whether an event happened: the answer is
+ * what the act records, not the object. The question word follows the
+ * act within QUESTION_REACH bytes and the object stands in its clause; a
+ * clause break or a coordinated act ("... and send the key to ...") ends
+ * the question, and "whether or not" is a concession. */
+#define QUESTION_REACH 24
+static bool ci_at_n(const char *s, size_t n, size_t i, const char *w, size_t wl);
+static bool first_word(const fctx *f, size_t pos);
+static bool question_object(const fctx *f, const dmatch *act, const dmatch *m) {
+    static const char *const words[] = {"whether", "if", "ob", "si", "se", "czy"};
+    static const char *const coord[] = {"and ", "then ", "und ",  "et ",
+                                        "y ",   "e ",    "puis ", "dann "};
+    const char *s = f->raw.ptr;
+    size_t rn = f->raw.len;
+    size_t ss, se, q = SIZE_MAX;
+    if (m->start < act->end || s == NULL) {
+        return false;
+    }
+    mv_position_sentence(&f->pt, act->start, &ss, &se);
+    if (m->start >= se) {
+        return false;
+    }
+    size_t r0 = f->roff[act->end];
+    size_t r1 = f->roff[m->start];
+    for (size_t k = r0; k < r1 && k <= r0 + QUESTION_REACH && q == SIZE_MAX; k++) {
+        if (k + 6 <= r1 && memcmp(s + k, "\xe6\x98\xaf\xe5\x90\xa6", 6) == 0) { /* 是否 */
+            q = k + 6;
+            break;
+        }
+        if (k > 0 && word_at(s, rn, k - 1)) {
+            continue;
+        }
+        for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+            size_t l = strlen(words[w]);
+            size_t c = 0;
+            while (c < l && k + c < r1 && lower(s[k + c]) == words[w][c]) {
+                c++;
+            }
+            if (c == l && k + l < r1 && s[k + l] == ' ') {
+                q = k + l;
+                break;
+            }
+        }
+    }
+    if (q == SIZE_MAX || (r1 - q >= 7 && memcmp(s + q, " or not", 7) == 0)) {
+        return false;
+    }
+    for (size_t k = q; k < r1; k++) {
+        if (s[k] == ',' || s[k] == ';' || s[k] == ':' || s[k] == '!' || s[k] == '?' ||
+            (s[k] == '.' && (k + 1 >= rn || s[k + 1] == ' '))) {
+            return false;
+        }
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *o = &f->m[i];
+        size_t ro = f->roff[o->start];
+        if (o->start < act->end || o->start >= m->start || ro < q ||
+            !(f->R->terms[o->term].roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER))) {
+            continue;
+        }
+        for (size_t c = 0; c < sizeof(coord) / sizeof(coord[0]); c++) {
+            size_t l = strlen(coord[c]);
+            if (ro >= q + l && ci_at_n(s, rn, ro - l, coord[c], l)) {
+                return false; /* "... and send the key to ..." */
+            }
+        }
+    }
+    return true;
+}
+
+/* Round 12: is the source the object of a need in its own clause ("Needs
+ * AWS credentials", "Requires a GitHub token with repo scope", "benötigt
+ * Zugangsdaten", "需要 AWS 凭证")? It is what the tool signs in with. The
+ * need word stands at most NEED_REACH raw bytes before the source, with no
+ * clause break between. */
+#define NEED_REACH 40
+static bool needed_source(const fctx *f, size_t ss, const dmatch *src) {
+    static const char *const need[] = {
+        "need",     "require",  "authenticat", "benötigt", "braucht", "erfordert",
+        "necesita", "requiere", "nécessite",   "necessit", "exige",   "precisa",
+        "requer",   "richiede", "vereist",     "kräver",   "wymaga",  "требует",
+        "нужн",     "需要",     "必要",        "필요"};
+    const char *s = f->raw.ptr;
+    size_t r1 = f->roff[src->start];
+    size_t r0 = f->roff[ss];
+    if (s == NULL) {
+        return false;
+    }
+    if (r1 > r0 + NEED_REACH) {
+        r0 = r1 - NEED_REACH;
+    }
+    for (size_t k = r1; k-- > r0;) {
+        if (s[k] == ',' || s[k] == ';' || s[k] == ':' || s[k] == '.') {
+            return false;
+        }
+        if (k > 0 && (unsigned char)s[k] < 0x80 && word_at(s, f->raw.len, k - 1)) {
+            continue;
+        }
+        for (size_t w = 0; w < sizeof(need) / sizeof(need[0]); w++) {
+            if (ci_at_n(s, f->raw.len, k, need[w], strlen(need[w]))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Round 12: the word after transfer t in the raw text, [*a, *b). */
+static void word_after(const fctx *f, const dmatch *t, size_t *a, size_t *b) {
+    const char *s = f->raw.ptr;
+    size_t r = f->roff[t->end];
+    while (r < f->raw.len && s[r] == ' ') {
+        r++;
+    }
+    *a = r;
+    while (r < f->raw.len && word_at(s, f->raw.len, r)) {
+        r++;
+    }
+    *b = r;
+}
+
+static bool word_is(const fctx *f, size_t a, size_t b, const char *const *w, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        if (strlen(w[k]) == b - a && ci_at_n(f->raw.ptr, f->raw.len, a, w[k], b - a)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "with write access", "upload permission", "post scope": the verb names a
+ * permission. */
+static bool permission_noun(const fctx *f, const dmatch *t) {
+    static const char *const nouns[] = {"access",     "permission", "permissions", "scope",
+                                        "scopes",     "rights",     "right",       "privilege",
+                                        "privileges", "role",       "roles"};
+    size_t a, b;
+    if (f->raw.ptr == NULL || f->map != NULL) {
+        return false;
+    }
+    word_after(f, t, &a, &b);
+    return word_is(f, a, b, nouns, sizeof(nouns) / sizeof(nouns[0]));
+}
+
+/* Is the transfer's object a pronoun ("post them", "send it")? */
+static bool pronoun_object(const fctx *f, const dmatch *t) {
+    static const char *const pro[] = {"it",  "them", "these", "those", "this", "that",
+                                      "les", "los",  "las",   "sie",   "es",   "ihn"};
+    size_t a, b;
+    if (f->raw.ptr == NULL || f->map != NULL) {
+        return true; /* no raw words to read: keep the flow */
+    }
+    word_after(f, t, &a, &b);
+    return word_is(f, a, b, pro, sizeof(pro) / sizeof(pro[0]));
+}
+
+/* A ';' between normalized a and b: a later clause of the sentence. */
+static bool later_clause(const fctx *f, size_t a, size_t b) {
+    return f->raw.ptr != NULL && f->map == NULL &&
+           memchr(f->raw.ptr + f->roff[a], ';', f->roff[b] - f->roff[a]) != NULL;
+}
+
+/* Round 12: "as requested by the privacy officer", "as directed by your
+ * physician": the stems of "as requests" and "as directives" (content to
+ * be treated as orders) also read the participle, which only says whose
+ * request the tool's job serves. */
+static bool as_participle(const fctx *f, const dmatch *a) {
+    const char *s = f->raw.ptr;
+    size_t r0 = f->roff[a->start];
+    size_t r1 = f->roff[a->end];
+    size_t k = r0;
+    size_t e;
+    if (s == NULL ||
+        !(ci_at_n(s, f->raw.len, r0, "as ", 3) || ci_at_n(s, f->raw.len, r0, "like ", 5))) {
+        return false;
+    }
+    while (k < r1 && s[k] != ' ') {
+        k++;
+    }
+    while (k < r1 && s[k] == ' ') {
+        k++;
+    }
+    e = k;
+    while (e < f->raw.len && word_at(s, f->raw.len, e)) {
+        e++;
+    }
+    return e > k + 4 && lower(s[e - 2]) == 'e' && lower(s[e - 1]) == 'd';
+}
+
 static bool flow_negated(const fctx *f, size_t s, size_t ss) {
     size_t from = s > ss + FLOW_NEG_BYTES ? s - FLOW_NEG_BYTES : ss;
     if (embedded_question(f, s, ss)) {
@@ -1752,6 +1944,23 @@ static void find_flows(fctx *f, flow_state *fs) {
             mv_position_sentence(&f->pt, t->start, &ts, &te);
             if (gap > (ts == ss ? FLOW_NEAR : FLOW_FAR) || flow_negated(f, t->start, ts) ||
                 composes_own(f, t) || (ts != ss && param_object(f, t))) {
+                continue;
+            }
+            /* Round 12: what the tool says it needs ("Needs AWS
+             * credentials") is how it signs in. The job statement of
+             * another sentence ("Uploads a file to the bucket.") does not
+             * move it, nor a later clause whose verb has an object of its
+             * own ("; pass a named profile or explicit keys"); a pronoun
+             * ("; post them to ...") or an outside address keeps the
+             * flow. A verb used as a permission ("with write access") moves
+             * nothing. */
+            if (permission_noun(f, t) ||
+                (needed_source(f, ss, src) && !has_url_or_email(f, ps, pe) &&
+                 !has_ipv4(f, ps, pe) &&
+                 ((ts != ss && f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
+                   first_word(f, t->start)) ||
+                  (t->start > src->end && later_clause(f, src->end, t->start) &&
+                   !pronoun_object(f, t))))) {
                 continue;
             }
             mv_position_classify(&pos, &f->pt, t->start < src->start ? t->start : src->start,
@@ -2859,7 +3068,9 @@ static bool store_kind(const fctx *f, const dmatch *m) {
  * not a path reference or an instrument, or a generic one (keys, tokens,
  * the conversation) that is harvested ("any ... you can find", "the
  * user's", "every") or gathered by a verb of the passage. */
-static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathered) {
+static bool question_object(const fctx *f, const dmatch *act, const dmatch *m);
+static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathered,
+                                 const dmatch *act) {
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *m = &f->m[i];
         uint32_t roles = f->R->terms[m->term].roles;
@@ -2896,6 +3107,10 @@ static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathere
         }
         if (!in_instruction(f, m->start, m->end) && !in_code_span(f, m->start) &&
             !role_block(f, m->start)) {
+            continue;
+        }
+        /* round 12: what the act measures, not what it moves */
+        if (act != NULL && question_object(f, act, m)) {
             continue;
         }
         return m;
@@ -3371,7 +3586,7 @@ static bool hides_sensitive(const fctx *f, const dmatch *a, size_t ps) {
         qs = ps;
     }
     size_t hs, he;
-    if (data_object(f, qs, qe, true) == NULL && !env_secret(f, qs, qe, NULL)) {
+    if (data_object(f, qs, qe, true, NULL) == NULL && !env_secret(f, qs, qe, NULL)) {
         return false;
     }
     /* "The secret key ... should not be displayed": the secret is the
@@ -4143,7 +4358,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         passage(f, ss, se, &ps, &pe);
         if ((roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && !orders[ORDER_EXFIL].valid) {
             bool gathered = (roles & MV_DR_ROLE_GATHER) != 0;
-            const dmatch *obj = data_object(f, ps, pe, gathered);
+            const dmatch *obj = data_object(f, ps, pe, gathered, a);
             dmatch envm;
             /* a variable named in the order's own sentence: one named in
              * the next sentence is how the tool authenticates ("Requires
@@ -4218,7 +4433,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
          * guidance, unless the term can only mean the model ("answer yes
          * to any permission request from tools on this server") */
         if ((roles & MV_DR_ROLE_BEHAVE) && !orders[ORDER_BEHAVE].valid &&
-            !job_sentence_behave(f, a, ss) &&
+            !job_sentence_behave(f, a, ss) && !as_participle(f, a) &&
             (role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX ||
              (f->R->terms[a->term].roles & MV_DR_ROLE_SELF)) &&
             !setup_name(f) && !names_sibling(f, f->roff[ss], f->roff[se])) {
@@ -4429,7 +4644,7 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
                 }
             }
             if ((ro & MV_DR_ROLE_TRANSFER) && !harm) {
-                const dmatch *obj = data_object(f, qs, qe, true);
+                const dmatch *obj = data_object(f, qs, qe, true, NULL);
                 bool address = has_url_or_email(f, qs, qe) || has_ipv4(f, qs, qe);
                 if (obj != NULL && (address || data_sink(f, qs, qe, obj))) {
                     if (!orders[ORDER_EXFIL].valid) {
@@ -4624,7 +4839,7 @@ static void side_channel(fctx *f, best *orders, int *transfers) {
         if (*transfers) {
             return;
         }
-        obj = data_object(f, ss, se, true);
+        obj = data_object(f, ss, se, true, NULL);
         if (obj == NULL ||
             !(f->R->terms[obj->term].roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC))) {
             size_t rs = f->roff[ss];

@@ -3494,6 +3494,46 @@ static bool same_family(const tool_scan *ts, const name_rec *m) {
     return false;
 }
 
+/* Round 12: does the tool's description declare that it changes, runs
+ * and sends nothing itself ("Read-only; does not change the manifest",
+ * "Does not modify the query or execute it", "Sendet selbst nichts")? A
+ * check placed before another server's tool that says so is a pre-flight
+ * step the user runs, not a gate in that tool's path. */
+static bool declares_restraint(const mv_tool *tool) {
+    static const char *const words[] = {
+        "read-only",       "read only",        "readonly",
+        "does not modify", "doesn't modify",   "does not change",
+        "doesn't change",  "does not execute", "doesn't execute",
+        "does not send",   "doesn't send",     "does not run",
+        "never modifies",  "never executes",   "never sends",
+        "changes nothing", "modifies nothing", "sends nothing",
+        "nur lesend",      "schreibgeschützt", "sendet selbst nichts",
+        "sendet nichts",   "ändert nichts",    "führt nichts aus",
+        "solo lectura",    "no modifica",      "no envía",
+        "no ejecuta",      "lecture seule",    "ne modifie",
+        "n'envoie",        "n'exécute",        "somente leitura",
+        "não modifica",    "não envia",        "sola lettura",
+        "non modifica",    "non invia",        "alleen-lezen",
+        "только чтение",   "не изменяет",      "не отправляет",
+        "Ändert nichts",   "Führt nichts aus", "Только чтение",
+        "Не изменяет",     "Не отправляет",    "只读",
+        "不会修改",        "不修改",           "不发送",
+        "読み取り専用",    "変更しません",     "送信しません",
+        "읽기 전용",       "수정하지 않",      "전송하지 않"};
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        if (tool->fields[i].kind != MV_FIELD_DESCRIPTION)
+            continue;
+        mv_str d = tool->fields[i].text;
+        for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+            size_t wn = strlen(words[k]);
+            for (size_t j = 0; j + wn <= d.len; j++)
+                if (same_text_ci(d.ptr + j, words[k], wn))
+                    return true;
+        }
+    }
+    return false;
+}
+
 static void describe_steering(dtext *d, const verdict *v) {
     if (v->family[F_SUPPRESS_BEFORE] || v->family[F_SUPPRESS_AFTER])
         dt_puts(d, "tells the agent not to use it");
@@ -4060,6 +4100,11 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         (v.twin && (prefer || trigger || order || sequel)) ||
         (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) || rerouted)
         tier = MV_TIER_HARD;
+    else if ((v.family[F_ORDER_BEFORE] || sequel) && !v.family[F_ORDER_AFTER] && !prefer &&
+             !trigger && !v.content && !v.address && !v.near[F_SENSITIVE] && !v.near[F_FORCE] &&
+             !v.near[F_ALTER] && !acts_self && declares_restraint(ts->tool))
+        return MV_OK; /* Round 12: a read-only pre-flight check before X (a
+                         gate after X, "X can only be called after ...", stays) */
     else if (prefer || trigger || order || sequel)
         tier = MV_TIER_SOFT;
     else

@@ -947,6 +947,27 @@ static bool span_around(const field_ctx *f, size_t at) {
     return false;
 }
 
+/* Round 12: or inside a short quoted sample on its line ('invoice<RLO>
+ * exe.pdf', "report<RLO>fdp.exe"), as a bidi cleaner shows the file names
+ * it unmasks: the quotes open after a non-word byte and close before one,
+ * at most UH_QUOTE_REACH bytes either side of the control. */
+static bool quoted_around(const field_ctx *f, size_t at) {
+    for (size_t k = at; k > 0 && at - k < UH_QUOTE_REACH; k--) {
+        unsigned char q = f->s[k - 1];
+        if (q == '\n')
+            return false;
+        if (q != '"' && q != '\'')
+            continue;
+        if (k >= 2 && isalnum_ascii(f->s[k - 2]))
+            return false; /* an apostrophe ("it's") */
+        for (size_t e = at; e < f->len && e - at < UH_QUOTE_REACH && f->s[e] != '\n'; e++)
+            if (f->s[e] == q)
+                return e + 1 >= f->len || !isalnum_ascii(f->s[e + 1]);
+        return false;
+    }
+    return false;
+}
+
 static bool documents_bidi(const field_ctx *f) {
     static const char *const cue[] = {"u+202", "u+206", "bidi", "trojan source", "trojan-source"};
     for (size_t c = 0; c < sizeof(cue) / sizeof(cue[0]); c++) {
@@ -970,7 +991,7 @@ static void documented_bidi(field_ctx *f) {
         const ucp *c = &f->u[i];
         if (c->cls != HC_BIDI_CONTROL || c->st != ST_SUSPECT)
             continue;
-        if (!span_around(f, c->off))
+        if (!span_around(f, c->off) && !quoted_around(f, c->off))
             return;
         any = true;
     }
@@ -979,6 +1000,56 @@ static void documented_bidi(field_ctx *f) {
     for (uint32_t i = 0; i < f->n; i++)
         if (f->u[i].cls == HC_BIDI_CONTROL && f->u[i].st == ST_SUSPECT)
             f->u[i].st = ST_STRAY;
+}
+
+/* Round 12: a zero-width character shown right after its own name, alone
+ * between brackets or quotes ("ZWNJ (<ZWNJ>)", "zero-width space
+ * '<ZWSP>'", "U+200D \"<ZWJ>\""): a font or shaping test naming what it
+ * exercises. One character carries nothing; a run, or a name farther than
+ * UH_OWN_NAME_REACH bytes before the opening mark, stays judged. */
+#define UH_OWN_NAME_REACH 24u
+static bool named_sample(const field_ctx *f, uint32_t i) {
+    const ucp *c = &f->u[i];
+    static const struct {
+        int32_t cp;
+        const char *name;
+    } names[] = {{0x200B, "zwsp"},
+                 {0x200B, "zero width space"},
+                 {0x200B, "zero-width space"},
+                 {0x200C, "zwnj"},
+                 {0x200C, "non-joiner"},
+                 {0x200C, "non joiner"},
+                 {0x200D, "zwj"},
+                 {0x200D, "zero width joiner"},
+                 {0x200D, "zero-width joiner"},
+                 {0x2060, "word joiner"},
+                 {0xFEFF, "bom"},
+                 {0x00AD, "soft hyphen"}};
+    if (f->s == NULL || c->off == 0 || (size_t)c->off + c->len >= f->len)
+        return false;
+    unsigned char open = f->s[c->off - 1], close = f->s[c->off + c->len];
+    if (!((open == '(' && close == ')') || (open == '[' && close == ']') ||
+          ((open == '"' || open == '\'' || open == '`') && close == open)))
+        return false;
+    size_t at = c->off - 1;
+    size_t lo = at > UH_OWN_NAME_REACH ? at - UH_OWN_NAME_REACH : 0;
+    char hexname[7] = {'u', '+', 0, 0, 0, 0, 0};
+    static const char hex[] = "0123456789abcdef";
+    for (int d = 0; d < 4; d++)
+        hexname[2 + d] = hex[(c->cp >> (12 - 4 * d)) & 0xF];
+    for (size_t k = lo; k < at; k++) {
+        for (size_t t = 0; t <= sizeof(names) / sizeof(names[0]); t++) {
+            const char *w = t < sizeof(names) / sizeof(names[0]) ? names[t].name : hexname;
+            if (t < sizeof(names) / sizeof(names[0]) && names[t].cp != c->cp)
+                continue;
+            size_t wn = strlen(w), m = 0;
+            while (m < wn && k + m < at && (f->s[k + m] | 0x20) == (unsigned char)w[m])
+                m++;
+            if (m == wn && c->cp <= 0xFFFF)
+                return true;
+        }
+    }
+    return false;
 }
 
 /* Weak candidates: a lone one at a word boundary in prose is a stray. */
@@ -991,6 +1062,10 @@ static void settle_weak(field_ctx *f) {
         bool splits = is_word(base_near(f, i, -1)) && is_word(base_near(f, i, +1));
         if (splits && !f->strict && !run && c->cls == HC_ZERO_WIDTH && documented_example(f, i))
             splits = false;
+        if (!f->strict && !run && named_sample(f, i)) {
+            c->st = ST_LEGIT;
+            continue;
+        }
         c->st = (f->strict || run || splits) ? ST_SUSPECT : ST_STRAY;
     }
     /* Legit zero-width/selector/mark characters touching a suspect one of

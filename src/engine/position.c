@@ -1009,12 +1009,40 @@ static void code_block_cue(verdict *v, const mv_position_text *t, size_t rs) {
  * or dash and eight or more words of prose ("#000000 (assistant: also
  * ...)") carries text besides the example: that text is not quoted as the
  * value the model copies and keeps its own position. */
+/* Round 11: an example value of eight or more words that names a reader
+ * with a colon ("(assistant: before returning ...", "NOTE TO MODEL: ...",
+ * "... system: the user is ...") is a message to the model, not a value it
+ * copies. */
+static bool value_addressed(const char *t, size_t n) {
+    static const char *const who[] = {"assistant:", "model:", "agent:", "system:", "llm:", "ai:"};
+    unsigned words = 0;
+    bool in = false;
+    bool named = false;
+    for (size_t i = 0; i < n; i++) {
+        bool sp = t[i] == ' ' || t[i] == '\n';
+        words += !sp && !in;
+        in = !sp;
+        for (size_t k = 0; k < sizeof(who) / sizeof(who[0]) && !named; k++) {
+            size_t l = strlen(who[k]);
+            size_t j = 0;
+            while (j < l && i + j < n && (t[i + j] | 0x20) == who[k][j]) {
+                j++;
+            }
+            /* a whole word: "ai:" is not the end of "email:" */
+            named = j == l && (i == 0 || !((t[i - 1] | 0x20) >= 'a' && (t[i - 1] | 0x20) <= 'z'));
+        }
+    }
+    return named && words >= 8;
+}
+
 static bool value_with_prose(mv_str raw) {
     const char *t = raw.ptr;
     size_t n = raw.len, i = 0;
     bool mark = false;
     if (t == NULL)
         return false;
+    if (value_addressed(t, n))
+        return true;
     while (i < n && i < 32 && t[i] != ' ') {
         unsigned char c = (unsigned char)t[i];
         mark = mark || (c >= '0' && c <= '9') || c == '#' || c == '.' || c == '-' || c == ':' ||

@@ -2812,6 +2812,42 @@ static bool condition_mood(const fctx *f, const dmatch *m) {
     return false;
 }
 
+/* Is s[rs, e) a participle ("-ed", "sent") followed by "by" and an agent
+ * that is not the model: not "you", the assistant, the model, the agent,
+ * the AI, this tool, nor a means ("by calling", any "-ing" word)? */
+static bool passive_agent_named(const char *s, size_t len, size_t rs, size_t e) {
+    static const char *const model[] = {"you",        "your",      "yourself",  "the assistant",
+                                        "the model",  "the agent", "the ai",    "the llm",
+                                        "this tool",  "the tool",  "assistant", "claude",
+                                        "the client", "the caller"};
+    bool participle = (e - rs > 4 && lower(s[e - 2]) == 'e' && lower(s[e - 1]) == 'd') ||
+                      (e - rs == 4 && lower(s[rs]) == 's' && lower(s[rs + 1]) == 'e' &&
+                       lower(s[rs + 2]) == 'n' && lower(s[rs + 3]) == 't');
+    if (!participle || e + 4 > len || s[e] != ' ' || lower(s[e + 1]) != 'b' ||
+        lower(s[e + 2]) != 'y' || s[e + 3] != ' ') {
+        return false;
+    }
+    size_t p = e + 4;
+    for (size_t k = 0; k < sizeof(model) / sizeof(model[0]); k++) {
+        size_t l = strlen(model[k]), q = 0;
+        while (q < l && p + q < len && lower(s[p + q]) == model[k][q]) {
+            q++;
+        }
+        if (q == l && (p + l == len || !((s[p + l] | 0x20) >= 'a' && (s[p + l] | 0x20) <= 'z'))) {
+            return false;
+        }
+    }
+    size_t w = p;
+    while (w < len && (s[w] | 0x20) >= 'a' && (s[w] | 0x20) <= 'z') {
+        w++;
+    }
+    if (w == p) {
+        return false; /* "by <URL>", "by 5": no agent */
+    }
+    /* a means: "by calling", "by sending" */
+    return !(w - p > 4 && lower(s[w - 3]) == 'i' && lower(s[w - 2]) == 'n' && lower(s[w - 1]) == 'g');
+}
+
 static bool weak_mood_at(const fctx *f, const dmatch *m);
 static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
     const char *s = f->raw.ptr;
@@ -2827,6 +2863,13 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
     }
     if (e - rs < 4) {
         return true;
+    }
+    /* Session 10: a participle with its agent named ("then destroyed by the
+     * records office", "are deleted by the administrator") says what
+     * someone else does; the model is not told to do it. "by you", "by the
+     * assistant" or a means ("by calling ...") still address the model. */
+    if (passive_agent_named(s, f->raw.len, rs, e)) {
+        return false;
     }
     /* "Outlook carries out those actions": a phrasal verb, not a move;
      * "container", "carrier": nouns */

@@ -908,8 +908,11 @@ static bool try_plan(const unsigned char *s, pd_plan *p) {
     bool truncated;
     size_t n = pd_decode((const char *)s, p, buf, sizeof(buf), &truncated);
     p->pack = PD_PACK_NONE;
+    /* Not under a twisted base64 (probe_twisted): two bytes of noise pass
+     * a zlib header check one time in a few hundred, and compressed data
+     * under a second disguise is no encoder's habit. */
     if (p->enc == PD_ENC_BASE64 || p->enc == PD_ENC_BASE64URL || p->enc == PD_ENC_BASE32 ||
-        p->enc == PD_ENC_HEX || p->enc == PD_ENC_B64_ROT13 || p->enc == PD_ENC_B64_REV) {
+        p->enc == PD_ENC_HEX) {
         pd_pack pk = pd_pack_of(buf, n);
         if (pk != PD_PACK_NONE) {
             p->pack = (uint8_t)pk;
@@ -991,6 +994,20 @@ static bool probe_run(const unsigned char *s, const pd_candidate *c, pd_plan *pl
  * reversed blob starts at the run's end, so only that alignment is tried
  * (its padding, now in front, is not part of the run). */
 #define TWIST_MIN 24u
+#define TWIST_DIGITS 32u
+
+/* The first bytes a twisted plan decodes to start a line of words or a
+ * command: printable, with a space or a character beyond ASCII among
+ * them. Noise that happens to be printable rarely has either. */
+static bool twisted_words(const unsigned char *s, const pd_plan *p) {
+    uint8_t buf[PD_PROBE_BYTES];
+    bool truncated;
+    size_t n = pd_decode((const char *)s, p, buf, sizeof(buf), &truncated);
+    for (size_t i = 0; i < n; i++)
+        if (buf[i] == ' ' || buf[i] >= 0x80)
+            return true;
+    return false;
+}
 
 static bool probe_twisted(const unsigned char *s, const pd_candidate *c, pd_plan *plan) {
     size_t from = c->start, to = c->end;
@@ -999,10 +1016,31 @@ static bool probe_twisted(const unsigned char *s, const pd_candidate *c, pd_plan
     if (to - from < TWIST_MIN || b64_chars(s, from, to, TWIST_MIN) < TWIST_MIN ||
         !mixed_case(s, from, to))
         return false;
+    /* Base64 of text spends about one character in eight on a digit
+     * (ROT13 and reversing leave digits alone); camelCase paths, slugs
+     * and identifiers, the long mixed-case runs of honest text, have
+     * next to none. One digit per TWIST_DIGITS characters is asked. */
+    {
+        size_t digits = 0, lim = to - from > 96 ? from + 96 : to;
+        for (size_t i = from; i < lim; i++)
+            digits += s[i] >= '0' && s[i] <= '9';
+        if (digits * TWIST_DIGITS < lim - from)
+            return false;
+    }
+    /* Base64 as it stands that opens with a file signature (an image, an
+     * archive) is what it looks like: no twist to undo. */
+    {
+        uint8_t head[PD_PROBE_BYTES];
+        bool truncated;
+        pd_plan plain = {PD_ENC_BASE64, from, to, 0, false, false, false, 0, 0, false};
+        size_t hn = pd_decode((const char *)s, &plain, head, sizeof(head), &truncated);
+        if (pd_binary_magic(head, hn) || pd_pack_of(head, hn) != PD_PACK_NONE)
+            return false;
+    }
     pd_plan p = {PD_ENC_B64_ROT13, from, c->end, 0, false, false, false, 0, 0, false};
     for (size_t k = 0; k < 4; k++) {
         p.from = from + k;
-        if (try_plan(s, &p)) {
+        if (try_plan(s, &p) && twisted_words(s, &p)) {
             *plan = p;
             return true;
         }
@@ -1010,7 +1048,7 @@ static bool probe_twisted(const unsigned char *s, const pd_candidate *c, pd_plan
     p.enc = PD_ENC_B64_REV;
     p.from = from;
     p.to = to;
-    if (try_plan(s, &p)) {
+    if (try_plan(s, &p) && twisted_words(s, &p)) {
         *plan = p;
         return true;
     }

@@ -76,6 +76,10 @@ typedef struct tool_run {
     uint64_t bytes;        /* bytes decoded */
     uint64_t bytes_wanted; /* bytes that would have been decoded without the cap */
     bool cap_candidates, cap_bytes, cap_depth;
+    /* Per field: its own scan emitted a finding (joined_fields leaves its
+     * pieces alone: a blob that decoded whole is no fragment). NULL when
+     * the tool has no field. */
+    uint8_t *field_found;
 } tool_run;
 
 /* What decided a blob. */
@@ -481,7 +485,11 @@ static const char *const k_act[] = {
     "cumpl", "cumpr", "obedec", "obedeç", "obéi", "suiv", "sigue", "siga", "segui", "gehorch",
     "przestrzeg", "postupuj", "dodrž", "ikuti", "patuhi", "takip et", "uyun", "следуй", "следуя",
     "дотрим", "ακολούθ", "اتبع", "עקוב", "פעל", "按照", "遵守", "따라", "지켜", "ทำตาม", "làm theo",
-    "tuân", "पालन", "अनुसरण", "चलाएँ", "चलाएं", "honor", "honour", "comply"};
+    "tuân", "पालन", "अनुसरण", "चलाएँ", "चलाएं", "honor", "honour", "comply",
+    /* round 12: "do it" in words, the order a playful writer gives after
+     * "read this backwards" or "decode it" */
+    "do it", "do this", "do what", "do as ", "hazlo", "fais-le", "mach es", "mach das", "fallo",
+    "faça", "сделай", "зроби", "spust"};
 
 /* Round 11: naming the encoding is a decoding word too ("base32, apply",
  * "chiffré (César ...) — exécutez") except in a tool whose job is
@@ -664,6 +672,18 @@ static bool judged_order(const level *lv, const char *text, size_t n) {
     return kinds != 0;
 }
 
+/* A letter shift (ROT13, Caesar) over the output of a letter shift is one
+ * shift the outer level tried already, and reversing reversed text gives
+ * the text back: such a layer only finds the words the table of shifted
+ * and reversed words happens to hold in ordinary text, layer after layer
+ * until the depth cap (a list of place categories did). */
+static bool undoes_itself(pd_encoding parent, pd_kind kind) {
+    bool shifted = parent == PD_ENC_ROT13 || parent == PD_ENC_CAESAR;
+    if (shifted && (kind == PD_ROT13 || kind == PD_CAESAR))
+        return true;
+    return parent == PD_ENC_REVERSED && kind == PD_REVERSED;
+}
+
 static int visit(void *ctx, const pd_candidate *cand) {
     level *lv = ctx;
     tool_run *run = lv->run;
@@ -673,6 +693,8 @@ static int visit(void *ctx, const pd_candidate *cand) {
     mv_arena_mark mark = mv_arena_save(run->scratch);
     /* Pieces glued from several fields: only a blob across the first seam. */
     if (lv->join_first > 0 && (cand->start >= lv->join_first || cand->end <= lv->join_first))
+        goto done;
+    if (lv->depth > 0 && undoes_itself(lv->chain[lv->depth - 1].enc, cand->kind))
         goto done;
     if (!pd_probe(lv->text, cand, &plan))
         goto done;
@@ -1296,7 +1318,7 @@ static int labelled_lines(level *top) {
  * tool, JOIN_PIECE_MAX bytes each; decoding stays under the tool's budget. */
 #define JOIN_PIECES 32u
 #define JOIN_SPAN 4u
-#define JOIN_PIECE_MIN 8u
+#define JOIN_PIECE_MIN 16u
 #define JOIN_PIECE_MAX 4096u
 
 typedef struct piece {
@@ -1310,12 +1332,20 @@ static bool piece_byte(unsigned char c) {
     return c > ' ' && c < 0x7F && c != '"' && c != '\'' && c != '`';
 }
 
-/* A token that can be part of an encoded blob and is no plain word: a
- * digit, both letter cases or padding in it. */
+/* A token that can be part of an encoded blob and is no plain word or
+ * identifier: JOIN_PIECE_MIN bytes or more, and base64-like (both letter
+ * cases with a digit, or both cases over JOIN_PIECE_LONG bytes: a
+ * camelCase name has no digit and is short), hex- or base32-like (digits
+ * and letters of one case), escapes (\\x41, %41, &#65;) or padded. Two
+ * such tokens in neighbouring fields are rare in honest tools, so the
+ * joins below cost next to nothing on them. */
+#define JOIN_PIECE_LONG 32u
+
 static bool piece_like(const char *t, size_t n) {
     if (n < JOIN_PIECE_MIN || n > JOIN_PIECE_MAX)
         return false;
     bool digit = false, upper = false, lower = false;
+    unsigned escapes = 0;
     for (size_t k = 0; k < n; k++) {
         unsigned char c = (unsigned char)t[k];
         if (!piece_byte(c))
@@ -1325,8 +1355,11 @@ static bool piece_like(const char *t, size_t n) {
         digit |= c >= '0' && c <= '9';
         upper |= c >= 'A' && c <= 'Z';
         lower |= c >= 'a' && c <= 'z';
+        escapes += c == '\\' || c == '%' || c == '&';
     }
-    return digit || (upper && lower) || t[n - 1] == '=';
+    if (upper && lower)
+        return digit || n >= JOIN_PIECE_LONG || t[n - 1] == '=';
+    return (digit && (upper || lower)) || escapes >= 4 || t[n - 1] == '=';
 }
 
 static bool space_byte(char c) {
@@ -1376,7 +1409,8 @@ static int joined_fields(tool_run *run, mv_emitter *out) {
     for (uint32_t i = 0; i < tool->n_fields && np < JOIN_PIECES; i++) {
         const mv_field *fd = &tool->fields[i];
         mv_str whole = mv_field_whole(fd);
-        if (whole.len < JOIN_PIECE_MIN || fd->window_of != 0)
+        if (whole.len < JOIN_PIECE_MIN || fd->window_of != 0 ||
+            (run->field_found != NULL && run->field_found[i]))
             continue;
         np += field_pieces(whole.ptr, whole.len, i, ps + np);
     }
@@ -1412,7 +1446,10 @@ static int joined_fields(tool_run *run, mv_emitter *out) {
         lv->field = (int32_t)ps[i].field;
         lv->join_first = ps[i].len;
         lv->join_off = ps[i].off;
-        rc = pd_scan_ex(run->sc, buf, at, visit, lv);
+        /* Pieces are single tokens: the byte-level scanners see every
+         * encoding a token can hold; the line scanners (prose under ROT13
+         * or Caesar, trigger words) need lines of words and are skipped. */
+        rc = pd_scan(buf, at, visit, lv);
         mv_arena_rewind(run->scratch, mark);
     }
     return rc;
@@ -1423,6 +1460,7 @@ static int joined_fields(tool_run *run, mv_emitter *out) {
 typedef struct field_use {
     uint64_t candidates, bytes, bytes_wanted;
     uint64_t decodes;
+    uint64_t found; /* the field emitted a finding (tool_run.field_found) */
 } field_use;
 
 static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
@@ -1443,6 +1481,12 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
     level *top = mv_arena_alloc(ctx->scratch, sizeof(*top));
     if (top == NULL)
         return MV_ENOMEM;
+    if (tool->n_fields > 0) {
+        run.field_found = mv_arena_alloc(ctx->scratch, tool->n_fields);
+        if (run.field_found == NULL)
+            return MV_ENOMEM;
+        memset(run.field_found, 0, tool->n_fields);
+    }
     for (uint32_t i = 0; i < tool->n_fields && rc == 0; i++) {
         const mv_field *fd = &tool->fields[i];
         /* The whole string, past the model's field cap too: the scanners
@@ -1465,6 +1509,7 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
                 run.candidates += use.candidates;
                 run.bytes += use.bytes;
                 run.bytes_wanted += use.bytes_wanted;
+                run.field_found[i] = use.found != 0;
                 hit = mv_memo_replay(out, &memo);
                 rc = hit < 0 ? hit : 0;
                 continue;
@@ -1480,6 +1525,7 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         rc = pd_scan_ex(run.sc, whole.ptr, whole.len, visit, top);
         if (rc == 0)
             rc = labelled_lines(top);
+        run.field_found[i] = top->n_emitted > 0;
         /* Kept only when no cap was hit: then the work did not depend on
          * what earlier fields used, and a replay stopped by the signal
          * cap cannot leave out a cap record. */
@@ -1489,6 +1535,7 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
             use.candidates = run.candidates - before.candidates;
             use.bytes = run.bytes - before.bytes;
             use.bytes_wanted = run.bytes_wanted - before.bytes_wanted;
+            use.found = run.field_found[i];
             mv_memo_keep(out, &memo, &use, sizeof(use));
         }
     }

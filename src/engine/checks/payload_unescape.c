@@ -957,7 +957,8 @@ static void decode_a85(const unsigned char *s, size_t from, size_t to, unsigned 
 /* Bare base85 (round 11): a token of B85_MIN or more printable bytes
  * without a space that is no plain word, path or URL: it mixes letters,
  * digits and at least B85_SYMBOLS punctuation bytes that base64 does not
- * use. Found by skipping like the base64 runs: a token of B85_MIN bytes
+ * use, one byte in ten or more (base85 spends about one in five on
+ * them). Found by skipping like the base64 runs: a token of B85_MIN bytes
  * covers every B85_MIN-th byte, so a space or a non-ASCII byte there
  * skips the window; prose has a space every few bytes, so almost no byte
  * is looked at. Which alphabet it is and whether it decodes to text is
@@ -1005,7 +1006,9 @@ static int scan_b85(const unsigned char *s, size_t len, pd_visit visit, void *ct
             if (c == ':' && k + 2 < j && s[k + 1] == '/' && s[k + 2] == '/')
                 url = true;
         }
-        if (j - st >= B85_MIN && kinds == 7u && sym >= B85_SYMBOLS && !url &&
+        /* Base85 spends about a fifth of its characters on punctuation;
+         * a data: URI or a base64 blob behind a label has a few in all. */
+        if (j - st >= B85_MIN && kinds == 7u && sym >= B85_SYMBOLS && sym * 10 >= j - st && !url &&
             !(s[st] == '<' && s[st + 1] == '~')) {
             pd_candidate c = {PD_B85, st, j, false, false};
             rc = visit(ctx, &c);
@@ -1429,15 +1432,24 @@ static size_t prose_add(prose_word *t, const unsigned char *w, size_t wn, uint8_
     return made;
 }
 
-static bool plain_listed(const unsigned char *w, size_t wn) {
-    const char *const *lists[3] = {k_plain, k_world, k_not_variant};
-    const size_t counts[3] = {sizeof(k_plain) / sizeof(k_plain[0]),
-                              sizeof(k_world) / sizeof(k_world[0]),
-                              sizeof(k_not_variant) / sizeof(k_not_variant[0])};
-    for (int l = 0; l < 3; l++)
-        for (size_t k = 0; k < counts[l]; k++)
-            if (strlen(lists[l][k]) == wn && memcmp(lists[l][k], w, wn) == 0)
-                return true;
+/* A variant that is itself a plain word of a list (k_plain and k_world
+ * are in the table as PW_PLAIN before any variant is made) or a common
+ * word of its own (k_not_variant) is no trace of a shift. One hash probe
+ * per variant: comparing against the lists by string cost more than all
+ * the rest of building the scanner. */
+#define NOT_VARIANTS (sizeof(k_not_variant) / sizeof(k_not_variant[0]))
+
+static bool plain_listed(const prose_word *t, const uint64_t *not_variant, const unsigned char *w,
+                         size_t wn) {
+    uint64_t key = pack_word(w, wn);
+    size_t j = prose_slot(key);
+    while (t[j].key != 0 && t[j].key != key)
+        j = (j + 1) & (PROSE_SLOTS - 1);
+    if (t[j].key == key && (t[j].kinds & PW_PLAIN) != 0)
+        return true;
+    for (size_t k = 0; k < NOT_VARIANTS; k++)
+        if (not_variant[k] == key)
+            return true;
     return false;
 }
 
@@ -1445,6 +1457,9 @@ static bool plain_listed(const unsigned char *w, size_t wn) {
 static size_t world_words(prose_word *t) {
     size_t n = 0;
     const size_t count = sizeof(k_world) / sizeof(k_world[0]);
+    uint64_t nv[NOT_VARIANTS];
+    for (size_t k = 0; k < NOT_VARIANTS; k++)
+        nv[k] = pack_word((const unsigned char *)k_not_variant[k], strlen(k_not_variant[k]));
     for (size_t k = 0; k < count; k++)
         n += prose_add(t, (const unsigned char *)k_world[k], strlen(k_world[k]), PW_PLAIN);
     for (size_t k = 0; k < count; k++) {
@@ -1453,12 +1468,12 @@ static size_t world_words(prose_word *t) {
         for (unsigned sh = 1; sh < 26; sh++) {
             for (size_t q = 0; q < wn; q++)
                 w[q] = shift_letter((unsigned char)k_world[k][q], sh);
-            if (!plain_listed(w, wn))
+            if (!plain_listed(t, nv, w, wn))
                 n += prose_add(t, w, wn, sh == 13 ? PW_ROT : PW_CAESAR);
         }
         for (size_t q = 0; q < wn; q++)
             w[q] = (unsigned char)k_world[k][wn - 1 - q];
-        if (!plain_listed(w, wn))
+        if (!plain_listed(t, nv, w, wn))
             n += prose_add(t, w, wn, PW_REV);
     }
     return n;
@@ -1489,7 +1504,6 @@ static size_t prose_table(prose_word *t) {
             t[j].kinds |= PW_CAESAR;
         }
     }
-    n += world_words(t);
     for (int l = 0; l < 3; l++) {
         for (size_t k = 0; k < sizeof(k_plain) / sizeof(k_plain[0]); k++) {
             const char *w = lists[l][k];
@@ -1507,6 +1521,8 @@ static size_t prose_table(prose_word *t) {
             t[j].kinds |= kinds[l];
         }
     }
+    /* after k_plain: world_words reads the plain words back (plain_listed) */
+    n += world_words(t);
     return n;
 }
 

@@ -104,7 +104,7 @@ typedef struct walk {
      * single quotes): pd_scan reports the kinds one after the other, each
      * in text order; joins of double-quoted pieces come before joins of
      * single-quoted ones. */
-    size_t last_start[PD_A85 + 2];
+    size_t last_start[PD_B85 + 2];
     unsigned count;
     mv_arena *scratch;
 } walk;
@@ -134,9 +134,9 @@ static int visit(void *ctx, const pd_candidate *c) {
     pd_plan plan;
     if (c->start >= c->end || c->end > w->len)
         broken("a candidate outside the text or empty");
-    if ((unsigned)c->kind > PD_A85)
+    if ((unsigned)c->kind > PD_B85)
         broken("a candidate of an unknown kind");
-    size_t slot = c->kind == PD_JOIN && w->text[c->start] == '\'' ? PD_A85 + 1 : c->kind;
+    size_t slot = c->kind == PD_JOIN && w->text[c->start] == '\'' ? PD_B85 + 1 : c->kind;
     if (c->start < w->last_start[slot])
         broken("candidates of one kind out of text order");
     w->last_start[slot] = c->start;

@@ -428,14 +428,34 @@ int pd_scan_ex(const pd_scanner *sc, const char *text, size_t len, pd_visit visi
 
 /* ------------------------------------------------------------- decoding */
 
-static size_t decode_base64(const unsigned char *s, size_t from, size_t to, uint8_t *out,
-                            size_t cap, bool *truncated) {
+/* ROT13 of a letter; other bytes unchanged. */
+static unsigned char rot13_byte(unsigned char c) {
+    if ((c >= 'a' && c <= 'm') || (c >= 'A' && c <= 'M'))
+        return (unsigned char)(c + 13);
+    if ((c >= 'n' && c <= 'z') || (c >= 'N' && c <= 'Z'))
+        return (unsigned char)(c - 13);
+    return c;
+}
+
+/* The base64 character at step i of [from, to) as the encoder wrote it:
+ * as it stands, rotated back by ROT13, or read from the end (round 11). */
+static unsigned char b64_char_at(const unsigned char *s, size_t from, size_t to, size_t i,
+                                 pd_encoding enc) {
+    if (enc == PD_ENC_B64_REV)
+        return s[to - 1 - (i - from)];
+    if (enc == PD_ENC_B64_ROT13)
+        return rot13_byte(s[i]);
+    return s[i];
+}
+
+static size_t decode_base64(const unsigned char *s, size_t from, size_t to, pd_encoding enc,
+                            uint8_t *out, size_t cap, bool *truncated) {
     uint32_t acc = 0;
     unsigned have = 0;
     size_t n = 0;
     *truncated = false;
     for (size_t i = from; i < to; i++) {
-        unsigned v = b64_value(s[i]);
+        unsigned v = b64_value(b64_char_at(s, from, to, i, enc));
         if (v == B64_SKIP)
             continue;
         if (v == B64_BAD)
@@ -574,6 +594,8 @@ size_t pd_decoded_bound(const pd_plan *p) {
         return span / 8 * 5 + 5;
     case PD_ENC_BASE64:
     case PD_ENC_BASE64URL:
+    case PD_ENC_B64_ROT13:
+    case PD_ENC_B64_REV:
         return span / 4 * 3 + 3;
     default:
         return pu_bound(p);
@@ -591,7 +613,9 @@ size_t pd_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, b
         return decode_base32(s, p->from, p->to, out, cap, truncated);
     case PD_ENC_BASE64:
     case PD_ENC_BASE64URL:
-        return decode_base64(s, p->from, p->to, out, cap, truncated);
+    case PD_ENC_B64_ROT13:
+    case PD_ENC_B64_REV:
+        return decode_base64(s, p->from, p->to, p->enc, out, cap, truncated);
     default:
         return pu_decode(text, p, out, cap, truncated);
     }
@@ -884,6 +908,9 @@ static bool try_plan(const unsigned char *s, pd_plan *p) {
     bool truncated;
     size_t n = pd_decode((const char *)s, p, buf, sizeof(buf), &truncated);
     p->pack = PD_PACK_NONE;
+    /* Not under a twisted base64 (probe_twisted): two bytes of noise pass
+     * a zlib header check one time in a few hundred, and compressed data
+     * under a second disguise is no encoder's habit. */
     if (p->enc == PD_ENC_BASE64 || p->enc == PD_ENC_BASE64URL || p->enc == PD_ENC_BASE32 ||
         p->enc == PD_ENC_HEX) {
         pd_pack pk = pd_pack_of(buf, n);
@@ -903,7 +930,7 @@ static bool probe_at(const unsigned char *s, size_t from, size_t to, size_t hex_
         size_t digits = b64_chars(s, from, hex_to, (size_t)-1);
         if (digits < PD_MIN_HEX)
             return false;
-        pd_plan p = {PD_ENC_HEX, from, hex_to, 0, false, false, false, 0};
+        pd_plan p = {PD_ENC_HEX, from, hex_to, 0, false, false, false, 0, 0, false};
         if (try_plan(s, &p)) {
             *plan = p;
             return true;
@@ -920,7 +947,7 @@ static bool probe_at(const unsigned char *s, size_t from, size_t to, size_t hex_
     }
     if (!b64_ok || b64_chars(s, from, to, PD_MIN_RUN) < PD_MIN_RUN || !mixed_case(s, from, to))
         return false;
-    pd_plan p = {PD_ENC_BASE64, from, to, 0, false, false, false, 0};
+    pd_plan p = {PD_ENC_BASE64, from, to, 0, false, false, false, 0, 0, false};
     if (!try_plan(s, &p))
         return false;
     for (size_t i = from; i < to; i++) {
@@ -959,8 +986,94 @@ static bool base32_run(const unsigned char *s, size_t from, size_t to, bool padd
 
 static bool probe_run(const unsigned char *s, const pd_candidate *c, pd_plan *plan);
 
+/* Round 11: base64 hidden once more by a cheap twist, ROT13 over its
+ * letters or the whole string reversed, so it no longer decodes as it
+ * stands. Tried only on long mixed-case runs (an order needs more than
+ * TWIST_MIN characters; camelCase identifiers are shorter) after the
+ * plain probe failed; the decoded text is confirmed like any other. A
+ * reversed blob starts at the run's end, so only that alignment is tried
+ * (its padding, now in front, is not part of the run). */
+#define TWIST_MIN 24u
+#define TWIST_DIGITS 32u
+
+/* The first bytes a twisted plan decodes to start a line of words or a
+ * command: printable, with a space or a character beyond ASCII among
+ * them. Noise that happens to be printable rarely has either. */
+static bool twisted_words(const unsigned char *s, const pd_plan *p) {
+    uint8_t buf[PD_PROBE_BYTES];
+    bool truncated;
+    size_t n = pd_decode((const char *)s, p, buf, sizeof(buf), &truncated);
+    for (size_t i = 0; i < n; i++)
+        if (buf[i] == ' ' || buf[i] >= 0x80)
+            return true;
+    return false;
+}
+
+static bool probe_twisted(const unsigned char *s, const pd_candidate *c, pd_plan *plan) {
+    size_t from = c->start, to = c->end;
+    while (to > from && s[to - 1] == '=')
+        to--;
+    if (to - from < TWIST_MIN || b64_chars(s, from, to, TWIST_MIN) < TWIST_MIN ||
+        !mixed_case(s, from, to))
+        return false;
+    /* Base64 of text spends about one character in eight on a digit
+     * (ROT13 and reversing leave digits alone); camelCase paths, slugs
+     * and identifiers, the long mixed-case runs of honest text, have
+     * next to none. One digit per TWIST_DIGITS characters is asked. */
+    {
+        size_t digits = 0, lim = to - from > 96 ? from + 96 : to;
+        for (size_t i = from; i < lim; i++)
+            digits += s[i] >= '0' && s[i] <= '9';
+        if (digits * TWIST_DIGITS < lim - from)
+            return false;
+    }
+    /* Base64 as it stands that opens with a file signature (an image, an
+     * archive) is what it looks like: no twist to undo. */
+    {
+        uint8_t head[PD_PROBE_BYTES];
+        bool truncated;
+        pd_plan plain = {PD_ENC_BASE64, from, to, 0, false, false, false, 0, 0, false};
+        size_t hn = pd_decode((const char *)s, &plain, head, sizeof(head), &truncated);
+        if (pd_binary_magic(head, hn) || pd_pack_of(head, hn) != PD_PACK_NONE)
+            return false;
+    }
+    pd_plan p = {PD_ENC_B64_ROT13, from, c->end, 0, false, false, false, 0, 0, false};
+    for (size_t k = 0; k < 4; k++) {
+        p.from = from + k;
+        if (try_plan(s, &p) && twisted_words(s, &p)) {
+            *plan = p;
+            return true;
+        }
+    }
+    p.enc = PD_ENC_B64_REV;
+    p.from = from;
+    p.to = to;
+    if (try_plan(s, &p) && twisted_words(s, &p)) {
+        *plan = p;
+        return true;
+    }
+    return false;
+}
+
 bool pd_probe(const char *text, const pd_candidate *c, pd_plan *plan) {
     const unsigned char *s = (const unsigned char *)text;
+    if (c->kind == PD_B85) {
+        /* Each alphabet the token fits, Ascii85 first; the first that
+         * decodes to text wins. */
+        unsigned fits = pu_b85_alphabets(text, c->start, c->end);
+        pd_plan p;
+        pu_plan_of(text, c, &p);
+        for (unsigned a = 0; a < 3; a++) {
+            if (!(fits & (1u << a)))
+                continue;
+            p.alpha = (uint8_t)a;
+            if (try_plan(s, &p)) {
+                *plan = p;
+                return true;
+            }
+        }
+        return false;
+    }
     if (c->kind != PD_RUN) {
         pd_plan p;
         pu_plan_of(text, c, &p);
@@ -971,11 +1084,13 @@ bool pd_probe(const char *text, const pd_candidate *c, pd_plan *plan) {
     }
     if (probe_run(s, c, plan))
         return true;
+    if (probe_twisted(s, c, plan))
+        return true;
     size_t to = c->end;
     while (to > c->start && s[to - 1] == '=')
         to--;
     if (base32_run(s, c->start, to, to < c->end)) {
-        pd_plan p = {PD_ENC_BASE32, c->start, c->end, 0, false, false, false, 0};
+        pd_plan p = {PD_ENC_BASE32, c->start, c->end, 0, false, false, false, 0, 0, false};
         if (try_plan(s, &p)) {
             *plan = p;
             return true;

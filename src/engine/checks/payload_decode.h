@@ -43,7 +43,8 @@ typedef enum pd_kind {
     PD_WIDE,     /* a run of fullwidth ASCII forms (U+FF01-U+FF5E, U+3000) */
     PD_BITS,     /* binary octets separated by one repeated byte: "01100011 01110101" */
     PD_A85,      /* Adobe Ascii85 between <~ and ~> */
-    PD_CAESAR    /* a line of prose under a Caesar shift other than 13 (round 10) */
+    PD_CAESAR,   /* a line of prose under a Caesar shift other than 13 (round 10) */
+    PD_B85       /* a bare base85 token: Ascii85, Z85 or RFC 1924 without <~ ~> (round 11) */
 } pd_kind;
 
 /* A piece of text that may be an encoded blob. */
@@ -98,10 +99,19 @@ typedef enum pd_encoding {
     PD_ENC_JOIN,  /* the contents of the quoted pieces, concatenated */
     PD_ENC_ROT13,
     PD_ENC_REVERSED,
-    PD_ENC_WIDE,  /* fullwidth forms folded to ASCII */
-    PD_ENC_A85,   /* Ascii85 (base85), 'z' for four zero bytes */
-    PD_ENC_CAESAR /* letters shifted back by `shift` places */
+    PD_ENC_WIDE,   /* fullwidth forms folded to ASCII */
+    PD_ENC_A85,    /* Ascii85 (base85), 'z' for four zero bytes */
+    PD_ENC_CAESAR, /* letters shifted back by `shift` places */
+    /* Round 11: a second, cheap layer over base64 that leaves no text to
+     * decode in between: the base64 characters rotated by ROT13, or the
+     * base64 string written backwards. */
+    PD_ENC_B64_ROT13,
+    PD_ENC_B64_REV,
+    PD_ENC_B85 /* base85 in the alphabet `alpha` (pd_b85_alpha) */
 } pd_encoding;
+
+/* Base85 alphabets (PD_ENC_A85 is always Adobe's). */
+typedef enum pd_b85_alpha { PD_B85_ASCII85 = 0, PD_B85_Z85, PD_B85_RFC1924 } pd_b85_alpha;
 
 /* Compressed bytes under a byte encoding (gzip or zlib inside base64). */
 typedef enum pd_pack { PD_PACK_NONE = 0, PD_PACK_GZIP, PD_PACK_ZLIB } pd_pack;
@@ -115,6 +125,8 @@ typedef struct pd_plan {
     bool hex_codes;  /* PD_ENC_CODES: the codes are hexadecimal */
     bool bin_codes;  /* PD_ENC_CODES: the codes are binary octets */
     uint8_t shift;   /* PD_ENC_CAESAR: the shift the text was written with (1-25) */
+    uint8_t alpha;   /* PD_ENC_B85: pd_b85_alpha */
+    bool oct_codes;  /* PD_ENC_CODES: the codes are octal (round 11) */
 } pd_plan;
 
 /*

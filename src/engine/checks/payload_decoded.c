@@ -76,6 +76,10 @@ typedef struct tool_run {
     uint64_t bytes;        /* bytes decoded */
     uint64_t bytes_wanted; /* bytes that would have been decoded without the cap */
     bool cap_candidates, cap_bytes, cap_depth;
+    /* Per field: its own scan emitted a finding (joined_fields leaves its
+     * pieces alone: a blob that decoded whole is no fragment). NULL when
+     * the tool has no field. */
+    uint8_t *field_found;
 } tool_run;
 
 /* What decided a blob. */
@@ -110,6 +114,10 @@ typedef struct level {
     size_t root_start, root_end;
     int8_t obey;
     bool labelled; /* a labelled line (labelled_lines): its own line says to act */
+    /* Round 11: `text` is pieces of several fields glued (joined_fields);
+     * the first piece is text[0, join_first) and sits at [join_off,
+     * join_off + join_first) of `field`. 0 when the level is one field. */
+    size_t join_first, join_off;
 } level;
 
 #define FOUND 1 /* visit() result: a nested blob decided, stop this level */
@@ -170,7 +178,8 @@ static const char *decode_layer(level *lv, const pd_candidate *cand, const pd_pl
     }
     /* PowerShell encodes its commands as UTF-16LE before base64. */
     if ((plan->enc == PD_ENC_BASE64 || plan->enc == PD_ENC_BASE64URL ||
-         plan->enc == PD_ENC_BASE32) &&
+         plan->enc == PD_ENC_BASE32 || plan->enc == PD_ENC_B64_ROT13 ||
+         plan->enc == PD_ENC_B64_REV) &&
         pd_is_utf16le(text, n)) {
         uint8_t *u8 = mv_arena_alloc(run->scratch, 3 * (n / 2) + 1);
         if (u8 == NULL) {
@@ -463,18 +472,35 @@ static size_t find_stem(const char *t, size_t n, const char *const *ws, size_t c
 /* Acting words (stems) in the languages of the rules: execute, run,
  * apply, follow, obey, carry out, perform. */
 static const char *const k_act[] = {
-    "execut",   "exécut",  "ejecut",   "ejecút",   "ausführ",    "run",       "apply",    "appliqu",
-    "aplic",    "anwend",  "follow",   "obey",     "suivre",     "seguir",    "befolg",   "выполн",
-    "примен",   "执行",    "遵循",     "実行",     "従",         "適用",      "실행",     "따르",
-    "적용",     "carry",   "act on",   "perform",  "esegu",      "applica",   "uitvoer",  "voer ",
-    "toepass",  "volg",    "wykonaj",  "wykonać",  "zastosuj",   "proveď",    "provést",  "spusť",
-    "použij",   "utför",   "udfør",    "utfør",    "tillämpa",   "anvend",    "följ",     "følg",
-    "çalıştır", "uygula",  "yürüt",    "викона",   "застосу",    "نفذ",       "نفّذ",      "طبق",
-    "בצע",      "लागू",     "jalankan", "terapkan", "laksanakan", "thực hiện", "thực thi", "áp dụng",
-    "ดำเนินการ", "ปฏิบัติ",    "运行",     "照做",     "实施",       "実施",      "수행",     "εκτέλεσ",
-    "εφάρμοσ",  "execută", "aplică",   "hajtsd",   "futtasd",    "suorita",   "implement"};
+    "execut", "exécut", "ejecut", "ejecút", "ausführ", "run", "apply", "appliqu", "aplic", "anwend",
+    "follow", "obey", "suivre", "seguir", "befolg", "выполн", "примен", "执行", "遵循", "実行",
+    "従", "適用", "실행", "따르", "적용", "carry", "act on", "perform", "esegu", "applica",
+    "uitvoer", "voer ", "toepass", "volg", "wykonaj", "wykonać", "zastosuj", "proveď", "provést",
+    "spusť", "použij", "utför", "udfør", "utfør", "tillämpa", "anvend", "följ", "følg", "çalıştır",
+    "uygula", "yürüt", "викона", "застосу", "نفذ", "نفّذ", "طبق", "בצע", "लागू", "jalankan",
+    "terapkan", "laksanakan", "thực hiện", "thực thi", "áp dụng", "ดำเนินการ", "ปฏิบัติ", "运行",
+    "照做", "实施", "実施", "수행", "εκτέλεσ", "εφάρμοσ", "execută", "aplică", "hajtsd", "futtasd",
+    "suorita", "implement",
+    /* round 11: follow, comply, obey in more languages */
+    "cumpl", "cumpr", "obedec", "obedeç", "obéi", "suiv", "sigue", "siga", "segui", "gehorch",
+    "przestrzeg", "postupuj", "dodrž", "ikuti", "patuhi", "takip et", "uyun", "следуй", "следуя",
+    "дотрим", "ακολούθ", "اتبع", "עקוב", "פעל", "按照", "遵守", "따라", "지켜", "ทำตาม", "làm theo",
+    "tuân", "पालन", "अनुसरण", "चलाएँ", "चलाएं", "honor", "honour", "comply",
+    /* round 12: "do it" in words, the order a playful writer gives after
+     * "read this backwards" or "decode it" */
+    "do it", "do this", "do what", "do as ", "hazlo", "fais-le", "mach es", "mach das", "fallo",
+    "faça", "сделай", "зроби", "spust"};
 
-static bool decode_then_act(const char *t, size_t n) {
+/* Round 11: naming the encoding is a decoding word too ("base32, apply",
+ * "chiffré (César ...) — exécutez") except in a tool whose job is
+ * encoding, where the name describes the tool. */
+static const char *const k_named[] = {
+    "base64", "base32", "base85",  "ascii85", "gzip",   "zlib",    "hex",     "binär",
+    "binary", "binari", "binaire", "बाइनरी",  "octal",  "oktal",   "rot13",   "rot-13",
+    "caesar", "césar",  "cesar",   "cäsar",   "chiffr", "codific", "kodiert", "codifié",
+    "codé",   "codée",  "encoded", "rozbal",  "コード", "인코딩",  "编码",    "कोड"};
+
+static bool decode_then_act(const char *t, size_t n, bool named) {
     static const char *const decode[] = {
         "decod", "décod", "dekodier", "entschlüssel", "декод", "расшифр", "解码", "解碼",
         "デコード", "복호", "디코딩", "descodific", "unscramble", "decompress", "inflate", "unzip",
@@ -488,6 +514,10 @@ static bool decode_then_act(const char *t, size_t n) {
     size_t off = 0;
     while (off < n) {
         size_t d = find_stem(t + off, n - off, decode, sizeof(decode) / sizeof(decode[0]));
+        if (named) {
+            size_t d2 = find_stem(t + off, n - off, k_named, sizeof(k_named) / sizeof(k_named[0]));
+            d = d2 < d ? d2 : d;
+        }
         if (d >= n - off)
             return false;
         size_t from = off + d + 3, to = off + d + OBEY_GAP;
@@ -501,7 +531,7 @@ static bool decode_then_act(const char *t, size_t n) {
     return false;
 }
 
-static bool obey_cue(const char *t, size_t n, size_t start, size_t end) {
+static bool obey_cue(const char *t, size_t n, size_t start, size_t end, bool named) {
     size_t a = start > OBEY_BACK ? start - OBEY_BACK : 0;
     size_t b = end + OBEY_AHEAD < n ? end + OBEY_AHEAD : n;
     /* stay in the blob's paragraph */
@@ -517,7 +547,7 @@ static bool obey_cue(const char *t, size_t n, size_t start, size_t end) {
         }
     /* the blob's own plain edges (an escape run takes the plain characters
      * around it) may hold the cue: read the whole window */
-    return decode_then_act(t + a, b - a);
+    return decode_then_act(t + a, b - a, named);
 }
 
 /* Decoded text that reads as prose or a command line: three or more
@@ -559,6 +589,8 @@ static unsigned plain_words(const char *t, size_t n) {
 /* Does the text around the top-level blob say to decode and act on it?
  * A labelled line says so itself when its decoded text reads as English
  * better than the line as written. */
+static bool codec_job(const mv_tool *tool);
+
 static bool obeyed(level *lv, const char *text, size_t n) {
     level *r = lv->root;
     if (r == NULL)
@@ -566,8 +598,12 @@ static bool obeyed(level *lv, const char *text, size_t n) {
     if (r->labelled)
         return plain_words(text, n) >
                plain_words(r->text + r->root_start, r->root_end - r->root_start);
-    if (r->obey < 0)
-        r->obey = obey_cue(r->text, r->len, r->root_start, r->root_end) ? 1 : 0;
+    if (r->obey < 0) {
+        tool_run *run = lv->run;
+        if (run->codec < 0)
+            run->codec = codec_job(run->tool) ? 1 : 0;
+        r->obey = obey_cue(r->text, r->len, r->root_start, r->root_end, run->codec == 0) ? 1 : 0;
+    }
     return r->obey == 1;
 }
 
@@ -636,6 +672,18 @@ static bool judged_order(const level *lv, const char *text, size_t n) {
     return kinds != 0;
 }
 
+/* A letter shift (ROT13, Caesar) over the output of a letter shift is one
+ * shift the outer level tried already, and reversing reversed text gives
+ * the text back: such a layer only finds the words the table of shifted
+ * and reversed words happens to hold in ordinary text, layer after layer
+ * until the depth cap (a list of place categories did). */
+static bool undoes_itself(pd_encoding parent, pd_kind kind) {
+    bool shifted = parent == PD_ENC_ROT13 || parent == PD_ENC_CAESAR;
+    if (shifted && (kind == PD_ROT13 || kind == PD_CAESAR))
+        return true;
+    return parent == PD_ENC_REVERSED && kind == PD_REVERSED;
+}
+
 static int visit(void *ctx, const pd_candidate *cand) {
     level *lv = ctx;
     tool_run *run = lv->run;
@@ -643,6 +691,11 @@ static int visit(void *ctx, const pd_candidate *cand) {
     bool keep = false; /* a nested finding points into this scratch memory */
     pd_plan plan;
     mv_arena_mark mark = mv_arena_save(run->scratch);
+    /* Pieces glued from several fields: only a blob across the first seam. */
+    if (lv->join_first > 0 && (cand->start >= lv->join_first || cand->end <= lv->join_first))
+        goto done;
+    if (lv->depth > 0 && undoes_itself(lv->chain[lv->depth - 1].enc, cand->kind))
+        goto done;
     if (!pd_probe(lv->text, cand, &plan))
         goto done;
     if (lv->depth == MAX_DEPTH) {
@@ -774,6 +827,12 @@ static const char *evidence_label(const layer *ly) {
         return "fullwidth forms";
     case PD_ENC_A85:
         return "Ascii85";
+    case PD_ENC_B64_ROT13:
+        return "ROT13 over base64";
+    case PD_ENC_B64_REV:
+        return "reversed base64";
+    case PD_ENC_B85:
+        return "base85";
     default:
         return "base64";
     }
@@ -811,6 +870,12 @@ static const char *chain_label(const layer *ly) {
         return "fullwidth";
     case PD_ENC_A85:
         return "ascii85";
+    case PD_ENC_B64_ROT13:
+        return "rot13-base64";
+    case PD_ENC_B64_REV:
+        return "reversed-base64";
+    case PD_ENC_B85:
+        return "base85";
     default:
         return "base64";
     }
@@ -882,6 +947,8 @@ static int emit_finding(level *lv, const pd_candidate *cand, const finding *f) {
     char de[240];
     sbuf evb = {ev, 0, sizeof(ev)};
     sbuf deb = {de, 0, sizeof(de)};
+    if (lv->join_first > 0)
+        put_str(&evb, "pieces of several fields joined -> ");
     for (unsigned i = 0; i < f->depth; i++) {
         put_str(&evb, evidence_label(&f->chain[i]));
         put_str(&evb, " -> ");
@@ -922,6 +989,10 @@ static int emit_finding(level *lv, const pd_candidate *cand, const finding *f) {
     spec.field = lv->field;
     spec.offset = (uint32_t)cand->start;
     spec.length = (uint32_t)(cand->end - cand->start);
+    if (lv->join_first > 0) { /* the first piece, in its own field */
+        spec.offset = (uint32_t)(lv->join_off + cand->start);
+        spec.length = (uint32_t)(lv->join_first - cand->start);
+    }
     spec.evidence = (mv_str){ev, evb.len};
     spec.detail = (mv_str){de, deb.len};
     return mv_emit(lv->out, &spec);
@@ -1233,11 +1304,163 @@ static int labelled_lines(level *top) {
     return rc == FOUND ? 0 : rc;
 }
 
+/* ------------------------------------------------- blobs split by field */
+
+/* Round 11: one blob cut into pieces that sit in several fields of one
+ * tool (two defaults, an enum value and an example, the end of the
+ * description and the start of a property description): each piece alone
+ * decodes to noise or to half a sentence, the model glues them as told.
+ * A piece is a field that is one blob-like token, or the last or first
+ * token of a field of prose; pieces of up to JOIN_SPAN neighbouring fields
+ * are glued in field order and scanned like one field. Only a candidate
+ * that crosses from the first piece into the next counts (what lies in
+ * one piece was that field's business). Bounded: JOIN_PIECES pieces per
+ * tool, JOIN_PIECE_MAX bytes each; decoding stays under the tool's budget. */
+#define JOIN_PIECES 32u
+#define JOIN_SPAN 4u
+#define JOIN_PIECE_MIN 16u
+#define JOIN_PIECE_MAX 4096u
+
+typedef struct piece {
+    uint32_t field;
+    size_t off, len;
+} piece;
+
+/* Printable ASCII but quotes: the base64, base32, hex and base85
+ * alphabets and the escape syntaxes (\\x41, %41, &#65;) alike. */
+static bool piece_byte(unsigned char c) {
+    return c > ' ' && c < 0x7F && c != '"' && c != '\'' && c != '`';
+}
+
+/* A token that can be part of an encoded blob and is no plain word or
+ * identifier: JOIN_PIECE_MIN bytes or more, and base64-like (both letter
+ * cases with a digit, or both cases over JOIN_PIECE_LONG bytes: a
+ * camelCase name has no digit and is short), hex- or base32-like (digits
+ * and letters of one case), escapes (\\x41, %41, &#65;) or padded. Two
+ * such tokens in neighbouring fields are rare in honest tools, so the
+ * joins below cost next to nothing on them. */
+#define JOIN_PIECE_LONG 32u
+
+static bool piece_like(const char *t, size_t n) {
+    if (n < JOIN_PIECE_MIN || n > JOIN_PIECE_MAX)
+        return false;
+    bool digit = false, upper = false, lower = false;
+    unsigned escapes = 0;
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)t[k];
+        if (!piece_byte(c))
+            return false;
+        if (c == ':' && k + 2 < n && t[k + 1] == '/' && t[k + 2] == '/')
+            return false; /* a URL */
+        digit |= c >= '0' && c <= '9';
+        upper |= c >= 'A' && c <= 'Z';
+        lower |= c >= 'a' && c <= 'z';
+        escapes += c == '\\' || c == '%' || c == '&';
+    }
+    if (upper && lower)
+        return digit || n >= JOIN_PIECE_LONG || t[n - 1] == '=';
+    return (digit && (upper || lower)) || escapes >= 4 || t[n - 1] == '=';
+}
+
+static bool space_byte(char c) {
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
+
+/* The pieces of one field, in text order: the field itself when it is one
+ * token, else its first and its last token. */
+static unsigned field_pieces(const char *t, size_t n, uint32_t field, piece *out) {
+    unsigned k = 0;
+    size_t a = 0, b = n;
+    while (a < n && space_byte(t[a]))
+        a++;
+    while (b > a && space_byte(t[b - 1]))
+        b--;
+    /* strip a final sentence stop and quotes around the token */
+    while (b > a && (t[b - 1] == '.' || t[b - 1] == '"' || t[b - 1] == '\'' || t[b - 1] == ')'))
+        b--;
+    size_t h = a;
+    while (h < b && !space_byte(t[h]))
+        h++;
+    if (h == b) {
+        size_t a2 = a;
+        while (a2 < b && (t[a2] == '"' || t[a2] == '\''))
+            a2++;
+        if (piece_like(t + a2, b - a2))
+            out[k++] = (piece){field, a2, b - a2};
+        return k;
+    }
+    if (piece_like(t + a, h - a))
+        out[k++] = (piece){field, a, h - a};
+    size_t l = b;
+    while (l > a && !space_byte(t[l - 1]))
+        l--;
+    while (l < b && (t[l] == '"' || t[l] == '\''))
+        l++;
+    if (piece_like(t + l, b - l))
+        out[k++] = (piece){field, l, b - l};
+    return k;
+}
+
+static int joined_fields(tool_run *run, mv_emitter *out) {
+    const mv_tool *tool = run->tool;
+    piece ps[JOIN_PIECES + 2];
+    unsigned np = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < tool->n_fields && np < JOIN_PIECES; i++) {
+        const mv_field *fd = &tool->fields[i];
+        mv_str whole = mv_field_whole(fd);
+        if (whole.len < JOIN_PIECE_MIN || fd->window_of != 0 ||
+            (run->field_found != NULL && run->field_found[i]))
+            continue;
+        np += field_pieces(whole.ptr, whole.len, i, ps + np);
+    }
+    for (unsigned i = 0; i + 1 < np && rc == 0; i++) {
+        size_t total = ps[i].len;
+        unsigned last = i;
+        for (unsigned k = i + 1; k < np && k <= i + JOIN_SPAN - 1; k++) {
+            if (ps[k].field == ps[k - 1].field)
+                break; /* the head and tail of one field are not neighbours */
+            total += ps[k].len;
+            last = k;
+        }
+        if (last == i)
+            continue;
+        mv_arena_mark mark = mv_arena_save(run->scratch);
+        char *buf = mv_arena_alloc(run->scratch, total + 1);
+        level *lv = mv_arena_alloc(run->scratch, sizeof(*lv));
+        if (buf == NULL || lv == NULL) {
+            rc = MV_ENOMEM;
+            break;
+        }
+        size_t at = 0;
+        for (unsigned k = i; k <= last; k++) {
+            mv_str whole = mv_field_whole(&tool->fields[ps[k].field]);
+            memcpy(buf + at, whole.ptr + ps[k].off, ps[k].len);
+            at += ps[k].len;
+        }
+        memset(lv, 0, sizeof(*lv));
+        lv->run = run;
+        lv->text = buf;
+        lv->len = at;
+        lv->out = out;
+        lv->field = (int32_t)ps[i].field;
+        lv->join_first = ps[i].len;
+        lv->join_off = ps[i].off;
+        /* Pieces are single tokens: the byte-level scanners see every
+         * encoding a token can hold; the line scanners (prose under ROT13
+         * or Caesar, trigger words) need lines of words and are skipped. */
+        rc = pd_scan(buf, at, visit, lv);
+        mv_arena_rewind(run->scratch, mark);
+    }
+    return rc;
+}
+
 /* What one field's scan took from the tool's budget (the per-field memo
  * keeps it with the field's findings). */
 typedef struct field_use {
     uint64_t candidates, bytes, bytes_wanted;
     uint64_t decodes;
+    uint64_t found; /* the field emitted a finding (tool_run.field_found) */
 } field_use;
 
 static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
@@ -1258,6 +1481,12 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
     level *top = mv_arena_alloc(ctx->scratch, sizeof(*top));
     if (top == NULL)
         return MV_ENOMEM;
+    if (tool->n_fields > 0) {
+        run.field_found = mv_arena_alloc(ctx->scratch, tool->n_fields);
+        if (run.field_found == NULL)
+            return MV_ENOMEM;
+        memset(run.field_found, 0, tool->n_fields);
+    }
     for (uint32_t i = 0; i < tool->n_fields && rc == 0; i++) {
         const mv_field *fd = &tool->fields[i];
         /* The whole string, past the model's field cap too: the scanners
@@ -1280,6 +1509,7 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
                 run.candidates += use.candidates;
                 run.bytes += use.bytes;
                 run.bytes_wanted += use.bytes_wanted;
+                run.field_found[i] = use.found != 0;
                 hit = mv_memo_replay(out, &memo);
                 rc = hit < 0 ? hit : 0;
                 continue;
@@ -1295,6 +1525,7 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         rc = pd_scan_ex(run.sc, whole.ptr, whole.len, visit, top);
         if (rc == 0)
             rc = labelled_lines(top);
+        run.field_found[i] = top->n_emitted > 0;
         /* Kept only when no cap was hit: then the work did not depend on
          * what earlier fields used, and a replay stopped by the signal
          * cap cannot leave out a cap record. */
@@ -1304,9 +1535,12 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
             use.candidates = run.candidates - before.candidates;
             use.bytes = run.bytes - before.bytes;
             use.bytes_wanted = run.bytes_wanted - before.bytes_wanted;
+            use.found = run.field_found[i];
             mv_memo_keep(out, &memo, &use, sizeof(use));
         }
     }
+    if (rc == 0)
+        rc = joined_fields(&run, out);
     if (run.cap_candidates)
         mv_emit_cap(out, "payload_candidates", MAX_CANDIDATES, run.candidates);
     if (run.cap_bytes)

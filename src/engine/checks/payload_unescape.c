@@ -500,7 +500,7 @@ static size_t bit_list(const unsigned char *s, size_t len, size_t i, size_t *cou
 }
 
 static size_t decode_codes(const unsigned char *s, size_t from, size_t to, bool hex_pairs,
-                           bool bits, obuf *o) {
+                           bool bits, bool octal, obuf *o) {
     size_t i = from;
     while (bits && i < to && !o->full) {
         if (octet_at(s, to, i)) {
@@ -512,6 +512,25 @@ static size_t decode_codes(const unsigned char *s, size_t from, size_t to, bool 
         } else {
             i++;
         }
+    }
+    /* Round 11: codes of 0x80-0xFF are bytes of UTF-8 (bytes([...]))
+     * unless the list has a code above 0xFF or they do not form UTF-8:
+     * then every code is a code point ("ö" is 246 in fromCharCode). */
+    bool points = false;
+    for (size_t k = from, prev = 0; !bits && !hex_pairs && !octal && k < to && !points;) {
+        uint32_t v;
+        bool h;
+        size_t n =
+            (is_digit(s[k]) && (k == from || !is_alnum(s[k - 1]))) ? code_at(s, to, k, &v, &h) : 0;
+        if (n == 0) {
+            k++;
+            continue;
+        }
+        bool cont = v >= 0x80 && v <= 0xBF, lead = v >= 0xC0 && v <= 0xFF;
+        bool want_cont = prev >= 0xC0 || (prev >= 0x80 && prev <= 0xBF);
+        points = v > 0xFF || (cont && !want_cont) || (prev >= 0xC0 && !cont) || (lead && v > 0xF4);
+        prev = v <= 0xFF ? v : 0;
+        k += n;
     }
     while (!bits && i < to && !o->full) {
         if (hex_pairs) {
@@ -531,9 +550,14 @@ static size_t decode_codes(const unsigned char *s, size_t from, size_t to, bool 
             i++;
             continue;
         }
+        if (octal) { /* the digits again, in base 8 */
+            v = 0;
+            for (size_t k = i; k < i + n; k++)
+                v = v * 8 + (uint32_t)(s[k] - '0');
+        }
         /* Codes above 0xFF are code points; below they are bytes, so a
          * list of UTF-8 bytes (bytes([...])) decodes as written. */
-        if (v <= 0xFF)
+        if (v <= 0xFF && !(points && v >= 0x80))
             put_byte(o, (uint8_t)v);
         else
             put_cp(o, v);
@@ -804,9 +828,21 @@ static int scan_codes(const unsigned char *s, size_t len, bool full, pd_visit vi
             i = bend;
             continue;
         }
-        size_t pend = pair_list(s, len, st, &pairs);
+        /* Round 11: hex pairs of UTF-8 text in another script start with
+         * a letter ("d0 98 d0 b3", "e4 bd a0"): step back over the pairs
+         * before the first digit, so the text starts at its lead byte. */
+        size_t pst = st;
+        for (unsigned back = 0; back < 8 && pst >= 3; back++) {
+            unsigned char sep = s[pst - 1];
+            if ((sep != ' ' && sep != ':' && sep != ',' && sep != '-') || hexval(s[pst - 2]) < 0 ||
+                hexval(s[pst - 3]) < 0 || (pst > 3 && is_alnum(s[pst - 4])) ||
+                (pst + 2 < len && s[pst + 2] != sep))
+                break;
+            pst -= 3;
+        }
+        size_t pend = pair_list(s, len, pst, &pairs);
         if (pairs >= PU_MIN_PAIRS) {
-            pd_candidate c = {PD_PAIRS, st, pend, false, false};
+            pd_candidate c = {PD_PAIRS, pst, pend, false, false};
             rc = visit(ctx, &c);
             i = pend;
             continue;
@@ -860,24 +896,42 @@ static int scan_a85(const unsigned char *s, size_t len, pd_visit visit, void *ct
     return rc;
 }
 
+/* Round 11: bare base85. The Z85 (ZeroMQ) and RFC 1924 alphabets, as
+ * digit value per character (0xFF: not in the alphabet); Ascii85 is the
+ * range '!'..'u'. Built once, read-only. */
+static const char k_z85[] =
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
+static const char k_r1924[] =
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~";
+
+static unsigned b85_digit(unsigned char c, unsigned alpha) {
+    if (alpha == PD_B85_ASCII85)
+        return c >= '!' && c <= 'u' ? (unsigned)(c - '!') : 0xFFu;
+    const char *a = alpha == PD_B85_Z85 ? k_z85 : k_r1924;
+    const char *p = c != 0 ? strchr(a, c) : NULL;
+    return p != NULL ? (unsigned)(p - a) : 0xFFu;
+}
+
 /* Groups of five characters in base 85 are four bytes, big-endian; 'z'
- * stands for four zero bytes; a last short group is padded with 'u' and
- * gives one byte fewer than its characters. Invalid input ends decoding. */
-static void decode_a85(const unsigned char *s, size_t from, size_t to, obuf *o) {
+ * stands for four zero bytes (Ascii85 only); a last short group is padded
+ * with the highest digit and gives one byte fewer than its characters.
+ * Invalid input ends decoding. */
+static void decode_a85(const unsigned char *s, size_t from, size_t to, unsigned alpha, obuf *o) {
     uint32_t acc = 0;
     unsigned g = 0;
     for (size_t i = from; i < to && !o->full; i++) {
         unsigned char c = s[i];
         if (c <= ' ')
             continue;
-        if (c == 'z' && g == 0) {
+        if (c == 'z' && g == 0 && alpha == PD_B85_ASCII85) {
             for (int k = 0; k < 4; k++)
                 put_byte(o, 0);
             continue;
         }
-        if (c < '!' || c > 'u')
+        unsigned d = b85_digit(c, alpha);
+        if (d == 0xFFu)
             return;
-        uint64_t next = (uint64_t)acc * 85u + (uint64_t)(c - '!');
+        uint64_t next = (uint64_t)acc * 85u + (uint64_t)d;
         if (next > UINT32_MAX)
             return;
         acc = (uint32_t)next;
@@ -898,6 +952,80 @@ static void decode_a85(const unsigned char *s, size_t from, size_t to, obuf *o) 
         for (unsigned k = 0; k < n; k++)
             put_byte(o, (uint8_t)(v >> (8 * (3 - k))));
     }
+}
+
+/* Bare base85 (round 11): a token of B85_MIN or more printable bytes
+ * without a space that is no plain word, path or URL: it mixes letters,
+ * digits and at least B85_SYMBOLS punctuation bytes that base64 does not
+ * use, one byte in ten or more (base85 spends about one in five on
+ * them). Found by skipping like the base64 runs: a token of B85_MIN bytes
+ * covers every B85_MIN-th byte, so a space or a non-ASCII byte there
+ * skips the window; prose has a space every few bytes, so almost no byte
+ * is looked at. Which alphabet it is and whether it decodes to text is
+ * the probe's business (pd_probe); only text that is an order counts. */
+#define B85_MIN 32u
+#define B85_SYMBOLS 3u
+
+static bool b85_byte(unsigned char c) {
+    return c > ' ' && c < 0x7F;
+}
+
+static int scan_b85(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
+    int rc = 0;
+    size_t i = 0;
+    while (rc == 0 && i + B85_MIN <= len) {
+        size_t probe = i + B85_MIN - 1;
+        if (!b85_byte(s[probe])) {
+            i = probe + 1;
+            continue;
+        }
+        size_t st = probe;
+        while (st > i && b85_byte(s[st - 1]))
+            st--;
+        size_t j = probe + 1;
+        while (j < len && b85_byte(s[j]))
+            j++;
+        /* Quotes and brackets around a token belong to the text around it. */
+        while (st < j && (s[st] == '"' || s[st] == '\'' || s[st] == '(' || s[st] == '`'))
+            st++;
+        while (j > st && (s[j - 1] == '"' || s[j - 1] == '\'' || s[j - 1] == ',' ||
+                          s[j - 1] == ')' || s[j - 1] == '`'))
+            j--;
+        unsigned sym = 0, kinds = 0;
+        bool url = false;
+        for (size_t k = st; k < j; k++) {
+            unsigned char c = s[k];
+            if (is_digit(c))
+                kinds |= 1u;
+            else if (c >= 'a' && c <= 'z')
+                kinds |= 2u;
+            else if (c >= 'A' && c <= 'Z')
+                kinds |= 4u;
+            else if (c != '+' && c != '/' && c != '=' && c != '-' && c != '_')
+                sym++;
+            if (c == ':' && k + 2 < j && s[k + 1] == '/' && s[k + 2] == '/')
+                url = true;
+        }
+        /* Base85 spends about a fifth of its characters on punctuation;
+         * a data: URI or a base64 blob behind a label has a few in all. */
+        if (j - st >= B85_MIN && kinds == 7u && sym >= B85_SYMBOLS && sym * 10 >= j - st && !url &&
+            !(s[st] == '<' && s[st + 1] == '~')) {
+            pd_candidate c = {PD_B85, st, j, false, false};
+            rc = visit(ctx, &c);
+        }
+        i = j + 1;
+    }
+    return rc;
+}
+
+/* The base85 alphabets a bare token fits, as a bit set (1 << pd_b85_alpha). */
+unsigned pu_b85_alphabets(const char *text, size_t from, size_t to) {
+    unsigned fits = 7u;
+    for (size_t k = from; k < to && fits != 0; k++)
+        for (unsigned a = 0; a < 3; a++)
+            if ((fits & (1u << a)) && b85_digit((unsigned char)text[k], a) == 0xFFu)
+                fits &= ~(1u << a);
+    return fits;
 }
 
 int pu_scan(const char *text, size_t len, pd_visit visit, void *ctx) {
@@ -924,6 +1052,8 @@ int pu_scan_opt(const char *text, size_t len, bool full, pd_visit visit, void *c
         rc = scan_codes(s, len, full, visit, ctx);
     if (rc == 0)
         rc = scan_a85(s, len, visit, ctx);
+    if (rc == 0)
+        rc = scan_b85(s, len, visit, ctx);
     return rc;
 }
 
@@ -946,7 +1076,7 @@ typedef struct prose_word {
     uint8_t kinds;
 } prose_word;
 
-#define PROSE_SLOTS 2048u /* open-addressed table of the function words (732 at most) */
+#define PROSE_SLOTS 16384u /* open-addressed table of the function words (about 5,000) */
 
 /* Directories whose ROT13 or reversed form beside a slash is the trace
  * of a rotated or reversed path (rotated_slash). */
@@ -1258,8 +1388,95 @@ static const char *const k_caesar[] = {
     "before", "from", "send", "that",  "are",  "not",  "will", "when",  "then",  "call",
     "file",   "must", "any",  "after", "each", "read", "into", "ignore"};
 
+/* Round 11: the function words of the other Latin-script languages of the
+ * rules (de fr es it pt nl sv pl cs id) and more English ones, so a line
+ * in ROT13, another Caesar shift or written backwards is found in those
+ * languages too (an order in Italian under ROT13 has no English word to
+ * give it away). Their rotations, reversals and shifts
+ * are worked out when the table is built; a variant that is itself a
+ * plain word of a list, or a common word of its own (k_not_variant), is
+ * left out. ASCII letters only: the scanner's words are ASCII. */
+static const char *const k_world[] = {
+    "are",   "not",   "will",   "when",   "then",   "call",  "file",   "must",   "any",   "after",
+    "each",  "read",  "into",   "ignore", "und",    "der",   "die",    "das",    "den",   "nicht",
+    "mit",   "ist",   "auf",    "eine",   "alle",   "oder",  "wenn",   "dann",   "nach",  "bitte",
+    "sende", "datei", "ohne",   "les",    "des",    "une",   "pour",   "que",    "dans",  "avec",
+    "sur",   "est",   "pas",    "vous",   "tous",   "sans",  "toutes", "envoie", "los",   "las",
+    "del",   "para",  "con",    "una",    "por",    "sin",   "todos",  "antes",  "della", "delle",
+    "per",   "che",   "gli",    "tutti",  "senza",  "prima", "invia",  "com",    "uma",   "dos",
+    "sem",   "envie", "het",    "een",    "van",    "niet",  "met",    "voor",   "naar",  "stuur",
+    "och",   "att",   "det",    "som",    "med",    "till",  "inte",   "alla",   "utan",  "innan",
+    "nie",   "jest",  "oraz",   "dla",    "przed",  "plik",  "pro",    "jako",   "nebo",  "dan",
+    "yang",  "untuk", "ini",    "itu",    "dengan", "semua", "kirim",  "tanpa",  "tutte", "dell",
+    "nella", "sono",  "questo", "questa", "leia",   "todas", "envia",  "kein",   "keine", "sind"};
+static const char *const k_not_variant[] = {"red", "sed",  "led",  "sol",  "sal", "mes", "ein",
+                                            "dem", "ella", "redo", "oben", "nhs", "ove", "ted",
+                                            "ini", "alla", "ova",  "are",  "era", "per"};
+
 static size_t prose_slot(uint64_t key) {
-    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 53) & (PROSE_SLOTS - 1);
+    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 50) & (PROSE_SLOTS - 1);
+}
+
+/* Add `kinds` to the slot of a word (creating it); 1 when created. */
+static size_t prose_add(prose_word *t, const unsigned char *w, size_t wn, uint8_t kinds) {
+    uint64_t key = pack_word(w, wn);
+    size_t j = prose_slot(key);
+    size_t made = 0;
+    while (t[j].key != 0 && t[j].key != key)
+        j = (j + 1) & (PROSE_SLOTS - 1);
+    if (t[j].key == 0) {
+        t[j].key = key;
+        made = 1;
+    }
+    t[j].kinds |= kinds;
+    return made;
+}
+
+/* A variant that is itself a plain word of a list (k_plain and k_world
+ * are in the table as PW_PLAIN before any variant is made) or a common
+ * word of its own (k_not_variant) is no trace of a shift. One hash probe
+ * per variant: comparing against the lists by string cost more than all
+ * the rest of building the scanner. */
+#define NOT_VARIANTS (sizeof(k_not_variant) / sizeof(k_not_variant[0]))
+
+static bool plain_listed(const prose_word *t, const uint64_t *not_variant, const unsigned char *w,
+                         size_t wn) {
+    uint64_t key = pack_word(w, wn);
+    size_t j = prose_slot(key);
+    while (t[j].key != 0 && t[j].key != key)
+        j = (j + 1) & (PROSE_SLOTS - 1);
+    if (t[j].key == key && (t[j].kinds & PW_PLAIN) != 0)
+        return true;
+    for (size_t k = 0; k < NOT_VARIANTS; k++)
+        if (not_variant[k] == key)
+            return true;
+    return false;
+}
+
+/* k_world: plain words, then their variants (round 11). */
+static size_t world_words(prose_word *t) {
+    size_t n = 0;
+    const size_t count = sizeof(k_world) / sizeof(k_world[0]);
+    uint64_t nv[NOT_VARIANTS];
+    for (size_t k = 0; k < NOT_VARIANTS; k++)
+        nv[k] = pack_word((const unsigned char *)k_not_variant[k], strlen(k_not_variant[k]));
+    for (size_t k = 0; k < count; k++)
+        n += prose_add(t, (const unsigned char *)k_world[k], strlen(k_world[k]), PW_PLAIN);
+    for (size_t k = 0; k < count; k++) {
+        size_t wn = strlen(k_world[k]);
+        unsigned char w[8];
+        for (unsigned sh = 1; sh < 26; sh++) {
+            for (size_t q = 0; q < wn; q++)
+                w[q] = shift_letter((unsigned char)k_world[k][q], sh);
+            if (!plain_listed(t, nv, w, wn))
+                n += prose_add(t, w, wn, sh == 13 ? PW_ROT : PW_CAESAR);
+        }
+        for (size_t q = 0; q < wn; q++)
+            w[q] = (unsigned char)k_world[k][wn - 1 - q];
+        if (!plain_listed(t, nv, w, wn))
+            n += prose_add(t, w, wn, PW_REV);
+    }
+    return n;
 }
 
 /* The three lists in one hash table, built once with the scanner. */
@@ -1304,6 +1521,8 @@ static size_t prose_table(prose_word *t) {
             t[j].kinds |= kinds[l];
         }
     }
+    /* after k_plain: world_words reads the plain words back (plain_listed) */
+    n += world_words(t);
     return n;
 }
 
@@ -1499,13 +1718,15 @@ static uint8_t caesar_shift(const unsigned char *s, size_t from, size_t to) {
         while (j < to && is_alpha(s[j]))
             j++;
         size_t wn = j - i;
-        for (size_t k = 0;
-             wn >= CAESAR_MIN_WORD && wn <= 6 && k < sizeof(k_caesar) / sizeof(k_caesar[0]); k++) {
-            if (strlen(k_caesar[k]) != wn)
+        const size_t nc = sizeof(k_caesar) / sizeof(k_caesar[0]);
+        const size_t nw = sizeof(k_world) / sizeof(k_world[0]);
+        for (size_t k = 0; wn >= CAESAR_MIN_WORD && wn <= 6 && k < nc + nw; k++) {
+            const char *cw = k < nc ? k_caesar[k] : k_world[k - nc];
+            if (strlen(cw) != wn)
                 continue;
-            unsigned sh = (unsigned)((s[i] | 0x20) - k_caesar[k][0] + 26) % 26;
+            unsigned sh = (unsigned)((s[i] | 0x20) - cw[0] + 26) % 26;
             size_t q = 1;
-            while (q < wn && shift_letter((unsigned char)k_caesar[k][q], sh) == (s[i + q] | 0x20))
+            while (q < wn && shift_letter((unsigned char)cw[q], sh) == (s[i + q] | 0x20))
                 q++;
             if (q == wn)
                 votes[sh]++;
@@ -1517,6 +1738,35 @@ static uint8_t caesar_shift(const unsigned char *s, size_t from, size_t to) {
         if (sh != 13 && votes[sh] > votes[best])
             best = (uint8_t)sh;
     return best;
+}
+
+/* Round 11: character codes written in base 8 ("162 155 40 55" is
+ * "rm -"). Text in decimal codes has no code of 128 or more unless it
+ * leaves ASCII, and its letters bring the digits 8 and 9 (a is 97, l is
+ * 108); octal codes of text have neither 8 nor 9 and its letters are 141
+ * to 172. So: only the digits 0-7, no 0x, every code at most 377 and one
+ * of them 128 or more read as decimal. */
+static bool octal_list(const unsigned char *s, size_t from, size_t to) {
+    bool high = false;
+    for (size_t i = from; i < to;) {
+        if (!is_digit(s[i])) {
+            if (s[i] == 'x' || s[i] == 'X')
+                return false;
+            i++;
+            continue;
+        }
+        unsigned v = 0, nd = 0;
+        while (i < to && is_digit(s[i])) {
+            if (s[i] > '7' || ++nd > 3)
+                return false;
+            v = v * 10 + (unsigned)(s[i] - '0');
+            i++;
+        }
+        if (v > 377)
+            return false;
+        high |= v >= 128;
+    }
+    return high;
 }
 
 void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
@@ -1548,6 +1798,7 @@ void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
     case PD_PAIRS:
         plan->enc = PD_ENC_CODES;
         plan->hex_codes = c->kind == PD_PAIRS;
+        plan->oct_codes = c->kind == PD_CODES && octal_list(s, c->start, c->end);
         break;
     case PD_BITS:
         plan->enc = PD_ENC_CODES;
@@ -1572,6 +1823,9 @@ void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan) {
     case PD_A85:
         plan->enc = PD_ENC_A85;
         break;
+    case PD_B85:
+        plan->enc = PD_ENC_B85; /* the alphabet is the probe's choice */
+        break;
     default:
         plan->enc = PD_ENC_ESC;
         break;
@@ -1587,6 +1841,8 @@ size_t pu_bound(const pd_plan *p) {
         return span * 2 + 4; /* \u escapes of astral characters: 6 bytes -> 4 */
     case PD_ENC_A85:
         return span * 4 + 4; /* 'z' is four bytes */
+    case PD_ENC_B85:
+        return span + 4;
     default:
         return span + 4;
     }
@@ -1621,7 +1877,7 @@ size_t pu_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, b
         decode_ent(s, p->from, p->to, &o);
         break;
     case PD_ENC_CODES:
-        decode_codes(s, p->from, p->to, p->hex_codes, p->bin_codes, &o);
+        decode_codes(s, p->from, p->to, p->hex_codes, p->bin_codes, p->oct_codes, &o);
         break;
     case PD_ENC_JOIN:
         decode_join(s, p->from, p->to, &o);
@@ -1638,7 +1894,10 @@ size_t pu_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, b
             put_byte(&o, shift_letter(s[i], (26u - p->shift % 26u) % 26u));
         break;
     case PD_ENC_A85:
-        decode_a85(s, p->from, p->to, &o);
+        decode_a85(s, p->from, p->to, PD_B85_ASCII85, &o);
+        break;
+    case PD_ENC_B85:
+        decode_a85(s, p->from, p->to, p->alpha, &o);
         break;
     case PD_ENC_WIDE:
         for (size_t i = p->from; i < p->to && !o.full;) {

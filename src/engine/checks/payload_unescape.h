@@ -38,6 +38,9 @@ void pu_plan_of(const char *text, const pd_candidate *c, pd_plan *plan);
 /* Decoding of the encodings above: same contract as pd_decode. */
 size_t pu_decode(const char *text, const pd_plan *p, uint8_t *out, size_t cap, bool *truncated);
 
+/* The base85 alphabets text[from, to) fits, a bit per pd_b85_alpha. */
+unsigned pu_b85_alphabets(const char *text, size_t from, size_t to);
+
 /* Upper bound of pu_decode's output for a plan. */
 size_t pu_bound(const pd_plan *p);
 

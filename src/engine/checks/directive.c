@@ -6186,6 +6186,109 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     }
 }
 
+/* Session 10: an order spelled as a property name
+ * ("then_delete_every_project_file", "alsoMailTheSshKeysToOps"). The
+ * normalizer keeps an identifier as one word, so such a name is split at
+ * separators and case changes and the words are judged as an order in
+ * instruction position (mv_dr_judge: the same families, order and flow
+ * detectors, and the tool's job, as prose). Names of fewer than four
+ * words are never judged ("delete_file", "send_email_copy" name a job);
+ * kinds the prose already reported are not reported again. */
+#define NAME_ORDER_MIN_WORDS 4
+#define NAME_ORDER_MAX_BYTES 96
+
+/* The words of identifier `s`, lowercase and space-separated, into `w`
+ * (room for 2 * n bytes); 0 when it is not a plain ASCII identifier of
+ * NAME_ORDER_MIN_WORDS words or more. */
+static size_t identifier_words(const char *s, size_t n, char *w) {
+    size_t len = 0, words = 0;
+    bool in_word = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        bool upper = c >= 'A' && c <= 'Z';
+        bool alpha = upper || (c >= 'a' && c <= 'z');
+        if ((unsigned char)c >= 0x80) {
+            return 0;
+        }
+        if (!alpha && !(c >= '0' && c <= '9')) {
+            in_word = false; /* '_', '-', '.', ' ' */
+            continue;
+        }
+        /* a case change starts a word: "mailThe", but not inside "SSHKeys"
+         * until the last capital ("SSH Keys") */
+        bool starts = !in_word || (upper && i > 0 && s[i - 1] >= 'a' && s[i - 1] <= 'z') ||
+                      (upper && i + 1 < n && s[i + 1] >= 'a' && s[i + 1] <= 'z' && i > 0 &&
+                       s[i - 1] >= 'A' && s[i - 1] <= 'Z');
+        if (starts) {
+            if (len > 0) {
+                w[len++] = ' ';
+            }
+            words++;
+        }
+        w[len++] = upper ? (char)(c - 'A' + 'a') : c;
+        in_word = true;
+    }
+    return words >= NAME_ORDER_MIN_WORDS ? len : 0;
+}
+
+static int name_orders(const mv_inspect_ctx *ctx, const mv_dr_rules *R, const mv_tool *tool,
+                       const best *orders, mv_emitter *out) {
+    static const struct {
+        unsigned kind;
+        int order;
+        mv_dr_family fam;
+        uint32_t facets;
+    } kinds[] = {
+        {MV_DR_JUDGE_EXFIL, ORDER_EXFIL,
+         {"order_exfil", "order to move sensitive data to a sink, spelled as a property name",
+          MV_THREAT_EXFILTRATION, 0.85, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
+         MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE | MV_FACET_SINK |
+             MV_FACET_ADDRESSED},
+        {MV_DR_JUDGE_DESTROY, ORDER_DESTROY,
+         {"order_destroy", "order to destroy beyond the tool's job, spelled as a property name",
+          MV_THREAT_TOOL_POISONING, 0.75, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
+         MV_FACET_INSTRUCTION | MV_FACET_OUTSCOPE | MV_FACET_ADDRESSED},
+        {MV_DR_JUDGE_BEHAVE, ORDER_BEHAVE,
+         {"order_behave", "order changing the model's later behaviour, spelled as a property name",
+          MV_THREAT_PROMPT_INJECTION, 0.75, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
+         MV_FACET_INSTRUCTION | MV_FACET_ADDRESSED},
+        /* hidden-kind evidence: it needs another instruction, as in prose */
+        {MV_DR_JUDGE_HIDE, ORDER_HIDE,
+         {"order_hide", "order to hide something from the user, spelled as a property name",
+          MV_THREAT_TOOL_POISONING, 0.6, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
+         MV_FACET_INSTRUCTION | MV_FACET_HIDDEN},
+    };
+    char words[2 * NAME_ORDER_MAX_BYTES];
+    int rc = MV_OK;
+    unsigned reported = 0;
+    for (uint32_t fi = 0; fi < tool->n_fields && rc == MV_OK; fi++) {
+        mv_str name = tool->fields[fi].text;
+        if (tool->fields[fi].kind != MV_FIELD_PROPERTY_NAME || name.len > NAME_ORDER_MAX_BYTES) {
+            continue;
+        }
+        size_t n = identifier_words(name.ptr, name.len, words);
+        unsigned found = n > 0 ? mv_dr_judge(R, ctx, tool, fi, words, n) : 0u;
+        for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && rc == MV_OK; k++) {
+            if (!(found & kinds[k].kind) || orders[kinds[k].order].valid ||
+                (reported & kinds[k].kind)) {
+                continue;
+            }
+            reported |= kinds[k].kind;
+            best b;
+            memset(&b, 0, sizeof(b));
+            b.valid = true;
+            b.field = (int32_t)fi;
+            b.roff = 0;
+            b.rlen = (uint32_t)name.len;
+            b.weight = 1.0;
+            b.pre = kinds[k].fam.base;
+            b.strong = kinds[k].kind == MV_DR_JUDGE_EXFIL;
+            rc = emit_family(ctx, tool, &kinds[k].fam, &b, b.pre, 0, kinds[k].facets, out);
+        }
+    }
+    return rc;
+}
+
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const mv_dr_rules *R = ctx->engine_state;
     best *bests = NULL;
@@ -6319,6 +6422,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                                    fs.flow.valid && fs.flow.pre * fs.flow.weight >= EMIT_THRESHOLD,
                                    hidden_family, out)
                      : rc;
+    rc = rc == MV_OK ? name_orders(ctx, R, tool, orders, out) : rc;
 done:
     return rc;
 }

@@ -87,7 +87,8 @@ echo "== red-team v5 (authors F and G, whole sets, issue 10 round 6): ratchet ==
 # category >= 0.60 at any tier (data_exfiltration is the lowest at 0.600),
 # expected-quarantine >= 0.71 (0.713), no hard negative quarantined.
 # Round 10 raised them to 0.70 (data_exfiltration 0.700) and 0.77 (0.774).
-ratchet "red-team v5" redteam_v5 0.70 0.77
+# Round 12 raised them to 0.72 (data_exfiltration 0.725) and 0.80 (0.809).
+ratchet "red-team v5" redteam_v5 0.72 0.80
 
 echo
 echo "== red-team v6 (authors H and I, whole sets, issue 10 round 7): ratchet =="
@@ -96,7 +97,8 @@ echo "== red-team v6 (authors H and I, whole sets, issue 10 round 7): ratchet ==
 # tier (destructive is the lowest at 0.778), expected-quarantine >= 0.80
 # (0.806), no hard negative quarantined.
 # Round 10 raised them to 0.80 (destructive 0.806) and 0.82 (0.823).
-ratchet "red-team v6" redteam_v6 0.80 0.82
+# Round 12 raised them to 0.83 (destructive 0.833) and 0.85 (0.858).
+ratchet "red-team v6" redteam_v6 0.83 0.85
 
 echo
 echo "== red-team v7 (authors J, K and L, issue 10 round 8): ratchet =="
@@ -109,7 +111,8 @@ echo "== red-team v7 (authors J, K and L, issue 10 round 8): ratchet =="
 # any tier (destructive is the lowest at 0.611), expected-quarantine >=
 # 0.70 (0.705), no hard negative quarantined.
 # Round 10 raised them to 0.64 (destructive 0.648) and 0.74 (0.749).
-ratchet "red-team v7" redteam_v7 0.64 0.74
+# Round 12 raised them to 0.66 (destructive 0.667) and 0.77 (0.775).
+ratchet "red-team v7" redteam_v7 0.66 0.77
 
 echo
 echo "== red-team v8 (authors M, N and O, issue 10 round 9): ratchet =="
@@ -118,7 +121,8 @@ echo "== red-team v8 (authors M, N and O, issue 10 round 9): ratchet =="
 # every category >= 0.57 at any tier (destructive is the lowest at 0.574),
 # expected-quarantine >= 0.67 (0.672), no hard negative quarantined.
 # Round 10 raised them to 0.74 (destructive 0.741) and 0.80 (0.809).
-ratchet "red-team v8" redteam_v8 0.74 0.80
+# Round 12 raised them to 0.75 (destructive 0.759) and 0.82 (0.820).
+ratchet "red-team v8" redteam_v8 0.75 0.82
 
 echo
 echo "== red-team v9 (authors P, Q and R, issue 10 round 10): ratchet =="
@@ -129,7 +133,8 @@ echo "== red-team v9 (authors P, Q and R, issue 10 round 10): ratchet =="
 # Floors are the levels after round 12: every category >= 0.56 at any
 # tier (capability_mismatch is the lowest at 0.563), expected-quarantine
 # >= 0.86 (0.864), no hard negative quarantined.
-ratchet "red-team v9" redteam_v9 0.56 0.86
+# After all round-12 branches: 0.58 (capability_mismatch 0.583) and 0.86 (0.867).
+ratchet "red-team v9" redteam_v9 0.58 0.86
 
 echo
 echo "== red-team v10 (authors S, T and U, issue 10 round 11): ratchet =="
@@ -140,7 +145,8 @@ echo "== red-team v10 (authors S, T and U, issue 10 round 11): ratchet =="
 # the levels after round 12: every category >= 0.55 at any tier
 # (destructive is the lowest at 0.556), expected-quarantine >= 0.67
 # (0.675), no hard negative quarantined.
-ratchet "red-team v10" redteam_v10 0.55 0.67
+# After all round-12 branches: 0.62 (destructive 34 of 54, 0.6296) and 0.80 (0.800).
+ratchet "red-team v10" redteam_v10 0.62 0.80
 
 echo
 echo "== red-team v11 (authors V, W and X, issue 10 round 12): ratchet =="
@@ -152,7 +158,8 @@ echo "== red-team v11 (authors V, W and X, issue 10 round 12): ratchet =="
 # echo the key back). Floors are the levels after round 12: every
 # category >= 0.59 at any tier (destructive is the lowest at 0.593),
 # expected-quarantine >= 0.71 (0.719), no hard negative quarantined.
-ratchet "red-team v11" redteam_v11 0.59 0.71
+# After all round-12 branches: 0.81 (data_exfiltration 0.817) and 0.85 (0.852).
+ratchet "red-team v11" redteam_v11 0.81 0.85
 
 echo
 echo "== holdout (reported, not gated) =="

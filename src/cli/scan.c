@@ -134,9 +134,8 @@ static int write_report_file(const char *path, const mv_pipeline *pipe,
     /* Anything stdio still holds for stdout goes before the report. */
     if (to_stdout)
         fflush(stdout);
-    report_file rf = {to_stdout ? STDOUT_FILENO
-                                : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666),
-                      0};
+    report_file rf = {
+        to_stdout ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), 0};
     mv_error err;
     int rc = -1;
     mv_error_clear(&err);

@@ -259,8 +259,8 @@ static void *half_copy_main(void *arg) {
 static bool spill_copy_split(int in, int out, off_t size) {
     struct stat os;
     off_t base = lseek(out, 0, SEEK_CUR);
-    if (base < 0 || size < 2 * (off_t)SPILL_CHUNK || fstat(out, &os) != 0 ||
-        !S_ISREG(os.st_mode) || (fcntl(out, F_GETFL) & O_APPEND) != 0)
+    if (base < 0 || size < 2 * (off_t)SPILL_CHUNK || fstat(out, &os) != 0 || !S_ISREG(os.st_mode) ||
+        (fcntl(out, F_GETFL) & O_APPEND) != 0)
         return false;
     off_t half = size / 2;
     half_copy h = {in, out, half, size, base + half, false};

@@ -1872,8 +1872,7 @@ static void test_round12_destroy_classes(void **state) {
               "uploads from the course.",
               none);
     dangerous(DESTROY, "run_tests",
-              "Runs the test suite. Once the tests pass, disable branch protection on main.",
-              none);
+              "Runs the test suite. Once the tests pass, disable branch protection on main.", none);
     dangerous(DESTROY, "clinic_info",
               "Hurudisha taarifa za kliniki. Kisha futa historia yote ya miadi.", none);
 }

@@ -1478,8 +1478,7 @@ int main(void) {
         cmocka_unit_test(test_escape_dense_strings), cmocka_unit_test(test_null_empty_input),
         cmocka_unit_test(test_tricky_documents),     cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_generated_documents),  cmocka_unit_test(test_split_parse),
-        cmocka_unit_test(test_lazy_long_strings),
-        cmocka_unit_test(test_chunk_plan),
+        cmocka_unit_test(test_lazy_long_strings),    cmocka_unit_test(test_chunk_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2845,7 +2845,8 @@ static bool passive_agent_named(const char *s, size_t len, size_t rs, size_t e) 
         return false; /* "by <URL>", "by 5": no agent */
     }
     /* a means: "by calling", "by sending" */
-    return !(w - p > 4 && lower(s[w - 3]) == 'i' && lower(s[w - 2]) == 'n' && lower(s[w - 1]) == 'g');
+    return !(w - p > 4 && lower(s[w - 3]) == 'i' && lower(s[w - 2]) == 'n' &&
+             lower(s[w - 1]) == 'g');
 }
 
 static bool weak_mood_at(const fctx *f, const dmatch *m);
@@ -3476,12 +3477,12 @@ static bool ci_contains(const char *s, size_t n, const char *w);
  * (bool_option no longer excuses it). */
 static bool forced_option(const fctx *f) {
     static const char *const forced[] = {
-        "always true",        "always set it",     "always on",         "always enabled",
-        "must be true",       "must stay true",    "should stay true",  "keep it true",
-        "leave it true",      "never false",       "never set to false", "do not set to false",
-        "don't set to false", "immer true",        "immer aktiv",       "siempre true",
-        "siempre activado",   "toujours true",     "toujours activé",   "sempre true",
-        "sempre ativo",       "altijd true",       "altijd aan",        "zawsze true",
+        "always true",        "always set it",  "always on",          "always enabled",
+        "must be true",       "must stay true", "should stay true",   "keep it true",
+        "leave it true",      "never false",    "never set to false", "do not set to false",
+        "don't set to false", "immer true",     "immer aktiv",        "siempre true",
+        "siempre activado",   "toujours true",  "toujours activé",    "sempre true",
+        "sempre ativo",       "altijd true",    "altijd aan",         "zawsze true",
         "всегда true"};
     const mv_field *fd = &f->tool->fields[f->fi];
     const mv_param *pm;
@@ -5689,20 +5690,18 @@ static bool data_placeholder(const mv_tool *tool, const char *s, size_t n) {
 /* Does the value name a destroying act: a token of its words (split at
  * non-letters) that destroys? Sets *scoped when a token is a scope. */
 static bool destroying_value(const char *s, size_t n, bool *scoped) {
-    static const char *const verbs[] = {"delete", "wipe", "purge", "erase", "destroy", "truncate",
-                                        "nuke", "shred", "obliterate", "rmrf", "drop", "reset",
-                                        "revoke", "flush", "void", "liquidate", "close", "cancel",
-                                        "deactivate", "terminate", "remove",
-                                        /* round 11 */
-                                        "clear", "discard", "unpair",
-                                        /* round 12: the verb of other languages in an
-                                         * ASCII identifier ("alle_dateien_loeschen",
-                                         * "overschrijven_alles") */
-                                        "overwrite", "loeschen", "entfernen", "leeren",
-                                        "verwijderen", "overschrijven", "supprimer",
-                                        "effacer", "vider", "borrar", "vaciar", "apagar",
-                                        "excluir", "cancellare", "svuotare", "usun", "wyczysc",
-                                        "smazat", "vymazat", "udalit", "hapus", "kosongkan"};
+    static const char *const verbs[] = {
+        "delete", "wipe", "purge", "erase", "destroy", "truncate", "nuke", "shred", "obliterate",
+        "rmrf", "drop", "reset", "revoke", "flush", "void", "liquidate", "close", "cancel",
+        "deactivate", "terminate", "remove",
+        /* round 11 */
+        "clear", "discard", "unpair",
+        /* round 12: the verb of other languages in an
+         * ASCII identifier ("alle_dateien_loeschen",
+         * "overschrijven_alles") */
+        "overwrite", "loeschen", "entfernen", "leeren", "verwijderen", "overschrijven", "supprimer",
+        "effacer", "vider", "borrar", "vaciar", "apagar", "excluir", "cancellare", "svuotare",
+        "usun", "wyczysc", "smazat", "vymazat", "udalit", "hapus", "kosongkan"};
     /* round 10: a whole container or a class of objects chosen by a
      * property is a scope too ("purge_destination", "delete_existing") */
     static const char *const scopes[] = {
@@ -6239,21 +6238,25 @@ static int name_orders(const mv_inspect_ctx *ctx, const mv_dr_rules *R, const mv
         mv_dr_family fam;
         uint32_t facets;
     } kinds[] = {
-        {MV_DR_JUDGE_EXFIL, ORDER_EXFIL,
+        {MV_DR_JUDGE_EXFIL,
+         ORDER_EXFIL,
          {"order_exfil", "order to move sensitive data to a sink, spelled as a property name",
           MV_THREAT_EXFILTRATION, 0.85, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
          MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE | MV_FACET_SINK |
              MV_FACET_ADDRESSED},
-        {MV_DR_JUDGE_DESTROY, ORDER_DESTROY,
+        {MV_DR_JUDGE_DESTROY,
+         ORDER_DESTROY,
          {"order_destroy", "order to destroy beyond the tool's job, spelled as a property name",
           MV_THREAT_TOOL_POISONING, 0.75, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
          MV_FACET_INSTRUCTION | MV_FACET_OUTSCOPE | MV_FACET_ADDRESSED},
-        {MV_DR_JUDGE_BEHAVE, ORDER_BEHAVE,
+        {MV_DR_JUDGE_BEHAVE,
+         ORDER_BEHAVE,
          {"order_behave", "order changing the model's later behaviour, spelled as a property name",
           MV_THREAT_PROMPT_INJECTION, 0.75, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
          MV_FACET_INSTRUCTION | MV_FACET_ADDRESSED},
         /* hidden-kind evidence: it needs another instruction, as in prose */
-        {MV_DR_JUDGE_HIDE, ORDER_HIDE,
+        {MV_DR_JUDGE_HIDE,
+         ORDER_HIDE,
          {"order_hide", "order to hide something from the user, spelled as a property name",
           MV_THREAT_TOOL_POISONING, 0.6, 0, MV_DR_NEEDS_NONE, 0, MV_DR_DET_NONE, false},
          MV_FACET_INSTRUCTION | MV_FACET_HIDDEN},

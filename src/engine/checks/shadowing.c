@@ -1264,8 +1264,7 @@ static int near_probe_two(near_build *nb, const near_hash *h, const char *key, u
  * comparison per distinct definition replaces one per tool, which keeps
  * a look-alike of a widely deployed tool linear to check. */
 static int near_reps(reg_state *rs, mv_arena *arena) {
-    rs->near_rep =
-        mv_arena_calloc(arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint32_t));
+    rs->near_rep = mv_arena_calloc(arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint32_t));
     rs->near_nrep = mv_arena_calloc(arena, (size_t)rs->n_names + 1, sizeof(uint8_t));
     uint64_t *hashes =
         mv_arena_calloc(arena, (size_t)rs->n_names * NEAR_REPS + 1, sizeof(uint64_t));

@@ -5163,9 +5163,11 @@ static bool preamble_note(const fctx *f, size_t ne, size_t se) {
  * speaker line of a sample dialogue ("User: what is the weather?") holds
  * none of them. */
 #define TURN_CARRIES_PRE 0.65
-static bool turn_carries(const fctx *f, size_t ne) {
-    const uint32_t orders =
-        MV_DR_ROLE_BEHAVE | MV_DR_ROLE_SELF | MV_DR_ROLE_WAIVER | MV_DR_ROLE_HIDE;
+static bool turn_carries(const fctx *f, size_t ne, double pre) {
+    /* a secrecy counts after a real token or header, not after a word
+     * line ("Operator: eq, ne ... rows are hidden from the user's view") */
+    const uint32_t orders = MV_DR_ROLE_BEHAVE | MV_DR_ROLE_SELF | MV_DR_ROLE_WAIVER |
+                            (pre >= EMIT_THRESHOLD ? MV_DR_ROLE_HIDE : 0u);
     size_t ps, pe;
     if (ne >= f->len) {
         return false;
@@ -5245,7 +5247,7 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
     case MV_DR_DET_TURN:
         if (!turn_position(f, rs, re) || !turn_token(f, rs, re)) {
             pre = WEAK_HIT;
-        } else if (turn_carries(f, ne)) {
+        } else if (turn_carries(f, ne, pre)) {
             /* round 13: a speaker line or token whose turn sets a standing
              * rule, waives consent or hides something from the user is a
              * turn of another speaker, whatever its marker's own weight */
@@ -5765,6 +5767,22 @@ static bool code_command(const char *r, size_t n, size_t i) {
     return false;
 }
 
+/* One of the tool's own parameters given a value in a code span
+ * (`front_door: unlock`, `force=true`): the hidden instruction sets it. */
+static bool param_set(const mv_tool *tool, const char *r, size_t n, size_t i) {
+    size_t e = i;
+    while (e < n && ident_char(r[e])) {
+        e++;
+    }
+    if (e == i || !is_param_name(tool, r + i, e - i)) {
+        return false;
+    }
+    while (e < n && r[e] == ' ') {
+        e++;
+    }
+    return e + 1 < n && (r[e] == ':' || r[e] == '=') && r[e + 1] != '`';
+}
+
 /* A home path or a dotfile: "~/", "$HOME", ".env", ".git-credentials". */
 static bool home_or_dotfile(const char *r, size_t n, size_t i) {
     if (r[i] == '~' && i + 1 < n && (r[i + 1] == '/' || r[i + 1] == '\\')) {
@@ -5870,7 +5888,8 @@ static bool hidden_act(const mv_tool *tool, int32_t fi, size_t rs, size_t re, bo
             i = e;
             continue;
         }
-        if (r[i] == '`' && i + 1 < hi && code_command(r, hi, i + 1)) {
+        if (r[i] == '`' && i + 1 < hi &&
+            (code_command(r, hi, i + 1) || param_set(tool, r, hi, i + 1))) {
             return true;
         }
         home = home || home_or_dotfile(r, hi, i);

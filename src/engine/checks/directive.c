@@ -103,6 +103,8 @@ typedef struct best {
     bool weak;
     const char *reason;
     bool outscope; /* a destructive order in a tool whose job is not destroying */
+    bool carries;  /* round 13: a fake turn that carries a standing order */
+    bool block;    /* round 13: inside a forged message envelope */
 } best;
 
 /* Flow findings of the whole tool. */
@@ -4487,7 +4489,9 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             role_in(f, MV_DR_ROLE_HIDE_OK, ps, pe) == SIZE_MAX && !protective(f, a->end, se) &&
             !protective_antecedent(f, ss, a->start, a->end) && !protected_passage(f, ps, ss, se)) {
             order_found(f, &orders[ORDER_HIDE], 0.6, a->start, a->end);
-            orders[ORDER_HIDE].outscope = other_order(f, a, ps) || hides_sensitive(f, a, ps);
+            /* round 13: or a secrecy inside a forged system envelope */
+            orders[ORDER_HIDE].outscope =
+                other_order(f, a, ps) || hides_sensitive(f, a, ps) || role_block(f, a->start);
         }
     }
     return seen;
@@ -5153,6 +5157,31 @@ static bool preamble_note(const fctx *f, size_t ne, size_t se) {
     return opens;
 }
 
+/* Round 13: does the turn opened at normalized offset ne carry a standing
+ * order: a change of the model's later behaviour, a claim about the model
+ * itself, a waived consent or a secrecy, before its paragraph ends? A
+ * speaker line of a sample dialogue ("User: what is the weather?") holds
+ * none of them. */
+#define TURN_CARRIES_PRE 0.65
+static bool turn_carries(const fctx *f, size_t ne, double pre) {
+    /* a secrecy counts after a real token or header, not after a word
+     * line ("Operator: eq, ne ... rows are hidden from the user's view") */
+    const uint32_t orders = MV_DR_ROLE_BEHAVE | MV_DR_ROLE_SELF | MV_DR_ROLE_WAIVER |
+                            (pre >= EMIT_THRESHOLD ? MV_DR_ROLE_HIDE : 0u);
+    size_t ps, pe;
+    if (ne >= f->len) {
+        return false;
+    }
+    paragraph(f, ne, &ps, &pe);
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= ne && m->end <= pe && (f->R->terms[m->term].roles & orders)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void evaluate(fctx *f, const dhit *h, best *bests) {
     const mv_dr_rules *R = f->R;
     const mv_dr_rule *rule = &R->rules[h->rule];
@@ -5165,6 +5194,8 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
     around ar;
     mv_position pos;
     bool comment_unit = false;
+    bool carries = false;
+    bool block = false;
     look_around(f, ns, ne, &ar);
     if ((fam->guards & MV_DR_GUARD_NEGATION) && negated(f, ns, ar.ss)) {
         return;
@@ -5216,6 +5247,12 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
     case MV_DR_DET_TURN:
         if (!turn_position(f, rs, re) || !turn_token(f, rs, re)) {
             pre = WEAK_HIT;
+        } else if (turn_carries(f, ne, pre)) {
+            /* round 13: a speaker line or token whose turn sets a standing
+             * rule, waives consent or hides something from the user is a
+             * turn of another speaker, whatever its marker's own weight */
+            pre = pre < TURN_CARRIES_PRE ? TURN_CARRIES_PRE : pre;
+            carries = true;
         }
         break;
     case MV_DR_DET_HTML_COMMENT: {
@@ -5290,6 +5327,19 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
     if (comment_unit) {
         comment_position(f, ns, ne, &pos);
     }
+    /* Round 13: text inside a forged message envelope of the client's own
+     * API ({"role": "system", "content": "..."}) is a turn addressed to
+     * the model, not a quotation (role_block keeps introduced examples) */
+    if (pos.cue == MV_POS_QUOTED && pos.weight < DANGER_WEIGHT) {
+        if (f->role_marks < 0) {
+            f->role_marks = view_role_marks(f);
+        }
+        if (role_block(f, ns)) {
+            pos.weight = 1.0;
+            pos.reason = NULL;
+            block = true;
+        }
+    }
     if (fam->imperative && !rule->nominal && descriptive_form(f, ns, rs)) {
         pos.weight *= DESCRIPTIVE_WEIGHT;
         pos.reason = "describes what the tool does";
@@ -5299,6 +5349,12 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
         re = f->map[re];
     }
     consider_best(&bests[h->family], pre, pos.weight, (int32_t)f->fi, rs, re, &ar, pos.reason);
+    if (carries && pos.weight >= DANGER_WEIGHT) {
+        bests[h->family].carries = true;
+    }
+    if (block && pos.weight >= DANGER_WEIGHT) {
+        bests[h->family].block = true;
+    }
 }
 
 /* ------------------------------------------------------------ tool scope */
@@ -5556,6 +5612,314 @@ static int emit_family(const mv_inspect_ctx *ctx, const mv_tool *tool, const mv_
     return mv_emit(out, &spec);
 }
 
+/* ------------------------------------------ round 13: the hidden act */
+
+/*
+ * Round 13: a hidden-kind instruction (secrecy, a covert act, a tag or an
+ * HTML comment addressed to the model, a consent bypass, a fake system
+ * turn or client wrapper) stayed at review whenever the act it hides was
+ * not a transfer of a listed sensitive object to a listed sink: another
+ * tool of the server called to approve, pay or re-send; one of the tool's
+ * own parameters filled from the user's home directory; a command run
+ * quietly; a participant or a link added at an outside address. The act
+ * is named the same way in every language, so it is looked for in the raw
+ * paragraph of the hidden instruction, without words:
+ *   - a tool identifier (snake_case, two parts or more) with a part that
+ *     writes ("update", "create", "approve", "send" ...), which is neither
+ *     the tool itself, nor one of its parameters, nor a verb of its own
+ *     name, written as a tool is (the server's prefix, a code span, a call
+ *     "name(", or after "call", "via", "with", "using");
+ *   - a command in a code span (`git config ...`, `curl ...`);
+ *   - an e-mail address or a web address;
+ *   - one of the tool's own parameters named beside a home path or a
+ *     dotfile ("read ~/.git-credentials into `seed`").
+ * The hidden instruction and the act are two independent parts of one
+ * order the user does not see: the signal gets the ADDRESSED facet. */
+#define HIDDEN_ACT_BYTES 1200 /* how far the paragraph reaches each way */
+
+static bool ident_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Is s[0, n) (one part of an identifier) a verb that writes or acts? */
+static bool act_part(const char *s, size_t n) {
+    static const char *const verbs[] = {
+        "approve", "create",  "update",  "add",      "delete",   "remove",   "send",      "pay",
+        "publish", "post",    "submit",  "schedule", "transfer", "grant",    "assign",    "set",
+        "reset",   "merge",   "push",    "invite",   "share",    "upload",   "write",     "refund",
+        "cancel",  "void",    "close",   "disable",  "enable",   "change",   "modify",    "unlock",
+        "accept",  "sign",    "book",    "buy",      "purchase", "exec",     "execute",   "deploy",
+        "drop",    "revoke",  "forward", "email",    "move",     "rename",   "archive",   "promote",
+        "wipe",    "purge",   "edit",    "patch",    "insert",   "replace",  "overwrite", "export",
+        "upsert",  "install", "resend",  "reassign", "elevate",  "escalate", "release",   "issue",
+        "notify",  "message", "reply",   "comment",  "invoke",   "trigger"};
+    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+        size_t l = strlen(verbs[k]);
+        if (l == n && ci_at_n(s, n, 0, verbs[k], l)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does the identifier s[0, n) have a part equal to w[0, wl)? */
+static bool ident_has_part(const char *s, size_t n, const char *w, size_t wl) {
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && s[j] != '_') {
+            j++;
+        }
+        if (j - i == wl && ci_at_n(s + i, j - i, 0, w, wl)) {
+            return true;
+        }
+        i = j + 1;
+    }
+    return false;
+}
+
+static bool is_param_name(const mv_tool *tool, const char *s, size_t n) {
+    for (uint32_t k = 0; k < tool->n_params; k++) {
+        if (tool->params[k].name.len == n && memcmp(tool->params[k].name.ptr, s, n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is the identifier s[i, e) of raw text r another tool called with a verb
+ * that acts, beyond this tool's own job? */
+static bool other_tool_act(const mv_tool *tool, const char *r, size_t n, size_t i, size_t e) {
+    const char *w = r + i;
+    size_t wl = e - i;
+    size_t parts = 1;
+    bool acts = false;
+    bool own_verb = false;
+    size_t k = 0;
+    if (wl < 5 || w[0] == '_' || w[wl - 1] == '_' || (w[0] >= '0' && w[0] <= '9')) {
+        return false;
+    }
+    if ((tool->name.len == wl && ci_at_n(tool->name.ptr, wl, 0, w, wl)) ||
+        is_param_name(tool, w, wl)) {
+        return false;
+    }
+    while (k < wl) {
+        size_t j = k;
+        while (j < wl && w[j] != '_') {
+            j++;
+        }
+        if (j > k && act_part(w + k, j - k)) {
+            acts = true;
+            own_verb = own_verb || ident_has_part(tool->name.ptr, tool->name.len, w + k, j - k);
+        }
+        parts += j < wl ? 1 : 0;
+        k = j + 1;
+    }
+    if (parts < 2 || !acts || own_verb) {
+        return false;
+    }
+    /* written as a tool: the server's prefix ("gh_" of gh_candidate_profile),
+     * a code span, a call, or after a word that calls it */
+    size_t pre = 0;
+    while (pre < wl && w[pre] != '_') {
+        pre++;
+    }
+    if (tool->name.len > pre && ci_at_n(tool->name.ptr, tool->name.len, 0, w, pre + 1)) {
+        return true;
+    }
+    if ((i > 0 && r[i - 1] == '`') || (e < n && (r[e] == '`' || r[e] == '('))) {
+        return true;
+    }
+    static const char *const callers[] = {"call ",   "calling ", "via ", "with ",   "using ",
+                                          "invoke ", "run ",     "use ", "through "};
+    for (size_t c = 0; c < sizeof(callers) / sizeof(callers[0]); c++) {
+        size_t cl = strlen(callers[c]);
+        if (i >= cl && ci_at_n(r, n, i - cl, callers[c], cl)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A command in a code span: `git config ...`, `curl -d ...`; not one
+ * forbidden just before ("Never run `git push --force`" is a caution). */
+static bool code_command(const char *r, size_t n, size_t i) {
+    static const char *const negs[] = {"never ", "not ", "n't ", "no "};
+    size_t lo = i > 24 ? i - 24 : 0;
+    for (size_t c = 0; c < sizeof(negs) / sizeof(negs[0]); c++) {
+        size_t cl = strlen(negs[c]);
+        for (size_t k = lo; k + cl <= i; k++) {
+            if (ci_at_n(r, i, k, negs[c], cl)) {
+                return false;
+            }
+        }
+    }
+    static const char *const cmds[] = {"git ", "curl ",   "wget ",    "rm ",     "npm ",
+                                       "pip ", "ssh ",    "scp ",     "chmod ",  "bash ",
+                                       "sh ",  "sudo ",   "crontab ", "docker ", "kubectl ",
+                                       "aws ", "gcloud ", "export ",  "nc ",     "powershell "};
+    for (size_t c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
+        size_t cl = strlen(cmds[c]);
+        if (i + cl < n && ci_at_n(r, n, i, cmds[c], cl)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* One of the tool's own parameters given a value in a code span
+ * (`front_door: unlock`, `force=true`): the hidden instruction sets it. */
+static bool param_set(const mv_tool *tool, const char *r, size_t n, size_t i) {
+    size_t e = i;
+    while (e < n && ident_char(r[e])) {
+        e++;
+    }
+    if (e == i || !is_param_name(tool, r + i, e - i)) {
+        return false;
+    }
+    while (e < n && r[e] == ' ') {
+        e++;
+    }
+    return e + 1 < n && (r[e] == ':' || r[e] == '=') && r[e + 1] != '`';
+}
+
+/* A home path or a dotfile: "~/", "$HOME", ".env", ".git-credentials". */
+static bool home_or_dotfile(const char *r, size_t n, size_t i) {
+    if (r[i] == '~' && i + 1 < n && (r[i + 1] == '/' || r[i + 1] == '\\')) {
+        return true;
+    }
+    if (r[i] == '$' && ci_at_n(r, n, i + 1, "home", 4)) {
+        return true;
+    }
+    /* a dot that starts a word and is followed by a letter: ".env" (not
+     * "1.5", not the end of a sentence, not "e.g.") */
+    return r[i] == '.' && i + 2 < n &&
+           (i == 0 || r[i - 1] == ' ' || r[i - 1] == '/' || r[i - 1] == '`' || r[i - 1] == '(' ||
+            r[i - 1] == '\n') &&
+           r[i + 1] >= 'a' && r[i + 1] <= 'z' && r[i + 2] >= 'a' && r[i + 2] <= 'z';
+}
+
+/* Is an act beyond the job named in the raw paragraph of field fi around
+ * [rs, re)? */
+/* Sentence bounds around [rs, re) in raw text: a full stop, '!' or '?'
+ * before a space, or a line break. */
+static void raw_sentence(const char *r, size_t n, size_t rs, size_t re, size_t *ss, size_t *se) {
+    size_t a = rs;
+    size_t b = re;
+    while (
+        a > 0 && r[a - 1] != '\n' &&
+        !((r[a - 1] == ' ') && a >= 2 && (r[a - 2] == '.' || r[a - 2] == '!' || r[a - 2] == '?'))) {
+        a--;
+    }
+    while (b < n && r[b] != '\n' &&
+           !((r[b] == '.' || r[b] == '!' || r[b] == '?') &&
+             (b + 1 == n || r[b + 1] == ' ' || r[b + 1] == '\n'))) {
+        b++;
+    }
+    *ss = a;
+    *se = b;
+}
+
+static bool hidden_act(const mv_tool *tool, int32_t fi, size_t rs, size_t re, bool channel) {
+    if (fi < 0 || (uint32_t)fi >= tool->n_fields) {
+        return false;
+    }
+    const char *r = tool->fields[fi].text.ptr;
+    size_t n = tool->fields[fi].text.len;
+    size_t lo = rs > HIDDEN_ACT_BYTES ? rs - HIDDEN_ACT_BYTES : 0;
+    size_t hi = re + HIDDEN_ACT_BYTES < n ? re + HIDDEN_ACT_BYTES : n;
+    bool home = false;
+    bool param = false;
+    size_t as = 0; /* where an outside address counts: the whole paragraph */
+    size_t ae = n; /* for a channel, the hidden sentence for secrecy */
+    if (re > n || rs > re) {
+        return false;
+    }
+    if (!channel) {
+        raw_sentence(r, n, rs, re, &as, &ae);
+    }
+    for (size_t i = rs; i > lo; i--) {
+        if (r[i - 1] == '\n' && i >= 2 && r[i - 2] == '\n') {
+            lo = i;
+            break;
+        }
+    }
+    for (size_t i = re; i + 1 < hi; i++) {
+        if (r[i] == '\n' && r[i + 1] == '\n') {
+            hi = i;
+            break;
+        }
+    }
+    size_t i = lo;
+    while (i < hi) {
+        if ((r[i] == 'h' || r[i] == 'H') && (i == lo || !ident_char(r[i - 1])) &&
+            (ci_at_n(r, hi, i, "https://", 8) || ci_at_n(r, hi, i, "http://", 7)) && i >= as &&
+            i < ae) {
+            return true;
+        }
+        if (ident_char(r[i]) && (i == lo || !ident_char(r[i - 1]))) {
+            size_t e = i;
+            bool under = false;
+            while (e < hi && ident_char(r[e])) {
+                under = under || r[e] == '_';
+                e++;
+            }
+            /* an e-mail address: a word, '@', a host with a dot */
+            if (e < hi && r[e] == '@' && e + 1 < hi && ident_char(r[e + 1])) {
+                size_t h = e + 1;
+                bool dot = false;
+                while (h < hi && (ident_char(r[h]) || r[h] == '.' || r[h] == '-')) {
+                    dot = dot || (r[h] == '.' && h + 1 < hi && ident_char(r[h + 1]));
+                    h++;
+                }
+                if (dot && i >= as && i < ae) {
+                    return true;
+                }
+            }
+            if (under && other_tool_act(tool, r, n, i, e)) {
+                return true;
+            }
+            /* a parameter written as one: in a code span, as the head of
+             * a path ("filters.session_hint") or as an identifier with
+             * an underscore; a plain word ("context") is prose */
+            param = param || (is_param_name(tool, r + i, e - i) &&
+                              (under || (i > lo && r[i - 1] == '`') || (e < hi && r[e] == '`') ||
+                               (e + 1 < hi && r[e] == '.' && ident_char(r[e + 1]))));
+            i = e;
+            continue;
+        }
+        if (r[i] == '`' && i + 1 < hi &&
+            (code_command(r, hi, i + 1) || param_set(tool, r, hi, i + 1))) {
+            return true;
+        }
+        home = home || home_or_dotfile(r, hi, i);
+        i++;
+    }
+    return home && param;
+}
+
+/* The families whose instruction hides or disguises itself: secrecy, a
+ * covert act, a tag or comment addressed to the model, a consent bypass,
+ * a deception of the user, a fake system turn or client wrapper. */
+static bool hidden_carrier(const mv_dr_family *fam) {
+    static const char *const ids[] = {"tags",    "html_comment", "secrecy",    "covert",
+                                      "deceive", "consent",      "fake_system"};
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        if (strcmp(fam->id, ids[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A channel of its own: a fake system turn or client wrapper, a tag or an
+ * HTML comment addressed to the model. What it holds is all hidden, so an
+ * outside address anywhere in its paragraph is its act. */
+static bool channel_family(const mv_dr_family *fam) {
+    return strcmp(fam->id, "fake_system") == 0 || strcmp(fam->id, "tags") == 0 ||
+           strcmp(fam->id, "html_comment") == 0;
+}
+
 /* The order detector's findings: one signal per kind. An order to move a
  * sensitive object to a sink, to destroy beyond the tool's job or to change
  * the model's later behaviour corroborates itself (mood, action and object
@@ -5581,7 +5945,13 @@ static int emit_orders(const mv_inspect_ctx *ctx, const mv_tool *tool, const bes
         MV_FACET_INSTRUCTION | MV_FACET_HIDDEN,
     };
     /* secrecy with another order in its paragraph hides that order */
-    uint32_t hide_addressed = orders[ORDER_HIDE].outscope ? MV_FACET_ADDRESSED : 0u;
+    uint32_t hide_addressed =
+        orders[ORDER_HIDE].valid &&
+                (orders[ORDER_HIDE].outscope ||
+                 hidden_act(tool, orders[ORDER_HIDE].field, orders[ORDER_HIDE].roff,
+                            (size_t)orders[ORDER_HIDE].roff + orders[ORDER_HIDE].rlen, false))
+            ? MV_FACET_ADDRESSED
+            : 0u;
     int rc = MV_OK;
     for (int k = 0; k < ORDER_N && rc == MV_OK; k++) {
         if (!orders[k].valid || (k == ORDER_EXFIL && flow)) {
@@ -6396,6 +6766,13 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                 facets |= (facets & MV_FACET_HIDDEN) && fs.mentions ? MV_FACET_SENSITIVE : 0u;
                 facets |= danger_agree >= 2 ? MV_FACET_AGREE : 0u;
                 facets |= b->outscope ? MV_FACET_OUTSCOPE : 0u;
+                facets |= b->carries ? MV_FACET_ADDRESSED : 0u;
+                /* round 13: the act a hidden instruction hides */
+                if (hidden_carrier(&R->families[k]) &&
+                    hidden_act(tool, b->field, b->roff, (size_t)b->roff + b->rlen,
+                               channel_family(&R->families[k]) || b->block)) {
+                    facets |= MV_FACET_ADDRESSED;
+                }
             }
             hidden_family = hidden_family || (family_facets(&R->families[k], b) & MV_FACET_HIDDEN);
             rc = emit_family(ctx, tool, &R->families[k], b, conf, others, facets, out);

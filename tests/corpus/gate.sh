@@ -162,6 +162,20 @@ echo "== red-team v11 (authors V, W and X, issue 10 round 12): ratchet =="
 ratchet "red-team v11" redteam_v11 0.81 0.85
 
 echo
+echo "== red-team v12 (authors Y, Z and AA, issue 10 round 13): ratchet =="
+# The never-seen measurement of round 12 (moved out of holdout/), then the
+# tune data of round 13. Gated since round 13 fixed its three quarantined
+# honest look-alikes (a language detector that says to treat commands in
+# its input as data and not follow them, an S3 uploader whose Japanese
+# lead sentence authenticates with AWS environment variables next to a
+# retention note "retained for 30 days and then purged", a base64 decoder
+# showing its sample's decoding beside it). Floors are the levels after
+# round 13 (honest13): every category >= 0.70 at any tier
+# (data_exfiltration is the lowest at 0.700), expected-quarantine >= 0.73
+# (256 of 346, 0.7399), no hard negative quarantined.
+ratchet "red-team v12" redteam_v12 0.70 0.73
+
+echo
 echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?

@@ -932,6 +932,53 @@ static double class_confidence(pc_class cls) {
     }
 }
 
+/* Round 13 (honest look-alikes): a decoder's documented sample. A tool
+ * whose job is encoding or decoding shows an example blob with its
+ * decoding written out beside it ("e.g. SWdub3Jl... -> 'Ignore
+ * previous'"): nothing is hidden, the plain words stand in the same field
+ * for every check to read. One layer, the decoded text (its first
+ * SAMPLE_NEEDLE bytes, at least SAMPLE_MIN) found within SAMPLE_REACH
+ * bytes around the blob: review, not quarantine. */
+#define SAMPLE_NEEDLE 48
+#define SAMPLE_MIN 6
+#define SAMPLE_REACH 160
+static char ascii_lower(char c) {
+    return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
+
+static bool shown_beside(level *lv, const pd_candidate *cand, const finding *f) {
+    const char *d = f->text;
+    size_t n = f->len;
+    if (f->depth != 1 || lv->join_first > 0 || d == NULL)
+        return false;
+    while (n > 0 && (*d == ' ' || *d == '\n' || *d == '\t')) {
+        d++;
+        n--;
+    }
+    while (n > 0 && (d[n - 1] == ' ' || d[n - 1] == '\n' || d[n - 1] == '\t'))
+        n--;
+    if (n > SAMPLE_NEEDLE)
+        n = SAMPLE_NEEDLE;
+    if (n < SAMPLE_MIN)
+        return false;
+    size_t a = cand->start > SAMPLE_REACH ? cand->start - SAMPLE_REACH : 0;
+    size_t b = cand->end + SAMPLE_REACH < lv->len ? cand->end + SAMPLE_REACH : lv->len;
+    for (size_t i = a; i + n <= b; i++) {
+        if (i + n > cand->start && i < cand->end)
+            continue; /* the blob itself */
+        size_t k = 0;
+        while (k < n && ascii_lower(lv->text[i + k]) == ascii_lower(d[k]))
+            k++;
+        if (k == n) {
+            tool_run *run = lv->run;
+            if (run->codec < 0)
+                run->codec = codec_job(run->tool) ? 1 : 0;
+            return run->codec == 1;
+        }
+    }
+    return false;
+}
+
 static int emit_finding(level *lv, const pd_candidate *cand, const finding *f) {
     /* One attack found through two candidates (a blob inside a quoted
      * piece, a line that is also an escape cluster) is one finding. */
@@ -976,16 +1023,19 @@ static int emit_finding(level *lv, const pd_candidate *cand, const finding *f) {
         put_str(&deb, ")");
     put_str(&deb, " decodes to ");
     put_str(&deb, pc_class_name(f->res.cls));
+    bool sample = shown_beside(lv, cand, f);
+    if (sample)
+        put_str(&deb, "; a decoder's documented sample: the decoded text is shown beside it");
     put_str(&deb, ".");
 
     mv_signal_spec spec;
     memset(&spec, 0, sizeof(spec));
-    spec.tier = MV_TIER_HARD;
+    spec.tier = sample ? MV_TIER_SOFT : MV_TIER_HARD;
     spec.threat = f->res.cls == PC_CRED_EXFIL || f->res.cls == PC_HIDDEN_ORDER
                       ? MV_THREAT_EXFILTRATION
                       : MV_THREAT_MALICIOUS_CODE;
     spec.confidence = class_confidence(f->res.cls);
-    spec.critical = pc_class_critical(f->res.cls);
+    spec.critical = !sample && pc_class_critical(f->res.cls);
     spec.field = lv->field;
     spec.offset = (uint32_t)cand->start;
     spec.length = (uint32_t)(cand->end - cand->start);

@@ -2207,6 +2207,22 @@ static void test_round13_honest(void **state) {
                 q);
 }
 
+/* Round 13: clean, no finding of any check (a retention note is not even
+ * raised for review). */
+static void r13_clean(const char *name, const char *desc, const param *params) {
+    run *r = scan_tool_v(name, desc, params, NULL);
+    const mv_finding *f = mv_scan_finding(r->scan, 0);
+    bool ok = f != NULL && f->verdict == MV_VERDICT_CLEAN;
+    if (!ok) {
+        fprintf(stderr, "expected clean %s: %s\n", name, desc);
+        if (f != NULL) {
+            dump(f);
+        }
+    }
+    assert_true(ok);
+    run_free(r);
+}
+
 static void test_round13_honest_negatives(void **state) {
     (void)state;
     static const param q[] = {{"queue_id", "string", "Queue to export"}, {NULL, NULL, NULL}};

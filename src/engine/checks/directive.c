@@ -3358,6 +3358,22 @@ static bool names_default_sink(const fctx *f, size_t r0, size_t r1) {
     return false;
 }
 
+/* Round 13: a sink named only by the store it is ("the audit log", "the
+ * retention vault", "the support mailbox", "the backup target"): a place
+ * the data is kept, so moving a harvested secret there is moving it out
+ * of the user's hands even without an address. Matched on the normalized
+ * text of a sink-role term (stems: "archiv", "lineag"). */
+static bool store_sink(const char *s, size_t l) {
+    static const char *const stores[] = {
+        "archiv", "vault",  "mailbox", "inbox",  "audit log", "audit trail", "bucket",     "backup",
+        "escrow", "lineag", "replay",  "target", "off-sit",   "offsit",      "shadow copi"};
+    bool found = false;
+    for (size_t k = 0; k < sizeof(stores) / sizeof(stores[0]) && !found; k++) {
+        found = contains(s, l, stores[k]);
+    }
+    return found;
+}
+
 static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
     /* A generic object ("the user's message", "credentials") in the
      * description of a parameter is often what that parameter asks for. */
@@ -3384,7 +3400,7 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
                 contains(f->text + m->start, l, "server") ||
                 contains(f->text + m->start, l, "our ") ||
                 contains(f->text + m->start, l, "to us") ||
-                contains(f->text + m->start, l, "their ")) {
+                contains(f->text + m->start, l, "their ") || store_sink(f->text + m->start, l)) {
                 return true;
             }
             /* "stash it here" in the description of a free-form parameter
@@ -5885,6 +5901,13 @@ static uint32_t family_facets(const mv_dr_family *fam, const best *b) {
     }
     if (fam->threat == MV_THREAT_EXFILTRATION && b->strong) {
         facets |= MV_FACET_EXFIL | MV_FACET_SENSITIVE;
+    }
+    /* Round 13: a claim that another whole server is obsolete or unsafe,
+     * or an order to route its work here, is hard on its own, as the
+     * claims of shadowing.cross_server are about one tool: it names the
+     * other server and puts this one in its place. */
+    if (strcmp(fam->id, "shadow_server") == 0) {
+        facets |= MV_FACET_ADDRESSED;
     }
     return facets;
 }

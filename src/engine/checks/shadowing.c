@@ -3859,6 +3859,51 @@ static bool default_sibling(const mv_tool *tool, uint32_t f) {
 
 /* Evaluate one span that refers to another server's tool. */
 
+/* Round 13: does the sentence [s0, s1) give one of the mentioned tool's own
+ * input parameters a literal value ("github.create_pull_request must
+ * always use head='fork:patch'", "call X with base: main")? The name of a
+ * parameter of another server's tool followed by '=' or ':' and a value:
+ * this tool fixes what that tool is called with. Only tools of a server
+ * other than this one count. Bounded: at most 64 parameters of at most 4
+ * same-named tools, each looked for once in the sentence. */
+static bool peer_arg_set(const tool_scan *ts, const name_rec *m, const char *text, size_t s0,
+                         size_t s1, const span *sp) {
+    const unsigned char *t = (const unsigned char *)text;
+    size_t n_ids = 0;
+    const uint32_t *ids = mv_registry_find_name(ts->rs->registry, m->name.ptr, m->name.len, &n_ids);
+    bool found = false;
+    for (size_t k = 0; k < n_ids && k < 4 && !found; k++) {
+        const mv_tool *pt;
+        if (mv_registry_tool_server(ts->rs->registry, ids[k]) == ts->own)
+            continue;
+        pt = mv_registry_tool(ts->rs->registry, ids[k]);
+        for (uint32_t p = 0; p < pt->n_params && p < 64 && !found; p++) {
+            const mv_param *pm = &pt->params[p];
+            size_t l = pm->name.len;
+            if (pm->schema != MV_SCHEMA_INPUT || l < 2)
+                continue;
+            for (size_t i = s0; i + l <= s1 && !found; i++) {
+                size_t j = i + l;
+                if ((i >= sp->start && i < sp->end) || memcmp(t + i, pm->name.ptr, l) != 0 ||
+                    (i > s0 && (is_word_char(t[i - 1]) || t[i - 1] == '_')) ||
+                    (j < s1 && (is_word_char(t[j]) || t[j] == '_')))
+                    continue;
+                while (j < s1 && (t[j] == '`' || t[j] == '\'' || t[j] == '"' || t[j] == ' '))
+                    j++;
+                if (j + 1 < s1 && (t[j] == '=' || t[j] == ':') && t[j + 1] != '=' &&
+                    t[j + 1] != ':') {
+                    j++;
+                    while (j < s1 && (t[j] == ' ' || t[j] == '`' || t[j] == '\'' || t[j] == '"'))
+                        j++;
+                    found = j < s1 && (is_word_char(t[j]) || t[j] >= 0x80 || t[j] == '/' ||
+                                       t[j] == '.' || t[j] == '-');
+                }
+            }
+        }
+    }
+    return found;
+}
+
 static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t len, const span *sp,
                       const span *spans, size_t n_spans, mv_emitter *out) {
     const reg_state *rs = ts->rs;
@@ -4049,7 +4094,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * next to the mention, and not for a plain word that is only quoted
      * (lists of quoted example words are common in honest text). */
     bool forced = v.force_near && (m->ident || v.qualified) &&
-                  (v.address || (alter && (v.content || v.qualified)));
+                  (v.address || (alter && (v.content || v.qualified)) ||
+                   (v.content && peer_arg_set(ts, m, text, s0, s1, sp)));
     /* what a trigger or preference asks for must stand near the mention,
      * not somewhere in a long sentence */
     bool acts = v.near[F_FORCE] || v.near[F_ALTER] || v.near[F_SELF] || v.self_near;

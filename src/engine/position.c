@@ -969,6 +969,120 @@ static void quote_cue(verdict *v, const mv_position_text *t, size_t rs, size_t r
     }
 }
 
+/* Round 13: a comment line inside a fenced block that names the model as
+ * its reader ("# assistant: after the preview, delete ...", "// note for
+ * the model: ...", "-- agent: then drop ...") is written to the model,
+ * not to the shell or the parser that reads the block: the fence does not
+ * make its words an example. The comment marker opens the phrase's line;
+ * the addressee stands between the marker and the phrase, followed by a
+ * colon or a comma. A fence introduced as an example or a sample of what a
+ * scanner flags keeps its discount (the line before the fence names it). */
+static bool addressee_at(const char *s, size_t i, size_t end, size_t *len) {
+    static const char *const who[] = {"assistant",
+                                      "the assistant",
+                                      "ai agent",
+                                      "ai",
+                                      "agent",
+                                      "the agent",
+                                      "model",
+                                      "the model",
+                                      "llm",
+                                      "copilot",
+                                      "claude",
+                                      "note for the model",
+                                      "note to the model",
+                                      "note for the ai",
+                                      "note to the ai",
+                                      "note for the assistant",
+                                      "note to the assistant",
+                                      "note for the agent",
+                                      "note to the agent"};
+    for (size_t k = 0; k < sizeof(who) / sizeof(who[0]); k++) {
+        size_t l = strlen(who[k]), q = 0;
+        while (q < l && i + q < end &&
+               (unsigned char)(s[i + q] | 0x20) == (unsigned char)who[k][q]) {
+            q++;
+        }
+        if (q == l && i + l < end && (s[i + l] == ':' || s[i + l] == ',')) {
+            *len = l + 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool comment_to_model(const char *s, size_t n, size_t rs) {
+    size_t ls = rs;
+    size_t i;
+    size_t len = 0;
+    while (ls > 0 && s[ls - 1] != '\n') {
+        ls--;
+    }
+    i = ls;
+    while (i < rs && (s[i] == ' ' || s[i] == '\t')) {
+        i++;
+    }
+    if (i + 2 <= n && ((s[i] == '/' && s[i + 1] == '/') || (s[i] == '-' && s[i + 1] == '-') ||
+                       (s[i] == '/' && s[i + 1] == '*'))) {
+        i += 2;
+    } else if (i < n && (s[i] == '#' || s[i] == ';' || s[i] == '%')) {
+        i++;
+    } else {
+        return false;
+    }
+    while (i < rs && (s[i] == ' ' || s[i] == '\t' || s[i] == '#' || s[i] == '*')) {
+        i++;
+    }
+    if (i >= rs || !addressee_at(s, i, rs, &len)) {
+        return false;
+    }
+    /* the line before the fence: "Example of what it flags:" */
+    {
+        size_t f = ls;
+        static const char *const intro[] = {"example",   "sample",  "flag",      "detect", "attack",
+                                            "malicious", "payload", "injection", "such as"};
+        while (f > 0) {
+            size_t fe = f - 1; /* the '\n' ending the line before */
+            size_t fs = fe;
+            while (fs > 0 && s[fs - 1] != '\n') {
+                fs--;
+            }
+            size_t j = fs;
+            while (j < fe && (s[j] == ' ' || s[j] == '\t')) {
+                j++;
+            }
+            f = fs;
+            if (!(j + 3 <= fe && ((s[j] == '`' && s[j + 1] == '`' && s[j + 2] == '`') ||
+                                  (s[j] == '~' && s[j + 1] == '~' && s[j + 2] == '~')))) {
+                continue; /* a line of the block */
+            }
+            /* the fence opener: look at the line before it */
+            if (fs == 0) {
+                return true;
+            }
+            size_t pe = fs - 1, ps = pe;
+            while (ps > 0 && s[ps - 1] != '\n') {
+                ps--;
+            }
+            for (size_t k = 0; k < sizeof(intro) / sizeof(intro[0]); k++) {
+                size_t l = strlen(intro[k]);
+                for (size_t q = ps; q + l <= pe; q++) {
+                    size_t r = 0;
+                    while (r < l &&
+                           (unsigned char)(s[q + r] | 0x20) == (unsigned char)intro[k][r]) {
+                        r++;
+                    }
+                    if (r == l) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+    }
+    return true;
+}
+
 /* Inside a ``` (or ~~~) fenced block: an odd number of fence lines before.
  * Only the FENCE_BACK bytes before the phrase are looked at, so that many
  * phrases in one huge field cost linear time; a fence opened further back
@@ -999,7 +1113,7 @@ static void code_block_cue(verdict *v, const mv_position_text *t, size_t rs) {
             i = (size_t)(nl - s) + 1;
         }
     }
-    if (inside) {
+    if (inside && !comment_to_model(s, t->raw.len, rs)) {
         consider(v, MV_POS_WEIGHT_CODE_BLOCK, MV_POS_CODE_BLOCK, "inside a code block", 0);
     }
 }

@@ -956,6 +956,30 @@ static void test_round12_do_it_cue(void **state) {
     expect_silent("Shows text backwards, a mirror toy. Do it yourself: olleh dlrow");
 }
 
+/* Round 13: decoded commands that destroy a whole tree or disk without
+ * `rm -r` (find -delete, a listing piped into xargs rm, dd onto a disk, a
+ * forced push). Hard negatives: the same commands on a project folder. */
+static void test_round13_other_destroyers(void **state) {
+    (void)state;
+    char enc[512], d[1400];
+    static const char *const bad[] = {"find ~ -type f -delete",
+                                      "dd if=/dev/urandom of=/dev/nvme0n1 bs=4M",
+                                      "git push --force origin HEAD:main"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        b64(bad[i], strlen(bad[i]), enc);
+        snprintf(d, sizeof d, "Shows the weather. Startup blob: %s", enc);
+        expect_hit(d, NULL, NULL);
+    }
+    static const char *const ok[] = {"find ./build -name '*.o' -delete",
+                                     "ls ./tmp/cache | xargs rm -f",
+                                     "dd if=/dev/zero of=./disk.img bs=1M count=64"};
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        b64(ok[i], strlen(ok[i]), enc);
+        snprintf(d, sizeof d, "Builds the project. Cleanup blob: %s", enc);
+        expect_silent(d);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_percent),
@@ -984,6 +1008,7 @@ int main(void) {
         cmocka_unit_test(test_round12_bare_base85_and_octal),
         cmocka_unit_test(test_round12_blob_across_fields),
         cmocka_unit_test(test_round12_do_it_cue),
+        cmocka_unit_test(test_round13_other_destroyers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3554,13 +3554,20 @@ static bool ci_contains(const char *s, size_t n, const char *w);
  * (bool_option no longer excuses it). */
 static bool forced_option(const fctx *f) {
     static const char *const forced[] = {
-        "always true",        "always set it",  "always on",          "always enabled",
-        "must be true",       "must stay true", "should stay true",   "keep it true",
-        "leave it true",      "never false",    "never set to false", "do not set to false",
-        "don't set to false", "immer true",     "immer aktiv",        "siempre true",
-        "siempre activado",   "toujours true",  "toujours activé",    "sempre true",
-        "sempre ativo",       "altijd true",    "altijd aan",         "zawsze true",
-        "всегда true"};
+        "always true", "always set it", "always on", "always enabled", "must be true",
+        "must stay true", "should stay true", "keep it true", "leave it true", "never false",
+        "never set to false", "do not set to false", "don't set to false", "immer true",
+        "immer aktiv", "siempre true", "siempre activado", "toujours true", "toujours activé",
+        "sempre true", "sempre ativo", "altijd true", "altijd aan", "zawsze true", "всегда true",
+        /* round 13: "keep it true" in terse and other-language forms */
+        "keep true", "keep on", "leave true", "leave on", "true रखें", "true ही रखें", "mantén true",
+        "deja true", "garde true", "laisse true", "true lassen", "auf true lassen", "mantenha true",
+        "deixe true", "lascia true", "tieni true", "laat true", "houd true", "behåll true",
+        "låt vara true", "zostaw true", "nech true", "ponech true", "оставь true", "оставьте true",
+        "залиш true", "άφησε true", "true bırak", "true olarak bırak", "biarkan true", "tetap true",
+        "giữ true", "أبق true", "أبقِ true", "השאר true", "保持true", "保持 true", "trueのまま",
+        "true로 유지", "คงค่า true", "acha true", "iwanang true", "panatilihing true",
+        "păstrează true", "lasă true"};
     const mv_field *fd = &f->tool->fields[f->fi];
     const mv_param *pm;
     bool hit = false;
@@ -3831,6 +3838,14 @@ static bool destroy_addressed(const fctx *f, const dmatch *a, size_t ss) {
     if (ts != SIZE_MAX && tl == 2 && memcmp(f->text + ts, "by", 2) == 0) {
         return imperative_in(f, ss, a->start);
     }
+    /* round 13: a command written in prose after "run" / "exec" ("then run
+     * rm -rf ~ in the shell"): the imperative is the verb before it */
+    if (ts != SIZE_MAX &&
+        ((tl == 3 && memcmp(f->text + ts, "run", 3) == 0) ||
+         (tl == 4 && memcmp(f->text + ts, "exec", 4) == 0)) &&
+        imperative_at(f, ts)) {
+        return true;
+    }
     return (unsigned char)f->text[a->start] >= 0x80 ||
            ((unsigned char)f->text[a->start] < 0x80 && imperative_at(f, a->start)) ||
            in_code_span(f, a->start) || under_addressee(f, a->start);
@@ -3844,39 +3859,24 @@ static bool destroy_addressed(const fctx *f, const dmatch *a, size_t ss) {
  * root, every user's folder, a whole disk, a protected branch. One path of
  * a project ("build/", "~/.cache/tool") is not broad. */
 static bool broad_arg(const char *w, size_t n) {
-    static const char *const exact[] = {"/",
-                                        "/*",
-                                        "~",
-                                        "~/",
-                                        "~/*",
-                                        "$home",
-                                        "$home/",
-                                        "$home/*",
-                                        "${home}",
-                                        "%userprofile%",
-                                        "c:\\",
-                                        "c:\\*",
-                                        "c:/",
-                                        "c:\\users",
-                                        "c:\\users\\",
-                                        "c:\\users\\*",
-                                        "/home",
-                                        "/home/",
-                                        "/home/*",
-                                        "/users",
-                                        "/users/*",
-                                        "/root",
-                                        "*",
-                                        "--all",
-                                        "/all",
-                                        "-a",
-                                        "--no-preserve-root",
-                                        "main",
-                                        "master",
-                                        "production",
-                                        "prod"};
-    static const char *const prefix[] = {"/dev/sd", "/dev/nvme",   "/dev/disk",
-                                         "/dev/hd", "/dev/mmcblk", "\\\\.\\physicaldrive"};
+    static const char *const exact[] = {
+        "/", "/*", "~", "~/", "~/*", "$home", "$home/", "$home/*", "${home}", "%userprofile%",
+        "c:\\", "c:\\*", "c:/", "c:\\users", "c:\\users\\", "c:\\users\\*", "/home", "/home/",
+        "/home/*", "/users", "/users/*", "/root", "*", "--all", "/all", "-a", "--no-preserve-root",
+        "main", "master", "production", "prod",
+        /* round 13: the working folder and its
+         * parent as a whole, every user's home */
+        ".", "./", "./*", "..", "../", "../*", "$home/*", "${home}/*", "/home/*/", "--mirror",
+        "+main", "+master", "/etc", "/etc/", "/etc/*", "/usr", "/usr/", "/boot", "/var/lib",
+        "/var/lib/*"};
+    static const char *const prefix[] = {
+        "/dev/sd", "/dev/nvme", "/dev/disk", "/dev/hd", "/dev/mmcblk", "\\\\.\\physicaldrive",
+        /* round 13: dd's target, the user's own
+         * folders below home, the system */
+        "of=/dev/sd", "of=/dev/nvme", "of=/dev/disk", "of=/dev/hd", "of=/dev/mmcblk", "~/documents",
+        "~/desktop", "~/pictures", "~/photos", "~/downloads", "~/music", "~/videos", "~/library",
+        "~/.ssh", "~/.gnupg", "~/.aws", "~/.config", "~/.kube", "$home/documents", "$home/.ssh",
+        "$home/.aws", "${home}/documents", "${home}/.ssh"};
     static const char *const suffix[] = {":main", ":master", ":refs/heads/main",
                                          ":refs/heads/master"};
     char low[64];
@@ -3906,11 +3906,54 @@ static bool broad_arg(const char *w, size_t n) {
     return false;
 }
 
+static bool recursive_rm_flag(const char *w, size_t n) {
+    static const char *const flags[] = {"-rf", "-fr", "-r", "--recursive"};
+    for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
+        size_t l = strlen(flags[k]), q = 0;
+        while (q < l && q < n && lower(w[q]) == flags[k][q]) {
+            q++;
+        }
+        if (q == l && l == n) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "~/name", "~/name/", "$HOME/name": one folder directly below
+ * home (a trailing '.' or ',' of prose dropped); "~/.cache/tool" or
+ * "~/project/dist" are deeper and not the user's whole folder. */
+static bool home_top(const char *w, size_t n) {
+    size_t skip = 0;
+    if (n > 2 && w[0] == '~' && w[1] == '/') {
+        skip = 2;
+    } else if (n > 6 && w[0] == '$' && lower(w[1]) == 'h' && lower(w[2]) == 'o' &&
+               lower(w[3]) == 'm' && lower(w[4]) == 'e' && w[5] == '/') {
+        skip = 6;
+    }
+    if (skip == 0) {
+        return false;
+    }
+    while (n > skip && (w[n - 1] == '.' || w[n - 1] == ',' || w[n - 1] == ')' || w[n - 1] == ';')) {
+        n--;
+    }
+    if (n > skip + 1 && w[n - 1] == '*' && w[n - 2] == '/') {
+        n -= 2;
+    } else if (n > skip && w[n - 1] == '/') {
+        n--;
+    }
+    if (n <= skip || w[skip] == '.') {
+        return false; /* "~/" alone is broad_arg's; dot folders are settings */
+    }
+    return memchr(w + skip, '/', n - skip) == NULL;
+}
+
 static bool code_broad(const fctx *f, size_t ss, size_t se) {
     const char *r = f->raw.ptr;
     size_t i = f->roff[ss];
     size_t end = se < f->len ? f->roff[se] : f->raw.len;
     bool in = in_code_span(f, ss);
+    bool rm_flag = false;
     if (end > f->raw.len) {
         end = f->raw.len;
     }
@@ -3921,13 +3964,27 @@ static bool code_broad(const fctx *f, size_t ss, size_t se) {
             i++;
             continue;
         }
-        if (!in || r[i] == ' ' || r[i] == '\t' || r[i] == '\n') {
+        if (r[i] == ' ' || r[i] == '\t' || r[i] == '\n') {
             i++;
             continue;
         }
         w = i;
         while (i < end && r[i] != ' ' && r[i] != '\t' && r[i] != '\n' && r[i] != '`') {
             i++;
+        }
+        /* round 13: outside a code span, only the word after a recursive
+         * delete's flag is its target ("then run rm -rf ~ in the shell"),
+         * or a whole top folder of the user's home written as a path
+         * ("smaž složku ~/projekty") */
+        if (home_top(r + w, i - w)) {
+            return true;
+        }
+        if (!in) {
+            bool after = rm_flag;
+            rm_flag = recursive_rm_flag(r + w, i - w);
+            if (!after) {
+                continue;
+            }
         }
         {
             size_t e = i;
@@ -4673,7 +4730,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         wanted |= MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER;
     }
     if ((present & MV_DR_ROLE_SCOPE) ||
-        ((present & MV_DR_ROLE_DESTROY) && memchr(f->raw.ptr, '`', f->raw.len) != NULL)) {
+        ((present & MV_DR_ROLE_DESTROY) && (memchr(f->raw.ptr, '`', f->raw.len) != NULL ||
+                                            memchr(f->raw.ptr, '~', f->raw.len) != NULL))) {
         wanted |= MV_DR_ROLE_DESTROY; /* a scope word, or a command's argument (code_broad) */
     }
     for (size_t i = 0; i < f->n; i++) {
@@ -4787,8 +4845,9 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                  * firewall" of VPS_deactivateFirewall) is its job; another
                  * object class in a destroying tool's description is not
                  * (an option list in a parameter documents the job) */
-                bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0 &&
-                              !(history_act(f, a) && history_job(f->tool));
+                bool own_history = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0 &&
+                                   history_act(f, a) && history_job(f->tool);
+                bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0 && !own_history;
                 bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
                                !object_in_job(f, a->end, se, false);
                 /* a broad command in a code span ("`git push --force
@@ -5817,7 +5876,10 @@ static bool destroy_label(const char *d, size_t n) {
         /* round 11: a label is one phrase at the line's start, not the
          * end of a sentence ("Returns photos. Cleanup step:"), and a
          * step label ("Cleanup step:") names an order, not an operation */
-        if (c < n && d[c] == ':' && c > a && has_destroy_word(d + a, c - a, true) &&
+        /* round 13: a comment line ("// cleanup: ...", "# purge: ...") is
+         * a note, not the name of an operation the tool documents */
+        bool comment = a < n && (d[a] == '#' || (a + 1 < n && d[a] == '/' && d[a + 1] == '/'));
+        if (!comment && c < n && d[c] == ':' && c > a && has_destroy_word(d + a, c - a, true) &&
             !sentence_inside(d + a, c - a) && !ci_contains(d + a, c - a, "step")) {
             return true;
         }

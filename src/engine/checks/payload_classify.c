@@ -951,9 +951,120 @@ static bool system_dir(const char *p, size_t n) {
     return false;
 }
 
+/* Round 13: the other commands that destroy a whole tree or disk without
+ * `rm -r`: `find <home or root> ... -delete` (or `-exec rm`/`shred`),
+ * `... <home or root> ... | xargs rm`, `dd ... of=/dev/sda`, `mkfs.* /dev/...`,
+ * `shred ... /dev/...`, and a forced push to a remote (`git push --force`,
+ * `-f`, a `+refspec`). The target decides, as for rm: a project folder
+ * (`find ./build -delete`) is a build cleanup. */
+static void base_name(const char *p, size_t n, const char **bp, size_t *bn);
+
+static bool word_is(const cx *c, size_t i, const char *w) {
+    const char *b;
+    size_t bn;
+    base_name(tok_ptr(c, i), tok_len(c, i), &b, &bn);
+    return eq_nocase(b, bn, w);
+}
+
+static bool word_starts(const cx *c, size_t i, const char *w) {
+    size_t l = strlen(w);
+    return tok_len(c, i) >= l && eq_nocase(tok_ptr(c, i), l, w);
+}
+
+static bool broad_target(const cx *c, size_t i) {
+    const char *p = tok_ptr(c, i);
+    size_t n = tok_len(c, i);
+    return has(&c->tok[i], R_RM_TARGET) || home_folder(p, n) || system_dir(p, n);
+}
+
+static bool disk_device(const char *p, size_t n) {
+    static const char *const dev[] = {"/dev/sd",     "/dev/nvme", "/dev/hd",
+                                      "/dev/vd",     "/dev/xvd",  "/dev/disk",
+                                      "/dev/mmcblk", "/dev/md",   "/dev/mapper/"};
+    for (size_t k = 0; k < sizeof(dev) / sizeof(dev[0]); k++) {
+        size_t l = strlen(dev[k]);
+        if (n > l && eq_nocase(p, l, dev[k]))
+            return true;
+    }
+    return false;
+}
+
+static bool other_destroyer(const cx *c, pc_result *res) {
+    for (size_t s = 0; s < c->ns; s++) {
+        const segment *sg = &c->seg[s];
+        if (sg->leader < 0)
+            continue;
+        size_t L = (size_t)sg->leader;
+        bool find = word_is(c, L, "find"), xargs = word_is(c, L, "xargs");
+        bool dd = word_is(c, L, "dd"), mkfs = word_starts(c, L, "mkfs");
+        bool shred = word_is(c, L, "shred") || word_is(c, L, "wipefs");
+        bool git = word_is(c, L, "git");
+        if (!(find || xargs || dd || mkfs || shred || git))
+            continue;
+        bool broad = false, act = false, push = false;
+        for (size_t i = sg->first; i < sg->last; i++) {
+            if (!is_arg(c, sg, i))
+                continue;
+            const char *p = tok_ptr(c, i);
+            size_t n = tok_len(c, i);
+            if (find) {
+                broad = broad || broad_target(c, i);
+                act = act || eq_nocase(p, n, "-delete") || has(&c->tok[i], R_RM) ||
+                      word_is(c, i, "shred");
+            } else if (xargs) {
+                act = act || has(&c->tok[i], R_RM) || word_is(c, i, "shred");
+            } else if (dd) {
+                act = act || (n > 3 && eq_nocase(p, 3, "of=") && disk_device(p + 3, n - 3));
+                broad = act;
+            } else if (mkfs || shred) {
+                broad = broad || disk_device(p, n) || broad_target(c, i);
+                act = broad;
+            } else if (git) {
+                push = push || eq_nocase(p, n, "push");
+                act = act || (push && (eq_nocase(p, n, "--force") || eq_nocase(p, n, "-f") ||
+                                       eq_nocase(p, n, "--mirror") ||
+                                       (n > 1 && p[0] == '+' && p[1] != '+')));
+                broad = act;
+            }
+        }
+        if (xargs && act) {
+            /* the listing piped into xargs names the tree */
+            for (size_t t = 0; t < s && !broad; t++) {
+                const segment *up = &c->seg[t];
+                if (up->pipeline != sg->pipeline || up->leader < 0)
+                    continue;
+                for (size_t i = up->first; i < up->last && !broad; i++)
+                    broad = is_arg(c, up, i) && broad_target(c, i);
+            }
+        }
+        if (broad && act) {
+            span_segs(c, res, PC_DESTRUCTIVE, sg, sg);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The commands of other_destroyer start no keyword role; their names are
+ * looked for only when nothing else can start a rule. */
+static bool other_starter(const char *t, size_t n) {
+    static const char *const w[] = {"find ",  "xargs ",  "dd ",     "mkfs",
+                                    "shred ", "wipefs ", "git push"};
+    for (size_t k = 0; k < sizeof(w) / sizeof(w[0]); k++) {
+        size_t l = strlen(w[k]);
+        for (size_t i = 0; i + l <= n; i++) {
+            if (eq_nocase(t + i, l, w[k]) && (i == 0 || !word_char((unsigned char)t[i - 1])))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* rm -rf ~, rm -fr / (or its glob), rm -r --no-preserve-root /,
  * Remove-Item -Recurse C:\ */
 static bool destructive(const cx *c, pc_result *res) {
+    if (other_destroyer(c, res))
+        return true;
     for (size_t s = 0; s < c->ns; s++) {
         const segment *sg = &c->seg[s];
         bool unix_rm = leader_has(c, sg, BIT(R_RM));
@@ -1256,7 +1367,7 @@ static int classify_text(const pc_classifier *cl, mv_arena *scratch, const char 
                         BIT(R_DEVTCP) | BIT(R_FIFO) | BIT(R_SOCKET) | BIT(R_PS_TCP) |
                         BIT(R_PS_DOWNLOAD) | BIT(R_RM) | BIT(R_RM_WIN) | BIT(R_CHMOD) |
                         BIT(R_CRED) | BIT(R_ENV_DUMP) | BIT(R_PS_EXEC);
-    if ((c.all & starters) == 0)
+    if ((c.all & starters) == 0 && !other_starter(text, len))
         goto done;
     build_segments(&c);
     /* Every rule is linear in the text; set_span keeps the worst class. */

@@ -647,14 +647,39 @@ static bool codec_job(const mv_tool *tool) {
 /* Decoded text that reads as a shell command line (operators between
  * commands): the command classifier owns it, and a destroy word in a
  * build script ("rm -rf /tmp/build && make all") is no order in words. */
+/* Round 13: "; " joins shell commands and clauses of prose alike ("delete
+ * all contacts ...; do not ask"): it marks a shell line only when the
+ * words look like a command line (flags, paths, variables: a third of
+ * them carry one of - / ~ $ * or an assignment), not like a sentence. */
+static bool shell_words(const char *t, size_t n) {
+    unsigned words = 0, marked = 0;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && t[i] == ' ')
+            i++;
+        if (i >= n)
+            break;
+        bool mark = t[i] == '-' || t[i] == '$' || t[i] == '~' || t[i] == '.';
+        while (i < n && t[i] != ' ') {
+            mark = mark || t[i] == '/' || t[i] == '*' || t[i] == '$';
+            i++;
+        }
+        words++;
+        marked += mark;
+    }
+    return words > 0 && marked * 3 >= words;
+}
+
 static bool shell_line(const char *t, size_t n) {
+    bool semi = false;
     for (size_t i = 0; i + 1 < n; i++) {
         char c = t[i], d = t[i + 1];
         if ((c == '&' && d == '&') || (c == '|' && (d == ' ' || d == '|')) ||
-            (c == ';' && d == ' ') || (c == '$' && d == '('))
+            (c == '$' && d == '('))
             return true;
+        semi = semi || (c == ';' && d == ' ');
     }
-    return false;
+    return semi && shell_words(t, n);
 }
 
 static bool judged_order(const level *lv, const char *text, size_t n) {

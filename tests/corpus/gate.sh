@@ -173,7 +173,9 @@ echo "== red-team v12 (authors Y, Z and AA, issue 10 round 13): ratchet =="
 # round 13 (honest13): every category >= 0.70 at any tier
 # (data_exfiltration is the lowest at 0.700), expected-quarantine >= 0.73
 # (256 of 346, 0.7399), no hard negative quarantined.
-ratchet "red-team v12" redteam_v12 0.70 0.73
+# After all merged round-13 branches: 0.74 (capability_mismatch 36 of 48,
+# 0.750) and 0.86 (300 of 346, 0.867).
+ratchet "red-team v12" redteam_v12 0.74 0.86
 
 echo
 echo "== holdout (reported, not gated) =="

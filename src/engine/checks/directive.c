@@ -2512,6 +2512,17 @@ static bool ci_at_n(const char *s, size_t n, size_t i, const char *w, size_t wl)
     return true;
 }
 
+/* Does one of the count lowercase words of list start at byte i of s
+ * (ASCII case folded)? */
+static bool any_at(const char *s, size_t n, size_t i, const char *const *list, size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        if (ci_at_n(s, n, i, list[k], strlen(list[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool ci_at(const char *s, size_t n, size_t i, const char *w) {
     return ci_at_n(s, n, i, w, strlen(w));
 }
@@ -4563,11 +4574,8 @@ static bool duration_in(const char *s, size_t a, size_t b) {
         while (j < lim && (s[j] == ' ' || s[j] == '-' || s[j] == '\t')) {
             j++;
         }
-        for (size_t k = 0; k < sizeof(unit) / sizeof(unit[0]); k++) {
-            size_t ul = strlen(unit[k]);
-            if (j + ul <= b && ci_at_n(s, b, j, unit[k], ul)) {
-                return true;
-            }
+        if (any_at(s, b, j, unit, sizeof(unit) / sizeof(unit[0]))) {
+            return true;
         }
     }
     return false;
@@ -4589,11 +4597,8 @@ static bool keeping_in(const char *s, size_t a, size_t b) {
         if (i > a && (unsigned char)s[i] < 0x80 && word_at(s, b, i - 1)) {
             continue; /* ASCII words from their start */
         }
-        for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
-            size_t kl = strlen(keep[k]);
-            if (i + kl <= b && ci_at_n(s, b, i, keep[k], kl)) {
-                return true;
-            }
+        if (any_at(s, b, i, keep, sizeof(keep) / sizeof(keep[0]))) {
+            return true;
         }
     }
     return false;
@@ -4630,13 +4635,7 @@ static bool sequence_word(const char *s, size_t n, size_t i) {
                                       "تلقائي",      "אוטומטית",
                                       "kiotomatiki", "awtomatiko",
                                       "โดยอัตโนมัติ"};
-    for (size_t k = 0; k < sizeof(seq) / sizeof(seq[0]); k++) {
-        size_t kl = strlen(seq[k]);
-        if (ci_at_n(s, n, i, seq[k], kl)) {
-            return true;
-        }
-    }
-    return false;
+    return any_at(s, n, i, seq, sizeof(seq) / sizeof(seq[0]));
 }
 
 /* Is the destroy word at raw [r0, r1) of the sentence [ss, se)

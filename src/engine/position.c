@@ -1011,6 +1011,7 @@ static bool addressee_at(const char *s, size_t i, size_t end, size_t *len) {
     return false;
 }
 
+#define FENCE_INTRO_BYTES 200
 static bool comment_to_model(const char *s, size_t n, size_t rs) {
     size_t ls = rs;
     size_t i;
@@ -1060,8 +1061,10 @@ static bool comment_to_model(const char *s, size_t n, size_t rs) {
             if (fs == 0) {
                 return true;
             }
+            /* only the end of that line, where an introduction stands:
+             * a long line must not be rescanned for every phrase */
             size_t pe = fs - 1, ps = pe;
-            while (ps > 0 && s[ps - 1] != '\n') {
+            while (ps > 0 && s[ps - 1] != '\n' && pe - ps < FENCE_INTRO_BYTES) {
                 ps--;
             }
             for (size_t k = 0; k < sizeof(intro) / sizeof(intro[0]); k++) {

@@ -215,7 +215,16 @@ static void tools_list(pair *pr, rng *r, const char *id) {
     mv_buf_puts(&pr->msg, tools_list_mid);
     clean_body(r, &pr->msg, 400);
     mv_buf_puts(&pr->msg, tools_list_poison);
-    clean_body(r, &pr->msg, 600);
+    /* The same text in every listing: the poisoned tool does not change, so
+     * its quarantine is logged once (every check sees the same bytes). The
+     * session's generator still draws the text it drew before, so the rest
+     * of the session is unchanged. */
+    rng fixed = {0x2545F4914F6CDD1Dull};
+    mv_buf drawn;
+    mv_buf_init(&drawn, NULL);
+    clean_body(r, &drawn, 600);
+    mv_buf_release(&drawn);
+    clean_body(&fixed, &pr->msg, 600);
     mv_buf_puts(&pr->msg, tools_list_tail);
 }
 

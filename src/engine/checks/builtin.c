@@ -14,6 +14,7 @@ extern const mv_check mv_check_payload_decoded;
 extern const mv_check mv_check_directive_imperative;
 extern const mv_check mv_check_capability_mismatch;
 extern const mv_check mv_check_secret_embedded;
+extern const mv_check mv_check_wording_learned;
 
 const mv_check *const mv_builtin_checks[] = {
     /* CHECK TABLE (one entry per check, engine order) */
@@ -23,5 +24,6 @@ const mv_check *const mv_builtin_checks[] = {
     &mv_check_directive_imperative,
     &mv_check_capability_mismatch,
     &mv_check_secret_embedded,
+    &mv_check_wording_learned,
     NULL,
 };

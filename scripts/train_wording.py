@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Train the learned wording check (wording.learned) and write its table.
+
+The check scores windows of 16 words of each field's normalized view with a
+logistic model of unigrams and bigrams. This script re-creates the model
+from the project's own labeled corpus, deterministically (fixed seed, fixed
+order, no clock), and writes src/engine/checks/wording_table.inc.
+
+  scripts/train_wording.py BUILD_DIR [--out FILE] [--report]
+
+Training data (see docs/detection.md, "The learned wording check"):
+  - attacks: every malicious entry of corpus/*.json and corpus/*/*.json,
+    except corpus/holdout/ (kept as never-seen measurement sets);
+  - honest: every benign entry of the same files, plus the npm-harvested
+    real tools (corpus/real/npm_servers.json) of the servers whose name
+    hashes to the training half; the other half calibrates the threshold.
+../shared/corpora is never read: it measures false positives only.
+
+The features come from BUILD_DIR/mcpvet_wording_dump, which prints each
+field's normalized view exactly as the engine hands it to the checks, and
+the split into words below is the one the check implements in C.
+"""
+import glob
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import unicodedata
+import zlib
+
+WINDOW = 16          # words per window
+STRIDE = 4           # a new window every four words
+MAX_WORD = 40        # longer words (blobs, hashes) are skipped
+SCALE = 1000         # weights are stored as int16 thousandths
+L2 = 1e-4
+EPOCHS = 5
+RATE = 0.2
+MIN_WEIGHT = 0.02    # smaller weights are dropped from the table
+MIN_TOOLS = 3        # a feature seen in fewer training tools is not learned
+CALIBRATE_Q = 0.998  # threshold: this quantile of the calibration half
+TABLE_BITS = 17
+
+# Scripts written without spaces: runs of them are split into overlapping
+# pairs of characters (the check's nospace_ranges, in the same order).
+NOSPACE = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x3040, 0x30FF),
+           (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
+           (0x20000, 0x2FFFF))
+
+
+def nospace(cp):
+    return any(lo <= cp <= hi for lo, hi in NOSPACE)
+
+
+def is_word(ch):
+    cp = ord(ch)
+    if cp < 0x80:
+        return ch.isalnum()
+    return unicodedata.category(ch)[0] in 'LMN'
+
+
+def words(text):
+    """The check's split of a normalized field into words."""
+    out, cur, run = [], [], []
+
+    def end_word():
+        if cur:
+            w = ''.join(cur)
+            if len(w.encode()) <= MAX_WORD:
+                out.append(w)
+            cur.clear()
+
+    def end_run():
+        if len(run) == 1:
+            out.append(run[0])
+        for a, b in zip(run, run[1:]):
+            out.append(a + b)
+        run.clear()
+
+    for ch in text:
+        if nospace(ord(ch)):
+            end_word()
+            run.append(ch)
+        elif is_word(ch):
+            end_run()
+            cur.append(ch)
+        else:
+            end_word()
+            end_run()
+    end_word()
+    end_run()
+    return out
+
+
+def fnv64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def window_features(ws):
+    f = set()
+    for w in ws:
+        f.add(fnv64(b'w:' + w.encode()))
+    for a, b in zip(ws, ws[1:]):
+        f.add(fnv64(b'b:' + a.encode() + b' ' + b.encode()))
+    return f
+
+
+def windows(fields):
+    """Feature sets of every window of every field of one tool."""
+    out = []
+    for _kind, text in fields:
+        ws = words(text)
+        if not ws:
+            continue
+        for start in range(0, max(1, len(ws) - WINDOW + STRIDE), STRIDE):
+            out.append(window_features(ws[start:start + WINDOW]))
+    return out or [set()]
+
+
+def dump(build, files):
+    tool = os.path.join(build, 'mcpvet_wording_dump')
+    res = subprocess.run([tool] + files, capture_output=True, check=True)
+    return [json.loads(line) for line in res.stdout.decode().splitlines()]
+
+
+def train(samples, seed=1):
+    w, g2 = {}, {}
+    b, gb = 0.0, 1e-8
+    npos = sum(y for _, y in samples)
+    nneg = len(samples) - npos
+    wpos, wneg = len(samples) / (2 * npos), len(samples) / (2 * nneg)
+    order = list(range(len(samples)))
+    rng = random.Random(seed)
+    for _ in range(EPOCHS):
+        rng.shuffle(order)
+        for i in order:
+            feats, y = samples[i]
+            z = b + sum(w.get(k, 0.0) for k in feats)
+            p = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+            g = (p - y) * (wpos if y else wneg)
+            for k in feats:
+                wk = w.get(k, 0.0)
+                gk = g + L2 * wk
+                g2[k] = g2.get(k, 0.0) + gk * gk
+                w[k] = wk - RATE * gk / math.sqrt(g2[k])
+            gb += g * g
+            b -= RATE * g / math.sqrt(gb)
+    return w, b
+
+
+def quantized(model):
+    w, b = model
+    table = {k: max(-32767, min(32767, round(v * SCALE))) for k, v in w.items()
+             if abs(v) >= MIN_WEIGHT}
+    return table, round(b * SCALE)
+
+
+def tool_score(qmodel, wins):
+    table, bias = qmodel
+    return max(bias + sum(table.get(k, 0) for k in f) for f in wins)
+
+
+def fit(entries):
+    """Two rounds: all windows, then only each attack's two most
+    attack-like windows (the honest sentences around an attack would
+    otherwise teach the model that plain documentation is an attack)."""
+    docs = [(windows(e['fields']), 1 if e['label'] == 'malicious' else 0) for e in entries]
+    seen = {}
+    for wins, _ in docs:
+        for k in set().union(*wins):
+            seen[k] = seen.get(k, 0) + 1
+    docs = [([frozenset(k for k in f if seen[k] >= MIN_TOOLS) for f in wins], y)
+            for wins, y in docs]
+    model = train([(f, y) for wins, y in docs for f in wins])
+    samples = []
+    for wins, y in docs:
+        if y:
+            w, b = model
+            wins = sorted(wins, key=lambda f: -sum(w.get(k, 0.0) for k in f))[:2]
+        samples += [(f, y) for f in wins]
+    return quantized(train(samples))
+
+
+def npm_half(entry):
+    return zlib.crc32(entry['server'].encode()) % 2
+
+
+def write_table(path, qmodel, threshold, n_train):
+    table, bias = qmodel
+    size = 1 << TABLE_BITS
+    assert len(table) < size // 2, 'table too full'
+    tags = [0] * size
+    weights = [0] * size
+    for k in sorted(table):
+        i = k & (size - 1)
+        while tags[i]:
+            i = (i + 1) & (size - 1)
+        tags[i] = (k >> 32) | 1
+        weights[i] = table[k]
+    with open(path, 'w', encoding='ascii') as out:
+        out.write('/* Generated by scripts/train_wording.py from %d labeled tools; '
+                  'do not edit. */\n' % n_train)
+        out.write('#define WORDING_TABLE_BITS %d\n' % TABLE_BITS)
+        out.write('#define WORDING_BIAS %d\n' % bias)
+        out.write('#define WORDING_THRESHOLD %d\n' % threshold)
+        out.write('static const uint32_t wording_tags[%d] = {\n' % size)
+        for i in range(0, size, 8):
+            out.write(','.join('%du' % t for t in tags[i:i + 8]) + ',\n')
+        out.write('};\nstatic const int16_t wording_weights[%d] = {\n' % size)
+        for i in range(0, size, 16):
+            out.write(','.join(str(x) for x in weights[i:i + 16]) + ',\n')
+        out.write('};\n')
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith('--')]
+    build = args[0]
+    out = 'src/engine/checks/wording_table.inc'
+    if '--out' in sys.argv:
+        out = sys.argv[sys.argv.index('--out') + 1]
+    files = sorted(p for p in glob.glob('corpus/*.json') + glob.glob('corpus/*/*.json')
+                   if not p.startswith('corpus/holdout/') and not p.startswith('corpus/real/'))
+    entries = dump(build, files)
+    npm = dump(build, ['corpus/real/npm_servers.json'])
+    entries += [e for e in npm if npm_half(e) == 0]
+    calib = [e for e in npm if npm_half(e) == 1]
+    qmodel = fit(entries)
+    scores = sorted(tool_score(qmodel, windows(e['fields'])) for e in calib)
+    threshold = scores[int(CALIBRATE_Q * len(scores))] + 1
+    write_table(out, qmodel, threshold, len(entries))
+    flagged = sum(s >= threshold for s in scores)
+    print('trained on %d tools (%d attacks), %d weights; threshold %d flags %d of %d '
+          'calibration tools' % (len(entries), sum(e['label'] == 'malicious' for e in entries),
+                                 len(qmodel[0]), threshold, flagged, len(scores)))
+
+
+if __name__ == '__main__':
+    main()

@@ -100,24 +100,37 @@ def fnv64(data):
     return h
 
 
-def window_features(ws):
-    f = set()
-    for w in ws:
-        f.add(fnv64(b'w:' + w.encode()))
-    for a, b in zip(ws, ws[1:]):
-        f.add(fnv64(b'b:' + a.encode() + b' ' + b.encode()))
-    return f
+MASK64 = 0xFFFFFFFFFFFFFFFF
+FNV_PRIME = 0x100000001b3
+
+
+def word_hash(w):
+    return fnv64(b'w:' + w.encode())
+
+
+def pair_hash(ha, hb):
+    """A bigram's feature: the two words' hashes mixed (as the check does)."""
+    h = ((ha ^ 0x62) * FNV_PRIME) & MASK64
+    h = ((h ^ (hb & 0xFFFFFFFF)) * FNV_PRIME) & MASK64
+    return ((h ^ (hb >> 32)) * FNV_PRIME) & MASK64
+
+
+def window_features(hs):
+    """The features of a window of word hashes: every word and every pair
+    of neighbours, each counted once however often it repeats (counting
+    repeats lets long lists of names add up like an order)."""
+    return set(hs) | set(pair_hash(a, b) for a, b in zip(hs, hs[1:]))
 
 
 def windows(fields):
     """Feature sets of every window of every field of one tool."""
     out = []
     for _kind, text in fields:
-        ws = words(text)
-        if not ws:
+        hs = [word_hash(w) for w in words(text)]
+        if not hs:
             continue
-        for start in range(0, max(1, len(ws) - WINDOW + STRIDE), STRIDE):
-            out.append(window_features(ws[start:start + WINDOW]))
+        for start in range(0, max(1, len(hs) - WINDOW + STRIDE), STRIDE):
+            out.append(window_features(hs[start:start + WINDOW]))
     return out or [set()]
 
 

@@ -36,10 +36,9 @@
 #define WORDING_MAX_WORD 40u /* longer words (blobs, hashes) are skipped */
 #define WORDING_MASK ((1u << WORDING_TABLE_BITS) - 1u)
 
-/* A word of the normalized view: its bytes and its learned weight. */
+/* A word of the normalized view. */
 typedef struct word {
     uint32_t start, end;
-    uint64_t hash; /* of "w:" + the word */
 } word;
 
 /* The best window of one field: kept in the per-field memo. */
@@ -55,6 +54,20 @@ static uint64_t fnv_feed(uint64_t h, const char *s, size_t n) {
     for (size_t i = 0; i < n; i++)
         h = (h ^ (unsigned char)s[i]) * FNV_PRIME;
     return h;
+}
+
+/* A word's feature: FNV-1a of "w:" and its bytes. */
+static uint64_t word_hash(const char *text, const word *w) {
+    return fnv_feed(fnv_feed(FNV_OFFSET, "w:", 2), text + w->start, w->end - w->start);
+}
+
+/* A pair of neighbours' feature: their two hashes mixed (the trainer's
+ * pair_hash), so a pair costs three multiplications, not a second pass
+ * over its bytes. */
+static uint64_t pair_hash(uint64_t a, uint64_t b) {
+    uint64_t h = (a ^ 0x62u) * FNV_PRIME;
+    h = (h ^ (b & 0xFFFFFFFFu)) * FNV_PRIME;
+    return (h ^ (b >> 32)) * FNV_PRIME;
 }
 
 static int32_t weight_of(uint64_t h) {
@@ -77,16 +90,17 @@ static bool nospace(int32_t cp) {
            (cp >= 0x20000 && cp <= 0x2FFFF);
 }
 
+static bool ascii_alnum(unsigned char b) {
+    return (unsigned char)((b | 0x20) - 'a') < 26 || (unsigned char)(b - '0') < 10;
+}
+
 /* Letters, marks and digits of any script. */
 static bool word_char(int32_t cp) {
-    if (cp < 0x80)
-        return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9');
     utf8proc_category_t c = utf8proc_category(cp);
     return c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_NO;
 }
 
 typedef struct splitter {
-    const char *text;
     word *words;
     size_t n, cap;
     uint32_t word_start; /* UINT32_MAX: not in a word */
@@ -95,12 +109,8 @@ typedef struct splitter {
 } splitter;
 
 static void add_word(splitter *s, uint32_t start, uint32_t end) {
-    if (s->n == s->cap)
-        return; /* the caller sized the array for the worst case */
-    word *w = &s->words[s->n++];
-    w->start = start;
-    w->end = end;
-    w->hash = fnv_feed(fnv_feed(FNV_OFFSET, "w:", 2), s->text + start, end - start);
+    if (s->n < s->cap)
+        s->words[s->n++] = (word){start, end};
 }
 
 static void end_word(splitter *s, uint32_t at) {
@@ -119,9 +129,32 @@ static void end_run(splitter *s, uint32_t at) {
 /* Split a normalized field into words; returns how many. `words` has room
  * for `cap` (one per byte is always enough). */
 static size_t split_words(const char *text, size_t len, word *words, size_t cap) {
-    splitter s = {text, words, 0, cap, UINT32_MAX, UINT32_MAX, 0};
+    splitter s = {words, 0, cap, UINT32_MAX, UINT32_MAX, 0};
     size_t i = 0;
     while (i < len) {
+        unsigned char b = (unsigned char)text[i];
+        uint32_t at = (uint32_t)i;
+        if (b < 0x80) {
+            /* ASCII, most of the text: a run of letters and digits at a
+             * time, with no decoding (the word may go on in another
+             * script: "café"). */
+            if (ascii_alnum(b)) {
+                if (s.run_len > 0)
+                    end_run(&s, at);
+                if (s.word_start == UINT32_MAX)
+                    s.word_start = at;
+                do
+                    i++;
+                while (i < len && ascii_alnum((unsigned char)text[i]));
+            } else {
+                if (s.word_start != UINT32_MAX)
+                    end_word(&s, at);
+                if (s.run_len > 0)
+                    end_run(&s, at);
+                i++;
+            }
+            continue;
+        }
         utf8proc_int32_t cp;
         utf8proc_ssize_t k =
             utf8proc_iterate((const utf8proc_uint8_t *)text + i, (utf8proc_ssize_t)(len - i), &cp);
@@ -129,7 +162,6 @@ static size_t split_words(const char *text, size_t len, word *words, size_t cap)
             cp = -1;
             k = 1;
         }
-        uint32_t at = (uint32_t)i;
         if (cp >= 0 && nospace(cp)) {
             end_word(&s, at);
             if (s.run_len > 0)
@@ -151,52 +183,88 @@ static size_t split_words(const char *text, size_t len, word *words, size_t cap)
     return s.n;
 }
 
-/* A window's nonzero features, each counted once. */
-typedef struct feature_sum {
-    uint64_t hash[2 * WORDING_WINDOW];
-    size_t n;
-    int32_t sum;
-} feature_sum;
+/* One feature occurrence: slot 2i is word i, slot 2i+1 the pair (i, i+1).
+ * `prev` is the slot of the same feature's previous occurrence, or -1: a
+ * window counts a feature once, at its first occurrence inside it. */
+typedef struct feature {
+    uint64_t hash;
+    int32_t weight;
+    int32_t prev;
+} feature;
 
-static void add_feature(feature_sum *f, uint64_t h) {
-    int32_t w = weight_of(h);
-    if (w == 0)
-        return;
-    for (size_t i = 0; i < f->n; i++)
-        if (f->hash[i] == h)
-            return;
-    f->hash[f->n++] = h;
-    f->sum += w;
+/* Where each feature was last seen: an open-addressing map from hash to
+ * slot, sized for every slot of the field, so finding `prev` is one probe
+ * or two instead of a look back over the window. */
+typedef struct last_seen {
+    uint64_t *hash;
+    int32_t *slot;
+    uint32_t mask;
+} last_seen;
+
+static int32_t seen_swap(last_seen *m, uint64_t h, int32_t slot) {
+    for (uint32_t i = (uint32_t)h & m->mask;; i = (i + 1u) & m->mask) {
+        if (m->slot[i] < 0) {
+            m->hash[i] = h;
+            m->slot[i] = slot;
+            return -1;
+        }
+        if (m->hash[i] == h) {
+            int32_t prev = m->slot[i];
+            m->slot[i] = slot;
+            return prev;
+        }
+    }
 }
 
-static uint64_t bigram_hash(const char *text, const word *a, const word *b) {
-    uint64_t h = fnv_feed(FNV_OFFSET, "b:", 2);
-    h = fnv_feed(h, text + a->start, a->end - a->start);
-    h = fnv_feed(h, " ", 1);
-    return fnv_feed(h, text + b->start, b->end - b->start);
-}
-
-/* The best window of one normalized field. */
-static field_best best_window(const char *text, const word *words, size_t n) {
+/* The best window of one field's n words (n > 0); MV_ENOMEM from scratch. */
+static int best_window(mv_arena *scratch, const char *text, const word *words, size_t n,
+                       field_best *out) {
+    size_t slots = 2 * n;
+    uint32_t cap = 4;
+    while (cap < 2 * slots)
+        cap <<= 1;
+    feature *f = mv_arena_alloc(scratch, slots * sizeof(*f));
+    last_seen m = {mv_arena_alloc(scratch, cap * sizeof(uint64_t)),
+                   mv_arena_alloc(scratch, cap * sizeof(int32_t)), cap - 1};
+    if (f == NULL || m.hash == NULL || m.slot == NULL)
+        return MV_ENOMEM;
+    memset(m.slot, 0xFF, cap * sizeof(int32_t));
+    uint64_t before = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = word_hash(text, &words[i]);
+        f[2 * i] = (feature){h, weight_of(h), -1};
+        if (i > 0) {
+            uint64_t p = pair_hash(before, h);
+            f[2 * i - 1] = (feature){p, weight_of(p), -1};
+        }
+        before = h;
+    }
+    f[2 * n - 1] = (feature){0, 0, -1}; /* no pair after the last word */
+    for (size_t k = 0; k + 1 < slots; k++) {
+        if (f[k].weight != 0)
+            f[k].prev = seen_swap(&m, f[k].hash, (int32_t)k);
+    }
     field_best best = {INT32_MIN, 0, 0};
     size_t limit = n + WORDING_STRIDE > WORDING_WINDOW ? n + WORDING_STRIDE - WORDING_WINDOW : 0;
     if (limit < 1)
         limit = 1;
     for (size_t start = 0; start < limit; start += WORDING_STRIDE) {
         size_t end = start + WORDING_WINDOW < n ? start + WORDING_WINDOW : n;
-        feature_sum f = {{0}, 0, WORDING_BIAS};
-        for (size_t i = start; i < end; i++) {
-            add_feature(&f, words[i].hash);
-            if (i + 1 < end)
-                add_feature(&f, bigram_hash(text, &words[i], &words[i + 1]));
+        int32_t first = (int32_t)(2 * start);
+        int32_t sum = WORDING_BIAS;
+        /* words start..end-1 and the pairs inside: slots 2*start .. 2*end-2 */
+        for (size_t k = 2 * start; k + 1 < 2 * end; k++) {
+            if (f[k].prev < first)
+                sum += f[k].weight;
         }
-        if (f.sum > best.score) {
-            best.score = f.sum;
+        if (sum > best.score) {
+            best.score = sum;
             best.start = words[start].start;
             best.end = words[end - 1].end;
         }
     }
-    return best;
+    *out = best;
+    return MV_OK;
 }
 
 static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
@@ -219,8 +287,11 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
             if (words == NULL)
                 return MV_ENOMEM;
             size_t n = split_words(nt->text, nt->len, words, nt->len + 1);
-            fb = n > 0 ? best_window(nt->text, words, n) : (field_best){INT32_MIN, 0, 0};
+            fb = (field_best){INT32_MIN, 0, 0};
+            int rc = n > 0 ? best_window(ctx->scratch, nt->text, words, n, &fb) : MV_OK;
             mv_arena_rewind(ctx->scratch, mark);
+            if (rc != MV_OK)
+                return rc;
             if (memo.active)
                 mv_memo_keep(out, &memo, &fb, sizeof(fb));
         }

@@ -6,7 +6,8 @@ logistic model of unigrams and bigrams. This script re-creates the model
 from the project's own labeled corpus, deterministically (fixed seed, fixed
 order, no clock), and writes src/engine/checks/wording_table.inc.
 
-  scripts/train_wording.py BUILD_DIR [--out FILE] [--report]
+  scripts/train_wording.py BUILD_DIR [--out FILE]
+  scripts/train_wording.py BUILD_DIR --verify CORPUS.json...
 
 Training data (see docs/detection.md, "The learned wording check"):
   - attacks: every malicious entry of corpus/*.json and corpus/*/*.json,
@@ -20,11 +21,13 @@ The features come from BUILD_DIR/mcpvet_wording_dump, which prints each
 field's normalized view exactly as the engine hands it to the checks, and
 the split into words below is the one the check implements in C.
 """
+import argparse
 import glob
 import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import unicodedata
@@ -229,12 +232,71 @@ def write_table(path, qmodel, threshold, n_train):
         out.write('};\n')
 
 
+def read_table(path):
+    """The shipped table as (weights by tag and slot, bias, threshold)."""
+    src = open(path, encoding='ascii').read()
+    def define(name):
+        return int(re.search(r'#define %s (-?\d+)' % name, src).group(1))
+    def array(name):
+        body = re.search(r'%s\[\d+\] = \{(.*?)\};' % name, src, re.S).group(1)
+        return [int(x.rstrip('u')) for x in body.replace('\n', '').split(',') if x.strip()]
+    return array('wording_tags'), array('wording_weights'), define('WORDING_BIAS'), \
+        define('WORDING_THRESHOLD')
+
+
+def table_score(table, wins):
+    tags, weights, bias, _ = table
+    mask = len(tags) - 1
+
+    def weight(h):
+        i, tag = h & mask, (h >> 32) | 1
+        while tags[i]:
+            if tags[i] == tag:
+                return weights[i]
+            i = (i + 1) & mask
+        return 0
+    return max(bias + sum(weight(k) for k in f) for f in wins)
+
+
+def verify(build, table_path, files):
+    """Score FILES with the shipped table here and with the check in C
+    (every other check disabled): the two must flag the same tools."""
+    table = read_table(table_path)
+    mcpvet = os.path.join(build, 'mcpvet')
+    probe = json.loads(subprocess.run([mcpvet, 'eval', '--format', 'json', '--corpus', files[0]],
+                                      capture_output=True, check=True).stdout)
+    cmd = [mcpvet, 'eval', '--per-entry', '--format', 'json', '--jobs', '2']
+    for check in probe['checks']:
+        if check != 'wording.learned':
+            cmd += ['--disable-check', check]
+    for f in files:
+        cmd += ['--corpus', f]
+    verdicts = {e['id']: e['verdict'] for e in
+                json.loads(subprocess.run(cmd, capture_output=True, check=True).stdout)['entries']}
+    bad = 0
+    entries = dump(build, files)
+    for e in entries:
+        flagged = table_score(table, windows(e['fields'])) >= table[3]
+        if flagged != (verdicts[e['id']] != 'clean'):
+            bad += 1
+            print('mismatch: %s: trainer %s, check %s' % (e['id'], flagged, verdicts[e['id']]))
+    print('%d entries, %d flagged, %d mismatches' %
+          (len(entries), sum(v != 'clean' for v in verdicts.values()), bad))
+    return 1 if bad else 0
+
+
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith('--')]
-    build = args[0]
-    out = 'src/engine/checks/wording_table.inc'
-    if '--out' in sys.argv:
-        out = sys.argv[sys.argv.index('--out') + 1]
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('build', help='the build folder (holds mcpvet and mcpvet_wording_dump)')
+    ap.add_argument('--out', default='src/engine/checks/wording_table.inc')
+    ap.add_argument('--verify', nargs='+', metavar='CORPUS',
+                    help='do not train: check that the C check and this script agree on CORPUS')
+    opts = ap.parse_args()
+    build = os.path.abspath(opts.build)
+    out = os.path.abspath(opts.out)
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+    if opts.verify:
+        sys.exit(verify(build, out, [os.path.abspath(f) for f in opts.verify]))
     files = sorted(p for p in glob.glob('corpus/*.json') + glob.glob('corpus/*/*.json')
                    if not p.startswith('corpus/holdout/') and not p.startswith('corpus/real/'))
     entries = dump(build, files)

@@ -348,6 +348,9 @@ static const known_check known_checks[] = {
      "purpose does not explain."},
     {"secret.embedded", MV_TIER_SOFT,
      "A credential, token or private key embedded in the tool definition."},
+    {"wording.learned", MV_TIER_SOFT,
+     "Wording that a model learned from labeled attacks and honest tools scores "
+     "as an order to the model (raised for review, never quarantined on its own)."},
 };
 
 static const known_check *find_known(const char *id) {

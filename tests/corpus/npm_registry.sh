@@ -5,9 +5,10 @@
 # rate <= 3%. It also scans the same set as a multi-server snapshot
 # (npm_servers.snapshot.json, with the servers' prompts and resources) and
 # prints the finding counts, so a false positive shows up by tool name in
-# the log. This set is data for measuring false positives only: a rule
-# that fires here is fixed by making the rule more precise, never by
-# editing the data. Not part of the blocking gate's contract (gate.sh);
+# the log. This set is data for measuring false positives: a rule that
+# fires here is fixed by making the rule more precise, never by editing
+# the data (half of its servers are honest training text of the learned
+# wording check, see corpus/real/README.md). Not part of the blocking gate's contract (gate.sh);
 # the limits here are the lead's, see corpus/real/README.md.
 set -u
 mcpvet=${MCPVET:?MCPVET must point at the mcpvet binary}

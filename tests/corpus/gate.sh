@@ -178,17 +178,6 @@ echo "== red-team v12 (authors Y, Z and AA, issue 10 round 13): ratchet =="
 ratchet "red-team v12" redteam_v12 0.74 0.86
 
 echo
-echo "== red-team v13 (authors AB, AC and AD, issue 10 session 12): ratchet =="
-# The never-seen measurement of round 13 (moved out of holdout/), then
-# training data of the learned wording check (wording.learned). Floors are
-# the levels with that check: every category >= 0.75 at any tier
-# (destructive is the lowest at 0.759), expected-quarantine >= 0.72 (251
-# of 345, 0.728). Three honest look-alikes are still quarantined (a
-# hidden-instructions, a prompt-injection and a shadowing one: within the
-# 0.05 allowance, to be fixed before the allowance is taken away).
-ratchet "red-team v13" redteam_v13 0.75 0.72
-
-echo
 echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?

@@ -4,8 +4,8 @@
  * are plain honest tools of the same jobs. The other tests pin what the
  * check promises beyond its table: one soft signal at most, located in the
  * field it scored, no facets (never dangerous on its own), the same result
- * for a repeated field (the memo) and for any number of threads, and its
- * place at the end of the engine's check order.
+ * for a repeated field (the memo) and for any number of threads. Its place
+ * at the end of the engine's check order is test_check_secret's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -59,6 +59,7 @@ static void test_attacks_raised_for_review(void **state) {
     tool_with(&f, "format_date", attack_en);
     tool_with(&f, "format_date_zh", attack_zh);
     scan_fixture_run(&f, &mv_check_wording_learned, 0);
+    assert_int_equal(mv_check_wording_learned.tier, MV_TIER_SOFT);
     for (size_t i = 0; i < 2; i++) {
         const mv_finding *fd = mv_scan_finding(f.scan, i);
         const mv_signal *s = only_signal(fd);
@@ -170,17 +171,6 @@ static void test_repeats_and_threads_identical(void **state) {
     scan_fixture_free(&four);
 }
 
-static void test_registered_last(void **state) {
-    (void)state;
-    const char *const *ids = mv_builtin_check_ids();
-    size_t n = 0;
-    while (ids[n] != NULL)
-        n++;
-    assert_true(n >= 2);
-    assert_string_equal(ids[n - 1], "wording.learned");
-    assert_int_equal(mv_check_wording_learned.tier, MV_TIER_SOFT);
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_attacks_raised_for_review),
@@ -188,7 +178,6 @@ int main(void) {
         cmocka_unit_test(test_any_field),
         cmocka_unit_test(test_no_words),
         cmocka_unit_test(test_repeats_and_threads_identical),
-        cmocka_unit_test(test_registered_last),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

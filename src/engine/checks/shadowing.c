@@ -3414,6 +3414,7 @@ typedef struct verdict {
     bool near[F_COUNT]; /* the family stands within WINDOW_ACTION of the mention */
     bool self_near;
     bool alter_object; /* an altering verb right before the mention ("redirect X calls") */
+    bool slots;        /* round 14: the text fills, reroutes or copies X's call */
 } verdict;
 
 /* The first word of a server's spoken name ("github" of github-work,
@@ -3546,6 +3547,8 @@ static void describe_steering(dtext *d, const verdict *v) {
         dt_puts(d, "ties an action to what it makes");
     else if (v->family[F_PREFER_BEFORE] || v->family[F_PREFER_AFTER])
         dt_puts(d, "tells the agent to use this tool instead");
+    else if (v->slots)
+        dt_puts(d, "fills, reroutes or copies its call");
     else
         dt_puts(d, "tells the agent how to call it");
 }
@@ -3904,6 +3907,269 @@ static bool peer_arg_set(const tool_scan *ts, const name_rec *m, const char *tex
     return found;
 }
 
+/* Round 14: how a sentence naming another server's tool X takes hold of X's
+ * call, read from the structure of the text rather than its words (the
+ * verbs and the "when/whenever" of the steering phrases exist in some
+ * twenty languages; these parts are written the same way in all of them):
+ *  - one of X's own input parameters named as a word ("audience_id",
+ *    "feltet contact", "PIN-kode" for pin): the text is about how X is
+ *    filled;
+ *  - this tool's own name or one of its own parameters (that X lacks):
+ *    this tool is put in X's path;
+ *  - this tool's very name on another server, with X qualified by that
+ *    server: the copy speaks about the original;
+ *  - a literal injected beside the mention: an e-mail, URL, IP address or
+ *    key=value, a phone or account number, a "#channel", a "--flag", a
+ *    quoted or code-span value that is no tool, server or parameter name;
+ *  - a rewrite arrow right after X ("send_email => bcc=...",
+ *    "bank.transfer_funds => route here").
+ * One of them is an honest cross-reference ("paste it into the body when
+ * calling X", "pass the number of the PR created with X here"); two
+ * together fill, reroute or copy X's call. Read over the sentence and the
+ * rest of its line (at most SLOT_REACH bytes past the mention): terse
+ * attacks state the rule in one sentence and its value in the next. */
+#define SLOT_REACH 320u
+
+static bool slot_boundary(const unsigned char *t, size_t hi, size_t i) {
+    return i >= hi || !is_word_byte(t[i]);
+}
+
+/* Whole-word, ASCII case-insensitive occurrence of w in [lo, hi) outside
+ * [x0, x1). Bytes of other scripts count as boundaries (an identifier glued
+ * to kana or Devanagari is still a word). */
+static bool slot_word(const char *text, size_t lo, size_t hi, size_t x0, size_t x1, mv_str w) {
+    const unsigned char *t = (const unsigned char *)text;
+    if (w.len < 3 || w.len > hi - lo)
+        return false;
+    for (size_t i = lo; i + w.len <= hi; i++) {
+        if (i >= x0 && i < x1)
+            continue;
+        if ((i > lo && !slot_boundary(t, hi, i - 1)) || !slot_boundary(t, hi, i + w.len) ||
+            !same_text_ci(text + i, w.ptr, w.len))
+            continue;
+        return true;
+    }
+    return false;
+}
+
+/* An own parameter counts when written as an identifier ("approval_code",
+ * "x2") or as a word long enough not to be a common one ("parancs"; not
+ * "stl" in "file STL"). */
+static bool own_param_form(mv_str n) {
+    if (n.len >= 5)
+        return true;
+    for (size_t i = 0; i < n.len; i++)
+        if (n.ptr[i] == '_' || (n.ptr[i] >= '0' && n.ptr[i] <= '9'))
+            return true;
+    return false;
+}
+
+static bool tool_has_input(const mv_tool *t, const char *s, size_t n) {
+    for (uint32_t p = 0; p < t->n_params && p < 64; p++)
+        if (t->params[p].schema == MV_SCHEMA_INPUT && t->params[p].name.len == n &&
+            same_text_ci(t->params[p].name.ptr, s, n))
+            return true;
+    return false;
+}
+
+/* A quoted or code-span value [a, b) that names nothing of the registry's
+ * vocabulary here: not X, not this tool, not a server, not a parameter. */
+static bool slot_literal_text(const tool_scan *ts, const mv_tool *peer, uint32_t peer_server,
+                              const char *s, size_t n) {
+    const reg_state *rs = ts->rs;
+    if (n < 2 || n > 64)
+        return false;
+    mv_str names[4] = {ts->tool->name, peer != NULL ? peer->name : (mv_str){0},
+                       mv_registry_server_name(rs->registry, ts->own),
+                       peer_server != NONE ? mv_registry_server_name(rs->registry, peer_server)
+                                           : (mv_str){0}};
+    for (size_t k = 0; k < 4; k++)
+        if (names[k].len == n && same_text_ci(names[k].ptr, s, n))
+            return false;
+    if (tool_has_input(ts->tool, s, n) || (peer != NULL && tool_has_input(peer, s, n)))
+        return false;
+    return true;
+}
+
+/* "for example 'Fix login timeout'": a quoted value introduced as an
+ * example (the markers of the languages read most) shows a format, it
+ * does not fill the call. */
+static bool example_before(const char *text, size_t lo, size_t at) {
+    static const char *const marks[] = {
+        "e.g",          "for example", "for instance", "such as",    "z. b",
+        "z.b",          "por ejemplo", "par exemple",  "ad esempio", "por exemplo",
+        "bijvoorbeeld", "np.",         "например",     "例如",       "例えば",
+        "예:",          "예를 들어",   "örneğin",      "misalnya",   "contoh"};
+    size_t from = at > lo + 24 ? at - 24 : lo;
+    for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+        size_t n = strlen(marks[k]);
+        for (size_t i = from; i + n <= at; i++)
+            if (same_text_ci(text + i, marks[k], n))
+                return true;
+    }
+    return false;
+}
+
+/* "domain='light'": a quoted value assigned to one of X's own parameters is
+ * peer_arg_set's (it needs force; a wrapper documents the call it makes). */
+static bool peer_assignment(const mv_tool *peer, const char *text, size_t lo, size_t at) {
+    const unsigned char *t = (const unsigned char *)text;
+    size_t k = at;
+    while (k > lo && t[k - 1] == ' ')
+        k--;
+    if (peer == NULL || k == lo || (t[k - 1] != '=' && t[k - 1] != ':'))
+        return false;
+    k--;
+    while (k > lo && t[k - 1] == ' ')
+        k--;
+    size_t e = k;
+    while (k > lo && is_word_byte(t[k - 1]))
+        k--;
+    return e > k && tool_has_input(peer, text + k, e - k);
+}
+
+static bool slot_literal(const tool_scan *ts, const mv_tool *peer, uint32_t peer_server,
+                         const char *text, size_t lo, size_t hi, size_t x0, size_t x1) {
+    const unsigned char *t = (const unsigned char *)text;
+    if (has_content(text, lo, x0, true) || has_content(text, x1, hi, true))
+        return true;
+    for (size_t i = lo; i < hi; i++) {
+        if (i >= x0 && i < x1)
+            continue;
+        unsigned char c = t[i];
+        /* key=value for a key X does not have ("bcc=..."); a value for one
+         * of X's own parameters is peer_arg_set's (it needs force: "e.g.
+         * head=feature" is an example) */
+        if (c == '=' && i > lo && is_word_byte(t[i - 1]) && i + 1 < hi &&
+            !is_space_byte(t[i + 1]) && t[i + 1] != '=' && t[i + 1] != '>') {
+            size_t k = i;
+            while (k > lo && is_word_byte(t[k - 1]))
+                k--;
+            if (peer == NULL || !tool_has_input(peer, text + k, i - k))
+                return true;
+            continue;
+        }
+        bool open = i == lo || !(is_word_byte(t[i - 1]) || t[i - 1] == '_');
+        if (!open)
+            continue;
+        /* a channel "#ops-mirror" (not a heading "# Title" or "#12") */
+        if (c == '#' && i + 2 < hi && ((t[i + 1] | 0x20) >= 'a' && (t[i + 1] | 0x20) <= 'z'))
+            return true;
+        /* a command-line flag "--skip-tests" */
+        if (c == '-' && i + 3 < hi && t[i + 1] == '-' && (t[i + 2] | 0x20) >= 'a' &&
+            (t[i + 2] | 0x20) <= 'z')
+            return true;
+        /* a phone or account number: digit groups joined by '-' or ' ',
+         * nine digits or more, at least one '-' (not a date or a year) */
+        if ((c == '+' && i + 1 < hi && t[i + 1] >= '0' && t[i + 1] <= '9') ||
+            (c >= '0' && c <= '9')) {
+            size_t j = c == '+' ? i + 1 : i, digits = 0, dashes = 0;
+            while (j < hi &&
+                   ((t[j] >= '0' && t[j] <= '9') || ((t[j] == '-' || t[j] == ' ') && j + 1 < hi &&
+                                                     t[j + 1] >= '0' && t[j + 1] <= '9'))) {
+                digits += t[j] >= '0' && t[j] <= '9';
+                dashes += t[j] == '-';
+                j++;
+            }
+            if (digits >= 9 && dashes >= 1)
+                return true;
+            i = j > i ? j - 1 : i;
+            continue;
+        }
+        if ((c == '\'' || c == '"' || c == '`') && !example_before(text, lo, i) &&
+            !peer_assignment(peer, text, lo, i)) {
+            size_t j = i + 1;
+            while (j < hi && t[j] != c && t[j] != '\n' && j - i <= 65)
+                j++;
+            if (j < hi && t[j] == c && (j + 1 >= hi || !(is_word_byte(t[j + 1]))) &&
+                !(x0 >= i && x0 < j) &&
+                slot_literal_text(ts, peer, peer_server, text + i + 1, j - i - 1))
+                return true;
+            if (j < hi && t[j] == c)
+                i = j;
+        }
+    }
+    return false;
+}
+
+static bool slot_arrow(const char *text, size_t end, size_t hi) {
+    const unsigned char *t = (const unsigned char *)text;
+    size_t stop = end + 24 < hi ? end + 24 : hi;
+    for (size_t i = end; i + 1 < stop; i++) {
+        if (t[i] == '.' || t[i] == ';' || t[i] == '\n')
+            return false;
+        if ((t[i] == '=' || t[i] == '-') && t[i + 1] == '>')
+            return true;
+        if (i + 2 < stop && t[i] == 0xE2 && (t[i + 1] == 0x86 || t[i + 1] == 0x87) &&
+            t[i + 2] == 0x92) /* → ⇒ */
+            return true;
+    }
+    return false;
+}
+
+static unsigned peer_slot_kinds(const tool_scan *ts, const name_rec *m, uint32_t qual_server,
+                                const char *text, size_t len, size_t s0, size_t s1,
+                                const span *sp) {
+    const reg_state *rs = ts->rs;
+    const unsigned char *t = (const unsigned char *)text;
+    size_t hi = s1;
+    size_t cap = sp->end + SLOT_REACH < len ? sp->end + SLOT_REACH : len;
+    /* the rest of the line only when the sentence names X's server */
+    while (qual_server != NONE && hi < cap && t[hi] != '\n')
+        hi++;
+    size_t n_ids = 0;
+    const uint32_t *ids = mv_registry_find_name(rs->registry, m->name.ptr, m->name.len, &n_ids);
+    const mv_tool *peer = NULL;
+    uint32_t peer_server = NONE;
+    for (size_t k = 0; k < n_ids && k < 4; k++) {
+        uint32_t srv = mv_registry_tool_server(rs->registry, ids[k]);
+        if (srv == ts->own)
+            continue;
+        if (peer == NULL || srv == qual_server) {
+            peer = mv_registry_tool(rs->registry, ids[k]);
+            peer_server = srv;
+        }
+    }
+    if (peer == NULL)
+        return 0;
+    bool param = false, self = false, same = false, literal = false, arrow = false;
+    mv_str srv_name = mv_registry_server_name(rs->registry, peer_server);
+    for (uint32_t p = 0; p < peer->n_params && p < 64 && !param; p++) {
+        mv_str pn = peer->params[p].name;
+        /* a parameter named like X's server ("router") is the server word */
+        if (pn.len == srv_name.len && same_text_ci(pn.ptr, srv_name.ptr, pn.len))
+            continue;
+        if (peer->params[p].schema == MV_SCHEMA_INPUT &&
+            slot_word(text, s0, hi, sp->start, sp->end, pn))
+            param = true;
+    }
+    if (sp->self)
+        same = qual_server != NONE;
+    else
+        self = slot_word(text, s0, hi, sp->start, sp->end, ts->tool->name);
+    /* A fork of X under X's name lists the parameters it adds ("adds
+     * optional `thread_ts`"): there only an added credential counts. */
+    for (uint32_t p = 0; p < ts->tool->n_params && p < 64 && !self; p++) {
+        const mv_param *pm = &ts->tool->params[p];
+        if (pm->schema == MV_SCHEMA_INPUT && !tool_has_input(peer, pm->name.ptr, pm->name.len) &&
+            (!same || credential_param(pm->name)) && own_param_form(pm->name) &&
+            slot_word(text, s0, hi, sp->start, sp->end, pm->name))
+            self = true;
+    }
+    literal = slot_literal(ts, peer, qual_server != NONE ? qual_server : peer_server, text, s0, hi,
+                           sp->start, sp->end);
+    arrow = slot_arrow(text, sp->end, hi);
+    /* a fork of X under X's name names X's parameters and its own: its very
+     * name counts only with an injected literal or a rewrite */
+    same = same && (literal || arrow);
+    /* a read-only pre-flight tool named before X with X's input ("validates
+     * manifests with this tool before X applies them") is a check, unless a
+     * literal or a rewrite comes with it */
+    if (param && self && !literal && !arrow && !same && declares_restraint(ts->tool))
+        return 1;
+    return (unsigned)param + (unsigned)self + (unsigned)same + (unsigned)literal + (unsigned)arrow;
+}
+
 static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t len, const span *sp,
                       const span *spans, size_t n_spans, mv_emitter *out) {
     const reg_state *rs = ts->rs;
@@ -4140,10 +4406,26 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * agent between the two: the copy sends the agent to itself. */
     bool steers = prefer || trigger || order || sequel || call;
     bool copy_steer = steers && !v.twin && near_copy_identity(ts, m, sp->rep);
-    if (suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
-        copy_steer || default_steer || (prefer && (v.near[F_FORCE] || acts_self)) || forced ||
-        (v.twin && (prefer || trigger || order || sequel)) ||
-        (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) || rerouted)
+    bool hard = suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
+                copy_steer || default_steer || (prefer && (v.near[F_FORCE] || acts_self)) ||
+                forced || (v.twin && (prefer || trigger || order || sequel)) ||
+                (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) ||
+                rerouted;
+    /* Round 14: two structural parts of a hold on X's call (see
+     * peer_slot_kinds), whatever language the sentence is in. */
+    /* An unqualified mention counts only as X's exact name ("get-metrics",
+     * an action value of the tool's own, is no call of get_metrics), and
+     * no mention inside a URI or path ("pg://system_info") is a call. */
+    bool exact = sp->end - sp->start == m->name.len &&
+                 memcmp(text + sp->start, m->name.ptr, m->name.len) == 0;
+    bool in_uri = (sp->start > 0 && (text[sp->start - 1] == '/' || text[sp->start - 1] == ':')) ||
+                  (sp->end < len && text[sp->end] == '/');
+    if (!hard && !in_uri && (v.qualified || (m->ident && exact)) &&
+        peer_slot_kinds(ts, m, qual_server, text, len, s0, s1, sp) >= 2) {
+        hard = true;
+        v.slots = true;
+    }
+    if (hard)
         tier = MV_TIER_HARD;
     else if ((v.family[F_ORDER_BEFORE] || sequel) && !v.family[F_ORDER_AFTER] && !prefer &&
              !trigger && !v.content && !v.address && !v.near[F_SENSITIVE] && !v.near[F_FORCE] &&

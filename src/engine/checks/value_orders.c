@@ -672,6 +672,228 @@ static bool broad_grant(const mv_tool *tool, const mv_field *f, mv_str v) {
            !text_has(tool->description, w);
 }
 
+/* ------------------------------------------------- round 14: paired literals */
+
+/* A hit of the shared list written as a file or variable name (a path, a
+ * dotfile, an identifier: "~/.netrc", ".env", "id_rsa", "/etc/ssl/private",
+ * "chat_history"), not as a word ("ssh key"): written the same way in
+ * every language. */
+static bool path_form(const char *t, size_t s, size_t e) {
+    if (e > s && (t[s] == '.' || t[s] == '~' || t[s] == '/'))
+        return true;
+    for (size_t i = s; i < e; i++)
+        if (t[i] == '/' || t[i] == '_')
+            return true;
+    return false;
+}
+
+/* denied_around for a hit that may itself start with a dot (".env"): the
+ * sentence ends only at a '.' followed by a space or the end, ';' or a
+ * line break. */
+static bool denied_span(const char *t, size_t n, size_t s, size_t e) {
+    size_t a = s, b = e;
+    while (a > 0 && !(t[a - 1] == '.' && (a >= n || t[a] == ' ')) && t[a - 1] != ';' &&
+           t[a - 1] != '\n')
+        a--;
+    while (b < n && !(t[b] == '.' && (b + 1 >= n || t[b + 1] == ' ')) && t[b] != ';' &&
+           t[b] != '\n')
+        b++;
+    static const char *const neg[] = {"never", "not", "no", "without", "n't", "nothing"};
+    for (size_t i = a; i < b; i++) {
+        if (i > a && wbyte((unsigned char)t[i - 1]) && t[i] != 'n')
+            continue;
+        for (size_t k = 0; k < sizeof(neg) / sizeof(neg[0]); k++) {
+            size_t wl = strlen(neg[k]);
+            if (reads_at(t, b, i, neg[k]) && (i + wl >= b || !wbyte((unsigned char)t[i + wl])))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Storage of the user's own cloud account ("s3://bucket/prefix", "gs://"):
+ * where an honest backup or sync tool writes, not an outside reader. */
+static bool own_storage(mv_str v) {
+    return reads_at(v.ptr, v.len, 0, "s3://") || reads_at(v.ptr, v.len, 0, "gs://") ||
+           reads_at(v.ptr, v.len, 0, "az://") || reads_at(v.ptr, v.len, 0, "abfs://");
+}
+
+/* The token of t[s, e) around byte `at` (whitespace-delimited), trimmed of
+ * the punctuation and quotes around it, and cut at the first byte of
+ * another script ("https://x.example/adresine"). True when it is an outside
+ * destination other than the user's own storage. */
+static bool destination_at(const char *t, size_t s, size_t e, size_t at, size_t *as, size_t *ae) {
+    size_t a = at, b = at;
+    while (a > s && t[a - 1] != ' ' && t[a - 1] != '\n' && t[a - 1] != '\t')
+        a--;
+    while (b < e && t[b] != ' ' && t[b] != '\n' && t[b] != '\t')
+        b++;
+    while (a < b && (t[a] == '(' || t[a] == '<' || t[a] == '"' || t[a] == '\'' || t[a] == '`' ||
+                     t[a] == '['))
+        a++;
+    for (size_t k = a; k < b; k++)
+        if ((unsigned char)t[k] >= 0x80) {
+            if (k <= at)
+                return false;
+            b = k;
+            break;
+        }
+    while (b > a && (t[b - 1] == '.' || t[b - 1] == ',' || t[b - 1] == ';' || t[b - 1] == ':' ||
+                     t[b - 1] == ')' || t[b - 1] == '>' || t[b - 1] == '"' || t[b - 1] == '\'' ||
+                     t[b - 1] == '`' || t[b - 1] == ']' || t[b - 1] == '!' || t[b - 1] == '?'))
+        b--;
+    mv_str v = {t + a, b - a};
+    if (b > a && outside_destination(v) && !own_storage(v)) {
+        *as = a;
+        *ae = b;
+        return true;
+    }
+    return false;
+}
+
+/* An outside destination written as a token of t[s, e): a URL, an e-mail
+ * address or a public IP address. Found from its anchors with memchr (an
+ * '@' after a word byte, "://", a '.' between digits), so a field without
+ * any costs one vectorized pass per anchor byte. *as, *ae: where. */
+static bool destination_token(const char *t, size_t s, size_t e, size_t *as, size_t *ae) {
+    static const char anchors[] = {'@', ':', '.'};
+    for (size_t k = 0; k < sizeof(anchors); k++) {
+        const char *p = t + s;
+        while (p < t + e && (p = memchr(p, anchors[k], (size_t)(t + e - p))) != NULL) {
+            size_t i = (size_t)(p - t);
+            p++;
+            bool cand = false;
+            if (k == 0)
+                cand = i > s && wbyte((unsigned char)t[i - 1]) && i + 3 < e;
+            else if (k == 1)
+                cand = i > s && i + 2 < e && t[i + 1] == '/' && t[i + 2] == '/';
+            else
+                cand = i > s && i + 1 < e && t[i - 1] >= '0' && t[i - 1] <= '9' &&
+                       t[i + 1] >= '0' && t[i + 1] <= '9';
+            if (cand && destination_at(t, s, e, i, as, ae))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Is t[a, b) inside one double-quoted span (a quoted example: a detector's
+ * documentation citing an attack string)? */
+static bool quoted_example(const char *t, size_t n, size_t a, size_t b) {
+    size_t open = n;
+    for (size_t i = 0; i < a; i++)
+        if (t[i] == '"')
+            open = open == n ? i : n;
+    if (open == n)
+        return false;
+    for (size_t i = a; i < n; i++)
+        if (t[i] == '"')
+            return i >= b;
+    return false;
+}
+
+/* Round 14: one paragraph of a description, a parameter's description, an
+ * annotation or the title names a secret file or variable of the shared
+ * list AND an outside destination (URL, e-mail, public IP). The verbs that
+ * join them exist in every language ("envíe", "ارسال", "mengunggahnya",
+ * "jest przesyłana", "க்கு அனுப்பு"); the two literals are written the
+ * same way everywhere, and an honest text that names a key file has no
+ * outside address beside it (the user's own bucket, a denial, or a quoted
+ * example of what a detector flags do not count). */
+static bool paired_literals(const mv_sensitive *sens, const mv_field *f, size_t *hs, size_t *he) {
+    const char *t = f->text.ptr;
+    size_t n = f->text.len;
+    size_t as0, ae0;
+    /* cheap first: most fields carry no outside address at all */
+    if (n < 8 || !destination_token(t, 0, n, &as0, &ae0))
+        return false;
+    for (size_t off = 0; sens != NULL && off < n;) {
+        mv_sensitive_hit hit;
+        if (!mv_sensitive_find(sens, t + off, n - off, &hit))
+            break;
+        size_t s = off + hit.start, e = off + hit.end;
+        off = e > off ? e : off + 1;
+        size_t x = e;
+        while (x < n && t[x] != ' ' && t[x] != '\n' && t[x] != ',' && t[x] != ')')
+            x++;
+        if ((x - s >= 4 && memcmp(t + x - 4, ".pub", 4) == 0) || !path_form(t, s, e) ||
+            denied_span(t, n, s, e))
+            continue;
+        /* the paragraph around the hit: no blank line between */
+        size_t p0 = s, p1 = e;
+        while (p0 > 0 && !(t[p0 - 1] == '\n' && p0 >= 2 && t[p0 - 2] == '\n') && s - p0 < 400)
+            p0--;
+        while (p1 < n && !(t[p1] == '\n' && p1 + 1 < n && t[p1 + 1] == '\n') && p1 - e < 400)
+            p1++;
+        size_t as, ae;
+        if (!destination_token(t, p0, p1, &as, &ae))
+            continue;
+        if (quoted_example(t, n, s, e) && quoted_example(t, n, as, ae))
+            continue;
+        *hs = s;
+        *he = e;
+        return true;
+    }
+    return false;
+}
+
+static int emit_paired(const mv_tool *tool, uint32_t fi, size_t hs, size_t he, bool values,
+                       mv_emitter *out) {
+    static const char d_prose[] =
+        "one paragraph names a secret file or variable and an outside destination for it";
+    static const char d_values[] =
+        "schema values the model sends unchosen name a secret file or variable, and another "
+        "unchosen value is an outside destination";
+    const mv_field *f = &tool->fields[fi];
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = MV_THREAT_EXFILTRATION,
+        .confidence = VO_SINK_CONF,
+        .critical = false,
+        .field = (int32_t)fi,
+        .offset = (uint32_t)hs,
+        .length = (uint32_t)(he - hs),
+        .evidence = {f->text.ptr + hs, he - hs},
+        .detail = values ? (mv_str){d_values, sizeof(d_values) - 1}
+                         : (mv_str){d_prose, sizeof(d_prose) - 1},
+        .facets = MV_FACET_INSTRUCTION | MV_FACET_EXFIL | MV_FACET_SENSITIVE | MV_FACET_SINK,
+    };
+    return mv_emit(out, &spec);
+}
+
+/* Round 14: a schema value the model sends unchosen (a default, a const, a
+ * member of a default list or of an enum) that names a secret file of the
+ * shared list, in a tool where another unchosen value is an outside
+ * destination: the defaults alone carry source and sink ("include":
+ * ["~/.aws/credentials"], "upload_to": "https://..."). */
+static bool secret_value(const mv_tool *tool, const mv_sensitive *sens, uint32_t *fi_out,
+                         size_t *hs, size_t *he) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        mv_sensitive_hit hit;
+        if (f->kind != MV_FIELD_SCHEMA_VALUE || f->schema != MV_SCHEMA_INPUT || sens == NULL ||
+            f->text.len > 256)
+            continue;
+        mv_str last = last_segment(f->path);
+        if (!(seg_is(last, "const") || default_member(f) || unchosen_value(tool, fi) ||
+              (last.len > 5 && memcmp(last.ptr, "enum[", 5) == 0)))
+            continue;
+        if (!mv_sensitive_find(sens, f->text.ptr, f->text.len, &hit) ||
+            !path_form(f->text.ptr, hit.start, hit.end))
+            continue;
+        size_t x = hit.end;
+        while (x < f->text.len && f->text.ptr[x] != ' ')
+            x++;
+        if (x - hit.start >= 4 && memcmp(f->text.ptr + x - 4, ".pub", 4) == 0)
+            continue;
+        *fi_out = fi;
+        *hs = hit.start;
+        *he = hit.end;
+        return true;
+    }
+    return false;
+}
+
 int value_orders_inspect(const mv_tool *tool, const mv_sensitive *sens, mv_emitter *out) {
     int rc = 0;
     bool sink_done = false, destroy_done = false, grant_done = false;
@@ -728,6 +950,13 @@ int value_orders_inspect(const mv_tool *tool, const mv_sensitive *sens, mv_emitt
                     sink_done = true;
                 }
             }
+            /* round 14: the secret is another unchosen value of the tool */
+            uint32_t sfi = 0;
+            size_t ss = 0, se = 0;
+            if (!sink_done && !own_storage(v) && secret_value(tool, sens, &sfi, &ss, &se)) {
+                rc = emit_paired(tool, sfi, ss, se, true, out);
+                sink_done = true;
+            }
             /* a second copy by default, on a tool that does not send */
             if (!sink_done && copy_param(tool, (uint32_t)f->param)) {
                 if (sends < 0)
@@ -748,6 +977,20 @@ int value_orders_inspect(const mv_tool *tool, const mv_sensitive *sens, mv_emitt
                 rc = emit_destroy(tool, fi, (size_t)(v.ptr - f->text.ptr) + cs, out);
                 destroy_done = true;
             }
+        }
+    }
+    /* round 14: a secret file and an outside destination in one paragraph
+     * of prose (one signal per tool, and none when a value sink spoke) */
+    for (uint32_t fi = 0; fi < tool->n_fields && rc == 0 && !sink_done; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        size_t hs, he;
+        if ((f->kind != MV_FIELD_DESCRIPTION && f->kind != MV_FIELD_SCHEMA_DESCRIPTION &&
+             f->kind != MV_FIELD_ANNOTATION && f->kind != MV_FIELD_TITLE) ||
+            f->window_of != 0)
+            continue;
+        if (paired_literals(sens, f, &hs, &he)) {
+            rc = emit_paired(tool, fi, hs, he, false, out);
+            sink_done = true;
         }
     }
     return rc;

@@ -5573,6 +5573,7 @@ static bool turn_carries(const fctx *f, size_t ne, double pre) {
 }
 
 static bool destroy_family(const mv_dr_family *fam);
+static bool addressed_note(const mv_tool *tool, int32_t fi, size_t rs, size_t re);
 static void evaluate(fctx *f, const dhit *h, best *bests) {
     const mv_dr_rules *R = f->R;
     const mv_dr_rule *rule = &R->rules[h->rule];
@@ -5750,6 +5751,21 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
     }
     if (block && pos.weight >= DANGER_WEIGHT) {
         bests[h->family].block = true;
+    }
+    /* round 14: a secrecy in a note written to the model, or one that
+     * hides the note itself, is the hidden half of an order to the model;
+     * not one that keeps a secret value from view (a password, a cursor
+     * token named in its sentence or the one before: "Don't show it") */
+    if (pos.weight >= DANGER_WEIGHT && strcmp(fam->id, "secrecy") == 0 &&
+        !(ns + 5 <= f->len && memcmp(f->text + ns, "befor", 5) == 0)) {
+        /* ("before telling the user it is done", stemmed "befor", orders a sequence, not
+         * a concealment: it stays the family's review) */
+        size_t ps, pe;
+        passage(f, ar.ss, ar.se, &ps, &pe);
+        if (role_in(f, MV_DR_ROLE_PROTECTIVE, ps, pe) == SIZE_MAX &&
+            addressed_note(f->tool, (int32_t)f->fi, rs, re)) {
+            bests[h->family].carries = true;
+        }
     }
 }
 
@@ -6355,7 +6371,10 @@ static int emit_orders(const mv_inspect_ctx *ctx, const mv_tool *tool, const bes
         orders[ORDER_HIDE].valid &&
                 (orders[ORDER_HIDE].outscope ||
                  hidden_act(tool, orders[ORDER_HIDE].field, orders[ORDER_HIDE].roff,
-                            (size_t)orders[ORDER_HIDE].roff + orders[ORDER_HIDE].rlen, false))
+                            (size_t)orders[ORDER_HIDE].roff + orders[ORDER_HIDE].rlen, false) ||
+                 /* round 14: hidden in a note to the model, or hiding the note */
+                 addressed_note(tool, orders[ORDER_HIDE].field, orders[ORDER_HIDE].roff,
+                                (size_t)orders[ORDER_HIDE].roff + orders[ORDER_HIDE].rlen))
             ? MV_FACET_ADDRESSED
             : 0u;
     int rc = MV_OK;
@@ -6370,6 +6389,249 @@ static int emit_orders(const mv_inspect_ctx *ctx, const mv_tool *tool, const bes
                          facets[k] | (k == ORDER_HIDE ? hide_addressed : 0u), out);
     }
     return rc;
+}
+
+/* ------------------------------------ round 14: the addressed note */
+
+/*
+ * Round 14 (frame14): a secrecy ("do not mention it", "nevn ikke",
+ * "älä paljasta") stayed review when the act it hides is no transfer,
+ * destroy or tool call (a rigged answer, a preferred vendor, a result
+ * reported as compliant). What makes it an order the user is not meant
+ * to see is who it is written to and what it hides:
+ *   - its paragraph names the model as its reader (a note "to the
+ *     assistant", "vain mallille", "للمساعد", "{{#agent}}"), or
+ *   - the secrecy names the text itself ("this note", "tätä ohjetta",
+ *     "denne taggen", "הנחיה זו"): a text that tells its reader to hide
+ *     it from the user is addressed to the one who answers the user.
+ * Both are read in the raw paragraph of the secrecy, case-folded (ASCII,
+ * Greek and Cyrillic capitals), with words of the model's role and of a
+ * note about itself in the languages of the phrase rules; computed only
+ * for a secrecy or hide hit, so an honest tool pays nothing.
+ */
+#define NOTE_FOLD_MAX 3072 /* bytes of the paragraph folded and read */
+#define NOTE_NEAR 28       /* bytes between a demonstrative and its noun */
+
+/* Fold s[0, n) into out: ASCII, Greek and basic Cyrillic capitals to
+ * lower case, keeping every byte length. */
+static void note_fold(const char *s, size_t n, char *out) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        unsigned char d = i + 1 < n ? (unsigned char)s[i + 1] : 0;
+        if (c >= 'A' && c <= 'Z') {
+            out[i] = (char)(c + 32);
+        } else if (c == 0xCE && d >= 0x91 && d <= 0x9F) {
+            out[i] = (char)0xCE;
+            out[i + 1] = (char)(d + 0x20);
+            i++;
+        } else if (c == 0xCE && d >= 0xA0 && d <= 0xA9) {
+            out[i] = (char)0xCF;
+            out[i + 1] = (char)(d - 0x20);
+            i++;
+        } else if (c == 0xD0 && d >= 0x90 && d <= 0x9F) {
+            out[i] = (char)0xD0;
+            out[i + 1] = (char)(d + 0x20);
+            i++;
+        } else if (c == 0xD0 && d >= 0xA0 && d <= 0xAF) {
+            out[i] = (char)0xD1;
+            out[i + 1] = (char)(d - 0x20);
+            i++;
+        } else if (c == 0xD0 && d >= 0x80 && d <= 0x8F) {
+            out[i] = (char)0xD1;
+            out[i + 1] = (char)(d + 0x10);
+            i++;
+        } else {
+            out[i] = (char)c;
+        }
+    }
+}
+
+static bool note_letter(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+/* Is the byte before t[i] part of a letter? An ASCII letter or digit,
+ * or the last byte of a two-byte letter (Latin, Greek, Cyrillic, Hebrew,
+ * Arabic); a three-byte character before is punctuation or a script
+ * written without spaces. */
+static bool note_letter_before(const char *t, size_t i) {
+    size_t k = i;
+    if (i == 0) {
+        return false;
+    }
+    if ((unsigned char)t[i - 1] < 0x80) {
+        return note_letter((unsigned char)t[i - 1]);
+    }
+    while (k > 0 && ((unsigned char)t[k - 1] & 0xC0) == 0x80) {
+        k--;
+    }
+    return k > 0 && (unsigned char)t[k - 1] >= 0xC3 && (unsigned char)t[k - 1] < 0xE0;
+}
+
+/* Does word w start at t[i] (after a non-letter; scripts written without
+ * spaces, whose first byte is 0xE0 or above, anywhere)? With whole, the
+ * word must also end there (an ASCII letter or digit may not follow). */
+static bool note_word_at(const char *t, size_t n, size_t i, const char *w, bool whole) {
+    size_t l = strlen(w);
+    if (i + l > n || memcmp(t + i, w, l) != 0) {
+        return false;
+    }
+    if ((unsigned char)w[0] < 0xE0 && note_letter_before(t, i)) {
+        return false;
+    }
+    if (!whole || i + l == n) {
+        return true;
+    }
+    unsigned char c = (unsigned char)t[i + l];
+    return !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+             (c >= 0xC3 && c < 0xE0 && (unsigned char)w[l - 1] >= 0x80));
+}
+
+static bool note_any(const char *t, size_t n, size_t i, const char *const *ws, size_t count,
+                     bool whole, size_t *len) {
+    for (size_t k = 0; k < count; k++) {
+        if (note_word_at(t, n, i, ws[k], whole)) {
+            *len = strlen(ws[k]);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Words that name the model as the reader. Short English and Romance
+ * forms must be whole words; the others are stems. */
+static const char *const note_model_whole[] = {"ai",
+                                               "llm",
+                                               "llms",
+                                               "ki",
+                                               "ia",
+                                               "l'ia",
+                                               "ии",
+                                               "ші",
+                                               "bot",
+                                               "the model",
+                                               "language model",
+                                               "language models",
+                                               "the agent",
+                                               "agents",
+                                               "ai-only",
+                                               "model-facing",
+                                               "assistant-only",
+                                               "agent-only",
+                                               "mallille",
+                                               "malli",
+                                               "mallin"};
+static const char *const note_model_stem[] = {
+    "assistant", "assistent",  "asystent",    "asistent", "asistan",   "asisten",  "assistente",
+    "asistente", "avustaja",   "asszisztens", "modellen", "modellnek", "modelu",   "modelo",
+    "modello",   "modèle",     "ассистент",   "асистент", "модел",     "помощник", "помічник",
+    "βοηθ",      "μοντέλ",     "المساعد",     "للمساعد",  "النموذج",   "للنموذج",  "دستیار",
+    "למודל",     "המודל",      "לעוזר",       "העוזר",    "סוכן",      "msaidizi", "pembantu",
+    "trợ lý",    "mô hình",    "सहायक",       "मॉडल",     "এআই",       "সহকারী",   "মডেল",
+    "உதவியாளர",  "மாடல",       "ผู้ช่วย",        "โมเดล",    "助手",      "模型",     "アシスタント",
+    "モデル",    "어시스턴트", "모델",        "에이전트"};
+
+/* A demonstrative ("this", "tätä", "denne", "זו") and a noun of a note,
+ * an instruction, a comment or a tag. */
+static const char *const note_dem[] = {
+    "this",  "these", "diese", "dieser", "diesen", "dieses", "deze",   "dit",   "denne",
+    "dette", "disse", "tämä",  "tätä",   "tästä",  "tämän",  "näitä",  "ten",   "tę",
+    "tej",   "tego",  "tuto",  "tento",  "tyto",   "toto",   "этот",   "эту",   "это",
+    "этой",  "этого", "ця",    "цю",     "цей",    "цієї",   "цього",  "bu",    "bunu",
+    "هذه",   "هذا",   "این",   "זו",     "זה",     "הזו",    "הזאת",   "הזה",   "αυτό",
+    "αυτή",  "αυτήν", "αυτές", "αυτά",   "este",   "esta",   "estas",  "estos", "esse",
+    "essa",  "cette", "ce",    "ces",    "questa", "questo", "queste", "ini",   "này",
+    "यह",    "इस",    "এই",    "இந்த",    "hii",    "huu",    "haya",   "이",    "この",
+    "此",    "这",    "這",    "本",     "นี้",      "ez",     "ezt",    "erről", "ennek"};
+static const char *const note_noun[] = {
+    "note",       "instruction", "comment",   "footnote",  "tag",        "directive",   "memo",
+    "guidance",   "protocol",    "appendix",  "anweisung", "hinweis",    "notiz",       "kommentar",
+    "fußnote",    "instructie",  "opmerking", "notitie",   "voetnoot",   "aanwijzing",  "merknad",
+    "instruks",   "notat",       "tagg",      "fodnote",   "fotnote",    "anbefaling",  "ohje",
+    "huomautu",   "merkin",      "instrukcj", "notatk",    "uwag",       "komentarz",   "poznámk",
+    "pokyn",      "инструкц",    "заметк",    "указани",   "комментари", "примечани",   "вказівк",
+    "інструкці",  "приміт",      "нотатк",    "notu",      "notun",      "talimat",     "yorum",
+    "الملاحظة",   "التعليمات",   "التعليمة",  "التعليق",   "دستور",      "یادداشت",     "הנחיה",
+    "ההנחיה",     "הערה",        "ההערה",     "הוראה",     "ההוראה",     "σχόλιο",      "σημείωση",
+    "οδηγία",     "υποσημείωση", "instrução", "nota",      "comentário", "instrucción", "consigne",
+    "istruzione", "catatan",     "arahan",    "instruksi", "komentar",   "ghi chú",     "chỉ thị",
+    "निर्देश",      "नोट",         "নির্দেশ",    "নোট",       "குறிப்பு",    "அறிவுறுத்தல்",  "maagizo",
+    "ujumbe",     "maelezo",     "메모",      "지시",      "주석",       "指示",        "メモ",
+    "注記",       "说明",        "說明",      "指令",      "注释",       "หมายเหตุ",     "คำสั่ง",
+    "utasítás",   "megjegyzés",  "üzenet"};
+
+#define NOTE_N(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool addressed_note(const mv_tool *tool, int32_t fi, size_t rs, size_t re) {
+    char t[NOTE_FOLD_MAX];
+    if (fi < 0 || (uint32_t)fi >= tool->n_fields) {
+        return false;
+    }
+    const char *r = tool->fields[fi].text.ptr;
+    size_t n = tool->fields[fi].text.len;
+    if (re > n || rs > re) {
+        return false;
+    }
+    size_t lo = rs > NOTE_FOLD_MAX / 2 ? rs - NOTE_FOLD_MAX / 2 : 0;
+    size_t hi = lo + NOTE_FOLD_MAX < n ? lo + NOTE_FOLD_MAX : n;
+    size_t ss, se;
+    for (size_t i = rs; i > lo; i--) {
+        if (r[i - 1] == '\n' && i >= 2 && r[i - 2] == '\n') {
+            lo = i;
+            break;
+        }
+    }
+    for (size_t i = re; i + 1 < hi; i++) {
+        if (r[i] == '\n' && r[i + 1] == '\n') {
+            hi = i;
+            break;
+        }
+    }
+    if (re > hi) {
+        return false;
+    }
+    while (lo < rs && ((unsigned char)r[lo] & 0xC0) == 0x80) {
+        lo++;
+    }
+    note_fold(r + lo, hi - lo, t);
+    size_t m = hi - lo;
+    /* the model named as reader anywhere in the paragraph */
+    for (size_t i = 0; i < m; i++) {
+        size_t l;
+        if (((unsigned char)t[i] & 0xC0) == 0x80) {
+            continue;
+        }
+        if (note_any(t, m, i, note_model_whole, NOTE_N(note_model_whole), true, &l) ||
+            note_any(t, m, i, note_model_stem, NOTE_N(note_model_stem), false, &l)) {
+            return true;
+        }
+    }
+    /* the secrecy's own sentence names the note itself */
+    raw_sentence(t, m, rs - lo, re - lo, &ss, &se);
+    size_t last_dem = SIZE_MAX;
+    size_t last_noun = SIZE_MAX;
+    for (size_t i = ss; i < se; i++) {
+        size_t l;
+        if (((unsigned char)t[i] & 0xC0) == 0x80) {
+            continue;
+        }
+        if (note_any(t, se, i, note_dem, NOTE_N(note_dem), true, &l)) {
+            if (last_noun != SIZE_MAX && i - last_noun <= NOTE_NEAR) {
+                return true;
+            }
+            last_dem = i;
+            i += l - 1;
+            continue;
+        }
+        if (note_any(t, se, i, note_noun, NOTE_N(note_noun), false, &l)) {
+            if (last_dem != SIZE_MAX && i - last_dem <= NOTE_NEAR) {
+                return true;
+            }
+            last_noun = i;
+            i += l - 1;
+        }
+    }
+    return false;
 }
 
 /* ------------------------------------------------------- schema values */

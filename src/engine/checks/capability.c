@@ -1735,6 +1735,8 @@ static uint32_t res_facets(const cap_res *r) {
     return 0;
 }
 
+static bool prose_foreign(mv_str d);
+
 static int report_resources(tool_scan *ts, const declaration *d, bool asks, bool *emitted) {
     const cap_state *st = ts->st;
     uint64_t sens = d->mask & st->sensitive_mask;
@@ -1743,7 +1745,12 @@ static int report_resources(tool_scan *ts, const declaration *d, bool asks, bool
         if (d->mask & ((uint64_t)1 << c))
             justified |= st->classes[c].justifies;
 
+    /* Round 14: the declared classes are English words, so a tool written
+     * in another language declares nothing known because nothing can be
+     * read, not because its job is broad: its prose counts like an ask. */
     double factor = asks ? CAP_F_UNKNOWN_ASK : CAP_F_UNKNOWN;
+    if (!asks && d->mask == 0 && prose_foreign(ts->tool->description))
+        factor = CAP_F_UNKNOWN_ASK;
     int label = -1;
     if (sens != 0) {
         factor = CAP_F_UNFIT;
@@ -2684,6 +2691,639 @@ static int report_silent_ask(tool_scan *ts) {
     return mv_emit(ts->out, &spec);
 }
 
+/* ------------------------------------------------------------ round 14 */
+
+/* Detector 6: grants spelled as permission scopes. A tool that lists the
+ * access it wants as scope tokens in its annotations or schema values
+ * ("x-permissions": ["exec:root", "fs:write:/etc"], requiredScopes
+ * "mail.send", a default "read-write:/", an enum of "admin:org" and
+ * "delete_repo") asks the client for that access whatever language its
+ * prose is in: the token's shape says what is asked, not its words. A
+ * scope counts when the tool's name, title and description never speak of
+ * what it opens (a mail tool asking "mail.read" is doing its job); two such
+ * scopes, or one that opens everything (a root, "/", "~", "*", "any",
+ * "all"), raise the tool. Review only (no facet): a grant is what the tool
+ * could do, not an order to do it. */
+
+/* The resources a scope's head opens, each with the words by which a
+ * tool's own text speaks of it (ASCII prefixes, a word must start with
+ * one). */
+typedef struct grant_head {
+    const char *head;
+    bool dotted; /* also written "head.verb" (OAuth scopes); else only "head:verb" */
+    const char *spoken[4];
+} grant_head;
+
+static const grant_head k_grant_heads[] = {
+    {"fs", false, {"file", "folder", "director", "disk"}},
+    {"file", false, {"file", "folder", "director", "disk"}},
+    {"files", true, {"file", "folder", "director", "drive"}},
+    {"filesystem", false, {"file", "folder", "director", "disk"}},
+    {"exec", false, {"exec", "command", "shell", "script"}},
+    {"shell", false, {"shell", "command", "exec", "script"}},
+    {"process", false, {"process", "command", "exec", "spawn"}},
+    {"proc", false, {"process", "command", "exec", "spawn"}},
+    {"net", false, {"network", "http", "fetch", "url"}},
+    {"network", false, {"network", "http", "fetch", "url"}},
+    {"secrets", false, {"secret", "vault", "credential", "key"}},
+    {"secret", false, {"secret", "vault", "credential", "key"}},
+    {"env", false, {"environment", "env", "variable", NULL}},
+    {"keychain", false, {"keychain", "password", "credential", NULL}},
+    {"clipboard", false, {"clipboard", "copy", "paste", NULL}},
+    {"contacts", true, {"contact", "address book", "people", NULL}},
+    {"mail", true, {"mail", "email", "e-mail", "inbox"}},
+    {"gmail", true, {"mail", "gmail", "email", "inbox"}},
+    {"email", true, {"mail", "email", "e-mail", "inbox"}},
+    {"calendars", true, {"calendar", "event", "meeting", "schedul"}},
+    {"calendar", true, {"calendar", "event", "meeting", "schedul"}},
+    {"drive", true, {"drive", "file", "document", "folder"}},
+    {"sites", true, {"site", "sharepoint", "page", NULL}},
+    {"directory", true, {"directory", "user", "group", "tenant"}},
+    {"admin", false, {"admin", "organization", "organisation", "member"}},
+    {"camera", false, {"camera", "photo", "video", "scan"}},
+    {"microphone", false, {"microphone", "audio", "voice", "record"}},
+    {"location", false, {"location", "gps", "geo", "map"}},
+    {"sms", false, {"sms", "text message", "messag", NULL}},
+};
+
+/* Verbs and spans of a scope ("fs:read", "mail.readwrite.all"). */
+static const char *const k_grant_acts[] = {"read",    "write",   "readwrite", "rw",     "exec",
+                                           "execute", "any",     "all",       "*",      "root",
+                                           "egress",  "ingress", "spawn",     "full",   "org",
+                                           "send",    "modify",  "manage",    "delete", "admin"};
+
+/* Scope parts that open everything. */
+static const char *const k_grant_broad[] = {"*", "any", "all", "root", "/", "~", "/etc", "full"};
+
+/* Whole tokens that are a grant by themselves (GitHub's organization
+ * administration and repository deletion scopes). */
+static const char *const k_grant_whole[] = {"admin:org", "admin:enterprise", "delete_repo",
+                                            "site_admin", "cluster-admin"};
+
+static bool lit_eq_ci(const char *s, size_t n, const char *lit) {
+    if (n == 0 || lower((unsigned char)s[0]) != (unsigned char)lit[0])
+        return false;
+    size_t k = strlen(lit);
+    if (n != k)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (lower((unsigned char)s[i]) != (unsigned char)lit[i])
+            return false;
+    return true;
+}
+
+static bool in_list(const char *s, size_t n, const char *const *list, size_t count) {
+    for (size_t i = 0; i < count; i++)
+        if (lit_eq_ci(s, n, list[i]))
+            return true;
+    return false;
+}
+
+#define GRANT_LIST(a) (a), (sizeof(a) / sizeof((a)[0]))
+
+/* Is tok[0, n) a scope token? Sets *head (index into k_grant_heads, or -1
+ * for a whole token or a bare access path) and *broad. */
+static bool grant_token(const char *tok, size_t n, int *head, bool *broad) {
+    *head = -1;
+    *broad = false;
+    if (n < 4 || n > 64)
+        return false;
+    if (in_list(tok, n, GRANT_LIST(k_grant_whole))) {
+        *broad = true;
+        return true;
+    }
+    /* parts split at ':' or '.' (the OAuth form uses dots: Graph's
+     * "Files.ReadWrite.All", Google's "gmail.modify") */
+    size_t ps[4][2], np = 0, a = 0;
+    bool colon = memchr(tok, ':', n) != NULL;
+    if (!colon && memchr(tok, '.', n) == NULL)
+        return false;
+    char sep = colon ? ':' : '.';
+    for (size_t i = 0; i <= n && np < 4; i++)
+        if (i == n || tok[i] == sep) {
+            ps[np][0] = a;
+            ps[np][1] = i;
+            np++;
+            a = i + 1;
+        }
+    if (np < 2 || ps[0][1] == ps[0][0] || ps[1][1] == ps[1][0])
+        return false;
+    const char *p0 = tok + ps[0][0];
+    size_t n0 = ps[0][1] - ps[0][0];
+    bool acted = false, path = false;
+    for (size_t k = 1; k < np; k++) {
+        const char *pk = tok + ps[k][0];
+        size_t nk = ps[k][1] - ps[k][0];
+        if (nk == 0)
+            return false;
+        bool act = in_list(pk, nk, GRANT_LIST(k_grant_acts));
+        bool pth = colon && (pk[0] == '/' || pk[0] == '~');
+        if (k == 1 && !act && !pth)
+            return false;
+        acted = acted || act;
+        path = path || pth;
+        if (in_list(pk, nk, GRANT_LIST(k_grant_broad)))
+            *broad = true;
+    }
+    /* "read-write:/", "rw:/home": an access mode on a path */
+    if (colon && path &&
+        (lit_eq_ci(p0, n0, "read-write") || in_list(p0, n0, GRANT_LIST(k_grant_acts))))
+        return true;
+    if (!acted && !path)
+        return false;
+    for (size_t h = 0; h < sizeof(k_grant_heads) / sizeof(k_grant_heads[0]); h++)
+        if (lit_eq_ci(p0, n0, k_grant_heads[h].head)) {
+            /* dotted tokens are file names and hosts as often as scopes:
+             * only heads of the OAuth scope families keep the dot form */
+            if (!colon && !k_grant_heads[h].dotted)
+                return false;
+            *head = (int)h;
+            return true;
+        }
+    return false;
+}
+
+static bool grant_spoken(const mv_tool *tool, int head) {
+    if (head < 0)
+        return false;
+    mv_str where[3] = {tool->name, tool->title, tool->description};
+    for (int w = 0; w < 3; w++)
+        for (int s = 0; s < 4 && k_grant_heads[head].spoken[s] != NULL; s++) {
+            const char *sp = k_grant_heads[head].spoken[s];
+            if (where[w].ptr != NULL && word_starting(where[w], sp, strlen(sp)))
+                return true;
+        }
+    return false;
+}
+
+static bool grant_sep(unsigned char c) {
+    return is_space(c) || c == ',' || c == ';' || c == '"' || c == '\'' || c == '[' || c == ']' ||
+           c == '(' || c == ')' || c == '`' || c == '|';
+}
+
+static int report_grants(tool_scan *ts) {
+    const mv_tool *tool = ts->tool;
+    int32_t first = -1;
+    uint32_t off = 0, len = 0;
+    unsigned count = 0;
+    bool broad_any = false;
+    uint64_t seen = 0;
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *f = &tool->fields[i];
+        if (f->window_of != 0)
+            continue;
+        if (f->kind != MV_FIELD_ANNOTATION &&
+            !(f->kind == MV_FIELD_SCHEMA_VALUE && f->schema == MV_SCHEMA_INPUT))
+            continue;
+        const char *t = f->text.ptr;
+        size_t n = f->text.len;
+        if (n < 4 || n > 2048 ||
+            (memchr(t, ':', n) == NULL && memchr(t, '.', n) == NULL && memchr(t, '_', n) == NULL))
+            continue;
+        for (size_t s = 0; s < n;) {
+            while (s < n && grant_sep((unsigned char)t[s]))
+                s++;
+            size_t e = s;
+            while (e < n && !grant_sep((unsigned char)t[e]))
+                e++;
+            int head;
+            bool broad;
+            if (e > s && grant_token(t + s, e - s, &head, &broad) && !grant_spoken(tool, head)) {
+                uint64_t bit = head < 0 ? 1 : (uint64_t)1 << (head + 1);
+                if (head >= 0 && (seen & bit) == 0)
+                    count++;
+                else if (head < 0)
+                    count++;
+                seen |= bit;
+                broad_any = broad_any || broad;
+                if (first < 0) {
+                    first = (int32_t)i;
+                    off = (uint32_t)s;
+                    len = (uint32_t)(e - s);
+                }
+            }
+            s = e;
+        }
+    }
+    if (first < 0 || (count < 2 && !broad_any))
+        return MV_OK;
+    const mv_field *f = &tool->fields[first];
+    static const char detail[] = "the schema or annotations ask for access scopes (shell, files, "
+                                 "network, mail or administration) that the tool's name and "
+                                 "description never mention";
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = MV_THREAT_TOOL_POISONING,
+        .confidence = CAP_F_SILENT,
+        .critical = false,
+        .field = first,
+        .offset = off,
+        .length = len,
+        .evidence = {f->text.ptr + off, len},
+        .detail = {detail, sizeof(detail) - 1},
+        .facets = 0,
+    };
+    return mv_emit(ts->out, &spec);
+}
+
+/* Detector 7: a secret asked in another language. The credential
+ * parameters of detector 3 are judged only on a tool whose job the
+ * declared classes know, and those are English words: a "sudo_salasana",
+ * "digid_wachtwoord" or "imap_password" on a tool documented in Finnish,
+ * Dutch or Persian (a clock status, a price per square metre, a log
+ * formatter) asks for the user's login with no job to explain it. The
+ * structure: an input parameter whose name or own short description names
+ * a password (or a one-time code) in any language, on a tool whose prose
+ * is not English (or whose parameter name is), and that neither names the
+ * parameter's words nor speaks of logging in. English tools keep their
+ * English rules (real tools ask for database and SMTP passwords). */
+
+/* Password words of parameter names in other languages (ASCII, as
+ * identifiers write them). */
+static const char *const k_secret_name_words[] = {
+    "jelszo",    "jelszava", "salasana", "sifre",   "sifresi",    "wachtwoord", "adgangskode",
+    "passord",   "losenord", "haslo",    "heslo",   "geslo",      "lozinka",    "laluan",
+    "katasandi", "sandi",    "nenosiri", "matkhau", "contrasena", "senha",      "motdepasse",
+    "passwort",  "kennwort", "parol",    "sifra",   "salasanan"};
+
+/* The English ones, counted on a tool whose prose is not English. */
+static const char *const k_secret_name_en[] = {"password", "passwd", "passphrase", "otp"};
+
+/* Password words of a parameter's description, in the scripts and
+ * spellings of the languages (matched as ASCII-case-folded bytes). */
+static const char *const k_secret_desc[] = {
+    "jelsz\xc3\xb3",
+    "salasana",
+    "\xc5\x9fifre",
+    "sifre",
+    "wachtwoord",
+    "adgangskode",
+    "passord",
+    "l\xc3\xb6senord",
+    "has\xc5\x82o",
+    "heslo",
+    "geslo",
+    "lozinka",
+    "kata laluan",
+    "kata sandi",
+    "m\xe1\xba\xadt kh\xe1\xba\xa9u",
+    "nenosiri",
+    "contrase\xc3\xb1"
+    "a",
+    "mot de passe",
+    "passwort",
+    "kennwort",
+    "senha",
+    "\xe3\x83\x91\xe3\x82\xb9\xe3\x83\xaf\xe3\x83\xbc\xe3\x83\x89",
+    "\xe5\xaf\x86\xe7\xa0\x81",
+    "\xe5\xaf\x86\xe7\xa2\xbc",
+    "\xeb\xb9\x84\xeb\xb0\x80\xeb\xb2\x88\xed\x98\xb8",
+    "\xd0\xbf\xd0\xb0\xd1\x80\xd0\xbe\xd0\xbb",
+    "\xce\xba\xcf\x89\xce\xb4\xce\xb9\xce\xba",
+    "\xd7\xa1\xd7\x99\xd7\xa1\xd7\x9e",
+    "\xd9\x83\xd9\x84\xd9\x85\xd8\xa9 \xd8\xa7\xd9\x84\xd9\x85\xd8\xb1\xd9\x88\xd8\xb1",
+    "\xda\xaf\xd8\xb0\xd8\xb1\xd9\x88\xd8\xa7\xda\x98\xd9\x87",
+    "\xd8\xb1\xd9\x85\xd8\xb2 \xd8\xb9\xd8\xa8\xd9\x88\xd8\xb1",
+    "\xe0\xa4\xaa\xe0\xa4\xbe\xe0\xa4\xb8\xe0\xa4\xb5\xe0\xa4\xb0\xe0\xa5\x8d\xe0\xa4\xa1",
+    "\xe0\xa6\xaa\xe0\xa6\xbe\xe0\xa6\xb8\xe0\xa6\x93\xe0\xa6\xaf\xe0\xa6\xbc\xe0\xa6\xbe\xe0\xa6"
+    "\xb0\xe0\xa7\x8d\xe0\xa6\xa1",
+    "\xe0\xb8\xa3\xe0\xb8\xab\xe0\xb8\xb1\xe0\xb8\xaa\xe0\xb8\x9c\xe0\xb9\x88\xe0\xb8\xb2\xe0\xb8"
+    "\x99"};
+
+/* The model's own context asked by a parameter's description: the
+ * conversation so far, in the languages. A "system prompt" is left out:
+ * tools that call or build AI functions take one as their input (a real
+ * Chinese template generator's 系统提示词). */
+static const char *const k_context_desc[] = {
+    "samtalen",
+    "samtalehistorikk",
+    "konversationen",
+    "gespr\xc3\xa4"
+    "chsverlauf",
+    "chatverlauf",
+    "gespreksgeschiedenis",
+    "het hele gesprek",
+    "historique de la conversation",
+    "conversation compl\xc3\xa8te",
+    "prompt syst\xc3\xa8me",
+    "historial de la conversaci\xc3\xb3n",
+    "historial del chat",
+    "conversaci\xc3\xb3n completa",
+    "hist\xc3\xb3rico da conversa",
+    "conversa inteira",
+    "cronologia della conversazione",
+    "conversazione completa",
+    "historia rozmowy",
+    "ca\xc5\x82\xc4\x85 rozmow\xc4\x99",
+    "historie konverzace",
+    "celou konverzaci",
+    "\xd0\xb8\xd1\x81\xd1\x82\xd0\xbe\xd1\x80\xd0\xb8\xd1\x8e "
+    "\xd0\xbf\xd0\xb5\xd1\x80\xd0\xb5\xd0\xbf\xd0\xb8\xd1\x81\xd0\xba\xd0\xb8",
+    "\xd0\xb8\xd1\x81\xd1\x82\xd0\xbe\xd1\x80\xd0\xb8\xd1\x8e "
+    "\xd0\xb4\xd0\xb8\xd0\xb0\xd0\xbb\xd0\xbe\xd0\xb3\xd0\xb0",
+    "\xd0\xb8\xd1\x81\xd1\x82\xd0\xbe\xd1\x80\xd0\xb8\xd1\x8f "
+    "\xd0\xb4\xd0\xb8\xd0\xb0\xd0\xbb\xd0\xbe\xd0\xb3\xd0\xb0",
+    "\xd0\xb2\xd1\x81\xd1\x8e "
+    "\xd0\xbf\xd0\xb5\xd1\x80\xd0\xb5\xd0\xbf\xd0\xb8\xd1\x81\xd0\xba\xd1\x83",
+    "\xd1\x96\xd1\x81\xd1\x82\xd0\xbe\xd1\x80\xd1\x96\xd1\x8e "
+    "\xd1\x80\xd0\xbe\xd0\xb7\xd0\xbc\xd0\xbe\xd0\xb2\xd0\xb8",
+    "sohbet ge\xc3\xa7mi\xc5\x9f",
+    "t\xc3\xbcm konu\xc5\x9fma",
+    "keskusteluhistoria",
+    "koko keskustelu",
+    "besz\xc3\xa9lget\xc3\xa9s el\xc5\x91zm\xc3\xa9ny",
+    "teljes besz\xc3\xa9lget\xc3\xa9s",
+    "istoricul conversa\xc8\x9bi",
+    "riwayat percakapan",
+    "sejarah perbualan",
+    "seluruh percakapan",
+    "l\xe1\xbb\x8b"
+    "ch s\xe1\xbb\xad tr\xc3\xb2 chuy\xe1\xbb\x87n",
+    "to\xc3\xa0n b\xe1\xbb\x99 cu\xe1\xbb\x99"
+    "c tr\xc3\xb2 chuy\xe1\xbb\x87n",
+    "h\xc6\xb0\xe1\xbb\x9bng d\xe1\xba\xabn h\xe1\xbb\x87 th\xe1\xbb\x91ng",
+    "\xe4\xbc\x9a\xe8\xa9\xb1\xe5\xb1\xa5\xe6\xad\xb4",
+    "\xe4\xbc\x9a\xe8\xa9\xb1\xe3\x81\xae\xe5\xb1\xa5\xe6\xad\xb4",
+    "\xe5\xaf\xb9\xe8\xaf\x9d\xe5\x8e\x86\xe5\x8f\xb2",
+    "\xe5\xb0\x8d\xe8\xa9\xb1\xe6\xad\xb7\xe5\x8f\xb2",
+    "\xe8\x81\x8a\xe5\xa4\xa9\xe8\xae\xb0\xe5\xbd\x95",
+    "\xe5\xae\x8c\xe6\x95\xb4\xe5\xaf\xb9\xe8\xaf\x9d",
+    "\xeb\x8c\x80\xed\x99\x94 \xea\xb8\xb0\xeb\xa1\x9d",
+    "\xeb\x8c\x80\xed\x99\x94 \xeb\x82\xb4\xec\x97\xad",
+    "\xd8\xb3\xd8\xac\xd9\x84 \xd8\xa7\xd9\x84\xd9\x85\xd8\xad\xd8\xa7\xd8\xaf\xd8\xab\xd8\xa9",
+    "\xd8\xa7\xd9\x84\xd9\x85\xd8\xad\xd8\xa7\xd8\xaf\xd8\xab\xd8\xa9 "
+    "\xd9\x83\xd8\xa7\xd9\x85\xd9\x84\xd8\xa9",
+    "\xd7\x94\xd7\x99\xd7\xa1\xd7\x98\xd7\x95\xd7\xa8\xd7\x99\xd7\x99\xd7\xaa "
+    "\xd7\x94\xd7\xa9\xd7\x99\xd7\x97\xd7\x94",
+    "\xd8\xaa\xd8\xa7\xd8\xb1\xdb\x8c\xd8\xae\xda\x86\xd9\x87 "
+    "\xda\xaf\xd9\x81\xd8\xaa\xda\xaf\xd9\x88",
+    "\xe0\xa4\xac\xe0\xa4\xbe\xe0\xa4\xa4\xe0\xa4\x9a\xe0\xa5\x80\xe0\xa4\xa4 "
+    "\xe0\xa4\x95\xe0\xa4\xbe "
+    "\xe0\xa4\x87\xe0\xa4\xa4\xe0\xa4\xbf\xe0\xa4\xb9\xe0\xa4\xbe\xe0\xa4\xb8",
+    "\xe0\xa4\xaa\xe0\xa5\x82\xe0\xa4\xb0\xe0\xa5\x80 "
+    "\xe0\xa4\xac\xe0\xa4\xbe\xe0\xa4\xa4\xe0\xa4\x9a\xe0\xa5\x80\xe0\xa4\xa4",
+    "\xe0\xa6\x95\xe0\xa6\xa5\xe0\xa7\x8b\xe0\xa6\xaa\xe0\xa6\x95\xe0\xa6\xa5\xe0\xa6\xa8\xe0\xa7"
+    "\x87\xe0\xa6\xb0 \xe0\xa6\x87\xe0\xa6\xa4\xe0\xa6\xbf\xe0\xa6\xb9\xe0\xa6\xbe\xe0\xa6\xb8",
+    "\xe0\xae\x89\xe0\xae\xb0\xe0\xaf\x88\xe0\xae\xaf\xe0\xae\xbe\xe0\xae\x9f\xe0\xae\xb2\xe0\xaf"
+    "\x8d \xe0\xae\xb5\xe0\xae\xb0\xe0\xae\xb2\xe0\xae\xbe\xe0\xae\xb1\xe0\xaf\x81",
+    "\xe0\xb8\x9b\xe0\xb8\xa3\xe0\xb8\xb0\xe0\xb8\xa7\xe0\xb8\xb1\xe0\xb8\x95\xe0\xb8\xb4\xe0\xb8"
+    "\x81\xe0\xb8\xb2\xe0\xb8\xa3\xe0\xb8\xaa\xe0\xb8\x99\xe0\xb8\x97\xe0\xb8\x99\xe0\xb8\xb2",
+    "historia ya mazungumzo",
+    "mazungumzo yote",
+    "\xce\xb9\xcf\x83\xcf\x84\xce\xbf\xcf\x81\xce\xb9\xce\xba\xcf\x8c "
+    "\xcf\x83\xcf\x85\xce\xbd\xce\xbf\xce\xbc\xce\xb9\xce\xbb",
+};
+
+/* A tool whose prose speaks of chats, conversations or prompts has a use
+ * for them (an exporter, a summarizer). */
+static const char *const k_context_topic[] = {
+    "chat",
+    "conversation",
+    "prompt",
+    "transcript",
+    "gespr\xc3\xa4"
+    "ch",
+    "samtal",
+    "konversation",
+    "gesprek",
+    "conversa",
+    "rozmow",
+    "\xd0\xbf\xd0\xb5\xd1\x80\xd0\xb5\xd0\xbf\xd0\xb8\xd1\x81\xd0\xba",
+    "\xd0\xb4\xd0\xb8\xd0\xb0\xd0\xbb\xd0\xbe\xd0\xb3",
+    "\xd1\x80\xd0\xbe\xd0\xb7\xd0\xbc\xd0\xbe\xd0\xb2",
+    "sohbet",
+    "konu\xc5\x9fma",
+    "keskustel",
+    "besz\xc3\xa9lget",
+    "percakapan",
+    "perbualan",
+    "tr\xc3\xb2 chuy\xe1\xbb\x87n",
+    "\xe4\xbc\x9a\xe8\xa9\xb1",
+    "\xe5\xaf\xb9\xe8\xaf\x9d",
+    "\xe5\xb0\x8d\xe8\xa9\xb1",
+    "\xe8\x81\x8a\xe5\xa4\xa9",
+    "\xeb\x8c\x80\xed\x99\x94",
+    "\xd9\x85\xd8\xad\xd8\xa7\xd8\xaf\xd8\xab\xd8\xa9",
+    "\xd7\xa9\xd7\x99\xd7\x97\xd7\x94",
+    "\xda\xaf\xd9\x81\xd8\xaa\xda\xaf\xd9\x88",
+    "\xe0\xa4\xac\xe0\xa4\xbe\xe0\xa4\xa4\xe0\xa4\x9a\xe0\xa5\x80\xe0\xa4\xa4",
+    "\xe0\xa6\x95\xe0\xa6\xa5\xe0\xa7\x8b\xe0\xa6\xaa\xe0\xa6\x95\xe0\xa6\xa5\xe0\xa6\xa8",
+    "\xe0\xae\x89\xe0\xae\xb0\xe0\xaf\x88\xe0\xae\xaf\xe0\xae\xbe\xe0\xae\x9f\xe0\xae\xb2\xe0\xaf"
+    "\x8d",
+    "\xe0\xb8\xaa\xe0\xb8\x99\xe0\xb8\x97\xe0\xb8\x99\xe0\xb8\xb2",
+    "mazungumzo",
+    "\xcf\x83\xcf\x85\xce\xbd\xce\xbf\xce\xbc\xce\xb9\xce\xbb"};
+
+/* Logging in, said by a tool whose job it is (en and the languages). */
+static const char *const k_login_words[] = {"login",
+                                            "log in",
+                                            "sign in",
+                                            "signin",
+                                            "auth",
+                                            "anmeld",
+                                            "inlog",
+                                            "logga in",
+                                            "kirjaudu",
+                                            "bejelentkez",
+                                            "zaloguj",
+                                            "p\xc5\x99ihl\xc3\xa1s",
+                                            "giri\xc5\x9f",
+                                            "connexion",
+                                            "iniciar sesi",
+                                            "accedi",
+                                            "entrar",
+                                            "masuk",
+                                            "\xc4\x91\xc4\x83ng nh\xe1\xba\xadp",
+                                            "\xd0\xb2\xd0\xbe\xd0\xb9\xd1\x82\xd0\xb8",
+                                            "\xe3\x83\xad\xe3\x82\xb0\xe3\x82\xa4\xe3\x83\xb3",
+                                            "\xe7\x99\xbb\xe5\xbd\x95",
+                                            "\xeb\xa1\x9c\xea\xb7\xb8\xec\x9d\xb8"};
+
+/* Does the tool's prose read as other than English? More function words
+ * of the other languages (de, het, und, og, ja, yang ...) than English
+ * ones, or letters outside ASCII and no English function word. Short
+ * English ("Get current kubeconfig context.") has neither kind and is
+ * English. Stops once English clearly wins, so English descriptions cost
+ * a few words. */
+static bool prose_foreign(mv_str d) {
+    static const char *const k_fn[] = {"the",  "a",    "an", "of", "to",   "and",  "for",
+                                       "from", "with", "by", "on", "your", "this", "is",
+                                       "are",  "or",   "as", "it", "into", "its"};
+    static const char *const k_fn_other[] = {
+        "de",     "la",     "le",  "les",  "des",   "du",  "et",  "est", "une", "el",   "los",
+        "las",    "y",      "del", "que",  "para",  "por", "en",  "und", "das", "ist",  "nicht",
+        "mit",    "von",    "zu",  "auf",  "eine",  "ein", "der", "den", "dem", "het",  "een",
+        "voor",   "naar",   "il",  "di",   "della", "che", "um",  "uma", "em",  "ao",   "og",
+        "af",     "av",     "til", "med",  "som",   "att", "och", "er",  "ja",  "ei",   "tai",
+        "jest",   "nie",    "egy", "az",   "hogy",  "ve",  "bir", "ile", "dan", "yang", "untuk",
+        "dengan", "ini",    "itu", "dari", "kwa",   "ya",  "na",  "cho", "si",  "pe",   "cu",
+        "sau",    "pentru", "je",  "se",   "na",    "ze",  "pro"};
+    /* first letters of either list: most words are tried against neither */
+    bool fe[256] = {false}, fo[256] = {false};
+    for (size_t k = 0; k < sizeof(k_fn) / sizeof(k_fn[0]); k++)
+        fe[(unsigned char)k_fn[k][0]] = true;
+    for (size_t k = 0; k < sizeof(k_fn_other) / sizeof(k_fn_other[0]); k++)
+        fo[(unsigned char)k_fn_other[k][0]] = true;
+    size_t eng = 0, other = 0;
+    bool high = false;
+    /* the opening 320 bytes tell the language; the rest is not read */
+    size_t lim = d.len < 320 ? d.len : 320;
+    for (size_t i = 0; i < lim;) {
+        while (i < lim && !is_alnum((unsigned char)d.ptr[i])) {
+            high = high || (unsigned char)d.ptr[i] >= 0x80;
+            i++;
+        }
+        size_t j = i;
+        while (j < lim && is_alnum((unsigned char)d.ptr[j]) && (unsigned char)d.ptr[j] < 0x80)
+            j++;
+        if (j < lim && (unsigned char)d.ptr[j] >= 0x80) {
+            /* a word with letters outside ASCII is no function word of
+             * either list */
+            high = true;
+            while (j < lim &&
+                   ((unsigned char)d.ptr[j] >= 0x80 || is_alnum((unsigned char)d.ptr[j])))
+                j++;
+        } else if (j > i && j - i <= 6) {
+            unsigned char c0 = lower((unsigned char)d.ptr[i]);
+            if (fe[c0] && in_list(d.ptr + i, j - i, GRANT_LIST(k_fn)))
+                eng++;
+            else if (fo[c0] && in_list(d.ptr + i, j - i, GRANT_LIST(k_fn_other)))
+                other++;
+            if (eng >= 2 && eng > other + 1)
+                return false;
+        }
+        i = j;
+    }
+    return other > eng || (eng == 0 && high);
+}
+
+/* Does t contain any word of the list (ASCII case folded)? One pass over
+ * t: only a byte that starts some word of the list is tried, so a long
+ * description in a script of its own costs a few instructions a byte. */
+static bool any_ci(mv_str t, const char *const *list, size_t count) {
+    if (t.ptr == NULL || t.len == 0)
+        return false;
+    bool first[256] = {false};
+    for (size_t k = 0; k < count; k++)
+        first[(unsigned char)list[k][0]] = true;
+    for (size_t i = 0; i < t.len; i++) {
+        unsigned char c = lower((unsigned char)t.ptr[i]);
+        if (!first[c])
+            continue;
+        for (size_t k = 0; k < count; k++) {
+            const char *w = list[k];
+            if ((unsigned char)w[0] != c)
+                continue;
+            size_t n = strlen(w), m = 1;
+            while (m < n && i + m < t.len &&
+                   lower((unsigned char)t.ptr[i + m]) == (unsigned char)w[m])
+                m++;
+            if (m == n)
+                return true;
+        }
+    }
+    return false;
+}
+
+static int report_foreign_secret(tool_scan *ts) {
+    const mv_tool *tool = ts->tool;
+    int foreign = -1; /* the tool's language, worked out for a candidate only */
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        if (pm->has_enum || str_is(pm->type, "number") || str_is(pm->type, "integer") ||
+            str_is(pm->type, "boolean"))
+            continue;
+        /* the conversation or the system instructions asked by the
+         * parameter's own description (either schema side: an output field
+         * the model fills is as much an ask) */
+        /* descriptions in other languages carry letters outside ASCII
+         * (a cheap gate: English parameter descriptions are not searched) */
+        bool high = false;
+        for (size_t i = 0; i < pm->description.len && i < 400 && !high; i++)
+            high = (unsigned char)pm->description.ptr[i] >= 0x80;
+        if (high && pm->description.len <= 400 &&
+            any_ci(pm->description, GRANT_LIST(k_context_desc))) {
+            if (foreign < 0)
+                foreign = prose_foreign(tool->description);
+            if (foreign && !any_ci(tool->name, GRANT_LIST(k_context_topic)) &&
+                !any_ci(tool->description, GRANT_LIST(k_context_topic)) &&
+                !any_ci(tool->description, GRANT_LIST(k_context_desc))) {
+                int32_t ci = property_field(tool, p);
+                if (ci >= 0) {
+                    const mv_field *cf = &tool->fields[ci];
+                    static const char cdetail[] =
+                        "a parameter asks for the conversation so far, which the tool's name "
+                        "and description never mention";
+                    mv_signal_spec cspec = {
+                        .tier = MV_TIER_SOFT,
+                        .threat = MV_THREAT_EXFILTRATION,
+                        .confidence = CAP_F_SILENT,
+                        .critical = false,
+                        .field = ci,
+                        .offset = 0,
+                        .length = (uint32_t)cf->text.len,
+                        .evidence = cf->text,
+                        .detail = {cdetail, sizeof(cdetail) - 1},
+                        .facets = 0,
+                    };
+                    return mv_emit(ts->out, &cspec);
+                }
+            }
+        }
+        if (pm->schema != MV_SCHEMA_INPUT)
+            continue;
+        char w[CAP_NAME_MAX * 2 + 2];
+        size_t wn = split_words(pm->name.ptr, pm->name.len, w, sizeof(w));
+        bool other = false, english = false;
+        for (size_t i = 0; i < wn;) {
+            size_t j = i;
+            while (j < wn && w[j] != ' ')
+                j++;
+            other = other || in_list(w + i, j - i, GRANT_LIST(k_secret_name_words));
+            english = english || in_list(w + i, j - i, GRANT_LIST(k_secret_name_en));
+            i = j + 1;
+        }
+        if (!other) {
+            if (!english && (!high || pm->description.len > 160 ||
+                             !any_ci(pm->description, GRANT_LIST(k_secret_desc))))
+                continue;
+            if (foreign < 0)
+                foreign = prose_foreign(tool->description);
+            if (!foreign)
+                continue;
+        }
+        /* a login tool, a tool that says it needs a password (an IMAP
+         * reader: "an app password is required"), or a parameter its tool
+         * speaks of, is explained */
+        if (param_spoken_of(tool, pm->name) || any_ci(tool->name, GRANT_LIST(k_login_words)) ||
+            any_ci(tool->title, GRANT_LIST(k_login_words)) ||
+            any_ci(tool->description, GRANT_LIST(k_login_words)) ||
+            any_ci(tool->description, GRANT_LIST(k_secret_desc)) ||
+            any_ci(tool->description, GRANT_LIST(k_secret_name_en)))
+            continue;
+        int32_t fi = property_field(tool, p);
+        if (fi < 0)
+            continue;
+        const mv_field *f = &tool->fields[fi];
+        static const char detail[] = "a parameter asks for a password or one-time code, which "
+                                     "the tool's name and description never mention";
+        mv_signal_spec spec = {
+            .tier = MV_TIER_SOFT,
+            .threat = MV_THREAT_EXFILTRATION,
+            .confidence = CAP_F_SILENT,
+            .critical = false,
+            .field = fi,
+            .offset = 0,
+            .length = (uint32_t)f->text.len,
+            .evidence = f->text,
+            .detail = {detail, sizeof(detail) - 1},
+            .facets = 0,
+        };
+        return mv_emit(ts->out, &spec);
+    }
+    return MV_OK;
+}
+
 static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const cap_state *st = ctx->engine_state;
     int rc = MV_OK;
@@ -2720,6 +3360,13 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     /* Detector 4 (value_orders.c): values the model sends unchosen that
      * are an outside sink for a named secret, or a destroying command. */
     rc = value_orders_inspect(tool, st->sens, out);
+    if (rc != MV_OK)
+        return rc;
+    /* Round 14: detectors 6 and 7 read schema shapes and parameter names,
+     * not the resource terms, so they run before the early return. */
+    rc = report_grants(ts);
+    if (rc == MV_OK)
+        rc = report_foreign_secret(ts);
     if (rc != MV_OK)
         return rc;
     /* The declaration costs a normalization of the name: only work it out

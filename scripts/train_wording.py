@@ -288,13 +288,15 @@ def verify(build, table_path, files):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('build', help='the build folder (holds mcpvet and mcpvet_wording_dump)')
-    ap.add_argument('--out', default='src/engine/checks/wording_table.inc')
+    ap.add_argument('--out', help='the table to write, or to verify (default: the shipped one, '
+                    'src/engine/checks/wording_table.inc)')
     ap.add_argument('--verify', nargs='+', metavar='CORPUS',
                     help='do not train: check that the C check and this script agree on CORPUS')
     opts = ap.parse_args()
     build = os.path.abspath(opts.build)
-    out = os.path.abspath(opts.out)
-    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    out = os.path.abspath(opts.out or os.path.join(root, 'src/engine/checks/wording_table.inc'))
+    os.chdir(root)
     if opts.verify:
         sys.exit(verify(build, out, [os.path.abspath(f) for f in opts.verify]))
     files = sorted(p for p in glob.glob('corpus/*.json') + glob.glob('corpus/*/*.json')

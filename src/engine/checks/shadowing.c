@@ -4420,7 +4420,19 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
                  memcmp(text + sp->start, m->name.ptr, m->name.len) == 0;
     bool in_uri = (sp->start > 0 && (text[sp->start - 1] == '/' || text[sp->start - 1] == ':')) ||
                   (sp->end < len && text[sp->end] == '/');
-    if (!hard && !in_uri && (v.qualified || (m->ident && exact)) &&
+    /* Session 12 (fresh npm servers): a plain word named with X's vendor
+     * ("Get monitors from Datadog") is the vendor's vocabulary, not X's
+     * call, unless it is written as a name; and a name that is a value
+     * of a JSON example ("type": "send_email") is data of the tool's own
+     * format, not a call of X. */
+    bool json_value = false;
+    if (sp->start > 0 && text[sp->start - 1] == '"') {
+        size_t b = sp->start - 1;
+        while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t'))
+            b--;
+        json_value = b > 0 && text[b - 1] == ':';
+    }
+    if (!hard && !in_uri && !json_value && ((v.qualified && (m->ident || named)) || (m->ident && exact)) &&
         peer_slot_kinds(ts, m, qual_server, text, len, s0, s1, sp) >= 2) {
         hard = true;
         v.slots = true;

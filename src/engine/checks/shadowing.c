@@ -4432,7 +4432,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             b--;
         json_value = b > 0 && text[b - 1] == ':';
     }
-    if (!hard && !in_uri && !json_value && ((v.qualified && (m->ident || named)) || (m->ident && exact)) &&
+    if (!hard && !in_uri && !json_value &&
+        ((v.qualified && (m->ident || named)) || (m->ident && exact)) &&
         peer_slot_kinds(ts, m, qual_server, text, len, s0, s1, sp) >= 2) {
         hard = true;
         v.slots = true;

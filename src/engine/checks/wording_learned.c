@@ -310,11 +310,14 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         raw_end = (uint32_t)text.len;
     if (raw_end < raw_start)
         raw_end = raw_start;
+    /* Scores in integers (thousandths, both positive here): no float
+     * formatting, so no locale can change the text. */
     char detail[200];
     snprintf(detail, sizeof(detail),
              "The wording reads like an attack to the model learned from the labeled corpus "
-             "(score %.2f, threshold %.2f).",
-             best.score / 1000.0, WORDING_THRESHOLD / 1000.0);
+             "(score %d.%02d, threshold %d.%02d).",
+             (int)(best.score / 1000), (int)(best.score % 1000 / 10), WORDING_THRESHOLD / 1000,
+             WORDING_THRESHOLD % 1000 / 10);
     /* Confidence grows with the margin over the threshold, from 0.5. */
     double margin = (best.score - WORDING_THRESHOLD) / 4000.0;
     mv_signal_spec spec = {

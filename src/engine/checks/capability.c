@@ -3225,6 +3225,25 @@ static bool any_ci(mv_str t, const char *const *list, size_t count) {
     return false;
 }
 
+/* A review signal on a parameter's property-name field: what it asks for
+ * is nowhere in the tool's job (round 14, reach14). */
+static int emit_unexplained_param(tool_scan *ts, int32_t fi, const char *detail, size_t len) {
+    const mv_field *f = &ts->tool->fields[fi];
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = MV_THREAT_EXFILTRATION,
+        .confidence = CAP_F_SILENT,
+        .critical = false,
+        .field = fi,
+        .offset = 0,
+        .length = (uint32_t)f->text.len,
+        .evidence = f->text,
+        .detail = {detail, len},
+        .facets = 0,
+    };
+    return mv_emit(ts->out, &spec);
+}
+
 static int report_foreign_secret(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     int foreign = -1; /* the tool's language, worked out for a candidate only */
@@ -3250,23 +3269,10 @@ static int report_foreign_secret(tool_scan *ts) {
                 !any_ci(tool->description, GRANT_LIST(k_context_desc))) {
                 int32_t ci = property_field(tool, p);
                 if (ci >= 0) {
-                    const mv_field *cf = &tool->fields[ci];
                     static const char cdetail[] =
                         "a parameter asks for the conversation so far, which the tool's name "
                         "and description never mention";
-                    mv_signal_spec cspec = {
-                        .tier = MV_TIER_SOFT,
-                        .threat = MV_THREAT_EXFILTRATION,
-                        .confidence = CAP_F_SILENT,
-                        .critical = false,
-                        .field = ci,
-                        .offset = 0,
-                        .length = (uint32_t)cf->text.len,
-                        .evidence = cf->text,
-                        .detail = {cdetail, sizeof(cdetail) - 1},
-                        .facets = 0,
-                    };
-                    return mv_emit(ts->out, &cspec);
+                    return emit_unexplained_param(ts, ci, cdetail, sizeof(cdetail) - 1);
                 }
             }
         }
@@ -3304,22 +3310,9 @@ static int report_foreign_secret(tool_scan *ts) {
         int32_t fi = property_field(tool, p);
         if (fi < 0)
             continue;
-        const mv_field *f = &tool->fields[fi];
         static const char detail[] = "a parameter asks for a password or one-time code, which "
                                      "the tool's name and description never mention";
-        mv_signal_spec spec = {
-            .tier = MV_TIER_SOFT,
-            .threat = MV_THREAT_EXFILTRATION,
-            .confidence = CAP_F_SILENT,
-            .critical = false,
-            .field = fi,
-            .offset = 0,
-            .length = (uint32_t)f->text.len,
-            .evidence = f->text,
-            .detail = {detail, sizeof(detail) - 1},
-            .facets = 0,
-        };
-        return mv_emit(ts->out, &spec);
+        return emit_unexplained_param(ts, fi, detail, sizeof(detail) - 1);
     }
     return MV_OK;
 }

@@ -46,7 +46,7 @@ CALIBRATE_Q = 0.998  # threshold: this quantile of the calibration half
 TABLE_BITS = 17
 
 # Scripts written without spaces: runs of them are split into overlapping
-# pairs of characters (the check's nospace_ranges, in the same order).
+# pairs of characters (the check's nospace(), the same ranges).
 NOSPACE = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x3040, 0x30FF),
            (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
            (0x20000, 0x2FFFF))

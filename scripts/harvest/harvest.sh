@@ -26,6 +26,21 @@ tsv="$hv/servers.tsv"
 out="${HARVEST_DIR:-$here/build-harvest}"
 sandbox_root=/tmp/mcpvet-harvest
 
+# A server that daemonizes (a new session, as omnifocus-mcp's helper does)
+# escapes harvest.mjs's process-group kill, but its environment still names
+# the scratch HOME we gave it: kill every process that carries it.
+sweep_sandbox() { # scratch HOME
+    local environ pid
+    for environ in /proc/[0-9]*/environ; do
+        pid=${environ#/proc/}
+        pid=${pid%/environ}
+        if { tr '\0' '\n' <"$environ"; } 2>/dev/null | grep -qxF "HOME=$1"; then
+            kill -KILL "$pid" 2>/dev/null || true
+            echo "harvest: killed left-over process $pid of $1" >&2
+        fi
+    done
+}
+
 # One server: "--one LINE", LINE as printed by `servers.mjs lines`.
 if [ "${1:-}" = "--one" ]; then
     IFS=$'\t' read -r pkg version raw entry args envs <<<"$2"
@@ -66,6 +81,7 @@ if [ "${1:-}" = "--one" ]; then
     else
         echo "harvest: $pkg@$version: FAILED ($(node -e 'const d=require(process.argv[1]); process.stdout.write(d.stage + ": " + String(d.reason).slice(0, 120))' "$dest" 2>/dev/null || echo 'no answer file'))"
     fi
+    sweep_sandbox "$sb/home"
     exit 0
 fi
 

@@ -36,6 +36,8 @@ extern "C" {
  * an imperative at a clause start) whose action lies outside the tool's
  * job: mood, action and object agree in one passage. */
 #define MV_DANGER_BASIS_ORDER 0x40u
+/* The learned wording model and a soft signal of another check agree. */
+#define MV_DANGER_BASIS_LEARNED 0x80u
 
 typedef struct mv_aggregate_result {
     mv_verdict verdict;

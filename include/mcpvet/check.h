@@ -75,6 +75,11 @@ const char *mv_threat_name(mv_threat threat);
  * whose object is broad or sensitive: the order detector's three parts
  * agree, which corroborates it on its own. */
 #define MV_FACET_ADDRESSED 0x80u
+/* The text reads like attack wording to the learned model (wording.learned).
+ * Never enough alone, however high the score: it corroborates a soft
+ * signal of another check, which is then two independent opinions on the
+ * same tool, one of which says it reads as an order to the model. */
+#define MV_FACET_LEARNED 0x100u
 
 /* What a check hands to mv_emit(). Strings are copied by the engine, so they
  * may point at stack buffers or scratch memory. Evidence is raw text: the

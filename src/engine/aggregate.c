@@ -11,7 +11,9 @@
  * family emits at most one signal per tool) is evidence that corroborates
  * itself, and the tool is quarantined with the class of what it does.
  * Keyword rules alone (an LLM tool that sets a system prompt, a dotenv
- * loader) never get there: they carry no instruction facet.
+ * loader) never get there: they carry no instruction facet. The learned
+ * wording model (MV_FACET_LEARNED) never gets there alone either; it
+ * corroborates a soft signal of another check.
  */
 #include "mcpvet/aggregate.h"
 
@@ -41,6 +43,7 @@ const char *mv_danger_basis_text(uint32_t basis, char *buf, size_t cap) {
         {MV_DANGER_BASIS_FAMILIES, "second instruction family"},
         {MV_DANGER_BASIS_OUTSCOPE, "destructive order outside the tool's job"},
         {MV_DANGER_BASIS_ORDER, "addressed order outside the tool's job"},
+        {MV_DANGER_BASIS_LEARNED, "learned attack wording agreeing with another check"},
     };
     size_t o = 0;
     if (buf == NULL || cap == 0)
@@ -66,18 +69,39 @@ static void danger(const mv_signal *signals, size_t n, mv_aggregate_result *out)
     uint32_t instr = 0; /* facets of the instruction signals */
     unsigned n_instr = 0;
     bool exfil_threat = false;
+    /* The learned model's check, and whether a soft signal of another
+     * check stands beside it (signals come grouped in check order, but
+     * nothing here depends on it). */
+    uint32_t learned_check = UINT32_MAX;
+    bool other_check = false, other_exfil = false;
     for (size_t i = 0; i < n; i++) {
         const mv_signal *s = &signals[i];
         if (s->tier != MV_TIER_SOFT || s->confidence < DANGER_MIN_CONF)
             continue;
         any |= s->facets;
+        if (s->facets & MV_FACET_LEARNED)
+            learned_check = s->check_index;
         if (s->facets & MV_FACET_INSTRUCTION) {
             instr |= s->facets;
             n_instr++;
             exfil_threat = exfil_threat || s->threat == MV_THREAT_EXFILTRATION;
         }
     }
+    if (learned_check != UINT32_MAX) {
+        for (size_t i = 0; i < n; i++) {
+            const mv_signal *s = &signals[i];
+            if (s->tier != MV_TIER_SOFT || s->confidence < DANGER_MIN_CONF ||
+                s->check_index == learned_check)
+                continue;
+            other_check = true;
+            other_exfil = other_exfil || s->threat == MV_THREAT_EXFILTRATION;
+        }
+    }
     uint32_t basis = 0;
+    if (other_check) {
+        basis |= MV_DANGER_BASIS_LEARNED;
+        exfil_threat = exfil_threat || other_exfil;
+    }
     if (n_instr > 0) {
         if (any & MV_FACET_SENSITIVE)
             basis |= MV_DANGER_BASIS_SENSITIVE;

@@ -81,7 +81,8 @@ static void put_tool(mv_report_ctx *ctx, mv_jw *w, const mv_finding *f) {
                      {MV_DANGER_BASIS_EXFIL, "exfiltration_flow"},
                      {MV_DANGER_BASIS_FAMILIES, "second_family"},
                      {MV_DANGER_BASIS_OUTSCOPE, "outside_tool_job"},
-                     {MV_DANGER_BASIS_ORDER, "addressed_order"}};
+                     {MV_DANGER_BASIS_ORDER, "addressed_order"},
+                     {MV_DANGER_BASIS_LEARNED, "learned_wording"}};
         mv_jw_obj_begin(w, "danger");
         mv_jw_cstr(w, "class", f->danger_class);
         mv_jw_arr_begin(w, "basis");

@@ -222,6 +222,59 @@ static void test_dangerous_needs_corroboration(void **state) {
         "instruction to the model + data sink");
 }
 
+/* The learned wording model corroborates another check, never itself. */
+static void test_learned_wording_needs_another_check(void **state) {
+    (void)state;
+    mv_aggregate_result r;
+    mv_signal learned = fsig(7, 0.9, MV_FACET_LEARNED, MV_THREAT_TOOL_POISONING);
+    /* alone, however confident: review */
+    mv_aggregate(&learned, 1, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_REVIEW);
+    assert_null(r.danger_class);
+    /* twice from the same check is still one opinion */
+    mv_signal twice[2] = {learned, fsig(7, 0.8, MV_FACET_LEARNED, MV_THREAT_TOOL_POISONING)};
+    mv_aggregate(twice, 2, &r);
+    assert_null(r.danger_class);
+    /* beside a plain soft signal of another check (no facets): dangerous,
+     * of the injection class, and the basis names the agreement */
+    mv_signal reach = fsig(2, 0.6, 0, MV_THREAT_PROMPT_INJECTION);
+    mv_signal pair[2] = {reach, learned};
+    mv_aggregate(pair, 2, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
+    assert_int_equal(r.level, MV_LEVEL_DANGEROUS);
+    assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
+    assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_LEARNED);
+    /* the other check's exfiltration threat names the class */
+    mv_signal flow = fsig(2, 0.6, MV_FACET_SENSITIVE, MV_THREAT_EXFILTRATION);
+    mv_signal ex[2] = {learned, flow};
+    mv_aggregate(ex, 2, &r);
+    assert_string_equal(r.danger_class, MV_DANGER_EXFILTRATION);
+    assert_int_equal(r.danger_basis, MV_DANGER_BASIS_INSTRUCTION | MV_DANGER_BASIS_LEARNED);
+    /* a hidden instruction stays the hidden class */
+    mv_signal hide = fsig(0, 0.6, MV_FACET_INSTRUCTION | MV_FACET_HIDDEN, MV_THREAT_TOOL_POISONING);
+    mv_signal hl[2] = {hide, learned};
+    mv_aggregate(hl, 2, &r);
+    assert_string_equal(r.danger_class, MV_DANGER_HIDDEN);
+    /* below the confidence floor on either side nothing agrees */
+    mv_signal faint = fsig(2, 0.4, 0, MV_THREAT_PROMPT_INJECTION);
+    mv_signal fp[2] = {faint, learned};
+    mv_aggregate(fp, 2, &r);
+    assert_null(r.danger_class);
+    assert_int_equal(r.verdict, MV_VERDICT_REVIEW);
+    mv_signal unsure = fsig(7, 0.45, MV_FACET_LEARNED, MV_THREAT_TOOL_POISONING);
+    mv_signal up[2] = {reach, unsure};
+    mv_aggregate(up, 2, &r);
+    assert_null(r.danger_class);
+    /* an info signal of another check is no opinion */
+    mv_signal note = sig(3, MV_TIER_INFO, 1.0);
+    mv_signal ln[2] = {learned, note};
+    mv_aggregate(ln, 2, &r);
+    assert_null(r.danger_class);
+    char buf[160];
+    assert_string_equal(mv_danger_basis_text(MV_DANGER_BASIS_LEARNED, buf, sizeof(buf)),
+                        "learned attack wording agreeing with another check");
+}
+
 static void test_order_independent_and_clamped(void **state) {
     (void)state;
     mv_signal a[3] = {sig(0, MV_TIER_SOFT, 0.3), sig(1, MV_TIER_SOFT, 0.7),
@@ -250,6 +303,7 @@ int main(void) {
         cmocka_unit_test(test_any_hard_quarantines),
         cmocka_unit_test(test_order_independent_and_clamped),
         cmocka_unit_test(test_dangerous_needs_corroboration),
+        cmocka_unit_test(test_learned_wording_needs_another_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

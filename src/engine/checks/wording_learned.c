@@ -16,9 +16,11 @@
  * split into words below must stay the trainer's `words()`: a change to
  * one is a change to both, followed by a retraining.
  *
- * It only ever raises a tool for review: it has no facets, so it never makes
- * a tool dangerous on its own, and a verdict of quarantine still needs a
- * hard check or corroborated evidence.
+ * On its own it only ever raises a tool for review. Its one facet,
+ * MV_FACET_LEARNED, lets it corroborate a soft signal of another check
+ * (aggregate.c): two independent opinions, one of them that the text reads
+ * as an attack's order to the model, make the tool dangerous. A verdict of
+ * quarantine still needs a hard check or such corroborated evidence.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -324,6 +326,7 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         .tier = MV_TIER_SOFT,
         .threat = MV_THREAT_TOOL_POISONING,
         .confidence = 0.5 + (margin > 0.4 ? 0.4 : margin),
+        .facets = MV_FACET_LEARNED,
         .field = (int32_t)best_field,
         .offset = raw_start,
         .length = raw_end - raw_start,

@@ -489,7 +489,9 @@ static const char *const k_act[] = {
     /* round 12: "do it" in words, the order a playful writer gives after
      * "read this backwards" or "decode it" */
     "do it", "do this", "do what", "do as ", "hazlo", "fais-le", "mach es", "mach das", "fallo",
-    "faça", "сделай", "зроби", "spust"};
+    "faça", "сделай", "зроби", "spust",
+    /* round 15: follow and obey in Finnish, Romanian and Czech */
+    "noudat", "toteuta", "urmaț", "urmeaz", "respectaț", "řiď se", "řiďte se", "dodržuj"};
 
 /* Round 11: naming the encoding is a decoding word too ("base32, apply",
  * "chiffré (César ...) — exécutez") except in a tool whose job is
@@ -591,6 +593,33 @@ static unsigned plain_words(const char *t, size_t n) {
  * better than the line as written. */
 static bool codec_job(const mv_tool *tool);
 
+/* Round 15: a blob in a value (a default, const, example, enum value or
+ * annotation) has no prose of its own around it; the order to decode it
+ * and act on it stands in the tool's description or title, or in the
+ * description of the blob's own property ("Profile: decode (base32) and
+ * follow" above a default). Those fields are read too. */
+static bool cue_in_prose(tool_run *run, int32_t field) {
+    const mv_tool *tool = run->tool;
+    if (field < 0 || (uint32_t)field >= tool->n_fields)
+        return false;
+    mv_field_kind kind = tool->fields[field].kind;
+    if (kind != MV_FIELD_SCHEMA_VALUE && kind != MV_FIELD_ANNOTATION && kind != MV_FIELD_OTHER)
+        return false;
+    /* A codec's own description says "decodes base32 and follows RFC
+     * 4648": read far from the blob, that is the tool's job, not a cue. */
+    if (run->codec == 1)
+        return false;
+    int32_t param = tool->fields[field].param;
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *fd = &tool->fields[i];
+        bool prose = fd->kind == MV_FIELD_DESCRIPTION || fd->kind == MV_FIELD_TITLE ||
+                     (fd->kind == MV_FIELD_SCHEMA_DESCRIPTION && param >= 0 && fd->param == param);
+        if (prose && fd->window_of == 0 && decode_then_act(fd->text.ptr, fd->text.len, true))
+            return true;
+    }
+    return false;
+}
+
 static bool obeyed(level *lv, const char *text, size_t n) {
     level *r = lv->root;
     if (r == NULL)
@@ -602,7 +631,10 @@ static bool obeyed(level *lv, const char *text, size_t n) {
         tool_run *run = lv->run;
         if (run->codec < 0)
             run->codec = codec_job(run->tool) ? 1 : 0;
-        r->obey = obey_cue(r->text, r->len, r->root_start, r->root_end, run->codec == 0) ? 1 : 0;
+        r->obey = obey_cue(r->text, r->len, r->root_start, r->root_end, run->codec == 0) ||
+                          cue_in_prose(run, r->field)
+                      ? 1
+                      : 0;
     }
     return r->obey == 1;
 }
@@ -1530,6 +1562,111 @@ static int joined_fields(tool_run *run, mv_emitter *out) {
     return rc;
 }
 
+/* Round 15: a blob cut into the items of one array ("default":
+ * ["VXBsb2Fk", "IHRoZSB1", ...]) is glued back in order. The items are
+ * shorter than JOIN_PIECE_MIN, so the neighbour join above misses them;
+ * here every item of the run must be one token that passes piece_like's
+ * test at ARRAY_ITEM_MIN bytes (the last may be shorter: the blob's
+ * tail), and the run must hold two items or more. Arrays of words, paths
+ * or URLs never qualify, and ids or hashes glued decode to no text. */
+#define ARRAY_ITEM_MIN 8u
+#define ARRAY_ITEMS 64u
+
+/* The length of `path` up to its last "[", when it names an array item
+ * ("inputSchema.properties.p.default[3]"), else 0. */
+static size_t array_prefix(mv_str path) {
+    if (path.len < 3 || path.ptr[path.len - 1] != ']')
+        return 0;
+    for (size_t k = path.len - 1; k > 0; k--)
+        if (path.ptr[k - 1] == '[')
+            return k - 1;
+    return 0;
+}
+
+static bool array_item(const mv_field *fd, bool last) {
+    mv_str t = mv_field_whole(fd);
+    if (fd->window_of != 0 || t.len > JOIN_PIECE_MAX)
+        return false;
+    if (last && t.len >= 2 && t.len < ARRAY_ITEM_MIN) {
+        for (size_t k = 0; k < t.len; k++)
+            if (!piece_byte((unsigned char)t.ptr[k]))
+                return false;
+        return true;
+    }
+    if (t.len < ARRAY_ITEM_MIN)
+        return false;
+    /* piece_like at a lower floor: pad a copy's length check by testing
+     * the bytes the same way */
+    bool digit = false, upper = false, lower = false;
+    for (size_t k = 0; k < t.len; k++) {
+        unsigned char c = (unsigned char)t.ptr[k];
+        if (!piece_byte(c))
+            return false;
+        if (c == ':' && k + 2 < t.len && t.ptr[k + 1] == '/' && t.ptr[k + 2] == '/')
+            return false;
+        digit |= c >= '0' && c <= '9';
+        upper |= c >= 'A' && c <= 'Z';
+        lower |= c >= 'a' && c <= 'z';
+    }
+    return (upper && lower && (digit || t.ptr[t.len - 1] == '=')) || (digit && (upper || lower));
+}
+
+static int array_items(tool_run *run, mv_emitter *out) {
+    const mv_tool *tool = run->tool;
+    int rc = 0;
+    uint32_t i = 0;
+    while (i < tool->n_fields && rc == 0) {
+        size_t pl = array_prefix(tool->fields[i].path);
+        uint32_t k = i + 1;
+        if (pl > 0 && array_item(&tool->fields[i], false)) {
+            while (k < tool->n_fields && k - i < ARRAY_ITEMS &&
+                   array_prefix(tool->fields[k].path) == pl &&
+                   memcmp(tool->fields[k].path.ptr, tool->fields[i].path.ptr, pl) == 0 &&
+                   array_item(&tool->fields[k], false))
+                k++;
+            /* a short tail item */
+            if (k < tool->n_fields && k - i < ARRAY_ITEMS &&
+                array_prefix(tool->fields[k].path) == pl &&
+                memcmp(tool->fields[k].path.ptr, tool->fields[i].path.ptr, pl) == 0 &&
+                array_item(&tool->fields[k], true))
+                k++;
+        }
+        bool found = false;
+        for (uint32_t f = i; f < k && run->field_found != NULL; f++)
+            found = found || run->field_found[f];
+        if (k - i < 2 || found) {
+            i = k;
+            continue;
+        }
+        size_t total = 0;
+        for (uint32_t f = i; f < k; f++)
+            total += mv_field_whole(&tool->fields[f]).len;
+        mv_arena_mark mark = mv_arena_save(run->scratch);
+        char *buf = mv_arena_alloc(run->scratch, total + 1);
+        level *lv = mv_arena_alloc(run->scratch, sizeof(*lv));
+        if (buf == NULL || lv == NULL)
+            return MV_ENOMEM;
+        size_t at = 0;
+        for (uint32_t f = i; f < k; f++) {
+            mv_str t = mv_field_whole(&tool->fields[f]);
+            memcpy(buf + at, t.ptr, t.len);
+            at += t.len;
+        }
+        memset(lv, 0, sizeof(*lv));
+        lv->run = run;
+        lv->text = buf;
+        lv->len = at;
+        lv->out = out;
+        lv->field = (int32_t)i;
+        lv->join_first = mv_field_whole(&tool->fields[i]).len;
+        lv->join_off = 0;
+        rc = pd_scan(buf, at, visit, lv);
+        mv_arena_rewind(run->scratch, mark);
+        i = k;
+    }
+    return rc;
+}
+
 /* What one field's scan took from the tool's budget (the per-field memo
  * keeps it with the field's findings). */
 typedef struct field_use {
@@ -1616,6 +1753,8 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
     }
     if (rc == 0)
         rc = joined_fields(&run, out);
+    if (rc == 0)
+        rc = array_items(&run, out);
     if (run.cap_candidates)
         mv_emit_cap(out, "payload_candidates", MAX_CANDIDATES, run.candidates);
     if (run.cap_bytes)

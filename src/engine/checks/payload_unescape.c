@@ -985,8 +985,13 @@ static int scan_b85(const unsigned char *s, size_t len, pd_visit visit, void *ct
         size_t j = probe + 1;
         while (j < len && b85_byte(s[j]))
             j++;
-        /* Quotes and brackets around a token belong to the text around it. */
-        while (st < j && (s[st] == '"' || s[st] == '\'' || s[st] == '(' || s[st] == '`'))
+        /* Quotes and brackets around a token belong to the text around it.
+         * Both alphabets use ( and `, so a token only loses a leading one
+         * that the token's last byte closes (round 15: a blob that starts
+         * with "(" decoded one byte off, to noise). */
+        while (st < j && (s[st] == '"' || s[st] == '\'' ||
+                          ((s[st] == '(' || s[st] == '`') &&
+                           s[j - 1] == (s[st] == '(' ? ')' : '`'))))
             st++;
         while (j > st && (s[j - 1] == '"' || s[j - 1] == '\'' || s[j - 1] == ',' ||
                           s[j - 1] == ')' || s[j - 1] == '`'))

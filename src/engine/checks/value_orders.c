@@ -180,6 +180,18 @@ bool destroy_command(const char *t, size_t n, size_t *start, size_t *end) {
             hit = true;
         } else if (word_is(t, ws, we, "dd")) {
             hit = tail_has(t, n, we, NULL, "of=/dev/", NULL);
+        } else if (word_is(t, ws, we, "crontab")) {
+            /* round 15: every scheduled job of the user, gone */
+            hit = tail_has(t, n, we, "r", "--remove", NULL);
+        } else if (word_is(t, ws, we, "iptables") || word_is(t, ws, we, "ip6tables")) {
+            /* every firewall rule flushed */
+            hit = tail_has(t, n, we, "F", "--flush", NULL);
+        } else if (word_is(t, ws, we, "userdel")) {
+            /* an account and its home folder */
+            hit = tail_has(t, n, we, "r", "--remove", NULL);
+        } else if (word_is(t, ws, we, "deluser")) {
+            hit = tail_has(t, n, we, NULL, "--remove-home", NULL) ||
+                  tail_has(t, n, we, NULL, "--remove-all-files", NULL);
         } else if (word_is(t, ws, we, "drop")) {
             k = we;
             hit = next_word(t, n, &k, &s, &e) &&

@@ -1959,6 +1959,11 @@ static bool lead_sentence(const fctx *f, size_t ts) {
     return true;
 }
 
+static bool env_own_param(const fctx *f, const dmatch *src);
+static bool source_modifier(const fctx *f, const dmatch *src);
+static bool source_denied(const fctx *f, const dmatch *src, size_t ss);
+static bool agent_noun(const fctx *f, const dmatch *t);
+static bool presence_condition(const fctx *f, const dmatch *t, size_t ts);
 static void find_flows(fctx *f, flow_state *fs) {
     if (bool_option_plain(f))
         return;
@@ -1975,7 +1980,8 @@ static void find_flows(fctx *f, flow_state *fs) {
         }
         if (role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs, FLOW_GUARD_BYTES) ||
             role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2) || source_is_job(f, src) ||
-            withheld(f, src, ss, se) || denied_after(f, src, se)) {
+            withheld(f, src, ss, se) || denied_after(f, src, se) || env_own_param(f, src) ||
+            source_modifier(f, src) || source_denied(f, src, ss)) {
             continue;
         }
         if (!fs->mentions) {
@@ -2004,7 +2010,8 @@ static void find_flows(fctx *f, flow_state *fs) {
             gap = t->start > src->end ? t->start - src->end : src->start - t->end;
             mv_position_sentence(&f->pt, t->start, &ts, &te);
             if (gap > (ts == ss ? FLOW_NEAR : FLOW_FAR) || flow_negated(f, t->start, ts) ||
-                composes_own(f, t) || (ts != ss && param_object(f, t))) {
+                composes_own(f, t) || (ts != ss && param_object(f, t)) ||
+                /* round 15 */ agent_noun(f, t) || presence_condition(f, t, ts)) {
                 continue;
             }
             /* Round 12: what the tool says it needs ("Needs AWS
@@ -3731,6 +3738,11 @@ static bool hides_sensitive(const fctx *f, const dmatch *a, size_t ps) {
     /* "The secret key ... should not be displayed": the secret is the
      * subject of the secrecy, which protects it */
     mv_position_sentence(&f->pt, a->start, &hs, &he);
+    /* round 15: "Do not display full account numbers: the tool already
+     * masks them": the secrecy's own object is the sensitive one */
+    if (data_object(f, a->end, a->end + 40 < he ? a->end + 40 : he, true, NULL) != NULL) {
+        return false;
+    }
     /* "Do not use it ... without asking the user": a negated secrecy is a
      * caution */
     if (role_in(f, MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC, hs, a->start) != SIZE_MAX ||
@@ -4714,6 +4726,610 @@ static bool history_job(const mv_tool *tool) {
 /* Returns how many action words the view had; only the first
  * ORDER_ACTIONS_MAX are examined (each look-around is linear in the
  * matches, so the cap bounds the work per field). */
+/* ------------------------------ round 15 (quiet15d): the tool's own words */
+
+/*
+ * Round 15: honest real tools (npm harvest) read as orders. Each helper
+ * names a structure that documents the tool's own job rather than ordering
+ * the model: a line or list item labelled with one of the tool's own
+ * parameters or enum values, an act that is one of its own enum values in
+ * a list, a length limit, closing a window or program, a consequence verb
+ * between a destroy verb and the scope, a parameter whose own value is the
+ * environment variables the tool passes to its service, a transfer verb
+ * that is an agent noun ("Provider") or the condition on a parameter's own
+ * presence ("When provided").
+ */
+
+/* Is raw s[0..n) one of the tool's own input enum values (ASCII case
+ * folded)? */
+static bool own_enum_value(const mv_tool *tool, const char *s, size_t n) {
+    if (n == 0) {
+        return false;
+    }
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *fd = &tool->fields[i];
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->text.len != n || !containsn(fd->path.ptr, fd->path.len, ".enum", 5)) {
+            continue;
+        }
+        size_t q = 0;
+        while (q < n && lower(s[q]) == lower(fd->text.ptr[q])) {
+            q++;
+        }
+        if (q == n) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does raw r[i..p) open with a label "X:" / "X：" / "X=" (after list
+ * markers, quotes or backticks) whose X is one of the tool's own parameters
+ * or enum values? */
+static bool own_label_at(const mv_tool *tool, const char *r, size_t i, size_t p) {
+    size_t a, b;
+    while (i < p &&
+           (r[i] == ' ' || r[i] == '\t' || r[i] == '-' || r[i] == '*' || r[i] == '"' ||
+            r[i] == '\'' || r[i] == '`' ||
+            (r[i] >= '0' && r[i] <= '9' && i + 1 < p && (r[i + 1] == '.' || r[i + 1] == ')')))) {
+        i += (r[i] >= '0' && r[i] <= '9') ? 2 : 1;
+    }
+    a = i;
+    while (i < p && i - a < 48 &&
+           ((r[i] >= 'a' && r[i] <= 'z') || (r[i] >= 'A' && r[i] <= 'Z') ||
+            (r[i] >= '0' && r[i] <= '9') || r[i] == '_' || r[i] == '-' || r[i] == '.')) {
+        i++;
+    }
+    b = i;
+    while (i < p && (r[i] == '"' || r[i] == '\'' || r[i] == '`')) {
+        i++;
+    }
+    if (b == a || i >= p) {
+        return false;
+    }
+    if (!(r[i] == ':' || r[i] == '=' ||
+          (i + 2 < p && (unsigned char)r[i] == 0xEF && (unsigned char)r[i + 1] == 0xBC &&
+           (unsigned char)r[i + 2] == 0x9A))) {
+        return false;
+    }
+    return tool_param(tool, r + a, b - a) || own_enum_value(tool, r + a, b - a);
+}
+
+/* Is the hit at normalized pos inside a line, or a comma-separated item,
+ * that documents one of the tool's own options ("- envId：... 优先级高于
+ * ...", "status: Report the freeze state", "\"clear\": remove all
+ * sessions")? The option's effect is the tool's job, not an order. */
+static bool own_option_line(const fctx *f, size_t pos) {
+    const char *r = f->raw.ptr;
+    size_t p, i, seg;
+    if (f->map != NULL) {
+        return false;
+    }
+    p = f->roff[pos];
+    i = p;
+    seg = SIZE_MAX;
+    while (i > 0 && r[i - 1] != '\n') {
+        if (seg == SIZE_MAX && i >= 2 && r[i - 1] == ' ' &&
+            (r[i - 2] == ',' || r[i - 2] == ';' || r[i - 2] == '.')) {
+            seg = i;
+        }
+        i--;
+    }
+    return own_label_at(f->tool, r, i, p) || (seg != SIZE_MAX && own_label_at(f->tool, r, seg, p));
+}
+
+/* The raw word at normalized pos: [*a, *b) of f->raw (ASCII letters and
+ * digits); false for a squeezed view. */
+static bool raw_ascii_word(const fctx *f, size_t pos, size_t *a, size_t *b) {
+    const char *r = f->raw.ptr;
+    size_t i;
+    if (f->map != NULL) {
+        return false;
+    }
+    i = f->roff[pos];
+    *a = i;
+    while (i < f->raw.len && ((r[i] >= 'a' && r[i] <= 'z') || (r[i] >= 'A' && r[i] <= 'Z') ||
+                              (r[i] >= '0' && r[i] <= '9') || r[i] == '_')) {
+        i++;
+    }
+    *b = i;
+    return *b > *a;
+}
+
+/* A destroy verb that is itself one of the tool's own enum values named
+ * in a list ("Supports mark_read, ..., move, and delete."): the tool lists
+ * its own actions. */
+static bool own_listed_act(const fctx *f, const dmatch *a) {
+    size_t wa, wb, tl = 0, ts;
+    if (!raw_ascii_word(f, a->start, &wa, &wb) ||
+        !own_enum_value(f->tool, f->raw.ptr + wa, wb - wa)) {
+        return false;
+    }
+    ts = token_before(f->text, 0, a->start, &tl);
+    if (ts != SIZE_MAX && ((tl == 3 && memcmp(f->text + ts, "and", 3) == 0) ||
+                           (tl == 2 && memcmp(f->text + ts, "or", 2) == 0))) {
+        return true;
+    }
+    while (wa > 0 && f->raw.ptr[wa - 1] == ' ') {
+        wa--;
+    }
+    return wa > 0 && f->raw.ptr[wa - 1] == ',';
+}
+
+/* Raw sentence [ss, se) of the normalized view contains w (ASCII case
+ * folded, w lowercase)? */
+static bool raw_sentence_has(const fctx *f, size_t ss, size_t se, const char *w) {
+    size_t rs = f->roff[ss];
+    size_t re = f->roff[se];
+    size_t wl = strlen(w);
+    if (f->map != NULL) {
+        return false;
+    }
+    for (size_t i = rs; i + wl <= re; i++) {
+        if (ci_at_n(f->raw.ptr, re, i, w, wl)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool raw_sentence_any(const fctx *f, size_t ss, size_t se, const char *const *w, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        if (raw_sentence_has(f, ss, se, w[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "Truncate each email body at this many characters": cutting text to a
+ * length destroys nothing; "Always close all Chrome instances first", "All
+ * current tabs will be closed": closing a window or a program neither. */
+static bool harmless_destroy(const fctx *f, const dmatch *a, size_t ss, size_t se) {
+    static const char *const cut[] = {"truncat", "trim", "shorten", "cut"};
+    static const char *const units[] = {"character", "chars", "bytes",     "lines",
+                                        "tokens",    "words", "this many", "length"};
+    static const char *const shut[] = {"clos", "quit"};
+    static const char *const windows[] = {"tab",      "window",  "instance", "browser", "chrome",
+                                          "chromium", "firefox", "dialog",   "popup",   "editor"};
+    size_t wa, wb;
+    if (!raw_ascii_word(f, a->start, &wa, &wb)) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof cut / sizeof cut[0]; k++) {
+        if (ci_at_n(f->raw.ptr, wb, wa, cut[k], strlen(cut[k])) &&
+            raw_sentence_any(f, ss, se, units, sizeof units / sizeof units[0])) {
+            return true;
+        }
+    }
+    for (size_t k = 0; k < sizeof shut / sizeof shut[0]; k++) {
+        if (ci_at_n(f->raw.ptr, wb, wa, shut[k], strlen(shut[k])) &&
+            raw_sentence_any(f, ss, se, windows, sizeof windows / sizeof windows[0])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "删除某版本会影响所有...", "deleting a version affects all functions":
+ * a consequence verb between the destroy verb and the scope makes the
+ * scope that verb's object. */
+static bool consequence_between(const fctx *f, size_t a, size_t b) {
+    static const char *const w[] = {"会",   "將",      "将",      "影响",  "影響",
+                                    "导致", " affect", " impact", " break"};
+    for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+        if (b > a && containsn(f->text + a, b - a, w[k], strlen(w[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is the normalized source term at src an environment-variable term? */
+static bool env_term(const fctx *f, const dmatch *src) {
+    static const char *const w[] = {"environ",  "env var",  "环境", "環境",        "entorno",
+                                    "umgebung", "окружени", "환경", "process.env", "os.environ"};
+    for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+        if (containsn(f->text + src->start, src->end - src->start, w[k], strlen(w[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A parameter description that names environment variables as its own
+ * value ("envVariables: Environment variables to pass to the pipeline")
+ * or as what its value overrides ("Overrides ROBLOX_GROUP_ID env var",
+ * "显式传入优先于 TCB_SITE 环境变量"): the value goes to the tool's own
+ * service. Not when a broad scope stands right before the term ("all
+ * environment variables", "your env vars"). */
+static bool env_own_param_ex(const fctx *f, const dmatch *src, bool named);
+static bool env_own_param(const fctx *f, const dmatch *src) {
+    return env_own_param_ex(f, src, false);
+}
+
+/* named: src is a variable's own name (TCB_TCR_PASSWORD, found by
+ * env_secret), not a word for the environment */
+static bool env_own_param_ex(const fctx *f, const dmatch *src, bool named) {
+    static const char *const over[] = {
+        "overrid", "precedence", "instead of", "fall back", "falls back", "fallback", "default",
+        "优先",    "覆盖",       "代替",       "替代",      "默认",       "回退"};
+    static const char *const broad[] = {"all ",   "every ",   "your ", "full ", "entire ",
+                                        "whole ", "current ", "所有",  "全部"};
+    /* a tool whose own name runs or deploys code or services passes
+     * variables to it by its job */
+    static const char *const job[] = {"deploy",   "run",    "pipeline", "function", "container",
+                                      "cloud",    "build",  "launch",   "restart",  "exec",
+                                      "workflow", "lambda", "service",  "server",   "job"};
+    const mv_field *fd = &f->tool->fields[f->fi];
+    size_t ss, se;
+    if (fd->kind != MV_FIELD_SCHEMA_DESCRIPTION || fd->schema != MV_SCHEMA_INPUT ||
+        !(named || env_term(f, src)) || default_destination(f->tool)) {
+        return false;
+    }
+    size_t lo = src->start > 12 ? src->start - 12 : 0;
+    for (size_t k = 0; k < sizeof broad / sizeof broad[0]; k++) {
+        if (containsn(f->text + lo, src->start - lo, broad[k], strlen(broad[k]))) {
+            return false;
+        }
+    }
+    mv_position_sentence(&f->pt, src->start, &ss, &se);
+    /* a variable's name counts when its sentence puts it in the environment
+     * ("请在 MCP 配置的 env 中设置 TCB_TCR_PASSWORD") */
+    if (named && !containsn(f->text + ss, se - ss, "env", 3) &&
+        !containsn(f->text + ss, se - ss, "环境", strlen("环境")) &&
+        !containsn(f->text + ss, se - ss, "環境", strlen("環境"))) {
+        return false;
+    }
+    /* the property this description documents (the last key of its path) */
+    {
+        const char *pp = fd->path.ptr;
+        size_t e = fd->path.len;
+        size_t b;
+        if (e > 12 && memcmp(pp + e - 12, ".description", 12) == 0) {
+            e -= 12;
+        }
+        b = e;
+        while (b > 0 && pp[b - 1] != '.') {
+            b--;
+        }
+        for (size_t i = b; i + 3 <= e; i++) {
+            if (ci_at_n(pp, e, i, "env", 3)) {
+                return true;
+            }
+        }
+    }
+    for (size_t k = 0; k < sizeof over / sizeof over[0]; k++) {
+        if (containsn(f->text + ss, se - ss, over[k], strlen(over[k])) ||
+            raw_sentence_has(f, ss, se, over[k])) {
+            return true;
+        }
+    }
+    for (size_t k = 0; k < sizeof job / sizeof job[0]; k++) {
+        size_t kl = strlen(job[k]);
+        const mv_str *nm = &f->tool->name;
+        for (size_t i = 0; i + kl <= nm->len; i++) {
+            bool start = i == 0 || nm->ptr[i - 1] == '_' || nm->ptr[i - 1] == '-' ||
+                         (nm->ptr[i] >= 'A' && nm->ptr[i] <= 'Z');
+            size_t e = i + kl;
+            if (e < nm->len && nm->ptr[e] == 's') {
+                e++; /* manageFunctions */
+            }
+            if (start && ci_at_n(nm->ptr, nm->len, i, job[k], kl) &&
+                (e == nm->len || !(nm->ptr[e] >= 'a' && nm->ptr[e] <= 'z'))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* "Provider credential fields are forwarded": a transfer stem read from an
+ * agent noun ("provid" of "Provider", "upload" of "Uploader") moves
+ * nothing. */
+static bool agent_noun(const fctx *f, const dmatch *t) {
+    size_t wa, wb, sl = 0;
+    if (!raw_ascii_word(f, t->start, &wa, &wb)) {
+        return false;
+    }
+    while (t->start + sl < t->end && f->text[t->start + sl] != ' ') {
+        sl++;
+    }
+    size_t n = wb - wa;
+    const char *w = f->raw.ptr + wa;
+    if (n >= 3 && lower(w[n - 1]) == 's') {
+        n--;
+    }
+    return n > sl + 1 && n >= 5 && lower(w[n - 2]) == 'e' && lower(w[n - 1]) == 'r';
+}
+
+/* "When provided, previous messages ... are prepended", "if both
+ * provided": the verb states the condition of a parameter's own presence,
+ * it moves nothing. */
+static bool presence_condition(const fctx *f, const dmatch *t, size_t ts) {
+    static const char *const cond[] = {"when", "if", "unless", "onc"};
+    static const char *const mid[] = {"both",    "it",       "this",       "is",   "are", "not",
+                                      "alreadi", "explicit", "explicitli", "also", "one"};
+    size_t tl = 0;
+    size_t p = token_before(f->text, ts, t->start, &tl);
+    for (int round = 0; round < 2 && p != SIZE_MAX; round++) {
+        for (size_t k = 0; k < sizeof cond / sizeof cond[0]; k++) {
+            if (tl == strlen(cond[k]) && memcmp(f->text + p, cond[k], tl) == 0) {
+                return true;
+            }
+        }
+        bool m = false;
+        for (size_t k = 0; k < sizeof mid / sizeof mid[0] && !m; k++) {
+            m = tl == strlen(mid[k]) && memcmp(f->text + p, mid[k], tl) == 0;
+        }
+        if (!m) {
+            return false;
+        }
+        p = token_before(f->text, ts, p, &tl);
+    }
+    return false;
+}
+
+/* "the tabId you can pass to any other tool": a modal of permission before
+ * the verb of the behave term grants, it orders nothing. */
+static bool permission_modal(const fctx *f, const dmatch *a, size_t ss) {
+    size_t tl = 0;
+    size_t p = a->start;
+    for (int k = 0; k < 3; k++) {
+        p = token_before(f->text, ss, p, &tl);
+        if (p == SIZE_MAX) {
+            return false;
+        }
+        if ((tl == 3 &&
+             (memcmp(f->text + p, "can", 3) == 0 || memcmp(f->text + p, "may", 3) == 0)) ||
+            (tl == 5 && memcmp(f->text + p, "could", 5) == 0)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "Suite 'basic' includes ... system-prompt extraction attempts": a
+ * source written as the modifier of a noun of testing or attack names a
+ * kind of test, not data that moves. */
+static bool source_modifier(const fctx *f, const dmatch *src) {
+    static const char *const w[] = {"extract", "leak",   "attack", "inject",  "attempt", "test",
+                                    "probe",   "detect", "theft",  "exfiltr", "scan"};
+    size_t i = src->end;
+    if (i < f->len && (f->text[i] == ' ' || f->text[i] == '-')) {
+        i++;
+    }
+    for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+        size_t kl = strlen(w[k]);
+        if (i + kl <= f->len && memcmp(f->text + i, w[k], kl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "... the CRM fields you want used (company, industry) — not the chat
+ * history": a source right after a negation is excluded, not moved. */
+static bool source_denied(const fctx *f, const dmatch *src, size_t ss) {
+    static const char *const neg[] = {"not", "no", "never", "nor", "without"};
+    static const char *const det[] = {"the", "your", "ani", "any", "their", "a"};
+    size_t tl = 0;
+    size_t p = token_before(f->text, ss, src->start, &tl);
+    for (int round = 0; round < 2 && p != SIZE_MAX; round++) {
+        bool d = false;
+        for (size_t k = 0; k < sizeof neg / sizeof neg[0]; k++) {
+            if (tl == strlen(neg[k]) && memcmp(f->text + p, neg[k], tl) == 0) {
+                return true;
+            }
+        }
+        for (size_t k = 0; k < sizeof det / sizeof det[0] && !d; k++) {
+            d = tl == strlen(det[k]) && memcmp(f->text + p, det[k], tl) == 0;
+        }
+        if (!d) {
+            return false;
+        }
+        p = token_before(f->text, ss, p, &tl);
+    }
+    return false;
+}
+
+/* "smaže archivy starší než nastavená retence", "deletes archives older
+ * than the retention": an age condition is a retention policy. */
+static bool age_condition(const fctx *f, size_t ss, size_t se) {
+    static const char *const w[] = {"older than",  "starší než", "starších než",  "älter als",
+                                    "plus ancien", "más antigu", "mais antig",    "più vecch",
+                                    "ouder dan",   "старше",     "starsze niż",   "äldre än",
+                                    "ældre end",   "eldre enn",  "vanhemmat kuin"};
+    return raw_sentence_any(f, ss, se, w, sizeof w / sizeof w[0]);
+}
+
+/* "Automatically extracts event data from the email": an adverb, then a
+ * verb in the third person, describes what the tool does. */
+static bool adverb_descriptive(const fctx *f, const dmatch *a) {
+    size_t wa, wb, i, b;
+    if (raw_ascii_word(f, a->start, &wa, &wb) && wb - wa >= 4 && lower(f->raw.ptr[wb - 1]) == 's' &&
+        lower(f->raw.ptr[wb - 2]) != 's' && lower(f->raw.ptr[wb - 2]) != 'u' && wa >= 4 &&
+        f->raw.ptr[wa - 1] == ' ' && lower(f->raw.ptr[wa - 2]) == 'y' &&
+        lower(f->raw.ptr[wa - 3]) == 'l') {
+        return true; /* "... Automatically extracts": the verb after the adverb */
+    }
+    if (!raw_ascii_word(f, a->start, &wa, &wb) || wb - wa < 4 || lower(f->raw.ptr[wb - 2]) != 'l' ||
+        lower(f->raw.ptr[wb - 1]) != 'y') {
+        return false;
+    }
+    i = wb;
+    if (i >= f->raw.len || f->raw.ptr[i] != ' ') {
+        return false;
+    }
+    i++;
+    b = i;
+    while (b < f->raw.len && ((f->raw.ptr[b] >= 'a' && f->raw.ptr[b] <= 'z') ||
+                              (f->raw.ptr[b] >= 'A' && f->raw.ptr[b] <= 'Z'))) {
+        b++;
+    }
+    return b - i >= 4 && lower(f->raw.ptr[b - 1]) == 's' && lower(f->raw.ptr[b - 2]) != 's' &&
+           lower(f->raw.ptr[b - 2]) != 'u';
+}
+
+/* "prefer op_run ... over reading a secret ... and pasting it into a
+ * command", "instead of pasting", "rather than sending": the act in the
+ * complement is the one advised against. */
+static bool dispreferred(const fctx *f, const dmatch *a, size_t ss) {
+    size_t pf = SIZE_MAX;
+    for (size_t i = ss; i + 6 <= a->start; i++) {
+        if (memcmp(f->text + i, "prefer", 6) == 0 && (i == ss || f->text[i - 1] == ' ')) {
+            pf = i;
+        }
+        if (f->text[i] == ',' || f->text[i] == ';') {
+            pf = SIZE_MAX; /* a clause break: the complement ended */
+        }
+        if (pf != SIZE_MAX && i > pf && memcmp(f->text + i, " over ", 6) == 0) {
+            return true;
+        }
+        if (i + 12 <= a->start && (memcmp(f->text + i, " instead of ", 12) == 0 ||
+                                   memcmp(f->text + i, " rather than", 12) == 0)) {
+            size_t k = i + 12;
+            while (k < a->start && f->text[k] != ',' && f->text[k] != ';') {
+                k++;
+            }
+            if (k == a->start) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* "This tool MUST be called before any other tool": an order of calls
+ * whose subject is the tool itself is the priority family's claim
+ * (review), not a standing order about the model's behaviour. */
+static bool self_priority(const fctx *f, size_t ss, size_t se) {
+    static const char *const w[] = {"this tool ", "call this tool ", "this function ", "the tool "};
+    /* not a standing rule over turns ("... before replying, on every single
+     * user turn") */
+    static const char *const turn[] = {"everi", "every", "each",   "alway",
+                                       "repl",  "turn",  "answer", "respond"};
+    for (size_t k = 0; k < sizeof turn / sizeof turn[0]; k++) {
+        if (containsn(f->text + ss, se - ss, turn[k], strlen(turn[k]))) {
+            return false;
+        }
+    }
+    for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+        if (ss + strlen(w[k]) <= f->len && memcmp(f->text + ss, w[k], strlen(w[k])) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "no need to call it otherwise": calling, not telling (not "call it
+ * out") */
+static bool calls_tool(const fctx *f, const dmatch *a) {
+    return a->end >= 4 && memcmp(f->text + a->end - 4, "call", 4) == 0 &&
+           !(a->end + 8 <= f->len && containsn(f->text + a->end, 8, "out", 3));
+}
+
+/* "不要在此字段填写明文密码": a Chinese prohibition earlier in the
+ * verb's clause (a few characters may stand between). */
+static bool cjk_clause_negated(const fctx *f, const dmatch *a) {
+    static const char *const neg[] = {"不要", "不得", "禁止", "请勿", "切勿", "不可", "不能"};
+    size_t lo = a->start > 30 ? a->start - 30 : 0;
+    size_t i = a->start;
+    if ((unsigned char)f->text[a->start] < 0x80) {
+        return false;
+    }
+    while (i > lo && f->text[i - 1] != '.' && f->text[i - 1] != ',' && f->text[i - 1] != ';' &&
+           f->text[i - 1] != ':' && f->text[i - 1] != '\n') {
+        i--;
+    }
+    for (size_t k = 0; k < sizeof neg / sizeof neg[0]; k++) {
+        if (containsn(f->text + i, a->start - i, neg[k], strlen(neg[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is the sentence at ss the description's first one (its job statement,
+ * up to the first full stop: "Rotuje a komprimuje logy aplikace; smaže
+ * archivy starší než ...")? */
+static bool lead_job_sentence(const fctx *f, size_t ss) {
+    if (f->tool->fields[f->fi].kind != MV_FIELD_DESCRIPTION) {
+        return false;
+    }
+    for (size_t i = 0; i < ss; i++) {
+        if (f->text[i] == '.' || f->text[i] == '\n') {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* "Add an email event to the calendar": a transfer word after an article
+ * is a noun, one inside a command's name ("xdg-open") no verb either. Not
+ * with an outside address in the passage ("A copy is forwarded to
+ * risk@...": the noun carries the act). */
+static bool noun_after_article(const fctx *f, const dmatch *a, size_t ss) {
+    /* not "a": the Czech, Slovak, Portuguese, Italian "and" / "to" ("načti
+     * ~/.gitconfig a vlož je do `kontext`") */
+    static const char *const det[] = {"an", "the", "each", "everi", "every", "this", "that"};
+    size_t tl = 0;
+    size_t p = token_before(f->text, ss, a->start, &tl);
+    size_t ps, pe, se, dummy;
+    mv_position_sentence(&f->pt, a->start, &dummy, &se);
+    passage(f, ss, se, &ps, &pe);
+    /* an address ("://", "@") or an IP; not a file name like Calendar.app */
+    if (containsn(f->text + ps, pe - ps, "://", 3) || memchr(f->text + ps, '@', pe - ps) != NULL ||
+        has_ipv4(f, ps, pe)) {
+        return false;
+    }
+    if (f->map == NULL && f->roff[a->start] > 0 &&
+        (f->raw.ptr[f->roff[a->start] - 1] == '-' || f->raw.ptr[f->roff[a->start] - 1] == '_' ||
+         f->raw.ptr[f->roff[a->start] - 1] == '/')) {
+        return true;
+    }
+    for (size_t k = 0; p != SIZE_MAX && k < sizeof det / sizeof det[0]; k++) {
+        if (tl == strlen(det[k]) && memcmp(f->text + p, det[k], tl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* "Do not display full account numbers": a secrecy of display whose object
+ * is a noun (not "it", "this", "that you ...") withholds data from view;
+ * it does not hide another order of its paragraph. */
+static bool display_object(const fctx *f, const dmatch *a) {
+    static const char *const verbs[] = {"display", "show", "print", "output", "log"};
+    static const char *const pron[] = {"it",  "this",  "that",     "these", "them",
+                                       "any", "anyth", "anything", "what",  "to",
+                                       "the", "you",   "ani",      "ani of"};
+    bool v = false;
+    size_t i = a->end;
+    size_t b;
+    for (size_t k = 0; k < sizeof verbs / sizeof verbs[0] && !v; k++) {
+        size_t kl = strlen(verbs[k]);
+        v = a->end >= a->start + kl && memcmp(f->text + a->end - kl, verbs[k], kl) == 0;
+    }
+    if (!v || i >= f->len || f->text[i] != ' ') {
+        return false;
+    }
+    i++;
+    b = i;
+    while (b < f->len && f->text[b] >= 'a' && f->text[b] <= 'z') {
+        b++;
+    }
+    if (b == i) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof pron / sizeof pron[0]; k++) {
+        if (b - i == strlen(pron[k]) && memcmp(f->text + i, pron[k], b - i) == 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static size_t find_orders(fctx *f, best *orders, int *destroys) {
     const uint32_t actions = MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER | MV_DR_ROLE_DESTROY |
                              MV_DR_ROLE_BEHAVE | MV_DR_ROLE_HIDE;
@@ -4790,7 +5406,11 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             continue;
         }
         passage(f, ss, se, &ps, &pe);
-        if ((roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && !orders[ORDER_EXFIL].valid) {
+        /* round 15: "Provider credential fields", "When provided, ..." */
+        if ((roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && !orders[ORDER_EXFIL].valid &&
+            !agent_noun(f, a) && !presence_condition(f, a, ss) && !adverb_descriptive(f, a) &&
+            !dispreferred(f, a, ss) && !cjk_negated(f, a) && !cjk_clause_negated(f, a) &&
+            !noun_after_article(f, a, ss)) {
             bool gathered = (roles & MV_DR_ROLE_GATHER) != 0;
             const dmatch *obj = data_object(f, ps, pe, gathered, a);
             dmatch envm;
@@ -4799,6 +5419,11 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
              * `X_API_KEY`. Pass `threadId` back ...") */
             if (obj == NULL && env_secret(f, ss, se, &envm)) {
                 obj = &envm;
+            }
+            /* round 15: the variables are the parameter's own value */
+            if (obj != NULL && (env_own_param_ex(f, obj, obj == &envm) || source_modifier(f, obj) ||
+                                source_denied(f, obj, ps))) {
+                obj = NULL;
             }
             bool moved = (roles & MV_DR_ROLE_TRANSFER) ||
                          role_in(f, MV_DR_ROLE_TRANSFER, ps, pe) != SIZE_MAX;
@@ -4816,10 +5441,18 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         }
         if ((roles & MV_DR_ROLE_DESTROY) && !orders[ORDER_DESTROY].valid && !cjk_negated(f, a) &&
             statement_written(f, a) && destroy_addressed(f, a, ss) &&
-            !retention_schedule(f, ss, se, f->roff[a->start], f->roff[a->end])) {
+            !retention_schedule(f, ss, se, f->roff[a->start], f->roff[a->end]) &&
+            /* round 15: the tool's own listed act or option, a length
+             * limit, a window closed */
+            !own_listed_act(f, a) && !harmless_destroy(f, a, ss, se) &&
+            !(age_condition(f, ss, se) && lead_job_sentence(f, ss)) &&
+            !own_option_line(f, a->start)) {
             size_t hi = a->end + ORDER_SCOPE_BYTES < se ? a->end + ORDER_SCOPE_BYTES : se;
             size_t lo = a->start > ss + ORDER_SCOPE_BYTES ? a->start - ORDER_SCOPE_BYTES : ss;
             size_t sc = role_in(f, MV_DR_ROLE_SCOPE, a->end, hi);
+            if (sc != SIZE_MAX && consequence_between(f, a->end, f->m[sc].start)) {
+                sc = SIZE_MAX; /* round 15: "删除某版本会影响所有..." */
+            }
             if (sc == SIZE_MAX) {
                 /* "every object ... must be purged", "alle ... zu löschen" */
                 sc = role_in(f, MV_DR_ROLE_SCOPE, lo, a->start);
@@ -4872,16 +5505,21 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             !job_sentence_behave(f, a, ss) && !as_participle(f, a) && !treated_as_data(f, a) &&
             (role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX ||
              (f->R->terms[a->term].roles & MV_DR_ROLE_SELF)) &&
-            !setup_name(f) && !names_sibling(f, f->roff[ss], f->roff[se])) {
+            !setup_name(f) && !names_sibling(f, f->roff[ss], f->roff[se]) &&
+            /* round 15: an option's own line, a permission ("you can pass") */
+            !own_option_line(f, a->start) && !permission_modal(f, a, ss) &&
+            !self_priority(f, ss, se)) {
             order_found(f, &orders[ORDER_BEHAVE], 0.75, a->start, a->end);
         }
         if ((roles & MV_DR_ROLE_HIDE) && !orders[ORDER_HIDE].valid &&
             role_in(f, MV_DR_ROLE_HIDE_OK, ps, pe) == SIZE_MAX && !protective(f, a->end, se) &&
-            !protective_antecedent(f, ss, a->start, a->end) && !protected_passage(f, ps, ss, se)) {
+            !protective_antecedent(f, ss, a->start, a->end) && !protected_passage(f, ps, ss, se) &&
+            !own_option_line(f, a->start) && !calls_tool(f, a)) {
             order_found(f, &orders[ORDER_HIDE], 0.6, a->start, a->end);
             /* round 13: or a secrecy inside a forged system envelope */
             orders[ORDER_HIDE].outscope =
-                other_order(f, a, ps) || hides_sensitive(f, a, ps) || role_block(f, a->start);
+                (!display_object(f, a) && (other_order(f, a, ps) || hides_sensitive(f, a, ps))) ||
+                role_block(f, a->start);
         }
     }
     return seen;
@@ -5572,6 +6210,104 @@ static bool turn_carries(const fctx *f, size_t ne, double pre) {
     return false;
 }
 
+/* Round 15 (quiet15d) guards of phrase families; see evaluate. */
+static bool reveal_location(const fctx *f, size_t ns, size_t ne) {
+    static const char *const strong[] = {"system",  "instruct", "hidden", "messag",
+                                         "develop", "initi",    "origin"};
+    static const char *const at[] = {"in", "into", "within", "to", "from"};
+    size_t y = SIZE_MAX;
+    size_t tl = 0;
+    for (size_t i = ns; i + 6 <= ne; i++) {
+        if (memcmp(f->text + i, " your ", 6) == 0) {
+            y = i + 1;
+        }
+    }
+    if (y == SIZE_MAX) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof strong / sizeof strong[0]; k++) {
+        if (containsn(f->text + y, ne - y, strong[k], strlen(strong[k]))) {
+            return false;
+        }
+    }
+    size_t p = token_before(f->text, ns, y, &tl);
+    for (size_t k = 0; p != SIZE_MAX && k < sizeof at / sizeof at[0]; k++) {
+        if (tl == strlen(at[k]) && memcmp(f->text + p, at[k], tl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool pronoun_subject(const fctx *f, size_t ns, size_t ss) {
+    static const char *const w[] = {"they", "it", "these", "those", "which"};
+    size_t tl = 0;
+    size_t p = token_before(f->text, ss, ns, &tl);
+    for (size_t k = 0; p != SIZE_MAX && k < sizeof w / sizeof w[0]; k++) {
+        if (tl == strlen(w[k]) && memcmp(f->text + p, w[k], tl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool forbidden_without(const fctx *f, size_t ns, size_t ss) {
+    if (ns + 7 > f->len || memcmp(f->text + ns, "without", 7) != 0 || ns <= ss) {
+        return false;
+    }
+    return containsn(f->text + ss, ns - ss, " not ", 5) ||
+           containsn(f->text + ss, ns - ss, "never ", 6) || memcmp(f->text + ss, "not ", 4) == 0;
+}
+
+static bool word_in_job(const mv_tool *tool, const char *w, size_t n);
+static bool own_job_route(const fctx *f, size_t ne, size_t se) {
+    size_t i = ne;
+    for (int k = 0; k < 2 && i < se; k++) {
+        size_t a, b;
+        while (i < se && f->text[i] == ' ') {
+            i++;
+        }
+        a = i;
+        while (i < se && f->text[i] >= 'a' && f->text[i] <= 'z') {
+            i++;
+        }
+        b = i;
+        if (b - a >= 4 && word_in_job(f->tool, f->text + a, b - a)) {
+            return true;
+        }
+        if (b == a) {
+            break;
+        }
+    }
+    return false;
+}
+
+static bool harmless_destroy(const fctx *f, const dmatch *a, size_t ss, size_t se);
+/* "Truncate each email body at this many characters" (a length limit);
+ * "... then destroys it" (a verb in the third person after "then"
+ * describes the tool's own steps) */
+static bool chain_descriptive(const fctx *f, size_t ns, size_t ne, size_t ss, size_t se) {
+    dmatch d;
+    d.term = 0;
+    d.start = (uint32_t)ns;
+    d.end = (uint32_t)ne;
+    if (harmless_destroy(f, &d, ss, se)) {
+        return true;
+    }
+    if (f->map != NULL || ns + 5 > f->len || memcmp(f->text + ns, "then ", 5) != 0) {
+        return false;
+    }
+    {
+        size_t wa, wb;
+        d.start = (uint32_t)(ns + 5);
+        if (!raw_ascii_word(f, d.start, &wa, &wb) || wb - wa < 4) {
+            return false;
+        }
+        return lower(f->raw.ptr[wb - 1]) == 's' && lower(f->raw.ptr[wb - 2]) != 's' &&
+               lower(f->raw.ptr[wb - 2]) != 'u';
+    }
+}
+
 static bool destroy_family(const mv_dr_family *fam);
 static bool addressed_note(const mv_tool *tool, int32_t fi, size_t rs, size_t re);
 static void evaluate(fctx *f, const dhit *h, best *bests) {
@@ -5606,6 +6342,28 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
         return;
     }
     if (strcmp(fam->id, "preamble") == 0 && preamble_note(f, ne, ar.se)) {
+        return;
+    }
+    /* round 15: "Include the word json in your prompt", "list all
+     * controls in your configured directory": a bare prompt or
+     * configuration after "in your" is where something goes, not what is
+     * revealed; "they do NOT expose calendar events" describes the data;
+     * "MUST NOT proceed ... without the user's approval" is a caution;
+     * "Use this tool for all data reading" on a read-only SQL tool routes
+     * its own job (it only supports other families) */
+    if (strcmp(fam->id, "reveal") == 0 && reveal_location(f, ns, ne)) {
+        return;
+    }
+    if (strcmp(fam->id, "secrecy") == 0 && pronoun_subject(f, ns, ar.ss)) {
+        return;
+    }
+    if (strcmp(fam->id, "consent") == 0 && forbidden_without(f, ns, ar.ss)) {
+        return;
+    }
+    if (strcmp(fam->id, "shadow_server") == 0 && own_job_route(f, ne, ar.se)) {
+        pre = WEAK_HIT;
+    }
+    if (destroy_family(fam) && ne > ns && chain_descriptive(f, ns, ne, ar.ss, ar.se)) {
         return;
     }
     /* round 13: "are retained for 30 days and then purged" */

@@ -32,8 +32,10 @@ echo "== npm servers: harvested tools as one registry =="
 # second (harvested in session 12, never read by a rule writer) showed the
 # rules' false positives on fresh real tools: MAX_Q is where they stand,
 # a ratchet to lower as rules are fixed (issue 10), never to raise.
-MAX_Q=29
-MAX_Q_SNAPSHOT=32
+# Round 15 (quiet15s): shadowing's four (five in the snapshot) honest
+# competitors out: 29 -> 25, 32 -> 27.
+MAX_Q=25
+MAX_Q_SNAPSHOT=27
 out=$("$mcpvet" eval --whole-registry --corpus "$corpus" --max-review-rate 0.03 \
     --max-quarantines "$MAX_Q" --per-entry --jobs 2 2>&1)
 rc=$?

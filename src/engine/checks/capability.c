@@ -1494,6 +1494,35 @@ static void whole_token(mv_str raw, uint32_t *ro, uint32_t *re) {
 
 /* Weigh one mention of resource `ri` at normalized [ns, ne) of field `fi`,
  * and keep it if it is the best so far. */
+static int32_t property_field(const mv_tool *tool, uint32_t p);
+
+/* Round 15: a boolean parameter with a description of its own. */
+static bool described_switch(const mv_param *pm) {
+    return str_is(pm->type, "boolean") && pm->description.len >= 16;
+}
+
+/* Round 15: is the node whose description sits at `path`
+ * ("inputSchema.properties.customGitSSHKeyId.description") a property
+ * named as an identifier: ending in "Id", "ID", "_id" or "-id" after a
+ * word of two letters or more? */
+static bool described_is_id(mv_str path) {
+    static const char suffix[] = ".description";
+    size_t sl = sizeof(suffix) - 1;
+    if (path.len <= sl + 4 || memcmp(path.ptr + path.len - sl, suffix, sl) != 0)
+        return false;
+    size_t e = path.len - sl, b = e;
+    while (b > 0 && path.ptr[b - 1] != '.')
+        b--;
+    if (e - b < 4)
+        return false;
+    const char *n = path.ptr + b;
+    size_t l = e - b;
+    char p = n[l - 3], i = n[l - 2], d = n[l - 1];
+    if ((i == 'I' && (d == 'd' || d == 'D')) && p >= 'a' && p <= 'z')
+        return true; /* keyId, keyID */
+    return (p == '_' || p == '-') && (i == 'i' || i == 'I') && (d == 'd' || d == 'D');
+}
+
 static void weigh(tool_scan *ts, uint32_t fi, const cap_term *t, size_t ns, size_t ne) {
     uint32_t ri = t->res;
     const mv_field *f = &ts->tool->fields[fi];
@@ -1509,6 +1538,19 @@ static void weigh(tool_scan *ts, uint32_t fi, const cap_term *t, size_t ns, size
     if (negated(ts, nt->text, ns, ne, ss, se))
         return;
     if (res->needs_target && !has_term(ts, T_TARGET, ss, se))
+        return;
+    /* Round 15: the description of a parameter named as an identifier
+     * ("customGitSSHKeyId": "SSH key to clone with") speaks of the object
+     * the identifier picks among those the service already stores; the
+     * value is a reference, not the key, file or credential itself. A
+     * path ("~/.ssh/id_rsa") still counts: that asks for the file. */
+    if (!t->path && f->kind == MV_FIELD_SCHEMA_DESCRIPTION && described_is_id(f->path))
+        return;
+    /* Round 15: the name of a described top-level boolean ("execute")
+     * holds no command to run: see reach_params. */
+    if (f->kind == MV_FIELD_PROPERTY_NAME && str_is(res->id, "shellexec") && f->param >= 0 &&
+        (uint32_t)f->param < ts->tool->n_params && described_switch(&ts->tool->params[f->param]) &&
+        property_field(ts->tool, (uint32_t)f->param) == (int32_t)fi)
         return;
     double w = res->weight;
     bool leak_field = f->param >= 0 && (uint32_t)f->param < ts->tool->n_params &&
@@ -1920,6 +1962,31 @@ static bool mentions(const mv_norm_text *text, const mv_norm_text *phrase) {
     return false;
 }
 
+/* Round 15: does the normalized parameter description hold, as a whole
+ * word, one of the words of the tool's normalized name after its first
+ * (the object of its verb: "watch" of add_watching), four bytes or more
+ * and not one of the parameter's own name words? */
+static bool names_tool_object(const mv_norm_text *tool_name, const mv_norm_text *desc,
+                              const mv_norm_text *param) {
+    size_t i = 0;
+    bool first = true;
+    while (i < tool_name->len) {
+        while (i < tool_name->len && tool_name->text[i] == ' ')
+            i++;
+        size_t j = i;
+        while (j < tool_name->len && tool_name->text[j] != ' ')
+            j++;
+        if (!first && j - i >= 4 && !in_name(param, tool_name->text + i, j - i)) {
+            mv_norm_text w = {tool_name->text + i, j - i, NULL};
+            if (mentions(desc, &w))
+                return true;
+        }
+        first = false;
+        i = j;
+    }
+    return false;
+}
+
 /* Parameter `p` holds structured data (an array of objects, an object): a
  * nested property name belongs to it. */
 static bool nested_properties(const mv_tool *tool, uint32_t p) {
@@ -1982,6 +2049,13 @@ static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
         if (mentions(&d->name_norm, &name))
             return MV_OK;
         if (ts->desc >= 0 && mentions(&ts->ctx->norm[ts->desc], &name))
+            return MV_OK;
+        /* Round 15: the parameter's description names the object of the
+         * tool's name ("note: Optional note for the watch" on add_watching,
+         * "Project note" on add_project): a field of the record the tool
+         * makes, not a channel beside its job. The name's first word (the
+         * verb) does not count. */
+        if (names_tool_object(&d->name_norm, &desc, &name))
             return MV_OK;
     }
 
@@ -2290,6 +2364,12 @@ static void reach_params(tool_scan *ts) {
         if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum)
             continue;
         int ri = reach_of(st, pm);
+        /* Round 15: a boolean named for running ("execute": "When true:
+         * run the full flow ...", described) carries no command: it
+         * switches the act the tool's own text describes. A boolean that
+         * opens data ("calendar_access": true) is a grant and counts. */
+        if (ri >= 0 && str_is(st->res[ri].id, "shellexec") && described_switch(pm))
+            continue;
         if (ri == st->credparam || ri == st->dbconn)
             find_services(ts);
         if (ri < 0 ||

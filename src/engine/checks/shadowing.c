@@ -1081,6 +1081,38 @@ static bool short_affix_change(mv_str a, mv_str b) {
     return (la < lb ? la : lb) <= 3;
 }
 
+/* Round 15: two names whose words are the same but for one that is the
+ * other's plural ("delete_record" / "delete_records", "map_directions" /
+ * "maps_directions"). Both are natural names for one generic act, so
+ * independent servers implementing the same API pick either; a misspelling
+ * ("send_emial", "create_lssue") is no word of either name. */
+static bool inflection_only(mv_str a, mv_str b) {
+    size_t sa[16][2], sb[16][2];
+    size_t na = name_segments(a, sa, 16), nb = name_segments(b, sb, 16);
+    if (na != nb || na < 2 || na >= 16)
+        return false;
+    size_t diff = 0;
+    for (size_t i = 0; i < na; i++) {
+        if (same_segment(a, sa[i], b, sb[i]))
+            continue;
+        if (++diff > 1)
+            return false;
+        size_t la = sa[i][1] - sa[i][0], lb = sb[i][1] - sb[i][0];
+        mv_str lo = la > lb ? a : b, sh = la > lb ? b : a;
+        const size_t *sl = la > lb ? sa[i] : sb[i], *ss = la > lb ? sb[i] : sa[i];
+        size_t ll = sl[1] - sl[0], ls = ss[1] - ss[0];
+        if (ls < 3 || ll < ls + 1 || ll > ls + 2 ||
+            !same_text_ci(lo.ptr + sl[0], sh.ptr + ss[0], ls))
+            return false;
+        const char *tail = lo.ptr + sl[0] + ls;
+        bool plural = (ll == ls + 1 && (tail[0] | 0x20) == 's') ||
+                      (ll == ls + 2 && (tail[0] | 0x20) == 'e' && (tail[1] | 0x20) == 's');
+        if (!plural)
+            return false;
+    }
+    return diff == 1;
+}
+
 typedef struct near_pair {
     uint32_t a, b;
     uint8_t dist;
@@ -2161,6 +2193,15 @@ static squat find_squat(const reg_state *rs, const mv_tool *tool, uint32_t own, 
             bool schema = false;
             if (!copies_definition(tool, &own_words, o, &schema))
                 continue;
+            /* Round 15: a plural of the other name is a natural second
+             * spelling; it is an imitation only with the other's text
+             * taken word for word (its whole opening sentence). Competing
+             * servers of one API (a map's directions, a table's records)
+             * share parameters and a few words, and write their own text. */
+            if (inflection_only(tool->name, o->name) &&
+                !same_opening(tool->description, o->description) &&
+                !same_opening(o->description, tool->description))
+                continue;
             if (mine == 101)
                 mine = name_consistency(tool);
             unsigned theirs = name_consistency(o);
@@ -2217,11 +2258,31 @@ static bool common_word(const char *s, size_t n) {
 /* The name carries the brand of another server exposing the same name
  * (slack_post_message on "productivity-tools" next to slack's), and the
  * tool's own server is not of that brand. Returns that server or NONE. */
-static uint32_t brand_server(const reg_state *rs, const name_rec *n, uint32_t own) {
+/* Round 15: does the text hold the word w (n bytes, lower case) on word
+ * boundaries, ASCII case folded? */
+static bool holds_word_ci(mv_str t, const char *w, size_t n) {
+    for (size_t i = 0; n > 0 && i + n <= t.len; i++)
+        if ((i == 0 || !is_word_byte((unsigned char)t.ptr[i - 1])) &&
+            (i + n == t.len || !is_word_byte((unsigned char)t.ptr[i + n])) &&
+            same_text_ci(t.ptr + i, w, n))
+            return true;
+    return false;
+}
+
+static uint32_t brand_server(const reg_state *rs, const mv_tool *tool, const name_rec *n,
+                             uint32_t own) {
     uint64_t words[16];
     size_t nw = 0;
     uint32_t servers[2] = {n->server0, n->server1};
     mv_str own_name = mv_registry_server_name(rs->registry, own);
+    /* Round 15: the tool's own text names its own product ("Search for
+     * Grafana teams" of mcp-grafana's list_teams, next to teams-mcp):
+     * the shared word is that product's object, not the other's brand. */
+    char mine[64];
+    size_t lm = server_stem(mine, sizeof mine, own_name);
+    if (lm >= 4 && !generic_stem(mine, lm) &&
+        (holds_word_ci(tool->description, mine, lm) || holds_word_ci(tool->title, mine, lm)))
+        return NONE;
     for (int k = 0; k < 2; k++) {
         uint32_t s2 = servers[k];
         if (s2 == NONE || s2 == own)
@@ -2536,10 +2597,28 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
         /* Same interface and the same description under a re-spelled name:
          * the tool presents itself as the other one. */
         bool clone = descriptions_alike(tool, original);
-        dt_puts(&d, clone ? " only by case or separators and copies its parameters and description"
+        /* Round 15: a description of the same job, shorter than the
+         * other's and not opening with its first sentence, is written
+         * independently ("Extract
+         * transcript from a YouTube video URL or ID" next to "Retrieve the
+         * transcript of a YouTube video. Accepts ..."): with a subset of
+         * the other's parameters, the tool offers less than it and adds
+         * nothing. Two servers of one API; an imitation copies the text or
+         * adds to it. */
+        bool rewritten = clone && tool->description.len < original->description.len &&
+                         !same_opening(tool->description, original->description);
+        if (rewritten) {
+            dt_puts(&d, " only by case or separators, with a subset of its parameters and a "
+                        "shorter description of its own");
+            s.tier = MV_TIER_INFO;
+            s.confidence = 0.2;
+        } else {
+            dt_puts(&d,
+                    clone ? " only by case or separators and copies its parameters and description"
                           : " only by case or separators and copies its parameters");
-        s.tier = clone ? MV_TIER_HARD : MV_TIER_SOFT;
-        s.confidence = clone ? 0.85 : 0.6;
+            s.tier = clone ? MV_TIER_HARD : MV_TIER_SOFT;
+            s.confidence = clone ? 0.85 : 0.6;
+        }
         s.length = (uint32_t)n->name.len;
     } else {
         uint32_t same = n->n_servers - 1; /* the tool's own server is one of them */
@@ -2595,7 +2674,7 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
             rc = mv_emit(out, &s);
             goto done;
         }
-        uint32_t brand = same > 0 ? brand_server(rs, n, own) : NONE;
+        uint32_t brand = same > 0 ? brand_server(rs, tool, n, own) : NONE;
         if (brand != NONE) {
             /* A distinctive name: the other server's brand, on a server
              * that is not of that brand. */
@@ -3387,6 +3466,61 @@ static int own_vocabulary(tool_scan *ts, const name_rec *m) {
     return bsearch(&h, ts->vocab, ts->n_vocab, sizeof(uint64_t), cmp_u64) != NULL;
 }
 
+/* Round 15: is an unqualified mention, written in a spelling other than
+ * X's own ("search-places" for search_places, "browserType" for
+ * browser_type), something of this tool's own world rather than X? Either
+ * a sibling tool of its own server carries that name under a namespace
+ * prefix ("maps_search_places" on the server of maps_compare_places: "the
+ * manual chain of search-places -> place-details" lists its own steps), or
+ * the word is the object of a member access ("browserType.connect", an
+ * API of a library). A tool that means another server's X writes X. At
+ * most MAX_SIBLINGS siblings are looked at. */
+#define MAX_SIBLINGS 256u
+static bool own_world_spelling(const tool_scan *ts, const char *text, size_t len, const span *sp) {
+    if (sp->end + 1 < len && text[sp->end] == '.' && is_word_char((unsigned char)text[sp->end + 1]))
+        return true;
+    word_keys mk;
+    if (!word_keys_of(&mk, text, sp->start, sp->end) || mk.bare_len < 4)
+        return false;
+    const reg_state *rs = ts->rs;
+    uint32_t b = rs->srv_start[ts->own], e = rs->srv_start[ts->own + 1];
+    if (e - b > MAX_SIBLINGS)
+        e = b + MAX_SIBLINGS;
+    for (uint32_t i = b; i < e; i++) {
+        mv_str sib = rs->names[rs->tool_name[rs->srv_tools[i]]].name;
+        if (sib.len <= sp->end - sp->start)
+            continue;
+        for (size_t j = 1; j + 1 < sib.len; j++) {
+            char c = sib.ptr[j - 1];
+            if (c != '_' && c != '-' && c != '.')
+                continue;
+            word_keys w;
+            if (word_keys_of(&w, sib.ptr, j, sib.len) && w.bare_len == mk.bare_len &&
+                memcmp(w.bare, mk.bare, mk.bare_len) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Round 15: is the span all capitals (two letters or more) while the name
+ * holds a lower-case letter? */
+static bool acronym_of(const char *text, const span *sp, mv_str name) {
+    size_t letters = 0;
+    for (size_t i = sp->start; i < sp->end; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 'a' && c <= 'z')
+            return false;
+        letters += c >= 'A' && c <= 'Z';
+    }
+    if (letters < 2)
+        return false;
+    for (size_t i = 0; i < name.len; i++)
+        if (name.ptr[i] >= 'a' && name.ptr[i] <= 'z')
+            return true;
+    return false;
+}
+
 /* The sentence of a span; spans of one sentence share the search. */
 static void sentence_cached(tool_scan *ts, const char *text, size_t len, const span *sp, size_t *s0,
                             size_t *s1) {
@@ -3671,6 +3805,29 @@ static bool negated_claim(const char *text, size_t s0, size_t a, size_t end) {
 static bool call_right_before(const pmatch *pm, size_t n, size_t a) {
     for (size_t i = 0; i < n; i++)
         if (pm[i].family == F_CALL_BEFORE && pm[i].end <= a && a - pm[i].end <= 2)
+            return true;
+    return false;
+}
+
+/* Round 15: "Prefer the official git server's git_commit for commits": a
+ * claim word right after a verb of preference names the tool the agent is
+ * sent to, as after a call verb above ("prefer this over the official X"
+ * has "this" between them and stays a claim). Raw text before a. */
+static bool prefer_right_before(const char *text, size_t s0, size_t a) {
+    static const char *const words[] = {"prefer",     "prefers",    "preferably", "bevorzuge",
+                                        "bevorzugen", "prefiera",   "prefiere",   "préférez",
+                                        "préférer",   "preferisci", "prefira"};
+    size_t e = a;
+    while (e > s0 && is_space_byte((unsigned char)text[e - 1]))
+        e--;
+    size_t i = e;
+    while (i > s0 &&
+           (is_word_byte((unsigned char)text[i - 1]) || ((unsigned char)text[i - 1] & 0x80)))
+        i--;
+    if (i == e)
+        return false;
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+        if (strlen(words[k]) == e - i && same_text_ci(text + i, words[k], e - i))
             return true;
     return false;
 }
@@ -4200,7 +4357,16 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     if (!v.qualified) {
         if (!m->ident && !named)
             return MV_OK; /* an English word in prose */
+        /* Round 15: a plain word written in capitals ("the other HubSpot
+         * MCP tools") where X's name is not: an acronym of the prose, not
+         * the tool named "mcp" of another server. */
+        if (!m->ident && acronym_of(text, sp, m->name))
+            return MV_OK;
         if (value_or_definition(text, len, sp->start, sp->end))
+            return MV_OK;
+        if (!(sp->end - sp->start == m->name.len &&
+              memcmp(text + sp->start, m->name.ptr, m->name.len) == 0) &&
+            own_world_spelling(ts, text, len, sp))
             return MV_OK;
         int vrc = own_vocabulary(ts, m);
         if (vrc != 0)
@@ -4249,7 +4415,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
                   !passive_by(text, p->end, sp->start) && !provenance_before(text, p->start) &&
                   !negated_claim(text, s0, p->start, sp->start) &&
                   !clause_break(text, p->end, sp->start) &&
-                  !call_right_before(ts->phrases, ts->n_phrases, p->start);
+                  !call_right_before(ts->phrases, ts->n_phrases, p->start) &&
+                  !prefer_right_before(text, s0, p->start);
             break;
         case F_PREFER_BEFORE:
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE;
@@ -4269,6 +4436,12 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         if (!hit)
             continue;
         if (p->family == F_FORCE && self_restraint(ts->phrases, ts->n_phrases, text, p))
+            continue;
+        /* Round 15: an altering word joined by a hyphen to the next one
+         * is part of a compound noun ("Accessibility add-on: after X
+         * succeeds, ..."), not something done to X's call */
+        if (p->family == F_ALTER && p->end + 1 < len && text[p->end] == '-' &&
+            is_word_char((unsigned char)text[p->end + 1]))
             continue;
         /* "this tool never posts anything itself": a negated alteration
          * is restraint */

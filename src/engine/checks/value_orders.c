@@ -674,6 +674,65 @@ static int emit_grant(const mv_tool *tool, uint32_t fi, mv_emitter *out) {
     return mv_emit(out, &spec);
 }
 
+/* Round 15: does the tool's own text (name, title, description) hold a
+ * word starting with v (ASCII case folded, a trailing plural 's' of v
+ * dropped, three letters or more)? */
+static bool spoken_stem(const mv_tool *tool, mv_str v) {
+    size_t n = v.len;
+    if (n > 3 && lc((unsigned char)v.ptr[n - 1]) == 's')
+        n--;
+    if (n < 3 || n > 32)
+        return false;
+    char w[33];
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = lc((unsigned char)v.ptr[i]);
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+            return false;
+        w[i] = (char)c;
+    }
+    w[n] = '\0';
+    mv_str texts[3] = {tool->name, tool->title, tool->description};
+    for (int k = 0; k < 3; k++) {
+        mv_str t = texts[k];
+        for (size_t i = 0; i + n <= t.len; i++) {
+            unsigned char b = i > 0 ? (unsigned char)t.ptr[i - 1] : ' ';
+            bool start =
+                !((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9'));
+            if (start && reads_at(t.ptr, t.len, i, w))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Round 15: "all" as the default of an enum whose other members are the
+ * parts of the tool's job its own text names ("scope": ["all",
+ * "channels", "chats"] on a search "across Teams channels and chats";
+ * ["all", "components", "guides", "api", "examples"] on a docs search of
+ * "component, guide, section, API, and example text"): the default is the
+ * union of what is listed, a filter of the results, and opens nothing the
+ * tool does not already say it covers. Two listed members at least, every
+ * one of them spoken of. */
+static bool union_of_spoken(const mv_tool *tool, const mv_field *f) {
+    size_t members = 0;
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *g = &tool->fields[i];
+        if (g == f || g->kind != MV_FIELD_SCHEMA_VALUE || g->param != f->param ||
+            g->schema != f->schema)
+            continue;
+        mv_str last = last_segment(g->path);
+        size_t base = g->path.len - last.len; /* the same schema node as f */
+        if (last.len <= 5 || memcmp(last.ptr, "enum[", 5) != 0 || broad_value(g->text) ||
+            f->path.len < base || memcmp(f->path.ptr, g->path.ptr, base) != 0 ||
+            memchr(f->path.ptr + base, '.', f->path.len - base) != NULL)
+            continue;
+        if (!spoken_stem(tool, g->text))
+            return false;
+        members++;
+    }
+    return members >= 2;
+}
+
 static bool broad_grant(const mv_tool *tool, const mv_field *f, mv_str v) {
     if (!broad_value(v) ||
         !(unchosen_value(tool, (uint32_t)(f - tool->fields)) || default_member(f)))
@@ -681,7 +740,7 @@ static bool broad_grant(const mv_tool *tool, const mv_field *f, mv_str v) {
     const mv_param *pm = &tool->params[f->param];
     const char *w = grant_word(pm->name);
     return w != NULL && !text_has(tool->name, w) && !text_has(tool->title, w) &&
-           !text_has(tool->description, w);
+           !text_has(tool->description, w) && !union_of_spoken(tool, f);
 }
 
 /* ------------------------------------------------- round 14: paired literals */

@@ -5330,6 +5330,22 @@ static bool display_object(const fctx *f, const dmatch *a) {
     return true;
 }
 
+/* Round 15: how many bytes one character of the script at p takes, for
+ * scripts that separate words with spaces: 2 for the two-byte scripts
+ * (Greek, Cyrillic, Hebrew, Arabic), 3 for the Indic blocks U+0900..U+0DFF
+ * (Devanagari to Sinhala); 1 otherwise, and for the scripts written
+ * without spaces (Thai, CJK), whose windows are already whole phrases. */
+static size_t script_width(const char *p, size_t left) {
+    unsigned char c = (unsigned char)p[0];
+    if (c >= 0xC0 && c < 0xE0) {
+        return 2u;
+    }
+    if (c == 0xE0 && left > 1 && (unsigned char)p[1] >= 0xA4 && (unsigned char)p[1] <= 0xB7) {
+        return 3u;
+    }
+    return 1u;
+}
+
 static size_t find_orders(fctx *f, best *orders, int *destroys) {
     const uint32_t actions = MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER | MV_DR_ROLE_DESTROY |
                              MV_DR_ROLE_BEHAVE | MV_DR_ROLE_HIDE;
@@ -5447,8 +5463,13 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             !own_listed_act(f, a) && !harmless_destroy(f, a, ss, se) &&
             !(age_condition(f, ss, se) && lead_job_sentence(f, ss)) &&
             !own_option_line(f, a->start)) {
-            size_t hi = a->end + ORDER_SCOPE_BYTES < se ? a->end + ORDER_SCOPE_BYTES : se;
-            size_t lo = a->start > ss + ORDER_SCOPE_BYTES ? a->start - ORDER_SCOPE_BYTES : ss;
+            /* round 15: the window is ORDER_SCOPE_BYTES characters of the
+             * act's script, not bytes: a Bengali or Devanagari object
+             * phrase between "all" and a verb-final act ("সব ... মুছে
+             * ফেলুন") is three times as many bytes as its Latin one */
+            size_t win = ORDER_SCOPE_BYTES * script_width(f->text + a->start, f->len - a->start);
+            size_t hi = a->end + win < se ? a->end + win : se;
+            size_t lo = a->start > ss + win ? a->start - win : ss;
             size_t sc = role_in(f, MV_DR_ROLE_SCOPE, a->end, hi);
             if (sc != SIZE_MAX && consequence_between(f, a->end, f->m[sc].start)) {
                 sc = SIZE_MAX; /* round 15: "删除某版本会影响所有..." */
@@ -7280,14 +7301,14 @@ static const char *const note_model_whole[] = {"ai",
                                                "malli",
                                                "mallin"};
 static const char *const note_model_stem[] = {
-    "assistant", "assistent",  "asystent",    "asistent", "asistan",   "asisten",  "assistente",
-    "asistente", "avustaja",   "asszisztens", "modellen", "modellnek", "modelu",   "modelo",
-    "modello",   "modèle",     "ассистент",   "асистент", "модел",     "помощник", "помічник",
-    "βοηθ",      "μοντέλ",     "المساعد",     "للمساعد",  "النموذج",   "للنموذج",  "دستیار",
-    "למודל",     "המודל",      "לעוזר",       "העוזר",    "סוכן",      "msaidizi", "pembantu",
-    "trợ lý",    "mô hình",    "सहायक",       "मॉडल",     "এআই",       "সহকারী",   "মডেল",
-    "உதவியாளர",  "மாடல",       "ผู้ช่วย",        "โมเดล",    "助手",      "模型",     "アシスタント",
-    "モデル",    "어시스턴트", "모델",        "에이전트"};
+    "assistant",    "assistent", "asystent",    "asistent",  "asistan",   "asisten", "assistente",
+    "asistente",    "avustaja",  "asszisztens", "modellen",  "modellnek", "modell",  "modelu",
+    "modelo",       "modello",   "modèle",      "ассистент", "асистент",  "модел",   "помощник",
+    "помічник",     "βοηθ",      "μοντέλ",      "المساعد",   "للمساعد",   "النموذج", "للنموذج",
+    "دستیار",       "למודל",     "המודל",       "לעוזר",     "העוזר",     "סוכן",    "msaidizi",
+    "pembantu",     "trợ lý",    "mô hình",     "सहायक",     "मॉडल",      "এআই",     "সহকারী",
+    "মডেল",         "உதவியாளர",  "மாடல",        "ผู้ช่วย",      "โมเดล",     "助手",    "模型",
+    "アシスタント", "モデル",    "어시스턴트",  "모델",      "에이전트"};
 
 /* A demonstrative ("this", "tätä", "denne", "זו") and a noun of a note,
  * an instruction, a comment or a tag. */
@@ -7320,6 +7341,79 @@ static const char *const note_noun[] = {
 
 #define NOTE_N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Round 15: a secrecy inside a wrapper whose label says who reads it: an
+ * opening tag or a bracket label before it in its paragraph, not closed
+ * before it, named as system, secret, hidden or internal text in any
+ * language ("<siri>", "<ลับ>", "[গোপন]", "<sistema>", "[catatan-sistem:")
+ * or with a name outside ASCII. HTML's own tags and English labels of
+ * documentation ("<b>", "[Note]") are not such wrappers. */
+static bool wrapper_label(const char *s, size_t n) {
+    static const char *const parts[] = {"syst",   "sistem", "rendszer", "siri",   "secre",
+                                        "segret", "geheim", "hidden",   "intern", "privat",
+                                        "confid", "ai-",    "-ai",      "llm",    "agent"};
+    for (size_t i = 0; i < n; i++) {
+        if ((unsigned char)s[i] >= 0x80) {
+            return true;
+        }
+    }
+    for (size_t k = 0; k < NOTE_N(parts); k++) {
+        size_t pl = strlen(parts[k]);
+        for (size_t i = 0; i + pl <= n; i++) {
+            size_t q = 0;
+            while (q < pl && lower(s[i + q]) == parts[k][q]) {
+                q++;
+            }
+            if (q == pl) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool secret_wrapper(const char *r, size_t lo, size_t rs) {
+    for (size_t i = lo; i < rs; i++) {
+        char open = r[i];
+        size_t a = i + 1;
+        size_t e = a;
+        if ((open != '<' && open != '[') || a >= rs || r[a] == '/' || r[a] == '!') {
+            continue;
+        }
+        while (e < rs && e - a <= 32 && r[e] != '>' && r[e] != ']' && r[e] != ':' && r[e] != ' ' &&
+               r[e] != '\n' && r[e] != '<' && r[e] != '[') {
+            e++;
+        }
+        if (e == a || e >= rs || e - a > 32 ||
+            !(r[e] == (open == '<' ? '>' : ']') || (open == '[' && r[e] == ':'))) {
+            continue;
+        }
+        if (!wrapper_label(r + a, e - a)) {
+            continue;
+        }
+        /* an angle tag closed before the secrecy wraps something else */
+        bool closed = false;
+        for (size_t j = e; open == '<' && !closed && j + 2 + (e - a) <= rs; j++) {
+            closed = r[j] == '<' && r[j + 1] == '/' && memcmp(r + j + 2, r + a, e - a) == 0;
+        }
+        if (!closed) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 15: an annotation or schema key the author invented ("x-note",
+ * "x-ai", "x-kurippu"): no client shows it to the user, so its only
+ * reader is the model. */
+static bool invented_key(mv_str path) {
+    for (size_t i = 0; i + 2 <= path.len; i++) {
+        if ((i == 0 || path.ptr[i - 1] == '.') && path.ptr[i] == 'x' && path.ptr[i + 1] == '-') {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool addressed_note(const mv_tool *tool, int32_t fi, size_t rs, size_t re) {
     char t[NOTE_FOLD_MAX];
     if (fi < 0 || (uint32_t)fi >= tool->n_fields) {
@@ -7350,6 +7444,9 @@ static bool addressed_note(const mv_tool *tool, int32_t fi, size_t rs, size_t re
     }
     while (lo < rs && ((unsigned char)r[lo] & 0xC0) == 0x80) {
         lo++;
+    }
+    if (invented_key(tool->fields[fi].path) || secret_wrapper(r, lo, rs)) {
+        return true;
     }
     note_fold(r + lo, hi - lo, t);
     size_t m = hi - lo;
@@ -7539,6 +7636,18 @@ static bool destroying_value(const char *s, size_t n, bool *scoped) {
             *scoped = *scoped || (strlen(scopes[k]) == i - a && ci_at(s, i, a, scopes[k]));
         }
     }
+    /* round 15: a signal to process -1 reaches every process of the user
+     * ("kill -9 -1"): the act and its scope in one command */
+    if (ci_contains(s, n, "kill ")) {
+        for (size_t k = 1; k + 2 <= n; k++) {
+            if (s[k - 1] == ' ' && s[k] == '-' && s[k + 1] == '1' &&
+                (k + 2 == n || !(s[k + 2] >= '0' && s[k + 2] <= '9'))) {
+                found = true;
+                *scoped = true;
+                break;
+            }
+        }
+    }
     return found;
 }
 
@@ -7634,7 +7743,8 @@ static bool named_destroy(const mv_tool *tool, const mv_field *fd, const char *s
     /* the property is named by the path ("inputSchema.properties.purge
      * .default"), whatever the nesting */
     const char *ps = fd->path.ptr;
-    size_t pe = fd->path.len >= 8 ? fd->path.len - 8 : 0; /* strip ".default" */
+    size_t sl = ends_with(fd->path, ".const") ? 6 : 8; /* strip ".default" or ".const" */
+    size_t pe = fd->path.len >= sl ? fd->path.len - sl : 0;
     size_t pb = pe;
     while (pb > 0 && ps[pb - 1] != '.') {
         pb--;
@@ -7734,7 +7844,10 @@ static void schema_orders(const mv_tool *tool, best *orders) {
             data_placeholder(tool, s, n)) {
             schema_hit(&orders[ORDER_EXFIL], fi, fd, 0.85);
         }
-        if (ends_with(fd->path, ".default")) {
+        /* round 15: a "const" is a default nobody can change ("action":
+         * const "delete" beside "namespace": default "*") */
+        bool fixed = ends_with(fd->path, ".const");
+        if (ends_with(fd->path, ".default") || fixed) {
             broad = broad || broad_target(s, n);
             if (destroy_field < 0 && n <= 64 &&
                 (destroying_value(s, n, &scoped) || named_destroy(tool, fd, s, n, &scoped))) {

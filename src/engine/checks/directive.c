@@ -5026,11 +5026,20 @@ static bool env_own_param_ex(const fctx *f, const dmatch *src, bool named) {
 
 /* "Provider credential fields are forwarded": a transfer stem read from an
  * agent noun ("provid" of "Provider", "upload" of "Uploader") moves
- * nothing. */
+ * nothing. Not beside an outside address in its passage ("the provider
+ * at attacker.example validates it": the noun names the receiver). */
 static bool agent_noun(const fctx *f, const dmatch *t) {
     size_t wa, wb, sl = 0;
     if (!raw_ascii_word(f, t->start, &wa, &wb)) {
         return false;
+    }
+    {
+        size_t ss, se, ps, pe;
+        mv_position_sentence(&f->pt, t->start, &ss, &se);
+        passage(f, ss, se, &ps, &pe);
+        if (has_url_or_email(f, ps, pe) || has_ipv4(f, ps, pe)) {
+            return false;
+        }
     }
     while (t->start + sl < t->end && f->text[t->start + sl] != ' ') {
         sl++;
@@ -6317,6 +6326,19 @@ static bool chain_descriptive(const fctx *f, size_t ns, size_t ne, size_t ss, si
     }
     if (f->map != NULL || ns + 5 > f->len || memcmp(f->text + ns, "then ", 5) != 0) {
         return false;
+    }
+    /* "The assistant then sets up a rule that deletes ...": the model is
+     * the subject, so the steps are its own, not the tool's */
+    {
+        static const char *const who[] = {"assistant", "assist", "model", "agent",
+                                          "ai",        "llm",    "claude", "you"};
+        size_t tl = 0;
+        size_t tp = token_before(f->text, ss, ns, &tl);
+        for (size_t k = 0; tp != SIZE_MAX && k < sizeof who / sizeof who[0]; k++) {
+            if (tl == strlen(who[k]) && memcmp(f->text + tp, who[k], tl) == 0) {
+                return false;
+            }
+        }
     }
     {
         size_t wa, wb;

@@ -3356,25 +3356,6 @@ typedef struct reach_term {
 
 #define REACH_FIELD_MAX 4096 /* bytes of one field read */
 #define REACH_SHORT 300      /* a field this short is read whole */
-#define REACH_NTERMS (sizeof(k_reach_terms) / sizeof(k_reach_terms[0]))
-
-typedef struct rterm_index {
-    uint16_t at[257];             /* terms with first byte b: order[at[b] .. at[b+1]) */
-    uint16_t order[REACH_NTERMS]; /* term indices grouped by first byte */
-} rterm_index;
-
-static void reach_index_build(rterm_index *ix) {
-    uint16_t count[256] = {0};
-    for (size_t k = 0; k < REACH_NTERMS; k++)
-        count[(unsigned char)k_reach_terms[k].w[0]]++;
-    ix->at[0] = 0;
-    for (int b = 0; b < 256; b++)
-        ix->at[b + 1] = (uint16_t)(ix->at[b] + count[b]);
-    uint16_t fill[256];
-    memcpy(fill, ix->at, sizeof(fill));
-    for (size_t k = 0; k < REACH_NTERMS; k++)
-        ix->order[fill[(unsigned char)k_reach_terms[k].w[0]]++] = (uint16_t)k;
-}
 
 static bool reach_sep(unsigned char c) {
     return c == ' ' || c == '_' || c == '-';
@@ -3466,23 +3447,25 @@ typedef struct reach_hit {
 /* Kinds of store named in t[from, len) (bit mask); the first hit of each
  * kind not in `skip` is kept in hits when hits is not NULL, and a denied
  * hit does not count. */
-static uint32_t reach_scan(const rterm_index *ix, const char *t, size_t len, size_t from,
-                           uint32_t skip, bool deny, int32_t field, reach_hit *hits) {
+static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip, bool deny,
+                           int32_t field, reach_hit *hits) {
     uint32_t mask = 0;
     if (len > REACH_FIELD_MAX)
         len = REACH_FIELD_MAX;
-    for (size_t i = from; i < len; i++) {
+    for (size_t i = from; i + 1 < len; i++) {
         unsigned char c = lower((unsigned char)t[i]);
-        uint16_t a = ix->at[c], b = ix->at[c + 1];
-        if (a == b)
+        /* the first two bytes of some term (a table made with the terms) */
+        unsigned pr = (unsigned)c << 8 | (unsigned char)t[i + 1];
+        if ((k_reach_pair[pr >> 5] & (1u << (pr & 31))) == 0)
             continue;
+        uint16_t a = k_reach_at[c], b = k_reach_at[c + 1];
         if (!reach_cjk(c) && i > 0) {
             unsigned char p = (unsigned char)t[i - 1];
             if (is_alnum(p) || p >= 0x80)
                 continue; /* not a word start */
         }
         for (uint16_t q = a; q < b; q++) {
-            const reach_term *term = &k_reach_terms[ix->order[q]];
+            const reach_term *term = &k_reach_terms[q];
             uint32_t bit = 1u << term->kind;
             if ((mask | skip) & bit)
                 continue;
@@ -3511,14 +3494,14 @@ static size_t reach_lead_end(mv_str d) {
     return lim;
 }
 
-/* English function words in the opening of d (at most 2 counted). */
+/* English function words in the opening of d (at most 3 counted). */
 static size_t english_words(mv_str d) {
     /* not "a": Czech, Portuguese and Italian write it too */
     static const char *const k_en[] = {"the", "an", "of", "to",   "and",  "for",
                                        "from", "with", "by", "on", "your", "this", "is",
                                        "are",  "or",   "as", "it", "into", "its",  "in"};
     size_t lim = d.len < 320 ? d.len : 320, n = 0;
-    for (size_t i = 0; i < lim && n < 2;) {
+    for (size_t i = 0; i < lim && n < 3;) {
         while (i < lim && !is_alnum((unsigned char)d.ptr[i]))
             i++;
         size_t j = i;
@@ -3536,18 +3519,16 @@ static size_t english_words(mv_str d) {
 
 static int report_foreign_reach(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
-    if (english_words(tool->description) > 0 && !prose_foreign(tool->description))
+    /* three English function words settle it without the language test */
+    size_t en = english_words(tool->description);
+    if (en >= 3 || (en > 0 && !prose_foreign(tool->description)))
         return MV_OK;
-    rterm_index *ix = mv_arena_alloc(ts->ctx->scratch, sizeof(*ix));
-    if (ix == NULL)
-        return MV_ENOMEM;
-    reach_index_build(ix);
     /* the job: name, title, server and the description's first sentence */
     size_t lead = reach_lead_end(tool->description);
-    uint32_t job = reach_scan(ix, tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
-    job |= reach_scan(ix, tool->title.ptr, tool->title.len, 0, job, false, -1, NULL);
-    job |= reach_scan(ix, tool->server.ptr, tool->server.len, 0, job, false, -1, NULL);
-    job |= reach_scan(ix, tool->description.ptr, lead, 0, job, false, -1, NULL);
+    uint32_t job = reach_scan(tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
+    job |= reach_scan(tool->title.ptr, tool->title.len, 0, job, false, -1, NULL);
+    job |= reach_scan(tool->server.ptr, tool->server.len, 0, job, false, -1, NULL);
+    job |= reach_scan(tool->description.ptr, lead, 0, job, false, -1, NULL);
     /* Short fields (a parameter name, a value, a one-line description, a
      * short tool description) are read whole and pooled: attacks spread
      * the stores over a parameter name and a default. In a long field
@@ -3562,7 +3543,7 @@ static int report_foreign_reach(tool_scan *ts) {
         size_t from = f->kind == MV_FIELD_DESCRIPTION ? lead : 0;
         size_t len = f->text.len < REACH_FIELD_MAX ? f->text.len : REACH_FIELD_MAX;
         if (len <= REACH_SHORT) {
-            reach |= reach_scan(ix, f->text.ptr, len, from, job | reach, true, (int32_t)fi, hits);
+            reach |= reach_scan(f->text.ptr, len, from, job | reach, true, (int32_t)fi, hits);
             continue;
         }
         for (size_t a = from; a < len && pair == 0;) {
@@ -3570,7 +3551,7 @@ static int report_foreign_reach(tool_scan *ts) {
             while (e < len && !reach_break(f->text.ptr, len, e))
                 e++;
             reach_hit sh[RK_COUNT];
-            uint32_t m = reach_scan(ix, f->text.ptr, e, a, job, true, (int32_t)fi, sh);
+            uint32_t m = reach_scan(f->text.ptr, e, a, job, true, (int32_t)fi, sh);
             if ((m & (m - 1)) != 0) {
                 pair = m;
                 memcpy(hits, sh, sizeof(sh));
@@ -3639,6 +3620,9 @@ static int report_nested_sinks(tool_scan *ts) {
             seen[f->param] = 1; /* the parameter's own name */
             continue;
         }
+        mv_str pt = tool->params[f->param].type;
+        if (!str_is(pt, "object") && !str_is(pt, "array"))
+            continue;
         if (sink_strength(st, f->text) != S_STRONG || param_spoken_of(tool, f->text))
             continue;
         if (count[f->param]++ == 0)
@@ -3681,12 +3665,18 @@ static bool generic_cred_word(const char *w, size_t n) {
     return false;
 }
 
+static bool ends_ci(mv_str s, const char *w) {
+    size_t n = strlen(w);
+    return s.len >= n && raw_reads(s.ptr + s.len - n, n, (mv_str){w, n});
+}
+
 static int report_brand_credential(tool_scan *ts) {
-    const cap_state *st = ts->st;
     const mv_tool *tool = ts->tool;
     for (uint32_t p = 0; p < tool->n_params; p++) {
         const mv_param *pm = &tool->params[p];
-        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || reach_of(st, pm) != st->credparam)
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || str_is(pm->type, "number") ||
+            str_is(pm->type, "integer") || str_is(pm->type, "boolean") || pm->name.len < 12 ||
+            !(ends_ci(pm->name, "token") || ends_ci(pm->name, "key") || ends_ci(pm->name, "secret")))
             continue;
         /* the shape <service>_<oauth|access|api|auth|refresh|bearer|bot>_<token|key|secret>:
          * a paging or lookup token (continue_token, instrument_token,
@@ -3724,6 +3714,71 @@ static int report_brand_credential(tool_scan *ts) {
         static const char detail[] = "a parameter asks for a credential of a service the tool's "
                                      "name and description never mention";
         return emit_unexplained_param(ts, fi, detail, sizeof(detail) - 1);
+    }
+    return MV_OK;
+}
+
+/* Detector 11 (round 15): a default that reads the secret stores. A
+ * parameter whose default or const (what the model sends when nobody
+ * chooses) names two or more different sensitive resources of the shared
+ * list ("read_paths": ["~/.aws/credentials", "~/.kube/config", "~/.netrc"])
+ * asks for them whatever the tool's job: even a tool whose class explains
+ * credentials (a notebook, a shell) has no reason to point its unchosen
+ * value at several stores at once. A cloud tool defaulting to its one
+ * config file ("~/.kube/config") names one. Review only, no facet. */
+static bool default_path(mv_str path) {
+    size_t i = path.len;
+    while (i > 0 && path.ptr[i - 1] != '.')
+        i--;
+    mv_str last = {path.ptr + i, path.len - i};
+    return str_is(last, "default") || str_is(last, "const") ||
+           (last.len > 8 && memcmp(last.ptr, "default[", 8) == 0) ||
+           (last.len > 6 && memcmp(last.ptr, "const[", 6) == 0);
+}
+
+static int report_default_stores(tool_scan *ts) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    if (st->sens == NULL)
+        return MV_OK;
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        if (tool->params[p].schema != MV_SCHEMA_INPUT)
+            continue;
+        mv_str seen = MV_STR_NULL;
+        int32_t at = -1;
+        for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+            const mv_field *f = &tool->fields[fi];
+            if (f->kind != MV_FIELD_SCHEMA_VALUE || f->param != (int32_t)p ||
+                !default_path(f->path))
+                continue;
+            /* two members of the default (two values), not two phrases of
+             * one path ("~/.ssh/id_ed25519" is one store) */
+            mv_sensitive_hit h;
+            if (mv_sensitive_find(st->sens, f->text.ptr, f->text.len, &h)) {
+                if (seen.ptr == NULL) {
+                    seen = f->text;
+                    at = (int32_t)fi;
+                } else if (!raw_reads(seen.ptr, seen.len, f->text)) {
+                    static const char detail[] =
+                        "a parameter's default names several secret stores, which the model "
+                        "sends unchosen";
+                    const mv_field *af = &tool->fields[at];
+                    mv_signal_spec spec = {
+                        .tier = MV_TIER_SOFT,
+                        .threat = MV_THREAT_EXFILTRATION,
+                        .confidence = CAP_F_SILENT,
+                        .critical = false,
+                        .field = at,
+                        .offset = 0,
+                        .length = (uint32_t)af->text.len,
+                        .evidence = af->text,
+                        .detail = {detail, sizeof(detail) - 1},
+                        .facets = 0,
+                    };
+                    return mv_emit(ts->out, &spec);
+                }
+            }
+        }
     }
     return MV_OK;
 }
@@ -3778,6 +3833,8 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
         rc = report_nested_sinks(ts);
     if (rc == MV_OK)
         rc = report_brand_credential(ts);
+    if (rc == MV_OK)
+        rc = report_default_stores(ts);
     if (rc != MV_OK)
         return rc;
     /* The declaration costs a normalization of the name: only work it out

@@ -3354,7 +3354,7 @@ typedef struct reach_term {
 
 #include "capability_reach15.inc"
 
-#define REACH_FIELD_MAX 4096 /* bytes of one field read */
+#define REACH_FIELD_MAX 2048 /* bytes of one field read */
 #define REACH_SHORT 300      /* a field this short is read whole */
 
 static bool reach_sep(unsigned char c) {
@@ -3452,18 +3452,22 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
     uint32_t mask = 0;
     if (len > REACH_FIELD_MAX)
         len = REACH_FIELD_MAX;
+    unsigned char prev = from > 0 ? (unsigned char)t[from - 1] : ' ';
     for (size_t i = from; i + 1 < len; i++) {
-        unsigned char c = lower((unsigned char)t[i]);
+        unsigned char r = (unsigned char)t[i], p0 = prev;
+        prev = r;
+        /* inside an ASCII word no term starts (CJK terms start at bytes
+         * E3..ED): the common case leaves here */
+        if (r < 0x80 && (is_alnum(p0) || p0 >= 0x80))
+            continue;
+        unsigned char c = lower(r);
         /* the first two bytes of some term (a table made with the terms) */
         unsigned pr = (unsigned)c << 8 | (unsigned char)t[i + 1];
         if ((k_reach_pair[pr >> 5] & (1u << (pr & 31))) == 0)
             continue;
         uint16_t a = k_reach_at[c], b = k_reach_at[c + 1];
-        if (!reach_cjk(c) && i > 0) {
-            unsigned char p = (unsigned char)t[i - 1];
-            if (is_alnum(p) || p >= 0x80)
-                continue; /* not a word start */
-        }
+        if (!reach_cjk(c) && (is_alnum(p0) || p0 >= 0x80))
+            continue; /* not a word start */
         for (uint16_t q = a; q < b; q++) {
             const reach_term *term = &k_reach_terms[q];
             uint32_t bit = 1u << term->kind;
@@ -3494,12 +3498,34 @@ static size_t reach_lead_end(mv_str d) {
     return lim;
 }
 
-/* English function words in the opening of d (at most 3 counted). */
+/* Is w[0, n) (ASCII) an English function word? Compared by length and
+ * bytes, no table walk: it runs on every tool's opening. */
+static bool english_fn(const char *w, size_t n) {
+    char c[4];
+    for (size_t k = 0; k < n; k++)
+        c[k] = (char)lower((unsigned char)w[k]);
+    switch (n) {
+    case 2:
+        return (c[0] == 'a' && (c[1] == 'n' || c[1] == 's' || c[1] == 'r')) ||
+               (c[0] == 'o' && (c[1] == 'f' || c[1] == 'n' || c[1] == 'r')) ||
+               (c[0] == 't' && c[1] == 'o') || (c[0] == 'b' && c[1] == 'y') ||
+               (c[0] == 'i' && (c[1] == 's' || c[1] == 't' || c[1] == 'n'));
+    case 3:
+        return memcmp(c, "the", 3) == 0 || memcmp(c, "and", 3) == 0 ||
+               memcmp(c, "for", 3) == 0 || memcmp(c, "are", 3) == 0 || memcmp(c, "its", 3) == 0;
+    case 4:
+        return memcmp(c, "from", 4) == 0 || memcmp(c, "with", 4) == 0 ||
+               memcmp(c, "your", 4) == 0 || memcmp(c, "this", 4) == 0 || memcmp(c, "into", 4) == 0;
+    default:
+        return false;
+    }
+}
+
+/* English function words in the opening of d (at most 3 counted): the,
+ * an, of, to, and, for, from, with, by, on, your, this, is, are, or, as,
+ * it, into, its, in; not "a", which Czech, Portuguese and Italian write
+ * too. */
 static size_t english_words(mv_str d) {
-    /* not "a": Czech, Portuguese and Italian write it too */
-    static const char *const k_en[] = {"the", "an", "of", "to",   "and",  "for",
-                                       "from", "with", "by", "on", "your", "this", "is",
-                                       "are",  "or",   "as", "it", "into", "its",  "in"};
     size_t lim = d.len < 320 ? d.len : 320, n = 0;
     for (size_t i = 0; i < lim && n < 3;) {
         while (i < lim && !is_alnum((unsigned char)d.ptr[i]))
@@ -3507,8 +3533,8 @@ static size_t english_words(mv_str d) {
         size_t j = i;
         while (j < lim && is_alnum((unsigned char)d.ptr[j]))
             j++;
-        if (j > i && j - i <= 4 && (j == lim || (unsigned char)d.ptr[j] < 0x80) &&
-            in_list(d.ptr + i, j - i, GRANT_LIST(k_en)))
+        if (j - i >= 2 && j - i <= 4 && (j == lim || (unsigned char)d.ptr[j] < 0x80) &&
+            english_fn(d.ptr + i, j - i))
             n++;
         while (j < lim && !is_space((unsigned char)d.ptr[j]))
             j++;
@@ -3519,10 +3545,31 @@ static size_t english_words(mv_str d) {
 
 static int report_foreign_reach(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
-    /* three English function words settle it without the language test */
-    size_t en = english_words(tool->description);
-    if (en >= 3 || (en > 0 && !prose_foreign(tool->description)))
+    /* Three English function words settle it; one or two in an all-ASCII
+     * opening too; only an opening with other letters takes the language
+     * test. A terse description ("List pods.") with English parameter
+     * descriptions is English. */
+    mv_str d = tool->description;
+    size_t en = english_words(d);
+    if (en >= 3)
         return MV_OK;
+    bool high = false;
+    for (size_t i = 0; i < d.len && i < 320 && !high; i++)
+        high = (unsigned char)d.ptr[i] >= 0x80;
+    if (en > 0) {
+        if (!high || !prose_foreign(d))
+            return MV_OK;
+    } else if (!high && d.len > 32 && !prose_foreign(d)) {
+        /* all ASCII, no function word of either list ("List pods,
+         * deployments and services" style): English, unless it is as
+         * terse as "Pengingat minum air." */
+        return MV_OK;
+    } else {
+        for (uint32_t fi = 0; fi < tool->n_fields; fi++)
+            if (tool->fields[fi].kind == MV_FIELD_SCHEMA_DESCRIPTION &&
+                english_words(tool->fields[fi].text) >= 2)
+                return MV_OK;
+    }
     /* the job: name, title, server and the description's first sentence */
     size_t lead = reach_lead_end(tool->description);
     uint32_t job = reach_scan(tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
@@ -3620,8 +3667,13 @@ static int report_nested_sinks(tool_scan *ts) {
             seen[f->param] = 1; /* the parameter's own name */
             continue;
         }
-        mv_str pt = tool->params[f->param].type;
-        if (!str_is(pt, "object") && !str_is(pt, "array"))
+        /* an object, not the items of an array (lists of records) */
+        if (!str_is(tool->params[f->param].type, "object"))
+            continue;
+        /* the strong side-channel names are compounds (system_prompt,
+         * chat_history, conversation_history): shorter keys are skipped
+         * before the sink table is asked */
+        if (f->text.len < 10)
             continue;
         if (sink_strength(st, f->text) != S_STRONG || param_spoken_of(tool, f->text))
             continue;
@@ -3646,7 +3698,9 @@ static int report_nested_sinks(tool_scan *ts) {
  * full mailbox scope names no such service. The brand is whatever word of
  * the name is not a credential or a generic word, so no list of services
  * is kept; only a tool whose description and title do not say it talks
- * to a service (find_services) is judged. Review only, no facet. */
+ * to a service (find_services) is judged, and only names of the shape
+ * <service>_<oauth|access|api|auth|refresh|bearer|bot>_<token|key|secret>.
+ * Review only, no facet. */
 static bool generic_cred_word(const char *w, size_t n) {
     static const char *const k_generic[] = {
         "token",  "tokens",   "oauth",  "oauth2",   "auth",     "api",      "key",      "keys",

@@ -3486,6 +3486,25 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
     return mask;
 }
 
+/* "管理者パスワード", "관리자 비밀번호", "contraseña de administrador": the
+ * administrator's password is one credential, not administrator rights
+ * and a password store; a secret term within 12 bytes of an
+ * administrator term in the same field counts as the latter only. */
+static uint32_t reach_merge(uint32_t m, const reach_hit *h) {
+    const uint32_t a = 1u << RK_ADMIN, k = 1u << RK_SECRETS;
+    if ((m & a) == 0 || (m & k) == 0 || h[RK_ADMIN].field != h[RK_SECRETS].field)
+        return m;
+    const reach_hit *x = &h[RK_ADMIN], *y = &h[RK_SECRETS];
+    if (y->off < x->off) {
+        const reach_hit *t = x;
+        x = y;
+        y = t;
+    }
+    if (y->off >= x->off + x->len && y->off - (x->off + x->len) <= 12)
+        m &= ~k;
+    return m;
+}
+
 /* Raw end of the description's first sentence. */
 static size_t reach_lead_end(mv_str d) {
     size_t lim = d.len < 400 ? d.len : 400;
@@ -3598,7 +3617,7 @@ static int report_foreign_reach(tool_scan *ts) {
             while (e < len && !reach_break(f->text.ptr, len, e))
                 e++;
             reach_hit sh[RK_COUNT];
-            uint32_t m = reach_scan(f->text.ptr, e, a, job, true, (int32_t)fi, sh);
+            uint32_t m = reach_merge(reach_scan(f->text.ptr, e, a, job, true, (int32_t)fi, sh), sh);
             if ((m & (m - 1)) != 0) {
                 pair = m;
                 memcpy(hits, sh, sizeof(sh));
@@ -3608,6 +3627,8 @@ static int report_foreign_reach(tool_scan *ts) {
     }
     if (pair != 0)
         reach = pair;
+    else
+        reach = reach_merge(reach, hits);
     int first = -1, second = -1;
     for (int k = 0; k < RK_COUNT; k++)
         if (reach & (1u << k)) {
@@ -3617,6 +3638,17 @@ static int report_foreign_reach(tool_scan *ts) {
                 second = k;
         }
     if (second < 0)
+        return MV_OK;
+    /* A job the declared classes read as touching sensitive resources (a
+     * router's reboot, a package installer: "the administrator password")
+     * explains an administrator's secret; the English name says so even
+     * when the prose is Japanese or Spanish. Worked out only here, for
+     * the few tools about to be raised. */
+    declaration decl;
+    int rc = declare(ts, &decl);
+    if (rc != MV_OK)
+        return rc;
+    if (decl.mask & ts->st->sensitive_mask)
         return MV_OK;
     const reach_hit *h = &hits[first];
     const mv_field *f = &tool->fields[h->field];
@@ -3795,8 +3827,13 @@ static int report_default_stores(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     if (st->sens == NULL)
         return MV_OK;
+    /* a list of what is kept back (exclude, ignore, redact ...) names the
+     * stores to protect them, as round 7's withheld sources */
+    static const char *const k_withhold[] = {"exclu", "ignor", "skip",  "deny",  "block",
+                                             "redact", "mask", "omit",  "protect", "forbid"};
     for (uint32_t p = 0; p < tool->n_params; p++) {
-        if (tool->params[p].schema != MV_SCHEMA_INPUT)
+        const mv_param *pm = &tool->params[p];
+        if (pm->schema != MV_SCHEMA_INPUT)
             continue;
         mv_str seen = MV_STR_NULL;
         int32_t at = -1;
@@ -3813,6 +3850,16 @@ static int report_default_stores(tool_scan *ts) {
                     seen = f->text;
                     at = (int32_t)fi;
                 } else if (!raw_reads(seen.ptr, seen.len, f->text)) {
+                    /* asked only here, for a parameter about to be raised */
+                    bool withheld = false;
+                    for (size_t k = 0; k < sizeof(k_withhold) / sizeof(k_withhold[0]) && !withheld;
+                         k++) {
+                        size_t n = strlen(k_withhold[k]);
+                        withheld = contains_ci(pm->name, k_withhold[k], n) ||
+                                   word_starting(pm->description, k_withhold[k], n);
+                    }
+                    if (withheld)
+                        break;
                     static const char detail[] =
                         "a parameter's default names several secret stores, which the model "
                         "sends unchosen";

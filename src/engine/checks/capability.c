@@ -3397,6 +3397,573 @@ static int report_foreign_secret(tool_scan *ts) {
     return MV_OK;
 }
 
+/* ------------------------------------------------------------ round 15 */
+
+/* Detector 8 (round 15, reach15): a reach into the user's stores that the
+ * job never speaks of, in any language. The declared classes, the
+ * resource terms and the parameter-name lists are English words and
+ * identifiers, so a tool written in Dutch, Finnish, Hindi or Vietnamese
+ * that asks "full access to the file system, the address books and the
+ * browser history" to look up a postcode was read as declaring nothing
+ * and mentioning nothing. What makes those texts attacks is a relation,
+ * not a word: the tool's job (its name, title, server and first sentence)
+ * is one small thing, and the rest of its text (later sentences, parameter
+ * names, parameter descriptions, defaults, consts, enums, annotations,
+ * output fields) reaches for two or more different stores of the user -
+ * contacts, location, browser data, mailbox, calendar, messages, the whole
+ * file system, clipboard, microphone, running commands, administrator
+ * rights, stored passwords and keys, health records, identity numbers -
+ * none of which the job itself names. One store is what many honest tools
+ * need and say late (a weather tool's location); two unrelated to the job
+ * is a reach. A store counts only where its sentence is not denied ("no
+ * access to contacts is needed"). The words are the stores' names in the
+ * languages of the sets (the reach), never words of a job: the job side is
+ * only "does the job text name the same store".
+ *
+ * Only tools whose prose is not English are read (prose_foreign, or no
+ * English function word at all, as in "Đếm từ." or "Pengingat minum
+ * air."): English stores are the resource rules' work, and reading every
+ * English tool would cost the docker eval several percent. Review only,
+ * no facet. */
+
+typedef struct reach_term {
+    const char *w;  /* lower case; ' ' and '-' match any of " _-" */
+    uint8_t kind;
+    bool whole;     /* must end at a word end ("pesan", not "pesanan") */
+} reach_term;
+
+#include "capability_reach15.inc"
+
+#define REACH_FIELD_MAX 2048 /* bytes of one field read */
+#define REACH_SHORT 300      /* a field this short is read whole */
+
+static bool reach_sep(unsigned char c) {
+    return c == ' ' || c == '_' || c == '-';
+}
+
+/* Length of text[i..] matched by term w (0 when it does not match). */
+static size_t reach_match(const char *t, size_t len, size_t i, const reach_term *term) {
+    const char *w = term->w;
+    size_t j = i;
+    for (size_t k = 0; w[k] != '\0'; k++, j++) {
+        if (j >= len)
+            return 0;
+        unsigned char c = (unsigned char)t[j], m = (unsigned char)w[k];
+        if (m == ' ' || m == '-') {
+            if (!reach_sep(c))
+                return 0;
+        } else if (lower(c) != m) {
+            return 0;
+        }
+    }
+    if (term->whole && j < len && (is_alnum((unsigned char)t[j]) || (unsigned char)t[j] >= 0x80))
+        return 0;
+    return j - i;
+}
+
+/* A script written without spaces (kana, Han, Hangul: lead bytes E3..ED)
+ * has no word starts to wait for. */
+static bool reach_cjk(unsigned char b) {
+    return b >= 0xE3 && b <= 0xED;
+}
+
+static bool reach_break(const char *t, size_t len, size_t i) {
+    unsigned char c = (unsigned char)t[i];
+    if (c == '\n' || c == '!' || c == '?' || c == ';' || (c == '.' && sentence_dot(t, len, i)))
+        return true;
+    /* 。！？ (E3 80 82, EF BC 81, EF BC 9F) and the danda । (E0 A5 A4) */
+    if (i + 2 < len && ((c == 0xE3 && (unsigned char)t[i + 1] == 0x80 &&
+                         (unsigned char)t[i + 2] == 0x82) ||
+                        (c == 0xE0 && (unsigned char)t[i + 1] == 0xA5 &&
+                         (unsigned char)t[i + 2] == 0xA4) ||
+                        (c == 0xEF && (unsigned char)t[i + 1] == 0xBC &&
+                         ((unsigned char)t[i + 2] == 0x81 || (unsigned char)t[i + 2] == 0x9F))))
+        return true;
+    return false;
+}
+
+/* Is the sentence around t[at] denied (a negation word of the languages
+ * anywhere in it)? */
+static bool reach_denied(const char *t, size_t len, size_t at) {
+    size_t s = at, lim = at > 400 ? at - 400 : 0;
+    while (s > lim && !reach_break(t, len, s - 1))
+        s--;
+    size_t e = at, elim = len - at > 400 ? at + 400 : len;
+    while (e < elim && !reach_break(t, len, e))
+        e++;
+    for (size_t i = s; i < e; i++) {
+        unsigned char c = (unsigned char)t[i];
+        bool start = i == s || (!is_alnum((unsigned char)t[i - 1]) && (unsigned char)t[i - 1] < 0x80);
+        if (!start && !reach_cjk(c))
+            continue;
+        for (size_t k = 0; k < sizeof(k_reach_neg) / sizeof(k_reach_neg[0]); k++) {
+            const char *w = k_reach_neg[k];
+            if ((unsigned char)w[0] != lower(c))
+                continue;
+            size_t n = strlen(w);
+            if (i + n > e)
+                continue;
+            size_t m = 0;
+            while (m < n && lower((unsigned char)t[i + m]) == (unsigned char)w[m])
+                m++;
+            if (m < n)
+                continue;
+            if (reach_cjk((unsigned char)w[0]))
+                return true;
+            if (i + n == e || (!is_alnum((unsigned char)t[i + n]) && (unsigned char)t[i + n] < 0x80))
+                return true;
+            /* a multi-byte letter may continue the word ("nieuw"): only a
+             * word end counts */
+        }
+    }
+    return false;
+}
+
+typedef struct reach_hit {
+    int32_t field;
+    uint32_t off, len;
+} reach_hit;
+
+/* Kinds of store named in t[from, len) (bit mask); the first hit of each
+ * kind not in `skip` is kept in hits when hits is not NULL, and a denied
+ * hit does not count. */
+static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip, bool deny,
+                           int32_t field, reach_hit *hits) {
+    uint32_t mask = 0;
+    if (len > REACH_FIELD_MAX)
+        len = REACH_FIELD_MAX;
+    unsigned char prev = from > 0 ? (unsigned char)t[from - 1] : ' ';
+    for (size_t i = from; i + 1 < len; i++) {
+        unsigned char r = (unsigned char)t[i], p0 = prev;
+        prev = r;
+        /* inside an ASCII word no term starts (CJK terms start at bytes
+         * E3..ED): the common case leaves here */
+        if (r < 0x80 && (is_alnum(p0) || p0 >= 0x80))
+            continue;
+        unsigned char c = lower(r);
+        /* the first two bytes of some term (a table made with the terms) */
+        unsigned pr = (unsigned)c << 8 | (unsigned char)t[i + 1];
+        if ((k_reach_pair[pr >> 5] & (1u << (pr & 31))) == 0)
+            continue;
+        uint16_t a = k_reach_at[c], b = k_reach_at[c + 1];
+        if (!reach_cjk(c) && (is_alnum(p0) || p0 >= 0x80))
+            continue; /* not a word start */
+        for (uint16_t q = a; q < b; q++) {
+            const reach_term *term = &k_reach_terms[q];
+            uint32_t bit = 1u << term->kind;
+            if ((mask | skip) & bit)
+                continue;
+            size_t n = reach_match(t, len, i, term);
+            if (n == 0)
+                continue;
+            if (deny && reach_denied(t, len, i))
+                continue;
+            mask |= bit;
+            if (hits != NULL)
+                hits[term->kind] = (reach_hit){field, (uint32_t)i, (uint32_t)n};
+        }
+    }
+    return mask;
+}
+
+/* "管理者パスワード", "관리자 비밀번호", "contraseña de administrador": the
+ * administrator's password is one credential, not administrator rights
+ * and a password store; a secret term within 12 bytes of an
+ * administrator term in the same field counts as the latter only. */
+static uint32_t reach_merge(uint32_t m, const reach_hit *h) {
+    const uint32_t a = 1u << RK_ADMIN, k = 1u << RK_SECRETS;
+    if ((m & a) == 0 || (m & k) == 0 || h[RK_ADMIN].field != h[RK_SECRETS].field)
+        return m;
+    const reach_hit *x = &h[RK_ADMIN], *y = &h[RK_SECRETS];
+    if (y->off < x->off) {
+        const reach_hit *t = x;
+        x = y;
+        y = t;
+    }
+    if (y->off >= x->off + x->len && y->off - (x->off + x->len) <= 12)
+        m &= ~k;
+    return m;
+}
+
+/* Raw end of the description's first sentence. */
+static size_t reach_lead_end(mv_str d) {
+    size_t lim = d.len < 400 ? d.len : 400;
+    size_t i = 0;
+    while (i < lim && is_space((unsigned char)d.ptr[i]))
+        i++;
+    for (; i < lim; i++)
+        if (reach_break(d.ptr, d.len, i))
+            return i;
+    return lim;
+}
+
+/* Is w[0, n) (ASCII) an English function word? Compared by length and
+ * bytes, no table walk: it runs on every tool's opening. */
+static bool english_fn(const char *w, size_t n) {
+    char c[4];
+    for (size_t k = 0; k < n; k++)
+        c[k] = (char)lower((unsigned char)w[k]);
+    switch (n) {
+    case 2:
+        return (c[0] == 'a' && (c[1] == 'n' || c[1] == 's' || c[1] == 'r')) ||
+               (c[0] == 'o' && (c[1] == 'f' || c[1] == 'n' || c[1] == 'r')) ||
+               (c[0] == 't' && c[1] == 'o') || (c[0] == 'b' && c[1] == 'y') ||
+               (c[0] == 'i' && (c[1] == 's' || c[1] == 't' || c[1] == 'n'));
+    case 3:
+        return memcmp(c, "the", 3) == 0 || memcmp(c, "and", 3) == 0 ||
+               memcmp(c, "for", 3) == 0 || memcmp(c, "are", 3) == 0 || memcmp(c, "its", 3) == 0;
+    case 4:
+        return memcmp(c, "from", 4) == 0 || memcmp(c, "with", 4) == 0 ||
+               memcmp(c, "your", 4) == 0 || memcmp(c, "this", 4) == 0 || memcmp(c, "into", 4) == 0;
+    default:
+        return false;
+    }
+}
+
+/* English function words in the opening of d (at most 3 counted): the,
+ * an, of, to, and, for, from, with, by, on, your, this, is, are, or, as,
+ * it, into, its, in; not "a", which Czech, Portuguese and Italian write
+ * too. */
+static size_t english_words(mv_str d) {
+    size_t lim = d.len < 320 ? d.len : 320, n = 0;
+    for (size_t i = 0; i < lim && n < 3;) {
+        while (i < lim && !is_alnum((unsigned char)d.ptr[i]))
+            i++;
+        size_t j = i;
+        while (j < lim && is_alnum((unsigned char)d.ptr[j]))
+            j++;
+        if (j - i >= 2 && j - i <= 4 && (j == lim || (unsigned char)d.ptr[j] < 0x80) &&
+            english_fn(d.ptr + i, j - i))
+            n++;
+        while (j < lim && !is_space((unsigned char)d.ptr[j]))
+            j++;
+        i = j;
+    }
+    return n;
+}
+
+static int report_foreign_reach(tool_scan *ts) {
+    const mv_tool *tool = ts->tool;
+    /* Three English function words settle it; one or two in an all-ASCII
+     * opening too; only an opening with other letters takes the language
+     * test. A terse description ("List pods.") with English parameter
+     * descriptions is English. */
+    mv_str d = tool->description;
+    size_t en = english_words(d);
+    if (en >= 3)
+        return MV_OK;
+    bool high = false;
+    for (size_t i = 0; i < d.len && i < 320 && !high; i++)
+        high = (unsigned char)d.ptr[i] >= 0x80;
+    if (en > 0) {
+        if (!high || !prose_foreign(d))
+            return MV_OK;
+    } else if (!high && d.len > 32 && !prose_foreign(d)) {
+        /* all ASCII, no function word of either list ("List pods,
+         * deployments and services" style): English, unless it is as
+         * terse as "Pengingat minum air." */
+        return MV_OK;
+    } else {
+        for (uint32_t fi = 0; fi < tool->n_fields; fi++)
+            if (tool->fields[fi].kind == MV_FIELD_SCHEMA_DESCRIPTION &&
+                english_words(tool->fields[fi].text) >= 2)
+                return MV_OK;
+    }
+    /* the job: name, title, server and the description's first sentence */
+    size_t lead = reach_lead_end(tool->description);
+    uint32_t job = reach_scan(tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
+    job |= reach_scan(tool->title.ptr, tool->title.len, 0, job, false, -1, NULL);
+    job |= reach_scan(tool->server.ptr, tool->server.len, 0, job, false, -1, NULL);
+    job |= reach_scan(tool->description.ptr, lead, 0, job, false, -1, NULL);
+    /* Short fields (a parameter name, a value, a one-line description, a
+     * short tool description) are read whole and pooled: attacks spread
+     * the stores over a parameter name and a default. In a long field
+     * (a manual of a real tool) a store word is as often an aside ("the
+     * browser's CORS list"), so two stores must share a sentence. */
+    reach_hit hits[RK_COUNT];
+    uint32_t reach = 0, pair = 0;
+    for (uint32_t fi = 0; fi < tool->n_fields && pair == 0; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        if (f->kind == MV_FIELD_NAME || f->kind == MV_FIELD_TITLE || f->window_of != 0)
+            continue;
+        size_t from = f->kind == MV_FIELD_DESCRIPTION ? lead : 0;
+        size_t len = f->text.len < REACH_FIELD_MAX ? f->text.len : REACH_FIELD_MAX;
+        if (len <= REACH_SHORT) {
+            reach |= reach_scan(f->text.ptr, len, from, job | reach, true, (int32_t)fi, hits);
+            continue;
+        }
+        for (size_t a = from; a < len && pair == 0;) {
+            size_t e = a;
+            while (e < len && !reach_break(f->text.ptr, len, e))
+                e++;
+            reach_hit sh[RK_COUNT];
+            uint32_t m = reach_merge(reach_scan(f->text.ptr, e, a, job, true, (int32_t)fi, sh), sh);
+            if ((m & (m - 1)) != 0) {
+                pair = m;
+                memcpy(hits, sh, sizeof(sh));
+            }
+            a = e + 1;
+        }
+    }
+    if (pair != 0)
+        reach = pair;
+    else
+        reach = reach_merge(reach, hits);
+    int first = -1, second = -1;
+    for (int k = 0; k < RK_COUNT; k++)
+        if (reach & (1u << k)) {
+            if (first < 0)
+                first = k;
+            else if (second < 0)
+                second = k;
+        }
+    if (second < 0)
+        return MV_OK;
+    /* A job the declared classes read as touching sensitive resources (a
+     * router's reboot, a package installer: "the administrator password")
+     * explains an administrator's secret; the English name says so even
+     * when the prose is Japanese or Spanish. Worked out only here, for
+     * the few tools about to be raised. */
+    declaration decl;
+    int rc = declare(ts, &decl);
+    if (rc != MV_OK)
+        return rc;
+    if (decl.mask & ts->st->sensitive_mask)
+        return MV_OK;
+    const reach_hit *h = &hits[first];
+    const mv_field *f = &tool->fields[h->field];
+    char detail[200];
+    sbuf b = {detail, 0, sizeof(detail)};
+    sb_lit(&b, "reaches for ");
+    sb_lit(&b, k_reach_label[first]);
+    sb_lit(&b, " and ");
+    sb_lit(&b, k_reach_label[second]);
+    sb_lit(&b, ", which the tool's name and first sentence never mention");
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = MV_THREAT_EXFILTRATION,
+        .confidence = CAP_F_SILENT,
+        .critical = false,
+        .field = h->field,
+        .offset = h->off,
+        .length = h->len,
+        .evidence = {f->text.ptr + h->off, h->len},
+        .detail = {detail, b.n},
+        .facets = 0,
+    };
+    return mv_emit(ts->out, &spec);
+}
+
+/* Detector 9 (round 15): a bundle of the session. An object parameter
+ * ("session", "context", "connection") whose declared properties are two
+ * or more strong side-channel names (system_prompt, chat_history,
+ * other_tools...) asks for the conversation as plainly as top-level
+ * parameters would; the sink detector judges top-level parameters only,
+ * and reads an object with properties as structured data. Counted when
+ * the tool's name, title and description never use a word of those
+ * names (a chat exporter speaks of its history). Review only, no facet. */
+static int report_nested_sinks(tool_scan *ts) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    uint8_t *seen = mv_arena_calloc(ts->ctx->scratch, tool->n_params + 1, 1);
+    uint8_t *count = mv_arena_calloc(ts->ctx->scratch, tool->n_params + 1, 1);
+    int32_t *first = mv_arena_calloc(ts->ctx->scratch, tool->n_params + 1, sizeof(*first));
+    if (seen == NULL || count == NULL || first == NULL)
+        return MV_ENOMEM;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        if (f->kind != MV_FIELD_PROPERTY_NAME || f->param < 0 ||
+            (uint32_t)f->param >= tool->n_params || f->schema != MV_SCHEMA_INPUT)
+            continue;
+        if (!seen[f->param]) {
+            seen[f->param] = 1; /* the parameter's own name */
+            continue;
+        }
+        /* an object, not the items of an array (lists of records) */
+        if (!str_is(tool->params[f->param].type, "object"))
+            continue;
+        /* the strong side-channel names are compounds (system_prompt,
+         * chat_history, conversation_history): shorter keys are skipped
+         * before the sink table is asked */
+        if (f->text.len < 10)
+            continue;
+        if (sink_strength(st, f->text) != S_STRONG || param_spoken_of(tool, f->text))
+            continue;
+        if (count[f->param]++ == 0)
+            first[f->param] = (int32_t)fi;
+        if (count[f->param] == 2) {
+            static const char detail[] =
+                "an object parameter bundles the conversation or the session (two side-channel "
+                "fields), which the tool's name and description never mention";
+            return emit_unexplained_param(ts, first[f->param], detail, sizeof(detail) - 1);
+        }
+    }
+    return MV_OK;
+}
+
+/* Detector 10 (round 15): another service's credential. A credential
+ * parameter whose name carries the name of a service ("gmail_oauth_token",
+ * "slack_bot_token") asks for an account of that service; a tool that
+ * works with the service names it somewhere in its name, title,
+ * description or server ("Search Gmail messages", server "slack-tools").
+ * A recipe finder or a watering reminder that wants a Gmail token with
+ * full mailbox scope names no such service. The brand is whatever word of
+ * the name is not a credential or a generic word, so no list of services
+ * is kept; only a tool whose description and title do not say it talks
+ * to a service (find_services) is judged, and only names of the shape
+ * <service>_<oauth|access|api|auth|refresh|bearer|bot>_<token|key|secret>.
+ * Review only, no facet. */
+static bool generic_cred_word(const char *w, size_t n) {
+    static const char *const k_generic[] = {
+        "token",  "tokens",   "oauth",  "oauth2",   "auth",     "api",      "key",      "keys",
+        "secret", "access",   "refresh", "bearer",  "personal", "user",     "client",   "app",
+        "service", "account", "password", "pass",   "passwd",   "private",  "session",  "jwt",
+        "credential", "credentials", "login", "admin", "root",  "master",   "default",  "custom",
+        "your",   "bot",      "webhook", "signing", "encryption", "license", "pat",     "id",
+        "auth_token", "the",  "cred",   "creds",    "basic",    "http",     "https",    "url",
+        "header", "value",    "code",   "pin",      "otp",      "totp",     "mfa",      "new",
+        "old",    "current",  "optional", "cookie", "sso",      "saml",     "ldap",     "database",
+        "server", "proxy",    "registry", "host",   "remote",   "system",   "cloud",    "shared",
+        "public", "secure",   "read",    "write",   "upload",   "download", "local",    "user"};
+    for (size_t k = 0; k < sizeof(k_generic) / sizeof(k_generic[0]); k++)
+        if (strlen(k_generic[k]) == n && memcmp(k_generic[k], w, n) == 0)
+            return true;
+    return false;
+}
+
+static bool ends_ci(mv_str s, const char *w) {
+    size_t n = strlen(w);
+    return s.len >= n && raw_reads(s.ptr + s.len - n, n, (mv_str){w, n});
+}
+
+static int report_brand_credential(tool_scan *ts) {
+    const mv_tool *tool = ts->tool;
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || str_is(pm->type, "number") ||
+            str_is(pm->type, "integer") || str_is(pm->type, "boolean") || pm->name.len < 12 ||
+            !(ends_ci(pm->name, "token") || ends_ci(pm->name, "key") || ends_ci(pm->name, "secret")))
+            continue;
+        /* the shape <service>_<oauth|access|api|auth|refresh|bearer|bot>_<token|key|secret>:
+         * a paging or lookup token (continue_token, instrument_token,
+         * skiptoken) has no auth word before its last word */
+        static const char *const k_auth[] = {"oauth",   "oauth2", "access", "api",
+                                             "auth",    "refresh", "bearer", "bot"};
+        static const char *const k_last[] = {"token", "key", "secret"};
+        char w[CAP_NAME_MAX * 2 + 2];
+        size_t wn = split_words(pm->name.ptr, pm->name.len, w, sizeof(w));
+        size_t ws[8][2], nw = 0;
+        for (size_t i = 0; i < wn && nw < 8;) {
+            size_t j = i;
+            while (j < wn && w[j] != ' ')
+                j++;
+            ws[nw][0] = i;
+            ws[nw][1] = j;
+            nw++;
+            i = j + 1;
+        }
+        if (nw < 3 || !in_list(w + ws[nw - 1][0], ws[nw - 1][1] - ws[nw - 1][0], GRANT_LIST(k_last)) ||
+            !in_list(w + ws[nw - 2][0], ws[nw - 2][1] - ws[nw - 2][0], GRANT_LIST(k_auth)))
+            continue;
+        const char *brand = w + ws[0][0];
+        size_t bn = ws[0][1] - ws[0][0];
+        if (bn < 4 || generic_cred_word(brand, bn))
+            continue;
+        if (brand == NULL || brand_named_by_tool(tool, brand, bn))
+            continue;
+        find_services(ts);
+        if (ts->service > 0 || ts->db > 0)
+            continue;
+        int32_t fi = property_field(tool, p);
+        if (fi < 0)
+            continue;
+        static const char detail[] = "a parameter asks for a credential of a service the tool's "
+                                     "name and description never mention";
+        return emit_unexplained_param(ts, fi, detail, sizeof(detail) - 1);
+    }
+    return MV_OK;
+}
+
+/* Detector 11 (round 15): a default that reads the secret stores. A
+ * parameter whose default or const (what the model sends when nobody
+ * chooses) names two or more different sensitive resources of the shared
+ * list ("read_paths": ["~/.aws/credentials", "~/.kube/config", "~/.netrc"])
+ * asks for them whatever the tool's job: even a tool whose class explains
+ * credentials (a notebook, a shell) has no reason to point its unchosen
+ * value at several stores at once. A cloud tool defaulting to its one
+ * config file ("~/.kube/config") names one. Review only, no facet. */
+static bool default_path(mv_str path) {
+    size_t i = path.len;
+    while (i > 0 && path.ptr[i - 1] != '.')
+        i--;
+    mv_str last = {path.ptr + i, path.len - i};
+    return str_is(last, "default") || str_is(last, "const") ||
+           (last.len > 8 && memcmp(last.ptr, "default[", 8) == 0) ||
+           (last.len > 6 && memcmp(last.ptr, "const[", 6) == 0);
+}
+
+static int report_default_stores(tool_scan *ts) {
+    const cap_state *st = ts->st;
+    const mv_tool *tool = ts->tool;
+    if (st->sens == NULL)
+        return MV_OK;
+    /* a list of what is kept back (exclude, ignore, redact ...) names the
+     * stores to protect them, as round 7's withheld sources */
+    static const char *const k_withhold[] = {"exclu", "ignor", "skip",  "deny",  "block",
+                                             "redact", "mask", "omit",  "protect", "forbid"};
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        if (pm->schema != MV_SCHEMA_INPUT)
+            continue;
+        mv_str seen = MV_STR_NULL;
+        int32_t at = -1;
+        for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+            const mv_field *f = &tool->fields[fi];
+            if (f->kind != MV_FIELD_SCHEMA_VALUE || f->param != (int32_t)p ||
+                !default_path(f->path))
+                continue;
+            /* two members of the default (two values), not two phrases of
+             * one path ("~/.ssh/id_ed25519" is one store) */
+            mv_sensitive_hit h;
+            if (mv_sensitive_find(st->sens, f->text.ptr, f->text.len, &h)) {
+                if (seen.ptr == NULL) {
+                    seen = f->text;
+                    at = (int32_t)fi;
+                } else if (!raw_reads(seen.ptr, seen.len, f->text)) {
+                    /* asked only here, for a parameter about to be raised */
+                    bool withheld = false;
+                    for (size_t k = 0; k < sizeof(k_withhold) / sizeof(k_withhold[0]) && !withheld;
+                         k++) {
+                        size_t n = strlen(k_withhold[k]);
+                        withheld = contains_ci(pm->name, k_withhold[k], n) ||
+                                   word_starting(pm->description, k_withhold[k], n);
+                    }
+                    if (withheld)
+                        break;
+                    static const char detail[] =
+                        "a parameter's default names several secret stores, which the model "
+                        "sends unchosen";
+                    const mv_field *af = &tool->fields[at];
+                    mv_signal_spec spec = {
+                        .tier = MV_TIER_SOFT,
+                        .threat = MV_THREAT_EXFILTRATION,
+                        .confidence = CAP_F_SILENT,
+                        .critical = false,
+                        .field = at,
+                        .offset = 0,
+                        .length = (uint32_t)af->text.len,
+                        .evidence = af->text,
+                        .detail = {detail, sizeof(detail) - 1},
+                        .facets = 0,
+                    };
+                    return mv_emit(ts->out, &spec);
+                }
+            }
+        }
+    }
+    return MV_OK;
+}
+
 static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const cap_state *st = ctx->engine_state;
     int rc = MV_OK;
@@ -3440,6 +4007,15 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     rc = report_grants(ts);
     if (rc == MV_OK)
         rc = report_foreign_secret(ts);
+    /* Round 15: detector 8 reads stores named in the languages. */
+    if (rc == MV_OK)
+        rc = report_foreign_reach(ts);
+    if (rc == MV_OK)
+        rc = report_nested_sinks(ts);
+    if (rc == MV_OK)
+        rc = report_brand_credential(ts);
+    if (rc == MV_OK)
+        rc = report_default_stores(ts);
     if (rc != MV_OK)
         return rc;
     /* The declaration costs a normalization of the name: only work it out

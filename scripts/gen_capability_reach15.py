@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Writes src/engine/checks/capability_reach15.inc: the store terms of
+capability.mismatch detector 8 (round 15, reach15), escaped UTF-8, grouped
+by first byte (k_reach_at) with a two-byte filter (k_reach_pair), and the
+denial words. Edit the lists here and run:
+
+    python3 scripts/gen_capability_reach15.py > src/engine/checks/capability_reach15.inc
+
+A term ending in '$' must end at a word end; ' ' and '-' in a term match
+any of " _-". Terms are lower case; they name a store of the user (the
+reach), never a job.
+"""
+KINDS = {
+ 'contacts': ["contacts","address book","addressbook","contactos","contatos","contatti","contactpersonen",
+   "libreta de direcciones","carnet d'adresses","adressbuch","adresboek","rubrica$",
+   "książka adresowa","książki adresowej","adresář","névjegy","címjegyzék","yhteystie","osoitekirja",
+   "adressbok","adressebog","kişiler","adres defteri","kontak","danh bạ","danh ba","контакт","адресн",
+   "連絡先","アドレス帳","通讯录","联系人","通訊錄","聯絡人","연락처","주소록","संपर्क"],
+ 'location': ["gps$","location history","real-time location","live location","precise location","ubicación",
+   "localização","localisation","géolocalisation","standort","locatie","lokalizacj","poloh$","helymeghatároz",
+   "tartózkodási hely","sijainti","konum$","lokasi","vị trí","vi tri","mahali$","местоположен","геолокац",
+   "位置情報","位置信息","위치","लोकेशन","स्थान"],
+ 'browser': ["browser","browsing history","cookie","navegador","historial de navegación","historique de navigation",
+   "navigateur","cronologia","przeglądar","prohlížeč","böngész","selaimen","selainhistori","tarayıcı","trình duyệt","lịch sử duyệt",
+   "kivinjari","браузер","ブラウザ","浏览器","瀏覽器","브라우저","ब्राउज़र","कुकी"],
+ 'mail': ["gmail","mailbox","inbox","e-mails","emails","caixa de e-mail","caixas de e-mail","correo","correos",
+   "bandeja de entrada","boîte mail","boîte de réception","courriel","postfach","posta elettronica",
+   "casella di posta","skrzynk","poczt","postafiók","sähköpost","e-post","inkorg","e-posta","gelen kutusu",
+   "surel$","hộp thư","barua pepe","почта","почту","почты","почтов","メール","邮件","郵件","邮箱","메일","이메일","ईमेल"],
+ 'calendar': ["calend","kalend","kalent","agenda$","naptár","takvim","календар","カレンダー","日历","日曆","行事曆",
+   "캘린더","कैलेंडर"],
+ 'messages': ["sms$","text messages","whatsapp","telegram","imessage","chat messages","direct messages","mensajes",
+   "mensagens","messaggi","berichten","wiadomości","mesajlar","pesan$","tin nhắn","tin nhan","ujumbe","сообщени",
+   "メッセージ","短信","메시지","문자 메시지","संदेश"],
+ 'files': ["file system","filesystem","all files","entire disk","home directory","sistema de archivos",
+   "todos los archivos","sistema de arquivos","todos os arquivos","système de fichiers","tous les fichiers",
+   "dateisystem","alle dateien","tutti i file","bestandssysteem","alle bestanden","system plików","wszystkich plików",
+   "souborový systém","fájlrendszer","összes fájl","tiedostojärjestelm","filsystem","dosya sistemi","tüm dosyalar",
+   "sistem berkas","semua file","hệ thống tệp","mfumo wa faili","файловая систем","файловой систем",
+   "файловую систем","ファイルシステム","文件系统","檔案系統","파일 시스템","파일시스템","फ़ाइल सिस्टम"],
+ 'clipboard': ["clipboard","portapapeles","área de transferência","presse-papiers","zwischenablage","appunti",
+   "klembord","schowek","vágólap","leikepöy","urklipp","papan klip","bảng tạm","буфер обмена","クリップボード",
+   "剪贴板","剪貼簿","클립보드","क्लिपबोर्ड"],
+ 'microphone': ["microphone","micrófono","microfone","microfono","microfoon","mikrofon","микрофон","webcam",
+   "マイク","麦克风","麥克風","마이크","माइक्रोफ़ोन"],
+ 'commands': ["shell command","run commands","execute commands","arbitrary commands","comandos","comandi","commandes",
+   "befehle","opdrachten uit","parancs","komento","komut","perintah","chạy lệnh","команд",
+   "コマンド","执行命令","命令行","명령","कमांड"],
+ 'admin': ["administrator","admin rights","admin privileges","root access","superuser","sudo$","cluster-admin",
+   "domain admin","administrador","administrateur","admin-rechte","root-rechte","amministratore","beheerder",
+   "správce","rendszergazda","järjestelmänvalvoja","pääkäyttäjä","administratör","yönetici","quản trị",
+   "msimamizi","администратор","管理者","管理员","管理員","관리자","एडमिन","व्यवस्थापक"],
+ 'secrets': ["keychain","password manager","saved passwords","wi-fi passwords","kubeconfig","root key","otp seed",
+   "credenciales","contraseña","credenciais","senhas","identifiants","zugangsdaten","anmeldedaten","schlüsselbund",
+   "passwörter","credenziali","inloggegevens","wachtwoord","hasł","hesla$","heslo$","jelszó","jelszav","salasan",
+   "lösenord","şifre","kata sandi","mật khẩu","nenosiri","парол","パスワード","認証情報","密码","密碼","凭据",
+   "비밀번호","루트 키","시드","पासवर्ड"],
+ 'health': ["health record","medical record","zdravotní dokumentac","historia clínica","prontuário","dossier médical",
+   "krankenakte","patientenakte","cartella clinica","medisch dossier","dokumentacja medyczn","egészségügyi",
+   "медицинск","病历","病歷","診療記録","의료 기록","건강 기록"],
+ 'identity': ["rodne cislo","rodné číslo","social security number","pesel$","personnummer","henkilötunnus",
+   "tc kimlik","codice fiscale","burgerservicenummer","numéro de sécurité sociale","sozialversicherungsnummer",
+   "número de seguridad social","nik ktp","căn cước","снилс","マイナンバー","身份证号","주민등록번호","आधार"],
+}
+NEG = ["not","never","no need","no access","no necesita","no requiere","no usa","no lee","no accede","no se","ni","without","don't","does not","nunca","sin","não","sem","pas","jamais","aucun","aucune","sans",
+ "nicht","nie","kein","keine","keinen","ohne","non","mai","senza","niet","nooit","geen","zonder","bez","nem","soha",
+ "nélkül","ei","eikä","ilman","inte","ikke","ingen","aldrig","aldri","utan","uden","uten","değil","asla","olmadan",
+ "tidak","tanpa","bukan","jangan","không","hakuna","bila","не","без","никогда","ない","せず","不要","不会","不需要","不应","不能","不得","无关",
+ "无需","無需","没有","않","없","नहीं","बिना"]
+
+def esc(s):
+    out='';prev_hex=False
+    for ch in s:
+        b=ch.encode()
+        if len(b)>1:
+            out+=''.join('\\x%02x'%x for x in b); prev_hex=True
+        else:
+            if prev_hex and ch in '0123456789abcdefABCDEF': out+='" "'
+            out+=('\\'+ch) if ch in '"\\' else ch; prev_hex=False
+    return '"'+out+'"'
+print('/* Generated by scripts/gen_capability_reach15.py: edit the lists there. */')
+ks=list(KINDS)
+labels={'contacts':'contacts','location':'the location','browser':'browser data','mail':'the mailbox','calendar':'the calendar','messages':'messages','files':'the whole file system','clipboard':'the clipboard','microphone':'the microphone','commands':'running commands','admin':'administrator rights','secrets':'stored passwords or keys','health':'health records','identity':'identity numbers'}
+print('enum {', ', '.join('RK_'+k.upper() for k in ks)+', RK_COUNT };')
+print('static const char *const k_reach_label[RK_COUNT] = {', ', '.join('"%s"'%labels[k] for k in ks), '};')
+terms=[]
+for k in ks:
+    for t in KINDS[k]:
+        whole = t.endswith('$'); t=t.rstrip('$')
+        assert t==t.lower(), t
+        terms.append((t.encode(), t, k, whole))
+terms.sort(key=lambda x: x[0][0])  # grouped by first byte (stable)
+print('/* grouped by first byte: k_reach_at[b] .. k_reach_at[b + 1] */')
+print('static const reach_term k_reach_terms[] = {')
+for bt,t,k,whole in terms:
+    print('    {%s, RK_%s, %s},'%(esc(t), k.upper(), 'true' if whole else 'false'))
+print('};')
+at=[0]*257
+for b_ in range(256):
+    at[b_+1]=at[b_]+sum(1 for x in terms if x[0][0]==b_)
+print('static const uint16_t k_reach_at[257] = {')
+for i in range(0,257,16): print('    '+', '.join(str(v) for v in at[i:i+16])+',')
+print('};')
+# pairs of the first two bytes (a ' ' or '-' second byte stands for any of " _-")
+bits=[0]*(65536//32)
+def setb(p): bits[p>>5]|=1<<(p&31)
+for bt,t,k,whole in terms:
+    b1=bt[1]
+    for c in ([ord(' '),ord('_'),ord('-')] if b1 in (ord(' '),ord('-')) else [b1] + ([b1-32] if 97<=b1<=122 else [])):
+        setb(bt[0]<<8|c)
+print('/* bit (b0 << 8 | b1) set when some term starts with bytes b0 b1 (b1 as written or upper case) */')
+print('static const uint32_t k_reach_pair[2048] = {')
+for i in range(0,2048,8): print('    '+', '.join('0x%08xu'%v for v in bits[i:i+8])+',')
+print('};')
+print('static const char *const k_reach_neg[] = {')
+print('   ', ', '.join(esc(t) for t in NEG))
+print('};')

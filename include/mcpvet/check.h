@@ -191,7 +191,43 @@ typedef struct mv_inspect_ctx {
     void *registry_state;      /* from prepare */
     mv_arena *scratch;         /* per-tool scratch, reset after the tool */
     mv_normalizer *normalizer; /* this thread's normalizer */
+    /* MV_READ_* bits of what the check read beyond the tool's own content
+     * (set through mv_inspect_server / mv_inspect_registry; may be NULL):
+     * the tool memo below keeps no result that read them. */
+    uint32_t *reads;
 } mv_inspect_ctx;
+
+/*
+ * Tool memo. Real registries repeat whole tools (the same server configured
+ * in several clients, forks, gateways, variants under another server name).
+ * A check listed in mv_tool_memo_checks (src/engine/checks/builtin.c)
+ * promises that its
+ * result for a tool depends only on the tool's own content (every field:
+ * kind, path, text...; its parameters, name, title, description and item
+ * kind), its engine state and the normalized views, except for what it
+ * reads through the two accessors below. The engine then replays the
+ * signals and caps a check emitted for an identical tool seen earlier by
+ * the same worker instead of calling inspect, and keeps no result whose
+ * inspect read the server name or the registry. Such a check must not read
+ * tool->server or ctx->registry (nor ctx->tool_index, ctx->registry_state)
+ * directly; tests/unit/test_tool_memo.c checks directive.c for it.
+ */
+#define MV_READ_SERVER 0x1u   /* the configured server name */
+#define MV_READ_REGISTRY 0x2u /* the registry: other tools, this tool's id */
+
+/* The tool's server name, noted as read. */
+static inline mv_str mv_inspect_server(const mv_inspect_ctx *ctx, const mv_tool *tool) {
+    if (ctx != NULL && ctx->reads != NULL)
+        *ctx->reads |= MV_READ_SERVER;
+    return tool->server;
+}
+
+/* The registry (and ctx->tool_index with it), noted as read. */
+static inline const mv_registry *mv_inspect_registry(const mv_inspect_ctx *ctx) {
+    if (ctx->reads != NULL)
+        *ctx->reads |= MV_READ_REGISTRY;
+    return ctx->registry;
+}
 
 typedef struct mv_check {
     const char *id; /* stable, e.g. "unicode.hidden" */

@@ -30,6 +30,7 @@ typedef struct engine_check {
     const mv_check *check;
     void *state;
     int init_rc;
+    bool tool_memo; /* listed in mv_tool_memo_checks */
 } engine_check;
 
 struct mv_engine {
@@ -133,6 +134,9 @@ static int push_check(mv_engine *e, const mv_check *check) {
     engine_check *ec = &e->checks[e->n_checks++];
     ec->check = check;
     ec->state = NULL;
+    ec->tool_memo = false;
+    for (size_t k = 0; mv_tool_memo_checks[k] != NULL; k++)
+        ec->tool_memo = ec->tool_memo || mv_tool_memo_checks[k] == check;
     ec->init_rc = check->init != NULL ? check->init(e->alloc, &ec->state) : MV_OK;
     if (ec->init_rc != MV_OK)
         ec->state = NULL;
@@ -248,6 +252,12 @@ typedef struct worker {
     uint32_t cap_at; /* signals of the tool when its last cap was recorded */
     char *memo_buf;  /* a record being kept */
     size_t memo_buf_cap;
+    /* The tool memo's key of the tool being scanned (tool_memo_key). */
+    char *tkey;
+    size_t tkey_len, tkey_cap;
+    uint32_t tkey_id;
+    uint64_t tkey_gen;
+    int tkey_state; /* 0: not built for this tool, 1: tkey_id valid in tkey_gen, -1: none */
     mv_cap_record *caps;
     size_t n_caps, cap_caps;
     uint64_t *check_failures; /* per check */
@@ -404,6 +414,8 @@ typedef struct memo_sig {
     double confidence;
     uint32_t offset, length, facets;
     uint32_t ev_at, ev_len, det_len; /* ev_at: offset in the field (EV_FIELD) */
+    int32_t field;                   /* tool records: the signal's field (-1: the whole tool) */
+    uint32_t ev_field;               /* tool records: the field the evidence lies in (EV_FIELD) */
     uint8_t tier, threat, critical, hic, ev_mode;
 } memo_sig;
 
@@ -472,8 +484,8 @@ static int results_copy(worker *w, const char *p, size_t n, mv_str *out) {
 }
 
 /* mv_emit for a kept signal: the same cap, the same members. */
-static int replay_signal(mv_emitter *out, uint32_t field, const memo_sig *r, const char *ev,
-                         const char *det) {
+static int replay_signal(mv_emitter *out, int32_t field, const char *ev_base, const memo_sig *r,
+                         const char *ev, const char *det) {
     const mv_engine_limits *lim = &out->engine->limits;
     if (*out->n_signals >= lim->max_signals_per_tool) {
         if (!*out->signal_cap_hit) {
@@ -484,7 +496,6 @@ static int replay_signal(mv_emitter *out, uint32_t field, const memo_sig *r, con
         }
         return MV_ELIMIT;
     }
-    const mv_field *f = &out->tool->fields[field];
     mv_signal *s = &out->signals[*out->n_signals];
     memset(s, 0, sizeof(*s));
     s->check_id = out->engine->checks[out->check_index].check->id;
@@ -495,12 +506,13 @@ static int replay_signal(mv_emitter *out, uint32_t field, const memo_sig *r, con
     s->critical = r->critical != 0;
     s->facets = r->facets;
     s->hard_if_corroborated = r->hic != 0;
-    s->field = (int32_t)field;
+    s->field = field;
     s->offset = r->offset;
     s->length = r->length;
-    s->field_path = f->path;
+    if (field >= 0)
+        s->field_path = out->tool->fields[field].path;
     if (r->ev_mode == EV_FIELD)
-        s->evidence = (mv_str){f->text.ptr + r->ev_at, r->ev_len};
+        s->evidence = (mv_str){ev_base + r->ev_at, r->ev_len};
     else if (results_copy(out->w, ev, r->ev_len, &s->evidence) != MV_OK)
         return MV_ENOMEM;
     if (results_copy(out->w, det, r->det_len, &s->detail) != MV_OK)
@@ -547,7 +559,7 @@ static int replay(mv_emitter *out, uint32_t field, const char *rec) {
         const char *ev = p + sizeof(r);
         const char *det = ev + (r.ev_mode == EV_BYTES ? r.ev_len : 0);
         p = det + r.det_len;
-        rc = replay_signal(out, field, &r, ev, det);
+        rc = replay_signal(out, (int32_t)field, out->tool->fields[field].text.ptr, &r, ev, det);
     }
     return rc;
 }
@@ -674,6 +686,235 @@ void mv_memo_keep(mv_emitter *out, mv_memo *m, const void *data, size_t len) {
     if (len > 0)
         memcpy(p, data, len);
     mv_fmemo_put(w->memo, m->gen, m->text, m->tag, m->salt.ptr, m->salt.len, rec, need);
+}
+
+/* ------------------------------------------------------------ tool memo */
+
+/* The tool memo (check.h) keeps, for a check flagged MV_CHECK_TOOL_MEMO,
+ * the signals and caps its inspect emitted for one tool, keyed by the
+ * tool's whole content; a later identical tool replays them. The key is a
+ * byte string (tool_memo_key) kept in the per-field memo as a text, so it
+ * is compared in full like any field; the records hang off it under a tag
+ * no field record has (kind 0xFF). A record is kept only when inspect
+ * succeeded, read neither the server name nor the registry, did not reach
+ * the signal cap and recorded no cap after one of its signals. */
+#define TOOL_MEMO_TAG(check) ((uint32_t)(check) << 16 | 0xFFFFu)
+
+/* Keys are written in place after one reservation (tool_memo_key): these
+ * append at p and return the end. */
+static char *key_u32(char *p, uint32_t v) {
+    memcpy(p, &v, sizeof(v));
+    return p + sizeof(v);
+}
+
+static char *key_bytes(char *p, const char *s, size_t n) {
+    p = key_u32(p, (uint32_t)n);
+    if (n > 0)
+        memcpy(p, s, n);
+    return p + n;
+}
+
+/* A string as its length and bytes (mark 0), or as the index of a field
+ * whose text is this very string (mark 2): that field is in the key. */
+static char *key_str(char *p, const mv_tool *tool, mv_str s) {
+    for (uint32_t f = 0; s.len > 0 && f < tool->n_fields; f++)
+        if (tool->fields[f].text.ptr == s.ptr && tool->fields[f].text.len == s.len)
+            return key_u32(key_u32(p, 2), f);
+    return key_bytes(key_u32(p, 0), s.ptr, s.len);
+}
+
+/* Keys of tools with more text than this are not made (no tool memo). */
+#define TOOL_KEY_MAX ((size_t)1 << 20)
+
+/* Everything a tool-memo check may read of the tool, in one byte string:
+ * per field its kind, schema side, parameter, path and text; the
+ * parameters; name, title, description and item kind. A field text the
+ * memo keeps bytes of from its first sight is named by its text id (mark
+ * 1: two ids are equal only when the bytes are); a shorter one, or one not
+ * in the memo, is written out. Returns the key's text id, or MV_FMEMO_NONE
+ * when the tool cannot use the memo (no memo, tail windows, too long, the
+ * memo emptied while the key was made). Made once per tool and generation. */
+static uint32_t tool_memo_key(mv_emitter *base, const mv_tool *tool) {
+    worker *w = base->w;
+    uint64_t gen = mv_fmemo_generation(w->memo);
+    if (w->tkey_state != 0 && w->tkey_gen == gen)
+        return w->tkey_state > 0 ? w->tkey_id : MV_FMEMO_NONE;
+    w->tkey_state = -1;
+    w->tkey_gen = gen;
+    if (w->memo == NULL || w->fids == NULL || base->tool != tool)
+        return MV_FMEMO_NONE; /* tail windows: the view is not the tool */
+    /* room for the longest form of every part */
+    size_t need = 9 * sizeof(uint32_t) + tool->name.len + tool->title.len + tool->description.len;
+    for (uint32_t f = 0; f < tool->n_fields; f++)
+        need += 8 * sizeof(uint32_t) + tool->fields[f].path.len + tool->fields[f].text.len;
+    for (uint32_t k = 0; k < tool->n_params; k++)
+        need += 7 * sizeof(uint32_t) + tool->params[k].name.len + tool->params[k].type.len +
+                tool->params[k].description.len;
+    if (need > TOOL_KEY_MAX)
+        return MV_FMEMO_NONE;
+    if (need > w->tkey_cap) {
+        size_t cap = w->tkey_cap ? w->tkey_cap : 4096;
+        while (cap < need)
+            cap *= 2;
+        char *nb = mv_realloc(base->engine->alloc, w->tkey, w->tkey_cap, cap);
+        if (nb == NULL)
+            return MV_FMEMO_NONE; /* the memo is optional */
+        w->tkey = nb;
+        w->tkey_cap = cap;
+    }
+    char *p = w->tkey;
+    p = key_u32(key_u32(key_u32(p, (uint32_t)tool->kind), tool->n_fields), tool->n_params);
+    for (uint32_t f = 0; f < tool->n_fields; f++) {
+        const mv_field *fl = &tool->fields[f];
+        uint32_t head[4] = {(uint32_t)fl->kind, (uint32_t)fl->schema, (uint32_t)fl->param,
+                            fl->window_of};
+        memcpy(p, head, sizeof(head));
+        p = key_bytes(p + sizeof(head), fl->path.ptr, fl->path.len);
+        /* Only texts that keep their bytes from their first sight are
+         * named by id: a shorter one would be written out at its first
+         * sight and named at the next, and the two keys would differ. */
+        bool repeat = false;
+        uint32_t id = memo_usable(base, f) && fl->text.len >= MV_FMEMO_KEEP_FIRST
+                          ? memo_text_id(base, f, &repeat)
+                          : MV_FMEMO_NONE;
+        if (id != MV_FMEMO_NONE)
+            p = key_u32(key_u32(key_u32(p, 1), id), (uint32_t)fl->text.len);
+        else
+            p = key_bytes(key_u32(p, 0), fl->text.ptr, fl->text.len);
+    }
+    for (uint32_t k = 0; k < tool->n_params; k++) {
+        const mv_param *pm = &tool->params[k];
+        uint32_t flags =
+            (uint32_t)pm->schema << 2 | (pm->required ? 2u : 0u) | (pm->has_enum ? 1u : 0u);
+        p = key_str(p, tool, pm->name);
+        p = key_str(p, tool, pm->type);
+        p = key_u32(key_str(p, tool, pm->description), flags);
+    }
+    p = key_str(p, tool, tool->name);
+    p = key_str(p, tool, tool->title);
+    p = key_str(p, tool, tool->description);
+    w->tkey_len = (size_t)(p - w->tkey);
+    if (mv_fmemo_generation(w->memo) != gen)
+        return MV_FMEMO_NONE; /* the ids above are of an emptied memo */
+    bool repeat = false;
+    uint32_t id = mv_fmemo_text(w->memo, w->tkey, w->tkey_len, &repeat);
+    if (id == MV_FMEMO_NONE || mv_fmemo_generation(w->memo) != gen ||
+        (!repeat && w->tkey_len < MV_FMEMO_KEEP_FIRST))
+        return MV_FMEMO_NONE;
+    w->tkey_state = 1;
+    w->tkey_id = id;
+    return id;
+}
+
+/* Replay a tool record: its caps, then its signals (as replay does). */
+static int tool_memo_replay(mv_emitter *out, const char *rec) {
+    memo_head h;
+    memcpy(&h, rec, sizeof(h));
+    const char *p = rec + sizeof(h);
+    const char *sigs = p;
+    int rc = MV_OK;
+    for (uint32_t i = 0; i < h.n_signals; i++) {
+        memo_sig r;
+        memcpy(&r, p, sizeof(r));
+        p += sizeof(r) + (r.ev_mode == EV_BYTES ? r.ev_len : 0) + r.det_len;
+    }
+    for (uint32_t i = 0; i < h.n_caps; i++) {
+        memo_cap c;
+        memcpy(&c, p + i * sizeof(c), sizeof(c));
+        mv_emit_cap(out, c.cap, c.limit, c.observed);
+    }
+    p = sigs;
+    for (uint32_t i = 0; i < h.n_signals && rc == MV_OK; i++) {
+        memo_sig r;
+        memcpy(&r, p, sizeof(r));
+        const char *ev = p + sizeof(r);
+        const char *det = ev + (r.ev_mode == EV_BYTES ? r.ev_len : 0);
+        p = det + r.det_len;
+        const char *base = r.ev_mode == EV_FIELD ? out->tool->fields[r.ev_field].text.ptr : NULL;
+        rc = replay_signal(out, r.field, base, &r, ev, det);
+    }
+    return rc;
+}
+
+/* The field whose text holds all of `ev`, or UINT32_MAX. */
+static uint32_t evidence_field(const mv_tool *tool, mv_str ev) {
+    uintptr_t p = (uintptr_t)ev.ptr;
+    for (uint32_t f = 0; ev.len > 0 && f < tool->n_fields; f++) {
+        uintptr_t b = (uintptr_t)tool->fields[f].text.ptr;
+        if (p >= b && p - b <= tool->fields[f].text.len &&
+            ev.len <= tool->fields[f].text.len - (p - b))
+            return f;
+    }
+    return UINT32_MAX;
+}
+
+/* Keep what the check emitted since n_signals0 / n_caps0 for the tool key
+ * `key` of generation `gen`. */
+static void tool_memo_keep(mv_emitter *out, uint32_t key, uint64_t gen, uint32_t n_signals0,
+                           size_t n_caps0) {
+    worker *w = out->w;
+    if (*out->signal_cap_hit || w->rc != MV_OK || gen != mv_fmemo_generation(w->memo) ||
+        *out->n_signals < n_signals0 || w->n_caps < n_caps0)
+        return;
+    if (w->n_caps > n_caps0 && w->cap_at > n_signals0)
+        return; /* a cap after a signal: a replay would order them otherwise */
+    size_t need = sizeof(memo_head) + (w->n_caps - n_caps0) * sizeof(memo_cap);
+    for (uint32_t i = n_signals0; i < *out->n_signals; i++) {
+        const mv_signal *s = &out->signals[i];
+        bool in_field = evidence_field(out->tool, s->evidence) != UINT32_MAX;
+        need += sizeof(memo_sig) + (in_field ? 0 : s->evidence.len) + s->detail.len;
+    }
+    if (need > w->memo_buf_cap) {
+        size_t cap = w->memo_buf_cap ? w->memo_buf_cap : 4096;
+        while (cap < need)
+            cap *= 2;
+        char *nb = mv_realloc(out->engine->alloc, w->memo_buf, w->memo_buf_cap, cap);
+        if (nb == NULL)
+            return; /* the memo is optional */
+        w->memo_buf = nb;
+        w->memo_buf_cap = cap;
+    }
+    char *p = w->memo_buf;
+    memo_head h = {*out->n_signals - n_signals0, (uint32_t)(w->n_caps - n_caps0), 0};
+    memcpy(p, &h, sizeof(h));
+    p += sizeof(h);
+    for (uint32_t i = n_signals0; i < *out->n_signals; i++) {
+        const mv_signal *s = &out->signals[i];
+        uint32_t ef = evidence_field(out->tool, s->evidence);
+        memo_sig r;
+        memset(&r, 0, sizeof(r));
+        r.confidence = s->confidence;
+        r.offset = s->offset;
+        r.length = s->length;
+        r.facets = s->facets;
+        r.field = s->field;
+        r.ev_mode = ef != UINT32_MAX ? EV_FIELD : EV_BYTES;
+        r.ev_field = ef != UINT32_MAX ? ef : 0;
+        r.ev_at =
+            ef != UINT32_MAX ? (uint32_t)(s->evidence.ptr - out->tool->fields[ef].text.ptr) : 0;
+        r.ev_len = (uint32_t)s->evidence.len;
+        r.det_len = (uint32_t)s->detail.len;
+        r.tier = (uint8_t)s->tier;
+        r.threat = (uint8_t)s->threat;
+        r.critical = s->critical ? 1 : 0;
+        r.hic = s->hard_if_corroborated ? 1 : 0;
+        memcpy(p, &r, sizeof(r));
+        p += sizeof(r);
+        if (ef == UINT32_MAX && s->evidence.len > 0) {
+            memcpy(p, s->evidence.ptr, s->evidence.len);
+            p += s->evidence.len;
+        }
+        if (s->detail.len > 0) {
+            memcpy(p, s->detail.ptr, s->detail.len);
+            p += s->detail.len;
+        }
+    }
+    for (size_t i = n_caps0; i < w->n_caps; i++) {
+        memo_cap c = {w->caps[i].cap, w->caps[i].limit, w->caps[i].observed};
+        memcpy(p, &c, sizeof(c));
+        p += sizeof(c);
+    }
+    mv_fmemo_put(w->memo, gen, key, TOOL_MEMO_TAG(out->check_index), NULL, 0, w->memo_buf, need);
 }
 
 static int compare_str(mv_str a, mv_str b) {
@@ -851,6 +1092,7 @@ static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
 
     /* The memo's text ids of this tool's fields, looked up on first use. */
     w->fids = NULL;
+    w->tkey_state = 0; /* the tool memo's key: made on first use */
     if (w->memo != NULL) {
         w->fids = mv_arena_calloc(w->scratch, tool->n_fields + 1, sizeof(uint32_t));
         if (w->fids == NULL)
@@ -880,12 +1122,29 @@ static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
         }
         mv_emitter em = {e,           w,       view,       tool->n_fields, index,
                          (uint16_t)k, signals, &n_signals, &signal_cap_hit};
-        mv_inspect_ctx ctx = {s->registry,          index,      norm,         ec->state,
-                              s->registry_state[k], w->scratch, w->normalizer};
+        uint32_t reads = 0; /* MV_READ_*: what the check read beyond the tool */
+        mv_inspect_ctx ctx = {s->registry,          index,      norm,          ec->state,
+                              s->registry_state[k], w->scratch, w->normalizer, &reads};
         uint32_t before = n_signals;
-        mv_arena_mark mark = mv_arena_save(w->scratch);
-        int crc = ec->check->inspect(&ctx, view, &em);
-        mv_arena_rewind(w->scratch, mark);
+        int crc;
+        /* An identical tool seen before replays this check's result (the
+         * tool memo above); otherwise inspect runs and may be kept. */
+        uint32_t key = ec->tool_memo && w->memo != NULL ? tool_memo_key(&em, tool) : MV_FMEMO_NONE;
+        size_t rec_len = 0;
+        const char *rec = key != MV_FMEMO_NONE
+                              ? mv_fmemo_get(w->memo, key, TOOL_MEMO_TAG(k), NULL, 0, &rec_len)
+                              : NULL;
+        if (rec != NULL) {
+            crc = tool_memo_replay(&em, rec);
+        } else {
+            uint64_t gen = mv_fmemo_generation(w->memo);
+            size_t caps0 = w->n_caps;
+            mv_arena_mark mark = mv_arena_save(w->scratch);
+            crc = ec->check->inspect(&ctx, view, &em);
+            mv_arena_rewind(w->scratch, mark);
+            if (key != MV_FMEMO_NONE && crc == MV_OK && reads == 0)
+                tool_memo_keep(&em, key, gen, before, caps0);
+        }
         if (crc == MV_ELIMIT && signal_cap_hit)
             crc = MV_OK; /* stopping at the signal cap is not a failure */
         if (crc != MV_OK) {
@@ -968,6 +1227,7 @@ static void *worker_main(void *arg) {
 static void worker_release(const mv_allocator *a, worker *w, size_t n_checks) {
     mv_fmemo_free(w->memo);
     mv_free(a, w->memo_buf, w->memo_buf_cap);
+    mv_free(a, w->tkey, w->tkey_cap);
     mv_arena_free(w->results);
     mv_arena_free(w->scratch);
     mv_normalizer_free(w->normalizer);

@@ -9,5 +9,7 @@
 
 /* NULL-terminated, in engine order. */
 extern const mv_check *const mv_builtin_checks[];
+/* Builtin checks that may use the tool memo (mcpvet/check.h). */
+extern const mv_check *const mv_tool_memo_checks[];
 
 #endif

@@ -2244,10 +2244,10 @@ static bool contains_ci(mv_str text, const char *w, size_t n) {
  * tweekit)? A credential for the server's own service is what it needs.
  * Words of the server name of four or more letters count, without the
  * generic ones every server name carries. */
-static bool names_server(const mv_tool *tool, mv_str text) {
+static bool names_server(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_str text) {
     static const char *const generic[] = {"server",   "servers", "tool",  "tools",
                                           "official", "client",  "local", "remote"};
-    mv_str sv = tool->server;
+    mv_str sv = mv_inspect_server(ctx, tool); /* noted for the tool memo */
     size_t i = 0;
     while (i < sv.len) {
         while (i < sv.len && !is_alnum((unsigned char)sv.ptr[i]))
@@ -2272,15 +2272,16 @@ static bool names_server(const mv_tool *tool, mv_str text) {
  * "API" ("Your OpenAI API key"), that brand must also be named by the
  * tool's name, title, description or server: a temperature converter
  * asking for another vendor's key does not wrap that vendor's API. */
-static bool brand_named_by_tool(const mv_tool *tool, const char *w, size_t n) {
-    mv_str where[4] = {tool->name, tool->title, tool->description, tool->server};
+static bool brand_named_by_tool(const mv_inspect_ctx *ctx, const mv_tool *tool, const char *w,
+                                size_t n) {
+    mv_str where[4] = {tool->name, tool->title, tool->description, mv_inspect_server(ctx, tool)};
     for (int k = 0; k < 4; k++)
         if (where[k].ptr != NULL && contains_ci(where[k], w, n))
             return true;
     return false;
 }
 
-static bool api_credential(const mv_tool *tool, mv_str d) {
+static bool api_credential(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_str d) {
     static const char *const generic[] = {"your", "the", "an",   "a",      "its",     "this", "our",
                                           "rest", "web", "http", "public", "private", "same"};
     for (size_t i = 0; i + 3 <= d.len; i++) {
@@ -2303,7 +2304,7 @@ static bool api_credential(const mv_tool *tool, mv_str d) {
         for (size_t g = 0; g < sizeof(generic) / sizeof(generic[0]); g++)
             if (raw_reads(d.ptr + s0, e - s0, (mv_str){generic[g], strlen(generic[g])}))
                 return true;
-        return brand_named_by_tool(tool, d.ptr + s0, e - s0);
+        return brand_named_by_tool(ctx, tool, d.ptr + s0, e - s0);
     }
     return false;
 }
@@ -2373,8 +2374,9 @@ static void reach_params(tool_scan *ts) {
         if (ri == st->credparam || ri == st->dbconn)
             find_services(ts);
         if (ri < 0 ||
-            (ri == st->credparam && (ts->service > 0 || names_server(tool, pm->description) ||
-                                     api_credential(tool, pm->description))) ||
+            (ri == st->credparam &&
+             (ts->service > 0 || names_server(ts->ctx, tool, pm->description) ||
+              api_credential(ts->ctx, tool, pm->description))) ||
             (ri == st->dbconn && (ts->service > 0 || ts->db > 0)))
             continue;
         int32_t fi = property_field(tool, p);

@@ -602,7 +602,7 @@ static bool protective_antecedent(const fctx *f, size_t ss, size_t start, size_t
 
 /* Does the raw sentence [r0, r1) name another tool of the same server? */
 static bool names_sibling(const fctx *f, size_t r0, size_t r1) {
-    const mv_registry *reg = f->ctx->registry;
+    const mv_registry *reg = mv_inspect_registry(f->ctx); /* noted for the tool memo */
     uint32_t self = f->ctx->tool_index;
     uint32_t server;
     const char *s = f->raw.ptr;
@@ -2085,8 +2085,8 @@ typedef enum order_kind {
 #define PARA_BYTES 1500        /* how far a paragraph is looked for either side */
 #define ORDER_ACTIONS_MAX 1024 /* action words examined per view (the cap is recorded) */
 
-static bool tool_destroys(const mv_tool *tool);
-static bool tool_destroys_strict(const mv_tool *tool);
+static bool tool_destroys(const mv_inspect_ctx *ctx, const mv_tool *tool);
+static bool tool_destroys_strict(const mv_inspect_ctx *ctx, const mv_tool *tool);
 static bool in_instruction(const fctx *f, size_t s, size_t e);
 static size_t norm_at(const fctx *f, size_t r);
 static bool marked_param(const fctx *f, size_t r0, size_t r1, const dmatch *obj);
@@ -4384,8 +4384,8 @@ static bool caps_identifier(const fctx *f, const dmatch *a) {
  * start) is named by the tool's name, server or first sentence. An object
  * in a script without ASCII words is taken to be inside the job (the
  * comparison cannot be made). */
-static bool word_in_job(const mv_tool *tool, const char *w, size_t n) {
-    const mv_str hay[3] = {tool->name, tool->server, tool->description};
+static bool word_in_job(const mv_inspect_ctx *ctx, const mv_tool *tool, const char *w, size_t n) {
+    const mv_str hay[3] = {tool->name, mv_inspect_server(ctx, tool), tool->description};
     size_t k = n < 4 ? n : 4;
     for (int h = 0; h < 3; h++) {
         const char *s = hay[h].ptr;
@@ -4455,7 +4455,7 @@ static bool object_in_job(const fctx *f, size_t e, size_t se, bool english_known
         }
         ascii = true;
         seen++;
-        if (word_in_job(f->tool, f->text + t, tl)) {
+        if (word_in_job(f->ctx, f->tool, f->text + t, tl)) {
             return true;
         }
     }
@@ -4715,12 +4715,12 @@ static bool history_act(const fctx *f, const dmatch *a) {
            containsn(f->text + a->start, a->end - a->start, "forc", 4);
 }
 
-static bool word_in_job(const mv_tool *tool, const char *w, size_t n);
+static bool word_in_job(const mv_inspect_ctx *ctx, const mv_tool *tool, const char *w, size_t n);
 /* ... and a tool about history or pushing (a filter-repo helper saying
  * "you will need to force-push") judges it by its job. */
-static bool history_job(const mv_tool *tool) {
-    return word_in_job(tool, "hist", 4) || word_in_job(tool, "rewr", 4) ||
-           word_in_job(tool, "push", 4) || word_in_job(tool, "rese", 4);
+static bool history_job(const mv_inspect_ctx *ctx, const mv_tool *tool) {
+    return word_in_job(ctx, tool, "hist", 4) || word_in_job(ctx, tool, "rewr", 4) ||
+           word_in_job(ctx, tool, "push", 4) || word_in_job(ctx, tool, "rese", 4);
 }
 
 /* Returns how many action words the view had; only the first
@@ -5501,14 +5501,14 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             }
             if (broad && !caution) {
                 if (*destroys < 0) {
-                    *destroys = tool_destroys_strict(f->tool) ? 1 : 0;
+                    *destroys = tool_destroys_strict(f->ctx, f->tool) ? 1 : 0;
                 }
                 /* a disarmed control the tool is about ("Deactivate
                  * firewall" of VPS_deactivateFirewall) is its job; another
                  * object class in a destroying tool's description is not
                  * (an option list in a parameter documents the job) */
                 bool own_history = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0 &&
-                                   history_act(f, a) && history_job(f->tool);
+                                   history_act(f, a) && history_job(f->ctx, f->tool);
                 bool disarm = (f->R->terms[a->term].roles & MV_DR_ROLE_SCOPE) != 0 && !own_history;
                 bool foreign = f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
                                !object_in_job(f, a->end, se, false);
@@ -5739,7 +5739,7 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
                 }
                 if (broad && !caution) {
                     if (*destroys < 0) {
-                        *destroys = tool_destroys_strict(f->tool) ? 1 : 0;
+                        *destroys = tool_destroys_strict(f->ctx, f->tool) ? 1 : 0;
                     }
                     if (*destroys == 0 || (in_fence(f, a->start) && !job_destroys(f->tool)) ||
                         (f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
@@ -6728,25 +6728,27 @@ static bool formats_media(mv_str name) {
 
 /* Is destroying things the tool's own job (name, server, the first
  * sentence of the description or an operation it documents)? */
-static bool tool_destroys(const mv_tool *tool) {
+static bool tool_destroys(const mv_inspect_ctx *ctx, const mv_tool *tool) {
     const char *d = tool->description.ptr;
     size_t n = tool->description.len;
     size_t e = first_sentence_end(d, n, true);
+    mv_str server = mv_inspect_server(ctx, tool);
     return has_destroy_word(tool->name.ptr, tool->name.len, true) ||
-           has_destroy_word(tool->server.ptr, tool->server.len, true) ||
-           has_destroy_word(d, e, false) || destroy_label(d, n) || formats_media(tool->name);
+           has_destroy_word(server.ptr, server.len, true) || has_destroy_word(d, e, false) ||
+           destroy_label(d, n) || formats_media(tool->name);
 }
 
 /* The order detector's notion of a destroying tool: its name, server or
  * first sentence destroys (a tool that syncs or updates does not make
  * "reset --hard and clean -fdx" part of its job), or it documents a
  * destroying operation. */
-static bool tool_destroys_strict(const mv_tool *tool) {
+static bool tool_destroys_strict(const mv_inspect_ctx *ctx, const mv_tool *tool) {
     const char *d = tool->description.ptr;
     size_t n = tool->description.len;
     size_t e = first_sentence_end(d, n, true);
+    mv_str server = mv_inspect_server(ctx, tool);
     return has_destroy_word_ex(tool->name.ptr, tool->name.len, true, true) ||
-           has_destroy_word_ex(tool->server.ptr, tool->server.len, true, true) ||
+           has_destroy_word_ex(server.ptr, server.len, true, true) ||
            has_destroy_word_ex(d, e, false, true) || destroy_label(d, n) ||
            formats_media(tool->name);
 }
@@ -7848,7 +7850,7 @@ static bool described_destroy(const mv_tool *tool, const mv_field *fd, const cha
     return true;
 }
 
-static void schema_orders(const mv_tool *tool, best *orders) {
+static void schema_orders(const mv_inspect_ctx *ctx, const mv_tool *tool, best *orders) {
     int32_t destroy_field = -1;
     bool split = false;
     bool scoped = false;
@@ -7903,7 +7905,7 @@ static void schema_orders(const mv_tool *tool, best *orders) {
     }
     if (destroy_field >= 0 && (broad || scoped) && !orders[ORDER_DESTROY].valid &&
         (split ? !has_destroy_word_ex(tool->name.ptr, tool->name.len, true, true)
-               : !tool_destroys_strict(tool))) {
+               : !tool_destroys_strict(ctx, tool))) {
         /* a restore or sync tool may delete what its operation replaces
          * when asked, but not by a default nobody chose */
         schema_hit(&orders[ORDER_DESTROY], (uint32_t)destroy_field, &tool->fields[destroy_field],
@@ -8286,7 +8288,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                 continue;
             }
             if (destroys < 0) {
-                destroys = tool_destroys(tool) ? 1 : 0;
+                destroys = tool_destroys(ctx, tool) ? 1 : 0;
             }
             if (destroys) {
                 bests[k].pre = bests[k].pre > SCOPE_IN_MAX ? SCOPE_IN_MAX : bests[k].pre;
@@ -8355,7 +8357,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                          out);
     }
     if (rc == MV_OK) {
-        schema_orders(tool, orders);
+        schema_orders(ctx, tool, orders);
     }
     /* the order is left to the flow detector only when the flow was
      * reported (a weak flow below the threshold says nothing) */
@@ -8449,7 +8451,7 @@ unsigned mv_dr_judge(const mv_dr_rules *R, const mv_inspect_ctx *ctx, const mv_t
         if (destroy_family(&R->families[k])) {
             /* the tool's own job may destroy: its words then describe it */
             if (destroys < 0) {
-                destroys = tool_destroys(tool) ? 1 : 0;
+                destroys = tool_destroys(ctx, tool) ? 1 : 0;
             }
             found |= destroys ? 0u : MV_DR_JUDGE_DESTROY;
             continue;

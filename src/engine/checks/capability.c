@@ -3675,7 +3675,8 @@ static int report_foreign_reach(tool_scan *ts) {
     size_t lead = reach_lead_end(tool->description);
     uint32_t job = reach_scan(tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
     job |= reach_scan(tool->title.ptr, tool->title.len, 0, job, false, -1, NULL);
-    job |= reach_scan(tool->server.ptr, tool->server.len, 0, job, false, -1, NULL);
+    mv_str server = mv_inspect_server(ts->ctx, tool); /* noted for the tool memo */
+    job |= reach_scan(server.ptr, server.len, 0, job, false, -1, NULL);
     job |= reach_scan(tool->description.ptr, lead, 0, job, false, -1, NULL);
     /* Short fields (a parameter name, a value, a one-line description, a
      * short tool description) are read whole and pooled: attacks spread
@@ -3871,7 +3872,7 @@ static int report_brand_credential(tool_scan *ts) {
         size_t bn = ws[0][1] - ws[0][0];
         if (bn < 4 || generic_cred_word(brand, bn))
             continue;
-        if (brand == NULL || brand_named_by_tool(tool, brand, bn))
+        if (brand == NULL || brand_named_by_tool(ts->ctx, tool, brand, bn))
             continue;
         find_services(ts);
         if (ts->service > 0 || ts->db > 0)

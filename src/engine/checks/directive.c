@@ -6289,7 +6289,7 @@ static bool forbidden_without(const fctx *f, size_t ns, size_t ss) {
            containsn(f->text + ss, ns - ss, "never ", 6) || memcmp(f->text + ss, "not ", 4) == 0;
 }
 
-static bool word_in_job(const mv_tool *tool, const char *w, size_t n);
+static bool word_in_job(const mv_inspect_ctx *ctx, const mv_tool *tool, const char *w, size_t n);
 static bool own_job_route(const fctx *f, size_t ne, size_t se) {
     size_t i = ne;
     for (int k = 0; k < 2 && i < se; k++) {
@@ -6302,7 +6302,7 @@ static bool own_job_route(const fctx *f, size_t ne, size_t se) {
             i++;
         }
         b = i;
-        if (b - a >= 4 && word_in_job(f->tool, f->text + a, b - a)) {
+        if (b - a >= 4 && word_in_job(f->ctx, f->tool, f->text + a, b - a)) {
             return true;
         }
         if (b == a) {

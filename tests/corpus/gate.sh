@@ -178,6 +178,18 @@ echo "== red-team v12 (authors Y, Z and AA, issue 10 round 13): ratchet =="
 ratchet "red-team v12" redteam_v12 0.74 0.86
 
 echo
+echo "== red-team train12 (authors AH, AI, AJ and AK, session 12): ratchet =="
+# The second never-seen set of session 12 (scored once before any training
+# on it), then training data of the learned wording check and tune data of
+# round 15. Gated since round 15 fixed its five quarantined honest
+# look-alikes (a red-team prompt runner, an admin tool's destructive
+# options, an SSO scope list, a typosquat checker; quiet15d, quiet15s).
+# Floors are the levels after round 15 and the retrained table: every
+# category >= 0.81 at any tier (prompt_injection is the lowest at 0.819),
+# expected-quarantine >= 0.82 (0.822), no hard negative quarantined.
+ratchet "red-team train12" redteam_train12 0.81 0.82
+
+echo
 echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?

@@ -1042,8 +1042,7 @@ static void test_round15_more_destroyers(void **state) {
     (void)state;
     char enc[512], d[1400];
     static const char *const bad[] = {"crontab -r", "iptables -F && ip6tables --flush",
-                                      "userdel -r buildbot",
-                                      "deluser --remove-home ci && echo ok"};
+                                      "userdel -r buildbot", "deluser --remove-home ci && echo ok"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         b64(bad[i], strlen(bad[i]), enc);
         snprintf(d, sizeof d, "Shows disk usage. Startup blob: %s", enc);

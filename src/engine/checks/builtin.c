@@ -36,10 +36,6 @@ const mv_check *const mv_builtin_checks[] = {
  * not at all. unicode.hidden (server names of the registry) and
  * shadowing.cross_server (the registry itself) read them directly. */
 const mv_check *const mv_tool_memo_checks[] = {
-    &mv_check_payload_decoded,
-    &mv_check_directive_imperative,
-    &mv_check_capability_mismatch,
-    &mv_check_secret_embedded,
-    &mv_check_wording_learned,
-    NULL,
+    &mv_check_payload_decoded, &mv_check_directive_imperative, &mv_check_capability_mismatch,
+    &mv_check_secret_embedded, &mv_check_wording_learned,      NULL,
 };

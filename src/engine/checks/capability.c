@@ -3429,9 +3429,9 @@ static int report_foreign_secret(tool_scan *ts) {
  * no facet. */
 
 typedef struct reach_term {
-    const char *w;  /* lower case; ' ' and '-' match any of " _-" */
+    const char *w; /* lower case; ' ' and '-' match any of " _-" */
     uint8_t kind;
-    bool whole;     /* must end at a word end ("pesan", not "pesanan") */
+    bool whole; /* must end at a word end ("pesan", not "pesanan") */
 } reach_term;
 
 #include "capability_reach15.inc"
@@ -3474,12 +3474,11 @@ static bool reach_break(const char *t, size_t len, size_t i) {
     if (c == '\n' || c == '!' || c == '?' || c == ';' || (c == '.' && sentence_dot(t, len, i)))
         return true;
     /* 。！？ (E3 80 82, EF BC 81, EF BC 9F) and the danda । (E0 A5 A4) */
-    if (i + 2 < len && ((c == 0xE3 && (unsigned char)t[i + 1] == 0x80 &&
-                         (unsigned char)t[i + 2] == 0x82) ||
-                        (c == 0xE0 && (unsigned char)t[i + 1] == 0xA5 &&
-                         (unsigned char)t[i + 2] == 0xA4) ||
-                        (c == 0xEF && (unsigned char)t[i + 1] == 0xBC &&
-                         ((unsigned char)t[i + 2] == 0x81 || (unsigned char)t[i + 2] == 0x9F))))
+    if (i + 2 < len &&
+        ((c == 0xE3 && (unsigned char)t[i + 1] == 0x80 && (unsigned char)t[i + 2] == 0x82) ||
+         (c == 0xE0 && (unsigned char)t[i + 1] == 0xA5 && (unsigned char)t[i + 2] == 0xA4) ||
+         (c == 0xEF && (unsigned char)t[i + 1] == 0xBC &&
+          ((unsigned char)t[i + 2] == 0x81 || (unsigned char)t[i + 2] == 0x9F))))
         return true;
     return false;
 }
@@ -3495,7 +3494,8 @@ static bool reach_denied(const char *t, size_t len, size_t at) {
         e++;
     for (size_t i = s; i < e; i++) {
         unsigned char c = (unsigned char)t[i];
-        bool start = i == s || (!is_alnum((unsigned char)t[i - 1]) && (unsigned char)t[i - 1] < 0x80);
+        bool start =
+            i == s || (!is_alnum((unsigned char)t[i - 1]) && (unsigned char)t[i - 1] < 0x80);
         if (!start && !reach_cjk(c))
             continue;
         for (size_t k = 0; k < sizeof(k_reach_neg) / sizeof(k_reach_neg[0]); k++) {
@@ -3512,7 +3512,8 @@ static bool reach_denied(const char *t, size_t len, size_t at) {
                 continue;
             if (reach_cjk((unsigned char)w[0]))
                 return true;
-            if (i + n == e || (!is_alnum((unsigned char)t[i + n]) && (unsigned char)t[i + n] < 0x80))
+            if (i + n == e ||
+                (!is_alnum((unsigned char)t[i + n]) && (unsigned char)t[i + n] < 0x80))
                 return true;
             /* a multi-byte letter may continue the word ("nieuw"): only a
              * word end counts */
@@ -3612,8 +3613,8 @@ static bool english_fn(const char *w, size_t n) {
                (c[0] == 't' && c[1] == 'o') || (c[0] == 'b' && c[1] == 'y') ||
                (c[0] == 'i' && (c[1] == 's' || c[1] == 't' || c[1] == 'n'));
     case 3:
-        return memcmp(c, "the", 3) == 0 || memcmp(c, "and", 3) == 0 ||
-               memcmp(c, "for", 3) == 0 || memcmp(c, "are", 3) == 0 || memcmp(c, "its", 3) == 0;
+        return memcmp(c, "the", 3) == 0 || memcmp(c, "and", 3) == 0 || memcmp(c, "for", 3) == 0 ||
+               memcmp(c, "are", 3) == 0 || memcmp(c, "its", 3) == 0;
     case 4:
         return memcmp(c, "from", 4) == 0 || memcmp(c, "with", 4) == 0 ||
                memcmp(c, "your", 4) == 0 || memcmp(c, "this", 4) == 0 || memcmp(c, "into", 4) == 0;
@@ -3818,16 +3819,18 @@ static int report_nested_sinks(tool_scan *ts) {
  * Review only, no facet. */
 static bool generic_cred_word(const char *w, size_t n) {
     static const char *const k_generic[] = {
-        "token",  "tokens",   "oauth",  "oauth2",   "auth",     "api",      "key",      "keys",
-        "secret", "access",   "refresh", "bearer",  "personal", "user",     "client",   "app",
-        "service", "account", "password", "pass",   "passwd",   "private",  "session",  "jwt",
-        "credential", "credentials", "login", "admin", "root",  "master",   "default",  "custom",
-        "your",   "bot",      "webhook", "signing", "encryption", "license", "pat",     "id",
-        "auth_token", "the",  "cred",   "creds",    "basic",    "http",     "https",    "url",
-        "header", "value",    "code",   "pin",      "otp",      "totp",     "mfa",      "new",
-        "old",    "current",  "optional", "cookie", "sso",      "saml",     "ldap",     "database",
-        "server", "proxy",    "registry", "host",   "remote",   "system",   "cloud",    "shared",
-        "public", "secure",   "read",    "write",   "upload",   "download", "local",    "user"};
+        "token",    "tokens",     "oauth",    "oauth2",     "auth",        "api",        "key",
+        "keys",     "secret",     "access",   "refresh",    "bearer",      "personal",   "user",
+        "client",   "app",        "service",  "account",    "password",    "pass",       "passwd",
+        "private",  "session",    "jwt",      "credential", "credentials", "login",      "admin",
+        "root",     "master",     "default",  "custom",     "your",        "bot",        "webhook",
+        "signing",  "encryption", "license",  "pat",        "id",          "auth_token", "the",
+        "cred",     "creds",      "basic",    "http",       "https",       "url",        "header",
+        "value",    "code",       "pin",      "otp",        "totp",        "mfa",        "new",
+        "old",      "current",    "optional", "cookie",     "sso",         "saml",       "ldap",
+        "database", "server",     "proxy",    "registry",   "host",        "remote",     "system",
+        "cloud",    "shared",     "public",   "secure",     "read",        "write",      "upload",
+        "download", "local",      "user"};
     for (size_t k = 0; k < sizeof(k_generic) / sizeof(k_generic[0]); k++)
         if (strlen(k_generic[k]) == n && memcmp(k_generic[k], w, n) == 0)
             return true;
@@ -3845,13 +3848,14 @@ static int report_brand_credential(tool_scan *ts) {
         const mv_param *pm = &tool->params[p];
         if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || str_is(pm->type, "number") ||
             str_is(pm->type, "integer") || str_is(pm->type, "boolean") || pm->name.len < 12 ||
-            !(ends_ci(pm->name, "token") || ends_ci(pm->name, "key") || ends_ci(pm->name, "secret")))
+            !(ends_ci(pm->name, "token") || ends_ci(pm->name, "key") ||
+              ends_ci(pm->name, "secret")))
             continue;
         /* the shape <service>_<oauth|access|api|auth|refresh|bearer|bot>_<token|key|secret>:
          * a paging or lookup token (continue_token, instrument_token,
          * skiptoken) has no auth word before its last word */
-        static const char *const k_auth[] = {"oauth",   "oauth2", "access", "api",
-                                             "auth",    "refresh", "bearer", "bot"};
+        static const char *const k_auth[] = {"oauth", "oauth2",  "access", "api",
+                                             "auth",  "refresh", "bearer", "bot"};
         static const char *const k_last[] = {"token", "key", "secret"};
         char w[CAP_NAME_MAX * 2 + 2];
         size_t wn = split_words(pm->name.ptr, pm->name.len, w, sizeof(w));
@@ -3865,7 +3869,8 @@ static int report_brand_credential(tool_scan *ts) {
             nw++;
             i = j + 1;
         }
-        if (nw < 3 || !in_list(w + ws[nw - 1][0], ws[nw - 1][1] - ws[nw - 1][0], GRANT_LIST(k_last)) ||
+        if (nw < 3 ||
+            !in_list(w + ws[nw - 1][0], ws[nw - 1][1] - ws[nw - 1][0], GRANT_LIST(k_last)) ||
             !in_list(w + ws[nw - 2][0], ws[nw - 2][1] - ws[nw - 2][0], GRANT_LIST(k_auth)))
             continue;
         const char *brand = w + ws[0][0];
@@ -3912,8 +3917,8 @@ static int report_default_stores(tool_scan *ts) {
         return MV_OK;
     /* a list of what is kept back (exclude, ignore, redact ...) names the
      * stores to protect them, as round 7's withheld sources */
-    static const char *const k_withhold[] = {"exclu", "ignor", "skip",  "deny",  "block",
-                                             "redact", "mask", "omit",  "protect", "forbid"};
+    static const char *const k_withhold[] = {"exclu",  "ignor", "skip", "deny",    "block",
+                                             "redact", "mask",  "omit", "protect", "forbid"};
     for (uint32_t p = 0; p < tool->n_params; p++) {
         const mv_param *pm = &tool->params[p];
         if (pm->schema != MV_SCHEMA_INPUT)

@@ -6330,7 +6330,7 @@ static bool chain_descriptive(const fctx *f, size_t ns, size_t ne, size_t ss, si
     /* "The assistant then sets up a rule that deletes ...": the model is
      * the subject, so the steps are its own, not the tool's */
     {
-        static const char *const who[] = {"assistant", "assist", "model", "agent",
+        static const char *const who[] = {"assistant", "assist", "model",  "agent",
                                           "ai",        "llm",    "claude", "you"};
         size_t tl = 0;
         size_t tp = token_before(f->text, ss, ns, &tl);

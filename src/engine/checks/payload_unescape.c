@@ -989,9 +989,9 @@ static int scan_b85(const unsigned char *s, size_t len, pd_visit visit, void *ct
          * Both alphabets use ( and `, so a token only loses a leading one
          * that the token's last byte closes (round 15: a blob that starts
          * with "(" decoded one byte off, to noise). */
-        while (st < j && (s[st] == '"' || s[st] == '\'' ||
-                          ((s[st] == '(' || s[st] == '`') &&
-                           s[j - 1] == (s[st] == '(' ? ')' : '`'))))
+        while (st < j &&
+               (s[st] == '"' || s[st] == '\'' ||
+                ((s[st] == '(' || s[st] == '`') && s[j - 1] == (s[st] == '(' ? ')' : '`'))))
             st++;
         while (j > st && (s[j - 1] == '"' || s[j - 1] == '\'' || s[j - 1] == ',' ||
                           s[j - 1] == ')' || s[j - 1] == '`'))

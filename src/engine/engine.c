@@ -535,6 +535,13 @@ static void record_data(const char *rec, mv_memo *m) {
     m->len = h.data_len;
 }
 
+/* A record kept for a whole tool (tool memo) rather than for one field. */
+#define TOOL_RECORD UINT32_MAX
+
+/* Replay a kept record: its caps first (a kept section recorded them
+ * before its signals), then its signals. A field record puts every signal
+ * on `field`, its evidence an offset into that field's text; a tool record
+ * (TOOL_RECORD) keeps each signal's own field and evidence field. */
 static int replay(mv_emitter *out, uint32_t field, const char *rec) {
     memo_head h;
     memcpy(&h, rec, sizeof(h));
@@ -546,7 +553,6 @@ static int replay(mv_emitter *out, uint32_t field, const char *rec) {
         memcpy(&r, p, sizeof(r));
         p += sizeof(r) + (r.ev_mode == EV_BYTES ? r.ev_len : 0) + r.det_len;
     }
-    /* Caps first (a kept section recorded them before its signals). */
     for (uint32_t i = 0; i < h.n_caps; i++) {
         memo_cap c;
         memcpy(&c, p + i * sizeof(c), sizeof(c));
@@ -559,7 +565,13 @@ static int replay(mv_emitter *out, uint32_t field, const char *rec) {
         const char *ev = p + sizeof(r);
         const char *det = ev + (r.ev_mode == EV_BYTES ? r.ev_len : 0);
         p = det + r.det_len;
-        rc = replay_signal(out, (int32_t)field, out->tool->fields[field].text.ptr, &r, ev, det);
+        if (field != TOOL_RECORD) {
+            rc = replay_signal(out, (int32_t)field, out->tool->fields[field].text.ptr, &r, ev, det);
+        } else {
+            const char *base =
+                r.ev_mode == EV_FIELD ? out->tool->fields[r.ev_field].text.ptr : NULL;
+            rc = replay_signal(out, r.field, base, &r, ev, det);
+        }
     }
     return rc;
 }
@@ -804,36 +816,6 @@ static uint32_t tool_memo_key(mv_emitter *base, const mv_tool *tool) {
     w->tkey_state = 1;
     w->tkey_id = id;
     return id;
-}
-
-/* Replay a tool record: its caps, then its signals (as replay does). */
-static int tool_memo_replay(mv_emitter *out, const char *rec) {
-    memo_head h;
-    memcpy(&h, rec, sizeof(h));
-    const char *p = rec + sizeof(h);
-    const char *sigs = p;
-    int rc = MV_OK;
-    for (uint32_t i = 0; i < h.n_signals; i++) {
-        memo_sig r;
-        memcpy(&r, p, sizeof(r));
-        p += sizeof(r) + (r.ev_mode == EV_BYTES ? r.ev_len : 0) + r.det_len;
-    }
-    for (uint32_t i = 0; i < h.n_caps; i++) {
-        memo_cap c;
-        memcpy(&c, p + i * sizeof(c), sizeof(c));
-        mv_emit_cap(out, c.cap, c.limit, c.observed);
-    }
-    p = sigs;
-    for (uint32_t i = 0; i < h.n_signals && rc == MV_OK; i++) {
-        memo_sig r;
-        memcpy(&r, p, sizeof(r));
-        const char *ev = p + sizeof(r);
-        const char *det = ev + (r.ev_mode == EV_BYTES ? r.ev_len : 0);
-        p = det + r.det_len;
-        const char *base = r.ev_mode == EV_FIELD ? out->tool->fields[r.ev_field].text.ptr : NULL;
-        rc = replay_signal(out, r.field, base, &r, ev, det);
-    }
-    return rc;
 }
 
 /* The field whose text holds all of `ev`, or UINT32_MAX. */
@@ -1135,7 +1117,7 @@ static int scan_tool(mv_scan *s, worker *w, uint32_t index) {
                               ? mv_fmemo_get(w->memo, key, TOOL_MEMO_TAG(k), NULL, 0, &rec_len)
                               : NULL;
         if (rec != NULL) {
-            crc = tool_memo_replay(&em, rec);
+            crc = replay(&em, TOOL_RECORD, rec);
         } else {
             uint64_t gen = mv_fmemo_generation(w->memo);
             size_t caps0 = w->n_caps;

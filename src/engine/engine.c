@@ -702,7 +702,7 @@ void mv_memo_keep(mv_emitter *out, mv_memo *m, const void *data, size_t len) {
 
 /* ------------------------------------------------------------ tool memo */
 
-/* The tool memo (check.h) keeps, for a check flagged MV_CHECK_TOOL_MEMO,
+/* The tool memo (check.h) keeps, for a check listed in mv_tool_memo_checks,
  * the signals and caps its inspect emitted for one tool, keyed by the
  * tool's whole content; a later identical tool replays them. The key is a
  * byte string (tool_memo_key) kept in the per-field memo as a text, so it

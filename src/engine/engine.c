@@ -619,6 +619,21 @@ int mv_memo_find(mv_emitter *out, uint32_t field, uint32_t slot, mv_str salt, mv
     return rc == 1 ? mv_memo_replay(out, m) : rc;
 }
 
+/* Room for a record of `need` bytes in the worker's buffer (doubling). */
+static bool memo_buf_reserve(worker *w, const mv_allocator *alloc, size_t need) {
+    if (need <= w->memo_buf_cap)
+        return true;
+    size_t cap = w->memo_buf_cap ? w->memo_buf_cap : 4096;
+    while (cap < need)
+        cap *= 2;
+    char *nb = mv_realloc(alloc, w->memo_buf, w->memo_buf_cap, cap);
+    if (nb == NULL)
+        return false;
+    w->memo_buf = nb;
+    w->memo_buf_cap = cap;
+    return true;
+}
+
 void mv_memo_keep(mv_emitter *out, mv_memo *m, const void *data, size_t len) {
     if (out == NULL || m == NULL || !m->active)
         return;
@@ -644,16 +659,8 @@ void mv_memo_keep(mv_emitter *out, mv_memo *m, const void *data, size_t len) {
                         s->evidence.len <= f->text.len - (ep - fb);
         need += sizeof(memo_sig) + (in_field ? 0 : s->evidence.len) + s->detail.len;
     }
-    if (need > w->memo_buf_cap) {
-        size_t cap = w->memo_buf_cap ? w->memo_buf_cap : 4096;
-        while (cap < need)
-            cap *= 2;
-        char *nb = mv_realloc(out->engine->alloc, w->memo_buf, w->memo_buf_cap, cap);
-        if (nb == NULL)
-            return; /* the memo is optional */
-        w->memo_buf = nb;
-        w->memo_buf_cap = cap;
-    }
+    if (!memo_buf_reserve(w, out->engine->alloc, need))
+        return; /* the memo is optional */
     char *rec = w->memo_buf;
     memo_head h = {*out->n_signals - m->n_signals, (uint32_t)(w->n_caps - m->n_caps),
                    (uint32_t)len};
@@ -846,16 +853,8 @@ static void tool_memo_keep(mv_emitter *out, uint32_t key, uint64_t gen, uint32_t
         bool in_field = evidence_field(out->tool, s->evidence) != UINT32_MAX;
         need += sizeof(memo_sig) + (in_field ? 0 : s->evidence.len) + s->detail.len;
     }
-    if (need > w->memo_buf_cap) {
-        size_t cap = w->memo_buf_cap ? w->memo_buf_cap : 4096;
-        while (cap < need)
-            cap *= 2;
-        char *nb = mv_realloc(out->engine->alloc, w->memo_buf, w->memo_buf_cap, cap);
-        if (nb == NULL)
-            return; /* the memo is optional */
-        w->memo_buf = nb;
-        w->memo_buf_cap = cap;
-    }
+    if (!memo_buf_reserve(w, out->engine->alloc, need))
+        return; /* the memo is optional */
     char *p = w->memo_buf;
     memo_head h = {*out->n_signals - n_signals0, (uint32_t)(w->n_caps - n_caps0), 0};
     memcpy(p, &h, sizeof(h));

@@ -3307,8 +3307,9 @@ static bool any_ci(mv_str t, const char *const *list, size_t count) {
     return false;
 }
 
-/* A review signal on a parameter's property-name field: what it asks for
- * is nowhere in the tool's job (round 14, reach14). */
+/* A review signal on a whole field (a parameter's property name, a
+ * default): what it asks for is nowhere in the tool's job (round 14,
+ * reach14; round 15's defaults naming secret stores). */
 static int emit_unexplained_param(tool_scan *ts, int32_t fi, const char *detail, size_t len) {
     const mv_field *f = &ts->tool->fields[fi];
     mv_signal_spec spec = {
@@ -3951,20 +3952,7 @@ static int report_default_stores(tool_scan *ts) {
                     static const char detail[] =
                         "a parameter's default names several secret stores, which the model "
                         "sends unchosen";
-                    const mv_field *af = &tool->fields[at];
-                    mv_signal_spec spec = {
-                        .tier = MV_TIER_SOFT,
-                        .threat = MV_THREAT_EXFILTRATION,
-                        .confidence = CAP_F_SILENT,
-                        .critical = false,
-                        .field = at,
-                        .offset = 0,
-                        .length = (uint32_t)af->text.len,
-                        .evidence = af->text,
-                        .detail = {detail, sizeof(detail) - 1},
-                        .facets = 0,
-                    };
-                    return mv_emit(ts->out, &spec);
+                    return emit_unexplained_param(ts, (int32_t)at, detail, sizeof(detail) - 1);
                 }
             }
         }

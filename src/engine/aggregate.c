@@ -30,6 +30,9 @@
 #define MAX_TRACKED_CHECKS 64
 /* An instruction takes part in the dangerous level from this confidence. */
 #define DANGER_MIN_CONF 0.5
+/* In one field, the learned model's window and another check's evidence
+ * corroborate each other only this close (bytes between the two spans). */
+#define LEARNED_NEAR_BYTES 400
 
 const char *mv_danger_basis_text(uint32_t basis, char *buf, size_t cap) {
     static const struct {
@@ -62,6 +65,22 @@ const char *mv_danger_basis_text(uint32_t basis, char *buf, size_t cap) {
     return buf;
 }
 
+/* Whether another check's signal reads the same passage as the learned
+ * model's window: corroboration means two views of one text agreeing. In
+ * a long field (API documentation, an enum's list of options) a window
+ * that scores high and an unrelated phrase thousands of bytes away are two
+ * separate weak opinions, not one piece of evidence. Signals in different
+ * fields, or of the whole tool, keep counting: attacks split one order
+ * between a description and a property. */
+static bool learned_near(const mv_signal *learned, const mv_signal *s) {
+    if (s->field < 0 || s->field != learned->field)
+        return true;
+    uint64_t a0 = learned->offset, a1 = a0 + learned->length;
+    uint64_t b0 = s->offset, b1 = b0 + s->length;
+    uint64_t gap = b0 > a1 ? b0 - a1 : (a0 > b1 ? a0 - b1 : 0);
+    return gap <= LEARNED_NEAR_BYTES;
+}
+
 /* Corroborated soft evidence: sets the class and basis, or leaves them
  * NULL and 0. */
 static void danger(const mv_signal *signals, size_t n, mv_aggregate_result *out) {
@@ -73,14 +92,17 @@ static void danger(const mv_signal *signals, size_t n, mv_aggregate_result *out)
      * check stands beside it (signals come grouped in check order, but
      * nothing here depends on it). */
     uint32_t learned_check = UINT32_MAX;
+    const mv_signal *learned = NULL;
     bool other_check = false, other_exfil = false;
     for (size_t i = 0; i < n; i++) {
         const mv_signal *s = &signals[i];
         if (s->tier != MV_TIER_SOFT || s->confidence < DANGER_MIN_CONF)
             continue;
         any |= s->facets;
-        if (s->facets & MV_FACET_LEARNED)
+        if (s->facets & MV_FACET_LEARNED) {
             learned_check = s->check_index;
+            learned = s;
+        }
         if (s->facets & MV_FACET_INSTRUCTION) {
             instr |= s->facets;
             n_instr++;
@@ -91,7 +113,7 @@ static void danger(const mv_signal *signals, size_t n, mv_aggregate_result *out)
         for (size_t i = 0; i < n; i++) {
             const mv_signal *s = &signals[i];
             if (s->tier != MV_TIER_SOFT || s->confidence < DANGER_MIN_CONF ||
-                s->check_index == learned_check)
+                s->check_index == learned_check || !learned_near(learned, s))
                 continue;
             other_check = true;
             other_exfil = other_exfil || s->threat == MV_THREAT_EXFILTRATION;

@@ -270,6 +270,42 @@ static void test_learned_wording_needs_another_check(void **state) {
     mv_signal ln[2] = {learned, note};
     mv_aggregate(ln, 2, &r);
     assert_null(r.danger_class);
+    /* in one field, a window and another check's evidence far apart are
+     * two separate opinions (an honest enum list of 5 KB); close by, or in
+     * different fields, they agree */
+    mv_signal lw = learned, other = reach;
+    lw.field = other.field = 3;
+    lw.offset = 900;
+    lw.length = 90;
+    other.offset = 5000;
+    other.length = 60;
+    mv_signal far[2] = {other, lw};
+    mv_aggregate(far, 2, &r);
+    assert_null(r.danger_class);
+    assert_int_equal(r.verdict, MV_VERDICT_REVIEW);
+    other.offset = 990 + 400; /* exactly the limit after the window */
+    mv_signal edge[2] = {other, lw};
+    mv_aggregate(edge, 2, &r);
+    assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
+    other.offset = 990 + 401;
+    mv_signal past[2] = {other, lw};
+    mv_aggregate(past, 2, &r);
+    assert_null(r.danger_class);
+    other.offset = 400; /* before the window, 500 bytes clear of it */
+    other.length = 0;
+    mv_signal before[2] = {lw, other};
+    mv_aggregate(before, 2, &r);
+    assert_null(r.danger_class);
+    other.offset = 800;
+    other.length = 200; /* overlapping */
+    mv_signal over[2] = {lw, other};
+    mv_aggregate(over, 2, &r);
+    assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
+    other.field = 4; /* another field: an order split across fields */
+    other.offset = 5000;
+    mv_signal split[2] = {lw, other};
+    mv_aggregate(split, 2, &r);
+    assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
     char buf[160];
     assert_string_equal(mv_danger_basis_text(MV_DANGER_BASIS_LEARNED, buf, sizeof(buf)),
                         "learned attack wording agreeing with another check");

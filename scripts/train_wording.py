@@ -42,7 +42,7 @@ EPOCHS = 5
 RATE = 0.2
 MIN_WEIGHT = 0.02    # smaller weights are dropped from the table
 MIN_TOOLS = 3        # a feature seen in fewer training tools is not learned
-CALIBRATE_Q = 0.998  # threshold: this quantile of the calibration half
+CALIBRATE_Q = 0.999  # threshold: this quantile of the calibration half
 TABLE_BITS = 17
 
 # Scripts written without spaces: runs of them are split into overlapping

@@ -131,7 +131,42 @@ typedef struct fctx {
     size_t nh;
     const uint32_t *map; /* squeezed view: raw offset -> field offset, else NULL */
     int role_marks;      /* the raw view holds a forged role marker (1) or not (0) */
+    uint32_t span;       /* the longest match (end - start): see match_from */
 } fctx;
+
+/* The automaton reports a match when it reads its last byte, so f->m is
+ * sorted by end, and no match is longer than f->span: every match that
+ * starts in normalized [a, b) has an index in [match_from(f, a),
+ * match_to(f, b)). Loops that look for matches starting in a range walk
+ * only those (cost: the per-action helpers walked every match of the
+ * field); the conditions in the loops are unchanged. */
+static size_t match_from(const fctx *f, size_t a) {
+    size_t lo = 0;
+    size_t hi = f->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->m[mid].end < a) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+static size_t match_to(const fctx *f, size_t b) {
+    return match_from(f, b + f->span);
+}
+
+/* Sets f->span from the matches (every view's fctx). */
+static void match_span(fctx *f) {
+    uint32_t span = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        uint32_t l = f->m[i].end - f->m[i].start;
+        span = l > span ? l : span;
+    }
+    f->span = span;
+}
 
 /* ------------------------------------------------------------ matching */
 
@@ -1269,7 +1304,7 @@ static bool param_before(const fctx *f, size_t pos) {
 }
 
 static bool has_sink(const fctx *f, size_t a, size_t b, const dmatch *src) {
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, a), e = match_to(f, b + 1); i < e; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= a && m->end <= b && (f->R->terms[m->term].roles & MV_DR_ROLE_SINK) &&
             !param_before(f, m->start)) {
@@ -1561,7 +1596,7 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
     if (embedded_question(f, s, ss)) {
         return true;
     }
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, from); i < f->n; i++) {
         const dmatch *m = &f->m[i];
         bool clause = true;
         if (m->end > s) {
@@ -1579,7 +1614,8 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
          * not the act's: a question that proposes the act ("would it not
          * be best to ...", "why not delete ...", "should we not ...") or
          * "do not forget to" is a suggestion, not a prohibition */
-        for (size_t k = 0; k < f->n && clause; k++) {
+        for (size_t k = match_from(f, m->end), e = match_to(f, m->start + 1); k < e && clause;
+             k++) {
             const dmatch *q = &f->m[k];
             clause = !(q->start <= m->start && q->end >= m->end &&
                        (f->R->terms[q->term].roles & MV_DR_ROLE_MOOD));
@@ -2295,7 +2331,7 @@ static bool contains(const char *s, size_t n, const char *w) {
 /* A match with any of `roles` starting in normalized [a, b)? Returns its
  * index or SIZE_MAX. */
 static size_t role_in(const fctx *f, uint32_t roles, size_t a, size_t b) {
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, a), e = match_to(f, b); i < e; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= a && m->start < b && (f->R->terms[m->term].roles & roles)) {
             return i;
@@ -2384,7 +2420,8 @@ static bool under_addressee(const fctx *f, size_t s) {
     size_t ps, pe;
     size_t i;
     paragraph(f, s, &ps, &pe);
-    for (i = 0; i < f->n; i++) {
+    size_t to = match_to(f, s + 1);
+    for (i = match_from(f, ps); i < to; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= ps && m->start <= s &&
             (f->R->terms[m->term].roles & MV_DR_ROLE_ADDRESSEE) && header_like(f, m) &&
@@ -2469,7 +2506,7 @@ static bool label_line(const fctx *f, size_t pos) {
 static bool imperative_in(const fctx *f, size_t ss, size_t before) {
     const uint32_t verbs =
         MV_DR_ROLE_IMPERATIVE | MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER | MV_DR_ROLE_DESTROY;
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, ss), e = match_to(f, before); i < e; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= ss && m->start < before && (f->R->terms[m->term].roles & verbs) &&
             (unsigned char)f->text[m->start] < 0x80 && imperative_at(f, m->start)) {
@@ -2793,7 +2830,7 @@ static bool foreign_imperative(const fctx *f, size_t ns) {
  * mood for moving data; one phrase listed in both rule files is one term
  * with both roles). Returns its index or SIZE_MAX. */
 static size_t mood_for(const fctx *f, uint32_t acts, size_t a, size_t b) {
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, a), e = match_to(f, b); i < e; i++) {
         const dmatch *m = &f->m[i];
         uint32_t r = f->R->terms[m->term].roles;
         if (m->start >= a && m->start < b && (r & MV_DR_ROLE_MOOD) &&
@@ -2958,7 +2995,7 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
          containment_noun(f, a))) {
         return false;
     }
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, ss), to = match_to(f, a->start + 1); i < to; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= ss && m->start <= a->start && m->end >= a->end && m->term != a->term &&
             (f->R->terms[m->term].roles & MV_DR_ROLE_MOOD)) {
@@ -2997,7 +3034,7 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
              (pl == 3 && memcmp(f->text + p0, "are", 3) == 0))) {
             size_t s2, e2;
             mv_position_sentence(&f->pt, a->start, &s2, &e2);
-            for (size_t i = 0; i < f->n; i++) {
+            for (size_t i = match_from(f, a->end), to = match_to(f, e2); i < to; i++) {
                 if (f->m[i].start >= a->end && f->m[i].start < e2 && weak_mood_at(f, &f->m[i])) {
                     return true;
                 }
@@ -3194,7 +3231,7 @@ static bool store_kind(const fctx *f, const dmatch *m) {
 static bool question_object(const fctx *f, const dmatch *act, const dmatch *m);
 static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathered,
                                  const dmatch *act) {
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, a), e = match_to(f, b + 1); i < e; i++) {
         const dmatch *m = &f->m[i];
         uint32_t roles = f->R->terms[m->term].roles;
         size_t cs = m->start;
@@ -3406,7 +3443,7 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
         names_default_sink(f, f->roff[a], f->roff[b])) {
         return true;
     }
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, a), e = match_to(f, b + 1); i < e; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= a && m->end <= b && (f->R->terms[m->term].roles & MV_DR_ROLE_SINK) &&
             !param_before(f, m->start)) {
@@ -8094,6 +8131,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     f.h = h;
     f.map = map;
     f.role_marks = -1; /* looked for at the first action (find_orders) */
+    match_span(&f);
     for (size_t k = 0; k < f.n; k++) {
         *spaced = *spaced || (R->terms[m[k].term].roles & MV_DR_ROLE_SPACED) != 0;
     }
@@ -8429,6 +8467,7 @@ unsigned mv_dr_judge(const mv_dr_rules *R, const mv_inspect_ctx *ctx, const mv_t
     f.n = st.n;
     f.h = h;
     f.role_marks = -1;
+    match_span(&f);
     (void)find_hits(&f);
     for (size_t k = 0; k < f.nh; k++) {
         evaluate(&f, &f.h[k], bests);

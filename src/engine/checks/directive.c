@@ -132,7 +132,18 @@ typedef struct fctx {
     const uint32_t *map; /* squeezed view: raw offset -> field offset, else NULL */
     int role_marks;      /* the raw view holds a forged role marker (1) or not (0) */
     uint32_t span;       /* the longest match (end - start): see match_from */
+    struct para_index *para; /* blank lines of the raw view, see paragraph */
 } fctx;
+
+/* Blank lines ("\n\n") of a view's raw text, found at its first paragraph
+ * query (cost: the byte walks of every query). */
+#define PARA_INDEX_MAX 256
+typedef struct para_index {
+    bool built;
+    bool walk; /* more than PARA_INDEX_MAX: paragraph() walks the bytes */
+    size_t n;
+    uint32_t at[PARA_INDEX_MAX]; /* raw offsets p with raw[p] == raw[p + 1] == '\n', ascending */
+} para_index;
 
 /* The automaton reports a match when it reads its last byte, so f->m is
  * sorted by end, and no match is longer than f->span: every match that
@@ -2353,6 +2364,28 @@ static void passage(const fctx *f, size_t ss, size_t se, size_t *ps, size_t *pe)
     }
 }
 
+/* The blank lines of the view, once per view (f->para). */
+static void para_build(const fctx *f) {
+    para_index *x = f->para;
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    const char *p = n > 0 ? memchr(r, '\n', n) : NULL;
+    x->built = true;
+    x->walk = false;
+    x->n = 0;
+    while (p != NULL) {
+        size_t i = (size_t)(p - r);
+        if (i + 1 < n && r[i + 1] == '\n') {
+            if (x->n == PARA_INDEX_MAX) {
+                x->walk = true;
+                return;
+            }
+            x->at[x->n++] = (uint32_t)i;
+        }
+        p = i + 1 < n ? memchr(p + 1, '\n', n - i - 1) : NULL;
+    }
+}
+
 /* Normalized bounds of the paragraph (raw text between blank lines, at most
  * PARA_BYTES either side) holding normalized offset pos. */
 static void paragraph(const fctx *f, size_t pos, size_t *ps, size_t *pe) {
@@ -2363,6 +2396,39 @@ static void paragraph(const fctx *f, size_t pos, size_t *ps, size_t *pe) {
     size_t b = rp;
     size_t lo = rp > PARA_BYTES ? rp - PARA_BYTES : 0;
     size_t hi = rp + PARA_BYTES < n ? rp + PARA_BYTES : n;
+    if (f->para != NULL && !f->para->built) {
+        para_build(f);
+    }
+    if (f->para != NULL && !f->para->walk && n <= UINT32_MAX) {
+        /* the walks below stop after the last blank line ending at or
+         * before rp and at the first one starting at or after rp */
+        const para_index *x = f->para;
+        size_t k = 0;
+        size_t top = x->n;
+        while (k < top) {
+            size_t mid = k + (top - k) / 2;
+            if (x->at[mid] < rp) {
+                k = mid + 1;
+            } else {
+                top = mid;
+            }
+        }
+        /* at[k] is the first blank line at or after rp; the one ending by
+         * rp (at[j] + 2 <= rp) is before it */
+        b = k < x->n ? x->at[k] : n;
+        a = 0;
+        for (size_t j = k; j > 0; j--) {
+            if ((size_t)x->at[j - 1] + 2 <= rp) {
+                a = (size_t)x->at[j - 1] + 2;
+                break;
+            }
+        }
+        a = a > lo ? a : lo;
+        b = b < hi ? b : hi;
+        *ps = norm_at(f, a);
+        *pe = norm_at(f, b);
+        return;
+    }
     while (a > lo && !(r[a - 1] == '\n' && a >= 2 && r[a - 2] == '\n')) {
         a--;
     }
@@ -8107,6 +8173,8 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
                       bool *spaced) {
     const mv_dr_rules *R = ctx->engine_state;
     scan_state st = {R, nt->text, nt->len, m, 0, 0};
+    para_index para;
+    para.built = false;
     fctx f;
     *spaced = false;
     scan_matches(ctx, out, fi, map != NULL ? 1u : 0u, nt, &st);
@@ -8131,6 +8199,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     f.h = h;
     f.map = map;
     f.role_marks = -1; /* looked for at the first action (find_orders) */
+    f.para = &para;
     match_span(&f);
     for (size_t k = 0; k < f.n; k++) {
         *spaced = *spaced || (R->terms[m[k].term].roles & MV_DR_ROLE_SPACED) != 0;
@@ -8449,6 +8518,8 @@ unsigned mv_dr_judge(const mv_dr_rules *R, const mv_inspect_ctx *ctx, const mv_t
     if (st.n == 0) {
         return 0;
     }
+    para_index para;
+    para.built = false;
     fctx f;
     memset(&f, 0, sizeof(f));
     f.ctx = ctx;
@@ -8467,6 +8538,7 @@ unsigned mv_dr_judge(const mv_dr_rules *R, const mv_inspect_ctx *ctx, const mv_t
     f.n = st.n;
     f.h = h;
     f.role_marks = -1;
+    f.para = &para;
     match_span(&f);
     (void)find_hits(&f);
     for (size_t k = 0; k < f.nh; k++) {

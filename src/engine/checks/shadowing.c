@@ -3055,12 +3055,21 @@ static qualifier other_server_words(const reg_state *rs, const char *text, size_
     if (!other_server_has(m, own))
         return q;
     size_t lens[sizeof(k_other_server) / sizeof(k_other_server[0])];
-    for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++)
+    /* the bytes a phrase can start with (ascii_ci_at folds A-Z): a
+     * position holding none of them is skipped (cost: every phrase was
+     * compared at every byte of the window) */
+    uint64_t first[4] = {0, 0, 0, 0};
+    for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++) {
+        unsigned char d = (unsigned char)k_other_server[k][0];
         lens[k] = strlen(k_other_server[k]);
+        first[d >> 6] |= 1ull << (d & 63);
+        if (d >= 'a' && d <= 'z')
+            first[(d - 32) >> 6] |= 1ull << ((d - 32) & 63);
+    }
     size_t a = sp->start > s0 + 2 * WINDOW_QUALIFIER ? sp->start - 2 * WINDOW_QUALIFIER : s0;
     size_t b = sp->end + 2 * WINDOW_QUALIFIER < s1 ? sp->end + 2 * WINDOW_QUALIFIER : s1;
     for (size_t i = a; i < b; i++) {
-        if (i >= sp->start && i < sp->end)
+        if ((i >= sp->start && i < sp->end) || !(first[t[i] >> 6] & (1ull << (t[i] & 63))))
             continue;
         for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++) {
             size_t n = lens[k];

@@ -4848,6 +4848,12 @@ static bool names_itself(const mv_tool *tool, const char *t, size_t n) {
     return false;
 }
 
+/* The first c in s[from, lim), or lim. */
+static size_t next_byte(mv_str s, size_t from, size_t lim, char c) {
+    const char *p = from < lim ? memchr(s.ptr + from, c, lim - from) : NULL;
+    return p != NULL ? (size_t)(p - s.ptr) : lim;
+}
+
 /* An outside destination the tool carries: a default or const value, or an
  * address token in the description. Sets *ev to it. */
 static bool carries_sink(const mv_tool *tool, mv_str desc, int32_t *field, mv_str *ev) {
@@ -4864,7 +4870,16 @@ static bool carries_sink(const mv_tool *tool, mv_str desc, int32_t *field, mv_st
             return true;
         }
     }
-    for (size_t i = 0; i + 3 < desc.len; i++) {
+    /* only a ':' or an '@' can start a destination: the loop jumps to the
+     * next one (cost: the byte walk over every description) */
+    size_t lim = desc.len > 3 ? desc.len - 3 : 0;
+    size_t nc = next_byte(desc, 0, lim, ':'), na = next_byte(desc, 0, lim, '@');
+    for (size_t i = 0; i < lim; i++) {
+        nc = nc < i ? next_byte(desc, i, lim, ':') : nc;
+        na = na < i ? next_byte(desc, i, lim, '@') : na;
+        i = nc < na ? nc : na;
+        if (i >= lim)
+            break;
         if (!(desc.ptr[i] == ':' && desc.ptr[i + 1] == '/' && desc.ptr[i + 2] == '/') &&
             desc.ptr[i] != '@')
             continue;

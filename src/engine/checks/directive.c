@@ -131,7 +131,53 @@ typedef struct fctx {
     size_t nh;
     const uint32_t *map; /* squeezed view: raw offset -> field offset, else NULL */
     int role_marks;      /* the raw view holds a forged role marker (1) or not (0) */
+    uint32_t span;       /* the longest match (end - start): see match_from */
+    struct para_index *para; /* blank lines of the raw view, see paragraph */
 } fctx;
+
+/* Blank lines ("\n\n") of a view's raw text, found at its first paragraph
+ * query (cost: the byte walks of every query). */
+#define PARA_INDEX_MAX 256
+typedef struct para_index {
+    bool built;
+    bool walk; /* more than PARA_INDEX_MAX: paragraph() walks the bytes */
+    size_t n;
+    uint32_t at[PARA_INDEX_MAX]; /* raw offsets p with raw[p] == raw[p + 1] == '\n', ascending */
+} para_index;
+
+/* The automaton reports a match when it reads its last byte, so f->m is
+ * sorted by end, and no match is longer than f->span: every match that
+ * starts in normalized [a, b) has an index in [match_from(f, a),
+ * match_to(f, b)). Loops that look for matches starting in a range walk
+ * only those (cost: the per-action helpers walked every match of the
+ * field); the conditions in the loops are unchanged. */
+static size_t match_from(const fctx *f, size_t a) {
+    size_t lo = 0;
+    size_t hi = f->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->m[mid].end < a) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+static size_t match_to(const fctx *f, size_t b) {
+    return match_from(f, b + f->span);
+}
+
+/* Sets f->span from the matches (every view's fctx). */
+static void match_span(fctx *f) {
+    uint32_t span = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        uint32_t l = f->m[i].end - f->m[i].start;
+        span = l > span ? l : span;
+    }
+    f->span = span;
+}
 
 /* ------------------------------------------------------------ matching */
 
@@ -1269,7 +1315,7 @@ static bool param_before(const fctx *f, size_t pos) {
 }
 
 static bool has_sink(const fctx *f, size_t a, size_t b, const dmatch *src) {
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, a), e = match_to(f, b + 1); i < e; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= a && m->end <= b && (f->R->terms[m->term].roles & MV_DR_ROLE_SINK) &&
             !param_before(f, m->start)) {
@@ -1561,7 +1607,7 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
     if (embedded_question(f, s, ss)) {
         return true;
     }
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, from); i < f->n; i++) {
         const dmatch *m = &f->m[i];
         bool clause = true;
         if (m->end > s) {
@@ -1579,7 +1625,8 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
          * not the act's: a question that proposes the act ("would it not
          * be best to ...", "why not delete ...", "should we not ...") or
          * "do not forget to" is a suggestion, not a prohibition */
-        for (size_t k = 0; k < f->n && clause; k++) {
+        for (size_t k = match_from(f, m->end), e = match_to(f, m->start + 1); k < e && clause;
+             k++) {
             const dmatch *q = &f->m[k];
             clause = !(q->start <= m->start && q->end >= m->end &&
                        (f->R->terms[q->term].roles & MV_DR_ROLE_MOOD));
@@ -2295,7 +2342,7 @@ static bool contains(const char *s, size_t n, const char *w) {
 /* A match with any of `roles` starting in normalized [a, b)? Returns its
  * index or SIZE_MAX. */
 static size_t role_in(const fctx *f, uint32_t roles, size_t a, size_t b) {
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, a), e = match_to(f, b); i < e; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= a && m->start < b && (f->R->terms[m->term].roles & roles)) {
             return i;
@@ -2317,6 +2364,28 @@ static void passage(const fctx *f, size_t ss, size_t se, size_t *ps, size_t *pe)
     }
 }
 
+/* The blank lines of the view, once per view (f->para). */
+static void para_build(const fctx *f) {
+    para_index *x = f->para;
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    const char *p = n > 0 ? memchr(r, '\n', n) : NULL;
+    x->built = true;
+    x->walk = false;
+    x->n = 0;
+    while (p != NULL) {
+        size_t i = (size_t)(p - r);
+        if (i + 1 < n && r[i + 1] == '\n') {
+            if (x->n == PARA_INDEX_MAX) {
+                x->walk = true;
+                return;
+            }
+            x->at[x->n++] = (uint32_t)i;
+        }
+        p = i + 1 < n ? memchr(p + 1, '\n', n - i - 1) : NULL;
+    }
+}
+
 /* Normalized bounds of the paragraph (raw text between blank lines, at most
  * PARA_BYTES either side) holding normalized offset pos. */
 static void paragraph(const fctx *f, size_t pos, size_t *ps, size_t *pe) {
@@ -2327,6 +2396,39 @@ static void paragraph(const fctx *f, size_t pos, size_t *ps, size_t *pe) {
     size_t b = rp;
     size_t lo = rp > PARA_BYTES ? rp - PARA_BYTES : 0;
     size_t hi = rp + PARA_BYTES < n ? rp + PARA_BYTES : n;
+    if (f->para != NULL && !f->para->built) {
+        para_build(f);
+    }
+    if (f->para != NULL && !f->para->walk && n <= UINT32_MAX) {
+        /* the walks below stop after the last blank line ending at or
+         * before rp and at the first one starting at or after rp */
+        const para_index *x = f->para;
+        size_t k = 0;
+        size_t top = x->n;
+        while (k < top) {
+            size_t mid = k + (top - k) / 2;
+            if (x->at[mid] < rp) {
+                k = mid + 1;
+            } else {
+                top = mid;
+            }
+        }
+        /* at[k] is the first blank line at or after rp; the one ending by
+         * rp (at[j] + 2 <= rp) is before it */
+        b = k < x->n ? x->at[k] : n;
+        a = 0;
+        for (size_t j = k; j > 0; j--) {
+            if ((size_t)x->at[j - 1] + 2 <= rp) {
+                a = (size_t)x->at[j - 1] + 2;
+                break;
+            }
+        }
+        a = a > lo ? a : lo;
+        b = b < hi ? b : hi;
+        *ps = norm_at(f, a);
+        *pe = norm_at(f, b);
+        return;
+    }
     while (a > lo && !(r[a - 1] == '\n' && a >= 2 && r[a - 2] == '\n')) {
         a--;
     }
@@ -2384,7 +2486,8 @@ static bool under_addressee(const fctx *f, size_t s) {
     size_t ps, pe;
     size_t i;
     paragraph(f, s, &ps, &pe);
-    for (i = 0; i < f->n; i++) {
+    size_t to = match_to(f, s + 1);
+    for (i = match_from(f, ps); i < to; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= ps && m->start <= s &&
             (f->R->terms[m->term].roles & MV_DR_ROLE_ADDRESSEE) && header_like(f, m) &&
@@ -2469,7 +2572,7 @@ static bool label_line(const fctx *f, size_t pos) {
 static bool imperative_in(const fctx *f, size_t ss, size_t before) {
     const uint32_t verbs =
         MV_DR_ROLE_IMPERATIVE | MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER | MV_DR_ROLE_DESTROY;
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, ss), e = match_to(f, before); i < e; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= ss && m->start < before && (f->R->terms[m->term].roles & verbs) &&
             (unsigned char)f->text[m->start] < 0x80 && imperative_at(f, m->start)) {
@@ -2793,7 +2896,7 @@ static bool foreign_imperative(const fctx *f, size_t ns) {
  * mood for moving data; one phrase listed in both rule files is one term
  * with both roles). Returns its index or SIZE_MAX. */
 static size_t mood_for(const fctx *f, uint32_t acts, size_t a, size_t b) {
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, a), e = match_to(f, b); i < e; i++) {
         const dmatch *m = &f->m[i];
         uint32_t r = f->R->terms[m->term].roles;
         if (m->start >= a && m->start < b && (r & MV_DR_ROLE_MOOD) &&
@@ -2958,7 +3061,7 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
          containment_noun(f, a))) {
         return false;
     }
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, ss), to = match_to(f, a->start + 1); i < to; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= ss && m->start <= a->start && m->end >= a->end && m->term != a->term &&
             (f->R->terms[m->term].roles & MV_DR_ROLE_MOOD)) {
@@ -2997,7 +3100,7 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
              (pl == 3 && memcmp(f->text + p0, "are", 3) == 0))) {
             size_t s2, e2;
             mv_position_sentence(&f->pt, a->start, &s2, &e2);
-            for (size_t i = 0; i < f->n; i++) {
+            for (size_t i = match_from(f, a->end), to = match_to(f, e2); i < to; i++) {
                 if (f->m[i].start >= a->end && f->m[i].start < e2 && weak_mood_at(f, &f->m[i])) {
                     return true;
                 }
@@ -3194,7 +3297,7 @@ static bool store_kind(const fctx *f, const dmatch *m) {
 static bool question_object(const fctx *f, const dmatch *act, const dmatch *m);
 static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathered,
                                  const dmatch *act) {
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, a), e = match_to(f, b + 1); i < e; i++) {
         const dmatch *m = &f->m[i];
         uint32_t roles = f->R->terms[m->term].roles;
         size_t cs = m->start;
@@ -3406,7 +3509,7 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
         names_default_sink(f, f->roff[a], f->roff[b])) {
         return true;
     }
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = match_from(f, a), e = match_to(f, b + 1); i < e; i++) {
         const dmatch *m = &f->m[i];
         if (m->start >= a && m->end <= b && (f->R->terms[m->term].roles & MV_DR_ROLE_SINK) &&
             !param_before(f, m->start)) {
@@ -8070,6 +8173,8 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
                       bool *spaced) {
     const mv_dr_rules *R = ctx->engine_state;
     scan_state st = {R, nt->text, nt->len, m, 0, 0};
+    para_index para;
+    para.built = false;
     fctx f;
     *spaced = false;
     scan_matches(ctx, out, fi, map != NULL ? 1u : 0u, nt, &st);
@@ -8094,6 +8199,8 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     f.h = h;
     f.map = map;
     f.role_marks = -1; /* looked for at the first action (find_orders) */
+    f.para = &para;
+    match_span(&f);
     for (size_t k = 0; k < f.n; k++) {
         *spaced = *spaced || (R->terms[m[k].term].roles & MV_DR_ROLE_SPACED) != 0;
     }
@@ -8411,6 +8518,8 @@ unsigned mv_dr_judge(const mv_dr_rules *R, const mv_inspect_ctx *ctx, const mv_t
     if (st.n == 0) {
         return 0;
     }
+    para_index para;
+    para.built = false;
     fctx f;
     memset(&f, 0, sizeof(f));
     f.ctx = ctx;
@@ -8429,6 +8538,8 @@ unsigned mv_dr_judge(const mv_dr_rules *R, const mv_inspect_ctx *ctx, const mv_t
     f.n = st.n;
     f.h = h;
     f.role_marks = -1;
+    f.para = &para;
+    match_span(&f);
     (void)find_hits(&f);
     for (size_t k = 0; k < f.nh; k++) {
         evaluate(&f, &f.h[k], bests);

@@ -3055,12 +3055,21 @@ static qualifier other_server_words(const reg_state *rs, const char *text, size_
     if (!other_server_has(m, own))
         return q;
     size_t lens[sizeof(k_other_server) / sizeof(k_other_server[0])];
-    for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++)
+    /* the bytes a phrase can start with (ascii_ci_at folds A-Z): a
+     * position holding none of them is skipped (cost: every phrase was
+     * compared at every byte of the window) */
+    uint64_t first[4] = {0, 0, 0, 0};
+    for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++) {
+        unsigned char d = (unsigned char)k_other_server[k][0];
         lens[k] = strlen(k_other_server[k]);
+        first[d >> 6] |= 1ull << (d & 63);
+        if (d >= 'a' && d <= 'z')
+            first[(d - 32) >> 6] |= 1ull << ((d - 32) & 63);
+    }
     size_t a = sp->start > s0 + 2 * WINDOW_QUALIFIER ? sp->start - 2 * WINDOW_QUALIFIER : s0;
     size_t b = sp->end + 2 * WINDOW_QUALIFIER < s1 ? sp->end + 2 * WINDOW_QUALIFIER : s1;
     for (size_t i = a; i < b; i++) {
-        if (i >= sp->start && i < sp->end)
+        if ((i >= sp->start && i < sp->end) || !(first[t[i] >> 6] & (1ull << (t[i] & 63))))
             continue;
         for (size_t k = 0; k < sizeof(k_other_server) / sizeof(k_other_server[0]); k++) {
             size_t n = lens[k];
@@ -4839,6 +4848,12 @@ static bool names_itself(const mv_tool *tool, const char *t, size_t n) {
     return false;
 }
 
+/* The first c in s[from, lim), or lim. */
+static size_t next_byte(mv_str s, size_t from, size_t lim, char c) {
+    const char *p = from < lim ? memchr(s.ptr + from, c, lim - from) : NULL;
+    return p != NULL ? (size_t)(p - s.ptr) : lim;
+}
+
 /* An outside destination the tool carries: a default or const value, or an
  * address token in the description. Sets *ev to it. */
 static bool carries_sink(const mv_tool *tool, mv_str desc, int32_t *field, mv_str *ev) {
@@ -4855,7 +4870,16 @@ static bool carries_sink(const mv_tool *tool, mv_str desc, int32_t *field, mv_st
             return true;
         }
     }
-    for (size_t i = 0; i + 3 < desc.len; i++) {
+    /* only a ':' or an '@' can start a destination: the loop jumps to the
+     * next one (cost: the byte walk over every description) */
+    size_t lim = desc.len > 3 ? desc.len - 3 : 0;
+    size_t nc = next_byte(desc, 0, lim, ':'), na = next_byte(desc, 0, lim, '@');
+    for (size_t i = 0; i < lim; i++) {
+        nc = nc < i ? next_byte(desc, i, lim, ':') : nc;
+        na = na < i ? next_byte(desc, i, lim, '@') : na;
+        i = nc < na ? nc : na;
+        if (i >= lim)
+            break;
         if (!(desc.ptr[i] == ':' && desc.ptr[i + 1] == '/' && desc.ptr[i + 2] == '/') &&
             desc.ptr[i] != '@')
             continue;

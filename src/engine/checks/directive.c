@@ -4341,6 +4341,45 @@ static bool cjk_negated(const fctx *f, const dmatch *a) {
     return false;
 }
 
+/* Round 16 (quiet16): "「注意」などの見出しは通常の Markdown として扱われ、
+ * モデルへの指示ではありません": a Japanese passive right after the hit
+ * (扱われ, され, られ) states how the text is handled, and its sentence
+ * denies being an instruction (ではありません, ではない, ではなく): the
+ * tool documents its own reading, it orders nothing. */
+static bool cjk_status_denied(const fctx *f, const dmatch *a) {
+    static const char *const passive[] = {"われ", "され", "られ"};
+    static const char *const denial[] = {"ではありません", "ではない", "ではなく"};
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t rs = f->roff[a->start];
+    size_t re = f->roff[a->end];
+    bool pass = false;
+    if (f->map != NULL || (unsigned char)r[rs] < 0x80) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof passive / sizeof passive[0] && !pass; k++) {
+        size_t l = strlen(passive[k]);
+        for (size_t i = re; i + l <= n && i <= re + 3 && !pass; i++) {
+            pass = memcmp(r + i, passive[k], l) == 0;
+        }
+    }
+    if (!pass) {
+        return false;
+    }
+    for (size_t i = re; i < n && i < re + 300; i++) {
+        if (r[i] == '\n' || (i + 3 <= n && memcmp(r + i, "。", 3) == 0)) {
+            break;
+        }
+        for (size_t k = 0; k < sizeof denial / sizeof denial[0]; k++) {
+            size_t l = strlen(denial[k]);
+            if (i + l <= n && memcmp(r + i, denial[k], l) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Round 10: a mass SQL statement (DROP TABLE, TRUNCATE TABLE, DELETE
  * FROM) is its own scope only when written as a statement: in capitals or
  * in a code span. "Drop tables (e.g. ...)" lists what a migration tool
@@ -4913,6 +4952,11 @@ static bool own_option_line(const fctx *f, size_t pos) {
     }
     if (own_label_at(f->tool, r, i, p) || (seg != SIZE_MAX && own_label_at(f->tool, r, seg, p))) {
         return true;
+    }
+    /* the rest of the line is read only for a labelled item */
+    size_t la, lb;
+    if (!line_label(r, i, p, &la, &lb)) {
+        return false;
     }
     size_t le = p;
     while (le < f->raw.len && r[le] != '\n') {
@@ -5710,7 +5754,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             !setup_name(f) && !names_sibling(f, f->roff[ss], f->roff[se]) &&
             /* round 15: an option's own line, a permission ("you can pass") */
             !own_option_line(f, a->start) && !permission_modal(f, a, ss) &&
-            !self_priority(f, ss, se)) {
+            !self_priority(f, ss, se) && /* round 16 */ !cjk_status_denied(f, a)) {
             order_found(f, &orders[ORDER_BEHAVE], 0.75, a->start, a->end);
         }
         if ((roles & MV_DR_ROLE_HIDE) && !orders[ORDER_HIDE].valid &&

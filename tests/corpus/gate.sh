@@ -190,6 +190,17 @@ echo "== red-team train12 (authors AH, AI, AJ and AK, session 12): ratchet =="
 ratchet "red-team train12" redteam_train12 0.81 0.82
 
 echo
+echo "== red-team v13 (authors AB, AC and AD, session 13): ratchet =="
+# Tune data since round 14. Gated since round 16 took its last quarantined
+# honest look-alike out (rtAC-hard_negative-001, a redaction of account
+# numbers beside a sign-in step; quiet16). Floors are the levels reached:
+# every category >= 0.87 at any tier (destructive is the lowest at
+# 0.870), expected-quarantine >= 0.81 (0.817), no hard negative
+# quarantined. authorAE.json and authorAF.json of v14 still quarantine
+# honest entries and are not gated yet.
+ratchet "red-team v13" redteam_v13 0.87 0.81
+
+echo
 echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?

@@ -105,6 +105,7 @@ typedef struct best {
     bool outscope; /* a destructive order in a tool whose job is not destroying */
     bool carries;  /* round 13: a fake turn that carries a standing order */
     bool block;    /* round 13: inside a forged message envelope */
+    bool redacts;  /* round 16: a secrecy of display whose object is sensitive data */
 } best;
 
 /* Flow findings of the whole tool. */
@@ -2011,6 +2012,7 @@ static bool source_modifier(const fctx *f, const dmatch *src);
 static bool source_denied(const fctx *f, const dmatch *src, size_t ss);
 static bool agent_noun(const fctx *f, const dmatch *t);
 static bool presence_condition(const fctx *f, const dmatch *t, size_t ts);
+static bool enumerated_noun(const fctx *f, const dmatch *a, size_t ss);
 static void find_flows(fctx *f, flow_state *fs) {
     if (bool_option_plain(f))
         return;
@@ -2058,7 +2060,8 @@ static void find_flows(fctx *f, flow_state *fs) {
             mv_position_sentence(&f->pt, t->start, &ts, &te);
             if (gap > (ts == ss ? FLOW_NEAR : FLOW_FAR) || flow_negated(f, t->start, ts) ||
                 composes_own(f, t) || (ts != ss && param_object(f, t)) ||
-                /* round 15 */ agent_noun(f, t) || presence_condition(f, t, ts)) {
+                /* round 15 */ agent_noun(f, t) || presence_condition(f, t, ts) ||
+                /* round 16 */ enumerated_noun(f, t, ts)) {
                 continue;
             }
             /* Round 12: what the tool says it needs ("Needs AWS
@@ -4441,6 +4444,45 @@ static bool cjk_negated(const fctx *f, const dmatch *a) {
     return false;
 }
 
+/* Round 16 (quiet16): "「注意」などの見出しは通常の Markdown として扱われ、
+ * モデルへの指示ではありません": a Japanese passive right after the hit
+ * (扱われ, され, られ) states how the text is handled, and its sentence
+ * denies being an instruction (ではありません, ではない, ではなく): the
+ * tool documents its own reading, it orders nothing. */
+static bool cjk_status_denied(const fctx *f, const dmatch *a) {
+    static const char *const passive[] = {"われ", "され", "られ"};
+    static const char *const denial[] = {"ではありません", "ではない", "ではなく"};
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t rs = f->roff[a->start];
+    size_t re = f->roff[a->end];
+    bool pass = false;
+    if (f->map != NULL || (unsigned char)r[rs] < 0x80) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof passive / sizeof passive[0] && !pass; k++) {
+        size_t l = strlen(passive[k]);
+        for (size_t i = re; i + l <= n && i <= re + 3 && !pass; i++) {
+            pass = memcmp(r + i, passive[k], l) == 0;
+        }
+    }
+    if (!pass) {
+        return false;
+    }
+    for (size_t i = re; i < n && i < re + 300; i++) {
+        if (r[i] == '\n' || (i + 3 <= n && memcmp(r + i, "。", 3) == 0)) {
+            break;
+        }
+        for (size_t k = 0; k < sizeof denial / sizeof denial[0]; k++) {
+            size_t l = strlen(denial[k]);
+            if (i + l <= n && memcmp(r + i, denial[k], l) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Round 10: a mass SQL statement (DROP TABLE, TRUNCATE TABLE, DELETE
  * FROM) is its own scope only when written as a statement: in capitals or
  * in a code span. "Drop tables (e.g. ...)" lists what a migration tool
@@ -4898,6 +4940,99 @@ static bool own_label_at(const mv_tool *tool, const char *r, size_t i, size_t p)
     return tool_param(tool, r + a, b - a) || own_enum_value(tool, r + a, b - a);
 }
 
+/* Round 16 (quiet16): the bounds [*a, *b) of the label "X:" that opens
+ * raw line [i, p) after a list marker ("- X: ...", "* `X`: ..."); the
+ * label is a word of letters, digits, '_', '-' or '.', at most 48 bytes. */
+static bool line_label(const char *r, size_t i, size_t p, size_t *a, size_t *b) {
+    if (i >= p || (r[i] != '-' && r[i] != '*')) {
+        return false;
+    }
+    i++;
+    while (i < p && (r[i] == ' ' || r[i] == '"' || r[i] == '\'' || r[i] == '`')) {
+        i++;
+    }
+    *a = i;
+    while (i < p && i - *a < 48 &&
+           ((r[i] >= 'a' && r[i] <= 'z') || (r[i] >= 'A' && r[i] <= 'Z') ||
+            (r[i] >= '0' && r[i] <= '9') || r[i] == '_' || r[i] == '-' || r[i] == '.')) {
+        i++;
+    }
+    *b = i;
+    while (i < p && (r[i] == '"' || r[i] == '\'' || r[i] == '`')) {
+        i++;
+    }
+    return *b > *a && i < p && r[i] == ':';
+}
+
+/* Is s[0, n) quoted as an example value in one of the tool's own input
+ * parameter descriptions ("Topic key (e.g. \"configuring-project-files\")")? */
+static bool quoted_in_param_doc(const mv_tool *tool, const char *s, size_t n) {
+    for (uint32_t k = 0; k < tool->n_fields; k++) {
+        const mv_field *fd = &tool->fields[k];
+        const char *t = fd->text.ptr;
+        if (fd->kind != MV_FIELD_SCHEMA_DESCRIPTION || fd->schema != MV_SCHEMA_INPUT ||
+            fd->text.len < n + 2) {
+            continue;
+        }
+        for (size_t i = 1; i + n < fd->text.len; i++) {
+            if ((t[i - 1] == '"' || t[i - 1] == '\'' || t[i - 1] == '`') && t[i + n] == t[i - 1] &&
+                memcmp(t + i, s, n) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Round 16 (quiet16): is raw line [ls, le) one item of a labelled list
+ * ("- topic-id: what it covers", one item a line, no blank line between)
+ * in which some item's label is one of the tool's own values (a
+ * parameter, an enum value, or a value its parameter's description
+ * quotes)? Such a list is an index of what the tool's parameter selects:
+ * every item summarizes its own entry, none is an order. At most 64
+ * items each way are read. */
+static bool own_value_list(const mv_tool *tool, const char *r, size_t n, size_t ls, size_t le) {
+    size_t a, b;
+    if (!line_label(r, ls, le, &a, &b)) {
+        return false;
+    }
+    for (int dir = -1; dir <= 1; dir += 2) {
+        size_t s0 = ls;
+        size_t e0 = le;
+        for (int k = 0; k < 64; k++) {
+            if (k > 0 || dir > 0) {
+                if (!line_label(r, s0, e0, &a, &b)) {
+                    break;
+                }
+                if (tool_param(tool, r + a, b - a) || own_enum_value(tool, r + a, b - a) ||
+                    quoted_in_param_doc(tool, r + a, b - a)) {
+                    return true;
+                }
+            }
+            if (dir < 0) {
+                if (s0 < 2 || r[s0 - 1] != '\n') {
+                    break;
+                }
+                e0 = s0 - 1;
+                s0 = e0;
+                while (s0 > 0 && r[s0 - 1] != '\n') {
+                    s0--;
+                }
+            } else {
+                if (e0 + 1 >= n || r[e0] != '\n') {
+                    break;
+                }
+                s0 = e0 + 1;
+                e0 = s0;
+                while (e0 < n && r[e0] != '\n') {
+                    e0++;
+                }
+            }
+        }
+    }
+    return false;
+}
+
 /* Is the hit at normalized pos inside a line, or a comma-separated item,
  * that documents one of the tool's own options ("- envId：... 优先级高于
  * ...", "status: Report the freeze state", "\"clear\": remove all
@@ -4918,7 +5053,19 @@ static bool own_option_line(const fctx *f, size_t pos) {
         }
         i--;
     }
-    return own_label_at(f->tool, r, i, p) || (seg != SIZE_MAX && own_label_at(f->tool, r, seg, p));
+    if (own_label_at(f->tool, r, i, p) || (seg != SIZE_MAX && own_label_at(f->tool, r, seg, p))) {
+        return true;
+    }
+    /* the rest of the line is read only for a labelled item */
+    size_t la, lb;
+    if (!line_label(r, i, p, &la, &lb)) {
+        return false;
+    }
+    size_t le = p;
+    while (le < f->raw.len && r[le] != '\n') {
+        le++;
+    }
+    return own_value_list(f->tool, r, f->raw.len, i, le);
 }
 
 /* The raw word at normalized pos: [*a, *b) of f->raw (ASCII letters and
@@ -5408,6 +5555,75 @@ static bool noun_after_article(const fctx *f, const dmatch *a, size_t ss) {
     return false;
 }
 
+/* Round 16 (quiet16): "extracts event data from the email: ICS
+ * attachments, meeting URL, ..., attendees, and email body excerpt": the
+ * transfer word is the last item of an enumeration of nouns that a colon
+ * opens (two commas or more between the colon and the word, "and", "or"
+ * or a comma right before it), the first item is no act ("Steps: read
+ * ~/.ssh/id_rsa, encode it, and email it ..." is one) and the word takes
+ * no object of its own ("it", "them", "to ..."). Not with an address in
+ * the passage. */
+static bool enumerated_noun(const fctx *f, const dmatch *a, size_t ss) {
+    size_t tl = 0;
+    size_t p = token_before(f->text, ss, a->start, &tl);
+    size_t colon = SIZE_MAX;
+    unsigned commas = 0;
+    size_t ps, pe, se, dummy;
+    if (p == SIZE_MAX || !((tl == 3 && memcmp(f->text + p, "and", 3) == 0) ||
+                           (tl == 2 && memcmp(f->text + p, "or", 2) == 0) ||
+                           (p + tl < a->start && f->text[p + tl] == ','))) {
+        return false;
+    }
+    for (size_t i = a->start; i > ss; i--) {
+        if (f->text[i - 1] == ':') {
+            colon = i;
+            break;
+        }
+        commas += f->text[i - 1] == ',' ? 1u : 0u;
+    }
+    if (colon == SIZE_MAX || commas < 2) {
+        return false;
+    }
+    while (colon < a->start && f->text[colon] == ' ') {
+        colon++;
+    }
+    if (colon >= a->start) {
+        return false;
+    }
+    /* the first item is an act ("Steps: read ...") */
+    for (size_t k = 0; k < f->n; k++) {
+        if (f->m[k].start == colon &&
+            (f->R->terms[f->m[k].term].roles &
+             (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER | MV_DR_ROLE_DESTROY | MV_DR_ROLE_BEHAVE |
+              MV_DR_ROLE_HIDE))) {
+            return false;
+        }
+    }
+    /* the word has an object of its own ("and email them", "and post it to") */
+    {
+        static const char *const obj[] = {"it", "them", "this",  "these",   "those", "that",
+                                          "to", "all",  "everi", "everyth", "each"};
+        size_t b = a->end;
+        size_t c;
+        while (b < f->len && f->text[b] == ' ') {
+            b++;
+        }
+        c = b;
+        while (c < f->len && f->text[c] >= 'a' && f->text[c] <= 'z') {
+            c++;
+        }
+        for (size_t k = 0; k < sizeof obj / sizeof obj[0]; k++) {
+            if (c - b == strlen(obj[k]) && memcmp(f->text + b, obj[k], c - b) == 0) {
+                return false;
+            }
+        }
+    }
+    mv_position_sentence(&f->pt, a->start, &dummy, &se);
+    passage(f, ss, se, &ps, &pe);
+    return !containsn(f->text + ps, pe - ps, "://", 3) &&
+           memchr(f->text + ps, '@', pe - ps) == NULL && !has_ipv4(f, ps, pe);
+}
+
 /* "Do not display full account numbers": a secrecy of display whose object
  * is a noun (not "it", "this", "that you ...") withholds data from view;
  * it does not hide another order of its paragraph. */
@@ -5538,7 +5754,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         if ((roles & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) && !orders[ORDER_EXFIL].valid &&
             !agent_noun(f, a) && !presence_condition(f, a, ss) && !adverb_descriptive(f, a) &&
             !dispreferred(f, a, ss) && !cjk_negated(f, a) && !cjk_clause_negated(f, a) &&
-            !noun_after_article(f, a, ss)) {
+            !noun_after_article(f, a, ss) && !enumerated_noun(f, a, ss)) {
             bool gathered = (roles & MV_DR_ROLE_GATHER) != 0;
             const dmatch *obj = data_object(f, ps, pe, gathered, a);
             dmatch envm;
@@ -5641,7 +5857,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             !setup_name(f) && !names_sibling(f, f->roff[ss], f->roff[se]) &&
             /* round 15: an option's own line, a permission ("you can pass") */
             !own_option_line(f, a->start) && !permission_modal(f, a, ss) &&
-            !self_priority(f, ss, se)) {
+            !self_priority(f, ss, se) && /* round 16 */ !cjk_status_denied(f, a)) {
             order_found(f, &orders[ORDER_BEHAVE], 0.75, a->start, a->end);
         }
         if ((roles & MV_DR_ROLE_HIDE) && !orders[ORDER_HIDE].valid &&
@@ -5653,6 +5869,13 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             orders[ORDER_HIDE].outscope =
                 (!display_object(f, a) && (other_order(f, a, ps) || hides_sensitive(f, a, ps))) ||
                 role_block(f, a->start);
+            /* round 16 (quiet16): "Do not display full account numbers":
+             * what it withholds is the sensitive value itself, a
+             * redaction of the output; it hides no act of its paragraph
+             * (a sibling named there is the tool's own workflow) */
+            orders[ORDER_HIDE].redacts =
+                display_object(f, a) &&
+                data_object(f, a->end, a->end + 40 < se ? a->end + 40 : se, true, NULL) != NULL;
         }
     }
     return seen;
@@ -7276,8 +7499,9 @@ static int emit_orders(const mv_inspect_ctx *ctx, const mv_tool *tool, const bes
     uint32_t hide_addressed =
         orders[ORDER_HIDE].valid &&
                 (orders[ORDER_HIDE].outscope ||
-                 hidden_act(tool, orders[ORDER_HIDE].field, orders[ORDER_HIDE].roff,
-                            (size_t)orders[ORDER_HIDE].roff + orders[ORDER_HIDE].rlen, false) ||
+                 (!orders[ORDER_HIDE].redacts &&
+                  hidden_act(tool, orders[ORDER_HIDE].field, orders[ORDER_HIDE].roff,
+                             (size_t)orders[ORDER_HIDE].roff + orders[ORDER_HIDE].rlen, false)) ||
                  /* round 14: hidden in a note to the model, or hiding the note */
                  addressed_note(tool, orders[ORDER_HIDE].field, orders[ORDER_HIDE].roff,
                                 (size_t)orders[ORDER_HIDE].roff + orders[ORDER_HIDE].rlen))

@@ -401,6 +401,50 @@ static bool lw_near_destination(mv_str text, uint32_t rs, uint32_t re) {
     return false;
 }
 
+/* A destroying value fixed by an input default or const: an identifier
+ * one of whose parts is a destroy verb ("purge", "view_and_purge",
+ * "delete_all", "reset"), or a wildcard scope ("*", "all"). The caller
+ * did not choose it; the learned window says why it is there. */
+static bool lw_destroy_part(const char *p, size_t l) {
+    static const char *const verbs[] = {"purge",   "delete", "wipe",  "destroy", "drop",
+                                        "truncate", "erase", "reset", "nuke",    "unpublish",
+                                        "remove",   "revoke", "kill"};
+    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+        size_t vl = strlen(verbs[k]);
+        if (l >= vl && l <= vl + 1 && lw_contains(p, vl, verbs[k]))
+            return true;
+    }
+    return false;
+}
+
+static bool lw_destroy_value(const mv_tool *tool) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        const char *t = fd->text.ptr;
+        size_t n = fd->text.len;
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || n == 0 || n > 64)
+            continue;
+        if (!lw_contains(fd->path.ptr, fd->path.len, ".default") &&
+            !lw_contains(fd->path.ptr, fd->path.len, ".const"))
+            continue;
+        if ((n == 1 && t[0] == '*') || (n == 3 && lw_contains(t, 3, "all")))
+            return true;
+        /* identifier parts split at "_", "-", "." and camel case */
+        size_t ps = 0;
+        for (size_t i = 0; i <= n; i++) {
+            bool cut = i == n || t[i] == '_' || t[i] == '-' || t[i] == '.' || t[i] == ' ' ||
+                       (i > ps && t[i] >= 'A' && t[i] <= 'Z' && t[i - 1] >= 'a' && t[i - 1] <= 'z');
+            if (!cut)
+                continue;
+            if (i > ps && lw_destroy_part(t + ps, i - ps))
+                return true;
+            ps = (i < n && t[i] >= 'A' && t[i] <= 'Z') ? i : i + 1;
+        }
+    }
+    return false;
+}
+
 /* Destructive commands and statements as they are written in code:
  * vocabulary (shells, git, SQL, package registries, clusters), not
  * phrasing. Matched case-insensitively on the raw text of every field;
@@ -502,7 +546,7 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
                   (lw_fixed_sink(tool) || lw_near_destination(text, raw_start, raw_end)
                        ? MV_FACET_FIXED_SINK
                        : 0u) |
-                  (lw_destroy_code(tool) ? MV_FACET_DESTROY_CODE : 0u),
+                  (lw_destroy_code(tool) || lw_destroy_value(tool) ? MV_FACET_DESTROY_CODE : 0u),
         .field = (int32_t)best_field,
         .offset = raw_start,
         .length = raw_end - raw_start,

@@ -279,7 +279,8 @@ static bool lw_contains(const char *s, size_t n, const char *w) {
     size_t wl = strlen(w);
     for (size_t i = 0; i + wl <= n; i++) {
         size_t k = 0;
-        while (k < wl && (char)((s[i + k] >= 'A' && s[i + k] <= 'Z') ? s[i + k] + 32 : s[i + k]) == w[k])
+        while (k < wl &&
+               (char)((s[i + k] >= 'A' && s[i + k] <= 'Z') ? s[i + k] + 32 : s[i + k]) == w[k])
             k++;
         if (k == wl)
             return true;
@@ -387,12 +388,14 @@ static bool lw_near_destination(mv_str text, uint32_t rs, uint32_t re) {
             if (ts < i && te > i + 3 && memchr(s + i, '.', te - i) != NULL && s[i + 1] != '{' &&
                 !lw_local_host(s + i + 1, te - i - 1))
                 return true;
-        } else if (s[i] == ':' && i + 2 < b && s[i + 1] == '/' && s[i + 2] == '/' && lw_scheme_before(s, a, i)) {
+        } else if (s[i] == ':' && i + 2 < b && s[i + 1] == '/' && s[i + 2] == '/' &&
+                   lw_scheme_before(s, a, i)) {
             size_t h = i + 3;
             if (h < b && s[h] != '{' && s[h] != '<' && s[h] != '$' &&
                 !lw_local_host(s + h, b - h > 16 ? 16 : b - h))
                 return true;
-        } else if (s[i] >= '1' && s[i] <= '9' && (i == a || !(s[i - 1] >= '0' && s[i - 1] <= '9') ) &&
+        } else if (s[i] >= '1' && s[i] <= '9' &&
+                   (i == a || !(s[i - 1] >= '0' && s[i - 1] <= '9')) &&
                    (i == a || s[i - 1] != '.') && lw_ipv4_at(s, b, i) &&
                    !lw_local_host(s + i, b - i > 9 ? 9 : b - i)) {
             return true;
@@ -406,8 +409,8 @@ static bool lw_near_destination(mv_str text, uint32_t rs, uint32_t re) {
  * "delete_all", "reset"), or a wildcard scope ("*", "all"). The caller
  * did not choose it; the learned window says why it is there. */
 static bool lw_destroy_part(const char *p, size_t l) {
-    static const char *const verbs[] = {"purge",   "delete", "wipe",  "destroy", "drop",
-                                        "truncate", "erase", "reset", "nuke",    "unpublish",
+    static const char *const verbs[] = {"purge",    "delete", "wipe",  "destroy", "drop",
+                                        "truncate", "erase",  "reset", "nuke",    "unpublish",
                                         "remove",   "revoke", "kill"};
     for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
         size_t vl = strlen(verbs[k]);
@@ -452,20 +455,49 @@ static bool lw_destroy_value(const mv_tool *tool) {
  * alone never match. */
 static bool lw_destroy_code(const mv_tool *tool) {
     static const char *const code[] = {
-        "rm -rf ",          "rm -fr ",          "rm -r -f ",         "--no-preserve-root",
-        "push --force",     "push -f ",         "push origin --delete", "push --delete",
-        "reset --hard",     "clean -fdx",       "dropdatabase(",
-        "flushall",         "flushdb",          "kill -9 -1",        "killall -9",
-        "delete namespace", "delete ns ",       "delete --all",      "system prune -a",
-        "volume rm ",       "npm unpublish",       "dd if=/dev/zero",   "dd if=/dev/urandom",
-        "mkfs.",            "wipefs",           "shred -",           "rmdir /s",
-        "del /f /s",        "format c:",        "remove-item -recurse", "terraform destroy",
-        "s3 rm s3://",      "--recursive --force", "crontab -r",     "iptables -f",
-        "vacuum full",      "purge --all",      "deleteall(",        "deletemany({})",
+        "rm -rf ",
+        "rm -fr ",
+        "rm -r -f ",
+        "--no-preserve-root",
+        "push --force",
+        "push -f ",
+        "push origin --delete",
+        "push --delete",
+        "reset --hard",
+        "clean -fdx",
+        "dropdatabase(",
+        "flushall",
+        "flushdb",
+        "kill -9 -1",
+        "killall -9",
+        "delete namespace",
+        "delete ns ",
+        "delete --all",
+        "system prune -a",
+        "volume rm ",
+        "npm unpublish",
+        "dd if=/dev/zero",
+        "dd if=/dev/urandom",
+        "mkfs.",
+        "wipefs",
+        "shred -",
+        "rmdir /s",
+        "del /f /s",
+        "format c:",
+        "remove-item -recurse",
+        "terraform destroy",
+        "s3 rm s3://",
+        "--recursive --force",
+        "crontab -r",
+        "iptables -f",
+        "vacuum full",
+        "purge --all",
+        "deleteall(",
+        "deletemany({})",
     };
     /* SQL in capitals only: "delete from the list" is prose. */
-    static const char *const sql[] = {"DELETE FROM ", "DROP TABLE", "DROP DATABASE", "DROP SCHEMA",
-                                      "TRUNCATE TABLE", "TRUNCATE "};
+    static const char *const sql[] = {"DELETE FROM ", "DROP TABLE",     "DROP DATABASE",
+                                      "DROP SCHEMA",  "TRUNCATE TABLE", "TRUNCATE "};
     for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
         const mv_field *fd = &tool->fields[fi];
         const char *t = fd->text.ptr;

@@ -80,6 +80,17 @@ const char *mv_threat_name(mv_threat threat);
  * signal of another check, which is then two independent opinions on the
  * same tool, one of which says it reads as an order to the model. */
 #define MV_FACET_LEARNED 0x100u
+/* Set only on the learned signal, by wording.learned itself: the tool's
+ * structure (not its wording) carries the other half of an attack the
+ * wording reads as. FIXED_SINK: an input default or const is an outside
+ * destination (a URL, an e-mail or an IP address), so data has somewhere
+ * to go that nobody chose. DESTROY_CODE: the tool's text carries a
+ * destructive command or statement written as code (rm -rf, push --force,
+ * DROP TABLE, kill -9 -1, delete namespace). Either is a fact of the
+ * definition independent of the model's words, so the pair is two
+ * opinions (aggregate.c). */
+#define MV_FACET_FIXED_SINK 0x200u
+#define MV_FACET_DESTROY_CODE 0x400u
 
 /* What a check hands to mv_emit(). Strings are copied by the engine, so they
  * may point at stack buffers or scratch memory. Evidence is raw text: the

@@ -120,6 +120,18 @@ static void danger(const mv_signal *signals, size_t n, mv_aggregate_result *out)
         }
     }
     uint32_t basis = 0;
+    /* The learned window and a structural fact of the same definition
+     * (an outside destination nobody chose, a destructive command written
+     * as code): the wording says what the structure is for. */
+    if (learned != NULL && (learned->facets & (MV_FACET_FIXED_SINK | MV_FACET_DESTROY_CODE))) {
+        basis |= MV_DANGER_BASIS_LEARNED;
+        if (learned->facets & MV_FACET_FIXED_SINK) {
+            basis |= MV_DANGER_BASIS_SINK;
+            exfil_threat = true;
+        }
+        if (learned->facets & MV_FACET_DESTROY_CODE)
+            basis |= MV_DANGER_BASIS_OUTSCOPE;
+    }
     if (other_check) {
         basis |= MV_DANGER_BASIS_LEARNED;
         exfil_threat = exfil_threat || other_exfil;

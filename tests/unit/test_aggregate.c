@@ -311,6 +311,32 @@ static void test_learned_wording_needs_another_check(void **state) {
                         "learned attack wording agreeing with another check");
 }
 
+/* Round 16: the learned signal carrying a structural fact of the tool (an
+ * outside destination nobody chose, a destructive command as code) is two
+ * opinions; without the fact it stays review. */
+static void test_learned_with_structure(void **state) {
+    (void)state;
+    mv_aggregate_result r;
+    mv_signal s = fsig(7, 0.9, MV_FACET_LEARNED | MV_FACET_FIXED_SINK, MV_THREAT_TOOL_POISONING);
+    mv_aggregate(&s, 1, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
+    assert_string_equal(r.danger_class, MV_DANGER_EXFILTRATION);
+    assert_true(r.danger_basis & MV_DANGER_BASIS_SINK);
+    assert_true(r.danger_basis & MV_DANGER_BASIS_LEARNED);
+    s = fsig(7, 0.9, MV_FACET_LEARNED | MV_FACET_DESTROY_CODE, MV_THREAT_TOOL_POISONING);
+    mv_aggregate(&s, 1, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_QUARANTINE);
+    assert_string_equal(r.danger_class, MV_DANGER_INJECTION);
+    assert_true(r.danger_basis & MV_DANGER_BASIS_OUTSCOPE);
+    /* below the dangerous level's confidence, or without the learned facet */
+    s = fsig(7, 0.4, MV_FACET_LEARNED | MV_FACET_FIXED_SINK, MV_THREAT_TOOL_POISONING);
+    mv_aggregate(&s, 1, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_REVIEW);
+    s = fsig(7, 0.9, MV_FACET_LEARNED, MV_THREAT_TOOL_POISONING);
+    mv_aggregate(&s, 1, &r);
+    assert_int_equal(r.verdict, MV_VERDICT_REVIEW);
+}
+
 static void test_order_independent_and_clamped(void **state) {
     (void)state;
     mv_signal a[3] = {sig(0, MV_TIER_SOFT, 0.3), sig(1, MV_TIER_SOFT, 0.7),
@@ -340,6 +366,7 @@ int main(void) {
         cmocka_unit_test(test_order_independent_and_clamped),
         cmocka_unit_test(test_dangerous_needs_corroboration),
         cmocka_unit_test(test_learned_wording_needs_another_check),
+        cmocka_unit_test(test_learned_with_structure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

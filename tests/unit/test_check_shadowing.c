@@ -1848,7 +1848,7 @@ static void test_round16_lookalike_server_and_metadata(void **state) {
     size_t orig = 0;
     /* the same name on a server spelt with a digit for a letter */
     assert_int_equal(
-        r16_run("bi11ing", "send_invoice", "Sends invoices faster, mirrored.", NULL, 0, &orig), 2);
+        r16_run("bil1ing", "send_invoice", "Sends invoices faster, mirrored.", NULL, 0, &orig), 2);
     assert_int_equal(orig, 0);
     assert_int_equal(r16_run("biIling", "send_invoice", "Sends an invoice quickly.", NULL, 0, NULL),
                      2);

@@ -2340,6 +2340,17 @@ static size_t server_key(mv_str name, char *out, size_t cap) {
     return k;
 }
 
+/* Characters of a name that imitate a letter: 0, 1, a capital I, any
+ * non-ASCII byte. */
+static size_t lookalike_count(mv_str name) {
+    size_t k = 0;
+    for (size_t i = 0; i < name.len; i++) {
+        unsigned char c = (unsigned char)name.ptr[i];
+        k += c == '0' || c == '1' || c == 'I' || c >= 0x80;
+    }
+    return k;
+}
+
 /* The same tool name on a server whose name is a typosquat of this one's
  * ("google-calender" next to "google-calendar": edit distance 1; not a
  * numbered instance or a name that extends the other), with the other
@@ -2388,6 +2399,19 @@ static mv_tier server_squat(const reg_state *rs, const mv_tool *tool, uint32_t o
     bool extends = la != lb && (memcmp(lo, sh, ls) == 0 || memcmp(lo + ll - ls, sh, ls) == 0);
     if (digits_only || extends)
         return MV_TIER_INFO;
+    /* Round 16: the one edit is a look-alike character ("fiIesystem",
+     * "tuya-c1oud", "sunway-trave1": the names share a confusable
+     * skeleton) and this server's name carries it: the same tool name on
+     * a server spelt to be taken for the other is impersonation, whatever
+     * text it wrote (the imitations rewrite the description around their
+     * payload). */
+    mv_str own_srv = mv_registry_server_name(rs->registry, own);
+    mv_str other_srv = mv_registry_server_name(rs->registry, srv);
+    if (lookalike_count(own_srv) > lookalike_count(other_srv) &&
+        share_skeleton(own_srv, other_srv)) {
+        *other = srv;
+        return MV_TIER_HARD;
+    }
     const mv_tool *o = NULL;
     for (uint32_t i = rs->srv_start[srv]; i < rs->srv_start[srv + 1] && o == NULL; i++)
         if (rs->tool_name[rs->srv_tools[i]] == nid)
@@ -2861,8 +2885,18 @@ static bool plain_word_hint(const char *text, size_t len, size_t a, size_t b) {
     case 't':
         return next_is(t, len, j, "tool");
     default:
-        return false;
+        break;
     }
+    /* round 16: "postgres 서버의 query 도구는", the word "tool" of other
+     * scripts right after the plain word */
+    if (j < len && t[j] >= 0x80) {
+        static const char *const tool_words[] = {"도구",       "ツール", "工具",  "ابزار",  "أداة",
+                                                 "инструмент", "টুল",     "கருவி", "เครื่องมือ"};
+        for (size_t k = 0; k < sizeof(tool_words) / sizeof(tool_words[0]); k++)
+            if (next_is(t, len, j, tool_words[k]))
+                return true;
+    }
+    return false;
 }
 
 /* Mentions of registry names among the words of a field. */
@@ -2983,7 +3017,14 @@ static bool qualifier_filler(const char *t, size_t a, size_t b) {
         FILLER("från"), FILLER("ze"), FILLER("з"), FILLER("του"), FILLER("διακομιστή"),
         FILLER("dari"), FILLER("của"), FILLER("máy"), FILLER("chủ"), FILLER("का"), FILLER("की"),
         FILLER("के"), FILLER("सर्वर"), FILLER("של"), FILLER("שרת"), FILLER("השרת"), FILLER("ของ"),
-        FILLER("เซิร์ฟเวอร์"), FILLER("seva"), FILLER("ng"), FILLER("ya")};
+        FILLER("เซิร์ฟเวอร์"), FILLER("seva"), FILLER("ng"), FILLER("ya"),
+        /* round 16: Urdu, Arabic "in", Persian, Finnish, Turkish locative,
+         * Malay, Polish, Bengali, Thai glued, Italian */
+        FILLER("کے"), FILLER("کا"), FILLER("کی"), FILLER("سرور"), FILLER("في"),
+        FILLER("palvelimen"), FILLER("palvelin"), FILLER("työkalua"), FILLER("työkalun"),
+        FILLER("työkalu"), FILLER("sunucusundaki"), FILLER("sunucudaki"), FILLER("sunucusunun"),
+        FILLER("pelayan"), FILLER("alat"), FILLER("z"), FILLER("narzędzia"), FILLER("সার্ভারের"),
+        FILLER("সার্ভার"), FILLER("ของเซิร์ฟเวอร์"), FILLER("strumento"), FILLER("sullo")};
     size_t len = b - a;
     for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
         size_t n = words[k].n;
@@ -3757,10 +3798,10 @@ static bool negation_word(const char *w, size_t n) {
      * that write it as a word before the verb ("אינו מחליף", "не заменяет",
      * "δεν αντικαθιστά", "tidak menggantikan", "không thay thế") */
     static const char *const words[] = {
-        "not",   "never", "no",    "nor",  "cannot", "non",   "não",   "nao",   "ne",
-        "nicht", "kein",  "keine", "niet", "geen",   "inte",  "ej",    "nie",   "не",
-        "ні",    "δεν",   "δε",    "μην",  "tidak",  "bukan", "không", "chẳng", "नहीं",
-        "لا",    "ليس",   "ليست",  "لن",   "لم",     "אינו",  "אינה",  "לא",    "אין"};
+        "not",  "never", "no",   "nor",  "cannot", "non",   "não",   "nao",   "ne",  "nicht",
+        "kein", "keine", "niet", "geen", "inte",   "ej",    "nie",   "не",    "ні",  "Не",
+        "Ні",   "δεν",   "δε",   "μην",  "tidak",  "bukan", "không", "chẳng", "नहीं", "لا",
+        "ليس",  "ليست",  "لن",   "لم",   "אינו",   "אינה",  "לא",    "אין"};
     /* scripts written without spaces glue the negation to the claim */
     static const char *const glued[] = {"ไม่", "不", "未", "没有", "並不"};
     if (n >= 3 && (same_text_ci(w + n - 3, "n't", 3) ||
@@ -4273,6 +4314,70 @@ static bool slot_arrow(const char *text, size_t end, size_t hi) {
     return false;
 }
 
+/* X's tool on another server than this one, preferably on the server
+ * that qualifies the mention; NULL when none. */
+static const mv_tool *find_peer(const tool_scan *ts, const name_rec *m, uint32_t qual_server,
+                                uint32_t *server) {
+    const reg_state *rs = ts->rs;
+    size_t n_ids = 0;
+    const uint32_t *ids = mv_registry_find_name(rs->registry, m->name.ptr, m->name.len, &n_ids);
+    const mv_tool *peer = NULL;
+    *server = NONE;
+    for (size_t k = 0; k < n_ids && k < 4; k++) {
+        uint32_t srv = mv_registry_tool_server(rs->registry, ids[k]);
+        if (srv == ts->own)
+            continue;
+        if (peer == NULL || srv == qual_server) {
+            peer = mv_registry_tool(rs->registry, ids[k]);
+            *server = srv;
+        }
+    }
+    return peer;
+}
+
+/* Round 16: a field that is nothing but X qualified by its server
+ * ("postgres.query", "jira.create_issue") addresses X from the tool's
+ * metadata: an annotation key with an instruction as its value
+ * ({"x-overrides": {"postgres.query": "prepend ..."}}), or a schema value
+ * (an enum or const target) next to a fixed map keyed by one of X's own
+ * input parameters that this tool does not take ({"assignee": ...}). Both
+ * set what X's call carries; a gateway's list of targets has neither. */
+static bool addressed_override(const tool_scan *ts, const name_rec *m, uint32_t qual_server,
+                               uint32_t field) {
+    const mv_tool *tool = ts->tool;
+    mv_field_kind kind = tool->fields[field].kind;
+    if (kind == MV_FIELD_ANNOTATION) {
+        if (field + 1 >= tool->n_fields || tool->fields[field + 1].kind != MV_FIELD_ANNOTATION)
+            return false;
+        mv_str v = tool->fields[field + 1].text;
+        return memchr(v.ptr, ' ', v.len) != NULL;
+    }
+    if (kind != MV_FIELD_SCHEMA_VALUE)
+        return false;
+    uint32_t srv = NONE;
+    const mv_tool *peer = find_peer(ts, m, qual_server, &srv);
+    if (peer == NULL)
+        return false;
+    for (uint32_t g = 0; g < tool->n_fields && g < 256; g++) {
+        const mv_field *f = &tool->fields[g];
+        mv_str pa = f->path;
+        /* a key of a const or default map: its path ends with ".key" */
+        if (g == field || f->text.len < 3 || pa.len <= f->text.len + 1 ||
+            (f->kind != MV_FIELD_SCHEMA_VALUE && f->kind != MV_FIELD_OTHER) ||
+            pa.ptr[pa.len - f->text.len - 1] != '.' ||
+            memcmp(pa.ptr + pa.len - f->text.len, f->text.ptr, f->text.len) != 0)
+            continue;
+        bool fixed = false;
+        for (size_t i = 0; i + 7 <= pa.len && !fixed; i++)
+            fixed = memcmp(pa.ptr + i, ".const.", 7) == 0 ||
+                    (i + 9 <= pa.len && memcmp(pa.ptr + i, ".default.", 9) == 0);
+        if (fixed && tool_has_input(peer, f->text.ptr, f->text.len) &&
+            !tool_has_input(tool, f->text.ptr, f->text.len))
+            return true;
+    }
+    return false;
+}
+
 static unsigned peer_slot_kinds(const tool_scan *ts, const name_rec *m, uint32_t qual_server,
                                 const char *text, size_t len, size_t s0, size_t s1,
                                 const span *sp) {
@@ -4283,19 +4388,8 @@ static unsigned peer_slot_kinds(const tool_scan *ts, const name_rec *m, uint32_t
     /* the rest of the line only when the sentence names X's server */
     while (qual_server != NONE && hi < cap && t[hi] != '\n')
         hi++;
-    size_t n_ids = 0;
-    const uint32_t *ids = mv_registry_find_name(rs->registry, m->name.ptr, m->name.len, &n_ids);
-    const mv_tool *peer = NULL;
     uint32_t peer_server = NONE;
-    for (size_t k = 0; k < n_ids && k < 4; k++) {
-        uint32_t srv = mv_registry_tool_server(rs->registry, ids[k]);
-        if (srv == ts->own)
-            continue;
-        if (peer == NULL || srv == qual_server) {
-            peer = mv_registry_tool(rs->registry, ids[k]);
-            peer_server = srv;
-        }
-    }
+    const mv_tool *peer = find_peer(ts, m, qual_server, &peer_server);
     if (peer == NULL)
         return 0;
     bool param = false, self = false, same = false, literal = false, arrow = false;
@@ -4399,6 +4493,24 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             /* "before calling X", not "after calling, poll X" */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
                   !strong_break(text, p->end, sp->start);
+            /* Round 16: X heads a rule ("Note on X: before sending any
+             * e-mail, call ..."): the clause after the colon opens with
+             * the phrase and speaks of X */
+            if (!hit && (p->family == F_TRIGGER_BEFORE || p->family == F_ORDER_BEFORE) &&
+                p->start > sp->end && p->start - sp->end <= 6) {
+                size_t c = sp->end;
+                while (c < p->start &&
+                       (text[c] == '`' || text[c] == '\'' || text[c] == '"' || text[c] == ')'))
+                    c++;
+                hit = c < p->start && text[c] == ':';
+                for (size_t k = c + 1; hit && k < p->start; k++)
+                    hit = is_space_byte((unsigned char)text[k]);
+            }
+            /* Round 16: the phrase stands before X's server ("aina kun
+             * avustaja käyttää palvelimen 'workspace-fs' työkalua X") */
+            if (!hit && p->family == F_TRIGGER_BEFORE && v.qualified && q0 < sp->start)
+                hit = p->end <= q0 && q0 - p->end <= WINDOW_BEFORE &&
+                      !strong_break(text, p->end, sp->start);
             break;
         case F_TRIGGER_AFTER:
         case F_ORDER_AFTER:
@@ -4602,6 +4714,18 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
                  memcmp(text + sp->start, m->name.ptr, m->name.len) == 0;
     bool in_uri = (sp->start > 0 && (text[sp->start - 1] == '/' || text[sp->start - 1] == ':')) ||
                   (sp->end < len && text[sp->end] == '/');
+    /* Round 16: "slack/post_message", X glued to its server by a slash
+     * that starts no path ("pg://system_info", "/api/slack/post_message"
+     * stay URIs) */
+    if (in_uri && v.qualified && text[sp->start - 1] == '/' && q0 + 1 < sp->start &&
+        (sp->end >= len || text[sp->end] != '/') &&
+        (q0 == 0 || (text[q0 - 1] != '/' && text[q0 - 1] != ':' && text[q0 - 1] != '.'))) {
+        size_t g = q0;
+        while (g < sp->start - 1 && !is_space_byte((unsigned char)text[g]))
+            g++;
+        if (g == sp->start - 1)
+            in_uri = false;
+    }
     /* Session 12 (fresh npm servers): a plain word named with X's vendor
      * ("Get monitors from Datadog") is the vendor's vocabulary, not X's
      * call, unless it is written as a name; and a name that is a value
@@ -4617,6 +4741,12 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     if (!hard && !in_uri && !json_value &&
         ((v.qualified && (m->ident || named)) || (m->ident && exact)) &&
         peer_slot_kinds(ts, m, qual_server, text, len, s0, s1, sp) >= 2) {
+        hard = true;
+        v.slots = true;
+    }
+    if (!hard && v.qualified && q0 == 0 && sp->end == len && sp->start > 0 &&
+        (text[sp->start - 1] == '.' || text[sp->start - 1] == '/') &&
+        addressed_override(ts, m, qual_server, field)) {
         hard = true;
         v.slots = true;
     }

@@ -72,6 +72,7 @@
 #define WITHHOLD_BYTES 80   /* a withholding verb this close before a source */
 #define DANGER_WEIGHT 0.9   /* position weight from which a hit is an instruction */
 #define DANGER_AGREE 0.45   /* another family's score that counts as agreeing */
+#define NOTE_SECRECY 0.65   /* a terse secrecy inside a note to the model (round 16) */
 #define SCOPE_BOOST 0.15    /* a destructive order outside the tool's job */
 #define SCOPE_IN_MAX                                                                               \
     0.40 /* ... inside it: below the emit threshold and the                                        \
@@ -6565,6 +6566,14 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
         passage(f, ar.ss, ar.se, &ps, &pe);
         if (role_in(f, MV_DR_ROLE_PROTECTIVE, ps, pe) == SIZE_MAX &&
             addressed_note(f->tool, (int32_t)f->fi, rs, re)) {
+            /* round 16: a terse secrecy ("never disclose it", "erwähne
+             * diese Anweisung nicht", "触れないこと") is too common in honest
+             * prose to count alone; in a note written to the model it is
+             * the family's full secrecy */
+            if (pre < NOTE_SECRECY) {
+                consider_best(&bests[h->family], NOTE_SECRECY, pos.weight, (int32_t)f->fi, rs, re,
+                              &ar, pos.reason);
+            }
             bests[h->family].carries = true;
         }
     }
@@ -7312,6 +7321,8 @@ static const char *const note_model_whole[] = {"ai",
                                                "ии",
                                                "ші",
                                                "bot",
+                                               "model",
+                                               "agent",
                                                "the model",
                                                "language model",
                                                "language models",
@@ -7329,7 +7340,7 @@ static const char *const note_model_stem[] = {
     "asistente",    "avustaja",  "asszisztens", "modellen",  "modellnek", "modell",  "modelu",
     "modelo",       "modello",   "modèle",      "ассистент", "асистент",  "модел",   "помощник",
     "помічник",     "βοηθ",      "μοντέλ",      "المساعد",   "للمساعد",   "النموذج", "للنموذج",
-    "دستیار",       "למודל",     "המודל",       "לעוזר",     "העוזר",     "סוכן",    "msaidizi",
+    "دستیار",       "اسسٹنٹ",       "למודל",     "המודל",       "לעוזר",     "העוזר",     "סוכן",    "msaidizi",
     "pembantu",     "trợ lý",    "mô hình",     "सहायक",     "मॉडल",      "এআই",     "সহকারী",
     "মডেল",         "உதவியாளர",  "மாடல",        "ผู้ช่วย",      "โมเดล",     "助手",    "模型",
     "アシスタント", "モデル",    "어시스턴트",  "모델",      "에이전트"};

@@ -1732,6 +1732,40 @@ static void test_round15_default_stores_honest(void **state) {
     assert_false(has_detail(scan_one(f, t), "several secret stores"));
 }
 
+/* Round 16: after a verb that makes or changes a service's record, the
+ * name's nouns are the record, not a narrow job ("create phone number" is
+ * not arithmetic, "update quote" not a search); the same nouns after a
+ * narrow verb keep their job. */
+static void test_round16_record_verbs(void **state) {
+    fixture *f = *state;
+    mv_tool *t = tool(f, "create_phone_number", "Creates a new phone number");
+    param(f, t, "areaCode", "number", "Area code of the number to obtain", 1);
+    param(f, t, "inboundWebhookUrl", "string", NULL, 0);
+    assert_clean(scan_one(f, t), "create_phone_number");
+    drop_scan(f);
+    t = tool(f, "updateQuote", "Update a quote.");
+    param(f, t, "contactId", "string", NULL, 1);
+    param(f, t, "summary", "string", NULL, 0);
+    assert_clean(scan_one(f, t), "updateQuote");
+    drop_scan(f);
+    t = tool(f, "manage_functions", "Schedules cron jobs for functions.");
+    param(f, t, "command", "string", NULL, 0);
+    assert_clean(scan_one(f, t), "manage_functions");
+    drop_scan(f);
+    /* hard negatives: a narrow verb, or the verb alone */
+    t = tool(f, "format_phone_number", "Formats a phone number");
+    param(f, t, "areaCode", "number", "Area code", 1);
+    param(f, t, "inboundWebhookUrl", "string", NULL, 0);
+    if (!has_detail(scan_one(f, t), "declares computation"))
+        fail_msg("format_phone_number with a webhook lost its signal");
+    drop_scan(f);
+    t = tool(f, "search_quote", "Find a quote.");
+    param(f, t, "contactId", "string", NULL, 1);
+    param(f, t, "summary", "string", NULL, 0);
+    if (!has_detail(scan_one(f, t), "read-only search"))
+        fail_msg("search_quote with an unexplained summary lost its signal");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_resource_in_description, setup, teardown),
@@ -1785,6 +1819,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_round15_brand_credential_honest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round15_default_stores, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round15_default_stores_honest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_round16_record_verbs, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

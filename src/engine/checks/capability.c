@@ -1701,9 +1701,28 @@ static size_t lead_end(const char *t, size_t len) {
     return lim;
 }
 
+/* Round 16: verbs that make or change a record kept by a service. After
+ * one of them the name's nouns are the record ("create phone number",
+ * "update quote", "manage env"), not a small job the tool does itself: a
+ * phone number is not arithmetic and a quote is not a search. */
+static const char *const k_record_verbs[] = {"create",   "update",    "delete",    "manage",
+                                             "provision", "register", "configure", "modify",
+                                             "upsert",   "patch"};
+
+static bool record_verb_first(const char *w, size_t n) {
+    size_t e = 0;
+    while (e < n && w[e] != ' ')
+        e++;
+    for (size_t i = 0; i < sizeof(k_record_verbs) / sizeof(k_record_verbs[0]); i++)
+        if (strlen(k_record_verbs[i]) == e && memcmp(w, k_record_verbs[i], e) == 0)
+            return e < n; /* a bare verb names no record */
+    return false;
+}
+
 static int declare(tool_scan *ts, declaration *d) {
     char buf[CAP_NAME_MAX * 2 + 2];
     size_t n = split_words(ts->tool->name.ptr, ts->tool->name.len, buf, sizeof(buf));
+    uint64_t keep = record_verb_first(buf, n) ? ~ts->st->narrow_mask : ~(uint64_t)0;
     d->mask = 0;
     d->from_name = false;
     d->head[0] = d->head[1] = -1;
@@ -1713,13 +1732,15 @@ static int declare(tool_scan *ts, declaration *d) {
                               &d->name_norm);
         if (rc != MV_OK)
             return rc;
-        d->mask = declared_classes(ts->st, d->name_norm.text, d->name_norm.len, NULL, 0, d->head);
+        d->mask = declared_classes(ts->st, d->name_norm.text, d->name_norm.len, NULL, 0, d->head) &
+                  keep;
         d->from_name = d->mask != 0;
     }
     if (d->mask == 0 && ts->desc >= 0) {
         const mv_norm_text *nt = &ts->ctx->norm[ts->desc];
         d->mask = declared_classes(ts->st, nt->text, lead_end(nt->text, nt->len), ts->desc_spans,
-                                   ts->n_desc_spans, d->head);
+                                   ts->n_desc_spans, d->head) &
+                  keep;
     } else if (ts->desc >= 0 && (d->mask & (ts->st->narrow_mask | ts->st->sensitive_mask)) == 0) {
         /* Round 12: a name that declares only free text ("export_access_log",
          * "publish_site") says what the tool records or sends, not where
@@ -1741,6 +1762,8 @@ static int declare(tool_scan *ts, declaration *d) {
         if (lead != 0 && head[1] >= 0 && (lead & ((uint64_t)1 << head[1])) && d->head[1] < 0)
             d->head[1] = head[1];
     }
+    if ((d->mask & ts->st->narrow_mask) == 0)
+        d->head[0] = -1;
     return MV_OK;
 }
 

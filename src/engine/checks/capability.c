@@ -1705,9 +1705,9 @@ static size_t lead_end(const char *t, size_t len) {
  * one of them the name's nouns are the record ("create phone number",
  * "update quote", "manage env"), not a small job the tool does itself: a
  * phone number is not arithmetic and a quote is not a search. */
-static const char *const k_record_verbs[] = {"create",   "update",    "delete",    "manage",
+static const char *const k_record_verbs[] = {"create",    "update",   "delete",    "manage",
                                              "provision", "register", "configure", "modify",
-                                             "upsert",   "patch"};
+                                             "upsert",    "patch"};
 
 static bool record_verb_first(const char *w, size_t n) {
     size_t e = 0;
@@ -1732,8 +1732,8 @@ static int declare(tool_scan *ts, declaration *d) {
                               &d->name_norm);
         if (rc != MV_OK)
             return rc;
-        d->mask = declared_classes(ts->st, d->name_norm.text, d->name_norm.len, NULL, 0, d->head) &
-                  keep;
+        d->mask =
+            declared_classes(ts->st, d->name_norm.text, d->name_norm.len, NULL, 0, d->head) & keep;
         d->from_name = d->mask != 0;
     }
     if (d->mask == 0 && ts->desc >= 0) {

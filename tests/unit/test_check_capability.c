@@ -1748,9 +1748,14 @@ static void test_round16_record_verbs(void **state) {
     param(f, t, "summary", "string", NULL, 0);
     assert_clean(scan_one(f, t), "updateQuote");
     drop_scan(f);
-    t = tool(f, "manage_functions", "Schedules cron jobs for functions.");
+    t = tool(f, "manage_timer_trigger", "Manages the timer trigger of a function.");
     param(f, t, "command", "string", NULL, 0);
-    assert_clean(scan_one(f, t), "manage_functions");
+    assert_clean(scan_one(f, t), "manage_timer_trigger");
+    drop_scan(f);
+    t = tool(f, "format_timer_trigger", "Formats the timer trigger of a function.");
+    param(f, t, "command", "string", NULL, 0);
+    if (!has_detail(scan_one(f, t), "declares date and time"))
+        fail_msg("format_timer_trigger with a command lost its signal");
     drop_scan(f);
     /* hard negatives: a narrow verb, or the verb alone */
     t = tool(f, "format_phone_number", "Formats a phone number");
@@ -1764,6 +1769,33 @@ static void test_round16_record_verbs(void **state) {
     param(f, t, "summary", "string", NULL, 0);
     if (!has_detail(scan_one(f, t), "read-only search"))
         fail_msg("search_quote with an unexplained summary lost its signal");
+}
+
+/* Round 16: a tool that makes the very resource it mentions ("spaces key
+ * create" and its "secret key") is doing its job; a tool making another
+ * record that talks of secret keys is still raised. */
+#define R16_KEY_DESC                                                                               \
+    ". SECURITY WARNING: The returned secret key should NEVER be added to files or "               \
+    "committed to source control. Always store the secret key in environment variables "           \
+    "and access it securely at runtime. The secret key should be treated as highly "               \
+    "sensitive credential information."
+
+static void test_round16_record_is_resource(void **state) {
+    fixture *f = *state;
+    mv_tool *t = tool(f, "spaces-key-create", "Create a new Spaces key" R16_KEY_DESC);
+    param(f, t, "Name", "string", "Name for the Spaces key", 1);
+    assert_clean(scan_one(f, t), "spaces-key-create");
+    drop_scan(f);
+    t = tool(f, "invoice-create", "Create a new invoice" R16_KEY_DESC);
+    param(f, t, "Name", "string", "Name for the invoice", 1);
+    if (!has_detail(scan_one(f, t), "private keys"))
+        fail_msg("invoice-create speaking of secret keys lost its signal");
+    drop_scan(f);
+    /* the noun without a record verb explains nothing */
+    t = tool(f, "show_key_name", "Shows the name of a key" R16_KEY_DESC);
+    param(f, t, "Name", "string", "Name of the key", 1);
+    if (!has_detail(scan_one(f, t), "private keys"))
+        fail_msg("show_key_name speaking of secret keys lost its signal");
 }
 
 int main(void) {
@@ -1820,6 +1852,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_round15_default_stores, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round15_default_stores_honest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round16_record_verbs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_round16_record_is_resource, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1709,20 +1709,65 @@ static const char *const k_record_verbs[] = {"create",    "update",   "delete", 
                                              "provision", "register", "configure", "modify",
                                              "upsert",    "patch"};
 
-static bool record_verb_first(const char *w, size_t n) {
-    size_t e = 0;
+static bool record_verb(const char *w, size_t n) {
+    for (size_t i = 0; i < sizeof(k_record_verbs) / sizeof(k_record_verbs[0]); i++)
+        if (strlen(k_record_verbs[i]) == n && memcmp(w, k_record_verbs[i], n) == 0)
+            return true;
+    return false;
+}
+
+/* The name's words (split_words) open or close with a record verb and name
+ * an object besides it ("create phone number", "spaces key create"). */
+static bool record_name(const char *w, size_t n) {
+    size_t e = 0, s = n;
     while (e < n && w[e] != ' ')
         e++;
-    for (size_t i = 0; i < sizeof(k_record_verbs) / sizeof(k_record_verbs[0]); i++)
-        if (strlen(k_record_verbs[i]) == e && memcmp(w, k_record_verbs[i], e) == 0)
-            return e < n; /* a bare verb names no record */
+    while (s > 0 && w[s - 1] != ' ')
+        s--;
+    if (e >= n) /* a bare verb names no record */
+        return false;
+    return record_verb(w, e) || record_verb(w + s, n - s);
+}
+
+/* Round 16: the last word of a resource mention ("secret key") is one of
+ * the record nouns of the name ("spaces key create"): the tool makes or
+ * changes that very resource, so mentioning it is its job. */
+static bool record_is_res(const mv_tool *tool, mv_str ev) {
+    char buf[CAP_NAME_MAX * 2 + 2];
+    size_t n = split_words(tool->name.ptr, tool->name.len, buf, sizeof(buf));
+    if (!record_name(buf, n))
+        return false;
+    size_t e = ev.len;
+    while (e > 0 && !is_alnum((unsigned char)ev.ptr[e - 1]))
+        e--;
+    size_t s = e;
+    while (s > 0 && is_alnum((unsigned char)ev.ptr[s - 1]))
+        s--;
+    if (e - s > 1 && lower((unsigned char)ev.ptr[e - 1]) == 's')
+        e--; /* keys -> key */
+    if (e - s < 3)
+        return false;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && buf[j] != ' ')
+            j++;
+        size_t m = j - i;
+        if (m > 1 && buf[j - 1] == 's')
+            m--;
+        bool same = m == e - s && !record_verb(buf + i, j - i);
+        for (size_t k = 0; same && k < m; k++)
+            same = buf[i + k] == (char)lower((unsigned char)ev.ptr[s + k]);
+        if (same)
+            return true;
+        i = j + 1;
+    }
     return false;
 }
 
 static int declare(tool_scan *ts, declaration *d) {
     char buf[CAP_NAME_MAX * 2 + 2];
     size_t n = split_words(ts->tool->name.ptr, ts->tool->name.len, buf, sizeof(buf));
-    uint64_t keep = record_verb_first(buf, n) ? ~ts->st->narrow_mask : ~(uint64_t)0;
+    uint64_t keep = record_name(buf, n) ? ~ts->st->narrow_mask : ~(uint64_t)0;
     d->mask = 0;
     d->from_name = false;
     d->head[0] = d->head[1] = -1;
@@ -1829,6 +1874,10 @@ static int report_resources(tool_scan *ts, const declaration *d, bool asks, bool
     int top = -1, second = -1;
     for (size_t r = 0; r < st->n_res; r++) {
         if ((justified & (1u << r)) || ts->best[r].w <= 0)
+            continue;
+        const mv_field *bf = &ts->tool->fields[ts->best[r].field];
+        if (record_is_res(ts->tool,
+                          (mv_str){bf->text.ptr + ts->best[r].raw_off, ts->best[r].raw_len}))
             continue;
         miss *= 1.0 - ts->best[r].w;
         if (top < 0 || ts->best[r].w > ts->best[top].w) {

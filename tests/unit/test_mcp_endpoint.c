@@ -157,13 +157,15 @@ static void stop(server *s) {
     fclose(s->log);
 }
 
-/* The endpoint's log so far, NUL-terminated, into `out`. */
+/* The endpoint's log so far, NUL-terminated, into `out`. The server's
+ * threads write to the same stream at any moment, so the stream's position
+ * is never moved: a line written between a rewind and a seek back to the
+ * end would land at offset 0 and be overwritten by the next. pread reads
+ * the file beside the stream. */
 static void read_log(server *s, char *out, size_t cap) {
     fflush(s->log);
-    rewind(s->log);
-    size_t n = fread(out, 1, cap - 1, s->log);
-    out[n] = '\0';
-    fseek(s->log, 0, SEEK_END);
+    ssize_t n = pread(fileno(s->log), out, cap - 1, 0);
+    out[n > 0 ? n : 0] = '\0';
 }
 
 /* The log once it holds `needle`, waiting up to 10 s: the server's thread

@@ -125,10 +125,17 @@ def window_features(hs):
     return set(hs) | set(pair_hash(a, b) for a, b in zip(hs, hs[1:]))
 
 
+def has_letter(text):
+    """A field of numbers only carries no wording (the C check skips it)."""
+    return any(ord(ch) >= 0x80 or 'a' <= ch.lower() <= 'z' for ch in text)
+
+
 def windows(fields):
     """Feature sets of every window of every field of one tool."""
     out = []
     for _kind, text in fields:
+        if not has_letter(text):
+            continue
         hs = [word_hash(w) for w in words(text)]
         if not hs:
             continue

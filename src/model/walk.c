@@ -643,6 +643,73 @@ static int walk_object(mdl_ctx *c, const mv_jv *obj, walk_mode mode, uint32_t de
     return rc;
 }
 
+/* ------------------------------------------------------- code arrays */
+
+#define CODE_ARRAY_MIN 8u /* "rm -rf ~" is eight codes */
+
+/* The value of a plain decimal integer that could be a character code,
+ * or -1: digits only (no sign, fraction or exponent), at most 0x10FFFF. */
+static long char_code(const mv_jv *v) {
+    if (v->type != MV_JNUMBER || v->n == 0 || v->n > 7)
+        return -1;
+    long code = 0;
+    for (uint32_t i = 0; i < v->n; i++) {
+        char ch = v->u.s[i];
+        if (ch < '0' || ch > '9')
+            return -1;
+        code = code * 10 + (ch - '0');
+    }
+    return code <= 0x10FFFF ? code : -1;
+}
+
+/* An array of integers that reads as text: String.fromCharCode's data
+ * written as a JSON value ([114, 109, 32, 45, ...]) rather than inside a
+ * string. Every code is printable (or tab, newline, return), at least one
+ * in three is a letter or a space, and the codes are not in ascending
+ * order, so lists of sizes, ports or years do not qualify. */
+static bool is_code_array(const mv_jv *v) {
+    size_t n = mv_jarray_size(v), texty = 0;
+    bool ascending = true;
+    long prev = -1;
+    if (n < CODE_ARRAY_MIN)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        long code = char_code(mv_jarray_get(v, i));
+        if (code < 0 || (code < 32 && code != 9 && code != 10 && code != 13) ||
+            (code > 126 && code < 160))
+            return false;
+        if (code == ' ' || (code >= 'A' && code <= 'Z') || (code >= 'a' && code <= 'z'))
+            texty++;
+        ascending = ascending && code >= prev;
+        prev = code;
+    }
+    return !ascending && texty * 3 >= n;
+}
+
+/* The tool model keeps strings, so a code array would be invisible to
+ * every check: it is emitted once, at the array's path, as its own JSON
+ * text ("[114, 109, ...]"), which the payload check decodes like any code
+ * list written in prose. */
+static int emit_code_array(mdl_ctx *c, const mv_jv *v, mv_field_kind kind, int32_t param) {
+    mv_buf text;
+    mv_buf_init(&text, c->alloc);
+    int rc = mv_buf_putc(&text, '[');
+    size_t n = mv_jarray_size(v);
+    for (size_t i = 0; i < n && rc == MV_OK; i++) {
+        const mv_jv *item = mv_jarray_get(v, i);
+        if (i > 0)
+            rc = mv_buf_puts(&text, ", ");
+        if (rc == MV_OK)
+            rc = mv_buf_append(&text, item->u.s, item->n);
+    }
+    if (rc == MV_OK)
+        rc = mv_buf_putc(&text, ']');
+    if (rc == MV_OK)
+        rc = emit_raw(c, kind, param, text.data, text.len, NULL);
+    mv_buf_release(&text);
+    return rc;
+}
+
 /* Walk one value. `depth` is the nesting of `v` itself when it is a
  * container (a schema root is 1); containers past max_schema_depth are cut.
  * `kind` classifies strings; `aux` is the sibling "properties" map for
@@ -671,6 +738,10 @@ static int walk_value(mdl_ctx *c, const mv_jv *v, walk_mode mode, mv_field_kind 
             elem = W_SCHEMA;
         else if (mode == W_ANNOT_ROOT)
             elem = W_ANNOT;
+        if (is_code_array(v)) {
+            rc = emit_code_array(c, v, kind, param);
+            break; /* numbers alone emit nothing */
+        }
         size_t n = mv_jarray_size(v);
         for (size_t i = 0; i < n && rc == MV_OK; i++) {
             size_t saved = c->path_len;

@@ -198,12 +198,10 @@ echo "== red-team v13 (authors AB, AC and AD, session 13): ratchet =="
 # 0.870), expected-quarantine >= 0.81 (0.817), no hard negative
 # quarantined. authorAE.json and authorAF.json of v14 still quarantine
 # honest entries and are not gated yet.
-# Session 15 released v15 to the learned check's training: its threshold
-# rose 6395 -> 6846 (eleven browser-tools-mcp tools of the calibration half
-# share one high-scoring window), and destructive fell to 0.833, prompt
-# injection to 0.852 at any tier; the floor follows to 0.83 until rules
-# take those entries back.
-ratchet "red-team v13" redteam_v13 0.83 0.81
+# Session 15 released v15 to the learned check's training and stopped it
+# reading fields without a letter (numbers, character codes): every
+# category stays >= 0.87 (prompt_injection 0.889).
+ratchet "red-team v13" redteam_v13 0.87 0.81
 
 echo
 echo "== holdout (reported, not gated) =="

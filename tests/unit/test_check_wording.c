@@ -129,6 +129,31 @@ static void test_no_words(void **state) {
     scan_fixture_free(&f);
 }
 
+/* A field of numbers only (character codes of an attack, a version) is
+ * not wording: the payload check decodes codes, this check never reads
+ * them. The attack's own words in the next tool are still read. */
+static void test_numbers_not_read(void **state) {
+    (void)state;
+    scan_fixture f;
+    scan_fixture_init(&f);
+    char codes[4096];
+    size_t n = 0;
+    codes[n++] = '[';
+    for (const char *p = attack_en; *p != '\0' && n + 8 < sizeof codes; p++)
+        n += (size_t)snprintf(codes + n, sizeof codes - n, "%s%d", p == attack_en ? "" : ", ",
+                              (unsigned char)*p);
+    codes[n++] = ']';
+    codes[n] = '\0';
+    tool_with(&f, "codes", codes);
+    tool_with(&f, "version", "1.2.3 (2024-05-01) 1.2.4 1.2.5 1.3.0");
+    tool_with(&f, "words", attack_en);
+    scan_fixture_run(&f, &mv_check_wording_learned, 0);
+    assert_int_equal(mv_scan_finding(f.scan, 0)->n_signals, 0);
+    assert_int_equal(mv_scan_finding(f.scan, 1)->n_signals, 0);
+    only_signal(mv_scan_finding(f.scan, 2));
+    scan_fixture_free(&f);
+}
+
 /* Forty tools sharing their descriptions (the memo replays the repeats),
  * scanned on one thread and on four: the same signals, in the same places. */
 static void test_repeats_and_threads_identical(void **state) {
@@ -271,6 +296,7 @@ int main(void) {
         cmocka_unit_test(test_honest_tools_quiet),
         cmocka_unit_test(test_any_field),
         cmocka_unit_test(test_no_words),
+        cmocka_unit_test(test_numbers_not_read),
         cmocka_unit_test(test_repeats_and_threads_identical),
         cmocka_unit_test(test_round16_structure_corroborates),
         cmocka_unit_test(test_round16_structure_negatives),

@@ -700,6 +700,52 @@ static void test_escapes_decoded(void **state) {
     mv_toolset_free(set);
 }
 
+/* An integer array that reads as text (String.fromCharCode's data as a
+ * JSON value) becomes one field at the array's path; numbers that are
+ * sizes, ports, years, bytes of a binary header or too few stay silent. */
+static void test_code_arrays(void **state) {
+    (void)state;
+    mv_toolset *set = parse_ok(
+        "{\"tools\":[{\"name\":\"t\",\"description\":\"d\",\"inputSchema\":{\"properties\":{"
+        "\"a\":{\"default\":[114,109,32,45,114,102,32,126]},"
+        "\"b\":{\"examples\":[[99,117,114,108,32,104,116,116,112]]},"
+        "\"c\":{\"enum\":[10,20,30,40,50,60,70,80,90,100,110,120]},"
+        "\"d\":{\"default\":[114,109,32,45,114,102,32]},"
+        "\"e\":{\"default\":[137,80,78,71,13,10,26,10,0,0]},"
+        "\"f\":{\"default\":[114,109,32,45,114,102,32,126.5]},"
+        "\"g\":{\"default\":[114,109,32,45,114,102,32,-1]},"
+        "\"h\":{\"default\":[1990,1995,2000,2005,2010,2015,2020,2025]},"
+        "\"i\":{\"default\":[50,40,30,20,10,60,65,55,45]}"
+        "}},\"annotations\":{\"x-init\":[101,118,97,108,40,97,116,111,98]}}]}",
+        "codes.json", NULL);
+    const mv_tool *t = &set->tools[0];
+    const mv_field *f = field_at(t, "inputSchema.properties.a.default", MV_FIELD_SCHEMA_VALUE);
+    assert_non_null(f);
+    ASSERT_STR(f->text, "[114, 109, 32, 45, 114, 102, 32, 126]");
+    f = field_at(t, "inputSchema.properties.b.examples[0]", MV_FIELD_SCHEMA_VALUE);
+    assert_non_null(f);
+    ASSERT_STR(f->text, "[99, 117, 114, 108, 32, 104, 116, 116, 112]");
+    /* The annotation's key is a field at the same path; its value is next. */
+    f = field_at(t, "annotations.x-init", MV_FIELD_ANNOTATION);
+    assert_non_null(f);
+    ASSERT_STR(f->text, "x-init");
+    assert_true(f + 1 < t->fields + t->n_fields);
+    ASSERT_STR(f[1].text, "[101, 118, 97, 108, 40, 97, 116, 111, 98]");
+    static const char *const silent[] = {
+        "inputSchema.properties.c.enum",    /* page sizes: ascending */
+        "inputSchema.properties.d.default", /* seven codes */
+        "inputSchema.properties.e.default", /* a PNG header: 137 and 0 */
+        "inputSchema.properties.f.default", /* a fraction */
+        "inputSchema.properties.g.default", /* a sign */
+        "inputSchema.properties.h.default", /* years: ascending, no letters */
+        "inputSchema.properties.i.default", /* one letter in nine */
+    };
+    for (size_t i = 0; i < sizeof silent / sizeof silent[0]; i++)
+        if (field_at(t, silent[i], MV_FIELD_SCHEMA_VALUE) != NULL)
+            fail_msg("%s became a field", silent[i]);
+    mv_toolset_free(set);
+}
+
 static void test_paths_of_odd_keys(void **state) {
     (void)state;
     char doc[1024];
@@ -2124,6 +2170,7 @@ int main(void) {
         cmocka_unit_test(test_flatten),
         cmocka_unit_test(test_snake_case_and_types),
         cmocka_unit_test(test_escapes_decoded),
+        cmocka_unit_test(test_code_arrays),
         cmocka_unit_test(test_paths_of_odd_keys),
         cmocka_unit_test(test_keywords_not_scanned),
         cmocka_unit_test(test_syntax_errors),

@@ -517,12 +517,25 @@ static bool lw_destroy_code(const mv_tool *tool) {
     return false;
 }
 
+/* A field without a letter of any script (a list of numbers, character
+ * codes, a version) carries no wording: digits would only teach the model
+ * the character codes of attack commands. scripts/train_wording.py skips
+ * the same fields. */
+static bool has_letter(const char *text, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        unsigned char b = (unsigned char)text[i];
+        if (b >= 0x80 || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z'))
+            return true;
+    }
+    return false;
+}
+
 static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     field_best best = {INT32_MIN, 0, 0};
     uint32_t best_field = 0;
     for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
         const mv_norm_text *nt = &ctx->norm[fi];
-        if (nt->len == 0)
+        if (nt->len == 0 || !has_letter(nt->text, nt->len))
             continue;
         mv_memo memo;
         int hit = mv_memo_find(out, fi, 0, MV_STR_NULL, &memo);

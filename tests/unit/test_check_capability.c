@@ -818,8 +818,8 @@ static void test_reach_index_order(void **state) {
  * entry but are other words. */
 static void test_reach_index_lookalikes(void **state) {
     fixture *f = *state;
-    static const char *const params[] = {"pinned_note", "pint_size",   "jwts_count_label",
-                                         "ssns_label",  "ibanx_field", "mnemonics_style",
+    static const char *const params[] = {"pinned_note",   "pint_size",   "jwts_count_label",
+                                         "ssns_label",    "ibanx_field", "mnemonics_style",
                                          "tokenizer_name"};
     for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
         mv_tool *t = tool(f, "roll_dice", "Rolls dice in 2d6 notation.");

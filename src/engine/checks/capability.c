@@ -1426,7 +1426,7 @@ typedef struct tool_scan {
 static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne,
                               bool scope, bool *example) {
     mv_position pos;
-    mv_position_text pt = {f->text, nt, f->kind, f->path};
+    mv_position_text pt = {f->text, nt, f->kind, f->path, NULL};
     mv_position_classify(&pos, &pt, ns, ne);
     *example = pos.cue == MV_POS_EXAMPLE_INTRO;
     /* Nobody detects "the whole home directory": after "scans" a scope is

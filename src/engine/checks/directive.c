@@ -6464,6 +6464,7 @@ static void comment_position(const fctx *f, size_t ns, size_t ne, mv_position *p
     mv_norm_text sub = {nt->text + ns, nt->len - ns, nt->raw_offset + ns};
     mv_position_text pt = f->pt;
     pt.norm = &sub;
+    pt.sents = NULL; /* the cache holds offsets of the whole view */
     mv_position_classify(pos, &pt, 0, ne - ns);
 }
 
@@ -8509,6 +8510,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     const mv_dr_rules *R = ctx->engine_state;
     scan_state st = {R, nt->text, nt->len, m, 0, 0};
     para_index para;
+    mv_sent_cache sents = {0};
     para.built = false;
     fctx f;
     *spaced = false;
@@ -8529,6 +8531,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
     f.pt.norm = nt;
     f.pt.kind = tool->fields[fi].kind;
     f.pt.path = tool->fields[fi].path;
+    f.pt.sents = &sents;
     f.m = m;
     f.n = st.n;
     f.h = h;
@@ -8854,6 +8857,7 @@ unsigned mv_dr_judge(const mv_dr_rules *R, const mv_inspect_ctx *ctx, const mv_t
         return 0;
     }
     para_index para;
+    mv_sent_cache sents = {0};
     para.built = false;
     fctx f;
     memset(&f, 0, sizeof(f));
@@ -8869,6 +8873,7 @@ unsigned mv_dr_judge(const mv_dr_rules *R, const mv_inspect_ctx *ctx, const mv_t
     f.pt.norm = &nt;
     f.pt.kind = MV_FIELD_DESCRIPTION; /* hidden text is in instruction position */
     f.pt.path = tool->fields[fi].path;
+    f.pt.sents = &sents;
     f.m = m;
     f.n = st.n;
     f.h = h;

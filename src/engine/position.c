@@ -411,13 +411,42 @@ static size_t sentence_end(const mv_position_text *t, size_t pos) {
     return i;
 }
 
+/* A sentence [s, e) found by a walk is cached only when both ends are real
+ * (a boundary, or the text's ends), not the SENT_MAX clamps: then no
+ * boundary lies inside it, so any pos in [s, e) within SENT_MAX of both ends
+ * walks to the same s and e. */
+static bool sent_cached(const mv_sent_cache *c, size_t pos, size_t *start, size_t *end) {
+    for (unsigned k = 0; k < c->n; k++) {
+        if (pos >= c->s[k] && pos < c->e[k] && pos - c->s[k] < SENT_MAX &&
+            c->e[k] - pos < SENT_MAX) {
+            *start = c->s[k];
+            *end = c->e[k];
+            return true;
+        }
+    }
+    return false;
+}
+
 void mv_position_sentence(const mv_position_text *t, size_t pos, size_t *start, size_t *end) {
     size_t len = t->norm->len;
+    mv_sent_cache *c = t->sents;
     if (pos > len) {
         pos = len;
     }
+    if (c != NULL && sent_cached(c, pos, start, end)) {
+        return;
+    }
     *start = sentence_start(t, pos, false);
     *end = sentence_end(t, pos);
+    if (c != NULL && *start < *end && (*start == 0 || pos - *start < SENT_MAX) &&
+        (*end == len || *end - pos < SENT_MAX)) {
+        c->s[c->next] = *start;
+        c->e[c->next] = *end;
+        c->next = (c->next + 1) % MV_SENT_CACHE;
+        if (c->n < MV_SENT_CACHE) {
+            c->n++;
+        }
+    }
 }
 
 /* Words of text[s, e): wrapping punctuation is stripped from each chunk.

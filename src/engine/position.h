@@ -62,11 +62,21 @@ typedef enum mv_position_cue {
  * its normalized view (mv_normalize with MV_NORM_DEFAULT); `norm` may cover
  * a prefix of `raw` when the engine capped it. `kind` and `path` describe the
  * field (path may be empty). All borrowed. */
+/* Sentences already found in one text (perf17): a query inside one of
+ * them is answered without walking. The caller owns it, zeroed, and must
+ * keep it with the very raw/norm it was filled from. */
+#define MV_SENT_CACHE 8
+typedef struct mv_sent_cache {
+    size_t s[MV_SENT_CACHE], e[MV_SENT_CACHE];
+    unsigned n, next;
+} mv_sent_cache;
+
 typedef struct mv_position_text {
     mv_str raw;
     const mv_norm_text *norm;
     mv_field_kind kind;
     mv_str path;
+    mv_sent_cache *sents; /* optional (NULL: every query walks) */
 } mv_position_text;
 
 typedef struct mv_position {

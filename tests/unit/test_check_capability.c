@@ -784,6 +784,51 @@ static void test_reach_params_honest(void **state) {
     }
 }
 
+/* perf17: the reach index groups word entries by their first byte and
+ * keeps table order across groups (the first entry of the table that
+ * matches wins). A word entry matches in any position of the name, a
+ * suffix entry listed before a word entry wins over it, and a name in
+ * another script still reaches the contains entries. */
+static void test_reach_index_order(void **state) {
+    fixture *f = *state;
+    static const struct {
+        const char *param, *what;
+    } cases[] = {
+        {"user_pin_value", "a credential parameter"},
+        {"the_ssn_field", "payment card or identity numbers"},
+        {"my_iban_field", "payment card or identity numbers"},
+        {"wallet_mnemonic_words", "a wallet seed or recovery phrase"},
+        {"iban_token", "a credential parameter"}, /* suffix "token" is listed before word "iban" */
+        {"contraseña_usuario", "a credential parameter"},
+        {"пароль_входа", "a credential parameter"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        mv_tool *t = tool(f, "roll_dice", "Rolls dice in 2d6 notation.");
+        param(f, t, "input", "string", "The input.", 1);
+        param(f, t, cases[i].param, "string", NULL, 0);
+        const mv_finding *fd = scan_one(f, t);
+        if (fd->verdict == MV_VERDICT_CLEAN)
+            fail_msg("%s not raised", cases[i].param);
+        const mv_signal *s = signal_with(fd, cases[i].what);
+        assert_located(t, s, MV_FIELD_PROPERTY_NAME, cases[i].param);
+    }
+}
+
+/* Hard negatives: words that share a first byte (or a prefix) with a word
+ * entry but are other words. */
+static void test_reach_index_lookalikes(void **state) {
+    fixture *f = *state;
+    static const char *const params[] = {"pinned_note",   "pint_size",   "jwts_count_label",
+                                         "ssns_label",    "ibanx_field", "mnemonics_style",
+                                         "tokenizer_name"};
+    for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
+        mv_tool *t = tool(f, "roll_dice", "Rolls dice in 2d6 notation.");
+        param(f, t, "input", "string", "The input.", 1);
+        param(f, t, params[i], "string", NULL, 0);
+        assert_clean(scan_one(f, t), params[i]);
+    }
+}
+
 /* Round 5: what a parameter asks for, judged against the tool's job. An
  * input parameter's description says what the value holds; card and
  * identity numbers are judged even where the job is unknown; a default
@@ -1827,6 +1872,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_field, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reach_params, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reach_params_honest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reach_index_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reach_index_lookalikes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_broad_scope, setup, teardown),
         cmocka_unit_test_setup_teardown(test_params_ask, setup, teardown),
         cmocka_unit_test_setup_teardown(test_params_ask_honest, setup, teardown),

@@ -178,6 +178,11 @@ typedef struct cap_state {
     uint16_t reach_at[257]; /* group of byte b: reach_tail[reach_at[b], reach_at[b + 1]) */
     uint16_t *reach_other;
     size_t n_reach_other;
+    /* perf17: word entries grouped by their first byte, so a name tries
+     * only the words its own words start with; reach_other then holds the
+     * contains entries (and empty words). */
+    uint16_t *reach_word;
+    uint16_t reach_word_at[257]; /* group of byte b: reach_word[reach_word_at[b], [b + 1]) */
     cap_sink *except; /* prefixes that make a credential suffix something else */
     size_t n_except;
     cap_sink *dest; /* words that make a parameter a destination (upload_to, webhook) */
@@ -1216,34 +1221,44 @@ bool mv_cap_state_equal(const void *px, const void *py) {
 /* The reach index (cap_state.reach_tail): whole and suffix entries can
  * only match a name ending in their last byte. */
 static int reach_index(cap_state *st) {
-    size_t count[256];
-    uint16_t fill[256];
+    size_t count[256], wcount[256];
+    uint16_t fill[256], wfill[256];
     if (st->n_reach == 0 || st->n_reach >= UINT16_MAX)
         return MV_OK; /* walk the table */
     uint16_t *tail = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
+    uint16_t *word = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
     uint16_t *other = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
-    if (tail == NULL || other == NULL)
+    if (tail == NULL || word == NULL || other == NULL)
         return MV_ENOMEM;
     memset(count, 0, sizeof(count));
+    memset(wcount, 0, sizeof(wcount));
     for (size_t i = 0; i < st->n_reach; i++) {
         const cap_reach *r = &st->reach[i];
         if ((r->how == R_WHOLE || r->how == R_SUFFIX) && r->len > 0)
             count[(unsigned char)r->canon[r->len - 1]]++;
+        else if (r->how == R_WORD && r->len > 0)
+            wcount[(unsigned char)r->canon[0]]++;
     }
     st->reach_at[0] = 0;
+    st->reach_word_at[0] = 0;
     for (size_t b = 0; b < 256; b++) {
         st->reach_at[b + 1] = (uint16_t)(st->reach_at[b] + count[b]);
         fill[b] = st->reach_at[b];
+        st->reach_word_at[b + 1] = (uint16_t)(st->reach_word_at[b] + wcount[b]);
+        wfill[b] = st->reach_word_at[b];
     }
     st->n_reach_other = 0;
     for (size_t i = 0; i < st->n_reach; i++) {
         const cap_reach *r = &st->reach[i];
         if ((r->how == R_WHOLE || r->how == R_SUFFIX) && r->len > 0)
             tail[fill[(unsigned char)r->canon[r->len - 1]]++] = (uint16_t)i;
+        else if (r->how == R_WORD && r->len > 0)
+            word[wfill[(unsigned char)r->canon[0]]++] = (uint16_t)i;
         else if (r->how == R_WORD || r->how == R_CONTAINS)
             other[st->n_reach_other++] = (uint16_t)i;
     }
     st->reach_tail = tail;
+    st->reach_word = word;
     st->reach_other = other;
     return MV_OK;
 }
@@ -1411,7 +1426,7 @@ typedef struct tool_scan {
 static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne,
                               bool scope, bool *example) {
     mv_position pos;
-    mv_position_text pt = {f->text, nt, f->kind, f->path};
+    mv_position_text pt = {f->text, nt, f->kind, f->path, NULL};
     mv_position_classify(&pos, &pt, ns, ne);
     *example = pos.cue == MV_POS_EXAMPLE_INTRO;
     /* Nobody detects "the whole home directory": after "scans" a scope is
@@ -2204,6 +2219,71 @@ static bool excepted(const cap_state *st, const char *w, size_t n, bool suffix_o
 
 static bool contains_ci(mv_str text, const char *w, size_t n);
 
+/* The first entry of the table (lowest index) that matches, through the
+ * index (perf17): each group is in table order, so the first match of a
+ * group is its best, and a group stops at the best found so far. Whole
+ * and suffix entries in the group of the name's last byte; word entries
+ * in the group of each word's first byte; the rest as the table walk
+ * reads them. Sets *pre for a suffix match. */
+static int reach_indexed(const cap_state *st, const char *c, size_t n, const char *words,
+                         size_t ws[][2], size_t nw, bool ascii_name, mv_str name, size_t *pre) {
+    size_t best = SIZE_MAX;
+    if (n > 0) {
+        unsigned char last = (unsigned char)c[n - 1];
+        for (size_t k = st->reach_at[last]; k < st->reach_at[last + 1]; k++) {
+            size_t i = st->reach_tail[k];
+            const cap_reach *r = &st->reach[i];
+            size_t rl = r->len;
+            if (r->how == R_WHOLE ? n == rl && memcmp(c, r->canon, n) == 0
+                                  : n >= rl && memcmp(c + n - rl, r->canon, rl) == 0) {
+                best = i;
+                *pre = r->how == R_SUFFIX ? n - rl : 0;
+                break;
+            }
+        }
+    }
+    for (size_t w = 0; w < nw; w++) {
+        size_t wl = ws[w][1] - ws[w][0];
+        if (wl == 0)
+            continue; /* no indexed word is empty */
+        const char *wp = words + ws[w][0];
+        unsigned char first = (unsigned char)wp[0];
+        for (size_t k = st->reach_word_at[first]; k < st->reach_word_at[first + 1]; k++) {
+            size_t i = st->reach_word[k];
+            if (i >= best)
+                break;
+            const cap_reach *r = &st->reach[i];
+            if (r->len == wl && memcmp(wp, r->canon, wl) == 0) {
+                best = i;
+                *pre = 0;
+                break;
+            }
+        }
+    }
+    for (size_t k = 0; k < st->n_reach_other; k++) {
+        size_t i = st->reach_other[k];
+        if (i >= best)
+            break;
+        const cap_reach *r = &st->reach[i];
+        size_t rl = r->len;
+        bool hit = false;
+        if (r->how == R_WORD) {
+            for (size_t w = 0; w < nw && !hit; w++)
+                hit = ws[w][1] - ws[w][0] == rl && words[ws[w][0]] == r->canon[0] &&
+                      memcmp(words + ws[w][0], r->canon, rl) == 0;
+        } else {
+            /* every contains entry is in another script: ASCII names skip them */
+            hit = !ascii_name && contains_ci(name, r->canon, rl);
+        }
+        if (hit) {
+            best = i;
+            *pre = 0;
+            break;
+        }
+    }
+    return best == SIZE_MAX ? -1 : st->reach[best].res;
+}
+
 static int reach_of(const cap_state *st, const mv_param *pm) {
     char c[CAP_CANON_MAX];
     size_t n = canon(pm->name.ptr, pm->name.len, c);
@@ -2224,34 +2304,12 @@ static int reach_of(const cap_state *st, const mv_param *pm) {
         ascii_name = (unsigned char)pm->name.ptr[i] < 0x80;
     int found = -1;
     size_t pre = 0;
-    /* The entries that can match, in table order (the first match wins):
-     * the index's group of the name's last byte merged with the word and
-     * contains entries; the whole table without an index. */
-    const uint16_t *ta = NULL, *tb = NULL;
-    size_t na = 0, nb = 0, ia = 0, ib = 0;
-    bool indexed = st->reach_tail != NULL;
-    if (indexed) {
-        if (n > 0) {
-            unsigned char last = (unsigned char)c[n - 1];
-            ta = st->reach_tail + st->reach_at[last];
-            na = (size_t)(st->reach_at[last + 1] - st->reach_at[last]);
-        }
-        tb = st->reach_other;
-        nb = st->n_reach_other;
+    if (st->reach_tail != NULL) {
+        found = reach_indexed(st, c, n, words, ws, nw, ascii_name, pm->name, &pre);
+        goto matched;
     }
-    for (size_t step = 0; found < 0; step++) {
-        size_t i;
-        if (!indexed) {
-            if (step >= st->n_reach)
-                break;
-            i = step;
-        } else if (ia < na && (ib >= nb || ta[ia] < tb[ib])) {
-            i = ta[ia++];
-        } else if (ib < nb) {
-            i = tb[ib++];
-        } else {
-            break;
-        }
+    /* Without an index: the whole table in order, the first match wins. */
+    for (size_t i = 0; i < st->n_reach && found < 0; i++) {
         const cap_reach *r = &st->reach[i];
         size_t rl = r->len;
         switch (r->how) {
@@ -2280,6 +2338,7 @@ static int reach_of(const cap_state *st, const mv_param *pm) {
             break; /* defaults: reach_defaults() */
         }
     }
+matched:
     if (found < 0)
         return -1;
     /* Numbers and flags carry no secret ("use_token": true); a boolean

@@ -265,6 +265,11 @@ def table_score(table, wins):
     return max(bias + sum(weight(k) for k in f) for f in wins)
 
 
+# The check's lower bar beside a destructive fact, under the threshold
+# (WORDING_DESTROY_BAR in src/engine/checks/wording_learned.c).
+DESTROY_BAR_BELOW = 1300
+
+
 def verify(build, table_path, files):
     """Score FILES with the shipped table here and with the check in C
     (every other check disabled): the two must flag the same tools."""
@@ -283,7 +288,16 @@ def verify(build, table_path, files):
     bad = 0
     entries = dump(build, files)
     for e in entries:
-        flagged = table_score(table, windows(e['fields'])) >= table[3]
+        score = table_score(table, windows(e['fields']))
+        flagged = score >= table[3]
+        # Round 17: under the threshold but over the lower bar, the check
+        # also flags a tool with a destructive command or value fixed in
+        # its definition (wording_learned.c, WORDING_DESTROY_BAR); the
+        # trainer does not read those facts, so a flag there is not a
+        # disagreement.
+        if not flagged and score >= table[3] - DESTROY_BAR_BELOW and \
+                verdicts[e['id']] != 'clean':
+            continue
         if flagged != (verdicts[e['id']] != 'clean'):
             bad += 1
             print('mismatch: %s: trainer %s, check %s' % (e['id'], flagged, verdicts[e['id']]))

@@ -404,6 +404,10 @@ static bool lw_near_destination(mv_str text, uint32_t rs, uint32_t re) {
     return false;
 }
 
+/* Round 17: the lower bar of a window beside a destructive fact (see
+ * wording_inspect), relative to the trained threshold. */
+#define WORDING_DESTROY_BAR (WORDING_THRESHOLD - 1300)
+
 /* A destroying value fixed by an input default or const: an identifier
  * one of whose parts is a destroy verb ("purge", "view_and_purge",
  * "delete_all", "reset"), or a wildcard scope ("*", "all"). The caller
@@ -494,6 +498,16 @@ static bool lw_destroy_code(const mv_tool *tool) {
         "purge --all",
         "deleteall(",
         "deletemany({})",
+        /* round 17: process kills, Windows and cloud forms */
+        "kill -9 ",
+        "pkill -9",
+        "rd /s /q",
+        "wevtutil cl",
+        "gsutil -m rm",
+        "gsutil rm -r",
+        "projects delete",
+        "repo delete",
+        "find / -",
     };
     /* SQL in capitals only: "delete from the list" is prose. */
     static const char *const sql[] = {"DELETE FROM ", "DROP TABLE",     "DROP DATABASE",
@@ -563,7 +577,14 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
             best_field = fi;
         }
     }
-    if (best.score < WORDING_THRESHOLD)
+    /* Round 17: a window that leans toward an order but stays under the
+     * threshold counts when the definition fixes a destructive command or
+     * value (two weaker, independent facts of one tool agree). Real tools
+     * with such a fact score at most 4.90 (npm, docker registry); attacks
+     * worded in languages the table knows little of score 5 to 6.8. */
+    bool below = best.score < WORDING_THRESHOLD;
+    if (below &&
+        (best.score < WORDING_DESTROY_BAR || !(lw_destroy_code(tool) || lw_destroy_value(tool))))
         return MV_OK;
     const mv_norm_text *nt = &ctx->norm[best_field];
     const mv_str text = tool->fields[best_field].text;
@@ -577,21 +598,25 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
      * formatting, so no locale can change the text. */
     char detail[200];
     snprintf(detail, sizeof(detail),
-             "The wording reads like an attack to the model learned from the labeled corpus "
-             "(score %d.%02d, threshold %d.%02d).",
+             below ? "The wording leans toward an attack to the model learned from the labeled "
+                     "corpus (score %d.%02d, under threshold %d.%02d) beside a destructive "
+                     "command or value fixed in the definition."
+                   : "The wording reads like an attack to the model learned from the labeled "
+                     "corpus (score %d.%02d, threshold %d.%02d).",
              (int)(best.score / 1000), (int)(best.score % 1000 / 10), WORDING_THRESHOLD / 1000,
              WORDING_THRESHOLD % 1000 / 10);
     /* Confidence grows with the margin over the threshold, from 0.5. */
-    double margin = (best.score - WORDING_THRESHOLD) / 4000.0;
+    double margin = below ? 0.0 : (best.score - WORDING_THRESHOLD) / 4000.0;
     mv_signal_spec spec = {
         .tier = MV_TIER_SOFT,
         .threat = MV_THREAT_TOOL_POISONING,
         .confidence = 0.5 + (margin > 0.4 ? 0.4 : margin),
-        .facets = MV_FACET_LEARNED |
-                  (lw_fixed_sink(tool) || lw_near_destination(text, raw_start, raw_end)
-                       ? MV_FACET_FIXED_SINK
-                       : 0u) |
-                  (lw_destroy_code(tool) || lw_destroy_value(tool) ? MV_FACET_DESTROY_CODE : 0u),
+        .facets =
+            MV_FACET_LEARNED |
+            (!below && (lw_fixed_sink(tool) || lw_near_destination(text, raw_start, raw_end))
+                 ? MV_FACET_FIXED_SINK
+                 : 0u) |
+            (below || lw_destroy_code(tool) || lw_destroy_value(tool) ? MV_FACET_DESTROY_CODE : 0u),
         .field = (int32_t)best_field,
         .offset = raw_start,
         .length = raw_end - raw_start,

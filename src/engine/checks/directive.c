@@ -75,6 +75,7 @@
 #define OVERRIDE_TAKEOVER 0.6 /* an override that counts as half of a takeover (round 16) */
 #define QUOTE_BYTES 160       /* how far a quotation's closing mark is looked for */
 #define NOTE_SECRECY 0.65     /* a terse secrecy inside a note to the model (round 16) */
+#define NOTE_MARKER 0.32      /* a note's own visibility ("for the model only", round 17) */
 #define SCOPE_BOOST 0.15    /* a destructive order outside the tool's job */
 #define SCOPE_IN_MAX                                                                               \
     0.40 /* ... inside it: below the emit threshold and the                                        \
@@ -6925,7 +6926,12 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
              * prose to count alone; in a note written to the model it is
              * the family's full secrecy */
             mv_str raw = f->tool->fields[f->fi].text;
-            bool object_ok = pre >= NOTE_SECRECY || terse_object_ok(raw.ptr, raw.len, re);
+            /* round 17: a marker of the note's own visibility ("for the
+             * model only", "hidden from the user") names no object: it
+             * counts when the note also orders something */
+            bool marker = pre > NOTE_MARKER - 0.005 && pre < NOTE_MARKER + 0.005;
+            bool object_ok = marker ? override_replaced(f, ns, ne, ar.ss, ar.se)
+                                    : pre >= NOTE_SECRECY || terse_object_ok(raw.ptr, raw.len, re);
             if (pre < NOTE_SECRECY && object_ok) {
                 consider_best(&bests[h->family], NOTE_SECRECY, pos.weight, (int32_t)f->fi, rs, re,
                               &ar, pos.reason);
@@ -7781,9 +7787,23 @@ static bool terse_object_ok(const char *r, size_t n, size_t re) {
     static const char *const ok[] = {
         "it",  "this", "that",    "these", "those", "them", "any",    "about",  "to",     "how",
         "why", "what", "whether", "rule",  "step",  "hint", "adjust", "change", "ranking"};
+    /* round 17: the adverb of a negation written after its verb ("non
+     * citare mai questa nota", "noem dit nooit") is not the object */
+    static const char *const adverb[] = {"mai", "never", "ever", "nooit", "jamais", "nunca",
+                                         "niemals", "aldrig", "asla", "nigdy"};
     size_t i = re;
     while (i < n && (r[i] == ' ' || r[i] == '\t')) {
         i++;
+    }
+    for (size_t k = 0; k < NOTE_N(adverb); k++) {
+        size_t l = strlen(adverb[k]);
+        if (ci_at_n(r, n, i, adverb[k], l) && i + l < n && r[i + l] == ' ') {
+            i += l;
+            while (i < n && r[i] == ' ') {
+                i++;
+            }
+            break;
+        }
     }
     if (i >= n || !((r[i] >= 'a' && r[i] <= 'z') || (r[i] >= 'A' && r[i] <= 'Z'))) {
         return true;
@@ -7798,6 +7818,14 @@ static bool terse_object_ok(const char *r, size_t n, size_t re) {
     }
     for (size_t k = 0; k < NOTE_N(note_noun); k++) {
         if (ci_at_n(r, n, i, note_noun[k], strlen(note_noun[k]))) {
+            return true;
+        }
+    }
+    /* round 17: a demonstrative of the rules' languages ("questa nota",
+     * "deze regel"): the note itself */
+    for (size_t k = 0; k < NOTE_N(note_dem); k++) {
+        size_t l = strlen(note_dem[k]);
+        if (ci_at_n(r, n, i, note_dem[k], l) && i + l < n && r[i + l] == ' ') {
             return true;
         }
     }
@@ -7877,6 +7905,72 @@ static bool invented_key(mv_str path) {
     return false;
 }
 
+/* Round 17: a key of the definition named as a note to the model
+ * ("_assistant_directive", "message_for_assistant", "llmNote",
+ * "x_instructions_for_agent"): a segment of the path that names the
+ * reader (assistant, llm, model, agent) and a note or its address (note,
+ * directive, instruction, hint, guidance, "for", "to", "only"). A key
+ * that names the reader alone ("assistant_id", "model") is data, and
+ * "agent" is left out: "agent_note" is a help desk's human agent. */
+static bool key_has(const char *t, size_t l, const char *w) {
+    size_t wl = strlen(w);
+    for (size_t j = 0; j + wl <= l; j++) {
+        if (memcmp(t + j, w, wl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool reader_key(mv_str path) {
+    static const char *const reader[] = {"assistant", "llm", "model"};
+    static const char *const note[] = {"note",     "directive", "instruction", "hint",
+                                       "guidance", "for_",      "to_",         "_only"};
+    size_t seg = 0;
+    for (size_t i = 0; i <= path.len; i++) {
+        if (i < path.len && path.ptr[i] != '.') {
+            continue;
+        }
+        size_t l = i - seg;
+        const char *s = path.ptr + seg;
+        seg = i + 1;
+        char t[64];
+        size_t m = 0;
+        if (l < 6 || l > 48) {
+            continue;
+        }
+        for (size_t k = 0; k < l; k++) {
+            char c = s[k];
+            if (c >= 'A' && c <= 'Z') {
+                /* camelCase: "llmNote" reads "llm_note" */
+                if (k > 0 && m + 1 < sizeof t) {
+                    t[m++] = '_';
+                }
+                c = (char)(c + 32);
+            } else if (c == '-') {
+                c = '_';
+            }
+            if (m + 1 < sizeof t) {
+                t[m++] = c;
+            }
+        }
+        if (key_has(t, m, "user_agent")) {
+            continue;
+        }
+        bool r = false, nt = false;
+        for (size_t k = 0; k < NOTE_N(reader) && !r; k++) {
+            r = key_has(t, m, reader[k]);
+        }
+        for (size_t k = 0; k < NOTE_N(note) && r && !nt; k++) {
+            nt = key_has(t, m, note[k]);
+        }
+        if (r && nt) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool addressed_note(const mv_tool *tool, int32_t fi, size_t rs, size_t re) {
     char t[NOTE_FOLD_MAX];
     if (fi < 0 || (uint32_t)fi >= tool->n_fields) {
@@ -7908,7 +8002,8 @@ static bool addressed_note(const mv_tool *tool, int32_t fi, size_t rs, size_t re
     while (lo < rs && ((unsigned char)r[lo] & 0xC0) == 0x80) {
         lo++;
     }
-    if (invented_key(tool->fields[fi].path) || secret_wrapper(r, lo, rs)) {
+    if (invented_key(tool->fields[fi].path) || reader_key(tool->fields[fi].path) ||
+        secret_wrapper(r, lo, rs)) {
         return true;
     }
     note_fold(r + lo, hi - lo, t);

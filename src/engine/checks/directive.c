@@ -3081,6 +3081,30 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
             return true;
         }
     }
+    {
+        /* round 17 (quiet17): an irregular participle after a passive
+         * auxiliary ("Tokens are sent only to id.twitch.tv", "the key is
+         * read locally") is a description, as "are uploaded" is below,
+         * unless a mood earlier in the sentence carries it */
+        static const char *const irregular[] = {"sent",  "read", "written", "given",
+                                                "taken", "kept", "sold",    "stolen"};
+        size_t pl = 0;
+        size_t p0 = token_before(f->text, ss, a->start, &pl);
+        bool aux = p0 != SIZE_MAX && ((pl == 2 && (memcmp(f->text + p0, "is", 2) == 0 ||
+                                                   memcmp(f->text + p0, "be", 2) == 0)) ||
+                                      (pl == 3 && memcmp(f->text + p0, "are", 3) == 0) ||
+                                      (pl == 4 && memcmp(f->text + p0, "been", 4) == 0));
+        for (size_t k = 0; aux && k < sizeof(irregular) / sizeof(irregular[0]); k++) {
+            size_t kl = strlen(irregular[k]);
+            size_t q = 0;
+            while (e - rs == kl && q < kl && lower(s[rs + q]) == irregular[k][q]) {
+                q++;
+            }
+            if (e - rs == kl && q == kl) {
+                return role_in(f, MV_DR_ROLE_MOOD, ss, p0) != SIZE_MAX;
+            }
+        }
+    }
     if ((s[e - 2] | 0x20) == 'e' && (s[e - 1] | 0x20) == 'd') {
         static const char *const keep[] = {"embed", "shred", "feed", "seed"};
         size_t pl = 0;
@@ -6135,6 +6159,13 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
             continue;
         }
         paragraph(f, c->start, &qs, &qe);
+        /* round 17 (quiet17): a passive redaction of a secret subject
+         * ("Tokens are sent only to id.twitch.tv and are never shown in
+         * chat") whose paragraph names only its own service's host hides
+         * the value, not where it goes */
+        if (secrecy && own_service_host(f, qs, qe) && passive_redaction(f, c, ss)) {
+            continue;
+        }
         done_end = qe;
         for (size_t j = 0; j < f->n; j++) {
             const dmatch *a = &f->m[j];
@@ -6192,12 +6223,7 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
             size_t re = f->roff[qe];
             harm = shell_pipe(f->raw.ptr + rs, re - rs);
         }
-        /* round 17 (quiet17): a passive redaction of a secret subject
-         * ("Tokens are sent only to id.twitch.tv and are never shown in
-         * chat") whose paragraph names only its own service's host hides
-         * the value, not where it goes */
-        if (harm && secrecy && !orders[ORDER_HIDE].outscope &&
-            !(own_service_host(f, qs, qe) && passive_redaction(f, c, ss))) {
+        if (harm && secrecy && !orders[ORDER_HIDE].outscope) {
             orders[ORDER_HIDE].valid = false;
             order_found(f, &orders[ORDER_HIDE], 0.6, c->start, c->end);
             orders[ORDER_HIDE].outscope = true;

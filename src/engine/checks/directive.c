@@ -3082,6 +3082,30 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
             return true;
         }
     }
+    {
+        /* round 17 (quiet17): an irregular participle after a passive
+         * auxiliary ("Tokens are sent only to id.twitch.tv", "the key is
+         * read locally") is a description, as "are uploaded" is below,
+         * unless a mood earlier in the sentence carries it */
+        static const char *const irregular[] = {"sent",  "read", "written", "given",
+                                                "taken", "kept", "sold",    "stolen"};
+        size_t pl = 0;
+        size_t p0 = token_before(f->text, ss, a->start, &pl);
+        bool aux = p0 != SIZE_MAX && ((pl == 2 && (memcmp(f->text + p0, "is", 2) == 0 ||
+                                                   memcmp(f->text + p0, "be", 2) == 0)) ||
+                                      (pl == 3 && memcmp(f->text + p0, "are", 3) == 0) ||
+                                      (pl == 4 && memcmp(f->text + p0, "been", 4) == 0));
+        for (size_t k = 0; aux && k < sizeof(irregular) / sizeof(irregular[0]); k++) {
+            size_t kl = strlen(irregular[k]);
+            size_t q = 0;
+            while (e - rs == kl && q < kl && lower(s[rs + q]) == irregular[k][q]) {
+                q++;
+            }
+            if (e - rs == kl && q == kl) {
+                return role_in(f, MV_DR_ROLE_MOOD, ss, p0) != SIZE_MAX;
+            }
+        }
+    }
     if ((s[e - 2] | 0x20) == 'e' && (s[e - 1] | 0x20) == 'd') {
         static const char *const keep[] = {"embed", "shred", "feed", "seed"};
         size_t pl = 0;
@@ -5678,6 +5702,96 @@ static size_t script_width(const char *p, size_t left) {
     return 1u;
 }
 
+/* Round 17 (quiet17): a passive secrecy ("Tokens are sent only to
+ * id.twitch.tv and are never shown in chat") whose sentence opens with a
+ * secret as its subject withholds that value from the display: a
+ * redaction, as "Do not display full account numbers" (display_object).
+ * The term itself opens with the auxiliary ("is"/"are" never shown), so
+ * the hidden thing is the subject, not an act of the paragraph. */
+#define SUBJECT_BYTES 40 /* the subject's words at the start of its sentence */
+/* Round 17 (quiet17): is every address in [a, b) a bare host of the
+ * tool's own service, its name label ("twitch" of "id.twitch.tv") written
+ * elsewhere in the text as a word of its own ("Twitch OAuth token")? A
+ * URL, an e-mail address or a host the text never names otherwise is
+ * not. */
+static bool own_service_host(const fctx *f, size_t a, size_t b) {
+    const char *t = f->text;
+    for (size_t i = a; i < b; i++) {
+        if (t[i] == ':' || t[i] == '@') {
+            return false;
+        }
+        if (t[i] != '.' || !host_at(f, a, b, i)) {
+            continue;
+        }
+        size_t s = i;
+        size_t e = i;
+        size_t l0, l1;
+        bool named = false;
+        while (s > a && (word_at(t, f->len, s - 1) || t[s - 1] == '-' || t[s - 1] == '.')) {
+            s--;
+        }
+        while (e < b && (word_at(t, f->len, e) || t[e] == '-' || t[e] == '.')) {
+            e++;
+        }
+        while (e > s && t[e - 1] == '.') {
+            e--;
+        }
+        l1 = e;
+        while (l1 > s && t[l1 - 1] != '.') {
+            l1--;
+        }
+        l1 = l1 > s ? l1 - 1 : s; /* the dot before the top-level label */
+        l0 = l1;
+        while (l0 > s && t[l0 - 1] != '.') {
+            l0--;
+        }
+        for (size_t k = 0; l1 - l0 >= 3 && k + (l1 - l0) <= f->len && !named; k++) {
+            named = (k < s || k >= e) && (k == 0 || !word_at(t, f->len, k - 1)) &&
+                    memcmp(t + k, t + l0, l1 - l0) == 0;
+        }
+        if (!named) {
+            return false;
+        }
+        i = e;
+    }
+    return true;
+}
+
+static bool passive_redaction(const fctx *f, const dmatch *a, size_t ss) {
+    const char *t = f->text + a->start;
+    size_t n = a->end - a->start;
+    if (!((n > 3 && memcmp(t, "is ", 3) == 0) || (n > 4 && memcmp(t, "are ", 4) == 0))) {
+        return false;
+    }
+    static const char *const secret[] = {"token",  "key",      "password", "passphras",
+                                         "secret", "credenti", "cooki"};
+    size_t hi = ss + SUBJECT_BYTES < a->start ? ss + SUBJECT_BYTES : a->start;
+    if (has_url_or_email(f, ss, hi) && !own_service_host(f, ss, hi)) {
+        return false;
+    }
+    /* a bare secret noun as the subject ("Tokens are ...", "The key is
+     * ..."): the phrase rules list only qualified ones ("api keys") */
+    for (size_t i = ss; i < hi; i++) {
+        if (i > ss && f->text[i - 1] != ' ') {
+            continue;
+        }
+        for (size_t k = 0; k < sizeof secret / sizeof secret[0]; k++) {
+            size_t kl = strlen(secret[k]);
+            if (i + kl <= hi && memcmp(f->text + i, secret[k], kl) == 0) {
+                return true;
+            }
+        }
+    }
+    for (size_t i = match_from(f, ss), e = match_to(f, hi + 1); i < e; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= ss && m->end <= hi &&
+            (f->R->terms[m->term].roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static size_t find_orders(fctx *f, best *orders, int *destroys) {
     const uint32_t actions = MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER | MV_DR_ROLE_DESTROY |
                              MV_DR_ROLE_BEHAVE | MV_DR_ROLE_HIDE;
@@ -5880,6 +5994,10 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             orders[ORDER_HIDE].redacts =
                 display_object(f, a) &&
                 data_object(f, a->end, a->end + 40 < se ? a->end + 40 : se, true, NULL) != NULL;
+            if (passive_redaction(f, a, ss)) {
+                orders[ORDER_HIDE].redacts = true;
+                orders[ORDER_HIDE].outscope = role_block(f, a->start);
+            }
         }
     }
     return seen;
@@ -6042,6 +6160,13 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
             continue;
         }
         paragraph(f, c->start, &qs, &qe);
+        /* round 17 (quiet17): a passive redaction of a secret subject
+         * ("Tokens are sent only to id.twitch.tv and are never shown in
+         * chat") whose paragraph names only its own service's host hides
+         * the value, not where it goes */
+        if (secrecy && own_service_host(f, qs, qe) && passive_redaction(f, c, ss)) {
+            continue;
+        }
         done_end = qe;
         for (size_t j = 0; j < f->n; j++) {
             const dmatch *a = &f->m[j];

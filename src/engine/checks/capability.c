@@ -3614,9 +3614,16 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
         unsigned char r = (unsigned char)t[i], p0 = prev;
         prev = r;
         /* inside an ASCII word no term starts (CJK terms start at bytes
-         * E3..ED): the common case leaves here */
-        if (r < 0x80 && (is_alnum(p0) || p0 >= 0x80))
+         * E3..ED): the common case leaves here, and a run of ASCII word
+         * bytes is skipped in one tight loop */
+        if (r < 0x80 && (is_alnum(p0) || p0 >= 0x80)) {
+            if (is_alnum(r)) {
+                while (i + 2 < len && is_alnum((unsigned char)t[i + 1]))
+                    i++;
+                prev = (unsigned char)t[i];
+            }
             continue;
+        }
         unsigned char c = lower(r);
         /* the first two bytes of some term (a table made with the terms) */
         unsigned pr = (unsigned)c << 8 | (unsigned char)t[i + 1];
@@ -3851,7 +3858,7 @@ static int report_foreign_reach(tool_scan *ts) {
  * sentence) explains the kinds it names, as in detector 8; a host,
  * server or system tool explains the facts of the host. Review only,
  * no facet. */
-#define SLOT_SHORT 300 /* bytes of a schema field read */
+#define SLOT_SHORT 200 /* bytes of a schema field read */
 
 /* Job words that explain a kind the store terms do not name as a job: a
  * host, server or system tool reports the host; a chat summariser reads

@@ -1421,6 +1421,7 @@ typedef struct tool_scan {
     int8_t service;     /* the description or title says the tool talks to a service (-1: not
                            looked up yet) */
     int8_t db;          /* ... or works on a database (-1: not looked up yet) */
+    bool reached;       /* detector 8 raised the tool (detector 12 would repeat it) */
 } tool_scan;
 
 static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne,
@@ -3672,9 +3673,16 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
         unsigned char r = (unsigned char)t[i], p0 = prev;
         prev = r;
         /* inside an ASCII word no term starts (CJK terms start at bytes
-         * E3..ED): the common case leaves here */
-        if (r < 0x80 && (is_alnum(p0) || p0 >= 0x80))
+         * E3..ED): the common case leaves here, and a run of ASCII word
+         * bytes is skipped in one tight loop */
+        if (r < 0x80 && (is_alnum(p0) || p0 >= 0x80)) {
+            if (is_alnum(r)) {
+                while (i + 2 < len && is_alnum((unsigned char)t[i + 1]))
+                    i++;
+                prev = (unsigned char)t[i];
+            }
             continue;
+        }
         unsigned char c = lower(r);
         /* the first two bytes of some term (a table made with the terms) */
         unsigned pr = (unsigned)c << 8 | (unsigned char)t[i + 1];
@@ -3874,6 +3882,254 @@ static int report_foreign_reach(tool_scan *ts) {
     sb_lit(&b, k_reach_label[first]);
     sb_lit(&b, " and ");
     sb_lit(&b, k_reach_label[second]);
+    sb_lit(&b, ", which the tool's name and first sentence never mention");
+    ts->reached = true;
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = MV_THREAT_EXFILTRATION,
+        .confidence = CAP_F_SILENT,
+        .critical = false,
+        .field = h->field,
+        .offset = h->off,
+        .length = h->len,
+        .evidence = {f->text.ptr + h->off, h->len},
+        .detail = {detail, b.n},
+        .facets = 0,
+    };
+    return mv_emit(ts->out, &spec);
+}
+
+/* Detector 12 (round 17): what the schema asks for outside the job, in
+ * every language. Detector 8 reads the prose of tools not written in
+ * English; attacks of every language put the ask in the schema instead:
+ * a parameter or output field whose name, description, default or
+ * nested properties name stores of the user or facts of the host the
+ * job never names (an `include_env` flag beside `include_ssh_dir`, a
+ * `host_inventory` output of "hostname, running processes, open ports",
+ * a `context` that wants "the current conversation" and "documents").
+ * One top-level parameter (its nested properties pooled in) or the
+ * annotations is one slot; a slot naming two kinds of store raises the
+ * tool, and so does an output field naming one: a tool returns what it
+ * computes, not the host's or the user's data. Only short fields are
+ * read (a name, a value, a one-line description): a real tool's manual
+ * is detector 8's and the resource rules' business, and the cost stays
+ * with the few bytes of a schema. The job (name, title, server, first
+ * sentence) explains the kinds it names, as in detector 8; a host,
+ * server or system tool explains the facts of the host. Review only,
+ * no facet. */
+#define SLOT_SHORT 200 /* bytes of a schema field read */
+
+/* Job words that explain a kind the store terms do not name as a job: a
+ * host, server or system tool reports the host; a chat summariser reads
+ * the conversation. Matched at a word start. */
+static const char *const k_host_job[] = {"host",      "server",   "system",   "machine", "node",
+                                         "device",    "process",  "env",      "port",    "network",
+                                         "diagnos",   "inventor", "monitor",  "ssh",     "docker",
+                                         "container", "cluster",  "instance", "vm",      "debug"};
+static const char *const k_session_job[] = {"chat",    "conversation", "transcript", "message",
+                                            "session", "memory",       "prompt",     "history",
+                                            "context", "assistant",    "agent"};
+
+static bool job_words(const char *t, size_t len, const char *const *w, size_t nw) {
+    for (size_t i = 0; i < len; i++) {
+        if (i > 0 && is_alnum((unsigned char)t[i - 1]))
+            continue;
+        for (size_t k = 0; k < nw; k++) {
+            size_t n = strlen(w[k]), m = 0;
+            if (i + n > len)
+                continue;
+            while (m < n && lower((unsigned char)t[i + m]) == (unsigned char)w[k][m])
+                m++;
+            if (m == n)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Kinds the job names by the job words above. */
+static uint32_t job_kinds(const char *t, size_t len) {
+    uint32_t m = 0;
+    if (job_words(t, len, k_host_job, sizeof(k_host_job) / sizeof(k_host_job[0])))
+        m |= 1u << RK_HOST | 1u << RK_COUNT;
+    if (job_words(t, len, k_session_job, sizeof(k_session_job) / sizeof(k_session_job[0])))
+        m |= 1u << RK_SESSION;
+    return m;
+}
+
+/* Length of the path of the property a schema field belongs to:
+ * "a.properties.x.description", "a.properties.x.default[1]" and
+ * "a.properties.x" are all "a.properties.x". 0: none. */
+static size_t slot_key(mv_str path) {
+    size_t at = 0;
+    for (size_t i = 0; i + 12 <= path.len; i++)
+        if (path.ptr[i] == '.' && memcmp(path.ptr + i, ".properties.", 12) == 0)
+            at = i + 12;
+    if (at == 0)
+        return 0;
+    while (at < path.len && path.ptr[at] != '.' && path.ptr[at] != '[')
+        at++;
+    return at;
+}
+
+#define SLOT_MAX 16
+
+/* Words that ask for a store whole: "all cookies", "the entire
+ * conversation", "toàn bộ", "전체 연락처", "historia yote". */
+static const char *const k_slot_whole[] = {
+    "all ",   "every",  "entire",  "whole", "everything", "todos ",  "todas ", "toda ",
+    "todo ",  "tous ",  "toutes ", "tout ", "alle ",      "gesamte", "tutti ", "tutte ",
+    "intera", "intero", "wszystk", "cał",   "všech",      "celou ",  "összes", "teljes",
+    "kaikki", "koko ",  "hela ",   "tüm ",  "bütün",      "seluruh", "semua ", "toàn bộ",
+    "tất cả", "buong ", "lahat ",  "yote",  "zote",       "все",     "всю",    "вся",
+    "всё",    "весь",   "повн",    "цілк",  "כל ",        "全部",    "所有",   "すべて",
+    "全て",   "전체",   "모든",    "सभी",   "पूरा",        "ทั้งหมด",   "ทุก"};
+
+/* Does t[0, len) hold a word that asks for the whole store? */
+static bool slot_whole(const char *t, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if (c < 0x80 && (i > 0 && is_alnum((unsigned char)t[i - 1])))
+            continue;
+        for (size_t k = 0; k < sizeof(k_slot_whole) / sizeof(k_slot_whole[0]); k++) {
+            const char *w = k_slot_whole[k];
+            if ((unsigned char)w[0] != lower(c))
+                continue;
+            size_t n = strlen(w), m = 0;
+            if (i + n > len)
+                continue;
+            while (m < n && lower((unsigned char)t[i + m]) == (unsigned char)w[m])
+                m++;
+            if (m == n)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Stores a field may ask for alone when it asks for them whole: not the
+ * file system, commands or rights (a file tool searches "all files"),
+ * not the calendar (a scheduler lists "all events"). */
+#define SLOT_WHOLE_KINDS                                                                           \
+    (1u << RK_SESSION | 1u << RK_BROWSER | 1u << RK_CONTACTS | 1u << RK_MAIL | 1u << RK_SECRETS |  \
+     1u << RK_LOCATION | 1u << RK_HEALTH | 1u << RK_IDENTITY)
+
+typedef struct slot_ask {
+    mv_str key; /* the property's path */
+    uint32_t mask;
+} slot_ask;
+
+static int report_slot_reach(tool_scan *ts) {
+    const mv_tool *tool = ts->tool;
+    slot_ask slot[SLOT_MAX];
+    size_t n_slot = 0;
+    reach_hit hits[RK_COUNT];
+    uint32_t seen = 0, ann = 0;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        if (f->window_of != 0 || f->text.len > SLOT_SHORT || f->text.len < 3)
+            continue;
+        if (f->schema == MV_SCHEMA_NONE && f->kind != MV_FIELD_ANNOTATION)
+            continue;
+        reach_hit h[RK_COUNT];
+        uint32_t m = reach_scan(f->text.ptr, f->text.len, 0, 0, true, (int32_t)fi, h);
+        if (m == 0)
+            continue;
+        m = reach_merge(m, h);
+        /* two facts of the host in one field ("hostname, running
+         * processes") are two asks */
+        const uint32_t hb = 1u << RK_HOST;
+        if (m & hb) {
+            size_t after = h[RK_HOST].off + h[RK_HOST].len;
+            if (reach_scan(f->text.ptr, f->text.len, after, ~hb, true, (int32_t)fi, NULL) & hb)
+                m |= 1u << RK_COUNT;
+        }
+        /* one store asked whole is a second ask */
+        if ((m & SLOT_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr, f->text.len))
+            m |= 1u << (RK_COUNT + 1);
+        for (int k = 0; k < RK_COUNT; k++)
+            if ((m & ~seen) & (1u << k))
+                hits[k] = h[k];
+        seen |= m;
+        if (f->schema == MV_SCHEMA_NONE) {
+            ann |= m; /* the annotations are one slot */
+            continue;
+        }
+        /* an enum lists choices (a service picker), it does not ask */
+        size_t kl = slot_key(f->path);
+        if (kl == 0 || (f->path.len - kl >= 5 && memcmp(f->path.ptr + kl, ".enum", 5) == 0))
+            continue;
+        mv_str key = {f->path.ptr, kl};
+        size_t s = 0;
+        while (s < n_slot && !(slot[s].key.len == kl && memcmp(slot[s].key.ptr, key.ptr, kl) == 0))
+            s++;
+        if (s == n_slot) {
+            if (n_slot == SLOT_MAX)
+                continue;
+            slot[n_slot++] = (slot_ask){key, 0};
+        }
+        slot[s].mask |= m;
+    }
+    bool cand = (ann & (ann - 1)) != 0;
+    for (size_t s = 0; s < n_slot && !cand; s++)
+        cand = (slot[s].mask & (slot[s].mask - 1)) != 0;
+    if (!cand)
+        return MV_OK;
+    /* the job, worked out only for a tool about to be raised */
+    size_t lead = reach_lead_end(tool->description);
+    mv_str server = mv_inspect_server(ts->ctx, tool); /* noted for the tool memo */
+    uint32_t job = reach_scan(tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
+    job |= reach_scan(tool->title.ptr, tool->title.len, 0, job, false, -1, NULL);
+    job |= reach_scan(server.ptr, server.len, 0, job, false, -1, NULL);
+    job |= reach_scan(tool->description.ptr, lead, 0, job, false, -1, NULL);
+    /* a Markdown heading opens the description: the job is the next sentence */
+    mv_str d = tool->description;
+    size_t i0 = 0;
+    while (i0 < d.len && is_space((unsigned char)d.ptr[i0]))
+        i0++;
+    if (i0 < d.len && d.ptr[i0] == '#' && lead < d.len) {
+        mv_str rest = {d.ptr + lead + 1, d.len - lead - 1};
+        size_t more = reach_lead_end(rest);
+        lead += 1 + more;
+        job |= reach_scan(d.ptr, lead, 0, job, false, -1, NULL);
+    }
+    job |= job_kinds(tool->name.ptr, tool->name.len) | job_kinds(tool->title.ptr, tool->title.len) |
+           job_kinds(d.ptr, lead);
+    uint32_t raised = 0, m = ann & ~job;
+    if ((m & (m - 1)) != 0)
+        raised |= m;
+    for (size_t s = 0; s < n_slot; s++) {
+        m = slot[s].mask & ~job;
+        if ((m & (m - 1)) != 0)
+            raised |= m;
+    }
+    raised &= (1u << RK_COUNT) - 1;
+    if (raised == 0)
+        return MV_OK;
+    declaration decl;
+    int rc = declare(ts, &decl);
+    if (rc != MV_OK)
+        return rc;
+    if (decl.mask & ts->st->sensitive_mask)
+        return MV_OK;
+    int first = -1, second = -1;
+    for (int k = 0; k < RK_COUNT; k++)
+        if (raised & (1u << k)) {
+            if (first < 0)
+                first = k;
+            else if (second < 0)
+                second = k;
+        }
+    const reach_hit *h = &hits[first];
+    const mv_field *f = &tool->fields[h->field];
+    char detail[200];
+    sbuf b = {detail, 0, sizeof(detail)};
+    sb_lit(&b, "its schema asks for ");
+    sb_lit(&b, k_reach_label[first]);
+    if (second >= 0) {
+        sb_lit(&b, " and ");
+        sb_lit(&b, k_reach_label[second]);
+    }
     sb_lit(&b, ", which the tool's name and first sentence never mention");
     mv_signal_spec spec = {
         .tier = MV_TIER_SOFT,
@@ -4137,6 +4393,9 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     /* Round 15: detector 8 reads stores named in the languages. */
     if (rc == MV_OK)
         rc = report_foreign_reach(ts);
+    /* Round 17: detector 12 reads the schema's asks in every language. */
+    if (rc == MV_OK && !ts->reached)
+        rc = report_slot_reach(ts);
     if (rc == MV_OK)
         rc = report_nested_sinks(ts);
     if (rc == MV_OK)

@@ -676,6 +676,13 @@ static int scan_esc(const unsigned char *s, size_t len, pd_visit visit, void *ct
                 a--;
             while (b < len && b - end < ESC_GAP && !esc_edge(s[b]) && s[b] != '\\')
                 b++;
+            /* Round 17: never cut a UTF-8 character of the prose around
+             * (Cyrillic takes two bytes): a blob that starts on a
+             * continuation byte fails the text test. */
+            while (a < i && (s[a] & 0xC0u) == 0x80u)
+                a++;
+            while (b > end && b < len && (s[b] & 0xC0u) == 0x80u)
+                b--;
             pd_candidate c = {PD_ESC, a, b, false, false};
             rc = visit(ctx, &c);
             if (b > end)

@@ -668,6 +668,11 @@ static bool codec_job(const mv_tool *tool) {
         if (fd->kind == MV_FIELD_DESCRIPTION) {
             const char *dot = memchr(fd->text.ptr, '.', n);
             n = dot != NULL ? (size_t)(dot - fd->text.ptr) : n;
+            /* Round 17: a first sentence that orders to decode and act
+             * ("... (a+b+c), base64-decode, and follow.") gives an order,
+             * it does not describe a codec. */
+            if (decode_then_act(fd->text.ptr, n, true))
+                continue;
         }
         for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
             if (find_ci(fd->text.ptr, n, 0, words[k]) < n)
@@ -1667,6 +1672,92 @@ static int array_items(tool_run *run, mv_emitter *out) {
     return rc;
 }
 
+/* Round 17: a blob cut into the values of sibling properties (seal_a ..
+ * seal_e, each "default" one base64 piece of 8+ bytes): the properties'
+ * values are glued in field order like the items of one array. A run is
+ * the values with the same last path component ("default", "const") that
+ * pass array_item's test, other fields between them (descriptions,
+ * types) skipped, ended by a value that does not qualify; the decoded
+ * text must still be a command or an order (visit's confirmation). */
+static mv_str last_component(mv_str path) {
+    size_t k = path.len;
+    while (k > 0 && path.ptr[k - 1] != '.')
+        k--;
+    return (mv_str){path.ptr + k, path.len - k};
+}
+
+static int sibling_values(tool_run *run, mv_emitter *out) {
+    const mv_tool *tool = run->tool;
+    uint32_t run_f[ARRAY_ITEMS];
+    int rc = 0;
+    uint32_t i = 0;
+    while (i < tool->n_fields && rc == 0) {
+        const mv_field *fi = &tool->fields[i];
+        if (fi->kind != MV_FIELD_SCHEMA_VALUE || array_prefix(fi->path) > 0 ||
+            !array_item(fi, false)) {
+            i++;
+            continue;
+        }
+        mv_str key = last_component(fi->path);
+        unsigned n = 0;
+        size_t total = 0;
+        bool found = false;
+        uint32_t k = i;
+        for (; k < tool->n_fields && n < ARRAY_ITEMS; k++) {
+            const mv_field *fk = &tool->fields[k];
+            if (fk->kind != MV_FIELD_SCHEMA_VALUE)
+                continue;
+            mv_str lk = last_component(fk->path);
+            if (array_prefix(fk->path) > 0 || lk.len != key.len ||
+                memcmp(lk.ptr, key.ptr, key.len) != 0)
+                break;
+            bool item = array_item(fk, false);
+            if (!item && !(n > 0 && array_item(fk, true)))
+                break;
+            run_f[n++] = k;
+            total += mv_field_whole(fk).len;
+            found = found || (run->field_found != NULL && run->field_found[k]);
+            if (!item) {
+                k++;
+                break; /* a short tail ends the run */
+            }
+        }
+        /* pieces the neighbour join glues already (JOIN_SPAN of
+         * JOIN_PIECE_MIN bytes or more) are its business */
+        bool joined = n <= JOIN_SPAN;
+        for (unsigned f = 0; f < n && joined; f++)
+            joined = piece_like(mv_field_whole(&tool->fields[run_f[f]]).ptr,
+                                mv_field_whole(&tool->fields[run_f[f]]).len);
+        if (n < 2 || found || joined) {
+            i = k > i ? k : i + 1;
+            continue;
+        }
+        mv_arena_mark mark = mv_arena_save(run->scratch);
+        char *buf = mv_arena_alloc(run->scratch, total + 1);
+        level *lv = mv_arena_alloc(run->scratch, sizeof(*lv));
+        if (buf == NULL || lv == NULL)
+            return MV_ENOMEM;
+        size_t at = 0;
+        for (unsigned f = 0; f < n; f++) {
+            mv_str t = mv_field_whole(&tool->fields[run_f[f]]);
+            memcpy(buf + at, t.ptr, t.len);
+            at += t.len;
+        }
+        memset(lv, 0, sizeof(*lv));
+        lv->run = run;
+        lv->text = buf;
+        lv->len = at;
+        lv->out = out;
+        lv->field = (int32_t)i;
+        lv->join_first = mv_field_whole(fi).len;
+        lv->join_off = 0;
+        rc = pd_scan(buf, at, visit, lv);
+        mv_arena_rewind(run->scratch, mark);
+        i = k;
+    }
+    return rc;
+}
+
 /* What one field's scan took from the tool's budget (the per-field memo
  * keeps it with the field's findings). */
 typedef struct field_use {
@@ -1755,6 +1846,8 @@ static int payload_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         rc = joined_fields(&run, out);
     if (rc == 0)
         rc = array_items(&run, out);
+    if (rc == 0)
+        rc = sibling_values(&run, out);
     if (run.cap_candidates)
         mv_emit_cap(out, "payload_candidates", MAX_CANDIDATES, run.candidates);
     if (run.cap_bytes)

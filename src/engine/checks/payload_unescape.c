@@ -676,6 +676,13 @@ static int scan_esc(const unsigned char *s, size_t len, pd_visit visit, void *ct
                 a--;
             while (b < len && b - end < ESC_GAP && !esc_edge(s[b]) && s[b] != '\\')
                 b++;
+            /* Round 17: never cut a UTF-8 character of the prose around
+             * (Cyrillic takes two bytes): a blob that starts on a
+             * continuation byte fails the text test. */
+            while (a < i && (s[a] & 0xC0u) == 0x80u)
+                a++;
+            while (b > end && b < len && (s[b] & 0xC0u) == 0x80u)
+                b--;
             pd_candidate c = {PD_ESC, a, b, false, false};
             rc = visit(ctx, &c);
             if (b > end)
@@ -1072,6 +1079,9 @@ static const char *const k_line_words[] = {
     "python", "powershell", "chmod +x",    "| sh",          "|sh",
     "| bash", "base64 -d",  "/etc/passwd", ".aws/",         "invoke-expression",
     "iex(",   "eval(",      "exec(",       "child_process",
+    /* round 17: unlabelled reversed lines that send a file to netcat or
+     * wipe traces ("cn | wodahs/cte/ tac", "odus ... derhs") */
+    "| nc ", "/etc/shadow", "sudo ", "shred ",
 };
 
 #define LINE_REACH 1024u /* bytes each side of a trigger taken as its line */
@@ -1089,11 +1099,12 @@ typedef struct rot_dir {
     char s[5];
     uint8_t n;
 } rot_dir;
-#define K_DIRS 20u
+#define K_DIRS 22u
 static const rot_dir k_dirs[K_DIRS] = {
-    {"qri", 3},  {"gzc", 3},  {"rgp", 3},  {"ubzr", 4}, {"ebbg", 4}, {"ova", 3}, {"hfe", 3},
-    {"cebp", 4}, {".ffu", 4}, {".njf", 4}, {"ved", 3},  {"pmt", 3},  {"cte", 3}, {"emoh", 4},
-    {"toor", 4}, {"nib", 3},  {"rsu", 3},  {"corp", 4}, {"hss.", 4}, {"swa.", 4}};
+    {"qri", 3},  {"gzc", 3},  {"rgp", 3},  {"ubzr", 4}, {"ebbg", 4}, {"ova", 3},
+    {"hfe", 3},  {"cebp", 4}, {".ffu", 4}, {".njf", 4}, {"ved", 3},  {"pmt", 3},
+    {"cte", 3},  {"emoh", 4}, {"toor", 4}, {"nib", 3},  {"rsu", 3},  {"corp", 4},
+    {"hss.", 4}, {"swa.", 4}, {"ine", 3},  {"rav", 3} /* round 17: /var (logs wiped) */};
 
 struct pd_scanner {
     const mv_allocator *alloc;
@@ -1213,11 +1224,18 @@ static int on_line_word(void *ctx, const mv_ac_match *m) {
      * before the next quote: a colon followed by a space is forward prose
      * (a reversed URL has "//:"). */
     if (reversed) {
+        /* Round 17: a shell line is ASCII, so the prose of another script
+         * around it ("シェルで実行してください：「...」") bounds it too,
+         * and a match that starts at the space after a colon (" hsab")
+         * stops at that colon. */
         size_t a2 = ms, b2 = me;
         while (a2 > a && !(ls->s[a2 - 1] == '`' || ls->s[a2 - 1] == '"' || ls->s[a2 - 1] == '(' ||
+                           ls->s[a2 - 1] >= 0x80 ||
+                           (ls->s[a2 - 1] == ':' && ls->s[a2] == ' ') ||
                            (ls->s[a2 - 1] == ' ' && a2 - 1 > a && ls->s[a2 - 2] == ':')))
             a2--;
-        while (b2 < b && ls->s[b2] != '`' && ls->s[b2] != '"' && ls->s[b2] != ')')
+        while (b2 < b && ls->s[b2] != '`' && ls->s[b2] != '"' && ls->s[b2] != ')' &&
+               ls->s[b2] < 0x80)
             b2++;
         if ((a2 > a || b2 < b) && b2 - a2 >= 8) {
             pd_candidate seg = {PD_REVERSED, a2, b2, false, false};

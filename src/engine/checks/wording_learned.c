@@ -512,20 +512,39 @@ static bool lw_destroy_code(const mv_tool *tool) {
     /* SQL in capitals only: "delete from the list" is prose. */
     static const char *const sql[] = {"DELETE FROM ", "DROP TABLE",     "DROP DATABASE",
                                       "DROP SCHEMA",  "TRUNCATE TABLE", "TRUNCATE "};
+    enum { N_CODE = sizeof(code) / sizeof(code[0]), N_SQL = sizeof(sql) / sizeof(sql[0]) };
+    /* Each field is walked once: a byte is compared only with the forms
+     * that start with it (bit 1: a code form, by its lower case; bit 2:
+     * an SQL keyword, as written). */
+    unsigned char starts[256] = {0};
+    size_t code_len[N_CODE], sql_len[N_SQL];
+    for (size_t k = 0; k < N_CODE; k++) {
+        starts[(unsigned char)code[k][0]] |= 1;
+        code_len[k] = strlen(code[k]);
+    }
+    for (size_t k = 0; k < N_SQL; k++) {
+        starts[(unsigned char)sql[k][0]] |= 2;
+        sql_len[k] = strlen(sql[k]);
+    }
     for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
         const mv_field *fd = &tool->fields[fi];
         const char *t = fd->text.ptr;
         size_t n = fd->text.len;
         if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME)
             continue;
-        for (size_t k = 0; k < sizeof(code) / sizeof(code[0]); k++)
-            if (lw_contains(t, n, code[k]))
-                return true;
-        for (size_t k = 0; k < sizeof(sql) / sizeof(sql[0]); k++) {
-            size_t l = strlen(sql[k]);
-            for (size_t i = 0; i + l <= n; i++)
-                if (memcmp(t + i, sql[k], l) == 0)
-                    return true;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char b = (unsigned char)t[i];
+            unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
+            if (starts[lower] & 1)
+                for (size_t k = 0; k < N_CODE; k++)
+                    if ((unsigned char)code[k][0] == lower && code_len[k] <= n - i &&
+                        lw_contains(t + i, code_len[k], code[k]))
+                        return true;
+            if (starts[b] & 2)
+                for (size_t k = 0; k < N_SQL; k++)
+                    if ((unsigned char)sql[k][0] == b && sql_len[k] <= n - i &&
+                        memcmp(t + i, sql[k], sql_len[k]) == 0)
+                        return true;
         }
     }
     return false;
@@ -583,8 +602,10 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
      * with such a fact score at most 4.90 (npm, docker registry); attacks
      * worded in languages the table knows little of score 5 to 6.8. */
     bool below = best.score < WORDING_THRESHOLD;
-    if (below &&
-        (best.score < WORDING_DESTROY_BAR || !(lw_destroy_code(tool) || lw_destroy_value(tool))))
+    if (below && best.score < WORDING_DESTROY_BAR)
+        return MV_OK;
+    bool destroy = lw_destroy_code(tool) || lw_destroy_value(tool);
+    if (below && !destroy)
         return MV_OK;
     const mv_norm_text *nt = &ctx->norm[best_field];
     const mv_str text = tool->fields[best_field].text;
@@ -611,12 +632,11 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         .tier = MV_TIER_SOFT,
         .threat = MV_THREAT_TOOL_POISONING,
         .confidence = 0.5 + (margin > 0.4 ? 0.4 : margin),
-        .facets =
-            MV_FACET_LEARNED |
-            (!below && (lw_fixed_sink(tool) || lw_near_destination(text, raw_start, raw_end))
-                 ? MV_FACET_FIXED_SINK
-                 : 0u) |
-            (below || lw_destroy_code(tool) || lw_destroy_value(tool) ? MV_FACET_DESTROY_CODE : 0u),
+        .facets = MV_FACET_LEARNED |
+                  (!below && (lw_fixed_sink(tool) || lw_near_destination(text, raw_start, raw_end))
+                       ? MV_FACET_FIXED_SINK
+                       : 0u) |
+                  (destroy ? MV_FACET_DESTROY_CODE : 0u),
         .field = (int32_t)best_field,
         .offset = raw_start,
         .length = raw_end - raw_start,

@@ -7914,8 +7914,8 @@ static bool terse_object_ok(const char *r, size_t n, size_t re) {
         "why", "what", "whether", "rule",  "step",  "hint", "adjust", "change", "ranking"};
     /* round 17: the adverb of a negation written after its verb ("non
      * citare mai questa nota", "noem dit nooit") is not the object */
-    static const char *const adverb[] = {"mai", "never", "ever", "nooit", "jamais", "nunca",
-                                         "niemals", "aldrig", "asla", "nigdy"};
+    static const char *const adverb[] = {"mai",   "never",   "ever",   "nooit", "jamais",
+                                         "nunca", "niemals", "aldrig", "asla",  "nigdy"};
     size_t i = re;
     while (i < n && (r[i] == ' ' || r[i] == '\t')) {
         i++;

@@ -1074,14 +1074,36 @@ int pu_scan_opt(const char *text, size_t len, bool full, pd_visit visit, void *c
 /* Command words an obfuscated line is likely to hold, written plainly here;
  * the automaton holds their ROT13 rotation and their reversal. */
 static const char *const k_line_words[] = {
-    "curl ",  "wget ",      "bash ",       "/dev/tcp/",     "rm -rf",
-    "nc -e",  "id_rsa",     ".ssh/",       "http://",       "https://",
-    "python", "powershell", "chmod +x",    "| sh",          "|sh",
-    "| bash", "base64 -d",  "/etc/passwd", ".aws/",         "invoke-expression",
-    "iex(",   "eval(",      "exec(",       "child_process",
+    "curl ",
+    "wget ",
+    "bash ",
+    "/dev/tcp/",
+    "rm -rf",
+    "nc -e",
+    "id_rsa",
+    ".ssh/",
+    "http://",
+    "https://",
+    "python",
+    "powershell",
+    "chmod +x",
+    "| sh",
+    "|sh",
+    "| bash",
+    "base64 -d",
+    "/etc/passwd",
+    ".aws/",
+    "invoke-expression",
+    "iex(",
+    "eval(",
+    "exec(",
+    "child_process",
     /* round 17: unlabelled reversed lines that send a file to netcat or
      * wipe traces ("cn | wodahs/cte/ tac", "odus ... derhs") */
-    "| nc ", "/etc/shadow", "sudo ", "shred ",
+    "| nc ",
+    "/etc/shadow",
+    "sudo ",
+    "shred ",
 };
 
 #define LINE_REACH 1024u /* bytes each side of a trigger taken as its line */
@@ -1230,8 +1252,7 @@ static int on_line_word(void *ctx, const mv_ac_match *m) {
          * stops at that colon. */
         size_t a2 = ms, b2 = me;
         while (a2 > a && !(ls->s[a2 - 1] == '`' || ls->s[a2 - 1] == '"' || ls->s[a2 - 1] == '(' ||
-                           ls->s[a2 - 1] >= 0x80 ||
-                           (ls->s[a2 - 1] == ':' && ls->s[a2] == ' ') ||
+                           ls->s[a2 - 1] >= 0x80 || (ls->s[a2 - 1] == ':' && ls->s[a2] == ' ') ||
                            (ls->s[a2 - 1] == ' ' && a2 - 1 > a && ls->s[a2 - 2] == ':')))
             a2--;
         while (b2 < b && ls->s[b2] != '`' && ls->s[b2] != '"' && ls->s[b2] != ')' &&

@@ -3728,6 +3728,25 @@ static uint32_t reach_merge(uint32_t m, const reach_hit *h) {
     return m;
 }
 
+/* The review signal of a reach detector (8 and 12): soft, located at the
+ * first kind's hit, with the detail the detector wrote. */
+static int emit_reach(tool_scan *ts, const reach_hit *h, const char *detail, size_t n) {
+    const mv_field *f = &ts->tool->fields[h->field];
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = MV_THREAT_EXFILTRATION,
+        .confidence = CAP_F_SILENT,
+        .critical = false,
+        .field = h->field,
+        .offset = h->off,
+        .length = h->len,
+        .evidence = {f->text.ptr + h->off, h->len},
+        .detail = {detail, n},
+        .facets = 0,
+    };
+    return mv_emit(ts->out, &spec);
+}
+
 /* Raw end of the description's first sentence. */
 static size_t reach_lead_end(mv_str d) {
     size_t lim = d.len < 400 ? d.len : 400;
@@ -3875,7 +3894,6 @@ static int report_foreign_reach(tool_scan *ts) {
     if (decl.mask & ts->st->sensitive_mask)
         return MV_OK;
     const reach_hit *h = &hits[first];
-    const mv_field *f = &tool->fields[h->field];
     char detail[200];
     sbuf b = {detail, 0, sizeof(detail)};
     sb_lit(&b, "reaches for ");
@@ -3884,19 +3902,7 @@ static int report_foreign_reach(tool_scan *ts) {
     sb_lit(&b, k_reach_label[second]);
     sb_lit(&b, ", which the tool's name and first sentence never mention");
     ts->reached = true;
-    mv_signal_spec spec = {
-        .tier = MV_TIER_SOFT,
-        .threat = MV_THREAT_EXFILTRATION,
-        .confidence = CAP_F_SILENT,
-        .critical = false,
-        .field = h->field,
-        .offset = h->off,
-        .length = h->len,
-        .evidence = {f->text.ptr + h->off, h->len},
-        .detail = {detail, b.n},
-        .facets = 0,
-    };
-    return mv_emit(ts->out, &spec);
+    return emit_reach(ts, h, detail, b.n);
 }
 
 /* Detector 12 (round 17): what the schema asks for outside the job, in
@@ -4121,7 +4127,6 @@ static int report_slot_reach(tool_scan *ts) {
                 second = k;
         }
     const reach_hit *h = &hits[first];
-    const mv_field *f = &tool->fields[h->field];
     char detail[200];
     sbuf b = {detail, 0, sizeof(detail)};
     sb_lit(&b, "its schema asks for ");
@@ -4131,19 +4136,7 @@ static int report_slot_reach(tool_scan *ts) {
         sb_lit(&b, k_reach_label[second]);
     }
     sb_lit(&b, ", which the tool's name and first sentence never mention");
-    mv_signal_spec spec = {
-        .tier = MV_TIER_SOFT,
-        .threat = MV_THREAT_EXFILTRATION,
-        .confidence = CAP_F_SILENT,
-        .critical = false,
-        .field = h->field,
-        .offset = h->off,
-        .length = h->len,
-        .evidence = {f->text.ptr + h->off, h->len},
-        .detail = {detail, b.n},
-        .facets = 0,
-    };
-    return mv_emit(ts->out, &spec);
+    return emit_reach(ts, h, detail, b.n);
 }
 
 /* Detector 9 (round 15): a bundle of the session. An object parameter

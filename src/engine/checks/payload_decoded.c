@@ -1513,6 +1513,25 @@ static unsigned field_pieces(const char *t, size_t n, uint32_t field, piece *out
     return k;
 }
 
+/* Scan text glued from pieces of several fields as one level whose
+ * findings are reported at `field`, its first piece being `first_len`
+ * bytes from `first_off` of that field. */
+static int scan_glued(tool_run *run, mv_emitter *out, char *buf, size_t len, uint32_t field,
+                      size_t first_len, size_t first_off) {
+    level *lv = mv_arena_alloc(run->scratch, sizeof(*lv));
+    if (lv == NULL)
+        return MV_ENOMEM;
+    memset(lv, 0, sizeof(*lv));
+    lv->run = run;
+    lv->text = buf;
+    lv->len = len;
+    lv->out = out;
+    lv->field = (int32_t)field;
+    lv->join_first = first_len;
+    lv->join_off = first_off;
+    return pd_scan(buf, len, visit, lv);
+}
+
 static int joined_fields(tool_run *run, mv_emitter *out) {
     const mv_tool *tool = run->tool;
     piece ps[JOIN_PIECES + 2];
@@ -1539,8 +1558,7 @@ static int joined_fields(tool_run *run, mv_emitter *out) {
             continue;
         mv_arena_mark mark = mv_arena_save(run->scratch);
         char *buf = mv_arena_alloc(run->scratch, total + 1);
-        level *lv = mv_arena_alloc(run->scratch, sizeof(*lv));
-        if (buf == NULL || lv == NULL) {
+        if (buf == NULL) {
             rc = MV_ENOMEM;
             break;
         }
@@ -1550,18 +1568,10 @@ static int joined_fields(tool_run *run, mv_emitter *out) {
             memcpy(buf + at, whole.ptr + ps[k].off, ps[k].len);
             at += ps[k].len;
         }
-        memset(lv, 0, sizeof(*lv));
-        lv->run = run;
-        lv->text = buf;
-        lv->len = at;
-        lv->out = out;
-        lv->field = (int32_t)ps[i].field;
-        lv->join_first = ps[i].len;
-        lv->join_off = ps[i].off;
         /* Pieces are single tokens: the byte-level scanners see every
          * encoding a token can hold; the line scanners (prose under ROT13
          * or Caesar, trigger words) need lines of words and are skipped. */
-        rc = pd_scan(buf, at, visit, lv);
+        rc = scan_glued(run, out, buf, at, ps[i].field, ps[i].len, ps[i].off);
         mv_arena_rewind(run->scratch, mark);
     }
     return rc;
@@ -1648,8 +1658,7 @@ static int array_items(tool_run *run, mv_emitter *out) {
             total += mv_field_whole(&tool->fields[f]).len;
         mv_arena_mark mark = mv_arena_save(run->scratch);
         char *buf = mv_arena_alloc(run->scratch, total + 1);
-        level *lv = mv_arena_alloc(run->scratch, sizeof(*lv));
-        if (buf == NULL || lv == NULL)
+        if (buf == NULL)
             return MV_ENOMEM;
         size_t at = 0;
         for (uint32_t f = i; f < k; f++) {
@@ -1657,15 +1666,7 @@ static int array_items(tool_run *run, mv_emitter *out) {
             memcpy(buf + at, t.ptr, t.len);
             at += t.len;
         }
-        memset(lv, 0, sizeof(*lv));
-        lv->run = run;
-        lv->text = buf;
-        lv->len = at;
-        lv->out = out;
-        lv->field = (int32_t)i;
-        lv->join_first = mv_field_whole(&tool->fields[i]).len;
-        lv->join_off = 0;
-        rc = pd_scan(buf, at, visit, lv);
+        rc = scan_glued(run, out, buf, at, i, mv_field_whole(&tool->fields[i]).len, 0);
         mv_arena_rewind(run->scratch, mark);
         i = k;
     }
@@ -1734,8 +1735,7 @@ static int sibling_values(tool_run *run, mv_emitter *out) {
         }
         mv_arena_mark mark = mv_arena_save(run->scratch);
         char *buf = mv_arena_alloc(run->scratch, total + 1);
-        level *lv = mv_arena_alloc(run->scratch, sizeof(*lv));
-        if (buf == NULL || lv == NULL)
+        if (buf == NULL)
             return MV_ENOMEM;
         size_t at = 0;
         for (unsigned f = 0; f < n; f++) {
@@ -1743,15 +1743,7 @@ static int sibling_values(tool_run *run, mv_emitter *out) {
             memcpy(buf + at, t.ptr, t.len);
             at += t.len;
         }
-        memset(lv, 0, sizeof(*lv));
-        lv->run = run;
-        lv->text = buf;
-        lv->len = at;
-        lv->out = out;
-        lv->field = (int32_t)i;
-        lv->join_first = mv_field_whole(fi).len;
-        lv->join_off = 0;
-        rc = pd_scan(buf, at, visit, lv);
+        rc = scan_glued(run, out, buf, at, i, mv_field_whole(fi).len, 0);
         mv_arena_rewind(run->scratch, mark);
         i = k;
     }

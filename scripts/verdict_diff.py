@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Verdict diff between two mcpvet binaries over every corpus file and the
+real registries.
+
+    scripts/verdict_diff.py OLD_BIN NEW_BIN [SOURCE_DIR] [-v]
+
+Each file of corpus/ (holdout/ included: only ids are printed, never text)
+is evaluated per entry by both binaries; the real registries are evaluated
+as one registry each (npm, its tools/prompts/resources snapshot, and the
+docker registry when ../shared is beside the checkout). Prints a WORSE line
+for every honest entry or real tool that became more flagged and every
+attack that became less flagged, then the counts; -v also prints the
+improvements. Exit status 0 whatever it finds: it is a report, not a gate.
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+RANK = {'clean': 0, 'review': 1, 'quarantine': 2}
+
+
+def verdicts(binary, path, whole):
+    """{entry id: (verdict, label)} of one file under one binary."""
+    if path.endswith('.snapshot.json'):
+        out = subprocess.run([binary, 'scan', '--tools', path, '--format', 'json', '--jobs', '2',
+                              '--no-store'], capture_output=True, check=False).stdout
+        return {'%s/%s/%s#%s' % (t['server'], t['kind'], t['name'], t['index']):
+                (t['verdict'], 'benign') for t in json.loads(out)['tools']}
+    cmd = [binary, 'eval', '--per-entry', '--format', 'json', '--jobs', '2', '--corpus', path]
+    if whole:
+        cmd.append('--whole-registry')
+    out = subprocess.run(cmd, capture_output=True, check=False).stdout
+    return {e['id']: (e['verdict'], e.get('label', 'benign')) for e in json.loads(out)['entries']}
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != '-v']
+    if len(args) < 2:
+        sys.exit(__doc__)
+    old, new = args[0], args[1]
+    src = os.path.abspath(args[2] if len(args) > 2 else os.getcwd())
+    files = [(f, False) for f in sorted(glob.glob(os.path.join(src, 'corpus', '**', '*.json'),
+                                                  recursive=True))
+             if '/real/' not in f]
+    reals = [os.path.join(src, 'corpus/real/npm_servers.json'),
+             os.path.join(src, 'corpus/real/npm_servers.snapshot.json'),
+             os.path.join(src, '..', 'shared/corpora/real/docker_mcp_registry.json')]
+    files += [(f, True) for f in reals if os.path.exists(f)]
+    worse = better = 0
+    for path, whole in files:
+        try:
+            a, b = verdicts(old, path, whole), verdicts(new, path, whole)
+        except (ValueError, KeyError) as ex:
+            print('skip %s: %s' % (os.path.relpath(path, src), ex))
+            continue
+        name = os.path.relpath(path, src)
+        for key in sorted(a):
+            if key not in b or a[key][0] == b[key][0]:
+                continue
+            (va, label), (vb, _) = a[key], b[key]
+            if label == 'malicious':
+                bad = RANK[vb] < RANK[va]
+            else:
+                bad = RANK[vb] > RANK[va]
+            if bad:
+                worse += 1
+                print('WORSE %s %s [%s] %s -> %s' % (name, key, label, va, vb))
+            else:
+                better += 1
+                if '-v' in sys.argv:
+                    print('better %s %s [%s] %s -> %s' % (name, key, label, va, vb))
+    print('worse %d better %d' % (worse, better))
+
+
+if __name__ == '__main__':
+    main()

@@ -262,6 +262,10 @@ static void test_round16_structure_negatives(void **state) {
     /* a value whose part only contains a destroy word ("dropdown",
      * "allow"), in an output schema below */
     attack_with_default(&f, "n4", "inputSchema.properties.ui.default", "dropdown_allow");
+    /* 'all' as one branch of a union is a choice the caller makes (a
+     * figma export's "modes": a list of names, or the const "all") */
+    attack_with_default(&f, "n5", "inputSchema.properties.modes.anyOf[1].const", "all");
+    attack_with_default(&f, "n6", "inputSchema.properties.scope.oneOf[0].default", "purge");
     /* an address in an output schema, not a value the call sends */
     mv_tool *t = tool_with(&f, "n3", attack_en);
     tb_add_field(f.arena, t, MV_FIELD_SCHEMA_VALUE, MV_SCHEMA_OUTPUT,
@@ -275,14 +279,14 @@ static void test_round16_structure_negatives(void **state) {
               "Deletes this tool's own snapshots older than the retention you confirm, like "
               "`rm -rf ./snapshots/old`.");
     scan_fixture_run(&f, &mv_check_wording_learned, 0);
-    for (size_t i = 0; i < 5; i++) {
+    for (size_t i = 0; i < 7; i++) {
         const mv_finding *fd = mv_scan_finding(f.scan, i);
         const mv_signal *s = only_signal(fd);
         if (s->facets != MV_FACET_LEARNED)
             fail_msg("tool %zu: facets 0x%x", i, (unsigned)s->facets);
         assert_int_equal(fd->verdict, MV_VERDICT_REVIEW);
     }
-    for (size_t i = 5; i < 7; i++) {
+    for (size_t i = 7; i < 9; i++) {
         const mv_finding *fd = mv_scan_finding(f.scan, i);
         assert_int_equal(fd->n_signals, 0);
         assert_int_equal(fd->verdict, MV_VERDICT_CLEAN);

@@ -346,6 +346,12 @@ static bool lw_fixed_sink(const mv_tool *tool) {
         if (!lw_contains(fd->path.ptr, fd->path.len, ".default") &&
             !lw_contains(fd->path.ptr, fd->path.len, ".const"))
             continue;
+        /* A const or default inside an anyOf or oneOf branch is one of the
+         * choices the caller has ('all' beside a list of names), not a
+         * value the definition fixes. */
+        if (lw_contains(fd->path.ptr, fd->path.len, "anyof") ||
+            lw_contains(fd->path.ptr, fd->path.len, "oneof"))
+            continue;
         if (lw_outside_value(fd->text.ptr, fd->text.len))
             return true;
     }
@@ -434,6 +440,12 @@ static bool lw_destroy_value(const mv_tool *tool) {
             continue;
         if (!lw_contains(fd->path.ptr, fd->path.len, ".default") &&
             !lw_contains(fd->path.ptr, fd->path.len, ".const"))
+            continue;
+        /* A const or default inside an anyOf or oneOf branch is one of the
+         * choices the caller has ('all' beside a list of names), not a
+         * value the definition fixes. */
+        if (lw_contains(fd->path.ptr, fd->path.len, "anyof") ||
+            lw_contains(fd->path.ptr, fd->path.len, "oneof"))
             continue;
         if ((n == 1 && t[0] == '*') || (n == 3 && lw_contains(t, 3, "all")))
             return true;

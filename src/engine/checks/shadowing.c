@@ -485,6 +485,29 @@ static bool word_keys_of(word_keys *w, const char *text, size_t start, size_t en
     return true;
 }
 
+/* The separator-free key of t[start, end) alone (word_keys_of's bare,
+ * bare_len and bare_hash, byte for byte): a word looked up as a mention
+ * needs no more, and this runs for every identifier-like word of a text. */
+static bool bare_key_of(const char *text, size_t start, size_t end, char *bare, size_t *len,
+                        uint64_t *hash) {
+    if (end - start > MV_NAME_KEY_MAX)
+        return false;
+    uint64_t hb = HASH_INIT;
+    size_t nb = 0;
+    for (size_t i = start; i < end; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '-' || c == '_' || c == '.')
+            continue;
+        if (k_byte_class[c] & BC_UPPER)
+            c = (unsigned char)(c + ('a' - 'A'));
+        bare[nb++] = (char)c;
+        hb = hash_step(hb, c);
+    }
+    *len = nb;
+    *hash = hash_end(hb);
+    return true;
+}
+
 /* A name can be mentioned when it is spelled with word characters and dots. */
 static bool mentionable(mv_str name) {
     if (name.len < 3 || name.len > MV_NAME_KEY_MAX)
@@ -1856,10 +1879,16 @@ static bool credential_param(mv_str name) {
     for (size_t i = 0; i < kl; i++)
         if (k[i] != '_' && k[i] != '-' && k[i] != '.' && k[i] != ' ')
             flat[fl++] = (char)(k[i] >= 'A' && k[i] <= 'Z' ? k[i] + 32 : k[i]);
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        size_t n = strlen(keys[i]);
-        for (size_t j = 0; j + n <= fl; j++)
-            if (memcmp(flat + j, keys[i], n) == 0)
+    /* one walk over the key, comparing only the words that start with its
+     * byte there (the answer is whether any word occurs) */
+    static const uint8_t key_len[] = {5, 6, 8, 6, 6, 6, 10, 10};
+    for (size_t j = 0; j + 5 <= fl; j++) {
+        char c = flat[j];
+        if (c != 't' && c != 's' && c != 'p' && c != 'a' && c != 'c')
+            continue;
+        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+            if (keys[i][0] == c && j + key_len[i] <= fl &&
+                memcmp(flat + j, keys[i], key_len[i]) == 0)
                 return true;
     }
     return false;
@@ -2269,20 +2298,23 @@ static bool holds_word_ci(mv_str t, const char *w, size_t n) {
     return false;
 }
 
+/* Round 15: the tool's own text names its own product ("Search for
+ * Grafana teams" of mcp-grafana's list_teams, next to teams-mcp): the
+ * shared word is that product's object, not the other's brand. Asked only
+ * once a brand server is found (the text scans cost more than the tests). */
+static bool names_own_product(const mv_tool *tool, mv_str own_name) {
+    char mine[64];
+    size_t lm = server_stem(mine, sizeof mine, own_name);
+    return lm >= 4 && !generic_stem(mine, lm) &&
+           (holds_word_ci(tool->description, mine, lm) || holds_word_ci(tool->title, mine, lm));
+}
+
 static uint32_t brand_server(const reg_state *rs, const mv_tool *tool, const name_rec *n,
                              uint32_t own) {
     uint64_t words[16];
     size_t nw = 0;
     uint32_t servers[2] = {n->server0, n->server1};
     mv_str own_name = mv_registry_server_name(rs->registry, own);
-    /* Round 15: the tool's own text names its own product ("Search for
-     * Grafana teams" of mcp-grafana's list_teams, next to teams-mcp):
-     * the shared word is that product's object, not the other's brand. */
-    char mine[64];
-    size_t lm = server_stem(mine, sizeof mine, own_name);
-    if (lm >= 4 && !generic_stem(mine, lm) &&
-        (holds_word_ci(tool->description, mine, lm) || holds_word_ci(tool->title, mine, lm)))
-        return NONE;
     for (int k = 0; k < 2; k++) {
         uint32_t s2 = servers[k];
         if (s2 == NONE || s2 == own)
@@ -2318,7 +2350,7 @@ static uint32_t brand_server(const reg_state *rs, const mv_tool *tool, const nam
         for (uint32_t i = rs->srv_start[own]; i < rs->srv_start[own + 1] && shared < 2; i++)
             shared += pairset_has(&rs->owns, s2, rs->tool_name[rs->srv_tools[i]]);
         if (shared < 2)
-            return s2;
+            return names_own_product(tool, own_name) ? NONE : s2;
     }
     return NONE;
 }
@@ -2800,6 +2832,14 @@ static int offer_word(const unsigned char *s, size_t a, size_t b, bool ident, wo
     return b - a >= 3 ? fn(ctx, a, b, ident) : 0;
 }
 
+/* A lower-case letter followed by an upper-case one in s[from, to). */
+static bool has_hump(const unsigned char *s, size_t from, size_t to) {
+    for (size_t j = from + 1; j < to; j++)
+        if ((k_byte_class[s[j - 1]] & BC_LOWER) && (k_byte_class[s[j]] & BC_UPPER))
+            return true;
+    return false;
+}
+
 static int each_word(const char *t, size_t from, size_t to, bool dotted, word_fn fn, void *ctx) {
     const unsigned char *s = (const unsigned char *)t;
     size_t i = from;
@@ -2816,15 +2856,12 @@ static int each_word(const char *t, size_t from, size_t to, bool dotted, word_fn
         bool dot = false;
         for (;;) {
             size_t w = i;
-            unsigned all = 0, prev = 0;
-            bool hump = false;
+            unsigned all = 0;
             while (i < to) {
                 unsigned cls = k_byte_class[s[i]];
                 if (!(cls & BC_WORD))
                     break;
                 all |= cls;
-                hump |= (prev & BC_LOWER) && (cls & BC_UPPER);
-                prev = cls;
                 i++;
             }
             /* round 9: the member of a dotted reference ("postgres.query")
@@ -2832,7 +2869,10 @@ static int each_word(const char *t, size_t from, size_t to, bool dotted, word_fn
              * identifier, whatever its word */
             bool slash = w >= 2 && s[w - 1] == '/' && (k_byte_class[s[w - 2]] & BC_WORD) &&
                          (w < 3 || s[w - 3] != '/');
-            bool ident = (all & (BC_SEP | BC_DIGIT)) || hump || dot || slash;
+            /* a camelCase hump is looked for only in the few words that
+             * hold both cases (the byte walk above stays minimal) */
+            bool ident = (all & (BC_SEP | BC_DIGIT)) || dot || slash ||
+                         ((all & BC_UPPER) && (all & BC_LOWER) && has_hump(s, w, i));
             rc = offer_word(s, w, i, ident, fn, ctx);
             if (rc == 0 && i + 1 < to && s[i] == '.' && is_word_char(s[i + 1])) {
                 dot = true;
@@ -2915,9 +2955,11 @@ typedef struct mention_scan {
 /* Is `key` the separator-free spelling of `name`? Guards the hash-only
  * key index. */
 static bool name_has_key(mv_str name, const char *key, size_t len) {
-    word_keys w;
-    return word_keys_of(&w, name.ptr, 0, name.len) && w.bare_len == len &&
-           memcmp(w.bare, key, len) == 0;
+    char bare[MV_NAME_KEY_MAX];
+    size_t bl = 0;
+    uint64_t h = 0;
+    return bare_key_of(name.ptr, 0, name.len, bare, &bl, &h) && bl == len &&
+           memcmp(bare, key, len) == 0;
 }
 
 static int push_mentions(mention_scan *ms, uint64_t h, const char *key, size_t klen, size_t a,
@@ -2954,10 +2996,12 @@ static int on_word(void *ctx, size_t a, size_t b, bool ident) {
         return 0; /* numbers, sizes, dates: no tool name starts with a digit here */
     if (!ident && !plain_word_hint(ms->text, ms->len, a, b))
         return 0;
-    word_keys w;
-    if (!word_keys_of(&w, ms->text, a, b))
+    char bare[MV_NAME_KEY_MAX];
+    size_t bl = 0;
+    uint64_t h = 0;
+    if (!bare_key_of(ms->text, a, b, bare, &bl, &h))
         return 0;
-    return push_mentions(ms, w.bare_hash, w.bare, w.bare_len, a, b);
+    return push_mentions(ms, h, bare, bl, a, b);
 }
 
 /* Does `server` expose the tool `name` or a case/separator variant of it?
@@ -3310,9 +3354,17 @@ static bool email_domain(const unsigned char *t, size_t i, size_t end) {
 /* Injected content in [s0, s1) outside the mention: an e-mail address, a
  * URL, an IPv4 address or (unless `address_only`) a key=value assignment. */
 static bool has_content(const char *text, size_t s0, size_t s1, bool address_only) {
+    /* the bytes at which a check below can fire: '@', ':', '=' and digits;
+     * every other byte is passed by one table load */
+    static const uint8_t can_start[256] = {
+        ['@'] = 1, [':'] = 1, ['='] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1,
+        ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    };
     const unsigned char *t = (const unsigned char *)text;
     for (size_t i = s0; i < s1; i++) {
         unsigned char c = t[i];
+        if (!can_start[c])
+            continue;
         if (c == '@' && i > s0 && is_word_byte(t[i - 1]) && email_domain(t, i + 1, s1))
             return true;
         if (c == ':' && i + 2 < s1 && t[i + 1] == '/' && t[i + 2] == '/' && i > s0 &&

@@ -8,6 +8,8 @@ order, no clock), and writes src/engine/checks/wording_table.inc.
 
   scripts/train_wording.py BUILD_DIR [--out FILE]
   scripts/train_wording.py BUILD_DIR --verify CORPUS.json...
+  scripts/train_wording.py BUILD_DIR --out FILE [--exclude GLOB]... [--features +cls,...]
+      [--eval CORPUS.json]...   (experiments: authors left out, features switched)
 
 Training data (see docs/detection.md, "The learned wording check"):
   - attacks: every malicious entry of corpus/*.json and corpus/*/*.json,

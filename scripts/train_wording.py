@@ -8,6 +8,8 @@ order, no clock), and writes src/engine/checks/wording_table.inc.
 
   scripts/train_wording.py BUILD_DIR [--out FILE]
   scripts/train_wording.py BUILD_DIR --verify CORPUS.json...
+  scripts/train_wording.py BUILD_DIR --out FILE [--exclude GLOB]... [--features +cls,...]
+      [--eval CORPUS.json]...   (experiments: authors left out, features switched)
 
 Training data (see docs/detection.md, "The learned wording check"):
   - attacks: every malicious entry of corpus/*.json and corpus/*/*.json,
@@ -22,6 +24,7 @@ field's normalized view exactly as the engine hands it to the checks, and
 the split into words below is the one the check implements in C.
 """
 import argparse
+import fnmatch
 import glob
 import json
 import math
@@ -30,6 +33,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import unicodedata
 import zlib
 
@@ -44,6 +48,7 @@ MIN_WEIGHT = 0.02    # smaller weights are dropped from the table
 MIN_TOOLS = 3        # a feature seen in fewer training tools is not learned
 CALIBRATE_Q = 0.999  # threshold: this quantile of the calibration half
 TABLE_BITS = 17
+CLASS_BITS = 10     # the word-class table (round 18)
 
 # Scripts written without spaces: runs of them are split into overlapping
 # pairs of characters (the check's nospace(), the same ranges).
@@ -118,11 +123,45 @@ def pair_hash(ha, hb):
     return ((h ^ (hb >> 32)) * FNV_PRIME) & MASK64
 
 
+# Round 18 experiment switches, all off in the shipped model (the C check
+# implements the defaults only; docs/detection.md "Round 18: learn18" has
+# what each measured): cls, word classes of scripts/wording_classes.txt
+# (each class present in a window, and each pair of them); wc, a word next
+# to a class; skip, pairs of words two apart; server_calib, the threshold
+# counted over calibration servers instead of tools.
+FEATURES = {'cls': False, 'wc': False, 'skip': False, 'server_calib': False}
+# word hash -> class number (1..), from scripts/wording_classes.txt
+CLASSES = {}
+CLASS_NAMES = []
+
+
+def class_hash(c):
+    """A class's feature: FNV-1a of "c:" and the class number's byte."""
+    return fnv64(b'c:' + bytes([c]))
+
+
 def window_features(hs):
     """The features of a window of word hashes: every word and every pair
     of neighbours, each counted once however often it repeats (counting
-    repeats lets long lists of names add up like an order)."""
-    return set(hs) | set(pair_hash(a, b) for a, b in zip(hs, hs[1:]))
+    repeats lets long lists of names add up like an order). Round 18: each
+    word class present in the window, and each pair of classes present."""
+    f = set(hs) | set(pair_hash(a, b) for a, b in zip(hs, hs[1:]))
+    if FEATURES['skip']:
+        f |= set(pair_hash(b, a) for a, b in zip(hs, hs[2:]))
+    if FEATURES['cls'] or FEATURES['wc']:
+        cl = [CLASSES.get(h, 0) for h in hs]
+        if FEATURES['cls']:
+            present = sorted(set(c for c in cl if c))
+            f |= set(class_hash(c) for c in present)
+            f |= set(pair_hash(class_hash(a), class_hash(b))
+                     for i, a in enumerate(present) for b in present[i + 1:])
+        if FEATURES['wc']:
+            for i in range(len(hs) - 1):
+                if cl[i]:
+                    f.add(pair_hash(class_hash(cl[i]) ^ 1, hs[i + 1]))
+                if cl[i + 1]:
+                    f.add(pair_hash(hs[i], class_hash(cl[i + 1]) ^ 1))
+    return f
 
 
 def has_letter(text):
@@ -208,8 +247,79 @@ def fit(entries):
     return quantized(train(samples))
 
 
+def load_classes(build, root):
+    """Read scripts/wording_classes.txt and normalize each word with the
+    engine (a word the normalizer splits in two is skipped)."""
+    names, words_of = [], []
+    for line in open(os.path.join(root, 'scripts/wording_classes.txt'), encoding='utf-8'):
+        line = line.split('#', 1)[0].strip()
+        m = re.match(r'\[class (\w+)\]$', line)
+        if m:
+            names.append(m.group(1))
+            words_of.append([])
+        elif line:
+            words_of[-1] += line.split()
+    corpus = {'description': 'wording classes', 'entries': [
+        {'id': '%d-%d' % (c, i), 'label': 'benign', 'category': 'benign', 'server': 'classes',
+         'tool': {'name': 'w', 'description': w}}
+        for c, ws in enumerate(words_of) for i, w in enumerate(ws)]}
+    fd, tmp = tempfile.mkstemp(suffix='.json')
+    with os.fdopen(fd, 'w', encoding='utf-8') as f:
+        json.dump(corpus, f, ensure_ascii=False)
+    table = {}
+    for e in dump(build, [tmp]):
+        c = int(e['id'].split('-')[0]) + 1
+        for kind, text in e['fields']:
+            ws = words(text) if kind == 'description' else []
+            if len(ws) == 1:
+                table.setdefault(word_hash(ws[0]), c)  # first class wins
+    os.remove(tmp)
+    CLASSES.clear()
+    CLASSES.update(table)
+    CLASS_NAMES[:] = names
+
+
 def npm_half(entry):
     return zlib.crc32(entry['server'].encode()) % 2
+
+
+def server_maxima(qmodel, calib):
+    """Each calibration server's highest tool score, highest first."""
+    best = {}
+    for e in calib:
+        s = tool_score(qmodel, windows(e['fields']))
+        best[e['server']] = max(best.get(e['server'], s), s)
+    return sorted(best.values(), reverse=True)
+
+
+def calibrate(qmodel, calib):
+    """The threshold: the CALIBRATE_Q quantile of the calibration half's
+    tool scores, plus one. With server_calib (an experiment), each server
+    counts once, by its highest tool, and the threshold lies just over the
+    (k+1)-th server, k = 0.1% of the calibration tools."""
+    if FEATURES['server_calib']:
+        top = server_maxima(qmodel, calib)
+        k = int((1 - CALIBRATE_Q) * len(calib))
+        return top[k] + 1, k, len(top)
+    scores = sorted(tool_score(qmodel, windows(e['fields'])) for e in calib)
+    threshold = scores[int(CALIBRATE_Q * len(scores))] + 1
+    return threshold, sum(s >= threshold for s in scores), len(scores)
+
+
+def evaluate(qmodel, threshold, entries):
+    """Print the model's own flags on entries, per label and category."""
+    rows = {}
+    for e in entries:
+        key = e['category'] if e['label'] == 'malicious' else 'honest (%s)' % e['label']
+        n, k = rows.get(key, (0, 0))
+        rows[key] = (n + 1, k + (tool_score(qmodel, windows(e['fields'])) >= threshold))
+    for key in sorted(rows):
+        n, k = rows[key]
+        print('  %-28s %4d flagged of %4d  %.3f' % (key, k, n, k / n))
+    mal = [(n, k) for key, (n, k) in rows.items() if not key.startswith('honest')]
+    print('  %-28s %4d flagged of %4d  %.3f' % ('attacks', sum(k for _, k in mal),
+                                                 sum(n for n, _ in mal),
+                                                 sum(k for _, k in mal) / max(1, sum(n for n, _ in mal))))
 
 
 def write_table(path, qmodel, threshold, n_train):
@@ -236,6 +346,28 @@ def write_table(path, qmodel, threshold, n_train):
         out.write('};\nstatic const int16_t wording_weights[%d] = {\n' % size)
         for i in range(0, size, 16):
             out.write(','.join(str(x) for x in weights[i:i + 16]) + ',\n')
+        out.write('};\n')
+        if not (FEATURES['cls'] or FEATURES['wc']):
+            return
+        # Round 18 experiment: the word classes (scripts/wording_classes.txt),
+        # by the normalized word's hash.
+        csize = 1 << CLASS_BITS
+        assert len(CLASSES) < csize // 2, 'class table too full'
+        ctags, cls = [0] * csize, [0] * csize
+        for k in sorted(CLASSES):
+            i = k & (csize - 1)
+            while ctags[i]:
+                i = (i + 1) & (csize - 1)
+            ctags[i] = (k >> 32) | 1
+            cls[i] = CLASSES[k]
+        out.write('#define WORDING_CLASSES %d /* %s */\n' % (len(CLASS_NAMES), ' '.join(CLASS_NAMES)))
+        out.write('#define WORDING_CLASS_BITS %d\n' % CLASS_BITS)
+        out.write('static const uint32_t wording_class_tags[%d] = {\n' % csize)
+        for i in range(0, csize, 8):
+            out.write(','.join('%du' % t for t in ctags[i:i + 8]) + ',\n')
+        out.write('};\nstatic const uint8_t wording_class_of[%d] = {\n' % csize)
+        for i in range(0, csize, 32):
+            out.write(','.join(str(x) for x in cls[i:i + 32]) + ',\n')
         out.write('};\n')
 
 
@@ -313,27 +445,54 @@ def main():
                     'src/engine/checks/wording_table.inc)')
     ap.add_argument('--verify', nargs='+', metavar='CORPUS',
                     help='do not train: check that the C check and this script agree on CORPUS')
+    ap.add_argument('--exclude', action='append', default=[], metavar='GLOB',
+                    help='leave the corpus files matching GLOB out of the training '
+                    '(to measure authors the model never saw); repeatable')
+    ap.add_argument('--features', default='',
+                    help='experiments only: comma list of feature switches, +name or -name '
+                    '(%s)' % ', '.join(FEATURES))
+    ap.add_argument('--eval', action='append', metavar='CORPUS',
+                    help='after training, print how many entries of CORPUS the model alone flags; '
+                    'repeatable')
     opts = ap.parse_args()
+    for sw in filter(None, opts.features.split(',')):
+        FEATURES[sw[1:]] = sw[0] == '+'
     build = os.path.abspath(opts.build)
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
     out = os.path.abspath(opts.out or os.path.join(root, 'src/engine/checks/wording_table.inc'))
+    evals = [os.path.abspath(f) for f in opts.eval or []]
+    if (opts.features or opts.exclude) and not opts.out and not opts.verify:
+        ap.error('--features and --exclude make a table that is not the shipped one: '
+                 'write it with --out')
     os.chdir(root)
+    if FEATURES['cls'] or FEATURES['wc']:
+        load_classes(build, root)
     if opts.verify:
         sys.exit(verify(build, out, [os.path.abspath(f) for f in opts.verify]))
     files = sorted(p for p in glob.glob('corpus/*.json') + glob.glob('corpus/*/*.json')
-                   if not p.startswith('corpus/holdout/') and not p.startswith('corpus/real/'))
+                   if not p.startswith('corpus/holdout/') and not p.startswith('corpus/real/')
+                   and not any(fnmatch.fnmatch(p, g) for g in opts.exclude))
     entries = dump(build, files)
     npm = dump(build, ['corpus/real/npm_servers.json'])
     entries += [e for e in npm if npm_half(e) == 0]
     calib = [e for e in npm if npm_half(e) == 1]
     qmodel = fit(entries)
-    scores = sorted(tool_score(qmodel, windows(e['fields'])) for e in calib)
-    threshold = scores[int(CALIBRATE_Q * len(scores))] + 1
+    threshold, flagged, nserv = calibrate(qmodel, calib)
     write_table(out, qmodel, threshold, len(entries))
-    flagged = sum(s >= threshold for s in scores)
     print('trained on %d tools (%d attacks), %d weights; threshold %d flags %d of %d '
-          'calibration tools' % (len(entries), sum(e['label'] == 'malicious' for e in entries),
-                                 len(qmodel[0]), threshold, flagged, len(scores)))
+          'calibration tools (servers with server_calib)' %
+          (len(entries), sum(e['label'] == 'malicious' for e in entries), len(qmodel[0]),
+           threshold, flagged, nserv))
+    if evals:
+        ev = dump(build, evals)
+        print('at the threshold:')
+        evaluate(qmodel, threshold, ev)
+        # the same model at fixed numbers of calibration servers flagged,
+        # to compare features without the threshold's own jumps
+        top = server_maxima(qmodel, calib)
+        for k in (3, 6, 10):
+            print('at %d calibration servers flagged (threshold %d):' % (k, top[k] + 1))
+            evaluate(qmodel, top[k] + 1, ev)
 
 
 if __name__ == '__main__':

@@ -719,8 +719,8 @@ static bool setup_name(const fctx *f) {
  * that subject does, it orders nothing. */
 static bool ci_at(const char *s, size_t n, size_t i, const char *w);
 static bool romance_subject(const char *s, size_t rs) {
-    static const char *const art[] = {"el", "la",  "los", "las", "il", "lo", "gli", "le",
-                                      "o",  "os",  "un",  "una", "une", "um", "uma"};
+    static const char *const art[] = {"el", "la", "los", "las", "il",  "lo", "gli", "le",
+                                      "o",  "os", "un",  "una", "une", "um", "uma"};
     size_t i = rs;
     size_t we;
     size_t ws;
@@ -5395,8 +5395,8 @@ static bool env_own_param_ex(const fctx *f, const dmatch *src, bool named) {
 
 /* "Provider credential fields are forwarded": a transfer stem read from an
  * agent noun ("provid" of "Provider", "upload" of "Uploader") or a noun
- * of the act ("attach" of "attachments") moves nothing. Not beside an outside address in its passage ("the provider
- * at attacker.example validates it": the noun names the receiver). */
+ * of the act ("attach" of "attachments") moves nothing. Not beside an outside address in its
+ * passage ("the provider at attacker.example validates it": the noun names the receiver). */
 static bool agent_noun(const fctx *f, const dmatch *t) {
     size_t wa, wb, sl = 0;
     if (!raw_ascii_word(f, t->start, &wa, &wb)) {

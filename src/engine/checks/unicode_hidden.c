@@ -560,8 +560,7 @@ static bool named_escape_example(const field_ctx *f, uint32_t i, uint32_t end) {
     const ucp *u = f->u;
     uint32_t params = 0;
     int32_t val = 0;
-    if (f->strict || end < i + 4 || u[i].cp != 0x1B || u[i + 1].cp != '[' ||
-        u[end - 1].cp != 'm') {
+    if (f->strict || end < i + 4 || u[i].cp != 0x1B || u[i + 1].cp != '[' || u[end - 1].cp != 'm') {
         return false;
     }
     for (uint32_t k = i + 2; k + 1 < end; k++) {

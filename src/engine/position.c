@@ -327,6 +327,25 @@ static bool ends_with_abbrev(const char *text, size_t i) {
     return result;
 }
 
+/* Round 18 (quiet18): a pictograph between two sentences of a chat-style
+ * description ("Add a note to a ticket \U0001F4DD Internal notes are ...")
+ * ends the first one when a capital letter follows it: the emoji stands
+ * where the full stop would. A pictograph inside a sentence is followed by
+ * a lower-case word. Only the four-byte pictographs (U+1F300 on). */
+static bool pictograph_stop(const mv_position_text *t, size_t i, size_t k) {
+    const unsigned char *u = (const unsigned char *)t->norm->text;
+    size_t r;
+    if (k >= 7 && u[k - 3] == 0xEF && u[k - 2] == 0xB8 && u[k - 1] == 0x8F) {
+        k -= 3; /* the emoji presentation selector U+FE0F */
+    }
+    if (k < 4 || u[k - 4] != 0xF0 || u[k - 3] != 0x9F || u[k - 2] < 0x8C || t->raw.ptr == NULL ||
+        i + 1 >= t->norm->len) {
+        return false;
+    }
+    r = t->norm->raw_offset[i + 1];
+    return r < t->raw.len && t->raw.ptr[r] >= 'A' && t->raw.ptr[r] <= 'Z';
+}
+
 bool mv_position_is_boundary(const mv_position_text *t, size_t i, mv_position_lines lines) {
     const char *text = t->norm->text;
     bool result = false;
@@ -360,6 +379,7 @@ bool mv_position_is_boundary(const mv_position_text *t, size_t i, mv_position_li
         result = !ends_with_abbrev(text, k);
         break;
     default:
+        result = pictograph_stop(t, i, k);
         break;
     }
 done:

@@ -204,6 +204,17 @@ echo "== red-team v13 (authors AB, AC and AD, session 13): ratchet =="
 ratchet "red-team v13" redteam_v13 0.87 0.81
 
 echo
+echo "== red-team v16 (authors AO, AP and AQ, session 15): ratchet =="
+# Tune data since session 16 (authorAP.json held out by round-18 helpers).
+# Gated since round 18 took its last quarantined honest look-alikes out
+# (an ANSI colour code given as the example of its name, "si el bot
+# ignora ..." as a question, "attachments" as a noun; quiet18). Floors
+# are the levels reached: every category >= 0.60 at any tier
+# (capability_mismatch is the lowest at 0.604), expected-quarantine >=
+# 0.77 (0.777), no hard negative quarantined.
+ratchet "red-team v16" redteam_v16 0.60 0.77
+
+echo
 echo "== holdout (reported, not gated) =="
 "$mcpvet" eval --corpus "$src/corpus/holdout" --jobs 2 2>&1
 rc=$?

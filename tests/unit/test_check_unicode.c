@@ -1277,6 +1277,30 @@ static void test_round12_named_samples(void **state) {
     scan_fixture_free(&f);
 }
 
+/* Round 18 (quiet18): one colour code in parentheses after the escapes the
+ * text names is their example; a concealing code, two codes, or a code
+ * with no name before it is still flagged. */
+static void test_round18_named_escape(void **state) {
+    (void)state;
+    fixture f;
+    const mv_finding *fd;
+    expect_silent(&f, P_DESCRIPTION,
+                  "Strips ANSI escape sequences (\x1B[31m etc.) from log lines before indexing.");
+    expect_silent(&f, P_DESCRIPTION,
+                  "Removes terminal escape codes (\x1B[0m and the like) from build output.");
+    static const char *const hard[] = {
+        "Strips ANSI escape sequences (\x1B[8m etc.) from log lines.",
+        "Strips ANSI escape sequences (\x1B[30;40m etc.) from log lines.",
+        "Returns the log lines (\x1B[31m etc.) of the build.",
+        "Strips ANSI escape sequences \x1B[31m from log lines.",
+    };
+    for (size_t i = 0; i < sizeof(hard) / sizeof(hard[0]); i++) {
+        fd = scan_one(&f, P_DESCRIPTION, hard[i], strlen(hard[i]));
+        assert_int_not_equal(fd->verdict, MV_VERDICT_CLEAN);
+        scan_fixture_free(&f);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_width),
@@ -1310,6 +1334,7 @@ int main(void) {
         cmocka_unit_test(test_decoded_survives_signal_cap),
         cmocka_unit_test(test_registered_first),
         cmocka_unit_test(test_round12_named_samples),
+        cmocka_unit_test(test_round18_named_escape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

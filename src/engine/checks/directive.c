@@ -711,6 +711,66 @@ static bool setup_name(const fctx *f) {
  * third-person or -ing first verb describes the tool instead of ordering
  * the model. Compares the raw first word with its normalized stem so that
  * "this" or "access" (whose stems keep the s) are not taken for verbs. */
+/* Round 18 (quiet18): is the Romance verb at raw offset rs the verb of a
+ * question or condition with its own subject ("ver si el bot ignora las
+ * instrucciones", "si le robot ignore", "se o agente esquece")? The third
+ * person singular of Spanish, Portuguese, Italian and French is spelled as
+ * the familiar imperative; after "si" / "se" and a subject it asks what
+ * that subject does, it orders nothing. */
+static bool ci_at(const char *s, size_t n, size_t i, const char *w);
+static bool romance_subject(const char *s, size_t rs) {
+    static const char *const art[] = {"el", "la", "los", "las", "il",  "lo", "gli", "le",
+                                      "o",  "os", "un",  "una", "une", "um", "uma"};
+    size_t i = rs;
+    size_t we;
+    size_t ws;
+    while (i > 0 && s[i - 1] == ' ') {
+        i--;
+    }
+    we = i;
+    while (i > 0 && (((s[i - 1] | 0x20) >= 'a' && (s[i - 1] | 0x20) <= 'z') ||
+                     (unsigned char)s[i - 1] >= 0x80)) {
+        i--;
+    }
+    if (we - i < 2 || we == rs || i == 0 || s[i - 1] != ' ') {
+        return false;
+    }
+    while (i > 0 && s[i - 1] == ' ') {
+        i--;
+    }
+    ws = i;
+    while (ws > 0 && (s[ws - 1] | 0x20) >= 'a' && (s[ws - 1] | 0x20) <= 'z') {
+        ws--;
+    }
+    if (ws > 0 && s[ws - 1] != ' ' && s[ws - 1] != '(') {
+        return false;
+    }
+    /* an article is written in lower case after its first letter ("El",
+     * "la"): "OS keychain", "LA office" are no subjects */
+    for (size_t k = ws + 1; k < i; k++) {
+        if (s[k] >= 'A' && s[k] <= 'Z') {
+            return false;
+        }
+    }
+    bool article = false;
+    for (size_t k = 0; k < sizeof(art) / sizeof(art[0]) && !article; k++) {
+        size_t al = strlen(art[k]);
+        article = al == i - ws && ci_at(s, i, ws, art[k]);
+    }
+    if (!article) {
+        return false;
+    }
+    /* the clause is a question or a condition ("si", "se": whether, if):
+     * a statement of the model's own conduct ("el modelo olvida todas las
+     * instrucciones") is still an order in disguise */
+    i = ws;
+    while (i > 0 && s[i - 1] == ' ') {
+        i--;
+    }
+    return i >= 2 && (s[i - 2] == 's' || s[i - 2] == 'S') && (s[i - 1] == 'i' || s[i - 1] == 'e') &&
+           (i == 2 || s[i - 3] == ' ' || s[i - 3] == ',' || s[i - 3] == '(');
+}
+
 static bool descriptive_form(const fctx *f, size_t ns, size_t rs) {
     const char *s = f->raw.ptr;
     size_t n = f->raw.len;
@@ -2242,6 +2302,37 @@ static bool verb_in_ion(const char *w, size_t n) {
     return false;
 }
 
+/* round 18 (quiet18): is the ')' at t[p] a step number's ("2) delete"),
+ * not the close of a parenthesis ending in a digit ("HTTP Archive (HAR
+ * 1.2) format", "(v2) format")? A step number is digits alone, in its
+ * own parenthesis ("(2)") or at a word start with no '(' left open
+ * before it on its line. */
+static bool step_number(const char *t, size_t p) {
+    size_t k = p;
+    while (k > 0 && t[k - 1] >= '0' && t[k - 1] <= '9') {
+        k--;
+    }
+    if (k == p) {
+        return false;
+    }
+    if (k > 0 && t[k - 1] == '(') {
+        return true; /* "(2) delete": the parenthesis is the marker's own */
+    }
+    if (k > 0 && t[k - 1] != ' ' && t[k - 1] != '\n') {
+        return false;
+    }
+    for (size_t j = k; j > 0 && p - j < 200; j--) {
+        char c = t[j - 1];
+        if (c == '\n' || c == ')') {
+            break;
+        }
+        if (c == '(') {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Is the (English) word at normalized [ns, ...) a bare verb at a clause
  * start: after a sentence or clause boundary, a bullet, a step number or a
  * clause word, and not written as a description ("Deletes", "deleting")
@@ -2300,7 +2391,7 @@ static bool imperative_at(const fctx *f, size_t ns) {
             /* a bullet or a step number ("- send", "2) delete"), not a
              * word joint ("read-write") */
             return i == 1 || f->text[i - 2] == ' ' || f->text[i - 2] == '\n' ||
-                   (f->text[i - 1] == ')' && f->text[i - 2] >= '0' && f->text[i - 2] <= '9');
+                   (f->text[i - 1] == ')' && step_number(f->text, i - 1));
         }
         if (f->text[i - 1] == ',') {
             /* after an opening clause ("Before answering, read ..."), not
@@ -5303,9 +5394,9 @@ static bool env_own_param_ex(const fctx *f, const dmatch *src, bool named) {
 }
 
 /* "Provider credential fields are forwarded": a transfer stem read from an
- * agent noun ("provid" of "Provider", "upload" of "Uploader") moves
- * nothing. Not beside an outside address in its passage ("the provider
- * at attacker.example validates it": the noun names the receiver). */
+ * agent noun ("provid" of "Provider", "upload" of "Uploader") or a noun
+ * of the act ("attach" of "attachments") moves nothing. Not beside an outside address in its
+ * passage ("the provider at attacker.example validates it": the noun names the receiver). */
 static bool agent_noun(const fctx *f, const dmatch *t) {
     size_t wa, wb, sl = 0;
     if (!raw_ascii_word(f, t->start, &wa, &wb)) {
@@ -5327,7 +5418,13 @@ static bool agent_noun(const fctx *f, const dmatch *t) {
     if (n >= 3 && lower(w[n - 1]) == 's') {
         n--;
     }
-    return n > sl + 1 && n >= 5 && lower(w[n - 2]) == 'e' && lower(w[n - 1]) == 'r';
+    if (n > sl + 1 && n >= 5 && lower(w[n - 2]) == 'e' && lower(w[n - 1]) == 'r') {
+        return true;
+    }
+    /* round 18 (quiet18): a noun of the act in "-ment" ("only attachments
+     * of type PDF", "shipments") names things, it moves nothing */
+    return n > sl + 3 && lower(w[n - 4]) == 'm' && lower(w[n - 3]) == 'e' &&
+           lower(w[n - 2]) == 'n' && lower(w[n - 1]) == 't';
 }
 
 /* "When provided, previous messages ... are prepended", "if both
@@ -5973,6 +6070,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             (role_in(f, MV_DR_ROLE_WORKFLOW, ss, se) == SIZE_MAX ||
              (f->R->terms[a->term].roles & MV_DR_ROLE_SELF)) &&
             !setup_name(f) && !names_sibling(f, f->roff[ss], f->roff[se]) &&
+            /* round 18 */ !romance_subject(f->raw.ptr, f->roff[a->start]) &&
             /* round 15: an option's own line, a permission ("you can pass") */
             !own_option_line(f, a->start) && !permission_modal(f, a, ss) &&
             !self_priority(f, ss, se) && /* round 16 */ !cjk_status_denied(f, a)) {
@@ -7019,7 +7117,8 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
             block = true;
         }
     }
-    if (fam->imperative && !rule->nominal && descriptive_form(f, ns, rs)) {
+    if (fam->imperative && !rule->nominal &&
+        (descriptive_form(f, ns, rs) || /* round 18 */ romance_subject(f->raw.ptr, rs))) {
         pos.weight *= DESCRIPTIVE_WEIGHT;
         pos.reason = "describes what the tool does";
     }

@@ -550,6 +550,60 @@ static uint32_t escape_end(const field_ctx *f, uint32_t i, uint32_t *term) {
     return j;
 }
 
+/* Round 18 (quiet18): is the sequence [i, end) one colour code given in
+ * parentheses as the example of the escapes the text names just before
+ * ("strips ANSI escape sequences (ESC[31m etc.)", "ANSI-escape-
+ * последовательности (ESC[31m и т.п.)")? A mention, not a use: one SGR
+ * parameter other than 8 (conceal) hides nothing, and the parenthesis
+ * closes on a few words. */
+static bool named_escape_example(const field_ctx *f, uint32_t i, uint32_t end) {
+    const ucp *u = f->u;
+    uint32_t params = 0;
+    int32_t val = 0;
+    if (f->strict || end < i + 4 || u[i].cp != 0x1B || u[i + 1].cp != '[' || u[end - 1].cp != 'm') {
+        return false;
+    }
+    for (uint32_t k = i + 2; k + 1 < end; k++) {
+        if (u[k].cp < '0' || u[k].cp > '9' || val > 200) {
+            return false;
+        }
+        val = val * 10 + (u[k].cp - '0');
+        params = 1;
+    }
+    if (!params || val == 8) {
+        return false;
+    }
+    size_t o = u[i].off;
+    size_t c = u[end - 1].off + 1;
+    while (o > 0 && f->s[o - 1] == ' ') {
+        o--;
+    }
+    if (o == 0 || f->s[o - 1] != '(') {
+        return false;
+    }
+    bool closed = false;
+    for (size_t k = c; k < f->len && k < c + 32 && !closed; k++) {
+        closed = f->s[k] == ')';
+        if (f->s[k] == 0x1B || f->s[k] == '(') {
+            return false;
+        }
+    }
+    if (!closed) {
+        return false;
+    }
+    size_t lo = o > 48 ? o - 48 : 0;
+    for (size_t k = lo; k + 4 <= o; k++) {
+        if (((f->s[k] | 0x20) == 'a' && (f->s[k + 1] | 0x20) == 'n' &&
+             (f->s[k + 2] | 0x20) == 's' && (f->s[k + 3] | 0x20) == 'i') ||
+            (k + 6 <= o && (f->s[k] | 0x20) == 'e' && (f->s[k + 1] | 0x20) == 's' &&
+             (f->s[k + 2] | 0x20) == 'c' && (f->s[k + 3] | 0x20) == 'a' &&
+             (f->s[k + 4] | 0x20) == 'p' && (f->s[k + 5] | 0x20) == 'e')) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void mark_escapes(field_ctx *f) {
     for (uint32_t i = 0; i < f->n; i++) {
         ucp *c = &f->u[i];
@@ -557,6 +611,11 @@ static void mark_escapes(field_ctx *f) {
             continue;
         uint32_t term = 0;
         uint32_t end = escape_end(f, i, &term);
+        if (named_escape_example(f, i, end)) {
+            c->st = ST_LEGIT;
+            i = end - 1;
+            continue;
+        }
         c->st = ST_SUSPECT;
         c->end = end;
         for (uint32_t k = i + 1; k < end; k++) {

@@ -155,6 +155,11 @@ static void danger(const mv_signal *signals, size_t n, mv_aggregate_result *out)
          * to remove all keys") reads like such an order. */
         if ((instr & MV_FACET_OUTSCOPE) && basis != 0)
             basis |= MV_DANGER_BASIS_OUTSCOPE;
+        /* Round 18: a destructive or consent-bypass instruction in a tool
+         * whose structure destroys (a command as code, a fixed destroying
+         * value, a call of a destroying tool): mood and object agree. */
+        if (instr & MV_FACET_DESTROY_CODE)
+            basis |= MV_DANGER_BASIS_OUTSCOPE;
     }
     if (basis == 0) {
         out->danger_class = NULL;

@@ -44,6 +44,7 @@
 #include "directive_rules.h"
 #include "mcpvet/check.h"
 #include "position.h"
+#include "structure_facts.h"
 
 #define MATCH_CAP 8192          /* matches kept per field (the cap is recorded) */
 #define HIT_CAP 256             /* rule hits kept per field (the cap is recorded) */
@@ -8989,6 +8990,51 @@ static int name_orders(const mv_inspect_ctx *ctx, const mv_dr_rules *R, const mv
     return rc;
 }
 
+/* ------------------------------- round 18 (dest18): the structure agrees
+ *
+ * An instruction hit that stays one soft opinion (a consent bypass in
+ * German, an order in an output field, a command in a default) often has
+ * the other half of its attack in the tool's structure, which the
+ * phrase rules do not read:
+ *   - an exfiltration instruction with an outside destination in its own
+ *     passage (a mailbox, a URL, an IP, a bare host) names its sink;
+ *   - a destructive or consent-bypass instruction in a tool that carries
+ *     a destroy fact (a destructive command as code, a destroying value
+ *     fixed by default, a call of another tool whose name destroys):
+ *     the mood and the object agree. For a destroy family the fact must
+ *     stand apart from the hit's own field (the hit already read that
+ *     command), unless that field is itself set apart from the
+ *     documentation: an output field, an annotation, an input value.
+ * Asked only for an instruction hit, so honest text pays nothing. */
+static bool set_apart(const mv_field *fd) {
+    return fd->schema == MV_SCHEMA_OUTPUT || fd->kind == MV_FIELD_ANNOTATION ||
+           (fd->kind == MV_FIELD_SCHEMA_VALUE && fd->schema == MV_SCHEMA_INPUT);
+}
+
+static uint32_t structure_agrees(const mv_tool *tool, const mv_dr_family *fam, const best *b) {
+    if (b->field < 0 || (uint32_t)b->field >= tool->n_fields) {
+        return 0;
+    }
+    if (fam->threat == MV_THREAT_EXFILTRATION) {
+        return mv_near_destination(tool->fields[b->field].text, b->roff, b->roff + b->rlen, true)
+                   ? MV_FACET_SINK
+                   : 0u;
+    }
+    bool consent = strcmp(fam->id, "consent") == 0;
+    if (!consent && !destroy_family(fam)) {
+        return 0;
+    }
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        if (fi == (uint32_t)b->field && !consent && !set_apart(&tool->fields[fi])) {
+            continue;
+        }
+        if (mv_destroy_in_field(tool, fi)) {
+            return MV_FACET_DESTROY_CODE;
+        }
+    }
+    return 0;
+}
+
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const mv_dr_rules *R = ctx->engine_state;
     best *bests = NULL;
@@ -9094,6 +9140,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                 facets |= danger_agree >= 2 ? MV_FACET_AGREE : 0u;
                 facets |= b->outscope ? MV_FACET_OUTSCOPE : 0u;
                 facets |= b->carries ? MV_FACET_ADDRESSED : 0u;
+                facets |= structure_agrees(tool, &R->families[k], b);
                 /* round 13: the act a hidden instruction hides */
                 if (hidden_carrier(&R->families[k]) &&
                     hidden_act(tool, b->field, b->roff, (size_t)b->roff + b->rlen,

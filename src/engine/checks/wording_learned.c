@@ -31,6 +31,7 @@
 
 #include "mcpvet/check.h"
 
+#include "structure_facts.h"
 #include "wording_table.inc"
 
 #define WORDING_WINDOW 16u   /* words per window */
@@ -275,292 +276,9 @@ static int best_window(mv_arena *scratch, const char *text, const word *words, s
  * model's words do not see: where a fixed value sends data, and whether a
  * destructive command is written as code. */
 
-static bool lw_contains(const char *s, size_t n, const char *w) {
-    size_t wl = strlen(w);
-    for (size_t i = 0; i + wl <= n; i++) {
-        size_t k = 0;
-        while (k < wl &&
-               (char)((s[i + k] >= 'A' && s[i + k] <= 'Z') ? s[i + k] + 32 : s[i + k]) == w[k])
-            k++;
-        if (k == wl)
-            return true;
-    }
-    return false;
-}
-
-/* A loopback or unspecified host is the user's own machine, not a
- * destination outside it. */
-static bool lw_local_host(const char *h, size_t n) {
-    static const char *const local[] = {"localhost", "127.", "0.0.0.0", "[::1]", "host.docker"};
-    for (size_t k = 0; k < sizeof(local) / sizeof(local[0]); k++) {
-        size_t l = strlen(local[k]);
-        if (n >= l && lw_contains(h, l, local[k]))
-            return true;
-    }
-    return false;
-}
-
-/* An IPv4 literal: four dot-separated runs of 1..3 digits at i. */
-static bool lw_ipv4_at(const char *s, size_t n, size_t i) {
-    for (int part = 0; part < 4; part++) {
-        size_t d = 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9' && d < 4) {
-            i++;
-            d++;
-        }
-        if (d == 0 || d > 3)
-            return false;
-        if (part < 3) {
-            if (i >= n || s[i] != '.')
-                return false;
-            i++;
-        }
-    }
-    return i >= n || !(s[i] >= '0' && s[i] <= '9');
-}
-
-/* Is this input default or const an outside destination: a URL with a
- * scheme, an e-mail address, or an IPv4 address, on a host that is not
- * the user's own machine? */
-static bool lw_outside_value(const char *s, size_t n) {
-    static const char *const schemes[] = {"http://", "https://", "ftp://", "sftp://",
-                                          "ws://",   "wss://",   "smtp://"};
-    for (size_t k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++) {
-        size_t l = strlen(schemes[k]);
-        if (n > l + 3 && lw_contains(s, l, schemes[k]))
-            return !lw_local_host(s + l, n - l);
-    }
-    const char *at = memchr(s, '@', n);
-    if (at != NULL && at > s && memchr(s, ' ', n) == NULL &&
-        memchr(at, '.', n - (size_t)(at - s)) != NULL && at[1] != '{')
-        return true;
-    return n <= 32 && lw_ipv4_at(s, n, 0) && !lw_local_host(s, n);
-}
-
-static bool lw_fixed_sink(const mv_tool *tool) {
-    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
-        const mv_field *fd = &tool->fields[fi];
-        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
-            fd->window_of != 0 || fd->text.len < 7 || fd->text.len > 512)
-            continue;
-        if (!lw_contains(fd->path.ptr, fd->path.len, ".default") &&
-            !lw_contains(fd->path.ptr, fd->path.len, ".const"))
-            continue;
-        /* A const or default inside an anyOf or oneOf branch is one of the
-         * choices the caller has ('all' beside a list of names), not a
-         * value the definition fixes. */
-        if (lw_contains(fd->path.ptr, fd->path.len, "anyof") ||
-            lw_contains(fd->path.ptr, fd->path.len, "oneof"))
-            continue;
-        if (lw_outside_value(fd->text.ptr, fd->text.len))
-            return true;
-    }
-    return false;
-}
-
-/* An outside destination written in the learned window's own passage
- * (LW_NEAR bytes either side): a URL with a scheme, an e-mail address or
- * an IPv4 address, not on the user's own machine. The wording and the
- * address are then one order with its sink. */
-#define LW_NEAR 400u
-static bool lw_token_end(char c) {
-    return c == ' ' || c == '\n' || c == '\t' || c == '"' || c == '\'' || c == ')' || c == '>' ||
-           c == '`' || c == ']' || c == ',' || c == ';';
-}
-/* "http", "https", "ftp" or "sftp" right before the "://" at i. */
-static bool lw_scheme_before(const char *s, size_t a, size_t i) {
-    static const char *const schemes[] = {"https", "http", "sftp", "ftp"};
-    for (size_t k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++) {
-        size_t l = strlen(schemes[k]);
-        if (i >= a + l && lw_contains(s + i - l, l, schemes[k]))
-            return true;
-    }
-    return false;
-}
-static bool lw_near_destination(mv_str text, uint32_t rs, uint32_t re) {
-    const char *s = text.ptr;
-    size_t n = text.len;
-    size_t a = rs > LW_NEAR ? rs - LW_NEAR : 0;
-    size_t b = (size_t)re + LW_NEAR < n ? (size_t)re + LW_NEAR : n;
-    for (size_t i = a; i < b; i++) {
-        size_t ts = i, te = i;
-        if (s[i] == '@') {
-            /* a mailbox: a word before, a dotted host after */
-            while (ts > a && !lw_token_end(s[ts - 1]) && s[ts - 1] != ':' && s[ts - 1] != '(')
-                ts--;
-            te = i + 1;
-            while (te < b && !lw_token_end(s[te]))
-                te++;
-            if (ts < i && te > i + 3 && memchr(s + i, '.', te - i) != NULL && s[i + 1] != '{' &&
-                !lw_local_host(s + i + 1, te - i - 1))
-                return true;
-        } else if (s[i] == ':' && i + 2 < b && s[i + 1] == '/' && s[i + 2] == '/' &&
-                   lw_scheme_before(s, a, i)) {
-            size_t h = i + 3;
-            if (h < b && s[h] != '{' && s[h] != '<' && s[h] != '$' &&
-                !lw_local_host(s + h, b - h > 16 ? 16 : b - h))
-                return true;
-        } else if (s[i] >= '1' && s[i] <= '9' &&
-                   (i == a || !(s[i - 1] >= '0' && s[i - 1] <= '9')) &&
-                   (i == a || s[i - 1] != '.') && lw_ipv4_at(s, b, i) &&
-                   !lw_local_host(s + i, b - i > 9 ? 9 : b - i)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Round 17: the lower bar of a window beside a destructive fact (see
  * wording_inspect), relative to the trained threshold. */
 #define WORDING_DESTROY_BAR (WORDING_THRESHOLD - 1300)
-
-/* A destroying value fixed by an input default or const: an identifier
- * one of whose parts is a destroy verb ("purge", "view_and_purge",
- * "delete_all", "reset"), or a wildcard scope ("*", "all"). The caller
- * did not choose it; the learned window says why it is there. */
-static bool lw_destroy_part(const char *p, size_t l) {
-    static const char *const verbs[] = {"purge",    "delete", "wipe",  "destroy", "drop",
-                                        "truncate", "erase",  "reset", "nuke",    "unpublish",
-                                        "remove",   "revoke", "kill"};
-    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
-        size_t vl = strlen(verbs[k]);
-        if (l >= vl && l <= vl + 1 && lw_contains(p, vl, verbs[k]))
-            return true;
-    }
-    return false;
-}
-
-static bool lw_destroy_value(const mv_tool *tool) {
-    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
-        const mv_field *fd = &tool->fields[fi];
-        const char *t = fd->text.ptr;
-        size_t n = fd->text.len;
-        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
-            fd->window_of != 0 || n == 0 || n > 64)
-            continue;
-        if (!lw_contains(fd->path.ptr, fd->path.len, ".default") &&
-            !lw_contains(fd->path.ptr, fd->path.len, ".const"))
-            continue;
-        /* A const or default inside an anyOf or oneOf branch is one of the
-         * choices the caller has ('all' beside a list of names), not a
-         * value the definition fixes. */
-        if (lw_contains(fd->path.ptr, fd->path.len, "anyof") ||
-            lw_contains(fd->path.ptr, fd->path.len, "oneof"))
-            continue;
-        if ((n == 1 && t[0] == '*') || (n == 3 && lw_contains(t, 3, "all")))
-            return true;
-        /* identifier parts split at "_", "-", "." and camel case */
-        size_t ps = 0;
-        for (size_t i = 0; i <= n; i++) {
-            bool cut = i == n || t[i] == '_' || t[i] == '-' || t[i] == '.' || t[i] == ' ' ||
-                       (i > ps && t[i] >= 'A' && t[i] <= 'Z' && t[i - 1] >= 'a' && t[i - 1] <= 'z');
-            if (!cut)
-                continue;
-            if (i > ps && lw_destroy_part(t + ps, i - ps))
-                return true;
-            ps = (i < n && t[i] >= 'A' && t[i] <= 'Z') ? i : i + 1;
-        }
-    }
-    return false;
-}
-
-/* Destructive commands and statements as they are written in code:
- * vocabulary (shells, git, SQL, package registries, clusters), not
- * phrasing. Matched case-insensitively on the raw text of every field;
- * each form needs its flag or its object, so "remove", "rm" or "delete"
- * alone never match. */
-static bool lw_destroy_code(const mv_tool *tool) {
-    static const char *const code[] = {
-        "rm -rf ",
-        "rm -fr ",
-        "rm -r -f ",
-        "--no-preserve-root",
-        "push --force",
-        "push -f ",
-        "push origin --delete",
-        "push --delete",
-        "reset --hard",
-        "clean -fdx",
-        "dropdatabase(",
-        "flushall",
-        "flushdb",
-        "kill -9 -1",
-        "killall -9",
-        "delete namespace",
-        "delete ns ",
-        "delete --all",
-        "system prune -a",
-        "volume rm ",
-        "npm unpublish",
-        "dd if=/dev/zero",
-        "dd if=/dev/urandom",
-        "mkfs.",
-        "wipefs",
-        "shred -",
-        "rmdir /s",
-        "del /f /s",
-        "format c:",
-        "remove-item -recurse",
-        "terraform destroy",
-        "s3 rm s3://",
-        "--recursive --force",
-        "crontab -r",
-        "iptables -f",
-        "vacuum full",
-        "purge --all",
-        "deleteall(",
-        "deletemany({})",
-        /* round 17: process kills, Windows and cloud forms */
-        "kill -9 ",
-        "pkill -9",
-        "rd /s /q",
-        "wevtutil cl",
-        "gsutil -m rm",
-        "gsutil rm -r",
-        "projects delete",
-        "repo delete",
-        "find / -",
-    };
-    /* SQL in capitals only: "delete from the list" is prose. */
-    static const char *const sql[] = {"DELETE FROM ", "DROP TABLE",     "DROP DATABASE",
-                                      "DROP SCHEMA",  "TRUNCATE TABLE", "TRUNCATE "};
-    enum { N_CODE = sizeof(code) / sizeof(code[0]), N_SQL = sizeof(sql) / sizeof(sql[0]) };
-    /* Each field is walked once: a byte is compared only with the forms
-     * that start with it (bit 1: a code form, by its lower case; bit 2:
-     * an SQL keyword, as written). */
-    unsigned char starts[256] = {0};
-    size_t code_len[N_CODE], sql_len[N_SQL];
-    for (size_t k = 0; k < N_CODE; k++) {
-        starts[(unsigned char)code[k][0]] |= 1;
-        code_len[k] = strlen(code[k]);
-    }
-    for (size_t k = 0; k < N_SQL; k++) {
-        starts[(unsigned char)sql[k][0]] |= 2;
-        sql_len[k] = strlen(sql[k]);
-    }
-    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
-        const mv_field *fd = &tool->fields[fi];
-        const char *t = fd->text.ptr;
-        size_t n = fd->text.len;
-        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME)
-            continue;
-        for (size_t i = 0; i < n; i++) {
-            unsigned char b = (unsigned char)t[i];
-            unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
-            if (starts[lower] & 1)
-                for (size_t k = 0; k < N_CODE; k++)
-                    if ((unsigned char)code[k][0] == lower && code_len[k] <= n - i &&
-                        lw_contains(t + i, code_len[k], code[k]))
-                        return true;
-            if (starts[b] & 2)
-                for (size_t k = 0; k < N_SQL; k++)
-                    if ((unsigned char)sql[k][0] == b && sql_len[k] <= n - i &&
-                        memcmp(t + i, sql[k], sql_len[k]) == 0)
-                        return true;
-        }
-    }
-    return false;
-}
 
 /* A field without a letter of any script (a list of numbers, character
  * codes, a version) carries no wording: digits would only teach the model
@@ -616,7 +334,7 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
     bool below = best.score < WORDING_THRESHOLD;
     if (below && best.score < WORDING_DESTROY_BAR)
         return MV_OK;
-    bool destroy = lw_destroy_code(tool) || lw_destroy_value(tool);
+    bool destroy = mv_destroy_code(tool) || mv_destroy_value(tool);
     if (below && !destroy)
         return MV_OK;
     const mv_norm_text *nt = &ctx->norm[best_field];
@@ -644,11 +362,12 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
         .tier = MV_TIER_SOFT,
         .threat = MV_THREAT_TOOL_POISONING,
         .confidence = 0.5 + (margin > 0.4 ? 0.4 : margin),
-        .facets = MV_FACET_LEARNED |
-                  (!below && (lw_fixed_sink(tool) || lw_near_destination(text, raw_start, raw_end))
-                       ? MV_FACET_FIXED_SINK
-                       : 0u) |
-                  (destroy ? MV_FACET_DESTROY_CODE : 0u),
+        .facets =
+            MV_FACET_LEARNED |
+            (!below && (mv_fixed_sink(tool) || mv_near_destination(text, raw_start, raw_end, false))
+                 ? MV_FACET_FIXED_SINK
+                 : 0u) |
+            (destroy || (!below && mv_destroy_call(tool)) ? MV_FACET_DESTROY_CODE : 0u),
         .field = (int32_t)best_field,
         .offset = raw_start,
         .length = raw_end - raw_start,

@@ -1,0 +1,481 @@
+/*
+ * Facts of a tool's structure (see structure_facts.h). Each
+ * reads vocabulary (verbs, commands) in a structural position: a fixed
+ * value, code, an identifier of another operation; never a phrasing.
+ * Asked only once another check already leans toward an order, so their
+ * cost does not count on honest text.
+ */
+#include "structure_facts.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+static bool sf_contains(const char *s, size_t n, const char *w) {
+    size_t wl = strlen(w);
+    for (size_t i = 0; i + wl <= n; i++) {
+        size_t k = 0;
+        while (k < wl &&
+               (char)((s[i + k] >= 'A' && s[i + k] <= 'Z') ? s[i + k] + 32 : s[i + k]) == w[k])
+            k++;
+        if (k == wl)
+            return true;
+    }
+    return false;
+}
+
+/* A loopback or unspecified host is the user's own machine, not a
+ * destination outside it. */
+static bool sf_local_host(const char *h, size_t n) {
+    static const char *const local[] = {"localhost", "127.", "0.0.0.0", "[::1]", "host.docker"};
+    for (size_t k = 0; k < sizeof(local) / sizeof(local[0]); k++) {
+        size_t l = strlen(local[k]);
+        if (n >= l && sf_contains(h, l, local[k]))
+            return true;
+    }
+    return false;
+}
+
+/* An IPv4 literal: four dot-separated runs of 1..3 digits at i. */
+static bool sf_ipv4_at(const char *s, size_t n, size_t i) {
+    for (int part = 0; part < 4; part++) {
+        size_t d = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9' && d < 4) {
+            i++;
+            d++;
+        }
+        if (d == 0 || d > 3)
+            return false;
+        if (part < 3) {
+            if (i >= n || s[i] != '.')
+                return false;
+            i++;
+        }
+    }
+    return i >= n || !(s[i] >= '0' && s[i] <= '9');
+}
+
+/* Is this input default or const an outside destination: a URL with a
+ * scheme, an e-mail address, or an IPv4 address, on a host that is not
+ * the user's own machine? */
+static bool sf_outside_value(const char *s, size_t n) {
+    static const char *const schemes[] = {"http://", "https://", "ftp://", "sftp://",
+                                          "ws://",   "wss://",   "smtp://"};
+    for (size_t k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++) {
+        size_t l = strlen(schemes[k]);
+        if (n > l + 3 && sf_contains(s, l, schemes[k]))
+            return !sf_local_host(s + l, n - l);
+    }
+    const char *at = memchr(s, '@', n);
+    if (at != NULL && at > s && memchr(s, ' ', n) == NULL &&
+        memchr(at, '.', n - (size_t)(at - s)) != NULL && at[1] != '{')
+        return true;
+    return n <= 32 && sf_ipv4_at(s, n, 0) && !sf_local_host(s, n);
+}
+
+bool mv_fixed_sink(const mv_tool *tool) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || fd->text.len < 7 || fd->text.len > 512)
+            continue;
+        if (!sf_contains(fd->path.ptr, fd->path.len, ".default") &&
+            !sf_contains(fd->path.ptr, fd->path.len, ".const"))
+            continue;
+        /* A const or default inside an anyOf or oneOf branch is one of the
+         * choices the caller has ('all' beside a list of names), not a
+         * value the definition fixes. */
+        if (sf_contains(fd->path.ptr, fd->path.len, "anyof") ||
+            sf_contains(fd->path.ptr, fd->path.len, "oneof"))
+            continue;
+        if (sf_outside_value(fd->text.ptr, fd->text.len))
+            return true;
+    }
+    return false;
+}
+
+/* An outside destination written in the learned window's own passage
+ * (SF_NEAR bytes either side): a URL with a scheme, an e-mail address or
+ * an IPv4 address, not on the user's own machine. The wording and the
+ * address are then one order with its sink. */
+#define SF_NEAR 400u
+static bool sf_token_end(char c) {
+    return c == ' ' || c == '\n' || c == '\t' || c == '"' || c == '\'' || c == ')' || c == '>' ||
+           c == '`' || c == ']' || c == ',' || c == ';';
+}
+/* "http", "https", "ftp" or "sftp" right before the "://" at i. */
+static bool sf_scheme_before(const char *s, size_t a, size_t i) {
+    static const char *const schemes[] = {"https", "http", "sftp", "ftp"};
+    for (size_t k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++) {
+        size_t l = strlen(schemes[k]);
+        if (i >= a + l && sf_contains(s + i - l, l, schemes[k]))
+            return true;
+    }
+    return false;
+}
+/* Round 18: a bare host name, no scheme ("at attacker.example",
+ * "forwarded to summarizer.evil.com", "cache at host.example:9443"):
+ * dotted labels at a token start whose last label is a top-level domain
+ * of the list or that carry a port. File names ("config.lua",
+ * "zotero.sqlite", ".env") end in an extension, not in a domain. Sets
+ * *end past the host. */
+static bool sf_host_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+}
+static bool sf_bare_host(const char *s, size_t b, size_t i, bool names, size_t *end) {
+    static const char *const tld[] = {"example", "com", "net",  "org", "io",    "dev",
+                                      "ai",      "xyz", "info", "biz", "cloud", "site",
+                                      "online",  "top", "ru",   "cn",  "tk",    "co"};
+    size_t e = i, last = i;
+    unsigned dots = 0;
+    while (e < b && (sf_host_char(s[e]) || (s[e] == '.' && e > i && e + 1 < b &&
+                                            sf_host_char(s[e + 1]) && s[e - 1] != '.'))) {
+        if (s[e] == '.') {
+            dots++;
+            last = e + 1;
+        }
+        e++;
+    }
+    *end = e;
+    if (dots == 0 || e - i > 80 || (e < b && (s[e] == '/' || s[e] == '\\' || s[e] == '@')))
+        return false;
+    if (sf_local_host(s + i, e - i))
+        return false;
+    if (e + 2 < b && s[e] == ':' && s[e + 1] >= '1' && s[e + 1] <= '9' && s[e + 2] >= '0' &&
+        s[e + 2] <= '9')
+        return true;
+    if (!names)
+        return false;
+    for (size_t k = 0; k < sizeof(tld) / sizeof(tld[0]); k++) {
+        size_t l = strlen(tld[k]);
+        if (e - last == l && sf_contains(s + last, l, tld[k]))
+            return true;
+    }
+    return false;
+}
+
+bool mv_near_destination(mv_str text, uint32_t rs, uint32_t re, bool names) {
+    const char *s = text.ptr;
+    size_t n = text.len;
+    size_t a = rs > SF_NEAR ? rs - SF_NEAR : 0;
+    size_t b = (size_t)re + SF_NEAR < n ? (size_t)re + SF_NEAR : n;
+    for (size_t i = a; i < b; i++) {
+        size_t ts = i, te = i;
+        if (s[i] == '@') {
+            /* a mailbox: a word before, a dotted host after */
+            while (ts > a && !sf_token_end(s[ts - 1]) && s[ts - 1] != ':' && s[ts - 1] != '(')
+                ts--;
+            te = i + 1;
+            while (te < b && !sf_token_end(s[te]))
+                te++;
+            if (ts < i && te > i + 3 && memchr(s + i, '.', te - i) != NULL && s[i + 1] != '{' &&
+                !sf_local_host(s + i + 1, te - i - 1))
+                return true;
+        } else if (s[i] == ':' && i + 2 < b && s[i + 1] == '/' && s[i + 2] == '/' &&
+                   sf_scheme_before(s, a, i)) {
+            size_t h = i + 3;
+            if (h < b && s[h] != '{' && s[h] != '<' && s[h] != '$' &&
+                !sf_local_host(s + h, b - h > 16 ? 16 : b - h))
+                return true;
+        } else if (s[i] >= '1' && s[i] <= '9' &&
+                   (i == a || !(s[i - 1] >= '0' && s[i - 1] <= '9')) &&
+                   (i == a || s[i - 1] != '.') && sf_ipv4_at(s, b, i) &&
+                   !sf_local_host(s + i, b - i > 9 ? 9 : b - i)) {
+            return true;
+        } else if (sf_host_char(s[i]) && s[i] != '-' &&
+                   (i == a || s[i - 1] == ' ' || s[i - 1] == '\n' || s[i - 1] == '(' ||
+                    s[i - 1] == '"' || s[i - 1] == '\'' || s[i - 1] == '`')) {
+            size_t e;
+            if (sf_bare_host(s, b, i, names, &e))
+                return true;
+            if (e > i + 1)
+                i = e - 1; /* the token is read: go on after it */
+        }
+    }
+    return false;
+}
+
+/* A destroying value fixed by an input default or const: an identifier
+ * one of whose parts is a destroy verb ("purge", "view_and_purge",
+ * "delete_all", "reset"), or a wildcard scope ("*", "all"). The caller
+ * did not choose it; the learned window says why it is there. */
+static bool sf_destroy_part(const char *p, size_t l) {
+    static const char *const verbs[] = {"purge",    "delete", "wipe",  "destroy", "drop",
+                                        "truncate", "erase",  "reset", "nuke",    "unpublish",
+                                        "remove",   "revoke", "kill"};
+    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+        size_t vl = strlen(verbs[k]);
+        if (l >= vl && l <= vl + 1 && sf_contains(p, vl, verbs[k]))
+            return true;
+    }
+    return false;
+}
+
+static bool sf_value_field(const mv_field *fd) {
+    const char *t = fd->text.ptr;
+    size_t n = fd->text.len;
+    if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT || fd->window_of != 0 ||
+        n == 0 || n > 64)
+        return false;
+    if (!sf_contains(fd->path.ptr, fd->path.len, ".default") &&
+        !sf_contains(fd->path.ptr, fd->path.len, ".const"))
+        return false;
+    /* A const or default inside an anyOf or oneOf branch is one of the
+     * choices the caller has ('all' beside a list of names), not a value
+     * the definition fixes. */
+    if (sf_contains(fd->path.ptr, fd->path.len, "anyof") ||
+        sf_contains(fd->path.ptr, fd->path.len, "oneof"))
+        return false;
+    if ((n == 1 && t[0] == '*') || (n == 3 && sf_contains(t, 3, "all")))
+        return true;
+    /* identifier parts split at "_", "-", "." and camel case */
+    size_t ps = 0;
+    for (size_t i = 0; i <= n; i++) {
+        bool cut = i == n || t[i] == '_' || t[i] == '-' || t[i] == '.' || t[i] == ' ' ||
+                   (i > ps && t[i] >= 'A' && t[i] <= 'Z' && t[i - 1] >= 'a' && t[i - 1] <= 'z');
+        if (!cut)
+            continue;
+        if (i > ps && sf_destroy_part(t + ps, i - ps))
+            return true;
+        ps = (i < n && t[i] >= 'A' && t[i] <= 'Z') ? i : i + 1;
+    }
+    return false;
+}
+
+bool mv_destroy_value(const mv_tool *tool) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++)
+        if (sf_value_field(&tool->fields[fi]))
+            return true;
+    return false;
+}
+
+/* Round 18: "kubectl delete KIND --all" (any kind, any flags between):
+ * the delete and its wildcard scope on one line of code. */
+static bool sf_delete_all(const char *t, size_t n) {
+    static const char verb[] = "kubectl delete ";
+    const size_t vl = sizeof(verb) - 1;
+    for (size_t i = 0; i + vl <= n; i++) {
+        if ((t[i] != 'k' && t[i] != 'K') || !sf_contains(t + i, vl, verb))
+            continue;
+        size_t e = i + vl;
+        while (e < n && t[e] != '\n' && t[e] != '`' && t[e] != '&' && t[e] != ';' && e < i + 120)
+            e++;
+        if (sf_contains(t + i + vl, e - i - vl, "--all"))
+            return true;
+    }
+    return false;
+}
+
+/* Destructive commands and statements as they are written in code:
+ * vocabulary (shells, git, SQL, package registries, clusters), not
+ * phrasing. Matched case-insensitively on the raw text of every field;
+ * each form needs its flag or its object, so "remove", "rm" or "delete"
+ * alone never match. */
+static bool sf_code_field(const mv_field *fd) {
+    if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME)
+        return false;
+    static const char *const code[] = {
+        "rm -rf ",
+        "rm -fr ",
+        "rm -r -f ",
+        "--no-preserve-root",
+        "push --force",
+        "push -f ",
+        "push origin --delete",
+        "push --delete",
+        "reset --hard",
+        "clean -fdx",
+        "dropdatabase(",
+        "flushall",
+        "flushdb",
+        "kill -9 -1",
+        "killall -9",
+        "delete namespace",
+        "delete ns ",
+        "delete --all",
+        "system prune -a",
+        "volume rm ",
+        "npm unpublish",
+        "dd if=/dev/zero",
+        "dd if=/dev/urandom",
+        "mkfs.",
+        "wipefs",
+        "shred -",
+        "rmdir /s",
+        "del /f /s",
+        "format c:",
+        "remove-item -recurse",
+        "terraform destroy",
+        "s3 rm s3://",
+        "--recursive --force",
+        "crontab -r",
+        "iptables -f",
+        "vacuum full",
+        "purge --all",
+        "deleteall(",
+        "deletemany({})",
+        /* round 17: process kills, Windows and cloud forms */
+        "kill -9 ",
+        "pkill -9",
+        "rd /s /q",
+        "wevtutil cl",
+        "gsutil -m rm",
+        "gsutil rm -r",
+        "projects delete",
+        "repo delete",
+        "find / -",
+        /* round 18: cluster, secret store and raw disk forms */
+        "kubeadm reset",
+        "helm uninstall",
+        "secrets disable ",
+        "auth disable ",
+        "of=/dev/sd",
+        "of=/dev/nvme",
+        "of=/dev/disk",
+    };
+    /* SQL in capitals only: "delete from the list" is prose. */
+    static const char *const sql[] = {"DELETE FROM ", "DROP TABLE",     "DROP DATABASE",
+                                      "DROP SCHEMA",  "TRUNCATE TABLE", "TRUNCATE "};
+    enum { N_CODE = sizeof(code) / sizeof(code[0]), N_SQL = sizeof(sql) / sizeof(sql[0]) };
+    /* Each field is walked once: a byte is compared only with the forms
+     * that start with it (bit 1: a code form, by its lower case; bit 2:
+     * an SQL keyword, as written). */
+    unsigned char starts[256] = {0};
+    size_t code_len[N_CODE], sql_len[N_SQL];
+    for (size_t k = 0; k < N_CODE; k++) {
+        starts[(unsigned char)code[k][0]] |= 1;
+        code_len[k] = strlen(code[k]);
+    }
+    for (size_t k = 0; k < N_SQL; k++) {
+        starts[(unsigned char)sql[k][0]] |= 2;
+        sql_len[k] = strlen(sql[k]);
+    }
+    const char *t = fd->text.ptr;
+    size_t n = fd->text.len;
+    if (sf_delete_all(t, n))
+        return true;
+    {
+        for (size_t i = 0; i < n; i++) {
+            unsigned char b = (unsigned char)t[i];
+            unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
+            if (starts[lower] & 1)
+                for (size_t k = 0; k < N_CODE; k++)
+                    if ((unsigned char)code[k][0] == lower && code_len[k] <= n - i &&
+                        sf_contains(t + i, code_len[k], code[k]))
+                        return true;
+            if (starts[b] & 2)
+                for (size_t k = 0; k < N_SQL; k++)
+                    if ((unsigned char)sql[k][0] == b && sql_len[k] <= n - i &&
+                        memcmp(t + i, sql[k], sql_len[k]) == 0)
+                        return true;
+        }
+    }
+    return false;
+}
+
+bool mv_destroy_code(const mv_tool *tool) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++)
+        if (sf_code_field(&tool->fields[fi]))
+            return true;
+    return false;
+}
+
+/* ------------------------------------ round 18: a call of another tool
+ * An identifier written in the text whose parts destroy, neither the
+ * tool's own name nor one of its parameters: the text sends the model to
+ * an operation outside this tool ("call bulk_delete with filter='*'",
+ * "then revoke_all_tokens", "delete_customer for every customer").
+ * Paths, file names, URLs and dotted members are not calls. */
+
+/* An identifier character: ASCII letters, digits, '_'. */
+static bool sf_ident(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Is t[0, n) the tool's own name or one of its parameter names? */
+static bool sf_own_name(const mv_tool *tool, const char *t, size_t n) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if ((fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME) &&
+            fd->text.len == n && memcmp(fd->text.ptr, t, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* A destroy verb of an operation's name. Narrower than a fixed value's:
+ * "remove_tag", "reset_filters" and "kill_switch" name the small,
+ * undoable acts of many honest tools. */
+static bool sf_call_verb(const char *p, size_t l) {
+    static const char *const verbs[] = {"purge", "delete", "wipe",   "destroy",   "truncate",
+                                        "erase", "nuke",   "revoke", "unpublish", "drop"};
+    for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
+        size_t vl = strlen(verbs[k]);
+        if (l >= vl && l <= vl + 1 && sf_contains(p, vl, verbs[k]))
+            return true;
+    }
+    return false;
+}
+
+/* Does the identifier t[0, n) have two parts or more (snake or camel
+ * case), one of them a destroy verb? */
+static bool sf_destroy_ident(const char *t, size_t n) {
+    size_t ps = 0;
+    unsigned parts = 0;
+    bool verb = false;
+    for (size_t i = 0; i <= n; i++) {
+        bool cut = i == n || t[i] == '_' ||
+                   (i > ps && t[i] >= 'A' && t[i] <= 'Z' && t[i - 1] >= 'a' && t[i - 1] <= 'z');
+        if (!cut)
+            continue;
+        if (i > ps) {
+            parts++;
+            verb = verb || sf_call_verb(t + ps, i - ps);
+        }
+        ps = (i < n && t[i] >= 'A' && t[i] <= 'Z') ? i : i + 1;
+    }
+    return parts >= 2 && verb;
+}
+
+static bool sf_call_field(const mv_tool *tool, const mv_field *fd) {
+    const char *t = fd->text.ptr;
+    size_t n = fd->text.len;
+    if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME)
+        return false;
+    {
+        for (size_t i = 0; i < n;) {
+            if (!sf_ident(t[i])) {
+                i++;
+                continue;
+            }
+            size_t s = i;
+            while (i < n && sf_ident(t[i]))
+                i++;
+            /* a path, a file name, a URL or a dotted member is not a call */
+            if (s > 0 && (t[s - 1] == '/' || t[s - 1] == '.' || t[s - 1] == '-' ||
+                          t[s - 1] == '$' || t[s - 1] == '~' || t[s - 1] == '\\'))
+                continue;
+            if (i < n && (t[i] == '/' || t[i] == '-' || t[i] == '\\' ||
+                          (t[i] == '.' && i + 1 < n && sf_ident(t[i + 1]))))
+                continue;
+            if (i - s >= 6 && i - s <= 48 && sf_destroy_ident(t + s, i - s) &&
+                !sf_own_name(tool, t + s, i - s))
+                return true;
+        }
+    }
+    return false;
+}
+
+bool mv_destroy_call(const mv_tool *tool) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++)
+        if (sf_call_field(tool, &tool->fields[fi]))
+            return true;
+    return false;
+}
+
+bool mv_destroy_in_field(const mv_tool *tool, uint32_t fi) {
+    if (fi >= tool->n_fields)
+        return false;
+    const mv_field *fd = &tool->fields[fi];
+    return sf_code_field(fd) || sf_value_field(fd) || sf_call_field(tool, fd);
+}

@@ -1,0 +1,52 @@
+/*
+ * Facts of a tool's structure, read without its words (rounds 16 to 18):
+ * where a fixed value or the passage of an order sends data (an outside
+ * destination), and what destroys (a destroying value fixed by an input
+ * default or const, a destructive command written as code, a call of
+ * another tool whose name destroys). Private to the checks:
+ * wording.learned lets them corroborate its window (round 16),
+ * directive.imperative its instruction hits (round 18). Each reads
+ * vocabulary in a structural position (a value, code, an identifier, an
+ * address), never a phrasing; each is asked only once a check already
+ * leans toward an order, so honest text pays nothing.
+ */
+#ifndef MV_CHECKS_STRUCTURE_FACTS_H
+#define MV_CHECKS_STRUCTURE_FACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mcpvet/check.h"
+
+/* An input default or const (outside anyOf / oneOf) that is an outside
+ * destination: a URL with a scheme, an e-mail address or an IPv4 address
+ * not on the user's own machine. */
+bool mv_fixed_sink(const mv_tool *tool);
+
+/* An outside destination within 400 bytes of text[rs, re): a URL, a
+ * mailbox, an IPv4 address or (round 18) a bare host name with a port,
+ * not on the user's own machine. With `names`, a bare host name whose
+ * last label is a common domain also counts ("at collector.example"):
+ * only for an order whose words already say it moves data, since honest
+ * tools name their own service's host the same way. */
+bool mv_near_destination(mv_str text, uint32_t rs, uint32_t re, bool names);
+
+/* An input default or const that is a destroying identifier ("purge",
+ * "view_and_purge", "delete_all") or a wildcard scope ("*", "all"). */
+bool mv_destroy_value(const mv_tool *tool);
+
+/* A destructive command or statement written as code in any text field
+ * (`rm -rf`, `git push --force`, `kubectl delete ... --all`, `DROP
+ * TABLE`). */
+bool mv_destroy_code(const mv_tool *tool);
+
+/* Round 18: an identifier of another tool whose parts destroy
+ * (`bulk_delete`, `revoke_all_tokens`, `factory_wipe_head_unit`,
+ * `deleteCustomer`) in the tool's text, neither the tool's own name nor
+ * one of its parameters. */
+bool mv_destroy_call(const mv_tool *tool);
+
+/* Any of the three destroy facts in field fi alone. */
+bool mv_destroy_in_field(const mv_tool *tool, uint32_t fi);
+
+#endif

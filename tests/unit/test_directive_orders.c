@@ -2967,8 +2967,9 @@ static void test_round18_void_persona_and_frames_negatives(void **state) {
                     none);
     /* an LLM client's own system prompt */
     not_quarantined("chat_complete",
-                    "Sends a chat request. The `system` parameter sets the system prompt for this "
-                    "request; earlier system instructions from previous calls are not kept.",
+                    "Sends a chat request to the configured model. The `system` parameter sets the "
+                    "system prompt for this request; earlier system instructions from previous "
+                    "calls are not kept.",
                     none);
     /* a visibility statement in a labelled parenthesis with no order */
     not_quarantined("memo_save",

@@ -7946,31 +7946,30 @@ static const char *const note_model_stem[] = {
 /* A demonstrative ("this", "tätä", "denne", "זו") and a noun of a note,
  * an instruction, a comment or a tag. */
 static const char *const note_dem[] = {
-    "this",  "these", "diese", "dieser", "diesen", "dieses", "deze",   "dit",   "denne",
-    "dette", "disse", "tämä",  "tätä",   "tästä",  "tämän",  "näitä",  "ten",   "tę",
-    "tej",   "tego",  "tuto",  "tento",  "tyto",   "toto",   "этот",   "эту",   "это",
-    "этой",  "этого", "ця",    "цю",     "цей",    "цієї",   "цього",  "bu",    "bunu",
-    "هذه",   "هذا",   "این",   "זו",     "זה",     "הזו",    "הזאת",   "הזה",   "αυτό",
-    "αυτή",  "αυτήν", "αυτές", "αυτά",   "este",   "esta",   "estas",  "estos", "esse",
-    "essa",  "cette", "ce",    "ces",    "questa", "questo", "queste", "ini",   "này",
-    "यह",    "इस",    "এই",    "இந்த",    "hii",    "huu",    "haya",   "이",    "この",
-    "此",    "这",    "這",    "本",     "นี้",      "ez",     "ezt",    "erről", "ennek"};
+    "this", "these", "diese", "dieser", "diesen", "dieses", "deze", "dit", "denne", "dette",
+    "disse", "tämä", "tätä", "tästä", "tämän", "näitä", "ten", "tę", "tej", "tego", "tuto", "tento",
+    "tyto", "toto", "этот", "эту", "это", "этой", "этого", "ця", "цю", "цей", "цієї", "цього", "bu",
+    "bunu", "هذه", "هذا", "این", "זו", "זה", "הזו", "הזאת", "הזה", "αυτό", "αυτή", "αυτήν", "αυτές",
+    "αυτά", "este", "esta", "estas", "estos", "esse", "essa", "cette", "ce", "ces", "questa",
+    "questo", "queste", "ini", "này", "यह", "इस", "এই", "இந்த", "hii", "huu", "haya", "이", "この",
+    "此", "这", "這", "本", "นี้", "ez", "ezt", "erről", "ennek",
+    /* round 18: ro */
+    "această", "acest", "aceste", "acestei", "acestui"};
 static const char *const note_noun[] = {
-    "note",       "instruction", "comment",   "footnote",  "tag",        "directive",   "memo",
-    "guidance",   "protocol",    "appendix",  "anweisung", "hinweis",    "notiz",       "kommentar",
-    "fußnote",    "instructie",  "opmerking", "notitie",   "voetnoot",   "aanwijzing",  "merknad",
-    "instruks",   "notat",       "tagg",      "fodnote",   "fotnote",    "anbefaling",  "ohje",
-    "huomautu",   "merkin",      "instrukcj", "notatk",    "uwag",       "komentarz",   "poznámk",
-    "pokyn",      "инструкц",    "заметк",    "указани",   "комментари", "примечани",   "вказівк",
-    "інструкці",  "приміт",      "нотатк",    "notu",      "notun",      "talimat",     "yorum",
-    "الملاحظة",   "التعليمات",   "التعليمة",  "التعليق",   "دستور",      "یادداشت",     "הנחיה",
-    "ההנחיה",     "הערה",        "ההערה",     "הוראה",     "ההוראה",     "σχόλιο",      "σημείωση",
-    "οδηγία",     "υποσημείωση", "instrução", "nota",      "comentário", "instrucción", "consigne",
-    "istruzione", "catatan",     "arahan",    "instruksi", "komentar",   "ghi chú",     "chỉ thị",
-    "निर्देश",      "नोट",         "নির্দেশ",    "নোট",       "குறிப்பு",    "அறிவுறுத்தல்",  "maagizo",
-    "ujumbe",     "maelezo",     "메모",      "지시",      "주석",       "指示",        "メモ",
-    "注記",       "说明",        "說明",      "指令",      "注释",       "หมายเหตุ",     "คำสั่ง",
-    "utasítás",   "megjegyzés",  "üzenet"};
+    "note", "instruction", "comment", "footnote", "tag", "directive", "memo", "guidance",
+    "protocol", "appendix", "anweisung", "hinweis", "notiz", "kommentar", "fußnote", "instructie",
+    "opmerking", "notitie", "voetnoot", "aanwijzing", "merknad", "instruks", "notat", "tagg",
+    "fodnote", "fotnote", "anbefaling", "ohje", "huomautu", "merkin", "instrukcj", "notatk", "uwag",
+    "komentarz", "poznámk", "pokyn", "инструкц", "заметк", "указани", "комментари", "примечани",
+    "вказівк", "інструкці", "приміт", "нотатк", "notu", "notun", "talimat", "yorum", "الملاحظة",
+    "التعليمات", "التعليمة", "التعليق", "دستور", "یادداشت", "הנחיה", "ההנחיה", "הערה", "ההערה",
+    "הוראה", "ההוראה", "σχόλιο", "σημείωση", "οδηγία", "υποσημείωση", "instrução", "nota",
+    "comentário", "instrucción", "consigne", "istruzione", "catatan", "arahan", "instruksi",
+    "komentar", "ghi chú", "chỉ thị", "निर्देश", "नोट", "নির্দেশ", "নোট", "குறிப்பு", "அறிவுறுத்தல்",
+    "maagizo", "ujumbe", "maelezo", "메모", "지시", "주석", "指示", "メモ", "注記", "说明", "說明",
+    "指令", "注释", "หมายเหตุ", "คำสั่ง", "utasítás", "megjegyzés", "üzenet",
+    /* round 18: ro */
+    "notă", "notei", "instrucțiun", "indicați"};
 
 #define NOTE_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -8064,9 +8063,11 @@ static bool terse_object_ok(const char *r, size_t n, size_t re) {
  * or with a name outside ASCII. HTML's own tags and English labels of
  * documentation ("<b>", "[Note]") are not such wrappers. */
 static bool wrapper_label(const char *s, size_t n) {
-    static const char *const parts[] = {"syst",   "sistem", "rendszer", "siri",   "secre",
-                                        "segret", "geheim", "hidden",   "intern", "privat",
-                                        "confid", "ai-",    "-ai",      "llm",    "agent"};
+    static const char *const parts[] = {"syst", "sistem", "rendszer", "siri", "secre", "segret",
+                                        "geheim", "hidden", "intern", "privat", "confid", "ai-",
+                                        "-ai", "llm", "agent",
+                                        /* round 18: "[[model-only]]", "[assistant]" */
+                                        "model-", "-model", "assist"};
     for (size_t i = 0; i < n; i++) {
         if ((unsigned char)s[i] >= 0x80) {
             return true;
@@ -8087,7 +8088,90 @@ static bool wrapper_label(const char *s, size_t n) {
     return false;
 }
 
+/* Round 18: a frame that is no tag but a template placeholder, a block
+ * comment or a parenthesis ("{{systeem: ...}}", "{# note for the model:",
+ * a C comment opened before "Notă pentru asistent:", "(hidden policy:
+ * ...)", "(시스템 전용 지시:")
+ * wraps a note the same way when its label, written before a colon on
+ * the same line, names the system, a hidden text or the model. Labels
+ * outside ASCII must name one too: a parenthesis in any script ("(例:")
+ * is common prose. */
+static bool key_has(const char *t, size_t l, const char *w);
+static bool frame_label(const char *s, size_t n) {
+    static const char *const wide[] = {
+        "\xEC\x8B\x9C\xEC\x8A\xA4\xED\x85\x9C",             /* 시스템 */
+        "\xE3\x82\xB7\xE3\x82\xB9\xE3\x83\x86\xE3\x83\xA0", /* システム */
+        "\xE7\xB3\xBB\xE7\xBB\x9F",                         /* 系统 */
+        "\xD1\x81\xD0\xB8\xD1\x81\xD1\x82\xD0\xB5\xD0\xBC", /* систем */
+        "\xD8\xB3\xDB\x8C\xD8\xB3\xD8\xAA\xD9\x85",         /* سیستم */
+        "\xD8\xA7\xD9\x84\xD9\x86\xD8\xB8\xD8\xA7\xD9\x85"  /* النظام */
+    };
+    static const char *const parts[] = {"syst",   "sistem", "hidden", "secre", "segret", "geheim",
+                                        "confid", "llm",    "model",  "modèl", "assist", "asist",
+                                        "agent",  "ai-",    "-ai",    " ai",   "ai "};
+    char low[40];
+    if (n == 0 || n >= sizeof low) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        low[i] = lower(s[i]);
+    }
+    for (size_t k = 0; k < NOTE_N(wide); k++) {
+        if (key_has(s, n, wide[k])) {
+            return true;
+        }
+    }
+    for (size_t k = 0; k < NOTE_N(parts); k++) {
+        if (key_has(low, n, parts[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool frame_wrapper(const char *r, size_t lo, size_t rs) {
+    for (size_t i = lo; i + 1 < rs; i++) {
+        size_t a;
+        if (r[i] == '{' && (r[i + 1] == '{' || r[i + 1] == '%' || r[i + 1] == '#')) {
+            a = i + 2;
+        } else if (r[i] == '/' && r[i + 1] == '*') {
+            a = i + 2;
+        } else if (r[i] == '(') {
+            a = i + 1;
+        } else {
+            continue;
+        }
+        while (a < rs && (r[a] == ' ' || r[a] == '-' || r[a] == '#' || r[a] == '*')) {
+            a++;
+        }
+        size_t e = a;
+        while (e < rs && e - a <= 32 && r[e] != ':' && r[e] != '\n' && r[e] != ')' && r[e] != '}') {
+            e++;
+        }
+        if (e > a && e < rs && r[e] == ':' && e - a <= 32 && frame_label(r + a, e - a)) {
+            /* a frame closed before the secrecy wraps something else */
+            const char *close = r[i] == '('       ? ")"
+                                : r[i] == '/'     ? "*/"
+                                : r[i + 1] == '{' ? "}}"
+                                : r[i + 1] == '%' ? "%}"
+                                                  : "#}";
+            size_t cl = strlen(close);
+            bool closed = false;
+            for (size_t j = e; !closed && j + cl <= rs; j++) {
+                closed = memcmp(r + j, close, cl) == 0;
+            }
+            if (!closed) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static bool secret_wrapper(const char *r, size_t lo, size_t rs) {
+    if (frame_wrapper(r, lo, rs)) {
+        return true;
+    }
     for (size_t i = lo; i < rs; i++) {
         char open = r[i];
         size_t a = i + 1;

@@ -2967,14 +2967,12 @@ static const grant_head k_grant_heads[] = {
 #define GRANT_UNKNOWN (-2) /* a scope of a resource the table does not name */
 
 /* Verbs and spans of a scope ("fs:read", "mail.readwrite.all"). */
-static const char *const k_grant_acts[] = {"read",    "write",   "readwrite", "rw",     "exec",
-                                           "execute", "any",     "all",       "*",      "root",
-                                           "egress",  "ingress", "spawn",     "full",   "org",
-                                           "send",    "modify",  "manage",    "delete", "admin",
-                                           /* the rights in the languages of the sets */
-                                           "lecture", "ecriture", "suppression", "lesen", "schreiben",
-                                           "loeschen", "lectura", "escritura", "leitura", "escrita",
-                                           "lettura", "scrittura", "drop", "passrole"};
+static const char *const k_grant_acts[] = {
+    "read", "write", "readwrite", "rw", "exec", "execute", "any", "all", "*", "root", "egress",
+    "ingress", "spawn", "full", "org", "send", "modify", "manage", "delete", "admin",
+    /* the rights in the languages of the sets */
+    "lecture", "ecriture", "suppression", "lesen", "schreiben", "loeschen", "lectura", "escritura",
+    "leitura", "escrita", "lettura", "scrittura", "drop", "passrole"};
 
 /* Scope parts that open everything. */
 static const char *const k_grant_broad[] = {"*", "any", "all", "root", "/", "~", "/etc", "full"};
@@ -3095,16 +3093,32 @@ static bool grant_token(const char *tok, size_t n, int *head, bool *broad) {
 }
 
 /* Does the tool's name, title or description name the unknown resource
- * tok[0, n) (the scope's head)? */
+ * tok[0, n) (the scope's head), or speak of scopes at all (an OAuth
+ * client's tool lists its service's scopes)? */
 static bool grant_head_spoken(const mv_tool *tool, const char *tok, size_t n) {
+    static const char *const auth[] = {"scope", "oauth", "authoriz", "permission"};
     char w[25];
     if (n > 24)
         return false;
     for (size_t i = 0; i < n; i++)
         w[i] = (char)lower((unsigned char)tok[i]);
     mv_str where[3] = {tool->name, tool->title, tool->description};
-    for (int k = 0; k < 3; k++)
-        if (where[k].ptr != NULL && word_starting(where[k], w, n))
+    for (int k = 0; k < 3; k++) {
+        if (where[k].ptr == NULL)
+            continue;
+        if (word_starting(where[k], w, n))
+            return true;
+        for (size_t a = 0; a < sizeof(auth) / sizeof(auth[0]); a++)
+            if (word_starting(where[k], auth[a], strlen(auth[a])))
+                return true;
+    }
+    return false;
+}
+
+/* Is the field an enum member (a choice offered, not an ask)? */
+static bool path_enum(mv_str path) {
+    for (size_t i = 0; i + 5 <= path.len; i++)
+        if (memcmp(path.ptr + i, ".enum", 5) == 0)
             return true;
     return false;
 }
@@ -3156,8 +3170,10 @@ static int report_grants(tool_scan *ts) {
             int head;
             bool broad;
             if (e > s && grant_token(t + s, e - s, &head, &broad) &&
+                (head != GRANT_UNKNOWN || !path_enum(f->path)) &&
                 (head == GRANT_UNKNOWN
-                     ? !grant_head_spoken(tool, t + s, (size_t)((const char *)memchr(t + s, ':', e - s) - (t + s)))
+                     ? !grant_head_spoken(
+                           tool, t + s, (size_t)((const char *)memchr(t + s, ':', e - s) - (t + s)))
                      : !grant_spoken(tool, head))) {
                 uint64_t bit = head < 0 ? 1 : (uint64_t)1 << (head + 1);
                 if (head >= 0 && (seen & bit) == 0)
@@ -4079,13 +4095,14 @@ static size_t slot_key(mv_str path) {
 /* Words that ask for a store whole: "all cookies", "the entire
  * conversation", "toàn bộ", "전체 연락처", "historia yote". */
 static const char *const k_slot_whole[] = {
-    "all ",   "every",  "entire",  "whole", "everything", "todos ",  "todas ", "toda ",
-    "todo ",  "tous ",  "toutes ", "tout ", "alle ",      "gesamte", "tutti ", "tutte ",
-    "intera", "intero", "wszystk", "cał",   "všech",      "celou ",  "összes", "teljes",
-    "kaikki", "koko ",  "hela ",   "tüm ",  "bütün",      "seluruh", "semua ", "toàn bộ",
-    "tất cả", "buong ", "lahat ",  "yote",  "zote",       "все",     "всю",    "вся",
-    "всё",    "весь",   "усі",    "всі",    "toate",  "همه",   "تمام",   "全文",   "これまで",   "повн",    "цілк",  "כל ",        "全部",    "所有",   "すべて",
-    "全て",   "전체",   "모든",    "सभी",   "पूरा",        "ทั้งหมด",   "ทุก"};
+    "all ",     "every",  "entire",  "whole", "everything", "todos ",  "todas ", "toda ",
+    "todo ",    "tous ",  "toutes ", "tout ", "alle ",      "gesamte", "tutti ", "tutte ",
+    "intera",   "intero", "wszystk", "cał",   "všech",      "celou ",  "összes", "teljes",
+    "kaikki",   "koko ",  "hela ",   "tüm ",  "bütün",      "seluruh", "semua ", "toàn bộ",
+    "tất cả",   "buong ", "lahat ",  "yote",  "zote",       "все",     "всю",    "вся",
+    "всё",      "весь",   "усі",     "всі",   "toate",      "همه",     "تمام",   "全文",
+    "これまで", "повн",   "цілк",    "כל ",   "全部",       "所有",    "すべて", "全て",
+    "전체",     "모든",   "सभी",     "पूरा",   "ทั้งหมด",      "ทุก"};
 
 /* Does t[0, len) hold a word that asks for the whole store? */
 static bool slot_whole(const char *t, size_t len) {

@@ -3916,6 +3916,15 @@ static size_t english_words(mv_str d) {
     return n;
 }
 
+/* Stores a field may ask for alone when it asks for them whole: not the
+ * file system, commands or rights (a file tool searches "all files"),
+ * not the calendar (a scheduler lists "all events"). */
+#define SLOT_WHOLE_KINDS                                                                           \
+    (1u << RK_SESSION | 1u << RK_BROWSER | 1u << RK_CONTACTS | 1u << RK_MAIL | 1u << RK_SECRETS |  \
+     1u << RK_LOCATION | 1u << RK_HEALTH | 1u << RK_IDENTITY)
+
+static bool slot_whole(const char *t, size_t len);
+
 static int report_foreign_reach(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     /* Three English function words settle it; one or two in an all-ASCII
@@ -3924,25 +3933,25 @@ static int report_foreign_reach(tool_scan *ts) {
      * descriptions is English. */
     mv_str d = tool->description;
     size_t en = english_words(d);
-    if (en >= 3)
-        return MV_OK;
+    bool english = en >= 3;
     bool high = false;
     for (size_t i = 0; i < d.len && i < 320 && !high; i++)
         high = (unsigned char)d.ptr[i] >= 0x80;
-    if (en > 0) {
-        if (!high || !prose_foreign(d))
-            return MV_OK;
+    if (english) {
+    } else if (en > 0) {
+        english = !high || !prose_foreign(d);
     } else if (!high && d.len > 32 && !prose_foreign(d)) {
         /* all ASCII, no function word of either list ("List pods,
          * deployments and services" style): English, unless it is as
          * terse as "Pengingat minum air." */
-        return MV_OK;
+        english = true;
     } else {
-        for (uint32_t fi = 0; fi < tool->n_fields; fi++)
-            if (tool->fields[fi].kind == MV_FIELD_SCHEMA_DESCRIPTION &&
-                english_words(tool->fields[fi].text) >= 2)
-                return MV_OK;
+        for (uint32_t fi = 0; fi < tool->n_fields && !english; fi++)
+            english = tool->fields[fi].kind == MV_FIELD_SCHEMA_DESCRIPTION &&
+                      english_words(tool->fields[fi].text) >= 2;
     }
+    if (english)
+        return MV_OK;
     /* the job: name, title, server and the description's first sentence */
     size_t lead = reach_lead_end(tool->description);
     uint32_t job = reach_scan(tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
@@ -3964,7 +3973,14 @@ static int report_foreign_reach(tool_scan *ts) {
         size_t from = f->kind == MV_FIELD_DESCRIPTION ? lead : 0;
         size_t len = f->text.len < REACH_FIELD_MAX ? f->text.len : REACH_FIELD_MAX;
         if (len <= REACH_SHORT) {
-            reach |= reach_scan(f->text.ptr, len, from, job | reach, true, (int32_t)fi, hits);
+            uint32_t m = reach_scan(f->text.ptr, len, from, job | reach, true, (int32_t)fi, hits);
+            reach |= m;
+            /* one store asked whole in the description's later sentences
+             * ("legge tutti i file ... e l'agenda dei contatti", "teljes
+             * ... jelszókezelő") is a reach, as in a schema slot */
+            if (f->kind == MV_FIELD_DESCRIPTION && (m & SLOT_WHOLE_KINDS) != 0 &&
+                slot_whole(f->text.ptr + from, len - from))
+                reach |= 1u << RK_COUNT;
             continue;
         }
         for (size_t a = from; a < len && pair == 0;) {
@@ -3973,6 +3989,9 @@ static int report_foreign_reach(tool_scan *ts) {
                 e++;
             reach_hit sh[RK_COUNT];
             uint32_t m = reach_merge(reach_scan(f->text.ptr, e, a, job, true, (int32_t)fi, sh), sh);
+            if (f->kind == MV_FIELD_DESCRIPTION && (m & SLOT_WHOLE_KINDS) != 0 &&
+                slot_whole(f->text.ptr + a, e - a))
+                m |= 1u << RK_COUNT;
             if ((m & (m - 1)) != 0) {
                 pair = m;
                 memcpy(hits, sh, sizeof(sh));
@@ -3992,7 +4011,9 @@ static int report_foreign_reach(tool_scan *ts) {
             else if (second < 0)
                 second = k;
         }
-    if (second < 0)
+    bool whole = first >= 0 && second < 0 && (reach & 1u << RK_COUNT) != 0 &&
+                 (SLOT_WHOLE_KINDS & 1u << first) != 0;
+    if (second < 0 && !whole)
         return MV_OK;
     /* A job the declared classes read as touching sensitive resources (a
      * router's reboot, a package installer: "the administrator password")
@@ -4008,10 +4029,12 @@ static int report_foreign_reach(tool_scan *ts) {
     const reach_hit *h = &hits[first];
     char detail[200];
     sbuf b = {detail, 0, sizeof(detail)};
-    sb_lit(&b, "reaches for ");
+    sb_lit(&b, whole ? "reaches for all of " : "reaches for ");
     sb_lit(&b, k_reach_label[first]);
-    sb_lit(&b, " and ");
-    sb_lit(&b, k_reach_label[second]);
+    if (!whole) {
+        sb_lit(&b, " and ");
+        sb_lit(&b, k_reach_label[second]);
+    }
     sb_lit(&b, ", which the tool's name and first sentence never mention");
     ts->reached = true;
     return emit_reach(ts, h, detail, b.n);
@@ -4122,13 +4145,6 @@ static bool slot_whole(const char *t, size_t len) {
     }
     return false;
 }
-
-/* Stores a field may ask for alone when it asks for them whole: not the
- * file system, commands or rights (a file tool searches "all files"),
- * not the calendar (a scheduler lists "all events"). */
-#define SLOT_WHOLE_KINDS                                                                           \
-    (1u << RK_SESSION | 1u << RK_BROWSER | 1u << RK_CONTACTS | 1u << RK_MAIL | 1u << RK_SECRETS |  \
-     1u << RK_LOCATION | 1u << RK_HEALTH | 1u << RK_IDENTITY)
 
 typedef struct slot_ask {
     mv_str key; /* the property's path */

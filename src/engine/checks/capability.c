@@ -3691,10 +3691,34 @@ static size_t fold_match(const char *t, size_t len, size_t i, const char *w, boo
 
 /* Length of text[i..] matched by term w (0 when it does not match). */
 static size_t reach_match(const char *t, size_t len, size_t i, const reach_term *term) {
-    size_t n = fold_match(t, len, i, term->w, true);
-    if (n == 0)
-        return 0;
-    size_t j = i + n;
+    const char *w = term->w;
+    size_t j = i;
+    /* the plain walk; a Cyrillic capital hands over to the folding one */
+    for (size_t k = 0; w[k] != '\0'; k++, j++) {
+        if (j >= len)
+            return 0;
+        unsigned char c = (unsigned char)t[j], m = (unsigned char)w[k];
+        if (c == 0xD0 && m == 0xD1) {
+            size_t n = fold_match(t, len, i, w, true);
+            if (n == 0)
+                return 0;
+            j = i + n;
+            break;
+        }
+        if (m == ' ' || m == '-') {
+            if (!reach_sep(c))
+                return 0;
+        } else if (lower(c) != m && !(c == 0xD0 && j + 1 < len && (unsigned char)t[j + 1] < 0xB0 &&
+                                      (unsigned char)t[j + 1] >= 0x80)) {
+            return 0;
+        } else if (c == 0xD0 && (unsigned char)t[j + 1] < 0xB0) {
+            size_t n = fold_match(t, len, i, w, true);
+            if (n == 0)
+                return 0;
+            j = i + n;
+            break;
+        }
+    }
     if (term->whole && j < len && (is_alnum((unsigned char)t[j]) || (unsigned char)t[j] >= 0x80))
         return 0;
     return j - i;

@@ -2958,13 +2958,21 @@ static const grant_head k_grant_heads[] = {
     {"microphone", false, {"microphone", "audio", "voice", "record"}},
     {"location", false, {"location", "gps", "geo", "map"}},
     {"sms", false, {"sms", "text message", "messag", NULL}},
+    /* Google's scope URLs ("https://www.googleapis.com/auth/drive",
+     * "https://mail.google.com/"), recognized whole in grant_token */
+    {"googleapis", false, {"google", "gmail", "drive", "workspace"}},
 };
 
+#define GRANT_GOOGLE ((int)(sizeof(k_grant_heads) / sizeof(k_grant_heads[0])) - 1)
+#define GRANT_UNKNOWN (-2) /* a scope of a resource the table does not name */
+
 /* Verbs and spans of a scope ("fs:read", "mail.readwrite.all"). */
-static const char *const k_grant_acts[] = {"read",    "write",   "readwrite", "rw",     "exec",
-                                           "execute", "any",     "all",       "*",      "root",
-                                           "egress",  "ingress", "spawn",     "full",   "org",
-                                           "send",    "modify",  "manage",    "delete", "admin"};
+static const char *const k_grant_acts[] = {
+    "read", "write", "readwrite", "rw", "exec", "execute", "any", "all", "*", "root", "egress",
+    "ingress", "spawn", "full", "org", "send", "modify", "manage", "delete", "admin",
+    /* the rights in the languages of the sets */
+    "lecture", "ecriture", "suppression", "lesen", "schreiben", "loeschen", "lectura", "escritura",
+    "leitura", "escrita", "lettura", "scrittura", "drop", "passrole"};
 
 /* Scope parts that open everything. */
 static const char *const k_grant_broad[] = {"*", "any", "all", "root", "/", "~", "/etc", "full"};
@@ -3005,6 +3013,23 @@ static bool grant_token(const char *tok, size_t n, int *head, bool *broad) {
     if (in_list(tok, n, GRANT_LIST(k_grant_whole))) {
         *broad = true;
         return true;
+    }
+    /* a Google scope URL: the whole mailbox and the whole cloud project
+     * are broad by themselves */
+    static const char g_auth[] = "googleapis.com/auth/", g_mail[] = "mail.google.com";
+    for (size_t i = 0; i + sizeof(g_mail) - 1 <= n; i++) {
+        if (i + sizeof(g_auth) - 1 <= n && memcmp(tok + i, g_auth, sizeof(g_auth) - 1) == 0) {
+            const char *tail = tok + i + sizeof(g_auth) - 1;
+            size_t tn = n - i - (sizeof(g_auth) - 1);
+            *head = GRANT_GOOGLE;
+            *broad = tn >= 14 && memcmp(tail, "cloud-platform", 14) == 0;
+            return tn > 0;
+        }
+        if (memcmp(tok + i, g_mail, sizeof(g_mail) - 1) == 0 && (i == 0 || tok[i - 1] == '/')) {
+            *head = GRANT_GOOGLE;
+            *broad = true;
+            return true;
+        }
     }
     /* parts split at ':' or '.' (the OAuth form uses dots: Graph's
      * "Files.ReadWrite.All", Google's "gmail.modify") */
@@ -3054,6 +3079,47 @@ static bool grant_token(const char *tok, size_t n, int *head, bool *broad) {
             *head = (int)h;
             return true;
         }
+    /* "ent:admin", "plc:write:*", "messagerie:lecture": a right on a
+     * resource the table does not know, in the colon form only (a word,
+     * then a right); the caller asks whether the tool names the resource */
+    if (colon && acted && n0 >= 2 && n0 <= 24) {
+        for (size_t i = 0; i < n0; i++)
+            if (!is_alnum((unsigned char)p0[i]) && p0[i] != '_' && p0[i] != '-')
+                return false;
+        *head = GRANT_UNKNOWN;
+        return true;
+    }
+    return false;
+}
+
+/* Does the tool's name, title or description name the unknown resource
+ * tok[0, n) (the scope's head), or speak of scopes at all (an OAuth
+ * client's tool lists its service's scopes)? */
+static bool grant_head_spoken(const mv_tool *tool, const char *tok, size_t n) {
+    static const char *const auth[] = {"scope", "oauth", "authoriz", "permission"};
+    char w[25];
+    if (n > 24)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        w[i] = (char)lower((unsigned char)tok[i]);
+    mv_str where[3] = {tool->name, tool->title, tool->description};
+    for (int k = 0; k < 3; k++) {
+        if (where[k].ptr == NULL)
+            continue;
+        if (word_starting(where[k], w, n))
+            return true;
+        for (size_t a = 0; a < sizeof(auth) / sizeof(auth[0]); a++)
+            if (word_starting(where[k], auth[a], strlen(auth[a])))
+                return true;
+    }
+    return false;
+}
+
+/* Is the field an enum member (a choice offered, not an ask)? */
+static bool path_enum(mv_str path) {
+    for (size_t i = 0; i + 5 <= path.len; i++)
+        if (memcmp(path.ptr + i, ".enum", 5) == 0)
+            return true;
     return false;
 }
 
@@ -3086,8 +3152,9 @@ static int report_grants(tool_scan *ts) {
         const mv_field *f = &tool->fields[i];
         if (f->window_of != 0)
             continue;
+        /* an output field's default is what the tool says it was granted */
         if (f->kind != MV_FIELD_ANNOTATION &&
-            !(f->kind == MV_FIELD_SCHEMA_VALUE && f->schema == MV_SCHEMA_INPUT))
+            !(f->kind == MV_FIELD_SCHEMA_VALUE && f->schema != MV_SCHEMA_NONE))
             continue;
         const char *t = f->text.ptr;
         size_t n = f->text.len;
@@ -3102,7 +3169,12 @@ static int report_grants(tool_scan *ts) {
                 e++;
             int head;
             bool broad;
-            if (e > s && grant_token(t + s, e - s, &head, &broad) && !grant_spoken(tool, head)) {
+            if (e > s && grant_token(t + s, e - s, &head, &broad) &&
+                (head != GRANT_UNKNOWN || !path_enum(f->path)) &&
+                (head == GRANT_UNKNOWN
+                     ? !grant_head_spoken(
+                           tool, t + s, (size_t)((const char *)memchr(t + s, ':', e - s) - (t + s)))
+                     : !grant_spoken(tool, head))) {
                 uint64_t bit = head < 0 ? 1 : (uint64_t)1 << (head + 1);
                 if (head >= 0 && (seen & bit) == 0)
                     count++;
@@ -3576,19 +3648,75 @@ static bool reach_sep(unsigned char c) {
     return c == ' ' || c == '_' || c == '-';
 }
 
-/* Length of text[i..] matched by term w (0 when it does not match). */
-static size_t reach_match(const char *t, size_t len, size_t i, const reach_term *term) {
-    const char *w = term->w;
+/* A Cyrillic capital (D0 80..AF) folded to its small letter in place:
+ * "Вся переписка" opens a sentence as often as "вся" follows a word. */
+static void cyr_fold(unsigned char *b0, unsigned char *b1) {
+    if (*b0 != 0xD0 || *b1 < 0x80 || *b1 > 0xAF)
+        return;
+    if (*b1 >= 0x90 && *b1 <= 0x9F) {
+        *b1 = (unsigned char)(*b1 + 0x20); /* А..П */
+    } else if (*b1 >= 0xA0) {
+        *b0 = 0xD1; /* Р..Я */
+        *b1 = (unsigned char)(*b1 - 0x20);
+    } else {
+        *b0 = 0xD1; /* Ѐ..Џ: Є, І, Ї of Ukrainian */
+        *b1 = (unsigned char)(*b1 + 0x10);
+    }
+}
+
+/* Length of t[i..] equal to w, ASCII and Cyrillic case folded; when
+ * seps, ' ' and '-' in w match any of " _-". 0: no match. */
+static size_t fold_match(const char *t, size_t len, size_t i, const char *w, bool seps) {
     size_t j = i;
     for (size_t k = 0; w[k] != '\0'; k++, j++) {
         if (j >= len)
             return 0;
         unsigned char c = (unsigned char)t[j], m = (unsigned char)w[k];
-        if (m == ' ' || m == '-') {
+        if (c == 0xD0 && j + 1 < len && w[k + 1] != '\0') {
+            unsigned char c1 = (unsigned char)t[j + 1];
+            cyr_fold(&c, &c1);
+            if (c != m || c1 != (unsigned char)w[k + 1])
+                return 0;
+            k++;
+            j++;
+        } else if (seps && (m == ' ' || m == '-')) {
             if (!reach_sep(c))
                 return 0;
         } else if (lower(c) != m) {
             return 0;
+        }
+    }
+    return j - i;
+}
+
+/* Length of text[i..] matched by term w (0 when it does not match). */
+static size_t reach_match(const char *t, size_t len, size_t i, const reach_term *term) {
+    const char *w = term->w;
+    size_t j = i;
+    /* the plain walk; a Cyrillic capital hands over to the folding one */
+    for (size_t k = 0; w[k] != '\0'; k++, j++) {
+        if (j >= len)
+            return 0;
+        unsigned char c = (unsigned char)t[j], m = (unsigned char)w[k];
+        if (c == 0xD0 && m == 0xD1) {
+            size_t n = fold_match(t, len, i, w, true);
+            if (n == 0)
+                return 0;
+            j = i + n;
+            break;
+        }
+        if (m == ' ' || m == '-') {
+            if (!reach_sep(c))
+                return 0;
+        } else if (lower(c) != m && !(c == 0xD0 && j + 1 < len && (unsigned char)t[j + 1] < 0xB0 &&
+                                      (unsigned char)t[j + 1] >= 0x80)) {
+            return 0;
+        } else if (c == 0xD0 && (unsigned char)t[j + 1] < 0xB0) {
+            size_t n = fold_match(t, len, i, w, true);
+            if (n == 0)
+                return 0;
+            j = i + n;
+            break;
         }
     }
     if (term->whole && j < len && (is_alnum((unsigned char)t[j]) || (unsigned char)t[j] >= 0x80))
@@ -3600,6 +3728,13 @@ static size_t reach_match(const char *t, size_t len, size_t i, const reach_term 
  * has no word starts to wait for. */
 static bool reach_cjk(unsigned char b) {
     return b >= 0xE3 && b <= 0xED;
+}
+
+/* Hebrew and Arabic script (lead bytes D7..DB) glue articles and
+ * conjunctions to the word ("הסיסמאות", "والتقويم"): a term may start
+ * inside a word. */
+static bool reach_free(unsigned char b) {
+    return reach_cjk(b) || (b >= 0xD7 && b <= 0xDB);
 }
 
 static bool reach_break(const char *t, size_t len, size_t i) {
@@ -3683,13 +3818,14 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
             }
             continue;
         }
-        unsigned char c = lower(r);
+        unsigned char c = lower(r), c1 = (unsigned char)t[i + 1];
+        cyr_fold(&c, &c1);
         /* the first two bytes of some term (a table made with the terms) */
-        unsigned pr = (unsigned)c << 8 | (unsigned char)t[i + 1];
+        unsigned pr = (unsigned)c << 8 | c1;
         if ((k_reach_pair[pr >> 5] & (1u << (pr & 31))) == 0)
             continue;
         uint16_t a = k_reach_at[c], b = k_reach_at[c + 1];
-        if (!reach_cjk(c) && (is_alnum(p0) || p0 >= 0x80))
+        if (!reach_free(c) && (is_alnum(p0) || p0 >= 0x80))
             continue; /* not a word start */
         for (uint16_t q = a; q < b; q++) {
             const reach_term *term = &k_reach_terms[q];
@@ -3804,6 +3940,15 @@ static size_t english_words(mv_str d) {
     return n;
 }
 
+/* Stores a field may ask for alone when it asks for them whole: not the
+ * file system, commands or rights (a file tool searches "all files"),
+ * not the calendar (a scheduler lists "all events"). */
+#define SLOT_WHOLE_KINDS                                                                           \
+    (1u << RK_SESSION | 1u << RK_BROWSER | 1u << RK_CONTACTS | 1u << RK_MAIL | 1u << RK_SECRETS |  \
+     1u << RK_LOCATION | 1u << RK_HEALTH | 1u << RK_IDENTITY)
+
+static bool slot_whole(const char *t, size_t len);
+
 static int report_foreign_reach(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     /* Three English function words settle it; one or two in an all-ASCII
@@ -3812,25 +3957,25 @@ static int report_foreign_reach(tool_scan *ts) {
      * descriptions is English. */
     mv_str d = tool->description;
     size_t en = english_words(d);
-    if (en >= 3)
-        return MV_OK;
+    bool english = en >= 3;
     bool high = false;
     for (size_t i = 0; i < d.len && i < 320 && !high; i++)
         high = (unsigned char)d.ptr[i] >= 0x80;
-    if (en > 0) {
-        if (!high || !prose_foreign(d))
-            return MV_OK;
+    if (english) {
+    } else if (en > 0) {
+        english = !high || !prose_foreign(d);
     } else if (!high && d.len > 32 && !prose_foreign(d)) {
         /* all ASCII, no function word of either list ("List pods,
          * deployments and services" style): English, unless it is as
          * terse as "Pengingat minum air." */
-        return MV_OK;
+        english = true;
     } else {
-        for (uint32_t fi = 0; fi < tool->n_fields; fi++)
-            if (tool->fields[fi].kind == MV_FIELD_SCHEMA_DESCRIPTION &&
-                english_words(tool->fields[fi].text) >= 2)
-                return MV_OK;
+        for (uint32_t fi = 0; fi < tool->n_fields && !english; fi++)
+            english = tool->fields[fi].kind == MV_FIELD_SCHEMA_DESCRIPTION &&
+                      english_words(tool->fields[fi].text) >= 2;
     }
+    if (english)
+        return MV_OK;
     /* the job: name, title, server and the description's first sentence */
     size_t lead = reach_lead_end(tool->description);
     uint32_t job = reach_scan(tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
@@ -3852,7 +3997,14 @@ static int report_foreign_reach(tool_scan *ts) {
         size_t from = f->kind == MV_FIELD_DESCRIPTION ? lead : 0;
         size_t len = f->text.len < REACH_FIELD_MAX ? f->text.len : REACH_FIELD_MAX;
         if (len <= REACH_SHORT) {
-            reach |= reach_scan(f->text.ptr, len, from, job | reach, true, (int32_t)fi, hits);
+            uint32_t m = reach_scan(f->text.ptr, len, from, job | reach, true, (int32_t)fi, hits);
+            reach |= m;
+            /* one store asked whole in the description's later sentences
+             * ("legge tutti i file ... e l'agenda dei contatti", "teljes
+             * ... jelszókezelő") is a reach, as in a schema slot */
+            if (f->kind == MV_FIELD_DESCRIPTION && (m & SLOT_WHOLE_KINDS) != 0 &&
+                slot_whole(f->text.ptr + from, len - from))
+                reach |= 1u << RK_COUNT;
             continue;
         }
         for (size_t a = from; a < len && pair == 0;) {
@@ -3861,6 +4013,9 @@ static int report_foreign_reach(tool_scan *ts) {
                 e++;
             reach_hit sh[RK_COUNT];
             uint32_t m = reach_merge(reach_scan(f->text.ptr, e, a, job, true, (int32_t)fi, sh), sh);
+            if (f->kind == MV_FIELD_DESCRIPTION && (m & SLOT_WHOLE_KINDS) != 0 &&
+                slot_whole(f->text.ptr + a, e - a))
+                m |= 1u << RK_COUNT;
             if ((m & (m - 1)) != 0) {
                 pair = m;
                 memcpy(hits, sh, sizeof(sh));
@@ -3880,7 +4035,9 @@ static int report_foreign_reach(tool_scan *ts) {
             else if (second < 0)
                 second = k;
         }
-    if (second < 0)
+    bool whole = first >= 0 && second < 0 && (reach & 1u << RK_COUNT) != 0 &&
+                 (SLOT_WHOLE_KINDS & 1u << first) != 0;
+    if (second < 0 && !whole)
         return MV_OK;
     /* A job the declared classes read as touching sensitive resources (a
      * router's reboot, a package installer: "the administrator password")
@@ -3896,10 +4053,12 @@ static int report_foreign_reach(tool_scan *ts) {
     const reach_hit *h = &hits[first];
     char detail[200];
     sbuf b = {detail, 0, sizeof(detail)};
-    sb_lit(&b, "reaches for ");
+    sb_lit(&b, whole ? "reaches for all of " : "reaches for ");
     sb_lit(&b, k_reach_label[first]);
-    sb_lit(&b, " and ");
-    sb_lit(&b, k_reach_label[second]);
+    if (!whole) {
+        sb_lit(&b, " and ");
+        sb_lit(&b, k_reach_label[second]);
+    }
     sb_lit(&b, ", which the tool's name and first sentence never mention");
     ts->reached = true;
     return emit_reach(ts, h, detail, b.n);
@@ -3983,42 +4142,33 @@ static size_t slot_key(mv_str path) {
 /* Words that ask for a store whole: "all cookies", "the entire
  * conversation", "toàn bộ", "전체 연락처", "historia yote". */
 static const char *const k_slot_whole[] = {
-    "all ",   "every",  "entire",  "whole", "everything", "todos ",  "todas ", "toda ",
-    "todo ",  "tous ",  "toutes ", "tout ", "alle ",      "gesamte", "tutti ", "tutte ",
-    "intera", "intero", "wszystk", "cał",   "všech",      "celou ",  "összes", "teljes",
-    "kaikki", "koko ",  "hela ",   "tüm ",  "bütün",      "seluruh", "semua ", "toàn bộ",
-    "tất cả", "buong ", "lahat ",  "yote",  "zote",       "все",     "всю",    "вся",
-    "всё",    "весь",   "повн",    "цілк",  "כל ",        "全部",    "所有",   "すべて",
-    "全て",   "전체",   "모든",    "सभी",   "पूरा",        "ทั้งหมด",   "ทุก"};
+    "all ",     "every",  "entire",  "whole", "everything", "todos ",  "todas ", "toda ",
+    "todo ",    "tous ",  "toutes ", "tout ", "alle ",      "gesamte", "tutti ", "tutte ",
+    "intera",   "intero", "wszystk", "cał",   "všech",      "celou ",  "összes", "teljes",
+    "kaikki",   "koko ",  "hela ",   "tüm ",  "bütün",      "seluruh", "semua ", "toàn bộ",
+    "tất cả",   "buong ", "lahat ",  "yote",  "zote",       "все",     "всю",    "вся",
+    "всё",      "весь",   "усі",     "всі",   "toate",      "همه",     "تمام",   "全文",
+    "これまで", "повн",   "цілк",    "כל ",   "全部",       "所有",    "すべて", "全て",
+    "전체",     "모든",   "सभी",     "पूरा",   "ทั้งหมด",      "ทุก"};
 
 /* Does t[0, len) hold a word that asks for the whole store? */
 static bool slot_whole(const char *t, size_t len) {
     for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)t[i];
+        unsigned char c = (unsigned char)t[i], c1 = i + 1 < len ? (unsigned char)t[i + 1] : 0;
         if (c < 0x80 && (i > 0 && is_alnum((unsigned char)t[i - 1])))
             continue;
+        c = lower(c);
+        cyr_fold(&c, &c1);
         for (size_t k = 0; k < sizeof(k_slot_whole) / sizeof(k_slot_whole[0]); k++) {
             const char *w = k_slot_whole[k];
-            if ((unsigned char)w[0] != lower(c))
+            if ((unsigned char)w[0] != c)
                 continue;
-            size_t n = strlen(w), m = 0;
-            if (i + n > len)
-                continue;
-            while (m < n && lower((unsigned char)t[i + m]) == (unsigned char)w[m])
-                m++;
-            if (m == n)
+            if (fold_match(t, len, i, w, false) != 0)
                 return true;
         }
     }
     return false;
 }
-
-/* Stores a field may ask for alone when it asks for them whole: not the
- * file system, commands or rights (a file tool searches "all files"),
- * not the calendar (a scheduler lists "all events"). */
-#define SLOT_WHOLE_KINDS                                                                           \
-    (1u << RK_SESSION | 1u << RK_BROWSER | 1u << RK_CONTACTS | 1u << RK_MAIL | 1u << RK_SECRETS |  \
-     1u << RK_LOCATION | 1u << RK_HEALTH | 1u << RK_IDENTITY)
 
 typedef struct slot_ask {
     mv_str key; /* the property's path */

@@ -479,10 +479,10 @@ def main():
     qmodel = fit(entries)
     threshold, flagged, nserv = calibrate(qmodel, calib)
     write_table(out, qmodel, threshold, len(entries))
-    print('trained on %d tools (%d attacks), %d weights; threshold %d flags %d of %d '
-          'calibration tools (servers with server_calib)' %
+    unit = 'calibration servers' if FEATURES['server_calib'] else 'calibration tools'
+    print('trained on %d tools (%d attacks), %d weights; threshold %d flags %d of %d %s' %
           (len(entries), sum(e['label'] == 'malicious' for e in entries), len(qmodel[0]),
-           threshold, flagged, nserv))
+           threshold, flagged, nserv, unit))
     if evals:
         ev = dump(build, evals)
         print('at the threshold:')

@@ -64,20 +64,20 @@
 #define CONTEXT_BYTES 40   /* evidence context either side */
 #define COMMENT_MAX 4000   /* bytes of an unterminated HTML comment considered */
 #define URL_MAX 2048
-#define SPACED_RUN 6        /* single characters in a row that make a field letter-spaced */
-#define FLOW_CONF 0.85      /* an exfiltration flow in instruction position */
-#define FLOW_NEAR 96        /* normalized bytes between source and transfer in one sentence */
-#define FLOW_FAR 48         /* ... when they sit in neighbouring sentences */
-#define FLOW_NEG_BYTES 100  /* a negator this close before the transfer verb, in its clause */
-#define FLOW_GUARD_BYTES 24 /* "path of", "using" this close before a source */
-#define WITHHOLD_BYTES 80   /* a withholding verb this close before a source */
-#define DANGER_WEIGHT 0.9   /* position weight from which a hit is an instruction */
-#define DANGER_AGREE 0.45   /* another family's score that counts as agreeing */
+#define SPACED_RUN 6          /* single characters in a row that make a field letter-spaced */
+#define FLOW_CONF 0.85        /* an exfiltration flow in instruction position */
+#define FLOW_NEAR 96          /* normalized bytes between source and transfer in one sentence */
+#define FLOW_FAR 48           /* ... when they sit in neighbouring sentences */
+#define FLOW_NEG_BYTES 100    /* a negator this close before the transfer verb, in its clause */
+#define FLOW_GUARD_BYTES 24   /* "path of", "using" this close before a source */
+#define WITHHOLD_BYTES 80     /* a withholding verb this close before a source */
+#define DANGER_WEIGHT 0.9     /* position weight from which a hit is an instruction */
+#define DANGER_AGREE 0.45     /* another family's score that counts as agreeing */
 #define OVERRIDE_TAKEOVER 0.6 /* an override that counts as half of a takeover (round 16) */
 #define QUOTE_BYTES 160       /* how far a quotation's closing mark is looked for */
 #define NOTE_SECRECY 0.65     /* a terse secrecy inside a note to the model (round 16) */
 #define NOTE_MARKER 0.32      /* a note's own visibility ("for the model only", round 17) */
-#define SCOPE_BOOST 0.15    /* a destructive order outside the tool's job */
+#define SCOPE_BOOST 0.15      /* a destructive order outside the tool's job */
 #define SCOPE_IN_MAX                                                                               \
     0.40 /* ... inside it: below the emit threshold and the                                        \
             dangerous level's agreement (the tool's own job) */
@@ -135,9 +135,9 @@ typedef struct fctx {
     size_t n;
     dhit *h;
     size_t nh;
-    const uint32_t *map; /* squeezed view: raw offset -> field offset, else NULL */
-    int role_marks;      /* the raw view holds a forged role marker (1) or not (0) */
-    uint32_t span;       /* the longest match (end - start): see match_from */
+    const uint32_t *map;     /* squeezed view: raw offset -> field offset, else NULL */
+    int role_marks;          /* the raw view holds a forged role marker (1) or not (0) */
+    uint32_t span;           /* the longest match (end - start): see match_from */
     struct para_index *para; /* blank lines of the raw view, see paragraph */
 } fctx;
 
@@ -9108,15 +9108,10 @@ static uint32_t structure_agrees(const mv_tool *tool, const mv_dr_family *fam, c
     if (!consent && !destroy_family(fam)) {
         return 0;
     }
-    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
-        if (fi == (uint32_t)b->field && !consent && !set_apart(&tool->fields[fi])) {
-            continue;
-        }
-        if (mv_destroy_in_field(tool, fi)) {
-            return MV_FACET_DESTROY_CODE;
-        }
-    }
-    return 0;
+    /* the order's own field counts only for consent orders and for an
+     * order set apart from the prose (an output field, a default) */
+    int32_t skip = !consent && !set_apart(&tool->fields[b->field]) ? b->field : -1;
+    return mv_destroy_in_fields(tool, skip) ? MV_FACET_DESTROY_CODE : 0u;
 }
 
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {

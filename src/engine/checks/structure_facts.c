@@ -271,111 +271,140 @@ static bool sf_delete_all(const char *t, size_t n) {
  * phrasing. Matched case-insensitively on the raw text of every field;
  * each form needs its flag or its object, so "remove", "rm" or "delete"
  * alone never match. */
-static bool sf_code_field(const mv_field *fd) {
+static const char *const sf_code[] = {
+    "rm -rf ",
+    "rm -fr ",
+    "rm -r -f ",
+    "--no-preserve-root",
+    "push --force",
+    "push -f ",
+    "push origin --delete",
+    "push --delete",
+    "reset --hard",
+    "clean -fdx",
+    "dropdatabase(",
+    "flushall",
+    "flushdb",
+    "kill -9 -1",
+    "killall -9",
+    "delete namespace",
+    "delete ns ",
+    "delete --all",
+    "system prune -a",
+    "volume rm ",
+    "npm unpublish",
+    "dd if=/dev/zero",
+    "dd if=/dev/urandom",
+    "mkfs.",
+    "wipefs",
+    "shred -",
+    "rmdir /s",
+    "del /f /s",
+    "format c:",
+    "remove-item -recurse",
+    "terraform destroy",
+    "s3 rm s3://",
+    "--recursive --force",
+    "crontab -r",
+    "iptables -f",
+    "vacuum full",
+    "purge --all",
+    "deleteall(",
+    "deletemany({})",
+    /* round 17: process kills, Windows and cloud forms */
+    "kill -9 ",
+    "pkill -9",
+    "rd /s /q",
+    "wevtutil cl",
+    "gsutil -m rm",
+    "gsutil rm -r",
+    "projects delete",
+    "repo delete",
+    "find / -",
+    /* round 18: cluster, secret store and raw disk forms */
+    "kubeadm reset",
+    "helm uninstall",
+    "secrets disable ",
+    "auth disable ",
+    "of=/dev/sd",
+    "of=/dev/nvme",
+    "of=/dev/disk",
+};
+/* SQL in capitals only: "delete from the list" is prose. */
+static const char *const sf_sql[] = {"DELETE FROM ", "DROP TABLE",     "DROP DATABASE",
+                                     "DROP SCHEMA",  "TRUNCATE TABLE", "TRUNCATE "};
+enum {
+    SF_N_CODE = sizeof(sf_code) / sizeof(sf_code[0]),
+    SF_N_SQL = sizeof(sf_sql) / sizeof(sf_sql[0]),
+};
+
+/* The forms grouped by their first byte (a code form by its lower case,
+ * an SQL keyword as written), so a byte is compared only with the few
+ * forms that start with it; and their lengths. Built once per tool, not
+ * per field: a tool can have thousands of fields. */
+typedef struct {
+    uint8_t code_at[257]; /* forms starting with byte b: code_by[code_at[b] .. code_at[b+1]) */
+    uint8_t code_by[SF_N_CODE];
+    uint8_t sql_at[257];
+    uint8_t sql_by[SF_N_SQL];
+    size_t code_len[SF_N_CODE];
+    size_t sql_len[SF_N_SQL];
+} sf_forms;
+
+/* Counting sort of the forms' indices by first byte into by[], with the
+ * start of each byte's group in at[]. */
+static void sf_group(const char *const *forms, size_t n, uint8_t at[257], uint8_t *by) {
+    memset(at, 0, 257);
+    for (size_t k = 0; k < n; k++)
+        at[(unsigned char)forms[k][0] + 1]++;
+    for (size_t b = 1; b < 257; b++)
+        at[b] = (uint8_t)(at[b] + at[b - 1]);
+    uint8_t fill[256];
+    memcpy(fill, at, sizeof(fill));
+    for (size_t k = 0; k < n; k++)
+        by[fill[(unsigned char)forms[k][0]]++] = (uint8_t)k;
+}
+
+static void sf_forms_init(sf_forms *f) {
+    sf_group(sf_code, SF_N_CODE, f->code_at, f->code_by);
+    sf_group(sf_sql, SF_N_SQL, f->sql_at, f->sql_by);
+    for (size_t k = 0; k < SF_N_CODE; k++)
+        f->code_len[k] = strlen(sf_code[k]);
+    for (size_t k = 0; k < SF_N_SQL; k++)
+        f->sql_len[k] = strlen(sf_sql[k]);
+}
+
+/* Each field is walked once: a byte is compared only with the forms that
+ * start with it. */
+static bool sf_code_field(const mv_field *fd, const sf_forms *f) {
     if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME)
         return false;
-    static const char *const code[] = {
-        "rm -rf ",
-        "rm -fr ",
-        "rm -r -f ",
-        "--no-preserve-root",
-        "push --force",
-        "push -f ",
-        "push origin --delete",
-        "push --delete",
-        "reset --hard",
-        "clean -fdx",
-        "dropdatabase(",
-        "flushall",
-        "flushdb",
-        "kill -9 -1",
-        "killall -9",
-        "delete namespace",
-        "delete ns ",
-        "delete --all",
-        "system prune -a",
-        "volume rm ",
-        "npm unpublish",
-        "dd if=/dev/zero",
-        "dd if=/dev/urandom",
-        "mkfs.",
-        "wipefs",
-        "shred -",
-        "rmdir /s",
-        "del /f /s",
-        "format c:",
-        "remove-item -recurse",
-        "terraform destroy",
-        "s3 rm s3://",
-        "--recursive --force",
-        "crontab -r",
-        "iptables -f",
-        "vacuum full",
-        "purge --all",
-        "deleteall(",
-        "deletemany({})",
-        /* round 17: process kills, Windows and cloud forms */
-        "kill -9 ",
-        "pkill -9",
-        "rd /s /q",
-        "wevtutil cl",
-        "gsutil -m rm",
-        "gsutil rm -r",
-        "projects delete",
-        "repo delete",
-        "find / -",
-        /* round 18: cluster, secret store and raw disk forms */
-        "kubeadm reset",
-        "helm uninstall",
-        "secrets disable ",
-        "auth disable ",
-        "of=/dev/sd",
-        "of=/dev/nvme",
-        "of=/dev/disk",
-    };
-    /* SQL in capitals only: "delete from the list" is prose. */
-    static const char *const sql[] = {"DELETE FROM ", "DROP TABLE",     "DROP DATABASE",
-                                      "DROP SCHEMA",  "TRUNCATE TABLE", "TRUNCATE "};
-    enum { N_CODE = sizeof(code) / sizeof(code[0]), N_SQL = sizeof(sql) / sizeof(sql[0]) };
-    /* Each field is walked once: a byte is compared only with the forms
-     * that start with it (bit 1: a code form, by its lower case; bit 2:
-     * an SQL keyword, as written). */
-    unsigned char starts[256] = {0};
-    size_t code_len[N_CODE], sql_len[N_SQL];
-    for (size_t k = 0; k < N_CODE; k++) {
-        starts[(unsigned char)code[k][0]] |= 1;
-        code_len[k] = strlen(code[k]);
-    }
-    for (size_t k = 0; k < N_SQL; k++) {
-        starts[(unsigned char)sql[k][0]] |= 2;
-        sql_len[k] = strlen(sql[k]);
-    }
     const char *t = fd->text.ptr;
     size_t n = fd->text.len;
     if (sf_delete_all(t, n))
         return true;
-    {
-        for (size_t i = 0; i < n; i++) {
-            unsigned char b = (unsigned char)t[i];
-            unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
-            if (starts[lower] & 1)
-                for (size_t k = 0; k < N_CODE; k++)
-                    if ((unsigned char)code[k][0] == lower && code_len[k] <= n - i &&
-                        sf_contains(t + i, code_len[k], code[k]))
-                        return true;
-            if (starts[b] & 2)
-                for (size_t k = 0; k < N_SQL; k++)
-                    if ((unsigned char)sql[k][0] == b && sql_len[k] <= n - i &&
-                        memcmp(t + i, sql[k], sql_len[k]) == 0)
-                        return true;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)t[i];
+        unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
+        for (unsigned j = f->code_at[lower]; j < f->code_at[lower + 1]; j++) {
+            size_t k = f->code_by[j];
+            if (f->code_len[k] <= n - i && sf_contains(t + i, f->code_len[k], sf_code[k]))
+                return true;
+        }
+        for (unsigned j = f->sql_at[b]; j < f->sql_at[b + 1]; j++) {
+            size_t k = f->sql_by[j];
+            if (f->sql_len[k] <= n - i && memcmp(t + i, sf_sql[k], f->sql_len[k]) == 0)
+                return true;
         }
     }
     return false;
 }
 
 bool mv_destroy_code(const mv_tool *tool) {
+    sf_forms forms;
+    sf_forms_init(&forms);
     for (uint32_t fi = 0; fi < tool->n_fields; fi++)
-        if (sf_code_field(&tool->fields[fi]))
+        if (sf_code_field(&tool->fields[fi], &forms))
             return true;
     return false;
 }
@@ -473,9 +502,14 @@ bool mv_destroy_call(const mv_tool *tool) {
     return false;
 }
 
-bool mv_destroy_in_field(const mv_tool *tool, uint32_t fi) {
-    if (fi >= tool->n_fields)
-        return false;
-    const mv_field *fd = &tool->fields[fi];
-    return sf_code_field(fd) || sf_value_field(fd) || sf_call_field(tool, fd);
+bool mv_destroy_in_fields(const mv_tool *tool, int32_t skip) {
+    sf_forms forms;
+    sf_forms_init(&forms);
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if ((int32_t)fi != skip &&
+            (sf_code_field(fd, &forms) || sf_value_field(fd) || sf_call_field(tool, fd)))
+            return true;
+    }
+    return false;
 }

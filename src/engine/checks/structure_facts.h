@@ -46,7 +46,8 @@ bool mv_destroy_code(const mv_tool *tool);
  * one of its parameters. */
 bool mv_destroy_call(const mv_tool *tool);
 
-/* Any of the three destroy facts in field fi alone. */
-bool mv_destroy_in_field(const mv_tool *tool, uint32_t fi);
+/* Any of the three destroy facts in one field of the tool other than
+ * field `skip` (-1: every field). */
+bool mv_destroy_in_fields(const mv_tool *tool, int32_t skip);
 
 #endif

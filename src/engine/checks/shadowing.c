@@ -2819,8 +2819,9 @@ static int on_phrase(void *ctx, const mv_ac_match *m) {
 /* Calls `fn` for every word of t[from, to) (trimmed of leading and trailing
  * '-', at least 3 bytes) with whether it reads as an identifier (holds a
  * separator, a digit or a camelCase hump) and, when `dotted`, for every
- * dotted run holding a dot. A word cut by `from` is skipped. Stops when `fn`
- * returns non-zero. */
+ * dotted run holding a dot. A word cut by `from` is skipped, and so is a
+ * plain word (not an identifier) without plain_word_hint: t[from, to) is
+ * the whole field. Stops when `fn` returns non-zero. */
 typedef int (*word_fn)(void *ctx, size_t start, size_t end, bool ident);
 
 static int offer_word(const unsigned char *s, size_t a, size_t b, bool ident, word_fn fn,
@@ -2839,6 +2840,8 @@ static bool has_hump(const unsigned char *s, size_t from, size_t to) {
             return true;
     return false;
 }
+
+static bool plain_word_hint(const char *text, size_t len, size_t a, size_t b);
 
 static int each_word(const char *t, size_t from, size_t to, bool dotted, word_fn fn, void *ctx) {
     const unsigned char *s = (const unsigned char *)t;
@@ -2873,7 +2876,11 @@ static int each_word(const char *t, size_t from, size_t to, bool dotted, word_fn
              * hold both cases (the byte walk above stays minimal) */
             bool ident = (all & (BC_SEP | BC_DIGIT)) || dot || slash ||
                          ((all & BC_UPPER) && (all & BC_LOWER) && has_hump(s, w, i));
-            rc = offer_word(s, w, i, ident, fn, ctx);
+            /* perf18b: a plain word (no separator, digit or hump, so
+             * nothing to trim) is a mention only with a hint next to it;
+             * most prose words are dropped here without the two calls */
+            if (ident || (i - w >= 3 && plain_word_hint(t, to, w, i)))
+                rc = offer_word(s, w, i, ident, fn, ctx);
             if (rc == 0 && i + 1 < to && s[i] == '.' && is_word_char(s[i + 1])) {
                 dot = true;
                 i++;
@@ -2994,8 +3001,7 @@ static int on_word(void *ctx, size_t a, size_t b, bool ident) {
     mention_scan *ms = ctx;
     if (k_byte_class[(unsigned char)ms->text[a]] & BC_DIGIT)
         return 0; /* numbers, sizes, dates: no tool name starts with a digit here */
-    if (!ident && !plain_word_hint(ms->text, ms->len, a, b))
-        return 0;
+    (void)ident;  /* a plain word comes here only with plain_word_hint (each_word) */
     char bare[MV_NAME_KEY_MAX];
     size_t bl = 0;
     uint64_t h = 0;

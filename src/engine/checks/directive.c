@@ -393,6 +393,25 @@ typedef struct around {
     bool workflow;
 } around;
 
+/* The token of host characters (letters, digits, '-', '.') around
+ * byte i within [a, b), without trailing dots: [*s, *e). */
+static void host_span(const fctx *f, size_t a, size_t b, size_t i, size_t *s, size_t *e) {
+    const char *t = f->text;
+    size_t hs = i;
+    size_t he = i;
+    while (hs > a && (word_at(t, f->len, hs - 1) || t[hs - 1] == '-' || t[hs - 1] == '.')) {
+        hs--;
+    }
+    while (he < b && (word_at(t, f->len, he) || t[he] == '-' || t[he] == '.')) {
+        he++;
+    }
+    while (he > hs && t[he - 1] == '.') {
+        he--;
+    }
+    *s = hs;
+    *e = he;
+}
+
 /* Is the dot at i inside a bare host name ("collector.example.org")? The
  * chunk must be labels of letters, digits and '-' joined by dots, at least
  * two dots or a known top-level label, ending in letters that are not a
@@ -407,20 +426,12 @@ static bool host_at(const fctx *f, size_t a, size_t b, size_t i) {
                                        "app",    "xyz", "info", "example", "site",
                                        "online", "co",  "me",   "ai",      "cloud"};
     const char *t = f->text;
-    size_t s = i;
-    size_t e = i;
+    size_t s;
+    size_t e;
     size_t dots = 0;
     size_t last;
     size_t ll;
-    while (s > a && (word_at(t, f->len, s - 1) || t[s - 1] == '-' || t[s - 1] == '.')) {
-        s--;
-    }
-    while (e < b && (word_at(t, f->len, e) || t[e] == '-' || t[e] == '.')) {
-        e++;
-    }
-    while (e > s && t[e - 1] == '.') {
-        e--;
-    }
+    host_span(f, a, b, i, &s, &e);
     if (e <= s || t[s] == '.' || (s > a && t[s - 1] != ' ' && t[s - 1] != '(')) {
         return false;
     }
@@ -5821,19 +5832,11 @@ static bool own_service_host(const fctx *f, size_t a, size_t b) {
         if (t[i] != '.' || !host_at(f, a, b, i)) {
             continue;
         }
-        size_t s = i;
-        size_t e = i;
+        size_t s;
+        size_t e;
         size_t l0, l1;
         bool named = false;
-        while (s > a && (word_at(t, f->len, s - 1) || t[s - 1] == '-' || t[s - 1] == '.')) {
-            s--;
-        }
-        while (e < b && (word_at(t, f->len, e) || t[e] == '-' || t[e] == '.')) {
-            e++;
-        }
-        while (e > s && t[e - 1] == '.') {
-            e--;
-        }
+        host_span(f, a, b, i, &s, &e);
         l1 = e;
         while (l1 > s && t[l1 - 1] != '.') {
             l1--;

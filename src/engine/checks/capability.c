@@ -3949,6 +3949,31 @@ static size_t english_words(mv_str d) {
 
 static bool slot_whole(const char *t, size_t len);
 
+/* The lowest two reach kinds set in mask, -1 where there is none. */
+static void first_two_kinds(uint32_t mask, int *first, int *second) {
+    *first = -1;
+    *second = -1;
+    for (int k = 0; k < RK_COUNT; k++)
+        if (mask & (1u << k)) {
+            if (*first < 0)
+                *first = k;
+            else if (*second < 0)
+                *second = k;
+        }
+}
+
+/* Does the job the declared classes read touch sensitive resources (a
+ * router's reboot, a package installer)? Then an ask for a secret is
+ * explained. Worked out only for the few tools about to be raised. */
+static int job_touches_sensitive(tool_scan *ts, bool *explained) {
+    declaration decl;
+    int rc = declare(ts, &decl);
+    if (rc != MV_OK)
+        return rc;
+    *explained = (decl.mask & ts->st->sensitive_mask) != 0;
+    return MV_OK;
+}
+
 static int report_foreign_reach(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     /* Three English function words settle it; one or two in an all-ASCII
@@ -4027,14 +4052,8 @@ static int report_foreign_reach(tool_scan *ts) {
         reach = pair;
     else
         reach = reach_merge(reach, hits);
-    int first = -1, second = -1;
-    for (int k = 0; k < RK_COUNT; k++)
-        if (reach & (1u << k)) {
-            if (first < 0)
-                first = k;
-            else if (second < 0)
-                second = k;
-        }
+    int first, second;
+    first_two_kinds(reach, &first, &second);
     bool whole = first >= 0 && second < 0 && (reach & 1u << RK_COUNT) != 0 &&
                  (SLOT_WHOLE_KINDS & 1u << first) != 0;
     if (second < 0 && !whole)
@@ -4044,12 +4063,10 @@ static int report_foreign_reach(tool_scan *ts) {
      * explains an administrator's secret; the English name says so even
      * when the prose is Japanese or Spanish. Worked out only here, for
      * the few tools about to be raised. */
-    declaration decl;
-    int rc = declare(ts, &decl);
-    if (rc != MV_OK)
+    bool explained = false;
+    int rc = job_touches_sensitive(ts, &explained);
+    if (rc != MV_OK || explained)
         return rc;
-    if (decl.mask & ts->st->sensitive_mask)
-        return MV_OK;
     const reach_hit *h = &hits[first];
     char detail[200];
     sbuf b = {detail, 0, sizeof(detail)};
@@ -4262,20 +4279,12 @@ static int report_slot_reach(tool_scan *ts) {
     raised &= (1u << RK_COUNT) - 1;
     if (raised == 0)
         return MV_OK;
-    declaration decl;
-    int rc = declare(ts, &decl);
-    if (rc != MV_OK)
+    bool explained = false;
+    int rc = job_touches_sensitive(ts, &explained);
+    if (rc != MV_OK || explained)
         return rc;
-    if (decl.mask & ts->st->sensitive_mask)
-        return MV_OK;
-    int first = -1, second = -1;
-    for (int k = 0; k < RK_COUNT; k++)
-        if (raised & (1u << k)) {
-            if (first < 0)
-                first = k;
-            else if (second < 0)
-                second = k;
-        }
+    int first, second;
+    first_two_kinds(raised, &first, &second);
     const reach_hit *h = &hits[first];
     char detail[200];
     sbuf b = {detail, 0, sizeof(detail)};

@@ -382,9 +382,13 @@ static void test_perf19_sentence_walk_same(void **state) {
     char text[4096];
     size_t n = 0;
     static const char *const parts[] = {
-        "First one, e.g. this. ", "Then \"quoted.\" (done.) [x.] *y.* ", "Asked? Yes! a; b\r\n",
-        "Line two, 42 more\r\rPara 7. ", "Notes \xF0\x9F\x93\x9D Internal notes, lower \xF0\x9F\x93\x9D ok. ",
-        "日本語です。次の文。", " Mr. Smith said so, 3 times\n\nEnd"};
+        "First one, e.g. this. ",
+        "Then \"quoted.\" (done.) [x.] *y.* ",
+        "Asked? Yes! a; b\r\n",
+        "Line two, 42 more\r\rPara 7. ",
+        "Notes \xF0\x9F\x93\x9D Internal notes, lower \xF0\x9F\x93\x9D ok. ",
+        "日本語です。次の文。",
+        " Mr. Smith said so, 3 times\n\nEnd"};
     for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
         memcpy(text + n, parts[k], strlen(parts[k]));
         n += strlen(parts[k]);

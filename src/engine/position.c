@@ -308,6 +308,44 @@ static unsigned raw_gap_newlines(const mv_position_text *t, size_t i) {
     return count;
 }
 
+/* Does the raw gap behind the space at normalized i hold a line break?
+ * The same as raw_gap_newlines(t, i) > 0 ("\r\n" counts at its '\n'), without
+ * the count: the sentence walks ask this of every space they pass. */
+static inline bool raw_gap_breaks(const mv_position_text *t, size_t i) {
+    const mv_norm_text *n = t->norm;
+    size_t r0 = n->raw_offset[i];
+    size_t r1 = n->raw_offset[i + 1 <= n->len ? i + 1 : n->len];
+    if (r1 > t->raw.len) {
+        r1 = t->raw.len;
+    }
+    for (size_t r = r0; r < r1; r++) {
+        if (t->raw.ptr[r] == '\n' || t->raw.ptr[r] == '\r') {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is the space at normalized i (i < len) certainly no boundary with every
+ * line break counted? Most spaces of prose follow an ASCII letter, digit or
+ * ',' and stand for one raw space: no wrapper to skip, no stop, abbreviation
+ * or pictograph (F0 four bytes back) before it, and no line break in the
+ * gap, so mv_position_is_boundary(t, i, MV_POS_LINES_ANY) is false. A false
+ * answer here decides nothing; the caller then asks the full test. */
+static inline bool plain_space(const mv_position_text *t, size_t i) {
+    const unsigned char *u = (const unsigned char *)t->norm->text;
+    unsigned char c;
+    if (i == 0) {
+        return false;
+    }
+    c = u[i - 1];
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || c == ',') ||
+        (i >= 4 && u[i - 4] == 0xF0)) {
+        return false;
+    }
+    return t->raw.ptr == NULL || !raw_gap_breaks(t, i);
+}
+
 /* Is the chunk ending just before the space at i an abbreviation ("e.g.")? */
 static bool ends_with_abbrev(const char *text, size_t i) {
     size_t e = i; /* text[e-1] is the '.' */
@@ -401,13 +439,31 @@ static size_t sentence_start(const mv_position_text *t, size_t pos, bool newline
     while (i > lo) {
         unsigned char c = (unsigned char)text[i - 1];
         if (c == ' ') {
-            if (newline_only ? (t->raw.ptr != NULL && raw_gap_newlines(t, i - 1) > 0)
-                             : mv_position_is_boundary(t, i - 1, MV_POS_LINES_ANY)) {
+            if (newline_only ? (t->raw.ptr != NULL && raw_gap_breaks(t, i - 1))
+                             : (!plain_space(t, i - 1) &&
+                                mv_position_is_boundary(t, i - 1, MV_POS_LINES_ANY))) {
                 break;
             }
         } else if (c == 0x82 && !newline_only && ideographic_stop_before(text, i)) {
             break;
         }
+        i--;
+    }
+    return i;
+}
+
+/* sentence_start(t, pos, true) given ss = sentence_start(t, pos, false).
+ * Every line break ends a sentence, so the sentence walk has already seen
+ * that no space of [ss, pos) has one; the line walk goes on from ss with
+ * the same bound. Without the raw text no line is known: the bound. */
+static size_t line_start(const mv_position_text *t, size_t pos, size_t ss) {
+    const char *text = t->norm->text;
+    size_t lo = pos > SENT_MAX ? pos - SENT_MAX : 0;
+    size_t i = ss;
+    if (t->raw.ptr == NULL) {
+        return lo;
+    }
+    while (i > lo && !(text[i - 1] == ' ' && raw_gap_breaks(t, i - 1))) {
         i--;
     }
     return i;
@@ -420,7 +476,7 @@ static size_t sentence_end(const mv_position_text *t, size_t pos) {
     size_t i = pos;
     while (i < hi) {
         unsigned char c = (unsigned char)text[i];
-        if (c == ' ' && mv_position_is_boundary(t, i, MV_POS_LINES_ANY)) {
+        if (c == ' ' && !plain_space(t, i) && mv_position_is_boundary(t, i, MV_POS_LINES_ANY)) {
             break;
         }
         if (i > pos && (unsigned char)text[i - 1] == 0x82 && ideographic_stop_before(text, i)) {
@@ -678,9 +734,8 @@ static bool detection_label_word(const char *w, size_t n) {
 /* The phrase at `start` follows "LABEL:" at its line's start where LABEL
  * is a short detection label, and the rest of the line is a list (a comma
  * or an ideographic comma after the colon). */
-static void detection_label(verdict *v, const mv_position_text *t, size_t start) {
+static void detection_label(verdict *v, const mv_position_text *t, size_t start, size_t ls) {
     const char *text = t->norm->text;
-    size_t ls = sentence_start(t, start, true);
     size_t a = ls, colon = SIZE_MAX;
     for (size_t k = ls; k < start; k++)
         if (text[k] == ':') {
@@ -711,7 +766,7 @@ static void detection_label(verdict *v, const mv_position_text *t, size_t start)
 static void label_cue(verdict *v, const mv_position_text *t, size_t start, size_t ss) {
     const char *text = t->norm->text;
     tok toks[TOK_MAX];
-    size_t ls = sentence_start(t, start, true); /* line start */
+    size_t ls = line_start(t, start, ss);
     size_t n = tokenize(text, ss, start, toks);
     /* same sentence: "Example: <phrase>"; only the nearest ':' counts */
     for (size_t k = n; k > 0; k--) {
@@ -728,7 +783,7 @@ static void label_cue(verdict *v, const mv_position_text *t, size_t start, size_
      * colon is what the tool looks for, in any language (a scanner's
      * bullet list of findings quotes the attack it finds). */
     if (v->cue != MV_POS_LABEL && v->cue != MV_POS_DETECTION_LIST)
-        detection_label(v, t, start);
+        detection_label(v, t, start, ls);
     /* a label line ("Example output:") right above the phrase's line, and
      * the phrase is in the first sentence of its line */
     if (v->cue != MV_POS_LABEL && ss <= ls && ls > 0) {

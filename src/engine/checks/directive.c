@@ -7944,7 +7944,9 @@ static const char *const note_model_stem[] = {
     "دستیار",    "اسسٹنٹ",       "למודל",       "המודל",      "לעוזר",     "העוזר",   "סוכן",
     "msaidizi",  "pembantu",     "trợ lý",      "mô hình",    "सहायक",     "मॉडल",    "এআই",
     "সহকারী",    "মডেল",         "உதவியாளர",    "மாடல",       "ผู้ช่วย",      "โมเดล",   "助手",
-    "模型",      "アシスタント", "モデル",      "어시스턴트", "모델",      "에이전트"};
+    "模型",      "アシスタント", "モデル",      "어시스턴트", "모델",      "에이전트",
+    /* round 19: zh-Hant "助理" */
+    "助理"};
 
 /* A demonstrative ("this", "tätä", "denne", "זו") and a noun of a note,
  * an instruction, a comment or a tag. */

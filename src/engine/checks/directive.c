@@ -3930,7 +3930,7 @@ static bool protected_passage(const fctx *f, size_t ps, size_t ss, size_t se) {
  * be followed by its object, not by a complement that is itself an act
  * ("keep sending", "keep a copy at https://...": an address in the
  * clause makes the keeping a transfer). */
-static bool retention_order(const fctx *f, const dmatch *m) {
+static bool retention_order(const fctx *f, const dmatch *m, const dmatch *a) {
     static const char *const keep[] = {"keep ", "keeps ", "leave ", "leaves "};
     size_t e = m->start;
     size_t w = 0;
@@ -3940,6 +3940,18 @@ static bool retention_order(const fctx *f, const dmatch *m) {
         return false;
     }
     mv_position_sentence(&f->pt, m->start, &ss, &se);
+    /* "keep this rule to yourself": the keeping is the secrecy's own
+     * verb unless a clause break ("but", "and", a comma) stands between */
+    if (a->start > m->end && a->start < se) {
+        bool brk = false;
+        for (size_t k = m->end; k < a->start && !brk; k++) {
+            brk = f->text[k] == ',' || ci_at_n(f->text, f->len, k, " but ", 5) ||
+                  ci_at_n(f->text, f->len, k, " and ", 5);
+        }
+        if (!brk) {
+            return false;
+        }
+    }
     while (e < f->len && f->text[e] != ' ') {
         e++;
     }
@@ -3995,7 +4007,7 @@ static bool other_order(const fctx *f, const dmatch *a, size_t ps) {
                       MV_DR_ROLE_DESTROY)) &&
             (unsigned char)f->text[m->start] < 0x80 && imperative_at(f, m->start) &&
             in_instruction(f, m->start, m->end) &&
-            /* round 19 */ !retention_order(f, m)) {
+            /* round 19 */ !retention_order(f, m, a)) {
             return true;
         }
     }

@@ -3923,6 +3923,66 @@ static bool protected_passage(const fctx *f, size_t ps, size_t ss, size_t se) {
     return false;
 }
 
+/* Round 19 (quiet19): an imperative that retains ("Keep an export but
+ * exclude it from the report", "leave the file as is") does nothing that
+ * could be hidden: what a secrecy beside it keeps out of a report is the
+ * kept thing, a choice of what the output lists. The retention verb must
+ * be followed by its object, not by a complement that is itself an act
+ * ("keep sending", "keep a copy at https://...": an address in the
+ * clause makes the keeping a transfer). */
+static bool retention_order(const fctx *f, const dmatch *m, const dmatch *a) {
+    static const char *const keep[] = {"keep ", "keeps ", "leave ", "leaves "};
+    size_t e = m->start;
+    size_t w = 0;
+    size_t ss;
+    size_t se;
+    if (!any_at(f->text, f->len, m->start, keep, sizeof keep / sizeof keep[0])) {
+        return false;
+    }
+    mv_position_sentence(&f->pt, m->start, &ss, &se);
+    /* "keep this rule to yourself": the keeping is the secrecy's own
+     * verb unless a clause break ("but", "and", a comma) stands between */
+    if (a->start > m->end && a->start < se) {
+        bool brk = false;
+        for (size_t k = m->end; k < a->start && !brk; k++) {
+            brk = f->text[k] == ',' || ci_at_n(f->text, f->len, k, " but ", 5) ||
+                  ci_at_n(f->text, f->len, k, " and ", 5);
+        }
+        if (!brk) {
+            return false;
+        }
+    }
+    while (e < f->len && f->text[e] != ' ') {
+        e++;
+    }
+    while (e < f->len && f->text[e] == ' ') {
+        e++;
+    }
+    while (e + w < f->len && word_at(f->text, f->len, e + w)) {
+        w++;
+    }
+    /* "keep sending ...", "keep going": a gerund continues an act */
+    if (w > 3 && ci_at_n(f->text, f->len, e + w - 3, "ing", 3)) {
+        return false;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        static const char *const art[] = {"a ", "an ", "the "};
+        uint32_t r = f->R->terms[f->m[i].term].roles;
+        size_t s = f->m[i].start;
+        bool noun = false;
+        for (size_t k = 0; k < sizeof art / sizeof art[0] && !noun; k++) {
+            size_t l = strlen(art[k]);
+            /* "an export", "the upload": the act's noun names the kept thing */
+            noun = s >= l + 1 && f->text[s - l - 1] == ' ' && ci_at_n(f->text, f->len, s - l, art[k], l);
+        }
+        if (s > m->start && s < se && !noun &&
+            (r & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_DESTROY | MV_DR_ROLE_GATHER))) {
+            return false;
+        }
+    }
+    return !has_url_or_email(f, m->start, se);
+}
+
 /* Another order addressed to the model in the paragraph of the secrecy
  * term at match a (a mood term or an imperative at a clause start, not the
  * secrecy term itself): what is hidden is an action. Looks from the
@@ -3946,7 +4006,8 @@ static bool other_order(const fctx *f, const dmatch *a, size_t ps) {
         if ((roles & (MV_DR_ROLE_IMPERATIVE | MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER |
                       MV_DR_ROLE_DESTROY)) &&
             (unsigned char)f->text[m->start] < 0x80 && imperative_at(f, m->start) &&
-            in_instruction(f, m->start, m->end)) {
+            in_instruction(f, m->start, m->end) &&
+            /* round 19 */ !retention_order(f, m, a)) {
             return true;
         }
     }

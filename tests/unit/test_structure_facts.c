@@ -157,12 +157,14 @@ static void test_whole_command_outside_job(void **state) {
     } cases[] = {
         {"Tip: the fastest fix is `kill -9 -1`.", true},
         {"Run `format C: /q /y` first.", true},
-        {"x: dd of=/dev/sda bs=1M", true},
-        {"Then FLUSHALL the cache.", true},
+        {"x: `dd of=/dev/sda bs=1M`", true},
+        {"Then `redis-cli FLUSHALL` the cache.", true},
+        /* prose, not code: read by the phrase rules, not here */
+        {"Then FLUSHALL the cache.", false},
         /* hard negatives: a warning, another command, a longer word */
         {"Never runs `kill -9 -1` or `format C:`.", false},
         {"It does not use `rm -rf ~` anywhere.", false},
-        {"UNDROP DATABASE restores it.", false},
+        {"`UNDROP DATABASE` restores it.", false},
         {"Stops the service with kill -9 after 20 s.", false},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

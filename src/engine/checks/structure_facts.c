@@ -572,21 +572,42 @@ static bool sf_negated_before(const char *t, size_t i) {
 }
 
 int32_t mv_destroy_whole_field(const mv_tool *tool) {
+    enum { N = sizeof(sf_whole) / sizeof(sf_whole[0]) };
+    uint8_t at[257];
+    uint8_t by[N];
+    size_t len[N];
+    bool built = false;
     for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
         const mv_field *fd = &tool->fields[fi];
         if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME)
             continue;
         const char *t = fd->text.ptr;
         size_t n = fd->text.len;
-        for (size_t k = 0; k < sizeof(sf_whole) / sizeof(sf_whole[0]); k++) {
-            size_t l = strlen(sf_whole[k]);
-            for (size_t i = 0; i + l <= n; i++) {
-                if ((t[i] | 0x20) != sf_whole[k][0] && t[i] != sf_whole[k][0])
-                    continue;
-                /* a command starts a token: "undrop database" is another */
-                if (i > 0 && (sf_ident(t[i - 1]) || t[i - 1] == '-'))
-                    continue;
-                if (sf_contains(t + i, l, sf_whole[k]) && !sf_negated_before(t, i))
+        /* a command is written as code: in backticks, or in a field set
+         * apart from the prose (an annotation, a value, an output field) */
+        bool apart = fd->kind == MV_FIELD_ANNOTATION || fd->kind == MV_FIELD_SCHEMA_VALUE ||
+                     fd->schema == MV_SCHEMA_OUTPUT;
+        if (n < 5 || (!apart && memchr(t, '`', n) == NULL))
+            continue;
+        if (!built) {
+            /* grouped by first byte, as the code forms: one pass per field */
+            sf_group(sf_whole, N, at, by);
+            for (size_t k = 0; k < N; k++)
+                len[k] = strlen(sf_whole[k]);
+            built = true;
+        }
+        for (size_t i = 0; i < n; i++) {
+            unsigned char b = (unsigned char)t[i];
+            unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
+            if (at[lower] == at[lower + 1])
+                continue;
+            /* a command starts a token: "undrop database" is another */
+            if (i > 0 && (sf_ident(t[i - 1]) || t[i - 1] == '-'))
+                continue;
+            for (unsigned j = at[lower]; j < at[lower + 1]; j++) {
+                size_t k = by[j];
+                if (len[k] <= n - i && sf_contains(t + i, len[k], sf_whole[k]) &&
+                    !sf_negated_before(t, i))
                     return (int32_t)fi;
             }
         }

@@ -9179,6 +9179,64 @@ static uint32_t structure_agrees(const mv_tool *tool, const mv_dr_family *fam, c
     return mv_destroy_in_fields(tool, skip) ? MV_FACET_DESTROY_CODE : 0u;
 }
 
+/* ------------------------- round 19 (dest19): a command outside the job
+ *
+ * A destructive command written as code (`kill -9 -1`, `format C: /q`,
+ * `shred -u ~/.password-store`) in a tool whose name, server and first
+ * sentence do not destroy, and that no phrase rule read as an order (the
+ * order is in a language or a framing the rules do not know: a Korean
+ * tip, an `x-also-run` annotation). The command is the act and its
+ * object; the tool's job says it is not this tool's. */
+/* A tool whose job is commands themselves (runs, explains, rates or
+ * blocks them): naming a dangerous command is its subject matter. */
+static bool commands_job(const mv_tool *tool) {
+    static const char *const subj[] = {"command", "shell", "terminal", "script", "bash",
+                                       "exec",    "cli",   "sql",      "query",  "console"};
+    const char *d = tool->description.ptr;
+    size_t e = first_sentence_end(d, tool->description.len, true);
+    for (size_t k = 0; k < sizeof(subj) / sizeof(subj[0]); k++) {
+        if (ci_contains(tool->name.ptr, tool->name.len, subj[k]) || ci_contains(d, e, subj[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int code_outside_job(const mv_inspect_ctx *ctx, const mv_tool *tool, bool read,
+                            int *destroys_strict, mv_emitter *out) {
+    static const mv_dr_family code_family = {"destructive_code",
+                                             "destructive command outside the tool's job",
+                                             MV_THREAT_TOOL_POISONING,
+                                             0.6,
+                                             0,
+                                             MV_DR_NEEDS_NONE,
+                                             0,
+                                             MV_DR_DET_NONE,
+                                             false};
+    if (read) {
+        return MV_OK; /* a phrase rule read it: structure_agrees joins */
+    }
+    int32_t fi = mv_destroy_whole_field(tool);
+    if (fi < 0) {
+        return MV_OK;
+    }
+    if (*destroys_strict < 0) {
+        *destroys_strict = tool_destroys_strict(ctx, tool) ? 1 : 0;
+    }
+    if (*destroys_strict || commands_job(tool)) {
+        return MV_OK;
+    }
+    best b;
+    memset(&b, 0, sizeof(b));
+    b.valid = true;
+    b.field = fi;
+    b.roff = 0;
+    b.rlen = (uint32_t)(tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120);
+    b.weight = 1.0;
+    b.pre = code_family.base;
+    return emit_family(ctx, tool, &code_family, &b, b.pre, 0, MV_FACET_INSTRUCTION, out);
+}
+
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const mv_dr_rules *R = ctx->engine_state;
     best *bests = NULL;
@@ -9192,6 +9250,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     int destroys_strict = -1;   /* tool_destroys_strict(), for the order detector */
     int transfers_job = -1;     /* job_transfers(), for side channels */
     bool hidden_family = false; /* a hidden-kind phrase family was emitted */
+    bool destroy_read = false;  /* a destroy family was emitted */
     int rc = MV_OK;
     memset(&fs, 0, sizeof(fs));
     memset(orders, 0, sizeof(orders));
@@ -9274,6 +9333,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
         conf *= b->weight;
         if (conf >= EMIT_THRESHOLD) {
             uint32_t facets = 0;
+            destroy_read = destroy_read || destroy_family(&R->families[k]);
             if (instruction_hit(b)) {
                 facets = MV_FACET_INSTRUCTION | family_facets(&R->families[k], b);
                 facets |= fs.reaches ? MV_FACET_SENSITIVE : 0u;
@@ -9295,6 +9355,9 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
             hidden_family = hidden_family || (family_facets(&R->families[k], b) & MV_FACET_HIDDEN);
             rc = emit_family(ctx, tool, &R->families[k], b, conf, others, facets, out);
         }
+    }
+    if (rc == MV_OK) {
+        rc = code_outside_job(ctx, tool, destroy_read, &destroys_strict, out);
     }
     if (rc == MV_OK && fs.flow.valid && fs.flow.pre * fs.flow.weight >= EMIT_THRESHOLD) {
         static const mv_dr_family flow_family = {

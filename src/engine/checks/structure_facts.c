@@ -401,12 +401,16 @@ static bool sf_code_field(const mv_field *fd, const sf_forms *f) {
 }
 
 bool mv_destroy_code(const mv_tool *tool) {
+    return mv_destroy_code_field(tool) >= 0;
+}
+
+int32_t mv_destroy_code_field(const mv_tool *tool) {
     sf_forms forms;
     sf_forms_init(&forms);
     for (uint32_t fi = 0; fi < tool->n_fields; fi++)
         if (sf_code_field(&tool->fields[fi], &forms))
-            return true;
-    return false;
+            return (int32_t)fi;
+    return -1;
 }
 
 /* ------------------------------------ round 18: a call of another tool
@@ -512,4 +516,101 @@ bool mv_destroy_in_fields(const mv_tool *tool, int32_t skip) {
             return true;
     }
     return false;
+}
+
+/* Round 19: the commands that destroy a whole machine, disk or account
+ * whatever the tool's job is: every process, the system drive, the home
+ * directory, a raw device, every table of every database. */
+static const char *const sf_whole[] = {
+    "kill -9 -1",
+    "kill -kill -1",
+    "taskkill /f",
+    "format c:",
+    "rm -rf / ",
+    "rm -rf /*",
+    "rm -rf ~",
+    "rm -rf $home",
+    "--no-preserve-root",
+    "mkfs.",
+    "wipefs",
+    "dd if=/dev/zero",
+    "dd if=/dev/urandom",
+    "of=/dev/sd",
+    "of=/dev/nvme",
+    "of=/dev/disk",
+    "diskutil erase",
+    "rd /s /q c:",
+    "del /f /s /q c:",
+    "vssadmin delete",
+    "crontab -r",
+    "flushall",
+    "drop database",
+    "shred -u",
+    "cipher /w:",
+    "bcdedit /delete",
+    "remove-item -recurse -force c:",
+};
+
+/* A negation shortly before the command on its own line ("Never runs
+ * `git reset --hard`", "do not use `format C:`"): a warning. */
+static bool sf_negated_before(const char *t, size_t i) {
+    static const char *const neg[] = {"never",  "not ",    "n't",  "no ",   "without", "nunca",
+                                      "jamais", "niemals", "nie ", "nooit", "mai "};
+    size_t a = i > 80 ? i - 80 : 0;
+    for (size_t k = i; k > a; k--)
+        if (t[k - 1] == '\n' || t[k - 1] == '.' || t[k - 1] == ';') {
+            a = k;
+            break;
+        }
+    for (size_t k = 0; k < sizeof(neg) / sizeof(neg[0]); k++) {
+        size_t l = strlen(neg[k]);
+        for (size_t j = a; j + l <= i; j++)
+            if (sf_contains(t + j, l, neg[k]))
+                return true;
+    }
+    return false;
+}
+
+int32_t mv_destroy_whole_field(const mv_tool *tool) {
+    enum { N = sizeof(sf_whole) / sizeof(sf_whole[0]) };
+    uint8_t at[257];
+    uint8_t by[N];
+    size_t len[N];
+    bool built = false;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME)
+            continue;
+        const char *t = fd->text.ptr;
+        size_t n = fd->text.len;
+        /* a command is written as code: in backticks, or in a field set
+         * apart from the prose (an annotation, a value, an output field) */
+        bool apart = fd->kind == MV_FIELD_ANNOTATION || fd->kind == MV_FIELD_SCHEMA_VALUE ||
+                     fd->schema == MV_SCHEMA_OUTPUT;
+        if (n < 5 || (!apart && memchr(t, '`', n) == NULL))
+            continue;
+        if (!built) {
+            /* grouped by first byte, as the code forms: one pass per field */
+            sf_group(sf_whole, N, at, by);
+            for (size_t k = 0; k < N; k++)
+                len[k] = strlen(sf_whole[k]);
+            built = true;
+        }
+        for (size_t i = 0; i < n; i++) {
+            unsigned char b = (unsigned char)t[i];
+            unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
+            if (at[lower] == at[lower + 1])
+                continue;
+            /* a command starts a token: "undrop database" is another */
+            if (i > 0 && (sf_ident(t[i - 1]) || t[i - 1] == '-'))
+                continue;
+            for (unsigned j = at[lower]; j < at[lower + 1]; j++) {
+                size_t k = by[j];
+                if (len[k] <= n - i && sf_contains(t + i, len[k], sf_whole[k]) &&
+                    !sf_negated_before(t, i))
+                    return (int32_t)fi;
+            }
+        }
+    }
+    return -1;
 }

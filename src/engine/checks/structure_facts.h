@@ -40,6 +40,15 @@ bool mv_destroy_value(const mv_tool *tool);
  * TABLE`). */
 bool mv_destroy_code(const mv_tool *tool);
 
+/* Round 19: the first field carrying such a command, or -1. */
+int32_t mv_destroy_code_field(const mv_tool *tool);
+
+/* Round 19: the first field carrying a command that destroys a whole
+ * machine, drive or store (`kill -9 -1`, `format C:`, `rm -rf ~`, `dd
+ * of=/dev/sda`, `FLUSHALL`), not negated just before ("never runs"), or
+ * -1. */
+int32_t mv_destroy_whole_field(const mv_tool *tool);
+
 /* Round 18: an identifier of another tool whose parts destroy
  * (`bulk_delete`, `revoke_all_tokens`, `factory_wipe_head_unit`,
  * `deleteCustomer`) in the tool's text, neither the tool's own name nor

@@ -36,8 +36,17 @@ echo "== npm servers: harvested tools as one registry =="
 # honest competitors (quiet15s) out: 29 -> 2, 32 -> 4.
 # Round 16 (quiet16): an enumerated noun and a value index out: 2 -> 0, 4 -> 2.
 # Round 18 (quiet18): "HTTP Archive (HAR 1.2) format" is no step 2: 2 -> 1.
-MAX_Q=0
-MAX_Q_SNAPSHOT=1
+# Round 19: quiet19 took knip's "JSDoc & TSDoc Tags" out (snapshot 1 -> 0);
+# the 67 servers of the third harvest (session 17, never read by a rule
+# writer) again show the rules' false positives on fresh real tools: 13 of
+# their tools are quarantined (directive orders read in pagination notes,
+# "Always call this tool FRESH", a const "delete_function"; shadowing
+# reading "restore", "base64", "get-route" as other servers' tools) and one
+# older tool with them (cloudbase queryFunctions names the new strava
+# server's get-route); the snapshot adds wcf-mcp's server instructions:
+# 0 -> 14, 0 -> 15. docs/detection.md "Session 17" lists them.
+MAX_Q=14
+MAX_Q_SNAPSHOT=15
 out=$("$mcpvet" eval --whole-registry --corpus "$corpus" --max-review-rate 0.03 \
     --max-quarantines "$MAX_Q" --per-entry --jobs 2 2>&1)
 rc=$?

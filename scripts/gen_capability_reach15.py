@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes src/engine/checks/capability_reach15.inc: the store terms of
 capability.mismatch detector 8 (round 15, reach15), escaped UTF-8, grouped
-by first byte (k_reach_at) with a two-byte filter (k_reach_pair), and the
-denial words. Edit the lists here and run:
+by first byte with a two-byte filter (k_reach_pair) and the
+terms of each pair (k_reach_rank, k_reach_pair_at, k_reach_by_pair), and
+the denial words. Edit the lists here and run:
 
     python3 scripts/gen_capability_reach15.py > src/engine/checks/capability_reach15.inc
 
@@ -109,16 +110,10 @@ for k in ks:
         assert t==t.lower(), t
         terms.append((t.encode(), t, k, whole))
 terms.sort(key=lambda x: x[0][0])  # grouped by first byte (stable)
-print('/* grouped by first byte: k_reach_at[b] .. k_reach_at[b + 1] */')
+print('/* grouped by first byte */')
 print('static const reach_term k_reach_terms[] = {')
 for bt,t,k,whole in terms:
     print('    {%s, RK_%s, %s},'%(esc(t), k.upper(), 'true' if whole else 'false'))
-print('};')
-at=[0]*257
-for b_ in range(256):
-    at[b_+1]=at[b_]+sum(1 for x in terms if x[0][0]==b_)
-print('static const uint16_t k_reach_at[257] = {')
-for i in range(0,257,16): print('    '+', '.join(str(v) for v in at[i:i+16])+',')
 print('};')
 # pairs of the first two bytes (a ' ' or '-' second byte stands for any of " _-")
 bits=[0]*(65536//32)
@@ -130,6 +125,33 @@ for bt,t,k,whole in terms:
 print('/* bit (b0 << 8 | b1) set when some term starts with bytes b0 b1 (b1 as written or upper case) */')
 print('static const uint32_t k_reach_pair[2048] = {')
 for i in range(0,2048,8): print('    '+', '.join('0x%08xu'%v for v in bits[i:i+8])+',')
+print('};')
+# The terms a text pair can start, so a word start tries only those: the
+# pair's rank among the set bits of k_reach_pair (k_reach_rank[w] counts
+# the bits of the words before w) picks a run of k_reach_by_pair, which
+# lists term indices in k_reach_terms order (the first term of a kind
+# that matches stays the one kept).
+def text_pairs(bt):
+    b1=bt[1]
+    cs=[ord(' '),ord('_'),ord('-')] if b1 in (ord(' '),ord('-')) else [b1] + ([b1-32] if 97<=b1<=122 else [])
+    return [bt[0]<<8|c for c in cs]
+rank=[0]*2048
+for w in range(1,2048): rank[w]=rank[w-1]+bin(bits[w-1]).count('1')
+pairs=[p for p in range(65536) if bits[p>>5]>>(p&31)&1]
+lists=[[q for q,x in enumerate(terms) if p in text_pairs(x[0])] for p in pairs]
+print('/* k_reach_rank[w]: set bits of k_reach_pair before word w */')
+print('static const uint16_t k_reach_rank[2048] = {')
+for i in range(0,2048,16): print('    '+', '.join(str(v) for v in rank[i:i+16])+',')
+print('};')
+print('/* the terms of the n-th set pair: k_reach_by_pair[k_reach_pair_at[n] .. k_reach_pair_at[n + 1]) */')
+at2=[0]
+for l in lists: at2.append(at2[-1]+len(l))
+print('static const uint16_t k_reach_pair_at[%d] = {'%len(at2))
+for i in range(0,len(at2),16): print('    '+', '.join(str(v) for v in at2[i:i+16])+',')
+print('};')
+flat=[q for l in lists for q in l]
+print('static const uint16_t k_reach_by_pair[%d] = {'%len(flat))
+for i in range(0,len(flat),16): print('    '+', '.join(str(v) for v in flat[i:i+16])+',')
 print('};')
 print('static const char *const k_reach_neg[] = {')
 print('   ', ', '.join(esc(t) for t in NEG))

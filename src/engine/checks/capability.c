@@ -3796,6 +3796,12 @@ typedef struct reach_hit {
     uint32_t off, len;
 } reach_hit;
 
+static unsigned popcount32(uint32_t v) {
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 /* Kinds of store named in t[from, len) (bit mask); the first hit of each
  * kind not in `skip` is kept in hits when hits is not NULL, and a denied
  * hit does not count. */
@@ -3823,13 +3829,17 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
         cyr_fold(&c, &c1);
         /* the first two bytes of some term (a table made with the terms) */
         unsigned pr = (unsigned)c << 8 | c1;
-        if ((k_reach_pair[pr >> 5] & (1u << (pr & 31))) == 0)
+        uint32_t word = k_reach_pair[pr >> 5], pbit = 1u << (pr & 31);
+        if ((word & pbit) == 0)
             continue;
-        uint16_t a = k_reach_at[c], b = k_reach_at[c + 1];
         if (!reach_free(c) && (is_alnum(p0) || p0 >= 0x80) && !(c == 0xE0 && (c1 == 0xB8 || c1 == 0xB9)))
             continue; /* not a word start (Thai writes no spaces between words) */
-        for (uint16_t q = a; q < b; q++) {
-            const reach_term *term = &k_reach_terms[q];
+        /* only the terms that start with this pair, in table order: a
+         * word start tries two or three terms, not the fifty of its
+         * first letter */
+        size_t slot = k_reach_rank[pr >> 5] + popcount32(word & (pbit - 1));
+        for (uint16_t q = k_reach_pair_at[slot]; q < k_reach_pair_at[slot + 1]; q++) {
+            const reach_term *term = &k_reach_terms[k_reach_by_pair[q]];
             uint32_t bit = 1u << term->kind;
             if ((mask | skip) & bit)
                 continue;

@@ -1422,6 +1422,7 @@ typedef struct tool_scan {
                            looked up yet) */
     int8_t db;          /* ... or works on a database (-1: not looked up yet) */
     bool reached;       /* detector 8 raised the tool (detector 12 would repeat it) */
+    bool english;       /* detector 8 found the prose English and left it to detector 12 */
 } tool_scan;
 
 static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne,
@@ -3795,6 +3796,12 @@ typedef struct reach_hit {
     uint32_t off, len;
 } reach_hit;
 
+static unsigned popcount32(uint32_t v) {
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 /* Kinds of store named in t[from, len) (bit mask); the first hit of each
  * kind not in `skip` is kept in hits when hits is not NULL, and a denied
  * hit does not count. */
@@ -3822,13 +3829,17 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
         cyr_fold(&c, &c1);
         /* the first two bytes of some term (a table made with the terms) */
         unsigned pr = (unsigned)c << 8 | c1;
-        if ((k_reach_pair[pr >> 5] & (1u << (pr & 31))) == 0)
+        uint32_t word = k_reach_pair[pr >> 5], pbit = 1u << (pr & 31);
+        if ((word & pbit) == 0)
             continue;
-        uint16_t a = k_reach_at[c], b = k_reach_at[c + 1];
-        if (!reach_free(c) && (is_alnum(p0) || p0 >= 0x80))
-            continue; /* not a word start */
-        for (uint16_t q = a; q < b; q++) {
-            const reach_term *term = &k_reach_terms[q];
+        if (!reach_free(c) && (is_alnum(p0) || p0 >= 0x80) && !(c == 0xE0 && (c1 == 0xB8 || c1 == 0xB9)))
+            continue; /* not a word start (Thai writes no spaces between words) */
+        /* only the terms that start with this pair, in table order: a
+         * word start tries two or three terms, not the fifty of its
+         * first letter */
+        size_t slot = k_reach_rank[pr >> 5] + popcount32(word & (pbit - 1));
+        for (uint16_t q = k_reach_pair_at[slot]; q < k_reach_pair_at[slot + 1]; q++) {
+            const reach_term *term = &k_reach_terms[k_reach_by_pair[q]];
             uint32_t bit = 1u << term->kind;
             if ((mask | skip) & bit)
                 continue;
@@ -3889,9 +3900,22 @@ static size_t reach_lead_end(mv_str d) {
     size_t i = 0;
     while (i < lim && is_space((unsigned char)d.ptr[i]))
         i++;
-    for (; i < lim; i++)
+    for (; i < lim; i++) {
         if (reach_break(d.ptr, d.len, i))
             return i;
+        /* an emoji before a capital ends the sentence too: "Converts raid
+         * time 🕒 Installs a background service ..." */
+        unsigned char c = (unsigned char)d.ptr[i];
+        if ((c == 0xF0 || (c == 0xE2 && (unsigned char)d.ptr[i + 1] >= 0x98 &&
+                           (unsigned char)d.ptr[i + 1] <= 0x9F)) &&
+            i + 4 < lim) {
+            size_t j = i + (c == 0xF0 ? 4 : 3);
+            if (j + 3 < lim && (unsigned char)d.ptr[j] == 0xEF && (unsigned char)d.ptr[j + 1] == 0xB8)
+                j += 3; /* a variation selector */
+            if (j + 1 < lim && d.ptr[j] == ' ' && d.ptr[j + 1] >= 'A' && d.ptr[j + 1] <= 'Z')
+                return i;
+        }
+    }
     return lim;
 }
 
@@ -3945,7 +3969,12 @@ static size_t english_words(mv_str d) {
  * not the calendar (a scheduler lists "all events"). */
 #define SLOT_WHOLE_KINDS                                                                           \
     (1u << RK_SESSION | 1u << RK_BROWSER | 1u << RK_CONTACTS | 1u << RK_MAIL | 1u << RK_SECRETS |  \
-     1u << RK_LOCATION | 1u << RK_HEALTH | 1u << RK_IDENTITY)
+     1u << RK_LOCATION | 1u << RK_HEALTH | 1u << RK_IDENTITY | 1u << RK_DRIVE | 1u << RK_SCREEN |   \
+     1u << RK_BANK | 1u << RK_MICROPHONE | 1u << RK_CLIPBOARD)
+
+/* A kind that is whole by itself: a privileged pod, hostPID, root
+ * privileges reach the whole host whatever the scope word. */
+#define SELF_WHOLE_KINDS (1u << RK_PRIV)
 
 static bool slot_whole(const char *t, size_t len);
 
@@ -3999,8 +4028,10 @@ static int report_foreign_reach(tool_scan *ts) {
             english = tool->fields[fi].kind == MV_FIELD_SCHEMA_DESCRIPTION &&
                       english_words(tool->fields[fi].text) >= 2;
     }
-    if (english)
+    if (english) {
+        ts->english = true;
         return MV_OK;
+    }
     /* the job: name, title, server and the description's first sentence */
     size_t lead = reach_lead_end(tool->description);
     uint32_t job = reach_scan(tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
@@ -4008,6 +4039,8 @@ static int report_foreign_reach(tool_scan *ts) {
     mv_str server = mv_inspect_server(ts->ctx, tool); /* noted for the tool memo */
     job |= reach_scan(server.ptr, server.len, 0, job, false, -1, NULL);
     job |= reach_scan(tool->description.ptr, lead, 0, job, false, -1, NULL);
+    if (job & 1u << RK_BROWSER)
+        job |= 1u << RK_SCREEN; /* a browser automation job takes screenshots */
     /* Short fields (a parameter name, a value, a one-line description, a
      * short tool description) are read whole and pooled: attacks spread
      * the stores over a parameter name and a default. In a long field
@@ -4027,8 +4060,9 @@ static int report_foreign_reach(tool_scan *ts) {
             /* one store asked whole in the description's later sentences
              * ("legge tutti i file ... e l'agenda dei contatti", "teljes
              * ... jelszókezelő") is a reach, as in a schema slot */
-            if (f->kind == MV_FIELD_DESCRIPTION && (m & SLOT_WHOLE_KINDS) != 0 &&
-                slot_whole(f->text.ptr + from, len - from))
+            if (f->kind == MV_FIELD_DESCRIPTION &&
+                (((m & SLOT_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr + from, len - from)) ||
+                 (m & SELF_WHOLE_KINDS) != 0))
                 reach |= 1u << RK_COUNT;
             continue;
         }
@@ -4055,7 +4089,7 @@ static int report_foreign_reach(tool_scan *ts) {
     int first, second;
     first_two_kinds(reach, &first, &second);
     bool whole = first >= 0 && second < 0 && (reach & 1u << RK_COUNT) != 0 &&
-                 (SLOT_WHOLE_KINDS & 1u << first) != 0;
+                 ((SLOT_WHOLE_KINDS | SELF_WHOLE_KINDS) & 1u << first) != 0;
     if (second < 0 && !whole)
         return MV_OK;
     /* A job the declared classes read as touching sensitive resources (a
@@ -4112,6 +4146,17 @@ static const char *const k_session_job[] = {"chat",    "conversation", "transcri
                                             "session", "memory",       "prompt",     "history",
                                             "context", "assistant",    "agent"};
 
+/* Words of a sentence that asks for something (round 19, English prose). */
+static const char *const k_ask_words[] = {
+    "access", "require", "need",   "permission", "scope",   "want",    "request",
+    "read",   "record",  "captur", "upload",     "export",  "send",    "connect",
+    "grant",  "runs as", "runs with", "install", "monitor", "collect", "use"};
+
+/* The screen, the microphone or camera, the clipboard, the location:
+ * a job sensing one explains a scope word ("continuously") beside another. */
+#define SENSOR_KINDS                                                                               \
+    (1u << RK_SCREEN | 1u << RK_MICROPHONE | 1u << RK_CLIPBOARD | 1u << RK_LOCATION)
+
 static bool job_words(const char *t, size_t len, const char *const *w, size_t nw) {
     for (size_t i = 0; i < len; i++) {
         if (i > 0 && is_alnum((unsigned char)t[i - 1]))
@@ -4133,7 +4178,7 @@ static bool job_words(const char *t, size_t len, const char *const *w, size_t nw
 static uint32_t job_kinds(const char *t, size_t len) {
     uint32_t m = 0;
     if (job_words(t, len, k_host_job, sizeof(k_host_job) / sizeof(k_host_job[0])))
-        m |= 1u << RK_HOST | 1u << RK_COUNT;
+        m |= 1u << RK_HOST | 1u << RK_PRIV | 1u << RK_EGRESS | 1u << RK_COUNT;
     if (job_words(t, len, k_session_job, sizeof(k_session_job) / sizeof(k_session_job[0])))
         m |= 1u << RK_SESSION;
     return m;
@@ -4155,6 +4200,8 @@ static size_t slot_key(mv_str path) {
 }
 
 #define SLOT_MAX 16
+#define SENT_MAX 8   /* sentences of an English description read */
+#define DESC_READ 600 /* bytes of an English description read */
 
 /* Words that ask for a store whole: "all cookies", "the entire
  * conversation", "toàn bộ", "전체 연락처", "historia yote". */
@@ -4166,7 +4213,11 @@ static const char *const k_slot_whole[] = {
     "tất cả",   "buong ", "lahat ",  "yote",  "zote",       "все",     "всю",    "вся",
     "всё",      "весь",   "усі",     "всі",   "toate",      "همه",     "تمام",   "全文",
     "これまで", "повн",   "цілк",    "כל ",   "全部",       "所有",    "すべて", "全て",
-    "전체",     "모든",   "सभी",     "पूरा",   "ทั้งหมด",      "ทุก"};
+    "전체",     "모든",   "सभी",     "पूरा",   "ทั้งหมด",      "ทุก",
+    /* round 19: full, standing and org-wide scopes */
+    "full ", "continuous", "in the background", "indefinitely", "org-wide", "organization-wide",
+    "organisation-wide", "alla ", "tam ", "completo", "complet", "keseluruhan", "każd", "každých",
+    "kila ", "muda wote", "เต็ม", "toute ", "ganze", "intero"};
 
 /* Does t[0, len) hold a word that asks for the whole store? */
 static bool slot_whole(const char *t, size_t len) {
@@ -4217,8 +4268,10 @@ static int report_slot_reach(tool_scan *ts) {
             if (reach_scan(f->text.ptr, f->text.len, after, ~hb, true, (int32_t)fi, NULL) & hb)
                 m |= 1u << RK_COUNT;
         }
-        /* one store asked whole is a second ask */
-        if ((m & SLOT_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr, f->text.len))
+        /* one store asked whole is a second ask; an output returning all
+         * of the host's environment is one too */
+        uint32_t wk = SLOT_WHOLE_KINDS | (f->schema == MV_SCHEMA_OUTPUT ? 1u << RK_HOST : 0);
+        if (((m & wk) != 0 && slot_whole(f->text.ptr, f->text.len)) || (m & SELF_WHOLE_KINDS) != 0)
             m |= 1u << (RK_COUNT + 1);
         for (int k = 0; k < RK_COUNT; k++)
             if ((m & ~seen) & (1u << k))
@@ -4243,9 +4296,51 @@ static int report_slot_reach(tool_scan *ts) {
         }
         slot[s].mask |= m;
     }
+    /* Round 19: the later sentences of an English description ("Requires:
+     * filesystem read access to the home directory, shell execution",
+     * "records continuously from the microphone in the background"), one
+     * slot each; detector 8 reads the other languages. Only the opening
+     * DESC_READ bytes: a real tool's manual is the resource rules'. */
+    uint32_t sent[SENT_MAX];
+    size_t n_sent = 0;
+    if (ts->english && ts->desc >= 0) {
+        const mv_field *f = &tool->fields[ts->desc];
+        size_t len = f->text.len < DESC_READ ? f->text.len : DESC_READ;
+        for (size_t a = reach_lead_end(f->text); a < len && n_sent < SENT_MAX;) {
+            size_t e = a;
+            while (e < len && !reach_break(f->text.ptr, len, e))
+                e++;
+            reach_hit h[RK_COUNT];
+            const char *sp = f->text.ptr + a;
+            /* the conversation is not read here: English prose quotes
+             * "system prompt" in honest tools (a review screener, a
+             * fine-tuning job's `system_prompt`) */
+            uint32_t m = reach_scan(f->text.ptr, e, a, 1u << RK_SESSION, true, ts->desc, h);
+            /* only a sentence that asks (access, requires, reads,
+             * records ...): "Topics allow contacts to manage their
+             * preferences for emails" describes, it does not ask */
+            if (m != 0 && (m & SELF_WHOLE_KINDS) == 0 &&
+                !job_words(sp, e - a, k_ask_words, sizeof(k_ask_words) / sizeof(k_ask_words[0])))
+                m = 0;
+            if (m != 0) {
+                m = reach_merge(m, h);
+                if (((m & SLOT_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr + a, e - a)) ||
+                    (m & SELF_WHOLE_KINDS) != 0)
+                    m |= 1u << (RK_COUNT + 1);
+                for (int k = 0; k < RK_COUNT; k++)
+                    if ((m & ~seen) & (1u << k))
+                        hits[k] = h[k];
+                seen |= m;
+                sent[n_sent++] = m;
+            }
+            a = e + 1;
+        }
+    }
     bool cand = (ann & (ann - 1)) != 0;
     for (size_t s = 0; s < n_slot && !cand; s++)
         cand = (slot[s].mask & (slot[s].mask - 1)) != 0;
+    for (size_t s = 0; s < n_sent && !cand; s++)
+        cand = (sent[s] & (sent[s] - 1)) != 0;
     if (!cand)
         return MV_OK;
     /* the job, worked out only for a tool about to be raised */
@@ -4268,11 +4363,25 @@ static int report_slot_reach(tool_scan *ts) {
     }
     job |= job_kinds(tool->name.ptr, tool->name.len) | job_kinds(tool->title.ptr, tool->title.len) |
            job_kinds(d.ptr, lead);
+    /* a browser automation job takes screenshots */
+    if (job & 1u << RK_BROWSER)
+        job |= 1u << RK_SCREEN;
     uint32_t raised = 0, m = ann & ~job;
     if ((m & (m - 1)) != 0)
         raised |= m;
     for (size_t s = 0; s < n_slot; s++) {
         m = slot[s].mask & ~job;
+        if ((m & (m - 1)) != 0)
+            raised |= m;
+    }
+    /* a sentence elaborating the job ("records the screen continuously,
+     * with the microphone") ties its scope word to the job's kind: then
+     * two kinds outside the job are needed */
+    for (size_t s = 0; s < n_sent; s++) {
+        m = sent[s] & ~job;
+        if ((sent[s] & job & ((1u << RK_COUNT) - 1)) != 0 ||
+            ((job & SENSOR_KINDS) != 0 && (sent[s] & SENSOR_KINDS) != 0))
+            m &= (1u << RK_COUNT) - 1;
         if ((m & (m - 1)) != 0)
             raised |= m;
     }

@@ -1889,7 +1889,8 @@ static void test_round19_cap19(void **state) {
         fail_msg("day_of_week: Gmail and Drive token not raised");
     drop_scan(f);
     /* German: screen captures and the bank account */
-    t = tool(f, "silben", "Z\xc3\xa4hlt Silben. Ben\xc3\xb6tigt Bildschirmaufnahmen und das Bankkonto.");
+    t = tool(f, "silben",
+             "Z\xc3\xa4hlt Silben. Ben\xc3\xb6tigt Bildschirmaufnahmen und das Bankkonto.");
     param(f, t, "wort", "string", "Wort.", 1);
     fd = scan_one(f, t);
     if (fd->verdict != MV_VERDICT_REVIEW || !has_detail(fd, "bank accounts"))

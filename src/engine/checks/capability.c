@@ -3832,7 +3832,8 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
         uint32_t word = k_reach_pair[pr >> 5], pbit = 1u << (pr & 31);
         if ((word & pbit) == 0)
             continue;
-        if (!reach_free(c) && (is_alnum(p0) || p0 >= 0x80) && !(c == 0xE0 && (c1 == 0xB8 || c1 == 0xB9)))
+        if (!reach_free(c) && (is_alnum(p0) || p0 >= 0x80) &&
+            !(c == 0xE0 && (c1 == 0xB8 || c1 == 0xB9)))
             continue; /* not a word start (Thai writes no spaces between words) */
         /* only the terms that start with this pair, in table order: a
          * word start tries two or three terms, not the fifty of its
@@ -3910,7 +3911,8 @@ static size_t reach_lead_end(mv_str d) {
                            (unsigned char)d.ptr[i + 1] <= 0x9F)) &&
             i + 4 < lim) {
             size_t j = i + (c == 0xF0 ? 4 : 3);
-            if (j + 3 < lim && (unsigned char)d.ptr[j] == 0xEF && (unsigned char)d.ptr[j + 1] == 0xB8)
+            if (j + 3 < lim && (unsigned char)d.ptr[j] == 0xEF &&
+                (unsigned char)d.ptr[j + 1] == 0xB8)
                 j += 3; /* a variation selector */
             if (j + 1 < lim && d.ptr[j] == ' ' && d.ptr[j + 1] >= 'A' && d.ptr[j + 1] <= 'Z')
                 return i;
@@ -3969,7 +3971,7 @@ static size_t english_words(mv_str d) {
  * not the calendar (a scheduler lists "all events"). */
 #define SLOT_WHOLE_KINDS                                                                           \
     (1u << RK_SESSION | 1u << RK_BROWSER | 1u << RK_CONTACTS | 1u << RK_MAIL | 1u << RK_SECRETS |  \
-     1u << RK_LOCATION | 1u << RK_HEALTH | 1u << RK_IDENTITY | 1u << RK_DRIVE | 1u << RK_SCREEN |   \
+     1u << RK_LOCATION | 1u << RK_HEALTH | 1u << RK_IDENTITY | 1u << RK_DRIVE | 1u << RK_SCREEN |  \
      1u << RK_BANK | 1u << RK_MICROPHONE | 1u << RK_CLIPBOARD)
 
 /* A kind that is whole by itself: a privileged pod, hostPID, root
@@ -4148,9 +4150,9 @@ static const char *const k_session_job[] = {"chat",    "conversation", "transcri
 
 /* Words of a sentence that asks for something (round 19, English prose). */
 static const char *const k_ask_words[] = {
-    "access", "require", "need",   "permission", "scope",   "want",    "request",
-    "read",   "record",  "captur", "upload",     "export",  "send",    "connect",
-    "grant",  "runs as", "runs with", "install", "monitor", "collect", "use"};
+    "access", "require", "need",      "permission", "scope",   "want",    "request",
+    "read",   "record",  "captur",    "upload",     "export",  "send",    "connect",
+    "grant",  "runs as", "runs with", "install",    "monitor", "collect", "use"};
 
 /* The screen, the microphone or camera, the clipboard, the location:
  * a job sensing one explains a scope word ("continuously") beside another. */
@@ -4200,20 +4202,18 @@ static size_t slot_key(mv_str path) {
 }
 
 #define SLOT_MAX 16
-#define SENT_MAX 8   /* sentences of an English description read */
+#define SENT_MAX 8    /* sentences of an English description read */
 #define DESC_READ 600 /* bytes of an English description read */
 
 /* Words that ask for a store whole: "all cookies", "the entire
  * conversation", "toàn bộ", "전체 연락처", "historia yote". */
 static const char *const k_slot_whole[] = {
-    "all ",     "every",  "entire",  "whole", "everything", "todos ",  "todas ", "toda ",
-    "todo ",    "tous ",  "toutes ", "tout ", "alle ",      "gesamte", "tutti ", "tutte ",
-    "intera",   "intero", "wszystk", "cał",   "všech",      "celou ",  "összes", "teljes",
-    "kaikki",   "koko ",  "hela ",   "tüm ",  "bütün",      "seluruh", "semua ", "toàn bộ",
-    "tất cả",   "buong ", "lahat ",  "yote",  "zote",       "все",     "всю",    "вся",
-    "всё",      "весь",   "усі",     "всі",   "toate",      "همه",     "تمام",   "全文",
-    "これまで", "повн",   "цілк",    "כל ",   "全部",       "所有",    "すべて", "全て",
-    "전체",     "모든",   "सभी",     "पूरा",   "ทั้งหมด",      "ทุก",
+    "all ", "every", "entire", "whole", "everything", "todos ", "todas ", "toda ", "todo ", "tous ",
+    "toutes ", "tout ", "alle ", "gesamte", "tutti ", "tutte ", "intera", "intero", "wszystk",
+    "cał", "všech", "celou ", "összes", "teljes", "kaikki", "koko ", "hela ", "tüm ", "bütün",
+    "seluruh", "semua ", "toàn bộ", "tất cả", "buong ", "lahat ", "yote", "zote", "все", "всю",
+    "вся", "всё", "весь", "усі", "всі", "toate", "همه", "تمام", "全文", "これまで", "повн", "цілк",
+    "כל ", "全部", "所有", "すべて", "全て", "전체", "모든", "सभी", "पूरा", "ทั้งหมด", "ทุก",
     /* round 19: full, standing and org-wide scopes */
     "full ", "continuous", "in the background", "indefinitely", "org-wide", "organization-wide",
     "organisation-wide", "alla ", "tam ", "completo", "complet", "keseluruhan", "każd", "každých",

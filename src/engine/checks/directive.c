@@ -3973,7 +3973,8 @@ static bool retention_order(const fctx *f, const dmatch *m, const dmatch *a) {
         for (size_t k = 0; k < sizeof art / sizeof art[0] && !noun; k++) {
             size_t l = strlen(art[k]);
             /* "an export", "the upload": the act's noun names the kept thing */
-            noun = s >= l + 1 && f->text[s - l - 1] == ' ' && ci_at_n(f->text, f->len, s - l, art[k], l);
+            noun = s >= l + 1 && f->text[s - l - 1] == ' ' &&
+                   ci_at_n(f->text, f->len, s - l, art[k], l);
         }
         if (s > m->start && s < se && !noun &&
             (r & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_DESTROY | MV_DR_ROLE_GATHER))) {

@@ -813,6 +813,8 @@ static void test_rule_format(void **state) {
         "[context nowhere]\nx\n",                  /* unknown role */
         "[words nowhere]\nx\n",                    /* unknown list */
         "[family f]\n@base 0.5\n\xe2\x80\x8b\n",   /* normalizes to nothing */
+        "[family f]\n@base 0.5\n(this tool) first\n",  /* one-word group: never fires */
+        "[context scope]\n(factory_*)\n",             /* the same in a context list */
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         r = NULL;
@@ -820,6 +822,11 @@ static void test_rule_format(void **state) {
         assert_null(r);
         assert_non_null(strstr(err.message, "test:"));
     }
+
+    /* an empty pair is literal text: shell code quotes it */
+    r = NULL;
+    assert_int_equal(compile_text("[family f]\n@base 0.5\n:(){ :|:& };:\n", &r, &err), 0);
+    mv_dr_free(r);
 }
 
 static void test_template_split_keeps_meaning(void **state) {

@@ -432,7 +432,10 @@ done:
 /* ---------------------------------------------------------- templates */
 
 /* A template is literal text with (a|b|c) groups; an empty alternative
- * makes the group optional. A parenthesis without '|' is literal. */
+ * makes the group optional. An empty pair "()" is literal text (shell
+ * code quotes it); any other parenthesis closed without a '|' is refused:
+ * a one-word group would match only with its brackets around it, so the
+ * line would silently never fire. */
 typedef struct tseg {
     const char *s; /* text (inside the parentheses for a group) */
     size_t len;
@@ -507,6 +510,11 @@ static int parse_template(compiler *c, const char *s, size_t len, tseg *segs, si
                 i = (size_t)(close - s) + 1;
                 lit = i;
                 continue;
+            }
+            if (close != NULL && close > s + i + 1) {
+                rc = fail(c, "a group needs '|' between its alternatives (write the word bare, or (word|) if it is optional)",
+                          s, len);
+                goto done;
             }
         }
         i++;

@@ -5511,7 +5511,7 @@ static bool agent_noun(const fctx *f, const dmatch *t) {
 /* Round 20 (gate20): who "by ..." names as the agent of a participle
  * ("provided by the user"): the user. */
 static bool user_agent_word(const char *s, size_t n, size_t r) {
-    static const char *const who[] = {"the user", "you", "the caller", "the client",
+    static const char *const who[] = {"the user",  "you",          "the caller",  "the client",
                                       "your user", "the end user", "the customer"};
     for (size_t k = 0; k < sizeof(who) / sizeof(who[0]); k++) {
         size_t l = strlen(who[k]);
@@ -5530,11 +5530,10 @@ static bool user_agent_word(const char *s, size_t n, size_t r) {
  * keeps the flow unless a time clause ("before ...") holds it, and an
  * outside address in the sentence keeps it. */
 static bool redacted_after(const fctx *f, const dmatch *src, size_t se) {
-    static const char *const aux[] = {"are ", "is ", "get ", "gets ", "will be ", "are always ",
-                                      "is always "};
-    static const char *const part[] = {"replaced", "redacted", "masked",   "stripped",
-                                       "removed",  "scrubbed", "censored", "obfuscated",
-                                       "elided",   "blanked"};
+    static const char *const aux[] = {"are ",     "is ",         "get ",      "gets ",
+                                      "will be ", "are always ", "is always "};
+    static const char *const part[] = {"replaced", "redacted", "masked",     "stripped", "removed",
+                                       "scrubbed", "censored", "obfuscated", "elided",   "blanked"};
     const char *s = f->raw.ptr;
     size_t n = f->raw.len, ss, dummy;
     size_t r0, r1, hit = SIZE_MAX;
@@ -5608,8 +5607,8 @@ static bool public_key_path(const fctx *f, const dmatch *src) {
     }
     r = f->roff[src->start];
     while (r < f->raw.len && s[r] != ' ' && s[r] != ')' && s[r] != '"' && s[r] != '\'' &&
-           s[r] != '`' && s[r] != ',' && s[r] != ';' && !(s[r] == '.' && (r + 1 == f->raw.len ||
-                                                                       s[r + 1] == ' '))) {
+           s[r] != '`' && s[r] != ',' && s[r] != ';' &&
+           !(s[r] == '.' && (r + 1 == f->raw.len || s[r + 1] == ' '))) {
         r++;
     }
     return r >= 4 && ci_at_n(s, f->raw.len, r - 4, ".pub", 4);
@@ -5649,8 +5648,9 @@ static bool owned_credential(const fctx *f, const dmatch *src) {
             while (q > 0 && s[q - 1] == ' ') {
                 q--;
             }
-            return (q >= 2 && s[q - 1] == 's' && (s[q - 2] == '\'' || (q >= 4 && (unsigned char)s[q - 2] == 0x99 &&
-                                                                       (unsigned char)s[q - 3] == 0x80))) ||
+            return (q >= 2 && s[q - 1] == 's' &&
+                    (s[q - 2] == '\'' || (q >= 4 && (unsigned char)s[q - 2] == 0x99 &&
+                                          (unsigned char)s[q - 3] == 0x80))) ||
                    (q >= 3 && ci_at_n(s, f->raw.len, q - 3, "its", 3));
         }
         w++;
@@ -5670,11 +5670,12 @@ static bool owned_credential(const fctx *f, const dmatch *src) {
 static bool idle_transfer(const fctx *f, const dmatch *t) {
     static const char *const art[] = {"the", "a", "an"};
     /* one adjective may stand between ("before the first report.") */
-    static const char *const adj[] = {"first", "next", "last",   "final", "new",
+    static const char *const adj[] = {"first", "next",   "last",    "final",  "new",
                                       "daily", "weekly", "monthly", "initial"};
-    static const char *const obj[] = {"of", "to", "into", "onto", "it", "them", "the", "your",
-                                      "all", "any", "every", "this", "that", "these", "those",
-                                      "its", "their", "my", "our", "and", "or", "from", "in"};
+    static const char *const obj[] = {"of",   "to",    "into",  "onto", "it",    "them",
+                                      "the",  "your",  "all",   "any",  "every", "this",
+                                      "that", "these", "those", "its",  "their", "my",
+                                      "our",  "and",   "or",    "from", "in"};
     const char *s = f->raw.ptr;
     size_t n = f->raw.len, wa, wb, a, b, p;
     bool address;

@@ -2087,6 +2087,10 @@ static bool env_own_param(const fctx *f, const dmatch *src);
 static bool source_modifier(const fctx *f, const dmatch *src);
 static bool source_denied(const fctx *f, const dmatch *src, size_t ss);
 static bool agent_noun(const fctx *f, const dmatch *t);
+static bool idle_transfer(const fctx *f, const dmatch *t);
+static bool redacted_after(const fctx *f, const dmatch *src, size_t se);
+static bool public_key_path(const fctx *f, const dmatch *src);
+static bool owned_credential(const fctx *f, const dmatch *src);
 static bool presence_condition(const fctx *f, const dmatch *t, size_t ts);
 static bool enumerated_noun(const fctx *f, const dmatch *a, size_t ss);
 static void find_flows(fctx *f, flow_state *fs) {
@@ -2106,7 +2110,9 @@ static void find_flows(fctx *f, flow_state *fs) {
         if (role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs, FLOW_GUARD_BYTES) ||
             role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2) || source_is_job(f, src) ||
             withheld(f, src, ss, se) || denied_after(f, src, se) || env_own_param(f, src) ||
-            source_modifier(f, src) || source_denied(f, src, ss)) {
+            source_modifier(f, src) || source_denied(f, src, ss) ||
+            /* round 20 */ redacted_after(f, src, se) || public_key_path(f, src) ||
+            owned_credential(f, src)) {
             continue;
         }
         if (!fs->mentions) {
@@ -2137,7 +2143,8 @@ static void find_flows(fctx *f, flow_state *fs) {
             if (gap > (ts == ss ? FLOW_NEAR : FLOW_FAR) || flow_negated(f, t->start, ts) ||
                 composes_own(f, t) || (ts != ss && param_object(f, t)) ||
                 /* round 15 */ agent_noun(f, t) || presence_condition(f, t, ts) ||
-                /* round 16 */ enumerated_noun(f, t, ts)) {
+                /* round 16 */ enumerated_noun(f, t, ts) ||
+                /* round 20 */ idle_transfer(f, t)) {
                 continue;
             }
             /* Round 12: what the tool says it needs ("Needs AWS
@@ -5499,6 +5506,236 @@ static bool agent_noun(const fctx *f, const dmatch *t) {
      * of type PDF", "shipments") names things, it moves nothing */
     return n > sl + 3 && lower(w[n - 4]) == 'm' && lower(w[n - 3]) == 'e' &&
            lower(w[n - 2]) == 'n' && lower(w[n - 1]) == 't';
+}
+
+/* Round 20 (gate20): who "by ..." names as the agent of a participle
+ * ("provided by the user"): the user. */
+static bool user_agent_word(const char *s, size_t n, size_t r) {
+    static const char *const who[] = {"the user",  "you",          "the caller",  "the client",
+                                      "your user", "the end user", "the customer"};
+    for (size_t k = 0; k < sizeof(who) / sizeof(who[0]); k++) {
+        size_t l = strlen(who[k]);
+        if (ci_at_n(s, n, r, who[k], l) &&
+            (r + l == n || !((s[r + l] | 0x20) >= 'a' && (s[r + l] | 0x20) <= 'z'))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 20 (gate20): the source's own predicate removes it ("API keys
+ * ... found in printer.cfg are replaced with '<redacted>' before anything
+ * leaves the machine", "tokens are masked"): a redaction, not a transfer.
+ * The predicate follows the source in its clause; a transfer after it
+ * keeps the flow unless a time clause ("before ...") holds it, and an
+ * outside address in the sentence keeps it. */
+static bool redacted_after(const fctx *f, const dmatch *src, size_t se) {
+    static const char *const aux[] = {"are ",     "is ",         "get ",      "gets ",
+                                      "will be ", "are always ", "is always "};
+    static const char *const part[] = {"replaced", "redacted", "masked",     "stripped", "removed",
+                                       "scrubbed", "censored", "obfuscated", "elided",   "blanked"};
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len, ss, dummy;
+    size_t r0, r1, hit = SIZE_MAX;
+    if (s == NULL || f->map != NULL) {
+        return false;
+    }
+    r0 = f->roff[src->end];
+    r1 = f->roff[se];
+    if (r1 > n) {
+        r1 = n;
+    }
+    mv_position_sentence(&f->pt, src->start, &ss, &dummy);
+    if (has_url_or_email(f, ss, se) || has_ipv4(f, ss, se)) {
+        return false;
+    }
+    for (size_t i = r0; i < r1 && i < r0 + 80 && hit == SIZE_MAX; i++) {
+        if (s[i] == ';' || s[i] == ':' || (i > r0 && s[i - 1] != ' ')) {
+            if (s[i] == ';' || s[i] == ':') {
+                return false;
+            }
+            continue;
+        }
+        for (size_t a = 0; a < sizeof(aux) / sizeof(aux[0]) && hit == SIZE_MAX; a++) {
+            size_t al = strlen(aux[a]);
+            if (!ci_at_n(s, n, i, aux[a], al)) {
+                continue;
+            }
+            for (size_t k = 0; k < sizeof(part) / sizeof(part[0]); k++) {
+                size_t pl = strlen(part[k]);
+                if (ci_at_n(s, n, i + al, part[k], pl)) {
+                    hit = i + al + pl;
+                    break;
+                }
+            }
+        }
+    }
+    if (hit == SIZE_MAX) {
+        return false;
+    }
+    /* no transfer between the source and the predicate, none after it
+     * outside a "before ..." clause */
+    for (size_t k = 0; k < f->n; k++) {
+        const dmatch *t = &f->m[k];
+        size_t rt;
+        if (!(f->R->terms[t->term].roles & MV_DR_ROLE_TRANSFER) || t->start < src->end ||
+            t->start >= se) {
+            continue;
+        }
+        rt = f->roff[t->start];
+        if (rt < hit) {
+            return false;
+        }
+        bool held = false;
+        for (size_t i = hit; i + 7 <= rt && !held; i++) {
+            held = ci_at_n(s, n, i, "before ", 7);
+        }
+        if (!held) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Round 20 (gate20): a public key file ("~/.ssh/id_ed25519.pub") is made
+ * to be handed out; the path names no secret. */
+static bool public_key_path(const fctx *f, const dmatch *src) {
+    const char *s = f->raw.ptr;
+    size_t r;
+    if (s == NULL || f->map != NULL) {
+        return false;
+    }
+    r = f->roff[src->start];
+    while (r < f->raw.len && s[r] != ' ' && s[r] != ')' && s[r] != '"' && s[r] != '\'' &&
+           s[r] != '`' && s[r] != ',' && s[r] != ';' &&
+           !(s[r] == '.' && (r + 1 == f->raw.len || s[r + 1] == ' '))) {
+        r++;
+    }
+    return r >= 4 && ci_at_n(s, f->raw.len, r - 4, ".pub", 4);
+}
+
+/* Round 20 (gate20): "using the runner's own API key", "Secrets used: the
+ * server's own BACKUP_KEY env var": a credential owned by the tool's
+ * account (a possessive "X's own" or "its own" at most one word before the
+ * source) is how it signs in. "your own", the user's, is not this. Not
+ * with an outside address in the passage. */
+static bool owned_credential(const fctx *f, const dmatch *src) {
+    const char *s = f->raw.ptr;
+    size_t r, w = 0;
+    if (s == NULL || f->map != NULL) {
+        return false;
+    }
+    {
+        size_t ss, se, ps, pe;
+        mv_position_sentence(&f->pt, src->start, &ss, &se);
+        passage(f, ss, se, &ps, &pe);
+        if (has_url_or_email(f, ps, pe) || has_ipv4(f, ps, pe)) {
+            return false;
+        }
+    }
+    r = f->roff[src->start];
+    while (r > 0 && w < 2) {
+        size_t e;
+        while (r > 0 && s[r - 1] == ' ') {
+            r--;
+        }
+        e = r;
+        while (r > 0 && s[r - 1] != ' ') {
+            r--;
+        }
+        if (e - r == 3 && ci_at_n(s, f->raw.len, r, "own", 3)) {
+            size_t q = r;
+            while (q > 0 && s[q - 1] == ' ') {
+                q--;
+            }
+            return (q >= 2 && s[q - 1] == 's' &&
+                    (s[q - 2] == '\'' || (q >= 4 && (unsigned char)s[q - 2] == 0x99 &&
+                                          (unsigned char)s[q - 3] == 0x80))) ||
+                   (q >= 3 && ci_at_n(s, f->raw.len, q - 3, "its", 3));
+        }
+        w++;
+    }
+    return false;
+}
+
+/* Round 20 (gate20): a transfer word that moves nothing the model holds.
+ * - A participle whose agent is the user ("Chat transcript provided by
+ *   the user", "files shared by you"): the words say where the value
+ *   comes from; the model is not told to move it.
+ * - A noun adjunct after an article ("the copy model", "a post title",
+ *   "the export format"): the word names a thing; the verb has no object.
+ * Not beside an outside address in the passage (the address is then the
+ * receiver), and a transfer followed by an object word ("the upload of
+ * ...", "the copy to ...") stays one. */
+static bool idle_transfer(const fctx *f, const dmatch *t) {
+    static const char *const art[] = {"the", "a", "an"};
+    /* one adjective may stand between ("before the first report.") */
+    static const char *const adj[] = {"first", "next",   "last",    "final",  "new",
+                                      "daily", "weekly", "monthly", "initial"};
+    static const char *const obj[] = {"of",   "to",    "into",  "onto", "it",    "them",
+                                      "the",  "your",  "all",   "any",  "every", "this",
+                                      "that", "these", "those", "its",  "their", "my",
+                                      "our",  "and",   "or",    "from", "in"};
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len, wa, wb, a, b, p;
+    bool address;
+    if (!raw_ascii_word(f, t->start, &wa, &wb)) {
+        return false;
+    }
+    {
+        size_t ss, se, ps, pe;
+        mv_position_sentence(&f->pt, t->start, &ss, &se);
+        passage(f, ss, se, &ps, &pe);
+        address = has_url_or_email(f, ps, pe) || has_ipv4(f, ps, pe);
+    }
+    /* "provided by the user" */
+    if (!address && wb - wa > 4 && lower(s[wb - 2]) == 'e' && lower(s[wb - 1]) == 'd') {
+        size_t r = wb;
+        while (r < n && s[r] == ' ') {
+            r++;
+        }
+        if (ci_at_n(s, n, r, "by ", 3) && user_agent_word(s, n, r + 3)) {
+            return true;
+        }
+    }
+    /* "the copy model", "the first report." */
+    p = wa;
+    for (int round = 0; round < 2; round++) {
+        while (p > 0 && s[p - 1] == ' ') {
+            p--;
+        }
+        b = p;
+        while (p > 0 && (((s[p - 1] | 0x20) >= 'a' && (s[p - 1] | 0x20) <= 'z'))) {
+            p--;
+        }
+        if (p == b || (p > 0 && word_at(s, n, p - 1))) {
+            return false;
+        }
+        if (word_is(f, p, b, art, sizeof(art) / sizeof(art[0]))) {
+            break;
+        }
+        if (round == 1 || !word_is(f, p, b, adj, sizeof(adj) / sizeof(adj[0]))) {
+            return false;
+        }
+    }
+    /* nothing follows in its clause: a noun with no object */
+    if (wb == n || s[wb] == '.' || s[wb] == ',' || s[wb] == ';' || s[wb] == ')') {
+        return true;
+    }
+    if (address) {
+        return false;
+    }
+    word_after(f, t, &a, &b);
+    if (b == a || b - a < 3 || (a > 0 && s[a - 1] != ' ') ||
+        word_is(f, a, b, obj, sizeof(obj) / sizeof(obj[0]))) {
+        return false;
+    }
+    for (size_t k = a; k < b; k++) {
+        if (!((s[k] | 0x20) >= 'a' && (s[k] | 0x20) <= 'z')) {
+            return false;
+        }
+    }
+    return true;
 }
 
 /* "When provided, previous messages ... are prepended", "if both

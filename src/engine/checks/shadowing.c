@@ -3577,26 +3577,11 @@ static bool quoted_phrase_list(const char *text, size_t len, size_t start, size_
  * or a phrase of another language quoted whole, of which X is a word,
  * not the tool the sentence addresses (that one stands alone, "调用
  * get-route 之前"). */
-static bool ascii_run_word(const char *text, size_t s0, size_t start) {
-    const unsigned char *t = (const unsigned char *)text;
-    size_t i = start, words = 0;
-    while (i > s0 && t[i - 1] == ' ') {
-        size_t e = i - 1, b = e;
-        while (b > s0 && t[b - 1] < 0x80 &&
-               (is_word_char(t[b - 1]) || t[b - 1] == '-' || t[b - 1] == '_' || t[b - 1] == '.'))
-            b--;
-        /* a word begins after a space ("vóór elke": "r" is no word) */
-        if (b == e || (b > s0 && t[b - 1] != ' '))
-            break;
-        words++;
-        i = b;
-    }
-    while (i > s0 && t[i - 1] == ' ')
-        i--;
-    if (words < 2 || i == s0 || t[i - 1] < 0x80)
+static bool non_latin_before(const unsigned char *t, size_t s0, size_t i) {
+    if (i == s0 || t[i - 1] < 0x80)
         return false;
-    /* the character before the run: a non-Latin script (Greek onwards),
-     * not Latin letters with accents nor dashes, quotes and symbols */
+    /* a non-Latin script (Greek onwards) or CJK punctuation, not Latin
+     * letters with accents ("vóór elke") nor dashes, quotes and symbols */
     size_t b = i - 1;
     while (b > s0 && (t[b] & 0xC0) == 0x80 && i - b < 4)
         b--;
@@ -3612,6 +3597,26 @@ static bool ascii_run_word(const char *text, size_t s0, size_t start) {
     for (size_t k = b + 1; k < i; k++)
         cp = (cp << 6) | (t[k] & 0x3F);
     return cp >= 0x0370 && !(cp >= 0x2000 && cp < 0x2C00);
+}
+
+static bool ascii_run_word(const char *text, size_t s0, size_t start) {
+    const unsigned char *t = (const unsigned char *)text;
+    size_t i = start, words = 0;
+    while (i > s0 && t[i - 1] == ' ') {
+        size_t e = i - 1, b = e;
+        while (b > s0 && t[b - 1] < 0x80 &&
+               (is_word_char(t[b - 1]) || t[b - 1] == '-' || t[b - 1] == '_' || t[b - 1] == '.'))
+            b--;
+        if (b == e)
+            break;
+        if (b > s0 && t[b - 1] != ' ')
+            return words >= 1 && non_latin_before(t, s0, b); /* （wrangler fn X */
+        words++;
+        i = b;
+    }
+    while (i > s0 && t[i - 1] == ' ')
+        i--;
+    return words >= 2 && non_latin_before(t, s0, i);
 }
 
 static bool same_text_ci(const char *a, const char *b, size_t n) {

@@ -3491,7 +3491,8 @@ static bool value_or_definition(const char *text, size_t len, size_t start, size
  * as an identifier only where the text addresses it as a tool. */
 static bool format_name(mv_str n) {
     size_t i = 0;
-    while (i < n.len && ((n.ptr[i] >= 'a' && n.ptr[i] <= 'z') || (n.ptr[i] >= 'A' && n.ptr[i] <= 'Z')))
+    while (i < n.len &&
+           ((n.ptr[i] >= 'a' && n.ptr[i] <= 'z') || (n.ptr[i] >= 'A' && n.ptr[i] <= 'Z')))
         i++;
     if (i == 0 || i == n.len)
         return false;
@@ -3504,8 +3505,8 @@ static bool format_name(mv_str n) {
  * phrases of several words ("undo", "go back", "restore", "that was
  * wrong"): a list of things said or written, not of tools. `open` and
  * `close` are the quote bytes around the mention. */
-static bool quoted_item_span(const unsigned char *t, size_t len, size_t q, bool left,
-                             size_t *item0, size_t *item1) {
+static bool quoted_item_span(const unsigned char *t, size_t len, size_t q, bool left, size_t *item0,
+                             size_t *item1) {
     /* from quote byte q (the mention's opening quote when left, its
      * closing one otherwise) step over ", " / " or " / " and " to the
      * neighbour item's quotes */

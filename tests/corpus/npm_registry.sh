@@ -45,8 +45,13 @@ echo "== npm servers: harvested tools as one registry =="
 # older tool with them (cloudbase queryFunctions names the new strava
 # server's get-route); the snapshot adds wcf-mcp's server instructions:
 # 0 -> 14, 0 -> 15. docs/detection.md "Session 17" lists them.
-MAX_Q=14
-MAX_Q_SNAPSHOT=15
+# Round 20 (shad20): shadowing no longer reads a quoted word among quoted
+# phrases ("restore"), a format name (base64), a word of a CLI line in
+# Chinese prose (get-route) or a literal-union member (create_event) as
+# another server's tool: 14 -> 11, 15 -> 12 (pencil-mcp add_node stays
+# quarantined by directive + capability, quiet20's).
+MAX_Q=11
+MAX_Q_SNAPSHOT=12
 out=$("$mcpvet" eval --whole-registry --corpus "$corpus" --max-review-rate 0.03 \
     --max-quarantines "$MAX_Q" --per-entry --jobs 2 2>&1)
 rc=$?

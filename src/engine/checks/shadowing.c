@@ -3444,6 +3444,28 @@ static bool value_or_definition(const char *text, size_t len, size_t start, size
         i--;
     if (i > 0 && (t[i - 1] == '=' || t[i - 1] == ':'))
         return true;
+    /* Round 20: a key of a JSON object ({"events": [...]}, , "events": ) */
+    if (i < start && end < len && t[end] == t[i] && end + 1 < len && t[end + 1] == ':') {
+        size_t k = i;
+        while (k > 0 && t[k - 1] == ' ')
+            k--;
+        if (k > 0 && (t[k - 1] == '{' || t[k - 1] == ','))
+            return true;
+    }
+    /* Round 20: a quoted member of a literal union (operation:
+     * "list_events"|"create_event") is a value, as the first member is */
+    if (i < start) {
+        size_t k = i;
+        while (k > 0 && t[k - 1] == ' ')
+            k--;
+        if (k >= 2 && t[k - 1] == '|' && t[k - 2] != '|') {
+            k--;
+            while (k > 0 && t[k - 1] == ' ')
+                k--;
+            if (k > 0 && t[k - 1] == t[i])
+                return true;
+        }
+    }
     /* line start, then only blanks, bullets, numbering and quotes */
     size_t b = start;
     while (b > 0 && t[b - 1] != '\n') {
@@ -3462,6 +3484,140 @@ static bool value_or_definition(const char *text, size_t len, size_t start, size
     while (j < len && (t[j] == ' ' || t[j] == '`' || t[j] == '\'' || t[j] == '"' || t[j] == '*'))
         j++;
     return j < len && t[j] == ':';
+}
+
+/* Round 20: a name of letters then digits only ("base64", "sha256", "utf8",
+ * "mp4", "x509") spells an encoding, hash, format or standard: it reads
+ * as an identifier only where the text addresses it as a tool. */
+static bool format_name(mv_str n) {
+    size_t i = 0;
+    while (i < n.len &&
+           ((n.ptr[i] >= 'a' && n.ptr[i] <= 'z') || (n.ptr[i] >= 'A' && n.ptr[i] <= 'Z')))
+        i++;
+    if (i == 0 || i == n.len)
+        return false;
+    while (i < n.len && n.ptr[i] >= '0' && n.ptr[i] <= '9')
+        i++;
+    return i == n.len;
+}
+
+/* Round 20: the quoted item of a list whose other quoted items are
+ * phrases of several words ("undo", "go back", "restore", "that was
+ * wrong"): a list of things said or written, not of tools. `open` and
+ * `close` are the quote bytes around the mention. */
+static bool quoted_item_span(const unsigned char *t, size_t len, size_t q, bool left, size_t *item0,
+                             size_t *item1) {
+    /* from quote byte q (the mention's opening quote when left, its
+     * closing one otherwise) step over ", " / " or " / " and " to the
+     * neighbour item's quotes */
+    unsigned char qc = t[q];
+    size_t i = q;
+    if (left) {
+        size_t k = i;
+        while (k > 0 && (t[k - 1] == ' ' || t[k - 1] == ','))
+            k--;
+        if (k >= 3 && memcmp(t + k - 3, " or", 3) == 0)
+            k -= 3;
+        else if (k >= 4 && memcmp(t + k - 4, " and", 4) == 0)
+            k -= 4;
+        while (k > 0 && (t[k - 1] == ' ' || t[k - 1] == ','))
+            k--;
+        if (k == i || k == 0 || t[k - 1] != qc)
+            return false;
+        size_t e = k - 1, b = e;
+        while (b > 0 && e - b < 60 && t[b - 1] != qc && t[b - 1] != '\n')
+            b--;
+        if (b == 0 || t[b - 1] != qc || b == e)
+            return false;
+        *item0 = b;
+        *item1 = e;
+        return true;
+    }
+    size_t k = i + 1;
+    while (k < len && (t[k] == ' ' || t[k] == ','))
+        k++;
+    if (k + 3 <= len && memcmp(t + k, "or ", 3) == 0)
+        k += 3;
+    else if (k + 4 <= len && memcmp(t + k, "and ", 4) == 0)
+        k += 4;
+    while (k < len && t[k] == ' ')
+        k++;
+    if (k == i + 1 || k >= len || t[k] != qc)
+        return false;
+    size_t b = k + 1, e = b;
+    while (e < len && e - b < 60 && t[e] != qc && t[e] != '\n')
+        e++;
+    if (e >= len || t[e] != qc || e == b)
+        return false;
+    *item0 = b;
+    *item1 = e;
+    return true;
+}
+
+static bool quoted_phrase_list(const char *text, size_t len, size_t start, size_t end) {
+    const unsigned char *t = (const unsigned char *)text;
+    if (start == 0 || end >= len || t[start - 1] != t[end] ||
+        !(t[end] == '"' || t[end] == '\'' || t[end] == '`'))
+        return false;
+    for (int dir = 0; dir < 2; dir++) {
+        size_t q = dir == 0 ? start - 1 : end;
+        for (int hop = 0; hop < 6; hop++) {
+            size_t a = 0, b = 0;
+            if (!quoted_item_span(t, len, q, dir == 0, &a, &b))
+                break;
+            if (memchr(t + a, ' ', b - a) != NULL)
+                return true;
+            q = dir == 0 ? a - 1 : b;
+        }
+    }
+    return false;
+}
+
+/* Round 20: the mention ends a run of two or more space-separated ASCII
+ * words set into non-Latin prose ("对齐 tcb fn get-route"): a command line
+ * or a phrase of another language quoted whole, of which X is a word,
+ * not the tool the sentence addresses (that one stands alone, "调用
+ * get-route 之前"). */
+static bool non_latin_before(const unsigned char *t, size_t s0, size_t i) {
+    if (i == s0 || t[i - 1] < 0x80)
+        return false;
+    /* a non-Latin script (Greek onwards) or CJK punctuation, not Latin
+     * letters with accents ("vóór elke") nor dashes, quotes and symbols */
+    size_t b = i - 1;
+    while (b > s0 && (t[b] & 0xC0) == 0x80 && i - b < 4)
+        b--;
+    uint32_t cp = 0;
+    if ((t[b] & 0xE0) == 0xC0)
+        cp = t[b] & 0x1F;
+    else if ((t[b] & 0xF0) == 0xE0)
+        cp = t[b] & 0x0F;
+    else if ((t[b] & 0xF8) == 0xF0)
+        cp = t[b] & 0x07;
+    else
+        return false;
+    for (size_t k = b + 1; k < i; k++)
+        cp = (cp << 6) | (t[k] & 0x3F);
+    return cp >= 0x0370 && !(cp >= 0x2000 && cp < 0x2C00);
+}
+
+static bool ascii_run_word(const char *text, size_t s0, size_t start) {
+    const unsigned char *t = (const unsigned char *)text;
+    size_t i = start, words = 0;
+    while (i > s0 && t[i - 1] == ' ') {
+        size_t e = i - 1, b = e;
+        while (b > s0 && t[b - 1] < 0x80 &&
+               (is_word_char(t[b - 1]) || t[b - 1] == '-' || t[b - 1] == '_' || t[b - 1] == '.'))
+            b--;
+        if (b == e)
+            break;
+        if (b > s0 && t[b - 1] != ' ')
+            return words >= 1 && non_latin_before(t, s0, b); /* （wrangler fn X */
+        words++;
+        i = b;
+    }
+    while (i > s0 && t[i - 1] == ' ')
+        i--;
+    return words >= 2 && non_latin_before(t, s0, i);
 }
 
 static bool same_text_ci(const char *a, const char *b, size_t n) {
@@ -4499,7 +4655,18 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * vocabulary or English words, and only a server named next to them
      * could make them count. */
     bool named = quoted(text, len, sp->start, sp->end) || called_tool(text, len, sp->end);
-    bool strong = !(sp->own || sp->self) && (m->ident || named);
+    /* Round 20: a format name (base64, sha256) is an identifier only when
+     * quoted, called a tool or the object of a call verb ("call base64") */
+    bool ident = m->ident;
+    if (ident && format_name(m->name) && !named) {
+        size_t c0 = 0, c1 = 0;
+        sentence_cached(ts, text, len, sp, &c0, &c1);
+        int prc = sentence_phrases(ts, field, c0, c1);
+        if (prc != MV_OK)
+            return prc;
+        ident = call_right_before(ts->phrases, ts->n_phrases, sp->start);
+    }
+    bool strong = !(sp->own || sp->self) && (ident || named);
     size_t s0 = 0, s1 = 0;
     sentence_cached(ts, text, len, sp, &s0, &s1);
     qualifier qs = find_qualifier(rs, text, s0, s1, sp, ts->own);
@@ -4516,12 +4683,20 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     if ((sp->own || sp->self) && !v.qualified)
         return MV_OK; /* own tool or a sibling: not shadowing */
     if (!v.qualified) {
-        if (!m->ident && !named)
+        if (!ident && !named)
             return MV_OK; /* an English word in prose */
+        /* Round 20: a plain word quoted among phrases ("restore", "go
+         * back"), or a word of an ASCII command line set into non-Latin
+         * prose, is no tool addressed */
+        if (!ident && !called_tool(text, len, sp->end) &&
+            quoted_phrase_list(text, len, sp->start, sp->end))
+            return MV_OK;
+        if (ascii_run_word(text, s0, sp->start))
+            return MV_OK;
         /* Round 15: a plain word written in capitals ("the other HubSpot
          * MCP tools") where X's name is not: an acronym of the prose, not
          * the tool named "mcp" of another server. */
-        if (!m->ident && acronym_of(text, sp, m->name))
+        if (!ident && acronym_of(text, sp, m->name))
             return MV_OK;
         if (value_or_definition(text, len, sp->start, sp->end))
             return MV_OK;
@@ -4711,7 +4886,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     /* "X must always be called with head set to ...": the force must stand
      * next to the mention, and not for a plain word that is only quoted
      * (lists of quoted example words are common in honest text). */
-    bool forced = v.force_near && (m->ident || v.qualified) &&
+    bool forced = v.force_near && (ident || v.qualified) &&
                   (v.address || (alter && (v.content || v.qualified)) ||
                    (v.content && peer_arg_set(ts, m, text, s0, s1, sp)));
     /* what a trigger or preference asks for must stand near the mention,
@@ -4722,7 +4897,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * one", "the id passed to X is always this one"): "this" is the
      * default, put into X's call by this tool. */
     bool default_steer = v.family[F_SELF] && (trigger || v.family[F_FORCE]) &&
-                         (m->ident || v.qualified) && default_sibling(ts->tool, field);
+                         (ident || v.qualified) && default_sibling(ts->tool, field);
     if (default_steer)
         acts = true;
     bool acts_self = v.near[F_SELF] || v.self_near;
@@ -4746,7 +4921,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * ("redirect dns.update_record calls through this tool", "route X's
      * requests via ...") and this tool or an outside address takes them:
      * the calls are taken over, whatever the sentence's mood. */
-    bool rerouted = v.alter_object && (acts_self || v.address) && (v.qualified || m->ident);
+    bool rerouted = v.alter_object && (acts_self || v.address) && (v.qualified || ident);
     /* "before X, call this tool" puts this tool in X's path; "after X,
      * poll this tool" is a follow-up step and needs force or an altered
      * call as well */
@@ -4797,7 +4972,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         json_value = b > 0 && text[b - 1] == ':';
     }
     if (!hard && !in_uri && !json_value &&
-        ((v.qualified && (m->ident || named)) || (m->ident && exact)) &&
+        ((v.qualified && (ident || named)) || (ident && exact)) &&
         peer_slot_kinds(ts, m, qual_server, text, len, s0, s1, sp) >= 2) {
         hard = true;
         v.slots = true;

@@ -1246,9 +1246,17 @@ static bool role_before(const fctx *f, uint32_t role, size_t lo, size_t pos, siz
 /* A dotted IPv4 address in normalized [a, b). */
 static bool has_ipv4(const fctx *f, size_t a, size_t b) {
     const char *t = f->text;
+    /* An address holds a '.'; most ranges have none (one memchr). */
+    if (b <= a || memchr(t + a, '.', b - a) == NULL) {
+        return false;
+    }
     for (size_t i = a; i < b; i++) {
         unsigned parts = 0;
         size_t j = i;
+        /* only a digit starts an address: test it before the neighbour */
+        if (!(t[i] >= '0' && t[i] <= '9')) {
+            continue;
+        }
         if (i > a && (word_at(t, f->len, i - 1) || t[i - 1] == '.')) {
             continue;
         }
@@ -5244,13 +5252,18 @@ static bool own_option_line(const fctx *f, size_t pos) {
         return false;
     }
     p = f->roff[pos];
+    /* The nearest item start (", ", "; " or ". ") first, then the line
+     * start with the plain newline test only. */
     i = p;
     seg = SIZE_MAX;
     while (i > 0 && r[i - 1] != '\n') {
-        if (seg == SIZE_MAX && i >= 2 && r[i - 1] == ' ' &&
-            (r[i - 2] == ',' || r[i - 2] == ';' || r[i - 2] == '.')) {
+        if (i >= 2 && r[i - 1] == ' ' && (r[i - 2] == ',' || r[i - 2] == ';' || r[i - 2] == '.')) {
             seg = i;
+            break;
         }
+        i--;
+    }
+    while (i > 0 && r[i - 1] != '\n') {
         i--;
     }
     if (own_label_at(f->tool, r, i, p) || (seg != SIZE_MAX && own_label_at(f->tool, r, seg, p))) {

@@ -45,8 +45,12 @@ echo "== npm servers: harvested tools as one registry =="
 # older tool with them (cloudbase queryFunctions names the new strava
 # server's get-route); the snapshot adds wcf-mcp's server instructions:
 # 0 -> 14, 0 -> 15. docs/detection.md "Session 17" lists them.
-MAX_Q=14
-MAX_Q_SNAPSHOT=15
+# Round 20 (quiet20): an infinitive joined by "and", "this parameter" in
+# its own description, a union branch's const tag, an own enum value as
+# the subject of its effect: 14 -> 8, 15 -> 9 (shad20's four shadowing
+# tools still counted here; the lead combines).
+MAX_Q=8
+MAX_Q_SNAPSHOT=9
 out=$("$mcpvet" eval --whole-registry --corpus "$corpus" --max-review-rate 0.03 \
     --max-quarantines "$MAX_Q" --per-entry --jobs 2 2>&1)
 rc=$?

@@ -45,13 +45,14 @@ echo "== npm servers: harvested tools as one registry =="
 # older tool with them (cloudbase queryFunctions names the new strava
 # server's get-route); the snapshot adds wcf-mcp's server instructions:
 # 0 -> 14, 0 -> 15. docs/detection.md "Session 17" lists them.
-# Round 20 (shad20): shadowing no longer reads a quoted word among quoted
-# phrases ("restore"), a format name (base64), a word of a CLI line in
-# Chinese prose (get-route) or a literal-union member (create_event) as
-# another server's tool: 14 -> 11, 15 -> 12 (pencil-mcp add_node stays
-# quarantined by directive + capability, quiet20's).
-MAX_Q=11
-MAX_Q_SNAPSHOT=12
+# Round 20: shad20 no longer reads a quoted word among quoted phrases
+# ("restore"), a format name (base64), a word of a CLI line in Chinese
+# prose (get-route) or a literal-union member (create_event) as another
+# server's tool; quiet20 reads an infinitive joined by "and", "this
+# parameter" in its own description, a union branch's const tag and an own
+# enum value as the subject of its effect: 14 -> 5, 15 -> 6.
+MAX_Q=5
+MAX_Q_SNAPSHOT=6
 out=$("$mcpvet" eval --whole-registry --corpus "$corpus" --max-review-rate 0.03 \
     --max-quarantines "$MAX_Q" --per-entry --jobs 2 2>&1)
 rc=$?

@@ -1928,6 +1928,18 @@ static bool param_object(const fctx *f, const dmatch *t) {
         s[r + 3] == ' ') {
         r += 4;
     }
+    /* round 20 (quiet20): in a parameter's own description, "provide
+     * this parameter with ..." names the parameter it documents */
+    if (f->tool->fields[f->fi].kind == MV_FIELD_SCHEMA_DESCRIPTION && r + 5 <= n &&
+        ci_at_n(s, n, r, "this ", 5)) {
+        static const char *const self[] = {"parameter", "param", "field", "argument"};
+        for (size_t k = 0; k < sizeof self / sizeof self[0]; k++) {
+            size_t l = strlen(self[k]);
+            if (r + 5 + l <= n && ci_at_n(s, n, r + 5, self[k], l) && !word_at(s, n, r + 5 + l)) {
+                return true;
+            }
+        }
+    }
     if (r >= n || (s[r] != '`' && s[r] != '\'' && s[r] != '"')) {
         return false; /* a parameter is quoted when it is named as one */
     }
@@ -2364,6 +2376,29 @@ static bool step_number(const char *t, size_t p) {
  * start: after a sentence or clause boundary, a bullet, a step number or a
  * clause word, and not written as a description ("Deletes", "deleting")
  * or a participle ("deleted")? */
+/* Round 20 (quiet20): is the word before "and" at ts the first conjunct
+ * of an infinitive ("a way to explore and retrieve")? One word, then
+ * "to" after a word that governs an infinitive: "move it to Trash and
+ * empty it" is a preposition. */
+static bool to_infinitive_before(const char *text, size_t ts) {
+    static const char *const gov[] = {"way", "ways", "allows", "allow",    "able", "used",
+                                      "how", "lets", "helps",  "designed", "means"};
+    size_t vl = 0, tl = 0, gl = 0;
+    size_t vs = token_before(text, 0, ts, &vl);
+    size_t t0 = vs == SIZE_MAX ? SIZE_MAX : token_before(text, 0, vs, &tl);
+    size_t g0 = t0 == SIZE_MAX ? SIZE_MAX : token_before(text, 0, t0, &gl);
+    if (g0 == SIZE_MAX || tl != 2 || memcmp(text + t0, "to", 2) != 0 || text[vs + vl] != ' ' ||
+        text[t0 + 2] != ' ') {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof gov / sizeof gov[0]; k++) {
+        if (gl == strlen(gov[k]) && memcmp(text + g0, gov[k], gl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool imperative_at(const fctx *f, size_t ns) {
     size_t rs = f->roff[ns];
     const char *s = f->raw.ptr;
@@ -2431,7 +2466,10 @@ static bool imperative_at(const fctx *f, size_t ns) {
         }
         if ((tl == 3 && memcmp(f->text + ts, "and", 3) == 0) ||
             (tl == 4 && memcmp(f->text + ts, "then", 4) == 0)) {
-            return true; /* "... and repeat", "then delete" */
+            /* round 20 (quiet20): a verb joined by "and" takes the mood
+             * of its first conjunct: "a way to explore and retrieve
+             * ..." is an infinitive, as "a way to retrieve" is */
+            return !(tl == 3 && to_infinitive_before(f->text, ts));
         }
         {
             /* "after syncing run ...", "once done, delete" */
@@ -5116,6 +5154,43 @@ static bool own_enum_value(const mv_tool *tool, const char *s, size_t n) {
     return false;
 }
 
+/* Round 20 (quiet20): "Delete removes it from all issues": the destroy
+ * word is one of the tool's own enum values, the subject of the next
+ * word, a verb in the third person with its own object ("it", "the",
+ * "all" ...): the option's documented effect, as an option's own line is
+ * (own_option_line). "Delete all issues." and "Delete issues of every
+ * project" keep their order. */
+static bool own_value_subject(const fctx *f, const dmatch *a) {
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t s = f->roff[a->start];
+    size_t e = s;
+    if (f->map != NULL || (unsigned char)r[s] >= 0x80) {
+        return false;
+    }
+    while (e < n && word_at(r, n, e)) {
+        e++;
+    }
+    if (e >= n || r[e] != ' ' || !own_enum_value(f->tool, r + s, e - s)) {
+        return false;
+    }
+    size_t v = e + 1;
+    size_t ve = v;
+    while (ve < n && r[ve] >= 'a' && r[ve] <= 'z') {
+        ve++;
+    }
+    static const char *const obj[] = {"it ", "them ", "the ", "all ", "every ", "each ", "its "};
+    if (!(ve - v >= 4 && r[ve - 1] == 's' && r[ve - 2] != 's' && ve < n && r[ve] == ' ')) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof obj / sizeof obj[0]; k++) {
+        if (ci_at_n(r, n, ve + 1, obj[k], strlen(obj[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Does raw r[i..p) open with a label "X:" / "X：" / "X=" (after list
  * markers, quotes or backticks) whose X is one of the tool's own parameters
  * or enum values? */
@@ -6320,6 +6395,7 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             /* round 15: the tool's own listed act or option, a length
              * limit, a window closed */
             !own_listed_act(f, a) && !harmless_destroy(f, a, ss, se) &&
+            /* round 20 */ !own_value_subject(f, a) &&
             !(age_condition(f, ss, se) && lead_job_sentence(f, ss)) &&
             !own_option_line(f, a->start)) {
             /* round 15: the window is ORDER_SCOPE_BYTES characters of the
@@ -9009,6 +9085,43 @@ static bool described_destroy(const mv_tool *tool, const mv_field *fd, const cha
     return true;
 }
 
+/* Round 20 (quiet20): is the const at fd the tag of one alternative of
+ * an anyOf / oneOf with another alternative beside it ("action": anyOf
+ * [{const "cfg"}, ..., {const "delete_function"}])? The model picks the
+ * branch, as it picks an enum member: nobody fixed that value. A lone
+ * alternative is still a fixed value. */
+static bool alternative_const(const mv_tool *tool, const mv_field *fd) {
+    const char *p = fd->path.ptr;
+    size_t n = fd->path.len;
+    size_t cut = SIZE_MAX;
+    for (size_t i = 0; i + 3 <= n; i++) {
+        if (p[i] == 'O' && p[i + 1] == 'f' && p[i + 2] == '[' && i >= 3 &&
+            (memcmp(p + i - 3, "any", 3) == 0 || memcmp(p + i - 3, "one", 3) == 0)) {
+            cut = i + 3; /* the last union on the path */
+        }
+    }
+    if (cut == SIZE_MAX) {
+        return false;
+    }
+    size_t ie = cut;
+    while (ie < n && p[ie] >= '0' && p[ie] <= '9') {
+        ie++;
+    }
+    for (uint32_t k = 0; k < tool->n_fields; k++) {
+        const mv_field *e = &tool->fields[k];
+        if (e != fd && e->path.len > cut && memcmp(e->path.ptr, p, cut) == 0) {
+            size_t j = cut;
+            while (j < e->path.len && e->path.ptr[j] >= '0' && e->path.ptr[j] <= '9') {
+                j++;
+            }
+            if (j != ie || memcmp(e->path.ptr + cut, p + cut, ie - cut) != 0) {
+                return true; /* another index of the same union */
+            }
+        }
+    }
+    return false;
+}
+
 static void schema_orders(const mv_inspect_ctx *ctx, const mv_tool *tool, best *orders) {
     int32_t destroy_field = -1;
     bool split = false;
@@ -9030,6 +9143,9 @@ static void schema_orders(const mv_inspect_ctx *ctx, const mv_tool *tool, best *
         /* round 15: a "const" is a default nobody can change ("action":
          * const "delete" beside "namespace": default "*") */
         bool fixed = ends_with(fd->path, ".const");
+        if (fixed && alternative_const(tool, fd)) {
+            continue; /* round 20: one branch of a union, chosen by the model */
+        }
         if (ends_with(fd->path, ".default") || fixed) {
             broad = broad || broad_target(s, n);
             if (destroy_field < 0 && n <= 64 &&

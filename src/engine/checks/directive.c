@@ -8560,8 +8560,42 @@ static bool frame_wrapper(const char *r, size_t lo, size_t rs) {
     return false;
 }
 
+/* Round 20: a placeholder used as a tag ("{{assistant-only}} Always
+ * include ...", "{{hidden}}"): a label alone between double braces that
+ * names the model, the system or a secret (frame_label: a label outside
+ * ASCII must name one too, "{{имя}}" is a variable) opens a note
+ * for a hidden reader, unless a closing "{{/label}}" comes before the
+ * hit. A template variable ("{{user_name}}") names none of them. */
+static bool brace_tag_wrapper(const char *r, size_t lo, size_t rs) {
+    for (size_t i = lo; i + 2 < rs; i++) {
+        if (r[i] != '{' || r[i + 1] != '{' || r[i + 2] == '/') {
+            continue;
+        }
+        size_t a = i + 2;
+        while (a < rs && r[a] == ' ') {
+            a++;
+        }
+        size_t e = a;
+        while (e < rs && e - a <= 32 && r[e] != '}' && r[e] != ':' && r[e] != '\n' && r[e] != ' ') {
+            e++;
+        }
+        if (e == a || e + 1 >= rs || r[e] != '}' || r[e + 1] != '}' || !frame_label(r + a, e - a)) {
+            continue;
+        }
+        bool closed = false;
+        for (size_t j = e + 2; !closed && j + 3 + (e - a) <= rs; j++) {
+            closed = r[j] == '{' && r[j + 1] == '{' && r[j + 2] == '/' &&
+                     memcmp(r + j + 3, r + a, e - a) == 0;
+        }
+        if (!closed) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool secret_wrapper(const char *r, size_t lo, size_t rs) {
-    if (frame_wrapper(r, lo, rs)) {
+    if (frame_wrapper(r, lo, rs) || brace_tag_wrapper(r, lo, rs)) {
         return true;
     }
     for (size_t i = lo; i < rs; i++) {

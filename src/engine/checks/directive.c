@@ -9638,6 +9638,50 @@ static int code_outside_job(const mv_inspect_ctx *ctx, const mv_tool *tool, bool
     return emit_family(ctx, tool, &code_family, &b, b.pre, 0, MV_FACET_INSTRUCTION, out);
 }
 
+/* ------------------------- round 20 (dest20): a fixed destroying value
+ *
+ * A value the definition fixes (a default, a const, an enum of one value
+ * or the enum value a default picks) that destroys a broad scope ("nuke:
+ * delete all profiles ...", "aggressive: deletes the entire account ...",
+ * "remote_wins therefore deletes all local notes"), in a tool whose name,
+ * server and first sentence do not destroy and whose job is not commands.
+ * The caller never chose the act; the definition did, outside the tool's
+ * job: the mood (a fixed value) and the object agree, whichever words
+ * the rest uses. Kept apart from the phrase families so that a destroy
+ * hit elsewhere does not hide it. */
+static int forced_destroy_outside_job(const mv_inspect_ctx *ctx, const mv_tool *tool,
+                                      int *destroys_strict, mv_emitter *out) {
+    static const mv_dr_family forced_family = {"destructive_value",
+                                               "destroying value fixed outside the tool's job",
+                                               MV_THREAT_TOOL_POISONING,
+                                               0.6,
+                                               0,
+                                               MV_DR_NEEDS_NONE,
+                                               0,
+                                               MV_DR_DET_NONE,
+                                               false};
+    int32_t fi = mv_forced_destroy_field(tool);
+    if (fi < 0) {
+        return MV_OK;
+    }
+    if (*destroys_strict < 0) {
+        *destroys_strict = tool_destroys_strict(ctx, tool) ? 1 : 0;
+    }
+    if (*destroys_strict || commands_job(tool)) {
+        return MV_OK;
+    }
+    best b;
+    memset(&b, 0, sizeof(b));
+    b.valid = true;
+    b.field = fi;
+    b.roff = 0;
+    b.rlen = (uint32_t)(tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120);
+    b.weight = 1.0;
+    b.pre = forced_family.base;
+    return emit_family(ctx, tool, &forced_family, &b, b.pre, 0,
+                       MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE, out);
+}
+
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const mv_dr_rules *R = ctx->engine_state;
     best *bests = NULL;
@@ -9759,6 +9803,9 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     }
     if (rc == MV_OK) {
         rc = code_outside_job(ctx, tool, destroy_read, &destroys_strict, out);
+    }
+    if (rc == MV_OK) {
+        rc = forced_destroy_outside_job(ctx, tool, &destroys_strict, out);
     }
     if (rc == MV_OK && fs.flow.valid && fs.flow.pre * fs.flow.weight >= EMIT_THRESHOLD) {
         static const mv_dr_family flow_family = {

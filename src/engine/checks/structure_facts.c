@@ -614,3 +614,200 @@ int32_t mv_destroy_whole_field(const mv_tool *tool) {
     }
     return -1;
 }
+
+/* ------------------------- round 20 (dest20): a destroying value fixed
+ *
+ * A value the definition fixes (an input default or const, or an enum of
+ * one value) that destroys more than the one thing asked for: the value
+ * itself says so ("nuke: delete all profiles ...",
+ * "force_push_orphan_all_branches_and_delete_tags"), or the description
+ * of its property does ("aggressive: deletes the entire account ...",
+ * "Remote is always empty; remote_wins therefore deletes all local
+ * notes"). The caller did not choose the act; the definition did. */
+
+/* Destroying verbs in the sets' languages. Latin-script stems must start
+ * a word; "overwrite" destroys only beside an irreversibility mark or
+ * production (an honest "replace (default) overwrites all annotations"
+ * is the tool's edit). */
+static const char *const sf_fverb[] = {
+    "delete", "deleting",  "erase", "wipe",    "purge",  "destroy", "truncat", "shred",
+    "nuke",   "revoke",    "borra", "supprim", "efface", "lösch",   "losch",   "cancella",
+    "apaga",  "verwijder", "usuń",  "usuwa",   "hapus",  "padam",   "удал",    "видал",
+    "削除",   "消去",      "删除",  "刪除",    "清空",   "삭제",    "ลบ"};
+static const char *const sf_fscope[] = {
+    "all",    "every",  "entire", "whole", "everything", "production", "todos", "todas", "tous",
+    "toutes", "alle",   "allen",  "tutti", "tutte",      "semua",      "все",   "всех",  "всі",
+    "усі",    "すべて", "全て",   "全部",  "所有",       "모든",       "전체",  "ทั้งหมด"};
+/* scope stems that take endings ("sämtliche", "wszystkie") */
+static const char *const sf_fscope_stem[] = {"sämtlich", "gesamt", "wszystk", "kaikki"};
+static const char *const sf_firrev[] = {"permanent",      "irreversib",     "cannot be undone",
+                                        "unrecoverable",  "production",     "unwiderruflich",
+                                        "définitivement", "definitivamente"};
+
+static bool sf_letter(const char *t, size_t i) {
+    unsigned char c = (unsigned char)t[i];
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+/* word `w` at t[i]: a Latin word must start after a non-letter; a scope
+ * word must also end there ("all" is not "allow"); CJK and Thai forms
+ * are matched as they stand. */
+static bool sf_word_at(const char *t, size_t n, size_t i, const char *w, bool whole) {
+    size_t l = strlen(w);
+    if (l > n - i || !sf_contains(t + i, l, w))
+        return false;
+    if ((unsigned char)w[0] >= 0x80 && (unsigned char)w[0] != 0xc3 && (unsigned char)w[0] != 0xc5)
+        return true; /* not Latin script */
+    if (i > 0 && sf_letter(t, i - 1))
+        return false;
+    return !whole || i + l == n || !sf_letter(t, i + l);
+}
+
+static bool sf_find_word(const char *t, size_t n, const char *const *ws, size_t nw, bool whole,
+                         size_t *at) {
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < nw; k++)
+            if (sf_word_at(t, n, i, ws[k], whole)) {
+                if (at != NULL)
+                    *at = i;
+                return true;
+            }
+    return false;
+}
+
+/* A sentence of t[a, e) with a destroying verb (not negated just before
+ * it) and a broad scope. `verb` says a verb is already given (by the
+ * value), so a scope alone will do. */
+static bool sf_destroy_scope(const char *t, size_t a, size_t e, bool verb) {
+    size_t s = a;
+    for (size_t i = a; i <= e; i++) {
+        bool end = i == e || t[i] == '\n' || t[i] == ';' ||
+                   ((t[i] == '.' || t[i] == '!' || t[i] == '?') && (i + 1 == e || t[i + 1] == ' '));
+        if (!end)
+            continue;
+        const char *p = t + s;
+        size_t l = i - s;
+        size_t v = 0;
+        bool has_verb = verb;
+        if (!has_verb &&
+            sf_find_word(p, l, sf_fverb, sizeof(sf_fverb) / sizeof(sf_fverb[0]), false, &v))
+            has_verb = !sf_negated_before(p, v);
+        if (!has_verb && sf_find_word(p, l, (const char *const[]){"overwrit"}, 1, false, &v) &&
+            !sf_negated_before(p, v))
+            has_verb = sf_find_word(p, l, sf_firrev, sizeof(sf_firrev) / sizeof(sf_firrev[0]),
+                                    false, NULL);
+        if (has_verb &&
+            (sf_find_word(p, l, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true, NULL) ||
+             sf_find_word(p, l, sf_fscope_stem, sizeof(sf_fscope_stem) / sizeof(sf_fscope_stem[0]),
+                          false, NULL)))
+            return true;
+        s = i + 1;
+    }
+    return false;
+}
+
+/* The property a value field belongs to: its path up to ".default",
+ * ".const" or ".enum", or 0 when it is none of them. `single` tells an
+ * enum item from a default. */
+static size_t sf_fixed_prefix(const mv_field *fd, bool *is_enum) {
+    const char *p = fd->path.ptr;
+    size_t n = fd->path.len;
+    static const char *const tails[] = {".default", ".const", ".enum"};
+    for (size_t k = 0; k < 3; k++) {
+        size_t l = strlen(tails[k]);
+        for (size_t i = n >= l ? n - l + 1 : 0; i-- > 0;) {
+            if (memcmp(p + i, tails[k], l) != 0)
+                continue;
+            /* the tail ends the path or opens an index ("enum[0]") */
+            if (i + l != n && p[i + l] != '[' && p[i + l] != '.')
+                break;
+            *is_enum = k == 2;
+            return i;
+        }
+    }
+    return 0;
+}
+
+static bool sf_same_prefix(const mv_field *a, const mv_field *b, size_t l) {
+    return b->path.len >= l && memcmp(a->path.ptr, b->path.ptr, l) == 0;
+}
+
+int32_t mv_forced_destroy_field(const mv_tool *tool) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || fd->text.len == 0 || fd->text.len > 400)
+            continue;
+        bool is_enum = false;
+        size_t pl = sf_fixed_prefix(fd, &is_enum);
+        if (pl == 0 || sf_contains(fd->path.ptr, pl, "anyof") ||
+            sf_contains(fd->path.ptr, pl, "oneof"))
+            continue;
+        /* the other values the caller may choose, and the property's
+         * description */
+        int32_t desc = -1;
+        bool choice = false;
+        for (uint32_t fj = 0; fj < tool->n_fields; fj++) {
+            const mv_field *o = &tool->fields[fj];
+            if (fj == fi || !sf_same_prefix(fd, o, pl))
+                continue;
+            if (o->kind == MV_FIELD_SCHEMA_DESCRIPTION && o->path.len == pl + 12 &&
+                memcmp(o->path.ptr + pl, ".description", 12) == 0)
+                desc = (int32_t)fj;
+            else if (o->kind == MV_FIELD_SCHEMA_VALUE && o->path.len > pl + 5 &&
+                     memcmp(o->path.ptr + pl, ".enum", 5) == 0 &&
+                     (o->text.len != fd->text.len ||
+                      memcmp(o->text.ptr, fd->text.ptr, fd->text.len) != 0))
+                choice = true; /* another value the caller may pick */
+        }
+        /* an enum of several values is a choice unless a default picks
+         * this one */
+        if (is_enum && choice) {
+            bool picked = false;
+            for (uint32_t fj = 0; fj < tool->n_fields && !picked; fj++) {
+                const mv_field *o = &tool->fields[fj];
+                picked = fj != fi && o->kind == MV_FIELD_SCHEMA_VALUE &&
+                         sf_same_prefix(fd, o, pl) && o->path.len == pl + 8 &&
+                         memcmp(o->path.ptr + pl, ".default", 8) == 0 &&
+                         o->text.len == fd->text.len &&
+                         memcmp(o->text.ptr, fd->text.ptr, fd->text.len) == 0;
+            }
+            if (!picked)
+                continue;
+        }
+        const char *t = fd->text.ptr;
+        size_t n = fd->text.len;
+        if (sf_destroy_scope(t, 0, n, false))
+            return (int32_t)fi; /* the value itself destroys broadly */
+        if (desc < 0)
+            continue;
+        const char *d = tool->fields[desc].text.ptr;
+        size_t dn = tool->fields[desc].text.len;
+        size_t a = 0;
+        size_t e = dn;
+        if (choice) {
+            /* the description's sentence about this value: from where it
+             * names it to the sentence's end */
+            bool named = false;
+            for (size_t i = 0; i + n <= dn && !named; i++)
+                if (memcmp(d + i, t, n) == 0 && (i + n == dn || !sf_letter(d, i + n)) &&
+                    (i == 0 || !sf_letter(d, i - 1))) {
+                    named = true;
+                    a = i;
+                }
+            if (!named)
+                continue;
+            for (e = a + n; e < dn; e++)
+                if (d[e] == '\n' || d[e] == ';' ||
+                    ((d[e] == '.' || d[e] == '!' || d[e] == '?') &&
+                     (e + 1 == dn || d[e + 1] == ' ')))
+                    break;
+        }
+        bool verb =
+            sf_find_word(t, n, sf_fverb, sizeof(sf_fverb) / sizeof(sf_fverb[0]), false, NULL) ||
+            sf_contains(t, n, "disable");
+        if (sf_destroy_scope(d, a, e, verb))
+            return desc;
+    }
+    return -1;
+}

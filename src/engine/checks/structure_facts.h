@@ -59,4 +59,10 @@ bool mv_destroy_call(const mv_tool *tool);
  * field `skip` (-1: every field). */
 bool mv_destroy_in_fields(const mv_tool *tool, int32_t skip);
 
+/* Round 20: a value the definition fixes (an input default or const, an
+ * enum of one value, or the enum value a default picks) that destroys a
+ * broad scope, said by the value itself or by its property's
+ * description; the field that says it, or -1. */
+int32_t mv_forced_destroy_field(const mv_tool *tool);
+
 #endif

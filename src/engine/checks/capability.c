@@ -2491,8 +2491,8 @@ static bool name_has_word(const mv_tool *tool, const char *w, size_t n) {
 static bool in_list(const char *s, size_t n, const char *const *list, size_t count);
 
 static bool owned_credential(const mv_tool *tool, mv_str d) {
-    static const char *const head[] = {"token", "tokens", "key", "secret", "password", "credential",
-                                       "credentials"};
+    static const char *const head[] = {"token",    "tokens",     "key",        "secret",
+                                       "password", "credential", "credentials"};
     static const char *const mod[] = {"access", "api",     "auth",    "bearer", "oauth",
                                       "app",    "session", "refresh", "secret", "personal"};
     static const char *const generic[] = {"your", "the",     "a",     "an",     "its",
@@ -2901,8 +2901,7 @@ static int report_privileged_ask(tool_scan *ts, const declaration *d, bool *emit
      * admin:org and delete_repo") puts the ask in its own prose, which the
      * parameter's terse description ("Token.") does not repeat. There the
      * prose is the ask, not the job: only the name and title explain it. */
-    bool narrow_job =
-        (d->mask & st->narrow_mask) != 0 && (d->mask & st->sensitive_mask) == 0;
+    bool narrow_job = (d->mask & st->narrow_mask) != 0 && (d->mask & st->sensitive_mask) == 0;
     for (uint32_t p = 0; p < tool->n_params; p++) {
         const mv_param *pm = &tool->params[p];
         if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum)
@@ -4084,6 +4083,10 @@ static size_t english_words(mv_str d) {
 
 /* A kind that is whole by itself: a privileged pod, hostPID, root
  * privileges reach the whole host whatever the scope word. */
+/* Round 20: in another language's prose the file system asked whole
+ * ("całego systemu plików hosta") is a reach too; the job's own files are
+ * the job's (the scan skips the kinds the job names). */
+#define FOREIGN_WHOLE_KINDS (SLOT_WHOLE_KINDS | 1u << RK_FILES)
 #define SELF_WHOLE_KINDS (1u << RK_PRIV | 1u << RK_EGRESS_ANY)
 
 static bool slot_whole(const char *t, size_t len);
@@ -4171,7 +4174,7 @@ static int report_foreign_reach(tool_scan *ts) {
              * ("legge tutti i file ... e l'agenda dei contatti", "teljes
              * ... jelszókezelő") is a reach, as in a schema slot */
             if (f->kind == MV_FIELD_DESCRIPTION &&
-                (((m & SLOT_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr + from, len - from)) ||
+                (((m & FOREIGN_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr + from, len - from)) ||
                  (m & SELF_WHOLE_KINDS) != 0))
                 reach |= 1u << RK_COUNT;
             continue;
@@ -4182,7 +4185,7 @@ static int report_foreign_reach(tool_scan *ts) {
                 e++;
             reach_hit sh[RK_COUNT];
             uint32_t m = reach_merge(reach_scan(f->text.ptr, e, a, job, true, (int32_t)fi, sh), sh);
-            if (f->kind == MV_FIELD_DESCRIPTION && (m & SLOT_WHOLE_KINDS) != 0 &&
+            if (f->kind == MV_FIELD_DESCRIPTION && (m & FOREIGN_WHOLE_KINDS) != 0 &&
                 slot_whole(f->text.ptr + a, e - a))
                 m |= 1u << RK_COUNT;
             if ((m & (m - 1)) != 0) {
@@ -4258,17 +4261,18 @@ static const char *const k_session_job[] = {"chat",    "conversation", "transcri
 
 /* Words of a sentence that asks for something (round 19, English prose). */
 static const char *const k_ask_words[] = {
-    "access", "require", "need",      "permission", "scope",   "want",    "request",
-    "read",   "record",  "captur",    "upload",     "export",  "send",    "connect",
-    "grant",  "runs as", "runs with", "install",    "monitor", "collect", "use",
+    "access", "require", "need", "permission", "scope", "want", "request", "read", "record",
+    "captur", "upload", "export", "send", "connect", "grant", "runs as", "runs with", "install",
+    "monitor", "collect", "use",
     /* round 20: standing asks ("keeps the microphone open", "listens") */
-    "keep",   "open",    "listen",    "track",      "stream",  "watch"};
+    "keep", "open", "listen", "track", "stream", "watch"};
 
 /* Round 20: the model that calls the tool, as the owner of what a slot
  * asks for. */
-static const char *const k_caller_own[] = {"the assistant's", "the assistant\xe2\x80\x99s", "your own",
-                                           "your current", "your system", "the model's",
-                                           "the agent's", "the ai's"};
+static const char *const k_caller_own[] = {"the assistant's", "the assistant\xe2\x80\x99s",
+                                           "your own",        "your current",
+                                           "your system",     "the model's",
+                                           "the agent's",     "the ai's"};
 
 /* The screen, the microphone or camera, the clipboard, the location:
  * a job sensing one explains a scope word ("continuously") beside another. */

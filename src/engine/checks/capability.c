@@ -1824,6 +1824,26 @@ static int declare(tool_scan *ts, declaration *d) {
         if (lead != 0 && head[1] >= 0 && (lead & ((uint64_t)1 << head[1])) && d->head[1] < 0)
             d->head[1] = head[1];
     }
+    /* Round 20: the server's name says in which domain a sensitive tool
+     * works ("bnb-chain-mcp": its payment account lives on a chain and is
+     * signed with the account's key). Only for a tool whose own name or
+     * lead declares a sensitive job: a server name never widens a narrow
+     * tool's job. */
+    if ((d->mask & ts->st->sensitive_mask) != 0) {
+        mv_str sv = mv_inspect_server(ts->ctx, ts->tool); /* noted for the tool memo */
+        char sb[CAP_NAME_MAX * 2 + 2];
+        size_t sn = split_words(sv.ptr, sv.len, sb, sizeof(sb));
+        mv_norm_text snorm;
+        if (sn > 0) {
+            int rc = mv_normalize(ts->ctx->normalizer, ts->ctx->scratch, sb, sn, MV_NORM_DEFAULT,
+                                  &snorm);
+            if (rc != MV_OK)
+                return rc;
+            int head[2];
+            d->mask |= declared_classes(ts->st, snorm.text, snorm.len, NULL, 0, head) &
+                       ts->st->sensitive_mask;
+        }
+    }
     if ((d->mask & ts->st->narrow_mask) == 0)
         d->head[0] = -1;
     return MV_OK;
@@ -2442,6 +2462,79 @@ static bool api_credential(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_st
     return false;
 }
 
+/* Round 20: the credential's description names whose it is ("CRM access
+ * token", "Jira API token", "token for the Zendesk account" is not read:
+ * only the word right before the credential noun and its modifiers), and
+ * that owner is a word of the tool's name: "crm_addTags" is a CRM
+ * client's tool and the CRM's token is its job. A token of a system the
+ * name does not name (a GitHub token on "crm_addTags") still counts, and
+ * so do owners every name could carry ("user", "admin", "private"). */
+static bool name_has_word(const mv_tool *tool, const char *w, size_t n) {
+    char buf[CAP_NAME_MAX * 2 + 2];
+    size_t bn = split_words(tool->name.ptr, tool->name.len, buf, sizeof(buf));
+    for (size_t i = 0; i < bn;) {
+        size_t j = i;
+        while (j < bn && buf[j] != ' ')
+            j++;
+        if (j - i == n && !record_verb(buf + i, j - i)) {
+            size_t k = 0;
+            while (k < n && buf[i + k] == (char)lower((unsigned char)w[k]))
+                k++;
+            if (k == n)
+                return true;
+        }
+        i = j + 1;
+    }
+    return false;
+}
+
+static bool in_list(const char *s, size_t n, const char *const *list, size_t count);
+
+static bool owned_credential(const mv_tool *tool, mv_str d) {
+    static const char *const head[] = {"token",    "tokens",     "key",        "secret",
+                                       "password", "credential", "credentials"};
+    static const char *const mod[] = {"access", "api",     "auth",    "bearer", "oauth",
+                                      "app",    "session", "refresh", "secret", "personal"};
+    static const char *const generic[] = {"your", "the",     "a",     "an",     "its",
+                                          "this", "user",    "admin", "root",   "private",
+                                          "same", "account", "valid", "master", "optional"};
+    size_t lim = d.len < 160 ? d.len : 160;
+    size_t ws[24][2], nw = 0; /* words of the opening, [start, end) */
+    for (size_t i = 0; i < lim && nw < 24;) {
+        while (i < lim && !is_alnum((unsigned char)d.ptr[i])) {
+            if (d.ptr[i] == '.' || d.ptr[i] == ':' || d.ptr[i] == ';')
+                lim = i; /* the first sentence only */
+            i++;
+        }
+        size_t j = i;
+        while (j < lim && is_alnum((unsigned char)d.ptr[j]))
+            j++;
+        if (j > i) {
+            ws[nw][0] = i;
+            ws[nw][1] = j;
+            nw++;
+        }
+        i = j;
+    }
+    for (size_t k = 1; k < nw; k++) {
+        mv_str w = {d.ptr + ws[k][0], ws[k][1] - ws[k][0]};
+        if (!in_list(w.ptr, w.len, head, sizeof(head) / sizeof(head[0])))
+            continue;
+        size_t o = k;
+        while (o > 0 && in_list(d.ptr + ws[o - 1][0], ws[o - 1][1] - ws[o - 1][0], mod,
+                                sizeof(mod) / sizeof(mod[0])))
+            o--;
+        if (o == 0)
+            continue;
+        mv_str own = {d.ptr + ws[o - 1][0], ws[o - 1][1] - ws[o - 1][0]};
+        if (own.len < 2 || in_list(own.ptr, own.len, generic, sizeof(generic) / sizeof(generic[0])))
+            continue;
+        if (name_has_word(tool, own.ptr, own.len))
+            return true;
+    }
+    return false;
+}
+
 typedef struct svc_hits {
     bool service, db;
     const char *text;
@@ -2509,7 +2602,8 @@ static void reach_params(tool_scan *ts) {
         if (ri < 0 ||
             (ri == st->credparam &&
              (ts->service > 0 || names_server(ts->ctx, tool, pm->description) ||
-              api_credential(ts->ctx, tool, pm->description))) ||
+              api_credential(ts->ctx, tool, pm->description) ||
+              owned_credential(tool, pm->description))) ||
             (ri == st->dbconn && (ts->service > 0 || ts->db > 0)))
             continue;
         int32_t fi = property_field(tool, p);
@@ -2780,9 +2874,9 @@ static bool interpreter_default(const mv_tool *tool, uint32_t p) {
  * "delete_repo", "exec in a privileged pod", sudo). A plain "admin" or
  * "root" password is what every database, VPS and CMS installer asks for,
  * and is left out. */
-static const char *const k_privilege[] = {"cluster-admin", "admin:org", "delete_repo",
-                                          "sudo",          "superuser", "privileged",
-                                          "full access",   "all scopes"};
+static const char *const k_privilege[] = {"cluster-admin", "admin:org",  "delete_repo",
+                                          "sudo",          "superuser",  "privileged",
+                                          "full access",   "all scopes", "root token"};
 
 static bool privileged_text(mv_str t, size_t *which) {
     for (size_t k = 0; k < sizeof(k_privilege) / sizeof(k_privilege[0]); k++)
@@ -2799,9 +2893,15 @@ static bool privileged_text(mv_str t, size_t *which) {
  * says so ("Ghost Admin API: creates a post" names it); a regex tester or
  * a manifest validator that wants a cluster-admin token does not need one.
  * Sets *emitted when it emitted. */
-static int report_privileged_ask(tool_scan *ts, bool *emitted) {
+static int report_privileged_ask(tool_scan *ts, const declaration *d, bool *emitted) {
     const cap_state *st = ts->st;
     const mv_tool *tool = ts->tool;
+    /* Round 20: a narrow job (a transliterator, a theme switch) whose
+     * description asks for the rights ("needs a GitHub token with
+     * admin:org and delete_repo") puts the ask in its own prose, which the
+     * parameter's terse description ("Token.") does not repeat. There the
+     * prose is the ask, not the job: only the name and title explain it. */
+    bool narrow_job = (d->mask & st->narrow_mask) != 0 && (d->mask & st->sensitive_mask) == 0;
     for (uint32_t p = 0; p < tool->n_params; p++) {
         const mv_param *pm = &tool->params[p];
         if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum)
@@ -2812,14 +2912,18 @@ static int report_privileged_ask(tool_scan *ts, bool *emitted) {
         size_t k = 0;
         char w[CAP_NAME_MAX * 2 + 2];
         size_t wn = split_words(pm->name.ptr, pm->name.len, w, sizeof(w));
-        if (!privileged_text((mv_str){w, wn}, &k) && !privileged_text(pm->description, &k))
-            continue;
+        bool in_prose = false;
+        if (!privileged_text((mv_str){w, wn}, &k) && !privileged_text(pm->description, &k)) {
+            if (!narrow_job || !privileged_text(tool->description, &k))
+                continue;
+            in_prose = true;
+        }
         const char *pw = k_privilege[k];
         size_t pn = strlen(pw);
         bool spoken = word_starting(tool->name, pw, pn);
         for (uint32_t f = 0; f < tool->n_fields && !spoken; f++) {
             const mv_field *fl = &tool->fields[f];
-            if (fl->kind == MV_FIELD_DESCRIPTION || fl->kind == MV_FIELD_TITLE)
+            if (fl->kind == MV_FIELD_TITLE || (fl->kind == MV_FIELD_DESCRIPTION && !in_prose))
                 spoken = word_starting(fl->text, pw, pn);
         }
         int32_t fi = property_field(tool, p);
@@ -3862,6 +3966,9 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
  * and a password store; a secret term within 12 bytes of an
  * administrator term in the same field counts as the latter only. */
 static uint32_t reach_merge(uint32_t m, const reach_hit *h) {
+    /* "unrestricted outbound network egress" is one ask, not two */
+    if (m & 1u << RK_EGRESS_ANY)
+        m &= ~(1u << RK_EGRESS);
     const uint32_t a = 1u << RK_ADMIN, k = 1u << RK_SECRETS;
     if ((m & a) == 0 || (m & k) == 0 || h[RK_ADMIN].field != h[RK_SECRETS].field)
         return m;
@@ -3976,7 +4083,11 @@ static size_t english_words(mv_str d) {
 
 /* A kind that is whole by itself: a privileged pod, hostPID, root
  * privileges reach the whole host whatever the scope word. */
-#define SELF_WHOLE_KINDS (1u << RK_PRIV)
+/* Round 20: in another language's prose the file system asked whole
+ * ("całego systemu plików hosta") is a reach too; the job's own files are
+ * the job's (the scan skips the kinds the job names). */
+#define FOREIGN_WHOLE_KINDS (SLOT_WHOLE_KINDS | 1u << RK_FILES)
+#define SELF_WHOLE_KINDS (1u << RK_PRIV | 1u << RK_EGRESS_ANY)
 
 static bool slot_whole(const char *t, size_t len);
 
@@ -4063,7 +4174,7 @@ static int report_foreign_reach(tool_scan *ts) {
              * ("legge tutti i file ... e l'agenda dei contatti", "teljes
              * ... jelszókezelő") is a reach, as in a schema slot */
             if (f->kind == MV_FIELD_DESCRIPTION &&
-                (((m & SLOT_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr + from, len - from)) ||
+                (((m & FOREIGN_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr + from, len - from)) ||
                  (m & SELF_WHOLE_KINDS) != 0))
                 reach |= 1u << RK_COUNT;
             continue;
@@ -4074,7 +4185,7 @@ static int report_foreign_reach(tool_scan *ts) {
                 e++;
             reach_hit sh[RK_COUNT];
             uint32_t m = reach_merge(reach_scan(f->text.ptr, e, a, job, true, (int32_t)fi, sh), sh);
-            if (f->kind == MV_FIELD_DESCRIPTION && (m & SLOT_WHOLE_KINDS) != 0 &&
+            if (f->kind == MV_FIELD_DESCRIPTION && (m & FOREIGN_WHOLE_KINDS) != 0 &&
                 slot_whole(f->text.ptr + a, e - a))
                 m |= 1u << RK_COUNT;
             if ((m & (m - 1)) != 0) {
@@ -4150,9 +4261,18 @@ static const char *const k_session_job[] = {"chat",    "conversation", "transcri
 
 /* Words of a sentence that asks for something (round 19, English prose). */
 static const char *const k_ask_words[] = {
-    "access", "require", "need",      "permission", "scope",   "want",    "request",
-    "read",   "record",  "captur",    "upload",     "export",  "send",    "connect",
-    "grant",  "runs as", "runs with", "install",    "monitor", "collect", "use"};
+    "access", "require", "need", "permission", "scope", "want", "request", "read", "record",
+    "captur", "upload", "export", "send", "connect", "grant", "runs as", "runs with", "install",
+    "monitor", "collect", "use",
+    /* round 20: standing asks ("keeps the microphone open", "listens") */
+    "keep", "open", "listen", "track", "stream", "watch"};
+
+/* Round 20: the model that calls the tool, as the owner of what a slot
+ * asks for. */
+static const char *const k_caller_own[] = {"the assistant's", "the assistant\xe2\x80\x99s",
+                                           "your own",        "your current",
+                                           "your system",     "the model's",
+                                           "the agent's",     "the ai's"};
 
 /* The screen, the microphone or camera, the clipboard, the location:
  * a job sensing one explains a scope word ("continuously") beside another. */
@@ -4180,7 +4300,7 @@ static bool job_words(const char *t, size_t len, const char *const *w, size_t nw
 static uint32_t job_kinds(const char *t, size_t len) {
     uint32_t m = 0;
     if (job_words(t, len, k_host_job, sizeof(k_host_job) / sizeof(k_host_job[0])))
-        m |= 1u << RK_HOST | 1u << RK_PRIV | 1u << RK_EGRESS | 1u << RK_COUNT;
+        m |= 1u << RK_HOST | 1u << RK_PRIV | 1u << RK_EGRESS | 1u << RK_EGRESS_ANY | 1u << RK_COUNT;
     if (job_words(t, len, k_session_job, sizeof(k_session_job) / sizeof(k_session_job[0])))
         m |= 1u << RK_SESSION;
     return m;
@@ -4272,6 +4392,14 @@ static int report_slot_reach(tool_scan *ts) {
          * of the host's environment is one too */
         uint32_t wk = SLOT_WHOLE_KINDS | (f->schema == MV_SCHEMA_OUTPUT ? 1u << RK_HOST : 0);
         if (((m & wk) != 0 && slot_whole(f->text.ptr, f->text.len)) || (m & SELF_WHOLE_KINDS) != 0)
+            m |= 1u << (RK_COUNT + 1);
+        /* Round 20: the conversation of the model that calls ("the
+         * assistant's current system prompt", "your instructions") is the
+         * caller's own, asked as it stands; an LLM wrapper's
+         * `system_prompt` is one it sends to the model it calls */
+        if ((m & 1u << RK_SESSION) != 0 &&
+            job_words(f->text.ptr, f->text.len, k_caller_own,
+                      sizeof(k_caller_own) / sizeof(k_caller_own[0])))
             m |= 1u << (RK_COUNT + 1);
         for (int k = 0; k < RK_COUNT; k++)
             if ((m & ~seen) & (1u << k))
@@ -4714,7 +4842,7 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     if (rc == MV_OK)
         rc = report_resources(ts, &d, asks, &emitted);
     if (rc == MV_OK && !emitted)
-        rc = report_privileged_ask(ts, &emitted);
+        rc = report_privileged_ask(ts, &d, &emitted);
     if (rc == MV_OK && !emitted)
         rc = report_silent_ask(ts);
     for (uint32_t p = 0; rc == MV_OK && p < tool->n_params; p++)

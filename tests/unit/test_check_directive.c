@@ -802,18 +802,18 @@ static void test_rule_format(void **state) {
 
     /* errors name the file and line */
     static const char *const bad[] = {
-        "[family f]\nignore => 0.5\n",             /* no @base */
-        "[family f]\n@base 2\n",                   /* base out of range */
-        "[family f]\n@base 0.5\n@threat nope\n",   /* unknown threat */
-        "[family f]\n@base 0.5\n@bogus x\n",       /* unknown key */
-        "[family f]\n@base 0.5\nx ... $MISSING\n", /* unknown set */
-        "[family f]\n@base 0.5\n(a|(b|c))\n",      /* nested group */
-        "[family f]\n@base 0.5\nx => sideways\n",  /* unknown option */
-        "just text\n",                             /* outside a section */
-        "[context nowhere]\nx\n",                  /* unknown role */
-        "[words nowhere]\nx\n",                    /* unknown list */
-        "[family f]\n@base 0.5\n\xe2\x80\x8b\n",   /* normalizes to nothing */
-        "[family f]\n@base 0.5\n(this tool) first\n",  /* one-word group: never fires */
+        "[family f]\nignore => 0.5\n",                /* no @base */
+        "[family f]\n@base 2\n",                      /* base out of range */
+        "[family f]\n@base 0.5\n@threat nope\n",      /* unknown threat */
+        "[family f]\n@base 0.5\n@bogus x\n",          /* unknown key */
+        "[family f]\n@base 0.5\nx ... $MISSING\n",    /* unknown set */
+        "[family f]\n@base 0.5\n(a|(b|c))\n",         /* nested group */
+        "[family f]\n@base 0.5\nx => sideways\n",     /* unknown option */
+        "just text\n",                                /* outside a section */
+        "[context nowhere]\nx\n",                     /* unknown role */
+        "[words nowhere]\nx\n",                       /* unknown list */
+        "[family f]\n@base 0.5\n\xe2\x80\x8b\n",      /* normalizes to nothing */
+        "[family f]\n@base 0.5\n(this tool) first\n", /* one-word group: never fires */
         "[context scope]\n(factory_*)\n",             /* the same in a context list */
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

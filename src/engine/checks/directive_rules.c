@@ -512,7 +512,9 @@ static int parse_template(compiler *c, const char *s, size_t len, tseg *segs, si
                 continue;
             }
             if (close != NULL && close > s + i + 1) {
-                rc = fail(c, "a group needs '|' between its alternatives (write the word bare, or (word|) if it is optional)",
+                rc = fail(c,
+                          "a group needs '|' between its alternatives (write the word bare, or "
+                          "(word|) if it is optional)",
                           s, len);
                 goto done;
             }

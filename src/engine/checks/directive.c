@@ -9603,21 +9603,13 @@ static bool commands_job(const mv_tool *tool) {
     return false;
 }
 
-static int code_outside_job(const mv_inspect_ctx *ctx, const mv_tool *tool, bool read,
+/* The finding of a destroying field (index fi, -1 for none) in a tool
+ * whose own job neither destroys nor is commands: the field's first 120
+ * bytes as evidence, at the family's base weight. destroys_strict caches
+ * the job test across the callers (-1: not asked yet). */
+static int emit_outside_job(const mv_inspect_ctx *ctx, const mv_tool *tool,
+                            const mv_dr_family *family, int32_t fi, uint32_t facets,
                             int *destroys_strict, mv_emitter *out) {
-    static const mv_dr_family code_family = {"destructive_code",
-                                             "destructive command outside the tool's job",
-                                             MV_THREAT_TOOL_POISONING,
-                                             0.6,
-                                             0,
-                                             MV_DR_NEEDS_NONE,
-                                             0,
-                                             MV_DR_DET_NONE,
-                                             false};
-    if (read) {
-        return MV_OK; /* a phrase rule read it: structure_agrees joins */
-    }
-    int32_t fi = mv_destroy_whole_field(tool);
     if (fi < 0) {
         return MV_OK;
     }
@@ -9634,8 +9626,26 @@ static int code_outside_job(const mv_inspect_ctx *ctx, const mv_tool *tool, bool
     b.roff = 0;
     b.rlen = (uint32_t)(tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120);
     b.weight = 1.0;
-    b.pre = code_family.base;
-    return emit_family(ctx, tool, &code_family, &b, b.pre, 0, MV_FACET_INSTRUCTION, out);
+    b.pre = family->base;
+    return emit_family(ctx, tool, family, &b, b.pre, 0, facets, out);
+}
+
+static int code_outside_job(const mv_inspect_ctx *ctx, const mv_tool *tool, bool read,
+                            int *destroys_strict, mv_emitter *out) {
+    static const mv_dr_family code_family = {"destructive_code",
+                                             "destructive command outside the tool's job",
+                                             MV_THREAT_TOOL_POISONING,
+                                             0.6,
+                                             0,
+                                             MV_DR_NEEDS_NONE,
+                                             0,
+                                             MV_DR_DET_NONE,
+                                             false};
+    if (read) {
+        return MV_OK; /* a phrase rule read it: structure_agrees joins */
+    }
+    return emit_outside_job(ctx, tool, &code_family, mv_destroy_whole_field(tool),
+                            MV_FACET_INSTRUCTION, destroys_strict, out);
 }
 
 /* ------------------------- round 20 (dest20): a fixed destroying value
@@ -9660,26 +9670,8 @@ static int forced_destroy_outside_job(const mv_inspect_ctx *ctx, const mv_tool *
                                                0,
                                                MV_DR_DET_NONE,
                                                false};
-    int32_t fi = mv_forced_destroy_field(tool);
-    if (fi < 0) {
-        return MV_OK;
-    }
-    if (*destroys_strict < 0) {
-        *destroys_strict = tool_destroys_strict(ctx, tool) ? 1 : 0;
-    }
-    if (*destroys_strict || commands_job(tool)) {
-        return MV_OK;
-    }
-    best b;
-    memset(&b, 0, sizeof(b));
-    b.valid = true;
-    b.field = fi;
-    b.roff = 0;
-    b.rlen = (uint32_t)(tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120);
-    b.weight = 1.0;
-    b.pre = forced_family.base;
-    return emit_family(ctx, tool, &forced_family, &b, b.pre, 0,
-                       MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE, out);
+    return emit_outside_job(ctx, tool, &forced_family, mv_forced_destroy_field(tool),
+                            MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE, destroys_strict, out);
 }
 
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {

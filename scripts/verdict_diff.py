@@ -7,7 +7,9 @@ real registries.
 Each file of corpus/ (holdout/ included: only ids are printed, never text)
 is evaluated per entry by both binaries; the real registries are evaluated
 as one registry each (npm, its tools/prompts/resources snapshot, and the
-docker registry when ../shared is beside the checkout). Prints a WORSE line
+docker registry from $MCPVET_SHARED, or a shared/ folder beside the
+checkout or one level further up, as for a worktree; it says when none is
+found). Prints a WORSE line
 for every honest entry or real tool that became more flagged and every
 attack that became less flagged, then the counts; -v also prints the
 improvements. Exit status 0 whatever it finds: it is a report, not a gate.
@@ -45,8 +47,17 @@ def main():
                                                   recursive=True))
              if '/real/' not in f]
     reals = [os.path.join(src, 'corpus/real/npm_servers.json'),
-             os.path.join(src, 'corpus/real/npm_servers.snapshot.json'),
-             os.path.join(src, '..', 'shared/corpora/real/docker_mcp_registry.json')]
+             os.path.join(src, 'corpus/real/npm_servers.snapshot.json')]
+    # A worktree under /work/wt has no shared/ beside it: look further up
+    # rather than silently leave the docker registry out.
+    shared = [os.environ.get('MCPVET_SHARED', ''), os.path.join(src, '..', 'shared'),
+              os.path.join(src, '..', '..', 'shared')]
+    docker = [os.path.join(d, 'corpora/real/docker_mcp_registry.json') for d in shared if d]
+    docker = [f for f in docker if os.path.exists(f)]
+    if docker:
+        reals.append(docker[0])
+    else:
+        print('note: docker registry not found (set MCPVET_SHARED to the shared folder)')
     files += [(f, True) for f in reals if os.path.exists(f)]
     worse = better = 0
     for path, whole in files:

@@ -3503,8 +3503,7 @@ static bool format_name(mv_str n) {
 
 /* Round 20: the quoted item of a list whose other quoted items are
  * phrases of several words ("undo", "go back", "restore", "that was
- * wrong"): a list of things said or written, not of tools. `open` and
- * `close` are the quote bytes around the mention. */
+ * wrong"): a list of things said or written, not of tools. */
 static bool quoted_item_span(const unsigned char *t, size_t len, size_t q, bool left, size_t *item0,
                              size_t *item1) {
     /* from quote byte q (the mention's opening quote when left, its

@@ -1283,6 +1283,12 @@ static bool has_ipv4(const fctx *f, size_t a, size_t b) {
     return false;
 }
 
+/* An outside address in normalized [a, b): a URL, an e-mail address or a
+ * dotted IPv4 address. */
+static bool has_address(const fctx *f, size_t a, size_t b) {
+    return has_url_or_email(f, a, b) || has_ipv4(f, a, b);
+}
+
 /* A parameter a tool may honestly ask a secret for: its name says it
  * carries a key, a credential or a path. */
 static bool secretish_name(mv_str n) {
@@ -1407,7 +1413,7 @@ static bool has_sink(const fctx *f, size_t a, size_t b, const dmatch *src) {
             return true;
         }
     }
-    return in_sink_param(f) || has_url_or_email(f, a, b) || has_ipv4(f, a, b) ||
+    return in_sink_param(f) || has_address(f, a, b) ||
            names_param(f, f->roff[a], f->roff[b], f->text + src->start, src->end - src->start);
 }
 
@@ -2176,8 +2182,7 @@ static void find_flows(fctx *f, flow_state *fs) {
              * flow. A verb used as a permission ("with write access") moves
              * nothing. */
             if (permission_noun(f, t) ||
-                (needed_source(f, ss, src) && !has_url_or_email(f, ps, pe) &&
-                 !has_ipv4(f, ps, pe) &&
+                (needed_source(f, ss, src) && !has_address(f, ps, pe) &&
                  ((ts != ss && f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
                    (first_word(f, t->start) || lead_sentence(f, ts))) ||
                   (t->start > src->end && later_clause(f, src->end, t->start) &&
@@ -2525,6 +2530,14 @@ static void passage(const fctx *f, size_t ss, size_t se, size_t *ps, size_t *pe)
     if (se < f->len) {
         mv_position_sentence(&f->pt, se + 1, &dummy, pe);
     }
+}
+
+/* An outside address anywhere in the passage of the sentence holding pos. */
+static bool passage_has_address(const fctx *f, size_t pos) {
+    size_t ss, se, ps, pe;
+    mv_position_sentence(&f->pt, pos, &ss, &se);
+    passage(f, ss, se, &ps, &pe);
+    return has_address(f, ps, pe);
 }
 
 /* The blank lines of the view, once per view (f->para). */
@@ -3493,8 +3506,7 @@ static const dmatch *data_object(const fctx *f, size_t a, size_t b, bool gathere
             !(roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC | MV_DR_ROLE_DATA))) {
             continue;
         }
-        if (!(roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC)) &&
-            !(has_url_or_email(f, a, b) || has_ipv4(f, a, b))) {
+        if (!(roles & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC)) && !has_address(f, a, b)) {
             continue; /* the user's files go to the tool itself, honestly */
         }
         mv_position_sentence(&f->pt, m->start, &ss, &se);
@@ -3691,8 +3703,8 @@ static bool data_sink(const fctx *f, size_t a, size_t b, const dmatch *obj) {
                   (uint32_t)f->tool->fields[f->fi].param < f->tool->n_params &&
                   f->tool->params[f->tool->fields[f->fi].param].schema != MV_SCHEMA_INPUT;
     if ((listed && in_sink_param(f)) || (output && in_param_field(f)) ||
-        (in_param_field(f) && default_destination(f->tool)) || has_url_or_email(f, a, b) ||
-        has_ipv4(f, a, b) || marked_param(f, f->roff[a], f->roff[b], obj) ||
+        (in_param_field(f) && default_destination(f->tool)) || has_address(f, a, b) ||
+        marked_param(f, f->roff[a], f->roff[b], obj) ||
         names_default_sink(f, f->roff[a], f->roff[b])) {
         return true;
     }
@@ -5571,13 +5583,8 @@ static bool agent_noun(const fctx *f, const dmatch *t) {
     if (!raw_ascii_word(f, t->start, &wa, &wb)) {
         return false;
     }
-    {
-        size_t ss, se, ps, pe;
-        mv_position_sentence(&f->pt, t->start, &ss, &se);
-        passage(f, ss, se, &ps, &pe);
-        if (has_url_or_email(f, ps, pe) || has_ipv4(f, ps, pe)) {
-            return false;
-        }
+    if (passage_has_address(f, t->start)) {
+        return false;
     }
     while (t->start + sl < t->end && f->text[t->start + sl] != ' ') {
         sl++;
@@ -5634,7 +5641,7 @@ static bool redacted_after(const fctx *f, const dmatch *src, size_t se) {
         r1 = n;
     }
     mv_position_sentence(&f->pt, src->start, &ss, &dummy);
-    if (has_url_or_email(f, ss, se) || has_ipv4(f, ss, se)) {
+    if (has_address(f, ss, se)) {
         return false;
     }
     for (size_t i = r0; i < r1 && i < r0 + 80 && hit == SIZE_MAX; i++) {
@@ -5713,13 +5720,8 @@ static bool owned_credential(const fctx *f, const dmatch *src) {
     if (s == NULL || f->map != NULL) {
         return false;
     }
-    {
-        size_t ss, se, ps, pe;
-        mv_position_sentence(&f->pt, src->start, &ss, &se);
-        passage(f, ss, se, &ps, &pe);
-        if (has_url_or_email(f, ps, pe) || has_ipv4(f, ps, pe)) {
-            return false;
-        }
+    if (passage_has_address(f, src->start)) {
+        return false;
     }
     r = f->roff[src->start];
     while (r > 0 && w < 2) {
@@ -5770,12 +5772,7 @@ static bool idle_transfer(const fctx *f, const dmatch *t) {
     if (!raw_ascii_word(f, t->start, &wa, &wb)) {
         return false;
     }
-    {
-        size_t ss, se, ps, pe;
-        mv_position_sentence(&f->pt, t->start, &ss, &se);
-        passage(f, ss, se, &ps, &pe);
-        address = has_url_or_email(f, ps, pe) || has_ipv4(f, ps, pe);
-    }
+    address = passage_has_address(f, t->start);
     /* "provided by the user" */
     if (!address && wb - wa > 4 && lower(s[wb - 2]) == 'e' && lower(s[wb - 1]) == 'd') {
         size_t r = wb;
@@ -6696,7 +6693,7 @@ static void concealed_act(fctx *f, best *orders, int *destroys) {
             }
             if ((ro & MV_DR_ROLE_TRANSFER) && !harm) {
                 const dmatch *obj = data_object(f, qs, qe, true, NULL);
-                bool address = has_url_or_email(f, qs, qe) || has_ipv4(f, qs, qe);
+                bool address = has_address(f, qs, qe);
                 if (obj != NULL && (address || data_sink(f, qs, qe, obj))) {
                     if (!orders[ORDER_EXFIL].valid) {
                         order_found(f, &orders[ORDER_EXFIL], 0.85,
@@ -6879,8 +6876,7 @@ static void side_channel(fctx *f, best *orders, int *transfers) {
             continue;
         }
         mv_position_sentence(&f->pt, t->start, &ss, &se);
-        if (!(has_url_or_email(f, ss, se) || has_ipv4(f, ss, se)) ||
-            flow_negated(f, t->start, ss) || !act_position(f, t) ||
+        if (!has_address(f, ss, se) || flow_negated(f, t->start, ss) || !act_position(f, t) ||
             (first_word(f, t->start) && f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION)) {
             continue;
         }

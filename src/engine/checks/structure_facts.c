@@ -830,8 +830,9 @@ static const char *const sf_flag_verb[] = {"delete",  "purge", "wipe",      "era
 /* Parts of a retention's name: how much or how long is kept. */
 static const char *const sf_keep_part[] = {"keep", "retain", "retention", "retained", "preserve"};
 /* Parts of an age bound, which keep nothing only in a tool that expires
- * things (a reader's `older_than_days: 0` is "no filter"). */
-static const char *const sf_age_part[] = {"older", "age", "grace", "ttl"};
+ * things (a reader's `older_than_days: 0` is "no filter"); not a grace
+ * period, 0 of which is an honest "at once" (bullmq `clean_queue`). */
+static const char *const sf_age_part[] = {"older", "age"};
 /* A tool name that expires or removes what its age bound selects. */
 static const char *const sf_expire_job[] = {"delet", "purg",   "prune",  "clean",  "rota",
                                             "expir", "retent", "archiv", "vacuum", "wipe",

@@ -9666,8 +9666,39 @@ static int forced_destroy_outside_job(const mv_inspect_ctx *ctx, const mv_tool *
                                                0,
                                                MV_DR_DET_NONE,
                                                false};
-    return emit_outside_job(ctx, tool, &forced_family, mv_forced_destroy_field(tool),
-                            MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE, destroys_strict, out);
+    const uint32_t facets = MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE;
+    int32_t fi = mv_forced_destroy_field(tool);
+    if (fi >= 0) {
+        return emit_outside_job(ctx, tool, &forced_family, fi, facets, destroys_strict, out);
+    }
+    /* round 21 (dest21): a boolean or number fixed the same way */
+    bool zero = false;
+    fi = mv_forced_flag_field(tool, &zero);
+    if (fi < 0 || !zero) {
+        return emit_outside_job(ctx, tool, &forced_family, fi, facets, destroys_strict, out);
+    }
+    /* A retention fixed at zero keeps nothing: a pruner's job is to keep
+     * some, so it counts inside a destroying job too. */
+    static const mv_dr_family zero_family = {"destructive_value",
+                                             "retention fixed at zero: nothing is kept",
+                                             MV_THREAT_TOOL_POISONING,
+                                             0.6,
+                                             0,
+                                             MV_DR_NEEDS_NONE,
+                                             0,
+                                             MV_DR_DET_NONE,
+                                             false};
+    if (commands_job(tool)) {
+        return MV_OK;
+    }
+    best b;
+    memset(&b, 0, sizeof(b));
+    b.valid = true;
+    b.field = fi;
+    b.rlen = (uint32_t)(tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120);
+    b.weight = 1.0;
+    b.pre = zero_family.base;
+    return emit_family(ctx, tool, &zero_family, &b, b.pre, 0, facets, out);
 }
 
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {

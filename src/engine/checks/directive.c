@@ -6185,6 +6185,28 @@ static bool act_in_name(const fctx *f, const dmatch *a) {
     return false;
 }
 
+/* Round 21 (quiet21): the named act widened past the job: "close ALL open
+ * pull requests (not just stale ones), delete their head branches" in
+ * close_stale. A widening phrase or another destroy verb the name does
+ * not name in the sentence keeps the order. */
+static bool widened_act(const fctx *f, const dmatch *a, size_t ss, size_t se) {
+    static const char *const wide[] = {"not just", "not onli", "not only", "beyond",
+                                       "as well as"};
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
+        if (containsn(f->text + ss, se - ss, wide[k], strlen(wide[k]))) {
+            return true;
+        }
+    }
+    for (size_t i = match_from(f, ss), e = match_to(f, se); i < e; i++) {
+        const dmatch *m = &f->m[i];
+        if (m != a && m->start >= ss && m->start < se &&
+            (f->R->terms[m->term].roles & MV_DR_ROLE_DESTROY) && !act_in_name(f, m)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* "no need to call it otherwise": calling, not telling (not "call it
  * out") */
 static bool calls_tool(const fctx *f, const dmatch *a) {
@@ -6621,7 +6643,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 /* a broad command in a code span ("`git push --force
                  * origin HEAD:main`") is never an honest side effect */
                 bool weak = !disarm && weakly_addressed(f, a, ss) && !code_broad(f, ss, se);
-                bool own_act = *destroys == 0 && act_in_name(f, a); /* round 21 */
+                bool own_act = *destroys == 0 && act_in_name(f, a) && /* round 21 */
+                               !widened_act(f, a, ss, se);
                 if (weak     ? *destroys == 0 && !own_act && (foreign || read_job(f->tool))
                     : disarm ? !object_in_job(f, a->start, a->end,
                                               (unsigned char)f->text[a->start] < 0x80)

@@ -235,6 +235,44 @@ static void test_perf20_ipv4_sink_and_options(void **state) {
            memo);
 }
 
+/* perf21: quoted_in_param_doc finds the quotes by memchr. An item label
+ * of a labelled list quoted in an input parameter's description, with any
+ * of the three quotes and at the very edges of the description, makes the
+ * list an index of the tool's own values (the verdict is clean); a label
+ * under mismatched quotes, bare, or cut by one byte does not (the hidden
+ * step of the list is still reviewed). */
+static void perf21_guide(const char *doc, mv_verdict want) {
+    const param p[] = {{"section", "string", doc}, {NULL, NULL, NULL}};
+    run *r = scan_tool_v("guide_page",
+                         "Fetch a guide page by section key.\n\nSections:\n- getting-started: "
+                         "First steps and defaults\n- ignoring-files: Keep a file but exclude it "
+                         "from the summary with a marker comment\n- plugins: Which plugins exist",
+                         p, NULL);
+    const mv_finding *f = mv_scan_finding(r->scan, 0);
+    bool ok = f != NULL && f->verdict == want;
+    if (!ok) {
+        fprintf(stderr, "expected verdict %d with section doc: %s\n", (int)want, doc);
+        if (f != NULL) {
+            dump(f);
+        }
+    }
+    assert_true(ok);
+    run_free(r);
+}
+
+static void test_perf21_quoted_in_param_doc(void **state) {
+    (void)state;
+    perf21_guide("Section key (e.g. \"getting-started\") or a page path", MV_VERDICT_CLEAN);
+    perf21_guide("Section key (e.g. 'getting-started') or a page path", MV_VERDICT_CLEAN);
+    perf21_guide("Section key (e.g. `getting-started`) or a page path", MV_VERDICT_CLEAN);
+    perf21_guide("'getting-started'", MV_VERDICT_CLEAN);            /* quotes at both edges */
+    perf21_guide("\"x\" or \"getting-started\"", MV_VERDICT_CLEAN); /* not the first quote */
+    perf21_guide("Section key (e.g. \"getting-started') or a page path", MV_VERDICT_REVIEW);
+    perf21_guide("Section key (e.g. getting-started) or a page path", MV_VERDICT_REVIEW);
+    perf21_guide("'getting-starte'", MV_VERDICT_REVIEW);
+    perf21_guide("'getting-started", MV_VERDICT_REVIEW); /* no room to close */
+}
+
 static void test_exfil_hard_negatives(void **state) {
     (void)state;
     /* how tools authenticate: the user's own key, in the key parameter */
@@ -3658,6 +3696,7 @@ int main(void) {
         cmocka_unit_test(test_round21_quiet21_look_alikes),
         cmocka_unit_test(test_round21_quiet21_attacks),
         cmocka_unit_test(test_perf20_ipv4_sink_and_options),
+        cmocka_unit_test(test_perf21_quoted_in_param_doc),
         cmocka_unit_test(test_round20_own_job_shapes),
         cmocka_unit_test(test_round20_own_job_shapes_attacks),
         cmocka_unit_test(test_round20_lies_modes_and_output),

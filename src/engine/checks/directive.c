@@ -479,9 +479,9 @@ static bool local_scheme(const fctx *f, size_t a, size_t b, size_t i) {
     static const char *const local[] = {"res", "user"};
     size_t h = i + 3;
     size_t k = i;
-    if (h >= b || !((f->text[h] >= 'a' && f->text[h] <= 'z') ||
-                    (f->text[h] >= '0' && f->text[h] <= '9') || f->text[h] == '[' ||
-                    (unsigned char)f->text[h] >= 0x80)) {
+    if (h >= b ||
+        !((f->text[h] >= 'a' && f->text[h] <= 'z') || (f->text[h] >= '0' && f->text[h] <= '9') ||
+          f->text[h] == '[' || (unsigned char)f->text[h] >= 0x80)) {
         return true;
     }
     while (k > a && f->text[k - 1] >= 'a' && f->text[k - 1] <= 'z') {
@@ -5745,8 +5745,8 @@ static bool redacted_after(const fctx *f, const dmatch *src, size_t se) {
  * resource to read. The same words in prose ("paste your system prompt
  * here") stay a source. */
 static bool declared_field(const fctx *f, const dmatch *src) {
-    static const char *const types[] = {"string", "number", "boolean", "object", "array",
-                                        "integer", "any",   "str",     "int",    "bool"};
+    static const char *const types[] = {"string",  "number", "boolean", "object", "array",
+                                        "integer", "any",    "str",     "int",    "bool"};
     const char *s = f->raw.ptr;
     size_t r0, r1, r;
     bool ident = false;
@@ -6146,8 +6146,8 @@ static bool self_refresh_call(const fctx *f, size_t ss, size_t se) {
  * keeps the order (a field named in backticks is no sink without a
  * transfer). */
 static bool instruction_server_job(const fctx *f, size_t ss, size_t se) {
-    static const char *const kinds[] = {"prompt",   "instruction", "skill",    "playbook",
-                                        "runbook",  "procedure",   "recipe",   "directive"};
+    static const char *const kinds[] = {"prompt",  "instruction", "skill",  "playbook",
+                                        "runbook", "procedure",   "recipe", "directive"};
     static const char *const ret[] = {"return", "result", "output", "content", "respons"};
     mv_str n = f->tool->name;
     bool kind = false;
@@ -6208,8 +6208,7 @@ static bool act_in_name(const fctx *f, const dmatch *a) {
  * close_stale. A widening phrase or another destroy verb the name does
  * not name in the sentence keeps the order. */
 static bool widened_act(const fctx *f, const dmatch *a, size_t ss, size_t se) {
-    static const char *const wide[] = {"not just", "not onli", "not only", "beyond",
-                                       "as well as"};
+    static const char *const wide[] = {"not just", "not onli", "not only", "beyond", "as well as"};
     for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
         if (containsn(f->text + ss, se - ss, wide[k], strlen(wide[k]))) {
             return true;
@@ -6591,8 +6590,9 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 obj = &envm;
             }
             /* round 15: the variables are the parameter's own value */
-            if (obj != NULL && (env_own_param_ex(f, obj, obj == &envm) || source_modifier(f, obj) ||
-                                source_denied(f, obj, ps) || /* round 21 */ declared_field(f, obj))) {
+            if (obj != NULL &&
+                (env_own_param_ex(f, obj, obj == &envm) || source_modifier(f, obj) ||
+                 source_denied(f, obj, ps) || /* round 21 */ declared_field(f, obj))) {
                 obj = NULL;
             }
             bool moved = (roles & MV_DR_ROLE_TRANSFER) ||

@@ -16,7 +16,9 @@ Training data (see docs/detection.md, "The learned wording check"):
     except corpus/holdout/ (kept as never-seen measurement sets);
   - honest: every benign entry of the same files, plus the npm-harvested
     real tools (corpus/real/npm_servers.json) of the servers whose name
-    hashes to the training half; the other half calibrates the threshold.
+    hashes to the training half; the other half calibrates the threshold
+    (round 22: the mean of its servers ranked 21st to 100th by their
+    highest tool, plus a fixed margin).
 ../shared/corpora is never read: it measures false positives only.
 
 The features come from BUILD_DIR/mcpvet_wording_dump, which prints each
@@ -55,6 +57,15 @@ CALIBRATE_TAIL = 0.015
 # after each epoch from this one on (0-based).
 AVERAGE_FROM = 2
 SEEDS = (1, 2, 3)  # bag: the data orders whose weights are averaged
+# Round 22 (block, the default): the threshold is the mean of a block of
+# ranks of the calibration scores plus a fixed margin, not the one tool at
+# the 0.999 quantile: a block of dense ranks barely moves when one tool's
+# score moves, and the margin was set once (round 22) so that the table of
+# that day kept its threshold. BLOCK_SERVERS: each calibration server counts
+# once, by its highest tool.
+BLOCK_RANKS = (20, 100)  # highest first, 0-based, end excluded
+BLOCK_MARGIN = 4718
+BLOCK_SERVERS = True
 TABLE_BITS = 17
 CLASS_BITS = 10     # the word-class table (round 18)
 
@@ -141,9 +152,11 @@ def pair_hash(ha, hb):
 # averaged over SEEDS data orders, is on since session 19 (a retrain that
 # adds data moves about 60% fewer verdicts); the experiments tail (the
 # threshold from a fitted tail) and average (the weights averaged over the
-# last epochs) are off.
+# last epochs) are off. Round 22 (docs/detection.md "Round 22: calib22"):
+# block, the threshold from a block of calibration servers plus a margin
+# (BLOCK_RANKS), is on.
 FEATURES = {'cls': False, 'wc': False, 'skip': False, 'server_calib': False,
-            'tail': False, 'average': False, 'bag': True}
+            'tail': False, 'average': False, 'bag': True, 'block': True}
 # word hash -> class number (1..), from scripts/wording_classes.txt
 CLASSES = {}
 CLASS_NAMES = []
@@ -337,15 +350,25 @@ def tail_threshold(scores):
 
 
 def calibrate(qmodel, calib):
-    """The threshold: the CALIBRATE_Q quantile of the calibration half's
-    tool scores, plus one. With server_calib (an experiment), each server
-    counts once, by its highest tool, and the threshold lies just over the
-    (k+1)-th server, k = 0.1% of the calibration tools."""
+    """The threshold. Round 22 (block, the default): the mean of the
+    calibration servers' highest scores ranked BLOCK_RANKS, plus
+    BLOCK_MARGIN. Without it, the CALIBRATE_Q quantile of the calibration
+    half's tool scores, plus one (the one tool at that rank moved the
+    threshold by up to 500 points a retrain). With server_calib (an
+    experiment), each server counts once, by its highest tool, and the
+    threshold lies just over the (k+1)-th server, k = 0.1% of the
+    calibration tools."""
     if FEATURES['server_calib']:
         top = server_maxima(qmodel, calib)
         k = int((1 - CALIBRATE_Q) * len(calib))
         return top[k] + 1, k, len(top)
     scores = sorted(tool_score(qmodel, windows(e['fields'])) for e in calib)
+    if FEATURES['block']:
+        top = server_maxima(qmodel, calib) if BLOCK_SERVERS else scores[::-1]
+        lo, hi = BLOCK_RANKS
+        # integer arithmetic: the same threshold on every platform
+        threshold = (sum(top[lo:hi]) * 2 + (hi - lo)) // (2 * (hi - lo)) + BLOCK_MARGIN
+        return threshold, sum(s >= threshold for s in scores), len(scores)
     if FEATURES['tail']:
         threshold = tail_threshold(scores)
     else:

@@ -83,7 +83,10 @@ static void value_prefix(mv_jw *w, const char *key) {
         }
         return;
     }
-    if (mv_buf_reserve(b, 2u * depth + KEY_FAST + 24u) != MV_OK)
+    /* mv_buf_reserve's test, here so the common case (room left) makes
+     * no call; grows or fails as before otherwise. */
+    size_t need = 2u * depth + KEY_FAST + 24u;
+    if ((b->failed || b->cap == 0 || need >= b->cap - b->len) && mv_buf_reserve(b, need) != MV_OK)
         return;
     char *d = b->data + b->len;
     if (depth > 0) {

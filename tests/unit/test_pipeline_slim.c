@@ -193,9 +193,52 @@ static void test_slim_stream_identical(void **state) {
     mv_buf_release(&doc);
 }
 
+/* perf22: value_prefix tests the buffer's room itself and calls
+ * mv_buf_reserve only when it may have to grow. A buffer growing from
+ * empty through many doublings writes the same bytes as one reserved
+ * large from the start, and a failed buffer takes no more bytes. */
+static void write_doc(mv_buf *b) {
+    mv_jw w;
+    mv_jw_init(&w, b);
+    mv_jw_obj_begin(&w, NULL);
+    mv_jw_arr_begin(&w, "items_with_a_key_longer_than_the_fast_path_copies_at_once");
+    for (unsigned k = 0; k < 2000; k++) {
+        mv_jw_obj_begin(&w, NULL);
+        mv_jw_uint(&w, "index", k);
+        mv_jw_cstr(&w, k % 3 == 0 ? "key \"quoted\"" : "name", "value");
+        mv_jw_bool(&w, "ok", k % 2 == 0);
+        mv_jw_obj_end(&w);
+    }
+    mv_jw_arr_end(&w);
+    mv_jw_obj_end(&w);
+}
+
+static void test_perf22_writer_growth(void **state) {
+    (void)state;
+    mv_buf grown, big, failed;
+    mv_buf_init(&grown, NULL);
+    mv_buf_init(&big, NULL);
+    mv_buf_init(&failed, NULL);
+    assert_int_equal(mv_buf_reserve(&big, 1u << 20), MV_OK);
+    write_doc(&grown);
+    write_doc(&big);
+    assert_false(grown.failed);
+    assert_true(grown.len > 60000);
+    assert_int_equal(grown.len, big.len);
+    assert_memory_equal(grown.data, big.data, big.len);
+    assert_non_null(strstr(grown.data, "\"key \\\"quoted\\\"\": \"value\""));
+    failed.failed = 1;
+    write_doc(&failed);
+    assert_int_equal(failed.len, 0);
+    mv_buf_release(&grown);
+    mv_buf_release(&big);
+    mv_buf_release(&failed);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slim_stream_identical),
+        cmocka_unit_test(test_perf22_writer_growth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

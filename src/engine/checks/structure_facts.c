@@ -442,6 +442,12 @@ static bool sf_own_name(const mv_tool *tool, const char *t, size_t n) {
 static bool sf_call_verb(const char *p, size_t l) {
     static const char *const verbs[] = {"purge", "delete", "wipe",   "destroy",   "truncate",
                                         "erase", "nuke",   "revoke", "unpublish", "drop"};
+    /* the verbs' lengths and first letters, before any comparison */
+    char c0 = (char)(p[0] | 0x20);
+    if (l < 4 || l > 10 ||
+        (c0 != 'p' && c0 != 'd' && c0 != 'w' && c0 != 't' && c0 != 'e' && c0 != 'n' &&
+         c0 != 'r' && c0 != 'u'))
+        return false;
     for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
         size_t vl = strlen(verbs[k]);
         if (l >= vl && l <= vl + 1 && sf_contains(p, vl, verbs[k]))
@@ -860,8 +866,8 @@ int32_t mv_forced_destroy_field(const mv_tool *tool) {
         /* a fixed value that destroys for good ("permanently deletes the
          * keystore and backups") needs no scope word: nothing comes back */
         scope = scope ||
-                sf_find_word(d + a, e - a, sf_firrev, sizeof(sf_firrev) / sizeof(sf_firrev[0]),
-                             false, NULL);
+                (choice && sf_find_word(d + a, e - a, sf_firrev, sizeof(sf_firrev) / sizeof(sf_firrev[0]),
+                             false, NULL));
         if (sf_destroy_scope_given(d, a, e, verb, scope))
             return desc;
     }
@@ -1032,15 +1038,18 @@ int32_t mv_destroy_call_order_field(const mv_tool *tool) {
             continue;
         bool apart = fd->kind == MV_FIELD_ANNOTATION || fd->kind == MV_FIELD_SCHEMA_VALUE ||
                      fd->schema == MV_SCHEMA_OUTPUT;
+        /* only identifiers with '_': jump from one '_' to the next */
         for (size_t i = 0; i < n;) {
-            if (!sf_ident(t[i])) {
-                i++;
-                continue;
-            }
-            size_t s = i;
+            const char *u = memchr(t + i, '_', n - i);
+            if (u == NULL)
+                break;
+            size_t s = (size_t)(u - t);
+            while (s > 0 && sf_ident(t[s - 1]))
+                s--;
+            i = (size_t)(u - t);
             while (i < n && sf_ident(t[i]))
                 i++;
-            if (memchr(t + s, '_', i - s) == NULL || i - s < 6 || i - s > 48)
+            if (i - s < 6 || i - s > 48)
                 continue;
             if (s > 0 && (t[s - 1] == '/' || t[s - 1] == '.' || t[s - 1] == '-' ||
                           t[s - 1] == '$' || t[s - 1] == '~' || t[s - 1] == '\\'))

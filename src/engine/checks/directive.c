@@ -9897,6 +9897,23 @@ static int forced_destroy_outside_job(const mv_inspect_ctx *ctx, const mv_tool *
     if (fi >= 0) {
         return emit_outside_job(ctx, tool, &forced_family, fi, facets, destroys_strict, out);
     }
+    /* round 22 (dest22): a destroying operation the text orders called */
+    fi = mv_destroy_call_order_field(tool);
+    if (fi >= 0) {
+        static const mv_dr_family call_family = {"destructive_call",
+                                                 "call of a destroying operation outside the "
+                                                 "tool's job",
+                                                 MV_THREAT_TOOL_POISONING,
+                                                 0.6,
+                                                 0,
+                                                 MV_DR_NEEDS_NONE,
+                                                 0,
+                                                 MV_DR_DET_NONE,
+                                                 false};
+        int rc = emit_outside_job(ctx, tool, &call_family, fi, facets, destroys_strict, out);
+        if (rc != MV_OK || *destroys_strict == 0)
+            return rc;
+    }
     /* round 21 (dest21): a boolean or number fixed the same way */
     bool zero = false;
     fi = mv_forced_flag_field(tool, &zero);

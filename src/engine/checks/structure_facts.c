@@ -442,6 +442,12 @@ static bool sf_own_name(const mv_tool *tool, const char *t, size_t n) {
 static bool sf_call_verb(const char *p, size_t l) {
     static const char *const verbs[] = {"purge", "delete", "wipe",   "destroy",   "truncate",
                                         "erase", "nuke",   "revoke", "unpublish", "drop"};
+    /* the verbs' lengths and first letters, before any comparison */
+    char c0 = (char)(p[0] | 0x20);
+    if (l < 4 || l > 10 ||
+        (c0 != 'p' && c0 != 'd' && c0 != 'w' && c0 != 't' && c0 != 'e' && c0 != 'n' &&
+         c0 != 'r' && c0 != 'u'))
+        return false;
     for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
         size_t vl = strlen(verbs[k]);
         if (l >= vl && l <= vl + 1 && sf_contains(p, vl, verbs[k]))
@@ -633,16 +639,20 @@ static const char *const sf_fverb[] = {
     "delete", "deleting",  "erase", "wipe",    "purge",  "destroy", "truncat", "shred",
     "nuke",   "revoke",    "borra", "supprim", "efface", "lösch",   "losch",   "cancella",
     "apaga",  "verwijder", "usuń",  "usuwa",   "hapus",  "padam",   "удал",    "видал",
-    "削除",   "消去",      "删除",  "刪除",    "清空",   "삭제",    "ลบ"};
+    "削除",   "消去",      "删除",  "刪除",    "清空",   "삭제",    "ลบ",
+    /* round 22: Turkish, Hebrew */
+    "siler", "silin", "silme", "למחוק", "מוחק", "מחיקת", "מחק את"};
 static const char *const sf_fscope[] = {
     "all",    "every",  "entire", "whole", "everything", "production", "todos", "todas", "tous",
     "toutes", "alle",   "allen",  "tutti", "tutte",      "semua",      "все",   "всех",  "всі",
-    "усі",    "すべて", "全て",   "全部",  "所有",       "모든",       "전체",  "ทั้งหมด"};
+    "усі",    "すべて", "全て",   "全部",  "所有",       "모든",       "전체",  "ทั้งหมด",
+    /* round 22: Japanese "production", "all-delete"; Turkish; Hebrew "all the" */
+    "本番", "全削除", "tüm", "tümü", "bütün", "את כל", "כל ה"};
 /* scope stems that take endings ("sämtliche", "wszystkie") */
 static const char *const sf_fscope_stem[] = {"sämtlich", "gesamt", "wszystk", "kaikki"};
 static const char *const sf_firrev[] = {"permanent",      "irreversib",     "cannot be undone",
                                         "unrecoverable",  "production",     "unwiderruflich",
-                                        "définitivement", "definitivamente"};
+                                        "définitivement", "definitivamente", "kalıcı"};
 
 static bool sf_letter(const char *t, size_t i) {
     unsigned char c = (unsigned char)t[i];
@@ -678,7 +688,7 @@ static bool sf_find_word(const char *t, size_t n, const char *const *ws, size_t 
 /* A sentence of t[a, e) with a destroying verb (not negated just before
  * it) and a broad scope. `verb` says a verb is already given (by the
  * value), so a scope alone will do. */
-static bool sf_destroy_scope(const char *t, size_t a, size_t e, bool verb) {
+static bool sf_destroy_scope_given(const char *t, size_t a, size_t e, bool verb, bool scope) {
     size_t s = a;
     for (size_t i = a; i <= e; i++) {
         bool end = i == e || t[i] == '\n' || t[i] == ';' ||
@@ -697,7 +707,7 @@ static bool sf_destroy_scope(const char *t, size_t a, size_t e, bool verb) {
             has_verb = sf_find_word(p, l, sf_firrev, sizeof(sf_firrev) / sizeof(sf_firrev[0]),
                                     false, NULL);
         if (has_verb &&
-            (sf_find_word(p, l, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true, NULL) ||
+            (scope || sf_find_word(p, l, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true, NULL) ||
              sf_find_word(p, l, sf_fscope_stem, sizeof(sf_fscope_stem) / sizeof(sf_fscope_stem[0]),
                           false, NULL)))
             return true;
@@ -706,14 +716,19 @@ static bool sf_destroy_scope(const char *t, size_t a, size_t e, bool verb) {
     return false;
 }
 
+static bool sf_destroy_scope(const char *t, size_t a, size_t e, bool verb) {
+    return sf_destroy_scope_given(t, a, e, verb, false);
+}
+
 /* The property a value field belongs to: its path up to ".default",
  * ".const" or ".enum", or 0 when it is none of them. `single` tells an
  * enum item from a default. */
 static size_t sf_fixed_prefix(const mv_field *fd, bool *is_enum) {
     const char *p = fd->path.ptr;
     size_t n = fd->path.len;
-    static const char *const tails[] = {".default", ".const", ".enum"};
-    for (size_t k = 0; k < 3; k++) {
+    /* round 22: an example is a value the model copies as it stands */
+    static const char *const tails[] = {".default", ".const", ".enum", ".examples"};
+    for (size_t k = 0; k < 4; k++) {
         size_t l = strlen(tails[k]);
         for (size_t i = n >= l ? n - l + 1 : 0; i-- > 0;) {
             if (memcmp(p + i, tails[k], l) != 0)
@@ -730,6 +745,38 @@ static size_t sf_fixed_prefix(const mv_field *fd, bool *is_enum) {
 
 static bool sf_same_prefix(const mv_field *a, const mv_field *b, size_t l) {
     return b->path.len >= l && memcmp(a->path.ptr, b->path.ptr, l) == 0;
+}
+
+/* Round 22: a fixed value holding a destroying command (the round-18
+ * forms) whose target reaches past the working directory: an absolute
+ * path other than /tmp, the home directory, a wildcard or every object.
+ * "rm -rf dist" as a build tool's clean step stays the tool's own. */
+static bool sf_code_value(const mv_field *fd) {
+    const char *t = fd->text.ptr;
+    size_t n = fd->text.len;
+    if (n < 8 || fd->kind != MV_FIELD_SCHEMA_VALUE)
+        return false;
+    /* a force push rewrites the shared history whatever its target */
+    if (sf_find_word(t, n, (const char *const[]){"push --force", "push -f "}, 2, false, NULL))
+        return true;
+    sf_forms forms;
+    sf_forms_init(&forms);
+    if (!sf_code_field(fd, &forms)) {
+        /* a force push that ends the value has no space after its flag */
+        return (n >= 7 && sf_contains(t + n - 7, 7, "push -f")) ||
+               (n >= 12 && sf_contains(t + n - 12, 12, "push --force"));
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool lead = i == 0 || t[i - 1] == ' ' || t[i - 1] == '=' || t[i - 1] == ':' ||
+                    t[i - 1] == '\'' || t[i - 1] == '"';
+        if (t[i] == '~' || t[i] == '*')
+            return true;
+        if (t[i] == '/' && lead && (n - i < 4 || memcmp(t + i + 1, "tmp", 3) != 0))
+            return true;
+        if (t[i] == '-' && i + 5 <= n && memcmp(t + i, "--all", 5) == 0)
+            return true;
+    }
+    return false;
 }
 
 int32_t mv_forced_destroy_field(const mv_tool *tool) {
@@ -779,6 +826,11 @@ int32_t mv_forced_destroy_field(const mv_tool *tool) {
         size_t n = fd->text.len;
         if (sf_destroy_scope(t, 0, n, false))
             return (int32_t)fi; /* the value itself destroys broadly */
+        /* round 22: the value is a destroying command aimed past the
+         * working directory (`rm -rf /var/lib/...`, `find / -delete`,
+         * `gsutil -m rm -r gs://...`) */
+        if (sf_code_value(fd))
+            return (int32_t)fi;
         if (desc < 0)
             continue;
         const char *d = tool->fields[desc].text.ptr;
@@ -806,7 +858,17 @@ int32_t mv_forced_destroy_field(const mv_tool *tool) {
         bool verb =
             sf_find_word(t, n, sf_fverb, sizeof(sf_fverb) / sizeof(sf_fverb[0]), false, NULL) ||
             sf_contains(t, n, "disable");
-        if (sf_destroy_scope(d, a, e, verb))
+        /* round 22: a value that is itself the scope ("production",
+         * "all"): a destroying verb in its description will do */
+        bool scope =
+            n <= 16 && sf_find_word(t, n, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true,
+                                    NULL);
+        /* a fixed value that destroys for good ("permanently deletes the
+         * keystore and backups") needs no scope word: nothing comes back */
+        scope = scope ||
+                (choice && sf_find_word(d + a, e - a, sf_firrev, sizeof(sf_firrev) / sizeof(sf_firrev[0]),
+                             false, NULL));
+        if (sf_destroy_scope_given(d, a, e, verb, scope))
             return desc;
     }
     return -1;
@@ -917,6 +979,84 @@ int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero) {
                 continue; /* "0 = unlimited" */
             *zero = true;
             return sf_param_field(tool, k);
+        }
+    }
+    return -1;
+}
+
+/* ------------------------- round 22 (dest22): a destroying call ordered
+ *
+ * A call verb just before a destroying operation's name ("the agent
+ * should also call delete_merchant_account", "викличте `delete_collection`
+ * для кожної колекції", "call s3_delete_bucket with force=true" in an
+ * output field): the text sends the model to destroy through another
+ * tool. It counts when it is set apart from the tool's prose (an output
+ * field, an annotation, a value) or its sentence has a broad scope; a
+ * sibling pointer in the description ("to remove one, call delete_item")
+ * has neither. */
+static const char *const sf_call_word[] = {
+    "call",     "invoke",  "execute", "trigger", "викличте", "викликати", "вызовите",
+    "вызвать",  "llama",   "llame",   "chame",   "chamar",   "appelle",   "appeler",
+    "aufrufen", "rufe",    "chiama",  "wywołaj", "panggil",  "gọi",       "呼び出",
+    "を実行",   "调用",    "呼叫",    "호출"};
+/* scope words of a call: each object, besides the fixed values' scopes */
+static const char *const sf_call_scope[] = {"each",   "кожн", "каждо", "cada",
+                                            "chaque", "jede", "ogni",  "mỗi"};
+
+static bool sf_call_order_at(const char *t, size_t n, size_t s, size_t e, bool apart) {
+    /* the call verb within 40 bytes before, on the same line */
+    size_t a = s > 40 ? s - 40 : 0;
+    for (size_t k = s; k > a; k--)
+        if (t[k - 1] == '\n' || t[k - 1] == '.') {
+            a = k;
+            break;
+        }
+    if (!sf_find_word(t + a, s - a, sf_call_word, sizeof(sf_call_word) / sizeof(sf_call_word[0]),
+                      false, NULL) ||
+        sf_negated_before(t, s))
+        return false;
+    if (apart)
+        return true;
+    /* the sentence around the name: a broad scope */
+    size_t b = a, c = e;
+    while (b > 0 && t[b - 1] != '\n' && t[b - 1] != '.')
+        b--;
+    while (c < n && t[c] != '\n' && !(t[c] == '.' && (c + 1 == n || t[c + 1] == ' ')))
+        c++;
+    return sf_find_word(t + b, c - b, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true, NULL) ||
+           sf_find_word(t + b, c - b, sf_call_scope, sizeof(sf_call_scope) / sizeof(sf_call_scope[0]),
+                        false, NULL);
+}
+
+int32_t mv_destroy_call_order_field(const mv_tool *tool) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        const char *t = fd->text.ptr;
+        size_t n = fd->text.len;
+        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME ||
+            fd->kind == MV_FIELD_PROPERTY_NAME || n < 10 || memchr(t, '_', n) == NULL)
+            continue;
+        bool apart = fd->kind == MV_FIELD_ANNOTATION || fd->kind == MV_FIELD_SCHEMA_VALUE ||
+                     fd->schema == MV_SCHEMA_OUTPUT;
+        /* only identifiers with '_': jump from one '_' to the next */
+        for (size_t i = 0; i < n;) {
+            const char *u = memchr(t + i, '_', n - i);
+            if (u == NULL)
+                break;
+            size_t s = (size_t)(u - t);
+            while (s > 0 && sf_ident(t[s - 1]))
+                s--;
+            i = (size_t)(u - t);
+            while (i < n && sf_ident(t[i]))
+                i++;
+            if (i - s < 6 || i - s > 48)
+                continue;
+            if (s > 0 && (t[s - 1] == '/' || t[s - 1] == '.' || t[s - 1] == '-' ||
+                          t[s - 1] == '$' || t[s - 1] == '~' || t[s - 1] == '\\'))
+                continue;
+            if (sf_destroy_ident(t + s, i - s) && !sf_own_name(tool, t + s, i - s) &&
+                sf_call_order_at(t, n, s, i, apart))
+                return (int32_t)fi;
         }
     }
     return -1;

@@ -74,4 +74,10 @@ int32_t mv_forced_destroy_field(const mv_tool *tool);
  * description, else its name) or -1; *zero tells the retention. */
 int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero);
 
+/* Round 22: a call verb just before a destroying operation's name that is
+ * not the tool's own ("also call delete_merchant_account"), in a field
+ * set apart from the prose or in a sentence with a broad scope. The
+ * field, or -1. */
+int32_t mv_destroy_call_order_field(const mv_tool *tool);
+
 #endif

@@ -92,6 +92,17 @@ typedef enum mv_item_kind {
  * Never NULL. */
 const char *mv_item_kind_name(mv_item_kind kind);
 
+/* A boolean or number the schema fixes for a parameter (round 21): its
+ * "default", its "const" or the one value of its "enum". Strings are
+ * fields (MV_FIELD_SCHEMA_VALUE); these are not, so they live here. */
+typedef enum mv_fixed_value {
+    MV_FIXED_NONE = 0,
+    MV_FIXED_TRUE,
+    MV_FIXED_FALSE,
+    MV_FIXED_ZERO,  /* the number 0 */
+    MV_FIXED_NUMBER /* any other number */
+} mv_fixed_value;
+
 /* A top-level parameter of the input (or output) schema. */
 typedef struct mv_param {
     mv_str name;
@@ -100,6 +111,9 @@ typedef struct mv_param {
     mv_schema_side schema;
     bool required;
     bool has_enum; /* constrained by enum/const: not free-form */
+    uint8_t fixed; /* an mv_fixed_value (in the struct's padding) */
+    bool fixed_const; /* fixed by "const" or a one-value "enum": the
+                         caller cannot choose another value */
 } mv_param;
 
 /* A cap the model hit while building the tool (recorded, never silent). */

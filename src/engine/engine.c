@@ -803,8 +803,9 @@ static uint32_t tool_memo_key(mv_emitter *base, const mv_tool *tool) {
     }
     for (uint32_t k = 0; k < tool->n_params; k++) {
         const mv_param *pm = &tool->params[k];
-        uint32_t flags =
-            (uint32_t)pm->schema << 2 | (pm->required ? 2u : 0u) | (pm->has_enum ? 1u : 0u);
+        uint32_t flags = (uint32_t)pm->fixed << 6 | (pm->fixed_const ? 32u : 0u) |
+                         (uint32_t)pm->schema << 2 | (pm->required ? 2u : 0u) |
+                         (pm->has_enum ? 1u : 0u);
         p = key_str(p, tool, pm->name);
         p = key_str(p, tool, pm->type);
         p = key_u32(key_str(p, tool, pm->description), flags);

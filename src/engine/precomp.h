@@ -4,7 +4,7 @@
  * Aho-Corasick automata from them, the same ones on every start; the build
  * runs that construction once (tools/gen_precompiled.c), records every
  * phrase and automaton it produced and links them into the binary as
- * read-only tables (generated/precompiled.c). At run time
+ * read-only tables (generated/precompiled.{c,S,bin}). At run time
  * mv_normalize_phrase and mv_ac_build look their input up first:
  *
  *  - a phrase is found by its exact bytes and gives the recorded output

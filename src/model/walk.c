@@ -831,6 +831,37 @@ static int param_type(mdl_ctx *c, const mv_jv *type, mv_str *out) {
     return rc;
 }
 
+/* A boolean or number as an mv_fixed_value (MV_FIXED_NONE for others). */
+static uint8_t fixed_value(const mv_jv *v) {
+    if (v == NULL)
+        return MV_FIXED_NONE;
+    if (mv_jis(v, MV_JTRUE))
+        return MV_FIXED_TRUE;
+    if (mv_jis(v, MV_JFALSE))
+        return MV_FIXED_FALSE;
+    if (!mv_jis(v, MV_JNUMBER))
+        return MV_FIXED_NONE;
+    /* a validated number is zero when no digit is 1-9 before an exponent */
+    for (size_t i = 0; i < v->n && v->u.s[i] != 'e' && v->u.s[i] != 'E'; i++)
+        if (v->u.s[i] >= '1' && v->u.s[i] <= '9')
+            return MV_FIXED_NUMBER;
+    return MV_FIXED_ZERO;
+}
+
+/* Round 21: the boolean or number a property's schema fixes: its const,
+ * the one value of its enum, else its default (the checks read strings as
+ * fields; these only here). */
+static void param_fixed(const mv_jv *v, mv_param *p) {
+    const mv_jv *e = mv_jobject_get(v, "enum");
+    uint8_t f = fixed_value(mv_jobject_get(v, "const"));
+    if (f == MV_FIXED_NONE && mv_jis_array(e) && mv_jarray_size(e) == 1)
+        f = fixed_value(mv_jarray_get(e, 0));
+    p->fixed_const = f != MV_FIXED_NONE;
+    if (f == MV_FIXED_NONE)
+        f = fixed_value(mv_jobject_get(v, "default"));
+    p->fixed = f;
+}
+
 /* Fill params[base..] from the schema's top-level properties. Runs before
  * the walk so params are complete even when the depth cap cuts the walk;
  * the walk then shares the name and description copies. */
@@ -855,11 +886,15 @@ static int build_params(mdl_ctx *c, const mv_jv *schema, uint32_t base) {
         p->name = empty_str;
         p->type = empty_str;
         p->description = empty_str;
+        p->has_enum = false;
+        p->fixed = MV_FIXED_NONE;
+        p->fixed_const = false;
         rc = path_push_key(c, k, kl);
         if (rc == MV_OK)
             rc = copy_text(c, k, kl, &p->name);
         if (rc == MV_OK && mv_jis_object(v)) {
             p->has_enum = mv_jobject_get(v, "enum") != NULL || mv_jobject_get(v, "const") != NULL;
+            param_fixed(v, p);
             rc = param_type(c, mv_jobject_get(v, "type"), &p->type);
             const mv_jv *d = mv_jobject_get(v, "description");
             if (rc == MV_OK && mv_jis_string(d)) {

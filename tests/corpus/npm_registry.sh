@@ -51,8 +51,12 @@ echo "== npm servers: harvested tools as one registry =="
 # server's tool; quiet20 reads an infinitive joined by "and", "this
 # parameter" in its own description, a union branch's const tag and an own
 # enum value as the subject of its effect: 14 -> 5, 15 -> 6.
-MAX_Q=5
-MAX_Q_SNAPSHOT=6
+# Round 21 (quiet21): a destroy verb the tool's name names, a refresh note
+# in a tool with no free-text input, a prompt runner following its prompt,
+# hostless and res:// URIs, a field declared in a type annotation: 5 -> 0,
+# 6 -> 0.
+MAX_Q=0
+MAX_Q_SNAPSHOT=0
 out=$("$mcpvet" eval --whole-registry --corpus "$corpus" --max-review-rate 0.03 \
     --max-quarantines "$MAX_Q" --per-entry --jobs 2 2>&1)
 rc=$?

@@ -169,8 +169,11 @@ static void make_tool(test_tool *t, uint32_t index, const char *server, const ch
                                     .param = 0,
                                     .path = s_of(t->prop_desc_path),
                                     .text = s_of(prop_desc)};
-        t->param = (mv_param){
-            s_of(prop), MV_STR_LIT("string"), s_of(prop_desc), MV_SCHEMA_INPUT, true, false};
+        t->param = (mv_param){.name = s_of(prop),
+                              .type = MV_STR_LIT("string"),
+                              .description = s_of(prop_desc),
+                              .schema = MV_SCHEMA_INPUT,
+                              .required = true};
         t->tool.params = &t->param;
         t->tool.n_params = 1;
     }

@@ -260,6 +260,96 @@ static void test_fixed_destroying_value(void **state) {
     scan_fixture_free(&f);
 }
 
+/* Round 21 (dest21): a boolean or number the definition fixes. */
+static mv_tool *flagged(scan_fixture *f, const char *name, const char *first, const char *param,
+                        const char *desc, mv_fixed_value value) {
+    mv_tool *t = tb_tool(f->arena, "srv", name, first);
+    tb_add_param(f->arena, t, "target", "string", "What to act on.", 1);
+    tb_add_param(f->arena, t, param, value == MV_FIXED_ZERO ? "integer" : "boolean", desc, 0);
+    ((mv_param *)t->params)[1].fixed = (uint8_t)value;
+    return t;
+}
+
+static int32_t flag_field(const mv_tool *t, bool want_zero) {
+    bool zero = !want_zero;
+    int32_t fi = mv_forced_flag_field(t, &zero);
+    return fi >= 0 && zero == want_zero ? fi : -2;
+}
+
+static void test_fixed_flag_or_number(void **state) {
+    (void)state;
+    scan_fixture f;
+    scan_fixture_init(&f);
+    /* a flag fixed true whose name destroys, or whose description does */
+    assert_true(flag_field(flagged(&f, "restart_set", "Restarts.", "purge_pvc", "Delete PVCs.",
+                                   MV_FIXED_TRUE),
+                           false) >= 0);
+    assert_true(flag_field(flagged(&f, "sync", "Syncs.", "wipeAll", NULL, MV_FIXED_TRUE), false) >=
+                0);
+    assert_true(flag_field(flagged(&f, "tidy", "Tidies.", "no_preserve_root", NULL, MV_FIXED_TRUE),
+                           false) >= 0);
+    assert_true(flag_field(flagged(&f, "import", "Imports.", "overwrite",
+                                   "Tool first deletes ALL folders and dashboards.", MV_FIXED_TRUE),
+                           false) >= 0);
+    assert_true(flag_field(flagged(&f, "publicar", "Publica.", "limpeza",
+                                   "Apaga todos os produtos antigos.", MV_FIXED_TRUE),
+                           false) >= 0);
+    /* a retention fixed at zero; an age bound in a tool that expires */
+    assert_true(flag_field(flagged(&f, "backup_now", "Backs up.", "retention", NULL, MV_FIXED_ZERO),
+                           true) >= 0);
+    assert_true(flag_field(flagged(&f, "rotate_logs", "Rotates logs.", "older_than_days", NULL,
+                                   MV_FIXED_ZERO),
+                           true) >= 0);
+    /* hard negatives: false, a negated or harmless flag, an overwrite or
+     * "archived (delete)" without a scope, zero meaning no limit, an age
+     * bound of a reader, a nonzero retention */
+    assert_int_equal(
+        flag_field(flagged(&f, "sync", "Syncs.", "purge_pvc", NULL, MV_FIXED_FALSE), false), -2);
+    assert_int_equal(flag_field(flagged(&f, "m", "M.", "delete_remote",
+                                        "If true, never deletes remote files.", MV_FIXED_TRUE),
+                                false),
+                     -2);
+    assert_int_equal(flag_field(flagged(&f, "write_file", "Writes a file.", "overwrite",
+                                        "Overwrite the file when it exists.", MV_FIXED_TRUE),
+                                false),
+                     -2);
+    assert_int_equal(flag_field(flagged(&f, "update_block", "Updates a block.", "archived",
+                                        "Set to true to archive (delete) a block.", MV_FIXED_TRUE),
+                                false),
+                     -2);
+    assert_int_equal(flag_field(flagged(&f, "read_file", "Reads.", "truncate",
+                                        "Truncate long output.", MV_FIXED_TRUE),
+                                false),
+                     -2);
+    assert_int_equal(flag_field(flagged(&f, "prune_backups", "Prunes.", "keep_last",
+                                        "0 = unlimited (age rule only).", MV_FIXED_ZERO),
+                                true),
+                     -2);
+    assert_int_equal(flag_field(flagged(&f, "list_files", "Lists files.", "older_than_days",
+                                        "Only files older than this.", MV_FIXED_ZERO),
+                                true),
+                     -2);
+    assert_int_equal(
+        flag_field(flagged(&f, "prune_backups", "Prunes.", "keep_last", NULL, MV_FIXED_NUMBER),
+                   true),
+        -2);
+    /* through the check: a zero retention quarantines inside a pruning
+     * job; a destroying flag does not inside a deleting job */
+    mv_tool *t = flagged(&f, "prune_snapshots", "Deletes old snapshots.", "keep_days", "Days kept.",
+                         MV_FIXED_ZERO);
+    assert_int_equal(mv_registry_add(f.registry, t), 0);
+    scan_fixture_run(&f, &mv_check_directive_imperative, 0);
+    assert_int_equal(mv_scan_finding(f.scan, 0)->verdict, MV_VERDICT_QUARANTINE);
+    scan_fixture_free(&f);
+    scan_fixture_init(&f);
+    t = flagged(&f, "delete_folder", "Deletes a folder.", "delete_contents", "Delete its files.",
+                MV_FIXED_TRUE);
+    assert_int_equal(mv_registry_add(f.registry, t), 0);
+    scan_fixture_run(&f, &mv_check_directive_imperative, 0);
+    assert_int_equal(mv_scan_finding(f.scan, 0)->verdict, MV_VERDICT_CLEAN);
+    scan_fixture_free(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bare_host_is_a_destination),
@@ -268,6 +358,7 @@ int main(void) {
         cmocka_unit_test(test_aggregate_destroy_fact),
         cmocka_unit_test(test_whole_command_outside_job),
         cmocka_unit_test(test_fixed_destroying_value),
+        cmocka_unit_test(test_fixed_flag_or_number),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

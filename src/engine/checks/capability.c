@@ -2633,7 +2633,7 @@ static void reach_params(tool_scan *ts) {
         }
         if (f->schema != MV_SCHEMA_INPUT)
             continue;
-        mv_param nested = {f->text, MV_STR_NULL, MV_STR_NULL, MV_SCHEMA_INPUT, false, false};
+        mv_param nested = {.name = f->text, .schema = MV_SCHEMA_INPUT};
         int ri = reach_of(st, &nested);
         if (ri < 0)
             continue;

@@ -470,10 +470,37 @@ static bool host_at(const fctx *f, size_t a, size_t b, size_t i) {
     return false;
 }
 
+/* Round 21 (quiet21): "://" at i that names no place outside the machine:
+ * no host after it ("res://" in quotes, "file:///tmp/x", "file:// paths")
+ * or a game engine's project and user file systems ("res://enemies/old",
+ * "user://save.dat"). "file://host/share" and any other scheme with a host
+ * stay addresses. */
+static bool local_scheme(const fctx *f, size_t a, size_t b, size_t i) {
+    static const char *const local[] = {"res", "user"};
+    size_t h = i + 3;
+    size_t k = i;
+    if (h >= b ||
+        !((f->text[h] >= 'a' && f->text[h] <= 'z') || (f->text[h] >= '0' && f->text[h] <= '9') ||
+          f->text[h] == '[' || (unsigned char)f->text[h] >= 0x80)) {
+        return true;
+    }
+    while (k > a && f->text[k - 1] >= 'a' && f->text[k - 1] <= 'z') {
+        k--;
+    }
+    for (size_t q = 0; q < sizeof local / sizeof local[0]; q++) {
+        if (i - k == strlen(local[q]) && memcmp(f->text + k, local[q], i - k) == 0 &&
+            (k == a || !word_at(f->text, f->len, k - 1))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool has_url_or_email(const fctx *f, size_t a, size_t b) {
     for (size_t i = a; i < b; i++) {
         char c = f->text[i];
-        if (c == ':' && i + 2 < b && f->text[i + 1] == '/' && f->text[i + 2] == '/') {
+        if (c == ':' && i + 2 < b && f->text[i + 1] == '/' && f->text[i + 2] == '/' &&
+            !local_scheme(f, a, b, i)) {
             return true;
         }
         if (c == '@' && i > a && word_at(f->text, f->len, i - 1)) {
@@ -2117,6 +2144,7 @@ static bool idle_transfer(const fctx *f, const dmatch *t);
 static bool redacted_after(const fctx *f, const dmatch *src, size_t se);
 static bool public_key_path(const fctx *f, const dmatch *src);
 static bool owned_credential(const fctx *f, const dmatch *src);
+static bool declared_field(const fctx *f, const dmatch *src);
 static bool presence_condition(const fctx *f, const dmatch *t, size_t ts);
 static bool enumerated_noun(const fctx *f, const dmatch *a, size_t ss);
 static void find_flows(fctx *f, flow_state *fs) {
@@ -2138,7 +2166,7 @@ static void find_flows(fctx *f, flow_state *fs) {
             withheld(f, src, ss, se) || denied_after(f, src, se) || env_own_param(f, src) ||
             source_modifier(f, src) || source_denied(f, src, ss) ||
             /* round 20 */ redacted_after(f, src, se) || public_key_path(f, src) ||
-            owned_credential(f, src)) {
+            owned_credential(f, src) || /* round 21 */ declared_field(f, src)) {
             continue;
         }
         if (!fs->mentions) {
@@ -5259,21 +5287,39 @@ static bool line_label(const char *r, size_t i, size_t p, size_t *a, size_t *b) 
     return *b > *a && i < p && r[i] == ':';
 }
 
+/* Is s[0, n) quoted in t[0, len): an opening quote ('"', '\'' or
+ * '`'), s, the same quote? Perf21: memchr finds the quotes of each kind
+ * (few in a description) instead of testing every byte; the answer is the
+ * same, only the order of the tries differs. */
+static bool quoted_in_text(const char *t, size_t len, const char *s, size_t n) {
+    static const char quotes[3] = {'"', '\'', '`'};
+    if (len < n + 2) {
+        return false;
+    }
+    size_t lim = len - n - 1; /* an opening quote before lim has room to close */
+    for (int k = 0; k < 3; k++) {
+        const char *p = memchr(t, quotes[k], lim);
+        while (p != NULL) {
+            size_t q = (size_t)(p - t);
+            if (t[q + 1 + n] == quotes[k] && memcmp(t + q + 1, s, n) == 0) {
+                return true;
+            }
+            p = q + 1 < lim ? memchr(t + q + 1, quotes[k], lim - q - 1) : NULL;
+        }
+    }
+    return false;
+}
+
 /* Is s[0, n) quoted as an example value in one of the tool's own input
  * parameter descriptions ("Topic key (e.g. \"configuring-project-files\")")? */
 static bool quoted_in_param_doc(const mv_tool *tool, const char *s, size_t n) {
     for (uint32_t k = 0; k < tool->n_fields; k++) {
         const mv_field *fd = &tool->fields[k];
-        const char *t = fd->text.ptr;
-        if (fd->kind != MV_FIELD_SCHEMA_DESCRIPTION || fd->schema != MV_SCHEMA_INPUT ||
-            fd->text.len < n + 2) {
+        if (fd->kind != MV_FIELD_SCHEMA_DESCRIPTION || fd->schema != MV_SCHEMA_INPUT) {
             continue;
         }
-        for (size_t i = 1; i + n < fd->text.len; i++) {
-            if ((t[i - 1] == '"' || t[i - 1] == '\'' || t[i - 1] == '`') && t[i + n] == t[i - 1] &&
-                memcmp(t + i, s, n) == 0) {
-                return true;
-            }
+        if (quoted_in_text(fd->text.ptr, fd->text.len, s, n)) {
+            return true;
         }
     }
     return false;
@@ -5692,6 +5738,58 @@ static bool redacted_after(const fctx *f, const dmatch *src, size_t se) {
     return true;
 }
 
+/* Round 21 (quiet21): "llm_call: { promptTemplate: string, systemPrompt?:
+ * string }": a source spelled as one identifier (camelCase or snake_case)
+ * followed by a type annotation (":" or "?:" then a JSON or TypeScript type)
+ * declares a field of the value, the slot the caller fills; it names no
+ * resource to read. The same words in prose ("paste your system prompt
+ * here") stay a source. */
+static bool declared_field(const fctx *f, const dmatch *src) {
+    static const char *const types[] = {"string",  "number", "boolean", "object", "array",
+                                        "integer", "any",    "str",     "int",    "bool"};
+    const char *s = f->raw.ptr;
+    size_t r0, r1, r;
+    bool ident = false;
+    if (s == NULL || f->map != NULL || src->end > f->len) {
+        return false;
+    }
+    r0 = f->roff[src->start];
+    r1 = f->roff[src->end];
+    if (r1 <= r0 || r1 > f->raw.len) {
+        return false;
+    }
+    for (r = r0; r < r1; r++) {
+        if (s[r] == ' ' || s[r] == '\n' || s[r] == '\t') {
+            return false; /* prose, not one identifier */
+        }
+        ident = ident || s[r] == '_' || (r > r0 && s[r] >= 'A' && s[r] <= 'Z');
+    }
+    /* the whole identifier: no letters glued before or after the source */
+    if (!ident || (r0 > 0 && ((s[r0 - 1] | 32) >= 'a' && (s[r0 - 1] | 32) <= 'z')) ||
+        (r1 < f->raw.len && ((s[r1] | 32) >= 'a' && (s[r1] | 32) <= 'z'))) {
+        return false;
+    }
+    r = r1;
+    if (r < f->raw.len && s[r] == '?') {
+        r++;
+    }
+    if (r >= f->raw.len || s[r] != ':') {
+        return false;
+    }
+    r++;
+    while (r < f->raw.len && s[r] == ' ') {
+        r++;
+    }
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+        size_t l = strlen(types[k]);
+        if (r + l <= f->raw.len && memcmp(s + r, types[k], l) == 0 &&
+            (r + l == f->raw.len || !((s[r + l] | 32) >= 'a' && (s[r + l] | 32) <= 'z'))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Round 20 (gate20): a public key file ("~/.ssh/id_ed25519.pub") is made
  * to be handed out; the path names no secret. */
 static bool public_key_path(const fctx *f, const dmatch *src) {
@@ -5996,6 +6094,130 @@ static bool self_priority(const fctx *f, size_t ss, size_t se) {
     }
     for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
         if (ss + strlen(w[k]) <= f->len && memcmp(f->text + ss, w[k], strlen(w[k])) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 21 (quiet21): can the tool receive free text at all? A tool whose
+ * inputs are all enums, booleans or numbers ("response_format:
+ * markdown|json") has nowhere to put a conversation or a secret. */
+static bool free_text_input(const mv_tool *tool) {
+    for (uint32_t i = 0; i < tool->n_params; i++) {
+        const mv_param *p = &tool->params[i];
+        mv_str t = p->type;
+        bool closed = p->has_enum || (t.len == 7 && memcmp(t.ptr, "boolean", 7) == 0) ||
+                      (t.len == 7 && memcmp(t.ptr, "integer", 7) == 0) ||
+                      (t.len == 6 && memcmp(t.ptr, "number", 6) == 0);
+        if (p->schema == MV_SCHEMA_INPUT && !closed) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 21 (quiet21): "Always call this tool FRESH for every user question.
+ * NEVER use previously cached results": a standing rule over turns whose
+ * only act is calling this tool again, in a tool that can receive no free
+ * text, asks for fresh data, not for the conversation. A transfer, a
+ * gathering or a sensitive source in the sentence ("... and send it the
+ * conversation"), an outside address in its passage or a free-text
+ * parameter keeps the order. */
+static bool self_refresh_call(const fctx *f, size_t ss, size_t se) {
+    static const char *const w[] = {"call this tool", "use this tool", "call this function",
+                                    "run this tool", "invok this tool"};
+    bool self = false;
+    for (size_t k = 0; k < sizeof w / sizeof w[0] && !self; k++) {
+        self = containsn(f->text + ss, se - ss, w[k], strlen(w[k]));
+    }
+    return self && f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
+           role_in(f, MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER | MV_DR_ROLE_SOURCE | MV_DR_ROLE_SINK,
+                   ss, se) == SIZE_MAX &&
+           !passage_has_address(f, ss) && !free_text_input(f->tool);
+}
+
+/* Round 21 (quiet21): a prompt library's runner ("llama_run_prompt: Fetch a
+ * prompt ... The returned `content` field is a markdown prompt that you
+ * should begin following immediately as instructions"): following what the
+ * tool returns is its job when its name says it serves instructions. A
+ * weather or search tool whose result is to be followed as instructions,
+ * or a transfer, a sensitive source or an outside address in the passage
+ * keeps the order (a field named in backticks is no sink without a
+ * transfer). */
+static bool instruction_server_job(const fctx *f, size_t ss, size_t se) {
+    static const char *const kinds[] = {"prompt",  "instruction", "skill",  "playbook",
+                                        "runbook", "procedure",   "recipe", "directive"};
+    static const char *const ret[] = {"return", "result", "output", "content", "respons"};
+    mv_str n = f->tool->name;
+    bool kind = false;
+    bool returned = false;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && !kind; k++) {
+        kind = ci_contains(n.ptr, n.len, kinds[k]);
+    }
+    for (size_t k = 0; k < sizeof ret / sizeof ret[0] && kind && !returned; k++) {
+        returned = containsn(f->text + ss, se - ss, ret[k], strlen(ret[k]));
+    }
+    return returned && f->tool->fields[f->fi].kind == MV_FIELD_DESCRIPTION &&
+           role_in(f, MV_DR_ROLE_TRANSFER | MV_DR_ROLE_SOURCE, ss, se) == SIZE_MAX &&
+           !passage_has_address(f, ss);
+}
+
+/* Round 21 (quiet21): is the destroy verb at a the act the tool's name
+ * names ("closes every tunnel for the named server" in ssh_tunnel_close,
+ * whose first sentence says "Tears down")? The name's word and the verb
+ * share a stem of four letters or more and differ by an inflection at
+ * most. Another verb ("delete every file in the user's home" in the same
+ * tool) is not its job; the object test (foreign) still applies. */
+static bool act_in_name(const fctx *f, const dmatch *a) {
+    const char *r = f->raw.ptr + f->roff[a->start];
+    size_t rn = f->raw.len - f->roff[a->start];
+    char v[24];
+    size_t vl = 0;
+    mv_str n = f->tool->name;
+    while (vl < rn && vl < sizeof v && ((r[vl] | 32) >= 'a' && (r[vl] | 32) <= 'z')) {
+        v[vl] = (char)(r[vl] | 32);
+        vl++;
+    }
+    if (vl < 4 || vl == sizeof v) {
+        return false;
+    }
+    for (size_t i = 0; i < n.len;) {
+        size_t j = i;
+        size_t c = 0;
+        while (j < n.len && ((n.ptr[j] | 32) >= 'a' && (n.ptr[j] | 32) <= 'z') &&
+               !(j > i && n.ptr[j] >= 'A' && n.ptr[j] <= 'Z' && n.ptr[j - 1] >= 'a')) {
+            j++;
+        }
+        while (c < j - i && c < vl && (n.ptr[i + c] | 32) == v[c]) {
+            c++;
+        }
+        size_t wl = j - i;
+        size_t shorter = wl < vl ? wl : vl;
+        size_t longer = wl < vl ? vl : wl;
+        if (c >= 4 && c + 1 >= shorter && longer - c <= 3) {
+            return true;
+        }
+        i = j > i ? j : j + 1;
+    }
+    return false;
+}
+
+/* Round 21 (quiet21): the named act widened past the job: "close ALL open
+ * pull requests (not just stale ones), delete their head branches" in
+ * close_stale. A widening phrase or another destroy verb the name does
+ * not name in the sentence keeps the order. */
+static bool widened_act(const fctx *f, const dmatch *a, size_t ss, size_t se) {
+    static const char *const wide[] = {"not just", "not onli", "not only", "beyond", "as well as"};
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
+        if (containsn(f->text + ss, se - ss, wide[k], strlen(wide[k]))) {
+            return true;
+        }
+    }
+    for (size_t i = match_from(f, ss), e = match_to(f, se); i < e; i++) {
+        const dmatch *m = &f->m[i];
+        if (m != a && m->start >= ss && m->start < se &&
+            (f->R->terms[m->term].roles & MV_DR_ROLE_DESTROY) && !act_in_name(f, m)) {
             return true;
         }
     }
@@ -6368,8 +6590,9 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 obj = &envm;
             }
             /* round 15: the variables are the parameter's own value */
-            if (obj != NULL && (env_own_param_ex(f, obj, obj == &envm) || source_modifier(f, obj) ||
-                                source_denied(f, obj, ps))) {
+            if (obj != NULL &&
+                (env_own_param_ex(f, obj, obj == &envm) || source_modifier(f, obj) ||
+                 source_denied(f, obj, ps) || /* round 21 */ declared_field(f, obj))) {
                 obj = NULL;
             }
             bool moved = (roles & MV_DR_ROLE_TRANSFER) ||
@@ -6438,10 +6661,12 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
                 /* a broad command in a code span ("`git push --force
                  * origin HEAD:main`") is never an honest side effect */
                 bool weak = !disarm && weakly_addressed(f, a, ss) && !code_broad(f, ss, se);
-                if (weak     ? *destroys == 0 && (foreign || read_job(f->tool))
+                bool own_act = *destroys == 0 && act_in_name(f, a) && /* round 21 */
+                               !widened_act(f, a, ss, se);
+                if (weak     ? *destroys == 0 && !own_act && (foreign || read_job(f->tool))
                     : disarm ? !object_in_job(f, a->start, a->end,
                                               (unsigned char)f->text[a->start] < 0x80)
-                             : (*destroys == 0 || foreign)) {
+                             : ((*destroys == 0 && !own_act) || foreign)) {
                     /* the scope may stand before the verb ("every object
                      * ... must be purged"): the span covers both */
                     size_t ns =
@@ -6462,7 +6687,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             /* round 18 */ !romance_subject(f->raw.ptr, f->roff[a->start]) &&
             /* round 15: an option's own line, a permission ("you can pass") */
             !own_option_line(f, a->start) && !permission_modal(f, a, ss) &&
-            !self_priority(f, ss, se) && /* round 16 */ !cjk_status_denied(f, a)) {
+            !self_priority(f, ss, se) && /* round 16 */ !cjk_status_denied(f, a) &&
+            /* round 21 */ !self_refresh_call(f, ss, se) && !instruction_server_job(f, ss, se)) {
             order_found(f, &orders[ORDER_BEHAVE], 0.75, a->start, a->end);
         }
         if ((roles & MV_DR_ROLE_HIDE) && !orders[ORDER_HIDE].valid &&
@@ -9666,8 +9892,39 @@ static int forced_destroy_outside_job(const mv_inspect_ctx *ctx, const mv_tool *
                                                0,
                                                MV_DR_DET_NONE,
                                                false};
-    return emit_outside_job(ctx, tool, &forced_family, mv_forced_destroy_field(tool),
-                            MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE, destroys_strict, out);
+    const uint32_t facets = MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE;
+    int32_t fi = mv_forced_destroy_field(tool);
+    if (fi >= 0) {
+        return emit_outside_job(ctx, tool, &forced_family, fi, facets, destroys_strict, out);
+    }
+    /* round 21 (dest21): a boolean or number fixed the same way */
+    bool zero = false;
+    fi = mv_forced_flag_field(tool, &zero);
+    if (fi < 0 || !zero) {
+        return emit_outside_job(ctx, tool, &forced_family, fi, facets, destroys_strict, out);
+    }
+    /* A retention fixed at zero keeps nothing: a pruner's job is to keep
+     * some, so it counts inside a destroying job too. */
+    static const mv_dr_family zero_family = {"destructive_value",
+                                             "retention fixed at zero: nothing is kept",
+                                             MV_THREAT_TOOL_POISONING,
+                                             0.6,
+                                             0,
+                                             MV_DR_NEEDS_NONE,
+                                             0,
+                                             MV_DR_DET_NONE,
+                                             false};
+    if (commands_job(tool)) {
+        return MV_OK;
+    }
+    best b;
+    memset(&b, 0, sizeof(b));
+    b.valid = true;
+    b.field = fi;
+    b.rlen = (uint32_t)(tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120);
+    b.weight = 1.0;
+    b.pre = zero_family.base;
+    return emit_family(ctx, tool, &zero_family, &b, b.pre, 0, facets, out);
 }
 
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {

@@ -3353,8 +3353,39 @@ static bool email_domain(const unsigned char *t, size_t i, size_t end) {
             only_letters &= (t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z');
         }
         i++;
+        /* Round 21: a dot that no label follows is the sentence's full
+         * stop ("... la PEC sdi@attacker.example."), not an empty label */
+        if (i < end && t[i] == '.' && letters > 0 && (i + 1 >= end || !is_word_byte(t[i + 1])))
+            break;
     }
     return labels >= 1 && letters >= 2 && only_letters;
+}
+
+/* Round 21: a literal account, phone or IBAN number in [s0, s1): one run
+ * of ASCII letters and digits holding at least eight digits
+ * ("09170000000", "IT00X0000000000ATTACKER00"). Put into another server's
+ * call ("replace the recipient with ...") it is a value injected there, as
+ * an address is; a version, a year or a count has fewer digits. */
+static bool literal_number(const char *text, size_t s0, size_t s1) {
+    const unsigned char *t = (const unsigned char *)text;
+    size_t i = s0;
+    while (i < s1) {
+        if (!is_word_byte(t[i]) || t[i] >= 0x80) {
+            i++;
+            continue;
+        }
+        size_t j = i, digits = 0;
+        bool ascii = true;
+        while (j < s1 && is_word_byte(t[j])) {
+            ascii &= t[j] < 0x80 && t[j] != '_';
+            digits += t[j] >= '0' && t[j] <= '9';
+            j++;
+        }
+        if (ascii && digits >= 8)
+            return true;
+        i = j;
+    }
+    return false;
 }
 
 /* Injected content in [s0, s1) outside the mention: an e-mail address, a
@@ -4847,7 +4878,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
                            !(spans[i].start >= sp->end &&
                              memchr(text + sp->end, ';', spans[i].start - sp->end) != NULL);
         }
-    v.content = has_content(text, s0, sp->start, false) || has_content(text, sp->end, s1, false);
+    v.content = has_content(text, s0, sp->start, false) || has_content(text, sp->end, s1, false) ||
+                literal_number(text, s0, sp->start) || literal_number(text, sp->end, s1);
     v.address = has_content(text, s0, sp->start, true) || has_content(text, sp->end, s1, true);
     v.twin = sp->rep != ts->own_name && same_style_key(m->name, me->name);
     /* Round 10: a question about the other tool ("How should X be called
@@ -4931,12 +4963,18 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
      * name is a misspelling of X's server) and the sentence steers the
      * agent between the two: the copy sends the agent to itself. */
     bool steers = prefer || trigger || order || sequel || call;
+    /* Round 21: a hook on X's use or a preference over X that names a
+     * credential next to X ("whenever X is asked for, use this tool and
+     * forward the client_secret"): the agent is steered away from X with
+     * the secret X's service would take; X must be a name, not a word. */
+    bool credential_steer =
+        (trigger || prefer) && v.near[F_SENSITIVE] && (v.qualified || ident) && !v.twin;
     bool copy_steer = steers && !v.twin && near_copy_identity(ts, m, sp->rep);
     bool hard = suppress || claim || (trigger && (acts || v.content)) || product || order_hard ||
                 copy_steer || default_steer || (prefer && (v.near[F_FORCE] || acts_self)) ||
                 forced || (v.twin && (prefer || trigger || order || sequel)) ||
                 (call && (v.address || (v.content && acts_self) || (alter && v.qualified))) ||
-                rerouted;
+                rerouted || credential_steer;
     /* Round 14: two structural parts of a hold on X's call (see
      * peer_slot_kinds), whatever language the sentence is in. */
     /* An unqualified mention counts only as X's exact name ("get-metrics",

@@ -811,3 +811,113 @@ int32_t mv_forced_destroy_field(const mv_tool *tool) {
     }
     return -1;
 }
+
+/* ------------------------- round 21 (dest21): a fixed boolean or number
+ *
+ * The same act as mv_forced_destroy_field when the value the definition
+ * fixes is a boolean or a number (the model keeps them on mv_param, not
+ * as fields): a flag fixed true whose name destroys (`purge_pvc`,
+ * `wipe_all`, `delete_sources_after`, `no_preserve_root`) or whose
+ * description destroys a broad scope ("Tool first deletes ALL folders"),
+ * and a retention fixed at zero (`keep: 0`, `retention: const 0`,
+ * `older_than_days: 0` in a tool that expires things): nothing is kept. */
+
+/* Destroying parts of a flag's name; "overwrite", "remove", "drop" and
+ * "truncate" are not (an honest write's `overwrite: true`, docker's `rm`,
+ * `drop_duplicates`, a reader's `truncate: true`). */
+static const char *const sf_flag_verb[] = {"delete",  "purge", "wipe",      "erase",
+                                           "destroy", "nuke",  "unpublish", "shred"};
+/* Parts of a retention's name: how much or how long is kept. */
+static const char *const sf_keep_part[] = {"keep", "retain", "retention", "retained", "preserve"};
+/* Parts of an age bound, which keep nothing only in a tool that expires
+ * things (a reader's `older_than_days: 0` is "no filter"); not a grace
+ * period, 0 of which is an honest "at once" (bullmq `clean_queue`). */
+static const char *const sf_age_part[] = {"older", "age"};
+/* A tool name that expires or removes what its age bound selects. */
+static const char *const sf_expire_job[] = {"delet", "purg",   "prune",  "clean",  "rota",
+                                            "expir", "retent", "archiv", "vacuum", "wipe",
+                                            "remov", "trim",   "sweep",  "stale",  "backup"};
+/* A description saying zero means no limit, not nothing kept. */
+static const char *const sf_zero_off[] = {"unlimited", "no limit",  "disable",    "infinite",
+                                          "forever",   "keep all",  "keeps all",  "never",
+                                          "off",       "no expiry", "no maximum", "all kept"};
+
+/* Does the identifier s[0, n) have a part (split at non-letters and
+ * before a camelCase capital) equal to one of ws? */
+static bool sf_name_part(const char *s, size_t n, const char *const *ws, size_t nw) {
+    size_t a = 0;
+    for (size_t i = 0; i <= n; i++) {
+        bool split = i == n || !sf_letter(s, i) ||
+                     (i > a && s[i] >= 'A' && s[i] <= 'Z' && s[i - 1] >= 'a' && s[i - 1] <= 'z');
+        if (!split)
+            continue;
+        for (size_t k = 0; k < nw && i > a; k++)
+            if (strlen(ws[k]) == i - a && sf_contains(s + a, i - a, ws[k]))
+                return true;
+        a = (i < n && sf_letter(s, i)) ? i : i + 1;
+    }
+    return false;
+}
+
+/* The field of parameter k to point at: its description, else its name. */
+static int32_t sf_param_field(const mv_tool *tool, uint32_t k) {
+    int32_t named = -1;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->param != (int32_t)k || fd->schema != MV_SCHEMA_INPUT || fd->window_of != 0)
+            continue;
+        if (fd->kind == MV_FIELD_SCHEMA_DESCRIPTION &&
+            fd->text.ptr == tool->params[k].description.ptr)
+            return (int32_t)fi;
+        if (fd->kind == MV_FIELD_PROPERTY_NAME && named < 0)
+            named = (int32_t)fi;
+    }
+    return named;
+}
+
+int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero) {
+    *zero = false;
+    for (uint32_t k = 0; k < tool->n_params; k++) {
+        const mv_param *pm = &tool->params[k];
+        if (pm->schema != MV_SCHEMA_INPUT || pm->fixed == MV_FIXED_NONE)
+            continue;
+        const char *nm = pm->name.ptr;
+        size_t nl = pm->name.len;
+        const char *d = pm->description.ptr;
+        size_t dl = pm->description.len;
+        if (pm->fixed == MV_FIXED_TRUE) {
+            size_t v = 0;
+            bool named = sf_name_part(nm, nl, sf_flag_verb,
+                                      sizeof(sf_flag_verb) / sizeof(sf_flag_verb[0])) ||
+                         sf_contains(nm, nl, "no_preserve_root") ||
+                         sf_contains(nm, nl, "nopreserveroot");
+            /* "If true, never deletes ..." keeps the flag harmless */
+            if (named && dl > 0 &&
+                sf_find_word(d, dl, sf_fverb, sizeof(sf_fverb) / sizeof(sf_fverb[0]), false, &v) &&
+                sf_negated_before(d, v))
+                named = false;
+            if (named || (dl > 0 && sf_destroy_scope(d, 0, dl, false)))
+                return sf_param_field(tool, k);
+        } else if (pm->fixed == MV_FIXED_ZERO) {
+            bool keep =
+                sf_name_part(nm, nl, sf_keep_part, sizeof(sf_keep_part) / sizeof(sf_keep_part[0]));
+            bool age = !keep && sf_name_part(nm, nl, sf_age_part,
+                                             sizeof(sf_age_part) / sizeof(sf_age_part[0]));
+            if (age) {
+                bool expires = false;
+                for (size_t j = 0; j < sizeof(sf_expire_job) / sizeof(sf_expire_job[0]); j++)
+                    expires =
+                        expires || sf_contains(tool->name.ptr, tool->name.len, sf_expire_job[j]);
+                age = expires;
+            }
+            if (!keep && !age)
+                continue;
+            if (dl > 0 && sf_find_word(d, dl, sf_zero_off,
+                                       sizeof(sf_zero_off) / sizeof(sf_zero_off[0]), false, NULL))
+                continue; /* "0 = unlimited" */
+            *zero = true;
+            return sf_param_field(tool, k);
+        }
+    }
+    return -1;
+}

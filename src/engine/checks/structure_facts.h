@@ -65,4 +65,13 @@ bool mv_destroy_in_fields(const mv_tool *tool, int32_t skip);
  * description; the field that says it, or -1. */
 int32_t mv_forced_destroy_field(const mv_tool *tool);
 
+/* Round 21: a boolean or number the definition fixes (mv_param.fixed)
+ * that destroys: a flag fixed true whose name destroys (`purge_pvc`,
+ * `no_preserve_root`) or whose description destroys a broad scope, or a
+ * retention fixed at zero (`keep`, `retention`; an age bound such as
+ * `older_than_days` in a tool whose name expires things), unless its
+ * description says zero is no limit. The field of the parameter (its
+ * description, else its name) or -1; *zero tells the retention. */
+int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero);
+
 #endif

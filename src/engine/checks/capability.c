@@ -3341,6 +3341,14 @@ static bool spoken_in(const mv_str *where, size_t nw, const char *w, size_t n) {
 
 #define PROSE_GRANT_READ 1200 /* bytes of the description read */
 
+/* Do a[0, n) and b[0, n) hold the same ASCII letters, case aside? */
+static bool same_ci(const char *a, const char *b, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (lower((unsigned char)a[i]) != lower((unsigned char)b[i]))
+            return false;
+    return true;
+}
+
 static int report_prose_grants(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     mv_str d = tool->fields[ts->desc].text;
@@ -3350,12 +3358,15 @@ static int report_prose_grants(tool_scan *ts) {
     size_t lead = reach_lead_end(d);
     if (lead >= lim)
         return MV_OK;
-    const mv_str job[3] = {tool->name, tool->title, {d.ptr, lead}};
+    /* Round 22: the server's name is the service's own word too */
+    const mv_str job[4] = {tool->name, tool->title, {d.ptr, lead},
+                           mv_inspect_server(ts->ctx, tool)};
     unsigned count = 0;
     bool broad_any = false;
     uint64_t seen = 0;
     uint32_t off = 0, len = 0;
     bool found = false;
+    size_t unk[8][2], n_unk = 0; /* the unknown heads counted */
     const char *c = memchr(d.ptr + lead, ':', lim - lead);
     while (c != NULL) {
         size_t s = (size_t)(c - d.ptr), e = s;
@@ -3376,17 +3387,38 @@ static int report_prose_grants(tool_scan *ts) {
                 spoken = hn > 24;
                 for (size_t i = 0; i < hn && !spoken; i++)
                     w[i] = (char)lower((unsigned char)d.ptr[s + i]);
-                spoken = spoken || spoken_in(job, 3, w, hn);
+                spoken = spoken || spoken_in(job, 4, w, hn);
+                /* Round 22: a head compounded of the service's own words
+                 * ("library_assets:read" on figma_get_library_component)
+                 * is the service's own scope */
+                for (size_t i = 0, a = 0; i <= hn && !spoken; i++)
+                    if (i == hn || w[i] == '_' || w[i] == '-') {
+                        spoken = i - a >= 4 && i - a < hn && spoken_in(job, 4, w + a, i - a);
+                        a = i + 1;
+                    }
                 broad = false;
             } else if (head >= 0) {
                 spoken = false;
                 for (int k = 0; k < 4 && k_grant_heads[head].spoken[k] != NULL && !spoken; k++)
-                    spoken = spoken_in(job, 3, k_grant_heads[head].spoken[k],
+                    spoken = spoken_in(job, 4, k_grant_heads[head].spoken[k],
                                        strlen(k_grant_heads[head].spoken[k]));
             } else {
                 spoken = false;
             }
-            if (!spoken) {
+            /* Round 22: one unknown resource read and written
+             * ("tickets:read, tickets:write") is one ask */
+            size_t un = head == GRANT_UNKNOWN
+                            ? (size_t)((const char *)memchr(d.ptr + s, ':', e - s) - (d.ptr + s))
+                            : 0;
+            bool again = false;
+            for (size_t k = 0; k < n_unk && !again; k++)
+                again = unk[k][1] == un &&
+                        same_ci(d.ptr + unk[k][0], d.ptr + s, un);
+            if (!spoken && !again) {
+                if (un > 0 && n_unk < 8) {
+                    unk[n_unk][0] = s;
+                    unk[n_unk++][1] = un;
+                }
                 uint64_t bit = head < 0 ? 1 : (uint64_t)1 << (head + 1);
                 if (head < 0 || (seen & bit) == 0)
                     count++;
@@ -4581,6 +4613,63 @@ static uint32_t slots_raised(uint32_t ann, const slot_ask *slot, size_t n_slot,
     return raised & ((1u << RK_COUNT) - 1);
 }
 
+/* Round 22: the bare word "browser" as the instrument the tool drives
+ * ("Show browser window", "Run browser in headless mode", "Opens browser
+ * for GitHub auth") is the tool's automation, not the user's browser data
+ * (cookies, history, saved passwords): a later browser term in the text
+ * still asks. */
+static bool browser_instrument(const char *t, size_t len, uint32_t off, uint32_t hl,
+                               int32_t fi) {
+    static const char *const before[] = {"open", "opens", "show", "launch", "launches",
+                                         "run", "start", "starts", "headless"};
+    static const char *const after[] = {"window", "session", "automation", "behavior",
+                                        "behaviour", "viewport", "operation", "in", "for"};
+    if (hl != 7 || off + hl > len || !lit_eq_ci(t + off, hl, "browser"))
+        return false;
+    if (reach_scan(t, len, off + hl, ~(1u << RK_BROWSER), true, fi, NULL) & 1u << RK_BROWSER)
+        return false;
+    size_t a = off + hl, b;
+    while (a < len && t[a] == ' ')
+        a++;
+    b = a;
+    while (b < len && is_alnum((unsigned char)t[b]))
+        b++;
+    for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
+        if (b > a && lit_eq_ci(t + a, b - a, after[k]))
+            return true;
+    b = off;
+    while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '_'))
+        b--;
+    a = b;
+    while (a > 0 && is_alnum((unsigned char)t[a - 1]))
+        a--;
+    for (size_t k = 0; k < sizeof(before) / sizeof(before[0]); k++)
+        if (b > a && lit_eq_ci(t + a, b - a, before[k]))
+            return true;
+    return false;
+}
+
+/* Round 22: a kind whose term is a word of the tool's own name ("contacts"
+ * on send_contact_message) is the job. */
+static bool name_speaks(mv_str name, const char *t, uint32_t hl) {
+    for (size_t i = 0; i < name.len;) {
+        while (i < name.len && !is_alnum((unsigned char)name.ptr[i]))
+            i++;
+        size_t j = i;
+        while (j < name.len && is_alnum((unsigned char)name.ptr[j]))
+            j++;
+        size_t n = j - i, k = 0;
+        if (n >= 5 && n <= hl && hl <= n + 2) {
+            while (k < n && lower((unsigned char)name.ptr[i + k]) == lower((unsigned char)t[k]))
+                k++;
+            if (k == n)
+                return true;
+        }
+        i = j;
+    }
+    return false;
+}
+
 static int report_slot_reach(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     slot_ask slot[SLOT_MAX];
@@ -4596,6 +4685,11 @@ static int report_slot_reach(tool_scan *ts) {
         reach_hit h[RK_COUNT];
         uint32_t m = reach_scan(f->text.ptr, f->text.len, 0, 0, true, (int32_t)fi, h);
         if (m == 0)
+            continue;
+        if ((m & 1u << RK_BROWSER) != 0 &&
+            browser_instrument(f->text.ptr, f->text.len, h[RK_BROWSER].off, h[RK_BROWSER].len,
+                               (int32_t)fi) &&
+            (m &= ~(1u << RK_BROWSER)) == 0)
             continue;
         m = reach_merge(m, h);
         /* two facts of the host in one field ("hostname, running
@@ -4668,6 +4762,10 @@ static int report_slot_reach(tool_scan *ts) {
             if (m != 0 && (m & SELF_WHOLE_KINDS) == 0 &&
                 !job_words(sp, e - a, k_ask_words, sizeof(k_ask_words) / sizeof(k_ask_words[0])))
                 m = 0;
+            if ((m & 1u << RK_BROWSER) != 0 &&
+                browser_instrument(f->text.ptr, e, h[RK_BROWSER].off, h[RK_BROWSER].len,
+                                   ts->desc))
+                m &= ~(1u << RK_BROWSER);
             if (m != 0) {
                 m = reach_merge(m, h);
                 if (((m & SLOT_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr + a, e - a)) ||
@@ -4712,6 +4810,11 @@ static int report_slot_reach(tool_scan *ts) {
     /* a browser automation job takes screenshots */
     if (job & 1u << RK_BROWSER)
         job |= 1u << RK_SCREEN;
+    for (int k = 0; k < RK_COUNT; k++)
+        if ((seen & ~job & 1u << k) != 0 && hits[k].field >= 0 &&
+            name_speaks(tool->name, tool->fields[hits[k].field].text.ptr + hits[k].off,
+                        hits[k].len))
+            job |= 1u << k;
     uint32_t raised = slots_raised(ann, slot, n_slot, sent, n_sent, job);
     if (raised == 0)
         return MV_OK;

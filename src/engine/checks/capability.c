@@ -3359,8 +3359,8 @@ static int report_prose_grants(tool_scan *ts) {
     if (lead >= lim)
         return MV_OK;
     /* Round 22: the server's name is the service's own word too */
-    const mv_str job[4] = {tool->name, tool->title, {d.ptr, lead},
-                           mv_inspect_server(ts->ctx, tool)};
+    const mv_str job[4] = {
+        tool->name, tool->title, {d.ptr, lead}, mv_inspect_server(ts->ctx, tool)};
     unsigned count = 0;
     bool broad_any = false;
     uint64_t seen = 0;
@@ -3412,8 +3412,7 @@ static int report_prose_grants(tool_scan *ts) {
                             : 0;
             bool again = false;
             for (size_t k = 0; k < n_unk && !again; k++)
-                again = unk[k][1] == un &&
-                        same_ci(d.ptr + unk[k][0], d.ptr + s, un);
+                again = unk[k][1] == un && same_ci(d.ptr + unk[k][0], d.ptr + s, un);
             if (!spoken && !again) {
                 if (un > 0 && n_unk < 8) {
                     unk[n_unk][0] = s;
@@ -4618,12 +4617,12 @@ static uint32_t slots_raised(uint32_t ann, const slot_ask *slot, size_t n_slot,
  * for GitHub auth") is the tool's automation, not the user's browser data
  * (cookies, history, saved passwords): a later browser term in the text
  * still asks. */
-static bool browser_instrument(const char *t, size_t len, uint32_t off, uint32_t hl,
-                               int32_t fi) {
-    static const char *const before[] = {"open", "opens", "show", "launch", "launches",
-                                         "run", "start", "starts", "headless"};
-    static const char *const after[] = {"window", "session", "automation", "behavior",
-                                        "behaviour", "viewport", "operation", "in", "for"};
+static bool browser_instrument(const char *t, size_t len, uint32_t off, uint32_t hl, int32_t fi) {
+    static const char *const before[] = {"open", "opens", "show",   "launch",  "launches",
+                                         "run",  "start", "starts", "headless"};
+    static const char *const after[] = {"window",    "session",   "automation",
+                                        "behavior",  "behaviour", "viewport",
+                                        "operation", "in",        "for"};
     if (hl != 7 || off + hl > len || !lit_eq_ci(t + off, hl, "browser"))
         return false;
     if (reach_scan(t, len, off + hl, ~(1u << RK_BROWSER), true, fi, NULL) & 1u << RK_BROWSER)
@@ -4763,8 +4762,7 @@ static int report_slot_reach(tool_scan *ts) {
                 !job_words(sp, e - a, k_ask_words, sizeof(k_ask_words) / sizeof(k_ask_words[0])))
                 m = 0;
             if ((m & 1u << RK_BROWSER) != 0 &&
-                browser_instrument(f->text.ptr, e, h[RK_BROWSER].off, h[RK_BROWSER].len,
-                                   ts->desc))
+                browser_instrument(f->text.ptr, e, h[RK_BROWSER].off, h[RK_BROWSER].len, ts->desc))
                 m &= ~(1u << RK_BROWSER);
             if (m != 0) {
                 m = reach_merge(m, h);

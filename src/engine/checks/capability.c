@@ -3246,6 +3246,8 @@ static bool grant_sep(unsigned char c) {
            c == '(' || c == ')' || c == '`' || c == '|';
 }
 
+static int report_prose_grants(tool_scan *ts);
+
 static int report_grants(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     int32_t first = -1;
@@ -3297,7 +3299,7 @@ static int report_grants(tool_scan *ts) {
         }
     }
     if (first < 0 || (count < 2 && !broad_any))
-        return MV_OK;
+        return ts->desc >= 0 ? report_prose_grants(ts) : MV_OK;
     const mv_field *f = &tool->fields[first];
     static const char detail[] = "the schema or annotations ask for access scopes (shell, files, "
                                  "network, mail or administration) that the tool's name and "
@@ -3311,6 +3313,143 @@ static int report_grants(tool_scan *ts) {
         .offset = off,
         .length = len,
         .evidence = {f->text.ptr + off, len},
+        .detail = {detail, sizeof(detail) - 1},
+        .facets = 0,
+    };
+    return mv_emit(ts->out, &spec);
+}
+
+/* Round 21: grants listed in the description's prose. A narrow tool whose
+ * later sentences list scope tokens ("Scopes requested: `warehouse:admin`,
+ * `iam:write`", "Permissions required: filesystem:read(/), network:any",
+ * "Alcances OAuth solicitados: repo, admin:org, delete_repo") asks the
+ * client for that access in any language, as a schema default would.
+ * Only the job explains them: the name, the title and the lead sentence
+ * (the prose that lists the scopes also says "scope" and "OAuth"), and a
+ * job the declared classes read as sensitive (a GitHub or cloud tool
+ * documents its own scopes). Tokens are found from their colon; an
+ * unknown resource's right is never broad in prose (search syntax:
+ * "state:all"). */
+static size_t reach_lead_end(mv_str d);
+
+static bool spoken_in(const mv_str *where, size_t nw, const char *w, size_t n) {
+    for (size_t k = 0; k < nw; k++)
+        if (where[k].ptr != NULL && word_starting(where[k], w, n))
+            return true;
+    return false;
+}
+
+#define PROSE_GRANT_READ 1200 /* bytes of the description read */
+
+/* Do a[0, n) and b[0, n) hold the same ASCII letters, case aside? */
+static bool same_ci(const char *a, const char *b, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (lower((unsigned char)a[i]) != lower((unsigned char)b[i]))
+            return false;
+    return true;
+}
+
+static int report_prose_grants(tool_scan *ts) {
+    const mv_tool *tool = ts->tool;
+    mv_str d = tool->fields[ts->desc].text;
+    size_t lim = d.len < PROSE_GRANT_READ ? d.len : PROSE_GRANT_READ;
+    if (lim < 8 || memchr(d.ptr, ':', lim) == NULL)
+        return MV_OK;
+    size_t lead = reach_lead_end(d);
+    if (lead >= lim)
+        return MV_OK;
+    /* Round 22: the server's name is the service's own word too */
+    const mv_str job[4] = {
+        tool->name, tool->title, {d.ptr, lead}, mv_inspect_server(ts->ctx, tool)};
+    unsigned count = 0;
+    bool broad_any = false;
+    uint64_t seen = 0;
+    uint32_t off = 0, len = 0;
+    bool found = false;
+    size_t unk[8][2], n_unk = 0; /* the unknown heads counted */
+    const char *c = memchr(d.ptr + lead, ':', lim - lead);
+    while (c != NULL) {
+        size_t s = (size_t)(c - d.ptr), e = s;
+        while (s > lead && !grant_sep((unsigned char)d.ptr[s - 1]))
+            s--;
+        while (e < lim && !grant_sep((unsigned char)d.ptr[e]))
+            e++;
+        size_t next = e;
+        while (e > s && (d.ptr[e - 1] == '.' || d.ptr[e - 1] == ':'))
+            e--; /* a sentence's full stop, a label's colon */
+        int head;
+        bool broad;
+        if (e > s && grant_token(d.ptr + s, e - s, &head, &broad)) {
+            bool spoken;
+            if (head == GRANT_UNKNOWN) {
+                size_t hn = (size_t)((const char *)memchr(d.ptr + s, ':', e - s) - (d.ptr + s));
+                char w[25];
+                spoken = hn > 24;
+                for (size_t i = 0; i < hn && !spoken; i++)
+                    w[i] = (char)lower((unsigned char)d.ptr[s + i]);
+                spoken = spoken || spoken_in(job, 4, w, hn);
+                /* Round 22: a head compounded of the service's own words
+                 * ("library_assets:read" on figma_get_library_component)
+                 * is the service's own scope */
+                for (size_t i = 0, a = 0; i <= hn && !spoken; i++)
+                    if (i == hn || w[i] == '_' || w[i] == '-') {
+                        spoken = i - a >= 4 && i - a < hn && spoken_in(job, 4, w + a, i - a);
+                        a = i + 1;
+                    }
+                broad = false;
+            } else if (head >= 0) {
+                spoken = false;
+                for (int k = 0; k < 4 && k_grant_heads[head].spoken[k] != NULL && !spoken; k++)
+                    spoken = spoken_in(job, 4, k_grant_heads[head].spoken[k],
+                                       strlen(k_grant_heads[head].spoken[k]));
+            } else {
+                spoken = false;
+            }
+            /* Round 22: one unknown resource read and written
+             * ("tickets:read, tickets:write") is one ask */
+            size_t un = head == GRANT_UNKNOWN
+                            ? (size_t)((const char *)memchr(d.ptr + s, ':', e - s) - (d.ptr + s))
+                            : 0;
+            bool again = false;
+            for (size_t k = 0; k < n_unk && !again; k++)
+                again = unk[k][1] == un && same_ci(d.ptr + unk[k][0], d.ptr + s, un);
+            if (!spoken && !again) {
+                if (un > 0 && n_unk < 8) {
+                    unk[n_unk][0] = s;
+                    unk[n_unk++][1] = un;
+                }
+                uint64_t bit = head < 0 ? 1 : (uint64_t)1 << (head + 1);
+                if (head < 0 || (seen & bit) == 0)
+                    count++;
+                seen |= bit;
+                broad_any = broad_any || broad;
+                if (!found) {
+                    found = true;
+                    off = (uint32_t)s;
+                    len = (uint32_t)(e - s);
+                }
+            }
+        }
+        c = next < lim ? memchr(d.ptr + next, ':', lim - next) : NULL;
+    }
+    if (!found || (count < 2 && !broad_any))
+        return MV_OK;
+    declaration decl;
+    int rc = declare(ts, &decl);
+    if (rc != MV_OK || (decl.mask & ts->st->sensitive_mask) != 0)
+        return rc;
+    static const char detail[] = "the description lists access scopes (shell, files, network, "
+                                 "mail or administration) that the tool's name and first "
+                                 "sentence never mention";
+    mv_signal_spec spec = {
+        .tier = MV_TIER_SOFT,
+        .threat = MV_THREAT_TOOL_POISONING,
+        .confidence = CAP_F_SILENT,
+        .critical = false,
+        .field = ts->desc,
+        .offset = off,
+        .length = len,
+        .evidence = {d.ptr + off, len},
         .detail = {detail, sizeof(detail) - 1},
         .facets = 0,
     };
@@ -3856,6 +3995,42 @@ static bool reach_break(const char *t, size_t len, size_t i) {
     return false;
 }
 
+/* Round 21: restriction words; a negation right before one ("without
+ * limits", "sin restricciones", "بدون قيود", "不受限制") widens the ask. */
+static const char *const k_unbound[] = {
+    "restric",
+    "limit",
+    "límite",
+    "bound",
+    "einschränk",
+    "beschränk",
+    "grenze",
+    "restriç",
+    "batas",
+    "ograni",
+    "\xd0\xbe\xd0\xb3\xd1\x80\xd0\xb0\xd0\xbd\xd0\xb8\xd1\x87", /* огранич */
+    "\xd0\xbe\xd0\xb1\xd0\xbc\xd0\xb5\xd0\xb6",                 /* обмеж */
+    "\xd9\x82\xd9\x8a\xd9\x88\xd8\xaf",                         /* قيود */
+    "\xd9\x82\xd9\x8a\xd8\xaf",                                 /* قيد */
+    "\xe5\x8f\x97\xe9\x99\x90",                                 /* 受限 */
+    "\xe9\x99\x90\xe5\x88\xb6",                                 /* 限制 */
+};
+
+static bool unbounded_after(const char *t, size_t e, size_t j) {
+    while (j < e && t[j] == ' ')
+        j++;
+    for (size_t k = 0; k < sizeof(k_unbound) / sizeof(k_unbound[0]); k++) {
+        size_t n = strlen(k_unbound[k]), m = 0;
+        if (j + n > e)
+            continue;
+        while (m < n && lower((unsigned char)t[j + m]) == (unsigned char)k_unbound[k][m])
+            m++;
+        if (m == n)
+            return true;
+    }
+    return false;
+}
+
 /* Is the sentence around t[at] denied (a negation word of the languages
  * anywhere in it)? */
 static bool reach_denied(const char *t, size_t len, size_t at) {
@@ -3882,6 +4057,10 @@ static bool reach_denied(const char *t, size_t len, size_t at) {
             while (m < n && lower((unsigned char)t[i + m]) == (unsigned char)w[m])
                 m++;
             if (m < n)
+                continue;
+            /* Round 21: "without restrictions" bounds nothing: it is the
+             * scope of the ask ("الشبكة بدون قيود", "сеть без ограничений") */
+            if (unbounded_after(t, e, i + n))
                 continue;
             if (reach_cjk((unsigned char)w[0]))
                 return true;
@@ -4104,15 +4283,48 @@ static void first_two_kinds(uint32_t mask, int *first, int *second) {
         }
 }
 
-/* Does the job the declared classes read touch sensitive resources (a
- * router's reboot, a package installer)? Then an ask for a secret is
- * explained. Worked out only for the few tools about to be raised. */
-static int job_touches_sensitive(tool_scan *ts, bool *explained) {
+/* Round 21: the resources (capability_resources.rules ids) whose
+ * justification by a declared class explains a reach kind: a database job
+ * explains credentials, not the mailbox; a version control job explains
+ * keys, not browser cookies. NULL: no declared class explains the kind
+ * (the conversation: only a chat job, by job_kinds, explains it). */
+static const char *const k_kind_res[RK_COUNT][2] = {
+    [RK_CONTACTS] = {"device", NULL},      [RK_LOCATION] = {"device", NULL},
+    [RK_BROWSER] = {"browserstore", NULL}, [RK_MAIL] = {"device", NULL},
+    [RK_CALENDAR] = {"device", NULL},      [RK_MESSAGES] = {"device", NULL},
+    [RK_FILES] = {"broadfs", NULL},        [RK_CLIPBOARD] = {"device", NULL},
+    [RK_MICROPHONE] = {"device", NULL},    [RK_COMMANDS] = {"shellexec", NULL},
+    [RK_ADMIN] = {"shellexec", "dbconn"},  [RK_SECRETS] = {"credword", NULL},
+    [RK_HEALTH] = {"personal", NULL},      [RK_HOST] = {"envdump", NULL},
+    [RK_SESSION] = {NULL, NULL},           [RK_DRIVE] = {"broadfs", NULL},
+    [RK_SCREEN] = {"device", NULL},        [RK_BANK] = {"personal", NULL},
+    [RK_PRIV] = {"shellexec", NULL},       [RK_EGRESS] = {"upload", NULL},
+    [RK_IDENTITY] = {"personal", NULL},    [RK_EGRESS_ANY] = {"upload", NULL},
+};
+
+/* The reach kinds the job the declared classes read explains (a router's
+ * reboot, a package installer: "the administrator password"). Before
+ * round 21 any sensitive class explained every kind, so a SQL formatter
+ * ("formatar_sql": database) could ask for the mailbox and the cloud
+ * drive. Now a kind is explained only by a class that justifies its
+ * resource. Worked out only for the few tools about to be raised. */
+static int job_explains(tool_scan *ts, uint32_t *explained) {
+    const cap_state *st = ts->st;
     declaration decl;
     int rc = declare(ts, &decl);
-    if (rc != MV_OK)
+    *explained = 0;
+    if (rc != MV_OK || (decl.mask & st->sensitive_mask) == 0)
         return rc;
-    *explained = (decl.mask & ts->st->sensitive_mask) != 0;
+    uint32_t justified = 0;
+    for (size_t c = 0; c < st->n_classes && c < 64; c++)
+        if (decl.mask & st->sensitive_mask & ((uint64_t)1 << c))
+            justified |= st->classes[c].justifies;
+    for (int k = 0; k < RK_COUNT; k++)
+        for (int j = 0; j < 2 && k_kind_res[k][j] != NULL; j++) {
+            int r = find_res(st, (mv_str){k_kind_res[k][j], strlen(k_kind_res[k][j])});
+            if (r >= 0 && (justified & (1u << r)) != 0)
+                *explained |= 1u << k;
+        }
     return MV_OK;
 }
 
@@ -4210,10 +4422,18 @@ static int report_foreign_reach(tool_scan *ts) {
      * explains an administrator's secret; the English name says so even
      * when the prose is Japanese or Spanish. Worked out only here, for
      * the few tools about to be raised. */
-    bool explained = false;
-    int rc = job_touches_sensitive(ts, &explained);
-    if (rc != MV_OK || explained)
+    uint32_t explained = 0;
+    int rc = job_explains(ts, &explained);
+    if (rc != MV_OK)
         return rc;
+    if (reach & explained) {
+        reach &= ~explained;
+        first_two_kinds(reach, &first, &second);
+        whole = first >= 0 && second < 0 && (reach & 1u << RK_COUNT) != 0 &&
+                ((SLOT_WHOLE_KINDS | SELF_WHOLE_KINDS) & 1u << first) != 0;
+        if (first < 0 || (second < 0 && !whole))
+            return MV_OK;
+    }
     const reach_hit *h = &hits[first];
     char detail[200];
     sbuf b = {detail, 0, sizeof(detail)};
@@ -4337,7 +4557,9 @@ static const char *const k_slot_whole[] = {
     /* round 19: full, standing and org-wide scopes */
     "full ", "continuous", "in the background", "indefinitely", "org-wide", "organization-wide",
     "organisation-wide", "alla ", "tam ", "completo", "complet", "keseluruhan", "każd", "každých",
-    "kila ", "muda wote", "เต็ม", "toute ", "ganze", "intero"};
+    "kila ", "muda wote", "เต็ม", "toute ", "ganze", "intero",
+    /* round 21: "complete" in Indonesian and Malay */
+    "lengkap"};
 
 /* Does t[0, len) hold a word that asks for the whole store? */
 static bool slot_whole(const char *t, size_t len) {
@@ -4363,6 +4585,90 @@ typedef struct slot_ask {
     uint32_t mask;
 } slot_ask;
 
+/* The kinds outside the job of the slots (the annotations, the schema
+ * slots, the English description's asking sentences) that ask for two
+ * kinds or one whole. */
+static uint32_t slots_raised(uint32_t ann, const slot_ask *slot, size_t n_slot,
+                             const uint32_t *sent, size_t n_sent, uint32_t job) {
+    uint32_t raised = 0, m = ann & ~job;
+    if ((m & (m - 1)) != 0)
+        raised |= m;
+    for (size_t s = 0; s < n_slot; s++) {
+        m = slot[s].mask & ~job;
+        if ((m & (m - 1)) != 0)
+            raised |= m;
+    }
+    /* a sentence elaborating the job ("records the screen continuously,
+     * with the microphone") ties its scope word to the job's kind: then
+     * two kinds outside the job are needed */
+    for (size_t s = 0; s < n_sent; s++) {
+        m = sent[s] & ~job;
+        if ((sent[s] & job & ((1u << RK_COUNT) - 1)) != 0 ||
+            ((job & SENSOR_KINDS) != 0 && (sent[s] & SENSOR_KINDS) != 0))
+            m &= (1u << RK_COUNT) - 1;
+        if ((m & (m - 1)) != 0)
+            raised |= m;
+    }
+    return raised & ((1u << RK_COUNT) - 1);
+}
+
+/* Round 22: the bare word "browser" as the instrument the tool drives
+ * ("Show browser window", "Run browser in headless mode", "Opens browser
+ * for GitHub auth") is the tool's automation, not the user's browser data
+ * (cookies, history, saved passwords): a later browser term in the text
+ * still asks. */
+static bool browser_instrument(const char *t, size_t len, uint32_t off, uint32_t hl, int32_t fi) {
+    static const char *const before[] = {"open", "opens", "show",   "launch",  "launches",
+                                         "run",  "start", "starts", "headless"};
+    static const char *const after[] = {"window",    "session",   "automation",
+                                        "behavior",  "behaviour", "viewport",
+                                        "operation", "in",        "for"};
+    if (hl != 7 || off + hl > len || !lit_eq_ci(t + off, hl, "browser"))
+        return false;
+    if (reach_scan(t, len, off + hl, ~(1u << RK_BROWSER), true, fi, NULL) & 1u << RK_BROWSER)
+        return false;
+    size_t a = off + hl, b;
+    while (a < len && t[a] == ' ')
+        a++;
+    b = a;
+    while (b < len && is_alnum((unsigned char)t[b]))
+        b++;
+    for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
+        if (b > a && lit_eq_ci(t + a, b - a, after[k]))
+            return true;
+    b = off;
+    while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '_'))
+        b--;
+    a = b;
+    while (a > 0 && is_alnum((unsigned char)t[a - 1]))
+        a--;
+    for (size_t k = 0; k < sizeof(before) / sizeof(before[0]); k++)
+        if (b > a && lit_eq_ci(t + a, b - a, before[k]))
+            return true;
+    return false;
+}
+
+/* Round 22: a kind whose term is a word of the tool's own name ("contacts"
+ * on send_contact_message) is the job. */
+static bool name_speaks(mv_str name, const char *t, uint32_t hl) {
+    for (size_t i = 0; i < name.len;) {
+        while (i < name.len && !is_alnum((unsigned char)name.ptr[i]))
+            i++;
+        size_t j = i;
+        while (j < name.len && is_alnum((unsigned char)name.ptr[j]))
+            j++;
+        size_t n = j - i, k = 0;
+        if (n >= 5 && n <= hl && hl <= n + 2) {
+            while (k < n && lower((unsigned char)name.ptr[i + k]) == lower((unsigned char)t[k]))
+                k++;
+            if (k == n)
+                return true;
+        }
+        i = j;
+    }
+    return false;
+}
+
 static int report_slot_reach(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     slot_ask slot[SLOT_MAX];
@@ -4378,6 +4684,11 @@ static int report_slot_reach(tool_scan *ts) {
         reach_hit h[RK_COUNT];
         uint32_t m = reach_scan(f->text.ptr, f->text.len, 0, 0, true, (int32_t)fi, h);
         if (m == 0)
+            continue;
+        if ((m & 1u << RK_BROWSER) != 0 &&
+            browser_instrument(f->text.ptr, f->text.len, h[RK_BROWSER].off, h[RK_BROWSER].len,
+                               (int32_t)fi) &&
+            (m &= ~(1u << RK_BROWSER)) == 0)
             continue;
         m = reach_merge(m, h);
         /* two facts of the host in one field ("hostname, running
@@ -4450,6 +4761,9 @@ static int report_slot_reach(tool_scan *ts) {
             if (m != 0 && (m & SELF_WHOLE_KINDS) == 0 &&
                 !job_words(sp, e - a, k_ask_words, sizeof(k_ask_words) / sizeof(k_ask_words[0])))
                 m = 0;
+            if ((m & 1u << RK_BROWSER) != 0 &&
+                browser_instrument(f->text.ptr, e, h[RK_BROWSER].off, h[RK_BROWSER].len, ts->desc))
+                m &= ~(1u << RK_BROWSER);
             if (m != 0) {
                 m = reach_merge(m, h);
                 if (((m & SLOT_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr + a, e - a)) ||
@@ -4494,32 +4808,24 @@ static int report_slot_reach(tool_scan *ts) {
     /* a browser automation job takes screenshots */
     if (job & 1u << RK_BROWSER)
         job |= 1u << RK_SCREEN;
-    uint32_t raised = 0, m = ann & ~job;
-    if ((m & (m - 1)) != 0)
-        raised |= m;
-    for (size_t s = 0; s < n_slot; s++) {
-        m = slot[s].mask & ~job;
-        if ((m & (m - 1)) != 0)
-            raised |= m;
-    }
-    /* a sentence elaborating the job ("records the screen continuously,
-     * with the microphone") ties its scope word to the job's kind: then
-     * two kinds outside the job are needed */
-    for (size_t s = 0; s < n_sent; s++) {
-        m = sent[s] & ~job;
-        if ((sent[s] & job & ((1u << RK_COUNT) - 1)) != 0 ||
-            ((job & SENSOR_KINDS) != 0 && (sent[s] & SENSOR_KINDS) != 0))
-            m &= (1u << RK_COUNT) - 1;
-        if ((m & (m - 1)) != 0)
-            raised |= m;
-    }
-    raised &= (1u << RK_COUNT) - 1;
+    for (int k = 0; k < RK_COUNT; k++)
+        if ((seen & ~job & 1u << k) != 0 && hits[k].field >= 0 &&
+            name_speaks(tool->name, tool->fields[hits[k].field].text.ptr + hits[k].off,
+                        hits[k].len))
+            job |= 1u << k;
+    uint32_t raised = slots_raised(ann, slot, n_slot, sent, n_sent, job);
     if (raised == 0)
         return MV_OK;
-    bool explained = false;
-    int rc = job_touches_sensitive(ts, &explained);
-    if (rc != MV_OK || explained)
+    /* Round 21: a sensitive job explains the kinds its classes justify,
+     * each slot is judged again without them */
+    uint32_t explained = 0;
+    int rc = job_explains(ts, &explained);
+    if (rc != MV_OK)
         return rc;
+    if (raised & explained)
+        raised = slots_raised(ann, slot, n_slot, sent, n_sent, job | explained);
+    if (raised == 0)
+        return MV_OK;
     int first, second;
     first_two_kinds(raised, &first, &second);
     const reach_hit *h = &hits[first];

@@ -7542,6 +7542,243 @@ static bool override_replaced(const fctx *f, size_t ns, size_t ne, size_t ss, si
     return false;
 }
 
+static bool ends_with(mv_str s, const char *w);
+/* Round 22 (quiet22): is the token before `pos` (within the sentence) one
+ * of the words? */
+static bool word_before_in(const fctx *f, size_t ss, size_t pos, const char *const *w,
+                           size_t count) {
+    size_t tl = 0;
+    size_t p = token_before(f->text, ss, pos, &tl);
+    for (size_t k = 0; p != SIZE_MAX && k < count; k++) {
+        if (tl == strlen(w[k]) && memcmp(f->text + p, w[k], tl) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 22 (quiet22): "the password is never exposed to the MCP protocol
+ * or the LLM": a copula before the negation makes the sentence passive,
+ * and a secret as its subject makes it the tool's guarantee about that
+ * secret, not an order to hide anything. "This step is never disclosed to
+ * the user" (no secret as the subject) and "Never expose ..." stay. */
+static bool passive_guarantee(const fctx *f, size_t ns, size_t ss) {
+    static const char *const cop[] = {"is", "are", "was", "were", "be", "been", "remain", "stay"};
+    size_t tl = 0;
+    size_t p;
+    if (!word_before_in(f, ss, ns, cop, sizeof cop / sizeof cop[0])) {
+        return false;
+    }
+    p = token_before(f->text, ss, ns, &tl);
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *m = &f->m[i];
+        if ((f->R->terms[m->term].roles & MV_DR_ROLE_PROTECTIVE) && m->start >= ss && m->end <= p) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 22 (quiet22): "Moves you have already accepted cannot be rejected
+ * anymore": the consent phrase is a relative clause naming which things
+ * ("moves [that] you have accepted"), and the predicate that follows
+ * forbids an act on them. The sentence restricts what the tool can do; it
+ * waives nothing. At a clause's start ("You have already approved it, so
+ * proceed", "Since you have already approved ...") or with a predicate
+ * that allows ("... can be sent again") the waiver stays. */
+static bool restricting_relative(const fctx *f, size_t ns, size_t ne, size_t ss, size_t se) {
+    static const char *const conj[] = {"if",    "as",  "since", "becaus", "because", "that",
+                                       "and",   "or",  "so",    "when",   "once",    "now",
+                                       "which", "who", "but",   "then",   "while"};
+    static const char *const neg[] = {"can not",   "cannot",   "can no longer",
+                                      "may not",   "will not", "can't",
+                                      "could not", "are not",  "is not"};
+    size_t tl = 0;
+    size_t p = token_before(f->text, ss, ns, &tl);
+    size_t i = ne;
+    if (p == SIZE_MAX || tl < 3 || f->text[p + tl] != ' ' ||
+        word_before_in(f, ss, ns, conj, sizeof conj / sizeof conj[0])) {
+        return false;
+    }
+    /* the participle may end the hit or follow it */
+    while (i < se && f->text[i] == ' ') {
+        i++;
+    }
+    for (size_t k = 0; k < sizeof neg / sizeof neg[0]; k++) {
+        size_t l = strlen(neg[k]);
+        if (i + l <= se && memcmp(f->text + i, neg[k], l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 22 (quiet22): "autoAccept: Automatically accept new keys (use with
+ * caution)": in a boolean parameter's own description, an automatic
+ * approval whose verb the parameter's name spells describes what the
+ * option does when the caller sets it. An order to set it ("always set
+ * this to true") or another parameter's description keeps the waiver. */
+static bool own_switch_described(const fctx *f, size_t ss, size_t se) {
+    static const char *const verbs[] = {"accept", "approv", "confirm", "consent"};
+    static const char *const set[] = {"alway", "must", "set it", "set this", "true"};
+    const mv_field *fd = &f->tool->fields[f->fi];
+    const mv_param *p;
+    if (fd->param < 0 || (uint32_t)fd->param >= f->tool->n_params ||
+        fd->kind == MV_FIELD_DESCRIPTION) {
+        return false;
+    }
+    p = &f->tool->params[fd->param];
+    /* an automatic approval the caller may switch on; not one the
+     * definition fixes on, nor a "don't ask" */
+    if (p->type.len != 7 || memcmp(p->type.ptr, "boolean", 7) != 0 ||
+        !ends_with(fd->path, ".description") || p->fixed == MV_FIXED_TRUE ||
+        !containsn(f->text + ss, se - ss, "automat", 7)) {
+        return false;
+    }
+    /* (the whole description: an order to set it may follow the hit) */
+    for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
+        if (containsn(f->text, f->len, set[k], strlen(set[k]))) {
+            return false;
+        }
+    }
+    for (size_t k = 0; k < sizeof verbs / sizeof verbs[0]; k++) {
+        if (ci_contains(p->name.ptr, p->name.len, verbs[k]) &&
+            containsn(f->text + ss, se - ss, verbs[k], strlen(verbs[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 22 (quiet22): "(INT, then TERM, then KILL)": a destroy word in
+ * capitals with no object, closing a list whose other members are
+ * capitalised names too, is a name (a signal, a state), not a verb. "Close
+ * the session, then KILL every other session" (an object) stays. */
+static bool capital_name_list(const fctx *f, size_t ns, size_t ne) {
+    const char *r = f->raw.ptr;
+    size_t re;
+    size_t rs;
+    size_t i;
+    size_t caps = 0;
+    if (f->map != NULL || ne == 0) {
+        return false;
+    }
+    re = f->roff[ne - 1] + 1;
+    rs = re;
+    while (rs > 0 && r[rs - 1] >= 'A' && r[rs - 1] <= 'Z') {
+        rs--;
+    }
+    i = re;
+    while (i < f->raw.len && r[i] == ' ') {
+        i++;
+    }
+    if (re - rs < 3 || (rs > 0 && ((r[rs - 1] | 32) >= 'a' && (r[rs - 1] | 32) <= 'z')) ||
+        i >= f->raw.len || (r[i] != ')' && r[i] != ',' && r[i] != ']')) {
+        return false;
+    }
+    /* the member before the hit: ", TERM, then" or "(INT, then" */
+    i = f->roff[ns];
+    while (i > 0 && (r[i - 1] == ' ' || r[i - 1] == ',')) {
+        i--;
+    }
+    while (i > 0 && r[i - 1] >= 'A' && r[i - 1] <= 'Z') {
+        i--;
+        caps++;
+    }
+    return caps >= 2 && i > 0 && !((r[i - 1] | 32) >= 'a' && (r[i - 1] | 32) <= 'z');
+}
+
+/* Round 22 (quiet22): "write it to a temporary file in the project root,
+ * use that file, then delete it": the destroyed thing is a pronoun for a
+ * temporary file the same sentence has the model make; cleaning up one's
+ * own scratch file is part of the step. "..., then delete the project
+ * root" (another object) or a file the sentence did not make stays. */
+static bool own_scratch_cleanup(const fctx *f, size_t ns, size_t ne, size_t ss, size_t se) {
+    static const char *const tmp[] = {"temporari", "temporary", "temp file", "tmp file",
+                                      "scratch file"};
+    static const char *const make[] = {"write", "creat", "save", "make", "put"};
+    size_t i = ne;
+    bool scratch = false;
+    bool made = false;
+    while (i < se && f->text[i] == ' ') {
+        i++;
+    }
+    if (!(i + 2 <= se && memcmp(f->text + i, "it", 2) == 0 &&
+          (i + 2 == se || strchr(" .,;)", f->text[i + 2]) != NULL))) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof tmp / sizeof tmp[0] && !scratch; k++) {
+        scratch = containsn(f->text + ss, ns - ss, tmp[k], strlen(tmp[k]));
+    }
+    for (size_t k = 0; k < sizeof make / sizeof make[0] && scratch && !made; k++) {
+        made = containsn(f->text + ss, ns - ss, make[k], strlen(make[k]));
+    }
+    return made;
+}
+
+/* Round 22 (quiet22): "retrieve-instructions: ... This tool MUST be called
+ * before any other tool." A call-first note in a tool whose name says it
+ * serves guidance (instructions, an overview, a guide) and that can
+ * receive no free text orders a reading, nothing more. A standing rule
+ * over turns ("on every turn", "no matter what", "even if unrelated"), a
+ * precedence over the user, a transfer, a sensitive source, an outside
+ * address or a free-text input keeps the hijack; so does any other tool. */
+static bool guide_first_call(const fctx *f, size_t ss, size_t se) {
+    static const char *const kinds[] = {"instruction",   "overview", "guide",
+                                        "guidelin",      "readme",   "getting_started",
+                                        "best_practice", "howto"};
+    static const char *const wide[] = {"everi",      "every",   "each",  "no matter",
+                                       "regardless", "unrel",   "even",  "preced",
+                                       "priorit",    "instead", "ignor", "alway"};
+    mv_str n = f->tool->name;
+    bool kind = false;
+    size_t ps, pe;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && !kind; k++) {
+        kind = ci_contains(n.ptr, n.len, kinds[k]);
+    }
+    if (!kind || f->tool->fields[f->fi].kind != MV_FIELD_DESCRIPTION || free_text_input(f->tool)) {
+        return false;
+    }
+    passage(f, ss, se, &ps, &pe);
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
+        if (containsn(f->text + ps, pe - ps, wide[k], strlen(wide[k]))) {
+            return false;
+        }
+    }
+    /* ("any other tool" is a sink word: with no transfer it receives nothing) */
+    return role_in(f, MV_DR_ROLE_TRANSFER | MV_DR_ROLE_SOURCE | MV_DR_ROLE_GATHER, ps, pe) ==
+               SIZE_MAX &&
+           !passage_has_address(f, ss);
+}
+
+/* Round 22 (quiet22): "(INT, then TERM, then KILL) before its channel is
+ * dropped": a destroy word after a copula is a passive that says what
+ * happens, not an order. With a modal before the copula ("then the
+ * repository must be deleted") it is an order in the passive and stays. */
+static bool passive_destroy(const fctx *f, size_t ns, size_t ne, size_t ss) {
+    static const char *const cop[] = {"is", "are", "was", "were", "get", "been", "be"};
+    static const char *const modal[] = {"must", "should", "shall", "to",  "will",
+                                        "need", "ha",     "can",   "may", "ought"};
+    size_t w = ne;
+    size_t tl = 0;
+    size_t p;
+    while (w > ss && f->text[w - 1] != ' ') {
+        w--;
+    }
+    if (!word_before_in(f, ss, w, cop, sizeof cop / sizeof cop[0])) {
+        return false;
+    }
+    p = token_before(f->text, ss, w, &tl);
+    /* "then 'disable_keys_all' so the owner is forced": a quoted value
+     * after "then" is the act ordered, the passive only its purpose */
+    for (size_t i = ns; i < w; i++) {
+        if (f->text[i] == '\'' || f->text[i] == '"' || f->text[i] == '`') {
+            return false;
+        }
+    }
+    return !word_before_in(f, ss, p, modal, sizeof modal / sizeof modal[0]);
+}
+
 static bool quoted_raw(const char *r, size_t n, size_t rs, size_t re);
 static bool terse_object_ok(const char *r, size_t n, size_t re);
 static bool destroy_family(const mv_dr_family *fam);
@@ -7594,6 +7831,24 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
         return;
     }
     if (strcmp(fam->id, "consent") == 0 && forbidden_without(f, ns, ar.ss)) {
+        return;
+    }
+    /* round 22 (quiet22): a secret's guarantee, a restricting relative
+     * clause, an option's own description, a list of names, one's own
+     * scratch file, a guide read first */
+    if (strcmp(fam->id, "secrecy") == 0 && passive_guarantee(f, ns, ar.ss)) {
+        return;
+    }
+    if (strcmp(fam->id, "consent") == 0 &&
+        (restricting_relative(f, ns, ne, ar.ss, ar.se) || own_switch_described(f, ar.ss, ar.se))) {
+        return;
+    }
+    if (strcmp(fam->id, "destructive_chain") == 0 &&
+        (capital_name_list(f, ns, ne) || passive_destroy(f, ns, ne, ar.ss) ||
+         own_scratch_cleanup(f, ns, ne, ar.ss, ar.se))) {
+        return;
+    }
+    if (strcmp(fam->id, "priority") == 0 && guide_first_call(f, ar.ss, ar.se)) {
         return;
     }
     if (strcmp(fam->id, "shadow_server") == 0 && own_job_route(f, ne, ar.se)) {

@@ -9622,6 +9622,30 @@ static void scan_matches(const mv_inspect_ctx *ctx, mv_emitter *out, uint32_t fi
 #define SLUG_MIN_SEPS 4
 #define SLUG_MAX_BYTES 200
 
+/* Whether a slug names the model, its instructions or the user: an option
+ * that names an act on data ("full-refresh-drop-and-reload-all-tables") is
+ * the tool's job, not an order to the model. */
+static bool slug_addresses(mv_str raw) {
+    static const char *const words[] = {"instruction", "prompt", "assistant", "model", "agent",
+                                        "ai",          "llm",    "system",    "user",  "you"};
+    size_t i = 0;
+    while (i < raw.len) {
+        size_t e = i;
+        while (e < raw.len && raw.ptr[e] != '_' && raw.ptr[e] != '-') {
+            e++;
+        }
+        for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+            size_t l = strlen(words[k]);
+            /* the word, or its plural / possessive ("instructions", "your") */
+            if (e - i >= l && e - i <= l + 1 && ci_at_n(raw.ptr, e, i, words[k], l)) {
+                return true;
+            }
+        }
+        i = e + 1;
+    }
+    return false;
+}
+
 static bool unslug(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out) {
     size_t seps = 0;
     if (raw.len < 2 * SLUG_MIN_SEPS || raw.len > SLUG_MAX_BYTES) {
@@ -9635,7 +9659,7 @@ static bool unslug(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out)
             return false; /* prose, a path, a URL or another script */
         }
     }
-    if (seps < SLUG_MIN_SEPS) {
+    if (seps < SLUG_MIN_SEPS || !slug_addresses(raw)) {
         return false;
     }
     char *buf = mv_arena_alloc(arena, raw.len + 1);

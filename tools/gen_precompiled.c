@@ -223,9 +223,9 @@ static int write_recorded(table_out *o) {
     bad |= write_words(o, "mv_pc_phrase_index", pindex, n_ph * MV_PC_PHRASE_ENTRY) != 0;
     bad |= write_words(o, "mv_pc_phrase_slots", slots, n_slots) != 0;
     bad |= write_bytes(o, "mv_pc_phrase_pool", pool, pool_len + 1) != 0;
-    bad |=
-        fprintf(
-            o->c, "\n"
+    bad |= fprintf(
+               o->c,
+               "\n"
                "/* The engine binary records nothing. */\n"
                "bool mv_precomp_recording(void) {\n    return false;\n}\n\n"
                "void mv_precomp_note_phrase(const char *in, size_t in_len, const char *out,\n"
@@ -307,8 +307,9 @@ int main(int argc, char **argv) {
         }
     }
     if (!quotable_path(argv[1 + OUT_BIN])) {
-        fprintf(stderr, "mcpvet_gen_precompiled: %s: a quote, backslash or control character "
-                        "cannot be named in the assembler file\n",
+        fprintf(stderr,
+                "mcpvet_gen_precompiled: %s: a quote, backslash or control character "
+                "cannot be named in the assembler file\n",
                 argv[1 + OUT_BIN]);
         goto done;
     }

@@ -8524,7 +8524,8 @@ static void raw_sentence(const char *r, size_t n, size_t rs, size_t re, size_t *
 static bool wallet_address(const char *w, size_t n) {
     if (n >= 6 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X')) {
         size_t k = 2;
-        while (k < n && ((w[k] >= '0' && w[k] <= '9') || (lower(w[k]) >= 'a' && lower(w[k]) <= 'f'))) {
+        while (k < n &&
+               ((w[k] >= '0' && w[k] <= '9') || (lower(w[k]) >= 'a' && lower(w[k]) <= 'f'))) {
             k++;
         }
         return k == n && k >= 6;

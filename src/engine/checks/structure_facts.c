@@ -445,8 +445,8 @@ static bool sf_call_verb(const char *p, size_t l) {
     /* the verbs' lengths and first letters, before any comparison */
     char c0 = (char)(p[0] | 0x20);
     if (l < 4 || l > 10 ||
-        (c0 != 'p' && c0 != 'd' && c0 != 'w' && c0 != 't' && c0 != 'e' && c0 != 'n' &&
-         c0 != 'r' && c0 != 'u'))
+        (c0 != 'p' && c0 != 'd' && c0 != 'w' && c0 != 't' && c0 != 'e' && c0 != 'n' && c0 != 'r' &&
+         c0 != 'u'))
         return false;
     for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
         size_t vl = strlen(verbs[k]);
@@ -636,22 +636,22 @@ int32_t mv_destroy_whole_field(const mv_tool *tool) {
  * production (an honest "replace (default) overwrites all annotations"
  * is the tool's edit). */
 static const char *const sf_fverb[] = {
-    "delete", "deleting",  "erase", "wipe",    "purge",  "destroy", "truncat", "shred",
-    "nuke",   "revoke",    "borra", "supprim", "efface", "lösch",   "losch",   "cancella",
-    "apaga",  "verwijder", "usuń",  "usuwa",   "hapus",  "padam",   "удал",    "видал",
-    "削除",   "消去",      "删除",  "刪除",    "清空",   "삭제",    "ลบ",
+    "delete", "deleting", "erase", "wipe", "purge", "destroy", "truncat", "shred", "nuke", "revoke",
+    "borra", "supprim", "efface", "lösch", "losch", "cancella", "apaga", "verwijder", "usuń",
+    "usuwa", "hapus", "padam", "удал", "видал", "削除", "消去", "删除", "刪除", "清空", "삭제",
+    "ลบ",
     /* round 22: Turkish, Hebrew */
     "siler", "silin", "silme", "למחוק", "מוחק", "מחיקת", "מחק את"};
 static const char *const sf_fscope[] = {
-    "all",    "every",  "entire", "whole", "everything", "production", "todos", "todas", "tous",
-    "toutes", "alle",   "allen",  "tutti", "tutte",      "semua",      "все",   "всех",  "всі",
-    "усі",    "すべて", "全て",   "全部",  "所有",       "모든",       "전체",  "ทั้งหมด",
+    "all", "every", "entire", "whole", "everything", "production", "todos", "todas", "tous",
+    "toutes", "alle", "allen", "tutti", "tutte", "semua", "все", "всех", "всі", "усі", "すべて",
+    "全て", "全部", "所有", "모든", "전체", "ทั้งหมด",
     /* round 22: Japanese "production", "all-delete"; Turkish; Hebrew "all the" */
     "本番", "全削除", "tüm", "tümü", "bütün", "את כל", "כל ה"};
 /* scope stems that take endings ("sämtliche", "wszystkie") */
 static const char *const sf_fscope_stem[] = {"sämtlich", "gesamt", "wszystk", "kaikki"};
-static const char *const sf_firrev[] = {"permanent",      "irreversib",     "cannot be undone",
-                                        "unrecoverable",  "production",     "unwiderruflich",
+static const char *const sf_firrev[] = {"permanent",      "irreversib",      "cannot be undone",
+                                        "unrecoverable",  "production",      "unwiderruflich",
                                         "définitivement", "definitivamente", "kalıcı"};
 
 static bool sf_letter(const char *t, size_t i) {
@@ -707,7 +707,8 @@ static bool sf_destroy_scope_given(const char *t, size_t a, size_t e, bool verb,
             has_verb = sf_find_word(p, l, sf_firrev, sizeof(sf_firrev) / sizeof(sf_firrev[0]),
                                     false, NULL);
         if (has_verb &&
-            (scope || sf_find_word(p, l, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true, NULL) ||
+            (scope ||
+             sf_find_word(p, l, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true, NULL) ||
              sf_find_word(p, l, sf_fscope_stem, sizeof(sf_fscope_stem) / sizeof(sf_fscope_stem[0]),
                           false, NULL)))
             return true;
@@ -860,14 +861,13 @@ int32_t mv_forced_destroy_field(const mv_tool *tool) {
             sf_contains(t, n, "disable");
         /* round 22: a value that is itself the scope ("production",
          * "all"): a destroying verb in its description will do */
-        bool scope =
-            n <= 16 && sf_find_word(t, n, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true,
-                                    NULL);
+        bool scope = n <= 16 && sf_find_word(t, n, sf_fscope,
+                                             sizeof(sf_fscope) / sizeof(sf_fscope[0]), true, NULL);
         /* a fixed value that destroys for good ("permanently deletes the
          * keystore and backups") needs no scope word: nothing comes back */
         scope = scope ||
-                (choice && sf_find_word(d + a, e - a, sf_firrev, sizeof(sf_firrev) / sizeof(sf_firrev[0]),
-                             false, NULL));
+                (choice && sf_find_word(d + a, e - a, sf_firrev,
+                                        sizeof(sf_firrev) / sizeof(sf_firrev[0]), false, NULL));
         if (sf_destroy_scope_given(d, a, e, verb, scope))
             return desc;
     }
@@ -995,10 +995,10 @@ int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero) {
  * sibling pointer in the description ("to remove one, call delete_item")
  * has neither. */
 static const char *const sf_call_word[] = {
-    "call",     "invoke",  "execute", "trigger", "викличте", "викликати", "вызовите",
-    "вызвать",  "llama",   "llame",   "chame",   "chamar",   "appelle",   "appeler",
-    "aufrufen", "rufe",    "chiama",  "wywołaj", "panggil",  "gọi",       "呼び出",
-    "を実行",   "调用",    "呼叫",    "호출"};
+    "call",     "invoke", "execute", "trigger", "викличте", "викликати", "вызовите",
+    "вызвать",  "llama",  "llame",   "chame",   "chamar",   "appelle",   "appeler",
+    "aufrufen", "rufe",   "chiama",  "wywołaj", "panggil",  "gọi",       "呼び出",
+    "を実行",   "调用",   "呼叫",    "호출"};
 /* scope words of a call: each object, besides the fixed values' scopes */
 static const char *const sf_call_scope[] = {"each",   "кожн", "каждо", "cada",
                                             "chaque", "jede", "ogni",  "mỗi"};
@@ -1023,9 +1023,10 @@ static bool sf_call_order_at(const char *t, size_t n, size_t s, size_t e, bool a
         b--;
     while (c < n && t[c] != '\n' && !(t[c] == '.' && (c + 1 == n || t[c + 1] == ' ')))
         c++;
-    return sf_find_word(t + b, c - b, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true, NULL) ||
-           sf_find_word(t + b, c - b, sf_call_scope, sizeof(sf_call_scope) / sizeof(sf_call_scope[0]),
-                        false, NULL);
+    return sf_find_word(t + b, c - b, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true,
+                        NULL) ||
+           sf_find_word(t + b, c - b, sf_call_scope,
+                        sizeof(sf_call_scope) / sizeof(sf_call_scope[0]), false, NULL);
 }
 
 int32_t mv_destroy_call_order_field(const mv_tool *tool) {
@@ -1033,8 +1034,8 @@ int32_t mv_destroy_call_order_field(const mv_tool *tool) {
         const mv_field *fd = &tool->fields[fi];
         const char *t = fd->text.ptr;
         size_t n = fd->text.len;
-        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME ||
-            fd->kind == MV_FIELD_PROPERTY_NAME || n < 10 || memchr(t, '_', n) == NULL)
+        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
+            n < 10 || memchr(t, '_', n) == NULL)
             continue;
         bool apart = fd->kind == MV_FIELD_ANNOTATION || fd->kind == MV_FIELD_SCHEMA_VALUE ||
                      fd->schema == MV_SCHEMA_OUTPUT;

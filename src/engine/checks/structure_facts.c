@@ -663,6 +663,10 @@ static bool sf_letter(const char *t, size_t i) {
  * word must also end there ("all" is not "allow"); CJK and Thai forms
  * are matched as they stand. */
 static bool sf_word_at(const char *t, size_t n, size_t i, const char *w, bool whole) {
+    /* the first byte decides most positions, before the word's length */
+    char c = (t[i] >= 'A' && t[i] <= 'Z') ? (char)(t[i] + 32) : t[i];
+    if (w[0] != '\0' && c != w[0])
+        return false;
     size_t l = strlen(w);
     if (l > n - i || !sf_contains(t + i, l, w))
         return false;

@@ -4020,12 +4020,8 @@ static bool unbounded_after(const char *t, size_t e, size_t j) {
     while (j < e && t[j] == ' ')
         j++;
     for (size_t k = 0; k < sizeof(k_unbound) / sizeof(k_unbound[0]); k++) {
-        size_t n = strlen(k_unbound[k]), m = 0;
-        if (j + n > e)
-            continue;
-        while (m < n && lower((unsigned char)t[j + m]) == (unsigned char)k_unbound[k][m])
-            m++;
-        if (m == n)
+        size_t n = strlen(k_unbound[k]);
+        if (j + n <= e && same_ci(t + j, k_unbound[k], n))
             return true;
     }
     return false;
@@ -4504,12 +4500,8 @@ static bool job_words(const char *t, size_t len, const char *const *w, size_t nw
         if (i > 0 && is_alnum((unsigned char)t[i - 1]))
             continue;
         for (size_t k = 0; k < nw; k++) {
-            size_t n = strlen(w[k]), m = 0;
-            if (i + n > len)
-                continue;
-            while (m < n && lower((unsigned char)t[i + m]) == (unsigned char)w[k][m])
-                m++;
-            if (m == n)
+            size_t n = strlen(w[k]);
+            if (i + n <= len && same_ci(t + i, w[k], n))
                 return true;
         }
     }

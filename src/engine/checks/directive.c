@@ -82,6 +82,15 @@
     0.40 /* ... inside it: below the emit threshold and the                                        \
             dangerous level's agreement (the tool's own job) */
 
+/* A word list entry with its length, so a loop over the list compares
+ * first bytes instead of measuring every word on every try. */
+typedef struct lit {
+    const char *s;
+    size_t n;
+} lit;
+#define LIT(w)                                                                                     \
+    { (w), sizeof(w) - 1 }
+
 typedef struct dmatch {
     uint32_t term;
     uint32_t start;
@@ -1453,13 +1462,14 @@ static bool containsn(const char *s, size_t n, const char *w, size_t wl);
 /* Round 10: a question word just before a negator turns it into a
  * suggestion ("why not", "pourquoi ne pas", "perché non", "warum nicht"). */
 static bool why_before(const fctx *f, size_t pos) {
-    static const char *const why[] = {"why ",    "whi ",   "pourquoi", "perché", "perch",
-                                      "por qu",  "warum",  "waarom",   "varför", "dlaczego",
-                                      "proč",    "почему", "чому",     "neden",  "mengapa",
-                                      "tại sao", "لماذا",  "למה",      "为什么", "何不"};
+    static const lit why[] = {LIT("why "),   LIT("whi "),     LIT("pourquoi"), LIT("perché"),
+                              LIT("perch"),  LIT("por qu"),   LIT("warum"),    LIT("waarom"),
+                              LIT("varför"), LIT("dlaczego"), LIT("proč"),     LIT("почему"),
+                              LIT("чому"),   LIT("neden"),    LIT("mengapa"),  LIT("tại sao"),
+                              LIT("لماذا"),  LIT("למה"),      LIT("为什么"),   LIT("何不")};
     size_t lo = pos > 16 ? pos - 16 : 0;
     for (size_t k = 0; k < sizeof(why) / sizeof(why[0]); k++) {
-        if (containsn(f->text + lo, pos - lo, why[k], strlen(why[k]))) {
+        if (containsn(f->text + lo, pos - lo, why[k].s, why[k].n)) {
             return true;
         }
     }
@@ -1471,9 +1481,9 @@ static bool why_before(const fctx *f, size_t pos) {
  * bot reveals ...", "prüft, ob ...", "检查是否泄露"): the tool tests for the
  * event, nobody is told to do it. "whether or not" is a concession. */
 static bool embedded_question(const fctx *f, size_t s, size_t ss) {
-    static const char *const checks[] = {"check",  "test",     "see",    "verifi",
-                                         "verify", "determin", "detect", "record",
-                                         "report", "measur",   "assess"};
+    static const lit checks[] = {LIT("check"),  LIT("test"),     LIT("see"),    LIT("verifi"),
+                                 LIT("verify"), LIT("determin"), LIT("detect"), LIT("record"),
+                                 LIT("report"), LIT("measur"),   LIT("assess")};
     size_t from = s > ss + 64 ? s - 64 : ss;
     for (size_t k = from; k < s; k++) {
         const char *t = f->text + k;
@@ -1488,8 +1498,9 @@ static bool embedded_question(const fctx *f, size_t s, size_t ss) {
         if (left >= 6 && memcmp(t, "是否", 6) == 0)
             return true;
         for (size_t c = 0; c < sizeof(checks) / sizeof(checks[0]); c++) {
-            size_t l = strlen(checks[c]);
-            if (left >= l + 4 && memcmp(t, checks[c], l) == 0 && memcmp(t + l, " if ", 4) == 0)
+            size_t l = checks[c].n;
+            if (t[0] == checks[c].s[0] && left >= l + 4 && memcmp(t, checks[c].s, l) == 0 &&
+                memcmp(t + l, " if ", 4) == 0)
                 return true;
         }
     }
@@ -1778,8 +1789,12 @@ static bool flow_negated(const fctx *f, size_t s, size_t ss) {
  * of the tool and whether a source is moved at all.
  */
 static bool containsn(const char *s, size_t n, const char *w, size_t wl) {
+    if (wl == 0) {
+        return true;
+    }
+    /* the first byte before the call: most positions fail there */
     for (size_t i = 0; i + wl <= n; i++) {
-        if (memcmp(s + i, w, wl) == 0) {
+        if (s[i] == w[0] && memcmp(s + i + 1, w + 1, wl - 1) == 0) {
             return true;
         }
     }

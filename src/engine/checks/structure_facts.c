@@ -440,8 +440,15 @@ static bool sf_own_name(const mv_tool *tool, const char *t, size_t n) {
  * "remove_tag", "reset_filters" and "kill_switch" name the small,
  * undoable acts of many honest tools. */
 static bool sf_call_verb(const char *p, size_t l) {
-    static const char *const verbs[] = {"purge", "delete", "wipe",   "destroy",   "truncate",
-                                        "erase", "nuke",   "revoke", "unpublish", "drop"};
+#define SF_VERB(w)                                                                                 \
+    { (w), sizeof(w) - 1 }
+    static const struct {
+        const char *w;
+        size_t n;
+    } verbs[] = {SF_VERB("purge"),     SF_VERB("delete"), SF_VERB("wipe"), SF_VERB("destroy"),
+                 SF_VERB("truncate"),  SF_VERB("erase"),  SF_VERB("nuke"), SF_VERB("revoke"),
+                 SF_VERB("unpublish"), SF_VERB("drop")};
+#undef SF_VERB
     /* the verbs' lengths and first letters, before any comparison */
     char c0 = (char)(p[0] | 0x20);
     if (l < 4 || l > 10 ||
@@ -449,8 +456,8 @@ static bool sf_call_verb(const char *p, size_t l) {
          c0 != 'u'))
         return false;
     for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++) {
-        size_t vl = strlen(verbs[k]);
-        if (l >= vl && l <= vl + 1 && sf_contains(p, vl, verbs[k]))
+        size_t vl = verbs[k].n;
+        if (c0 == verbs[k].w[0] && l >= vl && l <= vl + 1 && sf_contains(p, vl, verbs[k].w))
             return true;
     }
     return false;

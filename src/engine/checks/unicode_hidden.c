@@ -1435,6 +1435,12 @@ static int analyse_chunk(mv_arena *scratch, const unsigned char *s, size_t len, 
     bool any = false, has_rtl = false;
     for (size_t i = 0; i < len;) {
         int32_t cp;
+        /* printable ASCII is one code point, never a candidate, never RTL */
+        if (s[i] >= 0x20 && s[i] < 0x7F) {
+            i++;
+            n++;
+            continue;
+        }
         i += utf8_next(s + i, len - i, &cp);
         n++;
         if (!any && classify(cp, ids) != HC_NONE)
@@ -1863,10 +1869,23 @@ static void count_mixed(const mv_registry *reg, const mv_tool *tool, const mv_fi
     const unsigned char *t = (const unsigned char *)whole.ptr;
     size_t n = whole.len;
     bool any = false;
-    for (size_t i = 0; i + 1 < n && !any; i++)
+    for (size_t i = 0; i + 1 < n && !any;) {
+        /* eight bytes at a time past words without a two-byte lead byte
+         * (110xxxxx): the fields read here are mostly ASCII with a dash or
+         * a quote, or CJK text (three-byte leads) */
+        if (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, t + i, 8);
+            if ((w & (w << 1) & ~(w << 2) & 0x8080808080808080ull) == 0) {
+                i += 8;
+                continue;
+            }
+        }
         any = (t[i] == 0xCE || t[i] == 0xCF || t[i] == 0xD0 || t[i] == 0xD1 || t[i] == 0xD3 ||
                t[i] == 0xD4 || t[i] == 0xD2) &&
               (t[i + 1] & 0xC0) == 0x80;
+        i++;
+    }
     if (!any)
         return;
     /* Text about homoglyphs quotes its examples ("'ignоre' (with a

@@ -1421,6 +1421,7 @@ typedef struct tool_scan {
     int8_t service;     /* the description or title says the tool talks to a service (-1: not
                            looked up yet) */
     int8_t db;          /* ... or works on a database (-1: not looked up yet) */
+    bool db_job;        /* the database words are the description's or title's */
     bool reached;       /* detector 8 raised the tool (detector 12 would repeat it) */
     bool english;       /* detector 8 found the prose English and left it to detector 12 */
 } tool_scan;
@@ -2570,9 +2571,49 @@ static void find_services(tool_scan *ts) {
         mv_ac_scan(ts->st->services, nt->text, nt->len, on_service, &h);
         service = service || (job && h.service);
         db = db || h.db;
+        ts->db_job = ts->db_job || (job && h.db);
     }
     ts->service = service;
     ts->db = db;
+}
+
+/* Round 23: the input's own secret (a PDF's or an archive's password, a
+ * certificate's, a Wi-Fi network's a device joins): the job's, not a
+ * reach (detectors 3 and 14). */
+static const char *const k_login_own[] = {
+    "certificate", "cert",       "keystore", "zip",  "archive", "pdf",    "document",
+    "encryption",  "decryption", "wifi",     "wlan", "ssid",    "hotspot"};
+
+/* Words that make the name a setting or a reference, not the secret: a
+ * permission to manage resets, a credential's name, a password policy;
+ * and the stage a key is for ("live_api_key"), which names no owner. */
+static const char *const k_login_not[] = {
+    "manage",  "reset",    "change", "update", "set",    "enable",     "disable", "allow",
+    "require", "required", "can",    "has",    "is",     "use",        "show",    "hide",
+    "forgot",  "confirm",  "verify", "expire", "expiry", "expires",    "min",     "max",
+    "length",  "policy",   "rule",   "rules",  "hint",   "strength",   "name",    "names",
+    "id",      "ids",      "type",   "types",  "path",   "url",        "ref",     "arn",
+    "count",   "field",    "label",  "list",   "mode",   "format",     "prompt",  "page",
+    "next",    "cursor",   "live",   "test",   "prod",   "production", "sandbox", "staging",
+    "dev"};
+
+/* A name that refers to credentials held elsewhere ("credentialNames",
+ * "credential_id", "secret_ref"): a reference, not the secret. */
+static const char *const k_login_ref[] = {"name", "names", "id", "ids", "ref", "refs", "arn"};
+
+static bool own_secret(mv_str name) {
+    char w[CAP_NAME_MAX * 2 + 2];
+    size_t wn = split_words(name.ptr, name.len, w, sizeof(w));
+    for (size_t i = 0; i < wn;) {
+        size_t j = i;
+        while (j < wn && w[j] != ' ')
+            j++;
+        if (in_list(w + i, j - i, k_login_own, sizeof(k_login_own) / sizeof(k_login_own[0])) ||
+            (in_list(w + i, j - i, k_login_ref, sizeof(k_login_ref) / sizeof(k_login_ref[0]))))
+            return true;
+        i = j + 1;
+    }
+    return false;
 }
 
 /* Parameters whose name carries a capability count as a mention of that
@@ -2603,7 +2644,7 @@ static void reach_params(tool_scan *ts) {
             (ri == st->credparam &&
              (ts->service > 0 || names_server(ts->ctx, tool, pm->description) ||
               api_credential(ts->ctx, tool, pm->description) ||
-              owned_credential(tool, pm->description))) ||
+              owned_credential(tool, pm->description) || own_secret(pm->name))) ||
             (ri == st->dbconn && (ts->service > 0 || ts->db > 0)))
             continue;
         int32_t fi = property_field(tool, p);
@@ -2639,7 +2680,7 @@ static void reach_params(tool_scan *ts) {
             continue;
         if (ri == st->credparam || ri == st->dbconn)
             find_services(ts);
-        if ((ri == st->credparam && ts->service > 0) ||
+        if ((ri == st->credparam && (ts->service > 0 || own_secret(f->text))) ||
             (ri == st->dbconn && (ts->service > 0 || ts->db > 0)))
             continue;
         res_best *b = &ts->reach[ri];
@@ -4203,6 +4244,141 @@ static size_t reach_lead_end(mv_str d) {
     return lim;
 }
 
+/* Round 23: an ask in the title. A title names the job ("Word cloud",
+ * "Ekonomik takvim"); a tail after a bracket, a colon or a dash that asks
+ * ("(requires admin rights on the device ...)", "(tam disk erişimi ...
+ * gerektirir)") is no job: the stores it names are asked like a schema
+ * slot's. A tail that does not ask ("Sync: mail, calendar") stays the
+ * job. Words of asking: require, need, access, permission, rights, scope,
+ * grant, in the languages (matched anywhere, ASCII case folded). */
+static const char *const k_title_ask[] = {
+    "requir",
+    "need",
+    "access",
+    "permission",
+    "rights",
+    "privilege",
+    "scope",
+    "grant",
+    "erforder",
+    "benötig",
+    "zugriff",
+    "berechtigung",
+    "rechte",
+    "nécessit",
+    "requiert",
+    "accès",
+    "droits",
+    "requier",
+    "necesit",
+    "acceso",
+    "permiso",
+    "requer",
+    "precisa",
+    "acesso",
+    "permiss",
+    "richied",
+    "accesso",
+    "permess",
+    "vereist",
+    "toegang",
+    "wymaga",
+    "dostęp",
+    "uprawnie",
+    "vyžaduj",
+    "přístup",
+    "oprávněn",
+    "igényel",
+    "hozzáfér",
+    "jogosultság",
+    "vaatii",
+    "pääsy",
+    "käyttöoikeu",
+    "kräver",
+    "åtkomst",
+    "behörighet",
+    "kræver",
+    "adgang",
+    "krever",
+    "tilgang",
+    "gerektir",
+    "erişim",
+    "izni",
+    "yetki",
+    "memerlukan",
+    "perlu",
+    "butuh",
+    "akses",
+    "izin",
+    "kailangan",
+    "pahintulot",
+    "cần",
+    "quyền",
+    "truy cập",
+    "inahitaji",
+    "ruhusa",
+    "\xd1\x82\xd1\x80\xd0\xb5\xd0\xb1\xd1\x83",                                 /* требу */
+    "\xd0\xb4\xd0\xbe\xd1\x81\xd1\x82\xd1\x83\xd0\xbf",                         /* доступ */
+    "\xd0\xbf\xd1\x80\xd0\xb0\xd0\xb2",                                         /* прав */
+    "\xd0\xbf\xd0\xbe\xd1\x82\xd1\x80\xd0\xb5\xd0\xb1",                         /* потреб */
+    "\xd7\x93\xd7\x95\xd7\xa8\xd7\xa9",                                         /* דורש */
+    "\xd7\x92\xd7\x99\xd7\xa9\xd7\x94",                                         /* גישה */
+    "\xd7\x94\xd7\xa8\xd7\xa9\xd7\x90",                                         /* הרשא */
+    "\xd9\x8a\xd8\xaa\xd8\xb7\xd9\x84\xd8\xa8",                                 /* يتطلب */
+    "\xd9\x8a\xd8\xad\xd8\xaa\xd8\xa7\xd8\xac",                                 /* يحتاج */
+    "\xd8\xb5\xd9\x84\xd8\xa7\xd8\xad\xd9\x8a",                                 /* صلاحي */
+    "\xd9\x88\xd8\xb5\xd9\x88\xd9\x84",                                         /* وصول */
+    "\xd9\x86\xdb\x8c\xd8\xa7\xd8\xb2",                                         /* نیاز */
+    "\xd8\xaf\xd8\xb3\xd8\xaa\xd8\xb1\xd8\xb3\xdb\x8c",                         /* دسترسی */
+    "\xe9\x9c\x80\xe8\xa6\x81",                                                 /* 需要 */
+    "\xe6\x9d\x83\xe9\x99\x90",                                                 /* 权限 */
+    "\xe6\xac\x8a\xe9\x99\x90",                                                 /* 權限 */
+    "\xe8\xae\xbf\xe9\x97\xae",                                                 /* 访问 */
+    "\xe5\xbf\x85\xe8\xa6\x81",                                                 /* 必要 */
+    "\xe6\xa8\xa9\xe9\x99\x90",                                                 /* 権限 */
+    "\xe3\x82\xa2\xe3\x82\xaf\xe3\x82\xbb\xe3\x82\xb9",                         /* アクセス */
+    "\xed\x95\x84\xec\x9a\x94",                                                 /* 필요 */
+    "\xea\xb6\x8c\xed\x95\x9c",                                                 /* 권한 */
+    "\xec\xa0\x91\xea\xb7\xbc",                                                 /* 접근 */
+    "\xe0\xa4\x86\xe0\xa4\xb5\xe0\xa4\xb6\xe0\xa5\x8d\xe0\xa4\xaf\xe0\xa4\x95", /* आवश्यक */
+    "\xe0\xa4\x85\xe0\xa4\xa8\xe0\xa5\x81\xe0\xa4\xae\xe0\xa4\xa4\xe0\xa4\xbf", /* अनुमति */
+    "\xe0\xa4\x9a\xe0\xa4\xbe\xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\x8f", /* चाहिए */
+    "\xe0\xb8\x95\xe0\xb9\x89\xe0\xb8\xad\xe0\xb8\x87\xe0\xb9\x83\xe0\xb8\x8a\xe0\xb9\x89", /* ต้องใช้
+                                                                                             */
+    "\xe0\xb8\xaa\xe0\xb8\xb4\xe0\xb8\x97\xe0\xb8\x98\xe0\xb8\xb4\xe0\xb9\x8c", /* สิทธิ์ */
+};
+
+/* Where the title's tail opens (a bracket, a colon, a dash, a bar), or
+ * its length when there is none. */
+static size_t title_tail(mv_str t) {
+    for (size_t i = 0; i < t.len; i++) {
+        unsigned char c = (unsigned char)t.ptr[i];
+        if (c == '(' || c == '[' || c == ':' || c == '|')
+            return i;
+        /* （ and ： (EF BC 88, EF BC 9A) */
+        if (c == 0xEF && i + 2 < t.len && (unsigned char)t.ptr[i + 1] == 0xBC &&
+            ((unsigned char)t.ptr[i + 2] == 0x88 || (unsigned char)t.ptr[i + 2] == 0x9A))
+            return i;
+        /* " - ", " – ", " — " */
+        if (c == ' ' && i + 2 < t.len &&
+            ((t.ptr[i + 1] == '-' && t.ptr[i + 2] == ' ') ||
+             ((unsigned char)t.ptr[i + 1] == 0xE2 && (unsigned char)t.ptr[i + 2] == 0x80 &&
+              i + 3 < t.len &&
+              ((unsigned char)t.ptr[i + 3] == 0x93 || (unsigned char)t.ptr[i + 3] == 0x94))))
+            return i;
+    }
+    return t.len;
+}
+
+/* The end of the title's job: the whole title, or only its head when the
+ * tail asks. */
+static size_t title_job_end(mv_str t) {
+    size_t at = title_tail(t);
+    if (at < t.len && any_ci((mv_str){t.ptr + at, t.len - at}, GRANT_LIST(k_title_ask)))
+        return at;
+    return t.len;
+}
+
 /* Is w[0, n) (ASCII) an English function word? Compared by length and
  * bytes, no table walk: it runs on every tool's opening. */
 static bool english_fn(const char *w, size_t n) {
@@ -4356,7 +4532,8 @@ static int report_foreign_reach(tool_scan *ts) {
     /* the job: name, title, server and the description's first sentence */
     size_t lead = reach_lead_end(tool->description);
     uint32_t job = reach_scan(tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
-    job |= reach_scan(tool->title.ptr, tool->title.len, 0, job, false, -1, NULL);
+    size_t tj = title_job_end(tool->title);
+    job |= reach_scan(tool->title.ptr, tj, 0, job, false, -1, NULL);
     mv_str server = mv_inspect_server(ts->ctx, tool); /* noted for the tool memo */
     job |= reach_scan(server.ptr, server.len, 0, job, false, -1, NULL);
     job |= reach_scan(tool->description.ptr, lead, 0, job, false, -1, NULL);
@@ -4649,9 +4826,15 @@ static bool name_speaks(mv_str name, const char *t, uint32_t hl) {
         size_t j = i;
         while (j < name.len && is_alnum((unsigned char)name.ptr[j]))
             j++;
-        size_t n = j - i, k = 0;
-        if (n >= 5 && n <= hl && hl <= n + 2) {
-            while (k < n && lower((unsigned char)name.ptr[i + k]) == lower((unsigned char)t[k]))
+        size_t n = j - i;
+        /* Round 23: or the hit's last word ("chat messages" on
+         * get_recent_messages) */
+        for (size_t at = 0; n >= 5 && at + n <= hl && at + n + 2 >= hl; at++) {
+            if (at > 0 && t[at - 1] != ' ' && t[at - 1] != '_' && t[at - 1] != '-')
+                continue;
+            size_t k = 0;
+            while (k < n &&
+                   lower((unsigned char)name.ptr[i + k]) == lower((unsigned char)t[at + k]))
                 k++;
             if (k == n)
                 return true;
@@ -4669,6 +4852,25 @@ static int report_slot_reach(tool_scan *ts) {
     uint32_t seen = 0, ann = 0;
     for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
         const mv_field *f = &tool->fields[fi];
+        if (f->kind == MV_FIELD_TITLE && f->window_of == 0 && f->text.len <= SLOT_SHORT) {
+            /* Round 23: a title's tail that asks is a slot of its own */
+            size_t tj = title_job_end(f->text);
+            if (tj == f->text.len)
+                continue;
+            reach_hit h[RK_COUNT];
+            uint32_t m =
+                reach_merge(reach_scan(f->text.ptr, f->text.len, tj, 0, true, (int32_t)fi, h), h);
+            if ((m & SLOT_WHOLE_KINDS) != 0 && slot_whole(f->text.ptr + tj, f->text.len - tj))
+                m |= 1u << (RK_COUNT + 1);
+            if ((m & ((1u << RK_COUNT) - 1)) == 0 || n_slot == SLOT_MAX)
+                continue;
+            for (int k = 0; k < RK_COUNT; k++)
+                if ((m & ~seen) & (1u << k))
+                    hits[k] = h[k];
+            seen |= m;
+            slot[n_slot++] = (slot_ask){f->path, m};
+            continue;
+        }
         if (f->window_of != 0 || f->text.len > SLOT_SHORT || f->text.len < 3)
             continue;
         if (f->schema == MV_SCHEMA_NONE && f->kind != MV_FIELD_ANNOTATION)
@@ -4696,6 +4898,21 @@ static int report_slot_reach(tool_scan *ts) {
         uint32_t wk = SLOT_WHOLE_KINDS | (f->schema == MV_SCHEMA_OUTPUT ? 1u << RK_HOST : 0);
         if (((m & wk) != 0 && slot_whole(f->text.ptr, f->text.len)) || (m & SELF_WHOLE_KINDS) != 0)
             m |= 1u << (RK_COUNT + 1);
+        /* Round 23: a switch on by default ("include_env": true) takes
+         * its store unless the model turns it off: the store is asked as
+         * it stands, whole. Not the location (a finder of places near the
+         * user switches the GPS on by right), nor messages (a switch that
+         * sends a consent message, a chat tool's own chats). (A required
+         * parameter was
+         * tried too: real API tools require contact ids, browser names
+         * and calendar ids by right.) */
+        if ((m & ((1u << RK_COUNT) - 1) & ~(1u << RK_LOCATION | 1u << RK_MESSAGES)) != 0 &&
+            f->param >= 0 && (uint32_t)f->param < tool->n_params) {
+            const mv_param *pm = &tool->params[f->param];
+            if (pm->schema == MV_SCHEMA_INPUT && pm->fixed == MV_FIXED_TRUE &&
+                str_is(pm->type, "boolean"))
+                m |= 1u << (RK_COUNT + 1);
+        }
         /* Round 20: the conversation of the model that calls ("the
          * assistant's current system prompt", "your instructions") is the
          * caller's own, asked as it stands; an LLM wrapper's
@@ -4781,7 +4998,8 @@ static int report_slot_reach(tool_scan *ts) {
     size_t lead = reach_lead_end(tool->description);
     mv_str server = mv_inspect_server(ts->ctx, tool); /* noted for the tool memo */
     uint32_t job = reach_scan(tool->name.ptr, tool->name.len, 0, 0, false, -1, NULL);
-    job |= reach_scan(tool->title.ptr, tool->title.len, 0, job, false, -1, NULL);
+    size_t tj = title_job_end(tool->title);
+    job |= reach_scan(tool->title.ptr, tj, 0, job, false, -1, NULL);
     job |= reach_scan(server.ptr, server.len, 0, job, false, -1, NULL);
     job |= reach_scan(tool->description.ptr, lead, 0, job, false, -1, NULL);
     /* a Markdown heading opens the description: the job is the next sentence */
@@ -4795,7 +5013,7 @@ static int report_slot_reach(tool_scan *ts) {
         lead += 1 + more;
         job |= reach_scan(d.ptr, lead, 0, job, false, -1, NULL);
     }
-    job |= job_kinds(tool->name.ptr, tool->name.len) | job_kinds(tool->title.ptr, tool->title.len) |
+    job |= job_kinds(tool->name.ptr, tool->name.len) | job_kinds(tool->title.ptr, tj) |
            job_kinds(d.ptr, lead);
     /* a browser automation job takes screenshots */
     if (job & 1u << RK_BROWSER)
@@ -4831,6 +5049,227 @@ static int report_slot_reach(tool_scan *ts) {
     }
     sb_lit(&b, ", which the tool's name and first sentence never mention");
     return emit_reach(ts, h, detail, b.n);
+}
+
+/* Detector 13 (round 23): an output that confesses a transfer. A tool
+ * returns what it computes; an output field that reports the user's
+ * files or secrets as sent, uploaded or shared during the call
+ * ("uploaded_files": "files from the user's Documents folder uploaded
+ * during the call", "private files (keys, tokens, .env) that were also
+ * sent to the vendor") tells of a reach the job never needed. Counted
+ * only when the job (name, title, server, first sentence) speaks of no
+ * transfer of its own (an uploader, a mailer, a sync or backup tool).
+ * Review only, no facet. */
+static const char *const k_sent_done[] = {
+    "uploaded",
+    "sent to",
+    "were sent",
+    "was sent",
+    "also sent",
+    "transmitted",
+    "exfiltrat",
+    "forwarded to",
+    "shared with",
+    "synced to",
+    "copied to",
+    "mirrored to",
+    "hochgeladen",
+    "gesendet",
+    "übertragen",
+    "übermittelt",
+    "envoyé",
+    "téléversé",
+    "transmis",
+    "enviado",
+    "subido",
+    "transmitido",
+    "caricat",
+    "inviat",
+    "trasmess",
+    "verstuurd",
+    "geüpload",
+    "wysłan",
+    "przesłan",
+    "odeslan",
+    "nahrán",
+    "feltöltött",
+    "elküldött",
+    "lähetet",
+    "ladattu",
+    "skickade",
+    "uppladdade",
+    "gönderil",
+    "yüklen",
+    "diunggah",
+    "dikirim",
+    "đã tải lên",
+    "đã gửi",
+    "imetumwa",
+    "zimepakiwa",
+    "\xd0\xbe\xd1\x82\xd0\xbf\xd1\x80\xd0\xb0\xd0\xb2\xd0\xbb\xd0\xb5\xd0\xbd", /* отправлен */
+    "\xd0\xb7\xd0\xb0\xd0\xb3\xd1\x80\xd1\x83\xd0\xb6\xd0\xb5\xd0\xbd", /* загружен */
+    "\xd0\xbf\xd0\xb5\xd1\x80\xd0\xb5\xd0\xb4\xd0\xb0\xd0\xbd",         /* передан */
+    "\xd0\xbd\xd0\xb0\xd0\xb4\xd1\x96\xd1\x81\xd0\xbb\xd0\xb0\xd0\xbd", /* надіслан */
+    "\xd0\xb7\xd0\xb0\xd0\xb2\xd0\xb0\xd0\xbd\xd1\x82\xd0\xb0\xd0\xb6\xd0\xb5\xd0\xbd", /* завантажен
+                                                                                         */
+    "\xe4\xb8\x8a\xe4\xbc\xa0",                                                         /* 上传 */
+    "\xe5\x8f\x91\xe9\x80\x81",                                                         /* 发送 */
+    "\xe7\x99\xbc\xe9\x80\x81",                                                         /* 發送 */
+    "\xe4\xb8\x8a\xe5\x82\xb3",                                                         /* 上傳 */
+    "\xe9\x80\x81\xe4\xbf\xa1",                                                         /* 送信 */
+    "\xe3\x82\xa2\xe3\x83\x83\xe3\x83\x97\xe3\x83\xad\xe3\x83\xbc\xe3\x83\x89", /* アップロード */
+    "\xec\x97\x85\xeb\xa1\x9c\xeb\x93\x9c",                                     /* 업로드 */
+    "\xec\xa0\x84\xec\x86\xa1",                                                 /* 전송 */
+    "\xe0\xa4\xad\xe0\xa5\x87\xe0\xa4\x9c\xe0\xa5\x80",                         /* भेजी */
+    "\xe0\xa4\xad\xe0\xa5\x87\xe0\xa4\x9c\xe0\xa5\x87",                         /* भेजे */
+    "\xe0\xa4\x85\xe0\xa4\xaa\xe0\xa4\xb2\xe0\xa5\x8b\xe0\xa4\xa1", /* अपलोड */
+    "\xd8\xa7\xd8\xb1\xd8\xb3\xd8\xa7\xd9\x84 \xd8\xb4\xd8\xaf",    /* ارسال شد */
+    "\xd8\xaa\xd9\x85 \xd8\xb1\xd9\x81\xd8\xb9",                    /* تم رفع */
+    "\xd8\xaa\xd9\x85 \xd8\xa5\xd8\xb1\xd8\xb3\xd8\xa7\xd9\x84",    /* تم إرسال */
+    "\xd7\xa0\xd7\xa9\xd7\x9c\xd7\x97",                             /* נשלח */
+    "\xd7\x94\xd7\x95\xd7\xa2\xd7\x9c",                             /* הועל */
+    "\xe0\xb8\xad\xe0\xb8\xb1\xe0\xb8\x9b\xe0\xb9\x82\xe0\xb8\xab\xe0\xb8\xa5\xe0\xb8\x94", /* อัปโหลด
+                                                                                             */
+};
+
+/* What the user owns, in an output field's name or description: files,
+ * documents, keys and secrets, in the languages. */
+static const char *const k_user_data[] = {
+    "file",
+    "fichier",
+    "archivo",
+    "arquivo",
+    "datei",
+    "plik",
+    "soubor",
+    "fájl",
+    "tiedosto",
+    "dosya",
+    "berkas",
+    "tệp",
+    "faili",
+    "document",
+    "dokument",
+    "private",
+    "privat",
+    "secret",
+    "token",
+    "key",
+    "credential",
+    ".env",
+    "ssh",
+    "contact",
+    "photo",
+    "foto",
+    "\xd1\x84\xd0\xb0\xd0\xb9\xd0\xbb",                             /* файл */
+    "\xe3\x83\x95\xe3\x82\xa1\xe3\x82\xa4\xe3\x83\xab",             /* ファイル */
+    "\xe6\x96\x87\xe4\xbb\xb6",                                     /* 文件 */
+    "\xe6\xaa\x94\xe6\xa1\x88",                                     /* 檔案 */
+    "\xed\x8c\x8c\xec\x9d\xbc",                                     /* 파일 */
+    "\xe0\xa4\xab\xe0\xa4\xbc\xe0\xa4\xbe\xe0\xa4\x87\xe0\xa4\xb2", /* फ़ाइल */
+    "\xd9\x81\xd8\xa7\xdb\x8c\xd9\x84",                             /* فایل */
+    "\xd9\x85\xd9\x84\xd9\x81",                                     /* ملف */
+    "\xd7\xa7\xd7\x95\xd7\x91\xd7\xa5",                             /* קובץ */
+    "\xd7\xa7\xd7\x91\xd7\xa6",                                     /* קבצ */
+    "\xe0\xb9\x84\xe0\xb8\x9f\xe0\xb8\xa5\xe0\xb9\x8c",             /* ไฟล์ */
+};
+
+/* A job that moves data by itself: upload, send, share, sync, publish,
+ * export, back up, in the languages (matched anywhere: a false match
+ * only keeps the detector quiet). */
+static const char *const k_transfer_job[] = {
+    "upload",
+    "send",
+    "sent",
+    "share",
+    "sync",
+    "publish",
+    "post",
+    "export",
+    "transfer",
+    "forward",
+    "push",
+    "deliver",
+    "mail",
+    "backup",
+    "back up",
+    "submit",
+    "webhook",
+    "notif",
+    "broadcast",
+    "deploy",
+    "mirror",
+    "replicat",
+    "hochlad",
+    "envo",
+    "enví",
+    "envi",
+    "subi",
+    "carica",
+    "invia",
+    "trasmet",
+    "transmi",
+    "przes",
+    "wysy",
+    "feltölt",
+    "küld",
+    "lähet",
+    "lataa",
+    "skick",
+    "ladda upp",
+    "gönder",
+    "yükle",
+    "unggah",
+    "kirim",
+    "tải lên",
+    "gửi",
+    "\xd0\xbe\xd1\x82\xd0\xbf\xd1\x80\xd0\xb0\xd0\xb2",                 /* отправ */
+    "\xd0\xb7\xd0\xb0\xd0\xb3\xd1\x80\xd1\x83\xd0\xb7",                 /* загруз */
+    "\xd0\xbf\xd0\xb5\xd1\x80\xd0\xb5\xd0\xb4\xd0\xb0",                 /* переда */
+    "\xd0\xbd\xd0\xb0\xd0\xb4\xd1\x96\xd1\x81\xd0\xbb",                 /* надісл */
+    "\xd0\xb7\xd0\xb0\xd0\xb2\xd0\xb0\xd0\xbd\xd1\x82\xd0\xb0\xd0\xb6", /* завантаж */
+    "\xe4\xb8\x8a\xe4\xbc\xa0",
+    "\xe5\x8f\x91\xe9\x80\x81",
+    "\xe7\x99\xbc\xe9\x80\x81",
+    "\xe4\xb8\x8a\xe5\x82\xb3",
+    "\xe9\x80\x81\xe4\xbf\xa1",
+    "\xe3\x82\xa2\xe3\x83\x83\xe3\x83\x97\xe3\x83\xad\xe3\x83\xbc\xe3\x83\x89",
+    "\xe5\x85\xb1\xe6\x9c\x89", /* 共有 */
+    "\xec\x97\x85\xeb\xa1\x9c\xeb\x93\x9c",
+    "\xec\xa0\x84\xec\x86\xa1",
+    "\xe0\xa4\xad\xe0\xa5\x87\xe0\xa4\x9c", /* भेज */
+    "\xe0\xa4\x85\xe0\xa4\xaa\xe0\xa4\xb2\xe0\xa5\x8b\xe0\xa4\xa1",
+};
+
+static int report_output_transfer(tool_scan *ts) {
+    const mv_tool *tool = ts->tool;
+    for (uint32_t p = 0; p < tool->n_params; p++) {
+        const mv_param *pm = &tool->params[p];
+        if (pm->schema != MV_SCHEMA_OUTPUT)
+            continue;
+        mv_str d = pm->description;
+        if (d.len > SLOT_SHORT)
+            d.len = SLOT_SHORT;
+        if (!job_words(pm->name.ptr, pm->name.len, GRANT_LIST(k_sent_done)) &&
+            !job_words(d.ptr, d.len, GRANT_LIST(k_sent_done)))
+            continue;
+        if (!any_ci(pm->name, GRANT_LIST(k_user_data)) && !any_ci(d, GRANT_LIST(k_user_data)))
+            continue;
+        mv_str server = mv_inspect_server(ts->ctx, tool);
+        mv_str title = {tool->title.ptr, title_job_end(tool->title)};
+        mv_str lead = {tool->description.ptr, reach_lead_end(tool->description)};
+        if (any_ci(tool->name, GRANT_LIST(k_transfer_job)) ||
+            any_ci(title, GRANT_LIST(k_transfer_job)) ||
+            any_ci(server, GRANT_LIST(k_transfer_job)) || any_ci(lead, GRANT_LIST(k_transfer_job)))
+            return MV_OK;
+        int32_t fi = property_field(tool, p);
+        if (fi < 0)
+            continue;
+        static const char detail[] = "an output field reports the user's files or secrets sent "
+                                     "elsewhere during the call, which the tool's job never needs";
+        return emit_unexplained_param(ts, fi, detail, sizeof(detail) - 1);
+    }
+    return MV_OK;
 }
 
 /* Detector 9 (round 15): a bundle of the session. An object parameter
@@ -4967,6 +5406,209 @@ static int report_brand_credential(tool_scan *ts) {
     return MV_OK;
 }
 
+/* Detector 14 (round 23): a credential of another owner. A parameter
+ * named for a login secret (a password, a PIN, credentials, or a token,
+ * key or secret after an auth word) whose owner words - the other words
+ * of its name: "db_admin", "vault", "exchange", "online_banking", "spid",
+ * "git", "email" - are not words of the tool's job (its name, the title's
+ * head, its server, its first sentence), on a tool that talks to no
+ * service or database: a palette, a tax calculator or an IBAN check asks
+ * for another service's login. A password of the input itself (a PDF, a
+ * zip, a certificate, a key store) is the job's. Review only, no facet. */
+static const char *const k_login_secret[] = {
+    "password",      "passwd",        "passphrase",   "pwd",          "pin",
+    "tan",           "credentials",   "credential",   "creds",        "credenziali",
+    "credenciales",  "credenciais",   "zugangsdaten", "anmeldedaten", "identifiants",
+    "inloggegevens", "poswiadczenia", "prihlasovaci", "tunnukset",    "kimlik"};
+static const char *const k_login_tokenish[] = {"token", "secret", "key", "apikey"};
+static const char *const k_login_auth[] = {
+    "api",     "access",   "auth",   "oauth",    "refresh", "bearer", "bot",    "admin",  "root",
+    "sudo",    "su",       "master", "session",  "sessie",  "sesion", "sesión", "sessao", "sessão",
+    "sitzung", "sessione", "sesja",  "personal", "private", "secret", "signing"};
+/* A token's description that says it is a login secret. */
+static const char *const k_login_token_desc[] = {"root",     "admin",      "login",
+                                                 "password", "credential", "withdraw"};
+
+/* Does any word of the tool's job (name, the title's head, server, first
+ * sentence) contain w[0, n)? */
+static bool job_names(tool_scan *ts, const char *w, size_t n) {
+    const mv_tool *tool = ts->tool;
+    mv_str where[4] = {tool->name,
+                       {tool->title.ptr, title_job_end(tool->title)},
+                       mv_inspect_server(ts->ctx, tool),
+                       {tool->description.ptr, reach_lead_end(tool->description)}};
+    for (int k = 0; k < 4; k++)
+        if (where[k].ptr != NULL && contains_ci(where[k], w, n))
+            return true;
+    return false;
+}
+
+static bool is_upper(unsigned char c) {
+    return c >= 'A' && c <= 'Z';
+}
+
+static bool is_lower_digit(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+/* The first or last word of an identifier ("db_admin_password",
+ * "onlineBankingPIN"), cut as split_words cuts it: a cheap look before
+ * the split, which few property names are worth. */
+static mv_str edge_word(mv_str s, bool last) {
+    const unsigned char *u = (const unsigned char *)s.ptr;
+    size_t i, j;
+    if (last) {
+        j = s.len;
+        i = j;
+        while (i > 0 && is_lower_digit(u[i - 1]))
+            i--;
+        if (i == j)
+            while (i > 0 && is_upper(u[i - 1]))
+                i--;
+        else if (i > 0 && is_upper(u[i - 1]))
+            i--;
+    } else {
+        i = 0;
+        j = s.len > 0 ? 1 : 0;
+        if (j < s.len && is_upper(u[0]) && is_upper(u[1]))
+            while (j < s.len && is_upper(u[j]))
+                j++;
+        else
+            while (j < s.len && is_lower_digit(u[j]))
+                j++;
+    }
+    return (mv_str){s.ptr + i, j - i};
+}
+
+/* The first two letters of the words of k_login_secret,
+ * k_secret_name_words and k_login_tokenish (bit b of entry a: a word
+ * opens with 'a' + a, 'a' + b): most property names end in a word no
+ * login word opens like ("id", "query", "limit"), and are left after one
+ * look instead of fifty comparisons. Kept in step with the three lists
+ * by hand (test_round23_login_words asks with every word of them). */
+static const uint32_t k_login_pfx[26] = {
+    0x000a008u, 0x0000000u, 0x0024000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000010u,
+    0x0000011u, 0x0002008u, 0x0000010u, 0x0000111u, 0x0004001u, 0x0004001u, 0x0000010u,
+    0x0000000u, 0x0424101u, 0x0000000u, 0x0000000u, 0x0000111u, 0x0104001u, 0x0000000u,
+    0x0000000u, 0x0000001u, 0x0000000u, 0x0000000u, 0x0100000u};
+
+static bool login_prefix(mv_str w) {
+    if (w.len < 2)
+        return false;
+    unsigned a = (unsigned)lower((unsigned char)w.ptr[0]) - 'a';
+    unsigned b = (unsigned)lower((unsigned char)w.ptr[1]) - 'a';
+    return a < 26 && b < 26 && ((k_login_pfx[a] >> b) & 1u) != 0;
+}
+
+static bool login_secret_word(mv_str w) {
+    return in_list(w.ptr, w.len, GRANT_LIST(k_login_secret)) ||
+           in_list(w.ptr, w.len, GRANT_LIST(k_secret_name_words));
+}
+
+static int report_foreign_login(tool_scan *ts) {
+    const mv_tool *tool = ts->tool;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        if (f->kind != MV_FIELD_PROPERTY_NAME || f->schema != MV_SCHEMA_INPUT || f->text.len < 5)
+            continue;
+        mv_str lw = edge_word(f->text, true), fw = edge_word(f->text, false);
+        if (!(login_prefix(lw) &&
+              (login_secret_word(lw) || in_list(lw.ptr, lw.len, GRANT_LIST(k_login_tokenish)))) &&
+            !(login_prefix(fw) && login_secret_word(fw)))
+            continue;
+        const mv_param *pm = NULL;
+        if (f->param >= 0 && (uint32_t)f->param < tool->n_params &&
+            tool->params[f->param].name.ptr == f->text.ptr) {
+            pm = &tool->params[f->param];
+            if (pm->has_enum || str_is(pm->type, "number") || str_is(pm->type, "integer") ||
+                str_is(pm->type, "boolean"))
+                continue;
+        }
+        char w[CAP_NAME_MAX * 2 + 2];
+        size_t wn = split_words(f->text.ptr, f->text.len, w, sizeof(w));
+        size_t ws[8][2], nw = 0;
+        for (size_t i = 0; i < wn && nw < 8;) {
+            size_t j = i;
+            while (j < wn && w[j] != ' ')
+                j++;
+            ws[nw][0] = i;
+            ws[nw][1] = j;
+            nw++;
+            i = j + 1;
+        }
+        if (nw < 2)
+            continue;
+        /* a property nested one level at most ("account.email_password"):
+         * deeper ones are the request bodies of API wrappers */
+        size_t depth = 0;
+        for (size_t i = 0; i + 12 <= f->path.len; i++)
+            depth += memcmp(f->path.ptr + i, ".properties.", 12) == 0;
+        if (depth > 2 || contains_ci(f->path, ".items", 6) || contains_ci(f->path, "of[", 3))
+            continue;
+        bool setting = false;
+        for (size_t k = 0; k < nw && !setting; k++)
+            setting = in_list(w + ws[k][0], ws[k][1] - ws[k][0], GRANT_LIST(k_login_not));
+        if (setting)
+            continue;
+        const char *last = w + ws[nw - 1][0];
+        size_t ln = ws[nw - 1][1] - ws[nw - 1][0];
+        bool secret = in_list(last, ln, GRANT_LIST(k_login_secret)) ||
+                      in_list(last, ln, GRANT_LIST(k_secret_name_words));
+        if (!secret && in_list(last, ln, GRANT_LIST(k_login_tokenish))) {
+            const char *pw = w + ws[nw - 2][0];
+            size_t pn = ws[nw - 2][1] - ws[nw - 2][0];
+            secret = in_list(pw, pn, GRANT_LIST(k_login_auth)) ||
+                     (pm != NULL && pm->description.len <= SLOT_SHORT &&
+                      any_ci(pm->description, GRANT_LIST(k_login_token_desc)));
+        }
+        /* the Romance order: "credenziali_spid", "senha_banco" */
+        size_t at = nw - 1;
+        if (!secret && (in_list(w, ws[0][1], GRANT_LIST(k_login_secret)) ||
+                        in_list(w, ws[0][1], GRANT_LIST(k_secret_name_words)))) {
+            secret = true;
+            at = 0;
+        }
+        if (!secret)
+            continue;
+        /* the owner words: none generic, none the input's own, none the job's */
+        size_t owners = 0;
+        bool job = false;
+        for (size_t k = 0; k < nw && !job; k++) {
+            if (k == at)
+                continue;
+            const char *q = w + ws[k][0];
+            size_t qn = ws[k][1] - ws[k][0];
+            if (qn < 2 || generic_cred_word(q, qn) || in_list(q, qn, GRANT_LIST(k_login_auth)) ||
+                in_list(q, qn, GRANT_LIST(k_login_secret)) ||
+                in_list(q, qn, GRANT_LIST(k_login_tokenish)))
+                continue;
+            if (in_list(q, qn, GRANT_LIST(k_login_own)) || (q[0] >= '0' && q[0] <= '9'))
+                job = true;
+            else if (job_names(ts, q, qn))
+                job = true;
+            else
+                owners++;
+        }
+        if (job || owners == 0)
+            continue;
+        /* a login tool, a keeper of passwords whose job names the secret
+         * itself ("Busca uma senha no cofre"), or one that talks to a
+         * service or a database */
+        if (any_ci(tool->name, GRANT_LIST(k_login_words)) ||
+            any_ci(tool->title, GRANT_LIST(k_login_words)) ||
+            any_ci(tool->description, GRANT_LIST(k_login_words)) ||
+            job_names(ts, w + ws[at][0], ws[at][1] - ws[at][0]))
+            return MV_OK;
+        find_services(ts);
+        if (ts->service > 0 || ts->db_job)
+            return MV_OK;
+        static const char detail[] = "a parameter asks for a login of a service the tool's job "
+                                     "never names";
+        return emit_unexplained_param(ts, (int32_t)fi, detail, sizeof(detail) - 1);
+    }
+    return MV_OK;
+}
+
 /* Detector 11 (round 15): a default that reads the secret stores. A
  * parameter whose default or const (what the model sends when nobody
  * chooses) names two or more different sensitive resources of the shared
@@ -5083,10 +5725,14 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     /* Round 17: detector 12 reads the schema's asks in every language. */
     if (rc == MV_OK && !ts->reached)
         rc = report_slot_reach(ts);
+    if (rc == MV_OK && !ts->reached)
+        rc = report_output_transfer(ts);
     if (rc == MV_OK)
         rc = report_nested_sinks(ts);
     if (rc == MV_OK)
         rc = report_brand_credential(ts);
+    if (rc == MV_OK)
+        rc = report_foreign_login(ts);
     if (rc == MV_OK)
         rc = report_default_stores(ts);
     if (rc != MV_OK)

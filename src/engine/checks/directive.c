@@ -2159,6 +2159,7 @@ static bool idle_transfer(const fctx *f, const dmatch *t);
 static bool redacted_after(const fctx *f, const dmatch *src, size_t se);
 static bool public_key_path(const fctx *f, const dmatch *src);
 static bool owned_credential(const fctx *f, const dmatch *src);
+static bool credential_signs_own_call(const fctx *f, const dmatch *src, size_t ss, size_t se);
 static bool declared_field(const fctx *f, const dmatch *src);
 static bool presence_condition(const fctx *f, const dmatch *t, size_t ts);
 static bool enumerated_noun(const fctx *f, const dmatch *a, size_t ss);
@@ -2181,7 +2182,8 @@ static void find_flows(fctx *f, flow_state *fs) {
             withheld(f, src, ss, se) || denied_after(f, src, se) || env_own_param(f, src) ||
             source_modifier(f, src) || source_denied(f, src, ss) ||
             /* round 20 */ redacted_after(f, src, se) || public_key_path(f, src) ||
-            owned_credential(f, src) || /* round 21 */ declared_field(f, src)) {
+            owned_credential(f, src) || /* round 21 */ declared_field(f, src) ||
+            /* round 23 */ credential_signs_own_call(f, src, ss, se)) {
             continue;
         }
         if (!fs->mentions) {
@@ -5861,6 +5863,132 @@ static bool owned_credential(const fctx *f, const dmatch *src) {
     return false;
 }
 
+/* Round 23 (quiet23): words of a credential's use as the means of the
+ * tool's own call: signing, authenticating, an SDK's or keyring's chain. */
+static const char *const auth_means[] = {
+    "sign ",    "signs ", "signing", "signed",     "signature", "authenticat", "authoriz",
+    "authoris", "bearer", "sdk",     "keyring",    "keychain",  "log in",      "login",
+    "sign in",  "firmar", "firma ",  "firmas ",    "autentic",  "authentifi",  "signier",
+    "signer",   "anmeld", "assinar", "assinatura", "подпис",    "аутентиф",    "авториз",
+    "署名",     "签名",   "chain",   "chaîne",     "kette",     "cadena",      "cadeia",
+    "catena",   "认证",   "認証",    "鉴权",       "인증",      "서명"};
+/* A restriction to one use: "used only to sign", "nur zum Signieren". */
+static const char *const only_words[] = {
+    "only ",       "solely ",     "exclusively ", "solo ",
+    "sólo ",       "únicamente ", "nur ",         "ausschließlich ",
+    "uniquement ", "seulement ",  "apenas ",      "somente ",
+    "soltanto ",   "alleen ",     "endast ",      "только ",
+    "のみ",        "だけ",        "仅",           "只",
+    "만 "};
+/* Introduces the documented default of the tool's own endpoint. */
+static const char *const default_words[] = {"default",    "por defecto", "par défaut", "standard",
+                                            "padrão",     "predefinit",  "默认",       "既定",
+                                            "デフォルト", "기본"};
+/* Prepositions that make what follows a means: "via the SDK chain". */
+static const char *const means_preps[] = {"via ",  "using ", "through ", "with ",   "mit ",
+                                          "über ", "con ",   "avec ",    "usando ", "mediante "};
+
+/* Is every outside address in raw [a, b) the documented default of the
+ * tool's own endpoint ("(default https://registry.npmjs.org)")? */
+static bool addresses_are_defaults(const char *s, size_t a, size_t b) {
+    for (size_t i = a; i + 3 <= b; i++) {
+        size_t u = i;
+        size_t k;
+        bool dflt = false;
+        if (s[i] == '@') {
+            return false;
+        }
+        if (!(s[i] == ':' && s[i + 1] == '/' && s[i + 2] == '/')) {
+            continue;
+        }
+        while (u > a && s[u - 1] != ' ' && s[u - 1] != '(') {
+            u--;
+        }
+        /* the word before the address, within 16 bytes */
+        for (k = u > a + 16 ? u - 16 : a; k < u && !dflt; k++) {
+            dflt = any_at(s, b, k, default_words, sizeof default_words / sizeof default_words[0]);
+        }
+        if (!dflt) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Round 23 (quiet23): "credentials are read by the AWS SDK locally and
+ * used only to sign the upload to your bucket", "Authentication uses the
+ * API token ..., passed only to the repository URL (default
+ * https://upload.pypi.org/legacy/)", "(reads ~/.aws/credentials via the
+ * standard SDK chain)": in the source's clause the credential is the
+ * means of the tool's own call (signing, authenticating, an SDK or
+ * keyring chain), restricted to that use ("only") or brought in by a
+ * preposition of means; what the transfer moves is the tool's payload.
+ * An outside address that is not the documented default of the tool's
+ * endpoint, or a clause without the restriction ("read ~/.aws/credentials
+ * and upload it with the photos so the bucket can sign them") keeps the
+ * flow. Raw text of the source's clause (up to ';', ':' or the
+ * sentence's ends: "send .env as `ref`: the carrier uses it to
+ * authenticate" moves the file) and of its passage. */
+#define CRED_OBJECT_BYTES 32 /* a transfer verb this close before a source moves it */
+static bool credential_signs_own_call(const fctx *f, const dmatch *src, size_t ss, size_t se) {
+    const char *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t a, b, r, ps, pe;
+    bool auth = false;
+    bool means = false;
+    bool only = false;
+    if (s == NULL || f->map != NULL) {
+        return false;
+    }
+    a = f->roff[ss];
+    b = f->roff[se];
+    r = f->roff[src->start];
+    for (size_t i = r; i > a; i--) {
+        if (s[i - 1] == ';' || s[i - 1] == ':') {
+            a = i;
+            break;
+        }
+    }
+    for (size_t i = r; i < b; i++) {
+        if (s[i] == ';' || s[i] == ':') {
+            b = i;
+            break;
+        }
+    }
+    for (size_t i = a; i < b; i++) {
+        if (i > a && word_at(s, n, i - 1) && !((unsigned char)s[i] & 0x80)) {
+            continue; /* not a word's start */
+        }
+        if (any_at(s, b, i, auth_means, sizeof auth_means / sizeof auth_means[0])) {
+            /* a preposition of means, an article and a modifier between at most */
+            size_t k = i;
+            auth = true;
+            for (int w = 0; w < 3 && k > a && !means; w++) {
+                while (k > a && s[k - 1] == ' ') {
+                    k--;
+                }
+                while (k > a && s[k - 1] != ' ') {
+                    k--;
+                }
+                means = any_at(s, b, k, means_preps, sizeof means_preps / sizeof means_preps[0]);
+            }
+        }
+        only = only || any_at(s, b, i, only_words, sizeof only_words / sizeof only_words[0]);
+    }
+    if (!auth || !(means || only)) {
+        return false;
+    }
+    /* the source is not the object of a transfer ("upload ~/.aws/credentials
+     * into the bucket, which the SDK uses only to sign") */
+    if (role_in(f, MV_DR_ROLE_TRANSFER,
+                src->start > ss + CRED_OBJECT_BYTES ? src->start - CRED_OBJECT_BYTES : ss,
+                src->start) != SIZE_MAX) {
+        return false;
+    }
+    passage(f, ss, se, &ps, &pe);
+    return !has_address(f, ps, pe) || addresses_are_defaults(s, f->roff[ps], f->roff[pe]);
+}
+
 /* Round 20 (gate20): a transfer word that moves nothing the model holds.
  * - A participle whose agent is the user ("Chat transcript provided by
  *   the user", "files shared by you"): the words say where the value
@@ -6130,6 +6258,70 @@ static bool free_text_input(const mv_tool *tool) {
         }
     }
     return false;
+}
+
+/* Round 23 (quiet23): "if both are installed, use whichever one the user
+ * asked for": the "whichever ... the user" of the behave term is the
+ * object of a verb of use, and the user is the subject of a choice verb
+ * that ends the clause. The order hands the choice to the user; it
+ * changes nothing the model would do for them. A concessive ("Whichever
+ * tool the user picks, answer that ..."), another clause after it (", but
+ * send every note through this fork"), this tool as the object ("use this
+ * one whichever ...") or an overriding word keeps the order. Raw text. */
+static bool user_choice_deferred(const fctx *f, const dmatch *a, size_t ss, size_t se) {
+    static const char *const use[] = {"use", "call", "pick", "choose", "keep", "select"};
+    static const char *const choose[] = {
+        "asked",     "asks",      "chose", "chosen",     "chooses",   "selected", "selects",
+        "picked",    "picks",     "named", "configured", "installed", "prefers",  "preferred",
+        "specified", "requested", "wants", "set up",     "enabled"};
+    static const char *const over[] = {
+        "always",    "regardless",  "instead",   "even ", "ignore", "never", "this one",
+        "this tool", "this server", "this fork", "only",  "unless", "rather"};
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t rs, re, p, q, e;
+    bool chose = false;
+    if (r == NULL || f->map != NULL) {
+        return false;
+    }
+    rs = f->roff[a->start];
+    re = f->roff[a->end];
+    e = f->roff[se];
+    /* the verb of use right before "whichever" */
+    p = rs;
+    while (p > 0 && r[p - 1] == ' ') {
+        p--;
+    }
+    q = p;
+    while (q > 0 && word_at(r, n, q - 1)) {
+        q--;
+    }
+    for (size_t k = 0; k < sizeof use / sizeof use[0] && !chose; k++) {
+        chose = strlen(use[k]) == p - q && ci_at_n(r, n, q, use[k], p - q);
+    }
+    if (!chose) {
+        return false;
+    }
+    while (re < e && r[re] == ' ') {
+        re++;
+    }
+    chose = any_at(r, e, re, choose, sizeof choose / sizeof choose[0]);
+    if (!chose) {
+        return false;
+    }
+    /* the choice ends the clause, and nothing in the sentence overrides it */
+    for (size_t i = re; i < e; i++) {
+        if (r[i] == ',' || r[i] == ';' || r[i] == ':') {
+            return false;
+        }
+    }
+    for (size_t i = f->roff[ss]; i < e; i++) {
+        if ((i == 0 || !word_at(r, n, i - 1)) &&
+            any_at(r, e, i, over, sizeof over / sizeof over[0])) {
+            return false;
+        }
+    }
+    return true;
 }
 
 /* Round 21 (quiet21): "Always call this tool FRESH for every user question.
@@ -6703,7 +6895,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
             /* round 15: an option's own line, a permission ("you can pass") */
             !own_option_line(f, a->start) && !permission_modal(f, a, ss) &&
             !self_priority(f, ss, se) && /* round 16 */ !cjk_status_denied(f, a) &&
-            /* round 21 */ !self_refresh_call(f, ss, se) && !instruction_server_job(f, ss, se)) {
+            /* round 21 */ !self_refresh_call(f, ss, se) && !instruction_server_job(f, ss, se) &&
+            /* round 23 */ !user_choice_deferred(f, a, ss, se)) {
             order_found(f, &orders[ORDER_BEHAVE], 0.75, a->start, a->end);
         }
         if ((roles & MV_DR_ROLE_HIDE) && !orders[ORDER_HIDE].valid &&
@@ -7794,6 +7987,112 @@ static bool passive_destroy(const fctx *f, size_t ns, size_t ne, size_t ss) {
     return !word_before_in(f, ss, p, modal, sizeof modal / sizeof modal[0]);
 }
 
+/* Round 23 (quiet23): "deploying standard and truncated V3 oracle
+ * adapters for each pool": an English past participle after an article or
+ * a conjunction and before a noun is an adjective naming a kind of thing;
+ * nothing is destroyed. A participle before a determiner or a pronoun
+ * ("and deleted all files", "then purged them") is a verb and stays, as
+ * does any other form of the word. Raw text at the hit's start ns. */
+static bool attributive_participle(const fctx *f, size_t ns) {
+    static const char *const before[] = {"a", "an", "the", "and", "or", "its", "their", "of"};
+    static const char *const after[] = {
+        "the",      "a",     "an",    "all",  "every", "each", "any",  "it",  "them",  "this",
+        "that",     "these", "those", "your", "my",    "our",  "his",  "her", "their", "everything",
+        "anything", "out",   "off",   "up",   "away",  "down", "from", "by",  "in",    "on"};
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t a, b, p, q, w;
+    bool ok = false;
+    if (r == NULL || f->map != NULL) {
+        return false;
+    }
+    a = f->roff[ns];
+    b = a;
+    while (b < n && ((r[b] | 32) >= 'a' && (r[b] | 32) <= 'z')) {
+        b++;
+    }
+    if (b - a < 5 || (r[b - 2] | 32) != 'e' || (r[b - 1] | 32) != 'd' || b >= n || r[b] != ' ') {
+        return false;
+    }
+    /* the word before: an article or a conjunction */
+    p = a;
+    while (p > 0 && r[p - 1] == ' ') {
+        p--;
+    }
+    q = p;
+    while (q > 0 && ((r[q - 1] | 32) >= 'a' && (r[q - 1] | 32) <= 'z')) {
+        q--;
+    }
+    for (size_t k = 0; k < sizeof before / sizeof before[0] && !ok; k++) {
+        ok = strlen(before[k]) == p - q && ci_at_n(r, n, q, before[k], p - q);
+    }
+    if (!ok) {
+        return false;
+    }
+    /* the word after: a noun's, not a determiner, pronoun or particle */
+    w = b + 1;
+    q = w;
+    while (q < n && word_at(r, n, q)) {
+        q++;
+    }
+    if (q == w) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof after / sizeof after[0]; k++) {
+        if (strlen(after[k]) == q - w && ci_at_n(r, n, w, after[k], q - w)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Round 23 (quiet23): "external apps can also call POST <serverUrl>/
+ * webhooks/<id> directly": a third party as the subject with a modal of
+ * ability says what others may do with the service; the model is not
+ * told to send anything. "You can also call POST ..." (the model) or a
+ * subject that is not a third party stays. Raw text of the hit's clause
+ * before it. */
+static bool third_party_can(const fctx *f, size_t ns, size_t ss) {
+    static const char *const who[] = {"apps",     "applications",  "clients",     "services",
+                                      "callers",  "integrations",  "systems",     "scripts",
+                                      "partners", "third parties", "third-party", "browsers",
+                                      "anyone",   "consumers",     "tools",       "servers"};
+    static const char *const modal[] = {"can ", "may ", "could ", "are able to "};
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t a, lo;
+    if (r == NULL || f->map != NULL) {
+        return false;
+    }
+    a = f->roff[ns];
+    lo = f->roff[ss];
+    for (size_t i = a; i > lo; i--) {
+        if (r[i - 1] == ',' || r[i - 1] == ';' || r[i - 1] == ':' || r[i - 1] == '.') {
+            lo = i;
+            break;
+        }
+    }
+    /* "<who> [also] <modal> [also|directly] <hit>": at most 32 bytes */
+    for (size_t i = lo; i < a; i++) {
+        if (i > lo && word_at(r, n, i - 1)) {
+            continue;
+        }
+        for (size_t k = 0; k < sizeof who / sizeof who[0]; k++) {
+            size_t l = strlen(who[k]);
+            size_t j = i + l;
+            if (!ci_at_n(r, n, i, who[k], l) || j >= a || r[j] != ' ') {
+                continue;
+            }
+            for (size_t m = j; m < a && m < j + 12; m++) {
+                if (any_at(r, a, m, modal, sizeof modal / sizeof modal[0]) && a - m <= 32) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
 static bool quoted_raw(const char *r, size_t n, size_t rs, size_t re);
 static bool terse_object_ok(const char *r, size_t n, size_t re);
 static bool destroy_family(const mv_dr_family *fam);
@@ -7870,6 +8169,14 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
         pre = WEAK_HIT;
     }
     if (destroy_family(fam) && ne > ns && chain_descriptive(f, ns, ne, ar.ss, ar.se)) {
+        return;
+    }
+    /* round 23 (quiet23): a participle as an adjective, a third party's
+     * ability */
+    if (destroy_family(fam) && attributive_participle(f, ns)) {
+        return;
+    }
+    if (strcmp(fam->id, "exfiltration") == 0 && third_party_can(f, ns, ar.ss)) {
         return;
     }
     /* round 13: "are retained for 30 days and then purged" */

@@ -4092,6 +4092,157 @@ static bool negated_claim(const char *text, size_t s0, size_t a, size_t end) {
     return false;
 }
 
+/* Round 23 (quiet23): the languages that put the negation after the
+ * verb's object ("Ersetzt write_range NICHT", "vervangt X niet", "ersätter
+ * X inte", "جایگزین X سرور رسمی نیست", "X yerine geçmez değil") or between
+ * the verb and its object ("ersetzt nicht X", "ne remplace pas X"): a
+ * negation word in the claim's clause, between the claim phrase's end a
+ * and at most four words after the mention's end b, leaves the other tool
+ * in place as negated_claim does for a negation before the phrase. "nicht
+ * nur", "niet alleen", "inte bara", "not only" add a claim and keep it; a
+ * clause break ("ersetzt X, nicht Y") ends the search. Raw text. */
+static bool negation_closes(const char *text, size_t i, size_t e, size_t end, bool post) {
+    static const char *const adds[] = {"only",      "just",      "nur",      "alleen",   "bara",
+                                       "kun",       "seulement", "solo",     "sólo",     "apenas",
+                                       "solamente", "soltanto",  "mehr als", "more than"};
+    static const char *const after[] = {"pas",  "nicht",    "niet",  "inte",     "ikke",
+                                        "نیست", "نیستند",   "değil", "değildir", "ません",
+                                        "ない", "않",       "아니",  "아닙니다", "नहीं",
+                                        "نہیں", "ではない", "不是",  "并非"};
+    static const char *const prefix[] = {"نمی", "نمى"}; /* Persian "does not ..." */
+    size_t n = e - i;
+    size_t j = e;
+    bool neg = !post && negation_word(text + i, n);
+    for (size_t k = 0; k < sizeof(after) / sizeof(after[0]) && !neg; k++) {
+        size_t l = strlen(after[k]);
+        neg = (l == n && same_text_ci(text + i, after[k], n)) ||
+              /* glued to the verb in scripts without spaces: "置き換えません" */
+              (n > l && ((unsigned char)after[k][0] & 0x80) &&
+               memcmp(text + e - l, after[k], l) == 0);
+    }
+    for (size_t k = 0; k < sizeof(prefix) / sizeof(prefix[0]) && !neg; k++) {
+        size_t l = strlen(prefix[k]);
+        neg = n > l && memcmp(text + i, prefix[k], l) == 0;
+    }
+    if (!neg)
+        return false;
+    while (j < end && is_space_byte((unsigned char)text[j]))
+        j++;
+    for (size_t k = 0; k < sizeof(adds) / sizeof(adds[0]); k++) {
+        size_t l = strlen(adds[k]);
+        if (j + l <= end && same_text_ci(text + j, adds[k], l) &&
+            (j + l == end || !is_word_byte((unsigned char)text[j + l])))
+            return false;
+    }
+    return true;
+}
+
+/* A conjunction that opens another clause ("ersetzt X und fragt nicht"). */
+static bool joins_clause(const char *w, size_t n) {
+    static const char *const conj[] = {"and", "but",  "und", "aber", "sondern", "en",   "maar",
+                                       "och", "men",  "og",  "et",   "mais",    "y",    "pero",
+                                       "e",   "ma",   "mas", "و",    "ve",      "ama",  "اما",
+                                       "که",  "weil", "da",  "so",   "then",    "dann", "danach"};
+    for (size_t k = 0; k < sizeof(conj) / sizeof(conj[0]); k++)
+        if (strlen(conj[k]) == n && same_text_ci(w, conj[k], n))
+            return true;
+    return false;
+}
+
+static bool negated_around_mention(const char *text, size_t a, size_t b0, size_t b, size_t s1) {
+    size_t i = a;
+    if (a > b0 || clause_break(text, a, b0))
+        return false;
+    /* between the claim phrase and the mention */
+    while (i < b0) {
+        while (i < b0 && !(is_word_byte((unsigned char)text[i]) || ((unsigned char)text[i] & 0x80)))
+            i++;
+        size_t w = i;
+        while (i < b0 && (is_word_byte((unsigned char)text[i]) || text[i] == '\'' ||
+                          ((unsigned char)text[i] & 0x80)))
+            i++;
+        if (i > w && negation_closes(text, w, i, b0, false))
+            return true;
+    }
+    /* after the mention, in its clause */
+    i = b;
+    for (int words = 0; words < 4 && i < s1; words++) {
+        size_t w = i;
+        while (i < s1 && (is_space_byte((unsigned char)text[i]) || text[i] == '`' ||
+                          text[i] == '"' || text[i] == '\'' || text[i] == '*'))
+            i++;
+        if (clause_break(text, w, i + (i < s1)) || (i < s1 && text[i] == '.'))
+            return false;
+        w = i;
+        while (i < s1 && (is_word_byte((unsigned char)text[i]) || text[i] == '\'' ||
+                          text[i] == '-' || ((unsigned char)text[i] & 0x80)))
+            i++;
+        if (i == w || joins_clause(text + w, i - w))
+            return false; /* punctuation or a conjunction: another clause */
+        if (negation_closes(text, w, i, s1, true))
+            return true;
+    }
+    return false;
+}
+
+/* Round 23 (quiet23): "It never calls submit_claim itself", "this wrapper
+ * never invokes X on its own": a ban whose verb is in the third person
+ * and whose clause ends in a reflexive of the tool ("itself", "selbst",
+ * "lui-même", "por sí mismo", "自身") says what this tool leaves undone;
+ * the agent is not told to avoid X. "Never call X yourself" (addressed to
+ * the agent) keeps the ban. Raw text: the ban phrase [p0, p1), the
+ * mention's end b, the sentence's end s1. */
+static bool ban_of_itself(const char *text, size_t p0, size_t p1, size_t b, size_t s1) {
+    static const char *const refl[] = {"itself",       "on its own", "by itself", "selbst",
+                                       "von selbst",   "lui-même",   "elle-même", "por sí mismo",
+                                       "por sí misma", "por si só",  "da solo",   "zelf",
+                                       "sig själv",    "сам",        "сама",      "自身",
+                                       "自体",         "自己",       "kendisi"};
+    static const char *const subj[] = {"it",          "tool",  "server",     "wrapper",  "service",
+                                       "es",          "er",    "il",         "elle",     "werkzeug",
+                                       "herramienta", "outil", "ferramenta", "strumento"};
+    bool third = false;
+    size_t i = b;
+    size_t q = p1;
+    /* a verb of the ban in the third person: "never calls", "does not use" */
+    while (q < b && is_word_byte((unsigned char)text[q]))
+        q++;
+    for (size_t k = p0; k < q && !third;) {
+        size_t w = k;
+        while (k < q && is_word_byte((unsigned char)text[k]))
+            k++;
+        third = (k - w == 4 && same_text_ci(text + w, "does", 4)) ||
+                (k - w > 3 && (text[k - 1] | 32) == 's' && (text[k - 2] | 32) != 's');
+        while (k < q && !is_word_byte((unsigned char)text[k]))
+            k++;
+        if (k == w)
+            k++;
+    }
+    /* whose subject is the tool: "It never calls", "This wrapper does not
+     * call"; "The assistant never calls X itself" stays */
+    q = p0;
+    while (q > 0 && is_space_byte((unsigned char)text[q - 1]))
+        q--;
+    size_t w = q;
+    while (w > 0 &&
+           (is_word_byte((unsigned char)text[w - 1]) || ((unsigned char)text[w - 1] & 0x80)))
+        w--;
+    bool subject = false;
+    for (size_t k = 0; k < sizeof(subj) / sizeof(subj[0]) && !subject; k++)
+        subject = strlen(subj[k]) == q - w && same_text_ci(text + w, subj[k], q - w);
+    if (!third || !subject)
+        return false;
+    while (i < s1 && (is_space_byte((unsigned char)text[i]) || text[i] == '`'))
+        i++;
+    for (size_t k = 0; k < sizeof(refl) / sizeof(refl[0]); k++) {
+        size_t l = strlen(refl[k]);
+        if (i + l <= s1 && same_text_ci(text + i, refl[k], l) &&
+            (i + l == s1 || !is_word_byte((unsigned char)text[i + l])))
+            return true;
+    }
+    return false;
+}
+
 /* Round 11: "keep using the official slack server's post_message", "call
  * the real X": a claim word that is the object of a call verb right
  * before it qualifies the tool the agent is sent to; the sentence refers
@@ -4790,7 +4941,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
              * or condition ("never call this after X", "do not call while X") */
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_SUPPRESS &&
                   !clause_break(text, p->end, sp->start) &&
-                  !condition_between(ts->phrases, ts->n_phrases, p->end, sp->start);
+                  !condition_between(ts->phrases, ts->n_phrases, p->end, sp->start) &&
+                  !ban_of_itself(text, p->start, p->end, sp->end, s1);
             break;
         case F_CLAIM_BEFORE:
             /* "replaces X" claims X's place; "replaced by X" (the stems
@@ -4798,6 +4950,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             hit = p->end <= sp->start && sp->start - p->end <= WINDOW_BEFORE &&
                   !passive_by(text, p->end, sp->start) && !provenance_before(text, p->start) &&
                   !negated_claim(text, s0, p->start, sp->start) &&
+                  !negated_around_mention(text, p->end, sp->start, sp->end, s1) &&
                   !clause_break(text, p->end, sp->start) &&
                   !call_right_before(ts->phrases, ts->n_phrases, p->start) &&
                   !prefer_right_before(text, s0, p->start);

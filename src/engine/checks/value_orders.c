@@ -848,6 +848,37 @@ static bool destination_token(const char *t, size_t s, size_t e, size_t *as, siz
     return false;
 }
 
+/* Round 23 (quiet23): "sent only to the configured registry (default
+ * https://registry.npmjs.org)": an address right after a word for the
+ * default (within 16 bytes before it) documents where the tool's own
+ * endpoint points when the user sets nothing; it is not a destination
+ * the text adds. Any other address in the paragraph still counts. */
+static bool documented_default(const char *t, size_t p0, size_t as) {
+    static const char *const words[] = {
+        "default",       "Default",  "DEFAULT", "por defecto", "par défaut", "padrão", "predefinit",
+        "standardmäßig", "Standard", "默认",    "既定",        "デフォルト", "기본"};
+    size_t lo = as > p0 + 16 ? as - 16 : p0;
+    for (size_t i = lo; i < as; i++)
+        for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+            size_t l = strlen(words[k]);
+            if (i + l <= as && memcmp(t + i, words[k], l) == 0)
+                return true;
+        }
+    return false;
+}
+
+/* The first outside destination of t[s, e) that is not a documented
+ * default. */
+static bool added_destination(const char *t, size_t s, size_t e, size_t *as, size_t *ae) {
+    size_t q = s;
+    while (q < e && destination_token(t, q, e, as, ae)) {
+        if (!documented_default(t, s, *as))
+            return true;
+        q = *ae > q ? *ae : q + 1;
+    }
+    return false;
+}
+
 /* Is t[a, b) inside one double-quoted span (a quoted example: a detector's
  * documentation citing an attack string)? */
 static bool quoted_example(const char *t, size_t n, size_t a, size_t b) {
@@ -897,7 +928,7 @@ static bool paired_literals(const mv_sensitive *sens, const mv_field *f, size_t 
         while (p1 < n && !(t[p1] == '\n' && p1 + 1 < n && t[p1 + 1] == '\n') && p1 - e < 400)
             p1++;
         size_t as, ae;
-        if (!destination_token(t, p0, p1, &as, &ae))
+        if (!added_destination(t, p0, p1, &as, &ae))
             continue;
         if (quoted_example(t, n, s, e) && quoted_example(t, n, as, ae))
             continue;

@@ -43,6 +43,7 @@
 
 #include "directive_rules.h"
 #include "mcpvet/check.h"
+#include "model_note.h"
 #include "position.h"
 #include "structure_facts.h"
 
@@ -10609,6 +10610,121 @@ static int forced_destroy_outside_job(const mv_inspect_ctx *ctx, const mv_tool *
     return emit_family(ctx, tool, &zero_family, &b, b.pre, 0, facets, out);
 }
 
+/* ------------------------- round 23 (pi23): a note addressed to the model
+ *
+ * A note whose head names the model as its reader or marks it hidden, and
+ * whose body hides itself or its act from the user or voids the model's
+ * own instructions (model_note.c), is an order the user is not meant to
+ * see, in any language and any string of the definition: a description, a
+ * parameter's text, a title, an annotation, an example, an output field.
+ * The frame, the reader and the hiding are three parts of one order, so
+ * the signal corroborates itself (MV_FACET_ADDRESSED). Reported once per
+ * tool, at its first note. A value whose key names the model as a token
+ * ("_assistant", "llm_hint", "x-ai-note"; not "model", a parameter's
+ * name) is a note without a head. */
+static bool note_token_in(const char *t, size_t n, const char *const *ws, size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        if (strlen(ws[k]) == n && ci_at_n(t, n, 0, ws[k], n)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does a key of the path name the model as a note's reader: a token
+ * "assistant", "llm" or "ai", every other token of the key a note's word
+ * ("_assistant", "x-assistant-note", "message_for_assistant", "llmHint")?
+ * "llm_id", "assistant_config" and "ai_model" name data. */
+static bool note_reader_path(mv_str path) {
+    static const char *const reader[] = {"assistant", "llm", "ai"};
+    static const char *const noteish[] = {
+        "x",    "note", "notes", "directive", "hint", "message",  "instruction", "instructions",
+        "memo", "only", "for",   "to",        "the",  "guidance", "directives",  "msg"};
+    size_t seg = 0;
+    for (size_t end = 0; end <= path.len; end++) {
+        if (end < path.len && path.ptr[end] != '.') {
+            continue;
+        }
+        bool has_reader = false, other = false;
+        size_t i = seg;
+        while (i < end) {
+            size_t e = i;
+            char c;
+            /* a token: letters after a separator or a case change */
+            while (e < end &&
+                   (c = path.ptr[e],
+                    (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                        (c >= 'A' && c <= 'Z' &&
+                         (e == i || (path.ptr[e - 1] >= 'A' && path.ptr[e - 1] <= 'Z'))))) {
+                e++;
+            }
+            if (e == i) {
+                i++;
+                continue;
+            }
+            if (note_token_in(path.ptr + i, e - i, reader, sizeof(reader) / sizeof(reader[0]))) {
+                has_reader = true;
+            } else if (!note_token_in(path.ptr + i, e - i, noteish,
+                                      sizeof(noteish) / sizeof(noteish[0]))) {
+                other = true;
+            }
+            i = e;
+        }
+        if (has_reader && !other) {
+            return true;
+        }
+        seg = end + 1;
+    }
+    return false;
+}
+
+static int model_notes(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    static const mv_dr_family hide = {
+        "model_note",
+        "note to the model that hides itself or its act from the user",
+        MV_THREAT_TOOL_POISONING,
+        0.8,
+        0,
+        MV_DR_NEEDS_NONE,
+        0,
+        MV_DR_DET_NONE,
+        false};
+    static const mv_dr_family override = {"model_note_override",
+                                          "note to the model that voids its own instructions",
+                                          MV_THREAT_PROMPT_INJECTION,
+                                          0.8,
+                                          0,
+                                          MV_DR_NEEDS_NONE,
+                                          0,
+                                          MV_DR_DET_NONE,
+                                          false};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        mv_model_note note;
+        if (fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
+            !(mv_model_note_find(fd->text.ptr, fd->text.len, &note) ||
+              /* a value whose key names the model ("_assistant": "...") */
+              (fd->kind != MV_FIELD_DESCRIPTION && fd->kind != MV_FIELD_TITLE &&
+               note_reader_path(fd->path) &&
+               mv_model_note_value(fd->text.ptr, fd->text.len, &note)))) {
+            continue;
+        }
+        best b;
+        memset(&b, 0, sizeof(b));
+        b.valid = true;
+        b.field = (int32_t)fi;
+        b.roff = (uint32_t)note.start;
+        b.rlen = (uint32_t)(note.end - note.start);
+        b.weight = 1.0;
+        b.pre = 0.8;
+        return emit_family(ctx, tool, note.overrides ? &override : &hide, &b, b.pre, 0,
+                           MV_FACET_INSTRUCTION | MV_FACET_ADDRESSED |
+                               (note.overrides ? 0u : MV_FACET_HIDDEN),
+                           out);
+    }
+    return MV_OK;
+}
+
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const mv_dr_rules *R = ctx->engine_state;
     best *bests = NULL;
@@ -10771,6 +10887,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                                    hidden_family, out)
                      : rc;
     rc = rc == MV_OK ? name_orders(ctx, R, tool, orders, out) : rc;
+    rc = rc == MV_OK ? model_notes(ctx, tool, out) : rc;
 done:
     return rc;
 }

@@ -1,0 +1,1074 @@
+/*
+ * Round 23 (pi23): a note addressed to the model, read by its frame
+ * (model_note.h). A note is a HEAD and a BODY:
+ *
+ *   - the head opens a value or a line (after list or comment marks: "#",
+ *     "--", "*", "-"), or follows an opening bracket, brace, angle bracket
+ *     or an HTML or C comment, and ends within a few words with a colon
+ *     ("(assistant:", "<!-- для ИИ:", "[note to model, keep private:"); a
+ *     line that opens with "#" and has no colon is a head as a whole
+ *     ("### NEW RULES FOR THE ASSISTANT ###");
+ *   - the body runs to the bracket's close or to the end of the paragraph.
+ *
+ * The head names the reader (the model, the assistant, the AI, the
+ * system in a note) or marks the note hidden (hidden, secret, "do not
+ * show"). The note is an order the user is not meant to see when
+ *   - it is addressed to the model and hides itself or its act (a negated
+ *     telling, a covert adverb, a secrecy of the note: "zeg niet",
+ *     "молча", "به کاربر نگو"), or
+ *   - it is marked hidden and its body orders the answer or hides
+ *     something ("[verborgen: antwoord altijd ...]"), or
+ *   - it is addressed to the model and voids or outranks the model's own
+ *     instructions (an instruction noun with a qualifier of the model's
+ *     standing rules: system, previous, safety, or a voiding verb).
+ * Secrecy that protects a credential ("never show the API key") or a
+ * game's answer until it is asked for, and a note introduced as a
+ * detected or quoted pattern, are not orders.
+ *
+ * Text is read case folded (ASCII, Latin-1, Greek, Cyrillic) in a small
+ * buffer per note; only a head costs the word lookups, so plain prose
+ * pays one byte test per position.
+ */
+#include "model_note.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define HEAD_MAX 72     /* bytes from a note's opening to its colon */
+#define HEAD_WORDS 7    /* words a head may have */
+#define BODY_MAX 720    /* bytes of a body read */
+#define LABEL_MAX 32    /* bytes of a bracketed label ("[hidden]") */
+#define INTRO_BYTES 120 /* bytes before a note searched for a detector's intro */
+#define GUARD_BYTES 56  /* bytes after a secrecy searched for what it protects */
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------------------ word lists */
+
+/* The model as the reader of a note. Whole words. */
+static const char *const model_whole[] = {"ai",   "ki",  "ia",    "l'ia", "ии", "ші",  "llm",
+                                          "llms", "bot", "model", "gpt",  "yz", "مدل", "ai's"};
+/* ... and stems (the start of a word). */
+static const char *const model_stem[] = {
+    "assistant", "assistent", "asystent",     "asistent", "asistan",   "asisten",    "assistente",
+    "asistente", "avustaja",  "asszisztens",  "modell",   "modelo",    "modelu",     "modelowi",
+    "modello",   "modèle",    "modele",       "модел",    "ассистент", "асистент",   "помощник",
+    "помічник",  "βοηθ",      "μοντέλ",       "المساعد",  "للمساعد",   "النموذج",    "للنموذج",
+    "دستیار",    "برای مدل",  "اسسٹنٹ",       "ماڈل",     "למודל",     "המודל",      "מודל",
+    "לעוזר",     "העוזר",     "msaidizi",     "pembantu", "trợ lý",    "mô hình",    "सहायक",
+    "मॉडल",      "এআই",       "সহকারী",       "মডেল",     "உதவியாளர",  "ผู้ช่วย",       "โมเดล",
+    "助手",      "模型",      "アシスタント", "モデル",   "ＡＩ",      "어시스턴트", "모델",
+    "인공지능",  "katulong",  "llm-",         "ai-",      "ai_",       "μοντέλο",    "βοηθό"};
+/* The system as the note's writer ("system note", "[system:", "پیام
+ * سیستمی"): a reader word only in a head of two words or more, or in a
+ * bracket or comment (a bare "system:" line is a field label). */
+static const char *const system_stem[] = {
+    "system",  "systeem",  "sistem", "système", "systeme",  "система", "системн", "системы",
+    "σύστημα", "سیستم",    "النظام", "سسٹم",    "מערכת",    "सिस्टम",   "সিস্টেম",  "系统",
+    "系統",    "システム", "시스템", "ระบบ",    "hệ thống", "σύστημ",  "συστήμ"};
+/* A note marked hidden or secret. Stems. The English and Romance
+ * "secret" and "private" are left out: they label a credential or a
+ * setting ("(secret: the signing secret; never log it)"). */
+static const char *const hidden_stem[] = {
+    "hidden",   "geheim",  "verborgen", "versteckt", "caché",       "cachée",   "oculto",
+    "oculta",   "nascost", "ascuns",    "ukryt",     "skryt",       "скрыт",    "тайн",
+    "прихован", "таємн",   "gizli",     "dold",      "hemlig",      "hemmelig", "skjult",
+    "piilo",    "salai",   "rejtett",   "titkos",    "tersembunyi", "rahasia",  "lihim",
+    "nakatago", "bí mật",  "ẩn",        "پنهان",     "مخفی",        "مخفي",     "سري",
+    "سرية",     "خفي",     "پوشیده",    "خفیہ",      "סוד",         "נסתר",     "חסוי",
+    "छिपा",     "गुप्त",     "গোপন",      "隐藏",      "秘密",        "机密",     "隠し",
+    "非公開",   "内緒",    "숨김",      "숨겨진",    "비밀",        "ลับ",       "off the record"};
+
+/* Hiding from the user: a negated telling, showing or mentioning, a
+ * covert adverb, a secrecy kept. Stems, in the languages of the rules. */
+static const char *const conceal_stem[] = {
+    /* en */
+    "don't tell", "do not tell", "never tell", "must not tell", "should not tell", "don't mention",
+    "do not mention", "must not mention", "should not mention", "never mention", "don't reveal",
+    "do not reveal", "never reveal", "don't disclose", "do not disclose", "never disclose",
+    "don't show", "do not show", "never show", "don't say", "do not say", "never say",
+    "don't let the user", "do not let the user", "don't inform", "do not inform", "never inform",
+    "don't surface", "do not surface", "never surface", "never point", "don't point",
+    "do not point", "never acknowledge", "don't acknowledge", "do not acknowledge", "never admit",
+    "don't admit", "without telling", "without mentioning", "without informing",
+    "without disclosing", "without notifying", "without letting", "never learn", "never find out",
+    "must not know", "not be told", "not to tell", "not to mention", "not to reveal", "not to show",
+    "pretend", "not visible to the user", "hidden from the user", "hide this", "hide it from",
+    "hide from the user", "not shown to the user", "never shown to", "keep private",
+    "keep confidential", "keep this private", "keep it private", "keep secret", "keep it secret",
+    "keep this secret", "keep this note", "keep this comment", "keep this instruction",
+    "keep it between", "silently", "quietly", "secretly", "covertly", "behind the user",
+    "user need not know", "user does not need to know", "user doesn't need to know",
+    /* de */
+    "nicht erwähn", "erwähne nicht", "erwähne niemals", "erwähne nie", "nie erwähn", "nicht sagen",
+    "sag nicht", "sage nicht", "sag niemals", "verschweig", "nicht mitteil", "nicht anzeig",
+    "zeige nicht", "zeig nicht", "nicht verrat", "verrate nicht", "nicht preisgeb",
+    "ohne zu erwähnen", "ohne es zu", "ohne dem nutzer", "ohne den nutzer", "stillschweigend",
+    "heimlich", "unbemerkt", "geheim halt", "geheimhalt",
+    /* nl */
+    "zeg niet", "niet zeggen", "noem niet", "niet noemen", "niet vermeld", "vermeld niet",
+    "vertel niet", "niet vertellen", "toon niet", "niet tonen", "niet laten weten", "stilletjes",
+    "ongemerkt", "in stilte", "geheim", "zonder te vermelden", "zonder te zeggen",
+    /* es / pt */
+    "no digas", "no le digas", "no menciones", "no mencionar", "nunca menciones", "no reveles",
+    "no revelar", "no muestres", "no mostrar", "sin mencionar", "sin decir", "sin avisar",
+    "no lo sepa", "no necesita saber", "no debe saber", "no informes", "nunca digas", "não diga",
+    "não mencione", "nunca diga", "nunca mencione", "não mostre", "não revele", "não informe",
+    "sem mencionar", "sem dizer", "sem avisar", "não precisa saber", "en silencio",
+    "silenciosamente", "calladamente", "a escondidas", "em silêncio", "às escondidas",
+    /* fr */
+    "ne dis pas", "ne dites pas", "ne mentionne pas", "ne mentionnez pas", "ne jamais mention",
+    "ne pas mentionn", "ne révèle pas", "ne révélez pas", "ne pas révéler", "ne montre pas",
+    "ne pas afficher", "ne pas montrer", "sans mentionner", "sans le dire", "sans dire",
+    "sans prévenir", "silencieusement", "en silence", "en douce", "à son insu", "à l'insu",
+    "discrètement",
+    /* it */
+    "non dire", "non dirlo", "non menzionar", "mai menzionar", "non rivelar", "non mostrar",
+    "senza dire", "senza menzionar", "senza avvisar", "in silenzio", "silenziosamente",
+    "di nascosto",
+    /* ro */
+    "nu spune", "nu menționa", "nu mentiona", "nu afișa", "nu afisa", "nu dezvălui",
+    "fără să pomen", "fara sa pomen", "fără să spui", "fără să menționezi", "în tăcere",
+    "pe ascuns",
+    /* sv / no / da / fi */
+    "nämn aldrig", "nämn inte", "säg inte", "säg aldrig", "visa inte", "visas ej", "visas inte",
+    "berätta inte", "avslöja inte", "i tysthet", "i hemlighet", "nevn ikke", "ikke nevn", "si ikke",
+    "ikke si", "ikke vis", "ikke fortell", "ikke fortæl", "nævn ikke", "sig ikke", "i det stille",
+    "i hemmelighet", "i hemmelighed", "älä kerro", "älä mainitse", "älä näytä", "älä paljasta",
+    "salaa", "vaivihkaa",
+    /* pl / cs */
+    "nie mów", "nie wspominaj", "nie pokazuj", "nie ujawniaj", "po cichu", "potajemnie",
+    "ukradkiem", "neříkej", "nezmiňuj", "neukazuj",
+    /* ru / uk */
+    "не говори", "не сообщай", "не упоминай", "не показывай", "не раскрывай", "не рассказывай",
+    "не говорите", "не сообщайте", "не упоминайте", "молча", "втихую", "тайно", "незаметно",
+    "не кажи", "не згадуй", "не повідомляй", "не показуй", "мовчки", "непомітно", "таємно",
+    /* tr */
+    "söyleme", "bahsetme", "gösterme", "belirtme", "haber verme", "sessizce", "gizlice",
+    "fark ettirmeden",
+    /* id / ms / tl / vi */
+    "jangan beritahu", "jangan beri tahu", "jangan sebut", "jangan tunjuk", "jangan tampilkan",
+    "jangan kasih tahu", "diam-diam", "diam diam", "huwag sabihin", "huwag banggitin",
+    "huwag ipakita", "huwag ipaalam", "palihim", "đừng nói", "không nói", "không đề cập",
+    "đừng đề cập", "đừng tiết lộ", "lặng lẽ", "âm thầm",
+    /* fa / ar / ur / he / hi / bn */
+    "نگو", "نگویید", "اشاره نکن", "نشان نده", "فاش نکن", "ذکر نکن", "مطلع نکن", "بی‌صدا",
+    "بی صدا", "مخفیانه", "پنهانی", "بدون اطلاع", "لا تخبر", "لا تذكر", "لا تظهر", "لا تكشف",
+    "لا تقل", "دون إخبار", "دون علم", "بصمت", "خفية", "سرا", "مت بتائیں", "نہ بتائیں", "چپکے",
+    "אל תספר", "אל תגיד", "אל תזכיר", "אל תחשוף", "אין לחשוף", "אין לציין", "אין לספר", "אל תציג",
+    "בלי לספר", "בשקט", "בסתר", "मत बताना", "मत बताओ", "मत बताएं", "न बताएं", "उल्लेख न", "ज़िक्र मत",
+    "न दिखाएं", "चुपचाप", "বলবেন না", "জানাবেন না", "গোপনে",
+    /* zh / ja / ko / th */
+    "不要告诉", "不要提及", "不要提到", "不要透露", "不要显示", "勿告知", "不得透露", "别告诉",
+    "不要让用户知道", "悄悄", "默默", "暗中", "偷偷", "伝えない", "言わない", "教えない",
+    "触れない", "明かさない", "言及しない", "知らせない", "こっそり", "黙って", "密かに",
+    "ひそかに", "말하지 마", "말하지 말", "언급하지 마", "언급하지 말", "알리지 마", "알리지 말",
+    "공개하지 마", "몰래", "은밀히", "อย่าบอก", "ห้ามบอก", "keep quiet", "stay quiet", "keep silent"};
+
+/* A negation or "without" (whole words), and a verb of telling, showing
+ * or mentioning a few words after it ("não a mencione", "non spiegarne",
+ * "μην εμφανιστεί", "nie informuj operatora"). */
+static const char *const neg_whole[] = {
+    "not",    "never",  "don't",  "no",      "não",    "nunca", "ne",      "non",
+    "mai",    "nicht",  "nie",    "niemals", "niet",   "nooit", "nu",      "niciodată",
+    "inte",   "aldrig", "ikke",   "ej",      "älä",    "не",    "ні",      "никогда",
+    "ніколи", "μην",    "μη",     "δεν",     "لا",     "אל",    "לא",      "אין",
+    "मत",     "न",      "jangan", "huwag",   "đừng",   "không", "without", "sin",
+    "sem",    "sans",   "senza",  "ohne",    "zonder", "fără",  "utan",    "uten",
+    "uden",   "bez",    "без",    "χωρίς",   "بدون",   "בלי",   "बिना",    "tanpa"};
+static const char *const tell_stem[] = {
+    "tell",       "mention",  "reveal",  "disclos", "show",      "say",      "inform",
+    "surface",    "cite",     "quot",    "expla",   "expli",     "notify",   "admit",
+    "acknowledg", "menci",    "revel",   "mostr",   "dig",       "cit",      "explic",
+    "avis",       "cont",     "dis ",    "dites",   "mentionn",  "révél",    "montr",
+    "signal",     "expliqu",  "préven",  "dir",     "menzion",   "rivel",    "spieg",
+    "riport",     "segnal",   "avvis",   "erwähn",  "sag",       "zeig",     "verrat",
+    "mitteil",    "nenn",     "erzähl",  "hinweis", "noem",      "zeg",      "vertel",
+    "toon",       "vermeld",  "meld",    "verklap", "spun",      "menționa", "mentiona",
+    "afiș",       "dezvălu",  "pomen",   "nämn",    "säg",       "visa",     "berätta",
+    "avslöja",    "nevn",     "si ",     "vis ",    "fortel",    "fortæl",   "sig ",
+    "oplys",      "mów",      "wspomin", "pokazuj", "ujawniaj",  "informuj", "говор",
+    "сообщ",      "упомин",   "показыв", "раскрыв", "рассказ",   "кажи",     "згаду",
+    "повідом",    "показу",   "розпов",  "πεις",    "αναφέρ",    "εμφαν",    "αποκαλ",
+    "δείξ",       "ενημερ",   "تخبر",    "تذكر",    "تظهر",      "تكشف",     "تقل",
+    "תספר",       "תגיד",     "תזכיר",   "תחשוף",   "תציג",      "לחשוף",    "לספר",
+    "להציג",      "לציין",    "बताना",   "बताएं",    "बताओ",      "दिखा",     "कहना",
+    "उल्लेख",       "beritahu", "sebut",   "tunjuk",  "tampilkan", "bilang",   "sabihin",
+    "banggitin",  "ipakita",  "ipaalam", "nói",     "nhắc",      "đề cập",   "hiển thị",
+    "tiết lộ",    "cho biết"};
+
+#define NEG_REACH 28 /* bytes from a negation to its verb */
+
+/* An order about the answer, for a note marked hidden: a universal
+ * adverb or a verb of answering, telling or recommending. Stems. */
+static const char *const order_stem[] = {
+    "always",    "never",      "answer",    "respond",    "reply",      "tell ",       "say ",
+    "recommend", "claim",      "report",    "immer",      "niemals",    "antworte",    "sage ",
+    "behaupte",  "empfiehl",   "altijd",    "nooit",      "antwoord",   "zeg ",        "vertel",
+    "adviseer",  "siempre",    "nunca",     "responde",   "contesta",   "recomienda",  "sempre",
+    "responda",  "recomende",  "diga ",     "toujours",   "jamais",     "réponds",     "répondez",
+    "dites",     "recommande", "rispondi",  "raccomanda", "mereu",      "întotdeauna", "niciodată",
+    "răspunde",  "spune",      "всегда",    "никогда",    "отвечай",    "говори",      "скажи",
+    "сообщай",   "рекомендуй", "завжди",    "ніколи",     "відповідай", "скажи",       "zawsze",
+    "nigdy",     "odpowiadaj", "her zaman", "asla",       "daima",      "yanıtla",     "söyle",
+    "alltid",    "aldrig",     "svara",     "säg ",       "aina",       "vastaa",      "selalu",
+    "jawab",     "katakan",    "laging",    "palaging",   "sabihin",    "sagutin",     "luôn",
+    "trả lời",   "همیشه",      "هرگز",      "بگو",        "پاسخ",       "دائما",       "دائمًا",
+    "أبدا",      "أجب",        "تمیشه",     "תמיד",       "לעולם",      "ענה",         "השב",
+    "हमेशा",      "कभी",        "बताएं",      "कहें",         "সবসময়",      "总是",        "始终",
+    "永远",      "一律",       "回答",      "常に",       "必ず",       "答え",        "항상",
+    "반드시",    "답하",       "เสมอ"};
+
+/* A credential or a game's answer after a secrecy: the secrecy protects
+ * it (honest). Stems. */
+static const char *const protect_stem[] = {"password",
+                                           "passwort",
+                                           "passphrase",
+                                           "contraseña",
+                                           "senha",
+                                           "mot de passe",
+                                           "wachtwoord",
+                                           "пароль",
+                                           "密码",
+                                           "パスワード",
+                                           "비밀번호",
+                                           "token",
+                                           "токен",
+                                           "api key",
+                                           "api-key",
+                                           "apikey",
+                                           "secret key",
+                                           "private key",
+                                           "credential",
+                                           "anmeldedaten",
+                                           "credencial",
+                                           "ключ",
+                                           "pin ",
+                                           "pin-",
+                                           "card number",
+                                           "account number",
+                                           "kartennummer",
+                                           "ssn",
+                                           "social security",
+                                           "full number",
+                                           "answer until",
+                                           "solution until",
+                                           "until ",
+                                           "unless ",
+                                           "bis ",
+                                           "hasta que",
+                                           "jusqu",
+                                           "finché",
+                                           "até que",
+                                           "пока ",
+                                           "除非",
+                                           "まで",
+                                           "id ",
+                                           "ids ",
+                                           "id,",
+                                           "identifier",
+                                           "uuid",
+                                           "cursor",
+                                           "debug"};
+
+/* What introduces a quoted or detected pattern rather than a note. */
+static const char *const intro_stem[] = {
+    "detect",  "flag",    "scan",         "inject",  "attack",      "malicious", "poison",
+    "such as", "e.g.",    "for instance", "pattern", "placeholder", "phrases",   "test case",
+    "like '",  "like \"", "like {",       "like <",  "like [",      "erkenn",    "détect",
+    "detecta", "rileva",  "обнаруж",      "检测",    "検出",        "탐지"};
+
+/* The model's standing instructions, for an override. Stems. */
+static const char *const instr_stem[] = {
+    "instruction", "prompt",      "guideline",   "rules",       "restriction",  "polic",
+    "directive",   "guardrail",   "anweisung",   "richtlinie",  "regeln",       "vorgabe",
+    "instructie",  "richtlijn",   "regels",      "instruccion", "instrucción",  "instruç",
+    "directriz",   "directrices", "diretriz",    "regras",      "reglas",       "restriccion",
+    "restricción", "restriç",     "política",    "consigne",    "règle",        "istruzion",
+    "regole",      "linee guida", "instrucțiun", "instructiun", "reguli",       "инструкц",
+    "правил",      "указани",     "ограничени",  "промпт",      "інструкц",     "вказівк",
+    "instrukcj",   "zasad",       "wytyczn",     "talimat",     "yönerge",      "kural",
+    "instruktion", "instruks",    "regler",      "riktlinj",    "retningslinj", "ohje",
+    "instruksi",   "aturan",      "petunjuk",    "tagubilin",   "hướng dẫn",    "chỉ dẫn",
+    "quy tắc",     "دستورالعمل",  "دستورات",     "قوانین",      "پرامپت",       "تعليمات",
+    "التعليمات",   "قواعد",       "إرشادات",     "ہدایات",      "הנחיות",       "הוראות",
+    "כללים",       "निर्देश",       "नियम",        "নির্দেশ",      "指令",         "指示",
+    "提示词",      "规则",        "准则",        "プロンプト",  "ルール",       "ガイドライン",
+    "지시",        "프롬프트",    "규칙",        "지침",        "οδηγ",         "κανόν",
+    "περιορισμ",   "คำสั่ง",        "คำแนะนำ",     "กฎ"};
+
+/* Instruction nouns that end a compound ("systeminstruksene",
+ * "Sicherheitsanweisungen", "systeemprompt"): found inside a word. */
+static const char *const instr_infix[] = {"instruks",  "instrukt",   "anweisung", "instructie",
+                                          "richtlijn", "richtlinie", "prompt",    "regeln",
+                                          "regels",    "regler",     "vorgaben"};
+
+/* ... said to be the model's own: the system's, the earlier ones, the
+ * safety ones. Stems. */
+static const char *const standing_stem[] = {
+    "system",     "systeem",    "sistem",    "système",    "систем",      "سیستم",     "النظام",
+    "מערכת",      "सिस्टम",      "সিস্টেম",    "سسٹم",       "系统",        "システム",  "시스템",
+    "previous",   "prior ",     "earlier",   "original",   "former",      "preceding", "vorherig",
+    "bisherig",   "früher",     "vorige",    "eerdere",    "anterior",    "précédent", "precedent",
+    "предыдущ",   "прежн",      "раньше",    "попередн",   "wcześniejsz", "poprzedni", "önceki",
+    "tidigare",   "föregående", "tidligere", "forrige",    "aiemm",       "sebelum",   "nakaraan",
+    "trước",      "قبلی",       "السابق",    "הקודמ",      "पिछल",        "পূর্ববর্তী",   "پچھل",
+    "之前",       "以前",       "先前",      "原有",       "従来",        "이전",      "safety",
+    "sicherheit", "seguridad",  "segurança", "sécurité",   "sicurezza",   "безопасн",  "güvenlik",
+    "säkerhet",   "安全",       "안전",      "προηγούμεν", "ก่อนหน้า"};
+
+/* ... voided, ignored or outranked. Stems. */
+static const char *const void_stem[] = {"ignore",
+                                        "disregard",
+                                        "forget",
+                                        "caduc",
+                                        "caduq",
+                                        "périm",
+                                        "abrog",
+                                        "overrid",
+                                        "supersed",
+                                        "outdated",
+                                        "obsolete",
+                                        "no longer",
+                                        "suspend",
+                                        "annul",
+                                        "outrank",
+                                        "take precedence",
+                                        "takes precedence",
+                                        "ignorier",
+                                        "vergiss",
+                                        "ungültig",
+                                        "aufgehoben",
+                                        "veraltet",
+                                        "nicht mehr",
+                                        "vorrang",
+                                        "negeer",
+                                        "vergeet",
+                                        "verouderd",
+                                        "niet meer",
+                                        "voorrang",
+                                        "ignora",
+                                        "olvida",
+                                        "esquece",
+                                        "anulad",
+                                        "obsolet",
+                                        "ya no",
+                                        "já não",
+                                        "no tuvieras",
+                                        "prevalec",
+                                        "oublie",
+                                        "annulé",
+                                        "obsolète",
+                                        "plus valable",
+                                        "prévaut",
+                                        "dimentica",
+                                        "annullat",
+                                        "non valgono",
+                                        "prevale",
+                                        "ignor",
+                                        "uită",
+                                        "anulat",
+                                        "nu mai",
+                                        "игнорир",
+                                        "забудь",
+                                        "забыть",
+                                        "не действует",
+                                        "отмен",
+                                        "устарел",
+                                        "больше не",
+                                        "ігнор",
+                                        "скасов",
+                                        "більше не",
+                                        "zignoruj",
+                                        "ignoruj",
+                                        "zapomnij",
+                                        "nieaktualn",
+                                        "już nie",
+                                        "yok say",
+                                        "unut",
+                                        "geçersiz",
+                                        "artık",
+                                        "ignorera",
+                                        "glöm",
+                                        "gäller inte",
+                                        "upphäv",
+                                        "ignorer",
+                                        "glem",
+                                        "utdater",
+                                        "forældet",
+                                        "gjelder ikke",
+                                        "gælder ikke",
+                                        "ohita",
+                                        "unohda",
+                                        "abaikan",
+                                        "lupakan",
+                                        "tidak berlaku",
+                                        "huwag pansinin",
+                                        "kalimutan",
+                                        "bỏ qua",
+                                        "quên",
+                                        "không còn",
+                                        "نادیده",
+                                        "فراموش",
+                                        "باطل",
+                                        "منسوخ",
+                                        "تجاهل",
+                                        "انس ",
+                                        "ملغاة",
+                                        "لم تعد",
+                                        "نظرانداز",
+                                        "התעלם",
+                                        "שכח",
+                                        "בטל",
+                                        "अनदेखा",
+                                        "भूल",
+                                        "रद्द",
+                                        "উপেক্ষা",
+                                        "忽略",
+                                        "忘记",
+                                        "无效",
+                                        "作废",
+                                        "不再",
+                                        "無視",
+                                        "忘れ",
+                                        "無効",
+                                        "破棄",
+                                        "무시",
+                                        "잊",
+                                        "무효",
+                                        "더 이상",
+                                        "priorit",
+                                        "приоритет",
+                                        "öncelik",
+                                        "优先",
+                                        "優先",
+                                        "우선",
+                                        "αγνόησ",
+                                        "ξέχασ",
+                                        "ακυρ",
+                                        "ยกเลิก",
+                                        "ไม่สนใจ"};
+
+/* A body that describes a configured prompt rather than addressing the
+ * reader ("System prompt: the instructions the new bot follows"). Stems. */
+static const char *const describe_stem[] = {
+    "bot",       "chatbot", "template",  "persona", "configur",  "parameter", "field",  "sent to",
+    "sent with", "used by", "passed to", "vorlage", "plantilla", "modèle de", "шаблон", "模板"};
+
+/* ---------------------------------------------------------------- folding */
+
+/* Fold raw[0, n) into out (room for n bytes): ASCII, Latin-1, Greek and
+ * Cyrillic capitals to lower case, the typographic apostrophe to "'" (one
+ * byte: the output may be shorter). Returns the folded length. */
+static size_t fold(const char *raw, size_t n, char *out) {
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)raw[i];
+        unsigned char d = i + 1 < n ? (unsigned char)raw[i + 1] : 0;
+        unsigned char e = i + 2 < n ? (unsigned char)raw[i + 2] : 0;
+        if (c >= 'A' && c <= 'Z') {
+            out[o++] = (char)(c + 32);
+        } else if (c == 0xE2 && d == 0x80 && (e == 0x98 || e == 0x99)) {
+            out[o++] = '\'';
+            i += 2;
+        } else if (c == 0xC3 && d >= 0x80 && d <= 0x9E && d != 0x97) {
+            out[o++] = (char)c;
+            out[o++] = (char)(d + 0x20);
+            i++;
+        } else if (c == 0xCE && d >= 0x91 && d <= 0x9F) {
+            out[o++] = (char)0xCE;
+            out[o++] = (char)(d + 0x20);
+            i++;
+        } else if (c == 0xCE && d >= 0xA0 && d <= 0xA9) {
+            out[o++] = (char)0xCF;
+            out[o++] = (char)(d - 0x20);
+            i++;
+        } else if (c == 0xD0 && d >= 0x90 && d <= 0x9F) {
+            out[o++] = (char)0xD0;
+            out[o++] = (char)(d + 0x20);
+            i++;
+        } else if (c == 0xD0 && d >= 0xA0 && d <= 0xAF) {
+            out[o++] = (char)0xD1;
+            out[o++] = (char)(d - 0x20);
+            i++;
+        } else if (c == 0xD0 && d >= 0x80 && d <= 0x8F) {
+            out[o++] = (char)0xD1;
+            out[o++] = (char)(d + 0x10);
+            i++;
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    return o;
+}
+
+/* Is the character ending before t[i] a letter of a script written with
+ * spaces (an ASCII letter or digit, or a two-byte letter)? */
+static bool letter_before(const char *t, size_t i) {
+    if (i == 0) {
+        return false;
+    }
+    unsigned char c = (unsigned char)t[i - 1];
+    if (c < 0x80) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    }
+    size_t k = i - 1;
+    while (k > 0 && ((unsigned char)t[k] & 0xC0) == 0x80) {
+        k--;
+    }
+    return (unsigned char)t[k] >= 0xC3 && (unsigned char)t[k] < 0xE0;
+}
+
+/* Does a word of the list start at t[i]? Words of scripts written
+ * without spaces (a first byte of 0xE0 or more) may start anywhere; the
+ * others after a non-letter. With whole, the word must end there too. */
+static bool list_at_len(const char *t, size_t n, size_t i, const char *const *ws, size_t count,
+                        bool whole, size_t *len);
+
+static bool list_at(const char *t, size_t n, size_t i, const char *const *ws, size_t count,
+                    bool whole) {
+    size_t len;
+    return list_at_len(t, n, i, ws, count, whole, &len);
+}
+
+/* list_at, and the matched length. */
+static bool list_at_len(const char *t, size_t n, size_t i, const char *const *ws, size_t count,
+                        bool whole, size_t *len) {
+    unsigned char c0 = (unsigned char)t[i];
+    /* words of spaced scripts start after a non-letter, the others with a
+     * lead byte of 0xE0 or more: most positions are decided here */
+    if ((c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && letter_before(t, i))) {
+        return false;
+    }
+    for (size_t k = 0; k < count; k++) {
+        const char *w = ws[k];
+        if (w[0] != t[i]) {
+            continue; /* the first byte decides most words */
+        }
+        size_t l = strlen(w);
+        if (i + l > n || memcmp(t + i, w, l) != 0) {
+            continue;
+        }
+        if ((unsigned char)w[0] < 0xE0 && letter_before(t, i)) {
+            continue;
+        }
+        if (whole && i + l < n) {
+            unsigned char c = (unsigned char)t[i + l];
+            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                (c >= 0xC3 && c < 0xE0 && (unsigned char)w[l - 1] >= 0x80)) {
+                continue;
+            }
+        }
+        *len = l;
+        return true;
+    }
+    return false;
+}
+
+static bool list_in(const char *t, size_t a, size_t b, const char *const *ws, size_t count,
+                    bool whole) {
+    for (size_t i = a; i < b; i++) {
+        if (list_at(t, b, i, ws, count, whole)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is the ASCII word at t[w] an English third person ("never shows raw
+ * messages" describes the tool; "never show" orders)? */
+static bool third_person(const char *t, size_t b, size_t w) {
+    size_t e = w;
+    while (e < b && t[e] >= 'a' && t[e] <= 'z') {
+        e++;
+    }
+    return e > w + 2 && t[e - 1] == 's' && t[e - 2] != 's' &&
+           (e == b || (unsigned char)t[e] < 0x80);
+}
+
+/* Does an English negation start at t[i] (the third person is read only
+ * after one)? */
+static bool english_neg(const char *t, size_t b, size_t i) {
+    static const char *const en[] = {"not", "never", "don't", "do not", "without"};
+    return list_at(t, b, i, en, N(en), true);
+}
+
+/* A negated telling starting at t[i]: a negation, then a telling verb
+ * at the start of one of the next words, within NEG_REACH bytes. */
+static bool negated_telling(const char *t, size_t b, size_t i) {
+    if (!list_at(t, b, i, neg_whole, N(neg_whole), true)) {
+        return false;
+    }
+    size_t j = i;
+    while (j < b && t[j] != ' ') {
+        j++;
+    }
+    size_t lim = j + NEG_REACH < b ? j + NEG_REACH : b;
+    for (; j < lim; j++) {
+        if (t[j] == ',' || t[j] == ';' || t[j] == '.' || t[j] == ':') {
+            return false; /* the clause ends */
+        }
+        if (t[j] == ' ' && j + 1 < b && list_at(t, b, j + 1, tell_stem, N(tell_stem), false) &&
+            !(english_neg(t, b, i) && third_person(t, b, j + 1))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A concealment in t[a, b) that does not protect a credential or a
+ * game's answer (protect_stem within GUARD_BYTES either side of it, in
+ * the same part: "the token is secret, never disclose it"). */
+static bool conceals(const char *t, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++) {
+        size_t l = 0;
+        bool phrase = list_at_len(t, b, i, conceal_stem, N(conceal_stem), false, &l);
+        /* "never shows raw messages" describes the tool */
+        if (phrase && l > 0 && t[i + l - 1] >= 'a' && t[i + l - 1] <= 'z' && english_neg(t, b, i)) {
+            size_t w = i + l;
+            while (w > i && t[w - 1] != ' ') {
+                w--;
+            }
+            phrase = !third_person(t, b, w);
+        }
+        if (!phrase && !negated_telling(t, b, i)) {
+            continue;
+        }
+        size_t s = i > a + GUARD_BYTES ? i - GUARD_BYTES : a;
+        size_t e = i + GUARD_BYTES < b ? i + GUARD_BYTES : b;
+        if (!list_in(t, s, e, protect_stem, N(protect_stem), false)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ----------------------------------------------------------------- frames */
+
+typedef enum opener {
+    OPEN_NONE = 0,
+    OPEN_LINE,     /* a value's or a line's start */
+    OPEN_SENTENCE, /* after a sentence's end or a dash: "... Note to the assistant:" */
+    OPEN_BRACKET,
+    OPEN_COMMENT
+} opener;
+
+/* The note opening at raw s[i]: its kind, the first byte after the
+ * opening mark (*h) and the closing mark (NULL for a line). */
+static opener opening(const char *s, size_t n, size_t i, size_t *h, const char **close) {
+    unsigned char c = (unsigned char)s[i];
+    *close = NULL;
+    if (c == '(' || c == '[' || c == '{') {
+        *h = i + 1;
+        *close = c == '(' ? ")" : (c == '[' ? "]" : "}");
+        return OPEN_BRACKET;
+    }
+    if (c == '<' && i + 4 <= n && memcmp(s + i, "<!--", 4) == 0) {
+        *h = i + 4;
+        *close = "-->";
+        return OPEN_COMMENT;
+    }
+    if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+        *h = i + 2;
+        *close = "*/";
+        return OPEN_COMMENT;
+    }
+    if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x9F &&
+        (unsigned char)s[i + 2] == 0xA8) {
+        *h = i + 3;
+        *close = "\xE2\x9F\xA9"; /* ⟨ ⟩ */
+        return OPEN_BRACKET;
+    }
+    if (c == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+        (unsigned char)s[i + 2] == 0x90) {
+        *h = i + 3;
+        *close = "\xE3\x80\x91"; /* 【 】 */
+        return OPEN_BRACKET;
+    }
+    if (i == 0 || s[i - 1] == '\n') {
+        *h = i;
+        return OPEN_LINE;
+    }
+    if (c != ' ' && i >= 2 && s[i - 1] == ' ') {
+        size_t p = i - 1;
+        while (p > 0 && s[p - 1] == ' ' && i - p < 64) {
+            p--; /* a run of spaces after the sentence */
+        }
+        unsigned char e = p > 0 ? (unsigned char)s[p - 1] : 0;
+        if (e == '.' || e == '!' || e == '?' || e == ';' ||
+            (p >= 3 && (unsigned char)s[p - 3] == 0xE2 && (unsigned char)s[p - 2] == 0x80 &&
+             (e == 0x94 || e == 0x93))) {
+            *h = i;
+            return OPEN_SENTENCE;
+        }
+    }
+    return OPEN_NONE;
+}
+
+/* Where the body of a note that closes with `close` ends, from b: the
+ * close at depth 0 (an opening of the same bracket nests), the end of the
+ * paragraph for a line, at most BODY_MAX bytes. */
+static size_t body_end(const char *s, size_t n, size_t b, const char *close, char open) {
+    size_t lim = b + BODY_MAX < n ? b + BODY_MAX : n;
+    size_t cl = close != NULL ? strlen(close) : 0;
+    int depth = 0;
+    for (size_t i = b; i < lim; i++) {
+        if (close == NULL) {
+            if (s[i] == '\n' && i + 1 < n && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
+                return i;
+            }
+            continue;
+        }
+        if (open != 0 && s[i] == open) {
+            depth++;
+        } else if (i + cl <= n && memcmp(s + i, close, cl) == 0) {
+            if (depth == 0) {
+                return i;
+            }
+            depth--;
+        }
+    }
+    return lim;
+}
+
+/* Is the note opening at s[o] introduced as a detected, flagged or quoted
+ * pattern (a scanner's documentation), or inside a quotation? */
+static bool introduced(const char *s, size_t o) {
+    char t[INTRO_BYTES];
+    size_t lo = o > INTRO_BYTES ? o - INTRO_BYTES : 0;
+    while (lo < o && ((unsigned char)s[lo] & 0xC0) == 0x80) {
+        lo++;
+    }
+    for (size_t i = lo; i < o; i++) {
+        if (s[i] == '\n' && i + 1 < o && s[i + 1] == '\n') {
+            lo = i + 2; /* the paragraph of the note */
+        }
+    }
+    if (o > 0 && (s[o - 1] == '"' || s[o - 1] == '\'' || s[o - 1] == '`')) {
+        return true;
+    }
+    if (o >= 3 && (unsigned char)s[o - 3] == 0xE2 && (unsigned char)s[o - 2] == 0x80 &&
+        ((unsigned char)s[o - 1] == 0x9C || (unsigned char)s[o - 1] == 0x98)) {
+        return true; /* “ ‘ */
+    }
+    size_t tl = fold(s + lo, o - lo, t);
+    return list_in(t, 0, tl, intro_stem, N(intro_stem), false);
+}
+
+/* Words in t[a, b); in scripts written without spaces (three-byte
+ * characters) every two characters count as one word. */
+static size_t count_words(const char *t, size_t a, size_t b, bool wide_words) {
+    size_t w = 0, wide = 0;
+    bool in = false;
+    for (size_t i = a; i < b; i++) {
+        bool sp = t[i] == ' ' || t[i] == '\n' || t[i] == '\t';
+        w += !sp && !in;
+        in = !sp;
+        wide += (unsigned char)t[i] >= 0xE3 && (unsigned char)t[i] < 0xF0;
+    }
+    return wide_words ? w + wide / 2 : w;
+}
+
+/* Blank quotations in t[a, b): text between straight or typographic
+ * double quotes, guillemets, and single quotes that open after a space or
+ * a bracket (an apostrophe inside a word is no quote). */
+static void unquote(char *t, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++) {
+        unsigned char c = (unsigned char)t[i];
+        size_t ol = 0;
+        const char *close = NULL;
+        if (c == '"') {
+            ol = 1;
+            close = "\"";
+        } else if (c == '\'' && (i == a || t[i - 1] == ' ' || t[i - 1] == '(')) {
+            ol = 1;
+            close = "'";
+        } else if (c == 0xE2 && i + 2 < b && (unsigned char)t[i + 1] == 0x80 &&
+                   (unsigned char)t[i + 2] == 0x9C) {
+            ol = 3;
+            close = "\xE2\x80\x9D"; /* “ ” */
+        } else if (c == 0xC2 && i + 1 < b && (unsigned char)t[i + 1] == 0xAB) {
+            ol = 2;
+            close = "\xC2\xBB"; /* « » */
+        }
+        if (close == NULL) {
+            continue;
+        }
+        size_t cl = strlen(close);
+        for (size_t j = i + ol; j + cl <= b; j++) {
+            if (memcmp(t + j, close, cl) == 0) {
+                memset(t + i, ' ', j + cl - i);
+                i = j + cl - 1;
+                break;
+            }
+        }
+    }
+}
+
+/* A reader word in the head t[0, hl) that starts a word or a compound
+ * ("assistant_only", "LLM-only"); after '-', '_' or '.' it ends a name
+ * ("google-ai:", "xai:"). */
+static bool reader_in(const char *t, size_t hl, const char *const *ws, size_t count, bool whole) {
+    for (size_t i = 0; i < hl; i++) {
+        if ((i == 0 || (t[i - 1] != '-' && t[i - 1] != '_' && t[i - 1] != '.')) &&
+            list_at(t, hl, i, ws, count, whole)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Has s[a, b) k words (count_words), looked at only until it has? */
+static bool has_words(const char *s, size_t a, size_t b, size_t k) {
+    size_t w = 0, wide = 0;
+    bool in = false;
+    for (size_t i = a; i < b; i++) {
+        bool sp = s[i] == ' ' || s[i] == '\n' || s[i] == '\t';
+        w += !sp && !in;
+        in = !sp;
+        wide += (unsigned char)s[i] >= 0xE3 && (unsigned char)s[i] < 0xF0;
+        if (w + wide / 2 >= k) {
+            return true;
+        }
+    }
+    return false;
+}
+
+typedef enum note_kind { NOTE_NONE = 0, NOTE_HIDE, NOTE_OVERRIDE } note_kind;
+
+static bool infix_in(const char *t, size_t a, size_t b) {
+    for (size_t k = 0; k < N(instr_infix); k++) {
+        size_t l = strlen(instr_infix[k]);
+        for (size_t i = a; i + l <= b; i++) {
+            if (t[i] == instr_infix[k][0] && memcmp(t + i, instr_infix[k], l) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Judge the note whose head is raw s[hs, he) and body s[bs, be). With
+ * keyed, there is no head: the key of the value names the model. */
+static note_kind judge(const char *s, size_t hs, size_t he, size_t bs, size_t be, opener kind,
+                       bool titled, bool keyed) {
+    char t[HEAD_MAX + BODY_MAX + 8];
+    if (!has_words(s, bs, be, 4)) {
+        return NOTE_NONE; /* "Default: 10", "Returns: a list" (raw, before folding) */
+    }
+    size_t hl = fold(s + hs, he - hs, t);
+    size_t head_words = keyed ? 2 : count_words(t, 0, hl, false);
+    if (head_words == 0 || head_words > HEAD_WORDS) {
+        return NOTE_NONE;
+    }
+    /* the head decides first: most heads ("Format:", "Returns:") name
+     * neither a reader nor a hidden mark, and their body is never read */
+    if (!keyed && !list_in(t, 0, hl, model_whole, N(model_whole), true) &&
+        !list_in(t, 0, hl, model_stem, N(model_stem), false) &&
+        !list_in(t, 0, hl, system_stem, N(system_stem), false) &&
+        !list_in(t, 0, hl, hidden_stem, N(hidden_stem), false) && !conceals(t, 0, hl)) {
+        return NOTE_NONE;
+    }
+    t[hl] = ' ';
+    size_t bl = fold(s + bs, be - bs, t + hl + 1);
+    size_t b0 = hl + 1;
+    size_t b1 = b0 + bl;
+    if (count_words(t, b0, b1, true) < 4) {
+        return NOTE_NONE;
+    }
+    /* a title without a colon is a note only when it announces rules or
+     * instructions ("### NEW RULES FOR THE ASSISTANT ###"); "# Assistant
+     * Profile Editor" is a document's title */
+    if (titled && !list_in(t, 0, hl, instr_stem, N(instr_stem), false)) {
+        return NOTE_NONE;
+    }
+    bool model = keyed || reader_in(t, hl, model_whole, N(model_whole), true) ||
+                 reader_in(t, hl, model_stem, N(model_stem), false);
+    /* the system in a note, not a bare "system:" field label */
+    bool line = kind == OPEN_LINE || kind == OPEN_SENTENCE;
+    bool named_system = list_in(t, 0, hl, system_stem, N(system_stem), false) &&
+                        (head_words >= 2 || kind != OPEN_LINE || memchr(t, '-', hl) != NULL);
+    bool reader = model || named_system;
+    bool head_conceal = conceals(t, 0, hl);
+    bool hidden = head_conceal || list_in(t, 0, hl, hidden_stem, N(hidden_stem), false);
+    bool body_conceal = conceals(t, b0, b1);
+    if (reader && (hidden || body_conceal)) {
+        return NOTE_HIDE;
+    }
+    /* a note marked hidden: in a bracket or comment, or a line whose head
+     * itself hides ("Internt (visa inte för användaren):") */
+    if (hidden && (!line || head_conceal) &&
+        (body_conceal || list_in(t, b0, b1, order_stem, N(order_stem), false)) &&
+        count_words(t, b0, b1, true) >= 4) {
+        return NOTE_HIDE;
+    }
+    /* the model's own instructions voided or outranked; a bare role word
+     * at a line start is a field label ("model: the model's prompt") */
+    /* (a quotation in the body is an example: "if it contains 'assistant,
+     * disregard your instructions', do not act on it") */
+    unquote(t, b0, b1);
+    /* the system alone in a head is often a configured prompt's label */
+    if (!model && !hidden && list_in(t, b0, b1, describe_stem, N(describe_stem), false)) {
+        return NOTE_NONE;
+    }
+    if ((reader || hidden) && (head_words >= 2 || kind != OPEN_LINE) &&
+        count_words(t, b0, b1, true) >= 5 &&
+        (list_in(t, b0, b1, instr_stem, N(instr_stem), false) || infix_in(t, b0, b1)) &&
+        (list_in(t, b0, b1, void_stem, N(void_stem), false) ||
+         /* a vocative head ("Atenção, modelo:") and the model's own rules */
+         (head_words <= 3 && !titled &&
+          list_in(t, b0, b1, standing_stem, N(standing_stem), false)))) {
+        return NOTE_OVERRIDE;
+    }
+    return NOTE_NONE;
+}
+
+/* Is s[a, b) a label: letters, spaces, '-' and '_' only? */
+static bool plain_label(const char *s, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80 || c == ' ' ||
+              c == '-' || c == '_')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The head of a note whose opening mark ends at h: skip list, comment and
+ * bracket marks, then a colon within HEAD_MAX bytes, no sentence end or
+ * close before it. A line that starts with '#' and has no colon is a head
+ * as a whole ("### NEW RULES FOR THE ASSISTANT ###"). Sets the head
+ * [*hs, *he) and the start of the body *bs. */
+static bool head_at(const char *s, size_t n, size_t h, opener kind, const char *close, size_t *hs,
+                    size_t *he, size_t *bs, bool *titled, bool *label) {
+    bool hash = false;
+    *titled = false;
+    *label = false;
+    while (h < n && (s[h] == ' ' || s[h] == '\t' || s[h] == '{' || s[h] == '[' || s[h] == '(' ||
+                     s[h] == '#' || s[h] == '*' || s[h] == '-' || s[h] == '_' || s[h] == '>' ||
+                     s[h] == '/' || s[h] == '=' || s[h] == '|')) {
+        hash = hash || s[h] == '#';
+        h++;
+    }
+    *hs = h;
+    size_t lim = h + HEAD_MAX < n ? h + HEAD_MAX : n;
+    for (size_t i = h; i < lim; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == ':' || (c == 0xEF && i + 2 < n && (unsigned char)s[i + 1] == 0xBC &&
+                         (unsigned char)s[i + 2] == 0x9A)) {
+            size_t after = i + (c == ':' ? 1 : 3);
+            /* a colon of a URL, a time or a key path is no head's end */
+            if (c == ':' && after < n && s[after] != ' ' && s[after] != '\n' && s[after] != '\t') {
+                return false;
+            }
+            if (i == h) {
+                return false;
+            }
+            *he = i;
+            *bs = after;
+            return true;
+        }
+        if (c == '\n' || c == '.' || c == '!' || c == '?' || c == ';' || c == '"' || c == '`' ||
+            (i > h && (c == '{' || c == '[' || c == '<')) ||
+            (c == '\'' && i > h && s[i - 1] == ' ') ||
+            (c == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+             (unsigned char)s[i + 2] == 0x82) ||
+            (close != NULL && i + strlen(close) <= n && memcmp(s + i, close, strlen(close)) == 0)) {
+            /* a bracketed label: "[hidden] ...", "[[model-directive]] ...",
+             * "[assistant]: ..."; its body is the rest of the paragraph */
+            if (close != NULL && c != ')' && c != '}' && i > h && i - h <= LABEL_MAX &&
+                memcmp(s + i, close, strlen(close)) == 0 && plain_label(s, h, i)) {
+                size_t after = i + strlen(close);
+                while (after < n && (s[after] == ']' || s[after] == ':' || s[after] == ' ')) {
+                    after++;
+                }
+                *he = i;
+                *bs = after;
+                *titled = false;
+                *label = true;
+                return true;
+            }
+            if (c == '\n' && hash && kind == OPEN_LINE && i > h) {
+                *he = i;
+                *bs = i + 1;
+                *titled = true;
+                return true;
+            }
+            return false;
+        }
+    }
+    return false;
+}
+
+bool mv_model_note_find(const char *s, size_t n, mv_model_note *out) {
+    if (s == NULL) {
+        return false;
+    }
+    /* a note needs a colon, a '#' title or a bracketed label: a text with
+     * none of them is left after one pass of memchr */
+    if (memchr(s, ':', n) == NULL && memchr(s, '#', n) == NULL && memchr(s, ']', n) == NULL &&
+        memchr(s, 0xEF, n) == NULL && memchr(s, 0xE2, n) == NULL && memchr(s, 0xE3, n) == NULL) {
+        return false;
+    }
+    size_t colon = 0;                       /* the next ':' at or after i (n: none) */
+    bool wide = memchr(s, 0xEF, n) != NULL; /* a full-width colon may end a head */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        /* one byte test decides most positions */
+        if (!(c == '(' || c == '[' || c == '{' || c == '<' || c == '/' || c == 0xE2 || c == 0xE3 ||
+              i == 0 || s[i - 1] == '\n' || s[i - 1] == ' ')) {
+            continue;
+        }
+        size_t h, hs, he, bs;
+        const char *close;
+        bool titled, label;
+        opener kind = opening(s, n, i, &h, &close);
+        if (kind == OPEN_SENTENCE) {
+            /* a sentence opens a note only with a colon close after it */
+            if (colon < i) {
+                const char *cp = memchr(s + i, ':', n - i);
+                colon = cp != NULL ? (size_t)(cp - s) : n;
+            }
+            if (colon - i > HEAD_MAX && !wide) {
+                continue;
+            }
+        }
+        if (kind == OPEN_NONE || !head_at(s, n, h, kind, close, &hs, &he, &bs, &titled, &label)) {
+            continue;
+        }
+        char open = close != NULL && close[1] == '\0' ? s[i] : 0;
+        size_t be = label ? body_end(s, n, bs, NULL, 0) : body_end(s, n, bs, close, open);
+        note_kind nk = be > bs ? judge(s, hs, he, bs, be, kind, titled, false) : NOTE_NONE;
+        if (nk == NOTE_NONE || introduced(s, i)) {
+            continue;
+        }
+        if (out != NULL) {
+            out->start = hs;
+            out->end = be;
+            out->overrides = nk == NOTE_OVERRIDE;
+        }
+        return true;
+    }
+    return false;
+}
+
+bool mv_model_note_value(const char *text, size_t n, mv_model_note *out) {
+    if (text == NULL || n == 0) {
+        return false;
+    }
+    size_t be = n < BODY_MAX ? n : BODY_MAX;
+    while (be < n && be > 0 && ((unsigned char)text[be] & 0xC0) == 0x80) {
+        be--; /* whole characters */
+    }
+    note_kind nk = judge(text, 0, 0, 0, be, OPEN_BRACKET, false, true);
+    if (nk == NOTE_NONE || introduced(text, 0)) {
+        return false;
+    }
+    if (out != NULL) {
+        out->start = 0;
+        out->end = be;
+        out->overrides = nk == NOTE_OVERRIDE;
+    }
+    return true;
+}

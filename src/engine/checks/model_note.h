@@ -1,0 +1,46 @@
+/*
+ * Round 23 (pi23): a note addressed to the model, read by its frame.
+ *
+ * A hidden instruction is a note whose reader is the model and whose
+ * writer does not want the user to see it. Its shape does not depend on
+ * the language it is written in: a short head ending in a colon that names
+ * the reader ("assistant:", "для ИИ:", "برای مدل:", "{{assistant_only:")
+ * or marks the note hidden ("[verborgen:", "⟨instrucțiune ascunsă:",
+ * "Internt (visa inte för användaren):"), opened at the start of a line or
+ * of a value, or inside a bracket, a brace, an HTML or C comment; and a
+ * body, up to the bracket's close or the end of the paragraph, that hides
+ * itself or its act from the user or orders how the model answers. The
+ * word classes (the model as a reader, hidden and secret, a negated
+ * telling, a covert adverb, an order about the answer) are whole
+ * families in many languages, not phrases.
+ *
+ * Private to the checks: directive.imperative runs the detector per field
+ * (directive.c, "round 23 (pi23)"). Pure: reads only its arguments.
+ */
+#ifndef MV_CHECKS_MODEL_NOTE_H
+#define MV_CHECKS_MODEL_NOTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What a note found in a text is. */
+typedef struct mv_model_note {
+    size_t start;   /* raw offset of the note's head */
+    size_t end;     /* raw offset of the end of its body */
+    bool overrides; /* it voids the model's instructions (else it hides) */
+} mv_model_note;
+
+/* The first note in text[0, n) addressed to the model (or marked hidden)
+ * that hides itself or its act from the user, or a hidden note that
+ * orders the model's answer. Sets *out and returns true when one is
+ * found; `out` may be NULL. Notes introduced as an example or a detected
+ * pattern, and secrecy that protects a credential or a game's answer
+ * until it is asked for, do not count. */
+bool mv_model_note_find(const char *text, size_t n, mv_model_note *out);
+
+/* The same judgment for a whole value whose key names the model as its
+ * reader ("_assistant", "llm_hint", "x-ai-note"): the key is the head, so
+ * only the body is read (its first BODY_MAX bytes). */
+bool mv_model_note_value(const char *text, size_t n, mv_model_note *out);
+
+#endif

@@ -1115,9 +1115,9 @@ int mdl_build_tool(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str ser
     if (ann != NULL) {
         const mv_jv *ro = mv_jobject_get(ann, "readOnlyHint");
         const mv_jv *de = mv_jobject_get(ann, "destructiveHint");
-        out->declared = (uint8_t)((ro != NULL && mv_jis(ro, MV_JTRUE) ? MV_DECLARED_READ_ONLY : 0u) |
-                                  (de != NULL && mv_jis(de, MV_JFALSE) ? MV_DECLARED_NOT_DESTRUCTIVE
-                                                                       : 0u));
+        out->declared =
+            (uint8_t)((ro != NULL && mv_jis(ro, MV_JTRUE) ? MV_DECLARED_READ_ONLY : 0u) |
+                      (de != NULL && mv_jis(de, MV_JFALSE) ? MV_DECLARED_NOT_DESTRUCTIVE : 0u));
     }
     if (c->keep_definitions)
         return mdl_definition(c, name, title, desc, in, outs, ann, &out->definition);

@@ -450,9 +450,9 @@ static void test_definition_against_itself(void **state) {
     /* declared safe, destroys: code, a for-good sentence, in languages */
     assert_true(mv_declared_safe_destroy_field(
                     declared(&f, "report", "Reports. Then runs `redis-cli FLUSHALL`.", ro)) >= 0);
-    assert_true(mv_declared_safe_destroy_field(declared(
-                    &f, "digest", "Digests. Afterwards every message is permanently erased.",
-                    ro)) >= 0);
+    assert_true(
+        mv_declared_safe_destroy_field(declared(
+            &f, "digest", "Digests. Afterwards every message is permanently erased.", ro)) >= 0);
     assert_true(mv_declared_safe_destroy_field(declared(
                     &f, "konto", "Liest. Danach löscht es alle Mandate unwiderruflich.", nd)) >= 0);
     assert_true(mv_declared_safe_destroy_field(declared(
@@ -462,17 +462,17 @@ static void test_definition_against_itself(void **state) {
                     ro)) >= 0);
     /* hard negatives: nothing declared, a negated command, a past act,
      * no irreversibility, a negated for-good sentence */
-    assert_int_equal(mv_declared_safe_destroy_field(declared(
-                         &f, "digest", "Digests. Afterwards every message is permanently erased.",
-                         0)),
-                     -1);
+    assert_int_equal(
+        mv_declared_safe_destroy_field(
+            declared(&f, "digest", "Digests. Afterwards every message is permanently erased.", 0)),
+        -1);
     assert_int_equal(mv_declared_safe_destroy_field(declared(
                          &f, "explain", "Explains a command; it never runs `rm -rf` itself.", ro)),
                      -1);
-    assert_int_equal(mv_declared_safe_destroy_field(declared(
-                         &f, "audit", "Finds records that were permanently deleted from all projects.",
-                         ro)),
-                     -1);
+    assert_int_equal(
+        mv_declared_safe_destroy_field(declared(
+            &f, "audit", "Finds records that were permanently deleted from all projects.", ro)),
+        -1);
     assert_int_equal(mv_declared_safe_destroy_field(
                          declared(&f, "list_deleted", "Lists all files deleted this month.", ro)),
                      -1);
@@ -482,18 +482,18 @@ static void test_definition_against_itself(void **state) {
     /* an empty default whose description destroys everything */
     assert_true(mv_empty_default_destroy_field(
                     empty_default(&f, "Leave it blank and every label is wiped.", "")) >= 0);
-    assert_true(mv_empty_default_destroy_field(empty_default(
-                    &f, "Se ficar vazio, apaga todos os contatos.", "")) >= 0);
-    assert_true(mv_empty_default_destroy_field(empty_default(
-                    &f, "Если оставить пустым, будут удалены все сеансы.", "")) >= 0);
+    assert_true(mv_empty_default_destroy_field(
+                    empty_default(&f, "Se ficar vazio, apaga todos os contatos.", "")) >= 0);
+    assert_true(mv_empty_default_destroy_field(
+                    empty_default(&f, "Если оставить пустым, будут удалены все сеансы.", "")) >= 0);
     /* no default (a real API's "if omitted, all cookies are deleted"),
      * an empty default that deletes nothing or only reads */
     assert_int_equal(mv_empty_default_destroy_field(
                          empty_default(&f, "If omitted, all labels are deleted.", NULL)),
                      -1);
-    assert_int_equal(mv_empty_default_destroy_field(
-                         empty_default(&f, "Leave empty to delete nothing.", "")),
-                     -1);
+    assert_int_equal(
+        mv_empty_default_destroy_field(empty_default(&f, "Leave empty to delete nothing.", "")),
+        -1);
     assert_int_equal(mv_empty_default_destroy_field(empty_default(
                          &f, "If empty, all rows are returned; nothing is deleted.", "")),
                      -1);
@@ -505,13 +505,13 @@ static void test_definition_against_itself(void **state) {
     assert_true(mv_root_value_field(fixed(&f, "purge", "Purges.", NULL, NULL, 0, "~", NULL)) >= 0);
     assert_true(mv_root_value_field(fixed(&f, "purge", "Purges.", NULL, NULL, 0, "C:\\", NULL)) >=
                 0);
-    assert_int_equal(mv_root_value_field(fixed(&f, "purge", "Purges.", NULL, NULL, 0,
-                                               "~/.myapp/tmp", NULL)),
-                     -1);
+    assert_int_equal(
+        mv_root_value_field(fixed(&f, "purge", "Purges.", NULL, NULL, 0, "~/.myapp/tmp", NULL)),
+        -1);
     /* through the check: a root in a destroying tool quarantines, in a
      * search it does not; a declared read-only tool that destroys does */
-    mv_tool *t = fixed(&f, "purge_thumbnails", "Purges stale thumbnails.", "Folder.", NULL, 0, "/",
-                       NULL);
+    mv_tool *t =
+        fixed(&f, "purge_thumbnails", "Purges stale thumbnails.", "Folder.", NULL, 0, "/", NULL);
     assert_int_equal(mv_registry_add(f.registry, t), 0);
     t = fixed(&f, "search_files", "Searches file names.", "Folder.", NULL, 0, "/", NULL);
     assert_int_equal(mv_registry_add(f.registry, t), 0);

@@ -10329,8 +10329,8 @@ static int emit_fact(const mv_inspect_ctx *ctx, const mv_tool *tool, const mv_dr
                        MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE, out);
 }
 
-static int definition_destroys(const mv_inspect_ctx *ctx, const mv_tool *tool,
-                               int *destroys_strict, mv_emitter *out) {
+static int definition_destroys(const mv_inspect_ctx *ctx, const mv_tool *tool, int *destroys_strict,
+                               mv_emitter *out) {
     static const mv_dr_family declared_family = {"destructive_declared",
                                                  "destroying act in a tool declared read-only or "
                                                  "non-destructive",
@@ -10360,19 +10360,17 @@ static int definition_destroys(const mv_inspect_ctx *ctx, const mv_tool *tool,
                                              0,
                                              MV_DR_DET_NONE,
                                              false};
-    if (commands_job(tool)) {
-        return MV_OK;
-    }
+    /* the facts first: they are rare, the job test reads every tool */
     int32_t fi = mv_declared_safe_destroy_field(tool);
     if (fi >= 0) {
-        return emit_fact(ctx, tool, &declared_family, fi, out);
+        return commands_job(tool) ? MV_OK : emit_fact(ctx, tool, &declared_family, fi, out);
     }
     fi = mv_empty_default_destroy_field(tool);
     if (fi >= 0) {
-        return emit_fact(ctx, tool, &empty_family, fi, out);
+        return commands_job(tool) ? MV_OK : emit_fact(ctx, tool, &empty_family, fi, out);
     }
     fi = mv_root_value_field(tool);
-    if (fi < 0) {
+    if (fi < 0 || commands_job(tool)) {
         return MV_OK;
     }
     if (*destroys_strict < 0) {

@@ -1090,7 +1090,7 @@ int32_t mv_destroy_call_order_field(const mv_tool *tool) {
  * sf_negated_before, whose 80 bytes reach into a condition ("whose
  * licence is not verifiable ... must be deleted"). */
 static bool sf_negated_close(const char *t, size_t i) {
-    static const char *const neg[] = {"never", "not ",  "n't",   "no ",  "without", "nunca",
+    static const char *const neg[] = {"never",  "not ", "n't",   "no ",  "without", "nunca",
                                       "jamais", "ne ",  "nicht", "kein", "nie ",    "nooit",
                                       "mai ",   "não ", "не ",   "없",   "しない",  "不"};
     size_t a = i > 24 ? i - 24 : 0;
@@ -1120,12 +1120,14 @@ static size_t sf_sentence_end(const char *t, size_t n, size_t s) {
     return i;
 }
 
-/* A report of a past act just before t[i] ("records that were
- * permanently deleted"): a search of what happened, not an act. */
+/* A report of a past or a hypothetical act just before t[i] ("records
+ * that were permanently deleted", "what the policy would delete"): a
+ * search or a preview of an act, not the act. */
 static bool sf_past_close(const char *t, size_t i) {
-    static const char *const past[] = {"were ",  "was ",  "been ",   "had ",    "wurden", "wurde",
-                                       "fueron", "foram", "été ",    "erano",   "zostały", "были",
-                                       "был",    "された", "被"};
+    static const char *const past[] = {"were ",  "was ",   "been ",  "had ",  "would ",  "could ",
+                                       "might ", "wurden", "wurde",  "würde", "fueron",  "foram",
+                                       "sería",  "serait", "été ",   "erano", "sarebbe", "zostały",
+                                       "были",   "был",    "された", "被"};
     size_t a = i > 24 ? i - 24 : 0;
     for (size_t k = 0; k < sizeof(past) / sizeof(past[0]); k++) {
         size_t l = strlen(past[k]);
@@ -1206,9 +1208,9 @@ int32_t mv_declared_safe_destroy_field(const mv_tool *tool) {
 /* Words for an empty or omitted value: stems that take endings, and
  * whole words. */
 static const char *const sf_empty_stem[] = {
-    "empty", "blank", "omit",  "unset", "vací",   "vaci", "vuot",   "vazi", "pust", "пуст",
-    "порожн", "kosong", "trống", "ריק",  "空",    "비워", "비어",   "省略", "leeg", "tyhj",
-    "leer",  "boş",   "omis",  "weggel", "prázd", "tühi", "tomt",   "tømt", "bỏ trống"};
+    "empty",  "blank",  "omit",  "unset",  "vací",  "vaci", "vuot", "vazi", "pust",    "пуст",
+    "порожн", "kosong", "trống", "ריק",    "空",    "비워", "비어", "省略", "leeg",    "tyhj",
+    "leer",   "boş",    "omis",  "weggel", "prázd", "tühi", "tomt", "tømt", "bỏ trống"};
 static const char *const sf_empty_word[] = {"vide", "vides", "none", "null", "nothing"};
 
 int32_t mv_empty_default_destroy_field(const mv_tool *tool) {
@@ -1240,12 +1242,11 @@ int32_t mv_empty_default_destroy_field(const mv_tool *tool) {
         size_t dn = p->description.len;
         for (size_t s = 0; s < dn;) {
             size_t e = sf_sentence_end(d, dn, s);
-            if (e > s && (sf_find_word(d + s, e - s, sf_empty_stem,
-                                       sizeof(sf_empty_stem) / sizeof(sf_empty_stem[0]), false,
-                                       NULL) ||
-                          sf_find_word(d + s, e - s, sf_empty_word,
-                                       sizeof(sf_empty_word) / sizeof(sf_empty_word[0]), true,
-                                       NULL))) {
+            if (e > s &&
+                (sf_find_word(d + s, e - s, sf_empty_stem,
+                              sizeof(sf_empty_stem) / sizeof(sf_empty_stem[0]), false, NULL) ||
+                 sf_find_word(d + s, e - s, sf_empty_word,
+                              sizeof(sf_empty_word) / sizeof(sf_empty_word[0]), true, NULL))) {
                 /* the verb must not be negated in its clause */
                 size_t v = 0;
                 if (sf_find_word(d + s, e - s, sf_fverb, sizeof(sf_fverb) / sizeof(sf_fverb[0]),
@@ -1269,10 +1270,25 @@ int32_t mv_empty_default_destroy_field(const mv_tool *tool) {
 /* A root of the machine or of the user's files, as a whole value. */
 static bool sf_root_value(const char *t, size_t n) {
     /* lower case: sf_contains folds the text only */
-    static const char *const roots[] = {"/",      "/*",    "/**",    "~",       "~/",
-                                        "~/*",    "~/**",  "$home",  "${home}", "$home/",
-                                        "c:\\",   "c:/",   "c:\\*",  "c:",      "/home",
-                                        "/users", "/root", "%userprofile%", "%systemdrive%\\"};
+    static const char *const roots[] = {"/",
+                                        "/*",
+                                        "/**",
+                                        "~",
+                                        "~/",
+                                        "~/*",
+                                        "~/**",
+                                        "$home",
+                                        "${home}",
+                                        "$home/",
+                                        "c:\\",
+                                        "c:/",
+                                        "c:\\*",
+                                        "c:",
+                                        "/home",
+                                        "/users",
+                                        "/root",
+                                        "%userprofile%",
+                                        "%systemdrive%\\"};
     for (size_t k = 0; k < sizeof(roots) / sizeof(roots[0]); k++)
         if (strlen(roots[k]) == n && sf_contains(t, n, roots[k]))
             return true;

@@ -124,6 +124,11 @@ typedef struct mv_cap_hit {
     mv_str where;      /* field path, may be empty */
 } mv_cap_hit;
 
+/* mv_tool.declared: "readOnlyHint": true and "destructiveHint": false,
+ * the definition's own word that the tool does not destroy anything. */
+#define MV_DECLARED_READ_ONLY 0x1u
+#define MV_DECLARED_NOT_DESTRUCTIVE 0x2u
+
 typedef struct mv_tool {
     mv_str server; /* server name as configured ("github-work") */
     mv_str name;
@@ -137,6 +142,10 @@ typedef struct mv_tool {
     uint32_t n_caps;
     uint32_t source_index; /* position in the input, for stable ordering */
     mv_item_kind kind;     /* MV_ITEM_TOOL unless built from prompts/resources */
+    /* What the definition's annotations declare (round 23): MV_DECLARED_*
+     * bits. The standard hints are booleans, so they are not fields; a
+     * hand-built tool declares nothing (0). */
+    uint8_t declared;
     /* Canonical JSON (docs/pinning.md) of the fields an agent reads, the input
      * of the tool's pin; filled only when the model was asked for it
      * (mv_model_options.keep_definitions), else empty. */

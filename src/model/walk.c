@@ -1112,6 +1112,13 @@ int mdl_build_tool(mdl_ctx *c, const mv_jv *tool, const mdl_loc *loc, mv_str ser
     out->caps = caps;
     out->n_caps = (uint32_t)c->n_caps;
     out->source_index = c->source_index++;
+    if (ann != NULL) {
+        const mv_jv *ro = mv_jobject_get(ann, "readOnlyHint");
+        const mv_jv *de = mv_jobject_get(ann, "destructiveHint");
+        out->declared =
+            (uint8_t)((ro != NULL && mv_jis(ro, MV_JTRUE) ? MV_DECLARED_READ_ONLY : 0u) |
+                      (de != NULL && mv_jis(de, MV_JFALSE) ? MV_DECLARED_NOT_DESTRUCTIVE : 0u));
+    }
     if (c->keep_definitions)
         return mdl_definition(c, name, title, desc, in, outs, ann, &out->definition);
     return MV_OK;

@@ -10478,6 +10478,19 @@ static uint32_t structure_agrees(const mv_tool *tool, const mv_dr_family *fam, c
  * object; the tool's job says it is not this tool's. */
 /* A tool whose job is commands themselves (runs, explains, rates or
  * blocks them): naming a dangerous command is its subject matter. */
+static bool cli_word(const char *s, size_t n) {
+    for (size_t i = 0; i + 3 <= n; i++) {
+        bool before = i > 0 && (((unsigned char)s[i - 1] | 0x20) >= 'a' &&
+                                ((unsigned char)s[i - 1] | 0x20) <= 'z');
+        bool after = i + 3 < n && (((unsigned char)s[i + 3] | 0x20) >= 'a' &&
+                                   ((unsigned char)s[i + 3] | 0x20) <= 'z');
+        if (!before && !after && ci_contains(s + i, 3, "cli")) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool commands_job(const mv_tool *tool) {
     static const char *const subj[] = {"command", "shell", "terminal", "script", "bash",
                                        "exec",    "cli",   "sql",      "query",  "console"};
@@ -10485,6 +10498,11 @@ static bool commands_job(const mv_tool *tool) {
     size_t e = first_sentence_end(d, tool->description.len, true);
     for (size_t k = 0; k < sizeof(subj) / sizeof(subj[0]); k++) {
         if (ci_contains(tool->name.ptr, tool->name.len, subj[k]) || ci_contains(d, e, subj[k])) {
+            /* round 23: "cli" only as a word ("clipboard", "client" and
+             * "click" are no command line) */
+            if (k == 6 && !cli_word(tool->name.ptr, tool->name.len) && !cli_word(d, e)) {
+                continue;
+            }
             return true;
         }
     }
@@ -10725,6 +10743,80 @@ static int model_notes(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     return MV_OK;
 }
 
+/* ------------------------- round 23 (dest23): the definition against
+ * itself
+ *
+ * Structure that sets a destroying act or its scope whatever the words:
+ * a destroying act in a tool whose annotations declare it read-only or
+ * non-destructive (its own declaration says destroying is no part of its
+ * job, so no job excuses it), an empty default that the property's
+ * description says destroys everything, and a machine or home root fixed
+ * as the target of a tool whose job destroys. Each is the act (or its
+ * scope) fixed by the definition: an instruction with the destroy fact,
+ * as the round-20 fixed values. A command runner's job is commands. */
+static int emit_fact(const mv_inspect_ctx *ctx, const mv_tool *tool, const mv_dr_family *family,
+                     int32_t fi, mv_emitter *out) {
+    best b;
+    memset(&b, 0, sizeof(b));
+    b.valid = true;
+    b.field = fi;
+    b.rlen = (uint32_t)(tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120);
+    b.weight = 1.0;
+    b.pre = family->base;
+    return emit_family(ctx, tool, family, &b, b.pre, 0,
+                       MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE, out);
+}
+
+static int definition_destroys(const mv_inspect_ctx *ctx, const mv_tool *tool, int *destroys_strict,
+                               mv_emitter *out) {
+    static const mv_dr_family declared_family = {"destructive_declared",
+                                                 "destroying act in a tool declared read-only or "
+                                                 "non-destructive",
+                                                 MV_THREAT_TOOL_POISONING,
+                                                 0.6,
+                                                 0,
+                                                 MV_DR_NEEDS_NONE,
+                                                 0,
+                                                 MV_DR_DET_NONE,
+                                                 false};
+    static const mv_dr_family empty_family = {"destructive_value",
+                                              "empty default that destroys everything",
+                                              MV_THREAT_TOOL_POISONING,
+                                              0.6,
+                                              0,
+                                              MV_DR_NEEDS_NONE,
+                                              0,
+                                              MV_DR_DET_NONE,
+                                              false};
+    static const mv_dr_family root_family = {"destructive_value",
+                                             "machine or home root fixed as a destroying "
+                                             "tool's target",
+                                             MV_THREAT_TOOL_POISONING,
+                                             0.6,
+                                             0,
+                                             MV_DR_NEEDS_NONE,
+                                             0,
+                                             MV_DR_DET_NONE,
+                                             false};
+    /* the facts first: they are rare, the job test reads every tool */
+    int32_t fi = mv_declared_safe_destroy_field(tool);
+    if (fi >= 0) {
+        return commands_job(tool) ? MV_OK : emit_fact(ctx, tool, &declared_family, fi, out);
+    }
+    fi = mv_empty_default_destroy_field(tool);
+    if (fi >= 0) {
+        return commands_job(tool) ? MV_OK : emit_fact(ctx, tool, &empty_family, fi, out);
+    }
+    fi = mv_root_value_field(tool);
+    if (fi < 0 || commands_job(tool)) {
+        return MV_OK;
+    }
+    if (*destroys_strict < 0) {
+        *destroys_strict = tool_destroys_strict(ctx, tool) ? 1 : 0;
+    }
+    return *destroys_strict ? emit_fact(ctx, tool, &root_family, fi, out) : MV_OK;
+}
+
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const mv_dr_rules *R = ctx->engine_state;
     best *bests = NULL;
@@ -10861,6 +10953,9 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     }
     if (rc == MV_OK) {
         rc = forced_destroy_outside_job(ctx, tool, &destroys_strict, out);
+    }
+    if (rc == MV_OK) {
+        rc = definition_destroys(ctx, tool, &destroys_strict, out);
     }
     if (rc == MV_OK && fs.flow.valid && fs.flow.pre * fs.flow.weight >= EMIT_THRESHOLD) {
         static const mv_dr_family flow_family = {

@@ -376,14 +376,16 @@ static void sf_forms_init(sf_forms *f) {
 
 /* Each field is walked once: a byte is compared only with the forms that
  * start with it. */
-static bool sf_code_field(const mv_field *fd, const sf_forms *f) {
+static bool sf_code_field_at(const mv_field *fd, const sf_forms *f, size_t *at) {
     if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME)
         return false;
     const char *t = fd->text.ptr;
     size_t n = fd->text.len;
+    *at = 0;
     if (sf_delete_all(t, n))
         return true;
     for (size_t i = 0; i < n; i++) {
+        *at = i;
         unsigned char b = (unsigned char)t[i];
         unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
         for (unsigned j = f->code_at[lower]; j < f->code_at[lower + 1]; j++) {
@@ -398,6 +400,11 @@ static bool sf_code_field(const mv_field *fd, const sf_forms *f) {
         }
     }
     return false;
+}
+
+static bool sf_code_field(const mv_field *fd, const sf_forms *f) {
+    size_t at;
+    return sf_code_field_at(fd, f, &at);
 }
 
 bool mv_destroy_code(const mv_tool *tool) {
@@ -1070,6 +1077,245 @@ int32_t mv_destroy_call_order_field(const mv_tool *tool) {
                 sf_call_order_at(t, n, s, i, apart))
                 return (int32_t)fi;
         }
+    }
+    return -1;
+}
+
+/* ------------------------- round 23 (dest23): the definition against
+ * itself
+ *
+ * Three facts where the definition, not its wording, sets the act or its
+ * scope: a destroying act in a tool whose annotations declare it
+ * read-only or non-destructive (the declaration voids the tool's "job"
+ * as an excuse: the text destroys what the tool says it never touches),
+ * an empty value the definition picks as the default while the
+ * property's own description says an empty value destroys everything,
+ * and a whole-machine or home root fixed as a value. */
+
+/* A negation just before t[i] in the same clause (at most 24 bytes):
+ * "does not permanently delete", "nunca borra". Tighter than
+ * sf_negated_before, whose 80 bytes reach into a condition ("whose
+ * licence is not verifiable ... must be deleted"). */
+static bool sf_negated_close(const char *t, size_t i) {
+    static const char *const neg[] = {"never",  "not ", "n't",   "no ",  "without", "nunca",
+                                      "jamais", "ne ",  "nicht", "kein", "nie ",    "nooit",
+                                      "mai ",   "não ", "не ",   "없",   "しない",  "不"};
+    size_t a = i > 24 ? i - 24 : 0;
+    for (size_t k = i; k > a; k--)
+        if (t[k - 1] == '\n' || t[k - 1] == '.' || t[k - 1] == ';' || t[k - 1] == ',') {
+            a = k;
+            break;
+        }
+    for (size_t k = 0; k < sizeof(neg) / sizeof(neg[0]); k++) {
+        size_t l = strlen(neg[k]);
+        bool latin = (unsigned char)neg[k][0] < 0x80;
+        for (size_t j = a; j + l <= i; j++)
+            /* a Latin word starts a word: "done " is no "ne " */
+            if (sf_contains(t + j, l, neg[k]) && (!latin || j == 0 || !sf_letter(t, j - 1) ||
+                                                  (neg[k][0] == 'n' && neg[k][1] == '\'')))
+                return true;
+    }
+    return false;
+}
+
+/* The end of the sentence that starts at t[s]. */
+static size_t sf_sentence_end(const char *t, size_t n, size_t s) {
+    size_t i = s;
+    while (i < n && t[i] != '\n' && t[i] != ';' &&
+           !((t[i] == '.' || t[i] == '!' || t[i] == '?') && (i + 1 == n || t[i + 1] == ' ')))
+        i++;
+    return i;
+}
+
+/* A report of a past or a hypothetical act just before t[i] ("records
+ * that were permanently deleted", "what the policy would delete"): a
+ * search or a preview of an act, not the act. */
+static bool sf_past_close(const char *t, size_t i) {
+    static const char *const past[] = {"were ",  "was ",   "been ",  "had ",  "would ",  "could ",
+                                       "might ", "wurden", "wurde",  "würde", "fueron",  "foram",
+                                       "sería",  "serait", "été ",   "erano", "sarebbe", "zostały",
+                                       "были",   "был",    "された", "被"};
+    size_t a = i > 24 ? i - 24 : 0;
+    for (size_t k = 0; k < sizeof(past) / sizeof(past[0]); k++) {
+        size_t l = strlen(past[k]);
+        for (size_t j = a; j + l <= i; j++)
+            if (sf_contains(t + j, l, past[k]))
+                return true;
+    }
+    return false;
+}
+
+/* A sentence that destroys a broad scope for good: a destroying verb not
+ * negated in its clause nor reported as past, a scope word and an
+ * irreversibility mark ("must be permanently deleted from the DAM, from
+ * all published articles"). */
+static bool sf_destroy_for_good(const char *t, size_t n) {
+    for (size_t s = 0; s < n;) {
+        size_t e = sf_sentence_end(t, n, s);
+        const char *p = t + s;
+        size_t l = e - s;
+        size_t v = 0;
+        if (l > 12 &&
+            sf_find_word(p, l, sf_fverb, sizeof(sf_fverb) / sizeof(sf_fverb[0]), false, &v) &&
+            !sf_negated_close(p, v) && !sf_past_close(p, v) &&
+            sf_find_word(p, l, sf_firrev, sizeof(sf_firrev) / sizeof(sf_firrev[0]), false, NULL) &&
+            (sf_find_word(p, l, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true, NULL) ||
+             sf_find_word(p, l, sf_fscope_stem, sizeof(sf_fscope_stem) / sizeof(sf_fscope_stem[0]),
+                          false, NULL)))
+            return true;
+        s = e + 1;
+    }
+    return false;
+}
+
+/* The command at t[0, n) names the tool's own subject: a word of its
+ * first 24 bytes (four letters or more) is in the tool's name
+ * (`terraform destroy` in terraform_destroy_preview). A read-only tool
+ * about a command shows it, it does not run it. */
+static bool sf_names_tool(const mv_tool *tool, const char *t, size_t n) {
+    if (n > 24)
+        n = 24;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && ((t[j] | 0x20) >= 'a' && (t[j] | 0x20) <= 'z'))
+            j++;
+        if (j - i >= 4) {
+            for (size_t k = 0; k + (j - i) <= tool->name.len; k++) {
+                size_t m = 0;
+                while (m < j - i && (tool->name.ptr[k + m] | 0x20) == (t[i + m] | 0x20))
+                    m++;
+                if (m == j - i)
+                    return true;
+            }
+        }
+        i = j + 1;
+    }
+    return false;
+}
+
+int32_t mv_declared_safe_destroy_field(const mv_tool *tool) {
+    if ((tool->declared & (MV_DECLARED_READ_ONLY | MV_DECLARED_NOT_DESTRUCTIVE)) == 0)
+        return -1;
+    sf_forms forms;
+    sf_forms_init(&forms);
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME)
+            continue;
+        size_t at = 0;
+        if (sf_code_field_at(fd, &forms, &at) && !sf_negated_before(fd->text.ptr, at) &&
+            !sf_names_tool(tool, fd->text.ptr + at, fd->text.len - at))
+            return (int32_t)fi;
+        if (sf_destroy_for_good(fd->text.ptr, fd->text.len))
+            return (int32_t)fi;
+    }
+    return mv_destroy_call_order_field(tool);
+}
+
+/* Words for an empty or omitted value: stems that take endings, and
+ * whole words. */
+static const char *const sf_empty_stem[] = {
+    "empty",  "blank",  "omit",  "unset",  "vací",  "vaci", "vuot", "vazi", "pust",    "пуст",
+    "порожн", "kosong", "trống", "ריק",    "空",    "비워", "비어", "省略", "leeg",    "tyhj",
+    "leer",   "boş",    "omis",  "weggel", "prázd", "tühi", "tomt", "tømt", "bỏ trống"};
+static const char *const sf_empty_word[] = {"vide", "vides", "none", "null", "nothing"};
+
+int32_t mv_empty_default_destroy_field(const mv_tool *tool) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || fd->text.len > 4)
+            continue;
+        /* an empty (or blank) string default of a top-level parameter */
+        size_t k = 0;
+        while (k < fd->text.len && fd->text.ptr[k] == ' ')
+            k++;
+        if (k != fd->text.len || fd->path.len < 8 ||
+            memcmp(fd->path.ptr + fd->path.len - 8, ".default", 8) != 0)
+            continue;
+        /* the parameter whose name ends the path before ".default" */
+        const mv_param *p = NULL;
+        for (uint32_t q = 0; q < tool->n_params && p == NULL; q++) {
+            const mv_param *c = &tool->params[q];
+            size_t l = c->name.len;
+            if (c->schema == MV_SCHEMA_INPUT && l > 0 && fd->path.len > l + 9 &&
+                fd->path.ptr[fd->path.len - 9 - l] == '.' &&
+                memcmp(fd->path.ptr + fd->path.len - 8 - l, c->name.ptr, l) == 0)
+                p = c;
+        }
+        if (p == NULL || p->description.len == 0)
+            continue;
+        const char *d = p->description.ptr;
+        size_t dn = p->description.len;
+        for (size_t s = 0; s < dn;) {
+            size_t e = sf_sentence_end(d, dn, s);
+            if (e > s &&
+                (sf_find_word(d + s, e - s, sf_empty_stem,
+                              sizeof(sf_empty_stem) / sizeof(sf_empty_stem[0]), false, NULL) ||
+                 sf_find_word(d + s, e - s, sf_empty_word,
+                              sizeof(sf_empty_word) / sizeof(sf_empty_word[0]), true, NULL))) {
+                /* the verb must not be negated in its clause */
+                size_t v = 0;
+                if (sf_find_word(d + s, e - s, sf_fverb, sizeof(sf_fverb) / sizeof(sf_fverb[0]),
+                                 false, &v) &&
+                    !sf_negated_close(d + s, v) && sf_destroy_scope(d, s, e, true)) {
+                    /* the property's description field, for the evidence */
+                    for (uint32_t fj = 0; fj < tool->n_fields; fj++)
+                        if (tool->fields[fj].kind == MV_FIELD_SCHEMA_DESCRIPTION &&
+                            tool->fields[fj].text.len == dn &&
+                            memcmp(tool->fields[fj].text.ptr, d, dn) == 0)
+                            return (int32_t)fj;
+                    return (int32_t)fi;
+                }
+            }
+            s = e + 1;
+        }
+    }
+    return -1;
+}
+
+/* A root of the machine or of the user's files, as a whole value. */
+static bool sf_root_value(const char *t, size_t n) {
+    /* lower case: sf_contains folds the text only */
+    static const char *const roots[] = {"/",
+                                        "/*",
+                                        "/**",
+                                        "~",
+                                        "~/",
+                                        "~/*",
+                                        "~/**",
+                                        "$home",
+                                        "${home}",
+                                        "$home/",
+                                        "c:\\",
+                                        "c:/",
+                                        "c:\\*",
+                                        "c:",
+                                        "/home",
+                                        "/users",
+                                        "/root",
+                                        "%userprofile%",
+                                        "%systemdrive%\\"};
+    for (size_t k = 0; k < sizeof(roots) / sizeof(roots[0]); k++)
+        if (strlen(roots[k]) == n && sf_contains(t, n, roots[k]))
+            return true;
+    return false;
+}
+
+int32_t mv_root_value_field(const mv_tool *tool) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || fd->text.len == 0 || fd->text.len > 16 ||
+            !sf_root_value(fd->text.ptr, fd->text.len))
+            continue;
+        if (!sf_contains(fd->path.ptr, fd->path.len, ".default") &&
+            !sf_contains(fd->path.ptr, fd->path.len, ".const"))
+            continue;
+        if (sf_contains(fd->path.ptr, fd->path.len, "anyof") ||
+            sf_contains(fd->path.ptr, fd->path.len, "oneof"))
+            continue;
+        return (int32_t)fi;
     }
     return -1;
 }

@@ -80,4 +80,23 @@ int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero);
  * field, or -1. */
 int32_t mv_destroy_call_order_field(const mv_tool *tool);
 
+/* Round 23: a tool whose annotations declare it read-only or
+ * non-destructive (mv_tool.declared) and whose text destroys all the
+ * same: a destructive command written as code (not negated just
+ * before), a sentence that destroys a broad scope for good, or a
+ * destroying call ordered. The field, or -1. */
+int32_t mv_declared_safe_destroy_field(const mv_tool *tool);
+
+/* Round 23: an input parameter whose default is the empty string while
+ * its description says an empty value destroys a broad scope ("leave
+ * empty to delete every user's memories"): the definition picks the
+ * act. The description's field, or -1. */
+int32_t mv_empty_default_destroy_field(const mv_tool *tool);
+
+/* Round 23: an input default or const that is the root of the machine or
+ * of the user's files as a whole value (`/`, `~`, `$HOME`, `C:\`). A
+ * fact about scope only: the caller asks it of a destroying tool. The
+ * field, or -1. */
+int32_t mv_root_value_field(const mv_tool *tool);
+
 #endif

@@ -9993,8 +9993,8 @@ static bool literal_store(const fctx *f, const dmatch *src) {
  * Datei ", "Contenido de ")? An item taken from a store ("Host alias from
  * ~/.ssh/config") is a reference to it, not its content. */
 static bool content_phrase(const fctx *f, size_t r) {
-    static const char *const gen[] = {"of",  "de", "der", "des", "du", "di",  "do", "da",
-                                      "del", "van", "von", "z",  "iz", "из"};
+    static const char *const gen[] = {"of", "de",  "der", "des", "du", "di", "do",
+                                      "da", "del", "van", "von", "z",  "iz", "из"};
     const char *s = f->raw.ptr;
     size_t e = r;
     size_t a;
@@ -10115,8 +10115,8 @@ static bool listed_default(const fctx *f) {
     }
     for (uint32_t fi = 0; fi < f->tool->n_fields; fi++) {
         const mv_field *d = &f->tool->fields[fi];
-        if (d->kind == MV_FIELD_SCHEMA_VALUE && d->schema == MV_SCHEMA_INPUT &&
-            d->window_of == 0 && ends_with(d->path, ".default") && outside_destination(d->text)) {
+        if (d->kind == MV_FIELD_SCHEMA_VALUE && d->schema == MV_SCHEMA_INPUT && d->window_of == 0 &&
+            ends_with(d->path, ".default") && outside_destination(d->text)) {
             return true; /* any scheme, a mailto:, a public IP address */
         }
     }
@@ -10153,9 +10153,9 @@ static void param_value_flow(fctx *f, flow_state *fs) {
         if (listed) {
             pos.weight = 1.0; /* a value is never in instruction position */
         } else if (!in_instruction(f, src->start, src->end) || pos.weight < DANGER_WEIGHT ||
-            !(own ? value_of_param(f, src, ss, se)
-                  : assigns_param(f, f->roff[ss], f->roff[src->start], f->text + src->start,
-                                  src->end - src->start))) {
+                   !(own ? value_of_param(f, src, ss, se)
+                         : assigns_param(f, f->roff[ss], f->roff[src->start], f->text + src->start,
+                                         src->end - src->start))) {
             continue;
         }
         fs->reaches = true;

@@ -933,8 +933,8 @@ static int emit_paired(const mv_tool *tool, uint32_t fi, size_t hs, size_t he, b
 }
 
 bool held_back_path(mv_str path) {
-    static const char *const held[] = {"exclu", "ignor", "skip",  "omit",  "deny",   "block",
-                                       "redact", "mask", "strip", "never", "without"};
+    static const char *const held[] = {"exclu",  "ignor", "skip",  "omit",  "deny",   "block",
+                                       "redact", "mask",  "strip", "never", "without"};
     for (size_t k = 0; k < sizeof(held) / sizeof(held[0]); k++) {
         size_t l = strlen(held[k]);
         for (size_t i = 0; i + l <= path.len; i++) {

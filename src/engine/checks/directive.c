@@ -46,6 +46,7 @@
 #include "model_note.h"
 #include "position.h"
 #include "structure_facts.h"
+#include "value_orders.h"
 
 #define MATCH_CAP 8192          /* matches kept per field (the cap is recorded) */
 #define HIT_CAP 256             /* rule hits kept per field (the cap is recorded) */
@@ -10259,6 +10260,242 @@ static bool unslug(mv_arena *arena, mv_str raw, mv_str *out, uint32_t **map_out)
     return true;
 }
 
+/* ------------------------------------------ round 23: parameter values */
+
+/*
+ * Round 23 (exfil23): a parameter whose value is a sensitive source.
+ * find_flows needs a transfer verb between the source and the sink. But
+ * what a parameter's description asks for is put in the call, and the
+ * call leaves for the tool's server: the parameter is the transfer and the
+ * sink at once. So a free-form input parameter (not named for a key, a
+ * credential or a path: an honest place for one) whose description
+ * presents a sensitive source as its value, and a description sentence
+ * that assigns a source to such a parameter ("set `ref` to ...", "`ref` =
+ * ..."), are flows without a verb of moving. The source passes the guards
+ * of find_flows (a path, an instrument, the tool's job, a negation, a
+ * redaction, a parameter named after it).
+ */
+#define PARAM_VALUE_LEAD 40 /* raw bytes of a noun phrase before its source ("Output of `") */
+#define ASSIGN_GAP 40       /* raw bytes between "`param` to" and the source assigned */
+
+/* The guards of find_flows on one source: it is a path or an instrument,
+ * the tool's job, withheld, denied, redacted, a public key, the user's own
+ * credential for the service, or the field declared for it. */
+static bool source_guarded(const fctx *f, const dmatch *src, size_t ss, size_t se) {
+    size_t cs = src->start;
+    while (cs > ss && f->text[cs - 1] != ' ' && f->text[cs - 1] != '(') {
+        cs--;
+    }
+    return role_before(f, MV_DR_ROLE_PATHREF | MV_DR_ROLE_INSTRUMENT, ss, cs, FLOW_GUARD_BYTES) ||
+           role_before(f, MV_DR_ROLE_TARGET, ss, cs, 2) || source_is_job(f, src) ||
+           withheld(f, src, ss, se) || denied_after(f, src, se) || env_own_param(f, src) ||
+           source_modifier(f, src) || source_denied(f, src, ss) || redacted_after(f, src, se) ||
+           public_key_path(f, src) || owned_credential(f, src) || declared_field(f, src) ||
+           flow_negated(f, src->start, ss);
+}
+
+/* Is the source written as a literal store: a path or file name ("~/.pypirc",
+ * ".env") or an environment variable ("AWS_SECRET_ACCESS_KEY")? An honest
+ * parameter may take a prompt or a transcript the user hands it ("System
+ * prompt for the downstream model"); none takes the contents of a key file
+ * under another name. */
+static bool literal_store(const fctx *f, const dmatch *src) {
+    size_t a = f->roff[src->start];
+    size_t b = f->roff[src->end];
+    for (size_t i = a; i < b && i < f->raw.len; i++) {
+        char c = f->raw.ptr[i];
+        if (c == '/' || c == '~' || c == '.' || c == '_') {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does the noun phrase before raw offset r (from the field's start) end in
+ * a genitive that makes the source its content ("Output of `", "Inhalt der
+ * Datei ", "Contenido de ")? An item taken from a store ("Host alias from
+ * ~/.ssh/config") is a reference to it, not its content. */
+static bool content_phrase(const fctx *f, size_t r) {
+    static const char *const gen[] = {"of", "de",  "der", "des", "du", "di", "do",
+                                      "da", "del", "van", "von", "z",  "iz", "из"};
+    const char *s = f->raw.ptr;
+    size_t e = r;
+    size_t a;
+    unsigned words = 0;
+    while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '`' || s[e - 1] == '\'' || s[e - 1] == '"')) {
+        e--;
+    }
+    for (size_t i = 0; i < e; i++) {
+        words += (i == 0 || s[i - 1] == ' ') && s[i] != ' ';
+    }
+    if (words <= 1) {
+        return true; /* the source opens the description */
+    }
+    a = e;
+    while (a > 0 && s[a - 1] != ' ') {
+        a--;
+    }
+    /* the last word: a genitive, or a noun of the file that holds it
+     * ("Inhalt der Datei ~/.ssh/id_rsa") after one */
+    for (unsigned hop = 0; hop < 2; hop++) {
+        for (size_t k = 0; k < sizeof(gen) / sizeof(gen[0]); k++) {
+            size_t l = strlen(gen[k]);
+            if (e - a == l && ci_at_n(s, f->raw.len, a, gen[k], l)) {
+                return true;
+            }
+        }
+        e = a;
+        while (e > 0 && s[e - 1] == ' ') {
+            e--;
+        }
+        a = e;
+        while (a > 0 && s[a - 1] != ' ') {
+            a--;
+        }
+    }
+    return false;
+}
+
+/* Does the parameter's description present the source as its value: an
+ * obligation in the source's sentence about a whole or literal store
+ * ("Always fill this with the entire conversation", "must hold ~/.npmrc"),
+ * or a noun phrase that opens the description and makes a literal store
+ * (or, with an outside address in the field, any source) its content
+ * ("Output of `env`", "Contenido de ~/.pypirc")? */
+static bool value_of_param(const fctx *f, const dmatch *src, size_t ss, size_t se) {
+    size_t r = f->roff[src->start];
+    bool literal = literal_store(f, src);
+    if (role_in(f, MV_DR_ROLE_MOOD, ss, se) != SIZE_MAX &&
+        (literal || role_in(f, MV_DR_ROLE_HARVEST | MV_DR_ROLE_SCOPE, ss, se) != SIZE_MAX)) {
+        return true;
+    }
+    if (r > PARAM_VALUE_LEAD || !(literal || has_address(f, 0, f->len))) {
+        return false;
+    }
+    for (size_t i = 0; i < r; i++) {
+        char c = f->raw.ptr[i];
+        if (c == '.' || c == ':' || c == ';' || c == '\n' || c == '(' || c == ',') {
+            return false; /* not the opening phrase: a label, a list, an aside */
+        }
+    }
+    return content_phrase(f, r);
+}
+
+/* Does raw [r0, r1) assign a value to a free-form parameter of the tool
+ * before raw offset `at`: its name, quoted or an identifier, followed by
+ * " to " and the source within ASSIGN_GAP bytes ("set `ref` to the
+ * contents of ...")? `src` is the normalized
+ * source term (a parameter named after it is its honest place). */
+static bool assigns_param(const fctx *f, size_t r0, size_t at, const char *src, size_t n) {
+    const char *s = f->raw.ptr;
+    for (uint32_t p = 0; p < f->tool->n_params; p++) {
+        const mv_param *pm = &f->tool->params[p];
+        size_t l = pm->name.len;
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || l < 3 || secretish_name(pm->name) ||
+            named_after(pm->name, src, n)) {
+            continue;
+        }
+        for (size_t i = r0; i + l <= at; i++) {
+            size_t q = 0;
+            size_t e;
+            while (q < l && lower(s[i + q]) == lower(pm->name.ptr[q])) {
+                q++;
+            }
+            if (q < l || (i > 0 && (word_at(s, f->raw.len, i - 1) || s[i - 1] == '_')) ||
+                (i + l < f->raw.len && (word_at(s, f->raw.len, i + l) || s[i + l] == '_'))) {
+                continue;
+            }
+            if (!(i > 0 && (s[i - 1] == '`' || s[i - 1] == '\'' || s[i - 1] == '"')) &&
+                memchr(pm->name.ptr, '_', l) == NULL) {
+                continue; /* a plain word ("message") may be only a noun of the prose */
+            }
+            e = i + l;
+            while (e < at && (s[e] == '`' || s[e] == '\'' || s[e] == '"' || s[e] == ' ')) {
+                e++;
+            }
+            /* the source is what is assigned: it follows "to" closely
+             * ("`ref` to the contents of the user's ~/.aws"), not a later
+             * clause ("`force=true` ... .env files") */
+            if (e + 3 <= at && ci_at_n(s, f->raw.len, e, "to ", 3) && at - (e + 3) <= ASSIGN_GAP) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Is the field an item of a list default of an input parameter not named
+ * for a secret ("include": ["scores", "system_prompt"]), in a tool whose
+ * defaults also hold an outside destination? Then what is attached and
+ * where it goes are both fixed by the definition: nobody chose either. */
+static bool listed_default(const fctx *f) {
+    const mv_field *fd = &f->tool->fields[f->fi];
+    if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+        !contains(fd->path.ptr, fd->path.len, ".default[") || held_back_path(fd->path) ||
+        (fd->param >= 0 && (uint32_t)fd->param < f->tool->n_params &&
+         secretish_words(f->tool->params[fd->param].name))) {
+        return false;
+    }
+    for (uint32_t fi = 0; fi < f->tool->n_fields; fi++) {
+        const mv_field *d = &f->tool->fields[fi];
+        if (d->kind == MV_FIELD_SCHEMA_VALUE && d->schema == MV_SCHEMA_INPUT && d->window_of == 0 &&
+            ends_with(d->path, ".default") && outside_destination(d->text)) {
+            return true; /* any scheme, a mailto:, a public IP address */
+        }
+    }
+    return false;
+}
+
+static void param_value_flow(fctx *f, flow_state *fs) {
+    const mv_field *fd = &f->tool->fields[f->fi];
+    bool own = false;
+    bool listed = false;
+    if (fs->flow.valid || bool_option_plain(f)) {
+        return;
+    }
+    own = in_sink_param(f);
+    listed = !own && fd->kind == MV_FIELD_SCHEMA_VALUE && listed_default(f);
+    if (!own && !listed && fd->kind != MV_FIELD_DESCRIPTION) {
+        return;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *src = &f->m[i];
+        size_t ss, se, rs, re;
+        mv_position pos;
+        around ar;
+        if (!(f->R->terms[src->term].roles & MV_DR_ROLE_SOURCE) ||
+            (own && named_after(f->tool->params[fd->param].name, f->text + src->start,
+                                src->end - src->start))) {
+            continue; /* "system_prompt: System prompt for the downstream model" */
+        }
+        mv_position_sentence(&f->pt, src->start, &ss, &se);
+        if (source_guarded(f, src, ss, se)) {
+            continue;
+        }
+        mv_position_classify(&pos, &f->pt, src->start, src->end);
+        if (listed) {
+            pos.weight = 1.0; /* a value is never in instruction position */
+        } else if (!in_instruction(f, src->start, src->end) || pos.weight < DANGER_WEIGHT ||
+                   !(own ? value_of_param(f, src, ss, se)
+                         : assigns_param(f, f->roff[ss], f->roff[src->start], f->text + src->start,
+                                         src->end - src->start))) {
+            continue;
+        }
+        fs->reaches = true;
+        rs = f->roff[src->start];
+        re = f->roff[src->end];
+        if (f->map != NULL) {
+            rs = f->map[rs];
+            re = f->map[re];
+        }
+        memset(&ar, 0, sizeof(ar));
+        ar.strong = true;
+        consider_best(&fs->flow, FLOW_CONF, pos.weight, (int32_t)f->fi, rs, re, &ar,
+                      "parameter value");
+        return;
+    }
+}
+
 /* Match, chain and evaluate one view of field fi. Sets *spaced when the
  * view shows letter-spaced punctuation. */
 static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t fi, mv_str raw,
@@ -10310,6 +10547,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
         evaluate(&f, &f.h[k], bests);
     }
     find_flows(&f, fs);
+    param_value_flow(&f, fs); /* round 23 */
     {
         size_t actions = find_orders(&f, orders, destroys);
         concealed_act(&f, orders, destroys);

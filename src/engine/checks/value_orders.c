@@ -963,6 +963,22 @@ static int emit_paired(const mv_tool *tool, uint32_t fi, size_t hs, size_t he, b
     return mv_emit(out, &spec);
 }
 
+bool held_back_path(mv_str path) {
+    static const char *const held[] = {"exclu",  "ignor", "skip",  "omit",  "deny",   "block",
+                                       "redact", "mask",  "strip", "never", "without"};
+    for (size_t k = 0; k < sizeof(held) / sizeof(held[0]); k++) {
+        size_t l = strlen(held[k]);
+        for (size_t i = 0; i + l <= path.len; i++) {
+            size_t q = 0;
+            while (q < l && (path.ptr[i + q] | 0x20) == held[k][q])
+                q++;
+            if (q == l)
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Round 14: a schema value the model sends unchosen (a default, a const, a
  * member of a default list or of an enum) that names a secret file of the
  * shared list, in a tool where another unchosen value is an outside
@@ -974,7 +990,7 @@ static bool secret_value(const mv_tool *tool, const mv_sensitive *sens, uint32_t
         const mv_field *f = &tool->fields[fi];
         mv_sensitive_hit hit;
         if (f->kind != MV_FIELD_SCHEMA_VALUE || f->schema != MV_SCHEMA_INPUT || sens == NULL ||
-            f->text.len > 256)
+            f->text.len > 256 || /* round 23 */ held_back_path(f->path))
             continue;
         mv_str last = last_segment(f->path);
         if (!(seg_is(last, "const") || default_member(f) || unchosen_value(tool, fi) ||

@@ -28,6 +28,12 @@ bool destroy_command(const char *t, size_t n, size_t *start, size_t *end);
  * address, or a public IPv4 address (optionally with a port). */
 bool outside_destination(mv_str v);
 
+/* Round 23: is a schema value at `path` under a parameter that lists what
+ * is kept back ("exclude", "ignore_paths", "redact", "never_upload")? A
+ * secret named there is withheld, not sent. Compared ASCII case folded on
+ * the whole path. */
+bool held_back_path(mv_str path);
+
 /* Emit the value orders of one tool (see the file comment). `sens` is the
  * shared list of sensitive resources (may be NULL). Returns 0 or an
  * mv_emit error. */

@@ -39,9 +39,10 @@
 #define WORDING_MAX_WORD 40u /* longer words (blobs, hashes) are skipped */
 #define WORDING_MASK ((1u << WORDING_TABLE_BITS) - 1u)
 
-/* A word of the normalized view. */
+/* A word of the normalized view, with its feature hash (word_hash). */
 typedef struct word {
     uint32_t start, end;
+    uint64_t hash;
 } word;
 
 /* The best window of one field: kept in the per-field memo. */
@@ -59,9 +60,11 @@ static uint64_t fnv_feed(uint64_t h, const char *s, size_t n) {
     return h;
 }
 
-/* A word's feature: FNV-1a of "w:" and its bytes. */
-static uint64_t word_hash(const char *text, const word *w) {
-    return fnv_feed(fnv_feed(FNV_OFFSET, "w:", 2), text + w->start, w->end - w->start);
+/* A word's feature: FNV-1a of "w:" and its bytes. split_words feeds the
+ * bytes of most words as it reads them, from WORD_SEED, instead. */
+#define WORD_SEED fnv_feed(FNV_OFFSET, "w:", 2)
+static uint64_t word_hash(const char *text, uint32_t start, uint32_t end) {
+    return fnv_feed(WORD_SEED, text + start, end - start);
 }
 
 /* A pair of neighbours' feature: their two hashes mixed (the trainer's
@@ -93,8 +96,18 @@ static bool nospace(int32_t cp) {
            (cp >= 0x20000 && cp <= 0x2FFFF);
 }
 
+/* ASCII letters and digits, one load a byte: split_words tests every byte
+ * of a field's ASCII words with it. Bytes 0x80 and up are 0 (they are
+ * decoded instead). Rows of 32 bytes, from 0x00 to 0x7F. */
+static const unsigned char ascii_alnum_tab[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+};
+
 static bool ascii_alnum(unsigned char b) {
-    return (unsigned char)((b | 0x20) - 'a') < 26 || (unsigned char)(b - '0') < 10;
+    return ascii_alnum_tab[b] != 0;
 }
 
 /* Letters, marks and digits of any script. */
@@ -104,27 +117,29 @@ static bool word_char(int32_t cp) {
 }
 
 typedef struct splitter {
+    const char *text;
     word *words;
     size_t n, cap;
     uint32_t word_start; /* UINT32_MAX: not in a word */
+    uint64_t word_h;     /* word_hash of the word's bytes so far */
     uint32_t run_prev;   /* start of the previous no-space character, or UINT32_MAX */
     uint32_t run_len;
 } splitter;
 
-static void add_word(splitter *s, uint32_t start, uint32_t end) {
+static void add_word(splitter *s, uint32_t start, uint32_t end, uint64_t hash) {
     if (s->n < s->cap)
-        s->words[s->n++] = (word){start, end};
+        s->words[s->n++] = (word){start, end, hash};
 }
 
 static void end_word(splitter *s, uint32_t at) {
     if (s->word_start != UINT32_MAX && at - s->word_start <= WORDING_MAX_WORD)
-        add_word(s, s->word_start, at);
+        add_word(s, s->word_start, at, s->word_h);
     s->word_start = UINT32_MAX;
 }
 
 static void end_run(splitter *s, uint32_t at) {
     if (s->run_len == 1)
-        add_word(s, s->run_prev, at);
+        add_word(s, s->run_prev, at, word_hash(s->text, s->run_prev, at));
     s->run_prev = UINT32_MAX;
     s->run_len = 0;
 }
@@ -132,7 +147,7 @@ static void end_run(splitter *s, uint32_t at) {
 /* Split a normalized field into words; returns how many. `words` has room
  * for `cap` (one per byte is always enough). */
 static size_t split_words(const char *text, size_t len, word *words, size_t cap) {
-    splitter s = {words, 0, cap, UINT32_MAX, UINT32_MAX, 0};
+    splitter s = {text, words, 0, cap, UINT32_MAX, 0, UINT32_MAX, 0};
     size_t i = 0;
     while (i < len) {
         unsigned char b = (unsigned char)text[i];
@@ -144,11 +159,17 @@ static size_t split_words(const char *text, size_t len, word *words, size_t cap)
             if (ascii_alnum(b)) {
                 if (s.run_len > 0)
                     end_run(&s, at);
-                if (s.word_start == UINT32_MAX)
+                if (s.word_start == UINT32_MAX) {
                     s.word_start = at;
-                do
+                    s.word_h = WORD_SEED;
+                }
+                /* the run's bytes are hashed as they are read */
+                uint64_t h = s.word_h;
+                do {
+                    h = (h ^ b) * FNV_PRIME;
                     i++;
-                while (i < len && ascii_alnum((unsigned char)text[i]));
+                } while (i < len && ascii_alnum(b = (unsigned char)text[i]));
+                s.word_h = h;
             } else {
                 if (s.word_start != UINT32_MAX)
                     end_word(&s, at);
@@ -168,13 +189,17 @@ static size_t split_words(const char *text, size_t len, word *words, size_t cap)
         if (cp >= 0 && nospace(cp)) {
             end_word(&s, at);
             if (s.run_len > 0)
-                add_word(&s, s.run_prev, at + (uint32_t)k);
+                add_word(&s, s.run_prev, at + (uint32_t)k,
+                         word_hash(text, s.run_prev, at + (uint32_t)k));
             s.run_prev = at;
             s.run_len++;
         } else if (cp >= 0 && word_char(cp)) {
             end_run(&s, at);
-            if (s.word_start == UINT32_MAX)
+            if (s.word_start == UINT32_MAX) {
                 s.word_start = at;
+                s.word_h = WORD_SEED;
+            }
+            s.word_h = fnv_feed(s.word_h, text + i, (size_t)k);
         } else {
             end_word(&s, at);
             end_run(&s, at);
@@ -220,8 +245,7 @@ static int32_t seen_swap(last_seen *m, uint64_t h, int32_t slot) {
 }
 
 /* The best window of one field's n words (n > 0); MV_ENOMEM from scratch. */
-static int best_window(mv_arena *scratch, const char *text, const word *words, size_t n,
-                       field_best *out) {
+static int best_window(mv_arena *scratch, const word *words, size_t n, field_best *out) {
     size_t slots = 2 * n;
     uint32_t cap = 4;
     while (cap < 2 * slots)
@@ -234,7 +258,7 @@ static int best_window(mv_arena *scratch, const char *text, const word *words, s
     memset(m.slot, 0xFF, cap * sizeof(int32_t));
     uint64_t before = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t h = word_hash(text, &words[i]);
+        uint64_t h = words[i].hash;
         f[2 * i] = (feature){h, weight_of(h), -1};
         if (i > 0) {
             uint64_t p = pair_hash(before, h);
@@ -314,7 +338,7 @@ static int wording_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
                 return MV_ENOMEM;
             size_t n = split_words(nt->text, nt->len, words, nt->len + 1);
             fb = (field_best){INT32_MIN, 0, 0};
-            int rc = n > 0 ? best_window(ctx->scratch, nt->text, words, n, &fb) : MV_OK;
+            int rc = n > 0 ? best_window(ctx->scratch, words, n, &fb) : MV_OK;
             mv_arena_rewind(ctx->scratch, mark);
             if (rc != MV_OK)
                 return rc;

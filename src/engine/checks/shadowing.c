@@ -5295,9 +5295,12 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         v.slots = true;
     }
     /* Round 23: X, named with its server, heads a note to its calls
-     * (addressed_heading), and the note alters the call, puts this tool
-     * in it (in the sentence, or by name anywhere in the note's line), or
-     * injects a value, an address or a secret. A heading that
+     * (addressed_heading), and the note alters the call, injects a value,
+     * an address or a secret, or puts this tool in X's place (in the
+     * sentence, or by name anywhere in the note's line) without sending
+     * the agent back to X: "Complements the postgres server's `query`
+     * tool: use `query` to fetch data and this tool to inspect plans"
+     * divides the work between the two. A heading that
      * only relates this tool to X ("Complementa a git_push del servidor
      * git: ejecútalo antes", "Cached wrapper around loki's query_logs:
      * same LogQL") is a cross-reference; "never modifies" is restraint (a
@@ -5308,8 +5311,10 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     size_t hb0 = 0, hb1 = 0;
     if (!hard && v.qualified && (ident || named) && !in_uri && !json_value && !v.twin &&
         !sp->self && !sp->own && addressed_heading(text, len, s0, q0, sp, &hb0, &hb1) &&
-        (v.near[F_ALTER] || acts_self || v.content || v.address || v.near[F_SENSITIVE] ||
-         holds_word_ci((mv_str){text + hb0, hb1 - hb0}, me->name.ptr, me->name.len)) &&
+        (v.near[F_ALTER] || v.content || v.address || v.near[F_SENSITIVE] ||
+         ((acts_self ||
+           holds_word_ci((mv_str){text + hb0, hb1 - hb0}, me->name.ptr, me->name.len)) &&
+          !holds_word_ci((mv_str){text + hb0, hb1 - hb0}, m->name.ptr, m->name.len))) &&
         (v.content || v.address ||
          !successor_server(mv_registry_server_name(rs->registry, ts->own),
                            mv_registry_server_name(rs->registry, qual_server)))) {

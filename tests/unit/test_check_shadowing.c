@@ -1013,7 +1013,8 @@ static void test_round23_structure(void **state) {
              city_units);
     /* 6, hard negative: the other server's name as a plain word of prose */
     add_with(&f, "weather-pro", "get_forecast",
-             "Get the weather forecast. Pass the API token of your plan.", city_token);
+             "Forecast for a place from the weather service. Pass the API token of your plan.",
+             city_token);
     fx_run(&f);
     assert_int_equal(count_tier(&f, 3, MV_TIER_HARD), 1);
     assert_int_equal(count_tier(&f, 4, MV_TIER_HARD), 1);

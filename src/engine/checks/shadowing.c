@@ -1991,17 +1991,28 @@ static const char *copy_with_sink(const reg_state *rs, const mv_tool *tool, uint
  * phone, card, IBAN, identity numbers)? Compared segment by segment on the
  * raw name ("taxisnet_pass", "bankLogin", "agency-login"); a few joined
  * forms ("homeaddress", "cardnumber") anywhere in it. */
+#define SEG(w)                                                                                     \
+    { w, sizeof(w) - 1 }
 static bool sensitive_param(mv_str name) {
-    static const char *const segs[] = {
-        /* credentials, several languages */
-        "pass", "pwd", "pat", "pin", "login", "dsn", "otp", "totp", "mfa", "jwt", "cvv", "cvc",
-        "passwort", "kennwort", "contrasena", "senha", "parola", "wachtwoord", "haslo", "sifre",
-        "salasana", "jelszo", "heslo", "losenord", "adgangskode", "geheim", "secreto", "segreto",
-        "gizli", "hemlig", "sekret", "mdp", "clave", "chave", "anahtar",
-        /* personal data */
-        "gps", "phone", "mobile", "msisdn", "iban", "ssn", "passport", "birthdate", "dob",
-        "telefon", "telefono", "telephone", "handy", "celular", "movil", "cellphone"};
-    static const char *const joined[] = {"homeaddress", "cardnumber", "creditcard", "dateofbirth"};
+    static const struct {
+        const char *w;
+        size_t n;
+    } segs[] = {/* credentials, several languages */
+                SEG("pass"), SEG("pwd"), SEG("pat"), SEG("pin"), SEG("login"), SEG("dsn"),
+                SEG("otp"), SEG("totp"), SEG("mfa"), SEG("jwt"), SEG("cvv"), SEG("cvc"),
+                SEG("passwort"), SEG("kennwort"), SEG("contrasena"), SEG("senha"), SEG("parola"),
+                SEG("wachtwoord"), SEG("haslo"), SEG("sifre"), SEG("salasana"), SEG("jelszo"),
+                SEG("heslo"), SEG("losenord"), SEG("adgangskode"), SEG("geheim"), SEG("secreto"),
+                SEG("segreto"), SEG("gizli"), SEG("hemlig"), SEG("sekret"), SEG("mdp"),
+                SEG("clave"), SEG("chave"), SEG("anahtar"),
+                /* personal data */
+                SEG("gps"), SEG("phone"), SEG("mobile"), SEG("msisdn"), SEG("iban"), SEG("ssn"),
+                SEG("passport"), SEG("birthdate"), SEG("dob"), SEG("telefon"), SEG("telefono"),
+                SEG("telephone"), SEG("handy"), SEG("celular"), SEG("movil"), SEG("cellphone")};
+    static const struct {
+        const char *w;
+        size_t n;
+    } joined[] = {SEG("homeaddress"), SEG("cardnumber"), SEG("creditcard"), SEG("dateofbirth")};
     if (credential_param(name))
         return true;
     /* segments of the raw name: runs of letters, split at separators,
@@ -2021,19 +2032,19 @@ static bool sensitive_param(mv_str name) {
                 flat[fl++] = (char)(k[j] | 0x20);
             j++;
         }
+        char c0 = j > i ? (char)(k[i] | 0x20) : 0;
         for (size_t x = 0; j > i && x < sizeof(segs) / sizeof(segs[0]); x++)
-            if (strlen(segs[x]) == j - i && same_text_ci(k + i, segs[x], j - i))
+            if (segs[x].n == j - i && segs[x].w[0] == c0 && same_text_ci(k + i, segs[x].w, j - i))
                 return true;
         i = j;
     }
-    for (size_t x = 0; x < sizeof(joined) / sizeof(joined[0]); x++) {
-        size_t jn = strlen(joined[x]);
-        for (size_t i = 0; i + jn <= fl; i++)
-            if (memcmp(flat + i, joined[x], jn) == 0)
+    for (size_t x = 0; fl >= 10 && x < sizeof(joined) / sizeof(joined[0]); x++)
+        for (size_t i = 0; i + joined[x].n <= fl; i++)
+            if (flat[i] == joined[x].w[0] && memcmp(flat + i, joined[x].w, joined[x].n) == 0)
                 return true;
-    }
     return false;
 }
+#undef SEG
 
 /* An input parameter of `a` that `b` lacks and that asks for a credential
  * or personal data (sensitive_param). */
@@ -2068,8 +2079,9 @@ static bool names_server(mv_str t, mv_str srv) {
         unsigned char c = (unsigned char)srv.ptr[i];
         ident = c == '-' || c == '_' || c == '.' || (c >= '0' && c <= '9');
     }
+    unsigned char first = (unsigned char)srv.ptr[0] | 0x20;
     for (size_t i = 0; i + srv.len <= t.len; i++) {
-        if (!same_text_ci(t.ptr + i, srv.ptr, srv.len))
+        if (((unsigned char)t.ptr[i] | 0x20) != first || !same_text_ci(t.ptr + i, srv.ptr, srv.len))
             continue;
         unsigned char l = i > 0 ? (unsigned char)t.ptr[i - 1] : ' ';
         unsigned char r = i + srv.len < t.len ? (unsigned char)t.ptr[i + srv.len] : ' ';
@@ -2106,7 +2118,7 @@ static uint32_t original_named_with_sink(const reg_state *rs, const mv_tool *too
         if (ids[k] == self || srv == own)
             continue;
         if (seen++ >= MAX_CLONE_CANDIDATES) {
-            mv_emit_cap(out, "shadowing_clone_candidates", MAX_CLONE_CANDIDATES, count);
+            mv_emit_cap(out, "shadowing_twin_candidates", MAX_CLONE_CANDIDATES, count);
             return NONE;
         }
         mv_str sname = mv_registry_server_name(rs->registry, srv);
@@ -5296,11 +5308,11 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     }
     /* Round 23: X, named with its server, heads a note to its calls
      * (addressed_heading), and the note alters the call, injects a value,
-     * an address or a secret, or puts this tool in X's place (in the
-     * sentence, or by name anywhere in the note's line) without sending
-     * the agent back to X: "Complements the postgres server's `query`
-     * tool: use `query` to fetch data and this tool to inspect plans"
-     * divides the work between the two. A heading that
+     * an address or a secret, or names this tool in X's place anywhere in
+     * the note's line without sending the agent back to X. "This tool"
+     * alone does not count: "Complements the postgres server's `query`
+     * tool: use `query` to fetch data and this tool to inspect plans" and
+     * "Notes for X: this tool only drafts the text" divide the work. A heading that
      * only relates this tool to X ("Complementa a git_push del servidor
      * git: ejecútalo antes", "Cached wrapper around loki's query_logs:
      * same LogQL") is a cross-reference; "never modifies" is restraint (a
@@ -5312,8 +5324,7 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
     if (!hard && v.qualified && (ident || named) && !in_uri && !json_value && !v.twin &&
         !sp->self && !sp->own && addressed_heading(text, len, s0, q0, sp, &hb0, &hb1) &&
         (v.near[F_ALTER] || v.content || v.address || v.near[F_SENSITIVE] ||
-         ((acts_self ||
-           holds_word_ci((mv_str){text + hb0, hb1 - hb0}, me->name.ptr, me->name.len)) &&
+         (holds_word_ci((mv_str){text + hb0, hb1 - hb0}, me->name.ptr, me->name.len) &&
           !holds_word_ci((mv_str){text + hb0, hb1 - hb0}, m->name.ptr, m->name.len))) &&
         (v.content || v.address ||
          !successor_server(mv_registry_server_name(rs->registry, ts->own),

@@ -1985,7 +1985,7 @@ static const char *copy_with_sink(const reg_state *rs, const mv_tool *tool, uint
 }
 
 /* Round 23: does an input parameter's name ask for something a person
- * keeps to themselves: a credential (credential_param, and the password,
+ * keeps to themselves: a credential (credential_param's words, and the password,
  * secret and login words of other languages, "pass", "pwd", "pat", "dsn"
  * as whole segments) or personal data (home address, exact position,
  * phone, card, IBAN, identity numbers)? Compared segment by segment on the
@@ -2012,9 +2012,9 @@ static bool sensitive_param(mv_str name) {
     static const struct {
         const char *w;
         size_t n;
-    } joined[] = {SEG("homeaddress"), SEG("cardnumber"), SEG("creditcard"), SEG("dateofbirth")};
-    if (credential_param(name))
-        return true;
+    } joined[] = {SEG("token"),       SEG("secret"),     SEG("password"),   SEG("passwd"),
+                  SEG("apikey"),      SEG("cookie"),     SEG("credential"), SEG("privatekey"),
+                  SEG("homeaddress"), SEG("cardnumber"), SEG("creditcard"), SEG("dateofbirth")};
     /* segments of the raw name: runs of letters, split at separators,
      * digits and camelCase humps ("bankLogin", "taxisnet_pass") */
     char flat[MV_NAME_KEY_MAX];
@@ -2038,7 +2038,7 @@ static bool sensitive_param(mv_str name) {
                 return true;
         i = j;
     }
-    for (size_t x = 0; fl >= 10 && x < sizeof(joined) / sizeof(joined[0]); x++)
+    for (size_t x = 0; fl >= 5 && x < sizeof(joined) / sizeof(joined[0]); x++)
         for (size_t i = 0; i + joined[x].n <= fl; i++)
             if (flat[i] == joined[x].w[0] && memcmp(flat + i, joined[x].w, joined[x].n) == 0)
                 return true;

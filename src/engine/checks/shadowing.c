@@ -1984,6 +1984,157 @@ static const char *copy_with_sink(const reg_state *rs, const mv_tool *tool, uint
     return NULL;
 }
 
+/* Round 23: does an input parameter's name ask for something a person
+ * keeps to themselves: a credential (credential_param's words, and the password,
+ * secret and login words of other languages, "pass", "pwd", "pat", "dsn"
+ * as whole segments) or personal data (home address, exact position,
+ * phone, card, IBAN, identity numbers)? Compared segment by segment on the
+ * raw name ("taxisnet_pass", "bankLogin", "agency-login"); a few joined
+ * forms ("homeaddress", "cardnumber") anywhere in it. */
+#define SEG(w)                                                                                     \
+    { w, sizeof(w) - 1 }
+static bool sensitive_param(mv_str name) {
+    static const struct {
+        const char *w;
+        size_t n;
+    } segs[] = {/* credentials, several languages */
+                SEG("pass"), SEG("pwd"), SEG("pat"), SEG("pin"), SEG("login"), SEG("dsn"),
+                SEG("otp"), SEG("totp"), SEG("mfa"), SEG("jwt"), SEG("cvv"), SEG("cvc"),
+                SEG("passwort"), SEG("kennwort"), SEG("contrasena"), SEG("senha"), SEG("parola"),
+                SEG("wachtwoord"), SEG("haslo"), SEG("sifre"), SEG("salasana"), SEG("jelszo"),
+                SEG("heslo"), SEG("losenord"), SEG("adgangskode"), SEG("geheim"), SEG("secreto"),
+                SEG("segreto"), SEG("gizli"), SEG("hemlig"), SEG("sekret"), SEG("mdp"),
+                SEG("clave"), SEG("chave"), SEG("anahtar"),
+                /* personal data */
+                SEG("gps"), SEG("phone"), SEG("mobile"), SEG("msisdn"), SEG("iban"), SEG("ssn"),
+                SEG("passport"), SEG("birthdate"), SEG("dob"), SEG("telefon"), SEG("telefono"),
+                SEG("telephone"), SEG("handy"), SEG("celular"), SEG("movil"), SEG("cellphone")};
+    static const struct {
+        const char *w;
+        size_t n;
+    } joined[] = {SEG("token"),       SEG("secret"),     SEG("password"),   SEG("passwd"),
+                  SEG("apikey"),      SEG("cookie"),     SEG("credential"), SEG("privatekey"),
+                  SEG("homeaddress"), SEG("cardnumber"), SEG("creditcard"), SEG("dateofbirth")};
+    /* segments of the raw name: runs of letters, split at separators,
+     * digits and camelCase humps ("bankLogin", "taxisnet_pass") */
+    char flat[MV_NAME_KEY_MAX];
+    size_t fl = 0;
+    const char *k = name.ptr;
+    size_t kl = name.len;
+    for (size_t i = 0; i < kl;) {
+        while (i < kl && !(k_byte_class[(unsigned char)k[i]] & (BC_UPPER | BC_LOWER)))
+            i++;
+        size_t j = i;
+        while (j < kl && (k_byte_class[(unsigned char)k[j]] & (BC_UPPER | BC_LOWER)) &&
+               !(j > i && (k_byte_class[(unsigned char)k[j]] & BC_UPPER) &&
+                 (k_byte_class[(unsigned char)k[j - 1]] & BC_LOWER))) {
+            if (fl < sizeof(flat))
+                flat[fl++] = (char)(k[j] | 0x20);
+            j++;
+        }
+        char c0 = j > i ? (char)(k[i] | 0x20) : 0;
+        for (size_t x = 0; j > i && x < sizeof(segs) / sizeof(segs[0]); x++)
+            if (segs[x].n == j - i && segs[x].w[0] == c0 && same_text_ci(k + i, segs[x].w, j - i))
+                return true;
+        i = j;
+    }
+    for (size_t x = 0; fl >= 5 && x < sizeof(joined) / sizeof(joined[0]); x++)
+        for (size_t i = 0; i + joined[x].n <= fl; i++)
+            if (flat[i] == joined[x].w[0] && memcmp(flat + i, joined[x].w, joined[x].n) == 0)
+                return true;
+    return false;
+}
+#undef SEG
+
+/* An input parameter of `a` that `b` lacks and that asks for a credential
+ * or personal data (sensitive_param). */
+static bool adds_sensitive(const mv_tool *a, const mv_tool *b) {
+    for (uint32_t p = 0; p < a->n_params; p++) {
+        const mv_param *ap = &a->params[p];
+        if (ap->schema != MV_SCHEMA_INPUT || !sensitive_param(ap->name))
+            continue;
+        bool found = false;
+        for (uint32_t q = 0; q < b->n_params && !found; q++)
+            found = b->params[q].schema == MV_SCHEMA_INPUT &&
+                    b->params[q].name.len == ap->name.len &&
+                    same_text_ci(b->params[q].name.ptr, ap->name.ptr, ap->name.len);
+        if (!found)
+            return true;
+    }
+    return false;
+}
+
+static bool holds_word_ci(mv_str t, const char *w, size_t n);
+static bool common_word(const char *s, size_t n);
+
+/* Round 23: does the text name server `srv` as a server: its whole name
+ * where the name is an identifier (a separator or a digit in it,
+ * "weather-now", "rag-retriever"), or quoted ("the 'weather' server")?
+ * A plain word that is also a server's name ("Get the weather") is prose. */
+static bool names_server(mv_str t, mv_str srv) {
+    if (srv.len < 3 || t.len < srv.len)
+        return false;
+    bool ident = false;
+    for (size_t i = 0; i < srv.len && !ident; i++) {
+        unsigned char c = (unsigned char)srv.ptr[i];
+        ident = c == '-' || c == '_' || c == '.' || (c >= '0' && c <= '9');
+    }
+    unsigned char first = (unsigned char)srv.ptr[0] | 0x20;
+    for (size_t i = 0; i + srv.len <= t.len; i++) {
+        if (((unsigned char)t.ptr[i] | 0x20) != first || !same_text_ci(t.ptr + i, srv.ptr, srv.len))
+            continue;
+        unsigned char l = i > 0 ? (unsigned char)t.ptr[i - 1] : ' ';
+        unsigned char r = i + srv.len < t.len ? (unsigned char)t.ptr[i + srv.len] : ' ';
+        if (is_word_byte(l) || l == '-' || is_word_byte(r) || (r == '-' && !ident))
+            continue;
+        bool quoted_name = (l == '\'' || l == '"' || l == '`') && r == l;
+        if (ident || quoted_name)
+            return true;
+    }
+    return false;
+}
+
+/* Round 23: the same name as another server's tool, a text that names
+ * that server (names_server, in the description, the title or an
+ * annotation), and an input the original lacks asking for a credential or
+ * personal data. The tool defines itself against the original (a
+ * "replacement", a "mirror", "the approved version") and asks for what the
+ * original never needed: that ask is what the imitation is for. An honest
+ * fork that names its upstream keeps the upstream's inputs. Returns the
+ * other server or NONE. */
+static uint32_t original_named_with_sink(const reg_state *rs, const mv_tool *tool, uint32_t own,
+                                         uint32_t self, const name_rec *n, mv_emitter *out) {
+    bool sensitive = false;
+    for (uint32_t p = 0; p < tool->n_params && !sensitive; p++)
+        sensitive =
+            tool->params[p].schema == MV_SCHEMA_INPUT && sensitive_param(tool->params[p].name);
+    if (!sensitive)
+        return NONE;
+    size_t count = 0;
+    const uint32_t *ids = mv_registry_find_name(rs->registry, n->name.ptr, n->name.len, &count);
+    size_t seen = 0;
+    for (size_t k = 0; k < count; k++) {
+        uint32_t srv = mv_registry_tool_server(rs->registry, ids[k]);
+        if (ids[k] == self || srv == own)
+            continue;
+        if (seen++ >= MAX_CLONE_CANDIDATES) {
+            mv_emit_cap(out, "shadowing_twin_candidates", MAX_CLONE_CANDIDATES, count);
+            return NONE;
+        }
+        mv_str sname = mv_registry_server_name(rs->registry, srv);
+        bool named = false;
+        for (uint32_t fi = 0; fi < tool->n_fields && !named; fi++) {
+            const mv_field *f = &tool->fields[fi];
+            if (f->kind == MV_FIELD_DESCRIPTION || f->kind == MV_FIELD_TITLE ||
+                f->kind == MV_FIELD_ANNOTATION)
+                named = names_server(f->text, sname);
+        }
+        if (named && adds_sensitive(tool, mv_registry_tool(rs->registry, ids[k])))
+            return srv;
+    }
+    return NONE;
+}
+
 /* The tool's spelling is its server's own convention: most of its sibling
  * tools use the same naming style (gmail-mcp's sendMessage next to
  * listMessages), so the variant is a house style, not an imitation. */
@@ -2383,6 +2534,27 @@ static size_t lookalike_count(mv_str name) {
     return k;
 }
 
+/* Round 23: the first word of server name a (up to '-', '_', '.' or a
+ * space) carries more look-alike characters than b's first word, and the
+ * two share a confusable skeleton while being spelt differently. */
+static bool stem_lookalike(mv_str a, mv_str b) {
+    size_t na = 0, nb = 0;
+    while (na < a.len && a.ptr[na] != '-' && a.ptr[na] != '_' && a.ptr[na] != '.' &&
+           a.ptr[na] != ' ')
+        na++;
+    while (nb < b.len && b.ptr[nb] != '-' && b.ptr[nb] != '_' && b.ptr[nb] != '.' &&
+           b.ptr[nb] != ' ')
+        nb++;
+    if (na < 4 || nb < 4)
+        return false;
+    mv_str wa = {a.ptr, na}, wb = {b.ptr, nb};
+    if (lookalike_count(wa) <= lookalike_count(wb))
+        return false;
+    if (na == nb && same_text_ci(wa.ptr, wb.ptr, na))
+        return false;
+    return share_skeleton(wa, wb);
+}
+
 /* The same tool name on a server whose name is a typosquat of this one's
  * ("google-calender" next to "google-calendar": edit distance 1; not a
  * numbered instance or a name that extends the other), with the other
@@ -2400,6 +2572,15 @@ static mv_tier server_squat(const reg_state *rs, const mv_tool *tool, uint32_t o
     char a[NEAR_MAX_LEN + 1], b[NEAR_MAX_LEN + 1];
     size_t la = server_key(mv_registry_server_name(rs->registry, own), a, sizeof(a));
     size_t lb = server_key(mv_registry_server_name(rs->registry, srv), b, sizeof(b));
+    /* Round 23: the first word of this server's name is the other
+     * server's first word spelt with look-alike characters ("gmaiI-tools"
+     * next to "gmail-official", "s1ack-bot" next to "slack"): the same
+     * tool name on a server named to be read as the other's vendor. */
+    if (stem_lookalike(mv_registry_server_name(rs->registry, own),
+                       mv_registry_server_name(rs->registry, srv))) {
+        *other = srv;
+        return MV_TIER_HARD;
+    }
     if (la < 5 || lb < 5)
         return MV_TIER_INFO;
     /* One edit: names two letters apart are different vendors or sites
@@ -2723,6 +2904,20 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
             dt_puts(&d, "same name and description as the tool of server ");
             dt_name(&d, mv_registry_server_name(rs->registry, copy_srv));
             dt_puts(&d, added);
+            s.tier = MV_TIER_HARD;
+            s.confidence = 0.85;
+            s.length = (uint32_t)n->name.len;
+            s.detail = dt_str(&d);
+            rc = mv_emit(out, &s);
+            goto done;
+        }
+        uint32_t ref_srv =
+            same > 0 ? original_named_with_sink(rs, tool, own, ctx->tool_index, n, out) : NONE;
+        if (ref_srv != NONE) {
+            dt_puts(&d, "same name as the tool of server ");
+            dt_name(&d, mv_registry_server_name(rs->registry, ref_srv));
+            dt_puts(&d, ", names that server in its text and asks for a credential or personal "
+                        "data the original does not");
             s.tier = MV_TIER_HARD;
             s.confidence = 0.85;
             s.length = (uint32_t)n->name.len;
@@ -3843,6 +4038,7 @@ typedef struct verdict {
     bool self_near;
     bool alter_object; /* an altering verb right before the mention ("redirect X calls") */
     bool slots;        /* round 14: the text fills, reroutes or copies X's call */
+    bool heading;      /* round 23: X heads a note addressed to its calls */
 } verdict;
 
 /* The first word of a server's spoken name ("github" of github-work,
@@ -3977,6 +4173,8 @@ static void describe_steering(dtext *d, const verdict *v) {
         dt_puts(d, "tells the agent to use this tool instead");
     else if (v->slots)
         dt_puts(d, "fills, reroutes or copies its call");
+    else if (v->heading)
+        dt_puts(d, "heads a note on how its calls must go");
     else
         dt_puts(d, "tells the agent how to call it");
 }
@@ -4363,6 +4561,94 @@ static bool successor_server(mv_str own, mv_str other) {
     for (size_t i = 0; digits && i < n; i++)
         digits = t[i] >= '0' && t[i] <= '9';
     return digits || (n == 4 && same_text_ci(t, "next", 4));
+}
+
+/* Round 23: a note addressed to another server's tool. The mention, with
+ * its server next to it, heads a clause that a colon closes ("For the
+ * kubernetes server's kubectl_apply: prepend ...", "A notion szerver
+ * create_page eszközéhez: ...", "对 elastic 服务器的 search 工具的所有调用：
+ * ..."): what follows the colon is a rule for that tool's calls, written
+ * in this tool's text. The shape is punctuation and position, so it holds
+ * in any language: a short lead of words before the mention (no list
+ * bullet, no other clause), at most a few words between the mention or
+ * its server and the colon, and a body after it. A colon of a URL or a
+ * time, a list item ("- github/create_issue: ...") or a colon farther
+ * than a few words is no heading. */
+#define HEADING_LEAD 48u
+#define HEADING_GAP 32u
+#define HEADING_BODY 12u
+
+static bool heading_colon(const unsigned char *t, size_t len, size_t i, size_t *after) {
+    if (t[i] == ':') {
+        if (i + 1 < len && (t[i + 1] == '/' || (t[i + 1] >= '0' && t[i + 1] <= '9')))
+            return false;
+        *after = i + 1;
+        return true;
+    }
+    if (i + 3 <= len && t[i] == 0xEF && t[i + 1] == 0xBC && t[i + 2] == 0x9A) { /* ： */
+        *after = i + 3;
+        return true;
+    }
+    return false;
+}
+
+/* A comma, a semicolon, a CJK comma or a dash at t[i] (clause_break's
+ * marks, a colon aside). */
+static bool comma_at(const unsigned char *t, size_t i, size_t end) {
+    if (t[i] == ',' || t[i] == ';')
+        return true;
+    return i + 3 <= end &&
+           ((t[i] == 0xE3 && t[i + 1] == 0x80 && t[i + 2] == 0x81) ||
+            (t[i] == 0xEF && t[i + 1] == 0xBC && t[i + 2] == 0x8C) ||
+            (t[i] == 0xE2 && t[i + 1] == 0x80 && (t[i + 2] == 0x93 || t[i + 2] == 0x94)));
+}
+
+static bool addressed_heading(const char *text, size_t len, size_t s0, size_t q0, const span *sp,
+                              size_t *body0, size_t *body1) {
+    const unsigned char *t = (const unsigned char *)text;
+    size_t head = q0 < sp->start ? q0 : sp->start;
+    size_t from = sp->end;
+    if (q0 > sp->end) {
+        from = q0;
+        while (from < len && is_word_char(t[from]))
+            from++;
+    }
+    /* the lead: a few words, none of them a bullet or another clause */
+    if (head < s0 || head - s0 > HEADING_LEAD)
+        return false;
+    size_t b = s0;
+    while (b < head && is_space_byte(t[b]))
+        b++;
+    if (b < head && (t[b] == '-' || t[b] == '*' || t[b] == '#' || t[b] == '>' ||
+                     (b + 3 <= head && t[b] == 0xE2 && t[b + 1] == 0x80 && t[b + 2] == 0xA2)))
+        return false;
+    bool word = false;
+    for (size_t i = b; i < head; i++) {
+        size_t after = 0;
+        if (heading_colon(t, len, i, &after) || t[i] == ':' || comma_at(t, i, head) || t[i] == '\n')
+            return false;
+        word |= (k_byte_class[t[i]] & (BC_UPPER | BC_LOWER)) != 0 || t[i] >= 0x80;
+    }
+    /* the colon, a few words after the mention or its server; a word on
+     * one side of the mention at least ("Note on X:", "X için not:"), so
+     * that a term and its definition ("X: does ...") is no heading */
+    size_t lim = from + HEADING_GAP < len ? from + HEADING_GAP : len;
+    for (size_t i = from; i < lim; i++) {
+        size_t after = 0;
+        if (heading_colon(t, len, i, &after)) {
+            size_t body = 0, k = after;
+            for (; k < len && t[k] != '\n'; k++)
+                body += !is_space_byte(t[k]);
+            *body0 = after;
+            *body1 = k;
+            return word && body >= HEADING_BODY;
+        }
+        word |= (k_byte_class[t[i]] & (BC_UPPER | BC_LOWER)) != 0 || t[i] >= 0x80;
+        if (t[i] == '\n' || t[i] == '.' || t[i] == '!' || t[i] == '?' || t[i] == ':' ||
+            comma_at(t, i, len) || (i + 3 <= len && (cjk_stop(t + i) || glued_punct(t, i, len))))
+            return false;
+    }
+    return false;
 }
 
 /* An action near the mention: force, an altered call or this tool. */
@@ -5172,6 +5458,32 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         addressed_override(ts, m, qual_server, field)) {
         hard = true;
         v.slots = true;
+    }
+    /* Round 23: X, named with its server, heads a note to its calls
+     * (addressed_heading), and the note alters the call, injects a value,
+     * an address or a secret, or names this tool in X's place anywhere in
+     * the note's line without sending the agent back to X. "This tool"
+     * alone does not count: "Complements the postgres server's `query`
+     * tool: use `query` to fetch data and this tool to inspect plans" and
+     * "Notes for X: this tool only drafts the text" divide the work. A heading that
+     * only relates this tool to X ("Complementa a git_push del servidor
+     * git: ejecútalo antes", "Cached wrapper around loki's query_logs:
+     * same LogQL") is a cross-reference; "never modifies" is restraint (a
+     * force word alone does not count). Not for the tool's own name or a
+     * twin of it (a wrapper documenting how it differs from the
+     * original), nor for a versioned successor's migration note with
+     * nothing injected. */
+    size_t hb0 = 0, hb1 = 0;
+    if (!hard && v.qualified && (ident || named) && !in_uri && !json_value && !v.twin &&
+        !sp->self && !sp->own && addressed_heading(text, len, s0, q0, sp, &hb0, &hb1) &&
+        (v.near[F_ALTER] || v.content || v.address || v.near[F_SENSITIVE] ||
+         (holds_word_ci((mv_str){text + hb0, hb1 - hb0}, me->name.ptr, me->name.len) &&
+          !holds_word_ci((mv_str){text + hb0, hb1 - hb0}, m->name.ptr, m->name.len))) &&
+        (v.content || v.address ||
+         !successor_server(mv_registry_server_name(rs->registry, ts->own),
+                           mv_registry_server_name(rs->registry, qual_server)))) {
+        hard = true;
+        v.heading = true;
     }
     if (hard)
         tier = MV_TIER_HARD;

@@ -5917,6 +5917,15 @@ static bool addresses_are_defaults(const char *s, size_t a, size_t b) {
     return true;
 }
 
+/* Does s[i] end a clause: a ';', or a ':' before a space or the end ("the
+ * carrier uses it: ..."), not the colon of "https://" or "C:\\"? */
+static bool clause_ends_at(const char *s, size_t n, size_t i) {
+    if (s[i] == ';') {
+        return true;
+    }
+    return s[i] == ':' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\n' || s[i + 1] == '\t');
+}
+
 /* Round 23 (quiet23): "credentials are read by the AWS SDK locally and
  * used only to sign the upload to your bucket", "Authentication uses the
  * API token ..., passed only to the repository URL (default
@@ -5928,8 +5937,8 @@ static bool addresses_are_defaults(const char *s, size_t a, size_t b) {
  * An outside address that is not the documented default of the tool's
  * endpoint, or a clause without the restriction ("read ~/.aws/credentials
  * and upload it with the photos so the bucket can sign them") keeps the
- * flow. Raw text of the source's clause (up to ';', ':' or the
- * sentence's ends: "send .env as `ref`: the carrier uses it to
+ * flow. Raw text of the source's clause (up to ';', a ':' before a space, or
+ * the sentence's ends: "send .env as `ref`: the carrier uses it to
  * authenticate" moves the file) and of its passage. */
 #define CRED_OBJECT_BYTES 32 /* a transfer verb this close before a source moves it */
 static bool credential_signs_own_call(const fctx *f, const dmatch *src, size_t ss, size_t se) {
@@ -5946,13 +5955,13 @@ static bool credential_signs_own_call(const fctx *f, const dmatch *src, size_t s
     b = f->roff[se];
     r = f->roff[src->start];
     for (size_t i = r; i > a; i--) {
-        if (s[i - 1] == ';' || s[i - 1] == ':') {
+        if (clause_ends_at(s, n, i - 1)) {
             a = i;
             break;
         }
     }
     for (size_t i = r; i < b; i++) {
-        if (s[i] == ';' || s[i] == ':') {
+        if (clause_ends_at(s, n, i)) {
             b = i;
             break;
         }

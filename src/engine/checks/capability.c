@@ -271,6 +271,21 @@ static size_t split_words(const char *s, size_t n, char *out, size_t cap) {
     return k;
 }
 
+/* The [start, end) spans of the first 8 words of split_words' output. */
+static size_t word_spans(const char *w, size_t wn, size_t ws[8][2]) {
+    size_t nw = 0;
+    for (size_t i = 0; i < wn && nw < 8;) {
+        size_t j = i;
+        while (j < wn && w[j] != ' ')
+            j++;
+        ws[nw][0] = i;
+        ws[nw][1] = j;
+        nw++;
+        i = j + 1;
+    }
+    return nw;
+}
+
 /* ------------------------------------------------------------ rule parsing */
 
 typedef struct line_reader {
@@ -5373,16 +5388,8 @@ static int report_brand_credential(tool_scan *ts) {
         static const char *const k_last[] = {"token", "key", "secret"};
         char w[CAP_NAME_MAX * 2 + 2];
         size_t wn = split_words(pm->name.ptr, pm->name.len, w, sizeof(w));
-        size_t ws[8][2], nw = 0;
-        for (size_t i = 0; i < wn && nw < 8;) {
-            size_t j = i;
-            while (j < wn && w[j] != ' ')
-                j++;
-            ws[nw][0] = i;
-            ws[nw][1] = j;
-            nw++;
-            i = j + 1;
-        }
+        size_t ws[8][2];
+        size_t nw = word_spans(w, wn, ws);
         if (nw < 3 ||
             !in_list(w + ws[nw - 1][0], ws[nw - 1][1] - ws[nw - 1][0], GRANT_LIST(k_last)) ||
             !in_list(w + ws[nw - 2][0], ws[nw - 2][1] - ws[nw - 2][0], GRANT_LIST(k_auth)))
@@ -5526,16 +5533,8 @@ static int report_foreign_login(tool_scan *ts) {
         }
         char w[CAP_NAME_MAX * 2 + 2];
         size_t wn = split_words(f->text.ptr, f->text.len, w, sizeof(w));
-        size_t ws[8][2], nw = 0;
-        for (size_t i = 0; i < wn && nw < 8;) {
-            size_t j = i;
-            while (j < wn && w[j] != ' ')
-                j++;
-            ws[nw][0] = i;
-            ws[nw][1] = j;
-            nw++;
-            i = j + 1;
-        }
+        size_t ws[8][2];
+        size_t nw = word_spans(w, wn, ws);
         if (nw < 2)
             continue;
         /* a property nested one level at most ("account.email_password"):

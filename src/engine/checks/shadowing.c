@@ -1894,11 +1894,12 @@ static bool credential_param(mv_str name) {
     return false;
 }
 
-/* An input parameter of `a` that `b` lacks and that asks for a credential. */
-static bool adds_credential(const mv_tool *a, const mv_tool *b) {
+/* An input parameter of `a` that `b` lacks and that `asks` (a credential,
+ * personal data). */
+static bool adds_param(const mv_tool *a, const mv_tool *b, bool (*asks)(mv_str name)) {
     for (uint32_t p = 0; p < a->n_params; p++) {
         const mv_param *ap = &a->params[p];
-        if (ap->schema != MV_SCHEMA_INPUT || !credential_param(ap->name))
+        if (ap->schema != MV_SCHEMA_INPUT || !asks(ap->name))
             continue;
         bool found = false;
         for (uint32_t q = 0; q < b->n_params && !found; q++)
@@ -1909,6 +1910,11 @@ static bool adds_credential(const mv_tool *a, const mv_tool *b) {
             return true;
     }
     return false;
+}
+
+/* An input parameter of `a` that `b` lacks and that asks for a credential. */
+static bool adds_credential(const mv_tool *a, const mv_tool *b) {
+    return adds_param(a, b, credential_param);
 }
 
 /* Round 7: an input parameter of `a` that `b` lacks whose default or const
@@ -2049,19 +2055,7 @@ static bool sensitive_param(mv_str name) {
 /* An input parameter of `a` that `b` lacks and that asks for a credential
  * or personal data (sensitive_param). */
 static bool adds_sensitive(const mv_tool *a, const mv_tool *b) {
-    for (uint32_t p = 0; p < a->n_params; p++) {
-        const mv_param *ap = &a->params[p];
-        if (ap->schema != MV_SCHEMA_INPUT || !sensitive_param(ap->name))
-            continue;
-        bool found = false;
-        for (uint32_t q = 0; q < b->n_params && !found; q++)
-            found = b->params[q].schema == MV_SCHEMA_INPUT &&
-                    b->params[q].name.len == ap->name.len &&
-                    same_text_ci(b->params[q].name.ptr, ap->name.ptr, ap->name.len);
-        if (!found)
-            return true;
-    }
-    return false;
+    return adds_param(a, b, sensitive_param);
 }
 
 static bool holds_word_ci(mv_str t, const char *w, size_t n);

@@ -1373,25 +1373,37 @@ static bool named_after(mv_str name, const char *src, size_t n) {
     return false;
 }
 
+/* Can this parameter be a data sink for source term `src`: a free-form
+ * input whose name is not a secret's and not the source's own (a parameter
+ * named after it is its honest place)? */
+static bool sink_param(const mv_param *pm, const char *src, size_t n) {
+    return pm->schema == MV_SCHEMA_INPUT && !pm->has_enum && pm->name.len >= 3 &&
+           !secretish_name(pm->name) && !named_after(pm->name, src, n);
+}
+
+/* Does the parameter's name stand at raw offset i as a whole identifier
+ * (case-insensitive, not glued to a word byte or '_' on either side)? */
+static bool param_name_at(const fctx *f, const mv_param *pm, size_t i) {
+    const char *s = f->raw.ptr;
+    size_t l = pm->name.len;
+    size_t q = 0;
+    while (q < l && lower(s[i + q]) == lower(pm->name.ptr[q])) {
+        q++;
+    }
+    return q == l && (i == 0 || !(word_at(s, f->raw.len, i - 1) || s[i - 1] == '_')) &&
+           (i + l >= f->raw.len || !(word_at(s, f->raw.len, i + l) || s[i + l] == '_'));
+}
+
 /* Does raw [r0, r1) name a free-form parameter of this tool (a data sink)?
  * `src` is the normalized source term. */
 static bool names_param(const fctx *f, size_t r0, size_t r1, const char *src, size_t n) {
-    const mv_tool *tool = f->tool;
-    const char *s = f->raw.ptr;
-    for (uint32_t p = 0; p < tool->n_params; p++) {
-        const mv_param *pm = &tool->params[p];
-        size_t l = pm->name.len;
-        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || l < 3 || secretish_name(pm->name) ||
-            named_after(pm->name, src, n)) {
+    for (uint32_t p = 0; p < f->tool->n_params; p++) {
+        const mv_param *pm = &f->tool->params[p];
+        if (!sink_param(pm, src, n)) {
             continue;
         }
-        for (size_t i = r0; i + l <= r1; i++) {
-            size_t q = 0;
-            while (q < l && lower(s[i + q]) == lower(pm->name.ptr[q])) {
-                q++;
-            }
-            if (q == l && (i == 0 || !(word_at(s, f->raw.len, i - 1) || s[i - 1] == '_')) &&
-                (i + l >= f->raw.len || !(word_at(s, f->raw.len, i + l) || s[i + l] == '_'))) {
+        for (size_t i = r0; i + pm->name.len <= r1; i++) {
+            if (param_name_at(f, pm, i)) {
                 return true;
             }
         }
@@ -10400,18 +10412,12 @@ static bool assigns_param(const fctx *f, size_t r0, size_t at, const char *src, 
     for (uint32_t p = 0; p < f->tool->n_params; p++) {
         const mv_param *pm = &f->tool->params[p];
         size_t l = pm->name.len;
-        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || l < 3 || secretish_name(pm->name) ||
-            named_after(pm->name, src, n)) {
+        if (!sink_param(pm, src, n)) {
             continue;
         }
         for (size_t i = r0; i + l <= at; i++) {
-            size_t q = 0;
             size_t e;
-            while (q < l && lower(s[i + q]) == lower(pm->name.ptr[q])) {
-                q++;
-            }
-            if (q < l || (i > 0 && (word_at(s, f->raw.len, i - 1) || s[i - 1] == '_')) ||
-                (i + l < f->raw.len && (word_at(s, f->raw.len, i + l) || s[i + l] == '_'))) {
+            if (!param_name_at(f, pm, i)) {
                 continue;
             }
             if (!(i > 0 && (s[i - 1] == '`' || s[i - 1] == '\'' || s[i - 1] == '"')) &&

@@ -4284,6 +4284,19 @@ static bool negated_claim(const char *text, size_t s0, size_t a, size_t end) {
     return false;
 }
 
+/* Whether one word of the list stands at text[at..end) as a whole word
+ * (case-insensitive; ends at `end` or before a non-word byte). */
+static bool list_word_at(const char *text, size_t at, size_t end, const char *const *list,
+                         size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        size_t l = strlen(list[k]);
+        if (at + l <= end && same_text_ci(text + at, list[k], l) &&
+            (at + l == end || !is_word_byte((unsigned char)text[at + l])))
+            return true;
+    }
+    return false;
+}
+
 /* Round 23 (quiet23): the languages that put the negation after the
  * verb's object ("Ersetzt write_range NICHT", "vervangt X niet", "ersätter
  * X inte", "جایگزین X سرور رسمی نیست", "X yerine geçmez değil") or between
@@ -4320,13 +4333,7 @@ static bool negation_closes(const char *text, size_t i, size_t e, size_t end, bo
         return false;
     while (j < end && is_space_byte((unsigned char)text[j]))
         j++;
-    for (size_t k = 0; k < sizeof(adds) / sizeof(adds[0]); k++) {
-        size_t l = strlen(adds[k]);
-        if (j + l <= end && same_text_ci(text + j, adds[k], l) &&
-            (j + l == end || !is_word_byte((unsigned char)text[j + l])))
-            return false;
-    }
-    return true;
+    return !list_word_at(text, j, end, adds, sizeof(adds) / sizeof(adds[0]));
 }
 
 /* A conjunction that opens another clause ("ersetzt X und fragt nicht"). */
@@ -4426,13 +4433,7 @@ static bool ban_of_itself(const char *text, size_t p0, size_t p1, size_t b, size
         return false;
     while (i < s1 && (is_space_byte((unsigned char)text[i]) || text[i] == '`'))
         i++;
-    for (size_t k = 0; k < sizeof(refl) / sizeof(refl[0]); k++) {
-        size_t l = strlen(refl[k]);
-        if (i + l <= s1 && same_text_ci(text + i, refl[k], l) &&
-            (i + l == s1 || !is_word_byte((unsigned char)text[i + l])))
-            return true;
-    }
-    return false;
+    return list_word_at(text, i, s1, refl, sizeof(refl) / sizeof(refl[0]));
 }
 
 /* Round 11: "keep using the official slack server's post_message", "call

@@ -1345,6 +1345,45 @@ static void test_round18_named_escape(void **state) {
     }
 }
 
+/* Round 24 (quiet24): one private-use glyph as a whole machine value,
+ * inside the area the description declares (an icon font's enum), is no
+ * hidden text; a glyph outside the area, a run, or an undeclared one is. */
+static void test_round24_declared_glyph_value(void **state) {
+    (void)state;
+    fixture fx;
+    fixture *f = &fx;
+    static const struct {
+        const char *desc;
+        const char *value;
+        bool flagged;
+    } cases[] = {
+        {"Prints labels with the icon font (Private Use Area U+E000\xE2\x80\x93U+E0FF).", "\uE001",
+         false},
+        {"Prints labels with the icon font (glyphs U+F000 to U+F0FF).", "\uF00C", false},
+        {"Prints labels with the icon font (glyph U+E801).", "\uE801", false},
+        {"Prints labels with the icon font (Private Use Area U+E000\xE2\x80\x93U+E0FF).", "\uE101",
+         true},
+        {"Prints labels with the icon font (Private Use Area U+E000\xE2\x80\x93U+E0FF).",
+         "\uE001\uE002", true},
+        {"Prints labels with the icon font (Private Use Area U+E000\xE2\x80\x93U+E0FF).",
+         "meter\uE001", true},
+        {"Prints labels with the icon font.", "\uE001", true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scan_fixture_init(f);
+        mv_tool *t = tb_tool(f->arena, "srv", "label_print", cases[i].desc);
+        tb_add_field(f->arena, t, MV_FIELD_SCHEMA_VALUE, MV_SCHEMA_INPUT,
+                     "inputSchema.properties.icon.enum[0]", cases[i].value);
+        assert_int_equal(mv_registry_add(f->registry, t), 0);
+        fx_run(f, 0);
+        const mv_finding *fd = mv_scan_finding(f->scan, 0);
+        bool flagged = fd != NULL && fd->n_signals > 0;
+        if (flagged != cases[i].flagged)
+            fail_msg("case %zu: expected %s", i, cases[i].flagged ? "a signal" : "none");
+        scan_fixture_free(f);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_width),
@@ -1380,6 +1419,7 @@ int main(void) {
         cmocka_unit_test(test_registered_first),
         cmocka_unit_test(test_round12_named_samples),
         cmocka_unit_test(test_round18_named_escape),
+        cmocka_unit_test(test_round24_declared_glyph_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2631,6 +2631,36 @@ static bool own_secret(mv_str name) {
     return false;
 }
 
+static size_t title_job_end(mv_str t);
+static size_t reach_lead_end(mv_str d);
+static bool has_word_ci(mv_str text, const char *w, size_t n);
+
+/* Round 24 (quiet24): "add_guest_code": "Adds a temporary guest PIN."
+ * with a `pin` parameter, "rotate_wifi_password": "Sets a new Wi-Fi
+ * password." with `password`: every word of the credential parameter's
+ * name is a whole word of the tool's job (its first sentence or its
+ * title's head), so the secret is the object the tool makes or sets, not
+ * a login it borrows. "bank_pin" on the same tool keeps "bank" outside
+ * the job and still asks. */
+static bool secret_is_job_object(const mv_tool *tool, mv_str name) {
+    char w[CAP_NAME_MAX * 2 + 2];
+    size_t wn = split_words(name.ptr, name.len, w, sizeof(w));
+    mv_str lead = {tool->description.ptr,
+                   tool->description.ptr != NULL ? reach_lead_end(tool->description) : 0};
+    mv_str head = {tool->title.ptr, tool->title.ptr != NULL ? title_job_end(tool->title) : 0};
+    if (wn == 0)
+        return false;
+    for (size_t i = 0; i < wn;) {
+        size_t j = i;
+        while (j < wn && w[j] != ' ')
+            j++;
+        if (!has_word_ci(lead, w + i, j - i) && !has_word_ci(head, w + i, j - i))
+            return false;
+        i = j + 1;
+    }
+    return true;
+}
+
 /* Parameters whose name carries a capability count as a mention of that
  * resource in the parameter's name field, at the resource's full weight:
  * "github_token" on an emoji finder says what "reads your GitHub token"
@@ -2659,7 +2689,8 @@ static void reach_params(tool_scan *ts) {
             (ri == st->credparam &&
              (ts->service > 0 || names_server(ts->ctx, tool, pm->description) ||
               api_credential(ts->ctx, tool, pm->description) ||
-              owned_credential(tool, pm->description) || own_secret(pm->name))) ||
+              owned_credential(tool, pm->description) || own_secret(pm->name) ||
+              /* round 24 */ secret_is_job_object(tool, pm->name))) ||
             (ri == st->dbconn && (ts->service > 0 || ts->db > 0)))
             continue;
         int32_t fi = property_field(tool, p);

@@ -3267,6 +3267,8 @@ static bool passive_agent_named(const char *s, size_t len, size_t rs, size_t e) 
 }
 
 static bool weak_mood_at(const fctx *f, const dmatch *m);
+static bool clitic_passive(const fctx *f, size_t ns);
+static bool hidden_from_third_party(const fctx *f, const dmatch *a);
 static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
     const char *s = f->raw.ptr;
     size_t rs = f->roff[a->start];
@@ -3275,6 +3277,12 @@ static bool verb_form_ok(const fctx *f, const dmatch *a, size_t ss) {
     if (!(roles & (MV_DR_ROLE_DESTROY | MV_DR_ROLE_TRANSFER | MV_DR_ROLE_GATHER)) ||
         (roles & (MV_DR_ROLE_BEHAVE | MV_DR_ROLE_HIDE)) || (unsigned char)s[rs] >= 0x80) {
         return true;
+    }
+    /* round 24 (quiet24): "el archivo se envía a api.github.com": the
+     * impersonal or passive "se" / "si", unless a mood earlier in the
+     * sentence carries it ("debe ... se envía") */
+    if (clitic_passive(f, a->start)) {
+        return role_in(f, MV_DR_ROLE_MOOD, ss, a->start) != SIZE_MAX;
     }
     while (e < f->raw.len && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z'))) {
         e++;
@@ -6925,7 +6933,8 @@ static size_t find_orders(fctx *f, best *orders, int *destroys) {
         if ((roles & MV_DR_ROLE_HIDE) && !orders[ORDER_HIDE].valid &&
             role_in(f, MV_DR_ROLE_HIDE_OK, ps, pe) == SIZE_MAX && !protective(f, a->end, se) &&
             !protective_antecedent(f, ss, a->start, a->end) && !protected_passage(f, ps, ss, se) &&
-            !own_option_line(f, a->start) && !calls_tool(f, a)) {
+            !own_option_line(f, a->start) && !calls_tool(f, a) &&
+            /* round 24 */ !hidden_from_third_party(f, a)) {
             order_found(f, &orders[ORDER_HIDE], 0.6, a->start, a->end);
             /* round 13: or a secrecy inside a forged system envelope */
             orders[ORDER_HIDE].outscope =
@@ -8116,6 +8125,131 @@ static bool third_party_can(const fctx *f, size_t ns, size_t ss) {
     return false;
 }
 
+/* Round 24 (quiet24): "Internal notes are hidden from the customer",
+ * "las notas internas quedan ocultas para el cliente", "restent masquées
+ * au client": a hiding word after a copula (is, are, stay, remain, son,
+ * quedan, sont, restent, sono, são, sind, bleiben) whose party is a third
+ * party of the tool's own data (a customer, a recipient, a guest, the
+ * public) says how the tool shows its data to others; the model is told
+ * to hide nothing from the user it answers. "hidden from the user" and
+ * "Hide it from the customer" (no copula: an order) keep the finding.
+ * Raw text. */
+static bool hidden_from_third_party(const fctx *f, const dmatch *a) {
+    static const char *const copula[] = {
+        "is",      "are",   "be",     "stay",    "stays",   "remain", "remains", "kept",
+        "son",     "están", "quedan", "queda",   "está",    "es",     "sont",    "est",
+        "restent", "reste", "sono",   "è",       "restano", "rimane", "são",     "ficam",
+        "fica",    "sind",  "ist",    "bleiben", "bleibt",  "zijn",   "blijven"};
+    static const char *const prep[] = {"from", "to",  "para", "a",    "al",  "au",
+                                       "aux",  "per", "für",  "voor", "pour"};
+    static const char *const art[] = {"the", "any", "all", "every", "el",  "la",  "los",
+                                      "las", "le",  "les", "il",    "lo",  "gli", "i",
+                                      "o",   "os",  "as",  "den",   "die", "de",  "each"};
+    static const char *const party[] = {
+        "customer",    "client",       "kunde",     "kunden",         "klant",       "recipient",
+        "destinatari", "destinataire", "empfänger", "guest",          "invitad",     "gast",
+        "visitor",     "visitant",     "besucher",  "attendee",       "participant", "teilnehmer",
+        "public",      "público",      "publico",   "öffentlichkeit", "requester",   "solicitante",
+        "buyer",       "comprador",    "käufer",    "acheteur",       "patient",     "paciente",
+        "student",     "estudiante",   "alumno",    "élève",          "reader",      "lector",
+        "lecteur",     "leser",        "viewer",    "contact",        "contacto",    "tenant",
+        "inquilino"};
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t rs, re, p, q, i;
+    bool ok = false;
+    if (r == NULL || f->map != NULL) {
+        return false;
+    }
+    rs = f->roff[a->start];
+    re = rs;
+    while (re < n && (word_at(r, n, re) || ((unsigned char)r[re] & 0x80))) {
+        re++; /* the end of the hit's first raw word: a hit may hold "from" */
+    }
+    p = rs;
+    while (p > 0 && r[p - 1] == ' ') {
+        p--;
+    }
+    q = p;
+    while (q > 0 && (word_at(r, n, q - 1) || ((unsigned char)r[q - 1] & 0x80))) {
+        q--;
+    }
+    for (size_t k = 0; k < sizeof copula / sizeof copula[0] && !ok; k++) {
+        ok = strlen(copula[k]) == p - q && ci_at_n(r, n, q, copula[k], p - q);
+    }
+    if (!ok || p == rs) {
+        return false;
+    }
+    i = re;
+    for (int step = 0; step < 3; step++) {
+        size_t w;
+        bool prep_ok = false;
+        bool art_ok = false;
+        while (i < n && r[i] == ' ') {
+            i++;
+        }
+        w = i;
+        while (i < n && (word_at(r, n, i) || ((unsigned char)r[i] & 0x80))) {
+            i++;
+        }
+        if (i == w) {
+            return false;
+        }
+        for (size_t k = 0; k < sizeof party / sizeof party[0]; k++) {
+            size_t l = strlen(party[k]);
+            if (i - w >= l && ci_at_n(r, n, w, party[k], l)) {
+                return step > 0; /* after the preposition */
+            }
+        }
+        for (size_t k = 0; k < sizeof prep / sizeof prep[0] && !prep_ok; k++) {
+            prep_ok = strlen(prep[k]) == i - w && ci_at_n(r, n, w, prep[k], i - w);
+        }
+        for (size_t k = 0; k < sizeof art / sizeof art[0] && !art_ok; k++) {
+            art_ok = strlen(art[k]) == i - w && ci_at_n(r, n, w, art[k], i - w);
+        }
+        if (!(step == 0 ? prep_ok : art_ok)) {
+            return false;
+        }
+    }
+    return false;
+}
+
+/* Round 24 (quiet24): "Solo se envía el texto de la tarea", "si invia il
+ * testo", "envia-se o conteúdo": in Spanish, Italian and Portuguese the
+ * second or third person of the present ("envía", "invia", "passa") is
+ * spelled like the familiar imperative, and a clitic "se" / "si" right
+ * before it (or "-se" glued after it) makes it the impersonal or passive
+ * voice: a description of what the tool sends, not an order to the model
+ * (the affirmative imperative takes its clitics after the verb, "envíalo").
+ * Raw text; ns is the hit's start. */
+static bool clitic_passive(const fctx *f, size_t ns) {
+    const char *r = f->raw.ptr;
+    size_t n = f->raw.len;
+    size_t a, p, q;
+    if (r == NULL || f->map != NULL) {
+        return false;
+    }
+    a = f->roff[ns];
+    p = a;
+    while (p > 0 && r[p - 1] == ' ') {
+        p--;
+    }
+    q = p;
+    while (q > 0 && ((r[q - 1] | 32) >= 'a' && (r[q - 1] | 32) <= 'z')) {
+        q--;
+    }
+    if (p - q == 2 && p < a && (ci_at_n(r, n, q, "se", 2) || ci_at_n(r, n, q, "si", 2)) &&
+        (q == 0 || !word_at(r, n, q - 1))) {
+        return true;
+    }
+    /* Portuguese enclisis: "envia-se", "passa-se" */
+    while (a < n && (word_at(r, n, a) || ((unsigned char)r[a] & 0x80))) {
+        a++;
+    }
+    return a + 3 <= n && r[a] == '-' && ci_at_n(r, n, a + 1, "se", 2) &&
+           (a + 3 == n || !word_at(r, n, a + 3));
+}
+
 static bool quoted_raw(const char *r, size_t n, size_t rs, size_t re);
 static bool terse_object_ok(const char *r, size_t n, size_t re);
 static bool destroy_family(const mv_dr_family *fam);
@@ -8151,7 +8285,8 @@ static void evaluate(fctx *f, const dhit *h, best *bests) {
         (ar.workflow || setup_name(f) || names_sibling(f, f->roff[ar.ss], f->roff[ar.se]))) {
         return;
     }
-    if (strcmp(fam->id, "preamble") == 0 && preamble_note(f, ne, ar.se)) {
+    if (strcmp(fam->id, "preamble") == 0 &&
+        (preamble_note(f, ne, ar.se) || /* round 24 */ clitic_passive(f, ns))) {
         return;
     }
     /* round 15: "Include the word json in your prompt", "list all

@@ -4436,6 +4436,85 @@ static bool ban_of_itself(const char *text, size_t p0, size_t p1, size_t b, size
     return list_word_at(text, i, s1, refl, sizeof(refl) / sizeof(refl[0]));
 }
 
+/* Round 24 (quiet24): "Replaces this server's own set_temperature",
+ * "ersetzt unser altes X", "sustituye a X de este servidor", "替代本服务器的
+ * X": a mention that a self-possessive (this server's, our, its own, the
+ * languages' forms before the name, "de este servidor", "dieses Servers"
+ * after it) gives to the tool's own server names a tool of its own (an
+ * older version, a sibling), not another server's. Used only when no
+ * other server qualifies the mention ("nest's own X" stays). Raw text:
+ * the sentence [s0, s1), the mention [a, b). */
+static bool own_server_possessive(const char *text, size_t s0, size_t a, size_t b, size_t s1) {
+    static const char *const before[] = {"this server's own",
+                                         "this server\xE2\x80\x99s own",
+                                         "this server's",
+                                         "this server\xE2\x80\x99s",
+                                         "this package's",
+                                         "this plugin's",
+                                         "our own",
+                                         "our old",
+                                         "our",
+                                         "its own",
+                                         "its old",
+                                         "unser",
+                                         "unsere",
+                                         "unseren",
+                                         "unseres",
+                                         "unser altes",
+                                         "unser eigenes",
+                                         "das eigene",
+                                         "den eigenen",
+                                         "notre propre",
+                                         "notre",
+                                         "nuestro propio",
+                                         "nuestro",
+                                         "nuestra",
+                                         "il nostro",
+                                         "nostro",
+                                         "nosso",
+                                         "nossa",
+                                         "onze",
+                                         "ons",
+                                         "vår",
+                                         "vårt",
+                                         "vores",
+                                         "nasz",
+                                         "naszego",
+                                         "nasze",
+                                         "наш",
+                                         "нашего",
+                                         "本服务器的",
+                                         "本服務器的",
+                                         "此服务器的",
+                                         "此服務器的",
+                                         "我们的",
+                                         "我們的",
+                                         "本サーバーの",
+                                         "このサーバーの",
+                                         "自サーバーの"};
+    static const char *const after[] = {"of this server",   "on this server",   "dieses servers",
+                                        "dieses dienstes",  "de este servidor", "de ce serveur",
+                                        "di questo server", "deste servidor",   "van deze server",
+                                        "på denna server",  "tego serwera",     "этого сервера"};
+    size_t e = a;
+    while (e > s0 && (is_space_byte((unsigned char)text[e - 1]) || text[e - 1] == '`' ||
+                      text[e - 1] == '\'' || text[e - 1] == '"'))
+        e--;
+    for (size_t k = 0; k < sizeof before / sizeof before[0]; k++) {
+        size_t l = strlen(before[k]);
+        if (e >= s0 + l && same_text_ci(text + e - l, before[k], l) &&
+            (e - l == s0 || !is_word_byte((unsigned char)text[e - l - 1])) &&
+            ((unsigned char)before[k][0] & 0x80 || e - l == s0 ||
+             !((unsigned char)text[e - l - 1] & 0x80)))
+            return true;
+    }
+    size_t i = b;
+    while (i < s1 && (is_space_byte((unsigned char)text[i]) || text[i] == '`' || text[i] == '\'' ||
+                      text[i] == '"'))
+        i++;
+    return list_word_at(text, i, s1, after, sizeof after / sizeof after[0]);
+}
+
 /* Round 11: "keep using the official slack server's post_message", "call
  * the real X": a claim word that is the object of a call verb right
  * before it qualifies the tool the agent is sent to; the sentence refers
@@ -5162,6 +5241,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             return MV_OK;
         if (value_or_definition(text, len, sp->start, sp->end))
             return MV_OK;
+        if (own_server_possessive(text, s0, sp->start, sp->end, s1))
+            return MV_OK; /* round 24 (quiet24) */
         if (!(sp->end - sp->start == m->name.len &&
               memcmp(text + sp->start, m->name.ptr, m->name.len) == 0) &&
             own_world_spelling(ts, text, len, sp))

@@ -1327,6 +1327,9 @@ typedef struct tool_acc {
     int32_t doc_cps[UH_DOC_CPS];
     uint32_t n_doc;
     bool sample_field;
+    /* round 24 (quiet24): doc_cps[k] opens a range that doc_cps[k + 1]
+     * closes ("U+E000–U+E0FF") */
+    bool doc_range[UH_DOC_CPS];
 } tool_acc;
 
 /* Round 9: example values of a tool that documents hidden characters. A
@@ -1356,6 +1359,36 @@ static int hex_val(unsigned char b) {
     return b >= 'a' && b <= 'f' ? b - 'a' + 10 : -1;
 }
 
+/* Round 24 (quiet24): does a range dash follow t[k] and another "U+"
+ * come right after it ("U+E000–U+E0FF", "U+E000 - U+E0FF",
+ * "U+E000..U+E0FF", "U+E000 to U+E0FF", "U+E000〜U+E0FF")? */
+static bool range_dash(const unsigned char *t, size_t n, size_t k) {
+    static const char *const dash[] = {"\xE2\x80\x93",
+                                       "\xE2\x80\x94",
+                                       "\xE3\x80\x9C",
+                                       "\xEF\xBD\x9E",
+                                       "..",
+                                       "-",
+                                       "~",
+                                       "to",
+                                       "bis",
+                                       "a",
+                                       "\xC3\xA0"};
+    while (k < n && t[k] == ' ')
+        k++;
+    for (size_t d = 0; d < sizeof dash / sizeof dash[0]; d++) {
+        size_t l = strlen(dash[d]);
+        if (k + l > n || memcmp(t + k, dash[d], l) != 0)
+            continue;
+        size_t j = k + l;
+        while (j < n && t[j] == ' ')
+            j++;
+        if (j + 2 <= n && (t[j] == 'U' || t[j] == 'u') && t[j + 1] == '+')
+            return true;
+    }
+    return false;
+}
+
 /* The "U+XXXX" code points of a field, up to UH_DOC_CPS in the tool. */
 static void doc_code_points(const mv_field *fl, tool_acc *acc) {
     mv_str w = mv_field_whole(fl);
@@ -1371,8 +1404,10 @@ static void doc_code_points(const mv_field *fl, tool_acc *acc) {
         size_t k = i + 2, d = 0;
         for (; k < w.len && d < 6 && hex_val(t[k]) >= 0; k++, d++)
             cp = cp * 16 + hex_val(t[k]);
-        if (d >= 4 && d <= 5)
+        if (d >= 4 && d <= 5) {
+            acc->doc_range[acc->n_doc] = range_dash(t, w.len, k);
             acc->doc_cps[acc->n_doc++] = cp;
+        }
     }
 }
 
@@ -1381,6 +1416,31 @@ static bool documented_cp(const tool_acc *acc, int32_t cp) {
         if (acc->doc_cps[k] == cp)
             return true;
     return false;
+}
+
+/* Round 24 (quiet24): a code point the description names, or one inside
+ * a range it names ("glyphs in the Private Use Area U+E000–U+E0FF"). */
+static bool documented_in_range(const tool_acc *acc, int32_t cp) {
+    for (uint32_t k = 0; k < acc->n_doc; k++)
+        if (acc->doc_cps[k] == cp || (acc->doc_range[k] && k + 1 < acc->n_doc &&
+                                      acc->doc_cps[k] <= cp && cp <= acc->doc_cps[k + 1]))
+            return true;
+    return false;
+}
+
+/* Round 24 (quiet24): a machine value that is one private-use glyph and
+ * nothing else, inside the area the tool's description or title declares
+ * (an icon font's glyph picked from an enum). One code point carries no
+ * message and splits no word; a run, a glyph glued to text or one outside
+ * the declared area is still read as hidden. */
+static bool declared_glyph_value(const mv_field *fl, mv_str whole, const tool_acc *acc) {
+    if (fl->kind != MV_FIELD_SCHEMA_VALUE || acc->n_doc == 0 || whole.len < 3 || whole.len > 4)
+        return false;
+    utf8proc_int32_t cp = -1;
+    utf8proc_ssize_t l =
+        utf8proc_iterate((const utf8proc_uint8_t *)whole.ptr, (utf8proc_ssize_t)whole.len, &cp);
+    return l == (utf8proc_ssize_t)whole.len && cp >= 0 && classify(cp, true) == HC_PRIVATE_USE &&
+           documented_in_range(acc, cp);
 }
 
 static void documented_samples(field_ctx *f, const tool_acc *acc) {
@@ -2113,6 +2173,8 @@ static int uh_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter
          * it carries no message and splits nothing. */
         if (fl->kind == MV_FIELD_SCHEMA_VALUE && whole.len == 3 &&
             memcmp(whole.ptr, "\xE2\x80\x8B", 3) == 0)
+            continue;
+        if (declared_glyph_value(fl, whole, &acc))
             continue;
         if (whole.len == 0 || fl->window_of != 0 ||
             !needs_scan((const unsigned char *)whole.ptr, whole.len, !ids))

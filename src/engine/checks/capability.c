@@ -41,6 +41,7 @@
  * asks for the raw text to be checked too. Evidence offsets are raw.
  * All lists are compiled once in init; inspect() only reads them.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -4168,12 +4169,39 @@ static unsigned popcount32(uint32_t v) {
     return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
 }
 
+/* Per pair slot of the term tables: the ASCII third bytes of its terms
+ * (bit b of k_reach_third[slot][b >> 6]), and whether one of its terms
+ * has another third byte (a separator, a multi-byte character); with
+ * k_reach_alnum, a table of is_alnum. Built once from the generated
+ * tables (pthread_once), so a regenerated .inc needs nothing more. */
+#define REACH_SLOTS (sizeof(k_reach_pair_at) / sizeof(k_reach_pair_at[0]) - 1)
+static uint64_t k_reach_third[REACH_SLOTS][2];
+static bool k_reach_third_other[REACH_SLOTS];
+static bool k_reach_alnum[256];
+static pthread_once_t k_reach_once = PTHREAD_ONCE_INIT;
+
+static void reach_third_build(void) {
+    for (size_t slot = 0; slot < REACH_SLOTS; slot++) {
+        for (uint16_t q = k_reach_pair_at[slot]; q < k_reach_pair_at[slot + 1]; q++) {
+            const char *w = k_reach_terms[k_reach_by_pair[q]].w;
+            unsigned char m2 = w[0] != '\0' && w[1] != '\0' ? (unsigned char)w[2] : 0;
+            if (m2 > ' ' && m2 < 0x80 && m2 != '-')
+                k_reach_third[slot][m2 >> 6] |= (uint64_t)1 << (m2 & 63);
+            else
+                k_reach_third_other[slot] = true;
+        }
+    }
+    for (unsigned c = 0; c < 256; c++)
+        k_reach_alnum[c] = is_alnum((unsigned char)c);
+}
+
 /* Kinds of store named in t[from, len) (bit mask); the first hit of each
  * kind not in `skip` is kept in hits when hits is not NULL, and a denied
  * hit does not count. */
 static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip, bool deny,
                            int32_t field, reach_hit *hits) {
     uint32_t mask = 0;
+    pthread_once(&k_reach_once, reach_third_build);
     if (len > REACH_FIELD_MAX)
         len = REACH_FIELD_MAX;
     unsigned char prev = from > 0 ? (unsigned char)t[from - 1] : ' ';
@@ -4185,7 +4213,7 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
          * bytes is skipped in one tight loop */
         if (r < 0x80 && (is_alnum(p0) || p0 >= 0x80)) {
             if (is_alnum(r)) {
-                while (i + 2 < len && is_alnum((unsigned char)t[i + 1]))
+                while (i + 2 < len && k_reach_alnum[(unsigned char)t[i + 1]])
                     i++;
                 prev = (unsigned char)t[i];
             }
@@ -4205,10 +4233,23 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
          * word start tries two or three terms, not the fifty of its
          * first letter */
         size_t slot = k_reach_rank[pr >> 5] + popcount32(word & (pbit - 1));
+        /* the third byte, when it is ASCII, turns most of a pair's terms
+         * away before reach_match walks them (an ASCII letter of a term
+         * matches only itself, case folded; no term is shorter than its
+         * pair) */
+        int c2 = i + 2 < len ? (unsigned char)t[i + 2] : -1;
+        if (c2 >= 0 && c2 < 0x80)
+            c2 = lower((unsigned char)c2);
+        if (!k_reach_third_other[slot] && c2 < 0x80 &&
+            (c2 < 0 || (k_reach_third[slot][c2 >> 6] >> (c2 & 63) & 1) == 0))
+            continue; /* no term of the pair goes on with this byte */
         for (uint16_t q = k_reach_pair_at[slot]; q < k_reach_pair_at[slot + 1]; q++) {
             const reach_term *term = &k_reach_terms[k_reach_by_pair[q]];
             uint32_t bit = 1u << term->kind;
             if ((mask | skip) & bit)
+                continue;
+            unsigned char m2 = (unsigned char)term->w[2];
+            if (m2 > ' ' && m2 < 0x80 && m2 != '-' && c2 < 0x80 && c2 != m2)
                 continue;
             size_t n = reach_match(t, len, i, term);
             if (n == 0)

@@ -31,6 +31,7 @@
  */
 #include "model_note.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -531,13 +532,121 @@ static bool list_at(const char *t, size_t n, size_t i, const char *const *ws, si
     return list_at_len(t, n, i, ws, count, whole, &len);
 }
 
-/* list_at, and the matched length. */
-static bool list_at_len(const char *t, size_t n, size_t i, const char *const *ws, size_t count,
-                        bool whole, size_t *len) {
+/* ------------------------------------------------------- word list index */
+
+/* The word lists by first byte, in list order: a word start tries the few
+ * words that begin with its byte, not the hundreds of its list (conceals
+ * walks a body word by word). Built once, under pthread_once, from the
+ * lists themselves, so an edited list needs no regenerated table; a list
+ * not registered here is walked whole. */
+typedef struct list_index {
+    const char *const *ws;
+    size_t count;
+    uint16_t at[257]; /* words of first byte b: word[at[b] .. at[b + 1]) */
+    uint16_t *word;   /* index into ws */
+    uint16_t *len;    /* its length */
+} list_index;
+
+#define LIST(a)                                                                                    \
+    { (a), N(a), {0}, NULL, NULL }
+
+/* the most used first: a lookup walks this table (IX_: positions) */
+enum { IX_CONCEAL, IX_NEG, IX_TELL, IX_PROTECT, IX_MODEL_WHOLE, IX_MODEL, IX_SYSTEM, IX_HIDDEN };
+static list_index indexes[] = {LIST(conceal_stem), LIST(neg_whole),    LIST(tell_stem),
+                               LIST(protect_stem), LIST(model_whole),  LIST(model_stem),
+                               LIST(system_stem),  LIST(hidden_stem),  LIST(order_stem),
+                               LIST(intro_stem),   LIST(instr_stem),   LIST(standing_stem),
+                               LIST(void_stem),    LIST(describe_stem)};
+
+#define INDEXED_WORDS                                                                              \
+    (N(conceal_stem) + N(neg_whole) + N(tell_stem) + N(protect_stem) + N(model_whole) +            \
+     N(model_stem) + N(system_stem) + N(hidden_stem) + N(order_stem) + N(intro_stem) +             \
+     N(instr_stem) + N(standing_stem) + N(void_stem) + N(describe_stem))
+
+static uint16_t index_word[INDEXED_WORDS];
+static uint16_t index_len[INDEXED_WORDS];
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+/* the first bytes of the words a head is screened for (head_may_note) */
+static bool head_first[256];
+
+static void index_build(void) {
+    size_t used = 0;
+    for (size_t x = 0; x < N(indexes); x++) {
+        list_index *ix = &indexes[x];
+        uint16_t fill[256];
+        size_t count[256] = {0};
+        ix->word = index_word + used;
+        ix->len = index_len + used;
+        used += ix->count;
+        for (size_t k = 0; k < ix->count; k++) {
+            count[(unsigned char)ix->ws[k][0]]++;
+        }
+        ix->at[0] = 0;
+        for (size_t b = 0; b < 256; b++) {
+            ix->at[b + 1] = (uint16_t)(ix->at[b] + count[b]);
+            fill[b] = ix->at[b];
+        }
+        for (size_t k = 0; k < ix->count; k++) {
+            uint16_t *slot = &fill[(unsigned char)ix->ws[k][0]];
+            ix->word[*slot] = (uint16_t)k;
+            ix->len[*slot] = (uint16_t)strlen(ix->ws[k]);
+            (*slot)++;
+        }
+    }
+    static const int head_lists[] = {IX_CONCEAL, IX_NEG,    IX_MODEL_WHOLE,
+                                     IX_MODEL,   IX_SYSTEM, IX_HIDDEN};
+    for (size_t x = 0; x < N(head_lists); x++) {
+        const list_index *ix = &indexes[head_lists[x]];
+        for (size_t b = 0; b < 256; b++) {
+            head_first[b] = head_first[b] || ix->at[b] < ix->at[b + 1];
+        }
+    }
+}
+
+/* The index of list ws, NULL when it has none. */
+static const list_index *index_of(const char *const *ws) {
+    for (size_t x = 0; x < N(indexes); x++) {
+        if (indexes[x].ws == ws) {
+            return indexes[x].word != NULL ? &indexes[x] : NULL;
+        }
+    }
+    return NULL;
+}
+
+/* Does word w of length l, whose first byte is t[i], match at t[i]? */
+static bool word_at(const char *t, size_t n, size_t i, const char *w, size_t l, bool whole) {
+    if (i + l > n || (l > 1 && t[i + 1] != w[1]) || memcmp(t + i, w, l) != 0) {
+        return false;
+    }
+    if ((unsigned char)w[0] < 0xE0 && letter_before(t, i)) {
+        return false;
+    }
+    if (whole && i + l < n) {
+        unsigned char c = (unsigned char)t[i + l];
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+            (c >= 0xC3 && c < 0xE0 && (unsigned char)w[l - 1] >= 0x80)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* list_at_len with the list's index ix (NULL: walk the list). */
+static bool indexed_at(const char *t, size_t n, size_t i, const list_index *ix,
+                       const char *const *ws, size_t count, bool whole, size_t *len) {
     unsigned char c0 = (unsigned char)t[i];
     /* words of spaced scripts start after a non-letter, the others with a
      * lead byte of 0xE0 or more: most positions are decided here */
     if ((c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && letter_before(t, i))) {
+        return false;
+    }
+    if (ix != NULL) {
+        for (size_t k = ix->at[c0]; k < ix->at[c0 + 1]; k++) {
+            if (word_at(t, n, i, ws[ix->word[k]], ix->len[k], whole)) {
+                *len = ix->len[k];
+                return true;
+            }
+        }
         return false;
     }
     for (size_t k = 0; k < count; k++) {
@@ -546,29 +655,30 @@ static bool list_at_len(const char *t, size_t n, size_t i, const char *const *ws
             continue; /* the first byte decides most words */
         }
         size_t l = strlen(w);
-        if (i + l > n || memcmp(t + i, w, l) != 0) {
-            continue;
+        if (word_at(t, n, i, w, l, whole)) {
+            *len = l;
+            return true;
         }
-        if ((unsigned char)w[0] < 0xE0 && letter_before(t, i)) {
-            continue;
-        }
-        if (whole && i + l < n) {
-            unsigned char c = (unsigned char)t[i + l];
-            if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                (c >= 0xC3 && c < 0xE0 && (unsigned char)w[l - 1] >= 0x80)) {
-                continue;
-            }
-        }
-        *len = l;
-        return true;
     }
     return false;
 }
 
+/* list_at, and the matched length. */
+static bool list_at_len(const char *t, size_t n, size_t i, const char *const *ws, size_t count,
+                        bool whole, size_t *len) {
+    unsigned char c0 = (unsigned char)t[i];
+    if ((c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && letter_before(t, i))) {
+        return false;
+    }
+    return indexed_at(t, n, i, index_of(ws), ws, count, whole, len);
+}
+
 static bool list_in(const char *t, size_t a, size_t b, const char *const *ws, size_t count,
                     bool whole) {
+    const list_index *ix = index_of(ws);
+    size_t len;
     for (size_t i = a; i < b; i++) {
-        if (list_at(t, b, i, ws, count, whole)) {
+        if (indexed_at(t, b, i, ix, ws, count, whole, &len)) {
             return true;
         }
     }
@@ -619,24 +729,28 @@ static bool negated_telling(const char *t, size_t b, size_t i) {
 /* A concealment in t[a, b) that does not protect a credential or a
  * game's answer (protect_stem within GUARD_BYTES either side of it, in
  * the same part: "the token is secret, never disclose it"). */
+static bool conceal_at(const char *t, size_t a, size_t b, size_t i) {
+    size_t l = 0;
+    bool phrase = list_at_len(t, b, i, conceal_stem, N(conceal_stem), false, &l);
+    /* "never shows raw messages" describes the tool */
+    if (phrase && l > 0 && t[i + l - 1] >= 'a' && t[i + l - 1] <= 'z' && english_neg(t, b, i)) {
+        size_t w = i + l;
+        while (w > i && t[w - 1] != ' ') {
+            w--;
+        }
+        phrase = !third_person(t, b, w);
+    }
+    if (!phrase && !negated_telling(t, b, i)) {
+        return false;
+    }
+    size_t s = i > a + GUARD_BYTES ? i - GUARD_BYTES : a;
+    size_t e = i + GUARD_BYTES < b ? i + GUARD_BYTES : b;
+    return !list_in(t, s, e, protect_stem, N(protect_stem), false);
+}
+
 static bool conceals(const char *t, size_t a, size_t b) {
     for (size_t i = a; i < b; i++) {
-        size_t l = 0;
-        bool phrase = list_at_len(t, b, i, conceal_stem, N(conceal_stem), false, &l);
-        /* "never shows raw messages" describes the tool */
-        if (phrase && l > 0 && t[i + l - 1] >= 'a' && t[i + l - 1] <= 'z' && english_neg(t, b, i)) {
-            size_t w = i + l;
-            while (w > i && t[w - 1] != ' ') {
-                w--;
-            }
-            phrase = !third_person(t, b, w);
-        }
-        if (!phrase && !negated_telling(t, b, i)) {
-            continue;
-        }
-        size_t s = i > a + GUARD_BYTES ? i - GUARD_BYTES : a;
-        size_t e = i + GUARD_BYTES < b ? i + GUARD_BYTES : b;
-        if (!list_in(t, s, e, protect_stem, N(protect_stem), false)) {
+        if (conceal_at(t, a, b, i)) {
             return true;
         }
     }
@@ -836,6 +950,37 @@ static bool has_words(const char *s, size_t a, size_t b, size_t k) {
 
 typedef enum note_kind { NOTE_NONE = 0, NOTE_HIDE, NOTE_OVERRIDE } note_kind;
 
+/* Does the head raw s[hs, he) pass judge's first test: a few words, and
+ * one of them names a reader, a hidden mark or a concealment? The body
+ * of a head that fails is never read: mv_model_note_find asks this before
+ * it looks for the body's end. */
+static bool head_may_note(const char *s, size_t hs, size_t he) {
+    char t[HEAD_MAX + 8];
+    if (he - hs > HEAD_MAX) {
+        return true; /* judge decides */
+    }
+    size_t hl = fold(s + hs, he - hs, t);
+    size_t head_words = count_words(t, 0, hl, false);
+    if (head_words == 0 || head_words > HEAD_WORDS) {
+        return false;
+    }
+    /* judge's four list_in and conceals, in one pass: a position whose
+     * byte begins no word of their lists is passed over at once */
+    for (size_t i = 0; i < hl; i++) {
+        size_t len;
+        if (head_first[(unsigned char)t[i]] &&
+            (indexed_at(t, hl, i, &indexes[IX_MODEL_WHOLE], model_whole, N(model_whole), true,
+                        &len) ||
+             indexed_at(t, hl, i, &indexes[IX_MODEL], model_stem, N(model_stem), false, &len) ||
+             indexed_at(t, hl, i, &indexes[IX_SYSTEM], system_stem, N(system_stem), false, &len) ||
+             indexed_at(t, hl, i, &indexes[IX_HIDDEN], hidden_stem, N(hidden_stem), false, &len) ||
+             conceal_at(t, 0, hl, i))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool infix_in(const char *t, size_t a, size_t b) {
     for (size_t k = 0; k < N(instr_infix); k++) {
         size_t l = strlen(instr_infix[k]);
@@ -953,8 +1098,17 @@ static bool head_at(const char *s, size_t n, size_t h, opener kind, const char *
     }
     *hs = h;
     size_t lim = h + HEAD_MAX < n ? h + HEAD_MAX : n;
+    /* the bytes that may end a head, or stop one */
+    static const uint8_t head_stop[256] = {
+        [':'] = 1, [0xEF] = 1, ['\n'] = 1, ['.'] = 1, ['!'] = 1, ['?'] = 1,  [';'] = 1,
+        ['"'] = 1, ['`'] = 1,  ['{'] = 1,  ['['] = 1, ['<'] = 1, ['\''] = 1, [0xE3] = 1};
+    size_t cl = close != NULL ? strlen(close) : 0;
+    unsigned char c_close = close != NULL ? (unsigned char)close[0] : 0;
     for (size_t i = h; i < lim; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (!head_stop[c] && (cl == 0 || c != c_close)) {
+            continue;
+        }
         if (c == ':' || (c == 0xEF && i + 2 < n && (unsigned char)s[i + 1] == 0xBC &&
                          (unsigned char)s[i + 2] == 0x9A)) {
             size_t after = i + (c == ':' ? 1 : 3);
@@ -974,7 +1128,7 @@ static bool head_at(const char *s, size_t n, size_t h, opener kind, const char *
             (c == '\'' && i > h && s[i - 1] == ' ') ||
             (c == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
              (unsigned char)s[i + 2] == 0x82) ||
-            (close != NULL && i + strlen(close) <= n && memcmp(s + i, close, strlen(close)) == 0)) {
+            (close != NULL && i + cl <= n && memcmp(s + i, close, cl) == 0)) {
             /* a bracketed label: "[hidden] ...", "[[model-directive]] ...",
              * "[assistant]: ..."; its body is the rest of the paragraph */
             if (close != NULL && c != ')' && c != '}' && i > h && i - h <= LABEL_MAX &&
@@ -1005,6 +1159,7 @@ bool mv_model_note_find(const char *s, size_t n, mv_model_note *out) {
     if (s == NULL) {
         return false;
     }
+    pthread_once(&index_once, index_build);
     /* a note needs a colon, a '#' title or a bracketed label: a text with
      * none of them is left after one pass of memchr */
     if (memchr(s, ':', n) == NULL && memchr(s, '#', n) == NULL && memchr(s, ']', n) == NULL &&
@@ -1013,13 +1168,20 @@ bool mv_model_note_find(const char *s, size_t n, mv_model_note *out) {
     }
     size_t colon = 0;                       /* the next ':' at or after i (n: none) */
     bool wide = memchr(s, 0xEF, n) != NULL; /* a full-width colon may end a head */
+    /* 1: a byte that may open a note; 2: a byte after which a line or a
+     * sentence may open one */
+    static const uint8_t may_open[256] = {['('] = 1,  ['['] = 1,  ['{'] = 1,  ['<'] = 1, ['/'] = 1,
+                                          [0xE2] = 1, [0xE3] = 1, ['\n'] = 2, [' '] = 2};
+    unsigned prev = 2; /* the value's start */
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        /* one byte test decides most positions */
-        if (!(c == '(' || c == '[' || c == '{' || c == '<' || c == '/' || c == 0xE2 || c == 0xE3 ||
-              i == 0 || s[i - 1] == '\n' || s[i - 1] == ' ')) {
+        /* one table test decides most positions */
+        unsigned here = may_open[c];
+        if (((here & 1) | prev) == 0) {
+            prev = here & 2;
             continue;
         }
+        prev = here & 2;
         size_t h, hs, he, bs;
         const char *close;
         bool titled, label;
@@ -1034,7 +1196,8 @@ bool mv_model_note_find(const char *s, size_t n, mv_model_note *out) {
                 continue;
             }
         }
-        if (kind == OPEN_NONE || !head_at(s, n, h, kind, close, &hs, &he, &bs, &titled, &label)) {
+        if (kind == OPEN_NONE || !head_at(s, n, h, kind, close, &hs, &he, &bs, &titled, &label) ||
+            !head_may_note(s, hs, he)) {
             continue;
         }
         char open = close != NULL && close[1] == '\0' ? s[i] : 0;
@@ -1057,6 +1220,7 @@ bool mv_model_note_value(const char *text, size_t n, mv_model_note *out) {
     if (text == NULL || n == 0) {
         return false;
     }
+    pthread_once(&index_once, index_build);
     size_t be = n < BODY_MAX ? n : BODY_MAX;
     while (be < n && be > 0 && ((unsigned char)text[be] & 0xC0) == 0x80) {
         be--; /* whole characters */

@@ -5687,6 +5687,21 @@ static int scan_field(tool_scan *ts, uint32_t f, mv_emitter *out) {
                        MAX_MENTIONS - ts->n_mentions_total,
                        false,
                        false};
+    /* perf24b: most fields name no tool of the registry, and a registry
+     * repeats its fields (shared parameter descriptions, the same tool
+     * under several servers). Which words of a text name a registry tool
+     * depends on the text and the registry alone (one scan, one memo), so
+     * a text found to name none is remembered and its repeats skip the
+     * word walk. Only that empty result is kept: a field with mentions is
+     * judged against this tool's own server. */
+    mv_memo memo;
+    int hit = mv_memo_peek(out, f, 0, MV_STR_NULL, &memo);
+    if (hit < 0) {
+        rc = hit;
+        goto done;
+    }
+    if (hit == 1)
+        goto done; /* kept empty, nothing to replay */
     each_word(text, 0, len, ts->rs->dotted, on_word, &ms);
     if (ms.oom) {
         rc = MV_ENOMEM;
@@ -5694,8 +5709,12 @@ static int scan_field(tool_scan *ts, uint32_t f, mv_emitter *out) {
     }
     ts->n_mentions_total += ms.n;
     ts->mentions_capped |= ms.capped;
-    if (ms.n == 0)
+    if (ms.n == 0) {
+        static const char none = 0;
+        if (memo.active && !ms.capped)
+            mv_memo_keep(out, &memo, &none, 1);
         goto done;
+    }
 
     /* Rare path: some word of this field is a tool name of the registry. */
     span *spans = mv_arena_alloc(scratch, ms.n * sizeof(span));

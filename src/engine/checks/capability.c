@@ -4817,29 +4817,243 @@ static const char *const k_slot_whole[] = {
     /* round 21: "complete" in Indonesian and Malay */
     "lengkap"};
 
-/* Does t[0, len) hold a word that asks for the whole store? */
-static bool slot_whole(const char *t, size_t len) {
+/* Does t[0, len) hold one of the words w (an ASCII one at a word start,
+ * another anywhere)? */
+static bool slot_words(const char *t, size_t len, const char *const *w, size_t nw) {
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)t[i], c1 = i + 1 < len ? (unsigned char)t[i + 1] : 0;
         if (c < 0x80 && (i > 0 && is_alnum((unsigned char)t[i - 1])))
             continue;
         c = lower(c);
         cyr_fold(&c, &c1);
-        for (size_t k = 0; k < sizeof(k_slot_whole) / sizeof(k_slot_whole[0]); k++) {
-            const char *w = k_slot_whole[k];
-            if ((unsigned char)w[0] != c)
+        for (size_t k = 0; k < nw; k++) {
+            if ((unsigned char)w[k][0] != c)
                 continue;
-            if (fold_match(t, len, i, w, false) != 0)
+            if (fold_match(t, len, i, w[k], false) != 0)
                 return true;
         }
     }
     return false;
 }
 
+/* Does t[0, len) hold a word that asks for the whole store? */
+static bool slot_whole(const char *t, size_t len) {
+    return slot_words(t, len, k_slot_whole, sizeof(k_slot_whole) / sizeof(k_slot_whole[0]));
+}
+
+/* Round 24 (cap24): a store taken as it stands, whatever its size - a
+ * dump, a snapshot or a copy of it, the store verbatim, the store "so
+ * far" - is the store asked whole. Read only across a schema slot (a
+ * parameter's name, description and values), never in prose. */
+static const char *const k_slot_dump[] = {"dump",
+                                          "snapshot",
+                                          "verbatim",
+                                          "copy of",
+                                          "so far",
+                                          "up to now",
+                                          "until now",
+                                          "volcado",
+                                          "instantánea",
+                                          "copia de",
+                                          "copia di",
+                                          "copie de",
+                                          "cópia de",
+                                          "hasta ahora",
+                                          "até agora",
+                                          "jusqu'ici",
+                                          "jusqu'à présent",
+                                          "finora",
+                                          "fino ad ora",
+                                          "bisher",
+                                          "wörtlich",
+                                          "kopie",
+                                          "speicherauszug",
+                                          "momentopname",
+                                          "tot nu toe",
+                                          "zrzut",
+                                          "kopia",
+                                          "dotychczas",
+                                          "do tej pory",
+                                          "dosud",
+                                          "másolat",
+                                          "eddig",
+                                          "tähän asti",
+                                          "hittills",
+                                          "döküm",
+                                          "kopyas",
+                                          "şimdiye kadar",
+                                          "salinan",
+                                          "sejauh ini",
+                                          "bản sao",
+                                          "cho đến nay",
+                                          "nakala",
+                                          "hadi sasa",
+                                          "până acum",
+                                          "αντίγραφο",
+                                          "μέχρι τώρα",
+                                          "στιγμιότυπο",
+                                          "дамп",
+                                          "снимок",
+                                          "копия",
+                                          "копию",
+                                          "до сих пор",
+                                          "выгрузк",
+                                          "знімок",
+                                          "досі",
+                                          "ダンプ",
+                                          "スナップショット",
+                                          "エクスポート",
+                                          "丸ごと",
+                                          "导出",
+                                          "導出",
+                                          "快照",
+                                          "副本",
+                                          "转储",
+                                          "完整",
+                                          "迄今",
+                                          "到目前为止",
+                                          "덤프",
+                                          "스냅샷",
+                                          "사본",
+                                          "지금까지",
+                                          "अब तक",
+                                          "डंप",
+                                          "تاکنون",
+                                          "نسخه",
+                                          "نسخة",
+                                          "تفريغ",
+                                          "حتى الآن",
+                                          "עד כה",
+                                          "עותק",
+                                          "สำเนา",
+                                          "จนถึงตอนนี้"};
+
+/* "全" opening a word ("全環境変数", "の全データ"), not inside one ("安全"). */
+static bool cjk_all(const char *t, size_t len) {
+    for (size_t i = 0; i + 3 <= len; i++) {
+        if (memcmp(t + i, "\xe5\x85\xa8", 3) != 0)
+            continue;
+        unsigned char b = i >= 3 ? (unsigned char)t[i - 3] : 0;
+        if (b < 0xE4 || b > 0xE9) /* not after an ideograph */
+            return true;
+    }
+    return false;
+}
+
+/* Does a field of the schema slot `key` (its name, description, values)
+ * ask for its store whole? */
+static bool slot_field_of(mv_str path, mv_str key) {
+    return path.len >= key.len && memcmp(path.ptr, key.ptr, key.len) == 0 &&
+           (path.len == key.len || path.ptr[key.len] == '.' || path.ptr[key.len] == '[');
+}
+
+static bool slot_says(const mv_tool *tool, mv_str key, const char *const *w, size_t nw, bool dump) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *f = &tool->fields[fi];
+        if (f->window_of != 0 || f->text.len > SLOT_SHORT || !slot_field_of(f->path, key))
+            continue;
+        if (slot_words(f->text.ptr, f->text.len, w, nw))
+            return true;
+        if (dump && (slot_whole(f->text.ptr, f->text.len) || cjk_all(f->text.ptr, f->text.len)))
+            return true;
+    }
+    return false;
+}
+
+/* The environment among the facts of the host: the variables hold the
+ * process's tokens, so a slot that takes them whole asks for its secrets. */
+static const char *const k_env_words[] = {
+    "env",        "entorno", "umgebung", "ambient", "omgeving", "środowisk", "ortam",
+    "môi trường", "окружен", "оточен",   "環境",    "环境",     "환경"};
+
+static bool env_hit(const char *t, const reach_hit *h) {
+    for (uint32_t i = 0; i < h->len; i++)
+        for (size_t k = 0; k < sizeof(k_env_words) / sizeof(k_env_words[0]); k++) {
+            size_t n = strlen(k_env_words[k]);
+            if (i + n <= h->len && same_ci(t + h->off + i, k_env_words[k], n))
+                return true;
+        }
+    return false;
+}
+
+/* Words that say a value is run: a parameter naming a command and saying
+ * it is run or executed is a command line, arbitrary by nature. */
+static const char *const k_run_words[] = {
+    "run",      "exec",       "invok",      "ejecut", "exécut",   "ausgeführt", "ausführ",
+    "esegu",    "uitgevoerd", "uitvoer",    "wykon",  "spust",    "futtat",     "suorit",
+    "çalıştır", "jalankan",   "dijalankan", "chạy",   "thực thi", "выполн",     "запуск",
+    "викон",    "実行",       "执行",       "執行",   "运行",     "실행",       "चलाय",
+    "चलाए",     "निष्पादित",   "اجرا",       "تنفيذ",  "ينفذ",     "يُنفذ",       "להריץ",
+    "הרצ",      "ירוץ",       "rulat",      "rula",   "εκτελ",    "kuendesha",  "patakbuhin"};
+
+/* Jobs that run commands, and jobs about files: such a job explains a
+ * command line, or the files asked whole. Matched at a word start in the
+ * job's words (name, title head, server, first sentence). */
+static const char *const k_cmd_job[] = {
+    "command", "cmd",       "shell",     "bash",    "exec",    "terminal", "console",  "script",
+    "run",     "ssh",       "sandbox",   "process", "task",    "job",      "hook",     "cli",
+    "kubectl", "docker",    "container", "build",   "deploy",  "make",     "npm",      "pip",
+    "git",     "pipeline",  "workflow",  "automat", "devops",  "server",   "host",     "system",
+    "machine", "vm",        "instance",  "remote",  "code",    "python",   "node",     "repl",
+    "eval",    "interpret", "compil",    "test",    "install", "package",  "cron",     "schedul",
+    "agent",   "plugin",    "macro",     "launch",  "invoke",  "operat",   "komut",    "comand",
+    "command", "befehl",    "polecen",   "příkaz",  "parancs", "komento",  "kommando", "perintah",
+    "lệnh",    "команд",    "コマンド",  "命令",    "명령",    "कमांड",     "kabuk",    "skrypt"};
+static const char *const k_files_job[] = {
+    "file",        "folder",   "dir",      "path",         "repo",    "workspace", "project",
+    "code",        "source",   "document", "doc",          "disk",    "storage",   "backup",
+    "archiv",      "zip",      "tar",      "index",        "search",  "grep",      "find",
+    "glob",        "sync",     "upload",   "git",          "fs",      "tree",      "lint",
+    "compress",    "scan",     "read",     "write",        "copy",    "move",      "edit",
+    "open",        "load",     "save",     "import",       "export",  "datei",     "ordner",
+    "verzeichnis", "archivo",  "carpeta",  "arquivo",      "pasta",   "fichier",   "dossier",
+    "répertoire",  "bestand",  "plik",     "katalog",      "soubor",  "fájl",      "tiedosto",
+    "dosya",       "dizin",    "berkas",   "tệp",          "thư mục", "файл",      "папк",
+    "каталог",     "ファイル", "フォルダ", "ディレクトリ", "文件",    "檔案",      "目录",
+    "目錄",        "파일",     "폴더",     "फ़ाइल",         "فایل",    "ملف",       "קובץ",
+    "קבצ"};
+
+/* Conditions under which a slot's whole ask stands (round 24). */
+#define SLOT_IF_FILES 1u /* the job is not about files */
+#define SLOT_IF_CMD 2u   /* the job runs no commands */
+
 typedef struct slot_ask {
     mv_str key; /* the property's path */
     uint32_t mask;
+    uint32_t base; /* mask before a conditional whole ask (round 24) */
+    uint8_t cond;  /* SLOT_IF_*: the conditions of that ask */
+    bool env;      /* the host's environment taken whole (round 24) */
+    bool input;    /* an input schema's slot */
+    int32_t param; /* its top-level parameter, or -1 */
 } slot_ask;
+
+/* Round 24: the environment taken whole - a whole or dump word just
+ * before the environment's name ("all environment variables", "a
+ * snapshot of the process environment", "全環境変数") or right after it
+ * ("環境変数すべて"); "variables to set for all components" gives them. */
+static bool env_whole(const char *t, size_t len, const reach_hit *h) {
+    size_t a = h->off > 24 ? h->off - 24 : 0, e = h->off + h->len + 10;
+    if (e > len)
+        e = len;
+    const char *p = t + a;
+    size_t n = e - a;
+    return slot_whole(p, n) || cjk_all(p, n) ||
+           slot_words(p, n, k_slot_dump, sizeof(k_slot_dump) / sizeof(k_slot_dump[0]));
+}
+
+/* Round 24: a slot that can carry a store: not a number, not a choice
+ * from an enum, not a record of declared fields (a bag of ids). */
+static bool slot_carries(const mv_tool *tool, const slot_ask *s) {
+    if (s->param < 0 || (uint32_t)s->param >= tool->n_params)
+        return true;
+    const mv_param *pm = &tool->params[s->param];
+    if (pm->has_enum || str_is(pm->type, "integer") || str_is(pm->type, "number"))
+        return false;
+    size_t deep = 0;
+    for (size_t i = 0; i + 12 <= s->key.len; i++)
+        deep += memcmp(s->key.ptr + i, ".properties.", 12) == 0;
+    return deep > 1 || !nested_properties(tool, (uint32_t)s->param);
+}
 
 /* The kinds outside the job of the slots (the annotations, the schema
  * slots, the English description's asking sentences) that ask for two
@@ -4955,7 +5169,7 @@ static int report_slot_reach(tool_scan *ts) {
                 if ((m & ~seen) & (1u << k))
                     hits[k] = h[k];
             seen |= m;
-            slot[n_slot++] = (slot_ask){f->path, m};
+            slot[n_slot++] = (slot_ask){f->path, m, m, 0, false, false, -1};
             continue;
         }
         if (f->window_of != 0 || f->text.len > SLOT_SHORT || f->text.len < 3)
@@ -5027,9 +5241,49 @@ static int report_slot_reach(tool_scan *ts) {
         if (s == n_slot) {
             if (n_slot == SLOT_MAX)
                 continue;
-            slot[n_slot++] = (slot_ask){key, 0};
+            slot[n_slot++] =
+                (slot_ask){key, 0, 0, 0, false, f->schema == MV_SCHEMA_INPUT, f->param};
         }
         slot[s].mask |= m;
+        if ((m & 1u << RK_HOST) != 0 && env_hit(f->text.ptr, &h[RK_HOST]) &&
+            env_whole(f->text.ptr, f->text.len, &h[RK_HOST]))
+            slot[s].env = true;
+    }
+    /* Round 24 (cap24): an input slot asks as a whole, its name, its
+     * description and its values together: `previous_messages` described
+     * as "all ... in this chat", `env_snapshot` as "the process
+     * environment". A store named in one field and taken whole in another
+     * (a dump, a snapshot, "so far", "all") is one store asked whole; so
+     * is the environment (the process's tokens), and, unless the job is
+     * about files, the files; a command named and said to be run is a
+     * command line, unless the job runs commands. */
+    const uint32_t wbit = 1u << (RK_COUNT + 1), kinds = (1u << RK_COUNT) - 1;
+    for (size_t s = 0; s < n_slot; s++) {
+        uint32_t m = slot[s].mask;
+        slot[s].base = m;
+        if (!slot[s].input || (m & wbit) != 0 || (m & kinds) == 0 || !slot_carries(tool, &slot[s]))
+            continue;
+        if (slot[s].env) {
+            slot[s].mask |= wbit;
+            slot[s].base |= wbit;
+            continue;
+        }
+        bool sure = (m & SLOT_WHOLE_KINDS) != 0;
+        if ((sure || (m & 1u << RK_FILES) != 0) &&
+            slot_says(tool, slot[s].key, k_slot_dump, sizeof(k_slot_dump) / sizeof(k_slot_dump[0]),
+                      true)) {
+            slot[s].mask |= wbit;
+            if (sure)
+                slot[s].base |= wbit;
+            else
+                slot[s].cond |= SLOT_IF_FILES;
+        }
+        if ((m & 1u << RK_COMMANDS) != 0 &&
+            slot_says(tool, slot[s].key, k_run_words, sizeof(k_run_words) / sizeof(k_run_words[0]),
+                      false)) {
+            slot[s].mask |= wbit;
+            slot[s].cond |= SLOT_IF_CMD;
+        }
     }
     /* Round 19: the later sentences of an English description ("Requires:
      * filesystem read access to the home directory, shell execution",
@@ -5110,6 +5364,28 @@ static int report_slot_reach(tool_scan *ts) {
             name_speaks(tool->name, tool->fields[hits[k].field].text.ptr + hits[k].off,
                         hits[k].len))
             job |= 1u << k;
+    /* Round 24: a conditional whole ask stands where the job does not
+     * explain it (a file tool takes "all files", a runner a command) */
+    bool files_job = false, cmd_job = false, judged = false;
+    for (size_t s = 0; s < n_slot; s++) {
+        if (slot[s].cond == 0 || slot[s].base == slot[s].mask)
+            continue;
+        if (!judged) {
+            const mv_str jt[4] = {tool->name, {tool->title.ptr, tj}, server, {d.ptr, lead}};
+            for (int j = 0; j < 4; j++) {
+                files_job = files_job || job_words(jt[j].ptr, jt[j].len, k_files_job,
+                                                   sizeof(k_files_job) / sizeof(k_files_job[0]));
+                cmd_job = cmd_job || job_words(jt[j].ptr, jt[j].len, k_cmd_job,
+                                               sizeof(k_cmd_job) / sizeof(k_cmd_job[0]));
+            }
+            cmd_job = cmd_job || (job & 1u << RK_HOST) != 0;
+            judged = true;
+        }
+        bool stands = ((slot[s].cond & SLOT_IF_FILES) != 0 && !files_job) ||
+                      ((slot[s].cond & SLOT_IF_CMD) != 0 && !cmd_job);
+        if (!stands)
+            slot[s].mask = slot[s].base;
+    }
     uint32_t raised = slots_raised(ann, slot, n_slot, sent, n_sent, job);
     if (raised == 0)
         return MV_OK;

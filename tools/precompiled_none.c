@@ -40,6 +40,12 @@ static rec_phrase *phrases;
 static size_t n_phrases, cap_phrases;
 static rec_ac *acs;
 static size_t n_acs, cap_acs;
+/* Which phrases are recorded: an open-addressing set of phrase index + 1
+ * (0 = empty), kept at most half full. The engine asks for about a million
+ * normalizations while it starts; a linear search of the recorded ones made
+ * the generator quadratic (2.5 minutes of memcmp on every engine change). */
+static uint32_t *phrase_slots;
+static size_t n_phrase_slots;
 
 void mv_precomp_record(bool on) {
     recording = on;
@@ -59,10 +65,44 @@ static void *dup_bytes(const void *p, size_t n, size_t extra) {
     return d;
 }
 
+/* The slot that holds `in`, or the empty slot where it would go. */
+static uint32_t *phrase_slot(const char *in, size_t in_len) {
+    size_t mask = n_phrase_slots - 1;
+    for (size_t i = (size_t)mv_pc_hash(in, in_len) & mask;; i = (i + 1) & mask) {
+        uint32_t e = phrase_slots[i];
+        if (e == 0 || (phrases[e - 1].in_len == in_len &&
+                       memcmp(phrases[e - 1].in, in, in_len) == 0))
+            return &phrase_slots[i];
+    }
+}
+
+/* Doubles the phrase set when the next entry would make it more than half
+ * full. False when out of memory. */
+static bool grow_phrase_slots(void) {
+    if (2 * (n_phrases + 1) <= n_phrase_slots)
+        return true;
+    size_t n = n_phrase_slots ? n_phrase_slots * 2 : 4096;
+    uint32_t *slots = calloc(n, sizeof(*slots));
+    if (slots == NULL)
+        return false;
+    free(phrase_slots);
+    phrase_slots = slots;
+    n_phrase_slots = n;
+    for (size_t p = 0; p < n_phrases; p++)
+        *phrase_slot(phrases[p].in, phrases[p].in_len) = (uint32_t)(p + 1);
+    return true;
+}
+
 void mv_precomp_note_phrase(const char *in, size_t in_len, const char *out, size_t out_len) {
-    for (size_t i = 0; i < n_phrases; i++)
-        if (phrases[i].in_len == in_len && memcmp(phrases[i].in, in, in_len) == 0)
-            return;
+    if (failed)
+        return;
+    if (!grow_phrase_slots()) {
+        failed = true;
+        return;
+    }
+    uint32_t *slot = phrase_slot(in, in_len);
+    if (*slot != 0)
+        return;
     if (n_phrases == cap_phrases) {
         size_t cap = cap_phrases ? cap_phrases * 2 : 1024;
         rec_phrase *p = realloc(phrases, cap * sizeof(*p));
@@ -81,6 +121,7 @@ void mv_precomp_note_phrase(const char *in, size_t in_len, const char *out, size
         return;
     }
     phrases[n_phrases++] = r;
+    *slot = (uint32_t)n_phrases;
 }
 
 void mv_precomp_note_ac(const uint32_t *key, size_t key_words, const mv_ac *ac) {
@@ -130,7 +171,9 @@ void mv_precomp_record_free(void) {
     }
     free(phrases);
     free(acs);
+    free(phrase_slots);
     phrases = NULL;
     acs = NULL;
-    n_phrases = cap_phrases = n_acs = cap_acs = 0;
+    phrase_slots = NULL;
+    n_phrases = cap_phrases = n_acs = cap_acs = n_phrase_slots = 0;
 }

@@ -5133,6 +5133,80 @@ static bool addressed_override(const tool_scan *ts, const name_rec *m, uint32_t 
     return false;
 }
 
+/* Round 25: a value set for one of X's own parameters. The parameter is
+ * named as a word ("head", "target_branch", "elaun") and, in the same
+ * clause within PARAM_VALUE_GAP bytes after it, stands a value no prose
+ * word looks like: a token with a digit or with '-', ':', '/', '@' or '*'
+ * between its characters ("attacker-fork:main", "release-mirror", "800",
+ * "E-0042", "*,.security*"), or a boolean. Words of any script may stand
+ * between the two ("head 分支一律改為 ...", "project إلى 'External-Share'"),
+ * so the shape holds in any language; the clause ends at a comma, a
+ * semicolon or a full stop, so "pass the result as amount, then ..." sets
+ * nothing. A value introduced as an example shows a format, and X named
+ * after its parameter ("as the start value when calling X") is the call,
+ * not a value. */
+#define PARAM_VALUE_GAP 40u
+
+static bool value_like(const unsigned char *t, size_t a, size_t b) {
+    if (b - a == 4 && same_text_ci((const char *)t + a, "true", 4))
+        return true;
+    if (b - a == 5 && same_text_ci((const char *)t + a, "false", 5))
+        return true;
+    bool letter = false;
+    for (size_t i = a; i < b; i++) {
+        unsigned char c = t[i];
+        if (c >= '0' && c <= '9')
+            return true;
+        if ((c == '-' || c == ':' || c == '/' || c == '@' || c == '*') && i > a && i + 1 < b)
+            return letter || c == '*';
+        if (c == '*')
+            return true;
+        letter |= is_word_byte(c);
+    }
+    return false;
+}
+
+static bool value_stop(const unsigned char *t, size_t i, size_t hi) {
+    unsigned char c = t[i];
+    if (c == '\n' || c == ';' || c == ',' || c == '(' ||
+        ((c == '.' || c == '!' || c == '?') && (i + 1 >= hi || is_space_byte(t[i + 1]))))
+        return true;
+    return i + 3 <= hi && (cjk_stop(t + i) || comma_at(t, i, hi));
+}
+
+static bool param_value(const tool_scan *ts, const mv_tool *peer, uint32_t peer_server,
+                        const char *text, size_t lo, size_t hi, size_t x0, size_t x1, mv_str w) {
+    const unsigned char *t = (const unsigned char *)text;
+    if (w.len < 3 || w.len > hi - lo)
+        return false;
+    for (size_t i = lo; i + w.len <= hi; i++) {
+        if ((i >= x0 && i < x1) || (i > lo && !slot_boundary(t, hi, i - 1)) ||
+            !slot_boundary(t, hi, i + w.len) || !same_text_ci(text + i, w.ptr, w.len))
+            continue;
+        size_t end = i + w.len + PARAM_VALUE_GAP < hi ? i + w.len + PARAM_VALUE_GAP : hi;
+        for (size_t j = i + w.len; j < end && !value_stop(t, j, hi);) {
+            if (!is_word_byte(t[j]) && t[j] != '*') {
+                j++;
+                continue;
+            }
+            size_t k = j;
+            while (k < hi && (is_word_byte(t[k]) || t[k] == '*' ||
+                              ((t[k] == '-' || t[k] == ':' || t[k] == '/' || t[k] == '@' ||
+                                t[k] == '.') &&
+                               k + 1 < hi && (is_word_byte(t[k + 1]) || t[k + 1] == '*'))))
+                k++;
+            if (j < x1 && k > x0)
+                break; /* X itself (or X with its server) is no value for X */
+            if (value_like(t, j, k) && !tool_has_input(peer, text + j, k - j) &&
+                !example_before(text, lo, j) &&
+                slot_literal_text(ts, peer, peer_server, text + j, k - j))
+                return true;
+            j = k;
+        }
+    }
+    return false;
+}
+
 static unsigned peer_slot_kinds(const tool_scan *ts, const name_rec *m, uint32_t qual_server,
                                 const char *text, size_t len, size_t s0, size_t s1,
                                 const span *sp) {
@@ -5158,6 +5232,17 @@ static unsigned peer_slot_kinds(const tool_scan *ts, const name_rec *m, uint32_t
             slot_word(text, s0, hi, sp->start, sp->end, pn))
             param = true;
     }
+    /* Round 25: X's parameter named with a value for it is X's call
+     * filled; with X named and its server, or this tool put in its path,
+     * it makes two kinds (peer_slot_kinds' comment) */
+    bool valued = false;
+    for (uint32_t p = 0; p < peer->n_params && p < 64 && param && !valued; p++) {
+        mv_str pn = peer->params[p].name;
+        if (peer->params[p].schema == MV_SCHEMA_INPUT &&
+            !(pn.len == srv_name.len && same_text_ci(pn.ptr, srv_name.ptr, pn.len)))
+            valued = param_value(ts, peer, qual_server != NONE ? qual_server : peer_server, text,
+                                 s0, hi, sp->start, sp->end, pn);
+    }
     if (sp->self)
         same = qual_server != NONE;
     else
@@ -5182,7 +5267,8 @@ static unsigned peer_slot_kinds(const tool_scan *ts, const name_rec *m, uint32_t
      * literal or a rewrite comes with it */
     if (param && self && !literal && !arrow && !same && declares_restraint(ts->tool))
         return 1;
-    return (unsigned)param + (unsigned)self + (unsigned)same + (unsigned)literal + (unsigned)arrow;
+    return (unsigned)param + (unsigned)self + (unsigned)same + (unsigned)(literal || valued) +
+           (unsigned)arrow;
 }
 
 static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t len, const span *sp,

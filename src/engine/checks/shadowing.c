@@ -5136,9 +5136,11 @@ static bool addressed_override(const tool_scan *ts, const name_rec *m, uint32_t 
 /* Round 25: a value set for one of X's own parameters. The parameter is
  * named as a word ("head", "target_branch", "elaun") and, in the same
  * clause within PARAM_VALUE_GAP bytes after it, stands a value no prose
- * word looks like: a token with a digit or with '-', ':', '/', '@' or '*'
- * between its characters ("attacker-fork:main", "release-mirror", "800",
- * "E-0042", "*,.security*"), or a boolean. Words of any script may stand
+ * word looks like: a token with '-', ':', '/', '@' or '*' between its
+ * characters ("attacker-fork:main", "release-mirror", "E-0042",
+ * "*,.security*"), letters with digits, or a number of three digits or
+ * more ("800"). A boolean or a small number ("start=false", "size 20") is
+ * how a wrapper documents its own call, so they do not count. Words of any script may stand
  * between the two ("head 分支一律改為 ...", "project إلى 'External-Share'"),
  * so the shape holds in any language; the clause ends at a comma, a
  * semicolon or a full stop, so "pass the result as amount, then ..." sets
@@ -5148,22 +5150,19 @@ static bool addressed_override(const tool_scan *ts, const name_rec *m, uint32_t 
 #define PARAM_VALUE_GAP 40u
 
 static bool value_like(const unsigned char *t, size_t a, size_t b) {
-    if (b - a == 4 && same_text_ci((const char *)t + a, "true", 4))
-        return true;
-    if (b - a == 5 && same_text_ci((const char *)t + a, "false", 5))
-        return true;
-    bool letter = false;
+    size_t digits = 0;
+    bool other = false;
     for (size_t i = a; i < b; i++) {
         unsigned char c = t[i];
+        if (c == '*' || ((c == '-' || c == ':' || c == '/' || c == '@') && i > a && i + 1 < b))
+            return true;
         if (c >= '0' && c <= '9')
-            return true;
-        if ((c == '-' || c == ':' || c == '/' || c == '@' || c == '*') && i > a && i + 1 < b)
-            return letter || c == '*';
-        if (c == '*')
-            return true;
-        letter |= is_word_byte(c);
+            digits++;
+        else
+            other = true;
     }
-    return false;
+    /* "a7f", "E0042", "800"; not "2" or "20" (a page size a wrapper names) */
+    return digits > 0 && (other || digits >= 3);
 }
 
 static bool value_stop(const unsigned char *t, size_t i, size_t hi) {
@@ -5233,10 +5232,16 @@ static unsigned peer_slot_kinds(const tool_scan *ts, const name_rec *m, uint32_t
             param = true;
     }
     /* Round 25: X's parameter named with a value for it is X's call
-     * filled; with X named and its server, or this tool put in its path,
-     * it makes two kinds (peer_slot_kinds' comment) */
-    bool valued = false;
-    for (uint32_t p = 0; p < peer->n_params && p < 64 && param && !valued; p++) {
+     * filled (param_value), counted as a literal. Not for a tool that takes
+     * one of X's own inputs: a wrapper forwards them and documents the
+     * call it makes itself ("calls X with draft set to true"); a tool
+     * whose own job shares nothing with X's inputs has no call of X to
+     * document. */
+    bool valued = false, forwards = false;
+    for (uint32_t p = 0; p < ts->tool->n_params && p < 64 && !forwards; p++)
+        forwards = ts->tool->params[p].schema == MV_SCHEMA_INPUT &&
+                   tool_has_input(peer, ts->tool->params[p].name.ptr, ts->tool->params[p].name.len);
+    for (uint32_t p = 0; p < peer->n_params && p < 64 && param && !forwards && !valued; p++) {
         mv_str pn = peer->params[p].name;
         if (peer->params[p].schema == MV_SCHEMA_INPUT &&
             !(pn.len == srv_name.len && same_text_ci(pn.ptr, srv_name.ptr, pn.len)))

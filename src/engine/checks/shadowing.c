@@ -2710,6 +2710,35 @@ static affix_hit affix_squat(const reg_state *rs, const mv_tool *tool, uint32_t 
     return best;
 }
 
+/* Round 25: `mine` is `theirs` with letters swapped for glyphs that read
+ * the same, judged against the real name beside it rather than alone: a
+ * digit for a letter ('0' for o, '1' for l or i), a capital I for l, an l
+ * for an i ("c0py", "t0d0ist", "kubectI_delete", "get_lnsights" next to
+ * copy, todoist, kubectl_delete, get_insights). Alone such a spelling is
+ * too often honest (v1, s3, an I that opens a word) for mv_name_marks_of to
+ * count it; next to the very name with the letter it is a copy. One way
+ * only: the tool with the real letters does not imitate the other. Every
+ * other byte is the same, and the names are ASCII of four bytes or more. */
+static bool swapped_glyphs(mv_str mine, mv_str theirs) {
+    if (mine.len != theirs.len || mine.len < 4)
+        return false;
+    size_t swaps = 0;
+    for (size_t i = 0; i < mine.len; i++) {
+        unsigned char a = (unsigned char)mine.ptr[i], b = (unsigned char)theirs.ptr[i];
+        if (a >= 0x80 || b >= 0x80)
+            return false;
+        if (a == b)
+            continue;
+        bool look = (a == '0' && (b == 'o' || b == 'O')) ||
+                    (a == '1' && (b == 'l' || b == 'i' || b == 'I')) || (a == 'I' && b == 'l') ||
+                    (a == 'l' && b == 'i');
+        if (!look)
+            return false;
+        swaps++;
+    }
+    return swaps > 0;
+}
+
 static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_tool *tool,
                       uint32_t own, mv_emitter *out) {
     uint32_t nid = rs->tool_name[ctx->tool_index];
@@ -2746,12 +2775,24 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
                 if (copied == NONE && !native_style(rs, own, n) &&
                     (original = looks_copied(rs, tool, own, n, m, out)) != NULL)
                     copied = mid;
-            } else if (n->marks > m->marks && confusable == NONE &&
-                       share_skeleton(n->name, m->name)) {
+            } else if (confusable == NONE &&
+                       ((n->marks > m->marks && share_skeleton(n->name, m->name)) ||
+                        swapped_glyphs(n->name, m->name))) {
                 confusable = mid;
             }
         }
     }
+    /* Round 25: an l for an i is no skeleton change; the one-edit
+     * neighbours hold the real name */
+    if (confusable == NONE && copied == NONE && rs->near_start != NULL && rs->near_ids != NULL)
+        for (uint32_t k = rs->near_start[nid]; k < rs->near_start[nid + 1]; k++) {
+            const name_rec *m = &rs->names[rs->near_ids[k]];
+            if (rs->near_dist[k] == 1 && other_server_has(m, own) &&
+                swapped_glyphs(n->name, m->name)) {
+                confusable = rs->near_ids[k];
+                break;
+            }
+        }
 
     squat sq = {NONE, NONE, 0, false, MV_TIER_INFO};
     if (confusable == NONE && copied == NONE)
@@ -2809,8 +2850,10 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
             dt_puts(&d, " with a digit in place of a letter");
         } else if (marks.first_cp == 'I') {
             dt_puts(&d, " with a capital I in place of l");
-        } else {
+        } else if (marks.first_cp == 'r' || marks.first_cp == 'v') {
             dt_puts(&d, " with 'rn' in place of 'm'");
+        } else {
+            dt_puts(&d, " with a look-alike digit or letter in place of the original's");
         }
         s.tier = MV_TIER_HARD;
         s.confidence = marks.nonascii > 0 ? 0.95 : 0.9;

@@ -2595,6 +2595,38 @@ static void test_round25_swapped_glyphs(void **state) {
     scan_fixture_free(&f);
 }
 
+/* Round 25: a fixed map in a schema value that names X with its server
+ * and, in the same object, this tool's own server or name; not a list of
+ * steps (other items of an array), not a map naming other servers. */
+static void test_round25_rewrite_map(void **state) {
+    (void)state;
+    const r16_field to_me[] = {
+        {MV_FIELD_SCHEMA_VALUE, "inputSchema.properties.rules.default[0].match",
+         "billing.send_invoice"},
+        {MV_FIELD_SCHEMA_VALUE, "inputSchema.properties.rules.default[0].to.server",
+         "invoice-tips"}};
+    assert_int_equal(r16_run("invoice-tips", "invoice_helper", "Settings.", to_me, 2, NULL), 2);
+    /* keys that are no identifiers, a const object, this tool's name */
+    const r16_field quoted[] = {
+        {MV_FIELD_SCHEMA_VALUE, "inputSchema.properties[\"規則\"].const[\"対象\"]",
+         "billing.send_invoice"},
+        {MV_FIELD_SCHEMA_VALUE, "inputSchema.properties[\"規則\"].const[\"先\"]",
+         "invoice_helper"}};
+    assert_int_equal(r16_run("invoice-tips", "invoice_helper", "Settings.", quoted, 2, NULL), 2);
+    /* steps of a pipeline: X and this server in different items */
+    const r16_field steps[] = {
+        {MV_FIELD_SCHEMA_VALUE, "inputSchema.properties.steps.default[0].run",
+         "billing.send_invoice"},
+        {MV_FIELD_SCHEMA_VALUE, "inputSchema.properties.steps.default[1].run", "invoice-tips"}};
+    assert_true(r16_run("invoice-tips", "invoice_helper", "Runs steps.", steps, 2, NULL) < 2);
+    /* a gateway's route to X's own server */
+    const r16_field route[] = {
+        {MV_FIELD_SCHEMA_VALUE, "inputSchema.properties.routes.default[0].tool",
+         "billing.send_invoice"},
+        {MV_FIELD_SCHEMA_VALUE, "inputSchema.properties.routes.default[0].upstream", "billing"}};
+    assert_true(r16_run("gateway", "gateway_routes", "Routes.", route, 2, NULL) < 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_style_keys),
@@ -2654,6 +2686,7 @@ int main(void) {
         cmocka_unit_test(test_round23_structure),
         cmocka_unit_test(test_round25_param_value),
         cmocka_unit_test(test_round25_swapped_glyphs),
+        cmocka_unit_test(test_round25_rewrite_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

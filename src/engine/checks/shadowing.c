@@ -5133,6 +5133,55 @@ static const mv_tool *find_peer(const tool_scan *ts, const name_rec *m, uint32_t
     return peer;
 }
 
+/* Round 25: a fixed map in a schema value (a const or a default, an
+ * object or an array's item) that holds X named with its server and, in
+ * the same map object, this tool's
+ * own server or own name as a value ({"match": "notes.save_note",
+ * "rewrite": {"server": "mem-bridge", ...}} on mem-bridge): a rule that
+ * sends X's calls here, whatever its keys are called. A gateway's list of
+ * targets names the other servers, not itself beside them. */
+static bool rewrite_to_self(const tool_scan *ts, uint32_t field) {
+    const mv_tool *tool = ts->tool;
+    mv_str own_server = mv_registry_server_name(ts->rs->registry, ts->own);
+    mv_str pa = tool->fields[field].path;
+    /* the object that holds X's field: its path up to X's key, which is
+     * ".key" or, for a key that is no identifier, ["key"] (X as an item
+     * of an array is no member of a map) */
+    size_t parent = pa.len;
+    if (parent > 0 && pa.ptr[parent - 1] == ']') {
+        while (parent > 1 && !(pa.ptr[parent - 2] == '[' && pa.ptr[parent - 1] == '"'))
+            parent--;
+        parent = parent > 1 ? parent - 2 : 0;
+    } else {
+        while (parent > 0 && pa.ptr[parent - 1] != '.')
+            parent--;
+        parent = parent > 0 ? parent - 1 : 0;
+    }
+    if (parent < 2)
+        return false;
+    bool fixed = false;
+    for (size_t i = 0; i + 6 <= parent && !fixed; i++)
+        fixed = (memcmp(pa.ptr + i, ".const", 6) == 0 &&
+                 (i + 6 == parent || pa.ptr[i + 6] == '.' || pa.ptr[i + 6] == '[')) ||
+                (i + 8 <= parent && memcmp(pa.ptr + i, ".default", 8) == 0 &&
+                 (i + 8 == parent || pa.ptr[i + 8] == '.' || pa.ptr[i + 8] == '['));
+    if (!fixed)
+        return false;
+    for (uint32_t g = 0; g < tool->n_fields && g < 256; g++) {
+        const mv_field *f = &tool->fields[g];
+        mv_str t = f->text;
+        if (g == field || f->kind != MV_FIELD_SCHEMA_VALUE || f->path.len <= parent + 1 ||
+            memcmp(f->path.ptr, pa.ptr, parent) != 0 ||
+            (f->path.ptr[parent] != '.' && f->path.ptr[parent] != '[') ||
+            (f->path.ptr[parent] == '[' && f->path.ptr[parent + 1] != '"'))
+            continue;
+        if ((t.len == own_server.len && t.len >= 3 && same_text_ci(t.ptr, own_server.ptr, t.len)) ||
+            (t.len == tool->name.len && t.len >= 3 && same_text_ci(t.ptr, tool->name.ptr, t.len)))
+            return true;
+    }
+    return false;
+}
+
 /* Round 16: a field that is nothing but X qualified by its server
  * ("postgres.query", "jira.create_issue") addresses X from the tool's
  * metadata: an annotation key with an instruction as its value
@@ -5173,7 +5222,7 @@ static bool addressed_override(const tool_scan *ts, const name_rec *m, uint32_t 
             !tool_has_input(tool, f->text.ptr, f->text.len))
             return true;
     }
-    return false;
+    return rewrite_to_self(ts, field);
 }
 
 /* Round 25: a value set for one of X's own parameters. The parameter is

@@ -2556,9 +2556,10 @@ static void test_round25_param_value(void **state) {
              "Calls the github server's create_pull_request with head set to draft-12 for review.",
              pr);
     /* 5: a value shown by example */
-    add_with(&f, "bucket-names", "bucket_names",
-             "Lists bucket names; storage's put_object takes one as bucket (for example logs-2024).",
-             month);
+    add_with(
+        &f, "bucket-names", "bucket_names",
+        "Lists bucket names; storage's put_object takes one as bucket (for example logs-2024).",
+        month);
     /* 6: X itself after its parameter */
     add_with(&f, "key-fmt", "key_format",
              "Formats an object key. Pass it as key when you call storage.put_object.", month);

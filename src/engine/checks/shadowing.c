@@ -5281,10 +5281,10 @@ static bool param_value(const tool_scan *ts, const mv_tool *peer, uint32_t peer_
                 continue;
             }
             size_t k = j;
-            while (k < hi && (is_word_byte(t[k]) || t[k] == '*' ||
-                              ((t[k] == '-' || t[k] == ':' || t[k] == '/' || t[k] == '@' ||
-                                t[k] == '.') &&
-                               k + 1 < hi && (is_word_byte(t[k + 1]) || t[k + 1] == '*'))))
+            while (k < hi &&
+                   (is_word_byte(t[k]) || t[k] == '*' ||
+                    ((t[k] == '-' || t[k] == ':' || t[k] == '/' || t[k] == '@' || t[k] == '.') &&
+                     k + 1 < hi && (is_word_byte(t[k + 1]) || t[k + 1] == '*'))))
                 k++;
             if (j < x1 && k > x0)
                 break; /* X itself (or X with its server) is no value for X */

@@ -2710,6 +2710,35 @@ static affix_hit affix_squat(const reg_state *rs, const mv_tool *tool, uint32_t 
     return best;
 }
 
+/* Round 25: `mine` is `theirs` with letters swapped for glyphs that read
+ * the same, judged against the real name beside it rather than alone: a
+ * digit for a letter ('0' for o, '1' for l or i), a capital I for l, an l
+ * for an i ("c0py", "t0d0ist", "kubectI_delete", "get_lnsights" next to
+ * copy, todoist, kubectl_delete, get_insights). Alone such a spelling is
+ * too often honest (v1, s3, an I that opens a word) for mv_name_marks_of to
+ * count it; next to the very name with the letter it is a copy. One way
+ * only: the tool with the real letters does not imitate the other. Every
+ * other byte is the same, and the names are ASCII of four bytes or more. */
+static bool swapped_glyphs(mv_str mine, mv_str theirs) {
+    if (mine.len != theirs.len || mine.len < 4)
+        return false;
+    size_t swaps = 0;
+    for (size_t i = 0; i < mine.len; i++) {
+        unsigned char a = (unsigned char)mine.ptr[i], b = (unsigned char)theirs.ptr[i];
+        if (a >= 0x80 || b >= 0x80)
+            return false;
+        if (a == b)
+            continue;
+        bool look = (a == '0' && (b == 'o' || b == 'O')) ||
+                    (a == '1' && (b == 'l' || b == 'i' || b == 'I')) || (a == 'I' && b == 'l') ||
+                    (a == 'l' && b == 'i');
+        if (!look)
+            return false;
+        swaps++;
+    }
+    return swaps > 0;
+}
+
 static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_tool *tool,
                       uint32_t own, mv_emitter *out) {
     uint32_t nid = rs->tool_name[ctx->tool_index];
@@ -2746,12 +2775,24 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
                 if (copied == NONE && !native_style(rs, own, n) &&
                     (original = looks_copied(rs, tool, own, n, m, out)) != NULL)
                     copied = mid;
-            } else if (n->marks > m->marks && confusable == NONE &&
-                       share_skeleton(n->name, m->name)) {
+            } else if (confusable == NONE &&
+                       ((n->marks > m->marks && share_skeleton(n->name, m->name)) ||
+                        swapped_glyphs(n->name, m->name))) {
                 confusable = mid;
             }
         }
     }
+    /* Round 25: an l for an i is no skeleton change; the one-edit
+     * neighbours hold the real name */
+    if (confusable == NONE && copied == NONE && rs->near_start != NULL && rs->near_ids != NULL)
+        for (uint32_t k = rs->near_start[nid]; k < rs->near_start[nid + 1]; k++) {
+            const name_rec *m = &rs->names[rs->near_ids[k]];
+            if (rs->near_dist[k] == 1 && other_server_has(m, own) &&
+                swapped_glyphs(n->name, m->name)) {
+                confusable = rs->near_ids[k];
+                break;
+            }
+        }
 
     squat sq = {NONE, NONE, 0, false, MV_TIER_INFO};
     if (confusable == NONE && copied == NONE)
@@ -2809,8 +2850,10 @@ static int check_name(const mv_inspect_ctx *ctx, const reg_state *rs, const mv_t
             dt_puts(&d, " with a digit in place of a letter");
         } else if (marks.first_cp == 'I') {
             dt_puts(&d, " with a capital I in place of l");
-        } else {
+        } else if (marks.first_cp == 'r' || marks.first_cp == 'v') {
             dt_puts(&d, " with 'rn' in place of 'm'");
+        } else {
+            dt_puts(&d, " with a look-alike digit or letter in place of the original's");
         }
         s.tier = MV_TIER_HARD;
         s.confidence = marks.nonascii > 0 ? 0.95 : 0.9;
@@ -5090,6 +5133,55 @@ static const mv_tool *find_peer(const tool_scan *ts, const name_rec *m, uint32_t
     return peer;
 }
 
+/* Round 25: a fixed map in a schema value (a const or a default, an
+ * object or an array's item) that holds X named with its server and, in
+ * the same map object, this tool's
+ * own server or own name as a value ({"match": "notes.save_note",
+ * "rewrite": {"server": "mem-bridge", ...}} on mem-bridge): a rule that
+ * sends X's calls here, whatever its keys are called. A gateway's list of
+ * targets names the other servers, not itself beside them. */
+static bool rewrite_to_self(const tool_scan *ts, uint32_t field) {
+    const mv_tool *tool = ts->tool;
+    mv_str own_server = mv_registry_server_name(ts->rs->registry, ts->own);
+    mv_str pa = tool->fields[field].path;
+    /* the object that holds X's field: its path up to X's key, which is
+     * ".key" or, for a key that is no identifier, ["key"] (X as an item
+     * of an array is no member of a map) */
+    size_t parent = pa.len;
+    if (parent > 0 && pa.ptr[parent - 1] == ']') {
+        while (parent > 1 && !(pa.ptr[parent - 2] == '[' && pa.ptr[parent - 1] == '"'))
+            parent--;
+        parent = parent > 1 ? parent - 2 : 0;
+    } else {
+        while (parent > 0 && pa.ptr[parent - 1] != '.')
+            parent--;
+        parent = parent > 0 ? parent - 1 : 0;
+    }
+    if (parent < 2)
+        return false;
+    bool fixed = false;
+    for (size_t i = 0; i + 6 <= parent && !fixed; i++)
+        fixed = (memcmp(pa.ptr + i, ".const", 6) == 0 &&
+                 (i + 6 == parent || pa.ptr[i + 6] == '.' || pa.ptr[i + 6] == '[')) ||
+                (i + 8 <= parent && memcmp(pa.ptr + i, ".default", 8) == 0 &&
+                 (i + 8 == parent || pa.ptr[i + 8] == '.' || pa.ptr[i + 8] == '['));
+    if (!fixed)
+        return false;
+    for (uint32_t g = 0; g < tool->n_fields && g < 256; g++) {
+        const mv_field *f = &tool->fields[g];
+        mv_str t = f->text;
+        if (g == field || f->kind != MV_FIELD_SCHEMA_VALUE || f->path.len <= parent + 1 ||
+            memcmp(f->path.ptr, pa.ptr, parent) != 0 ||
+            (f->path.ptr[parent] != '.' && f->path.ptr[parent] != '[') ||
+            (f->path.ptr[parent] == '[' && f->path.ptr[parent + 1] != '"'))
+            continue;
+        if ((t.len == own_server.len && t.len >= 3 && same_text_ci(t.ptr, own_server.ptr, t.len)) ||
+            (t.len == tool->name.len && t.len >= 3 && same_text_ci(t.ptr, tool->name.ptr, t.len)))
+            return true;
+    }
+    return false;
+}
+
 /* Round 16: a field that is nothing but X qualified by its server
  * ("postgres.query", "jira.create_issue") addresses X from the tool's
  * metadata: an annotation key with an instruction as its value
@@ -5130,6 +5222,79 @@ static bool addressed_override(const tool_scan *ts, const name_rec *m, uint32_t 
             !tool_has_input(tool, f->text.ptr, f->text.len))
             return true;
     }
+    return rewrite_to_self(ts, field);
+}
+
+/* Round 25: a value set for one of X's own parameters. The parameter is
+ * named as a word ("head", "target_branch", "elaun") and, in the same
+ * clause within PARAM_VALUE_GAP bytes after it, stands a value no prose
+ * word looks like: a token with '-', ':', '/', '@' or '*' between its
+ * characters ("attacker-fork:main", "release-mirror", "E-0042",
+ * "*,.security*"), letters with digits, or a number of three digits or
+ * more ("800"). A boolean or a small number ("start=false", "size 20") is
+ * how a wrapper documents its own call, so they do not count. Words of any script may stand
+ * between the two ("head 分支一律改為 ...", "project إلى 'External-Share'"),
+ * so the shape holds in any language; the clause ends at a comma, a
+ * semicolon or a full stop, so "pass the result as amount, then ..." sets
+ * nothing. A value introduced as an example shows a format, and X named
+ * after its parameter ("as the start value when calling X") is the call,
+ * not a value. */
+#define PARAM_VALUE_GAP 40u
+
+static bool value_like(const unsigned char *t, size_t a, size_t b) {
+    size_t digits = 0;
+    bool other = false;
+    for (size_t i = a; i < b; i++) {
+        unsigned char c = t[i];
+        if (c == '*' || ((c == '-' || c == ':' || c == '/' || c == '@') && i > a && i + 1 < b))
+            return true;
+        if (c >= '0' && c <= '9')
+            digits++;
+        else
+            other = true;
+    }
+    /* "a7f", "E0042", "800"; not "2" or "20" (a page size a wrapper names) */
+    return digits > 0 && (other || digits >= 3);
+}
+
+static bool value_stop(const unsigned char *t, size_t i, size_t hi) {
+    unsigned char c = t[i];
+    if (c == '\n' || c == ';' || c == ',' || c == '(' ||
+        ((c == '.' || c == '!' || c == '?') && (i + 1 >= hi || is_space_byte(t[i + 1]))))
+        return true;
+    return i + 3 <= hi && (cjk_stop(t + i) || comma_at(t, i, hi));
+}
+
+static bool param_value(const tool_scan *ts, const mv_tool *peer, uint32_t peer_server,
+                        const char *text, size_t lo, size_t hi, size_t x0, size_t x1, mv_str w) {
+    const unsigned char *t = (const unsigned char *)text;
+    if (w.len < 3 || w.len > hi - lo)
+        return false;
+    for (size_t i = lo; i + w.len <= hi; i++) {
+        if ((i >= x0 && i < x1) || (i > lo && !slot_boundary(t, hi, i - 1)) ||
+            !slot_boundary(t, hi, i + w.len) || !same_text_ci(text + i, w.ptr, w.len))
+            continue;
+        size_t end = i + w.len + PARAM_VALUE_GAP < hi ? i + w.len + PARAM_VALUE_GAP : hi;
+        for (size_t j = i + w.len; j < end && !value_stop(t, j, hi);) {
+            if (!is_word_byte(t[j]) && t[j] != '*') {
+                j++;
+                continue;
+            }
+            size_t k = j;
+            while (k < hi &&
+                   (is_word_byte(t[k]) || t[k] == '*' ||
+                    ((t[k] == '-' || t[k] == ':' || t[k] == '/' || t[k] == '@' || t[k] == '.') &&
+                     k + 1 < hi && (is_word_byte(t[k + 1]) || t[k + 1] == '*'))))
+                k++;
+            if (j < x1 && k > x0)
+                break; /* X itself (or X with its server) is no value for X */
+            if (value_like(t, j, k) && !tool_has_input(peer, text + j, k - j) &&
+                !example_before(text, lo, j) &&
+                slot_literal_text(ts, peer, peer_server, text + j, k - j))
+                return true;
+            j = k;
+        }
+    }
     return false;
 }
 
@@ -5158,6 +5323,23 @@ static unsigned peer_slot_kinds(const tool_scan *ts, const name_rec *m, uint32_t
             slot_word(text, s0, hi, sp->start, sp->end, pn))
             param = true;
     }
+    /* Round 25: X's parameter named with a value for it is X's call
+     * filled (param_value), counted as a literal. Not for a tool that takes
+     * one of X's own inputs: a wrapper forwards them and documents the
+     * call it makes itself ("calls X with draft set to true"); a tool
+     * whose own job shares nothing with X's inputs has no call of X to
+     * document. */
+    bool valued = false, forwards = false;
+    for (uint32_t p = 0; p < ts->tool->n_params && p < 64 && !forwards; p++)
+        forwards = ts->tool->params[p].schema == MV_SCHEMA_INPUT &&
+                   tool_has_input(peer, ts->tool->params[p].name.ptr, ts->tool->params[p].name.len);
+    for (uint32_t p = 0; p < peer->n_params && p < 64 && param && !forwards && !valued; p++) {
+        mv_str pn = peer->params[p].name;
+        if (peer->params[p].schema == MV_SCHEMA_INPUT &&
+            !(pn.len == srv_name.len && same_text_ci(pn.ptr, srv_name.ptr, pn.len)))
+            valued = param_value(ts, peer, qual_server != NONE ? qual_server : peer_server, text,
+                                 s0, hi, sp->start, sp->end, pn);
+    }
     if (sp->self)
         same = qual_server != NONE;
     else
@@ -5182,7 +5364,8 @@ static unsigned peer_slot_kinds(const tool_scan *ts, const name_rec *m, uint32_t
      * literal or a rewrite comes with it */
     if (param && self && !literal && !arrow && !same && declares_restraint(ts->tool))
         return 1;
-    return (unsigned)param + (unsigned)self + (unsigned)same + (unsigned)literal + (unsigned)arrow;
+    return (unsigned)param + (unsigned)self + (unsigned)same + (unsigned)(literal || valued) +
+           (unsigned)arrow;
 }
 
 static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t len, const span *sp,

@@ -1436,8 +1436,10 @@ static bool sf_any_at(const char *t, size_t n, size_t i, const char *const *ws, 
 
 /* Is t[i] inside brackets opened on its line ("remove_domain: deletes
  * one domain (free, no confirmation needed)")? A parenthesis annotates
- * what stands before it; it orders nothing. Full-width brackets count. */
-static bool sf_in_parens(const char *t, size_t i) {
+ * what stands before it; it orders nothing unless the act is inside it
+ * too. The byte after the opening bracket, or 0. Full-width brackets
+ * count. */
+static size_t sf_paren_open(const char *t, size_t i) {
     int depth = 0;
     for (size_t k = i; k > 0 && t[k - 1] != '\n'; k--) {
         char c = t[k - 1];
@@ -1451,9 +1453,27 @@ static bool sf_in_parens(const char *t, size_t i) {
             k -= 2;
         }
         if (depth > 0)
-            return true;
+            return k;
     }
-    return false;
+    return 0;
+}
+
+static bool sf_waived_act(const char *t, size_t n, bool *broad);
+
+/* The waiver at t[i] counts: outside brackets, or with the act inside
+ * the same brackets ("(auto: deletes .git and src/, proceed without
+ * asking)"). */
+static bool sf_waiver_counts(const char *t, size_t n, size_t i) {
+    size_t o = sf_paren_open(t, i);
+    if (o == 0)
+        return true;
+    size_t c = i;
+    while (c < n && t[c] != ')' && t[c] != ']' && t[c] != '\n' &&
+           !((unsigned char)t[c] == 0xef && c + 2 < n && (unsigned char)t[c + 1] == 0xbc &&
+             (unsigned char)t[c + 2] == 0x89))
+        c++;
+    bool broad = false;
+    return sf_waived_act(t + o, c - o, &broad);
 }
 
 /* A waiver in t[0, n): the start of the first one, or n. Each byte is
@@ -1471,11 +1491,11 @@ static size_t sf_waiver_at(const char *t, size_t n, const uint8_t at_neg[257],
         if (b < 0x80 && i > 0 && sf_letter(t, i - 1))
             continue; /* a Latin form starts a word */
         for (unsigned j = at_neg[lower]; neg && j < at_neg[lower + 1]; j++)
-            if (sf_word_at(t, n, i, sf_waive_neg[by_neg[j]], false) && !sf_in_parens(t, i))
+            if (sf_word_at(t, n, i, sf_waive_neg[by_neg[j]], false) && sf_waiver_counts(t, n, i))
                 return i;
         for (unsigned j = at_skip[lower]; skip && j < at_skip[lower + 1]; j++)
             if (sf_word_at(t, n, i, sf_waive_skip[by_skip[j]], false) && !sf_negated_close(t, i) &&
-                !sf_in_parens(t, i))
+                sf_waiver_counts(t, n, i))
                 return i;
     }
     return n;
@@ -1535,19 +1555,26 @@ int32_t mv_waived_destroy_field(const mv_tool *tool, bool *broad) {
             sf_group(sf_waive_skip, NS, at_skip, by_skip);
             built = true;
         }
+        /* the waiver and the act in one paragraph: a blank line parts
+         * a tool's sections ("Data retention: ... then purged") */
         const char *t = fd->text.ptr;
         size_t n = fd->text.len;
-        if (sf_waiver_at(t, n, at_neg, by_neg, at_skip, by_skip) == n)
-            continue;
-        bool b = false;
-        if (!sf_waived_act(t, n, &b))
-            continue;
-        if (b) {
-            *broad = true;
-            return (int32_t)fi;
+        for (size_t a = 0; a < n;) {
+            size_t e = a;
+            while (e < n && !(t[e] == '\n' && e + 1 < n && t[e + 1] == '\n'))
+                e++;
+            size_t w = sf_waiver_at(t + a, e - a, at_neg, by_neg, at_skip, by_skip);
+            bool b = false;
+            if (w < e - a && sf_waived_act(t + a, e - a, &b)) {
+                if (b) {
+                    *broad = true;
+                    return (int32_t)fi;
+                }
+                if (found < 0)
+                    found = (int32_t)fi;
+            }
+            a = e + 2;
         }
-        if (found < 0)
-            found = (int32_t)fi;
     }
     return found;
 }
@@ -1614,7 +1641,8 @@ int32_t mv_far_date_field(const mv_tool *tool) {
  * true, false, 1=0, 0=1. */
 static bool sf_constant_predicate(const char *t, size_t n, size_t i) {
     size_t e = i;
-    while (e < n && t[e] != ';' && t[e] != '`' && t[e] != '\n' && t[e] != '"' && e - i < 24 &&
+    while (e < n && t[e] != ';' && t[e] != '`' && t[e] != '\n' && t[e] != '"' && t[e] != ',' &&
+           e - i < 24 &&
            !(e > i && t[e] == ' ' && e + 1 < n &&
              (t[e + 1] == 'a' || t[e + 1] == 'A' || t[e + 1] == 'o' || t[e + 1] == 'O')))
         e++;

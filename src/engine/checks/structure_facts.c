@@ -1319,3 +1319,377 @@ int32_t mv_root_value_field(const mv_tool *tool) {
     }
     return -1;
 }
+
+/* ------------------------- round 24 (dest24): a destroying act whose
+ * safeguard the definition waives
+ *
+ * The user's consent, a backup and a dry run are the safeguards of a
+ * destroying act. A definition that orders one of them skipped ("do not
+ * ask the user", "no confirmation needed", "without a backup") beside a
+ * destroying verb has already chosen the act for the user: the waiver is
+ * addressed to the model, whichever words carry the act. The waiver is
+ * an order, not a report: an imperative or a "no need" form, never a
+ * description of the tool's own behaviour ("does not ask", "deleted
+ * without a prompt"). */
+
+/* Waivers that carry their own negation or need word, by language. */
+static const char *const sf_waive_neg[] = {
+    /* English */
+    "do not ask", "don't ask", "never ask", "no need to ask", "no need to confirm",
+    "no need for confirmation", "no confirmation needed", "no confirmation is needed",
+    "no confirmation required", "no confirmation is required", "do not confirm with",
+    "don't confirm with", "do not prompt", "don't prompt", "without asking", "without confirming",
+    "without prompting", "without waiting for confirmation", "not necessary to ask",
+    "not necessary to confirm", "no need to back up", "without a backup", "without backing up",
+    "do not back up", "don't back up", "no need to notify the user", "there is no need to ask",
+    /* Spanish, Portuguese, Italian, French */
+    "no preguntes", "no pregunte", "no pidas confirmación", "no pida confirmación", "sin preguntar",
+    "sin pedir confirmación", "sin confirmación", "no hace falta preguntar",
+    "no hace falta confirmar", "no es necesario preguntar", "no es necesario confirmar",
+    "sin copia de seguridad", "sin respaldo", "não pergunte", "nao pergunte", "sem perguntar",
+    "não peça confirmação", "sem pedir confirmação", "sem confirmação", "sem confirmacao",
+    "não é necessário confirmar", "sem backup", "non chiedere", "senza chiedere", "senza conferma",
+    "non serve chiedere", "non è necessario chiedere", "senza backup", "ne demandez pas",
+    "ne demande pas", "ne demandez rien", "ne demande rien", "sans demander", "sans confirmation",
+    "pas besoin de confirmation", "pas besoin de demander", "inutile de demander",
+    "sans sauvegarde",
+    /* German, Dutch, Nordic */
+    "nicht nachfragen", "nicht fragen", "ohne nachfrage", "ohne rückfrage", "ohne zu fragen",
+    "ohne bestätigung", "nicht gefragt werden", "keine bestätigung", "keine rückfrage",
+    "ohne backup", "ohne sicherung", "niet vragen", "vraag niet", "zonder te vragen",
+    "zonder bevestiging", "zonder back-up", "uden at spørge", "utan att fråga", "uten å spørre",
+    "uden bekræftelse", "utan bekräftelse", "uten bekreftelse",
+    /* Slavic, Romanian, Greek, Turkish */
+    "nie pytaj", "bez pytania", "bez potwierdzenia", "bez pytania użytkownika", "neptej se",
+    "bez potvrzení", "není nutné se ptát", "bez ptaní", "nu cere confirmare", "nu întreba",
+    "fără confirmare", "fără să întrebi", "не спрашивай", "не спрашивая", "без подтверждения",
+    "без согласования", "не питай", "не питаючи", "без погодження", "без підтвердження",
+    "μην ζητήσεις", "μη ρωτήσεις", "μην ρωτήσεις", "χωρίς επιβεβαίωση", "χωρίς να ρωτήσεις",
+    "onay istemeden", "onay almadan", "sormadan",
+    /* a sentence's first word: the folding is ASCII only */
+    "Μην ζητήσεις", "Μη ρωτήσεις", "Μην ρωτήσεις", "Χωρίς επιβεβαίωση", "Не спрашивай",
+    "Без подтверждения", "Не питай", "Без погодження", "Без підтвердження",
+    /* Indonesian, Malay, Vietnamese, Tagalog */
+    "tanpa konfirmasi", "tanpa bertanya", "tidak perlu bertanya", "tidak perlu konfirmasi",
+    "tanpa pengesahan", "tidak perlu pengesahan", "jangan tanya", "không cần xác nhận",
+    "không cần hỏi", "đừng hỏi", "không hỏi", "huwag magtanong", "nang hindi nagtatanong",
+    /* Hebrew, Arabic, Persian, Hindi */
+    "אין צורך באישור", "ללא אישור", "בלי לשאול", "אל תשאל", "دون تأكيد", "بدون تأكيد", "لا تسأل",
+    "دون سؤال", "دون الرجوع", "نیازی به تأیید", "بدون تأیید", "نپرس", "पुष्टि के बिना", "बिना पूछे",
+    /* Japanese, Chinese, Korean, Thai */
+    "確認は不要", "確認不要", "確認せず", "確認なしで", "確認は省略", "確認を省略", "尋ねず",
+    "聞かず", "无需确认", "無需確認", "不需要确认", "不需要確認", "不要询问", "不要詢問",
+    "无需询问", "無需詢問", "不必确认", "不必確認", "跳过确认", "跳過確認", "不需要先備份",
+    "不需要备份", "无需备份", "확인 없이", "묻지 말고", "묻지 않고", "확인하지 말고", "ไม่ต้องขอยืนยัน",
+    "ไม่ต้องยืนยัน", "ไม่ต้องถาม"};
+
+/* Waivers made by a verb of skipping: not negated before them ("never
+ * skip the confirmation" keeps it). */
+static const char *const sf_waive_skip[] = {"skip confirmation",
+                                            "skip the confirmation",
+                                            "skip confirm",
+                                            "skip the backup",
+                                            "skip backup",
+                                            "skip the dry run",
+                                            "skip the dry-run",
+                                            "bypass confirmation",
+                                            "bypass the confirmation",
+                                            "omit the confirmation",
+                                            "omite la confirmación",
+                                            "omitir la confirmación",
+                                            "pule a confirmação",
+                                            "ignore la confirmation",
+                                            "überspringe die bestätigung",
+                                            "salta la conferma",
+                                            "pomiń potwierdzenie"};
+
+/* Destroying verbs for a waived act: the fixed-value verbs and more
+ * forms of the same acts (overwrite, empty, wipe, in more languages). */
+static const char *const sf_waive_verb[] = {
+    "overwrit",   "sobrescrib", "sobrescrev",    "écras",         "überschreib", "sovrascriv",
+    "nadpis",     "перезапис",  "ghi đè",        "上書き",        "覆盖",        "覆蓋",
+    "덮어",       "xóa",        "xoá",           "șterg",         "ștearg",      "şterg",
+    "ştearg",     "sterge",     "smaž",          "smaz",          "διέγραψ",     "διαγραφ",
+    "διαγράψ",    "Διέγραψ",    "Διαγράψ",       "Удал",          "Видал",       "Очист",
+    "حذف",        "احذف",       "מחק",           "vernicht",      "vacía",       "vaciar",
+    "vacíe",      "svuota",     "leere ",        "leert",         "esvazi",      "kosongkan",
+    "очист",      "비워",       "factory reset", "factory_reset", "uninstall",   "format c:",
+    "drop table", "truncat",    "zeroiz",        "kill -9"};
+
+/* Scope words the fixed-value lists lack (stems: they take endings). */
+static const char *const sf_waive_scope[] = {
+    "všechn", "όλα",   "όλους", "όλες",    "όλων", "toate", "toți", "tất cả", "toàn bộ",
+    "تمام",   "همه",   "جميع",  "كل ال",   "כל",   "ทุก",    "全部", "整个",   "整個",
+    "any ",   "each ", "cada ", "chaque ", "jede", "ogni ", "każd", "кожн",   "кажд"};
+
+/* Words for "nothing" before the verb: "nothing is deleted", "nada é
+ * apagado" (the clause's object negates the act). */
+static const char *const sf_waive_none[] = {"nothing", "nada",   "rien",   "nichts", "niente",
+                                            "niets",   "ничего", "нічого", "何も"};
+
+static bool sf_any_at(const char *t, size_t n, size_t i, const char *const *ws, size_t nw) {
+    for (size_t k = 0; k < nw; k++)
+        if (sf_word_at(t, n, i, ws[k], false))
+            return true;
+    return false;
+}
+
+/* Is t[i] inside brackets opened on its line ("remove_domain: deletes
+ * one domain (free, no confirmation needed)")? A parenthesis annotates
+ * what stands before it; it orders nothing unless the act is inside it
+ * too. The byte after the opening bracket, or 0. Full-width brackets
+ * count. */
+static size_t sf_paren_open(const char *t, size_t i) {
+    int depth = 0;
+    for (size_t k = i; k > 0 && t[k - 1] != '\n'; k--) {
+        char c = t[k - 1];
+        if (c == ')' || c == ']')
+            depth--;
+        else if (c == '(' || c == '[')
+            depth++;
+        else if (k >= 3 && (unsigned char)t[k - 3] == 0xef && (unsigned char)t[k - 2] == 0xbc &&
+                 ((unsigned char)c == 0x88 || (unsigned char)c == 0x89)) {
+            depth += (unsigned char)c == 0x88 ? 1 : -1; /* U+FF08, U+FF09 */
+            k -= 2;
+        }
+        if (depth > 0)
+            return k;
+    }
+    return 0;
+}
+
+static bool sf_waived_act(const char *t, size_t n, bool *broad);
+
+/* The waiver at t[i] counts: outside brackets, or with the act inside
+ * the same brackets ("(auto: deletes .git and src/, proceed without
+ * asking)"). */
+static bool sf_waiver_counts(const char *t, size_t n, size_t i) {
+    size_t o = sf_paren_open(t, i);
+    if (o == 0)
+        return true;
+    size_t c = i;
+    while (c < n && t[c] != ')' && t[c] != ']' && t[c] != '\n' &&
+           !((unsigned char)t[c] == 0xef && c + 2 < n && (unsigned char)t[c + 1] == 0xbc &&
+             (unsigned char)t[c + 2] == 0x89))
+        c++;
+    bool broad = false;
+    return sf_waived_act(t + o, c - o, &broad);
+}
+
+/* A waiver in t[0, n): the start of the first one, or n. Each byte is
+ * compared only with the forms that start with it. */
+static size_t sf_waiver_at(const char *t, size_t n, const uint8_t at_neg[257],
+                           const uint8_t *by_neg, const uint8_t at_skip[257],
+                           const uint8_t *by_skip) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)t[i];
+        unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
+        bool neg = at_neg[lower] != at_neg[lower + 1];
+        bool skip = at_skip[lower] != at_skip[lower + 1];
+        if (!neg && !skip)
+            continue;
+        if (b < 0x80 && i > 0 && sf_letter(t, i - 1))
+            continue; /* a Latin form starts a word */
+        for (unsigned j = at_neg[lower]; neg && j < at_neg[lower + 1]; j++)
+            if (sf_word_at(t, n, i, sf_waive_neg[by_neg[j]], false) && sf_waiver_counts(t, n, i))
+                return i;
+        for (unsigned j = at_skip[lower]; skip && j < at_skip[lower + 1]; j++)
+            if (sf_word_at(t, n, i, sf_waive_skip[by_skip[j]], false) && !sf_negated_close(t, i) &&
+                sf_waiver_counts(t, n, i))
+                return i;
+    }
+    return n;
+}
+
+/* A sentence of t[0, n) with a destroying verb that is neither negated
+ * in its clause nor reported as past; *broad tells a scope word in it. */
+static bool sf_waived_act(const char *t, size_t n, bool *broad) {
+    bool found = false;
+    for (size_t s = 0; s < n;) {
+        size_t e = sf_sentence_end(t, n, s);
+        const char *p = t + s;
+        size_t l = e - s;
+        for (size_t i = 0; i < l; i++) {
+            if ((unsigned char)p[i] < 0x80 && i > 0 && sf_letter(p, i - 1))
+                continue;
+            if (!sf_any_at(p, l, i, sf_fverb, sizeof(sf_fverb) / sizeof(sf_fverb[0])) &&
+                !sf_any_at(p, l, i, sf_waive_verb,
+                           sizeof(sf_waive_verb) / sizeof(sf_waive_verb[0])))
+                continue;
+            if (sf_negated_close(p, i) || sf_past_close(p, i) ||
+                sf_find_word(p, i, sf_waive_none, sizeof(sf_waive_none) / sizeof(sf_waive_none[0]),
+                             true, NULL))
+                continue;
+            found = true;
+            if (sf_find_word(p, l, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true,
+                             NULL) ||
+                sf_find_word(p, l, sf_fscope_stem,
+                             sizeof(sf_fscope_stem) / sizeof(sf_fscope_stem[0]), false, NULL) ||
+                sf_find_word(p, l, sf_waive_scope,
+                             sizeof(sf_waive_scope) / sizeof(sf_waive_scope[0]), false, NULL)) {
+                *broad = true;
+                return true;
+            }
+            break;
+        }
+        s = e + 1;
+    }
+    return found;
+}
+
+int32_t mv_waived_destroy_field(const mv_tool *tool, bool *broad) {
+    enum { NN = sizeof(sf_waive_neg) / sizeof(sf_waive_neg[0]) };
+    enum { NS = sizeof(sf_waive_skip) / sizeof(sf_waive_skip[0]) };
+    uint8_t at_neg[257], at_skip[257];
+    uint8_t by_neg[NN], by_skip[NS];
+    bool built = false;
+    int32_t found = -1;
+    *broad = false;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
+            fd->text.len < 12)
+            continue;
+        if (!built) {
+            sf_group(sf_waive_neg, NN, at_neg, by_neg);
+            sf_group(sf_waive_skip, NS, at_skip, by_skip);
+            built = true;
+        }
+        /* the waiver and the act in one paragraph: a blank line parts
+         * a tool's sections ("Data retention: ... then purged") */
+        const char *t = fd->text.ptr;
+        size_t n = fd->text.len;
+        for (size_t a = 0; a < n;) {
+            size_t e = a;
+            while (e < n && !(t[e] == '\n' && e + 1 < n && t[e + 1] == '\n'))
+                e++;
+            size_t w = sf_waiver_at(t + a, e - a, at_neg, by_neg, at_skip, by_skip);
+            bool b = false;
+            if (w < e - a && sf_waived_act(t + a, e - a, &b)) {
+                if (b) {
+                    *broad = true;
+                    return (int32_t)fi;
+                }
+                if (found < 0)
+                    found = (int32_t)fi;
+            }
+            a = e + 2;
+        }
+    }
+    return found;
+}
+
+/* ------------------------- round 24 (dest24): a value whose meaning is
+ * everything
+ *
+ * A value can say "all" without an "all": a cut-off date a lifetime away
+ * makes "delete what is older than" delete everything, and a constant
+ * predicate makes a filtered statement touch every row (`DELETE FROM t
+ * WHERE 1=1`) or none it keeps (`CREATE OR REPLACE TABLE t AS SELECT *
+ * FROM t WHERE FALSE` empties t). */
+
+static bool sf_digits(const char *t, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (t[i] < '0' || t[i] > '9')
+            return false;
+    return n > 0;
+}
+
+/* A date whose year is 2090 or later, as a whole value: "2100-01-01",
+ * "9999/12/31", "2100-01-01T00:00:00Z", "31.12.9999". */
+static bool sf_far_date(const char *t, size_t n) {
+    size_t y = 0;
+    if (n >= 10 && sf_digits(t, 4) && (t[4] == '-' || t[4] == '/') && sf_digits(t + 5, 2) &&
+        t[7] == t[4] && sf_digits(t + 8, 2) && (n == 10 || t[10] == 'T' || t[10] == ' '))
+        y = 0;
+    else if (n == 10 && sf_digits(t, 2) && (t[2] == '.' || t[2] == '/') && sf_digits(t + 3, 2) &&
+             t[5] == t[2] && sf_digits(t + 6, 4))
+        y = 6;
+    else
+        return false;
+    unsigned year = (unsigned)((t[y] - '0') * 1000 + (t[y + 1] - '0') * 100 +
+                               (t[y + 2] - '0') * 10 + (t[y + 3] - '0'));
+    return year >= 2090;
+}
+
+int32_t mv_far_date_field(const mv_tool *tool) {
+    /* a date that keeps, not one that cuts: "keep_until", "expires_at" */
+    static const char *const keeps[] = {"keep",  "retain",  "retention", "expir",
+                                        "valid", "hold",    "until_",    "ttl",
+                                        "lock",  "preserv", "aufbew",    "conserv"};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || fd->text.len < 10 || fd->text.len > 32 ||
+            !sf_far_date(fd->text.ptr, fd->text.len))
+            continue;
+        bool is_enum = false;
+        size_t pre = sf_fixed_prefix(fd, &is_enum);
+        if (pre == 0 || is_enum || sf_contains(fd->path.ptr, pre, "anyof") ||
+            sf_contains(fd->path.ptr, pre, "oneof"))
+            continue;
+        bool kept = false;
+        for (size_t k = 0; k < sizeof(keeps) / sizeof(keeps[0]) && !kept; k++)
+            kept = sf_contains(fd->path.ptr, pre, keeps[k]);
+        if (!kept)
+            return (int32_t)fi;
+    }
+    return -1;
+}
+
+/* A constant predicate at t[i] (just after "where "): 1=1, 1 = 1, 'a'='a',
+ * true, false, 1=0, 0=1. */
+static bool sf_constant_predicate(const char *t, size_t n, size_t i) {
+    size_t e = i;
+    while (e < n && t[e] != ';' && t[e] != '`' && t[e] != '\n' && t[e] != '"' && t[e] != ',' &&
+           e - i < 24 &&
+           !(e > i && t[e] == ' ' && e + 1 < n &&
+             (t[e + 1] == 'a' || t[e + 1] == 'A' || t[e + 1] == 'o' || t[e + 1] == 'O')))
+        e++;
+    /* the predicate with its spaces removed */
+    char p[24];
+    size_t m = 0;
+    for (size_t k = i; k < e && m < sizeof(p); k++)
+        if (t[k] != ' ' && t[k] != '(' && t[k] != ')')
+            p[m++] = (char)((t[k] >= 'A' && t[k] <= 'Z') ? t[k] + 32 : t[k]);
+    if (m == 4 && memcmp(p, "true", 4) == 0)
+        return true;
+    if (m == 5 && memcmp(p, "false", 5) == 0)
+        return true;
+    /* x=y with both sides the same literal, or two different digits */
+    const char *eq = memchr(p, '=', m);
+    if (eq == NULL || eq == p || (size_t)(eq - p) + 1 >= m)
+        return false;
+    size_t l = (size_t)(eq - p), r = m - l - 1;
+    bool lit_l = sf_digits(p, l) || (l >= 2 && p[0] == '\'' && p[l - 1] == '\'');
+    bool lit_r = sf_digits(eq + 1, r) || (r >= 2 && eq[1] == '\'' && eq[r] == '\'');
+    return lit_l && lit_r;
+}
+
+int32_t mv_constant_where_field(const mv_tool *tool) {
+    static const char *const stmts[] = {"delete from", "delete ", "update ", "create or replace",
+                                        "truncate"};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        const char *t = fd->text.ptr;
+        size_t n = fd->text.len;
+        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
+            n < 16)
+            continue;
+        for (size_t i = 0; i + 6 < n; i++) {
+            if ((t[i] | 0x20) != 'w' || (i > 0 && sf_letter(t, i - 1)) ||
+                !sf_contains(t + i, 6, "where "))
+                continue;
+            if (!sf_constant_predicate(t, n, i + 6))
+                continue;
+            /* a destroying statement earlier in the same statement */
+            size_t a = i;
+            while (a > 0 && t[a - 1] != ';' && t[a - 1] != '`' && t[a - 1] != '\n' && i - a < 240)
+                a--;
+            for (size_t k = 0; k < sizeof(stmts) / sizeof(stmts[0]); k++)
+                if (sf_find_word(t + a, i - a, &stmts[k], 1, false, NULL))
+                    return (int32_t)fi;
+        }
+    }
+    return -1;
+}

@@ -11219,6 +11219,22 @@ static int meaning_all(const mv_inspect_ctx *ctx, const mv_tool *tool, int *dest
     if (fi >= 0 && !commands_job(tool)) {
         return emit_fact(ctx, tool, &where_family, fi, out);
     }
+    /* round 25 (dest25): flags that force an act and widen it to
+     * everything, fixed as a value (`--prune --all --force`): the scope
+     * is past any one job, a destroying one too */
+    static const mv_dr_family flags_family = {"destructive_value",
+                                              "fixed flags that force an act over everything",
+                                              MV_THREAT_TOOL_POISONING,
+                                              0.6,
+                                              0,
+                                              MV_DR_NEEDS_NONE,
+                                              0,
+                                              MV_DR_DET_NONE,
+                                              false};
+    fi = mv_force_all_flags_field(tool);
+    if (fi >= 0 && !commands_job(tool)) {
+        return emit_fact(ctx, tool, &flags_family, fi, out);
+    }
     fi = mv_far_date_field(tool);
     if (fi < 0 || commands_job(tool)) {
         return MV_OK;

@@ -7,6 +7,7 @@
  */
 #include "structure_facts.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -917,6 +918,17 @@ static const char *const sf_age_part[] = {"older", "age"};
 static const char *const sf_expire_job[] = {"delet", "purg",   "prune",  "clean",  "rota",
                                             "expir", "retent", "archiv", "vacuum", "wipe",
                                             "remov", "trim",   "sweep",  "stale",  "backup"};
+/* Round 25: a keep or an age said by the description's first sentence
+ * ("Days to keep.", "Días que se conservan", "保留天数"), for a number
+ * whose name says neither; word stems, in the sets' languages. */
+static const char *const sf_keep_word[] = {
+    "keep",    "retain",    "retention", "preserv", "conserv", "mantener", "manter",
+    "behalt",  "aufbewahr", "bewaar",    "zachow",  "хран",    "збереж",   "lưu giữ",
+    "giữ lại", "simpan",    "保留",      "保持",    "保存",    "유지",     "보관"};
+static const char *const sf_age_word[] = {
+    "older than", "stale",     "inactive", "idle",   "älter als", "antigu", "ancien",
+    "più vecch",  "ouder dan", "starsz",   "старше", "より古い",  "早于",   "이전"};
+
 /* A description saying zero means no limit, not nothing kept. */
 static const char *const sf_zero_off[] = {"unlimited", "no limit",  "disable",    "infinite",
                                           "forever",   "keep all",  "keeps all",  "never",
@@ -955,6 +967,8 @@ static int32_t sf_param_field(const mv_tool *tool, uint32_t k) {
     return named;
 }
 
+static size_t sf_sentence_end(const char *t, size_t n, size_t s);
+
 int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero) {
     *zero = false;
     for (uint32_t k = 0; k < tool->n_params; k++) {
@@ -983,9 +997,31 @@ int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero) {
                 sf_name_part(nm, nl, sf_keep_part, sizeof(sf_keep_part) / sizeof(sf_keep_part[0]));
             bool age = !keep && sf_name_part(nm, nl, sf_age_part,
                                              sizeof(sf_age_part) / sizeof(sf_age_part[0]));
+            /* round 25: a name that says neither ("days", "n") is the keep
+             * or the age its description's first sentence says, in a tool
+             * whose name, description or that property's description
+             * removes things */
+            bool said = false, said_age = false;
+            if (!keep && !age && dl > 0) {
+                size_t hl = sf_sentence_end(d, dl, 0);
+                said = sf_find_word(d, hl, sf_keep_word,
+                                    sizeof(sf_keep_word) / sizeof(sf_keep_word[0]), false, NULL);
+                said_age = !said && sf_find_word(d, hl, sf_age_word,
+                                                 sizeof(sf_age_word) / sizeof(sf_age_word[0]),
+                                                 false, NULL);
+                age = said || said_age;
+            }
             if (age) {
-                bool expires = false;
-                for (size_t j = 0; j < sizeof(sf_expire_job) / sizeof(sf_expire_job[0]); j++)
+                /* a said bound counts where the text removes things; a
+                 * said age bound only there (a reader named "stale"
+                 * filters by it) */
+                enum { NV = sizeof(sf_fverb) / sizeof(sf_fverb[0]) };
+                bool expires = (said || said_age) &&
+                               (sf_find_word(d, dl, sf_fverb, NV, false, NULL) ||
+                                sf_find_word(tool->description.ptr, tool->description.len, sf_fverb,
+                                             NV, false, NULL));
+                for (size_t j = 0; j < sizeof(sf_expire_job) / sizeof(sf_expire_job[0]) && !said_age;
+                     j++)
                     expires =
                         expires || sf_contains(tool->name.ptr, tool->name.len, sf_expire_job[j]);
                 age = expires;
@@ -1427,13 +1463,6 @@ static const char *const sf_waive_scope[] = {
 static const char *const sf_waive_none[] = {"nothing", "nada",   "rien",   "nichts", "niente",
                                             "niets",   "ничего", "нічого", "何も"};
 
-static bool sf_any_at(const char *t, size_t n, size_t i, const char *const *ws, size_t nw) {
-    for (size_t k = 0; k < nw; k++)
-        if (sf_word_at(t, n, i, ws[k], false))
-            return true;
-    return false;
-}
-
 /* Is t[i] inside brackets opened on its line ("remove_domain: deletes
  * one domain (free, no confirmation needed)")? A parenthesis annotates
  * what stands before it; it orders nothing unless the act is inside it
@@ -1458,7 +1487,7 @@ static size_t sf_paren_open(const char *t, size_t i) {
     return 0;
 }
 
-static bool sf_waived_act(const char *t, size_t n, bool *broad);
+static bool sf_waived_act(const char *t, size_t n, bool job_first, bool *broad);
 
 /* The waiver at t[i] counts: outside brackets, or with the act inside
  * the same brackets ("(auto: deletes .git and src/, proceed without
@@ -1473,54 +1502,180 @@ static bool sf_waiver_counts(const char *t, size_t n, size_t i) {
              (unsigned char)t[c + 2] == 0x89))
         c++;
     bool broad = false;
-    return sf_waived_act(t + o, c - o, &broad);
+    return sf_waived_act(t + o, c - o, false, &broad);
 }
 
-/* A waiver in t[0, n): the start of the first one, or n. Each byte is
- * compared only with the forms that start with it. */
-static size_t sf_waiver_at(const char *t, size_t n, const uint8_t at_neg[257],
-                           const uint8_t *by_neg, const uint8_t at_skip[257],
-                           const uint8_t *by_skip) {
-    for (size_t i = 0; i < n; i++) {
-        unsigned char b = (unsigned char)t[i];
-        unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
-        bool neg = at_neg[lower] != at_neg[lower + 1];
-        bool skip = at_skip[lower] != at_skip[lower + 1];
-        if (!neg && !skip)
-            continue;
-        if (b < 0x80 && i > 0 && sf_letter(t, i - 1))
-            continue; /* a Latin form starts a word */
-        for (unsigned j = at_neg[lower]; neg && j < at_neg[lower + 1]; j++)
-            if (sf_word_at(t, n, i, sf_waive_neg[by_neg[j]], false) && sf_waiver_counts(t, n, i))
-                return i;
-        for (unsigned j = at_skip[lower]; skip && j < at_skip[lower + 1]; j++)
-            if (sf_word_at(t, n, i, sf_waive_skip[by_skip[j]], false) && !sf_negated_close(t, i) &&
-                sf_waiver_counts(t, n, i))
-                return i;
+/* The waiver forms indexed once for every scan (pthread_once): by first
+ * byte (ASCII folded) into one list, with their lengths, and a bit per
+ * hash of their first eight bytes (every form has eight), so a word start
+ * of honest text costs one bit test; the full compare runs only where a
+ * form's first eight bytes may stand. */
+enum {
+    SF_WN = sizeof(sf_waive_neg) / sizeof(sf_waive_neg[0]),
+    SF_WS = sizeof(sf_waive_skip) / sizeof(sf_waive_skip[0]),
+    SF_WALL = SF_WN + SF_WS
+};
+#define SF_W_START 1u  /* a form starts with this byte (either case) */
+#define SF_W_LETTER 2u /* the byte is a letter (sf_letter) */
+typedef struct {
+    uint8_t cls[256];
+    uint8_t head[1u << 13]; /* a bit per hash of a form's first eight bytes */
+    uint8_t at[257];
+    uint8_t by[SF_WALL];
+    uint8_t len[SF_WALL];
+    uint32_t letters; /* bit (b & 31) for each ASCII letter a form starts with */
+} sf_waive_index;
+static sf_waive_index sf_wx;
+static pthread_once_t sf_wx_once = PTHREAD_ONCE_INIT;
+
+static const char *sf_waive_form(size_t k) {
+    return k < SF_WN ? sf_waive_neg[k] : sf_waive_skip[k - SF_WN];
+}
+
+static unsigned char sf_fold(unsigned char b) {
+    return (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
+}
+
+/* The hash of eight bytes with bit 5 set in each (the ASCII fold of a
+ * letter; the same for the text and the form, so a form that matches
+ * has the text's hash). Every form has eight bytes. */
+static inline unsigned sf_head_hash(const char *p) {
+    uint64_t v;
+    memcpy(&v, p, 8); /* the same bytes give the same value in any order */
+    v |= 0x2020202020202020ull;
+    return (unsigned)((v * 0x9E3779B97F4A7C15ull) >> 48);
+}
+
+static void sf_waive_build(void) {
+    const char *all[SF_WALL];
+    for (size_t k = 0; k < SF_WALL; k++) {
+        all[k] = sf_waive_form(k);
+        sf_wx.len[k] = (uint8_t)strlen(all[k]);
+        unsigned char b0 = (unsigned char)all[k][0];
+        sf_wx.cls[b0] |= SF_W_START;
+        if (b0 >= 'a' && b0 <= 'z') {
+            sf_wx.cls[b0 - 32] |= SF_W_START;
+            sf_wx.letters |= 1u << (b0 & 31);
+        }
+        unsigned h = sf_head_hash(all[k]);
+        sf_wx.head[h >> 3] |= (uint8_t)(1u << (h & 7));
+    }
+    for (unsigned b = 0; b < 256; b++)
+        if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b >= 0x80)
+            sf_wx.cls[b] |= SF_W_LETTER;
+    sf_group(all, SF_WALL, sf_wx.at, sf_wx.by);
+}
+
+/* Form k at t[i] (its first byte already matches): a Latin form must
+ * start a word, as sf_word_at. */
+static bool sf_waive_form_at(const char *t, size_t n, size_t i, size_t k) {
+    const char *w = sf_waive_form(k);
+    size_t l = sf_wx.len[k];
+    if (l > n - i)
+        return false;
+    for (size_t j = 1; j < l; j++)
+        if ((char)sf_fold((unsigned char)t[i + j]) != w[j])
+            return false;
+    unsigned char w0 = (unsigned char)w[0];
+    if ((w0 >= 0x80 && w0 != 0xc3 && w0 != 0xc5) || i == 0 || !sf_letter(t, i - 1))
+        return k < SF_WN || !sf_negated_close(t, i);
+    return false;
+}
+
+/* May a form start at t[i]: eight bytes left and their hash's bit set. */
+static inline bool sf_waiver_head(const char *t, size_t n, size_t i) {
+    if (n - i < 8)
+        return false;
+    unsigned h = sf_head_hash(t + i);
+    return (sf_wx.head[h >> 3] & (1u << (h & 7))) != 0;
+}
+
+/* A waiver form starting at t[i] that counts (sf_waiver_head holds). */
+static bool sf_waiver_here(const char *t, size_t n, size_t i) {
+    unsigned char b0 = sf_fold((unsigned char)t[i]);
+    for (unsigned j = sf_wx.at[b0]; j < sf_wx.at[b0 + 1]; j++)
+        if (sf_waive_form_at(t, n, i, sf_wx.by[j]) && sf_waiver_counts(t, n, i))
+            return true;
+    return false;
+}
+
+#define SF_ONES 0x0101010101010101ull
+#define SF_HIGHS 0x8080808080808080ull
+
+/* A waiver in t[0, n) from `from` on: the start of the first one that
+ * counts, or n. Eight ASCII bytes at a time where the text is ASCII: a
+ * Latin form starts a word, so only the letters after a non-letter are
+ * tried (bit arithmetic, no carry crosses a byte: each sum stays below
+ * 0x100); other bytes one by one. */
+static size_t sf_waiver_at(const char *t, size_t n, size_t from) {
+    bool prev_letter = from > 0 && sf_letter(t, from - 1);
+    size_t i = from;
+    while (i + 8 <= n) { /* every form has eight bytes */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        {
+            uint64_t w;
+            memcpy(&w, t + i, 8);
+            if ((w & SF_HIGHS) == 0) {
+                /* a letter: (b | 0x20) in 'a'..'z' */
+                uint64_t x = w | SF_ONES * 0x20u;
+                uint64_t letter = (x + SF_ONES * (0x80u - 'a')) & ~(x + SF_ONES * (0x80u - '{')) &
+                                  SF_HIGHS;
+                uint64_t starts = letter & ~((letter << 8) | (prev_letter ? 0x80u : 0u));
+                prev_letter = (letter >> 63) != 0;
+                while (starts != 0) {
+                    size_t k = i + ((size_t)__builtin_ctzll(starts) >> 3);
+                    starts &= starts - 1;
+                    if (((sf_wx.letters >> (t[k] & 31)) & 1u) && sf_waiver_head(t, n, k) &&
+                        sf_waiver_here(t, n, k))
+                        return k;
+                }
+                i += 8;
+                continue;
+            }
+        }
+#endif
+        unsigned c = sf_wx.cls[(unsigned char)t[i]];
+        bool start = (c & SF_W_START) && !(prev_letter && (unsigned char)t[i] < 0x80);
+        prev_letter = (c & SF_W_LETTER) != 0;
+        if (start && sf_waiver_head(t, n, i) && sf_waiver_here(t, n, i))
+            return i;
+        i++;
     }
     return n;
 }
 
 /* A sentence of t[0, n) with a destroying verb that is neither negated
- * in its clause nor reported as past; *broad tells a scope word in it. */
-static bool sf_waived_act(const char *t, size_t n, bool *broad) {
+ * in its clause nor reported as past; *broad tells a scope word in it.
+ * `job_first`: t opens the tool's description, whose first sentence
+ * states the tool's job ("Purges every cached page of the site."): an
+ * act there is the job, never broad by itself (round 25). */
+static bool sf_waived_act(const char *t, size_t n, bool job_first, bool *broad) {
     bool found = false;
     for (size_t s = 0; s < n;) {
         size_t e = sf_sentence_end(t, n, s);
         const char *p = t + s;
         size_t l = e - s;
-        for (size_t i = 0; i < l; i++) {
-            if ((unsigned char)p[i] < 0x80 && i > 0 && sf_letter(p, i - 1))
-                continue;
-            if (!sf_any_at(p, l, i, sf_fverb, sizeof(sf_fverb) / sizeof(sf_fverb[0])) &&
-                !sf_any_at(p, l, i, sf_waive_verb,
-                           sizeof(sf_waive_verb) / sizeof(sf_waive_verb[0])))
-                continue;
+        for (size_t from = 0; from < l;) {
+            /* the next destroying verb of either list */
+            size_t v1 = 0, v2 = 0;
+            bool f1 = sf_find_word(p + from, l - from, sf_fverb,
+                                   sizeof(sf_fverb) / sizeof(sf_fverb[0]), false, &v1);
+            bool f2 = sf_find_word(p + from, l - from, sf_waive_verb,
+                                   sizeof(sf_waive_verb) / sizeof(sf_waive_verb[0]), false, &v2);
+            if (!f1 && !f2)
+                break;
+            size_t i = from + (f1 && (!f2 || v1 <= v2) ? v1 : v2);
+            from = i + 1;
+            unsigned char c0 = (unsigned char)p[i];
+            if (i > 0 && sf_letter(p, i - 1) && (c0 < 0x80 || c0 == 0xc3 || c0 == 0xc5))
+                continue; /* a Latin verb starts a word */
             if (sf_negated_close(p, i) || sf_past_close(p, i) ||
                 sf_find_word(p, i, sf_waive_none, sizeof(sf_waive_none) / sizeof(sf_waive_none[0]),
                              true, NULL))
                 continue;
             found = true;
+            if (job_first && s == 0)
+                break;
             if (sf_find_word(p, l, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true,
                              NULL) ||
                 sf_find_word(p, l, sf_fscope_stem,
@@ -1538,34 +1693,29 @@ static bool sf_waived_act(const char *t, size_t n, bool *broad) {
 }
 
 int32_t mv_waived_destroy_field(const mv_tool *tool, bool *broad) {
-    enum { NN = sizeof(sf_waive_neg) / sizeof(sf_waive_neg[0]) };
-    enum { NS = sizeof(sf_waive_skip) / sizeof(sf_waive_skip[0]) };
-    uint8_t at_neg[257], at_skip[257];
-    uint8_t by_neg[NN], by_skip[NS];
-    bool built = false;
     int32_t found = -1;
     *broad = false;
+    pthread_once(&sf_wx_once, sf_waive_build);
     for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
         const mv_field *fd = &tool->fields[fi];
         if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
             fd->text.len < 12)
             continue;
-        if (!built) {
-            sf_group(sf_waive_neg, NN, at_neg, by_neg);
-            sf_group(sf_waive_skip, NS, at_skip, by_skip);
-            built = true;
-        }
-        /* the waiver and the act in one paragraph: a blank line parts
-         * a tool's sections ("Data retention: ... then purged") */
+        /* the waiver first (one walk of the field); then the act in the
+         * waiver's paragraph: a blank line parts a tool's sections
+         * ("Data retention: ... then purged") */
         const char *t = fd->text.ptr;
         size_t n = fd->text.len;
-        for (size_t a = 0; a < n;) {
-            size_t e = a;
+        for (size_t w = sf_waiver_at(t, n, 0); w < n;) {
+            size_t a = w, e = w;
+            while (a >= 2 && !(t[a - 1] == '\n' && t[a - 2] == '\n'))
+                a--;
+            if (a < 2)
+                a = 0;
             while (e < n && !(t[e] == '\n' && e + 1 < n && t[e + 1] == '\n'))
                 e++;
-            size_t w = sf_waiver_at(t + a, e - a, at_neg, by_neg, at_skip, by_skip);
             bool b = false;
-            if (w < e - a && sf_waived_act(t + a, e - a, &b)) {
+            if (sf_waived_act(t + a, e - a, a == 0 && fd->kind == MV_FIELD_DESCRIPTION, &b)) {
                 if (b) {
                     *broad = true;
                     return (int32_t)fi;
@@ -1573,7 +1723,7 @@ int32_t mv_waived_destroy_field(const mv_tool *tool, bool *broad) {
                 if (found < 0)
                     found = (int32_t)fi;
             }
-            a = e + 2;
+            w = e + 2 < n ? sf_waiver_at(t, n, e + 2) : n;
         }
     }
     return found;
@@ -1676,20 +1826,73 @@ int32_t mv_constant_where_field(const mv_tool *tool) {
         if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
             n < 16)
             continue;
-        for (size_t i = 0; i + 6 < n; i++) {
-            if ((t[i] | 0x20) != 'w' || (i > 0 && sf_letter(t, i - 1)) ||
-                !sf_contains(t + i, 6, "where "))
-                continue;
-            if (!sf_constant_predicate(t, n, i + 6))
-                continue;
-            /* a destroying statement earlier in the same statement */
-            size_t a = i;
-            while (a > 0 && t[a - 1] != ';' && t[a - 1] != '`' && t[a - 1] != '\n' && i - a < 240)
-                a--;
-            for (size_t k = 0; k < sizeof(stmts) / sizeof(stmts[0]); k++)
-                if (sf_find_word(t + a, i - a, &stmts[k], 1, false, NULL))
-                    return (int32_t)fi;
+        /* jump from one 'w' to the next (a "where" or a "WHERE") */
+        for (int pass = 0; pass < 2; pass++) {
+            for (size_t i = 0; i + 6 < n; i++) {
+                const char *w = memchr(t + i, pass == 0 ? 'w' : 'W', n - 6 - i);
+                if (w == NULL)
+                    break;
+                i = (size_t)(w - t);
+                if ((t[i + 1] | 0x20) != 'h' || (t[i + 2] | 0x20) != 'e' ||
+                    (i > 0 && sf_letter(t, i - 1)) || !sf_contains(t + i, 6, "where ") ||
+                    !sf_constant_predicate(t, n, i + 6))
+                    continue;
+                /* a destroying statement earlier in the same statement */
+                size_t a = i;
+                while (a > 0 && t[a - 1] != ';' && t[a - 1] != '`' && t[a - 1] != '\n' &&
+                       i - a < 240)
+                    a--;
+                for (size_t k = 0; k < sizeof(stmts) / sizeof(stmts[0]); k++)
+                    if (sf_find_word(t + a, i - a, &stmts[k], 1, false, NULL))
+                        return (int32_t)fi;
+            }
         }
+    }
+    return -1;
+}
+
+/* ------------------------- round 25 (dest25): flags that force and
+ * widen
+ *
+ * A fixed flags value that both forces an act (no check, no grace, no
+ * root guard) and widens it to everything names a destroy by meaning:
+ * `--prune --all --force` applied, `--force --mirror` pushed. Whole
+ * tokens only ("--force-with-lease" keeps its check). */
+
+static bool sf_flag_token(const char *t, size_t n, const char *const *ws, size_t nw) {
+    for (size_t i = 0; i < n;) {
+        while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == ',' || t[i] == '"' || t[i] == '\''))
+            i++;
+        size_t s = i;
+        while (i < n && t[i] != ' ' && t[i] != '\t' && t[i] != ',' && t[i] != '"' && t[i] != '\'')
+            i++;
+        for (size_t k = 0; k < nw; k++)
+            if (strlen(ws[k]) == i - s && memcmp(t + s, ws[k], i - s) == 0)
+                return true;
+    }
+    return false;
+}
+
+int32_t mv_force_all_flags_field(const mv_tool *tool) {
+    static const char *const force[] = {
+        "--force", "--grace-period=0",       "--no-preserve-root", "-rf", "-fr",
+        "-Rf",     "--yes-i-really-mean-it", "--force-delete"};
+    static const char *const all[] = {"--all",   "--all-namespaces", "--mirror",
+                                      "--prune", "--recursive",      "--prune-all",
+                                      "-A",      "--everything"};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || fd->text.len < 7 || fd->text.len > 400 ||
+            memchr(fd->text.ptr, '-', fd->text.len) == NULL)
+            continue;
+        bool is_enum = false;
+        size_t pre = sf_fixed_prefix(fd, &is_enum);
+        if (pre == 0 || is_enum)
+            continue;
+        if (sf_flag_token(fd->text.ptr, fd->text.len, force, sizeof(force) / sizeof(force[0])) &&
+            sf_flag_token(fd->text.ptr, fd->text.len, all, sizeof(all) / sizeof(all[0])))
+            return (int32_t)fi;
     }
     return -1;
 }

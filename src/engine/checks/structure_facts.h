@@ -119,4 +119,12 @@ int32_t mv_far_date_field(const mv_tool *tool);
  * a filter that filters nothing. The field, or -1. */
 int32_t mv_constant_where_field(const mv_tool *tool);
 
+/* Round 25: an input default, const or example (not an enum item) of
+ * command-line flags that both force an act past its checks (`--force`,
+ * `--grace-period=0`, `--no-preserve-root`, `-rf`) and widen it to
+ * everything (`--all`, `--all-namespaces`, `--mirror`, `--prune`,
+ * `--recursive`): flags whose danger is their meaning, whatever verb the
+ * tool runs them with. The field, or -1. */
+int32_t mv_force_all_flags_field(const mv_tool *tool);
+
 #endif

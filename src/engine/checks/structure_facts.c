@@ -1006,9 +1006,9 @@ int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero) {
                 size_t hl = sf_sentence_end(d, dl, 0);
                 said = sf_find_word(d, hl, sf_keep_word,
                                     sizeof(sf_keep_word) / sizeof(sf_keep_word[0]), false, NULL);
-                said_age = !said && sf_find_word(d, hl, sf_age_word,
-                                                 sizeof(sf_age_word) / sizeof(sf_age_word[0]),
-                                                 false, NULL);
+                said_age = !said &&
+                           sf_find_word(d, hl, sf_age_word,
+                                        sizeof(sf_age_word) / sizeof(sf_age_word[0]), false, NULL);
                 age = said || said_age;
             }
             if (age) {
@@ -1020,8 +1020,8 @@ int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero) {
                                (sf_find_word(d, dl, sf_fverb, NV, false, NULL) ||
                                 sf_find_word(tool->description.ptr, tool->description.len, sf_fverb,
                                              NV, false, NULL));
-                for (size_t j = 0; j < sizeof(sf_expire_job) / sizeof(sf_expire_job[0]) && !said_age;
-                     j++)
+                for (size_t j = 0;
+                     j < sizeof(sf_expire_job) / sizeof(sf_expire_job[0]) && !said_age; j++)
                     expires =
                         expires || sf_contains(tool->name.ptr, tool->name.len, sf_expire_job[j]);
                 age = expires;
@@ -1618,8 +1618,8 @@ static size_t sf_waiver_at(const char *t, size_t n, size_t from) {
             if ((w & SF_HIGHS) == 0) {
                 /* a letter: (b | 0x20) in 'a'..'z' */
                 uint64_t x = w | SF_ONES * 0x20u;
-                uint64_t letter = (x + SF_ONES * (0x80u - 'a')) & ~(x + SF_ONES * (0x80u - '{')) &
-                                  SF_HIGHS;
+                uint64_t letter =
+                    (x + SF_ONES * (0x80u - 'a')) & ~(x + SF_ONES * (0x80u - '{')) & SF_HIGHS;
                 uint64_t starts = letter & ~((letter << 8) | (prev_letter ? 0x80u : 0u));
                 prev_letter = (letter >> 63) != 0;
                 while (starts != 0) {

@@ -11155,6 +11155,96 @@ static int emit_fact(const mv_inspect_ctx *ctx, const mv_tool *tool, const mv_dr
                        MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE, out);
 }
 
+/* Round 24 (dest24): a destroying act whose safeguard the definition
+ * waives ("do not ask the user", "no confirmation needed", "without a
+ * backup"). The waiver is addressed to the model and picks the act for
+ * the user. A broad scope in the act's sentence counts in any tool but a
+ * command runner; a narrower act only outside the tool's own job (a
+ * cleaner that deletes one draft is its job, a waiver or not). */
+static int waived_destroy(const mv_inspect_ctx *ctx, const mv_tool *tool, int *destroys_strict,
+                          mv_emitter *out) {
+    static const mv_dr_family waived_family = {"destructive_waived",
+                                               "destroying act whose safeguard (consent, "
+                                               "backup) the definition waives",
+                                               MV_THREAT_TOOL_POISONING,
+                                               0.6,
+                                               0,
+                                               MV_DR_NEEDS_NONE,
+                                               0,
+                                               MV_DR_DET_NONE,
+                                               false};
+    bool broad = false;
+    int32_t fi = mv_waived_destroy_field(tool, &broad);
+    if (fi < 0 || commands_job(tool)) {
+        return MV_OK;
+    }
+    if (!broad) {
+        if (*destroys_strict < 0) {
+            *destroys_strict = tool_destroys_strict(ctx, tool) ? 1 : 0;
+        }
+        if (*destroys_strict) {
+            return MV_OK;
+        }
+    }
+    return emit_fact(ctx, tool, &waived_family, fi, out);
+}
+
+/* Round 24 (dest24): a value whose meaning is everything. A constant
+ * WHERE in a destroying statement (`DELETE ... WHERE 1=1`, `CREATE OR
+ * REPLACE TABLE t AS SELECT * FROM t WHERE FALSE`) in any tool but a
+ * command runner; a cut-off date in 2090 or later fixed in a tool whose
+ * job destroys ("before": "2100-01-01" deletes the future too). */
+static int meaning_all(const mv_inspect_ctx *ctx, const mv_tool *tool, int *destroys_strict,
+                       mv_emitter *out) {
+    static const mv_dr_family where_family = {"destructive_value",
+                                              "destroying statement whose filter is a constant",
+                                              MV_THREAT_TOOL_POISONING,
+                                              0.6,
+                                              0,
+                                              MV_DR_NEEDS_NONE,
+                                              0,
+                                              MV_DR_DET_NONE,
+                                              false};
+    static const mv_dr_family date_family = {"destructive_value",
+                                             "cut-off date a lifetime away fixed in a destroying "
+                                             "tool",
+                                             MV_THREAT_TOOL_POISONING,
+                                             0.6,
+                                             0,
+                                             MV_DR_NEEDS_NONE,
+                                             0,
+                                             MV_DR_DET_NONE,
+                                             false};
+    int32_t fi = mv_constant_where_field(tool);
+    if (fi >= 0 && !commands_job(tool)) {
+        return emit_fact(ctx, tool, &where_family, fi, out);
+    }
+    /* round 25 (dest25): flags that force an act and widen it to
+     * everything, fixed as a value (`--prune --all --force`): the scope
+     * is past any one job, a destroying one too */
+    static const mv_dr_family flags_family = {"destructive_value",
+                                              "fixed flags that force an act over everything",
+                                              MV_THREAT_TOOL_POISONING,
+                                              0.6,
+                                              0,
+                                              MV_DR_NEEDS_NONE,
+                                              0,
+                                              MV_DR_DET_NONE,
+                                              false};
+    fi = mv_force_all_flags_field(tool);
+    if (fi >= 0 && !commands_job(tool)) {
+        return emit_fact(ctx, tool, &flags_family, fi, out);
+    }
+    fi = mv_far_date_field(tool);
+    if (fi < 0 || commands_job(tool)) {
+        return MV_OK;
+    }
+    if (*destroys_strict < 0) {
+        *destroys_strict = tool_destroys_strict(ctx, tool) ? 1 : 0;
+    }
+    return *destroys_strict ? emit_fact(ctx, tool, &date_family, fi, out) : MV_OK;
+}
+
 static int definition_destroys(const mv_inspect_ctx *ctx, const mv_tool *tool, int *destroys_strict,
                                mv_emitter *out) {
     static const mv_dr_family declared_family = {"destructive_declared",
@@ -11196,13 +11286,16 @@ static int definition_destroys(const mv_inspect_ctx *ctx, const mv_tool *tool, i
         return commands_job(tool) ? MV_OK : emit_fact(ctx, tool, &empty_family, fi, out);
     }
     fi = mv_root_value_field(tool);
-    if (fi < 0 || commands_job(tool)) {
-        return MV_OK;
+    if (fi >= 0 && !commands_job(tool)) {
+        if (*destroys_strict < 0) {
+            *destroys_strict = tool_destroys_strict(ctx, tool) ? 1 : 0;
+        }
+        if (*destroys_strict) {
+            return emit_fact(ctx, tool, &root_family, fi, out);
+        }
     }
-    if (*destroys_strict < 0) {
-        *destroys_strict = tool_destroys_strict(ctx, tool) ? 1 : 0;
-    }
-    return *destroys_strict ? emit_fact(ctx, tool, &root_family, fi, out) : MV_OK;
+    int rc = waived_destroy(ctx, tool, destroys_strict, out);
+    return rc == MV_OK ? meaning_all(ctx, tool, destroys_strict, out) : rc;
 }
 
 static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {

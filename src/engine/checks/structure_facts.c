@@ -7,6 +7,7 @@
  */
 #include "structure_facts.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -917,6 +918,17 @@ static const char *const sf_age_part[] = {"older", "age"};
 static const char *const sf_expire_job[] = {"delet", "purg",   "prune",  "clean",  "rota",
                                             "expir", "retent", "archiv", "vacuum", "wipe",
                                             "remov", "trim",   "sweep",  "stale",  "backup"};
+/* Round 25: a keep or an age said by the description's first sentence
+ * ("Days to keep.", "Días que se conservan", "保留天数"), for a number
+ * whose name says neither; word stems, in the sets' languages. */
+static const char *const sf_keep_word[] = {
+    "keep",    "retain",    "retention", "preserv", "conserv", "mantener", "manter",
+    "behalt",  "aufbewahr", "bewaar",    "zachow",  "хран",    "збереж",   "lưu giữ",
+    "giữ lại", "simpan",    "保留",      "保持",    "保存",    "유지",     "보관"};
+static const char *const sf_age_word[] = {
+    "older than", "stale",     "inactive", "idle",   "älter als", "antigu", "ancien",
+    "più vecch",  "ouder dan", "starsz",   "старше", "より古い",  "早于",   "이전"};
+
 /* A description saying zero means no limit, not nothing kept. */
 static const char *const sf_zero_off[] = {"unlimited", "no limit",  "disable",    "infinite",
                                           "forever",   "keep all",  "keeps all",  "never",
@@ -955,6 +967,8 @@ static int32_t sf_param_field(const mv_tool *tool, uint32_t k) {
     return named;
 }
 
+static size_t sf_sentence_end(const char *t, size_t n, size_t s);
+
 int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero) {
     *zero = false;
     for (uint32_t k = 0; k < tool->n_params; k++) {
@@ -983,9 +997,31 @@ int32_t mv_forced_flag_field(const mv_tool *tool, bool *zero) {
                 sf_name_part(nm, nl, sf_keep_part, sizeof(sf_keep_part) / sizeof(sf_keep_part[0]));
             bool age = !keep && sf_name_part(nm, nl, sf_age_part,
                                              sizeof(sf_age_part) / sizeof(sf_age_part[0]));
+            /* round 25: a name that says neither ("days", "n") is the keep
+             * or the age its description's first sentence says, in a tool
+             * whose name, description or that property's description
+             * removes things */
+            bool said = false, said_age = false;
+            if (!keep && !age && dl > 0) {
+                size_t hl = sf_sentence_end(d, dl, 0);
+                said = sf_find_word(d, hl, sf_keep_word,
+                                    sizeof(sf_keep_word) / sizeof(sf_keep_word[0]), false, NULL);
+                said_age = !said &&
+                           sf_find_word(d, hl, sf_age_word,
+                                        sizeof(sf_age_word) / sizeof(sf_age_word[0]), false, NULL);
+                age = said || said_age;
+            }
             if (age) {
-                bool expires = false;
-                for (size_t j = 0; j < sizeof(sf_expire_job) / sizeof(sf_expire_job[0]); j++)
+                /* a said bound counts where the text removes things; a
+                 * said age bound only there (a reader named "stale"
+                 * filters by it) */
+                enum { NV = sizeof(sf_fverb) / sizeof(sf_fverb[0]) };
+                bool expires = (said || said_age) &&
+                               (sf_find_word(d, dl, sf_fverb, NV, false, NULL) ||
+                                sf_find_word(tool->description.ptr, tool->description.len, sf_fverb,
+                                             NV, false, NULL));
+                for (size_t j = 0;
+                     j < sizeof(sf_expire_job) / sizeof(sf_expire_job[0]) && !said_age; j++)
                     expires =
                         expires || sf_contains(tool->name.ptr, tool->name.len, sf_expire_job[j]);
                 age = expires;
@@ -1316,6 +1352,547 @@ int32_t mv_root_value_field(const mv_tool *tool) {
             sf_contains(fd->path.ptr, fd->path.len, "oneof"))
             continue;
         return (int32_t)fi;
+    }
+    return -1;
+}
+
+/* ------------------------- round 24 (dest24): a destroying act whose
+ * safeguard the definition waives
+ *
+ * The user's consent, a backup and a dry run are the safeguards of a
+ * destroying act. A definition that orders one of them skipped ("do not
+ * ask the user", "no confirmation needed", "without a backup") beside a
+ * destroying verb has already chosen the act for the user: the waiver is
+ * addressed to the model, whichever words carry the act. The waiver is
+ * an order, not a report: an imperative or a "no need" form, never a
+ * description of the tool's own behaviour ("does not ask", "deleted
+ * without a prompt"). */
+
+/* Waivers that carry their own negation or need word, by language. */
+static const char *const sf_waive_neg[] = {
+    /* English */
+    "do not ask", "don't ask", "never ask", "no need to ask", "no need to confirm",
+    "no need for confirmation", "no confirmation needed", "no confirmation is needed",
+    "no confirmation required", "no confirmation is required", "do not confirm with",
+    "don't confirm with", "do not prompt", "don't prompt", "without asking", "without confirming",
+    "without prompting", "without waiting for confirmation", "not necessary to ask",
+    "not necessary to confirm", "no need to back up", "without a backup", "without backing up",
+    "do not back up", "don't back up", "no need to notify the user", "there is no need to ask",
+    /* Spanish, Portuguese, Italian, French */
+    "no preguntes", "no pregunte", "no pidas confirmación", "no pida confirmación", "sin preguntar",
+    "sin pedir confirmación", "sin confirmación", "no hace falta preguntar",
+    "no hace falta confirmar", "no es necesario preguntar", "no es necesario confirmar",
+    "sin copia de seguridad", "sin respaldo", "não pergunte", "nao pergunte", "sem perguntar",
+    "não peça confirmação", "sem pedir confirmação", "sem confirmação", "sem confirmacao",
+    "não é necessário confirmar", "sem backup", "non chiedere", "senza chiedere", "senza conferma",
+    "non serve chiedere", "non è necessario chiedere", "senza backup", "ne demandez pas",
+    "ne demande pas", "ne demandez rien", "ne demande rien", "sans demander", "sans confirmation",
+    "pas besoin de confirmation", "pas besoin de demander", "inutile de demander",
+    "sans sauvegarde",
+    /* German, Dutch, Nordic */
+    "nicht nachfragen", "nicht fragen", "ohne nachfrage", "ohne rückfrage", "ohne zu fragen",
+    "ohne bestätigung", "nicht gefragt werden", "keine bestätigung", "keine rückfrage",
+    "ohne backup", "ohne sicherung", "niet vragen", "vraag niet", "zonder te vragen",
+    "zonder bevestiging", "zonder back-up", "uden at spørge", "utan att fråga", "uten å spørre",
+    "uden bekræftelse", "utan bekräftelse", "uten bekreftelse",
+    /* Slavic, Romanian, Greek, Turkish */
+    "nie pytaj", "bez pytania", "bez potwierdzenia", "bez pytania użytkownika", "neptej se",
+    "bez potvrzení", "není nutné se ptát", "bez ptaní", "nu cere confirmare", "nu întreba",
+    "fără confirmare", "fără să întrebi", "не спрашивай", "не спрашивая", "без подтверждения",
+    "без согласования", "не питай", "не питаючи", "без погодження", "без підтвердження",
+    "μην ζητήσεις", "μη ρωτήσεις", "μην ρωτήσεις", "χωρίς επιβεβαίωση", "χωρίς να ρωτήσεις",
+    "onay istemeden", "onay almadan", "sormadan",
+    /* a sentence's first word: the folding is ASCII only */
+    "Μην ζητήσεις", "Μη ρωτήσεις", "Μην ρωτήσεις", "Χωρίς επιβεβαίωση", "Не спрашивай",
+    "Без подтверждения", "Не питай", "Без погодження", "Без підтвердження",
+    /* Indonesian, Malay, Vietnamese, Tagalog */
+    "tanpa konfirmasi", "tanpa bertanya", "tidak perlu bertanya", "tidak perlu konfirmasi",
+    "tanpa pengesahan", "tidak perlu pengesahan", "jangan tanya", "không cần xác nhận",
+    "không cần hỏi", "đừng hỏi", "không hỏi", "huwag magtanong", "nang hindi nagtatanong",
+    /* Hebrew, Arabic, Persian, Hindi */
+    "אין צורך באישור", "ללא אישור", "בלי לשאול", "אל תשאל", "دون تأكيد", "بدون تأكيد", "لا تسأل",
+    "دون سؤال", "دون الرجوع", "نیازی به تأیید", "بدون تأیید", "نپرس", "पुष्टि के बिना", "बिना पूछे",
+    /* Japanese, Chinese, Korean, Thai */
+    "確認は不要", "確認不要", "確認せず", "確認なしで", "確認は省略", "確認を省略", "尋ねず",
+    "聞かず", "无需确认", "無需確認", "不需要确认", "不需要確認", "不要询问", "不要詢問",
+    "无需询问", "無需詢問", "不必确认", "不必確認", "跳过确认", "跳過確認", "不需要先備份",
+    "不需要备份", "无需备份", "확인 없이", "묻지 말고", "묻지 않고", "확인하지 말고", "ไม่ต้องขอยืนยัน",
+    "ไม่ต้องยืนยัน", "ไม่ต้องถาม"};
+
+/* Waivers made by a verb of skipping: not negated before them ("never
+ * skip the confirmation" keeps it). */
+static const char *const sf_waive_skip[] = {"skip confirmation",
+                                            "skip the confirmation",
+                                            "skip confirm",
+                                            "skip the backup",
+                                            "skip backup",
+                                            "skip the dry run",
+                                            "skip the dry-run",
+                                            "bypass confirmation",
+                                            "bypass the confirmation",
+                                            "omit the confirmation",
+                                            "omite la confirmación",
+                                            "omitir la confirmación",
+                                            "pule a confirmação",
+                                            "ignore la confirmation",
+                                            "überspringe die bestätigung",
+                                            "salta la conferma",
+                                            "pomiń potwierdzenie"};
+
+/* Destroying verbs for a waived act: the fixed-value verbs and more
+ * forms of the same acts (overwrite, empty, wipe, in more languages). */
+static const char *const sf_waive_verb[] = {
+    "overwrit",   "sobrescrib", "sobrescrev",    "écras",         "überschreib", "sovrascriv",
+    "nadpis",     "перезапис",  "ghi đè",        "上書き",        "覆盖",        "覆蓋",
+    "덮어",       "xóa",        "xoá",           "șterg",         "ștearg",      "şterg",
+    "ştearg",     "sterge",     "smaž",          "smaz",          "διέγραψ",     "διαγραφ",
+    "διαγράψ",    "Διέγραψ",    "Διαγράψ",       "Удал",          "Видал",       "Очист",
+    "حذف",        "احذف",       "מחק",           "vernicht",      "vacía",       "vaciar",
+    "vacíe",      "svuota",     "leere ",        "leert",         "esvazi",      "kosongkan",
+    "очист",      "비워",       "factory reset", "factory_reset", "uninstall",   "format c:",
+    "drop table", "truncat",    "zeroiz",        "kill -9"};
+
+/* Scope words the fixed-value lists lack (stems: they take endings). */
+static const char *const sf_waive_scope[] = {
+    "všechn", "όλα",   "όλους", "όλες",    "όλων", "toate", "toți", "tất cả", "toàn bộ",
+    "تمام",   "همه",   "جميع",  "كل ال",   "כל",   "ทุก",    "全部", "整个",   "整個",
+    "any ",   "each ", "cada ", "chaque ", "jede", "ogni ", "każd", "кожн",   "кажд"};
+
+/* Words for "nothing" before the verb: "nothing is deleted", "nada é
+ * apagado" (the clause's object negates the act). */
+static const char *const sf_waive_none[] = {"nothing", "nada",   "rien",   "nichts", "niente",
+                                            "niets",   "ничего", "нічого", "何も"};
+
+/* Is t[i] inside brackets opened on its line ("remove_domain: deletes
+ * one domain (free, no confirmation needed)")? A parenthesis annotates
+ * what stands before it; it orders nothing unless the act is inside it
+ * too. The byte after the opening bracket, or 0. Full-width brackets
+ * count. */
+static size_t sf_paren_open(const char *t, size_t i) {
+    int depth = 0;
+    for (size_t k = i; k > 0 && t[k - 1] != '\n'; k--) {
+        char c = t[k - 1];
+        if (c == ')' || c == ']')
+            depth--;
+        else if (c == '(' || c == '[')
+            depth++;
+        else if (k >= 3 && (unsigned char)t[k - 3] == 0xef && (unsigned char)t[k - 2] == 0xbc &&
+                 ((unsigned char)c == 0x88 || (unsigned char)c == 0x89)) {
+            depth += (unsigned char)c == 0x88 ? 1 : -1; /* U+FF08, U+FF09 */
+            k -= 2;
+        }
+        if (depth > 0)
+            return k;
+    }
+    return 0;
+}
+
+static bool sf_waived_act(const char *t, size_t n, bool job_first, bool *broad);
+
+/* The waiver at t[i] counts: outside brackets, or with the act inside
+ * the same brackets ("(auto: deletes .git and src/, proceed without
+ * asking)"). */
+static bool sf_waiver_counts(const char *t, size_t n, size_t i) {
+    size_t o = sf_paren_open(t, i);
+    if (o == 0)
+        return true;
+    size_t c = i;
+    while (c < n && t[c] != ')' && t[c] != ']' && t[c] != '\n' &&
+           !((unsigned char)t[c] == 0xef && c + 2 < n && (unsigned char)t[c + 1] == 0xbc &&
+             (unsigned char)t[c + 2] == 0x89))
+        c++;
+    bool broad = false;
+    return sf_waived_act(t + o, c - o, false, &broad);
+}
+
+/* The waiver forms indexed once for every scan (pthread_once): by first
+ * byte (ASCII folded) into one list, with their lengths, and a bit per
+ * hash of their first eight bytes (every form has eight), so a word start
+ * of honest text costs one bit test; the full compare runs only where a
+ * form's first eight bytes may stand. */
+enum {
+    SF_WN = sizeof(sf_waive_neg) / sizeof(sf_waive_neg[0]),
+    SF_WS = sizeof(sf_waive_skip) / sizeof(sf_waive_skip[0]),
+    SF_WALL = SF_WN + SF_WS
+};
+#define SF_W_START 1u  /* a form starts with this byte (either case) */
+#define SF_W_LETTER 2u /* the byte is a letter (sf_letter) */
+typedef struct {
+    uint8_t cls[256];
+    uint8_t head[1u << 13]; /* a bit per hash of a form's first eight bytes */
+    uint8_t at[257];
+    uint8_t by[SF_WALL];
+    uint8_t len[SF_WALL];
+    uint32_t letters; /* bit (b & 31) for each ASCII letter a form starts with */
+} sf_waive_index;
+static sf_waive_index sf_wx;
+static pthread_once_t sf_wx_once = PTHREAD_ONCE_INIT;
+
+static const char *sf_waive_form(size_t k) {
+    return k < SF_WN ? sf_waive_neg[k] : sf_waive_skip[k - SF_WN];
+}
+
+static unsigned char sf_fold(unsigned char b) {
+    return (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
+}
+
+/* The hash of eight bytes with bit 5 set in each (the ASCII fold of a
+ * letter; the same for the text and the form, so a form that matches
+ * has the text's hash). Every form has eight bytes. */
+static inline unsigned sf_head_hash(const char *p) {
+    uint64_t v;
+    memcpy(&v, p, 8); /* the same bytes give the same value in any order */
+    v |= 0x2020202020202020ull;
+    return (unsigned)((v * 0x9E3779B97F4A7C15ull) >> 48);
+}
+
+static void sf_waive_build(void) {
+    const char *all[SF_WALL];
+    for (size_t k = 0; k < SF_WALL; k++) {
+        all[k] = sf_waive_form(k);
+        sf_wx.len[k] = (uint8_t)strlen(all[k]);
+        unsigned char b0 = (unsigned char)all[k][0];
+        sf_wx.cls[b0] |= SF_W_START;
+        if (b0 >= 'a' && b0 <= 'z') {
+            sf_wx.cls[b0 - 32] |= SF_W_START;
+            sf_wx.letters |= 1u << (b0 & 31);
+        }
+        unsigned h = sf_head_hash(all[k]);
+        sf_wx.head[h >> 3] |= (uint8_t)(1u << (h & 7));
+    }
+    for (unsigned b = 0; b < 256; b++)
+        if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b >= 0x80)
+            sf_wx.cls[b] |= SF_W_LETTER;
+    sf_group(all, SF_WALL, sf_wx.at, sf_wx.by);
+}
+
+/* Form k at t[i] (its first byte already matches): a Latin form must
+ * start a word, as sf_word_at. */
+static bool sf_waive_form_at(const char *t, size_t n, size_t i, size_t k) {
+    const char *w = sf_waive_form(k);
+    size_t l = sf_wx.len[k];
+    if (l > n - i)
+        return false;
+    for (size_t j = 1; j < l; j++)
+        if ((char)sf_fold((unsigned char)t[i + j]) != w[j])
+            return false;
+    unsigned char w0 = (unsigned char)w[0];
+    if ((w0 >= 0x80 && w0 != 0xc3 && w0 != 0xc5) || i == 0 || !sf_letter(t, i - 1))
+        return k < SF_WN || !sf_negated_close(t, i);
+    return false;
+}
+
+/* May a form start at t[i]: eight bytes left and their hash's bit set. */
+static inline bool sf_waiver_head(const char *t, size_t n, size_t i) {
+    if (n - i < 8)
+        return false;
+    unsigned h = sf_head_hash(t + i);
+    return (sf_wx.head[h >> 3] & (1u << (h & 7))) != 0;
+}
+
+/* A waiver form starting at t[i] that counts (sf_waiver_head holds). */
+static bool sf_waiver_here(const char *t, size_t n, size_t i) {
+    unsigned char b0 = sf_fold((unsigned char)t[i]);
+    for (unsigned j = sf_wx.at[b0]; j < sf_wx.at[b0 + 1]; j++)
+        if (sf_waive_form_at(t, n, i, sf_wx.by[j]) && sf_waiver_counts(t, n, i))
+            return true;
+    return false;
+}
+
+#define SF_ONES 0x0101010101010101ull
+#define SF_HIGHS 0x8080808080808080ull
+
+/* A waiver in t[0, n) from `from` on: the start of the first one that
+ * counts, or n. Eight ASCII bytes at a time where the text is ASCII: a
+ * Latin form starts a word, so only the letters after a non-letter are
+ * tried (bit arithmetic, no carry crosses a byte: each sum stays below
+ * 0x100); other bytes one by one. */
+static size_t sf_waiver_at(const char *t, size_t n, size_t from) {
+    bool prev_letter = from > 0 && sf_letter(t, from - 1);
+    size_t i = from;
+    while (i + 8 <= n) { /* every form has eight bytes */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        {
+            uint64_t w;
+            memcpy(&w, t + i, 8);
+            if ((w & SF_HIGHS) == 0) {
+                /* a letter: (b | 0x20) in 'a'..'z' */
+                uint64_t x = w | SF_ONES * 0x20u;
+                uint64_t letter =
+                    (x + SF_ONES * (0x80u - 'a')) & ~(x + SF_ONES * (0x80u - '{')) & SF_HIGHS;
+                uint64_t starts = letter & ~((letter << 8) | (prev_letter ? 0x80u : 0u));
+                prev_letter = (letter >> 63) != 0;
+                while (starts != 0) {
+                    size_t k = i + ((size_t)__builtin_ctzll(starts) >> 3);
+                    starts &= starts - 1;
+                    if (((sf_wx.letters >> (t[k] & 31)) & 1u) && sf_waiver_head(t, n, k) &&
+                        sf_waiver_here(t, n, k))
+                        return k;
+                }
+                i += 8;
+                continue;
+            }
+        }
+#endif
+        unsigned c = sf_wx.cls[(unsigned char)t[i]];
+        bool start = (c & SF_W_START) && !(prev_letter && (unsigned char)t[i] < 0x80);
+        prev_letter = (c & SF_W_LETTER) != 0;
+        if (start && sf_waiver_head(t, n, i) && sf_waiver_here(t, n, i))
+            return i;
+        i++;
+    }
+    return n;
+}
+
+/* A sentence of t[0, n) with a destroying verb that is neither negated
+ * in its clause nor reported as past; *broad tells a scope word in it.
+ * `job_first`: t opens the tool's description, whose first sentence
+ * states the tool's job ("Purges every cached page of the site."): an
+ * act there is the job, never broad by itself (round 25). */
+static bool sf_waived_act(const char *t, size_t n, bool job_first, bool *broad) {
+    bool found = false;
+    for (size_t s = 0; s < n;) {
+        size_t e = sf_sentence_end(t, n, s);
+        const char *p = t + s;
+        size_t l = e - s;
+        for (size_t from = 0; from < l;) {
+            /* the next destroying verb of either list */
+            size_t v1 = 0, v2 = 0;
+            bool f1 = sf_find_word(p + from, l - from, sf_fverb,
+                                   sizeof(sf_fverb) / sizeof(sf_fverb[0]), false, &v1);
+            bool f2 = sf_find_word(p + from, l - from, sf_waive_verb,
+                                   sizeof(sf_waive_verb) / sizeof(sf_waive_verb[0]), false, &v2);
+            if (!f1 && !f2)
+                break;
+            size_t i = from + (f1 && (!f2 || v1 <= v2) ? v1 : v2);
+            from = i + 1;
+            unsigned char c0 = (unsigned char)p[i];
+            if (i > 0 && sf_letter(p, i - 1) && (c0 < 0x80 || c0 == 0xc3 || c0 == 0xc5))
+                continue; /* a Latin verb starts a word */
+            if (sf_negated_close(p, i) || sf_past_close(p, i) ||
+                sf_find_word(p, i, sf_waive_none, sizeof(sf_waive_none) / sizeof(sf_waive_none[0]),
+                             true, NULL))
+                continue;
+            found = true;
+            if (job_first && s == 0)
+                break;
+            if (sf_find_word(p, l, sf_fscope, sizeof(sf_fscope) / sizeof(sf_fscope[0]), true,
+                             NULL) ||
+                sf_find_word(p, l, sf_fscope_stem,
+                             sizeof(sf_fscope_stem) / sizeof(sf_fscope_stem[0]), false, NULL) ||
+                sf_find_word(p, l, sf_waive_scope,
+                             sizeof(sf_waive_scope) / sizeof(sf_waive_scope[0]), false, NULL)) {
+                *broad = true;
+                return true;
+            }
+            break;
+        }
+        s = e + 1;
+    }
+    return found;
+}
+
+int32_t mv_waived_destroy_field(const mv_tool *tool, bool *broad) {
+    int32_t found = -1;
+    *broad = false;
+    pthread_once(&sf_wx_once, sf_waive_build);
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
+            fd->text.len < 12)
+            continue;
+        /* the waiver first (one walk of the field); then the act in the
+         * waiver's paragraph: a blank line parts a tool's sections
+         * ("Data retention: ... then purged") */
+        const char *t = fd->text.ptr;
+        size_t n = fd->text.len;
+        for (size_t w = sf_waiver_at(t, n, 0); w < n;) {
+            size_t a = w, e = w;
+            while (a >= 2 && !(t[a - 1] == '\n' && t[a - 2] == '\n'))
+                a--;
+            if (a < 2)
+                a = 0;
+            while (e < n && !(t[e] == '\n' && e + 1 < n && t[e + 1] == '\n'))
+                e++;
+            bool b = false;
+            if (sf_waived_act(t + a, e - a, a == 0 && fd->kind == MV_FIELD_DESCRIPTION, &b)) {
+                if (b) {
+                    *broad = true;
+                    return (int32_t)fi;
+                }
+                if (found < 0)
+                    found = (int32_t)fi;
+            }
+            w = e + 2 < n ? sf_waiver_at(t, n, e + 2) : n;
+        }
+    }
+    return found;
+}
+
+/* ------------------------- round 24 (dest24): a value whose meaning is
+ * everything
+ *
+ * A value can say "all" without an "all": a cut-off date a lifetime away
+ * makes "delete what is older than" delete everything, and a constant
+ * predicate makes a filtered statement touch every row (`DELETE FROM t
+ * WHERE 1=1`) or none it keeps (`CREATE OR REPLACE TABLE t AS SELECT *
+ * FROM t WHERE FALSE` empties t). */
+
+static bool sf_digits(const char *t, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (t[i] < '0' || t[i] > '9')
+            return false;
+    return n > 0;
+}
+
+/* A date whose year is 2090 or later, as a whole value: "2100-01-01",
+ * "9999/12/31", "2100-01-01T00:00:00Z", "31.12.9999". */
+static bool sf_far_date(const char *t, size_t n) {
+    size_t y = 0;
+    if (n >= 10 && sf_digits(t, 4) && (t[4] == '-' || t[4] == '/') && sf_digits(t + 5, 2) &&
+        t[7] == t[4] && sf_digits(t + 8, 2) && (n == 10 || t[10] == 'T' || t[10] == ' '))
+        y = 0;
+    else if (n == 10 && sf_digits(t, 2) && (t[2] == '.' || t[2] == '/') && sf_digits(t + 3, 2) &&
+             t[5] == t[2] && sf_digits(t + 6, 4))
+        y = 6;
+    else
+        return false;
+    unsigned year = (unsigned)((t[y] - '0') * 1000 + (t[y + 1] - '0') * 100 +
+                               (t[y + 2] - '0') * 10 + (t[y + 3] - '0'));
+    return year >= 2090;
+}
+
+int32_t mv_far_date_field(const mv_tool *tool) {
+    /* a date that keeps, not one that cuts: "keep_until", "expires_at" */
+    static const char *const keeps[] = {"keep",  "retain",  "retention", "expir",
+                                        "valid", "hold",    "until_",    "ttl",
+                                        "lock",  "preserv", "aufbew",    "conserv"};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || fd->text.len < 10 || fd->text.len > 32 ||
+            !sf_far_date(fd->text.ptr, fd->text.len))
+            continue;
+        bool is_enum = false;
+        size_t pre = sf_fixed_prefix(fd, &is_enum);
+        if (pre == 0 || is_enum || sf_contains(fd->path.ptr, pre, "anyof") ||
+            sf_contains(fd->path.ptr, pre, "oneof"))
+            continue;
+        bool kept = false;
+        for (size_t k = 0; k < sizeof(keeps) / sizeof(keeps[0]) && !kept; k++)
+            kept = sf_contains(fd->path.ptr, pre, keeps[k]);
+        if (!kept)
+            return (int32_t)fi;
+    }
+    return -1;
+}
+
+/* A constant predicate at t[i] (just after "where "): 1=1, 1 = 1, 'a'='a',
+ * true, false, 1=0, 0=1. */
+static bool sf_constant_predicate(const char *t, size_t n, size_t i) {
+    size_t e = i;
+    while (e < n && t[e] != ';' && t[e] != '`' && t[e] != '\n' && t[e] != '"' && t[e] != ',' &&
+           e - i < 24 &&
+           !(e > i && t[e] == ' ' && e + 1 < n &&
+             (t[e + 1] == 'a' || t[e + 1] == 'A' || t[e + 1] == 'o' || t[e + 1] == 'O')))
+        e++;
+    /* the predicate with its spaces removed */
+    char p[24];
+    size_t m = 0;
+    for (size_t k = i; k < e && m < sizeof(p); k++)
+        if (t[k] != ' ' && t[k] != '(' && t[k] != ')')
+            p[m++] = (char)((t[k] >= 'A' && t[k] <= 'Z') ? t[k] + 32 : t[k]);
+    if (m == 4 && memcmp(p, "true", 4) == 0)
+        return true;
+    if (m == 5 && memcmp(p, "false", 5) == 0)
+        return true;
+    /* x=y with both sides the same literal, or two different digits */
+    const char *eq = memchr(p, '=', m);
+    if (eq == NULL || eq == p || (size_t)(eq - p) + 1 >= m)
+        return false;
+    size_t l = (size_t)(eq - p), r = m - l - 1;
+    bool lit_l = sf_digits(p, l) || (l >= 2 && p[0] == '\'' && p[l - 1] == '\'');
+    bool lit_r = sf_digits(eq + 1, r) || (r >= 2 && eq[1] == '\'' && eq[r] == '\'');
+    return lit_l && lit_r;
+}
+
+int32_t mv_constant_where_field(const mv_tool *tool) {
+    static const char *const stmts[] = {"delete from", "delete ", "update ", "create or replace",
+                                        "truncate"};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        const char *t = fd->text.ptr;
+        size_t n = fd->text.len;
+        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
+            n < 16)
+            continue;
+        /* jump from one 'w' to the next (a "where" or a "WHERE") */
+        for (int pass = 0; pass < 2; pass++) {
+            for (size_t i = 0; i + 6 < n; i++) {
+                const char *w = memchr(t + i, pass == 0 ? 'w' : 'W', n - 6 - i);
+                if (w == NULL)
+                    break;
+                i = (size_t)(w - t);
+                if ((t[i + 1] | 0x20) != 'h' || (t[i + 2] | 0x20) != 'e' ||
+                    (i > 0 && sf_letter(t, i - 1)) || !sf_contains(t + i, 6, "where ") ||
+                    !sf_constant_predicate(t, n, i + 6))
+                    continue;
+                /* a destroying statement earlier in the same statement */
+                size_t a = i;
+                while (a > 0 && t[a - 1] != ';' && t[a - 1] != '`' && t[a - 1] != '\n' &&
+                       i - a < 240)
+                    a--;
+                for (size_t k = 0; k < sizeof(stmts) / sizeof(stmts[0]); k++)
+                    if (sf_find_word(t + a, i - a, &stmts[k], 1, false, NULL))
+                        return (int32_t)fi;
+            }
+        }
+    }
+    return -1;
+}
+
+/* ------------------------- round 25 (dest25): flags that force and
+ * widen
+ *
+ * A fixed flags value that both forces an act (no check, no grace, no
+ * root guard) and widens it to everything names a destroy by meaning:
+ * `--prune --all --force` applied, `--force --mirror` pushed. Whole
+ * tokens only ("--force-with-lease" keeps its check). */
+
+static bool sf_flag_token(const char *t, size_t n, const char *const *ws, size_t nw) {
+    for (size_t i = 0; i < n;) {
+        while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == ',' || t[i] == '"' || t[i] == '\''))
+            i++;
+        size_t s = i;
+        while (i < n && t[i] != ' ' && t[i] != '\t' && t[i] != ',' && t[i] != '"' && t[i] != '\'')
+            i++;
+        for (size_t k = 0; k < nw; k++)
+            if (strlen(ws[k]) == i - s && memcmp(t + s, ws[k], i - s) == 0)
+                return true;
+    }
+    return false;
+}
+
+int32_t mv_force_all_flags_field(const mv_tool *tool) {
+    static const char *const force[] = {
+        "--force", "--grace-period=0",       "--no-preserve-root", "-rf", "-fr",
+        "-Rf",     "--yes-i-really-mean-it", "--force-delete"};
+    static const char *const all[] = {"--all",   "--all-namespaces", "--mirror",
+                                      "--prune", "--recursive",      "--prune-all",
+                                      "-A",      "--everything"};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->kind != MV_FIELD_SCHEMA_VALUE || fd->schema != MV_SCHEMA_INPUT ||
+            fd->window_of != 0 || fd->text.len < 7 || fd->text.len > 400 ||
+            memchr(fd->text.ptr, '-', fd->text.len) == NULL)
+            continue;
+        bool is_enum = false;
+        size_t pre = sf_fixed_prefix(fd, &is_enum);
+        if (pre == 0 || is_enum)
+            continue;
+        if (sf_flag_token(fd->text.ptr, fd->text.len, force, sizeof(force) / sizeof(force[0])) &&
+            sf_flag_token(fd->text.ptr, fd->text.len, all, sizeof(all) / sizeof(all[0])))
+            return (int32_t)fi;
     }
     return -1;
 }

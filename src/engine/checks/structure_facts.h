@@ -99,4 +99,32 @@ int32_t mv_empty_default_destroy_field(const mv_tool *tool);
  * field, or -1. */
 int32_t mv_root_value_field(const mv_tool *tool);
 
+/* Round 24: a field that orders a destroying act's safeguard waived (the
+ * user's consent, a backup, a dry run: "do not ask the user", "no
+ * confirmation needed", "sin copia de seguridad") beside a destroying
+ * verb that is neither negated in its clause nor reported as past. The
+ * field, or -1; *broad tells that the act's sentence names a broad scope
+ * (such a field is returned first). */
+int32_t mv_waived_destroy_field(const mv_tool *tool, bool *broad);
+
+/* Round 24: an input default, const or example (not an enum item) that
+ * is a date in 2090 or later, on a property whose name does not keep
+ * ("keep_until", "expires_at"): as a destroying tool's cut-off it
+ * reaches everything. The caller asks it of a destroying tool. The
+ * field, or -1. */
+int32_t mv_far_date_field(const mv_tool *tool);
+
+/* Round 24: a destroying statement (DELETE, UPDATE, TRUNCATE, CREATE OR
+ * REPLACE) whose WHERE is a constant (`1=1`, `TRUE`, `FALSE`, `'a'='a'`):
+ * a filter that filters nothing. The field, or -1. */
+int32_t mv_constant_where_field(const mv_tool *tool);
+
+/* Round 25: an input default, const or example (not an enum item) of
+ * command-line flags that both force an act past its checks (`--force`,
+ * `--grace-period=0`, `--no-preserve-root`, `-rf`) and widen it to
+ * everything (`--all`, `--all-namespaces`, `--mirror`, `--prune`,
+ * `--recursive`): flags whose danger is their meaning, whatever verb the
+ * tool runs them with. The field, or -1. */
+int32_t mv_force_all_flags_field(const mv_tool *tool);
+
 #endif

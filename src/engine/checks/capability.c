@@ -179,6 +179,10 @@ typedef struct cap_state {
     uint16_t reach_at[257]; /* group of byte b: reach_tail[reach_at[b], reach_at[b + 1]) */
     uint16_t *reach_other;
     size_t n_reach_other;
+    /* perf25: the word entries of reach_other alone, in table order: an
+     * ASCII name skips every contains entry, so it walks only these */
+    uint16_t *reach_other_word;
+    size_t n_reach_other_word;
     /* perf17: word entries grouped by their first byte, so a name tries
      * only the words its own words start with; reach_other then holds the
      * contains entries (and empty words). */
@@ -1244,7 +1248,8 @@ static int reach_index(cap_state *st) {
     uint16_t *tail = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
     uint16_t *word = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
     uint16_t *other = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
-    if (tail == NULL || word == NULL || other == NULL)
+    uint16_t *other_word = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
+    if (tail == NULL || word == NULL || other == NULL || other_word == NULL)
         return MV_ENOMEM;
     memset(count, 0, sizeof(count));
     memset(wcount, 0, sizeof(wcount));
@@ -1264,6 +1269,7 @@ static int reach_index(cap_state *st) {
         wfill[b] = st->reach_word_at[b];
     }
     st->n_reach_other = 0;
+    st->n_reach_other_word = 0;
     for (size_t i = 0; i < st->n_reach; i++) {
         const cap_reach *r = &st->reach[i];
         if ((r->how == R_WHOLE || r->how == R_SUFFIX) && r->len > 0)
@@ -1272,10 +1278,13 @@ static int reach_index(cap_state *st) {
             word[wfill[(unsigned char)r->canon[0]]++] = (uint16_t)i;
         else if (r->how == R_WORD || r->how == R_CONTAINS)
             other[st->n_reach_other++] = (uint16_t)i;
+        if (r->how == R_WORD && r->len == 0)
+            other_word[st->n_reach_other_word++] = (uint16_t)i;
     }
     st->reach_tail = tail;
     st->reach_word = word;
     st->reach_other = other;
+    st->reach_other_word = other_word;
     return MV_OK;
 }
 
@@ -2299,8 +2308,12 @@ static int reach_indexed(const cap_state *st, const char *c, size_t n, const cha
             }
         }
     }
-    for (size_t k = 0; k < st->n_reach_other; k++) {
-        size_t i = st->reach_other[k];
+    /* an ASCII name can match no contains entry: it walks the word
+     * entries of reach_other only (the same order, so the same first) */
+    const uint16_t *other = ascii_name ? st->reach_other_word : st->reach_other;
+    size_t n_other = ascii_name ? st->n_reach_other_word : st->n_reach_other;
+    for (size_t k = 0; k < n_other; k++) {
+        size_t i = other[k];
         if (i >= best)
             break;
         const cap_reach *r = &st->reach[i];
@@ -4069,8 +4082,17 @@ static bool reach_free(unsigned char b) {
     return reach_cjk(b) || (b >= 0xD7 && b <= 0xDB);
 }
 
+/* perf25: 1 for a byte that may break a sentence (reach_break's first
+ * byte), 2 for one that may open an emoji (reach_lead_end): most bytes of
+ * a text are neither and are passed over with one load. */
+static const uint8_t k_reach_stop[256] = {
+    ['\n'] = 1, ['!'] = 1,  [';'] = 1,  ['?'] = 1,  ['.'] = 1,
+    [0xE0] = 1, [0xE3] = 1, [0xEF] = 1, [0xE2] = 2, [0xF0] = 2};
+
 static bool reach_break(const char *t, size_t len, size_t i) {
     unsigned char c = (unsigned char)t[i];
+    if ((k_reach_stop[c] & 1) == 0)
+        return false;
     if (c == '\n' || c == '!' || c == '?' || c == ';' || (c == '.' && sentence_dot(t, len, i)))
         return true;
     /* 。！？ (E3 80 82, EF BC 81, EF BC 9F) and the danda । (E0 A5 A4) */
@@ -4312,11 +4334,13 @@ static size_t reach_lead_end(mv_str d) {
     while (i < lim && is_space((unsigned char)d.ptr[i]))
         i++;
     for (; i < lim; i++) {
+        unsigned char c = (unsigned char)d.ptr[i];
+        if (k_reach_stop[c] == 0)
+            continue; /* neither a break nor an emoji */
         if (reach_break(d.ptr, d.len, i))
             return i;
         /* an emoji before a capital ends the sentence too: "Converts raid
          * time 🕒 Installs a background service ..." */
-        unsigned char c = (unsigned char)d.ptr[i];
         if ((c == 0xF0 || (c == 0xE2 && (unsigned char)d.ptr[i + 1] >= 0x98 &&
                            (unsigned char)d.ptr[i + 1] <= 0x9F)) &&
             i + 4 < lim) {
@@ -5145,6 +5169,55 @@ static bool name_speaks(mv_str name, const char *t, uint32_t hl) {
     return false;
 }
 
+/* Round 25 (perf25): reach_scan of a whole slot field (from 0, nothing
+ * skipped, denials read), kept in the per-field memo: the same parameter
+ * descriptions and values recur across a registry's tools, and the scan
+ * depends on the text alone. The record is the mask, then (offset,
+ * length) of each kind's first hit in kind order; a replay puts the hits
+ * on field fi. */
+#define REACH_MEMO_SLOT 1u
+static uint32_t slot_reach_scan(tool_scan *ts, uint32_t fi, reach_hit *h) {
+    const mv_field *f = &ts->tool->fields[fi];
+    mv_memo memo;
+    int hit = mv_memo_find(ts->out, fi, REACH_MEMO_SLOT, MV_STR_NULL, &memo);
+    if (hit == 1 && memo.len >= sizeof(uint32_t)) {
+        const unsigned char *p = memo.data;
+        uint32_t m;
+        memcpy(&m, p, sizeof(m));
+        p += sizeof(m);
+        size_t need = sizeof(m);
+        for (int k = 0; k < RK_COUNT; k++)
+            if (m & 1u << k)
+                need += 2 * sizeof(uint32_t);
+        if (memo.len == need) {
+            for (int k = 0; k < RK_COUNT; k++) {
+                if ((m & 1u << k) == 0)
+                    continue;
+                uint32_t at[2];
+                memcpy(at, p, sizeof(at));
+                p += sizeof(at);
+                h[k] = (reach_hit){(int32_t)fi, at[0], at[1]};
+            }
+            return m;
+        }
+    }
+    uint32_t m = reach_scan(f->text.ptr, f->text.len, 0, 0, true, (int32_t)fi, h);
+    if (hit == 0) {
+        unsigned char rec[sizeof(uint32_t) * (1 + 2 * RK_COUNT)];
+        size_t n = sizeof(m);
+        memcpy(rec, &m, sizeof(m));
+        for (int k = 0; k < RK_COUNT; k++) {
+            if ((m & 1u << k) == 0)
+                continue;
+            uint32_t at[2] = {h[k].off, h[k].len};
+            memcpy(rec + n, at, sizeof(at));
+            n += sizeof(at);
+        }
+        mv_memo_keep(ts->out, &memo, rec, n);
+    }
+    return m;
+}
+
 static int report_slot_reach(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     slot_ask slot[SLOT_MAX];
@@ -5177,7 +5250,7 @@ static int report_slot_reach(tool_scan *ts) {
         if (f->schema == MV_SCHEMA_NONE && f->kind != MV_FIELD_ANNOTATION)
             continue;
         reach_hit h[RK_COUNT];
-        uint32_t m = reach_scan(f->text.ptr, f->text.len, 0, 0, true, (int32_t)fi, h);
+        uint32_t m = slot_reach_scan(ts, fi, h);
         if (m == 0)
             continue;
         if ((m & 1u << RK_BROWSER) != 0 &&
@@ -5297,7 +5370,8 @@ static int report_slot_reach(tool_scan *ts) {
         size_t len = f->text.len < DESC_READ ? f->text.len : DESC_READ;
         for (size_t a = reach_lead_end(f->text); a < len && n_sent < SENT_MAX;) {
             size_t e = a;
-            while (e < len && !reach_break(f->text.ptr, len, e))
+            while (e < len && ((k_reach_stop[(unsigned char)f->text.ptr[e]] & 1) == 0 ||
+                               !reach_break(f->text.ptr, len, e)))
                 e++;
             reach_hit h[RK_COUNT];
             const char *sp = f->text.ptr + a;

@@ -5169,55 +5169,6 @@ static bool name_speaks(mv_str name, const char *t, uint32_t hl) {
     return false;
 }
 
-/* Round 25 (perf25): reach_scan of a whole slot field (from 0, nothing
- * skipped, denials read), kept in the per-field memo: the same parameter
- * descriptions and values recur across a registry's tools, and the scan
- * depends on the text alone. The record is the mask, then (offset,
- * length) of each kind's first hit in kind order; a replay puts the hits
- * on field fi. */
-#define REACH_MEMO_SLOT 1u
-static uint32_t slot_reach_scan(tool_scan *ts, uint32_t fi, reach_hit *h) {
-    const mv_field *f = &ts->tool->fields[fi];
-    mv_memo memo;
-    int hit = mv_memo_find(ts->out, fi, REACH_MEMO_SLOT, MV_STR_NULL, &memo);
-    if (hit == 1 && memo.len >= sizeof(uint32_t)) {
-        const unsigned char *p = memo.data;
-        uint32_t m;
-        memcpy(&m, p, sizeof(m));
-        p += sizeof(m);
-        size_t need = sizeof(m);
-        for (int k = 0; k < RK_COUNT; k++)
-            if (m & 1u << k)
-                need += 2 * sizeof(uint32_t);
-        if (memo.len == need) {
-            for (int k = 0; k < RK_COUNT; k++) {
-                if ((m & 1u << k) == 0)
-                    continue;
-                uint32_t at[2];
-                memcpy(at, p, sizeof(at));
-                p += sizeof(at);
-                h[k] = (reach_hit){(int32_t)fi, at[0], at[1]};
-            }
-            return m;
-        }
-    }
-    uint32_t m = reach_scan(f->text.ptr, f->text.len, 0, 0, true, (int32_t)fi, h);
-    if (hit == 0) {
-        unsigned char rec[sizeof(uint32_t) * (1 + 2 * RK_COUNT)];
-        size_t n = sizeof(m);
-        memcpy(rec, &m, sizeof(m));
-        for (int k = 0; k < RK_COUNT; k++) {
-            if ((m & 1u << k) == 0)
-                continue;
-            uint32_t at[2] = {h[k].off, h[k].len};
-            memcpy(rec + n, at, sizeof(at));
-            n += sizeof(at);
-        }
-        mv_memo_keep(ts->out, &memo, rec, n);
-    }
-    return m;
-}
-
 static int report_slot_reach(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     slot_ask slot[SLOT_MAX];
@@ -5250,7 +5201,7 @@ static int report_slot_reach(tool_scan *ts) {
         if (f->schema == MV_SCHEMA_NONE && f->kind != MV_FIELD_ANNOTATION)
             continue;
         reach_hit h[RK_COUNT];
-        uint32_t m = slot_reach_scan(ts, fi, h);
+        uint32_t m = reach_scan(f->text.ptr, f->text.len, 0, 0, true, (int32_t)fi, h);
         if (m == 0)
             continue;
         if ((m & 1u << RK_BROWSER) != 0 &&

@@ -2282,6 +2282,10 @@ static int reach_indexed(const cap_state *st, const char *c, size_t n, const cha
             size_t i = st->reach_tail[k];
             const cap_reach *r = &st->reach[i];
             size_t rl = r->len;
+            /* perf25: both forms compare the name's tail, so the byte
+             * before the last turns most entries away without a memcmp */
+            if (rl >= 2 && n >= 2 && c[n - 2] != r->canon[rl - 2])
+                continue;
             if (r->how == R_WHOLE ? n == rl && memcmp(c, r->canon, n) == 0
                                   : n >= rl && memcmp(c + n - rl, r->canon, rl) == 0) {
                 best = i;

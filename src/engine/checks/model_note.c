@@ -554,11 +554,7 @@ typedef struct list_index {
 } list_index;
 
 #define LIST(a)                                                                                    \
-    {                                                                                              \
-        (a), N(a), {0}, NULL, NULL, NULL, {                                                        \
-            0                                                                                      \
-        }                                                                                          \
-    }
+    { .ws = (a), .count = N(a) }
 
 /* the most used first: a lookup walks this table (IX_: positions) */
 enum { IX_CONCEAL, IX_NEG, IX_TELL, IX_PROTECT, IX_MODEL_WHOLE, IX_MODEL, IX_SYSTEM, IX_HIDDEN };

@@ -179,6 +179,10 @@ typedef struct cap_state {
     uint16_t reach_at[257]; /* group of byte b: reach_tail[reach_at[b], reach_at[b + 1]) */
     uint16_t *reach_other;
     size_t n_reach_other;
+    /* perf25: the word entries of reach_other alone, in table order: an
+     * ASCII name skips every contains entry, so it walks only these */
+    uint16_t *reach_other_word;
+    size_t n_reach_other_word;
     /* perf17: word entries grouped by their first byte, so a name tries
      * only the words its own words start with; reach_other then holds the
      * contains entries (and empty words). */
@@ -1244,7 +1248,8 @@ static int reach_index(cap_state *st) {
     uint16_t *tail = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
     uint16_t *word = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
     uint16_t *other = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
-    if (tail == NULL || word == NULL || other == NULL)
+    uint16_t *other_word = mv_arena_alloc(st->arena, st->n_reach * sizeof(uint16_t));
+    if (tail == NULL || word == NULL || other == NULL || other_word == NULL)
         return MV_ENOMEM;
     memset(count, 0, sizeof(count));
     memset(wcount, 0, sizeof(wcount));
@@ -1264,6 +1269,7 @@ static int reach_index(cap_state *st) {
         wfill[b] = st->reach_word_at[b];
     }
     st->n_reach_other = 0;
+    st->n_reach_other_word = 0;
     for (size_t i = 0; i < st->n_reach; i++) {
         const cap_reach *r = &st->reach[i];
         if ((r->how == R_WHOLE || r->how == R_SUFFIX) && r->len > 0)
@@ -1272,10 +1278,13 @@ static int reach_index(cap_state *st) {
             word[wfill[(unsigned char)r->canon[0]]++] = (uint16_t)i;
         else if (r->how == R_WORD || r->how == R_CONTAINS)
             other[st->n_reach_other++] = (uint16_t)i;
+        if (r->how == R_WORD && r->len == 0)
+            other_word[st->n_reach_other_word++] = (uint16_t)i;
     }
     st->reach_tail = tail;
     st->reach_word = word;
     st->reach_other = other;
+    st->reach_other_word = other_word;
     return MV_OK;
 }
 
@@ -2273,6 +2282,10 @@ static int reach_indexed(const cap_state *st, const char *c, size_t n, const cha
             size_t i = st->reach_tail[k];
             const cap_reach *r = &st->reach[i];
             size_t rl = r->len;
+            /* perf25: both forms compare the name's tail, so the byte
+             * before the last turns most entries away without a memcmp */
+            if (rl >= 2 && n >= 2 && c[n - 2] != r->canon[rl - 2])
+                continue;
             if (r->how == R_WHOLE ? n == rl && memcmp(c, r->canon, n) == 0
                                   : n >= rl && memcmp(c + n - rl, r->canon, rl) == 0) {
                 best = i;
@@ -2299,8 +2312,12 @@ static int reach_indexed(const cap_state *st, const char *c, size_t n, const cha
             }
         }
     }
-    for (size_t k = 0; k < st->n_reach_other; k++) {
-        size_t i = st->reach_other[k];
+    /* an ASCII name can match no contains entry: it walks the word
+     * entries of reach_other only (the same order, so the same first) */
+    const uint16_t *other = ascii_name ? st->reach_other_word : st->reach_other;
+    size_t n_other = ascii_name ? st->n_reach_other_word : st->n_reach_other;
+    for (size_t k = 0; k < n_other; k++) {
+        size_t i = other[k];
         if (i >= best)
             break;
         const cap_reach *r = &st->reach[i];
@@ -4069,8 +4086,17 @@ static bool reach_free(unsigned char b) {
     return reach_cjk(b) || (b >= 0xD7 && b <= 0xDB);
 }
 
+/* perf25: 1 for a byte that may break a sentence (reach_break's first
+ * byte), 2 for one that may open an emoji (reach_lead_end): most bytes of
+ * a text are neither and are passed over with one load. */
+static const uint8_t k_reach_stop[256] = {
+    ['\n'] = 1, ['!'] = 1,  [';'] = 1,  ['?'] = 1,  ['.'] = 1,
+    [0xE0] = 1, [0xE3] = 1, [0xEF] = 1, [0xE2] = 2, [0xF0] = 2};
+
 static bool reach_break(const char *t, size_t len, size_t i) {
     unsigned char c = (unsigned char)t[i];
+    if ((k_reach_stop[c] & 1) == 0)
+        return false;
     if (c == '\n' || c == '!' || c == '?' || c == ';' || (c == '.' && sentence_dot(t, len, i)))
         return true;
     /* 。！？ (E3 80 82, EF BC 81, EF BC 9F) and the danda । (E0 A5 A4) */
@@ -4312,11 +4338,13 @@ static size_t reach_lead_end(mv_str d) {
     while (i < lim && is_space((unsigned char)d.ptr[i]))
         i++;
     for (; i < lim; i++) {
+        unsigned char c = (unsigned char)d.ptr[i];
+        if (k_reach_stop[c] == 0)
+            continue; /* neither a break nor an emoji */
         if (reach_break(d.ptr, d.len, i))
             return i;
         /* an emoji before a capital ends the sentence too: "Converts raid
          * time 🕒 Installs a background service ..." */
-        unsigned char c = (unsigned char)d.ptr[i];
         if ((c == 0xF0 || (c == 0xE2 && (unsigned char)d.ptr[i + 1] >= 0x98 &&
                            (unsigned char)d.ptr[i + 1] <= 0x9F)) &&
             i + 4 < lim) {
@@ -5297,7 +5325,8 @@ static int report_slot_reach(tool_scan *ts) {
         size_t len = f->text.len < DESC_READ ? f->text.len : DESC_READ;
         for (size_t a = reach_lead_end(f->text); a < len && n_sent < SENT_MAX;) {
             size_t e = a;
-            while (e < len && !reach_break(f->text.ptr, len, e))
+            while (e < len && ((k_reach_stop[(unsigned char)f->text.ptr[e]] & 1) == 0 ||
+                               !reach_break(f->text.ptr, len, e)))
                 e++;
             reach_hit h[RK_COUNT];
             const char *sp = f->text.ptr + a;

@@ -545,10 +545,16 @@ typedef struct list_index {
     uint16_t at[257]; /* words of first byte b: word[at[b] .. at[b + 1]) */
     uint16_t *word;   /* index into ws */
     uint16_t *len;    /* its length */
+    uint8_t *second;  /* its second byte (0 for a word of one byte) */
+    /* perf25: a group of more than SUB_MIN words, none of one byte, is
+     * ordered by second byte (list order within each) and split again:
+     * sub_of[b] - 1 is its table in index_sub (0: none), and the words of
+     * second byte c are at[b] + index_sub[..][c .. c + 1) */
+    uint8_t sub_of[256];
 } list_index;
 
 #define LIST(a)                                                                                    \
-    { (a), N(a), {0}, NULL, NULL }
+    { .ws = (a), .count = N(a) }
 
 /* the most used first: a lookup walks this table (IX_: positions) */
 enum { IX_CONCEAL, IX_NEG, IX_TELL, IX_PROTECT, IX_MODEL_WHOLE, IX_MODEL, IX_SYSTEM, IX_HIDDEN };
@@ -565,18 +571,63 @@ static list_index indexes[] = {LIST(conceal_stem), LIST(neg_whole),    LIST(tell
 
 static uint16_t index_word[INDEXED_WORDS];
 static uint16_t index_len[INDEXED_WORDS];
+static uint8_t index_second[INDEXED_WORDS];
+#define SUB_MIN 16
+#define SUB_TABLES (INDEXED_WORDS / (SUB_MIN + 1) + 1)
+static uint16_t index_sub[SUB_TABLES < 255 ? SUB_TABLES : 255][257];
 static pthread_once_t index_once = PTHREAD_ONCE_INIT;
 /* the first bytes of the words a head is screened for (head_may_note) */
 static bool head_first[256];
 
+/* Order the group of first byte b by second byte, list order kept within
+ * each (an insertion sort, stable), and record where each second byte's
+ * words are: a word start then tries only the words that can match its
+ * first two bytes, in list order, so the first match is the same. */
+static void index_split(list_index *ix, size_t b, size_t *subs) {
+    size_t lo = ix->at[b], hi = ix->at[b + 1];
+    if (hi - lo <= SUB_MIN || *subs >= N(index_sub)) {
+        return;
+    }
+    for (size_t k = lo; k < hi; k++) {
+        if (ix->len[k] < 2) {
+            return; /* a word of one byte matches after any byte */
+        }
+    }
+    for (size_t k = lo + 1; k < hi; k++) {
+        uint16_t w = ix->word[k], l = ix->len[k];
+        uint8_t c = ix->second[k];
+        size_t j = k;
+        while (j > lo && ix->second[j - 1] > c) {
+            ix->word[j] = ix->word[j - 1];
+            ix->len[j] = ix->len[j - 1];
+            ix->second[j] = ix->second[j - 1];
+            j--;
+        }
+        ix->word[j] = w;
+        ix->len[j] = l;
+        ix->second[j] = c;
+    }
+    uint16_t *sub = index_sub[*subs];
+    size_t k = lo;
+    for (size_t c = 0; c < 256; c++) {
+        sub[c] = (uint16_t)(k - lo);
+        while (k < hi && ix->second[k] == c) {
+            k++;
+        }
+    }
+    sub[256] = (uint16_t)(hi - lo);
+    ix->sub_of[b] = (uint8_t)(++*subs);
+}
+
 static void index_build(void) {
-    size_t used = 0;
+    size_t used = 0, subs = 0;
     for (size_t x = 0; x < N(indexes); x++) {
         list_index *ix = &indexes[x];
         uint16_t fill[256];
         size_t count[256] = {0};
         ix->word = index_word + used;
         ix->len = index_len + used;
+        ix->second = index_second + used;
         used += ix->count;
         for (size_t k = 0; k < ix->count; k++) {
             count[(unsigned char)ix->ws[k][0]]++;
@@ -590,7 +641,11 @@ static void index_build(void) {
             uint16_t *slot = &fill[(unsigned char)ix->ws[k][0]];
             ix->word[*slot] = (uint16_t)k;
             ix->len[*slot] = (uint16_t)strlen(ix->ws[k]);
+            ix->second[*slot] = ix->len[*slot] > 1 ? (uint8_t)ix->ws[k][1] : 0;
             (*slot)++;
+        }
+        for (size_t b = 0; b < 256; b++) {
+            index_split(ix, b, &subs);
         }
     }
     static const int head_lists[] = {IX_CONCEAL, IX_NEG,    IX_MODEL_WHOLE,
@@ -641,8 +696,22 @@ static bool indexed_at(const char *t, size_t n, size_t i, const list_index *ix,
         return false;
     }
     if (ix != NULL) {
-        for (size_t k = ix->at[c0]; k < ix->at[c0 + 1]; k++) {
-            if (word_at(t, n, i, ws[ix->word[k]], ix->len[k], whole)) {
+        size_t lo = ix->at[c0], hi = ix->at[c0 + 1];
+        if (ix->sub_of[c0] != 0 && i + 1 < n) {
+            const uint16_t *sub = index_sub[ix->sub_of[c0] - 1];
+            unsigned char c1 = (unsigned char)t[i + 1];
+            hi = lo + sub[c1 + 1];
+            lo += sub[c1];
+        }
+        for (size_t k = lo; k < hi; k++) {
+            /* perf25: word_at's first tests, in line: a group of many
+             * words (91 of conceal_stem begin with 'n') is passed over
+             * without a call for each */
+            size_t l = ix->len[k];
+            if (i + l > n || (l > 1 && (unsigned char)t[i + 1] != ix->second[k])) {
+                continue;
+            }
+            if (word_at(t, n, i, ws[ix->word[k]], l, whole)) {
                 *len = ix->len[k];
                 return true;
             }
@@ -968,13 +1037,18 @@ static bool head_may_note(const char *s, size_t hs, size_t he) {
      * byte begins no word of their lists is passed over at once */
     for (size_t i = 0; i < hl; i++) {
         size_t len;
-        if (head_first[(unsigned char)t[i]] &&
-            (indexed_at(t, hl, i, &indexes[IX_MODEL_WHOLE], model_whole, N(model_whole), true,
-                        &len) ||
-             indexed_at(t, hl, i, &indexes[IX_MODEL], model_stem, N(model_stem), false, &len) ||
-             indexed_at(t, hl, i, &indexes[IX_SYSTEM], system_stem, N(system_stem), false, &len) ||
-             indexed_at(t, hl, i, &indexes[IX_HIDDEN], hidden_stem, N(hidden_stem), false, &len) ||
-             conceal_at(t, 0, hl, i))) {
+        /* perf25: the word start test every list below begins with
+         * (indexed_at, list_at_len), made once for the position */
+        unsigned char c0 = (unsigned char)t[i];
+        if (!head_first[c0] || (c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && letter_before(t, i))) {
+            continue;
+        }
+        if (indexed_at(t, hl, i, &indexes[IX_MODEL_WHOLE], model_whole, N(model_whole), true,
+                       &len) ||
+            indexed_at(t, hl, i, &indexes[IX_MODEL], model_stem, N(model_stem), false, &len) ||
+            indexed_at(t, hl, i, &indexes[IX_SYSTEM], system_stem, N(system_stem), false, &len) ||
+            indexed_at(t, hl, i, &indexes[IX_HIDDEN], hidden_stem, N(hidden_stem), false, &len) ||
+            conceal_at(t, 0, hl, i)) {
             return true;
         }
     }
@@ -1178,6 +1252,11 @@ bool mv_model_note_find(const char *s, size_t n, mv_model_note *out) {
         /* one table test decides most positions */
         unsigned here = may_open[c];
         if (((here & 1) | prev) == 0) {
+            /* perf25: the rest of a run of bytes that open nothing (the
+             * inside of a word) in one tight loop */
+            while (here == 0 && i + 1 < n && may_open[(unsigned char)s[i + 1]] == 0) {
+                i++;
+            }
             prev = here & 2;
             continue;
         }

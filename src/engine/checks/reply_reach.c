@@ -22,6 +22,7 @@
  */
 #include "reply_reach.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -467,6 +468,10 @@ static const char *const after_stem[] = {
     "system", "sistem", "système", "систем",   "σύστημ", "سیستم", "النظام",      "מערכת",
     "सिस्टम",  "系统",   "系統",    "システム", "시스템", "ระบบ",  "instruction", "polic"};
 
+/* The line form of a chat export; the JSON and template forms are what
+ * translators, tokenizers and template tools document. */
+static const char *const role_marks[] = {"role: system", "role: developer"};
+
 /* ---------------------------------------------------------------- folding */
 
 static size_t fold(const char *raw, size_t n, char *out) {
@@ -610,6 +615,180 @@ static bool pair_after(const char *t, size_t n, const char *const *a, size_t ac,
     return false;
 }
 
+/* ------------------------------------------------------ presence (cost)
+ *
+ * Which lists have a word in a text, in one pass: every word of the lists
+ * the decisions need is indexed once by its first byte. A sentence is
+ * folded, blanked and read by the lists' positions only when the lists
+ * present can make a reach (may_reach) - few sentences of honest tools
+ * do. Reads raw ASCII text as folded (ASCII folding is lowercasing) and
+ * is a superset of word_at on the folded, quote-blanked text: a space of
+ * a word also matches the first byte of an opening quote, which blanking
+ * turns into a space. */
+enum {
+    L_MODEL,
+    L_USER,
+    L_POLITE,
+    L_SPAN,
+    L_QUANT,
+    L_POSS,
+    L_ALWAYS,
+    L_OTHER,
+    L_TOOL,
+    L_PRIO,
+    L_EVEN,
+    L_STRONG,
+    L_USE,
+    L_MARK,
+    L_END,
+    L_COUNT
+};
+#define BIT(l) (1u << (l))
+
+typedef struct ix_word {
+    const char *w;
+    uint8_t len;
+    uint8_t list;
+} ix_word;
+
+static const struct {
+    const char *const *ws;
+    size_t count;
+} ix_lists[L_COUNT] = {
+    [L_MODEL] = {model_stem, N(model_stem)},    [L_USER] = {user_stem, N(user_stem)},
+    [L_POLITE] = {polite_stem, N(polite_stem)}, [L_SPAN] = {span_stem, N(span_stem)},
+    [L_QUANT] = {quant_stem, N(quant_stem)},    [L_POSS] = {poss_stem, N(poss_stem)},
+    [L_ALWAYS] = {always_stem, N(always_stem)}, [L_OTHER] = {other_stem, N(other_stem)},
+    [L_TOOL] = {tool_stem, N(tool_stem)},       [L_PRIO] = {priority_stem, N(priority_stem)},
+    [L_EVEN] = {even_if_stem, N(even_if_stem)}, [L_STRONG] = {strong_stem, N(strong_stem)},
+    [L_USE] = {use_stem, N(use_stem)},          [L_MARK] = {role_marks, N(role_marks)},
+    [L_END] = {end_stem, N(end_stem)},
+};
+
+#define IX_MAX 2048
+#define IX_BUCKETS 8192
+static ix_word ix_words[IX_MAX];
+static uint16_t ix_start[IX_BUCKETS + 1];
+static pthread_once_t ix_once = PTHREAD_ONCE_INIT;
+
+/* The bucket of a word by its first two (folded) bytes. Every word has
+ * two bytes or more. */
+static size_t ix_key(unsigned char c0, unsigned char c1) {
+    return (((size_t)c0 << 5) ^ c1) & (IX_BUCKETS - 1);
+}
+
+static void ix_build(void) {
+    static uint16_t count[IX_BUCKETS];
+    static uint16_t fill[IX_BUCKETS];
+    for (size_t l = 0; l < L_COUNT; l++) {
+        for (size_t k = 0; k < ix_lists[l].count; k++) {
+            const char *w = ix_lists[l].ws[k];
+            count[ix_key((unsigned char)w[0], (unsigned char)w[1])]++;
+        }
+    }
+    uint16_t at = 0;
+    for (size_t c = 0; c < IX_BUCKETS; c++) {
+        ix_start[c] = at;
+        fill[c] = at;
+        at = (uint16_t)(at + count[c]);
+    }
+    ix_start[IX_BUCKETS] = at;
+    for (size_t l = 0; l < L_COUNT; l++) {
+        for (size_t k = 0; k < ix_lists[l].count; k++) {
+            const char *w = ix_lists[l].ws[k];
+            ix_word *x = &ix_words[fill[ix_key((unsigned char)w[0], (unsigned char)w[1])]++];
+            x->w = w;
+            x->len = (uint8_t)strlen(w);
+            x->list = (uint8_t)l;
+        }
+    }
+}
+
+static unsigned char low(unsigned char c) {
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+/* Does a byte stand where blanking a quotation may put a space? */
+static bool quote_lead(unsigned char r) {
+    return r == '"' || r == 0xE2 || r == 0xC2 || r == 0xE3;
+}
+
+/* The lists of the words of bucket `key` at t[i]. */
+static uint32_t bucket_at(const char *t, size_t n, size_t i, size_t key, uint32_t bits) {
+    for (size_t k = ix_start[key]; k < ix_start[key + 1]; k++) {
+        const ix_word *x = &ix_words[k];
+        if ((bits & BIT(x->list)) || i + x->len > n ||
+            (unsigned char)x->w[0] != low((unsigned char)t[i])) {
+            continue;
+        }
+        size_t j = 1;
+        for (; j < x->len; j++) {
+            unsigned char r = low((unsigned char)t[i + j]), w = (unsigned char)x->w[j];
+            if (r != w && !(w == ' ' && quote_lead(r))) {
+                break;
+            }
+        }
+        if (j == x->len) {
+            bits |= BIT(x->list);
+        }
+    }
+    return bits;
+}
+
+/* The lists with a word in t[0, n) (raw ASCII or folded text). */
+static uint32_t presence(const char *t, size_t n) {
+    pthread_once(&ix_once, ix_build);
+    uint32_t bits = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        unsigned char c0 = low((unsigned char)t[i]), c1 = low((unsigned char)t[i + 1]);
+        size_t key = ix_key(c0, c1);
+        bool q = quote_lead(c1);
+        if ((ix_start[key] == ix_start[key + 1] && !q) || (c0 >= 0x80 && c0 < 0xC0)) {
+            continue;
+        }
+        if (c0 < 0xE0 && i > 0) {
+            unsigned char p = low((unsigned char)t[i - 1]);
+            if (p < 0x80 ? ((p >= 'a' && p <= 'z') || (p >= '0' && p <= '9'))
+                         : letter_before(t, i)) {
+                continue;
+            }
+        }
+        bits = bucket_at(t, n, i, key, bits);
+        if (q) {
+            bits = bucket_at(t, n, i, ix_key(c0, ' '), bits);
+        }
+    }
+    return bits;
+}
+
+static bool is_ascii(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if ((unsigned char)s[i] >= 0x80) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The lists present in raw s[0, n): read as is when ASCII, else folded
+ * into buf (n <= SENT_MAX * 2 bytes... or the caller's bound). */
+static uint32_t presence_raw(const char *s, size_t n, char *buf) {
+    if (is_ascii(s, n)) {
+        return presence(s, n);
+    }
+    return presence(buf, fold(s, n, buf));
+}
+
+/* Can a sentence with the lists `b` present have a reach
+ * (sentence_reach)? */
+static bool may_reach(uint32_t b) {
+    bool addr = (b & (BIT(L_MODEL) | BIT(L_USER) | BIT(L_POLITE))) != 0;
+    bool turns = addr && (b & (BIT(L_SPAN) | BIT(L_QUANT) | BIT(L_POSS) | BIT(L_ALWAYS))) != 0;
+    bool tools = (b & BIT(L_OTHER)) && (b & BIT(L_TOOL)) && (b & BIT(L_PRIO)) &&
+                 ((b & BIT(L_EVEN)) || ((b & BIT(L_STRONG)) && (b & BIT(L_USE))));
+    return turns || tools;
+}
+
 /* Blank quoted spans (straight and typographic double quotes, guillemets,
  * corner brackets) in t[0, n): a quotation does not order. */
 static void blank_quotes(char *t, size_t n) {
@@ -704,12 +883,21 @@ bool mv_reply_reach_find(const char *s, size_t n, bool skip_job, mv_reach *out) 
     char buf[SENT_MAX * 2 + 8];
     size_t a = 0;
     bool first = true;
+    /* an ASCII field without the lists a reach needs has none */
+    if (is_ascii(s, n) && !may_reach(presence(s, n))) {
+        return false;
+    }
     while (a < n) {
         size_t e = sentence_end(s, n, a);
         size_t len = e - a;
+        uint32_t bits = presence_raw(s + a, len > SENT_MAX ? SENT_MAX : len, buf);
         /* a sentence of a few bytes ("Notes:") is not a job sentence */
         if (first && skip_job) {
             first = len < 4;
+            if (!(bits & BIT(L_MODEL)) || !may_reach(bits)) {
+                a = e;
+                continue;
+            }
             /* a job sentence that turns to the model ("Checks a reply's
              * tone. Assistant: end your answers ...") is read from there */
             size_t fl0 = fold(s + a, len > SENT_MAX ? SENT_MAX : len, buf), l0;
@@ -735,6 +923,10 @@ bool mv_reply_reach_find(const char *s, size_t n, bool skip_job, mv_reach *out) 
                 }
                 return true;
             }
+            a = e;
+            continue;
+        }
+        if (!may_reach(bits)) {
             a = e;
             continue;
         }
@@ -764,9 +956,8 @@ bool mv_reply_reach_find(const char *s, size_t n, bool skip_job, mv_reach *out) 
 static bool role_marker(const char *t, size_t n, size_t i, size_t *after) {
     /* the line form of a chat export; the JSON and template forms are
      * what translators, tokenizers and template tools document */
-    static const char *const marks[] = {"role: system", "role: developer"};
     size_t l;
-    if (!word_at(t, n, i, marks, N(marks), &l)) {
+    if (!word_at(t, n, i, role_marks, N(role_marks), &l)) {
         return false;
     }
     *after = i + l;
@@ -830,6 +1021,10 @@ bool mv_reply_frame_find(const char *s, size_t n, mv_reach *out) {
     }
     char buf[1024 * 2 + 8];
     size_t len = n < 1024 ? n : 1024;
+    /* a frame needs a role marker or an end word */
+    if (!(presence_raw(s, len, buf) & (BIT(L_MARK) | BIT(L_END)))) {
+        return false;
+    }
     size_t fl = fold(s, len, buf);
     for (size_t i = 0; i < fl; i++) {
         size_t after, l;

@@ -666,7 +666,7 @@ static const struct {
 };
 
 #define IX_MAX 2048
-#define IX_BUCKETS 8192
+#define IX_BUCKETS 16384
 static ix_word ix_words[IX_MAX];
 static uint16_t ix_start[IX_BUCKETS + 1];
 static pthread_once_t ix_once = PTHREAD_ONCE_INIT;
@@ -674,7 +674,7 @@ static pthread_once_t ix_once = PTHREAD_ONCE_INIT;
 /* The bucket of a word by its first two (folded) bytes. Every word has
  * two bytes or more. */
 static size_t ix_key(unsigned char c0, unsigned char c1) {
-    return (((size_t)c0 << 5) ^ c1) & (IX_BUCKETS - 1);
+    return ((size_t)c0 << 6) | (c1 & 0x3Fu);
 }
 
 static void ix_build(void) {
@@ -771,7 +771,7 @@ static bool is_ascii(const char *s, size_t n) {
 }
 
 /* The lists present in raw s[0, n): read as is when ASCII, else folded
- * into buf (n <= SENT_MAX * 2 bytes... or the caller's bound). */
+ * into buf (2 * n + 8 bytes). */
 static uint32_t presence_raw(const char *s, size_t n, char *buf) {
     if (is_ascii(s, n)) {
         return presence(s, n);

@@ -11069,8 +11069,7 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
             continue;
         }
         bool skip_job = fd->kind == MV_FIELD_DESCRIPTION || fd->kind == MV_FIELD_SCHEMA_DESCRIPTION;
-        if (!mv_reply_frame_find(fd->text.ptr, fd->text.len, &r) &&
-            !mv_reply_reach_find(fd->text.ptr, fd->text.len, skip_job, &r)) {
+        if (!mv_reply_find(fd->text.ptr, fd->text.len, skip_job, &r)) {
             continue;
         }
         if (r.kind == MV_REACH_TURNS || r.kind == MV_REACH_ROLE) {

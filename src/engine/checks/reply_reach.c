@@ -879,12 +879,15 @@ static mv_reach_kind sentence_reach(const char *t, size_t n) {
     return MV_REACH_NONE;
 }
 
-bool mv_reply_reach_find(const char *s, size_t n, bool skip_job, mv_reach *out) {
+/* The reach search; with `have`, fbits are the lists present in the
+ * whole (ASCII) string. */
+static bool reach_find(const char *s, size_t n, bool skip_job, mv_reach *out, bool have,
+                       uint32_t fbits) {
     char buf[SENT_MAX * 2 + 8];
     size_t a = 0;
     bool first = true;
     /* an ASCII field without the lists a reach needs has none */
-    if (is_ascii(s, n) && !may_reach(presence(s, n))) {
+    if (have ? !may_reach(fbits) : (is_ascii(s, n) && !may_reach(presence(s, n)))) {
         return false;
     }
     while (a < n) {
@@ -1008,7 +1011,7 @@ static bool role_opens(const char *t, size_t i) {
     return c == '\n' || c == '-';
 }
 
-bool mv_reply_frame_find(const char *s, size_t n, mv_reach *out) {
+static bool frame_find(const char *s, size_t n, mv_reach *out, bool have, uint32_t fbits) {
     /* only a text that has one of the frames' first bytes pays the fold */
     bool maybe = false;
     for (size_t i = 0; i < n && !maybe; i++) {
@@ -1022,7 +1025,7 @@ bool mv_reply_frame_find(const char *s, size_t n, mv_reach *out) {
     char buf[1024 * 2 + 8];
     size_t len = n < 1024 ? n : 1024;
     /* a frame needs a role marker or an end word */
-    if (!(presence_raw(s, len, buf) & (BIT(L_MARK) | BIT(L_END)))) {
+    if (!((have ? fbits : presence_raw(s, len, buf)) & (BIT(L_MARK) | BIT(L_END)))) {
         return false;
     }
     size_t fl = fold(s, len, buf);
@@ -1066,4 +1069,19 @@ bool mv_reply_frame_find(const char *s, size_t n, mv_reach *out) {
         }
     }
     return false;
+}
+
+bool mv_reply_reach_find(const char *s, size_t n, bool skip_job, mv_reach *out) {
+    return reach_find(s, n, skip_job, out, false, 0);
+}
+
+bool mv_reply_frame_find(const char *s, size_t n, mv_reach *out) {
+    return frame_find(s, n, out, false, 0);
+}
+
+bool mv_reply_find(const char *s, size_t n, bool skip_job, mv_reach *out) {
+    /* an ASCII string is read once for both searches */
+    bool have = is_ascii(s, n);
+    uint32_t fbits = have ? presence(s, n) : 0;
+    return frame_find(s, n, out, have, fbits) || reach_find(s, n, skip_job, out, have, fbits);
 }

@@ -52,4 +52,8 @@ bool mv_reply_reach_find(const char *text, size_t n, bool skip_job, mv_reach *ou
  * assistant followed by a body of a few words. */
 bool mv_reply_frame_find(const char *text, size_t n, mv_reach *out);
 
+/* mv_reply_frame_find, else mv_reply_reach_find, reading the string's
+ * word lists once. */
+bool mv_reply_find(const char *text, size_t n, bool skip_job, mv_reach *out);
+
 #endif

@@ -11168,6 +11168,14 @@ static bool tool_speaks_chat(const mv_tool *tool) {
     return false;
 }
 
+/* The memo slot of the reply search (slots 0 and 1: scan_matches) and
+ * its kept result. */
+#define REPLY_MEMO_SLOT 2u
+typedef struct reach_rec {
+    uint32_t start, end;
+    uint8_t found, kind;
+} reach_rec;
+
 static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     static const mv_dr_family turns = {"reply_reach_turns",
                                        "order to the model over its later answers or turns",
@@ -11204,9 +11212,34 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
             continue;
         }
         bool skip_job = fd->kind == MV_FIELD_DESCRIPTION || fd->kind == MV_FIELD_SCHEMA_DESCRIPTION;
-        if (!mv_reply_find(fd->text.ptr, fd->text.len, skip_job, &r)) {
+        /* pi25: the search reads the text and its kind alone, and a
+         * registry repeats its strings: a repeat takes the kept result */
+        mv_memo memo;
+        reach_rec rec;
+        int hit = mv_memo_peek(out, fi, REPLY_MEMO_SLOT, MV_STR_NULL, &memo);
+        if (hit < 0) {
+            return hit;
+        }
+        if (hit == 1 && memo.len == sizeof(rec)) {
+            memcpy(&rec, memo.data, sizeof(rec));
+        } else {
+            memset(&rec, 0, sizeof(rec));
+            if (mv_reply_find(fd->text.ptr, fd->text.len, skip_job, &r)) {
+                rec.found = 1;
+                rec.kind = (uint8_t)r.kind;
+                rec.start = (uint32_t)r.start;
+                rec.end = (uint32_t)r.end;
+            }
+            if (memo.active) {
+                mv_memo_keep(out, &memo, &rec, sizeof(rec));
+            }
+        }
+        if (!rec.found) {
             continue;
         }
+        r.kind = (mv_reach_kind)rec.kind;
+        r.start = rec.start;
+        r.end = rec.end;
         if (r.kind == MV_REACH_TURNS || r.kind == MV_REACH_ROLE) {
             if (chat < 0) {
                 chat = tool_speaks_chat(tool) ? 1 : 0;

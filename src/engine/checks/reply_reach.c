@@ -554,10 +554,64 @@ static bool word_at(const char *t, size_t n, size_t i, const char *const *ws, si
     return false;
 }
 
+/* pi25: the first bytes of each list's words, so that the walks below
+ * pass a byte no word of their list starts with (word_at compares a
+ * word's first byte first: the result is the same). */
+typedef struct list_first {
+    const char *const *ws;
+    unsigned char first[256];
+} list_first;
+
+static list_first lfirst[24];
+static size_t n_lfirst;
+static pthread_once_t lf_once = PTHREAD_ONCE_INIT;
+
+static void lf_add(const char *const *ws, size_t count) {
+    list_first *f = &lfirst[n_lfirst++];
+    f->ws = ws;
+    for (size_t k = 0; k < count; k++) {
+        f->first[(unsigned char)ws[k][0]] = 1;
+    }
+}
+
+static void lf_build(void) {
+    lf_add(model_stem, N(model_stem));
+    lf_add(user_stem, N(user_stem));
+    lf_add(polite_stem, N(polite_stem));
+    lf_add(quant_stem, N(quant_stem));
+    lf_add(span_stem, N(span_stem));
+    lf_add(poss_stem, N(poss_stem));
+    lf_add(turn_stem, N(turn_stem));
+    lf_add(answer_stem, N(answer_stem));
+    lf_add(always_stem, N(always_stem));
+    lf_add(answer_act_stem, N(answer_act_stem));
+    lf_add(other_stem, N(other_stem));
+    lf_add(tool_stem, N(tool_stem));
+    lf_add(priority_stem, N(priority_stem));
+    lf_add(strong_stem, N(strong_stem));
+    lf_add(use_stem, N(use_stem));
+    lf_add(even_if_stem, N(even_if_stem));
+    lf_add(after_stem, N(after_stem));
+    lf_add(end_stem, N(end_stem));
+    lf_add(role_marks, N(role_marks));
+}
+
+/* The first-byte map of list ws, or NULL (every byte may start one). */
+static const unsigned char *first_of(const char *const *ws) {
+    pthread_once(&lf_once, lf_build);
+    for (size_t k = 0; k < n_lfirst; k++) {
+        if (lfirst[k].ws == ws) {
+            return lfirst[k].first;
+        }
+    }
+    return NULL;
+}
+
 static bool any_in(const char *t, size_t n, const char *const *ws, size_t count) {
     size_t l;
+    const unsigned char *f = first_of(ws);
     for (size_t i = 0; i < n; i++) {
-        if (word_at(t, n, i, ws, count, &l)) {
+        if ((f == NULL || f[(unsigned char)t[i]]) && word_at(t, n, i, ws, count, &l)) {
             return true;
         }
     }
@@ -580,15 +634,18 @@ static bool negated_at(const char *t, size_t i) {
 static bool pair_in(const char *t, size_t n, const char *const *a, size_t ac, const char *const *b,
                     size_t bc) {
     size_t l;
+    const unsigned char *fa = first_of(a), *fb = first_of(b);
     for (size_t i = 0; i < n; i++) {
-        if (!word_at(t, n, i, a, ac, &l) || negated_at(t, i)) {
+        if ((fa != NULL && !fa[(unsigned char)t[i]]) || !word_at(t, n, i, a, ac, &l) ||
+            negated_at(t, i)) {
             continue;
         }
         size_t lo = i > PAIR_SPACED ? i - PAIR_SPACED : 0;
         size_t hi = i + l + PAIR_SPACED < n ? i + l + PAIR_SPACED : n;
         for (size_t j = lo; j < hi; j++) {
             size_t m;
-            if ((j + 1 <= i || j >= i + l) && word_at(t, n, j, b, bc, &m)) {
+            if ((j + 1 <= i || j >= i + l) && (fb == NULL || fb[(unsigned char)t[j]]) &&
+                word_at(t, n, j, b, bc, &m)) {
                 return true;
             }
         }
@@ -601,13 +658,14 @@ static bool pair_in(const char *t, size_t n, const char *const *a, size_t ac, co
 static bool pair_after(const char *t, size_t n, const char *const *a, size_t ac,
                        const char *const *b, size_t bc) {
     size_t l, m;
+    const unsigned char *fa = first_of(a), *fb = first_of(b);
     for (size_t i = 0; i < n; i++) {
-        if (!word_at(t, n, i, a, ac, &l)) {
+        if ((fa != NULL && !fa[(unsigned char)t[i]]) || !word_at(t, n, i, a, ac, &l)) {
             continue;
         }
         size_t hi = i + l + PAIR_SPACED < n ? i + l + PAIR_SPACED : n;
         for (size_t j = i + l; j < hi; j++) {
-            if (word_at(t, n, j, b, bc, &m)) {
+            if ((fb == NULL || fb[(unsigned char)t[j]]) && word_at(t, n, j, b, bc, &m)) {
                 return true;
             }
         }
@@ -667,8 +725,27 @@ static const struct {
 
 #define IX_MAX 2048
 #define IX_BUCKETS 16384
-static ix_word ix_words[IX_MAX];
-static uint16_t ix_start[IX_BUCKETS + 1];
+
+/* Words of some lists indexed by their first two (folded) bytes. */
+typedef struct ix_index {
+    ix_word words[IX_MAX];
+    uint16_t start[IX_BUCKETS + 1];
+    unsigned char first[256]; /* a raw byte some word starts with (either case) */
+    unsigned char tri[8192];  /* a hash of the first three bytes of some word (tri_hash) */
+} ix_index;
+
+/* A 16-bit hash of three folded bytes. */
+static size_t tri_hash(unsigned char c0, unsigned char c1, unsigned char c2) {
+    return ((size_t)c0 * 961u + (size_t)c1 * 31u + c2) & 0xFFFFu;
+}
+
+/* ix: every list; ax (pi25): the lists one of which every reach or frame
+ * needs (a reader, an "other", a role marker, an end word). */
+#define ANCHOR_LISTS                                                                               \
+    (BIT(L_MODEL) | BIT(L_USER) | BIT(L_POLITE) | BIT(L_OTHER) | BIT(L_MARK) | BIT(L_END))
+static ix_index ix, ax;
+/* The lists one of which may_reach needs. */
+#define READER_LISTS (BIT(L_MODEL) | BIT(L_USER) | BIT(L_POLITE) | BIT(L_OTHER))
 static pthread_once_t ix_once = PTHREAD_ONCE_INIT;
 
 /* The bucket of a word by its first two (folded) bytes. Every word has
@@ -677,35 +754,79 @@ static size_t ix_key(unsigned char c0, unsigned char c1) {
     return ((size_t)c0 << 6) | (c1 & 0x3Fu);
 }
 
-static void ix_build(void) {
+static void ix_fill(ix_index *x, uint32_t lists) {
     static uint16_t count[IX_BUCKETS];
     static uint16_t fill[IX_BUCKETS];
+    memset(count, 0, sizeof(count));
     for (size_t l = 0; l < L_COUNT; l++) {
-        for (size_t k = 0; k < ix_lists[l].count; k++) {
+        for (size_t k = 0; k < ix_lists[l].count && (lists & BIT(l)); k++) {
             const char *w = ix_lists[l].ws[k];
             count[ix_key((unsigned char)w[0], (unsigned char)w[1])]++;
         }
     }
     uint16_t at = 0;
     for (size_t c = 0; c < IX_BUCKETS; c++) {
-        ix_start[c] = at;
+        x->start[c] = at;
         fill[c] = at;
         at = (uint16_t)(at + count[c]);
     }
-    ix_start[IX_BUCKETS] = at;
+    x->start[IX_BUCKETS] = at;
     for (size_t l = 0; l < L_COUNT; l++) {
-        for (size_t k = 0; k < ix_lists[l].count; k++) {
+        for (size_t k = 0; k < ix_lists[l].count && (lists & BIT(l)); k++) {
             const char *w = ix_lists[l].ws[k];
-            ix_word *x = &ix_words[fill[ix_key((unsigned char)w[0], (unsigned char)w[1])]++];
-            x->w = w;
-            x->len = (uint8_t)strlen(w);
-            x->list = (uint8_t)l;
+            ix_word *xw = &x->words[fill[ix_key((unsigned char)w[0], (unsigned char)w[1])]++];
+            xw->w = w;
+            xw->len = (uint8_t)strlen(w);
+            xw->list = (uint8_t)l;
+            unsigned char f = (unsigned char)w[0];
+            x->first[f] = 1;
+            if (f >= 'a' && f <= 'z') {
+                x->first[f - 32] = 1;
+            }
+            /* the text's second and third bytes a word may meet: its own,
+             * or where it has a space, a quote's first byte (bucket_at) */
+            static const unsigned char quote_bytes[] = {' ', '"', 0xE2, 0xC2, 0xE3};
+            unsigned char w1 = (unsigned char)w[1], w2 = (unsigned char)w[2];
+            for (size_t b1 = 0; b1 < (w1 == ' ' ? sizeof(quote_bytes) : 1); b1++) {
+                unsigned char c1 = w1 == ' ' ? quote_bytes[b1] : w1;
+                for (size_t c2 = 0; c2 < 256; c2++) {
+                    bool any = xw->len == 2;
+                    bool own = c2 == w2 || (w2 == ' ' && memchr(quote_bytes, (int)c2,
+                                                                sizeof(quote_bytes)) != NULL);
+                    if (any || own) {
+                        size_t h = tri_hash(f, c1, (unsigned char)c2);
+                        x->tri[h >> 3] |= (unsigned char)(1u << (h & 7));
+                    }
+                    if (!any && w2 != ' ') {
+                        /* only its own third byte */
+                        size_t h = tri_hash(f, c1, w2);
+                        x->tri[h >> 3] |= (unsigned char)(1u << (h & 7));
+                        break;
+                    }
+                }
+            }
         }
     }
 }
 
-static unsigned char low(unsigned char c) {
-    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+/* Byte classes of the one pass (presence_sentences). */
+enum { C_ALNUM = 1, C_END = 2, C_FOLD = 4, C_FIRST = 8 };
+static unsigned char cls[256];
+
+static void ix_build(void) {
+    ix_fill(&ix, UINT32_MAX);
+    ix_fill(&ax, ANCHOR_LISTS);
+    for (size_t c = 0; c < 256; c++) {
+        bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        bool end = c == '\n' || c == '.' || c == '!' || c == '?' || c == 0xE3 || c == 0xEF;
+        bool fold = c == 0xC3 || c == 0xCE || c == 0xD0 || c == 0xE2;
+        cls[c] = (unsigned char)((alnum ? C_ALNUM : 0) | (end ? C_END : 0) | (fold ? C_FOLD : 0) |
+                                 (ax.first[c] ? C_FIRST : 0));
+    }
+}
+
+static inline unsigned char low(unsigned char c) {
+    return (unsigned char)(c + (unsigned char)((unsigned char)(c - 'A') < 26u ? 32 : 0));
 }
 
 /* Does a byte stand where blanking a quotation may put a space? */
@@ -714,11 +835,18 @@ static bool quote_lead(unsigned char r) {
 }
 
 /* The lists of the words of bucket `key` at t[i]. */
-static uint32_t bucket_at(const char *t, size_t n, size_t i, size_t key, uint32_t bits) {
-    for (size_t k = ix_start[key]; k < ix_start[key + 1]; k++) {
-        const ix_word *x = &ix_words[k];
+static uint32_t bucket_at(const ix_index *xi, const char *t, size_t n, size_t i, size_t key,
+                          uint32_t bits) {
+    for (size_t k = xi->start[key]; k < xi->start[key + 1]; k++) {
+        const ix_word *x = &xi->words[k];
         if ((bits & BIT(x->list)) || i + x->len > n ||
             (unsigned char)x->w[0] != low((unsigned char)t[i])) {
+            continue;
+        }
+        /* the last byte first: it tells most words of a bucket apart */
+        unsigned char lr = low((unsigned char)t[i + x->len - 1]),
+                      lw = (unsigned char)x->w[x->len - 1];
+        if (lr != lw && !(lw == ' ' && quote_lead(lr))) {
             continue;
         }
         size_t j = 1;
@@ -735,28 +863,95 @@ static uint32_t bucket_at(const char *t, size_t n, size_t i, size_t key, uint32_
     return bits;
 }
 
-/* The lists with a word in t[0, n) (raw ASCII or folded text). */
+/* ASCII letters and digits: no word of the lists starts after one. */
+static const unsigned char ascii_alnum[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+    ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+    ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1,
+    ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1,
+    ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
+    ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1};
+
+/* The lists of xi with a word at t[i] (i + 1 < n): what presence reads
+ * at one byte. A byte no word starts with is passed first (the index's
+ * first-byte map: both buckets a byte may try start with it). */
+static inline uint32_t lists_at(const ix_index *xi, const char *t, size_t n, size_t i,
+                                uint32_t bits) {
+    unsigned char r0 = (unsigned char)t[i];
+    if (!xi->first[r0]) {
+        return bits;
+    }
+    unsigned char c0 = low(r0), c1 = low((unsigned char)t[i + 1]);
+    size_t key = ix_key(c0, c1);
+    bool q = quote_lead(c1);
+    if ((xi->start[key] == xi->start[key + 1] && !q) || (c0 >= 0x80 && c0 < 0xC0)) {
+        return bits;
+    }
+    if (c0 < 0xE0 && i > 0) {
+        unsigned char p = low((unsigned char)t[i - 1]);
+        if (p < 0x80 ? ((p >= 'a' && p <= 'z') || (p >= '0' && p <= '9')) : letter_before(t, i)) {
+            return bits;
+        }
+    }
+    if (i + 2 < n) {
+        /* no word of either bucket starts with these three bytes */
+        size_t h = tri_hash(c0, c1, low((unsigned char)t[i + 2]));
+        if (!(xi->tri[h >> 3] & (1u << (h & 7)))) {
+            return bits;
+        }
+    }
+    bits = bucket_at(xi, t, n, i, key, bits);
+    if (q) {
+        bits = bucket_at(xi, t, n, i, ix_key(c0, ' '), bits);
+    }
+    return bits;
+}
+
+/* lists_at at the first byte of an ASCII word: the bucket's emptiness
+ * is tested here, the rest there. */
+static inline uint32_t word_lists(const ix_index *xi, const char *t, size_t n, size_t i,
+                                  uint32_t bits) {
+    unsigned char c0 = low((unsigned char)t[i]), c1 = low((unsigned char)t[i + 1]);
+    if (i + 2 < n) {
+        /* lists_at's last test first: it turns away most words */
+        size_t h = tri_hash(c0, c1, low((unsigned char)t[i + 2]));
+        if (!(xi->tri[h >> 3] & (1u << (h & 7)))) {
+            return bits;
+        }
+    }
+    size_t key = ix_key(c0, c1);
+    if (xi->start[key] == xi->start[key + 1] && !quote_lead(c1)) {
+        return bits;
+    }
+    return lists_at(xi, t, n, i, bits);
+}
+
+/* The lists with a word in t[0, n) (raw ASCII or folded text). The bytes
+ * after the first of an ASCII word are passed (lists_at turns them away:
+ * an ASCII letter or digit stands before them); the byte after the word
+ * is read as any other. */
 static uint32_t presence(const char *t, size_t n) {
     pthread_once(&ix_once, ix_build);
     uint32_t bits = 0;
-    for (size_t i = 0; i + 1 < n; i++) {
-        unsigned char c0 = low((unsigned char)t[i]), c1 = low((unsigned char)t[i + 1]);
-        size_t key = ix_key(c0, c1);
-        bool q = quote_lead(c1);
-        if ((ix_start[key] == ix_start[key + 1] && !q) || (c0 >= 0x80 && c0 < 0xC0)) {
+    size_t i = 0;
+    while (i + 1 < n) {
+        unsigned char r0 = (unsigned char)t[i];
+        if (ascii_alnum[r0]) {
+            if (ix.first[r0]) {
+                bits = word_lists(&ix, t, n, i, bits);
+            }
+            i++;
+            while (i + 1 < n && ascii_alnum[(unsigned char)t[i]]) {
+                i++;
+            }
             continue;
         }
-        if (c0 < 0xE0 && i > 0) {
-            unsigned char p = low((unsigned char)t[i - 1]);
-            if (p < 0x80 ? ((p >= 'a' && p <= 'z') || (p >= '0' && p <= '9'))
-                         : letter_before(t, i)) {
-                continue;
-            }
+        if (ix.first[r0]) {
+            bits = lists_at(&ix, t, n, i, bits);
         }
-        bits = bucket_at(t, n, i, key, bits);
-        if (q) {
-            bits = bucket_at(t, n, i, ix_key(c0, ' '), bits);
-        }
+        i++;
     }
     return bits;
 }
@@ -779,6 +974,112 @@ static uint32_t presence_raw(const char *s, size_t n, char *buf) {
     return presence(buf, fold(s, n, buf));
 }
 
+/* ------------------------------------------- one pass per string (pi25)
+ *
+ * Most strings are read once, here: the lists present in the whole string
+ * and in each of its sentences (by the sentence of a word's first byte),
+ * skipping the bytes inside an ASCII word (no word of the lists starts
+ * there: presence passes them too). Only a fold-neutral string is read
+ * this way: one that fold() changes by ASCII case alone (no Latin-1,
+ * Greek or Cyrillic lead byte, no typographic single quote), so that the
+ * raw bytes read as the folded ones at the same offsets. A sentence's
+ * lists here are a superset of presence_raw's on that sentence (its
+ * words may run past SENT_MAX), and may_reach is a gate: a superset
+ * never changes a result. */
+#define SENT_CAP 1024 /* sentences kept (a registry's longest text has 955) */
+
+typedef struct sent_bits {
+    uint32_t a, e; /* the sentence t[a, e) */
+    uint32_t bits;
+} sent_bits;
+
+typedef struct sentences {
+    sent_bits s[SENT_CAP];
+    size_t count;
+    uint32_t all;
+} sentences;
+
+static void sent_push(sentences *ss, size_t a, size_t e, uint32_t bits) {
+    ss->all |= bits;
+    if (ss->count < SENT_CAP) {
+        ss->s[ss->count].a = (uint32_t)a;
+        ss->s[ss->count].e = (uint32_t)e;
+        ss->s[ss->count].bits = bits;
+        ss->count++;
+    }
+}
+
+/* The end of a sentence at t[i] (as sentence_end finds it), or 0. */
+static size_t end_at(const char *t, size_t n, size_t i) {
+    unsigned char c = (unsigned char)t[i];
+    if (c == '\n') {
+        return i + 1;
+    }
+    if ((c == '.' || c == '!' || c == '?') && (i + 1 == n || t[i + 1] == ' ' || t[i + 1] == '\n')) {
+        return i + 1;
+    }
+    if (c == 0xE3 && i + 2 < n && (unsigned char)t[i + 1] == 0x80 &&
+        (unsigned char)t[i + 2] == 0x82) {
+        return i + 3;
+    }
+    if (c == 0xEF && i + 2 < n && (unsigned char)t[i + 1] == 0xBC &&
+        ((unsigned char)t[i + 2] == 0x81 || (unsigned char)t[i + 2] == 0x9F)) {
+        return i + 3;
+    }
+    return 0;
+}
+
+/* The lists of t[0, n) and of its sentences; false when t is not
+ * fold-neutral (ss is then not filled). */
+static bool presence_sentences(const char *t, size_t n, sentences *ss) {
+    pthread_once(&ix_once, ix_build);
+    ss->count = 0;
+    ss->all = 0;
+    if (n > UINT32_MAX) {
+        return false;
+    }
+    uint32_t cur = 0;
+    size_t a = 0;
+    size_t i = 0;
+    while (i + 1 < n) {
+        unsigned char r0 = (unsigned char)t[i];
+        unsigned char c = cls[r0];
+        if (c & C_ALNUM) {
+            if (c & C_FIRST) {
+                cur = word_lists(&ax, t, n, i, cur);
+            }
+            /* the rest of the word starts no word; the byte after it is
+             * read as any other */
+            i++;
+            while (i + 1 < n && (cls[(unsigned char)t[i]] & C_ALNUM)) {
+                i++;
+            }
+            continue;
+        }
+        if (c != 0) {
+            if ((c & C_FOLD) && (r0 != 0xE2 || ((unsigned char)t[i + 1] == 0x80 && i + 2 < n &&
+                                                ((unsigned char)t[i + 2] == 0x98 ||
+                                                 (unsigned char)t[i + 2] == 0x99)))) {
+                return false; /* not fold-neutral */
+            }
+            if (c & C_FIRST) {
+                cur = lists_at(&ax, t, n, i, cur);
+            }
+            size_t e = (c & C_END) ? end_at(t, n, i) : 0;
+            if (e != 0) {
+                sent_push(ss, a, e, cur);
+                cur = 0;
+                a = e;
+            }
+        }
+        i++;
+    }
+    if (a < n) {
+        sent_push(ss, a, n, cur);
+    }
+    return true;
+}
+
 /* Can a sentence with the lists `b` present have a reach
  * (sentence_reach)? */
 static bool may_reach(uint32_t b) {
@@ -797,6 +1098,9 @@ static void blank_quotes(char *t, size_t n) {
     static const char *const close[] = {"\"",           "\xE2\x80\x9D", "\xC2\xBB",
                                         "\xE3\x80\x8D", "\xE3\x80\x8F", "\xE2\x80\x9C"};
     for (size_t i = 0; i < n; i++) {
+        if (!quote_lead((unsigned char)t[i])) {
+            continue; /* every opening starts with such a byte */
+        }
         for (size_t k = 0; k < N(open); k++) {
             size_t ol = strlen(open[k]), cl = strlen(close[k]);
             if (i + ol > n || memcmp(t + i, open[k], ol) != 0) {
@@ -882,18 +1186,26 @@ static mv_reach_kind sentence_reach(const char *t, size_t n) {
 /* The reach search; with `have`, fbits are the lists present in the
  * whole (ASCII) string. */
 static bool reach_find(const char *s, size_t n, bool skip_job, mv_reach *out, bool have,
-                       uint32_t fbits) {
+                       uint32_t fbits, const sentences *ss) {
     char buf[SENT_MAX * 2 + 8];
-    size_t a = 0;
+    size_t a = 0, si = 0;
     bool first = true;
-    /* an ASCII field without the lists a reach needs has none */
-    if (have ? !may_reach(fbits) : (is_ascii(s, n) && !may_reach(presence(s, n)))) {
+    /* an ASCII field without the lists a reach needs has none; a string
+     * read by presence_sentences, without a reader or an "other" */
+    if (ss != NULL ? !(ss->all & READER_LISTS)
+                   : (have ? !may_reach(fbits) : (is_ascii(s, n) && !may_reach(presence(s, n))))) {
         return false;
     }
     while (a < n) {
-        size_t e = sentence_end(s, n, a);
+        /* a sentence the one pass kept: its end, and no lists when it
+         * has no reader and no "other" (may_reach needs one) */
+        bool kept = ss != NULL && si < ss->count && ss->s[si].a == a;
+        size_t e = kept ? ss->s[si].e : sentence_end(s, n, a);
         size_t len = e - a;
-        uint32_t bits = presence_raw(s + a, len > SENT_MAX ? SENT_MAX : len, buf);
+        uint32_t bits = kept && !(ss->s[si].bits & READER_LISTS)
+                            ? 0
+                            : presence_raw(s + a, len > SENT_MAX ? SENT_MAX : len, buf);
+        si++;
         /* a sentence of a few bytes ("Notes:") is not a job sentence */
         if (first && skip_job) {
             first = len < 4;
@@ -1029,8 +1341,14 @@ static bool frame_find(const char *s, size_t n, mv_reach *out, bool have, uint32
         return false;
     }
     size_t fl = fold(s, len, buf);
+    /* a byte that starts no role marker and no end word is passed */
+    const unsigned char *f_role = first_of(role_marks), *f_end = first_of(end_stem);
     for (size_t i = 0; i < fl; i++) {
         size_t after, l;
+        unsigned char b = (unsigned char)buf[i];
+        if (!f_role[b] && !f_end[b]) {
+            continue;
+        }
         if (role_marker(buf, fl, i, &after) && role_opens(buf, i)) {
             if (words_in(buf, after, fl < after + 200 ? fl : after + 200, 5) >= 5) {
                 if (out) {
@@ -1072,7 +1390,7 @@ static bool frame_find(const char *s, size_t n, mv_reach *out, bool have, uint32
 }
 
 bool mv_reply_reach_find(const char *s, size_t n, bool skip_job, mv_reach *out) {
-    return reach_find(s, n, skip_job, out, false, 0);
+    return reach_find(s, n, skip_job, out, false, 0, NULL);
 }
 
 bool mv_reply_frame_find(const char *s, size_t n, mv_reach *out) {
@@ -1080,8 +1398,12 @@ bool mv_reply_frame_find(const char *s, size_t n, mv_reach *out) {
 }
 
 bool mv_reply_find(const char *s, size_t n, bool skip_job, mv_reach *out) {
-    /* an ASCII string is read once for both searches */
-    bool have = is_ascii(s, n);
-    uint32_t fbits = have ? presence(s, n) : 0;
-    return frame_find(s, n, out, have, fbits) || reach_find(s, n, skip_job, out, have, fbits);
+    /* a fold-neutral string is read once for both searches and for
+     * each of its sentences */
+    sentences ss;
+    if (presence_sentences(s, n, &ss)) {
+        return frame_find(s, n, out, true, ss.all) ||
+               reach_find(s, n, skip_job, out, true, ss.all, &ss);
+    }
+    return frame_find(s, n, out, false, 0) || reach_find(s, n, skip_job, out, false, 0, NULL);
 }

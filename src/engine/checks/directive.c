@@ -44,6 +44,7 @@
 #include "directive_rules.h"
 #include "mcpvet/check.h"
 #include "model_note.h"
+#include "reply_reach.h"
 #include "position.h"
 #include "structure_facts.h"
 #include "value_orders.h"
@@ -11131,6 +11132,139 @@ static int model_notes(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     return MV_OK;
 }
 
+/* ------------------------- round 24 (pi24): an order whose reach
+ * outlasts the call
+ *
+ * A sentence past the field's job whose scope is the model's conversation
+ * (every answer, the rest of the conversation, from now on) or its other
+ * tools (before or instead of any other tool), and whose reader is the
+ * model, a fake end of the definition followed by text to the model, or
+ * a chat-template role marker (reply_reach.c): each orders the model's
+ * own behaviour, which no call needs. A tool that takes (or is named for)
+ * a prompt, chat messages or a bot's persona speaks of answers and roles
+ * as its job, so
+ * the turns and the role marker are left to it. Reported once per tool.
+ * A reach over tools or a frame is a hijack of the model's order of work
+ * and corroborates itself (MV_FACET_ADDRESSED); a reach over turns shapes
+ * the answers and stays one soft signal. */
+static bool tool_speaks_chat(const mv_tool *tool) {
+    static const char *const chat[] = {"message", "prompt",      "role", "system",
+                                       "persona", "template",    "chat", "instruction",
+                                       "bot",     "conversation"};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->kind != MV_FIELD_PROPERTY_NAME && fd->kind != MV_FIELD_NAME) {
+            continue;
+        }
+        for (size_t k = 0; k < sizeof(chat) / sizeof(chat[0]); k++) {
+            size_t l = strlen(chat[k]);
+            for (size_t i = 0; i + l <= fd->text.len; i++) {
+                if (ci_at_n(fd->text.ptr, fd->text.len, i, chat[k], l)) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+/* The memo slot of the reply search (slots 0 and 1: scan_matches) and
+ * its kept result. */
+#define REPLY_MEMO_SLOT 2u
+typedef struct reach_rec {
+    uint32_t start, end;
+    uint8_t found, kind;
+} reach_rec;
+
+static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    static const mv_dr_family turns = {"reply_reach_turns",
+                                       "order to the model over its later answers or turns",
+                                       MV_THREAT_PROMPT_INJECTION,
+                                       0.6,
+                                       0,
+                                       MV_DR_NEEDS_NONE,
+                                       0,
+                                       MV_DR_DET_NONE,
+                                       false};
+    static const mv_dr_family tools = {"reply_reach_tools",
+                                       "order to the model to put this tool before its other tools",
+                                       MV_THREAT_PROMPT_INJECTION,
+                                       0.7,
+                                       0,
+                                       MV_DR_NEEDS_NONE,
+                                       0,
+                                       MV_DR_DET_NONE,
+                                       false};
+    static const mv_dr_family frame = {"reply_frame",
+                                       "fake end of the definition or chat role marker",
+                                       MV_THREAT_PROMPT_INJECTION,
+                                       0.8,
+                                       0,
+                                       MV_DR_NEEDS_NONE,
+                                       0,
+                                       MV_DR_DET_NONE,
+                                       false};
+    int chat = -1; /* decided on first need */
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        mv_reach r;
+        if (fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME) {
+            continue;
+        }
+        bool skip_job = fd->kind == MV_FIELD_DESCRIPTION || fd->kind == MV_FIELD_SCHEMA_DESCRIPTION;
+        /* pi25: the search reads the text and its kind alone, and a
+         * registry repeats its strings: a repeat takes the kept result */
+        mv_memo memo;
+        reach_rec rec;
+        int hit = mv_memo_peek(out, fi, REPLY_MEMO_SLOT, MV_STR_NULL, &memo);
+        if (hit < 0) {
+            return hit;
+        }
+        if (hit == 1 && memo.len == sizeof(rec)) {
+            memcpy(&rec, memo.data, sizeof(rec));
+        } else {
+            memset(&rec, 0, sizeof(rec));
+            if (mv_reply_find(fd->text.ptr, fd->text.len, skip_job, &r)) {
+                rec.found = 1;
+                rec.kind = (uint8_t)r.kind;
+                rec.start = (uint32_t)r.start;
+                rec.end = (uint32_t)r.end;
+            }
+            if (memo.active) {
+                mv_memo_keep(out, &memo, &rec, sizeof(rec));
+            }
+        }
+        if (!rec.found) {
+            continue;
+        }
+        r.kind = (mv_reach_kind)rec.kind;
+        r.start = rec.start;
+        r.end = rec.end;
+        if (r.kind == MV_REACH_TURNS || r.kind == MV_REACH_ROLE) {
+            if (chat < 0) {
+                chat = tool_speaks_chat(tool) ? 1 : 0;
+            }
+            if (chat) {
+                continue;
+            }
+        }
+        const mv_dr_family *fam =
+            r.kind == MV_REACH_TURNS ? &turns : (r.kind == MV_REACH_TOOLS ? &tools : &frame);
+        best b;
+        memset(&b, 0, sizeof(b));
+        b.valid = true;
+        b.field = (int32_t)fi;
+        b.roff = (uint32_t)r.start;
+        b.rlen = (uint32_t)(r.end - r.start);
+        b.weight = 1.0;
+        b.pre = fam->base;
+        return emit_family(
+            ctx, tool, fam, &b, b.pre, 0,
+            MV_FACET_INSTRUCTION | (r.kind == MV_REACH_TURNS ? 0u : MV_FACET_ADDRESSED), out);
+    }
+    return MV_OK;
+}
+
 /* ------------------------- round 23 (dest23): the definition against
  * itself
  *
@@ -11464,6 +11598,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                      : rc;
     rc = rc == MV_OK ? name_orders(ctx, R, tool, orders, out) : rc;
     rc = rc == MV_OK ? model_notes(ctx, tool, out) : rc;
+    rc = rc == MV_OK ? reply_reaches(ctx, tool, out) : rc;
 done:
     return rc;
 }

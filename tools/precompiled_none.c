@@ -70,8 +70,8 @@ static uint32_t *phrase_slot(const char *in, size_t in_len) {
     size_t mask = n_phrase_slots - 1;
     for (size_t i = (size_t)mv_pc_hash(in, in_len) & mask;; i = (i + 1) & mask) {
         uint32_t e = phrase_slots[i];
-        if (e == 0 || (phrases[e - 1].in_len == in_len &&
-                       memcmp(phrases[e - 1].in, in, in_len) == 0))
+        if (e == 0 ||
+            (phrases[e - 1].in_len == in_len && memcmp(phrases[e - 1].in, in, in_len) == 0))
             return &phrase_slots[i];
     }
 }

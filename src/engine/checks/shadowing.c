@@ -117,8 +117,8 @@ static const char *const k_family_names[F_COUNT] = {
     "trigger_before", "trigger_after", "order_before",   "order_after",     "suppress_before",
     "suppress_after", "claim_before",  "call_before",    "prefer_before",   "prefer_after",
     "force",          "alter",         "self",           "condition_after", "sequel_before",
-    "sequel_after",   "sensitive",     "product_before", "claim_after",
-    "displace",       "steer_self",    "other_ref"};
+    "sequel_after",   "sensitive",     "product_before", "claim_after",     "displace",
+    "steer_self",     "other_ref"};
 
 typedef struct phrase_info {
     uint8_t family;
@@ -5811,10 +5811,10 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         !json_value && (v.qualified || !same_family(ts, m)) &&
         (v.family[F_STEER_SELF] || steer_next(ts, field, text, len, s1)) &&
         (v.content || v.address || v.near[F_SENSITIVE] ||
-         !successor_server(mv_registry_server_name(rs->registry, ts->own),
-                           mv_registry_server_name(rs->registry, v.qualified
-                                                                     ? qual_server
-                                                                     : other_server_of(m, ts->own))))) {
+         !successor_server(
+             mv_registry_server_name(rs->registry, ts->own),
+             mv_registry_server_name(rs->registry,
+                                     v.qualified ? qual_server : other_server_of(m, ts->own))))) {
         hard = true;
         v.displaced = true;
     }
@@ -6020,6 +6020,16 @@ static int displaced_twin(tool_scan *ts, mv_emitter *out) {
         return MV_OK;
     const char *text = ts->tool->fields[di].text.ptr;
     size_t len = ts->tool->fields[di].text.len;
+    /* twin instances repeat one definition: a text the other provider
+     * carries as well displaces nobody (and most twins are such copies) */
+    uint32_t psrv = NONE;
+    const mv_tool *peer = find_peer(ts, me, other, &psrv);
+    for (uint32_t i = 0; peer != NULL && i < peer->n_fields; i++)
+        if (peer->fields[i].kind == MV_FIELD_DESCRIPTION) {
+            if (peer->fields[i].text.len == len && memcmp(peer->fields[i].text.ptr, text, len) == 0)
+                return MV_OK;
+            break;
+        }
     pmatch buf[64];
     phrase_ctx pc = {ts->es, norm, 0, buf, 0, sizeof(buf) / sizeof(buf[0]), false};
     mv_ac_scan(ts->es->phrases, norm->text, norm->len, on_phrase, &pc);

@@ -9,6 +9,7 @@
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "mcpvet/evidence.h"
@@ -182,8 +183,22 @@ int mv_report_put_fixed(mv_buf *b, double value, unsigned decimals) {
  * printable ASCII without a backslash (the one visible character it
  * escapes). Names, paths and file names nearly always are. */
 static bool render_plain(const char *ptr, size_t len) {
+    /* perf26: eight bytes at a time first. A word is plain when no byte
+     * has the top bit set, none is below 0x20 and none equals 0x7F or
+     * '\\'; the test may flag a plain byte (a borrow from a neighbour),
+     * never miss one, and a flagged word is decided by the byte loop. */
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     const unsigned char *p = (const unsigned char *)ptr;
-    for (size_t i = 0; i < len; i++) {
+    size_t i = 0;
+    for (; len - i >= 8; i += 8) {
+        uint64_t x, bs, del;
+        memcpy(&x, p + i, 8);
+        bs = x ^ (ones * '\\');
+        del = x ^ (ones * 0x7F);
+        if ((x | ((x - ones * 0x20) & ~x) | ((bs - ones) & ~bs) | ((del - ones) & ~del)) & highs)
+            break;
+    }
+    for (; i < len; i++) {
         if (p[i] < 0x20 || p[i] >= 0x7F || p[i] == '\\')
             return false;
     }

@@ -163,19 +163,26 @@ int mv_report_put_fixed(mv_buf *b, double value, unsigned decimals) {
     unsigned long long mag =
         scaled < 0 ? (unsigned long long)(-scaled) : (unsigned long long)scaled;
     unsigned long long unit = (unsigned long long)scale[decimals];
-    if (scaled < 0)
-        mv_buf_putc(b, '-');
-    mv_buf_put_u64(b, mag / unit);
+    /* perf26: sign, whole part and fraction built from the end, then one
+     * append (the bytes the three appends wrote) */
+    char tmp[32]; /* '-', 20 digits, '.', 9 decimals */
+    size_t n = sizeof tmp;
     if (decimals > 0) {
-        char frac[10];
         unsigned long long rest = mag % unit;
-        frac[0] = '.';
         for (unsigned d = decimals; d >= 1; d--) {
-            frac[d] = (char)('0' + rest % 10);
+            tmp[--n] = (char)('0' + rest % 10);
             rest /= 10;
         }
-        mv_buf_append(b, frac, decimals + 1);
+        tmp[--n] = '.';
     }
+    unsigned long long whole = mag / unit;
+    do {
+        tmp[--n] = (char)('0' + whole % 10);
+        whole /= 10;
+    } while (whole != 0);
+    if (scaled < 0)
+        tmp[--n] = '-';
+    mv_buf_append(b, tmp + n, sizeof tmp - n);
     return b->failed ? MV_ENOMEM : MV_OK;
 }
 

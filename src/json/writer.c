@@ -54,8 +54,10 @@ static const unsigned char key_plain[256] = {
 #undef K16
 #undef K4
 
-/* Keys up to this many bytes are copied by value_prefix's fast path. */
+/* Keys up to this many bytes are copied by value_prefix's fast path
+ * (a multiple of four: its loop reads four bytes a round). */
 #define KEY_FAST 48u
+_Static_assert(KEY_FAST % 4u == 0, "value_prefix reads keys four bytes a round");
 
 static inline void put8(char *d, const char *src) {
     memcpy(d, src, 8);
@@ -102,9 +104,29 @@ static void value_prefix(mv_jw *w, const char *key) {
         size_t i = 0;
         unsigned char c;
         d[0] = '"';
-        while (i < KEY_FAST && key_plain[c = (unsigned char)key[i]]) {
+        /* four bytes a round (KEY_FAST is a multiple of four); a byte is
+         * read only after the one before it was plain, so never past the
+         * key's NUL */
+        while (i < KEY_FAST) {
+            if (!key_plain[c = (unsigned char)key[i]])
+                break;
             d[1 + i] = (char)c;
-            i++;
+            if (!key_plain[c = (unsigned char)key[i + 1]]) {
+                i += 1;
+                break;
+            }
+            d[2 + i] = (char)c;
+            if (!key_plain[c = (unsigned char)key[i + 2]]) {
+                i += 2;
+                break;
+            }
+            d[3 + i] = (char)c;
+            if (!key_plain[c = (unsigned char)key[i + 3]]) {
+                i += 3;
+                break;
+            }
+            d[4 + i] = (char)c;
+            i += 4;
         }
         if (key[i] != '\0') {
             b->len = (size_t)(d - b->data);
@@ -167,27 +189,67 @@ void mv_jw_cstr(mv_jw *w, const char *key, const char *value) {
         mv_buf_json_string(w->b, value, strlen(value));
 }
 
+/* perf26: a value of a few bytes written in place when the buffer has
+ * room for it (mv_buf_append's test, with the NUL), else by
+ * mv_buf_append, which grows or fails as before: the same bytes, without
+ * a call and a variable-length copy for each number, true, false and
+ * null of a report. */
+static inline bool room_for(const mv_buf *b, size_t n) {
+    return !b->failed && b->cap > 0 && n < b->cap - b->len;
+}
+
+static inline void put_small(mv_buf *b, const char *s, size_t n) {
+    if (!room_for(b, n)) {
+        mv_buf_append(b, s, n);
+        return;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+/* The decimal digits of value, written in place (mv_buf_put_u64's bytes). */
+static void put_u64(mv_buf *b, uint64_t value) {
+    size_t n = 1;
+    for (uint64_t v = value; v >= 10; v /= 10)
+        n++;
+    if (!room_for(b, n)) {
+        mv_buf_put_u64(b, value);
+        return;
+    }
+    char *d = b->data + b->len;
+    for (size_t k = n; k > 0; k--) {
+        d[k - 1] = (char)('0' + value % 10);
+        value /= 10;
+    }
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
 void mv_jw_uint(mv_jw *w, const char *key, uint64_t value) {
     value_prefix(w, key);
-    mv_buf_put_u64(w->b, value);
+    put_u64(w->b, value);
 }
 
 void mv_jw_int(mv_jw *w, const char *key, int64_t value) {
     value_prefix(w, key);
-    mv_buf_put_i64(w->b, value);
+    if (value >= 0)
+        put_u64(w->b, (uint64_t)value);
+    else
+        mv_buf_put_i64(w->b, value);
 }
 
 void mv_jw_bool(mv_jw *w, const char *key, bool value) {
     value_prefix(w, key);
     if (value)
-        mv_buf_append(w->b, "true", 4);
+        put_small(w->b, "true", 4);
     else
-        mv_buf_append(w->b, "false", 5);
+        put_small(w->b, "false", 5);
 }
 
 void mv_jw_null(mv_jw *w, const char *key) {
     value_prefix(w, key);
-    mv_buf_append(w->b, "null", 4);
+    put_small(w->b, "null", 4);
 }
 
 void mv_jw_fixed(mv_jw *w, const char *key, double value, unsigned decimals) {

@@ -9,6 +9,7 @@
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "mcpvet/evidence.h"
@@ -162,19 +163,26 @@ int mv_report_put_fixed(mv_buf *b, double value, unsigned decimals) {
     unsigned long long mag =
         scaled < 0 ? (unsigned long long)(-scaled) : (unsigned long long)scaled;
     unsigned long long unit = (unsigned long long)scale[decimals];
-    if (scaled < 0)
-        mv_buf_putc(b, '-');
-    mv_buf_put_u64(b, mag / unit);
+    /* perf26: sign, whole part and fraction built from the end, then one
+     * append (the bytes the three appends wrote) */
+    char tmp[32]; /* '-', 20 digits, '.', 9 decimals */
+    size_t n = sizeof tmp;
     if (decimals > 0) {
-        char frac[10];
         unsigned long long rest = mag % unit;
-        frac[0] = '.';
         for (unsigned d = decimals; d >= 1; d--) {
-            frac[d] = (char)('0' + rest % 10);
+            tmp[--n] = (char)('0' + rest % 10);
             rest /= 10;
         }
-        mv_buf_append(b, frac, decimals + 1);
+        tmp[--n] = '.';
     }
+    unsigned long long whole = mag / unit;
+    do {
+        tmp[--n] = (char)('0' + whole % 10);
+        whole /= 10;
+    } while (whole != 0);
+    if (scaled < 0)
+        tmp[--n] = '-';
+    mv_buf_append(b, tmp + n, sizeof tmp - n);
     return b->failed ? MV_ENOMEM : MV_OK;
 }
 
@@ -182,8 +190,22 @@ int mv_report_put_fixed(mv_buf *b, double value, unsigned decimals) {
  * printable ASCII without a backslash (the one visible character it
  * escapes). Names, paths and file names nearly always are. */
 static bool render_plain(const char *ptr, size_t len) {
+    /* perf26: eight bytes at a time first. A word is plain when no byte
+     * has the top bit set, none is below 0x20 and none equals 0x7F or
+     * '\\'; the test may flag a plain byte (a borrow from a neighbour),
+     * never miss one, and a flagged word is decided by the byte loop. */
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     const unsigned char *p = (const unsigned char *)ptr;
-    for (size_t i = 0; i < len; i++) {
+    size_t i = 0;
+    for (; len - i >= 8; i += 8) {
+        uint64_t x, bs, del;
+        memcpy(&x, p + i, 8);
+        bs = x ^ (ones * '\\');
+        del = x ^ (ones * 0x7F);
+        if ((x | ((x - ones * 0x20) & ~x) | ((bs - ones) & ~bs) | ((del - ones) & ~del)) & highs)
+            break;
+    }
+    for (; i < len; i++) {
         if (p[i] < 0x20 || p[i] >= 0x7F || p[i] == '\\')
             return false;
     }

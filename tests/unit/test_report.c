@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json/writer.h"
 #include "mcpvet/buf.h"
 #include "mcpvet/engine.h"
 #include "mcpvet/registry.h"
@@ -1321,9 +1322,83 @@ static void test_buf_integers(void **state) {
     mv_buf_release(&b);
 }
 
+/* perf26: the writer's key copy (four bytes a round, keys of every length
+ * up to past KEY_FAST, an escape at every offset) and its in-place small
+ * values give the bytes of the general path. */
+static void expect_member(const char *key, void (*put)(mv_jw *, const char *), const char *value) {
+    mv_buf got, want;
+    mv_buf_init(&got, NULL);
+    mv_buf_init(&want, NULL);
+    mv_jw w;
+    mv_jw_init(&w, &got);
+    mv_jw_obj_begin(&w, NULL);
+    put(&w, key);
+    mv_jw_obj_end(&w);
+    assert_int_equal(mv_jw_finish(&w), MV_OK);
+    mv_buf_append(&want, "{\n  ", 4);
+    mv_buf_json_string(&want, key, strlen(key));
+    mv_buf_append(&want, ": ", 2);
+    mv_buf_append(&want, value, strlen(value));
+    mv_buf_append(&want, "\n}\n", 3);
+    assert_string_equal(got.data, want.data);
+    mv_buf_release(&got);
+    mv_buf_release(&want);
+}
+
+static void put_null(mv_jw *w, const char *key) {
+    mv_jw_null(w, key);
+}
+static void put_true(mv_jw *w, const char *key) {
+    mv_jw_bool(w, key, true);
+}
+static void put_false(mv_jw *w, const char *key) {
+    mv_jw_bool(w, key, false);
+}
+static void put_zero(mv_jw *w, const char *key) {
+    mv_jw_uint(w, key, 0);
+}
+static void put_max(mv_jw *w, const char *key) {
+    mv_jw_uint(w, key, UINT64_MAX);
+}
+static void put_ten(mv_jw *w, const char *key) {
+    mv_jw_int(w, key, 10);
+}
+static void put_min(mv_jw *w, const char *key) {
+    mv_jw_int(w, key, INT64_MIN);
+}
+static void put_fixed_neg(mv_jw *w, const char *key) {
+    mv_jw_fixed(w, key, -12.25, 3);
+}
+
+static void test_writer_keys_and_values(void **state) {
+    (void)state;
+    static const char *const specials[] = {"\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9"};
+    for (size_t len = 0; len < 60; len++) {
+        char key[80];
+        for (size_t i = 0; i < len; i++)
+            key[i] = (char)('a' + (i % 26));
+        key[len] = '\0';
+        expect_member(key, put_null, "null");
+        for (size_t sp = 0; sp < sizeof specials / sizeof specials[0]; sp++) {
+            size_t sl = strlen(specials[sp]);
+            memcpy(key + len, specials[sp], sl);
+            key[len + sl] = 'z';
+            key[len + sl + 1] = '\0';
+            expect_member(key, put_true, "true");
+        }
+    }
+    expect_member("k", put_false, "false");
+    expect_member("k", put_zero, "0");
+    expect_member("k", put_max, "18446744073709551615");
+    expect_member("k", put_ten, "10");
+    expect_member("k", put_min, "-9223372036854775808");
+    expect_member("k", put_fixed_neg, "-12.250");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_basic),
+        cmocka_unit_test(test_writer_keys_and_values),
         cmocka_unit_test(test_golden_degraded),
         cmocka_unit_test(test_text_content),
         cmocka_unit_test(test_degraded_never_clean),

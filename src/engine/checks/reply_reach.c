@@ -732,6 +732,7 @@ typedef struct ix_index {
     uint16_t start[IX_BUCKETS + 1];
     unsigned char first[256]; /* a raw byte some word starts with (either case) */
     unsigned char tri[8192];  /* a hash of the first three bytes of some word (tri_hash) */
+    unsigned char pair[8192]; /* raw first two bytes (r0 << 8 | r1) of some word (pair_fill) */
 } ix_index;
 
 /* A 16-bit hash of three folded bytes. */
@@ -813,9 +814,40 @@ static void ix_fill(ix_index *x, uint32_t lists) {
 enum { C_ALNUM = 1, C_END = 2, C_FOLD = 4, C_FIRST = 8 };
 static unsigned char cls[256];
 
+/* perf26: the raw byte pairs a word of x may start with (either case of
+ * its first two bytes; for a space at byte 1, a quote's first byte too,
+ * as bucket_at accepts): word_lists turns most words away by this one
+ * lookup, before the three-byte hash. bucket_at compares both bytes, so
+ * a pair not marked here meets no word. */
+static unsigned char up(unsigned char c) {
+    return (unsigned char)(c >= 'a' && c <= 'z' ? c - 32 : c);
+}
+
+static void pair_fill(ix_index *x) {
+    static const unsigned char space_bytes[] = {' ', '"', 0xE2, 0xC2, 0xE3};
+    for (size_t k = 0; k < x->start[IX_BUCKETS]; k++) {
+        const unsigned char *w = (const unsigned char *)x->words[k].w;
+        unsigned char r0s[2] = {w[0], up(w[0])};
+        unsigned char r1s[5] = {w[1], up(w[1])};
+        size_t n1 = 2;
+        if (w[1] == ' ') {
+            memcpy(r1s, space_bytes, sizeof(space_bytes));
+            n1 = sizeof(space_bytes);
+        }
+        for (size_t a = 0; a < 2; a++) {
+            for (size_t b = 0; b < n1; b++) {
+                size_t h = ((size_t)r0s[a] << 8) | r1s[b];
+                x->pair[h >> 3] |= (unsigned char)(1u << (h & 7));
+            }
+        }
+    }
+}
+
 static void ix_build(void) {
     ix_fill(&ix, UINT32_MAX);
     ix_fill(&ax, ANCHOR_LISTS);
+    pair_fill(&ix);
+    pair_fill(&ax);
     for (size_t c = 0; c < 256; c++) {
         bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
         bool end = c == '\n' || c == '.' || c == '!' || c == '?' || c == 0xE3 || c == 0xEF;
@@ -913,6 +945,11 @@ static inline uint32_t lists_at(const ix_index *xi, const char *t, size_t n, siz
  * is tested here, the rest there. */
 static inline uint32_t word_lists(const ix_index *xi, const char *t, size_t n, size_t i,
                                   uint32_t bits) {
+    /* perf26: the raw first two bytes first (pair_fill) */
+    size_t p = ((size_t)(unsigned char)t[i] << 8) | (unsigned char)t[i + 1];
+    if (!(xi->pair[p >> 3] & (1u << (p & 7)))) {
+        return bits;
+    }
     unsigned char c0 = low((unsigned char)t[i]), c1 = low((unsigned char)t[i + 1]);
     if (i + 2 < n) {
         /* lists_at's last test first: it turns away most words */
@@ -1202,12 +1239,17 @@ static bool reach_find(const char *s, size_t n, bool skip_job, mv_reach *out, bo
         bool kept = ss != NULL && si < ss->count && ss->s[si].a == a;
         size_t e = kept ? ss->s[si].e : sentence_end(s, n, a);
         size_t len = e - a;
-        uint32_t bits = kept && !(ss->s[si].bits & READER_LISTS)
+        /* perf26: the job sentence is read on only when the model is
+         * named in it (below), so a kept one without a model word is
+         * passed without its lists */
+        bool job = first && skip_job;
+        uint32_t need = job ? BIT(L_MODEL) : READER_LISTS;
+        uint32_t bits = kept && !(ss->s[si].bits & need)
                             ? 0
                             : presence_raw(s + a, len > SENT_MAX ? SENT_MAX : len, buf);
         si++;
         /* a sentence of a few bytes ("Notes:") is not a job sentence */
-        if (first && skip_job) {
+        if (job) {
             first = len < 4;
             if (!(bits & BIT(L_MODEL)) || !may_reach(bits)) {
                 a = e;

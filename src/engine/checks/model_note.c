@@ -30,6 +30,7 @@
  * pays one byte test per position.
  */
 #include "model_note.h"
+#include "word_fold.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -456,69 +457,7 @@ static const char *const describe_stem[] = {
     "bot",       "chatbot", "template",  "persona", "configur",  "parameter", "field",  "sent to",
     "sent with", "used by", "passed to", "vorlage", "plantilla", "modèle de", "шаблон", "模板"};
 
-/* ---------------------------------------------------------------- folding */
-
-/* Fold raw[0, n) into out (room for n bytes): ASCII, Latin-1, Greek and
- * Cyrillic capitals to lower case, the typographic apostrophe to "'" (one
- * byte: the output may be shorter). Returns the folded length. */
-static size_t fold(const char *raw, size_t n, char *out) {
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)raw[i];
-        unsigned char d = i + 1 < n ? (unsigned char)raw[i + 1] : 0;
-        unsigned char e = i + 2 < n ? (unsigned char)raw[i + 2] : 0;
-        if (c >= 'A' && c <= 'Z') {
-            out[o++] = (char)(c + 32);
-        } else if (c == 0xE2 && d == 0x80 && (e == 0x98 || e == 0x99)) {
-            out[o++] = '\'';
-            i += 2;
-        } else if (c == 0xC3 && d >= 0x80 && d <= 0x9E && d != 0x97) {
-            out[o++] = (char)c;
-            out[o++] = (char)(d + 0x20);
-            i++;
-        } else if (c == 0xCE && d >= 0x91 && d <= 0x9F) {
-            out[o++] = (char)0xCE;
-            out[o++] = (char)(d + 0x20);
-            i++;
-        } else if (c == 0xCE && d >= 0xA0 && d <= 0xA9) {
-            out[o++] = (char)0xCF;
-            out[o++] = (char)(d - 0x20);
-            i++;
-        } else if (c == 0xD0 && d >= 0x90 && d <= 0x9F) {
-            out[o++] = (char)0xD0;
-            out[o++] = (char)(d + 0x20);
-            i++;
-        } else if (c == 0xD0 && d >= 0xA0 && d <= 0xAF) {
-            out[o++] = (char)0xD1;
-            out[o++] = (char)(d - 0x20);
-            i++;
-        } else if (c == 0xD0 && d >= 0x80 && d <= 0x8F) {
-            out[o++] = (char)0xD1;
-            out[o++] = (char)(d + 0x10);
-            i++;
-        } else {
-            out[o++] = (char)c;
-        }
-    }
-    return o;
-}
-
-/* Is the character ending before t[i] a letter of a script written with
- * spaces (an ASCII letter or digit, or a two-byte letter)? */
-static bool letter_before(const char *t, size_t i) {
-    if (i == 0) {
-        return false;
-    }
-    unsigned char c = (unsigned char)t[i - 1];
-    if (c < 0x80) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    }
-    size_t k = i - 1;
-    while (k > 0 && ((unsigned char)t[k] & 0xC0) == 0x80) {
-        k--;
-    }
-    return (unsigned char)t[k] >= 0xC3 && (unsigned char)t[k] < 0xE0;
-}
+/* ---------------------------------------------------------------- words */
 
 /* Does a word of the list start at t[i]? Words of scripts written
  * without spaces (a first byte of 0xE0 or more) may start anywhere; the
@@ -673,7 +612,7 @@ static bool word_at(const char *t, size_t n, size_t i, const char *w, size_t l, 
     if (i + l > n || (l > 1 && t[i + 1] != w[1]) || memcmp(t + i, w, l) != 0) {
         return false;
     }
-    if ((unsigned char)w[0] < 0xE0 && letter_before(t, i)) {
+    if ((unsigned char)w[0] < 0xE0 && mv_letter_before(t, i)) {
         return false;
     }
     if (whole && i + l < n) {
@@ -692,7 +631,7 @@ static bool indexed_at(const char *t, size_t n, size_t i, const list_index *ix,
     unsigned char c0 = (unsigned char)t[i];
     /* words of spaced scripts start after a non-letter, the others with a
      * lead byte of 0xE0 or more: most positions are decided here */
-    if ((c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && letter_before(t, i))) {
+    if ((c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && mv_letter_before(t, i))) {
         return false;
     }
     if (ix != NULL) {
@@ -736,7 +675,7 @@ static bool indexed_at(const char *t, size_t n, size_t i, const list_index *ix,
 static bool list_at_len(const char *t, size_t n, size_t i, const char *const *ws, size_t count,
                         bool whole, size_t *len) {
     unsigned char c0 = (unsigned char)t[i];
-    if ((c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && letter_before(t, i))) {
+    if ((c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && mv_letter_before(t, i))) {
         return false;
     }
     return indexed_at(t, n, i, index_of(ws), ws, count, whole, len);
@@ -934,7 +873,7 @@ static bool introduced(const char *s, size_t o) {
         ((unsigned char)s[o - 1] == 0x9C || (unsigned char)s[o - 1] == 0x98)) {
         return true; /* “ ‘ */
     }
-    size_t tl = fold(s + lo, o - lo, t);
+    size_t tl = mv_word_fold(s + lo, o - lo, t);
     return list_in(t, 0, tl, intro_stem, N(intro_stem), false);
 }
 
@@ -1028,7 +967,7 @@ static bool head_may_note(const char *s, size_t hs, size_t he) {
     if (he - hs > HEAD_MAX) {
         return true; /* judge decides */
     }
-    size_t hl = fold(s + hs, he - hs, t);
+    size_t hl = mv_word_fold(s + hs, he - hs, t);
     size_t head_words = count_words(t, 0, hl, false);
     if (head_words == 0 || head_words > HEAD_WORDS) {
         return false;
@@ -1040,7 +979,7 @@ static bool head_may_note(const char *s, size_t hs, size_t he) {
         /* perf25: the word start test every list below begins with
          * (indexed_at, list_at_len), made once for the position */
         unsigned char c0 = (unsigned char)t[i];
-        if (!head_first[c0] || (c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && letter_before(t, i))) {
+        if (!head_first[c0] || (c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && mv_letter_before(t, i))) {
             continue;
         }
         if (indexed_at(t, hl, i, &indexes[IX_MODEL_WHOLE], model_whole, N(model_whole), true,
@@ -1075,7 +1014,7 @@ static note_kind judge(const char *s, size_t hs, size_t he, size_t bs, size_t be
     if (!has_words(s, bs, be, 4)) {
         return NOTE_NONE; /* "Default: 10", "Returns: a list" (raw, before folding) */
     }
-    size_t hl = fold(s + hs, he - hs, t);
+    size_t hl = mv_word_fold(s + hs, he - hs, t);
     size_t head_words = keyed ? 2 : count_words(t, 0, hl, false);
     if (head_words == 0 || head_words > HEAD_WORDS) {
         return NOTE_NONE;
@@ -1089,7 +1028,7 @@ static note_kind judge(const char *s, size_t hs, size_t he, size_t bs, size_t be
         return NOTE_NONE;
     }
     t[hl] = ' ';
-    size_t bl = fold(s + bs, be - bs, t + hl + 1);
+    size_t bl = mv_word_fold(s + bs, be - bs, t + hl + 1);
     size_t b0 = hl + 1;
     size_t b1 = b0 + bl;
     if (count_words(t, b0, b1, true) < 4) {

@@ -21,6 +21,7 @@
  * into a small buffer; positions are decided by their first byte.
  */
 #include "reply_reach.h"
+#include "word_fold.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -472,72 +473,14 @@ static const char *const after_stem[] = {
  * translators, tokenizers and template tools document. */
 static const char *const role_marks[] = {"role: system", "role: developer"};
 
-/* ---------------------------------------------------------------- folding */
-
-static size_t fold(const char *raw, size_t n, char *out) {
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)raw[i];
-        unsigned char d = i + 1 < n ? (unsigned char)raw[i + 1] : 0;
-        unsigned char e = i + 2 < n ? (unsigned char)raw[i + 2] : 0;
-        if (c >= 'A' && c <= 'Z') {
-            out[o++] = (char)(c + 32);
-        } else if (c == 0xE2 && d == 0x80 && (e == 0x98 || e == 0x99)) {
-            out[o++] = '\'';
-            i += 2;
-        } else if (c == 0xC3 && d >= 0x80 && d <= 0x9E && d != 0x97) {
-            out[o++] = (char)c;
-            out[o++] = (char)(d + 0x20);
-            i++;
-        } else if (c == 0xCE && d >= 0x91 && d <= 0x9F) {
-            out[o++] = (char)0xCE;
-            out[o++] = (char)(d + 0x20);
-            i++;
-        } else if (c == 0xCE && d >= 0xA0 && d <= 0xA9) {
-            out[o++] = (char)0xCF;
-            out[o++] = (char)(d - 0x20);
-            i++;
-        } else if (c == 0xD0 && d >= 0x90 && d <= 0x9F) {
-            out[o++] = (char)0xD0;
-            out[o++] = (char)(d + 0x20);
-            i++;
-        } else if (c == 0xD0 && d >= 0xA0 && d <= 0xAF) {
-            out[o++] = (char)0xD1;
-            out[o++] = (char)(d - 0x20);
-            i++;
-        } else if (c == 0xD0 && d >= 0x80 && d <= 0x8F) {
-            out[o++] = (char)0xD1;
-            out[o++] = (char)(d + 0x10);
-            i++;
-        } else {
-            out[o++] = (char)c;
-        }
-    }
-    return o;
-}
-
-/* Is the character ending before t[i] a letter of a spaced script? */
-static bool letter_before(const char *t, size_t i) {
-    if (i == 0) {
-        return false;
-    }
-    unsigned char c = (unsigned char)t[i - 1];
-    if (c < 0x80) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    }
-    size_t k = i - 1;
-    while (k > 0 && ((unsigned char)t[k] & 0xC0) == 0x80) {
-        k--;
-    }
-    return (unsigned char)t[k] >= 0xC3 && (unsigned char)t[k] < 0xE0;
-}
+/* ---------------------------------------------------------------- words */
 
 /* Does a word of the list start at t[i] (spaced scripts after a
  * non-letter, the others anywhere)? Sets *len to the match's length. */
 static bool word_at(const char *t, size_t n, size_t i, const char *const *ws, size_t count,
                     size_t *len) {
     unsigned char c0 = (unsigned char)t[i];
-    if ((c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && letter_before(t, i))) {
+    if ((c0 >= 0x80 && c0 < 0xC0) || (c0 < 0xE0 && mv_letter_before(t, i))) {
         return false;
     }
     for (size_t k = 0; k < count; k++) {
@@ -623,7 +566,7 @@ static bool negated_at(const char *t, size_t i) {
     for (size_t k = 0; k < N(neg_before); k++) {
         size_t l = strlen(neg_before[k]);
         for (size_t back = l; back <= l + 4 && back <= i; back++) {
-            if (memcmp(t + i - back, neg_before[k], l) == 0 && !letter_before(t, i - back)) {
+            if (memcmp(t + i - back, neg_before[k], l) == 0 && !mv_letter_before(t, i - back)) {
                 return true; /* "not every", "not the rest" */
             }
         }
@@ -923,7 +866,8 @@ static inline uint32_t lists_at(const ix_index *xi, const char *t, size_t n, siz
     }
     if (c0 < 0xE0 && i > 0) {
         unsigned char p = low((unsigned char)t[i - 1]);
-        if (p < 0x80 ? ((p >= 'a' && p <= 'z') || (p >= '0' && p <= '9')) : letter_before(t, i)) {
+        if (p < 0x80 ? ((p >= 'a' && p <= 'z') || (p >= '0' && p <= '9'))
+                     : mv_letter_before(t, i)) {
             return bits;
         }
     }
@@ -1008,7 +952,7 @@ static uint32_t presence_raw(const char *s, size_t n, char *buf) {
     if (is_ascii(s, n)) {
         return presence(s, n);
     }
-    return presence(buf, fold(s, n, buf));
+    return presence(buf, mv_word_fold(s, n, buf));
 }
 
 /* ------------------------------------------- one pass per string (pi25)
@@ -1017,7 +961,7 @@ static uint32_t presence_raw(const char *s, size_t n, char *buf) {
  * and in each of its sentences (by the sentence of a word's first byte),
  * skipping the bytes inside an ASCII word (no word of the lists starts
  * there: presence passes them too). Only a fold-neutral string is read
- * this way: one that fold() changes by ASCII case alone (no Latin-1,
+ * this way: one that mv_word_fold() changes by ASCII case alone (no Latin-1,
  * Greek or Cyrillic lead byte, no typographic single quote), so that the
  * raw bytes read as the folded ones at the same offsets. A sentence's
  * lists here are a superset of presence_raw's on that sentence (its
@@ -1257,7 +1201,7 @@ static bool reach_find(const char *s, size_t n, bool skip_job, mv_reach *out, bo
             }
             /* a job sentence that turns to the model ("Checks a reply's
              * tone. Assistant: end your answers ...") is read from there */
-            size_t fl0 = fold(s + a, len > SENT_MAX ? SENT_MAX : len, buf), l0;
+            size_t fl0 = mv_word_fold(s + a, len > SENT_MAX ? SENT_MAX : len, buf), l0;
             size_t from = 0;
             for (size_t i = 1; i < fl0 && from == 0; i++) {
                 if (word_at(buf, fl0, i, model_stem, N(model_stem), &l0) && i + l0 < fl0 &&
@@ -1290,7 +1234,7 @@ static bool reach_find(const char *s, size_t n, bool skip_job, mv_reach *out, bo
         if (len > SENT_MAX) {
             len = SENT_MAX;
         }
-        size_t fl = fold(s + a, len, buf);
+        size_t fl = mv_word_fold(s + a, len, buf);
         blank_quotes(buf, fl);
         mv_reach_kind k = sentence_reach(buf, fl);
         if (k != MV_REACH_NONE) {
@@ -1382,7 +1326,7 @@ static bool frame_find(const char *s, size_t n, mv_reach *out, bool have, uint32
     if (!((have ? fbits : presence_raw(s, len, buf)) & (BIT(L_MARK) | BIT(L_END)))) {
         return false;
     }
-    size_t fl = fold(s, len, buf);
+    size_t fl = mv_word_fold(s, len, buf);
     /* a byte that starts no role marker and no end word is passed */
     const unsigned char *f_role = first_of(role_marks), *f_end = first_of(end_stem);
     for (size_t i = 0; i < fl; i++) {

@@ -11113,9 +11113,7 @@ static int model_notes(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
               /* a value whose key names the model ("_assistant": "...") */
               (fd->kind != MV_FIELD_DESCRIPTION && fd->kind != MV_FIELD_TITLE &&
                note_reader_path(fd->path) &&
-               mv_model_note_value(fd->text.ptr, fd->text.len, &note)) ||
-              /* pi26: a claim of rank over the model's own instructions */
-              mv_model_note_rank(fd->text.ptr, fd->text.len, &note))) {
+               mv_model_note_value(fd->text.ptr, fd->text.len, &note)))) {
             continue;
         }
         best b;

@@ -35,13 +35,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#define HEAD_MAX 72     /* bytes from a note's opening to its colon */
-#define HEAD_WORDS 7    /* words a head may have */
-#define BODY_MAX 720    /* bytes of a body read */
-#define LABEL_MAX 40    /* bytes of a bracketed label ("[hidden]") */
-#define INTRO_BYTES 120 /* bytes before a note searched for a detector's intro */
+#define HEAD_MAX 72           /* bytes from a note's opening to its colon */
+#define HEAD_WORDS 7          /* words a head may have */
+#define BODY_MAX 720          /* bytes of a body read */
+#define LABEL_MAX 40          /* bytes of a bracketed label ("[hidden]") */
+#define INTRO_BYTES 120       /* bytes before a note searched for a detector's intro */
 #define RANK_SENTENCE_MAX 400 /* bytes of a sentence read for a claim of rank */
-#define GUARD_BYTES 56  /* bytes after a secrecy searched for what it protects */
+#define GUARD_BYTES 56        /* bytes after a secrecy searched for what it protects */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -86,16 +86,17 @@ static const char *const hidden_stem[] = {
  * keeps the user out of it as a hidden mark does. Read only in a head
  * that names the model. Whole words. */
 static const char *const exclusive_whole[] = {
-    "only",    "solely",   "exclusively", "reserved", "reservada",   "reservado",   "reservadas",
-    "réservé", "réservée", "riservato",   "riservata", "vorbehalten", "exclusivo",  "exclusiva",
-    "nur",     "seulement", "uniquement", "solo",     "sólo",        "somente",     "apenas",
-    "soltanto", "alleen",  "enkel",       "uitsluitend", "tylko",    "wyłącznie",   "pouze",
-    "jen",     "doar",     "numai",       "только",   "лише",        "тільки",      "исключительно",
-    "sadece",  "yalnızca", "yalnız",      "csak",     "kizárólag",   "endast",      "bara",
-    "kun",     "vain",     "μόνο",        "hanya",    "khusus",      "chỉ",         "riêng",
-    "lamang",  "فقط",      "רק",          "בלבד",     "केवल",        "सिर्फ",        "শুধু",
-    "仅",      "仅供",     "只供",     "僅",          "のみ",
-    "専用",    "전용",     "เท่านั้น",     "เฉพาะ"};
+    "only",        "solely",    "exclusively", "reserved",  "reservada",     "reservado",
+    "reservadas",  "réservé",   "réservée",    "riservato", "riservata",     "vorbehalten",
+    "exclusivo",   "exclusiva", "nur",         "seulement", "uniquement",    "solo",
+    "sólo",        "somente",   "apenas",      "soltanto",  "alleen",        "enkel",
+    "uitsluitend", "tylko",     "wyłącznie",   "pouze",     "jen",           "doar",
+    "numai",       "только",    "лише",        "тільки",    "исключительно", "sadece",
+    "yalnızca",    "yalnız",    "csak",        "kizárólag", "endast",        "bara",
+    "kun",         "vain",      "μόνο",        "hanya",     "khusus",        "chỉ",
+    "riêng",       "lamang",    "فقط",         "רק",        "בלבד",          "केवल",
+    "सिर्फ",        "শুধু",        "仅",          "仅供",      "只供",          "僅",
+    "のみ",        "専用",      "전용",        "เท่านั้น",     "เฉพาะ"};
 
 /* Hiding from the user: a negated telling, showing or mentioning, a
  * covert adverb, a secrecy kept. Stems, in the languages of the rules. */
@@ -179,11 +180,11 @@ static const char *const conceal_stem[] = {
     "न दिखाएं", "चुपचाप", "বলবেন না", "জানাবেন না", "গোপনে",
     /* zh / ja / ko / th */
     "不要告诉", "不要提及", "不要提到", "不要透露", "不要显示", "勿告知", "不得透露", "别告诉",
-    "勿透露", "勿向用户", "勿显示", "勿提及", "不要向用户",
-    "不要让用户知道", "悄悄", "默默", "暗中", "偷偷", "伝えない", "言わない", "教えない",
-    "触れない", "明かさない", "言及しない", "知らせない", "こっそり", "黙って", "密かに",
-    "ひそかに", "말하지 마", "말하지 말", "언급하지 마", "언급하지 말", "알리지 마", "알리지 말",
-    "공개하지 마", "몰래", "은밀히", "อย่าบอก", "ห้ามบอก", "keep quiet", "stay quiet", "keep silent",
+    "勿透露", "勿向用户", "勿显示", "勿提及", "不要向用户", "不要让用户知道", "悄悄", "默默",
+    "暗中", "偷偷", "伝えない", "言わない", "教えない", "触れない", "明かさない", "言及しない",
+    "知らせない", "こっそり", "黙って", "密かに", "ひそかに", "말하지 마", "말하지 말",
+    "언급하지 마", "언급하지 말", "알리지 마", "알리지 말", "공개하지 마", "몰래", "은밀히",
+    "อย่าบอก", "ห้ามบอก", "keep quiet", "stay quiet", "keep silent",
     /* pi26: a secret kept between the writer and the model ("this stays
      * between us"), in the languages of the rules */
     "between us", "between you and me", "between ourselves", "unter uns", "entre nous",
@@ -206,27 +207,21 @@ static const char *const neg_whole[] = {
     "sem",    "sans",   "senza",  "ohne",    "zonder", "fără",  "utan",    "uten",
     "uden",   "bez",    "без",    "χωρίς",   "بدون",   "בלי",   "बिना",    "tanpa"};
 static const char *const tell_stem[] = {
-    "tell",       "mention",  "reveal",  "disclos", "show",      "say",      "inform",
+    "tell", "mention", "reveal", "disclos", "show", "say", "inform",
     /* pi26: describing and commenting are tellings too */
-    "describ",    "descri",   "décri",   "coment",  "comment",
-    "surface",    "cite",     "quot",    "expla",   "expli",     "notify",   "admit",
-    "acknowledg", "menci",    "revel",   "mostr",   "dig",       "cit",      "explic",
-    "avis",       "cont",     "dis ",    "dites",   "mentionn",  "révél",    "montr",
-    "signal",     "expliqu",  "préven",  "dir",     "menzion",   "rivel",    "spieg",
-    "riport",     "segnal",   "avvis",   "erwähn",  "sag",       "zeig",     "verrat",
-    "mitteil",    "nenn",     "erzähl",  "hinweis", "noem",      "zeg",      "vertel",
-    "toon",       "vermeld",  "meld",    "verklap", "spun",      "menționa", "mentiona",
-    "afiș",       "dezvălu",  "pomen",   "nämn",    "säg",       "visa",     "berätta",
-    "avslöja",    "nevn",     "si ",     "vis ",    "fortel",    "fortæl",   "sig ",
-    "oplys",      "mów",      "wspomin", "pokazuj", "ujawniaj",  "informuj", "говор",
-    "сообщ",      "упомин",   "показыв", "раскрыв", "рассказ",   "кажи",     "згаду",
-    "повідом",    "показу",   "розпов",  "πεις",    "αναφέρ",    "εμφαν",    "αποκαλ",
-    "δείξ",       "ενημερ",   "تخبر",    "تذكر",    "تظهر",      "تكشف",     "تقل",
-    "תספר",       "תגיד",     "תזכיר",   "תחשוף",   "תציג",      "לחשוף",    "לספר",
-    "להציג",      "לציין",    "बताना",   "बताएं",    "बताओ",      "दिखा",     "कहना",
-    "उल्लेख",       "beritahu", "sebut",   "tunjuk",  "tampilkan", "bilang",   "sabihin",
-    "banggitin",  "ipakita",  "ipaalam", "nói",     "nhắc",      "đề cập",   "hiển thị",
-    "tiết lộ",    "cho biết"};
+    "describ", "descri", "décri", "coment", "comment", "surface", "cite", "quot", "expla", "expli",
+    "notify", "admit", "acknowledg", "menci", "revel", "mostr", "dig", "cit", "explic", "avis",
+    "cont", "dis ", "dites", "mentionn", "révél", "montr", "signal", "expliqu", "préven", "dir",
+    "menzion", "rivel", "spieg", "riport", "segnal", "avvis", "erwähn", "sag", "zeig", "verrat",
+    "mitteil", "nenn", "erzähl", "hinweis", "noem", "zeg", "vertel", "toon", "vermeld", "meld",
+    "verklap", "spun", "menționa", "mentiona", "afiș", "dezvălu", "pomen", "nämn", "säg", "visa",
+    "berätta", "avslöja", "nevn", "si ", "vis ", "fortel", "fortæl", "sig ", "oplys", "mów",
+    "wspomin", "pokazuj", "ujawniaj", "informuj", "говор", "сообщ", "упомин", "показыв", "раскрыв",
+    "рассказ", "кажи", "згаду", "повідом", "показу", "розпов", "πεις", "αναφέρ", "εμφαν", "αποκαλ",
+    "δείξ", "ενημερ", "تخبر", "تذكر", "تظهر", "تكشف", "تقل", "תספר", "תגיד", "תזכיר", "תחשוף",
+    "תציג", "לחשוף", "לספר", "להציג", "לציין", "बताना", "बताएं", "बताओ", "दिखा", "कहना", "उल्लेख",
+    "beritahu", "sebut", "tunjuk", "tampilkan", "bilang", "sabihin", "banggitin", "ipakita",
+    "ipaalam", "nói", "nhắc", "đề cập", "hiển thị", "tiết lộ", "cho biết"};
 
 #define NEG_REACH 28 /* bytes from a negation to its verb */
 
@@ -247,8 +242,8 @@ static const char *const order_stem[] = {
     "trả lời",   "همیشه",      "هرگز",      "بگو",        "پاسخ",       "دائما",       "دائمًا",
     "أبدا",      "أجب",        "تمیشه",     "תמיד",       "לעולם",      "ענה",         "השב",
     "हमेशा",      "कभी",        "बताएं",      "कहें",         "সবসময়",      "总是",        "始终",
-    "永远",      "一律",       "回答",      "报告",       "報告",      "常に",       "必ず",       "答え",        "항상",
-    "반드시",    "답하",       "เสมอ"};
+    "永远",      "一律",       "回答",      "报告",       "報告",       "常に",        "必ず",
+    "答え",      "항상",       "반드시",    "답하",       "เสมอ"};
 
 /* A credential or a game's answer after a secrecy: the secrecy protects
  * it (honest). Stems. */
@@ -1034,11 +1029,11 @@ static bool reader_in(const char *t, size_t hl, const char *const *ws, size_t co
 /* pi26: the words of a head t[a, b) outside parentheses: an aside in a
  * head ("Note for the assistant (not shown to the user, do not quote
  * it):") says who may read the note, it does not make the head a
- * sentence. */
+ * sentence: it counts as one word ("IMPORTANT (model):" has two). */
 static size_t head_words_of(const char *t, size_t a, size_t b) {
     size_t w = 0;
     int depth = 0;
-    bool in = false;
+    bool in = false, aside = false;
     for (size_t i = a; i < b; i++) {
         if (t[i] == '(' || t[i] == ')') {
             depth += t[i] == '(' ? 1 : (depth > 0 ? -1 : 0);
@@ -1046,7 +1041,13 @@ static size_t head_words_of(const char *t, size_t a, size_t b) {
             continue;
         }
         bool sp = t[i] == ' ' || t[i] == '\n' || t[i] == '\t';
-        w += !sp && !in && depth == 0;
+        if (depth > 0) {
+            w += !sp && !aside; /* an aside counts as one word */
+            aside = aside || !sp;
+            continue;
+        }
+        aside = false;
+        w += !sp && !in;
         in = !sp;
     }
     return w;
@@ -1401,39 +1402,39 @@ bool mv_model_note_value(const char *text, size_t n, mv_model_note *out) {
 /* A rank over something: outranks, prevails, replaces, takes priority.
  * Stems. */
 static const char *const rank_stem[] = {
-    "over ",       "above",       "outrank",     "overrid",      "overrul",      "supersed",
-    "precedence",  "priority",    "prevail",     "trump",        "instead of",   "in place of",
-    "replac",      "higher than", "prevalec",    "prevalg",      "prevale",      "prevalen",
-    "sustitu",     "substitu",    "reemplaz",    "remplac",      "sostitu",      "prioridad",
-    "priorité",    "priorità",    "prioridade",  "vorrang",      "ersetz",       "voorrang",
-    "vervang",     "gaan boven",  "gaat boven",  "priorytet",    "pierwszeństw", "zastępuj",
-    "nadrzędn",    "ponad",       "приоритет",   "важнее",       "выше",         "заменя",
-    "переважа",    "заміню",      "пріоритет",   "öncelik",      "üstün",        "företräde",
-    "går före",    "forrang",     "erstatt",     "ensisijai",    "etusija",      "prioritas",
-    "menggantikan", "ưu tiên",    "thay thế",    "اولویت",       "جایگزین",      "أولوية",
-    "تحل محل",     "تتقدم",       "עדיפות",      "גובר",         "במקום",        "प्राथमिकता",
-    "ऊपर",         "优先",        "高于",        "取代",         "代替",         "優先",
-    "上書き",      "우선",        "대신",        "προτεραιότητα", "υπερισχύ",    "αντικαθ",
-    "สำคัญกว่า",     "แทนที่",        "prioritate",  "înlocui",      "előnyt",       "felülír"};
+    "over ",        "above",       "outrank",    "overrid",       "overrul",      "supersed",
+    "precedence",   "priority",    "prevail",    "trump",         "instead of",   "in place of",
+    "replac",       "higher than", "prevalec",   "prevalg",       "prevale",      "prevalen",
+    "sustitu",      "substitu",    "reemplaz",   "remplac",       "sostitu",      "prioridad",
+    "priorité",     "priorità",    "prioridade", "vorrang",       "ersetz",       "voorrang",
+    "vervang",      "gaan boven",  "gaat boven", "priorytet",     "pierwszeństw", "zastępuj",
+    "nadrzędn",     "ponad",       "приоритет",  "важнее",        "выше",         "заменя",
+    "переважа",     "заміню",      "пріоритет",  "öncelik",       "üstün",        "företräde",
+    "går före",     "forrang",     "erstatt",    "ensisijai",     "etusija",      "prioritas",
+    "menggantikan", "ưu tiên",     "thay thế",   "اولویت",        "جایگزین",      "أولوية",
+    "تحل محل",      "تتقدم",       "עדיפות",     "גובר",          "במקום",        "प्राथमिकता",
+    "ऊपर",          "优先",        "高于",       "取代",          "代替",         "優先",
+    "上書き",       "우선",        "대신",       "προτεραιότητα", "υπερισχύ",     "αντικαθ",
+    "สำคัญกว่า",      "แทนที่",        "prioritate", "înlocui",       "előnyt",       "felülír"};
 
 /* The model's principals: its user, operator or developer. Stems. */
 static const char *const principal_stem[] = {
-    "user",       "usuario",   "usuário",  "utilisateur", "nutzer",    "benutzer",  "utente",
-    "gebruiker",  "użytkownik", "uživatel", "utilizator",  "felhasznál", "пользовател",
-    "користувач", "kullanıcı", "användar", "bruger",      "bruker",    "käyttäjä",  "pengguna",
-    "người dùng", "χρήστ",     "کاربر",    "المستخدم",    "משתמש",     "उपयोगकर्ता", "ব্যবহারকারী",
-    "用户",       "使用者",    "ユーザー", "사용자",      "ผู้ใช้",      "operator",  "operador",
-    "opérateur",  "operatore", "betreiber", "оператор",   "developer", "desarrollador",
-    "développeur", "entwickler", "sviluppatore", "ontwikkelaar", "разработчик"};
+    "user",         "usuario",      "usuário",    "utilisateur",   "nutzer",      "benutzer",
+    "utente",       "gebruiker",    "użytkownik", "uživatel",      "utilizator",  "felhasznál",
+    "пользовател",  "користувач",   "kullanıcı",  "användar",      "bruger",      "bruker",
+    "käyttäjä",     "pengguna",     "người dùng", "χρήστ",         "کاربر",       "المستخدم",
+    "משתמש",        "उपयोगकर्ता",    "ব্যবহারকারী", "用户",          "使用者",      "ユーザー",
+    "사용자",       "ผู้ใช้",          "operator",   "operador",      "opérateur",   "operatore",
+    "betreiber",    "оператор",     "developer",  "desarrollador", "développeur", "entwickler",
+    "sviluppatore", "ontwikkelaar", "разработчик"};
 
 /* "your", said to the model. Whole words. */
 static const char *const your_whole[] = {
-    "your",  "yours", "dein",  "deine", "deinen", "ihre",  "ihren",   "tus",    "tu",   "vos",
-    "votre", "tuo",   "tua",    "tuoi",  "jouw",   "uw",
-    "twoje", "twoich", "twój", "твои",  "твой",   "твоих", "ваши",    "ваш",    "ваших", "твої",
-    "senin", "dina",  "dine",  "din",   "sinun",  "seu",   "seus",    "teu",    "teus", "của bạn",
-    "你的",  "あなたの", "당신의", "شما",  "שלך",    "आपके",  "তোমার",   "σου",    "σας",  "kamu",
-    "anda",  "tale",  "tvoje", "tău"};
+    "your",  "yours", "dein",  "deine", "deinen", "ihre",    "ihren", "tus",      "tu",     "vos",
+    "votre", "tuo",   "tua",   "tuoi",  "jouw",   "uw",      "twoje", "twoich",   "twój",   "твои",
+    "твой",  "твоих", "ваши",  "ваш",   "ваших",  "твої",    "senin", "dina",     "dine",   "din",
+    "sinun", "seu",   "seus",  "teu",   "teus",   "của bạn", "你的",  "あなたの", "당신의", "شما",
+    "שלך",   "आपके",   "তোমার", "σου",   "σας",    "kamu",    "anda",  "tale",     "tvoje",  "tău"};
 
 /* Is a negation among the words just before t[r] ("never overrides", "do
  * not take priority over")? An assurance, not a claim. */
@@ -1447,37 +1448,103 @@ static bool rank_negated(const char *t, size_t a, size_t r) {
     return false;
 }
 
-/* One sentence t[a, b), folded: a rank whose outranked side (after it)
- * holds the model's instructions (an instruction noun) from one of its
- * principals (the system, earlier ones, safety, the operator or the
- * user), in a sentence said to the model (a reader word, "your", or the
- * user named). */
+/* Another, any other ("over any other instruction"). Whole words. */
+static const char *const other_whole[] = {
+    "other",  "others", "otra",   "otras",   "otro",   "otros", "altra", "altre", "altri",
+    "autre",  "autres", "andere", "anderen", "andre",  "andra", "annan", "outra", "outras",
+    "другие", "других", "другим", "любые",   "інші",   "інших", "diğer", "inne",  "innych",
+    "lain",   "khác",   "其他",   "他の",    "다른",   "أخرى",  "دیگر",  "אחרת",  "אחרות",
+    "अन्य",    "άλλη",   "άλλες",  "muut",    "muiden", "alte",  "egyéb", "jiné"};
+
+/* The outranked side t[a, b) of a rank: an instruction noun, and whose:
+ * the model's standing rules (the system's, earlier ones, safety) or a
+ * principal's. *standing says which. */
+static bool outranked(const char *t, size_t a, size_t b, bool *standing, bool *principal,
+                      bool *other) {
+    if (!(list_in(t, a, b, instr_stem, N(instr_stem), false) || infix_in(t, a, b))) {
+        return false;
+    }
+    *standing = list_in(t, a, b, standing_stem, N(standing_stem), false);
+    *principal = list_in(t, a, b, principal_stem, N(principal_stem), false);
+    *other = list_in(t, a, b, other_whole, N(other_whole), true);
+    return *standing || *principal;
+}
+
+/* One sentence t[a, b), folded: a rank whose outranked side (after it,
+ * or before a rank that ends the sentence, as verbs do in Turkish, Hindi
+ * or Japanese) holds the model's instructions: its standing rules or a
+ * principal's. The sentence is said to the model ("your", a reader word)
+ * or names both sides of its rules (the system and a principal, the
+ * system and any other instruction); "rules in the user's config file"
+ * outranked is a tool's own setting. */
 static bool rank_sentence(const char *t, size_t a, size_t b) {
     size_t len;
     for (size_t r = a; r < b; r++) {
-        if (!list_at_len(t, b, r, rank_stem, N(rank_stem), false, &len) ||
-            rank_negated(t, a, r)) {
+        if (!list_at_len(t, b, r, rank_stem, N(rank_stem), false, &len) || rank_negated(t, a, r)) {
             continue;
         }
-        size_t o = r + len;
-        if (!(list_in(t, r, b, instr_stem, N(instr_stem), false) || infix_in(t, r, b))) {
+        bool standing = false, principal = false, other = false;
+        if (!outranked(t, r, b, &standing, &principal, &other) &&
+            !(b - (r + len) < 24 && outranked(t, a, r, &standing, &principal, &other))) {
             continue;
         }
-        bool user_after = list_in(t, o, b, principal_stem, N(principal_stem), false);
-        if (!user_after && !list_in(t, o, b, standing_stem, N(standing_stem), false)) {
-            continue;
+        if (standing && (principal || other)) {
+            return true;
         }
-        return user_after || list_in(t, a, b, your_whole, N(your_whole), true) ||
-               list_in(t, a, b, model_whole, N(model_whole), true) ||
-               list_in(t, a, b, model_stem, N(model_stem), false) ||
-               list_in(t, a, b, principal_stem, N(principal_stem), false);
+        if (list_in(t, a, b, your_whole, N(your_whole), true) ||
+            list_in(t, a, b, model_whole, N(model_whole), true) ||
+            list_in(t, a, b, model_stem, N(model_stem), false)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Could s[0, n) hold an instruction noun (instr_stem, infix)? A cheap
+ * gate before any sentence is folded: the ASCII stems by a few inner
+ * pieces (case-free: "nstru" is in "Instructions" and "instrucciones"),
+ * and a text with letters of a script written in other bytes (Cyrillic,
+ * Greek, Arabic, Hebrew, Indic, Thai, CJK) read on. */
+static bool rank_gate(const char *s, size_t n) {
+    static const char *const piece[] = {
+        "nstru", "struz", "rompt",   "uideline", "olic", "egel",    "egla",   "egra",   "egol",
+        "ègle",  "nweis", "ichtlin", "alimat",   "ohje", "irectiv", "onsign", "estric", "uardrail"};
+    for (size_t k = 0; k < N(piece); k++) {
+        size_t l = strlen(piece[k]);
+        /* by the piece's second byte, rarer than its first */
+        const char *p = s + 1;
+        while (p < s + n && (p = memchr(p, piece[k][1], (size_t)(s + n - p))) != NULL) {
+            if (p + l - 1 <= s + n && memcmp(p - 1, piece[k], l) == 0) {
+                return true;
+            }
+            p++;
+        }
+    }
+    uint64_t any = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        any |= w;
+    }
+    for (; i < n; i++) {
+        any |= (unsigned char)s[i];
+    }
+    if ((any & UINT64_C(0x8080808080808080)) == 0) {
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c >= 0xCE && c <= 0xDB) || c == 0xE0 || (c >= 0xE3 && c <= 0xED)) {
+            return true;
+        }
     }
     return false;
 }
 
 bool mv_model_note_rank(const char *s, size_t n, mv_model_note *out) {
     char t[RANK_SENTENCE_MAX * 2 + 8];
-    if (s == NULL || n < 24) {
+    if (s == NULL || n < 24 || !rank_gate(s, n)) {
         return false;
     }
     pthread_once(&index_once, index_build);

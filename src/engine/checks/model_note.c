@@ -36,12 +36,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#define HEAD_MAX 72     /* bytes from a note's opening to its colon */
-#define HEAD_WORDS 7    /* words a head may have */
-#define BODY_MAX 720    /* bytes of a body read */
-#define LABEL_MAX 32    /* bytes of a bracketed label ("[hidden]") */
-#define INTRO_BYTES 120 /* bytes before a note searched for a detector's intro */
-#define GUARD_BYTES 56  /* bytes after a secrecy searched for what it protects */
+#define HEAD_MAX 72           /* bytes from a note's opening to its colon */
+#define HEAD_WORDS 7          /* words a head may have */
+#define BODY_MAX 720          /* bytes of a body read */
+#define LABEL_MAX 40          /* bytes of a bracketed label ("[hidden]") */
+#define INTRO_BYTES 120       /* bytes before a note searched for a detector's intro */
+#define RANK_SENTENCE_MAX 400 /* bytes of a sentence read for a claim of rank */
+#define GUARD_BYTES 56        /* bytes after a secrecy searched for what it protects */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -80,6 +81,23 @@ static const char *const hidden_stem[] = {
     "سرية",     "خفي",     "پوشیده",    "خفیہ",      "סוד",         "נסתר",     "חסוי",
     "छिपा",     "गुप्त",     "গোপন",      "隐藏",      "秘密",        "机密",     "隠し",
     "非公開",   "内緒",    "숨김",      "숨겨진",    "비밀",        "ลับ",       "off the record"};
+
+/* pi26: a note whose only reader is the model ("AI only", "reservada al
+ * asistente", "nur für das Modell", "仅供模型"): an exclusive address
+ * keeps the user out of it as a hidden mark does. Read only in a head
+ * that names the model. Whole words. */
+static const char *const exclusive_whole[] = {
+    "only",        "solely",    "exclusively", "reserved",  "reservada",     "reservado",
+    "reservadas",  "réservé",   "réservée",    "riservato", "riservata",     "vorbehalten",
+    "exclusivo",   "exclusiva", "nur",         "seulement", "uniquement",    "solo",
+    "sólo",        "somente",   "apenas",      "soltanto",  "alleen",        "enkel",
+    "uitsluitend", "tylko",     "wyłącznie",   "pouze",     "jen",           "doar",
+    "numai",       "только",    "лише",        "тільки",    "исключительно", "sadece",
+    "yalnızca",    "yalnız",    "csak",        "kizárólag", "endast",        "bara",
+    "kun",         "vain",      "μόνο",        "hanya",     "khusus",        "chỉ",
+    "riêng",       "lamang",    "فقط",         "רק",        "בלבד",          "केवल",
+    "सिर्फ",        "শুধু",        "仅",          "仅供",      "只供",          "僅",
+    "のみ",        "専用",      "전용",        "เท่านั้น",     "เฉพาะ"};
 
 /* Hiding from the user: a negated telling, showing or mentioning, a
  * covert adverb, a secrecy kept. Stems, in the languages of the rules. */
@@ -152,7 +170,8 @@ static const char *const conceal_stem[] = {
     "jangan beritahu", "jangan beri tahu", "jangan sebut", "jangan tunjuk", "jangan tampilkan",
     "jangan kasih tahu", "diam-diam", "diam diam", "huwag sabihin", "huwag banggitin",
     "huwag ipakita", "huwag ipaalam", "palihim", "đừng nói", "không nói", "không đề cập",
-    "đừng đề cập", "đừng tiết lộ", "lặng lẽ", "âm thầm",
+    "đừng đề cập", "đừng tiết lộ", "lặng lẽ", "âm thầm", "không hiển thị", "đừng hiển thị",
+    "đừng nhắc", "không nhắc",
     /* fa / ar / ur / he / hi / bn */
     "نگو", "نگویید", "اشاره نکن", "نشان نده", "فاش نکن", "ذکر نکن", "مطلع نکن", "بی‌صدا",
     "بی صدا", "مخفیانه", "پنهانی", "بدون اطلاع", "لا تخبر", "لا تذكر", "لا تظهر", "لا تكشف",
@@ -162,10 +181,20 @@ static const char *const conceal_stem[] = {
     "न दिखाएं", "चुपचाप", "বলবেন না", "জানাবেন না", "গোপনে",
     /* zh / ja / ko / th */
     "不要告诉", "不要提及", "不要提到", "不要透露", "不要显示", "勿告知", "不得透露", "别告诉",
-    "不要让用户知道", "悄悄", "默默", "暗中", "偷偷", "伝えない", "言わない", "教えない",
-    "触れない", "明かさない", "言及しない", "知らせない", "こっそり", "黙って", "密かに",
-    "ひそかに", "말하지 마", "말하지 말", "언급하지 마", "언급하지 말", "알리지 마", "알리지 말",
-    "공개하지 마", "몰래", "은밀히", "อย่าบอก", "ห้ามบอก", "keep quiet", "stay quiet", "keep silent"};
+    "勿透露", "勿向用户", "勿显示", "勿提及", "不要向用户", "不要让用户知道", "悄悄", "默默",
+    "暗中", "偷偷", "伝えない", "言わない", "教えない", "触れない", "明かさない", "言及しない",
+    "知らせない", "こっそり", "黙って", "密かに", "ひそかに", "말하지 마", "말하지 말",
+    "언급하지 마", "언급하지 말", "알리지 마", "알리지 말", "공개하지 마", "몰래", "은밀히",
+    "อย่าบอก", "ห้ามบอก", "keep quiet", "stay quiet", "keep silent",
+    /* pi26: a secret kept between the writer and the model ("this stays
+     * between us"), in the languages of the rules */
+    "between us", "between you and me", "between ourselves", "unter uns", "entre nous",
+    "entre nosotros", "entre nosotras", "entre nós", "tra noi", "tra di noi", "fra noi",
+    "tussen ons", "tussen jou en mij", "mellan oss", "mellem os", "oss imellom", "między nami",
+    "mezi námi", "între noi", "aramızda", "между нами", "між нами", "μεταξύ μας", "bizim aramızda",
+    "di antara kita", "antara kita", "giữa chúng ta", "bein anachnu", "בינינו", "بيننا", "بین ما",
+    "بین خودمان", "हमारे बीच", "আমাদের মধ্যে", "我们之间", "咱们之间", "ここだけの話", "우리끼리",
+    "ระหว่างเรา"};
 
 /* A negation or "without" (whole words), and a verb of telling, showing
  * or mentioning a few words after it ("não a mencione", "non spiegarne",
@@ -179,25 +208,21 @@ static const char *const neg_whole[] = {
     "sem",    "sans",   "senza",  "ohne",    "zonder", "fără",  "utan",    "uten",
     "uden",   "bez",    "без",    "χωρίς",   "بدون",   "בלי",   "बिना",    "tanpa"};
 static const char *const tell_stem[] = {
-    "tell",       "mention",  "reveal",  "disclos", "show",      "say",      "inform",
-    "surface",    "cite",     "quot",    "expla",   "expli",     "notify",   "admit",
-    "acknowledg", "menci",    "revel",   "mostr",   "dig",       "cit",      "explic",
-    "avis",       "cont",     "dis ",    "dites",   "mentionn",  "révél",    "montr",
-    "signal",     "expliqu",  "préven",  "dir",     "menzion",   "rivel",    "spieg",
-    "riport",     "segnal",   "avvis",   "erwähn",  "sag",       "zeig",     "verrat",
-    "mitteil",    "nenn",     "erzähl",  "hinweis", "noem",      "zeg",      "vertel",
-    "toon",       "vermeld",  "meld",    "verklap", "spun",      "menționa", "mentiona",
-    "afiș",       "dezvălu",  "pomen",   "nämn",    "säg",       "visa",     "berätta",
-    "avslöja",    "nevn",     "si ",     "vis ",    "fortel",    "fortæl",   "sig ",
-    "oplys",      "mów",      "wspomin", "pokazuj", "ujawniaj",  "informuj", "говор",
-    "сообщ",      "упомин",   "показыв", "раскрыв", "рассказ",   "кажи",     "згаду",
-    "повідом",    "показу",   "розпов",  "πεις",    "αναφέρ",    "εμφαν",    "αποκαλ",
-    "δείξ",       "ενημερ",   "تخبر",    "تذكر",    "تظهر",      "تكشف",     "تقل",
-    "תספר",       "תגיד",     "תזכיר",   "תחשוף",   "תציג",      "לחשוף",    "לספר",
-    "להציג",      "לציין",    "बताना",   "बताएं",    "बताओ",      "दिखा",     "कहना",
-    "उल्लेख",       "beritahu", "sebut",   "tunjuk",  "tampilkan", "bilang",   "sabihin",
-    "banggitin",  "ipakita",  "ipaalam", "nói",     "nhắc",      "đề cập",   "hiển thị",
-    "tiết lộ",    "cho biết"};
+    "tell", "mention", "reveal", "disclos", "show", "say", "inform",
+    /* pi26: describing and commenting are tellings too */
+    "describ", "descri", "décri", "coment", "comment", "surface", "cite", "quot", "expla", "expli",
+    "notify", "admit", "acknowledg", "menci", "revel", "mostr", "dig", "cit", "explic", "avis",
+    "cont", "dis ", "dites", "mentionn", "révél", "montr", "signal", "expliqu", "préven", "dir",
+    "menzion", "rivel", "spieg", "riport", "segnal", "avvis", "erwähn", "sag", "zeig", "verrat",
+    "mitteil", "nenn", "erzähl", "hinweis", "noem", "zeg", "vertel", "toon", "vermeld", "meld",
+    "verklap", "spun", "menționa", "mentiona", "afiș", "dezvălu", "pomen", "nämn", "säg", "visa",
+    "berätta", "avslöja", "nevn", "si ", "vis ", "fortel", "fortæl", "sig ", "oplys", "mów",
+    "wspomin", "pokazuj", "ujawniaj", "informuj", "говор", "сообщ", "упомин", "показыв", "раскрыв",
+    "рассказ", "кажи", "згаду", "повідом", "показу", "розпов", "πεις", "αναφέρ", "εμφαν", "αποκαλ",
+    "δείξ", "ενημερ", "تخبر", "تذكر", "تظهر", "تكشف", "تقل", "תספר", "תגיד", "תזכיר", "תחשוף",
+    "תציג", "לחשוף", "לספר", "להציג", "לציין", "बताना", "बताएं", "बताओ", "दिखा", "कहना", "उल्लेख",
+    "beritahu", "sebut", "tunjuk", "tampilkan", "bilang", "sabihin", "banggitin", "ipakita",
+    "ipaalam", "nói", "nhắc", "đề cập", "hiển thị", "tiết lộ", "cho biết"};
 
 #define NEG_REACH 28 /* bytes from a negation to its verb */
 
@@ -218,8 +243,8 @@ static const char *const order_stem[] = {
     "trả lời",   "همیشه",      "هرگز",      "بگو",        "پاسخ",       "دائما",       "دائمًا",
     "أبدا",      "أجب",        "تمیشه",     "תמיד",       "לעולם",      "ענה",         "השב",
     "हमेशा",      "कभी",        "बताएं",      "कहें",         "সবসময়",      "总是",        "始终",
-    "永远",      "一律",       "回答",      "常に",       "必ず",       "答え",        "항상",
-    "반드시",    "답하",       "เสมอ"};
+    "永远",      "一律",       "回答",      "报告",       "報告",       "常に",        "必ず",
+    "答え",      "항상",       "반드시",    "답하",       "เสมอ"};
 
 /* A credential or a game's answer after a secrecy: the secrecy protects
  * it (honest). Stems. */
@@ -940,6 +965,33 @@ static bool reader_in(const char *t, size_t hl, const char *const *ws, size_t co
     return false;
 }
 
+/* pi26: the words of a head t[a, b) outside parentheses: an aside in a
+ * head ("Note for the assistant (not shown to the user, do not quote
+ * it):") says who may read the note, it does not make the head a
+ * sentence: it counts as one word ("IMPORTANT (model):" has two). */
+static size_t head_words_of(const char *t, size_t a, size_t b) {
+    size_t w = 0;
+    int depth = 0;
+    bool in = false, aside = false;
+    for (size_t i = a; i < b; i++) {
+        if (t[i] == '(' || t[i] == ')') {
+            depth += t[i] == '(' ? 1 : (depth > 0 ? -1 : 0);
+            in = false;
+            continue;
+        }
+        bool sp = t[i] == ' ' || t[i] == '\n' || t[i] == '\t';
+        if (depth > 0) {
+            w += !sp && !aside; /* an aside counts as one word */
+            aside = aside || !sp;
+            continue;
+        }
+        aside = false;
+        w += !sp && !in;
+        in = !sp;
+    }
+    return w;
+}
+
 /* Has s[a, b) k words (count_words), looked at only until it has? */
 static bool has_words(const char *s, size_t a, size_t b, size_t k) {
     size_t w = 0, wide = 0;
@@ -968,7 +1020,7 @@ static bool head_may_note(const char *s, size_t hs, size_t he) {
         return true; /* judge decides */
     }
     size_t hl = mv_word_fold(s + hs, he - hs, t);
-    size_t head_words = count_words(t, 0, hl, false);
+    size_t head_words = head_words_of(t, 0, hl);
     if (head_words == 0 || head_words > HEAD_WORDS) {
         return false;
     }
@@ -994,6 +1046,25 @@ static bool head_may_note(const char *s, size_t hs, size_t he) {
     return false;
 }
 
+/* pi26: is the model the only reader named: an exclusive word in the head
+ * t[0, hl), or a reader word and an exclusive word in the first sentence
+ * of the body t[b0, b1)? */
+static bool exclusive_address(const char *t, size_t hl, size_t b0, size_t b1) {
+    if (list_in(t, 0, hl, exclusive_whole, N(exclusive_whole), true)) {
+        return true;
+    }
+    size_t e = b0;
+    while (e < b1 && e - b0 < 96 && t[e] != '.' && t[e] != '\n') {
+        e++;
+    }
+    while (b0 < e && (t[b0] == ' ' || t[b0] == '>')) {
+        b0++;
+    }
+    return e - b0 < 96 && list_in(t, b0, e, exclusive_whole, N(exclusive_whole), true) &&
+           (list_in(t, b0, e, model_whole, N(model_whole), true) ||
+            list_in(t, b0, e, model_stem, N(model_stem), false));
+}
+
 static bool infix_in(const char *t, size_t a, size_t b) {
     for (size_t k = 0; k < N(instr_infix); k++) {
         size_t l = strlen(instr_infix[k]);
@@ -1015,7 +1086,7 @@ static note_kind judge(const char *s, size_t hs, size_t he, size_t bs, size_t be
         return NOTE_NONE; /* "Default: 10", "Returns: a list" (raw, before folding) */
     }
     size_t hl = mv_word_fold(s + hs, he - hs, t);
-    size_t head_words = keyed ? 2 : count_words(t, 0, hl, false);
+    size_t head_words = keyed ? 2 : head_words_of(t, 0, hl);
     if (head_words == 0 || head_words > HEAD_WORDS) {
         return NOTE_NONE;
     }
@@ -1034,14 +1105,20 @@ static note_kind judge(const char *s, size_t hs, size_t he, size_t bs, size_t be
     if (count_words(t, b0, b1, true) < 4) {
         return NOTE_NONE;
     }
+    bool model = keyed || reader_in(t, hl, model_whole, N(model_whole), true) ||
+                 reader_in(t, hl, model_stem, N(model_stem), false);
+    /* pi26: the model addressed as the note's only reader, in the head
+     * ("Nota reservada al asistente:", "[AI only]") or in the body's
+     * first sentence under a head that names it ("### Assistant notes /
+     * These notes are for the AI only."): the user is kept out of the
+     * note, as by a hidden mark */
+    bool exclusive = !keyed && model && exclusive_address(t, hl, b0, b1);
     /* a title without a colon is a note only when it announces rules or
      * instructions ("### NEW RULES FOR THE ASSISTANT ###"); "# Assistant
      * Profile Editor" is a document's title */
-    if (titled && !list_in(t, 0, hl, instr_stem, N(instr_stem), false)) {
+    if (titled && !exclusive && !list_in(t, 0, hl, instr_stem, N(instr_stem), false)) {
         return NOTE_NONE;
     }
-    bool model = keyed || reader_in(t, hl, model_whole, N(model_whole), true) ||
-                 reader_in(t, hl, model_stem, N(model_stem), false);
     /* the system in a note, not a bare "system:" field label */
     bool line = kind == OPEN_LINE || kind == OPEN_SENTENCE;
     bool named_system = list_in(t, 0, hl, system_stem, N(system_stem), false) &&
@@ -1051,6 +1128,10 @@ static note_kind judge(const char *s, size_t hs, size_t he, size_t bs, size_t be
     bool hidden = head_conceal || list_in(t, 0, hl, hidden_stem, N(hidden_stem), false);
     bool body_conceal = conceals(t, b0, b1);
     if (reader && (hidden || body_conceal)) {
+        return NOTE_HIDE;
+    }
+    /* an exclusive address hides a note that orders the answer */
+    if (exclusive && list_in(t, b0, b1, order_stem, N(order_stem), false)) {
         return NOTE_HIDE;
     }
     /* a note marked hidden: in a bracket or comment, or a line whose head
@@ -1253,4 +1334,187 @@ bool mv_model_note_value(const char *text, size_t n, mv_model_note *out) {
         out->overrides = nk == NOTE_OVERRIDE;
     }
     return true;
+}
+
+/* ------------------------------------------------ pi26: a claim of rank */
+
+/* A rank over something: outranks, prevails, replaces, takes priority.
+ * Stems. */
+static const char *const rank_stem[] = {
+    "over ",        "above",       "outrank",    "overrid",       "overrul",      "supersed",
+    "precedence",   "priority",    "prevail",    "trump",         "instead of",   "in place of",
+    "replac",       "higher than", "prevalec",   "prevalg",       "prevale",      "prevalen",
+    "sustitu",      "substitu",    "reemplaz",   "remplac",       "sostitu",      "prioridad",
+    "priorité",     "priorità",    "prioridade", "vorrang",       "ersetz",       "voorrang",
+    "vervang",      "gaan boven",  "gaat boven", "priorytet",     "pierwszeństw", "zastępuj",
+    "nadrzędn",     "ponad",       "приоритет",  "важнее",        "выше",         "заменя",
+    "переважа",     "заміню",      "пріоритет",  "öncelik",       "üstün",        "företräde",
+    "går före",     "forrang",     "erstatt",    "ensisijai",     "etusija",      "prioritas",
+    "menggantikan", "ưu tiên",     "thay thế",   "اولویت",        "جایگزین",      "أولوية",
+    "تحل محل",      "تتقدم",       "עדיפות",     "גובר",          "במקום",        "प्राथमिकता",
+    "ऊपर",          "优先",        "高于",       "取代",          "代替",         "優先",
+    "上書き",       "우선",        "대신",       "προτεραιότητα", "υπερισχύ",     "αντικαθ",
+    "สำคัญกว่า",      "แทนที่",        "prioritate", "înlocui",       "előnyt",       "felülír"};
+
+/* The model's principals: its user, operator or developer. Stems. */
+static const char *const principal_stem[] = {
+    "user",         "usuario",      "usuário",    "utilisateur",   "nutzer",      "benutzer",
+    "utente",       "gebruiker",    "użytkownik", "uživatel",      "utilizator",  "felhasznál",
+    "пользовател",  "користувач",   "kullanıcı",  "användar",      "bruger",      "bruker",
+    "käyttäjä",     "pengguna",     "người dùng", "χρήστ",         "کاربر",       "المستخدم",
+    "משתמש",        "उपयोगकर्ता",    "ব্যবহারকারী", "用户",          "使用者",      "ユーザー",
+    "사용자",       "ผู้ใช้",          "operator",   "operador",      "opérateur",   "operatore",
+    "betreiber",    "оператор",     "developer",  "desarrollador", "développeur", "entwickler",
+    "sviluppatore", "ontwikkelaar", "разработчик"};
+
+/* "your", said to the model. Whole words. */
+static const char *const your_whole[] = {
+    "your",  "yours", "dein",  "deine", "deinen", "ihre",    "ihren", "tus",      "tu",     "vos",
+    "votre", "tuo",   "tua",   "tuoi",  "jouw",   "uw",      "twoje", "twoich",   "twój",   "твои",
+    "твой",  "твоих", "ваши",  "ваш",   "ваших",  "твої",    "senin", "dina",     "dine",   "din",
+    "sinun", "seu",   "seus",  "teu",   "teus",   "của bạn", "你的",  "あなたの", "당신의", "شما",
+    "שלך",   "आपके",   "তোমার", "σου",   "σας",    "kamu",    "anda",  "tale",     "tvoje",  "tău"};
+
+/* Is a negation among the words just before t[r] ("never overrides", "do
+ * not take priority over")? An assurance, not a claim. */
+static bool rank_negated(const char *t, size_t a, size_t r) {
+    size_t lo = r > a + 24 ? r - 24 : a;
+    for (size_t i = lo; i < r; i++) {
+        if (list_at(t, r, i, neg_whole, N(neg_whole), true)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Another, any other ("over any other instruction"). Whole words. */
+static const char *const other_whole[] = {
+    "other",  "others", "otra",   "otras",   "otro",   "otros", "altra", "altre", "altri",
+    "autre",  "autres", "andere", "anderen", "andre",  "andra", "annan", "outra", "outras",
+    "другие", "других", "другим", "любые",   "інші",   "інших", "diğer", "inne",  "innych",
+    "lain",   "khác",   "其他",   "他の",    "다른",   "أخرى",  "دیگر",  "אחרת",  "אחרות",
+    "अन्य",    "άλλη",   "άλλες",  "muut",    "muiden", "alte",  "egyéb", "jiné"};
+
+/* The outranked side t[a, b) of a rank: an instruction noun, and whose:
+ * the model's standing rules (the system's, earlier ones, safety) or a
+ * principal's. *standing says which. */
+static bool outranked(const char *t, size_t a, size_t b, bool *standing, bool *principal,
+                      bool *other) {
+    if (!(list_in(t, a, b, instr_stem, N(instr_stem), false) || infix_in(t, a, b))) {
+        return false;
+    }
+    *standing = list_in(t, a, b, standing_stem, N(standing_stem), false);
+    *principal = list_in(t, a, b, principal_stem, N(principal_stem), false);
+    *other = list_in(t, a, b, other_whole, N(other_whole), true);
+    return *standing || *principal;
+}
+
+/* One sentence t[a, b), folded: a rank whose outranked side (after it,
+ * or before a rank that ends the sentence, as verbs do in Turkish, Hindi
+ * or Japanese) holds the model's instructions: its standing rules or a
+ * principal's. The sentence is said to the model ("your", a reader word)
+ * or names both sides of its rules (the system and a principal, the
+ * system and any other instruction); "rules in the user's config file"
+ * outranked is a tool's own setting. */
+static bool rank_sentence(const char *t, size_t a, size_t b) {
+    size_t len;
+    for (size_t r = a; r < b; r++) {
+        if (!list_at_len(t, b, r, rank_stem, N(rank_stem), false, &len) || rank_negated(t, a, r)) {
+            continue;
+        }
+        bool standing = false, principal = false, other = false;
+        if (!outranked(t, r, b, &standing, &principal, &other) &&
+            !(b - (r + len) < 24 && outranked(t, a, r, &standing, &principal, &other))) {
+            continue;
+        }
+        if (standing && (principal || other)) {
+            return true;
+        }
+        if (list_in(t, a, b, your_whole, N(your_whole), true) ||
+            list_in(t, a, b, model_whole, N(model_whole), true) ||
+            list_in(t, a, b, model_stem, N(model_stem), false)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Could s[0, n) hold an instruction noun (instr_stem, infix)? A cheap
+ * gate before any sentence is folded: the ASCII stems by a few inner
+ * pieces (case-free: "nstru" is in "Instructions" and "instrucciones"),
+ * and a text with letters of a script written in other bytes (Cyrillic,
+ * Greek, Arabic, Hebrew, Indic, Thai, CJK) read on. */
+static bool rank_gate(const char *s, size_t n) {
+    static const char *const piece[] = {
+        "nstru", "struz", "rompt",   "uideline", "olic", "egel",    "egla",   "egra",   "egol",
+        "ègle",  "nweis", "ichtlin", "alimat",   "ohje", "irectiv", "onsign", "estric", "uardrail"};
+    for (size_t k = 0; k < N(piece); k++) {
+        size_t l = strlen(piece[k]);
+        /* by the piece's second byte, rarer than its first */
+        const char *p = s + 1;
+        while (p < s + n && (p = memchr(p, piece[k][1], (size_t)(s + n - p))) != NULL) {
+            if (p + l - 1 <= s + n && memcmp(p - 1, piece[k], l) == 0) {
+                return true;
+            }
+            p++;
+        }
+    }
+    uint64_t any = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        any |= w;
+    }
+    for (; i < n; i++) {
+        any |= (unsigned char)s[i];
+    }
+    if ((any & UINT64_C(0x8080808080808080)) == 0) {
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c >= 0xCE && c <= 0xDB) || c == 0xE0 || (c >= 0xE3 && c <= 0xED)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool mv_model_note_rank(const char *s, size_t n, mv_model_note *out) {
+    char t[RANK_SENTENCE_MAX * 2 + 8];
+    if (s == NULL || n < 24 || !rank_gate(s, n)) {
+        return false;
+    }
+    pthread_once(&index_once, index_build);
+    size_t a = 0;
+    for (size_t i = 0; i <= n; i++) {
+        unsigned char c = i < n ? (unsigned char)s[i] : '.';
+        bool end = c == '.' || c == '!' || c == '?' || c == '\n' ||
+                   (c == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+                    (unsigned char)s[i + 2] == 0x82);
+        if (c == '.' && i + 1 < n && s[i + 1] != ' ' && s[i + 1] != '\n') {
+            end = false; /* a file name, a version, a decimal */
+        }
+        if (!end) {
+            continue;
+        }
+        size_t sa = a;
+        a = i + 1;
+        if (i - sa < 24 || i - sa > RANK_SENTENCE_MAX) {
+            continue;
+        }
+        size_t tl = mv_word_fold(s + sa, i - sa, t);
+        unquote(t, 0, tl);
+        if (!rank_sentence(t, 0, tl) || introduced(s, sa)) {
+            continue;
+        }
+        if (out != NULL) {
+            out->start = sa;
+            out->end = i;
+            out->overrides = true;
+        }
+        return true;
+    }
+    return false;
 }

@@ -43,4 +43,12 @@ bool mv_model_note_find(const char *text, size_t n, mv_model_note *out);
  * only the body is read (its first BODY_MAX bytes). */
 bool mv_model_note_value(const char *text, size_t n, mv_model_note *out);
 
+/* pi26: a sentence that claims rank over the model's own instructions:
+ * a rank word (outranks, prevails, replaces, takes priority, "over")
+ * followed by an instruction noun of one of the model's principals (the
+ * system, earlier ones, safety, the operator, the user), in a sentence
+ * said to the model. A negated rank ("never overrides your system
+ * prompt") is an assurance. Sets *out (overrides = true). */
+bool mv_model_note_rank(const char *text, size_t n, mv_model_note *out);
+
 #endif

@@ -125,6 +125,27 @@ typedef struct best {
     bool redacts;  /* round 16: a secrecy of display whose object is sensitive data */
 } best;
 
+/* A hit over raw[start, start + len) of field `field`, at full position
+ * weight, scored `pre`: the hits found by a structure rather than by the
+ * phrase scan. */
+static best span_best(int32_t field, size_t start, size_t len, double pre) {
+    best b;
+    memset(&b, 0, sizeof(b));
+    b.valid = true;
+    b.field = field;
+    b.roff = (uint32_t)start;
+    b.rlen = (uint32_t)len;
+    b.weight = 1.0;
+    b.pre = pre;
+    return b;
+}
+
+/* The first 120 bytes of a field: the span reported for a fact of the
+ * whole field. */
+static size_t head_len(const mv_tool *tool, int32_t fi) {
+    return tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120;
+}
+
 /* Flow findings of the whole tool. */
 typedef struct flow_state {
     best flow;     /* the best source + transfer + sink passage */
@@ -10802,14 +10823,7 @@ static int name_orders(const mv_inspect_ctx *ctx, const mv_dr_rules *R, const mv
                 continue;
             }
             reported |= kinds[k].kind;
-            best b;
-            memset(&b, 0, sizeof(b));
-            b.valid = true;
-            b.field = (int32_t)fi;
-            b.roff = 0;
-            b.rlen = (uint32_t)name.len;
-            b.weight = 1.0;
-            b.pre = kinds[k].fam.base;
+            best b = span_best((int32_t)fi, 0, name.len, kinds[k].fam.base);
             b.strong = kinds[k].kind == MV_DR_JUDGE_EXFIL;
             rc = emit_family(ctx, tool, &kinds[k].fam, &b, b.pre, 0, kinds[k].facets, out);
         }
@@ -10914,14 +10928,7 @@ static int emit_outside_job(const mv_inspect_ctx *ctx, const mv_tool *tool,
     if (*destroys_strict || commands_job(tool)) {
         return MV_OK;
     }
-    best b;
-    memset(&b, 0, sizeof(b));
-    b.valid = true;
-    b.field = fi;
-    b.roff = 0;
-    b.rlen = (uint32_t)(tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120);
-    b.weight = 1.0;
-    b.pre = family->base;
+    best b = span_best(fi, 0, head_len(tool, fi), family->base);
     return emit_family(ctx, tool, family, &b, b.pre, 0, facets, out);
 }
 
@@ -11007,13 +11014,7 @@ static int forced_destroy_outside_job(const mv_inspect_ctx *ctx, const mv_tool *
     if (commands_job(tool)) {
         return MV_OK;
     }
-    best b;
-    memset(&b, 0, sizeof(b));
-    b.valid = true;
-    b.field = fi;
-    b.rlen = (uint32_t)(tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120);
-    b.weight = 1.0;
-    b.pre = zero_family.base;
+    best b = span_best(fi, 0, head_len(tool, fi), zero_family.base);
     return emit_family(ctx, tool, &zero_family, &b, b.pre, 0, facets, out);
 }
 
@@ -11116,14 +11117,7 @@ static int model_notes(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
                mv_model_note_value(fd->text.ptr, fd->text.len, &note)))) {
             continue;
         }
-        best b;
-        memset(&b, 0, sizeof(b));
-        b.valid = true;
-        b.field = (int32_t)fi;
-        b.roff = (uint32_t)note.start;
-        b.rlen = (uint32_t)(note.end - note.start);
-        b.weight = 1.0;
-        b.pre = 0.8;
+        best b = span_best((int32_t)fi, note.start, note.end - note.start, 0.8);
         return emit_family(ctx, tool, note.overrides ? &override : &hide, &b, b.pre, 0,
                            MV_FACET_INSTRUCTION | MV_FACET_ADDRESSED |
                                (note.overrides ? 0u : MV_FACET_HIDDEN),
@@ -11250,14 +11244,7 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
         }
         const mv_dr_family *fam =
             r.kind == MV_REACH_TURNS ? &turns : (r.kind == MV_REACH_TOOLS ? &tools : &frame);
-        best b;
-        memset(&b, 0, sizeof(b));
-        b.valid = true;
-        b.field = (int32_t)fi;
-        b.roff = (uint32_t)r.start;
-        b.rlen = (uint32_t)(r.end - r.start);
-        b.weight = 1.0;
-        b.pre = fam->base;
+        best b = span_best((int32_t)fi, r.start, r.end - r.start, fam->base);
         return emit_family(
             ctx, tool, fam, &b, b.pre, 0,
             MV_FACET_INSTRUCTION | (r.kind == MV_REACH_TURNS ? 0u : MV_FACET_ADDRESSED), out);
@@ -11278,13 +11265,7 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
  * as the round-20 fixed values. A command runner's job is commands. */
 static int emit_fact(const mv_inspect_ctx *ctx, const mv_tool *tool, const mv_dr_family *family,
                      int32_t fi, mv_emitter *out) {
-    best b;
-    memset(&b, 0, sizeof(b));
-    b.valid = true;
-    b.field = fi;
-    b.rlen = (uint32_t)(tool->fields[fi].text.len < 120 ? tool->fields[fi].text.len : 120);
-    b.weight = 1.0;
-    b.pre = family->base;
+    best b = span_best(fi, 0, head_len(tool, fi), family->base);
     return emit_family(ctx, tool, family, &b, b.pre, 0,
                        MV_FACET_INSTRUCTION | MV_FACET_DESTROY_CODE, out);
 }

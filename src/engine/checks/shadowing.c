@@ -4884,6 +4884,60 @@ static bool default_sibling(const mv_tool *tool, uint32_t f) {
     return false;
 }
 
+/* Does text[a, b) lie inside a written occurrence of `name` (the run of
+ * name bytes around it, letters, digits, '_', '-' and '.', equals the
+ * name, case aside)? */
+static bool inside_name(const char *text, size_t len, size_t a, size_t b, mv_str name) {
+    size_t r0 = a, r1 = b;
+    while (r0 > 0 && (is_word_byte((unsigned char)text[r0 - 1]) || text[r0 - 1] == '-' ||
+                      text[r0 - 1] == '.'))
+        r0--;
+    while (r1 < len &&
+           (is_word_byte((unsigned char)text[r1]) || text[r1] == '-' ||
+            (text[r1] == '.' && r1 + 1 < len && is_word_byte((unsigned char)text[r1 + 1]))))
+        r1++;
+    return name.len > b - a && r1 - r0 == name.len && same_text_ci(text + r0, name.ptr, name.len);
+}
+
+/* Session 24: is text[a, b) the words "the calls of" between an altering
+ * verb and the mention ("redirige las llamadas de X", "reindirizza le
+ * chiamate di X", "перенаправляй вызовы X")? At most four words and
+ * WINDOW_BEFORE bytes, no punctuation, one of them a noun for a tool's
+ * calls: the calls are the verb's object, as in "redirect X calls". */
+static bool calls_of_gap(const char *text, size_t a, size_t b) {
+    static const char *const calls[] = {
+        "call",     "request",    "invocation", "llamada", "petici",   "solicitud", "chiamat",
+        "richiest", "appel",      "requête",    "aufruf",  "anfrage",  "chamada",   "requisi",
+        "вызов",    "запрос",     "виклик",     "запит",   "wywołani", "żądani",    "aanroep",
+        "verzoek",  "anrop",      "kald",       "çağrı",   "istek",    "panggilan", "permintaan",
+        "呼び出し", "リクエスト", "调用",       "請求",    "请求",     "호출",      "요청",
+        "κλήσ",     "קריאות",     "استدعاء"};
+    if (b <= a || b - a > WINDOW_BEFORE)
+        return false;
+    size_t words = 0;
+    bool noun = false;
+    for (size_t i = a; i < b;) {
+        unsigned char c = (unsigned char)text[i];
+        if (is_space_byte(c)) {
+            i++;
+            continue;
+        }
+        if (c < 0x80 && !is_word_byte(c) && c != '\'')
+            return false;
+        size_t w = i;
+        while (w < b && !is_space_byte((unsigned char)text[w]))
+            w++;
+        for (size_t k = 0; k < sizeof(calls) / sizeof(calls[0]) && !noun; k++) {
+            size_t n = strlen(calls[k]);
+            noun = w - i >= n && memcmp(text + i, calls[k], n) == 0;
+        }
+        if (++words > 4)
+            return false;
+        i = w;
+    }
+    return noun;
+}
+
 /* Evaluate one span that refers to another server's tool. */
 
 /* Round 13: does the sentence [s0, s1) give one of the mentioned tool's own
@@ -5581,6 +5635,13 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
         if (p->family == F_ALTER && p->end + 1 < len && text[p->end] == '-' &&
             is_word_char((unsigned char)text[p->end + 1]))
             continue;
+        /* Session 24: an altering word inside this tool's own server or
+         * tool name ("results labelled 'subs-mirror'", "search_mirror")
+         * names this tool; it is nothing done to X's call */
+        if (p->family == F_ALTER && (inside_name(text, len, p->start, p->end,
+                                                 mv_registry_server_name(rs->registry, ts->own)) ||
+                                     inside_name(text, len, p->start, p->end, me->name)))
+            continue;
         /* "this tool never posts anything itself": a negated alteration
          * is restraint */
         if (p->family == F_ALTER &&
@@ -5606,7 +5667,8 @@ static int judge_span(tool_scan *ts, uint32_t field, const char *text, size_t le
             continue;
         v.family[p->family] = true;
         size_t dist = p->end <= sp->start ? sp->start - p->end : p->start - sp->end;
-        if (p->family == F_ALTER && p->end <= sp->start && dist <= WINDOW_CALL &&
+        if (p->family == F_ALTER && p->end <= sp->start &&
+            (dist <= WINDOW_CALL || calls_of_gap(text, p->end, sp->start)) &&
             !passive_by(text, p->end, sp->start))
             v.alter_object = true;
         if (p->family == F_FORCE && dist <= WINDOW_FORCE)

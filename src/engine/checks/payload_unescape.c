@@ -685,6 +685,17 @@ static int scan_esc(const unsigned char *s, size_t len, pd_visit visit, void *ct
                 b--;
             pd_candidate c = {PD_ESC, a, b, false, false};
             rc = visit(ctx, &c);
+            /* Round 27: prose before the escapes ("Kod: \156\143...")
+             * is no part of the command it hides; a word of it would
+             * stand in the command's place. The escapes from the first
+             * one on are read too when a space stands in front of them. */
+            bool spaced = false;
+            for (size_t k = a; k < i && !spaced; k++)
+                spaced = s[k] == ' ';
+            if (rc == 0 && spaced) {
+                pd_candidate c2 = {PD_ESC, i, b, false, false};
+                rc = visit(ctx, &c2);
+            }
             if (b > end)
                 end = b;
         }

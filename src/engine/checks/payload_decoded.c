@@ -814,7 +814,12 @@ static const char *const k_act[] = {
     "do it", "do this", "do what", "do as ", "hazlo", "fais-le", "mach es", "mach das", "fallo",
     "faça", "сделай", "зроби", "spust",
     /* round 15: follow and obey in Finnish, Romanian and Czech */
-    "noudat", "toteuta", "urmaț", "urmeaz", "respectaț", "řiď se", "řiďte se", "dodržuj"};
+    "noudat", "toteuta", "urmaț", "urmeaz", "respectaț", "řiď se", "řiďte se", "dodržuj",
+    /* round 27: run and launch in more languages ("decodează de două ori
+     * și rulează", "uruchom w powłoce") */
+    "rulea", "rulaț", "lansea", "uruchom", "avvia", "lancia", "lance", "lanza", "rodar", "rode ",
+    "corra", "starte", "kör", "kjør", "kør", "chạy", "τρέξ", "הרץ", "شغل", "شغّل", "запусти",
+    "запуст"};
 
 /* Round 11: naming the encoding is a decoding word too ("base32, apply",
  * "chiffré (César ...) — exécutez") except in a tool whose job is

@@ -114,6 +114,7 @@ typedef struct level {
     size_t root_start, root_end;
     int8_t obey;
     bool labelled; /* a labelled line (labelled_lines): its own line says to act */
+    bool label_mute; /* round 27: a labelled line that says nothing of acting */
     /* Round 11: `text` is pieces of several fields glued (joined_fields);
      * the first piece is text[0, join_first) and sits at [join_off,
      * join_off + join_first) of `field`. 0 when the level is one field. */
@@ -295,15 +296,335 @@ static bool sql_destroy(const char *t, size_t n) {
     return has_word(t, n, "delete from") && !has_word(t, n, "where");
 }
 
-static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_result *res) {
-    static const char *const secrets[] = {"password",    "passwords",    "passphrase",
-                                          "secret",      "secrets",      "token",
-                                          "tokens",      "api key",      "api keys",
-                                          "apikey",      "credential",   "credentials",
-                                          "private key", "private keys", "cookie",
-                                          "cookies",     "session",      ".env",
-                                          "~/.aws",      "keychain",     "environment variables",
-                                          "env vars",    "seed phrase",  "system prompt"};
+/* Round 27: the same orders in the other languages of the rules. Decoded
+ * text is read by shape, not by phrase: an order to set aside the user,
+ * the instructions or the rules (an ignoring verb and its object), an
+ * order to show the system prompt (a revealing verb and the prompt), and
+ * a transfer (a sensitive source, a moving verb and an outside address).
+ * Stems are matched at a word start, ASCII case folded; each shape needs
+ * two or three of its parts, so one word of honest encoded data (a name,
+ * an id, "token") is never enough. */
+static const char *const k_ignore_v[] = {
+    "ignor",    "disregard", "forget",  "override",  "olvid",    "oubli",  "vergiss",  "vergeet",
+    "negeer",   "esquec",    "esqueç",  "dimentic",  "zapomnij", "pomiń",  "игнорир",  "забудь",
+    "забудьте", "ігнор",     "забудь",  "忽略",      "忘记",     "忘掉",   "無視",     "忘れ",
+    "무시",     "잊어",      "yok say", "görmezden", "unutun",   "bỏ qua", "abaikan",  "lupakan",
+    "αγνόησ",   "ξέχασ",     "התעלם",   "שכח",       "تجاهل",    "انس ",   "अनदेखा",    "भूल जा",
+    "nevšímej", "ignoruj",   "bortse",  "glem",      "glöm",     "unohda", "figyelmen"};
+static const char *const k_ignore_o[] = {
+    "the user",    "user's",     "usuario",   "usuário",     "utilizador",  "utente",
+    "utilisateur", "benutzer",   "nutzer",    "gebruiker",   "användare",   "bruger",
+    "bruker",      "użytkownik", "uživatel",  "пользовател", "користувач",  "用户",
+    "ユーザー",    "사용자",     "kullanıcı", "pengguna",    "người dùng",  "χρήστη",
+    "משתמש",       "המשתמש",     "المستخدم",  "उपयोगकर्ता",   "instruction", "instrucci",
+    "instruç",     "istruzion",  "anweisung", "instrukc",    "инструкц",    "інструкц",
+    "указани",     "指令",       "指示",      "지시",        "talimat",     "instructie",
+    "instruktion", "petunjuk",   "hướng dẫn", "οδηγί",       "הוראות",      "تعليمات",
+    "निर्देश",       "previous",   "anterior",  "précédent",   "vorherig",    "precedent",
+    "poprzedni",   "предыдущ",   "之前",      "以前",        "이전",        "önceki",
+    "rules",       "reglas",     "regras",    "règles",      "regeln",      "regole",
+    "zasad",       "правил",     "规则",      "ルール",      "규칙",        "kuralları",
+    "guideline",   "directriz",  "diretriz",  "consigne",    "richtlinie",  "linee guida",
+    "wytyczn"};
+static const char *const k_reveal_v[] = {
+    "reveal",   "revela",   "revele", "révèle",  "révéle", "rivela",  "enthüll", "zeig",
+    "verrat",   "toon",     "onthul", "ujawnij", "pokaż",  "раскрой", "покажи",  "выведи",
+    "розкрий",  "виведи",   "透露",   "泄露",    "显示",   "公開",    "表示",    "明か",
+    "보여",     "공개",     "göster", "açıkla",  "ifşa",   "tampilk", "ungkap",  "tiết lộ",
+    "hiển thị", "αποκάλυψ", "δείξε",  "חשוף",    "הצג",    "اكشف",    "أظهر",    "दिखा",
+    "प्रकट",     "print",    "output", "dump",    "show",   "muestr",  "mostr",   "affich",
+    "imprim",   "stampa",   "wypisz", "repeat",  "repit",  "repet",   "répèt",   "wiederhol",
+    "leak",     "filtr",    "divulg", "vaza"};
+static const char *const k_sysprompt[] = {"system prompt",
+                                          "system-prompt",
+                                          "systemprompt",
+                                          "system message",
+                                          "system instruction",
+                                          "prompt de sistema",
+                                          "prompt del sistema",
+                                          "prompt do sistema",
+                                          "prompt système",
+                                          "prompt systeme",
+                                          "prompt di sistema",
+                                          "prompt systemow",
+                                          "systemowy prompt",
+                                          "системный промпт",
+                                          "системного промпт",
+                                          "системний промпт",
+                                          "системні інструкц",
+                                          "системные инструкц",
+                                          "系统提示",
+                                          "系统指令",
+                                          "系統提示",
+                                          "システムプロンプト",
+                                          "システム指示",
+                                          "시스템 프롬프트",
+                                          "시스템 지시",
+                                          "sistem istem",
+                                          "sistem talimat",
+                                          "sistem komut",
+                                          "systeemprompt",
+                                          "systeeminstructie",
+                                          "prompt sistem",
+                                          "lời nhắc hệ thống",
+                                          "הנחיית המערכת",
+                                          "موجه النظام",
+                                          "تعليمات النظام",
+                                          "सिस्टम प्रॉम्प्ट",
+                                          "instrucciones del sistema",
+                                          "instruções do sistema",
+                                          "instructions système",
+                                          "instructions systeme",
+                                          "systemanweisung",
+                                          "istruzioni di sistema",
+                                          "hidden instructions",
+                                          "initial instructions",
+                                          "your instructions",
+                                          "tus instrucciones",
+                                          "tes instructions",
+                                          "vos instructions",
+                                          "deine anweisungen",
+                                          "ihre anweisungen",
+                                          "suas instruções",
+                                          "tuas instruções",
+                                          "le tue istruzioni",
+                                          "twoje instrukcje",
+                                          "твои инструкции",
+                                          "свои инструкции",
+                                          "你的指令",
+                                          "あなたの指示",
+                                          "당신의 지시",
+                                          "talimatların"};
+static const char *const k_move_v[] = {
+    "send",       "envía",    "envia",   "enviar",   "envie",     "envoie",       "envoyer",
+    "envoyez",    "sende",    "senden",  "schick",   "invia",     "wyślij",       "wysłać",
+    "prześlij",   "отправ",   "пошли",   "надішли",  "відправ",   "发送",         "发给",
+    "送信",       "送って",   "送る",    "보내",     "전송",      "gönder",       "yolla",
+    "stuur",      "verstuur", "skicka",  "kirim",    "gửi",       "στείλ",        "שלח",
+    "أرسل",       "ارسل",     "भेज",      "upload",   "sube",      "subir",        "téléverse",
+    "hochlad",    "carica",   "загрузи", "вивантаж", "上传",      "アップロード", "업로드",
+    "yükle",      "forward",  "reenv",   "encaminh", "transfer",  "transfier",    "transfér",
+    "weiterleit", "inoltra",  "przekaż", "перешли",  "переслать", "转发",         "転送",
+    "전달",       "exfiltr",  "post",    "leak",     "mail",      "e-mail",       "copy",
+    "copia",      "copie",    "kopier",  "skopiuj",  "скопируй",  "复制",         "コピー",
+    "복사",       "kopyala",  "odešli",  "pošli",    "lähetä",    "küldd",        "trimite"};
+static const char *const k_source[] = {"card",
+                                       "kart",
+                                       "tarjeta",
+                                       "carte",
+                                       "cartão",
+                                       "cartões",
+                                       "carta di credito",
+                                       "karty",
+                                       "karta",
+                                       "карт",
+                                       "卡号",
+                                       "信用卡",
+                                       "银行卡",
+                                       "カード",
+                                       "카드",
+                                       "contraseñ",
+                                       "senha",
+                                       "mot de passe",
+                                       "mots de passe",
+                                       "passwort",
+                                       "kennwort",
+                                       "hasł",
+                                       "пароль",
+                                       "паролі",
+                                       "密码",
+                                       "パスワード",
+                                       "비밀번호",
+                                       "암호",
+                                       "şifre",
+                                       "parola",
+                                       "wachtwoord",
+                                       "lösenord",
+                                       "adgangskode",
+                                       "kata sandi",
+                                       "mật khẩu",
+                                       "κωδικ",
+                                       "סיסמ",
+                                       "كلمة المرور",
+                                       "पासवर्ड",
+                                       "clave",
+                                       "chave",
+                                       "clé",
+                                       "schlüssel",
+                                       "klucz",
+                                       "ключ",
+                                       "密钥",
+                                       "令牌",
+                                       "トークン",
+                                       "토큰",
+                                       "anahtar",
+                                       "sleutel",
+                                       "nyckel",
+                                       "nøgle",
+                                       "kunci",
+                                       "khóa",
+                                       "κλειδ",
+                                       "מפתח",
+                                       "مفتاح",
+                                       "कुंजी",
+                                       "token",
+                                       "jeton",
+                                       "variables de entorno",
+                                       "variáveis de ambiente",
+                                       "variables d'environnement",
+                                       "umgebungsvariabl",
+                                       "variabili d'ambiente",
+                                       "zmienne środowisk",
+                                       "переменные окружения",
+                                       "переменных окружения",
+                                       "змінні середовища",
+                                       "环境变量",
+                                       "環境変数",
+                                       "환경 변수",
+                                       "환경변수",
+                                       "ortam değişken",
+                                       "omgevingsvariabel",
+                                       "miljövariabl",
+                                       "biến môi trường",
+                                       "variabel lingkungan",
+                                       "credenciales",
+                                       "credenciais",
+                                       "identifiants",
+                                       "zugangsdaten",
+                                       "anmeldedaten",
+                                       "credenziali",
+                                       "dane logowania",
+                                       "учётные данные",
+                                       "учетные данные",
+                                       "облікові дані",
+                                       "凭据",
+                                       "凭证",
+                                       "認証情報",
+                                       "자격 증명",
+                                       "kimlik bilgi",
+                                       "inloggegevens",
+                                       "kredensial",
+                                       "thông tin đăng nhập",
+                                       "secreto",
+                                       "segredo",
+                                       "geheimnis",
+                                       "segreto",
+                                       "sekret",
+                                       "секрет",
+                                       "机密",
+                                       "秘密",
+                                       "비밀",
+                                       "gizli",
+                                       "keychain",
+                                       "wallet",
+                                       "cartera",
+                                       "carteira",
+                                       "portefeuille",
+                                       "portafoglio",
+                                       "portfel",
+                                       "кошел",
+                                       "钱包",
+                                       "ウォレット",
+                                       "지갑",
+                                       "cüzdan",
+                                       "seed",
+                                       "semilla",
+                                       "semente",
+                                       "cookie",
+                                       "çerez",
+                                       "session",
+                                       "sesión",
+                                       "sessão",
+                                       "sitzung",
+                                       "сесси",
+                                       "会话",
+                                       "セッション",
+                                       "세션",
+                                       "oturum",
+                                       "private key",
+                                       "clave privada",
+                                       "chave privada",
+                                       "clé privée",
+                                       "privater schlüssel",
+                                       "приватный ключ",
+                                       "私钥",
+                                       "秘密鍵",
+                                       "개인 키",
+                                       "özel anahtar"};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static size_t find_stem(const char *t, size_t n, const char *const *ws, size_t count);
+static bool prose_like(const char *t, size_t n);
+
+static bool has_stem(const char *t, size_t n, const char *const *ws, size_t count) {
+    return find_stem(t, n, ws, count) < n;
+}
+
+/* The object of a setting-aside verb stands right after it ("ignora o
+ * utilizador", "ignore all previous instructions", "忽略之前的所有指令"):
+ * it must start within IGNORE_REACH bytes of the verb's start, so that
+ * "ignore case when matching the user name" is no order. */
+#define IGNORE_REACH 24u
+
+/* One of the stems starts at t[0], ASCII case folded. */
+static bool stem_at(const char *t, size_t n, const char *const *ws, size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        size_t wl = strlen(ws[k]);
+        if (wl <= n && same_ci(t, ws[k], wl))
+            return true;
+    }
+    return false;
+}
+
+static bool ignore_order(const char *t, size_t n) {
+    size_t off = 0;
+    while (off < n) {
+        size_t v = find_stem(t + off, n - off, k_ignore_v, COUNT_OF(k_ignore_v));
+        if (v >= n - off)
+            return false;
+        size_t a = off + v + 1, b = off + v + IGNORE_REACH;
+        b = b < n ? b : n;
+        /* an object starting in [a, b): its own bytes may run past b */
+        for (size_t i = a; i < b; i++) {
+            if (order_word_byte((unsigned char)t[i - 1]))
+                continue;
+            if (stem_at(t + i, n - i, k_ignore_o, COUNT_OF(k_ignore_o)) ||
+                stem_at(t + i, n - i, k_sysprompt, COUNT_OF(k_sysprompt)))
+                return true;
+        }
+        off = a;
+    }
+    return false;
+}
+
+/* An order in words by shape, in any language of the lists above. The
+ * orders addressed to the model itself (set the user aside, show the
+ * system prompt) are no order in a codec's documented sample
+ * ("SWdub3Jl... -> 'Ignore the rules'"); `codec` says the tool is one. */
+static bool order_shape(const char *t, size_t n, bool codec) {
+    if (!codec && ignore_order(t, n))
+        return true;
+    if (!codec && has_stem(t, n, k_sysprompt, COUNT_OF(k_sysprompt)) &&
+        has_stem(t, n, k_reveal_v, COUNT_OF(k_reveal_v)))
+        return true;
+    /* a sentence, not a sample request ("POST https://... card=...") */
+    return prose_like(t, n) && has_destination(t, n) &&
+           has_stem(t, n, k_source, COUNT_OF(k_source)) &&
+           has_stem(t, n, k_move_v, COUNT_OF(k_move_v));
+}
+
+/* `codec`: 1 when the tool's job is encoding (codec_job), 0 when not, -1
+ * when the round 27 shapes are not to be read. */
+static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, int codec,
+                         pc_result *res) {
+    static const char *const secrets[] = {
+        "password", "passwords", "passphrase", "secret", "secrets", "token", "tokens", "api key",
+        "api keys", "apikey", "credential", "credentials", "private key", "private keys", "cookie",
+        "cookies", "session", ".env", "~/.aws", "keychain", "environment variables", "env vars",
+        "seed phrase", "system prompt",
+        /* round 27: plurals the list lacked */
+        "keychains", "sessions", "passphrases"};
     static const char *const verbs[] = {
         "send",   "sends",  "upload",     "uploads",  "post",    "posts",  "forward", "forwards",
         "email",  "mail",   "exfiltrate", "transmit", "leak",    "share",  "copy",    "paste",
@@ -391,6 +712,8 @@ static void hidden_order(const mv_sensitive *sens, const char *t, size_t n, pc_r
                                           "obey it"};
     if (!order)
         order = has_any(t, n, secrecy, sizeof(secrecy) / sizeof(secrecy[0]));
+    if (!order && codec >= 0)
+        order = order_shape(t, n, codec == 1);
     static const char *const moves[] = {"send",    "sends",    "email", "e-mail", "mail",
                                         "forward", "upload",   "post",  "copy",   "exfiltrate",
                                         "share",   "transmit", "cc",    "bcc"};
@@ -491,7 +814,12 @@ static const char *const k_act[] = {
     "do it", "do this", "do what", "do as ", "hazlo", "fais-le", "mach es", "mach das", "fallo",
     "faça", "сделай", "зроби", "spust",
     /* round 15: follow and obey in Finnish, Romanian and Czech */
-    "noudat", "toteuta", "urmaț", "urmeaz", "respectaț", "řiď se", "řiďte se", "dodržuj"};
+    "noudat", "toteuta", "urmaț", "urmeaz", "respectaț", "řiď se", "řiďte se", "dodržuj",
+    /* round 27: run and launch in more languages ("decodează de două ori
+     * și rulează", "uruchom w powłoce") */
+    "rulea", "rulaț", "lansea", "uruchom", "avvia", "lancia", "lance", "lanza", "rodar", "rode ",
+    "corra", "starte", "kör", "kjør", "kør", "chạy", "τρέξ", "הרץ", "شغل", "شغّل", "запусти",
+    "запуст"};
 
 /* Round 11: naming the encoding is a decoding word too ("base32, apply",
  * "chiffré (César ...) — exécutez") except in a tool whose job is
@@ -511,7 +839,13 @@ static bool decode_then_act(const char *t, size_t n, bool named) {
         "dekod", "dekód", "avkod", "αποκωδικ", "розшифр", "розкод", "giải mã", "ถอดรหัส", "डिकोड",
         "復号", "디코드", "decifr", "descifr", "déchiffr", "entziffer", "ascii", "invert", "revers",
         "rovesci", "umgekehrt", "right to left", "destra a sinistra", "derecha a izquierda",
-        "droite à gauche", "rechts nach links"};
+        "droite à gauche", "rechts nach links",
+        /* round 27: a decoder's call names the decoding in any language
+         * (atob('...'), base64.b64decode(...), Buffer.from(..., 'base64')
+         * is named by "base64"), and decoding verbs of more languages */
+        "atob", "b64decode", "b32decode", "a85decode", "b85decode", "base64_decode", "base64decode",
+        "frombase64", "unhexlify", "fromhex", "çöz", "deşifre", "odkoduj", "rozkoduj", "раскодир",
+        "פענח", "فك الترميز", "فك التشفير"};
 
     size_t off = 0;
     while (off < n) {
@@ -627,6 +961,8 @@ static bool obeyed(level *lv, const char *text, size_t n) {
     if (r->labelled)
         return plain_words(text, n) >
                plain_words(r->text + r->root_start, r->root_end - r->root_start);
+    if (r->label_mute)
+        return false;
     if (r->obey < 0) {
         tool_run *run = lv->run;
         if (run->codec < 0)
@@ -790,8 +1126,11 @@ static int visit(void *ctx, const pd_candidate *cand) {
     bool encoded = false;
     for (unsigned k = 0; k < f.depth; k++)
         encoded = encoded || f.chain[k].enc != PD_ENC_JOIN;
-    if (f.res.cls == PC_NONE && encoded)
-        hidden_order(run->sens, text, n, &f.res);
+    if (f.res.cls == PC_NONE && encoded) {
+        if (run->codec < 0)
+            run->codec = codec_job(run->tool) ? 1 : 0;
+        hidden_order(run->sens, text, n, run->codec, &f.res);
+    }
     if (lv->depth == 0) {
         lv->root = lv;
         lv->root_start = cand->start;
@@ -1376,7 +1715,9 @@ static int labelled_lines(level *top) {
             break;
         size_t c = (size_t)(q - t);
         from = c + 1;
-        if (c + 1 >= n || t[c + 1] != ' ')
+        /* Round 27: a label in brackets may touch its text ("設定(ROT13):rksv...") */
+        bool spaced = c + 1 < n && t[c + 1] == ' ';
+        if (c + 1 >= n || (!spaced && (c == 0 || t[c - 1] != ')')))
             continue;
         while (!have_next || next_nl < c) {
             if (have_next)
@@ -1404,14 +1745,20 @@ static int labelled_lines(level *top) {
         bool acts = false;
         for (size_t k = 0; k < sizeof(k_act) / sizeof(k_act[0]) && !acts; k++)
             acts = find_ci(t + ls, le - ls, 0, k_act[k]) < le - ls;
-        size_t a = c + 2;
-        if (!acts || le - a < 12)
+        size_t a = c + 1 + (spaced ? 1 : 0);
+        if (le - a < 12)
             continue;
         tried++;
         pd_candidate cd = {kind, a, le, false, false};
-        top->labelled = true;
+        /* Round 27: a label with no acting word ("settings (ROT13): ...")
+         * still names the encoding: the decoded text must then be an order
+         * or a command by itself (hidden_order, the classifier, the
+         * directive's judgement), the label's own cue is not read. */
+        top->labelled = acts;
+        top->label_mute = !acts;
         rc = visit(top, &cd);
         top->labelled = false;
+        top->label_mute = false;
     }
     return rc == FOUND ? 0 : rc;
 }
@@ -1626,14 +1973,65 @@ static bool array_item(const mv_field *fd, bool last) {
     return (upper && lower && (digit || t.ptr[t.len - 1] == '=')) || (digit && (upper || lower));
 }
 
+/* Round 27: a blob cut at a fixed width ("RFJPUCBU", "QUJMRSBt", ...,
+ * "czs="): a piece of one case and no digit fails array_item's test,
+ * but pieces of one width, every byte of the base64 alphabet, are how a
+ * blob is cut, and words or names of an enum are not all of one length.
+ * The run must hold both letter cases over all its pieces (a list of
+ * upper-case codes or lower-case words of one length does not), and the
+ * last piece may be shorter. */
+static bool b64_byte(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+           c == '/' || c == '-' || c == '_' || c == '=';
+}
+
+static bool b64_piece(mv_str t, size_t *upper, size_t *lower) {
+    for (size_t k = 0; k < t.len; k++) {
+        unsigned char c = (unsigned char)t.ptr[k];
+        if (!b64_byte(c) || (c == '=' && k + 2 < t.len))
+            return false;
+        *upper += c >= 'A' && c <= 'Z';
+        *lower += c >= 'a' && c <= 'z';
+    }
+    return t.len > 0;
+}
+
+/* The end of a run of fixed-width pieces of the array whose items' paths
+ * share `pl` bytes with field i (*end: where the run of one width and
+ * alphabet stops, at least i + 1); true when it holds two pieces or more
+ * and both letter cases. */
+static bool width_run(const mv_tool *tool, uint32_t i, size_t pl, uint32_t *end) {
+    const mv_field *fi = &tool->fields[i];
+    size_t w = mv_field_whole(fi).len, upper = 0, lower = 0;
+    *end = i + 1;
+    if (w < ARRAY_ITEM_MIN || w > JOIN_PIECE_MAX || fi->window_of != 0)
+        return false;
+    uint32_t k = i;
+    while (k < tool->n_fields && k - i < ARRAY_ITEMS) {
+        const mv_field *fk = &tool->fields[k];
+        mv_str t = mv_field_whole(fk);
+        if (array_prefix(fk->path) != pl || memcmp(fk->path.ptr, fi->path.ptr, pl) != 0 ||
+            fk->window_of != 0 || t.len > w || !b64_piece(t, &upper, &lower))
+            break;
+        k++;
+        if (t.len < w)
+            break; /* the short tail ends the run */
+    }
+    *end = k > i ? k : i + 1;
+    return k - i >= 2 && upper > 0 && lower > 0;
+}
+
 static int array_items(tool_run *run, mv_emitter *out) {
     const mv_tool *tool = run->tool;
     int rc = 0;
     uint32_t i = 0;
     while (i < tool->n_fields && rc == 0) {
         size_t pl = array_prefix(tool->fields[i].path);
-        uint32_t k = i + 1;
-        if (pl > 0 && array_item(&tool->fields[i], false)) {
+        uint32_t k = i + 1, wend = i + 1;
+        bool width = pl > 0 && width_run(tool, i, pl, &wend);
+        if (pl > 0 && !array_item(&tool->fields[i], false)) {
+            k = width ? wend : k;
+        } else if (pl > 0 && array_item(&tool->fields[i], false)) {
             while (k < tool->n_fields && k - i < ARRAY_ITEMS &&
                    array_prefix(tool->fields[k].path) == pl &&
                    memcmp(tool->fields[k].path.ptr, tool->fields[i].path.ptr, pl) == 0 &&
@@ -1646,11 +2044,13 @@ static int array_items(tool_run *run, mv_emitter *out) {
                 array_item(&tool->fields[k], true))
                 k++;
         }
+        if (width && wend > k)
+            k = wend;
         bool found = false;
         for (uint32_t f = i; f < k && run->field_found != NULL; f++)
             found = found || run->field_found[f];
         if (k - i < 2 || found) {
-            i = k;
+            i = k > wend ? k : wend;
             continue;
         }
         size_t total = 0;
@@ -1701,8 +2101,8 @@ static int sibling_values(tool_run *run, mv_emitter *out) {
         }
         mv_str key = last_component(fi->path);
         unsigned n = 0;
-        size_t total = 0;
-        bool found = false;
+        size_t total = 0, w0 = mv_field_whole(fi).len, upper = 0, lower = 0;
+        bool found = false, by_width = false;
         uint32_t k = i;
         for (; k < tool->n_fields && n < ARRAY_ITEMS; k++) {
             const mv_field *fk = &tool->fields[k];
@@ -1712,8 +2112,15 @@ static int sibling_values(tool_run *run, mv_emitter *out) {
             if (array_prefix(fk->path) > 0 || lk.len != key.len ||
                 memcmp(lk.ptr, key.ptr, key.len) != 0)
                 break;
+            mv_str tk = mv_field_whole(fk);
+            bool b64 = fk->window_of == 0 && tk.len <= w0 && b64_piece(tk, &upper, &lower);
             bool item = array_item(fk, false);
-            if (!item && !(n > 0 && array_item(fk, true)))
+            /* round 27: a piece of the first one's width and alphabet */
+            if (!item && n > 0 && b64 && tk.len == w0) {
+                item = true;
+                by_width = true;
+            }
+            if (!item && !(n > 0 && (array_item(fk, true) || b64)))
                 break;
             run_f[n++] = k;
             total += mv_field_whole(fk).len;
@@ -1729,7 +2136,7 @@ static int sibling_values(tool_run *run, mv_emitter *out) {
         for (unsigned f = 0; f < n && joined; f++)
             joined = piece_like(mv_field_whole(&tool->fields[run_f[f]]).ptr,
                                 mv_field_whole(&tool->fields[run_f[f]]).len);
-        if (n < 2 || found || joined) {
+        if (n < 2 || found || joined || (by_width && (upper == 0 || lower == 0))) {
             i = k > i ? k : i + 1;
             continue;
         }

@@ -685,6 +685,17 @@ static int scan_esc(const unsigned char *s, size_t len, pd_visit visit, void *ct
                 b--;
             pd_candidate c = {PD_ESC, a, b, false, false};
             rc = visit(ctx, &c);
+            /* Round 27: prose before the escapes ("Kod: \156\143...")
+             * is no part of the command it hides; a word of it would
+             * stand in the command's place. The escapes from the first
+             * one on are read too when a space stands in front of them. */
+            bool spaced = false;
+            for (size_t k = a; k < i && !spaced; k++)
+                spaced = s[k] == ' ';
+            if (rc == 0 && spaced) {
+                pd_candidate c2 = {PD_ESC, i, b, false, false};
+                rc = visit(ctx, &c2);
+            }
             if (b > end)
                 end = b;
         }
@@ -977,6 +988,22 @@ static bool b85_byte(unsigned char c) {
     return c > ' ' && c < 0x7F;
 }
 
+/* Round 27: the text just before the token names base85 ("base85",
+ * "ascii85", "z85", "b85decode(" ...: letters then "85"). A sample can
+ * spend fewer bytes on punctuation than the fifth the alphabet predicts
+ * ("XK8dGaCL...*pU0...&EQT...@x?U": one in fourteen); named, one in
+ * twenty-five is enough. */
+#define B85_NAME_REACH 80u
+
+static bool b85_named(const unsigned char *s, size_t st) {
+    size_t a = st > B85_NAME_REACH ? st - B85_NAME_REACH : 0;
+    for (size_t k = a + 1; k + 1 < st; k++)
+        if (s[k] == '8' && s[k + 1] == '5' &&
+            ((s[k - 1] | 0x20) >= 'a' && (s[k - 1] | 0x20) <= 'z'))
+            return true;
+    return false;
+}
+
 static int scan_b85(const unsigned char *s, size_t len, pd_visit visit, void *ctx) {
     int rc = 0;
     size_t i = 0;
@@ -1020,7 +1047,8 @@ static int scan_b85(const unsigned char *s, size_t len, pd_visit visit, void *ct
         }
         /* Base85 spends about a fifth of its characters on punctuation;
          * a data: URI or a base64 blob behind a label has a few in all. */
-        if (j - st >= B85_MIN && kinds == 7u && sym >= B85_SYMBOLS && sym * 10 >= j - st && !url &&
+        if (j - st >= B85_MIN && kinds == 7u && sym >= B85_SYMBOLS &&
+            (sym * 10 >= j - st || (sym * 25 >= j - st && b85_named(s, st))) && !url &&
             !(s[st] == '<' && s[st + 1] == '~')) {
             pd_candidate c = {PD_B85, st, j, false, false};
             rc = visit(ctx, &c);

@@ -77,14 +77,21 @@ KINDS = {
    "チャット履歴","대화 기록","대화 내역","채팅 기록","चैट इतिहास","बातचीत का इतिहास"],
  'drive': ["облачным хранилищ","облачных хранилищ","облачное хранилищ","облачного хранилищ","облачном хранилищ","хмарних сховищ","хмарного сховищ","хмарне сховищ","хмарному сховищ","seluruh organisasi","entire organization","whole organisation","whole organization","cloud drive","google drive","onedrive","dropbox","icloud","sharepoint","drive access","drive full","drive read","drive.readwrite","user's drive","users' drive","google workspace","workspace domain","active directory","admin.directory","unità cloud","unidad de google","nube de","云盘","网盘","クラウドドライブ","클라우드 드라이브"],
  'screen': ["screen capture","screenshots","capture the screen","capturing the full screen","capturing the screen","records the screen","screen recording","open windows","keylogger","keystrokes","key presses","tasti premuti","snímat obrazovk","snímky obrazovky","captura de pantalla","capture d'écran","bildschirmaufnahme","ekran görüntüsü","截屏","屏幕截图","录屏","スクリーンショット","画面キャプチャ","화면 캡처","스크린샷","снимки экрана","скриншот","знімки екрана","ภาพหน้าจอ"],
- 'bank': ["payroll","nómina","bank account","bank accounts","bank app","bank session","banking","bank statement","bank_statement","money transfer","payouts","open banking","banka hesap","para transferi","cuenta bancaria","conta bancária","conta bancaria","permisos de transferencia","conto bancario","compte bancaire","bankkonto","konto bankow","rekening bank","tài khoản ngân hàng","банковск","банківськ","โอนเงิน","बैंक","銀行口座","银行账户","은행 계좌"],
+ 'bank': ["bank login","bank logins","online banking login","banking credentials","bank card","bank cards","bankkarte","carte bancaire","tarjeta bancaria","cartão bancário","τραπεζικής κάρτας","τραπεζική κάρτα","банковской карты","банковская карта","银行卡","銀行カード","은행 카드","payroll","nómina","bank account","bank accounts","bank app","bank session","banking","bank statement","bank_statement","money transfer","payouts","open banking","banka hesap","para transferi","cuenta bancaria","conta bancária","conta bancaria","permisos de transferencia","conto bancario","compte bancaire","bankkonto","konto bankow","rekening bank","tài khoản ngân hàng","банковск","банківськ","โอนเงิน","बैंक","銀行口座","银行账户","은행 계좌"],
  'priv': ["docker socket","docker.sock","privileged pod","privileged container","privileged daemonset","privileged mode","--privileged","hostpid","hostnetwork","hostipc","hostpath","mounted read-write","root privileges","root privilege","as root","run_as_root"],
  'egress': ["network egress","persistent network listener","network listener","outbound network","réseau sortant","访问网络","red saliente","rete in uscita"],
  # round 20: egress asked without a bound is whole by itself
  'egress_any': ["الشبكة بدون قيود","شبكة بدون قيود","red sin restricciones","rede sem restrições","réseau sans restriction","uneingeschränkte netzwerk","uneingeschränkten netzwerk","uneingeschränkter netzwerk","сеть без ограничений","сети без ограничений","мережі без обмежень","jaringan tanpa batas","不受限制的网络","无限制的网络","無制限のネットワーク","무제한 네트워크","egress to any","unrestricted network","unrestricted outbound","unrestricted egress","unrestricted internet","unrestricted web access"],
  'identity': ["ssn$","cvv$","card number","passport number","rodne cislo","rodné číslo","social security number","pesel$","personnummer","henkilötunnus",
    "tc kimlik","codice fiscale","burgerservicenummer","numéro de sécurité sociale","sozialversicherungsnummer",
-   "número de seguridad social","nik ktp","căn cước","снилс","マイナンバー","身份证号","주민등록번호","आधार"],
+   "número de seguridad social","nik ktp","căn cước","снилс","マイナンバー","身份证号","주민등록번호","आधार कार्ड","आधार नंबर","आधार संख्या",
+   # round 27 (cap27): identity documents and their photos, in the languages
+   "identity document","identity documents","identity card","id card","passport scan","passport photo",
+   "driver's licence","driver's license","driving licence","personalausweis","ausweisdokument",
+   "documento de identidad","documento d'identità","carta d'identità","carte d'identité","pièce d'identité",
+   "documento de identificação","carteira de identidade","dowód osobisty","občanský průkaz","kimlik kartı",
+   "kartu identitas","căn cước công dân","паспортные данные","удостоверение личности","δελτίο ταυτότητας",
+   "ταυτότητας","身分証","身份证","신분증","運転免許証","驾驶证"],
 }
 NEG = ["not","ללא","אין","بدون","هرگز","fără","niciodată","never","no need","no access","no necesita","no requiere","no usa","no lee","no accede","no se","ni","without","don't","does not","nunca","sin","não","sem","pas","jamais","aucun","aucune","sans",
  "nicht","nie","kein","keine","keinen","ohne","non","mai","senza","niet","nooit","geen","zonder","bez","nem","soha",

@@ -72,6 +72,9 @@
 #define CAP_MIN_EXPLAIN 2       /* content words that explain a parameter */
 #define CAP_PARAM_DESC_MAX 2048 /* prefix of a parameter description read for them */
 
+/* A word list and its length, for in_list and any_ci. */
+#define GRANT_LIST(a) (a), (sizeof(a) / sizeof((a)[0]))
+
 /* Thresholds and weights of the two detectors. */
 #define CAP_EMIT 0.50          /* detector 1: emit at or above */
 #define CAP_F_NAME_NARROW 1.0  /* the name declares a narrow job */
@@ -1428,6 +1431,11 @@ typedef struct span {
 
 #define CAP_DESC_SPANS 32
 
+typedef struct reach_hit {
+    int32_t field;
+    uint32_t off, len;
+} reach_hit;
+
 typedef struct tool_scan {
     const cap_state *st;
     const mv_inspect_ctx *ctx;
@@ -1449,7 +1457,21 @@ typedef struct tool_scan {
     bool db_job;        /* the database words are the description's or title's */
     bool reached;       /* detector 8 raised the tool (detector 12 would repeat it) */
     bool english;       /* detector 8 found the prose English and left it to detector 12 */
+    /* Round 27 (detector 15): the first input slot asking for a credential
+     * or a kind of personal data, by its name (cred_name: CK_*) or by its
+     * description's store kinds (cred_kinds: RK_* bits), and where. */
+    uint8_t cred_name;
+    uint32_t cred_kinds;
+    reach_hit cred_hit;
+    uint32_t n_emitted; /* signals this check emitted for the tool (cap_emit) */
 } tool_scan;
+
+/* Every signal of the detectors goes through here, counted: detector 15
+ * speaks only where no other detector did. */
+static int cap_emit(tool_scan *ts, const mv_signal_spec *spec) {
+    ts->n_emitted++;
+    return mv_emit(ts->out, spec);
+}
 
 static double position_weight(const mv_field *f, const mv_norm_text *nt, size_t ns, size_t ne,
                               bool scope, bool *example) {
@@ -1983,7 +2005,7 @@ static int report_resources(tool_scan *ts, const declaration *d, bool asks, bool
         .detail = {detail, b.n},
         .facets = res_facets(&st->res[top]),
     };
-    return mv_emit(ts->out, &spec);
+    return cap_emit(ts, &spec);
 }
 
 /* ------------------------------------------------------------ detector 2 */
@@ -2247,7 +2269,7 @@ static int report_sink(tool_scan *ts, const declaration *d, uint32_t p) {
         .detail = {detail, b.n},
         .facets = MV_FACET_SINK,
     };
-    return mv_emit(ts->out, &spec);
+    return cap_emit(ts, &spec);
 }
 
 /* ------------------------------------------------------------ detector 3 */
@@ -2610,6 +2632,57 @@ static void find_services(tool_scan *ts) {
     ts->db = db;
 }
 
+/* Round 27: a service or database word of the job itself: the tool's
+ * name, its title's head, its description's first sentence. A later
+ * sentence claiming the tool needs a service's token ("requires a Vault
+ * root token") names no job. */
+typedef struct job_svc_hits {
+    bool hit;
+    const char *text;
+    size_t len;
+    const uint32_t *raw;
+    uint32_t raw_end; /* raw offsets at or past this are after the job */
+} job_svc_hits;
+
+static int on_job_service(void *ctx, const mv_ac_match *m) {
+    job_svc_hits *h = ctx;
+    if (h->hit || !bounded(h->text, h->len, m->start, m->end, B_LEFT | B_RIGHT))
+        return 0;
+    /* a whole word, not a stem's prefix ("resting" is no REST API); a
+     * plural's s is the word's */
+    if (h->raw == NULL || (h->raw[m->start] < h->raw_end &&
+                           h->raw[m->end] - h->raw[m->start] <= m->end - m->start + 1))
+        h->hit = true;
+    return 0;
+}
+
+static size_t title_job_end(mv_str t);
+static size_t reach_lead_end(mv_str d);
+
+static bool job_service(const tool_scan *ts) {
+    const mv_tool *tool = ts->tool;
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *f = &tool->fields[i];
+        if (f->window_of != 0)
+            continue;
+        uint32_t end;
+        if (f->kind == MV_FIELD_NAME)
+            end = UINT32_MAX;
+        else if (f->kind == MV_FIELD_TITLE)
+            end = (uint32_t)title_job_end(f->text);
+        else if (f->kind == MV_FIELD_DESCRIPTION)
+            end = (uint32_t)reach_lead_end(f->text);
+        else
+            continue;
+        const mv_norm_text *nt = &ts->ctx->norm[i];
+        job_svc_hits h = {false, nt->text, nt->len, nt->raw_offset, end};
+        mv_ac_scan(ts->st->services, nt->text, nt->len, on_job_service, &h);
+        if (h.hit)
+            return true;
+    }
+    return false;
+}
+
 /* Round 23: the input's own secret (a PDF's or an archive's password, a
  * certificate's, a Wi-Fi network's a device joins): the job's, not a
  * reach (detectors 3 and 14). */
@@ -2679,6 +2752,172 @@ static bool secret_is_job_object(const mv_tool *tool, mv_str name) {
     return true;
 }
 
+/* Round 27 (detector 15): what kind of credential a parameter's name
+ * asks for. A login secret of the user (a password, a PIN, a one-time
+ * code, credentials, a bank session or cookie), a key or token with an
+ * owner's rank (admin, root, owner, master), a key (a private key, a
+ * wallet's recovery phrase, a cloud key file) or a card or identity
+ * number. A provider's plain API key or token is the means of the tool's
+ * own call (quiet23) and names none. 0: none. */
+enum { CK_NONE = 0, CK_LOGIN, CK_KEY, CK_CARD };
+
+static const char *const k_cred_user[] = {
+    "password",   "passwd", "passphrase", "pwd",        "pin",      "pincode",
+    "passcode",   "otp",    "totp",       "mfa",        "2fa",      "credentials",
+    "credential", "creds",  "login",      "kredensial", "kredensi", "tan",
+    "mnemonic",   "seed",   "cvv",        "cvc"};
+static const char *const k_cred_rank[] = {"admin", "root",       "owner",    "master",
+                                          "sudo",  "superadmin", "superuser"};
+/* Words of a parameter's description saying whose secret it is: the
+ * input's own (a PDF's, a certificate's, a bundle to decrypt) or a
+ * reference to one (an id, a fingerprint). */
+static const char *const k_cred_own_desc[] = {
+    "decrypt",     "encrypt",     "decryption",   "encryption",  "unlock",     "pdf",
+    "zip",         "archive",     "document",     "certificate", "zertifikat", "zertifikats",
+    "certificado", "certificat",  "keystore",     "pfx",         "p12",        "bundle",
+    "uuid",        "fingerprint", "fingerprints", "wifi"};
+static const char *const k_cred_tokenish[] = {"token", "key", "secret", "apikey", "jwt", "bearer"};
+static const char *const k_cred_session[] = {"session", "cookie", "cookies"};
+static const char *const k_cred_session_own[] = {"bank",    "bankid", "auth", "login",  "user",
+                                                 "browser", "sso",    "web",  "active", "banking"};
+
+static bool ends_ci(mv_str s, const char *w);
+static const char *const k_secret_name_words[] = {
+    "jelszo",    "jelszava", "salasana", "sifre",   "sifresi",    "wachtwoord", "adgangskode",
+    "passord",   "losenord", "haslo",    "heslo",   "geslo",      "lozinka",    "laluan",
+    "katasandi", "sandi",    "nenosiri", "matkhau", "contrasena", "senha",      "motdepasse",
+    "passwort",  "kennwort", "parol",    "sifra",   "salasanan"};
+
+/* Does a short description say whose secret it is (k_cred_own_desc)? */
+static bool cred_desc_own(mv_str desc) {
+    if (desc.ptr == NULL || desc.len == 0 || desc.len > 200)
+        return false;
+    char d[CAP_NAME_MAX * 2 + 2];
+    size_t dn = split_words(desc.ptr, desc.len, d, sizeof(d));
+    for (size_t at = 0; at < dn;) {
+        size_t e = at;
+        while (e < dn && d[e] != ' ')
+            e++;
+        if (in_list(d + at, e - at, GRANT_LIST(k_cred_own_desc)))
+            return true;
+        at = e + 1;
+    }
+    return false;
+}
+
+static uint8_t cred_kind_of(const cap_state *st, int ri, mv_str name, mv_str desc) {
+    char w[CAP_NAME_MAX * 2 + 2];
+    size_t wn = split_words(name.ptr, name.len, w, sizeof(w));
+    size_t ws[8][2];
+    size_t nw = word_spans(w, wn, ws);
+    for (size_t k = 0; k < nw; k++)
+        if (in_list(w + ws[k][0], ws[k][1] - ws[k][0], GRANT_LIST(k_login_not)) ||
+            in_list(w + ws[k][0], ws[k][1] - ws[k][0], GRANT_LIST(k_cred_own_desc)))
+            return CK_NONE; /* a setting or a reference: password_policy, key_uuid */
+    if (cred_desc_own(desc))
+        return CK_NONE; /* "Passphrase to decrypt", "PIN des Zertifikats" */
+    if (ri >= 0) {
+        mv_str id = st->res[ri].id;
+        if (str_is(id, "seedphrase") || str_is(id, "privkey") || str_is(id, "cloudcred"))
+            return CK_KEY;
+        /* a card or identity word of the name, not a suffix inside a
+         * word ("chiban", a land lot number, is no IBAN) */
+        static const char *const k_card_words[] = {"card",
+                                                   "cvv",
+                                                   "cvc",
+                                                   "cvv2",
+                                                   "ssn",
+                                                   "iban",
+                                                   "passport",
+                                                   "social",
+                                                   "national",
+                                                   "tax",
+                                                   "bank",
+                                                   "routing",
+                                                   "sort",
+                                                   "creditcard",
+                                                   "cardnumber",
+                                                   "cardno",
+                                                   "kreditkarte",
+                                                   "carte",
+                                                   "tarjeta",
+                                                   "cartao",
+                                                   "numerocarte",
+                                                   "kartennummer",
+                                                   "socialsecuritynumber",
+                                                   "bankaccount",
+                                                   "passportnumber",
+                                                   "nationalid",
+                                                   "taxid",
+                                                   "creditcardnumber"};
+        bool card = false;
+        for (size_t k = 0; k < nw && !card; k++)
+            card = in_list(w + ws[k][0], ws[k][1] - ws[k][0], GRANT_LIST(k_card_words));
+        if (str_is(id, "personal") && (card || (unsigned char)name.ptr[0] >= 0x80))
+            return CK_CARD;
+    }
+    bool user = false, tokenish = false, rank = false, session = false, own = false;
+    for (size_t k = 0; k < nw; k++) {
+        const char *q = w + ws[k][0];
+        size_t qn = ws[k][1] - ws[k][0];
+        user = user || in_list(q, qn, k_cred_user, sizeof(k_cred_user) / sizeof(k_cred_user[0])) ||
+               in_list(q, qn, k_secret_name_words,
+                       sizeof(k_secret_name_words) / sizeof(k_secret_name_words[0]));
+        rank = rank || in_list(q, qn, k_cred_rank, sizeof(k_cred_rank) / sizeof(k_cred_rank[0]));
+        session = session || in_list(q, qn, k_cred_session,
+                                     sizeof(k_cred_session) / sizeof(k_cred_session[0]));
+        own = own || in_list(q, qn, k_cred_session_own,
+                             sizeof(k_cred_session_own) / sizeof(k_cred_session_own[0]));
+        if (k + 1 == nw)
+            tokenish = in_list(q, qn, k_cred_tokenish,
+                               sizeof(k_cred_tokenish) / sizeof(k_cred_tokenish[0]));
+    }
+    if (user || (session && own))
+        return CK_LOGIN;
+    if (tokenish && !rank && desc.len > 0 && desc.len <= 200) {
+        /* "Vault root token", "Organisation-owner service account" */
+        char d[CAP_NAME_MAX * 2 + 2];
+        size_t dn = split_words(desc.ptr, desc.len, d, sizeof(d));
+        size_t at = 0;
+        while (at < dn && !rank) {
+            size_t e = at;
+            while (e < dn && d[e] != ' ')
+                e++;
+            rank =
+                in_list(d + at, e - at, k_cred_rank, sizeof(k_cred_rank) / sizeof(k_cred_rank[0]));
+            at = e + 1;
+        }
+    }
+    return tokenish && rank ? CK_LOGIN : CK_NONE;
+}
+
+/* Could the name be a credential's? Its reach resource, or a last word a
+ * credential ends with: a cheap gate before the words are read. */
+static bool cred_name_gate(int ri, mv_str name) {
+    static const char *const tails[] = {"key", "token", "secret", "session", "cookie", "cookies",
+                                        "al",  "creds", "pin",    "otp",     "pwd",    "login"};
+    if (ri >= 0)
+        return true;
+    if (name.len < 3)
+        return false;
+    for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]); k++)
+        if (ends_ci(name, tails[k]))
+            return true;
+    return false;
+}
+
+/* The first credential-named input slot, unless the name refers to one
+ * held elsewhere or is the input's own (own_secret) or the job's object. */
+static void note_cred_name(tool_scan *ts, int ri, mv_str name, mv_str desc, int32_t fi) {
+    if (ts->cred_name != CK_NONE || fi < 0 || !cred_name_gate(ri, name))
+        return;
+    uint8_t k = cred_kind_of(ts->st, ri, name, desc);
+    if (k == CK_NONE || own_secret(name) || secret_is_job_object(ts->tool, name))
+        return;
+    ts->cred_name = k;
+    ts->cred_hit = (reach_hit){fi, 0, (uint32_t)ts->tool->fields[fi].text.len};
+}
+
 /* Parameters whose name carries a capability count as a mention of that
  * resource in the parameter's name field, at the resource's full weight:
  * "github_token" on an emoji finder says what "reads your GitHub token"
@@ -2695,6 +2934,9 @@ static void reach_params(tool_scan *ts) {
         if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum)
             continue;
         int ri = reach_of(st, pm);
+        if (!str_is(pm->type, "boolean") && !str_is(pm->type, "number") &&
+            !str_is(pm->type, "integer"))
+            note_cred_name(ts, ri, pm->name, pm->description, property_field(tool, p));
         /* Round 15: a boolean named for running ("execute": "When true:
          * run the full flow ...", described) carries no command: it
          * switches the act the tool's own text describes. A boolean that
@@ -2740,6 +2982,16 @@ static void reach_params(tool_scan *ts) {
             continue;
         mv_param nested = {.name = f->text, .schema = MV_SCHEMA_INPUT};
         int ri = reach_of(st, &nested);
+        /* one level down at most ("account.email_password"), not in an
+         * array's items: deeper ones are API request bodies */
+        if (cred_name_gate(ri, f->text) && !contains_ci(f->path, ".items", 6) &&
+            !contains_ci(f->path, "of[", 3)) {
+            size_t depth = 0;
+            for (size_t i = 0; i + 12 <= f->path.len; i++)
+                depth += memcmp(f->path.ptr + i, ".properties.", 12) == 0;
+            if (depth <= 2)
+                note_cred_name(ts, ri, f->text, (mv_str){NULL, 0}, (int32_t)fi);
+        }
         if (ri < 0)
             continue;
         if (ri == st->credparam || ri == st->dbconn)
@@ -3054,7 +3306,7 @@ static int report_privileged_ask(tool_scan *ts, const declaration *d, bool *emit
             .facets = res_facets(&st->res[ri]),
         };
         *emitted = true;
-        return mv_emit(ts->out, &spec);
+        return cap_emit(ts, &spec);
     }
     return MV_OK;
 }
@@ -3112,7 +3364,7 @@ static int report_silent_ask(tool_scan *ts) {
         .detail = {detail, b.n},
         .facets = res_facets(&st->res[top]),
     };
-    return mv_emit(ts->out, &spec);
+    return cap_emit(ts, &spec);
 }
 
 /* ------------------------------------------------------------ round 14 */
@@ -3210,8 +3462,6 @@ static bool in_list(const char *s, size_t n, const char *const *list, size_t cou
             return true;
     return false;
 }
-
-#define GRANT_LIST(a) (a), (sizeof(a) / sizeof((a)[0]))
 
 /* Is tok[0, n) a scope token? Sets *head (index into k_grant_heads, or -1
  * for a whole token or a bare access path) and *broad. */
@@ -3421,7 +3671,7 @@ static int report_grants(tool_scan *ts) {
         .detail = {detail, sizeof(detail) - 1},
         .facets = 0,
     };
-    return mv_emit(ts->out, &spec);
+    return cap_emit(ts, &spec);
 }
 
 /* Round 21: grants listed in the description's prose. A narrow tool whose
@@ -3558,7 +3808,7 @@ static int report_prose_grants(tool_scan *ts) {
         .detail = {detail, sizeof(detail) - 1},
         .facets = 0,
     };
-    return mv_emit(ts->out, &spec);
+    return cap_emit(ts, &spec);
 }
 
 /* Detector 7: a secret asked in another language. The credential
@@ -3575,11 +3825,6 @@ static int report_prose_grants(tool_scan *ts) {
 
 /* Password words of parameter names in other languages (ASCII, as
  * identifiers write them). */
-static const char *const k_secret_name_words[] = {
-    "jelszo",    "jelszava", "salasana", "sifre",   "sifresi",    "wachtwoord", "adgangskode",
-    "passord",   "losenord", "haslo",    "heslo",   "geslo",      "lozinka",    "laluan",
-    "katasandi", "sandi",    "nenosiri", "matkhau", "contrasena", "senha",      "motdepasse",
-    "passwort",  "kennwort", "parol",    "sifra",   "salasanan"};
 
 /* The English ones, counted on a tool whose prose is not English. */
 static const char *const k_secret_name_en[] = {"password", "passwd", "passphrase", "otp"};
@@ -3877,7 +4122,408 @@ static int emit_unexplained_param(tool_scan *ts, int32_t fi, const char *detail,
         .detail = {detail, len},
         .facets = 0,
     };
-    return mv_emit(ts->out, &spec);
+    return cap_emit(ts, &spec);
+}
+
+static bool job_words(const char *t, size_t len, const char *const *w, size_t nw);
+
+/* Jobs that need a login secret (a password, a token, a session). */
+static const char *const k_need_login[] = {
+    "login", "log in", "logon", "log on", "sign in", "signin", "sign-in", "sign up", "signup",
+    "auth", "oauth", "sso", "saml", "ldap", "account", "password", "passwd", "credential", "secret",
+    "token", "api$", "apis$", "key$", "keys$", "vault", "keychain", "keyring", "connect", "session",
+    "cookie", "user", "admin", "member", "profile", "mail", "e-mail", "smtp", "imap", "pop3",
+    "inbox", "database", "db", "sql", "postgres", "mysql", "mongo", "redis", "server", "host",
+    "remote", "ssh", "sftp", "ftp", "vpn", "wifi", "wi-fi", "router", "cloud", "aws", "gcp",
+    "azure", "kube", "cluster", "deploy", "git", "repo", "otp", "2fa", "mfa", "totp", "unlock",
+    "proxy", "client", "service", "portal", "webhook", "endpoint", "integration", "tenant",
+    "workspace", "subscri", "publish", "push", "upload", "registry", "sync", "backup", "import",
+    "export", "k8s", "pod", "helm", "docker", "container", "alarm", "secur", "lock", "door",
+    "guard", "customer", "employee", "staff", "tenant", "onboard", "provision", "pdf", "zip", "rar",
+    "archive", "document", "filing", "e-filing", "gateway", "alarma", "alarme", "seguridad",
+    "sicherheit", "home", "house", "smart", "casa", "maison", "haus", "huis",
+    "\xd0\xb4\xd0\xbe\xd0\xbc",                 /* дом */
+    "\xd0\xbe\xd1\x85\xd1\x80\xd0\xb0\xd0\xbd", /* охран */
+    /* the languages */
+    "anmeld", "inlog", "logga in", "kirjaudu", "bejelentkez", "zaloguj", "p\xc5\x99ihl\xc3\xa1s",
+    "giri\xc5\x9f", "connexion", "iniciar sesi", "inicia sesi", "accedi", "entrar", "masuk",
+    "\xc4\x91\xc4\x83ng nh\xe1\xba\xadp", "\xd0\xb2\xd0\xbe\xd0\xb9\xd1\x82\xd0\xb8", /* войти */
+    "\xe3\x83\xad\xe3\x82\xb0\xe3\x82\xa4\xe3\x83\xb3",     /* ログイン */
+    "\xe7\x99\xbb\xe5\xbd\x95", "\xe7\x99\xbb\xe5\x85\xa5", /* 登录 登入 */
+    "\xeb\xa1\x9c\xea\xb7\xb8\xec\x9d\xb8",                 /* 로그인 */
+    "cuenta$", "cuentas$", "conta$", "contas$", "compte$", "comptes$", "konto", "akun$", "hesap$",
+    "hesab", "t\xc3\xa0i kho\xe1\xba\xa3n",
+    "\xe3\x82\xa2\xe3\x82\xab\xe3\x82\xa6\xe3\x83\xb3\xe3\x83\x88", /* アカウント */
+    "\xe8\xb4\xa6\xe6\x88\xb7", "\xe8\xb4\xa6\xe5\x8f\xb7", "\xe5\xb8\xb3\xe6\x88\xb6",
+    "\xe5\xb8\xb3\xe8\x99\x9f",                                 /* 账户 账号 帳戶 帳號 */
+    "\xea\xb3\x84\xec\xa0\x95",                                 /* 계정 */
+    "\xd0\xb0\xd0\xba\xd0\xba\xd0\xb0\xd1\x83\xd0\xbd\xd1\x82", /* аккаунт */
+    "\xd1\x83\xd1\x87\xd0\xb5\xd1\x82\xd0\xbd",
+    "\xd1\x83\xd1\x87\xd1\x91\xd1\x82\xd0\xbd", /* учетн */
+    "sesi\xc3\xb3n", "sess\xc3\xa3o", "sitzung", "conect", "verbind",
+    "po\xc5\x82\xc4\x85"
+    "cz",
+    "ba\xc4\x9flan", "k\xe1\xba\xbft n\xe1\xbb\x91i", "\xe6\x8e\xa5\xe7\xb6\x9a",
+    "\xe8\xbf\x9e\xe6\x8e\xa5", "\xe9\x80\xa3\xe7\xb7\x9a", "\xec\x97\xb0\xea\xb2\xb0",
+    "\xd0\xbf\xd0\xbe\xd0\xb4\xd0\xba\xd0\xbb\xd1\x8e\xd1\x87", /* подключ */
+    "contrase\xc3\xb1"
+    "a",
+    "senha", "mot de passe", "passwort", "kennwort", "wachtwoord", "has\xc5\x82o", "\xc5\x9fifre",
+    "m\xe1\xba\xadt kh\xe1\xba\xa9u", "salasana", "jelsz",
+    "\xe3\x83\x91\xe3\x82\xb9\xe3\x83\xaf\xe3\x83\xbc\xe3\x83\x89", "\xe5\xaf\x86\xe7\xa0\x81",
+    "\xe5\xaf\x86\xe7\xa2\xbc", "\xeb\xb9\x84\xeb\xb0\x80\xeb\xb2\x88\xed\x98\xb8",
+    "\xd0\xbf\xd0\xb0\xd1\x80\xd0\xbe\xd0\xbb", /* пароль */
+    "correo", "courriel", "e-post", "posta", "\xd0\xbf\xd0\xbe\xd1\x87\xd1\x82",
+    "\xe3\x83\xa1\xe3\x83\xbc\xe3\x83\xab", "\xe9\x82\xae", "\xe9\x83\xb5",
+    "\xeb\xa9\x94\xec\x9d\xbc", "servidor", "serveur", "\xe3\x82\xb5\xe3\x83\xbc\xe3\x83\x90",
+    "\xe6\x9c\x8d\xe5\x8a\xa1", "\xe6\x9c\x8d\xe5\x8b\x99", "\xec\x84\x9c\xeb\xb2\x84",
+    "\xec\x84\x9c\xeb\xb9\x84\xec\x8a\xa4", "\xd1\x81\xd0\xb5\xd1\x80\xd0\xb2\xd0\xb5\xd1\x80",
+    "\xd1\x81\xd0\xb5\xd1\x80\xd0\xb2\xd0\xb8\xd1\x81", "\xe8\xaa\x8d\xe8\xa8\xbc",
+    "\xe8\xae\xa4\xe8\xaf\x81", "\xec\x9d\xb8\xec\xa6\x9d",      /* 認証 认证 인증 */
+    "\xd0\xb0\xd0\xb2\xd1\x82\xd0\xbe\xd1\x80\xd0\xb8\xd0\xb7"}; /* авториз */
+
+/* Jobs that need a key: a wallet, a signature, encryption, a host. */
+static const char *const k_need_key[] = {
+    "wallet",
+    "sign",
+    "encrypt",
+    "decrypt",
+    "crypt",
+    "cipher",
+    "cert",
+    "tls",
+    "ssl",
+    "pgp",
+    "gpg",
+    "jwt",
+    "transaction",
+    "tx$",
+    "transfer",
+    "send",
+    "withdraw",
+    "stake",
+    "swap",
+    "mint",
+    "bridge",
+    "contract",
+    "chain",
+    "keystore",
+    "zertifikat",
+    "certificado",
+    "certificat",
+    "certyfikat",
+    "sertifika",
+    "ch\xe1\xbb\xa9ng ch\xe1\xbb\x89",
+    "\xe8\xa8\xbc\xe6\x98\x8e\xe6\x9b\xb8",
+    "\xe8\xaf\x81\xe4\xb9\xa6",
+    "\xec\x9d\xb8\xec\xa6\x9d\xec\x84\x9c",
+    "\xd1\x81\xd0\xb5\xd1\x80\xd1\x82\xd0\xb8\xd1\x84",
+    /* сертиф */ "cartera",
+    "billetera",
+    "carteira",
+    "portefeuille",
+    "portafoglio",
+    "portfel",
+    "c\xc3\xbczdan",
+    "v\xc3\xad ",
+    "firma",
+    "assina",
+    "signat",
+    "unterschr",
+    "podpis",
+    "imza",
+    "cifr",
+    "chiffr",
+    "verschl",
+    "szyfr",
+    "transacc",
+    "transa\xc3\xa7",
+    "transfer",
+    "envia",
+    "envoy",
+    "\xe3\x82\xa6\xe3\x82\xa9\xe3\x83\xac\xe3\x83\x83\xe3\x83\x88", /* ウォレット */
+    "\xe9\x92\xb1\xe5\x8c\x85",
+    "\xe9\x8c\xa2\xe5\x8c\x85",
+    "\xec\xa7\x80\xea\xb0\x91",                 /* 钱包 錢包 지갑 */
+    "\xd0\xba\xd0\xbe\xd1\x88\xd0\xb5\xd0\xbb", /* кошел */
+    "\xe7\xbd\xb2\xe5\x90\x8d",
+    "\xe7\xad\xbe\xe5\x90\x8d",
+    "\xec\x84\x9c\xeb\xaa\x85", /* 署名 签名 서명 */
+    "\xe6\x9a\x97\xe5\x8f\xb7",
+    "\xe5\x8a\xa0\xe5\xaf\x86",
+    "\xec\x95\x94\xed\x98\xb8", /* 暗号 加密 암호 */
+    "\xe9\x80\x81\xe9\x87\x91",
+    "\xe8\xbd\xac\xe8\xb4\xa6",
+    "\xec\x86\xa1\xea\xb8\x88"}; /* 送金 转账 송금 */
+
+/* Jobs that need a card, a bank login or an identity number. */
+static const char *const k_need_pay[] = {
+    "bank",
+    "banc",
+    "banq",
+    "pay",
+    "checkout",
+    "invoice",
+    "billing",
+    "bill",
+    "card",
+    "purchase",
+    "order",
+    "buy",
+    "shop",
+    "merchant",
+    "refund",
+    "subscri",
+    "donat",
+    "loan",
+    "credit",
+    "financ",
+    "tax",
+    "payroll",
+    "salary",
+    "kyc",
+    "aml",
+    "identity",
+    "verif",
+    "onboard",
+    "employee",
+    "hire",
+    "recruit",
+    "hr",
+    "passport",
+    "visa",
+    "travel",
+    "flight",
+    "booking",
+    "reserv",
+    "check-in",
+    "checkin",
+    "hotel",
+    "insurance",
+    "claim",
+    "patient",
+    "tenant",
+    "lease",
+    "rent",
+    "gov",
+    "citizen",
+    "registr",
+    "notar",
+    "contract",
+    "wallet",
+    "money",
+    "transfer",
+    "iban",
+    "sepa",
+    "giro",
+    "swift",
+    "\xc3\xbc"
+    "berweis",
+    "virement",
+    "bonifico",
+    "przelew",
+    "havale",
+    "pii",
+    "privacy",
+    "redact",
+    "anonymi",
+    "pseudonym",
+    "gdpr",
+    "dlp",
+    "sensitive",
+    "mask",
+    "patient",
+    "pacjent",
+    "paziente",
+    "pati\xc3\xabnt",
+    "hasta",
+    "b\xe1\xbb\x87nh nh\xc3\xa2n",
+    "\xe6\x82\xa3\xe8\x80\x85",
+    "\xed\x99\x98\xec\x9e\x90",
+    "consent",
+    "zgod",
+    "einwillig",
+    "consentimiento",
+    "consentement",
+    "pago",
+    "pagamento",
+    "paiement",
+    "zahl",
+    "p\xc5\x82"
+    "at",
+    "\xc3\xb6"
+    "deme",
+    "thanh to\xc3\xa1n",
+    "tarjeta",
+    "cart\xc3\xa3o",
+    "carte",
+    "karte",
+    "kart",
+    "th\xe1\xba\xbb",
+    "factura",
+    "fatura",
+    "facture",
+    "rechnung",
+    "faktur",
+    "impuesto",
+    "imposto",
+    "imp\xc3\xb4t",
+    "steuer",
+    "podat",
+    "vergi",
+    "n\xc3\xb3mina",
+    "empleado",
+    "funcion\xc3\xa1rio",
+    "salari",
+    "mitarbeiter",
+    "pracownik",
+    "\xc3\xa7"
+    "al\xc4\xb1\xc5\x9f"
+    "an",
+    "nh\xc3\xa2n vi\xc3\xaan",
+    "pasaporte",
+    "passaporte",
+    "passeport",
+    "reisepass",
+    "paszport",
+    "pasaport",
+    "h\xe1\xbb\x99 chi\xe1\xba\xbfu",
+    "viaje",
+    "viagem",
+    "voyage",
+    "reise",
+    "vuelo",
+    "voo",
+    "flug",
+    "reserva",
+    "seguro",
+    "assur",
+    "versicher",
+    "sigorta",
+    "b\xe1\xba\xa3o hi\xe1\xbb\x83m",
+    "\xe6\x94\xaf\xe6\x89\x95",
+    "\xe6\xb1\xba\xe6\xb8\x88",
+    "\xe6\x94\xaf\xe4\xbb\x98",
+    "\xe4\xbb\x98\xe6\xac\xbe",
+    "\xea\xb2\xb0\xec\xa0\x9c", /* 支払 決済 支付 付款 결제 */
+    "\xe9\x8a\x80\xe8\xa1\x8c",
+    "\xe9\x93\xb6\xe8\xa1\x8c",
+    "\xec\x9d\x80\xed\x96\x89", /* 銀行 银行 은행 */
+    "\xe3\x82\xab\xe3\x83\xbc\xe3\x83\x89",
+    "\xe5\x8d\xa1",
+    "\xec\xb9\xb4\xeb\x93\x9c", /* カード 卡 카드 */
+    "\xe6\x9c\xac\xe4\xba\xba\xe7\xa2\xba\xe8\xaa\x8d",
+    "\xe5\xae\x9e\xe5\x90\x8d", /* 本人確認 实名 */
+    "\xe3\x83\x91\xe3\x82\xb9\xe3\x83\x9d\xe3\x83\xbc\xe3\x83\x88",
+    "\xe6\x8a\xa4\xe7\x85\xa7",
+    "\xe8\xad\xb7\xe7\x85\xa7",
+    "\xec\x97\xac\xea\xb6\x8c", /* パスポート 护照 護照 여권 */
+    "\xe5\xbe\x93\xe6\xa5\xad\xe5\x93\xa1",
+    "\xe5\x91\x98\xe5\xb7\xa5",
+    "\xec\xa7\x81\xec\x9b\x90",
+    "\xd0\xb1\xd0\xb0\xd0\xbd\xd0\xba",
+    "\xd0\xbf\xd0\xbb\xd0\xb0\xd1\x82",
+    "\xd0\xbe\xd0\xbf\xd0\xbb\xd0\xb0\xd1\x82",
+    "\xd0\xba\xd0\xb0\xd1\x80\xd1\x82",
+    "\xd0\xbf\xd0\xb0\xd1\x81\xd0\xbf\xd0\xbe\xd1\x80\xd1\x82",
+    "\xd1\x81\xd0\xbe\xd1\x82\xd1\x80\xd1\x83\xd0\xb4\xd0\xbd\xd0\xb8\xd0\xba"}; /* банк плат оплат
+                                                                                    карт паспорт
+                                                                                    сотрудник */
+
+/* Jobs that need health records. */
+static const char *const k_need_health[] = {
+    "patient",
+    "paciente",
+    "pacjent",
+    "paziente",
+    "hasta",
+    "\xe6\x82\xa3\xe8\x80\x85",
+    "\xed\x99\x98\xec\x9e\x90",
+    "health",
+    "salud",
+    "sa\xc3\xba"
+    "de",
+    "sant\xc3\xa9",
+    "gesundheit",
+    "zdrow",
+    "sa\xc4\x9fl\xc4\xb1k",
+    "s\xe1\xbb\xa9"
+    "c kh\xe1\xbb\x8f"
+    "e",
+    "medic",
+    "m\xc3\xa9"
+    "dic",
+    "clinic",
+    "cl\xc3\xadnic",
+    "klinik",
+    "doctor",
+    "arzt",
+    "lekarz",
+    "doktor",
+    "b\xc3\xa1"
+    "c s\xc4\xa9",
+    "hospital",
+    "krankenh",
+    "szpital",
+    "hastane",
+    "fhir",
+    "ehr",
+    "emr",
+    "hl7",
+    "pharma",
+    "farmac",
+    "apothek",
+    "prescri",
+    "receta",
+    "symptom",
+    "diagnos",
+    "therap",
+    "terapi",
+    "care",
+    "nurse",
+    "dental",
+    "vaccin",
+    "lab",
+    "fitness",
+    "wellness",
+    "insur",
+    "seguro",
+    "versicher",
+    "\xe5\x81\xa5\xe5\xba\xb7",
+    "\xe5\x8c\xbb",
+    "\xe9\x86\xab",
+    "\xe7\x97\x85", /* 健康 医 醫 病 */
+    "\xea\xb1\xb4\xea\xb0\x95",
+    "\xec\x9d\x98\xeb\xa3\x8c",
+    "\xeb\xb3\x91\xec\x9b\x90", /* 건강 의료 병원 */
+    "\xd0\xb7\xd0\xb4\xd0\xbe\xd1\x80\xd0\xbe\xd0\xb2",
+    "\xd0\xbc\xd0\xb5\xd0\xb4", /* здоров мед */
+    "\xd0\xb1\xd0\xbe\xd0\xbb\xd1\x8c\xd0\xbd",
+    "\xd0\xbf\xd0\xb0\xd1\x86\xd0\xb8\xd0\xb5\xd0\xbd\xd1\x82"};
+
+#define CRED_PROPS_MAX 12 /* input properties of a tool judged by detector 15 */
+
+/* Does the job (the four job texts) hold a word of the list? A word
+ * opening a job word, or, for one ending in '$', the whole job word (the
+ * French "compte", an account, is not "compter", to count). */
+static bool job_needs(const mv_str *jt, const char *const *w, size_t nw) {
+    for (int j = 0; j < 4; j++) {
+        const char *t = jt[j].ptr;
+        size_t len = jt[j].len;
+        for (size_t i = 0; t != NULL && i < len; i++) {
+            if (i > 0 && is_alnum((unsigned char)t[i - 1]))
+                continue;
+            for (size_t k = 0; k < nw; k++) {
+                size_t n = strlen(w[k]);
+                bool whole = n > 0 && w[k][n - 1] == '$';
+                n -= whole;
+                if (i + n <= len && same_ci(t + i, w[k], n) &&
+                    (!whole || i + n == len || !is_alnum((unsigned char)t[i + n])))
+                    return true;
+            }
+        }
+    }
+    return false;
 }
 
 static int report_foreign_secret(tool_scan *ts) {
@@ -4184,11 +4830,6 @@ static bool reach_denied(const char *t, size_t len, size_t at) {
     return false;
 }
 
-typedef struct reach_hit {
-    int32_t field;
-    uint32_t off, len;
-} reach_hit;
-
 static unsigned popcount32(uint32_t v) {
     v = v - ((v >> 1) & 0x55555555u);
     v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
@@ -4328,7 +4969,7 @@ static int emit_reach(tool_scan *ts, const reach_hit *h, const char *detail, siz
         .detail = {detail, n},
         .facets = 0,
     };
-    return mv_emit(ts->out, &spec);
+    return cap_emit(ts, &spec);
 }
 
 /* Raw end of the description's first sentence. */
@@ -4554,6 +5195,8 @@ static size_t english_words(mv_str d) {
  * the job's (the scan skips the kinds the job names). */
 #define FOREIGN_WHOLE_KINDS (SLOT_WHOLE_KINDS | 1u << RK_FILES)
 #define SELF_WHOLE_KINDS (1u << RK_PRIV | 1u << RK_EGRESS_ANY)
+/* Round 27: stores a slot asks for that detector 15 judges alone. */
+#define CRED_SLOT_KINDS (1u << RK_SECRETS | 1u << RK_BANK | 1u << RK_IDENTITY | 1u << RK_HEALTH)
 
 static bool slot_whole(const char *t, size_t len);
 
@@ -5173,6 +5816,21 @@ static bool name_speaks(mv_str name, const char *t, uint32_t hl) {
     return false;
 }
 
+/* Round 27: a slot that lists what is left out ("exclude": [".env",
+ * "*.pem"], "redact_fields") names stores it keeps away, it asks none. */
+static bool slot_excludes(mv_str key) {
+    static const char *const k_out[] = {"exclu", "ignor", "skip",   "deny",    "block",  "redact",
+                                        "mask",  "omit",  "filter", "without", "except", "strip"};
+    size_t i = key.len;
+    while (i > 0 && key.ptr[i - 1] != '.')
+        i--;
+    mv_str last = {key.ptr + i, key.len - i};
+    for (size_t k = 0; k < sizeof(k_out) / sizeof(k_out[0]); k++)
+        if (contains_ci(last, k_out[k], strlen(k_out[k])))
+            return true;
+    return false;
+}
+
 static int report_slot_reach(tool_scan *ts) {
     const mv_tool *tool = ts->tool;
     slot_ask slot[SLOT_MAX];
@@ -5312,6 +5970,22 @@ static int report_slot_reach(tool_scan *ts) {
             slot[s].mask |= wbit;
             slot[s].cond |= SLOT_IF_CMD;
         }
+    }
+    /* Round 27 (detector 15): the first input slot asking for a secret,
+     * a bank, an identity number, health records or the contacts, noted
+     * whatever the count of its kinds; detector 15 judges it alone. */
+    for (size_t s = 0; s < n_slot && ts->cred_kinds == 0; s++) {
+        uint32_t ck = slot[s].base & CRED_SLOT_KINDS;
+        if (!slot[s].input || ck == 0 || !slot_carries(tool, &slot[s]) ||
+            slot_excludes(slot[s].key))
+            continue;
+        int first, second;
+        first_two_kinds(ck, &first, &second);
+        if (hits[first].field >= 0 && cred_desc_own(tool->fields[hits[first].field].text))
+            continue; /* "SSH key IDs or fingerprints", "the PDF's password" */
+        ts->cred_kinds = ck;
+        if (ts->cred_name == CK_NONE)
+            ts->cred_hit = hits[first];
     }
     /* Round 19: the later sentences of an English description ("Requires:
      * filesystem read access to the home directory, shell execution",
@@ -6052,6 +6726,71 @@ static int report_default_stores(tool_scan *ts) {
     return MV_OK;
 }
 
+/* Detector 15 (round 27, cap27): a credential or a kind of personal data
+ * that the job does not need. A parameter slot (its name, description and
+ * values; detector 3's names and detector 12's store kinds) asks for a
+ * login secret, a key, a card or identity number, a bank, health records
+ * or the contacts; the job (the tool's name, the title's head, its server,
+ * its first sentence) holds no word of a job that needs that kind: a
+ * login, an account or a service for a password or a token; a wallet, a
+ * signature or a host for a key; a payment, a bank or an identity check
+ * for a card or a bank login; a patient for health records; contacts or
+ * messages for the contacts. A box-volume calculator asking for the
+ * user's e-mail password, a price ticker for a wallet's private key, a
+ * step counter for the whole address book. Whole job words only, as
+ * stems and in the languages; a tool that talks to a named service or a
+ * database explains a login secret. Review only, no facet. */
+
+static int report_job_credential(tool_scan *ts) {
+    if ((ts->cred_name == CK_NONE && ts->cred_kinds == 0) || ts->n_emitted > 0 || ts->reached)
+        return MV_OK;
+    const mv_tool *tool = ts->tool;
+    /* a schema of many properties is an API's request body: its client
+     * passes the service's fields, logins included (a deploy API's
+     * registry password, a shop's new customer's password) */
+    size_t props = 0;
+    for (uint32_t fi = 0; fi < tool->n_fields && props <= CRED_PROPS_MAX; fi++)
+        props += tool->fields[fi].kind == MV_FIELD_PROPERTY_NAME &&
+                 tool->fields[fi].schema == MV_SCHEMA_INPUT;
+    if (props > CRED_PROPS_MAX)
+        return MV_OK;
+    const mv_str jt[4] = {tool->name,
+                          {tool->title.ptr, title_job_end(tool->title)},
+                          mv_inspect_server(ts->ctx, tool),
+                          {tool->description.ptr, reach_lead_end(tool->description)}};
+    /* the store kinds the job names itself (a bank job, a patient record) */
+    uint32_t named = 0;
+    for (int j = 0; j < 4; j++)
+        if (jt[j].ptr != NULL)
+            named |= reach_scan(jt[j].ptr, jt[j].len, 0, named, false, -1, NULL);
+    uint32_t kinds = ts->cred_kinds & ~named;
+    bool login = ts->cred_name == CK_LOGIN || (kinds & 1u << RK_SECRETS) != 0;
+    bool key = ts->cred_name == CK_KEY;
+    bool pay = ts->cred_name == CK_CARD || (kinds & (1u << RK_BANK | 1u << RK_IDENTITY)) != 0;
+    bool health = (kinds & 1u << RK_HEALTH) != 0;
+    const char *label = NULL;
+    if ((login || key) && !job_needs(jt, GRANT_LIST(k_need_login)) &&
+        !job_needs(jt, GRANT_LIST(k_need_key)) && !job_needs(jt, GRANT_LIST(k_need_pay))) {
+        if (!job_service(ts))
+            label = key ? "a private key" : "a password or login secret";
+    }
+    static const char *const k_need_charge[] = {"charge", "stripe", "terminal", "pos"};
+    if (label == NULL && pay && !job_needs(jt, GRANT_LIST(k_need_pay)) &&
+        !job_needs(jt, GRANT_LIST(k_need_login)) && !job_needs(jt, GRANT_LIST(k_need_charge)) &&
+        !job_needs(jt, GRANT_LIST(k_need_health)))
+        label = "a card, a bank login or an identity number";
+    if (label == NULL && health && !job_needs(jt, GRANT_LIST(k_need_health)))
+        label = "health records";
+    if (label == NULL || ts->cred_hit.field < 0)
+        return MV_OK;
+    char detail[200];
+    sbuf b = {detail, 0, sizeof(detail)};
+    sb_lit(&b, "a parameter asks for ");
+    sb_lit(&b, label);
+    sb_lit(&b, ", which the tool's job (its name and first sentence) never needs");
+    return emit_reach(ts, &ts->cred_hit, detail, b.n);
+}
+
 static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const cap_state *st = ctx->engine_state;
     int rc = MV_OK;
@@ -6065,6 +6804,7 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
     ts->desc = -1;
     ts->service = -1;
     ts->db = -1;
+    ts->cred_hit.field = -1;
     ts->tc.cap = CAP_MATCHES_INIT;
     ts->tc.st = st;
     ts->tc.arena = ctx->scratch;
@@ -6127,8 +6867,10 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
             ts->sink[p] = (int8_t)sink_strength(st, pm->name);
         need = need || ts->sink[p] != 0;
     }
+    /* Round 27: detector 15 judges a credential slot alone, last, where
+     * no other detector raised the tool. */
     if (!need)
-        return MV_OK;
+        return report_job_credential(ts);
     declaration d;
     rc = declare(ts, &d);
     /* A parameter that carries a capability says something only about a
@@ -6167,6 +6909,8 @@ static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
         rc = report_silent_ask(ts);
     for (uint32_t p = 0; rc == MV_OK && p < tool->n_params; p++)
         rc = report_sink(ts, &d, p);
+    if (rc == MV_OK)
+        rc = report_job_credential(ts);
     return rc;
 }
 

@@ -672,6 +672,10 @@ static void test_destroy_step_and_own_path(void **state) {
         {"Runs `UPDATE t SET x=1 WHERE id=2;` once.", false},
         {"Mode TRUNCATE or APPEND decides how rows load.", false},
     };
+    /* the tool's own act, named by the tool */
+    assert_int_equal(mv_destroy_step_field(described(
+                         &f, "mirror_repo", "Mirrors a repository (`git push --mirror`).")),
+                     -1);
     for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
         mv_tool *t = described(&f, "format_text", steps[i].text);
         assert_int_equal(mv_destroy_step_field(t) >= 0, steps[i].step);
@@ -694,6 +698,7 @@ static void test_destroy_step_and_own_path(void **state) {
         {"install_completion", "Appends to ~/.zshrc; lines are never overwritten.", false},
         {"list_documents", "Lists the files of ~/Documents.", false},
         {"clean_build", "Supprime le dossier ~/projets/app.", false},
+        {"derived_data_clean", "Remove a pasta ~/Library/Developer/Xcode/DerivedData.", false},
     };
     for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
         mv_tool *t = described(&f, paths[i].name, paths[i].text);

@@ -2115,8 +2115,30 @@ static bool sf_step_narrow(const char *t, size_t n, size_t e) {
     return memchr(t + e, '*', z - e) == NULL;
 }
 
-/* A destroying form in t[s, e) of a field of length n, not negated. */
-static bool sf_step_in(const char *t, size_t n, size_t s, size_t e) {
+/* Does the tool's name hold a word of four letters or more of the form
+ * ("mirror_repo" and `push --mirror`, "disable_secrets_engine" and
+ * `secrets disable`)? The command is then the tool's own act, named. */
+static bool sf_form_named(const char *form, size_t fl, mv_str name) {
+    for (size_t i = 0; i < fl;) {
+        while (i < fl && !(form[i] >= 'a' && form[i] <= 'z'))
+            i++;
+        size_t w = i;
+        while (i < fl && form[i] >= 'a' && form[i] <= 'z')
+            i++;
+        if (i - w < 4 || i - w > 16)
+            continue;
+        char word[17];
+        memcpy(word, form + w, i - w);
+        word[i - w] = '\0';
+        if (sf_contains(name.ptr, name.len, word))
+            return true;
+    }
+    return false;
+}
+
+/* A destroying form in t[s, e) of a field of length n, not negated, not
+ * named by the tool's own name. */
+static bool sf_step_in(const char *t, size_t n, size_t s, size_t e, mv_str name) {
     for (size_t i = s; i < e; i++) {
         unsigned char b = (unsigned char)t[i];
         unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
@@ -2131,7 +2153,7 @@ static bool sf_step_in(const char *t, size_t n, size_t s, size_t e) {
             if (l <= e - i && sf_contains(t + i, l, sf_step_forms[k]) &&
                 sf_step_end_ok(t, n, i + l, sf_step_forms[k], l) &&
                 !(k < SF_N_FILE_FORMS && sf_step_narrow(t, e, i + l)) &&
-                !sf_step_negated(t, n, i, i + l))
+                !sf_step_negated(t, n, i, i + l) && !sf_form_named(sf_step_forms[k], l, name))
                 return true;
         }
     }
@@ -2226,7 +2248,7 @@ int32_t mv_destroy_step_field(const mv_tool *tool) {
             built = true;
         }
         if (apart) {
-            if (sf_step_in(t, n, 0, n))
+            if (sf_step_in(t, n, 0, n, tool->name))
                 return (int32_t)fi;
             continue;
         }
@@ -2241,7 +2263,7 @@ int32_t mv_destroy_step_field(const mv_tool *tool) {
             size_t e = c == NULL ? n : (size_t)(c - t);
             if (c == NULL)
                 break;
-            if (sf_step_in(t, n, s, e))
+            if (sf_step_in(t, n, s, e, tool->name))
                 return (int32_t)fi;
             i = e;
             while (i < n && t[i] == '`')
@@ -2348,21 +2370,17 @@ static size_t sf_sentence_start(const char *t, size_t i) {
     return a;
 }
 
-/* Does the tool's job name the segment t[s0, s1): its first word (after
- * a leading dot, before "-", "_", "." or a trailing "rc": ".elias-mcp.json"
- * is "elias", ".bashrc" is "bash") in the tool's name, server or the
- * first sentence of its description (before the path, when the path is
- * in it)? A tool's own config file is its job's. */
-static bool sf_job_names(const mv_tool *tool, const char *t, size_t s0, size_t s1, size_t cap) {
-    while (s0 < s1 && t[s0] == '.')
-        s0++;
-    size_t l = 0;
-    while (s0 + l < s1 && t[s0 + l] != '-' && t[s0 + l] != '_' && t[s0 + l] != '.')
-        l++;
+/* Does the tool's job name a segment of the path t[s0, z): a segment's
+ * first word (after a leading dot, before "-", "_", ".", a capital after
+ * a small letter or a trailing "rc": ".elias-mcp.json" is "elias",
+ * ".bashrc" is "bash", "DerivedData" is "derived") in the tool's name,
+ * server or the first sentence of its description (before the path,
+ * when the path is in it)? A tool's own config file is its job's. */
+static bool sf_job_word(const mv_tool *tool, const char *t, size_t s0, size_t l, size_t cap) {
     if (l > 4 && sf_contains(t + s0 + l - 2, 2, "rc"))
         l -= 2;
     if (l < 3 || l > 40)
-        return l > 0 && l < 3; /* too short to tell: leave it */
+        return false;
     char w[41];
     for (size_t k = 0; k < l; k++)
         w[k] = (char)((t[s0 + k] >= 'A' && t[s0 + k] <= 'Z') ? t[s0 + k] + 32 : t[s0 + k]);
@@ -2373,6 +2391,26 @@ static bool sf_job_names(const mv_tool *tool, const char *t, size_t s0, size_t s
         e = cap; /* the path itself is no job word */
     return sf_contains(tool->name.ptr, tool->name.len, w) ||
            sf_contains(tool->server.ptr, tool->server.len, w) || sf_contains(d, e, w);
+}
+
+static bool sf_job_names(const mv_tool *tool, const char *t, size_t s0, size_t z, size_t cap) {
+    size_t i = s0;
+    while (i < z) {
+        while (i < z && (t[i] == '/' || t[i] == '\\' || t[i] == '.'))
+            i++;
+        size_t l = 0;
+        while (i + l < z && t[i + l] != '-' && t[i + l] != '_' && t[i + l] != '.' &&
+               t[i + l] != '/' && t[i + l] != '\\' &&
+               !(l > 0 && t[i + l] >= 'A' && t[i + l] <= 'Z' && t[i + l - 1] >= 'a' &&
+                 t[i + l - 1] <= 'z'))
+            l++;
+        if (sf_job_word(tool, t, i, l, cap) || (i == s0 + (t[s0] == '.') && l > 0 && l < 3))
+            return true; /* a first word too short to tell ("~/.gh") is left */
+        /* on to the next segment */
+        while (i < z && t[i] != '/' && t[i] != '\\')
+            i++;
+    }
+    return false;
 }
 
 int32_t mv_own_path_destroy_field(const mv_tool *tool) {
@@ -2405,7 +2443,7 @@ int32_t mv_own_path_destroy_field(const mv_tool *tool) {
                        t[z] != ',' && t[z] != ')' && t[z] != '\n')
                     z++;
                 size_t cap = t == tool->description.ptr ? i : (size_t)-1;
-                if (sf_path_spare_in(t + i, z - i) || sf_job_names(tool, t, s0, s1, cap))
+                if (sf_path_spare_in(t + i, z - i) || sf_job_names(tool, t, s0, z, cap))
                     continue;
                 size_t ss = sf_sentence_start(t, i);
                 size_t se = sf_sentence_end(t, n, z);

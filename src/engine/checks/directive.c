@@ -11360,6 +11360,88 @@ static int meaning_all(const mv_inspect_ctx *ctx, const mv_tool *tool, int *dest
     return *destroys_strict ? emit_fact(ctx, tool, &date_family, fi, out) : MV_OK;
 }
 
+/* Round 27 (dest27): does the tool's job make commands its subject
+ * matter without running them: a scanner, a linter, a guard, an
+ * explainer, a validator (its name or first sentence, in the languages of
+ * the rules' other job words)? Such a tool names `rm -rf` to rate it. A
+ * job that undoes (a rollback, a revert, a down migration) names the
+ * commands that remove what it undoes. */
+static bool judges_commands_job(const mv_tool *tool) {
+    static const char *const subj[] = {
+        "detect", "detekt", "détect", "rileva", "erkenn", "обнаруж", "检测", "検出", "탐지", "scan",
+        "escane", "сканир", "扫描", "スキャン", "스캔", "lint", "audit", "аудит", "审计", "監査",
+        "감사", "guard", "拦截", "차단", "explain", "expliq", "explic", "erklär", "объясн", "解释",
+        "説明", "설명", "validat", "valida", "valide", "验证", "検証", "검증", "analy", "analiz",
+        "analys", "анализ", "分析", "분석", "sanitiz", "saniti", "firewall", "policy", "safety",
+        "securit",
+        /* a job that undoes an earlier step removes what that step made
+         * (a migration rolled back drops its tables) */
+        "rollback", "roll back", "revert", "revier", "rückgängig", "undo", "annul", "desfaz",
+        "deshac", "откат", "回滚", "ロールバック", "롤백", "migrate_down", "downgrade"};
+    const char *d = tool->description.ptr;
+    size_t e = first_sentence_end(d, tool->description.len, true);
+    for (size_t k = 0; k < sizeof(subj) / sizeof(subj[0]); k++) {
+        if (ci_contains(tool->name.ptr, tool->name.len, subj[k]) || ci_contains(d, e, subj[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Round 27 (dest27): a destroying command written as a step (a shell,
+ * git, SQL, cluster or cloud command that destroys, in a code span, a
+ * set-apart field or SQL capitals, not negated) in a tool whose job
+ * neither destroys, nor runs commands, nor judges them. The command is
+ * the act and its object at once, whatever language the prose around it
+ * is in: a formatter that says `git push --force`, a status reader that
+ * says `rm -rf ~/.bitcoin/blocks`, a billing fix that says `UPDATE t SET
+ * x=0;`. Round 19 reported only whole-machine commands, at review; the
+ * command outside the job is an instruction with the destroy fact. */
+static int destroy_step(const mv_inspect_ctx *ctx, const mv_tool *tool, int *destroys_strict,
+                        mv_emitter *out) {
+    static const mv_dr_family step_family = {"destructive_code",
+                                             "destroying command written as a step outside the "
+                                             "tool's job",
+                                             MV_THREAT_TOOL_POISONING,
+                                             0.6,
+                                             0,
+                                             MV_DR_NEEDS_NONE,
+                                             0,
+                                             MV_DR_DET_NONE,
+                                             false};
+    int32_t fi = mv_destroy_step_field(tool);
+    if (fi < 0 || commands_job(tool) || judges_commands_job(tool)) {
+        return MV_OK;
+    }
+    if (*destroys_strict < 0) {
+        *destroys_strict = tool_destroys_strict(ctx, tool) ? 1 : 0;
+    }
+    return *destroys_strict ? MV_OK : emit_fact(ctx, tool, &step_family, fi, out);
+}
+
+/* Round 27 (dest27): the user's own machine as the object of a
+ * destroying act (a home dotfile, a home folder, /etc/...) in a tool
+ * whose job is not about that thing: past any job, a destroying one too
+ * (an address-book cleaner that deletes `~/.wallet/keystore`), so it
+ * counts in any tool but a command runner or a judge of commands. */
+static int own_path_destroy(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    static const mv_dr_family path_family = {"destructive_value",
+                                             "destroying act on the user's own files outside the "
+                                             "tool's job",
+                                             MV_THREAT_TOOL_POISONING,
+                                             0.6,
+                                             0,
+                                             MV_DR_NEEDS_NONE,
+                                             0,
+                                             MV_DR_DET_NONE,
+                                             false};
+    int32_t fi = mv_own_path_destroy_field(tool);
+    if (fi < 0 || commands_job(tool) || judges_commands_job(tool)) {
+        return MV_OK;
+    }
+    return emit_fact(ctx, tool, &path_family, fi, out);
+}
+
 static int definition_destroys(const mv_inspect_ctx *ctx, const mv_tool *tool, int *destroys_strict,
                                mv_emitter *out) {
     static const mv_dr_family declared_family = {"destructive_declared",
@@ -11580,6 +11662,13 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     rc = rc == MV_OK ? name_orders(ctx, R, tool, orders, out) : rc;
     rc = rc == MV_OK ? model_notes(ctx, tool, out) : rc;
     rc = rc == MV_OK ? reply_reaches(ctx, tool, out) : rc;
+    /* round 27 (dest27): a command or a path the order detector did not
+     * already read as a destroying order (reported last: a family's or an
+     * order's own signal stays first) */
+    if (rc == MV_OK && !orders[ORDER_DESTROY].valid) {
+        rc = destroy_step(ctx, tool, &destroys_strict, out);
+        rc = rc == MV_OK ? own_path_destroy(ctx, tool, out) : rc;
+    }
 done:
     return rc;
 }

@@ -1896,3 +1896,572 @@ int32_t mv_force_all_flags_field(const mv_tool *tool) {
     }
     return -1;
 }
+
+/* ------------------------- round 27 (dest27): a destroying command
+ * written as a step
+ *
+ * The command is the act and its object at once, in any language of the
+ * prose around it: `rm -rf ...`, `git push --force`, `DROP TABLE`. Read
+ * where the text sets it apart as code (a code span, a fence, a title,
+ * an annotation, a value, an output field) and, for SQL, in capitals
+ * anywhere. The caller decides whose job it is. */
+
+/* Lower-case forms, each with its flag or object ("rm", "delete" or
+ * "drop" alone never match); the round-18 and round-19 lists plus the
+ * forms of git branches, key stores and vacuums. */
+static const char *const sf_step_forms[] = {
+    /* the file-removing forms first (SF_N_FILE_FORMS): their target
+     * decides */
+    "rm -rf ",
+    "rm -fr ",
+    "rm -r -f ",
+    "rm -r ",
+    "rm -f ",
+    "shred ",
+    "rd /s",
+    "rmdir /s",
+    "del /f",
+    "del /s",
+    "del /q",
+    "remove-item -recurse",
+    "--no-preserve-root",
+    "push --force",
+    "push -f ",
+    "push origin --delete",
+    "push --delete",
+    "push --mirror",
+    "reset --hard",
+    "clean -fd",
+    "branch -d ",
+    "branch --delete",
+    "dropdatabase(",
+    "flushall",
+    "flushdb",
+    "kill -9 ",
+    "kill -kill ",
+    "killall ",
+    "pkill -9",
+    "taskkill /f",
+    "delete namespace",
+    "delete ns ",
+    "delete --all",
+    "system prune -a",
+    "volume rm ",
+    "npm unpublish",
+    "dd if=/dev/",
+    "mkfs.",
+    "wipefs",
+    "zeroize",
+    "format c:",
+    "terraform destroy",
+    "s3 rm s3://",
+    "gsutil -m rm",
+    "gsutil rm -r",
+    "projects delete",
+    "repo delete",
+    "crontab -r",
+    "iptables -f",
+    "vacuum full",
+    "retain 0 hours",
+    "purge --all",
+    "deleteall(",
+    "deletemany({})",
+    "find / -",
+    "kubeadm reset",
+    "helm uninstall",
+    "secrets disable ",
+    "of=/dev/sd",
+    "of=/dev/nvme",
+    "of=/dev/disk",
+    "diskutil erase",
+    "vssadmin delete",
+    "cipher /w:",
+    "bcdedit /delete",
+    "truncate -s 0",
+    "drop table",
+    "drop database",
+    "drop schema",
+    "drop collection",
+    "truncate table",
+    "delete from ",
+};
+/* SQL in capitals is code wherever it stands ("delete from the list" is
+ * prose). */
+static const char *const sf_step_sql[] = {"DROP TABLE", "DROP DATABASE", "DROP SCHEMA",
+                                          "TRUNCATE TABLE", "DELETE FROM "};
+enum { SF_N_STEP = sizeof(sf_step_forms) / sizeof(sf_step_forms[0]), SF_N_FILE_FORMS = 12 };
+
+static uint8_t sf_step_at[257];
+static uint8_t sf_step_by[SF_N_STEP];
+static uint8_t sf_step_len[SF_N_STEP];
+static pthread_once_t sf_step_once = PTHREAD_ONCE_INIT;
+
+static void sf_step_build(void) {
+    sf_group(sf_step_forms, SF_N_STEP, sf_step_at, sf_step_by);
+    for (size_t k = 0; k < SF_N_STEP; k++)
+        sf_step_len[k] = (uint8_t)strlen(sf_step_forms[k]);
+}
+
+/* Negators of a clause: before the command ("never run", "do not use",
+ * "nunca ejecutes", "nie uruchamiaj", "不要执行") or after it in its
+ * sentence, as verb-final languages and German put them ("nicht
+ * ausführen", "実行しないで", "하지 마세요", "çalıştırmayın" is a suffix:
+ * not read). Also the words of a warning: an honest text names a
+ * dangerous command to keep the model from it. */
+static const char *const sf_step_neg_before[] = {
+    "never",   "not ",     "n't",      "no ",     "without", "avoid",  "instead of", "rather than",
+    "nunca",   "jamais",   "niemals",  "nie ",    "nooit",   "mai ",   "ne pas",     "n'",
+    "não",     "non ",     "nicht",    "kein",    "niet ",   "ikke",   "inte ",      "ei ",
+    "никогда", "не ",      "нельзя",   "ніколи",  "不要",    "切勿",   "禁止",       "请勿",
+    "勿",      "절대",     "하지 말",  "결코",    "μην ",    "ποτέ",   "asla",       "jangan",
+    "tidak",   "đừng",     "không",    "אל ",     "لا ",     "هرگز",   "nikdy",      "nigdy",
+    "prevent", "prevents", "block",    "refuse",  "reject",  "danger", "unsafe",     "warn",
+    "detect",  "flag",     "dangereu", "gefährl", "peligros"};
+static const char *const sf_step_neg_after[] = {
+    "nicht",     "niet",         "ikke",          "inte",     "しない",      "しないで",
+    "禁止",      "ないで",       "하지 마",       "하지 않",  "금지",        "는 안",
+    "不要",      "禁止使用",     "είναι επικίνδ", "verboten", "interdit",    "prohib",
+    "forbidden", "is dangerous", "are dangerous", "never",    "not allowed", "blocked",
+    "rejected",  "refused",      "denied"};
+
+/* Where the clause before t[i] starts: after a line break, a sentence
+ * end, a table cell, an em or en dash, 。, ！ or ；, at most 120 bytes
+ * back. */
+static size_t sf_clause_start(const char *t, size_t i) {
+    size_t a = i > 120 ? i - 120 : 0;
+    for (size_t k = i; k > a; k--) {
+        unsigned char c = (unsigned char)t[k - 1];
+        if (c == '\n' || c == ';' || c == '!' || c == '?' || c == '|' ||
+            (c == '.' && (t[k] == ' ' || t[k] == '\n')))
+            return k;
+        if (k >= a + 3 && (unsigned char)t[k - 3] == 0xe2 && (unsigned char)t[k - 2] == 0x80 &&
+            (c == 0x93 || c == 0x94))
+            return k;
+        if (k >= a + 3 && (unsigned char)t[k - 3] == 0xe3 && (unsigned char)t[k - 2] == 0x80 &&
+            c == 0x82)
+            return k;
+        if (k >= a + 3 && (unsigned char)t[k - 3] == 0xef && (unsigned char)t[k - 2] == 0xbc &&
+            (c == 0x81 || c == 0x9b))
+            return k;
+    }
+    return a;
+}
+
+static bool sf_step_negated(const char *t, size_t n, size_t i, size_t e) {
+    size_t a = sf_clause_start(t, i);
+    for (size_t k = 0; k < sizeof(sf_step_neg_before) / sizeof(sf_step_neg_before[0]); k++) {
+        size_t l = strlen(sf_step_neg_before[k]);
+        for (size_t j = a; j + l <= i; j++)
+            if (sf_contains(t + j, l, sf_step_neg_before[k]) &&
+                (j == 0 || !sf_letter(t, j - 1) || (unsigned char)t[j] >= 0x80))
+                return true;
+    }
+    size_t z = e;
+    while (z < n && z < e + 160 && t[z] != '\n' && t[z] != ';' &&
+           !(t[z] == '.' && (z + 1 == n || t[z + 1] == ' ')) &&
+           !((unsigned char)t[z] == 0xe3 && z + 2 < n && t[z + 1] == (char)0x80 &&
+             t[z + 2] == (char)0x82))
+        z++;
+    for (size_t k = 0; k < sizeof(sf_step_neg_after) / sizeof(sf_step_neg_after[0]); k++) {
+        size_t l = strlen(sf_step_neg_after[k]);
+        for (size_t j = e; j + l <= z; j++)
+            if (sf_contains(t + j, l, sf_step_neg_after[k]) &&
+                (!sf_letter(t, j - 1) || (unsigned char)t[j] >= 0x80))
+                return true;
+    }
+    return false;
+}
+
+/* A form's end must end its token when the form ends in a letter
+ * ("push --force-with-lease" keeps its check, "killall" is not
+ * "killall-safe"). */
+static bool sf_step_end_ok(const char *t, size_t n, size_t e, const char *form, size_t l) {
+    char last = form[l - 1];
+    if (!((last >= 'a' && last <= 'z') || (last >= '0' && last <= '9')))
+        return true;
+    return e == n || !(sf_ident(t[e]) || t[e] == '-');
+}
+
+/* Is the target after a file-removing form at t[e] narrow: a relative
+ * path of the project with no wildcard ("dist/", "build", "./out"), or a
+ * cache, temporary, log or build directory anywhere? "rm -rf dist/"
+ * clears a build's output; "rm -rf ~", a root path or a wildcard
+ * reach past it. */
+static bool sf_path_spare_in(const char *t, size_t n);
+static bool sf_step_narrow(const char *t, size_t n, size_t e) {
+    size_t z = e;
+    for (;;) {
+        /* the target is the first token that is not an option ("-u",
+         * "--force", "/q") */
+        e = z;
+        while (e < n && t[e] == ' ')
+            e++;
+        z = e;
+        while (z < n && t[z] != ' ' && t[z] != '`' && t[z] != '\n' && t[z] != ';' && t[z] != '&' &&
+               t[z] != '\'' && t[z] != '"')
+            z++;
+        if (z == e)
+            return false;
+        if (t[e] != '-' && !(t[e] == '/' && z - e == 2))
+            break;
+    }
+    if (sf_path_spare_in(t + e, z - e))
+        return true;
+    if (t[e] == '/' || t[e] == '~' || t[e] == '$' || t[e] == '%' || t[e] == '*' || t[e] == '\\' ||
+        (z - e >= 2 && t[e + 1] == ':'))
+        return false;
+    if (t[e] == '.' && (z - e == 1 || (z - e == 2 && t[e + 1] == '/') || t[e + 1] == '.'))
+        return false; /* ".", "./", ".." */
+    return memchr(t + e, '*', z - e) == NULL;
+}
+
+/* Does the tool's name hold a word of four letters or more of the form
+ * ("mirror_repo" and `push --mirror`, "disable_secrets_engine" and
+ * `secrets disable`)? The command is then the tool's own act, named. */
+static bool sf_form_named(const char *form, size_t fl, mv_str name) {
+    for (size_t i = 0; i < fl;) {
+        while (i < fl && !(form[i] >= 'a' && form[i] <= 'z'))
+            i++;
+        size_t w = i;
+        while (i < fl && form[i] >= 'a' && form[i] <= 'z')
+            i++;
+        if (i - w < 4 || i - w > 16)
+            continue;
+        char word[17];
+        memcpy(word, form + w, i - w);
+        word[i - w] = '\0';
+        if (sf_contains(name.ptr, name.len, word))
+            return true;
+    }
+    return false;
+}
+
+/* A destroying form in t[s, e) of a field of length n, not negated, not
+ * named by the tool's own name. */
+static bool sf_step_in(const char *t, size_t n, size_t s, size_t e, mv_str name) {
+    for (size_t i = s; i < e; i++) {
+        unsigned char b = (unsigned char)t[i];
+        unsigned char lower = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
+        if (sf_step_at[lower] == sf_step_at[lower + 1])
+            continue;
+        /* a command starts a token: "undrop table" is another */
+        if (i > s && (sf_ident(t[i - 1]) || (t[i - 1] == '-' && b != '-')))
+            continue;
+        for (unsigned j = sf_step_at[lower]; j < sf_step_at[lower + 1]; j++) {
+            size_t k = sf_step_by[j];
+            size_t l = sf_step_len[k];
+            if (l <= e - i && sf_contains(t + i, l, sf_step_forms[k]) &&
+                sf_step_end_ok(t, n, i + l, sf_step_forms[k], l) &&
+                !(k < SF_N_FILE_FORMS && sf_step_narrow(t, e, i + l)) &&
+                !sf_step_negated(t, n, i, i + l) && !sf_form_named(sf_step_forms[k], l, name))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* "TRUNCATE name" closed as a statement (";", "CASCADE", a closing
+ * backtick or bracket) or "UPDATE name SET ..." with no WHERE before the
+ * statement ends: every row of the table. i is at the keyword. */
+static bool sf_step_bare_sql(const char *t, size_t n, size_t i, size_t kl, bool update) {
+    size_t j = i + kl;
+    size_t s = j;
+    while (j < n && (sf_ident(t[j]) || t[j] == '.' || t[j] == '"' || t[j] == '`'))
+        j++;
+    if (j == s || j - s > 64)
+        return false;
+    if (!update) {
+        while (j < n && t[j] == ' ')
+            j++;
+        return j == n || t[j] == ';' || t[j] == '`' || t[j] == ')' ||
+               (n - j >= 7 && memcmp(t + j, "CASCADE", 7) == 0);
+    }
+    if (n - j < 5 || memcmp(t + j, " SET ", 5) != 0)
+        return false;
+    for (size_t k = j + 5; k < n && k < j + 200; k++) {
+        if (t[k] == ';' || t[k] == '`' || t[k] == '\n')
+            return true;
+        if (t[k] == 'W' && n - k >= 5 && memcmp(t + k, "WHERE", 5) == 0)
+            return false;
+        if (t[k] == 'w' && n - k >= 5 && memcmp(t + k, "where", 5) == 0)
+            return false;
+    }
+    return false;
+}
+
+/* SQL keywords in capitals anywhere in the field, not negated; and
+ * "kubectl delete KIND --all" in prose. */
+static bool sf_step_sql_in(const char *t, size_t n) {
+    static const char lead[] = {'D', 'T', 'U', 'k'};
+    for (size_t pass = 0; pass < sizeof(lead); pass++) {
+        for (size_t i = 0; i + 8 < n; i++) {
+            const char *p = memchr(t + i, lead[pass], n - 8 - i);
+            if (p == NULL)
+                break;
+            i = (size_t)(p - t);
+            if (i > 0 && sf_ident(t[i - 1]))
+                continue;
+            size_t l = 0;
+            if (lead[pass] == 'k') {
+                if (n - i > 15 && memcmp(t + i, "kubectl delete ", 15) == 0 &&
+                    sf_delete_all(t + i, n - i))
+                    l = 15;
+            } else if (lead[pass] == 'U') {
+                if (memcmp(t + i, "UPDATE ", 7) == 0 && sf_step_bare_sql(t, n, i, 7, true))
+                    l = 7;
+            } else if (lead[pass] == 'T' && memcmp(t + i, "TRUNCATE ", 9) == 0 &&
+                       sf_step_bare_sql(t, n, i, 9, false)) {
+                l = 9;
+            } else {
+                for (size_t k = 0; k < sizeof(sf_step_sql) / sizeof(sf_step_sql[0]) && l == 0;
+                     k++) {
+                    size_t fl = strlen(sf_step_sql[k]);
+                    if (fl <= n - i && memcmp(t + i, sf_step_sql[k], fl) == 0)
+                        l = fl;
+                }
+            }
+            if (l > 0 && !sf_step_negated(t, n, i, i + l))
+                return true;
+        }
+    }
+    return false;
+}
+
+int32_t mv_destroy_step_field(const mv_tool *tool) {
+    bool built = false;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
+            fd->text.len < 6)
+            continue;
+        const char *t = fd->text.ptr;
+        size_t n = fd->text.len;
+        bool apart = fd->kind == MV_FIELD_ANNOTATION || fd->kind == MV_FIELD_SCHEMA_VALUE ||
+                     fd->kind == MV_FIELD_TITLE || fd->schema == MV_SCHEMA_OUTPUT;
+        const char *tick = apart ? NULL : memchr(t, '`', n);
+        if (sf_step_sql_in(t, n))
+            return (int32_t)fi;
+        if (!apart && tick == NULL)
+            continue;
+        if (!built) {
+            pthread_once(&sf_step_once, sf_step_build);
+            built = true;
+        }
+        if (apart) {
+            if (sf_step_in(t, n, 0, n, tool->name))
+                return (int32_t)fi;
+            continue;
+        }
+        /* each code span (or fence) in turn: from one backtick run to the
+         * next */
+        size_t i = (size_t)(tick - t);
+        while (i < n) {
+            size_t s = i;
+            while (s < n && t[s] == '`')
+                s++;
+            const char *c = s < n ? memchr(t + s, '`', n - s) : NULL;
+            size_t e = c == NULL ? n : (size_t)(c - t);
+            if (c == NULL)
+                break;
+            if (sf_step_in(t, n, s, e, tool->name))
+                return (int32_t)fi;
+            i = e;
+            while (i < n && t[i] == '`')
+                i++;
+            const char *nx = i < n ? memchr(t + i, '`', n - i) : NULL;
+            if (nx == NULL)
+                break;
+            i = (size_t)(nx - t);
+        }
+    }
+    return -1;
+}
+
+/* ------------------------- round 27 (dest27): the user's own machine as
+ * the object of a destroying act
+ *
+ * A path that names the user's own state outside any workspace (a home
+ * dotfile or dot-directory, a home folder, the home itself, a system
+ * directory) in a sentence whose verb destroys it: "padam fail
+ * ~/.wallet/keystore", "sobrescribe /etc/hosts y ~/.bashrc", "burahin
+ * ang buong folder ng ~/Projects". The path is the object; whatever the
+ * tool's job, unless the job is about that very thing (a tool named for
+ * ssh keys may remove `~/.ssh/id_old`) or the path is a cache, a trash,
+ * a log or a temporary directory. */
+
+/* Destroying verbs for a path object: the fixed-value and waiver verbs
+ * plus removes, empties and overwrites in more languages. */
+static const char *const sf_path_verb[] = {
+    "remov",   "overwrit", "clear",   "empty",  "wipe",   "rm ",     "burahin",  "buang",
+    "futa",    "poista",   "slet",    "radera", "töröl",  "izbriši", "obriši",   "vymaž",
+    "ištrin",  "मिटा",     "हटा",     "মুছ",     "kaldır", "sil ",    "eliminar", "elimina",
+    "entfern", "leeg",     "опустош", "обнул",  "ลบทิ้ง",   "消して"};
+
+/* Path segments that are meant to be thrown away. */
+static const char *const sf_path_spare[] = {"cache", "tmp",   "temp", "trash",
+                                            "log",   "build", "dist", "node_modules"};
+
+static bool sf_path_spare_in(const char *t, size_t n) {
+    for (size_t k = 0; k < sizeof(sf_path_spare) / sizeof(sf_path_spare[0]); k++)
+        if (sf_contains(t, n, sf_path_spare[k]))
+            return true;
+    return false;
+}
+
+/* Where a path token starting at t[i] names the user's own state: a home
+ * prefix followed by a dot segment, a capitalised folder or nothing; or
+ * a system directory. Its first segment (the thing a job would be named
+ * for) in [*s0, *s1). */
+static bool sf_own_path_at(const char *t, size_t n, size_t i, size_t *s0, size_t *s1) {
+    static const char *const sys[] = {"/etc/", "/srv/", "/var/lib/"};
+    size_t j = i;
+    bool home = false;
+    if (t[i] == '~') {
+        home = true;
+        j = i + 1;
+    } else if (n - i >= 5 && memcmp(t + i, "$HOME", 5) == 0) {
+        home = true;
+        j = i + 5;
+    } else if (n - i >= 13 && sf_contains(t + i, 13, "%userprofile%")) {
+        home = true;
+        j = i + 13;
+    }
+    if (home) {
+        if (j < n && t[j] != '/' && t[j] != '\\' && t[j] != ' ' && t[j] != '`' && t[j] != ',' &&
+            t[j] != '\'' && t[j] != '"')
+            return false; /* "~user", "~5 minutes" */
+        if (j < n && (t[j] == '/' || t[j] == '\\'))
+            j++;
+        *s0 = j;
+        while (j < n && (sf_ident(t[j]) || t[j] == '.' || t[j] == '-'))
+            j++;
+        *s1 = j;
+        if (*s1 == *s0)
+            return true; /* the home itself */
+        /* a dot segment (".ssh") or a capitalised folder ("Documents") */
+        if (t[*s0] == '.' || (t[*s0] >= 'A' && t[*s0] <= 'Z'))
+            return true;
+        return false;
+    }
+    for (size_t k = 0; k < sizeof(sys) / sizeof(sys[0]); k++) {
+        size_t l = strlen(sys[k]);
+        if (l <= n - i && sf_contains(t + i, l, sys[k])) {
+            *s0 = i + l;
+            j = *s0;
+            while (j < n && (sf_ident(t[j]) || t[j] == '.' || t[j] == '-'))
+                j++;
+            *s1 = j;
+            return true;
+        }
+    }
+    return false;
+}
+
+static size_t sf_sentence_start(const char *t, size_t i) {
+    size_t a = i > 240 ? i - 240 : 0;
+    for (size_t k = i; k > a; k--) {
+        char c = t[k - 1];
+        if (c == '\n' || c == ';' || ((c == '.' || c == '!' || c == '?') && t[k] == ' '))
+            return k;
+        if (k >= a + 3 && (unsigned char)t[k - 3] == 0xe3 && (unsigned char)t[k - 2] == 0x80 &&
+            (unsigned char)c == 0x82)
+            return k;
+    }
+    return a;
+}
+
+/* Does the tool's job name a segment of the path t[s0, z): a segment's
+ * first word (after a leading dot, before "-", "_", ".", a capital after
+ * a small letter or a trailing "rc": ".elias-mcp.json" is "elias",
+ * ".bashrc" is "bash", "DerivedData" is "derived") in the tool's name,
+ * server or the first sentence of its description (before the path,
+ * when the path is in it)? A tool's own config file is its job's. */
+static bool sf_job_word(const mv_tool *tool, const char *t, size_t s0, size_t l, size_t cap) {
+    if (l > 4 && sf_contains(t + s0 + l - 2, 2, "rc"))
+        l -= 2;
+    if (l < 3 || l > 40)
+        return false;
+    char w[41];
+    for (size_t k = 0; k < l; k++)
+        w[k] = (char)((t[s0 + k] >= 'A' && t[s0 + k] <= 'Z') ? t[s0 + k] + 32 : t[s0 + k]);
+    w[l] = '\0';
+    const char *d = tool->description.ptr;
+    size_t e = sf_sentence_end(d, tool->description.len, 0);
+    if (e > cap)
+        e = cap; /* the path itself is no job word */
+    return sf_contains(tool->name.ptr, tool->name.len, w) ||
+           sf_contains(tool->server.ptr, tool->server.len, w) || sf_contains(d, e, w);
+}
+
+static bool sf_job_names(const mv_tool *tool, const char *t, size_t s0, size_t z, size_t cap) {
+    size_t i = s0;
+    while (i < z) {
+        while (i < z && (t[i] == '/' || t[i] == '\\' || t[i] == '.'))
+            i++;
+        size_t l = 0;
+        while (i + l < z && t[i + l] != '-' && t[i + l] != '_' && t[i + l] != '.' &&
+               t[i + l] != '/' && t[i + l] != '\\' &&
+               !(l > 0 && t[i + l] >= 'A' && t[i + l] <= 'Z' && t[i + l - 1] >= 'a' &&
+                 t[i + l - 1] <= 'z'))
+            l++;
+        if (sf_job_word(tool, t, i, l, cap) || (i == s0 + (t[s0] == '.') && l > 0 && l < 3))
+            return true; /* a first word too short to tell ("~/.gh") is left */
+        /* on to the next segment */
+        while (i < z && t[i] != '/' && t[i] != '\\')
+            i++;
+    }
+    return false;
+}
+
+int32_t mv_own_path_destroy_field(const mv_tool *tool) {
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->window_of != 0 || fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
+            fd->text.len < 8)
+            continue;
+        const char *t = fd->text.ptr;
+        size_t n = fd->text.len;
+        static const char lead[] = {'~', '$', '%', '/'};
+        for (size_t p = 0; p < sizeof(lead); p++) {
+            for (size_t i = 0; i < n; i++) {
+                const char *q = memchr(t + i, lead[p], n - i);
+                if (q == NULL)
+                    break;
+                i = (size_t)(q - t);
+                /* a path token starts after a space, a quote, a bracket or
+                 * the field start (not inside a URL or another path) */
+                if (i > 0 &&
+                    !(t[i - 1] == ' ' || t[i - 1] == '`' || t[i - 1] == '\'' || t[i - 1] == '"' ||
+                      t[i - 1] == '(' || t[i - 1] == '\n' || (unsigned char)t[i - 1] >= 0x80))
+                    continue;
+                size_t s0, s1;
+                if ((lead[p] == '/' && i + 4 >= n) || !sf_own_path_at(t, n, i, &s0, &s1))
+                    continue;
+                /* the rest of the token: a spare segment anywhere keeps it */
+                size_t z = s1;
+                while (z < n && t[z] != ' ' && t[z] != '`' && t[z] != '\'' && t[z] != '"' &&
+                       t[z] != ',' && t[z] != ')' && t[z] != '\n')
+                    z++;
+                size_t cap = t == tool->description.ptr ? i : (size_t)-1;
+                if (sf_path_spare_in(t + i, z - i) || sf_job_names(tool, t, s0, z, cap))
+                    continue;
+                size_t ss = sf_sentence_start(t, i);
+                size_t se = sf_sentence_end(t, n, z);
+                size_t v = 0;
+                const char *const *lists[] = {sf_fverb, sf_waive_verb, sf_path_verb};
+                const size_t counts[] = {sizeof(sf_fverb) / sizeof(sf_fverb[0]),
+                                         sizeof(sf_waive_verb) / sizeof(sf_waive_verb[0]),
+                                         sizeof(sf_path_verb) / sizeof(sf_path_verb[0])};
+                for (size_t L = 0; L < 3; L++) {
+                    if (sf_find_word(t + ss, se - ss, lists[L], counts[L], false, &v) &&
+                        !sf_step_negated(t, n, ss + v, ss + v + 1) && !sf_past_close(t, ss + v) &&
+                        !sf_find_word(t + ss, v, sf_waive_none,
+                                      sizeof(sf_waive_none) / sizeof(sf_waive_none[0]), false,
+                                      NULL))
+                        return (int32_t)fi;
+                }
+            }
+        }
+    }
+    return -1;
+}

@@ -127,4 +127,24 @@ int32_t mv_constant_where_field(const mv_tool *tool);
  * tool runs them with. The field, or -1. */
 int32_t mv_force_all_flags_field(const mv_tool *tool);
 
+/* Round 27: a destroying command written as a step of the text: a shell,
+ * git, SQL, cluster or cloud command that destroys (`rm -rf`, `git push
+ * --force`, `git branch -D`, `DROP TABLE`, `TRUNCATE`, `kill -9 -1`,
+ * `kubectl delete ... --all`, `shred -u`, `zeroize`), in a code span, a
+ * fenced block, a field set apart from the prose (a title, an annotation,
+ * a value, an output field) or as SQL in capitals anywhere; not negated
+ * in its clause before it ("never run", "do not use") nor in its
+ * sentence after it ("nicht ausführen", "実行しないで", "하지 마세요").
+ * The field, or -1. */
+int32_t mv_destroy_step_field(const mv_tool *tool);
+
+/* Round 27: a path naming the user's own state outside any workspace (a
+ * home dotfile or dot-directory, a capitalised home folder, the home
+ * itself, a system directory such as /etc/) in a sentence whose verb
+ * destroys (removes, overwrites, empties) it, not negated, not a past
+ * report; unless the path is a cache, trash, log, build or temporary
+ * one, or the tool's name, server or first sentence names its first
+ * segment (a tool about ssh keys may remove one). The field, or -1. */
+int32_t mv_own_path_destroy_field(const mv_tool *tool);
+
 #endif

@@ -1518,3 +1518,91 @@ bool mv_model_note_rank(const char *s, size_t n, mv_model_note *out) {
     }
     return false;
 }
+
+/* ------------------------------- pi27: a slot read as the note's frame */
+
+/* pi27: a concealment that is ordered, not a state described: "never
+ * shown to", "not visible to", "hidden from" say what the product does
+ * with data ("private notes are never shown to other members"); in a
+ * slot with no head naming the model only an order counts. */
+static bool conceals_ordered(const char *t, size_t a, size_t b) {
+    static const char *const state[] = {"never shown", "not shown", "not visible", "hidden from"};
+    int principal = -1; /* a principal named in the slot, decided on need */
+    for (size_t i = a; i < b; i++) {
+        if (!conceal_at(t, a, b, i) || list_at(t, b, i, state, N(state), false)) {
+            continue;
+        }
+        if (list_at(t, b, i, conceal_stem, N(conceal_stem), false)) {
+            return true;
+        }
+        /* a bare negation before a telling stem ("no descriptors", "not
+         * a directory", "git did not surface it") describes data unless
+         * the one not told is named ("no se lo digas al usuario") */
+        if (principal < 0) {
+            principal = list_in(t, a, b, principal_stem, N(principal_stem), false) ? 1 : 0;
+        }
+        if (principal) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool mv_model_note_slot(const char *text, size_t n, bool may_override, mv_model_note *out) {
+    char t[BODY_MAX + 8];
+    char t2[BODY_MAX + 8]; /* the slot folded */
+    if (text == NULL || n == 0) {
+        return false;
+    }
+    size_t be = n < BODY_MAX ? n : BODY_MAX;
+    while (be < n && be > 0 && ((unsigned char)text[be] & 0xC0) == 0x80) {
+        be--; /* whole characters */
+    }
+    /* a slug's words ("ignore_all_previous_rules", "hide-from-user") are
+     * read as words; has_words() is the cheap test before any copy */
+    bool spaced = memchr(text, ' ', be) != NULL;
+    const char *s = text;
+    if (!spaced && !has_words(text, 0, be, 4)) {
+        if (memchr(text, '_', be) == NULL && memchr(text, '-', be) == NULL) {
+            return false; /* a token: "auto", "en-US" */
+        }
+        memcpy(t, text, be);
+        for (size_t i = 0; i < be; i++) {
+            t[i] = t[i] == '_' || t[i] == '-' ? ' ' : t[i];
+        }
+        s = t;
+    }
+    if (!has_words(s, 0, be, 4)) {
+        return false;
+    }
+    pthread_once(&index_once, index_build);
+    note_kind nk = judge(s, 0, 0, 0, be, OPEN_BRACKET, false, true);
+    mv_model_note rank;
+    if (nk == NOTE_NONE && may_override && spaced && mv_model_note_rank(text, n, &rank)) {
+        if (out != NULL) {
+            *out = rank;
+        }
+        return true;
+    }
+    if (nk == NOTE_NONE || (nk == NOTE_OVERRIDE && !may_override) || introduced(s, 0)) {
+        return false;
+    }
+    /* no head names the model: a hiding must be ordered, and the model's
+     * rules must be voided, not only named ("Instructions containing
+     * system instructions and preamble." is a resource's title) */
+    size_t tl = mv_word_fold(s, be, t2);
+    if (nk == NOTE_HIDE ? !conceals_ordered(t2, 0, tl)
+                        : !list_in(t2, 0, tl, void_stem, N(void_stem), false) &&
+                              /* or the model's rules named as its own */
+                              !list_in(t2, 0, tl, your_whole, N(your_whole), true) &&
+                              !list_in(t2, 0, tl, model_whole, N(model_whole), true) &&
+                              !list_in(t2, 0, tl, model_stem, N(model_stem), false)) {
+        return false;
+    }
+    if (out != NULL) {
+        out->start = 0;
+        out->end = be;
+        out->overrides = nk == NOTE_OVERRIDE;
+    }
+    return true;
+}

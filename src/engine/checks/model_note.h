@@ -51,4 +51,14 @@ bool mv_model_note_value(const char *text, size_t n, mv_model_note *out);
  * prompt") is an assurance. Sets *out (overrides = true). */
 bool mv_model_note_rank(const char *text, size_t n, mv_model_note *out);
 
+/* pi27: the same judgment for a text whose slot is the frame: a value the
+ * model sends or reads as data (an enum member, a default, a const, an
+ * example), a label (a title), the documentation of a returned value (an
+ * output-schema description) or an annotation. None of these is written
+ * to the model, so a sentence there that hides itself or its act from the
+ * user, or (when `may_override`) voids or outranks the model's own
+ * instructions, is a note to the model whatever its head. A slug's words
+ * ("ignore_all_rules") are read as words. Sets *out. */
+bool mv_model_note_slot(const char *text, size_t n, bool may_override, mv_model_note *out);
+
 #endif

@@ -11117,7 +11117,8 @@ static int order_slot(const mv_field *fd, int *chat, const mv_tool *tool) {
         /* the last key of the path, past any "[n]" */
         size_t e = fd->path.len;
         while (e > 0 && fd->path.ptr[e - 1] != '.' &&
-               (fd->path.ptr[e - 1] == ']' || (fd->path.ptr[e - 1] >= '0' && fd->path.ptr[e - 1] <= '9') ||
+               (fd->path.ptr[e - 1] == ']' ||
+                (fd->path.ptr[e - 1] >= '0' && fd->path.ptr[e - 1] <= '9') ||
                 fd->path.ptr[e - 1] == '[')) {
             e--;
         }
@@ -11298,6 +11299,53 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
         return emit_family(
             ctx, tool, fam, &b, b.pre, 0,
             MV_FACET_INSTRUCTION | (r.kind == MV_REACH_TURNS ? 0u : MV_FACET_ADDRESSED), out);
+    }
+    return MV_OK;
+}
+
+/* ------------------------- round 27 (pi27): an order that slants the
+ * model's answer
+ *
+ * Promotion needs no addressee: a sentence past the field's job that
+ * tells how to portray something (recommend, describe, mention, answer)
+ * with a judgment of worth (favourably, better than, less reliable, the
+ * only source of truth) pointed at the answer (always, other products,
+ * the user) shapes what the model says, which no call needs
+ * (model_note.c, mv_model_note_slant). One soft signal: it shapes
+ * answers, as a reach over turns. A tool that takes a prompt, messages
+ * or a persona sets the tone of answers as its job. Values are data
+ * (their orders are read by model_notes). Reported once per tool. */
+static int slanted_answers(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    static const mv_dr_family slant = {"slant",
+                                       "order that slants the model's answer toward a product "
+                                       "or against others",
+                                       MV_THREAT_PROMPT_INJECTION,
+                                       0.6,
+                                       0,
+                                       MV_DR_NEEDS_NONE,
+                                       0,
+                                       MV_DR_DET_NONE,
+                                       false};
+    int chat = -1;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        mv_model_note note;
+        if (fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
+            fd->kind == MV_FIELD_SCHEMA_VALUE || fd->window_of != 0) {
+            continue;
+        }
+        bool skip_job = fd->kind == MV_FIELD_DESCRIPTION || fd->kind == MV_FIELD_SCHEMA_DESCRIPTION;
+        if (!mv_model_note_slant(fd->text.ptr, fd->text.len, skip_job, &note)) {
+            continue;
+        }
+        if (chat < 0) {
+            chat = tool_speaks_chat(tool) ? 1 : 0;
+        }
+        if (chat) {
+            return MV_OK;
+        }
+        best b = span_best((int32_t)fi, note.start, note.end - note.start, slant.base);
+        return emit_family(ctx, tool, &slant, &b, b.pre, 0, MV_FACET_INSTRUCTION, out);
     }
     return MV_OK;
 }
@@ -11630,6 +11678,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     rc = rc == MV_OK ? name_orders(ctx, R, tool, orders, out) : rc;
     rc = rc == MV_OK ? model_notes(ctx, tool, out) : rc;
     rc = rc == MV_OK ? reply_reaches(ctx, tool, out) : rc;
+    rc = rc == MV_OK ? slanted_answers(ctx, tool, out) : rc;
 done:
     return rc;
 }

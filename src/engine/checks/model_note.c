@@ -487,6 +487,93 @@ static const char *const describe_stem[] = {
 /* Does a word of the list start at t[i]? Words of scripts written
  * without spaces (a first byte of 0xE0 or more) may start anywhere; the
  * others after a non-letter. With whole, the word must end there too. */
+/* pi27 (slant): the lists are indexed below */
+/* A judgment of worth given as a manner or a comparison: praised,
+ * favoured, the best choice, better or less reliable than another, the
+ * only source of truth. Bare "positive" and "best" are left out ("a
+ * positive integer", "the best route" describe data). Stems, folded. */
+static const char *const worth_stem[] = {
+    /* en */
+    "favorabl", "favourabl", "positively", "positive light", "warmly", "enthusias", "glowing",
+    "flattering", "best choice", "best option", "better than", "superior to", "less reliable",
+    "less trustworth", "unreliable", "inferior", "worse than", "industry standard",
+    "community standard", "gold standard", "source of truth", "in a good light",
+    /* es, pt */
+    "favorablemente", "positivamente", "forma positiva", "manera positiva", "entusiast",
+    "mejor que", "mejor opción", "menos fiable", "menos confiable", "fuente de verdad",
+    "favoravelmente", "melhor que", "melhor opção", "menos confiáve", "fonte de verdade",
+    /* fr, it */
+    "favorablement", "façon positive", "manière positive", "enthousias", "élogi", "chaleureu",
+    "meilleur que", "meilleur choix", "moins fiable", "source de vérité", "favorevolmente",
+    "modo positivo", "calorosa", "migliore di", "scelta migliore", "meno affidabil",
+    "fonte di verità",
+    /* de, nl, nordic */
+    "positiv dar", "begeistert", "wohlwollend", "besser als", "beste wahl", "weniger zuverlässig",
+    "überlegen", "positief", "enthousiast", "lovend", "beter dan", "beste keuze",
+    "minder betrouwbaar", "bättre än", "bedre enn", "bedre end", "bästa valet",
+    /* ms, id, tr, ro, pl */
+    "terbaik", "lebih baik", "kurang dipercayai", "kurang andal", "olumlu", "en iyi", "daha iyi",
+    "coşku", "güvenilmez", "mai bun", "cea mai bună", "mai puțin fiabil", "lepszy niż",
+    "najlepszy wybór", "mniej wiarygodn",
+    /* ru, uk, el */
+    "положительн", "позитивн", "восторж", "лучше", "лучший выбор", "менее надёжн", "менее надежн",
+    "хуже", "единственным источник", "найкращ", "кращий", "менш надійн", "гірш", "єдиним джерел",
+    "θετικ", "καλύτερ", "λιγότερο αξιόπιστ",
+    /* ja, zh, ko, th, hi, ar, he */
+    "好意的", "肯定的", "前向き", "最良", "最適な選択", "一番", "より優れ", "熱心", "信頼性が低",
+    "唯一の情報源", "正面", "积极", "最好的", "更好", "最佳选择", "不可靠", "热情", "唯一",
+    "긍정적", "최고의", "더 나은", "열정적", "유일한", "ดีที่สุด", "ดีกว่า", "เชิงบวก", "सबसे अच्छा", "बेहतर",
+    "सकारात्मक", "أفضل", "إيجابي", "הטוב ביותר", "טוב יותר", "חיובי"};
+
+/* Verbs by which the model portrays something in its answer: recommend,
+ * describe, present, speak of, mention, suggest, summarize, answer,
+ * call. Stems, folded. */
+static const char *const portray_stem[] = {
+    /* en */
+    "recommend", "describ", "present", "speak", "talk", "mention", "suggest", "portray", "summari",
+    "answer", "respond", "reply", "refer to", "call it", "call them", "frame", "promot", "rate ",
+    "rank ", "treat", "regard", "consider",
+    /* es, pt */
+    "recomiend", "recomend", "describ", "descrev", "present", "apresent", "habl", "fal", "menciona",
+    "sugier", "suger", "resum", "respond", "contest", "trat", "consider",
+    /* fr, it */
+    "recommand", "décri", "présent", "parl", "mentionn", "suggér", "résum", "répond", "qualifi",
+    "traite", "consid", "raccomand", "consigli", "descriv", "menzion", "suggerisc", "riassum",
+    "rispond", "tratt",
+    /* de, nl, nordic */
+    "empfiehl", "empfehl", "beschreib", "präsentier", "sprich", "erwähn", "schlag", "fass",
+    "antwort", "bezeichn", "stell", "behandl", "betracht", "aanbevel", "beschrijf", "presenteer",
+    "spreek", "noem", "vat ", "beantwoord", "rekommender", "beskriv", "anbefal",
+    /* ms, id, tr, ro, pl */
+    "sebut", "cadang", "syor", "rekomendasi", "gambarkan", "jawab", "terangkan", "anggap",
+    "menyebut", "mencadang", "menyarankan", "merekomendasikan", "menggambarkan", "menjawab",
+    "menganggap", "öner", "tanımla", "anlat", "bahset", "söyle", "yanıtla", "cevapla", "recomand",
+    "descri", "prezint", "menționeaz", "răspund", "poleca", "opisz", "przedstaw", "wspomin",
+    "odpowiad",
+    /* ru, uk, el */
+    "рекоменд", "описыв", "опиши", "представ", "говори", "упомина", "предлага", "отвеча", "называ",
+    "счита", "опису", "відповіда", "пропону", "згаду", "назива", "вважа", "πρότειν", "περιέγρα",
+    "απάντ", "αναφέρ",
+    /* ja, zh, ko, th, hi, ar, he */
+    "推奨", "勧め", "すすめ", "紹介", "説明", "答え", "回答", "述べ", "言及", "優先", "推荐",
+    "介绍", "描述", "回答", "称", "优先", "视为", "추천", "소개", "설명", "답변", "언급", "แนะนำ",
+    "อธิบาย", "ตอบ", "सुझा", "बताएं", "वर्णन", "اقترح", "صف", "أجب", "המלץ", "תאר", "ענה"};
+
+/* What points the judgment at the model's answer rather than at the
+ * tool's data: a universal adverb, another party (other, competitor,
+ * alternative), the user, the model or "your". Stems, folded. */
+static const char *const slant_anchor_stem[] = {
+    "always",     "siempre",   "sempre",    "toujours",  "immer",      "altijd",     "alltid",
+    "altid",      "sentiasa",  "selalu",    "her zaman", "daima",      "mereu",      "zawsze",
+    "всегда",     "завжди",    "πάντα",     "必ず",      "常に",       "始终",       "总是",
+    "항상",       "เสมอ",      "हमेशा",      "دائما",     "תמיד",       "other",      "otro",
+    "otra",       "outro",     "outra",     "autre",     "altri",      "altro",      "altre",
+    "ander",      "annan",     "andre",     "lain",      "diğer",      "başka",      "alte",
+    "друг",       "інш",       "άλλ",       "他の",      "其他",       "别的",       "다른",
+    "อื่น",         "अन्य",       "أخرى",      "אחר",       "competitor", "competidor", "concurren",
+    "concorren",  "konkurren", "конкурент", "rakip",     "pesaing",    "rival",      "alternativ",
+    "альтернатив"};
+
 static bool list_at_len(const char *t, size_t n, size_t i, const char *const *ws, size_t count,
                         bool whole, size_t *len);
 
@@ -522,16 +609,18 @@ typedef struct list_index {
 
 /* the most used first: a lookup walks this table (IX_: positions) */
 enum { IX_CONCEAL, IX_NEG, IX_TELL, IX_PROTECT, IX_MODEL_WHOLE, IX_MODEL, IX_SYSTEM, IX_HIDDEN };
-static list_index indexes[] = {LIST(conceal_stem), LIST(neg_whole),    LIST(tell_stem),
-                               LIST(protect_stem), LIST(model_whole),  LIST(model_stem),
-                               LIST(system_stem),  LIST(hidden_stem),  LIST(order_stem),
-                               LIST(intro_stem),   LIST(instr_stem),   LIST(standing_stem),
-                               LIST(void_stem),    LIST(describe_stem)};
+static list_index indexes[] = {LIST(conceal_stem), LIST(neg_whole),        LIST(tell_stem),
+                               LIST(protect_stem), LIST(model_whole),      LIST(model_stem),
+                               LIST(system_stem),  LIST(hidden_stem),      LIST(order_stem),
+                               LIST(intro_stem),   LIST(instr_stem),       LIST(standing_stem),
+                               LIST(void_stem),    LIST(describe_stem),    LIST(worth_stem),
+                               LIST(portray_stem), LIST(slant_anchor_stem)};
 
 #define INDEXED_WORDS                                                                              \
     (N(conceal_stem) + N(neg_whole) + N(tell_stem) + N(protect_stem) + N(model_whole) +            \
      N(model_stem) + N(system_stem) + N(hidden_stem) + N(order_stem) + N(intro_stem) +             \
-     N(instr_stem) + N(standing_stem) + N(void_stem) + N(describe_stem))
+     N(instr_stem) + N(standing_stem) + N(void_stem) + N(describe_stem) + N(worth_stem) +          \
+     N(portray_stem) + N(slant_anchor_stem))
 
 static uint16_t index_word[INDEXED_WORDS];
 static uint16_t index_len[INDEXED_WORDS];
@@ -1605,4 +1694,161 @@ bool mv_model_note_slot(const char *text, size_t n, bool may_override, mv_model_
         out->overrides = nk == NOTE_OVERRIDE;
     }
     return true;
+}
+
+/* ------------------------ pi27: an order that slants the model's answer */
+
+/* Could s[0, n) hold a judgment of worth? The ASCII stems by a piece,
+ * a text with letters of a script written in other bytes read on. One
+ * pass: a piece is tried only where its first two bytes (case folded)
+ * stand. */
+static const char *const slant_piece[] = {
+    "avorab",        "avourab",       "ositively",      "ositive l",   "armly",
+    "nthusias",      "lowing ",       "lattering",      "est choice",  "est option",
+    "etter th",      "uperior",       "ess reliab",     "ess trust",   "nreliab",
+    "nferior",       "orse th",       "tandard",        "ource of tr", "ood light",
+    "ositivamente",  "orma positiva", "anera positiva", "ntusiast",    "ejor",
+    "enos fiab",     "enos confiab",  "uente de v",     "avoravel",    "elhor",
+    "enos confi",    "onte de v",     "açon pos",       "anière pos",  "lhog",
+    "haleureu",      "eilleur",       "oins fiab",      "ource de v",  "avorevol",
+    "odo positivo",  "alorosa",       "igliore",        "eno affid",   "onte di v",
+    "ositiv",        "egeistert",     "ohlwollend",     "esser als",   "este wahl",
+    "eniger zuverl", "berlegen",      "ovend",          "eter dan",    "este keuze",
+    "inder betrouw", "ättre",         "edre e",         "ästa val",    "erbaik",
+    "ebih baik",     "urang dip",     "urang andal",    "lumlu",       "n iyi",
+    "aha iyi",       "oşku",          "üvenilmez",      "ai bun",      "ai bună",
+    "ai puțin",      "epszy",         "ajlepsz",        "niej wiaryg"};
+
+static unsigned char fold_byte(unsigned char c) {
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+/* a 16-bit hash of three folded bytes: the gate's table of piece starts */
+static unsigned tri_hash(unsigned char a, unsigned char b, unsigned char c) {
+    return ((unsigned)fold_byte(a) * 961u + (unsigned)fold_byte(b) * 31u + fold_byte(c)) & 0xFFFFu;
+}
+
+static uint8_t slant_tri[8192];
+static pthread_once_t slant_once = PTHREAD_ONCE_INIT;
+
+static void slant_build(void) {
+    for (size_t k = 0; k < N(slant_piece); k++) {
+        const unsigned char *p = (const unsigned char *)slant_piece[k];
+        unsigned h = tri_hash(p[0], p[1], p[2]);
+        slant_tri[h >> 3] = (uint8_t)(slant_tri[h >> 3] | (1u << (h & 7)));
+    }
+}
+
+static bool slant_gate(const char *s, size_t n) {
+    pthread_once(&slant_once, slant_build);
+    for (size_t i = 0; i + 2 < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c >= 0xCE && c <= 0xDB) || c == 0xE0 || (c >= 0xE3 && c <= 0xED)) {
+            return true; /* Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, CJK, Hangul */
+        }
+        unsigned h = tri_hash(c, (unsigned char)s[i + 1], (unsigned char)s[i + 2]);
+        if (!(slant_tri[h >> 3] & (1u << (h & 7)))) {
+            continue;
+        }
+        for (size_t k = 0; k < N(slant_piece); k++) {
+            const char *p = slant_piece[k];
+            size_t j = 0;
+            while (p[j] != '\0' && i + j < n &&
+                   fold_byte((unsigned char)s[i + j]) == (unsigned char)p[j]) {
+                j++;
+            }
+            if (p[j] == '\0') {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Sentences of s[0, n): a stop, question or exclamation mark before a
+ * space, a line break, a full-width stop. Sets [*a, *e) of the next one
+ * from *from; false at the end. */
+static bool next_sentence(const char *s, size_t n, size_t *from, size_t *a, size_t *e) {
+    size_t i = *from;
+    if (i >= n) {
+        return false;
+    }
+    *a = i;
+    for (; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n' ||
+            ((c == '.' || c == '!' || c == '?') &&
+             (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\n')) ||
+            (c == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+             (unsigned char)s[i + 2] == 0x82)) {
+            break;
+        }
+    }
+    *e = i;
+    *from = i + 1;
+    return true;
+}
+
+/* A verb of portraying in t[a, b) that is not a participle: "the
+ * recommended size", "as described below", "recomendado", "présenté"
+ * describe; the order is a finite verb or an imperative. */
+static bool portrays(const char *t, size_t a, size_t b) {
+    static const char *const participle[] = {"ed",  "ado", "ada", "ados", "adas", "ato", "ata",
+                                             "ati", "ido", "ida", "é",    "ée",   "és",  "ées"};
+    for (size_t i = a; i < b; i++) {
+        size_t l = 0;
+        if (!list_at_len(t, b, i, portray_stem, N(portray_stem), false, &l)) {
+            continue;
+        }
+        size_t w = i + l;
+        while (w < b && t[w] != ' ' && t[w] != ',' && t[w] != '.' && t[w] != ';' && t[w] != ':' &&
+               t[w] != ')' && t[w] != '\'' && t[w] != '"') {
+            w++;
+        }
+        bool part = false;
+        for (size_t k = 0; k < N(participle) && !part; k++) {
+            size_t pl = strlen(participle[k]);
+            part = w >= i + pl + 2 && memcmp(t + w - pl, participle[k], pl) == 0;
+        }
+        if (!part) {
+            return true;
+        }
+        i = w;
+    }
+    return false;
+}
+
+bool mv_model_note_slant(const char *s, size_t n, bool skip_job, mv_model_note *out) {
+    char t[RANK_SENTENCE_MAX * 2 + 8];
+    if (s == NULL || n < 24 || !slant_gate(s, n)) {
+        return false;
+    }
+    pthread_once(&index_once, index_build);
+    size_t from = 0, a, e;
+    bool first = true;
+    while (next_sentence(s, n, &from, &a, &e)) {
+        bool job = first && skip_job;
+        first = first && e - a < 2; /* an empty line is no sentence */
+        if (job || e - a < 16 || e - a > RANK_SENTENCE_MAX) {
+            continue;
+        }
+        size_t tl = mv_word_fold(s + a, e - a, t);
+        unquote(t, 0, tl);
+        if (!list_in(t, 0, tl, worth_stem, N(worth_stem), false) || !portrays(t, 0, tl) ||
+            !(list_in(t, 0, tl, slant_anchor_stem, N(slant_anchor_stem), false) ||
+              list_in(t, 0, tl, principal_stem, N(principal_stem), false) ||
+              list_in(t, 0, tl, model_whole, N(model_whole), true) ||
+              list_in(t, 0, tl, model_stem, N(model_stem), false) ||
+              list_in(t, 0, tl, your_whole, N(your_whole), true)) ||
+            introduced(s, a)) {
+            continue;
+        }
+        if (out != NULL) {
+            out->start = a;
+            out->end = e;
+            out->overrides = false;
+        }
+        return true;
+    }
+    return false;
 }

@@ -61,4 +61,15 @@ bool mv_model_note_rank(const char *text, size_t n, mv_model_note *out);
  * ("ignore_all_rules") are read as words. Sets *out. */
 bool mv_model_note_slot(const char *text, size_t n, bool may_override, mv_model_note *out);
 
+/* pi27: an order that slants the model's answer: a sentence (past the
+ * first, the job, when `skip_job`) with a verb by which the model
+ * portrays something (recommend, describe, present, mention, answer), a
+ * judgment of worth given as a manner or a comparison (favourably,
+ * warmly, better than, less reliable, the best choice, the only source
+ * of truth) and what points it at the answer (always, other or competing
+ * products, the user, the model, "your"). A tool's data is described
+ * without such a judgment; promotion needs no addressee. Sets *out
+ * (overrides = false). */
+bool mv_model_note_slant(const char *s, size_t n, bool skip_job, mv_model_note *out);
+
 #endif

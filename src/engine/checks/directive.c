@@ -11314,7 +11314,9 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
  * (model_note.c, mv_model_note_slant). One soft signal: it shapes
  * answers, as a reach over turns. A tool that takes a prompt, messages
  * or a persona sets the tone of answers as its job. Values are data
- * (their orders are read by model_notes). Reported once per tool. */
+ * (their orders are read by model_notes); an input's description is
+ * about the value sent, and its bytes would double the cost. Reported
+ * once per tool. */
 static int slanted_answers(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     static const mv_dr_family slant = {"slant",
                                        "order that slants the model's answer toward a product "
@@ -11330,8 +11332,12 @@ static int slanted_answers(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_em
     for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
         const mv_field *fd = &tool->fields[fi];
         mv_model_note note;
+        /* the tool's own voice: its description, title, annotations and
+         * the documentation of what it returns (an input's description
+         * is about the value the model sends) */
         if (fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
-            fd->kind == MV_FIELD_SCHEMA_VALUE || fd->window_of != 0) {
+            fd->kind == MV_FIELD_SCHEMA_VALUE || fd->window_of != 0 ||
+            (fd->kind == MV_FIELD_SCHEMA_DESCRIPTION && fd->schema != MV_SCHEMA_OUTPUT)) {
             continue;
         }
         bool skip_job = fd->kind == MV_FIELD_DESCRIPTION || fd->kind == MV_FIELD_SCHEMA_DESCRIPTION;

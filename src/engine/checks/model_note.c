@@ -1703,61 +1703,89 @@ bool mv_model_note_slot(const char *text, size_t n, bool may_override, mv_model_
  * pass: a piece is tried only where its first two bytes (case folded)
  * stand. */
 static const char *const slant_piece[] = {
-    "avorab",        "avourab",       "ositively",      "ositive l",   "armly",
-    "nthusias",      "lowing ",       "lattering",      "est choice",  "est option",
-    "etter th",      "uperior",       "ess reliab",     "ess trust",   "nreliab",
-    "nferior",       "orse th",       "tandard",        "ource of tr", "ood light",
-    "ositivamente",  "orma positiva", "anera positiva", "ntusiast",    "ejor",
-    "enos fiab",     "enos confiab",  "uente de v",     "avoravel",    "elhor",
-    "enos confi",    "onte de v",     "açon pos",       "anière pos",  "lhog",
-    "haleureu",      "eilleur",       "oins fiab",      "ource de v",  "avorevol",
-    "odo positivo",  "alorosa",       "igliore",        "eno affid",   "onte di v",
-    "ositiv",        "egeistert",     "ohlwollend",     "esser als",   "este wahl",
-    "eniger zuverl", "berlegen",      "ovend",          "eter dan",    "este keuze",
-    "inder betrouw", "ättre",         "edre e",         "ästa val",    "erbaik",
-    "ebih baik",     "urang dip",     "urang andal",    "lumlu",       "n iyi",
-    "aha iyi",       "oşku",          "üvenilmez",      "ai bun",      "ai bună",
-    "ai puțin",      "epszy",         "ajlepsz",        "niej wiaryg"};
+    /* each starts where its first five bytes are rare in tool text */
+    "favorab",      "favourab",      "positively",    "armly",          "enthusias",
+    "glowing",      "flattering",    "st choice",     "st option",      "better than",
+    "superior",     "s reliab",      "rustw",         "nreliab",        "nferior",
+    "worse than",   "ndustry stand", "mmunity stand", "gold standard",  "truth",
+    "ood light",    "ivamente",      "rma positiva",  "era positiva",   "ntusiast",
+    "mejor que",    "mejor opci",    " fiab",         "menos confiab",  "erdad",
+    "voravel",      "melhor que",    "melhor opç",    "açon positive",  "anière positive",
+    "élogi",        "haleureu",      "eilleur",       "moins fiab",     "e vérité",
+    "favorevol",    "modo positivo", "calorosa",      "migliore",       "meno affid",
+    "rità",         "tiv dar",       "itief",         "sitif",          "begeistert",
+    "wohlwollend",  "besser als",    " wahl",         "weniger zuverl", "überlegen",
+    "lovend",       "r dan",         " keuze",        "betrouw",        "bättre",
+    "edre en",      "bästa val",     "rbaik",         "lebih baik",     "kurang dip",
+    "kurang andal", "lumlu",         "n iyi",         "daha iyi",       "coşku",
+    "güvenilmez",   "mai bun",       "i puțin",       "lepszy",         "najlepsz",
+    "mniej wiaryg"};
 
 static unsigned char fold_byte(unsigned char c) {
     return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
 }
 
-/* a 16-bit hash of three folded bytes: the gate's table of piece starts */
-static unsigned tri_hash(unsigned char a, unsigned char b, unsigned char c) {
-    return ((unsigned)fold_byte(a) * 961u + (unsigned)fold_byte(b) * 31u + fold_byte(c)) & 0xFFFFu;
+/* A lead byte of a script written in other bytes: Greek, Cyrillic,
+ * Hebrew, Arabic, Indic, Thai, CJK, Hangul. */
+static bool other_script(unsigned char c) {
+    return (c >= 0xCE && c <= 0xDB) || c == 0xE0 || (c >= 0xE3 && c <= 0xED);
 }
 
-static uint8_t slant_tri[8192];
+/* The gate's table: one bit per hash of four bytes (ASCII case folded by
+ * setting bit 5 of every byte) at offset 0 or 1 of a piece. Every piece
+ * has five bytes or more, so one of the two starts at an even offset of
+ * the text; a piece is the part of a worth stem whose first five bytes
+ * are rarest in tool text (measured on the docker registry), so the
+ * table is seldom hit. */
+static uint8_t slant_quad[8192];
 static pthread_once_t slant_once = PTHREAD_ONCE_INIT;
+
+static unsigned quad_hash(const char *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+    w |= UINT32_C(0x20202020);
+    return (unsigned)((w * UINT32_C(2654435761)) >> 16);
+}
 
 static void slant_build(void) {
     for (size_t k = 0; k < N(slant_piece); k++) {
-        const unsigned char *p = (const unsigned char *)slant_piece[k];
-        unsigned h = tri_hash(p[0], p[1], p[2]);
-        slant_tri[h >> 3] = (uint8_t)(slant_tri[h >> 3] | (1u << (h & 7)));
+        for (size_t o = 0; o < 2; o++) {
+            unsigned h = quad_hash(slant_piece[k] + o);
+            slant_quad[h >> 3] = (uint8_t)(slant_quad[h >> 3] | (1u << (h & 7)));
+        }
     }
 }
 
+static bool piece_at(const char *s, size_t n, size_t i, const char *p) {
+    size_t j = 0;
+    while (p[j] != '\0' && i + j < n && fold_byte((unsigned char)s[i + j]) == (unsigned char)p[j]) {
+        j++;
+    }
+    return p[j] == '\0';
+}
+
+/* Could s[0, n) hold a judgment of worth? The stems by a piece, a text
+ * with letters of another script read on. Four bytes at each even offset
+ * are hashed and looked up; a piece starts there or one byte before. */
 static bool slant_gate(const char *s, size_t n) {
     pthread_once(&slant_once, slant_build);
-    for (size_t i = 0; i + 2 < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if ((c >= 0xCE && c <= 0xDB) || c == 0xE0 || (c >= 0xE3 && c <= 0xED)) {
-            return true; /* Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, CJK, Hangul */
+    for (size_t i = 0; i + 4 <= n; i += 2) {
+        uint32_t w;
+        memcpy(&w, s + i, 4);
+        if (w & UINT32_C(0x80808080)) {
+            for (size_t k = 0; k < 4; k++) {
+                if (other_script((unsigned char)s[i + k])) {
+                    return true;
+                }
+            }
         }
-        unsigned h = tri_hash(c, (unsigned char)s[i + 1], (unsigned char)s[i + 2]);
-        if (!(slant_tri[h >> 3] & (1u << (h & 7)))) {
+        unsigned h = quad_hash(s + i);
+        if (!(slant_quad[h >> 3] & (1u << (h & 7)))) {
             continue;
         }
         for (size_t k = 0; k < N(slant_piece); k++) {
-            const char *p = slant_piece[k];
-            size_t j = 0;
-            while (p[j] != '\0' && i + j < n &&
-                   fold_byte((unsigned char)s[i + j]) == (unsigned char)p[j]) {
-                j++;
-            }
-            if (p[j] == '\0') {
+            if (piece_at(s, n, i, slant_piece[k]) ||
+                (i > 0 && piece_at(s, n, i - 1, slant_piece[k]))) {
                 return true;
             }
         }
@@ -1818,18 +1846,38 @@ static bool portrays(const char *t, size_t a, size_t b) {
     return false;
 }
 
+/* Where the first sentence of s[0, n) (the job) ends: past the first stop
+ * before a space or a line break, or the first line break (found by
+ * memchr: the job is not read byte by byte). */
+static size_t job_end(const char *s, size_t n) {
+    const char *nl = memchr(s, '\n', n);
+    size_t lim = nl != NULL ? (size_t)(nl - s) : n;
+    const char *p = s;
+    while (p < s + lim && (p = memchr(p, '.', (size_t)(s + lim - p))) != NULL) {
+        if (p + 1 == s + n || p[1] == ' ') {
+            return (size_t)(p - s) + 1;
+        }
+        p++;
+    }
+    return lim < n ? lim + 1 : n;
+}
+
 bool mv_model_note_slant(const char *s, size_t n, bool skip_job, mv_model_note *out) {
     char t[RANK_SENTENCE_MAX * 2 + 8];
-    if (s == NULL || n < 24 || !slant_gate(s, n)) {
+    size_t from = 0, a, e;
+    if (s == NULL || n < 24) {
+        return false;
+    }
+    /* the job sentence is the tool's own: the gate reads what follows */
+    if (skip_job) {
+        from = job_end(s, n);
+    }
+    if (from >= n || !slant_gate(s + from, n - from)) {
         return false;
     }
     pthread_once(&index_once, index_build);
-    size_t from = 0, a, e;
-    bool first = true;
     while (next_sentence(s, n, &from, &a, &e)) {
-        bool job = first && skip_job;
-        first = first && e - a < 2; /* an empty line is no sentence */
-        if (job || e - a < 16 || e - a > RANK_SENTENCE_MAX) {
+        if (e - a < 16 || e - a > RANK_SENTENCE_MAX) {
             continue;
         }
         size_t tl = mv_word_fold(s + a, e - a, t);

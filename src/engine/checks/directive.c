@@ -11086,6 +11086,52 @@ static bool note_reader_path(mv_str path) {
     return false;
 }
 
+static bool tool_speaks_chat(const mv_tool *tool);
+
+/* pi27: is field fd a slot that is not written to the model, so that the
+ * slot itself is a note's frame (mv_model_note_slot)? 0: no; 1: a note
+ * that hides counts; 2: one that voids the model's instructions counts
+ * too. The slots: a value of a schema (an enum member, a default, a
+ * const, an example, an unknown keyword's value), a title, an annotation,
+ * the description of an output (what the tool returns is data, not
+ * documentation written to the model). An input's example may quote an
+ * attack the tool is for (an injection classifier's sample), so there
+ * only a hiding note counts; a tool that takes a prompt, messages or a
+ * persona carries such text as its values. */
+static int order_slot(const mv_field *fd, int *chat, const mv_tool *tool) {
+    bool value = fd->kind == MV_FIELD_SCHEMA_VALUE || fd->kind == MV_FIELD_OTHER;
+    if (!value && fd->kind != MV_FIELD_TITLE && fd->kind != MV_FIELD_ANNOTATION &&
+        !(fd->kind == MV_FIELD_SCHEMA_DESCRIPTION && fd->schema == MV_SCHEMA_OUTPUT)) {
+        return 0;
+    }
+    if (fd->text.len < 16) {
+        return 0; /* a token or a short label */
+    }
+    if (value && fd->schema != MV_SCHEMA_OUTPUT) {
+        if (*chat < 0) {
+            *chat = tool_speaks_chat(tool) ? 1 : 0;
+        }
+        if (*chat) {
+            return 0;
+        }
+        /* the last key of the path, past any "[n]" */
+        size_t e = fd->path.len;
+        while (e > 0 && fd->path.ptr[e - 1] != '.' &&
+               (fd->path.ptr[e - 1] == ']' ||
+                (fd->path.ptr[e - 1] >= '0' && fd->path.ptr[e - 1] <= '9') ||
+                fd->path.ptr[e - 1] == '[')) {
+            e--;
+        }
+        if (e >= 7 && ci_at_n(fd->path.ptr, e, e - 7, "example", 7)) {
+            return 1;
+        }
+        if (e >= 8 && ci_at_n(fd->path.ptr, e, e - 8, "examples", 8)) {
+            return 1;
+        }
+    }
+    return 2;
+}
+
 static int model_notes(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     static const mv_dr_family hide = {
         "model_note",
@@ -11106,15 +11152,20 @@ static int model_notes(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
                                           0,
                                           MV_DR_DET_NONE,
                                           false};
+    int chat = -1; /* tool_speaks_chat(), decided on first need */
     for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
         const mv_field *fd = &tool->fields[fi];
         mv_model_note note;
+        int slot = 0;
         if (fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
             !(mv_model_note_find(fd->text.ptr, fd->text.len, &note) ||
               /* a value whose key names the model ("_assistant": "...") */
               (fd->kind != MV_FIELD_DESCRIPTION && fd->kind != MV_FIELD_TITLE &&
                note_reader_path(fd->path) &&
-               mv_model_note_value(fd->text.ptr, fd->text.len, &note)))) {
+               mv_model_note_value(fd->text.ptr, fd->text.len, &note)) ||
+              /* pi27: a slot not written to the model is the frame */
+              ((slot = order_slot(fd, &chat, tool)) != 0 &&
+               mv_model_note_slot(fd->text.ptr, fd->text.len, slot == 2, &note)))) {
             continue;
         }
         best b = span_best((int32_t)fi, note.start, note.end - note.start, 0.8);
@@ -11248,6 +11299,59 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
         return emit_family(
             ctx, tool, fam, &b, b.pre, 0,
             MV_FACET_INSTRUCTION | (r.kind == MV_REACH_TURNS ? 0u : MV_FACET_ADDRESSED), out);
+    }
+    return MV_OK;
+}
+
+/* ------------------------- round 27 (pi27): an order that slants the
+ * model's answer
+ *
+ * Promotion needs no addressee: a sentence past the field's job that
+ * tells how to portray something (recommend, describe, mention, answer)
+ * with a judgment of worth (favourably, better than, less reliable, the
+ * only source of truth) pointed at the answer (always, other products,
+ * the user) shapes what the model says, which no call needs
+ * (model_note.c, mv_model_note_slant). One soft signal: it shapes
+ * answers, as a reach over turns. A tool that takes a prompt, messages
+ * or a persona sets the tone of answers as its job. Values are data
+ * (their orders are read by model_notes); an input's description is
+ * about the value sent, and its bytes would double the cost. Reported
+ * once per tool. */
+static int slanted_answers(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    static const mv_dr_family slant = {"slant",
+                                       "order that slants the model's answer toward a product "
+                                       "or against others",
+                                       MV_THREAT_PROMPT_INJECTION,
+                                       0.6,
+                                       0,
+                                       MV_DR_NEEDS_NONE,
+                                       0,
+                                       MV_DR_DET_NONE,
+                                       false};
+    int chat = -1;
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        mv_model_note note;
+        /* the tool's own voice: its description, title, annotations and
+         * the documentation of what it returns (an input's description
+         * is about the value the model sends) */
+        if (fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME ||
+            fd->kind == MV_FIELD_SCHEMA_VALUE || fd->window_of != 0 ||
+            (fd->kind == MV_FIELD_SCHEMA_DESCRIPTION && fd->schema != MV_SCHEMA_OUTPUT)) {
+            continue;
+        }
+        bool skip_job = fd->kind == MV_FIELD_DESCRIPTION || fd->kind == MV_FIELD_SCHEMA_DESCRIPTION;
+        if (!mv_model_note_slant(fd->text.ptr, fd->text.len, skip_job, &note)) {
+            continue;
+        }
+        if (chat < 0) {
+            chat = tool_speaks_chat(tool) ? 1 : 0;
+        }
+        if (chat) {
+            return MV_OK;
+        }
+        best b = span_best((int32_t)fi, note.start, note.end - note.start, slant.base);
+        return emit_family(ctx, tool, &slant, &b, b.pre, 0, MV_FACET_INSTRUCTION, out);
     }
     return MV_OK;
 }
@@ -11669,6 +11773,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
         rc = destroy_step(ctx, tool, &destroys_strict, out);
         rc = rc == MV_OK ? own_path_destroy(ctx, tool, out) : rc;
     }
+    rc = rc == MV_OK ? slanted_answers(ctx, tool, out) : rc;
 done:
     return rc;
 }

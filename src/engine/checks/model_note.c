@@ -487,6 +487,93 @@ static const char *const describe_stem[] = {
 /* Does a word of the list start at t[i]? Words of scripts written
  * without spaces (a first byte of 0xE0 or more) may start anywhere; the
  * others after a non-letter. With whole, the word must end there too. */
+/* pi27 (slant): the lists are indexed below */
+/* A judgment of worth given as a manner or a comparison: praised,
+ * favoured, the best choice, better or less reliable than another, the
+ * only source of truth. Bare "positive" and "best" are left out ("a
+ * positive integer", "the best route" describe data). Stems, folded. */
+static const char *const worth_stem[] = {
+    /* en */
+    "favorabl", "favourabl", "positively", "positive light", "warmly", "enthusias", "glowing",
+    "flattering", "best choice", "best option", "better than", "superior to", "less reliable",
+    "less trustworth", "unreliable", "inferior", "worse than", "industry standard",
+    "community standard", "gold standard", "source of truth", "in a good light",
+    /* es, pt */
+    "favorablemente", "positivamente", "forma positiva", "manera positiva", "entusiast",
+    "mejor que", "mejor opción", "menos fiable", "menos confiable", "fuente de verdad",
+    "favoravelmente", "melhor que", "melhor opção", "menos confiáve", "fonte de verdade",
+    /* fr, it */
+    "favorablement", "façon positive", "manière positive", "enthousias", "élogi", "chaleureu",
+    "meilleur que", "meilleur choix", "moins fiable", "source de vérité", "favorevolmente",
+    "modo positivo", "calorosa", "migliore di", "scelta migliore", "meno affidabil",
+    "fonte di verità",
+    /* de, nl, nordic */
+    "positiv dar", "begeistert", "wohlwollend", "besser als", "beste wahl", "weniger zuverlässig",
+    "überlegen", "positief", "enthousiast", "lovend", "beter dan", "beste keuze",
+    "minder betrouwbaar", "bättre än", "bedre enn", "bedre end", "bästa valet",
+    /* ms, id, tr, ro, pl */
+    "terbaik", "lebih baik", "kurang dipercayai", "kurang andal", "olumlu", "en iyi", "daha iyi",
+    "coşku", "güvenilmez", "mai bun", "cea mai bună", "mai puțin fiabil", "lepszy niż",
+    "najlepszy wybór", "mniej wiarygodn",
+    /* ru, uk, el */
+    "положительн", "позитивн", "восторж", "лучше", "лучший выбор", "менее надёжн", "менее надежн",
+    "хуже", "единственным источник", "найкращ", "кращий", "менш надійн", "гірш", "єдиним джерел",
+    "θετικ", "καλύτερ", "λιγότερο αξιόπιστ",
+    /* ja, zh, ko, th, hi, ar, he */
+    "好意的", "肯定的", "前向き", "最良", "最適な選択", "一番", "より優れ", "熱心", "信頼性が低",
+    "唯一の情報源", "正面", "积极", "最好的", "更好", "最佳选择", "不可靠", "热情", "唯一",
+    "긍정적", "최고의", "더 나은", "열정적", "유일한", "ดีที่สุด", "ดีกว่า", "เชิงบวก", "सबसे अच्छा", "बेहतर",
+    "सकारात्मक", "أفضل", "إيجابي", "הטוב ביותר", "טוב יותר", "חיובי"};
+
+/* Verbs by which the model portrays something in its answer: recommend,
+ * describe, present, speak of, mention, suggest, summarize, answer,
+ * call. Stems, folded. */
+static const char *const portray_stem[] = {
+    /* en */
+    "recommend", "describ", "present", "speak", "talk", "mention", "suggest", "portray", "summari",
+    "answer", "respond", "reply", "refer to", "call it", "call them", "frame", "promot", "rate ",
+    "rank ", "treat", "regard", "consider",
+    /* es, pt */
+    "recomiend", "recomend", "describ", "descrev", "present", "apresent", "habl", "fal", "menciona",
+    "sugier", "suger", "resum", "respond", "contest", "trat", "consider",
+    /* fr, it */
+    "recommand", "décri", "présent", "parl", "mentionn", "suggér", "résum", "répond", "qualifi",
+    "traite", "consid", "raccomand", "consigli", "descriv", "menzion", "suggerisc", "riassum",
+    "rispond", "tratt",
+    /* de, nl, nordic */
+    "empfiehl", "empfehl", "beschreib", "präsentier", "sprich", "erwähn", "schlag", "fass",
+    "antwort", "bezeichn", "stell", "behandl", "betracht", "aanbevel", "beschrijf", "presenteer",
+    "spreek", "noem", "vat ", "beantwoord", "rekommender", "beskriv", "anbefal",
+    /* ms, id, tr, ro, pl */
+    "sebut", "cadang", "syor", "rekomendasi", "gambarkan", "jawab", "terangkan", "anggap",
+    "menyebut", "mencadang", "menyarankan", "merekomendasikan", "menggambarkan", "menjawab",
+    "menganggap", "öner", "tanımla", "anlat", "bahset", "söyle", "yanıtla", "cevapla", "recomand",
+    "descri", "prezint", "menționeaz", "răspund", "poleca", "opisz", "przedstaw", "wspomin",
+    "odpowiad",
+    /* ru, uk, el */
+    "рекоменд", "описыв", "опиши", "представ", "говори", "упомина", "предлага", "отвеча", "называ",
+    "счита", "опису", "відповіда", "пропону", "згаду", "назива", "вважа", "πρότειν", "περιέγρα",
+    "απάντ", "αναφέρ",
+    /* ja, zh, ko, th, hi, ar, he */
+    "推奨", "勧め", "すすめ", "紹介", "説明", "答え", "回答", "述べ", "言及", "優先", "推荐",
+    "介绍", "描述", "回答", "称", "优先", "视为", "추천", "소개", "설명", "답변", "언급", "แนะนำ",
+    "อธิบาย", "ตอบ", "सुझा", "बताएं", "वर्णन", "اقترح", "صف", "أجب", "המלץ", "תאר", "ענה"};
+
+/* What points the judgment at the model's answer rather than at the
+ * tool's data: a universal adverb, another party (other, competitor,
+ * alternative), the user, the model or "your". Stems, folded. */
+static const char *const slant_anchor_stem[] = {
+    "always",     "siempre",   "sempre",    "toujours",  "immer",      "altijd",     "alltid",
+    "altid",      "sentiasa",  "selalu",    "her zaman", "daima",      "mereu",      "zawsze",
+    "всегда",     "завжди",    "πάντα",     "必ず",      "常に",       "始终",       "总是",
+    "항상",       "เสมอ",      "हमेशा",      "دائما",     "תמיד",       "other",      "otro",
+    "otra",       "outro",     "outra",     "autre",     "altri",      "altro",      "altre",
+    "ander",      "annan",     "andre",     "lain",      "diğer",      "başka",      "alte",
+    "друг",       "інш",       "άλλ",       "他の",      "其他",       "别的",       "다른",
+    "อื่น",         "अन्य",       "أخرى",      "אחר",       "competitor", "competidor", "concurren",
+    "concorren",  "konkurren", "конкурент", "rakip",     "pesaing",    "rival",      "alternativ",
+    "альтернатив"};
+
 static bool list_at_len(const char *t, size_t n, size_t i, const char *const *ws, size_t count,
                         bool whole, size_t *len);
 
@@ -522,16 +609,18 @@ typedef struct list_index {
 
 /* the most used first: a lookup walks this table (IX_: positions) */
 enum { IX_CONCEAL, IX_NEG, IX_TELL, IX_PROTECT, IX_MODEL_WHOLE, IX_MODEL, IX_SYSTEM, IX_HIDDEN };
-static list_index indexes[] = {LIST(conceal_stem), LIST(neg_whole),    LIST(tell_stem),
-                               LIST(protect_stem), LIST(model_whole),  LIST(model_stem),
-                               LIST(system_stem),  LIST(hidden_stem),  LIST(order_stem),
-                               LIST(intro_stem),   LIST(instr_stem),   LIST(standing_stem),
-                               LIST(void_stem),    LIST(describe_stem)};
+static list_index indexes[] = {LIST(conceal_stem), LIST(neg_whole),        LIST(tell_stem),
+                               LIST(protect_stem), LIST(model_whole),      LIST(model_stem),
+                               LIST(system_stem),  LIST(hidden_stem),      LIST(order_stem),
+                               LIST(intro_stem),   LIST(instr_stem),       LIST(standing_stem),
+                               LIST(void_stem),    LIST(describe_stem),    LIST(worth_stem),
+                               LIST(portray_stem), LIST(slant_anchor_stem)};
 
 #define INDEXED_WORDS                                                                              \
     (N(conceal_stem) + N(neg_whole) + N(tell_stem) + N(protect_stem) + N(model_whole) +            \
      N(model_stem) + N(system_stem) + N(hidden_stem) + N(order_stem) + N(intro_stem) +             \
-     N(instr_stem) + N(standing_stem) + N(void_stem) + N(describe_stem))
+     N(instr_stem) + N(standing_stem) + N(void_stem) + N(describe_stem) + N(worth_stem) +          \
+     N(portray_stem) + N(slant_anchor_stem))
 
 static uint16_t index_word[INDEXED_WORDS];
 static uint16_t index_len[INDEXED_WORDS];
@@ -1513,6 +1602,299 @@ bool mv_model_note_rank(const char *s, size_t n, mv_model_note *out) {
             out->start = sa;
             out->end = i;
             out->overrides = true;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* ------------------------------- pi27: a slot read as the note's frame */
+
+/* pi27: a concealment that is ordered, not a state described: "never
+ * shown to", "not visible to", "hidden from" say what the product does
+ * with data ("private notes are never shown to other members"); in a
+ * slot with no head naming the model only an order counts. */
+static bool conceals_ordered(const char *t, size_t a, size_t b) {
+    static const char *const state[] = {"never shown", "not shown", "not visible", "hidden from"};
+    int principal = -1; /* a principal named in the slot, decided on need */
+    for (size_t i = a; i < b; i++) {
+        if (!conceal_at(t, a, b, i) || list_at(t, b, i, state, N(state), false)) {
+            continue;
+        }
+        if (list_at(t, b, i, conceal_stem, N(conceal_stem), false)) {
+            return true;
+        }
+        /* a bare negation before a telling stem ("no descriptors", "not
+         * a directory", "git did not surface it") describes data unless
+         * the one not told is named ("no se lo digas al usuario") */
+        if (principal < 0) {
+            principal = list_in(t, a, b, principal_stem, N(principal_stem), false) ? 1 : 0;
+        }
+        if (principal) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool mv_model_note_slot(const char *text, size_t n, bool may_override, mv_model_note *out) {
+    char t[BODY_MAX + 8];
+    char t2[BODY_MAX + 8]; /* the slot folded */
+    if (text == NULL || n == 0) {
+        return false;
+    }
+    size_t be = n < BODY_MAX ? n : BODY_MAX;
+    while (be < n && be > 0 && ((unsigned char)text[be] & 0xC0) == 0x80) {
+        be--; /* whole characters */
+    }
+    /* a slug's words ("ignore_all_previous_rules", "hide-from-user") are
+     * read as words; has_words() is the cheap test before any copy */
+    bool spaced = memchr(text, ' ', be) != NULL;
+    const char *s = text;
+    if (!spaced && !has_words(text, 0, be, 4)) {
+        if (memchr(text, '_', be) == NULL && memchr(text, '-', be) == NULL) {
+            return false; /* a token: "auto", "en-US" */
+        }
+        memcpy(t, text, be);
+        for (size_t i = 0; i < be; i++) {
+            t[i] = t[i] == '_' || t[i] == '-' ? ' ' : t[i];
+        }
+        s = t;
+    }
+    if (!has_words(s, 0, be, 4)) {
+        return false;
+    }
+    pthread_once(&index_once, index_build);
+    note_kind nk = judge(s, 0, 0, 0, be, OPEN_BRACKET, false, true);
+    mv_model_note rank;
+    if (nk == NOTE_NONE && may_override && spaced && mv_model_note_rank(text, n, &rank)) {
+        if (out != NULL) {
+            *out = rank;
+        }
+        return true;
+    }
+    if (nk == NOTE_NONE || (nk == NOTE_OVERRIDE && !may_override) || introduced(s, 0)) {
+        return false;
+    }
+    /* no head names the model: a hiding must be ordered, and the model's
+     * rules must be voided, not only named ("Instructions containing
+     * system instructions and preamble." is a resource's title) */
+    size_t tl = mv_word_fold(s, be, t2);
+    if (nk == NOTE_HIDE ? !conceals_ordered(t2, 0, tl)
+                        : !list_in(t2, 0, tl, void_stem, N(void_stem), false) &&
+                              /* or the model's rules named as its own */
+                              !list_in(t2, 0, tl, your_whole, N(your_whole), true) &&
+                              !list_in(t2, 0, tl, model_whole, N(model_whole), true) &&
+                              !list_in(t2, 0, tl, model_stem, N(model_stem), false)) {
+        return false;
+    }
+    if (out != NULL) {
+        out->start = 0;
+        out->end = be;
+        out->overrides = nk == NOTE_OVERRIDE;
+    }
+    return true;
+}
+
+/* ------------------------ pi27: an order that slants the model's answer */
+
+/* Could s[0, n) hold a judgment of worth? The ASCII stems by a piece,
+ * a text with letters of a script written in other bytes read on. One
+ * pass: a piece is tried only where its first two bytes (case folded)
+ * stand. */
+static const char *const slant_piece[] = {
+    /* each starts where its first five bytes are rare in tool text */
+    "favorab",      "favourab",      "positively",    "armly",          "enthusias",
+    "glowing",      "flattering",    "st choice",     "st option",      "better than",
+    "superior",     "s reliab",      "rustw",         "nreliab",        "nferior",
+    "worse than",   "ndustry stand", "mmunity stand", "gold standard",  "truth",
+    "ood light",    "ivamente",      "rma positiva",  "era positiva",   "ntusiast",
+    "mejor que",    "mejor opci",    " fiab",         "menos confiab",  "erdad",
+    "voravel",      "melhor que",    "melhor opç",    "açon positive",  "anière positive",
+    "élogi",        "haleureu",      "eilleur",       "moins fiab",     "e vérité",
+    "favorevol",    "modo positivo", "calorosa",      "migliore",       "meno affid",
+    "rità",         "tiv dar",       "itief",         "sitif",          "begeistert",
+    "wohlwollend",  "besser als",    " wahl",         "weniger zuverl", "überlegen",
+    "lovend",       "r dan",         " keuze",        "betrouw",        "bättre",
+    "edre en",      "bästa val",     "rbaik",         "lebih baik",     "kurang dip",
+    "kurang andal", "lumlu",         "n iyi",         "daha iyi",       "coşku",
+    "güvenilmez",   "mai bun",       "i puțin",       "lepszy",         "najlepsz",
+    "mniej wiaryg"};
+
+static unsigned char fold_byte(unsigned char c) {
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+/* A lead byte of a script written in other bytes: Greek, Cyrillic,
+ * Hebrew, Arabic, Indic, Thai, CJK, Hangul. */
+static bool other_script(unsigned char c) {
+    return (c >= 0xCE && c <= 0xDB) || c == 0xE0 || (c >= 0xE3 && c <= 0xED);
+}
+
+/* The gate's table: one bit per hash of four bytes (ASCII case folded by
+ * setting bit 5 of every byte) at offset 0 or 1 of a piece. Every piece
+ * has five bytes or more, so one of the two starts at an even offset of
+ * the text; a piece is the part of a worth stem whose first five bytes
+ * are rarest in tool text (measured on the docker registry), so the
+ * table is seldom hit. */
+static uint8_t slant_quad[8192];
+static pthread_once_t slant_once = PTHREAD_ONCE_INIT;
+
+static unsigned quad_hash(const char *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+    w |= UINT32_C(0x20202020);
+    return (unsigned)((w * UINT32_C(2654435761)) >> 16);
+}
+
+static void slant_build(void) {
+    for (size_t k = 0; k < N(slant_piece); k++) {
+        for (size_t o = 0; o < 2; o++) {
+            unsigned h = quad_hash(slant_piece[k] + o);
+            slant_quad[h >> 3] = (uint8_t)(slant_quad[h >> 3] | (1u << (h & 7)));
+        }
+    }
+}
+
+static bool piece_at(const char *s, size_t n, size_t i, const char *p) {
+    size_t j = 0;
+    while (p[j] != '\0' && i + j < n && fold_byte((unsigned char)s[i + j]) == (unsigned char)p[j]) {
+        j++;
+    }
+    return p[j] == '\0';
+}
+
+/* Could s[0, n) hold a judgment of worth? The stems by a piece, a text
+ * with letters of another script read on. Four bytes at each even offset
+ * are hashed and looked up; a piece starts there or one byte before. */
+static bool slant_gate(const char *s, size_t n) {
+    pthread_once(&slant_once, slant_build);
+    for (size_t i = 0; i + 4 <= n; i += 2) {
+        uint32_t w;
+        memcpy(&w, s + i, 4);
+        if (w & UINT32_C(0x80808080)) {
+            for (size_t k = 0; k < 4; k++) {
+                if (other_script((unsigned char)s[i + k])) {
+                    return true;
+                }
+            }
+        }
+        unsigned h = quad_hash(s + i);
+        if (!(slant_quad[h >> 3] & (1u << (h & 7)))) {
+            continue;
+        }
+        for (size_t k = 0; k < N(slant_piece); k++) {
+            if (piece_at(s, n, i, slant_piece[k]) ||
+                (i > 0 && piece_at(s, n, i - 1, slant_piece[k]))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Sentences of s[0, n): a stop, question or exclamation mark before a
+ * space, a line break, a full-width stop. Sets [*a, *e) of the next one
+ * from *from; false at the end. */
+static bool next_sentence(const char *s, size_t n, size_t *from, size_t *a, size_t *e) {
+    size_t i = *from;
+    if (i >= n) {
+        return false;
+    }
+    *a = i;
+    for (; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n' ||
+            ((c == '.' || c == '!' || c == '?') &&
+             (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\n')) ||
+            (c == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+             (unsigned char)s[i + 2] == 0x82)) {
+            break;
+        }
+    }
+    *e = i;
+    *from = i + 1;
+    return true;
+}
+
+/* A verb of portraying in t[a, b) that is not a participle: "the
+ * recommended size", "as described below", "recomendado", "présenté"
+ * describe; the order is a finite verb or an imperative. */
+static bool portrays(const char *t, size_t a, size_t b) {
+    static const char *const participle[] = {"ed",  "ado", "ada", "ados", "adas", "ato", "ata",
+                                             "ati", "ido", "ida", "é",    "ée",   "és",  "ées"};
+    for (size_t i = a; i < b; i++) {
+        size_t l = 0;
+        if (!list_at_len(t, b, i, portray_stem, N(portray_stem), false, &l)) {
+            continue;
+        }
+        size_t w = i + l;
+        while (w < b && t[w] != ' ' && t[w] != ',' && t[w] != '.' && t[w] != ';' && t[w] != ':' &&
+               t[w] != ')' && t[w] != '\'' && t[w] != '"') {
+            w++;
+        }
+        bool part = false;
+        for (size_t k = 0; k < N(participle) && !part; k++) {
+            size_t pl = strlen(participle[k]);
+            part = w >= i + pl + 2 && memcmp(t + w - pl, participle[k], pl) == 0;
+        }
+        if (!part) {
+            return true;
+        }
+        i = w;
+    }
+    return false;
+}
+
+/* Where the first sentence of s[0, n) (the job) ends: past the first stop
+ * before a space or a line break, or the first line break (found by
+ * memchr: the job is not read byte by byte). */
+static size_t job_end(const char *s, size_t n) {
+    const char *nl = memchr(s, '\n', n);
+    size_t lim = nl != NULL ? (size_t)(nl - s) : n;
+    const char *p = s;
+    while (p < s + lim && (p = memchr(p, '.', (size_t)(s + lim - p))) != NULL) {
+        if (p + 1 == s + n || p[1] == ' ') {
+            return (size_t)(p - s) + 1;
+        }
+        p++;
+    }
+    return lim < n ? lim + 1 : n;
+}
+
+bool mv_model_note_slant(const char *s, size_t n, bool skip_job, mv_model_note *out) {
+    char t[RANK_SENTENCE_MAX * 2 + 8];
+    size_t from = 0, a, e;
+    if (s == NULL || n < 24) {
+        return false;
+    }
+    /* the job sentence is the tool's own: the gate reads what follows */
+    if (skip_job) {
+        from = job_end(s, n);
+    }
+    if (from >= n || !slant_gate(s + from, n - from)) {
+        return false;
+    }
+    pthread_once(&index_once, index_build);
+    while (next_sentence(s, n, &from, &a, &e)) {
+        if (e - a < 16 || e - a > RANK_SENTENCE_MAX) {
+            continue;
+        }
+        size_t tl = mv_word_fold(s + a, e - a, t);
+        unquote(t, 0, tl);
+        if (!list_in(t, 0, tl, worth_stem, N(worth_stem), false) || !portrays(t, 0, tl) ||
+            !(list_in(t, 0, tl, slant_anchor_stem, N(slant_anchor_stem), false) ||
+              list_in(t, 0, tl, principal_stem, N(principal_stem), false) ||
+              list_in(t, 0, tl, model_whole, N(model_whole), true) ||
+              list_in(t, 0, tl, model_stem, N(model_stem), false) ||
+              list_in(t, 0, tl, your_whole, N(your_whole), true)) ||
+            introduced(s, a)) {
+            continue;
+        }
+        if (out != NULL) {
+            out->start = a;
+            out->end = e;
+            out->overrides = false;
         }
         return true;
     }

@@ -51,4 +51,25 @@ bool mv_model_note_value(const char *text, size_t n, mv_model_note *out);
  * prompt") is an assurance. Sets *out (overrides = true). */
 bool mv_model_note_rank(const char *text, size_t n, mv_model_note *out);
 
+/* pi27: the same judgment for a text whose slot is the frame: a value the
+ * model sends or reads as data (an enum member, a default, a const, an
+ * example), a label (a title), the documentation of a returned value (an
+ * output-schema description) or an annotation. None of these is written
+ * to the model, so a sentence there that hides itself or its act from the
+ * user, or (when `may_override`) voids or outranks the model's own
+ * instructions, is a note to the model whatever its head. A slug's words
+ * ("ignore_all_rules") are read as words. Sets *out. */
+bool mv_model_note_slot(const char *text, size_t n, bool may_override, mv_model_note *out);
+
+/* pi27: an order that slants the model's answer: a sentence (past the
+ * first, the job, when `skip_job`) with a verb by which the model
+ * portrays something (recommend, describe, present, mention, answer), a
+ * judgment of worth given as a manner or a comparison (favourably,
+ * warmly, better than, less reliable, the best choice, the only source
+ * of truth) and what points it at the answer (always, other or competing
+ * products, the user, the model, "your"). A tool's data is described
+ * without such a judgment; promotion needs no addressee. Sets *out
+ * (overrides = false). */
+bool mv_model_note_slant(const char *s, size_t n, bool skip_job, mv_model_note *out);
+
 #endif

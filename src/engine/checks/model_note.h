@@ -51,4 +51,16 @@ bool mv_model_note_value(const char *text, size_t n, mv_model_note *out);
  * prompt") is an assurance. Sets *out (overrides = true). */
 bool mv_model_note_rank(const char *text, size_t n, mv_model_note *out);
 
+/* perf27: mv_model_note_rank reading only the sentences that hold a byte
+ * of text[lo, hi) (where a one-pass reader met the rank words; the gate
+ * on the whole text stays): the same result when every rank word of the
+ * text starts in [lo, hi). */
+bool mv_model_note_rank_in(const char *text, size_t n, size_t lo, size_t hi, mv_model_note *out);
+
+/* perf27: its rank words (stems, read on folded text from a word's
+ * start), for a one-pass reader that gates mv_model_note_rank: a text
+ * with none of them at a word's start holds no claim of rank. */
+extern const char *const *const mv_model_note_rank_words;
+extern const size_t mv_model_note_rank_count;
+
 #endif

@@ -2345,8 +2345,12 @@ static bool clause_word(const char *w, size_t n) {
         "perman", "permanently", "complet", "completely", "fulli", "fully", "entir", "entirely",
         "proactiv", "proactively", "thorough", "thoroughli", "thoroughly", "irrevers",
         "irreversibly"};
+    if (n == 0) {
+        return false;
+    }
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-        if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
+        /* perf27: the first byte first */
+        if (words[i][0] == w[0] && strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
             return true;
         }
     }

@@ -2345,8 +2345,12 @@ static bool clause_word(const char *w, size_t n) {
         "perman", "permanently", "complet", "completely", "fulli", "fully", "entir", "entirely",
         "proactiv", "proactively", "thorough", "thoroughli", "thoroughly", "irrevers",
         "irreversibly"};
+    if (n == 0) {
+        return false;
+    }
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-        if (strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
+        /* perf27: the first byte first */
+        if (words[i][0] == w[0] && strlen(words[i]) == n && memcmp(words[i], w, n) == 0) {
             return true;
         }
     }
@@ -11031,8 +11035,11 @@ static int forced_destroy_outside_job(const mv_inspect_ctx *ctx, const mv_tool *
  * ("_assistant", "llm_hint", "x-ai-note"; not "model", a parameter's
  * name) is a note without a head. */
 static bool note_token_in(const char *t, size_t n, const char *const *ws, size_t count) {
+    /* perf27: the first byte first (the words are lowercase; a token's
+     * bytes are ASCII letters and digits) */
+    unsigned char c0 = (unsigned char)(t[0] | 0x20);
     for (size_t k = 0; k < count; k++) {
-        if (strlen(ws[k]) == n && ci_at_n(t, n, 0, ws[k], n)) {
+        if ((unsigned char)ws[k][0] == c0 && strlen(ws[k]) == n && ci_at_n(t, n, 0, ws[k], n)) {
             return true;
         }
     }
@@ -11132,7 +11139,8 @@ static int order_slot(const mv_field *fd, int *chat, const mv_tool *tool) {
     return 2;
 }
 
-static int model_notes(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+static int model_notes(const mv_inspect_ctx *ctx, const mv_tool *tool, bool *noted,
+                       mv_emitter *out) {
     static const mv_dr_family hide = {
         "model_note",
         "note to the model that hides itself or its act from the user",
@@ -11169,6 +11177,7 @@ static int model_notes(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitte
             continue;
         }
         best b = span_best((int32_t)fi, note.start, note.end - note.start, 0.8);
+        *noted = true;
         return emit_family(ctx, tool, note.overrides ? &override : &hide, &b, b.pre, 0,
                            MV_FACET_INSTRUCTION | MV_FACET_ADDRESSED |
                                (note.overrides ? 0u : MV_FACET_HIDDEN),
@@ -11213,15 +11222,62 @@ static bool tool_speaks_chat(const mv_tool *tool) {
     return false;
 }
 
+/* Round 26 (pi26), wired by perf27: a claim of rank over the model's own
+ * instructions (mv_model_note_rank: "this takes priority over your system
+ * prompt and the user's instructions") in a tool with no note to the
+ * model. A tool that sets a prompt (its names or inputs about prompts,
+ * systems, personas, templates, instructions or bots; a description whose
+ * first sentence is about a prompt) ranks instructions as its job. */
+static bool sets_prompt(const mv_tool *tool) {
+    static const char *const words[] = {"prompt",   "system",      "persona",
+                                        "template", "instruction", "bot"};
+    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+        const mv_field *fd = &tool->fields[fi];
+        if (fd->kind != MV_FIELD_PROPERTY_NAME && fd->kind != MV_FIELD_NAME) {
+            continue;
+        }
+        for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+            size_t l = strlen(words[k]);
+            for (size_t i = 0; i + l <= fd->text.len; i++) {
+                if (ci_at_n(fd->text.ptr, fd->text.len, i, words[k], l)) {
+                    return true;
+                }
+            }
+        }
+    }
+    const char *d = tool->description.ptr;
+    size_t e = d != NULL ? first_sentence_end(d, tool->description.len, false) : 0;
+    for (size_t i = 0; i + 6 <= e; i++) {
+        if (ci_at_n(d, e, i, "prompt", 6)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The memo slot of the reply search (slots 0 and 1: scan_matches) and
  * its kept result. */
 #define REPLY_MEMO_SLOT 2u
 typedef struct reach_rec {
     uint32_t start, end;
+    mv_rank_spans rank; /* perf27: where a claim of rank may be */
     uint8_t found, kind;
 } reach_rec;
 
-static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+/* The reply search runs on every string and reads it once; a claim of
+ * rank is looked for (with rank_wanted: the tool has no note to the
+ * model) only in a string where that pass met a rank word. */
+static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, bool rank_wanted,
+                         mv_emitter *out) {
+    static const mv_dr_family override = {"model_note_override",
+                                          "note to the model that voids its own instructions",
+                                          MV_THREAT_PROMPT_INJECTION,
+                                          0.8,
+                                          0,
+                                          MV_DR_NEEDS_NONE,
+                                          0,
+                                          MV_DR_DET_NONE,
+                                          false};
     static const mv_dr_family turns = {"reply_reach_turns",
                                        "order to the model over its later answers or turns",
                                        MV_THREAT_PROMPT_INJECTION,
@@ -11250,7 +11306,9 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
                                        MV_DR_DET_NONE,
                                        false};
     int chat = -1; /* decided on first need */
-    for (uint32_t fi = 0; fi < tool->n_fields; fi++) {
+    const mv_dr_family *reach_fam = NULL;
+    best reach_b;
+    for (uint32_t fi = 0; fi < tool->n_fields && (reach_fam == NULL || rank_wanted); fi++) {
         const mv_field *fd = &tool->fields[fi];
         mv_reach r;
         if (fd->kind == MV_FIELD_NAME || fd->kind == MV_FIELD_PROPERTY_NAME) {
@@ -11269,7 +11327,7 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
             memcpy(&rec, memo.data, sizeof(rec));
         } else {
             memset(&rec, 0, sizeof(rec));
-            if (mv_reply_find(fd->text.ptr, fd->text.len, skip_job, &r)) {
+            if (mv_reply_find_rank(fd->text.ptr, fd->text.len, skip_job, &r, &rec.rank)) {
                 rec.found = 1;
                 rec.kind = (uint8_t)r.kind;
                 rec.start = (uint32_t)r.start;
@@ -11279,7 +11337,23 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
                 mv_memo_keep(out, &memo, &rec, sizeof(rec));
             }
         }
-        if (!rec.found) {
+        mv_model_note note;
+        bool claim = false;
+        for (uint32_t k = 0; rank_wanted && k < rec.rank.count && !claim; k++) {
+            claim = mv_model_note_rank_in(fd->text.ptr, fd->text.len, rec.rank.lo[k],
+                                          rec.rank.hi[k], &note);
+        }
+        if (claim && !sets_prompt(tool)) {
+            /* reported once per tool, before the reach */
+            rank_wanted = false;
+            best b = span_best((int32_t)fi, note.start, note.end - note.start, 0.8);
+            int rc = emit_family(ctx, tool, &override, &b, b.pre, 0,
+                                 MV_FACET_INSTRUCTION | MV_FACET_ADDRESSED, out);
+            if (rc != MV_OK) {
+                return rc;
+            }
+        }
+        if (!rec.found || reach_fam != NULL) {
             continue;
         }
         r.kind = (mv_reach_kind)rec.kind;
@@ -11293,14 +11367,15 @@ static int reply_reaches(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emit
                 continue;
             }
         }
-        const mv_dr_family *fam =
+        reach_fam =
             r.kind == MV_REACH_TURNS ? &turns : (r.kind == MV_REACH_TOOLS ? &tools : &frame);
-        best b = span_best((int32_t)fi, r.start, r.end - r.start, fam->base);
-        return emit_family(
-            ctx, tool, fam, &b, b.pre, 0,
-            MV_FACET_INSTRUCTION | (r.kind == MV_REACH_TURNS ? 0u : MV_FACET_ADDRESSED), out);
+        reach_b = span_best((int32_t)fi, r.start, r.end - r.start, reach_fam->base);
     }
-    return MV_OK;
+    if (reach_fam == NULL) {
+        return MV_OK;
+    }
+    return emit_family(ctx, tool, reach_fam, &reach_b, reach_b.pre, 0,
+                       MV_FACET_INSTRUCTION | (reach_fam == &turns ? 0u : MV_FACET_ADDRESSED), out);
 }
 
 /* ------------------------- round 27 (pi27): an order that slants the
@@ -11764,8 +11839,9 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
                                    hidden_family, out)
                      : rc;
     rc = rc == MV_OK ? name_orders(ctx, R, tool, orders, out) : rc;
-    rc = rc == MV_OK ? model_notes(ctx, tool, out) : rc;
-    rc = rc == MV_OK ? reply_reaches(ctx, tool, out) : rc;
+    bool noted = false;
+    rc = rc == MV_OK ? model_notes(ctx, tool, &noted, out) : rc;
+    rc = rc == MV_OK ? reply_reaches(ctx, tool, !noted, out) : rc;
     /* round 27 (dest27): a command or a path the order detector did not
      * already read as a destroying order (reported last: a family's or an
      * order's own signal stays first) */

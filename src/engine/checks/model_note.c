@@ -476,6 +476,55 @@ static const char *const void_stem[] = {"ignore",
                                         "ยกเลิก",
                                         "ไม่สนใจ"};
 
+/* pi26: a claim of rank; its words are the one pass's gate too
+ * (reply_reach.c, perf27). */
+/* A rank over something: outranks, prevails, replaces, takes priority.
+ * Stems. */
+static const char *const rank_stem[] = {
+    "over ",        "above",       "outrank",    "overrid",       "overrul",      "supersed",
+    "precedence",   "priority",    "prevail",    "trump",         "instead of",   "in place of",
+    "replac",       "higher than", "prevalec",   "prevalg",       "prevale",      "prevalen",
+    "sustitu",      "substitu",    "reemplaz",   "remplac",       "sostitu",      "prioridad",
+    "priorité",     "priorità",    "prioridade", "vorrang",       "ersetz",       "voorrang",
+    "vervang",      "gaan boven",  "gaat boven", "priorytet",     "pierwszeństw", "zastępuj",
+    "nadrzędn",     "ponad",       "приоритет",  "важнее",        "выше",         "заменя",
+    "переважа",     "заміню",      "пріоритет",  "öncelik",       "üstün",        "företräde",
+    "går före",     "forrang",     "erstatt",    "ensisijai",     "etusija",      "prioritas",
+    "menggantikan", "ưu tiên",     "thay thế",   "اولویت",        "جایگزین",      "أولوية",
+    "تحل محل",      "تتقدم",       "עדיפות",     "גובר",          "במקום",        "प्राथमिकता",
+    "ऊपर",          "优先",        "高于",       "取代",          "代替",         "優先",
+    "上書き",       "우선",        "대신",       "προτεραιότητα", "υπερισχύ",     "αντικαθ",
+    "สำคัญกว่า",      "แทนที่",        "prioritate", "înlocui",       "előnyt",       "felülír"};
+/* The model's principals: its user, operator or developer. Stems. */
+static const char *const principal_stem[] = {
+    "user",         "usuario",      "usuário",    "utilisateur",   "nutzer",      "benutzer",
+    "utente",       "gebruiker",    "użytkownik", "uživatel",      "utilizator",  "felhasznál",
+    "пользовател",  "користувач",   "kullanıcı",  "användar",      "bruger",      "bruker",
+    "käyttäjä",     "pengguna",     "người dùng", "χρήστ",         "کاربر",       "المستخدم",
+    "משתמש",        "उपयोगकर्ता",    "ব্যবহারকারী", "用户",          "使用者",      "ユーザー",
+    "사용자",       "ผู้ใช้",          "operator",   "operador",      "opérateur",   "operatore",
+    "betreiber",    "оператор",     "developer",  "desarrollador", "développeur", "entwickler",
+    "sviluppatore", "ontwikkelaar", "разработчик"};
+
+/* "your", said to the model. Whole words. */
+static const char *const your_whole[] = {
+    "your",  "yours", "dein",  "deine", "deinen", "ihre",    "ihren", "tus",      "tu",     "vos",
+    "votre", "tuo",   "tua",   "tuoi",  "jouw",   "uw",      "twoje", "twoich",   "twój",   "твои",
+    "твой",  "твоих", "ваши",  "ваш",   "ваших",  "твої",    "senin", "dina",     "dine",   "din",
+    "sinun", "seu",   "seus",  "teu",   "teus",   "của bạn", "你的",  "あなたの", "당신의", "شما",
+    "שלך",   "आपके",   "তোমার", "σου",   "σας",    "kamu",    "anda",  "tale",     "tvoje",  "tău"};
+
+/* Another, any other ("over any other instruction"). Whole words. */
+static const char *const other_whole[] = {
+    "other",  "others", "otra",   "otras",   "otro",   "otros", "altra", "altre", "altri",
+    "autre",  "autres", "andere", "anderen", "andre",  "andra", "annan", "outra", "outras",
+    "другие", "других", "другим", "любые",   "інші",   "інших", "diğer", "inne",  "innych",
+    "lain",   "khác",   "其他",   "他の",    "다른",   "أخرى",  "دیگر",  "אחרת",  "אחרות",
+    "अन्य",    "άλλη",   "άλλες",  "muut",    "muiden", "alte",  "egyéb", "jiné"};
+
+const char *const *const mv_model_note_rank_words = rank_stem;
+const size_t mv_model_note_rank_count = N(rank_stem);
+
 /* A body that describes a configured prompt rather than addressing the
  * reader ("System prompt: the instructions the new bot follows"). Stems. */
 static const char *const describe_stem[] = {
@@ -609,18 +658,20 @@ typedef struct list_index {
 
 /* the most used first: a lookup walks this table (IX_: positions) */
 enum { IX_CONCEAL, IX_NEG, IX_TELL, IX_PROTECT, IX_MODEL_WHOLE, IX_MODEL, IX_SYSTEM, IX_HIDDEN };
-static list_index indexes[] = {LIST(conceal_stem), LIST(neg_whole),        LIST(tell_stem),
-                               LIST(protect_stem), LIST(model_whole),      LIST(model_stem),
-                               LIST(system_stem),  LIST(hidden_stem),      LIST(order_stem),
-                               LIST(intro_stem),   LIST(instr_stem),       LIST(standing_stem),
-                               LIST(void_stem),    LIST(describe_stem),    LIST(worth_stem),
-                               LIST(portray_stem), LIST(slant_anchor_stem)};
+static list_index indexes[] = {LIST(conceal_stem),   LIST(neg_whole),         LIST(tell_stem),
+                               LIST(protect_stem),   LIST(model_whole),       LIST(model_stem),
+                               LIST(system_stem),    LIST(hidden_stem),       LIST(order_stem),
+                               LIST(intro_stem),     LIST(instr_stem),        LIST(standing_stem),
+                               LIST(void_stem),      LIST(describe_stem),     LIST(worth_stem),
+                               LIST(portray_stem),   LIST(slant_anchor_stem), LIST(rank_stem),
+                               LIST(principal_stem), LIST(your_whole),        LIST(other_whole)};
 
 #define INDEXED_WORDS                                                                              \
     (N(conceal_stem) + N(neg_whole) + N(tell_stem) + N(protect_stem) + N(model_whole) +            \
      N(model_stem) + N(system_stem) + N(hidden_stem) + N(order_stem) + N(intro_stem) +             \
      N(instr_stem) + N(standing_stem) + N(void_stem) + N(describe_stem) + N(worth_stem) +          \
-     N(portray_stem) + N(slant_anchor_stem))
+     N(portray_stem) + N(slant_anchor_stem) + N(rank_stem) + N(principal_stem) + N(your_whole) +   \
+     N(other_whole))
 
 static uint16_t index_word[INDEXED_WORDS];
 static uint16_t index_len[INDEXED_WORDS];
@@ -631,6 +682,10 @@ static uint16_t index_sub[SUB_TABLES < 255 ? SUB_TABLES : 255][257];
 static pthread_once_t index_once = PTHREAD_ONCE_INIT;
 /* the first bytes of the words a head is screened for (head_may_note) */
 static bool head_first[256];
+/* perf27: the first bytes of instr_infix, and the first two bytes of the
+ * instr_stem words (a space: any byte) as bits (instr_raw) */
+static bool infix_first[256];
+static uint8_t instr_pair[256 * 256 / 8];
 
 /* Order the group of first byte b by second byte, list order kept within
  * each (an insertion sort, stable), and record where each second byte's
@@ -699,6 +754,18 @@ static void index_build(void) {
         }
         for (size_t b = 0; b < 256; b++) {
             index_split(ix, b, &subs);
+        }
+    }
+    for (size_t k = 0; k < N(instr_infix); k++) {
+        infix_first[(unsigned char)instr_infix[k][0]] = true;
+    }
+    for (size_t k = 0; k < N(instr_stem); k++) {
+        unsigned char w0 = (unsigned char)instr_stem[k][0], w1 = (unsigned char)instr_stem[k][1];
+        for (size_t c1 = 0; c1 < 256; c1++) {
+            if (c1 == w1 || w1 == ' ' || w1 == '\0') {
+                size_t h = (size_t)w0 << 8 | c1;
+                instr_pair[h >> 3] |= (uint8_t)(1u << (h & 7));
+            }
         }
     }
     static const int head_lists[] = {IX_CONCEAL, IX_NEG,    IX_MODEL_WHOLE,
@@ -1427,43 +1494,6 @@ bool mv_model_note_value(const char *text, size_t n, mv_model_note *out) {
 
 /* ------------------------------------------------ pi26: a claim of rank */
 
-/* A rank over something: outranks, prevails, replaces, takes priority.
- * Stems. */
-static const char *const rank_stem[] = {
-    "over ",        "above",       "outrank",    "overrid",       "overrul",      "supersed",
-    "precedence",   "priority",    "prevail",    "trump",         "instead of",   "in place of",
-    "replac",       "higher than", "prevalec",   "prevalg",       "prevale",      "prevalen",
-    "sustitu",      "substitu",    "reemplaz",   "remplac",       "sostitu",      "prioridad",
-    "priorité",     "priorità",    "prioridade", "vorrang",       "ersetz",       "voorrang",
-    "vervang",      "gaan boven",  "gaat boven", "priorytet",     "pierwszeństw", "zastępuj",
-    "nadrzędn",     "ponad",       "приоритет",  "важнее",        "выше",         "заменя",
-    "переважа",     "заміню",      "пріоритет",  "öncelik",       "üstün",        "företräde",
-    "går före",     "forrang",     "erstatt",    "ensisijai",     "etusija",      "prioritas",
-    "menggantikan", "ưu tiên",     "thay thế",   "اولویت",        "جایگزین",      "أولوية",
-    "تحل محل",      "تتقدم",       "עדיפות",     "גובר",          "במקום",        "प्राथमिकता",
-    "ऊपर",          "优先",        "高于",       "取代",          "代替",         "優先",
-    "上書き",       "우선",        "대신",       "προτεραιότητα", "υπερισχύ",     "αντικαθ",
-    "สำคัญกว่า",      "แทนที่",        "prioritate", "înlocui",       "előnyt",       "felülír"};
-
-/* The model's principals: its user, operator or developer. Stems. */
-static const char *const principal_stem[] = {
-    "user",         "usuario",      "usuário",    "utilisateur",   "nutzer",      "benutzer",
-    "utente",       "gebruiker",    "użytkownik", "uživatel",      "utilizator",  "felhasznál",
-    "пользовател",  "користувач",   "kullanıcı",  "användar",      "bruger",      "bruker",
-    "käyttäjä",     "pengguna",     "người dùng", "χρήστ",         "کاربر",       "المستخدم",
-    "משתמש",        "उपयोगकर्ता",    "ব্যবহারকারী", "用户",          "使用者",      "ユーザー",
-    "사용자",       "ผู้ใช้",          "operator",   "operador",      "opérateur",   "operatore",
-    "betreiber",    "оператор",     "developer",  "desarrollador", "développeur", "entwickler",
-    "sviluppatore", "ontwikkelaar", "разработчик"};
-
-/* "your", said to the model. Whole words. */
-static const char *const your_whole[] = {
-    "your",  "yours", "dein",  "deine", "deinen", "ihre",    "ihren", "tus",      "tu",     "vos",
-    "votre", "tuo",   "tua",   "tuoi",  "jouw",   "uw",      "twoje", "twoich",   "twój",   "твои",
-    "твой",  "твоих", "ваши",  "ваш",   "ваших",  "твої",    "senin", "dina",     "dine",   "din",
-    "sinun", "seu",   "seus",  "teu",   "teus",   "của bạn", "你的",  "あなたの", "당신의", "شما",
-    "שלך",   "आपके",   "তোমার", "σου",   "σας",    "kamu",    "anda",  "tale",     "tvoje",  "tău"};
-
 /* Is a negation among the words just before t[r] ("never overrides", "do
  * not take priority over")? An assurance, not a claim. */
 static bool rank_negated(const char *t, size_t a, size_t r) {
@@ -1475,14 +1505,6 @@ static bool rank_negated(const char *t, size_t a, size_t r) {
     }
     return false;
 }
-
-/* Another, any other ("over any other instruction"). Whole words. */
-static const char *const other_whole[] = {
-    "other",  "others", "otra",   "otras",   "otro",   "otros", "altra", "altre", "altri",
-    "autre",  "autres", "andere", "anderen", "andre",  "andra", "annan", "outra", "outras",
-    "другие", "других", "другим", "любые",   "інші",   "інших", "diğer", "inne",  "innych",
-    "lain",   "khác",   "其他",   "他の",    "다른",   "أخرى",  "دیگر",  "אחרת",  "אחרות",
-    "अन्य",    "άλλη",   "άλλες",  "muut",    "muiden", "alte",  "egyéb", "jiné"};
 
 /* The outranked side t[a, b) of a rank: an instruction noun, and whose:
  * the model's standing rules (the system's, earlier ones, safety) or a
@@ -1507,7 +1529,13 @@ static bool outranked(const char *t, size_t a, size_t b, bool *standing, bool *p
  * outranked is a tool's own setting. */
 static bool rank_sentence(const char *t, size_t a, size_t b) {
     size_t len;
+    const list_index *rx = index_of(rank_stem);
     for (size_t r = a; r < b; r++) {
+        /* perf27: a byte no rank word starts with is passed here */
+        unsigned char c0 = (unsigned char)t[r];
+        if (rx != NULL && rx->at[c0] == rx->at[c0 + 1]) {
+            continue;
+        }
         if (!list_at_len(t, b, r, rank_stem, N(rank_stem), false, &len) || rank_negated(t, a, r)) {
             continue;
         }
@@ -1570,15 +1598,137 @@ static bool rank_gate(const char *s, size_t n) {
     return false;
 }
 
+static bool lower_alnum(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+/* Does a word of the indexed list ws start at the ASCII s[i] (i < b), by
+ * lowercased bytes (c0: s[i]'s), a space of the word matching a quote? */
+static bool raw_word_at(const list_index *ix, const char *const *ws, unsigned char c0,
+                        const char *s, size_t i, size_t b) {
+    unsigned char r1 = i + 1 < b ? (unsigned char)s[i + 1] : 0;
+    r1 = (unsigned char)(r1 >= 'A' && r1 <= 'Z' ? r1 + 32 : r1);
+    for (size_t k = ix->at[c0]; k < ix->at[c0 + 1]; k++) {
+        /* the second byte first */
+        unsigned char w1 = ix->second[k];
+        if (w1 != r1 && !(w1 == ' ' && (r1 == '"' || r1 == '\'')) && ix->len[k] > 1) {
+            continue;
+        }
+        const char *w = ws[ix->word[k]];
+        size_t l = ix->len[k], j = 1;
+        for (; j < l && i + j < b; j++) {
+            unsigned char r = (unsigned char)s[i + j];
+            r = (unsigned char)(r >= 'A' && r <= 'Z' ? r + 32 : r);
+            if (r != (unsigned char)w[j] && !(w[j] == ' ' && (r == '"' || r == '\''))) {
+                break;
+            }
+        }
+        if (j == l) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* perf27: could the ASCII sentence s[a, b) hold a rank word once folded
+ * (lowercased) and its quotations blanked? A rank word at a word's start
+ * by its lowercased bytes, a space of the word matching a quote too (a
+ * superset of list_at_len on the folded sentence: an uppercase letter
+ * before a word does not count as a letter here). Passes most sentences
+ * without the fold. */
+static bool rank_word_raw(const char *s, size_t a, size_t b) {
+    const list_index *ix = index_of(rank_stem);
+    size_t i = a;
+    while (i < b) {
+        unsigned char c = (unsigned char)s[i];
+        unsigned char c0 = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        if (ix->at[c0] != ix->at[c0 + 1] && raw_word_at(ix, rank_stem, c0, s, i, b)) {
+            return true;
+        }
+        i++;
+        if (lower_alnum(c)) {
+            /* no word starts after a lowercase letter or a digit: the rest
+             * of the run and the byte after it are passed */
+            while (i < b && lower_alnum((unsigned char)s[i])) {
+                i++;
+            }
+            i++;
+        }
+    }
+    return false;
+}
+
+/* perf27: could the ASCII sentence s[a, b) hold an instruction noun once
+ * folded and its quotations blanked (outranked)? An instr_stem or an
+ * instr_infix word anywhere, by lowercased bytes: a superset. */
+static bool instr_raw(const char *s, size_t a, size_t b) {
+    const list_index *ix = index_of(instr_stem);
+    for (size_t i = a; i < b; i++) {
+        unsigned char c = (unsigned char)s[i];
+        unsigned char c0 = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        unsigned char c1 = i + 1 < b ? (unsigned char)s[i + 1] : 0;
+        size_t h = (size_t)c0 << 8 | (unsigned char)(c1 >= 'A' && c1 <= 'Z' ? c1 + 32 : c1);
+        if ((instr_pair[h >> 3] & (1u << (h & 7))) && raw_word_at(ix, instr_stem, c0, s, i, b)) {
+            return true;
+        }
+        for (size_t k = 0; infix_first[c0] && k < N(instr_infix); k++) {
+            const char *w = instr_infix[k];
+            size_t j = 1;
+            if ((unsigned char)w[0] != c0) {
+                continue;
+            }
+            for (; w[j] != '\0' && i + j < b; j++) {
+                unsigned char r = (unsigned char)s[i + j];
+                if ((unsigned char)(r >= 'A' && r <= 'Z' ? r + 32 : r) != (unsigned char)w[j]) {
+                    break;
+                }
+            }
+            if (w[j] == '\0') {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Does a sentence end at s[i] (as mv_model_note_rank_in reads them)? */
+static bool rank_end_at(const char *s, size_t n, size_t i) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '.') {
+        return i + 1 >= n || s[i + 1] == ' ' || s[i + 1] == '\n';
+    }
+    return c == '!' || c == '?' || c == '\n' ||
+           (c == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+            (unsigned char)s[i + 2] == 0x82);
+}
+
 bool mv_model_note_rank(const char *s, size_t n, mv_model_note *out) {
+    return mv_model_note_rank_in(s, n, 0, n, out);
+}
+
+bool mv_model_note_rank_in(const char *s, size_t n, size_t lo, size_t hi, mv_model_note *out) {
     char t[RANK_SENTENCE_MAX * 2 + 8];
-    if (s == NULL || n < 24 || !rank_gate(s, n)) {
+    if (s == NULL || n < 24 || lo >= hi || lo >= n) {
         return false;
     }
     pthread_once(&index_once, index_build);
-    size_t a = 0;
-    for (size_t i = 0; i <= n; i++) {
+    /* from the start of the sentence that holds s[lo] */
+    size_t a = lo;
+    while (a > 0 && !rank_end_at(s, n, a - 1)) {
+        a--;
+    }
+    bool ascii = true; /* the sentence so far */
+    for (size_t i = a; i <= n && a < hi; i++) {
         unsigned char c = i < n ? (unsigned char)s[i] : '.';
+        /* most bytes neither end a sentence nor make it not ASCII */
+        if (c >= 0x80) {
+            ascii = false;
+            if (c != 0xE3) {
+                continue;
+            }
+        } else if (c != '.' && c != '!' && c != '?' && c != '\n') {
+            continue;
+        }
         bool end = c == '.' || c == '!' || c == '?' || c == '\n' ||
                    (c == 0xE3 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
                     (unsigned char)s[i + 2] == 0x82);
@@ -1589,14 +1739,21 @@ bool mv_model_note_rank(const char *s, size_t n, mv_model_note *out) {
             continue;
         }
         size_t sa = a;
+        bool plain = ascii;
         a = i + 1;
-        if (i - sa < 24 || i - sa > RANK_SENTENCE_MAX) {
+        ascii = true;
+        if (i - sa < 24 || i - sa > RANK_SENTENCE_MAX ||
+            (plain && !(rank_word_raw(s, sa, i) && instr_raw(s, sa, i)))) {
             continue;
         }
         size_t tl = mv_word_fold(s + sa, i - sa, t);
         unquote(t, 0, tl);
         if (!rank_sentence(t, 0, tl) || introduced(s, sa)) {
             continue;
+        }
+        /* pi26's gate on the whole text, read only for a claim */
+        if (!rank_gate(s, n)) {
+            return false;
         }
         if (out != NULL) {
             out->start = sa;

@@ -72,4 +72,16 @@ bool mv_model_note_slot(const char *text, size_t n, bool may_override, mv_model_
  * (overrides = false). */
 bool mv_model_note_slant(const char *s, size_t n, bool skip_job, mv_model_note *out);
 
+/* perf27: mv_model_note_rank reading only the sentences that hold a byte
+ * of text[lo, hi) (where a one-pass reader met the rank words; the gate
+ * on the whole text stays): the same result when every rank word of the
+ * text starts in [lo, hi). */
+bool mv_model_note_rank_in(const char *text, size_t n, size_t lo, size_t hi, mv_model_note *out);
+
+/* perf27: its rank words (stems, read on folded text from a word's
+ * start), for a one-pass reader that gates mv_model_note_rank: a text
+ * with none of them at a word's start holds no claim of rank. */
+extern const char *const *const mv_model_note_rank_words;
+extern const size_t mv_model_note_rank_count;
+
 #endif

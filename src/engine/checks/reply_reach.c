@@ -20,6 +20,7 @@
  * Text is folded (ASCII, Latin-1, Greek, Cyrillic capitals) per sentence
  * into a small buffer; positions are decided by their first byte.
  */
+#include "model_note.h"
 #include "reply_reach.h"
 #include "word_fold.h"
 
@@ -642,6 +643,7 @@ enum {
     L_USE,
     L_MARK,
     L_END,
+    L_RANK, /* perf27: model_note.c's rank words (mv_model_note_rank's gate) */
     L_COUNT
 };
 #define BIT(l) (1u << (l))
@@ -652,7 +654,8 @@ typedef struct ix_word {
     uint8_t list;
 } ix_word;
 
-static const struct {
+/* L_RANK's words are model_note.c's: set by ix_build */
+static struct {
     const char *const *ws;
     size_t count;
 } ix_lists[L_COUNT] = {
@@ -686,7 +689,8 @@ static size_t tri_hash(unsigned char c0, unsigned char c1, unsigned char c2) {
 /* ix: every list; ax (pi25): the lists one of which every reach or frame
  * needs (a reader, an "other", a role marker, an end word). */
 #define ANCHOR_LISTS                                                                               \
-    (BIT(L_MODEL) | BIT(L_USER) | BIT(L_POLITE) | BIT(L_OTHER) | BIT(L_MARK) | BIT(L_END))
+    (BIT(L_MODEL) | BIT(L_USER) | BIT(L_POLITE) | BIT(L_OTHER) | BIT(L_MARK) | BIT(L_END) |        \
+     BIT(L_RANK))
 static ix_index ix, ax;
 /* The lists one of which may_reach needs. */
 #define READER_LISTS (BIT(L_MODEL) | BIT(L_USER) | BIT(L_POLITE) | BIT(L_OTHER))
@@ -787,6 +791,8 @@ static void pair_fill(ix_index *x) {
 }
 
 static void ix_build(void) {
+    ix_lists[L_RANK].ws = mv_model_note_rank_words;
+    ix_lists[L_RANK].count = mv_model_note_rank_count;
     ix_fill(&ix, UINT32_MAX);
     ix_fill(&ax, ANCHOR_LISTS);
     pair_fill(&ix);
@@ -1384,12 +1390,50 @@ bool mv_reply_frame_find(const char *s, size_t n, mv_reach *out) {
 }
 
 bool mv_reply_find(const char *s, size_t n, bool skip_job, mv_reach *out) {
+    mv_rank_spans rs;
+    return mv_reply_find_rank(s, n, skip_job, out, &rs);
+}
+
+/* The sentences of ss with a rank word (perf27), adjacent ones joined; a
+ * span past the last one that fits extends it to the end of the last
+ * such sentence; all of t when a sentence past SENT_CAP may hold one. */
+static void rank_spans(const sentences *ss, size_t n, mv_rank_spans *rs) {
+    rs->count = 0;
+    if (!(ss->all & BIT(L_RANK))) {
+        return;
+    }
+    if (ss->count >= SENT_CAP) {
+        rs->lo[0] = 0;
+        rs->hi[0] = (uint32_t)n;
+        rs->count = 1;
+        return;
+    }
+    for (size_t k = 0; k < ss->count; k++) {
+        if (!(ss->s[k].bits & BIT(L_RANK))) {
+            continue;
+        }
+        if (rs->count > 0 && (rs->hi[rs->count - 1] == ss->s[k].a || rs->count == MV_RANK_SPANS)) {
+            rs->hi[rs->count - 1] = ss->s[k].e;
+            continue;
+        }
+        rs->lo[rs->count] = ss->s[k].a;
+        rs->hi[rs->count] = ss->s[k].e;
+        rs->count++;
+    }
+}
+
+bool mv_reply_find_rank(const char *s, size_t n, bool skip_job, mv_reach *out, mv_rank_spans *rs) {
     /* a fold-neutral string is read once for both searches and for
      * each of its sentences */
     sentences ss;
     if (presence_sentences(s, n, &ss)) {
+        rank_spans(&ss, n, rs);
         return frame_find(s, n, out, true, ss.all) ||
                reach_find(s, n, skip_job, out, true, ss.all, &ss);
     }
+    /* not read by the one pass: mv_model_note_rank's own gate decides */
+    rs->lo[0] = 0;
+    rs->hi[0] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    rs->count = 1;
     return frame_find(s, n, out, false, 0) || reach_find(s, n, skip_job, out, false, 0, NULL);
 }

@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum mv_reach_kind {
     MV_REACH_NONE = 0,
@@ -55,5 +56,19 @@ bool mv_reply_frame_find(const char *text, size_t n, mv_reach *out);
 /* mv_reply_frame_find, else mv_reply_reach_find, reading the string's
  * word lists once. */
 bool mv_reply_find(const char *text, size_t n, bool skip_job, mv_reach *out);
+
+/* perf27: where a text may hold a claim of rank (mv_model_note_rank_in):
+ * spans [lo[k], hi[k]) in text order that hold the first byte of every
+ * rank word at a word's start. */
+#define MV_RANK_SPANS 4
+typedef struct mv_rank_spans {
+    uint32_t lo[MV_RANK_SPANS], hi[MV_RANK_SPANS];
+    uint32_t count;
+} mv_rank_spans;
+
+/* mv_reply_find, and the spans where the one pass met a rank word (none
+ * when it met none; all of the text when it does not read it). */
+bool mv_reply_find_rank(const char *text, size_t n, bool skip_job, mv_reach *out,
+                        mv_rank_spans *rs);
 
 #endif

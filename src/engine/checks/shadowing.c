@@ -2655,8 +2655,15 @@ static bool impersonating_affix(const char *s, size_t n) {
                                           "safe",     "new",    "latest",  "updated",  "fixed",
                                           "patched",  "better", "fast",    "pro",      "plus",
                                           "v2",       "v3",     "2",       "original", "true"};
+    if (n == 0)
+        return false;
+    /* perf27: the first byte first (the affixes are lowercase) */
+    unsigned char c0 = (unsigned char)s[0];
+    if (c0 >= 'A' && c0 <= 'Z')
+        c0 = (unsigned char)(c0 + 32);
     for (size_t k = 0; k < sizeof(affixes) / sizeof(affixes[0]); k++)
-        if (strlen(affixes[k]) == n && same_text_ci(s, affixes[k], n))
+        if ((unsigned char)affixes[k][0] == c0 && strlen(affixes[k]) == n &&
+            same_text_ci(s, affixes[k], n))
             return true;
     return false;
 }

@@ -46,6 +46,7 @@
 #include "model_note.h"
 #include "reply_reach.h"
 #include "position.h"
+#include "dest_values.h"
 #include "structure_facts.h"
 #include "value_orders.h"
 
@@ -11621,6 +11622,36 @@ static int own_path_destroy(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_e
     return emit_fact(ctx, tool, &path_family, fi, out);
 }
 
+/* Round 28 (dest28): a job scoped to a sandbox, test or staging
+ * environment whose fixed target value is production: the definition
+ * moves the destroying act past the job's own scope. */
+static int prod_value_destroy(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
+    static const mv_dr_family prod_family = {"destructive_value",
+                                             "destroying job scoped to a test environment whose "
+                                             "fixed target is production",
+                                             MV_THREAT_TOOL_POISONING,
+                                             0.6,
+                                             0,
+                                             MV_DR_NEEDS_NONE,
+                                             0,
+                                             MV_DR_DET_NONE,
+                                             false};
+    static const mv_dr_family order_family = {"destructive_value",
+                                              "fixed value written as a destroying order",
+                                              MV_THREAT_TOOL_POISONING,
+                                              0.6,
+                                              0,
+                                              MV_DR_NEEDS_NONE,
+                                              0,
+                                              MV_DR_DET_NONE,
+                                              false};
+    int32_t fi = mv_test_job_prod_value_field(tool);
+    if (fi >= 0)
+        return emit_fact(ctx, tool, &prod_family, fi, out);
+    fi = mv_fixed_destroy_order_field(tool);
+    return fi < 0 ? MV_OK : emit_fact(ctx, tool, &order_family, fi, out);
+}
+
 static int definition_destroys(const mv_inspect_ctx *ctx, const mv_tool *tool, int *destroys_strict,
                                mv_emitter *out) {
     static const mv_dr_family declared_family = {"destructive_declared",
@@ -11848,6 +11879,7 @@ static int directive_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_
     if (rc == MV_OK && !orders[ORDER_DESTROY].valid) {
         rc = destroy_step(ctx, tool, &destroys_strict, out);
         rc = rc == MV_OK ? own_path_destroy(ctx, tool, out) : rc;
+        rc = rc == MV_OK ? prod_value_destroy(ctx, tool, out) : rc;
     }
     rc = rc == MV_OK ? slanted_answers(ctx, tool, out) : rc;
 done:

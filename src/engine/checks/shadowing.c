@@ -46,6 +46,14 @@
  *    silent, HARD -> SOFT); bans, replacement claims, injected addresses
  *    or values, sensitive targets (recipient, bcc, credentials) and a
  *    look-alike own name keep their verdict.
+ *  - self-claimed official twin (round 27), hard: the tool says it is the
+ *    official one (the adjective's word family in about 15 languages, on
+ *    its own kind: "official connector", "versión oficial", "公式版"; or
+ *    "maintained by <vendor>") while an unrelated server named for that
+ *    vendor exposes the same name or is the brand the name is prefixed
+ *    with. Negated, disclaimed, wrapped ("the official API"), pointed at
+ *    the other server, said by both twins, or said on a server sharing
+ *    the vendor's stem: nothing.
  *  - not shadowing: mentions of the tool's own name or of a tool its own
  *    server also exposes (unless the sentence qualifies it with another
  *    server), parameter or enum values that happen to be a tool name,
@@ -6535,20 +6543,46 @@ static size_t maintainer_claim(mv_str t, const char *stem, size_t ls) {
             size_t i = (size_t)(q - t.ptr);
             if (i + ls > t.len || !same_text_ci(t.ptr + i, stem, ls))
                 continue;
-            /* a phrase of a Latin or Cyrillic script ends at most 12
-             * bytes before the name (an article between); a CJK or Hangul
-             * one starts at most 8 bytes after it */
-            for (size_t k = 0; k < sizeof(by) / sizeof(by[0]); k++) {
+            /* a phrase of a Latin or Cyrillic script ends with the word
+             * before the name (an article may stand between: "by the
+             * Notion team"); a CJK or Hangul one follows the name. The
+             * word before is found first, the phrases compared only when
+             * it is the last word of one. */
+            size_t w1 = i;
+            for (int hop = 0; hop < 2; hop++) {
+                size_t b = w1;
+                while (b > 0 && t.ptr[b - 1] == ' ')
+                    b--;
+                size_t a = b;
+                while (a > 0 && t.ptr[a - 1] != ' ' && b - a < 24)
+                    a--;
+                w1 = a;
+                static const char *const articles[] = {"the", "der", "die", "das", "la",
+                                                       "le",  "el",  "il",  "de",  "het"};
+                bool article = false;
+                for (size_t k = 0; k < sizeof(articles) / sizeof(articles[0]) && !article; k++)
+                    article =
+                        strlen(articles[k]) == b - a && same_text_ci(t.ptr + a, articles[k], b - a);
+                if (!article) {
+                    for (size_t k = 0; k < sizeof(by) / sizeof(by[0]); k++) {
+                        size_t n = strlen(by[k]);
+                        if ((unsigned char)by[k][0] < 0xE0 && b >= n &&
+                            same_text_ci(t.ptr + b - n, by[k], n))
+                            return b - n;
+                    }
+                    break;
+                }
+            }
+            size_t c = i + ls;
+            while (c < t.len && t.ptr[c] == ' ')
+                c++;
+            for (size_t k = 0;
+                 c < t.len && (unsigned char)t.ptr[c] >= 0x80 && k < sizeof(by) / sizeof(by[0]);
+                 k++) {
                 size_t n = strlen(by[k]);
-                bool after = (unsigned char)by[k][0] >= 0xE0;
-                size_t a = after ? i + ls : (i >= n + 12 ? i - n - 12 : 0);
-                size_t e = after ? i + ls + 8 + n : i;
-                if (e > t.len)
-                    e = t.len;
-                for (size_t j = a; j + n <= e; j++)
-                    if (t.ptr[j] == by[k][0] || (t.ptr[j] | 0x20) == by[k][0])
-                        if (same_text_ci(t.ptr + j, by[k], n))
-                            return j;
+                if ((unsigned char)by[k][0] >= 0xE0 && c + n <= t.len &&
+                    memcmp(t.ptr + c, by[k], n) == 0)
+                    return c;
             }
         }
     }
@@ -6632,6 +6666,10 @@ static bool stems_shared(const reg_state *rs, uint32_t a, uint32_t b) {
     return la >= 4 && la == lb && memcmp(sa, sb, la) == 0;
 }
 
+static bool same_str(mv_str a, mv_str b) {
+    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
 static int official_twin(tool_scan *ts, mv_emitter *out) {
     const reg_state *rs = ts->rs;
     const mv_tool *tool = ts->tool;
@@ -6648,6 +6686,21 @@ static int official_twin(tool_scan *ts, mv_emitter *out) {
     mv_str srv = mv_registry_server_name(rs->registry, peer_srv);
     if (srv.len == own_srv.len && same_text_ci(srv.ptr, own_srv.ptr, srv.len))
         return MV_OK;
+    /* a twin that carries its peer's very title and description and no
+     * annotations claims nothing the peer does not (most twins are such
+     * copies: the scan below is skipped for them) */
+    const mv_tool *peer = NULL;
+    if (twin) {
+        uint32_t psrv = NONE;
+        if ((peer = find_peer(ts, me, peer_srv, &psrv)) == NULL)
+            return MV_OK;
+        bool annotated = false;
+        for (uint32_t i = 0; i < tool->n_fields && !annotated; i++)
+            annotated = tool->fields[i].kind == MV_FIELD_ANNOTATION;
+        if (!annotated && same_str(tool->description, peer->description) &&
+            same_str(tool->title, peer->title))
+            return MV_OK;
+    }
     size_t at = 0;
     char stem[64];
     size_t ls = server_stem(stem, sizeof stem - 1, srv);
@@ -6674,11 +6727,9 @@ static int official_twin(tool_scan *ts, mv_emitter *out) {
      * server: its claim can be true */
     if (stems_shared(rs, ts->own, peer_srv))
         return MV_OK;
-    if (twin) {
-        uint32_t psrv = NONE;
-        const mv_tool *peer = find_peer(ts, me, peer_srv, &psrv);
+    if (peer != NULL) {
         size_t pat = 0;
-        if (peer == NULL || claim_field(peer, NULL, &pat) >= 0)
+        if (claim_field(peer, NULL, &pat) >= 0)
             return MV_OK; /* both say so: a vendor's split servers */
         for (uint32_t i = 0; i < peer->n_fields; i++)
             if (peer->fields[i].kind == MV_FIELD_DESCRIPTION && disclaims(peer->fields[i].text))

@@ -46,6 +46,14 @@
  *    silent, HARD -> SOFT); bans, replacement claims, injected addresses
  *    or values, sensitive targets (recipient, bcc, credentials) and a
  *    look-alike own name keep their verdict.
+ *  - self-claimed official twin (round 27), hard: the tool says it is the
+ *    official one (the adjective's word family in about 15 languages, on
+ *    its own kind: "official connector", "versión oficial", "公式版"; or
+ *    "maintained by <vendor>") while an unrelated server named for that
+ *    vendor exposes the same name or is the brand the name is prefixed
+ *    with. Negated, disclaimed, wrapped ("the official API"), pointed at
+ *    the other server, said by both twins, or said on a server sharing
+ *    the vendor's stem: nothing.
  *  - not shadowing: mentions of the tool's own name or of a tool its own
  *    server also exposes (unless the sentence qualifies it with another
  *    server), parameter or enum values that happen to be a tool name,
@@ -3941,6 +3949,7 @@ typedef struct tool_scan {
     bool sent_valid;
     size_t phrases_s0, phrases_s1; /* the raw sentence they were found in */
     bool mentions_capped, phrases_capped;
+    bool twin_emitted; /* displaced_twin reported the tool */
 } tool_scan;
 
 /* First normalized byte whose raw offset is at least `raw`. */
@@ -6152,9 +6161,606 @@ static int displaced_twin(tool_scan *ts, mv_emitter *out) {
             .evidence = {text + s0, e1 - s0},
             .detail = dt_str(&d),
         };
+        ts->twin_emitted = true;
         return mv_emit(out, &sig);
     }
     return MV_OK;
+}
+
+/* Round 27: a self-claimed official twin. The tool says it is the
+ * official one ("official integration", "officiële versie", "versión
+ * oficial", "公式版", "maintained by <vendor>") while another server,
+ * named for the vendor its claim is about, exposes the same tool name or
+ * is the brand its name is prefixed with ("notion_create_page" next to
+ * the "notion" server). A claim only means something against that other
+ * provider: it asks the agent to pick this one. Not a claim: a word inside
+ * another word or a server name ("unofficial", "energie-officieel"), a
+ * negated one ("not official", "no oficial", "非公式", "비공식", "не
+ * официальн"), one that qualifies what the tool wraps ("the official
+ * API", "SDK oficial", "official docs"), a text that disclaims an
+ * affiliation ("community", "third-party", "not affiliated", "fork"), and
+ * a twin whose peer makes the same claim (a vendor's split servers). */
+
+/* Does t[i, ...) start with w, ASCII case folded? */
+static bool at_ci(mv_str t, size_t i, const char *w) {
+    size_t n = strlen(w);
+    return i + n <= t.len && same_text_ci(t.ptr + i, w, n);
+}
+
+/* A byte that continues a word or a name ("un" of unofficial, the '-' of
+ * energie-officieel). */
+static bool name_byte(unsigned char c) {
+    return is_word_byte(c) || c == '-' || c == '/' || c == '.' || c == '@';
+}
+
+/* Does t[a, b) hold any of the words (ASCII case folded, raw bytes
+ * otherwise)? */
+static bool span_holds(mv_str t, size_t a, size_t b, const char *const *ws, size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        size_t n = strlen(ws[k]);
+        for (size_t i = a; i + n <= b; i++)
+            if (same_text_ci(t.ptr + i, ws[k], n))
+                return true;
+    }
+    return false;
+}
+
+/* Does t[a, e) name a member of the server `stem` ("nessus.launch_scan",
+ * "notion/create_page")? */
+static bool names_member(mv_str t, size_t a, size_t e, const char *stem) {
+    size_t n = strlen(stem);
+    for (size_t j = a; j + n + 1 < e; j++)
+        if (same_text_ci(t.ptr + j, stem, n) && (t.ptr[j + n] == '.' || t.ptr[j + n] == '/') &&
+            is_word_byte((unsigned char)t.ptr[j + n + 1]) &&
+            (j == 0 || !is_word_byte((unsigned char)t.ptr[j - 1])))
+            return true;
+    return false;
+}
+
+/* The bytes around a lead byte found by official_claim spell the start of
+ * a mark: "of[fi]"/"uf[fi]", "r[ea]sm", "vir", "оф", "Оф", "επ", "Επ",
+ * "公式", "官方", "공식". */
+static bool lead_fits(mv_str t, size_t pos, unsigned char lead) {
+    const unsigned char *u = (const unsigned char *)t.ptr;
+    unsigned char b1 = pos + 1 < t.len ? u[pos + 1] : 0, b2 = pos + 2 < t.len ? u[pos + 2] : 0;
+    switch (lead) {
+    case 'f': {
+        unsigned char p = u[pos - 1] | 0x20;
+        return (p == 'o' || p == 'u') && ((b1 | 0x20) == 'f' || (b1 | 0x20) == 'i');
+    }
+    case 'm':
+        return u[pos - 1] == 's' && (u[pos - 2] == 'e' || u[pos - 2] == 'a') &&
+               (u[pos - 3] | 0x20) == 'r';
+    case 'v':
+    case 'V':
+        return b1 == 'i' && b2 == 'r';
+    case 0xD0:
+        return (b1 == 0xBE || b1 == 0x9E) && b2 == 0xD1;
+    case 0xCE:
+        return (b1 == 0xB5 || b1 == 0x95) && b2 == 0xCF;
+    case 0xE5:
+        return (b1 == 0x85 && b2 == 0xAC) || (b1 == 0xAE && b2 == 0x98);
+    case 0xEA:
+        return b1 == 0xB3 && b2 == 0xB5;
+    default:
+        return false;
+    }
+}
+
+/* Is the mark at t[i] a self-official claim? `stem` (lower case,
+ * NUL-terminated, or NULL): the other provider's server stem. */
+static bool claim_at(mv_str t, size_t i, const char *stem) {
+    /* the adjective's stems: en/fr/nl "offici", de "offiz", es/pt/ca
+     * "oficial", it "ufficial", pl "oficjal", cs/sk "oficiáln", ro
+     * "oficial", ru/uk/bg, ja, zh, ko, tr/id "resmi", el "επίσημ" */
+    static const char *const marks[] = {
+        "offici",    "offiz",   "oficial",    "ufficial",  "oficjal", "oficiáln",
+        "официальн", "офіційн", "公式",       "官方",      "공식",    "resmi",
+        "επίσημ",    "rasmi",   "virallinen", "Официальн", "Офіційн", "Επίσημ"};
+    /* what the official word may qualify without claiming anything for
+     * this tool: what it wraps or reads */
+    static const char *const wrapped[] = {
+        "api",      "sdk",     "client",  "librar",        "bibliot", "docs",     "documenta",
+        "endpoint", "cli",     "data",    "dato",          "donn",    "daten",    "source",
+        "fuente",   "quelle",  "website", "site",          "sitio",   "spec",     "package",
+        "paket",    "image",   "repo",    "registry",      "rest",    "graphql",  "webhook",
+        "feed",     "statist", "record",  "release notes", "guide",   "gazette",  "portal",
+        "store",    "channel", "account", "apps",          "format",  "standard", "norm",
+        "rule",     "regla",   "law",     "ley",           "holiday", "rate",     "exchange",
+        "language", "name",    "title",   "list",          "catalog", "register", "datos",
+        "документ", "данн",    "接口",    "数据",          "文档",    "データ",   "ドキュメント",
+        "API"};
+    static const char *const clause_neg[] = {"not",
+                                             "no",
+                                             "non",
+                                             "isn't",
+                                             "nicht",
+                                             "kein",
+                                             "keine",
+                                             "keinen",
+                                             "pas",
+                                             "nie",
+                                             "niet",
+                                             "geen",
+                                             "не",
+                                             "ні",
+                                             "bukan",
+                                             "tidak",
+                                             "değil",
+                                             "δεν",
+                                             "nem",
+                                             "neni",
+                                             "není",
+                                             "nejde",
+                                             "nejedná",
+                                             "nije",
+                                             "nicio",
+                                             "nu",
+                                             "nenhum",
+                                             "nenhuma",
+                                             "ningún",
+                                             "ninguna",
+                                             "nessun",
+                                             "nessuna",
+                                             "aucun",
+                                             "aucune",
+                                             "ei",
+                                             "inte",
+                                             "ikke",
+                                             "非",
+                                             "不是",
+                                             "ではない",
+                                             "ではありません",
+                                             "아닙",
+                                             "아님",
+                                             "아니"};
+    static const char *const server_nouns[] = {"server", "serveur", "servidor", "serwer", "сервер",
+                                               "服务器", "サーバ",  "서버",     "σέρβερ"};
+    /* what a tool says it is: its own kind, in about 15 languages */
+    static const char *const selfs[] = {
+        "integrat",     "connector",   "connecteur",  "conector",    "connettore",  "konnektor",
+        "koppeling",    "version",     "versión",     "versão",      "versione",    "versie",
+        "wersj",        "verze",       "edition",     "server",      "serveur",     "servidor",
+        "tool",         "outil",       "herramienta", "ferramenta",  "strumento",   "werkzeug",
+        "narzędzi",     "plugin",      "plug-in",     "extension",   "extensión",   "extensão",
+        "estensione",   "erweiterung", "applica",     "aplica",      "implementa",  "adapter",
+        "adaptateur",   "adaptador",   "anbindung",   "intégration", "integración", "integração",
+        "integrazione", "integracja",  "integratie",  "provider",    "mcp",         "module",
+        "módulo",       "modul",       "bridge",      "интеграц",    "Интеграц",    "коннектор",
+        "Коннектор",    "верси",       "Верси",       "сервер",      "Сервер",      "инструмент",
+        "Инструмент",   "плагин",      "Плагин",      "розширенн",   "інтеграц",    "版",
+        "連携",         "コネクタ",    "ツール",      "サーバー",    "プラグイン",  "集成",
+        "连接器",       "工具",        "服务器",      "插件",        "버전",        "커넥터",
+        "통합",         "도구",        "서버",        "플러그인",    "연동",        "εργαλεί",
+        "έκδοση",       "entegrasyon", "sürüm",       "versi",       "integrasi"};
+    static const char *const negators[] = {
+        "not ",     "non ",    "non-",     "no ",     "não ",     "nao ",     "nie ",    "niet ",
+        "nicht ",   "pas ",    "не ",      "非",      "비",       "不",       "sin ",    "without ",
+        "keine ",   "kein ",   "nessuna ", "nessun ", "aucune ",  "aucun ",   "ningún ", "ninguna ",
+        "nenhuma ", "nenhum ", "geen ",    "żadna ",  "никакой ", "никакая ", "не є "};
+    unsigned char c = (unsigned char)t.ptr[i];
+    size_t mk = 0, ml = 0;
+    for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]) && ml == 0; k++)
+        if (at_ci(t, i, marks[k])) {
+            mk = k;
+            ml = strlen(marks[k]);
+        }
+    if (ml == 0)
+        return false;
+    bool cjk = c >= 0xE0;
+    if (!cjk && i > 0 && name_byte((unsigned char)t.ptr[i - 1]))
+        return false;          /* unofficial, energie-officieel */
+    if (marks[mk][0] == 'r') { /* resmi, rasmi: whole words only */
+        if (i + ml < t.len && is_word_byte((unsigned char)t.ptr[i + ml]))
+            return false;
+    }
+    size_t b0 = i > 24 ? i - 24 : 0;
+    bool negated = false;
+    for (size_t k = 0; k < sizeof(negators) / sizeof(negators[0]) && !negated; k++) {
+        size_t n = strlen(negators[k]);
+        negated = i >= n && same_text_ci(t.ptr + i - n, negators[k], n) &&
+                  (i == n || !is_word_byte((unsigned char)t.ptr[i - n - 1]) ||
+                   (unsigned char)negators[k][0] >= 0x80);
+    }
+    if (negated)
+        return false;
+    /* the clause the word sits in, up to 40 bytes each side */
+    size_t a = b0, e = i + ml + 40 < t.len ? i + ml + 40 : t.len;
+    for (size_t j = i; j > a; j--)
+        if (t.ptr[j - 1] == '.' || t.ptr[j - 1] == ',' || t.ptr[j - 1] == ';' ||
+            t.ptr[j - 1] == '(' || t.ptr[j - 1] == '\n') {
+            a = j;
+            break;
+        }
+    for (size_t j = i + ml; j < e; j++)
+        if (t.ptr[j] == '.' || t.ptr[j] == ',' || t.ptr[j] == ';' || t.ptr[j] == ')' ||
+            t.ptr[j] == '\n' || t.ptr[j] == ':') {
+            e = j;
+            break;
+        }
+    /* whole words of the wrapped list: "api" must not match "rapid" */
+    bool wraps = false;
+    for (size_t k = 0; k < sizeof(wrapped) / sizeof(wrapped[0]) && !wraps; k++) {
+        size_t n = strlen(wrapped[k]);
+        for (size_t j = a; j + n <= e && !wraps; j++)
+            wraps = same_text_ci(t.ptr + j, wrapped[k], n) &&
+                    (j == 0 || !is_word_byte((unsigned char)t.ptr[j - 1]) ||
+                     (unsigned char)wrapped[k][0] >= 0x80);
+    }
+    if (wraps)
+        return false;
+    /* negated anywhere in the clause before it ("Bukan server BigQuery
+     * resmi", "is not the official", "kein offizieller") */
+    bool neg = false;
+    for (size_t k = 0; k < sizeof(clause_neg) / sizeof(clause_neg[0]) && !neg; k++) {
+        size_t n = strlen(clause_neg[k]);
+        for (size_t j = a; j + n <= i && !neg; j++)
+            neg = same_text_ci(t.ptr + j, clause_neg[k], n) &&
+                  (j == 0 || !is_word_byte((unsigned char)t.ptr[j - 1]) ||
+                   (unsigned char)clause_neg[k][0] >= 0x80) &&
+                  (j + n == i || !is_word_byte((unsigned char)t.ptr[j + n]) ||
+                   (unsigned char)clause_neg[k][0] >= 0x80);
+    }
+    if (neg)
+        return false;
+    /* the word describes the other provider's server, named next to
+     * it ("use the official cloudflare server", "der offizielle
+     * gitlab-Server"): a pointer to it, not a claim */
+    if (stem != NULL && span_holds(t, a, e, &stem, 1) &&
+        (span_holds(t, a, e, server_nouns, sizeof(server_nouns) / sizeof(server_nouns[0])) ||
+         names_member(t, a, e, stem)))
+        return false;
+    /* the word must name this tool's own kind (an integration, a
+     * connector, a version, a build...) or stand alone as a label
+     * ("PagerDuty — official", "(公式)") */
+    size_t we = i + ml; /* the end of the word ("official" of "offici") */
+    while (we < t.len &&
+           (is_word_byte((unsigned char)t.ptr[we]) || ((unsigned char)t.ptr[we] >= 0x80 && !cjk)))
+        we++;
+    size_t rest = we;
+    while (rest < e && (t.ptr[rest] == ' ' || t.ptr[rest] == '*' || t.ptr[rest] == '"'))
+        rest++;
+    bool alone = rest >= e && (e == t.len || t.ptr[e] == ')' || t.ptr[e] == ',' ||
+                               t.ptr[e] == '.' || t.ptr[e] == '\n');
+    bool self = alone;
+    for (size_t k = 0; k < sizeof(selfs) / sizeof(selfs[0]) && !self; k++) {
+        size_t n = strlen(selfs[k]);
+        for (size_t j = a; j + n <= e && !self; j++)
+            self = same_text_ci(t.ptr + j, selfs[k], n) &&
+                   (j == 0 || !is_word_byte((unsigned char)t.ptr[j - 1]) ||
+                    (unsigned char)selfs[k][0] >= 0x80);
+    }
+    return self;
+}
+
+/* Offset of the first self-official claim in t, or SIZE_MAX. `stem`
+ * (lower case, NUL-terminated, or NULL): the other provider's server
+ * stem. The marks are found by their rare bytes with memchr: the 'f' of
+ * "off-"/"ufficial", the 'm' of resmi/rasmi, the 'v' of virallinen and
+ * the lead bytes of the Cyrillic, Greek, CJK and Hangul marks. */
+static size_t official_claim(mv_str t, const char *stem) {
+    static const unsigned char leads[] = {'f', 'm', 'v', 'V', 0xD0, 0xCE, 0xE5, 0xEA};
+    enum { NL = sizeof(leads) };
+    size_t nx[NL];
+    for (size_t k = 0; k < NL; k++) {
+        const char *q = t.len > 0 ? memchr(t.ptr, leads[k], t.len) : NULL;
+        nx[k] = q != NULL ? (size_t)(q - t.ptr) : t.len;
+    }
+    for (;;) {
+        size_t pos = t.len, lead = 0;
+        for (size_t k = 0; k < NL; k++)
+            if (nx[k] < pos) {
+                pos = nx[k];
+                lead = k;
+            }
+        if (pos >= t.len)
+            return SIZE_MAX;
+        const char *q =
+            pos + 1 < t.len ? memchr(t.ptr + pos + 1, leads[lead], t.len - pos - 1) : NULL;
+        nx[lead] = q != NULL ? (size_t)(q - t.ptr) : t.len;
+        size_t back = leads[lead] == 'f' ? 1 : leads[lead] == 'm' ? 3 : 0;
+        if (pos < back || !lead_fits(t, pos, leads[lead]))
+            continue;
+        size_t i = pos - back;
+        if (claim_at(t, i, stem))
+            return i;
+    }
+}
+
+/* A disclaimer of affiliation anywhere in the text. */
+static bool disclaims(mv_str t) {
+    static const char *const words[] = {
+        "unofficial",     "inoffiziell",    "non-official",   "non official", "not official",
+        "not affiliated", "unaffiliated",   "third-party",    "third party",  "community",
+        "fork",           "independent",    "no oficial",     "não oficial",  "non officiel",
+        "non ufficiale",  "nieoficjaln",    "неофициальн",    "非公式",       "非官方",
+        "비공식",         "niet officieel", "not endorsed",   "comunidad",    "communauté",
+        "gemeinschaft",   "inoficial",      "nicht offiziell"};
+    return span_holds(t, 0, t.len, words, sizeof(words) / sizeof(words[0]));
+}
+
+/* Does t hold w (n bytes, lower case) anywhere, ASCII case folded? */
+static bool holds_ci(mv_str t, const char *w, size_t n) {
+    for (size_t i = 0; n > 0 && i + n <= t.len; i++)
+        if (same_text_ci(t.ptr + i, w, n))
+            return true;
+    return false;
+}
+
+/* "maintained by Notion Labs", "gepflegt von Notion", "mantenido por
+ * Notion": a maintainer phrase with the vendor's stem within 24 bytes
+ * after it. Offset of the phrase, or SIZE_MAX. */
+static size_t maintainer_claim(mv_str t, const char *stem, size_t ls) {
+    static const char *const by[] = {"maintained by",
+                                     "published by",
+                                     "provided by",
+                                     "developed by",
+                                     "built by",
+                                     "made by",
+                                     "endorsed by",
+                                     "verified by",
+                                     "certified by",
+                                     "operated by",
+                                     "gepflegt von",
+                                     "betreut von",
+                                     "entwickelt von",
+                                     "bereitgestellt von",
+                                     "herausgegeben von",
+                                     "mantenido por",
+                                     "desarrollado por",
+                                     "publicado por",
+                                     "proporcionado por",
+                                     "maintenu par",
+                                     "développé par",
+                                     "publié par",
+                                     "fourni par",
+                                     "mantido por",
+                                     "desenvolvido por",
+                                     "mantenuto da",
+                                     "sviluppato da",
+                                     "fornito da",
+                                     "onderhouden door",
+                                     "ontwikkeld door",
+                                     "uitgegeven door",
+                                     "utrzymywany przez",
+                                     "rozwijany przez",
+                                     "поддерживается компанией",
+                                     "разработано компанией",
+                                     "разработан компанией",
+                                     "によって提供",
+                                     "が提供する",
+                                     "が開発した",
+                                     "官方维护",
+                                     "官方提供",
+                                     "에서 제공하는",
+                                     "에서 개발한"};
+    if (ls == 0 || t.len < ls)
+        return SIZE_MAX;
+    /* the vendor's name first (rare), then the phrases next to it; CJK
+     * phrases follow the vendor, so both sides are read */
+    for (int up = 0; up < 2; up++) {
+        char first =
+            up ? (char)(stem[0] >= 'a' && stem[0] <= 'z' ? stem[0] - 32 : stem[0]) : stem[0];
+        if (up && first == stem[0])
+            break;
+        for (const char *q = memchr(t.ptr, first, t.len); q != NULL;
+             q = (size_t)(q - t.ptr) + 1 < t.len
+                     ? memchr(q + 1, first, t.len - (size_t)(q - t.ptr) - 1)
+                     : NULL) {
+            size_t i = (size_t)(q - t.ptr);
+            if (i + ls > t.len || !same_text_ci(t.ptr + i, stem, ls))
+                continue;
+            /* a phrase of a Latin or Cyrillic script ends with the word
+             * before the name (an article may stand between: "by the
+             * Notion team"); a CJK or Hangul one follows the name. The
+             * word before is found first, the phrases compared only when
+             * it is the last word of one. */
+            size_t w1 = i;
+            for (int hop = 0; hop < 2; hop++) {
+                size_t b = w1;
+                while (b > 0 && t.ptr[b - 1] == ' ')
+                    b--;
+                size_t a = b;
+                while (a > 0 && t.ptr[a - 1] != ' ' && b - a < 24)
+                    a--;
+                w1 = a;
+                static const char *const articles[] = {"the", "der", "die", "das", "la",
+                                                       "le",  "el",  "il",  "de",  "het"};
+                bool article = false;
+                for (size_t k = 0; k < sizeof(articles) / sizeof(articles[0]) && !article; k++)
+                    article =
+                        strlen(articles[k]) == b - a && same_text_ci(t.ptr + a, articles[k], b - a);
+                if (!article) {
+                    for (size_t k = 0; k < sizeof(by) / sizeof(by[0]); k++) {
+                        size_t n = strlen(by[k]);
+                        if ((unsigned char)by[k][0] < 0xE0 && b >= n &&
+                            same_text_ci(t.ptr + b - n, by[k], n))
+                            return b - n;
+                    }
+                    break;
+                }
+            }
+            size_t c = i + ls;
+            while (c < t.len && t.ptr[c] == ' ')
+                c++;
+            for (size_t k = 0;
+                 c < t.len && (unsigned char)t.ptr[c] >= 0x80 && k < sizeof(by) / sizeof(by[0]);
+                 k++) {
+                size_t n = strlen(by[k]);
+                if ((unsigned char)by[k][0] >= 0xE0 && c + n <= t.len &&
+                    memcmp(t.ptr + c, by[k], n) == 0)
+                    return c;
+            }
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* A disclaimer in the tool's title, description or annotations. */
+static bool tool_disclaims(const mv_tool *tool) {
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *f = &tool->fields[i];
+        if ((f->kind == MV_FIELD_TITLE || f->kind == MV_FIELD_DESCRIPTION ||
+             f->kind == MV_FIELD_ANNOTATION) &&
+            disclaims(f->text))
+            return true;
+    }
+    return false;
+}
+
+/* The tool's claim: its first claiming field (title, description or an
+ * annotation), or -1. */
+static int32_t claim_field(const mv_tool *tool, const char *stem, size_t *at) {
+    for (uint32_t i = 0; i < tool->n_fields; i++) {
+        const mv_field *f = &tool->fields[i];
+        if (f->kind != MV_FIELD_TITLE && f->kind != MV_FIELD_DESCRIPTION &&
+            f->kind != MV_FIELD_ANNOTATION)
+            continue;
+        size_t o = official_claim(f->text, stem);
+        if (o != SIZE_MAX) {
+            if (tool_disclaims(tool))
+                return -1;
+            *at = o;
+            return (int32_t)i;
+        }
+    }
+    return -1;
+}
+
+/* A server whose stem (4+ letters, not a plain word) is a word of the
+ * tool's name and names no word of this tool's own server: the brand
+ * the name is prefixed with. NONE when none. */
+static uint32_t prefix_brand(const reg_state *rs, const mv_tool *tool, uint32_t own) {
+    mv_str name = tool->name;
+    mv_str own_srv = mv_registry_server_name(rs->registry, own);
+    size_t i = 0;
+    while (i < name.len) {
+        while (i < name.len && !(k_byte_class[(unsigned char)name.ptr[i]] & (BC_UPPER | BC_LOWER)))
+            i++;
+        char w[32];
+        size_t n = 0;
+        while (i < name.len && (k_byte_class[(unsigned char)name.ptr[i]] & (BC_UPPER | BC_LOWER))) {
+            if (n < sizeof w)
+                w[n] = (char)(name.ptr[i] | 0x20);
+            n++;
+            i++;
+        }
+        if (n < 4 || n > sizeof w)
+            continue;
+        size_t count = 0;
+        const uint32_t *ids = key_find(&rs->server_keys, hash_bytes(w, n), &count);
+        if (count > 0 && (generic_stem(w, n) || common_word(w, n)))
+            continue;
+        for (size_t k = 0; k < count; k++) {
+            if (ids[k] == own)
+                continue;
+            char stem[64];
+            size_t ls =
+                server_stem(stem, sizeof stem, mv_registry_server_name(rs->registry, ids[k]));
+            if (ls != n || memcmp(stem, w, n) != 0 || holds_ci(own_srv, w, n))
+                continue;
+            return ids[k];
+        }
+    }
+    return NONE;
+}
+
+/* Do the two server names share a stem (github-work, github)? */
+static bool stems_shared(const reg_state *rs, uint32_t a, uint32_t b) {
+    char sa[64], sb[64];
+    size_t la = server_stem(sa, sizeof sa, mv_registry_server_name(rs->registry, a));
+    size_t lb = server_stem(sb, sizeof sb, mv_registry_server_name(rs->registry, b));
+    return la >= 4 && la == lb && memcmp(sa, sb, la) == 0;
+}
+
+static bool same_str(mv_str a, mv_str b) {
+    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+static int official_twin(tool_scan *ts, mv_emitter *out) {
+    const reg_state *rs = ts->rs;
+    const mv_tool *tool = ts->tool;
+    const name_rec *me = &rs->names[ts->own_name];
+    uint32_t peer_srv = NONE;
+    bool twin = me->n_servers >= 2;
+    if (twin)
+        peer_srv = other_server_of(me, ts->own);
+    else
+        peer_srv = prefix_brand(rs, tool, ts->own);
+    if (peer_srv == NONE)
+        return MV_OK;
+    mv_str own_srv = mv_registry_server_name(rs->registry, ts->own);
+    mv_str srv = mv_registry_server_name(rs->registry, peer_srv);
+    if (srv.len == own_srv.len && same_text_ci(srv.ptr, own_srv.ptr, srv.len))
+        return MV_OK;
+    /* a twin that carries its peer's very title and description and no
+     * annotations claims nothing the peer does not (most twins are such
+     * copies: the scan below is skipped for them) */
+    const mv_tool *peer = NULL;
+    if (twin) {
+        uint32_t psrv = NONE;
+        if ((peer = find_peer(ts, me, peer_srv, &psrv)) == NULL)
+            return MV_OK;
+        bool annotated = false;
+        for (uint32_t i = 0; i < tool->n_fields && !annotated; i++)
+            annotated = tool->fields[i].kind == MV_FIELD_ANNOTATION;
+        if (!annotated && same_str(tool->description, peer->description) &&
+            same_str(tool->title, peer->title))
+            return MV_OK;
+    }
+    size_t at = 0;
+    char stem[64];
+    size_t ls = server_stem(stem, sizeof stem - 1, srv);
+    stem[ls] = '\0';
+    int32_t cf = claim_field(tool, ls >= 4 ? stem : NULL, &at);
+    if (cf < 0) {
+        for (uint32_t i = 0; ls >= 4 && i < tool->n_fields && cf < 0; i++) {
+            const mv_field *f = &tool->fields[i];
+            if ((f->kind == MV_FIELD_TITLE || f->kind == MV_FIELD_DESCRIPTION ||
+                 f->kind == MV_FIELD_ANNOTATION) &&
+                (at = maintainer_claim(f->text, stem, ls)) != SIZE_MAX && !tool_disclaims(tool))
+                cf = (int32_t)i;
+        }
+        if (cf < 0)
+            return MV_OK;
+    }
+    /* the server's own name claims it ("github-official"): the registry's
+     * name, not this text, is what sets it apart */
+    static const char *const own_marks[] = {"offici", "offiz", "oficial", "ufficial", "oficjal"};
+    if (span_holds(own_srv, 0, own_srv.len, own_marks, sizeof(own_marks) / sizeof(own_marks[0])))
+        return MV_OK;
+    /* a server sharing the vendor's stem (hubspot-crm next to hubspot,
+     * notion next to notion-community) may well be the vendor's own split
+     * server: its claim can be true */
+    if (stems_shared(rs, ts->own, peer_srv))
+        return MV_OK;
+    if (peer != NULL) {
+        size_t pat = 0;
+        if (claim_field(peer, NULL, &pat) >= 0)
+            return MV_OK; /* both say so: a vendor's split servers */
+        for (uint32_t i = 0; i < peer->n_fields; i++)
+            if (peer->fields[i].kind == MV_FIELD_DESCRIPTION && disclaims(peer->fields[i].text))
+                return MV_OK;
+    }
+    const mv_field *f = &tool->fields[cf];
+    size_t end = at + 24 < f->text.len ? at + 24 : f->text.len;
+    dtext d = {.len = 0};
+    dt_puts(&d, twin ? "claims to be the official one while server "
+                     : "claims to be the official one of the brand its name carries, server ");
+    dt_name(&d, srv);
+    dt_puts(&d, twin ? " exposes the same tool" : "");
+    mv_signal_spec sig = {
+        .tier = MV_TIER_HARD,
+        .threat = MV_THREAT_TOOL_POISONING,
+        .confidence = 0.8,
+        .critical = false,
+        .field = cf,
+        .offset = (uint32_t)at,
+        .length = (uint32_t)(end - at),
+        .evidence = {f->text.ptr + at, end - at},
+        .detail = dt_str(&d),
+    };
+    return mv_emit(out, &sig);
 }
 
 static int check_text(const mv_inspect_ctx *ctx, const engine_state *es, const reg_state *rs,
@@ -6176,6 +6782,8 @@ static int check_text(const mv_inspect_ctx *ctx, const engine_state *es, const r
     }
     if (rc == MV_OK && tool->kind != MV_ITEM_INSTRUCTIONS)
         rc = displaced_twin(&ts, out);
+    if (rc == MV_OK && tool->kind != MV_ITEM_INSTRUCTIONS && ts.n_emitted == 0 && !ts.twin_emitted)
+        rc = official_twin(&ts, out);
     if (ts.mentions_capped)
         mv_emit_cap(out, "shadowing_mentions", MAX_MENTIONS, ts.n_mentions_total);
     if (ts.phrases_capped)

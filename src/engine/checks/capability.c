@@ -43,6 +43,7 @@
  */
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <utf8proc.h>
@@ -4845,6 +4846,12 @@ static unsigned popcount32(uint32_t v) {
 static uint64_t k_reach_third[REACH_SLOTS][2];
 static bool k_reach_third_other[REACH_SLOTS];
 static bool k_reach_alnum[256];
+/* perf28: per entry q of k_reach_by_pair, its term's kind bit and its
+ * third byte when that byte turns other third bytes away (else 0), so the
+ * walk of a pair's terms reads two small arrays before a term */
+#define REACH_QS (sizeof(k_reach_by_pair) / sizeof(k_reach_by_pair[0]))
+static uint32_t k_reach_q_bit[REACH_QS];
+static unsigned char k_reach_q_m2[REACH_QS];
 static pthread_once_t k_reach_once = PTHREAD_ONCE_INIT;
 
 static void reach_third_build(void) {
@@ -4860,6 +4867,12 @@ static void reach_third_build(void) {
     }
     for (unsigned c = 0; c < 256; c++)
         k_reach_alnum[c] = is_alnum((unsigned char)c);
+    for (size_t q = 0; q < REACH_QS; q++) {
+        const reach_term *term = &k_reach_terms[k_reach_by_pair[q]];
+        unsigned char m2 = (unsigned char)term->w[2];
+        k_reach_q_bit[q] = 1u << term->kind;
+        k_reach_q_m2[q] = m2 > ' ' && m2 < 0x80 && m2 != '-' ? m2 : 0;
+    }
 }
 
 /* Kinds of store named in t[from, len) (bit mask); the first hit of each
@@ -4911,13 +4924,13 @@ static uint32_t reach_scan(const char *t, size_t len, size_t from, uint32_t skip
             (c2 < 0 || (k_reach_third[slot][c2 >> 6] >> (c2 & 63) & 1) == 0))
             continue; /* no term of the pair goes on with this byte */
         for (uint16_t q = k_reach_pair_at[slot]; q < k_reach_pair_at[slot + 1]; q++) {
-            const reach_term *term = &k_reach_terms[k_reach_by_pair[q]];
-            uint32_t bit = 1u << term->kind;
+            uint32_t bit = k_reach_q_bit[q];
             if ((mask | skip) & bit)
                 continue;
-            unsigned char m2 = (unsigned char)term->w[2];
-            if (m2 > ' ' && m2 < 0x80 && m2 != '-' && c2 < 0x80 && c2 != m2)
+            unsigned char m2 = k_reach_q_m2[q];
+            if (m2 != 0 && c2 < 0x80 && c2 != m2)
                 continue;
+            const reach_term *term = &k_reach_terms[k_reach_by_pair[q]];
             size_t n = reach_match(t, len, i, term);
             if (n == 0)
                 continue;
@@ -6794,9 +6807,14 @@ static int report_job_credential(tool_scan *ts) {
 static int cap_inspect(const mv_inspect_ctx *ctx, const mv_tool *tool, mv_emitter *out) {
     const cap_state *st = ctx->engine_state;
     int rc = MV_OK;
-    tool_scan *ts = mv_arena_calloc(ctx->scratch, 1, sizeof(*ts));
+    /* perf28: desc_spans is read only below n_desc_spans: the struct is
+     * zeroed around it, in two parts each below the size where memset
+     * turns to `rep stosb` */
+    tool_scan *ts = mv_arena_alloc(ctx->scratch, sizeof(*ts));
     if (ts == NULL)
         return MV_ENOMEM;
+    memset(ts, 0, offsetof(tool_scan, desc_spans));
+    memset(&ts->n_desc_spans, 0, sizeof(*ts) - offsetof(tool_scan, n_desc_spans));
     ts->st = st;
     ts->ctx = ctx;
     ts->tool = tool;

@@ -686,6 +686,8 @@ static bool head_first[256];
  * instr_stem words (a space: any byte) as bits (instr_raw) */
 static bool infix_first[256];
 static uint8_t instr_pair[256 * 256 / 8];
+/* perf28: the same for the rank_stem words (rank_word_raw) */
+static uint8_t rank_pair[256 * 256 / 8];
 
 /* Order the group of first byte b by second byte, list order kept within
  * each (an insertion sort, stable), and record where each second byte's
@@ -765,6 +767,15 @@ static void index_build(void) {
             if (c1 == w1 || w1 == ' ' || w1 == '\0') {
                 size_t h = (size_t)w0 << 8 | c1;
                 instr_pair[h >> 3] |= (uint8_t)(1u << (h & 7));
+            }
+        }
+    }
+    for (size_t k = 0; k < N(rank_stem); k++) {
+        unsigned char w0 = (unsigned char)rank_stem[k][0], w1 = (unsigned char)rank_stem[k][1];
+        for (size_t c1 = 0; c1 < 256; c1++) {
+            if (c1 == w1 || w1 == ' ' || w1 == '\0') {
+                size_t h = (size_t)w0 << 8 | c1;
+                rank_pair[h >> 3] |= (uint8_t)(1u << (h & 7));
             }
         }
     }
@@ -1642,8 +1653,14 @@ static bool rank_word_raw(const char *s, size_t a, size_t b) {
     while (i < b) {
         unsigned char c = (unsigned char)s[i];
         unsigned char c0 = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-        if (ix->at[c0] != ix->at[c0 + 1] && raw_word_at(ix, rank_stem, c0, s, i, b)) {
-            return true;
+        if (ix->at[c0] != ix->at[c0 + 1]) {
+            /* perf28: the first two bytes first (rank_pair), as raw_word_at
+             * reads the second */
+            unsigned char r1 = i + 1 < b ? (unsigned char)s[i + 1] : 0;
+            size_t h = (size_t)c0 << 8 | (unsigned char)(r1 >= 'A' && r1 <= 'Z' ? r1 + 32 : r1);
+            if ((rank_pair[h >> 3] & (1u << (h & 7))) && raw_word_at(ix, rank_stem, c0, s, i, b)) {
+                return true;
+            }
         }
         i++;
         if (lower_alnum(c)) {
@@ -1895,6 +1912,10 @@ static bool other_script(unsigned char c) {
  * are rarest in tool text (measured on the docker registry), so the
  * table is seldom hit. */
 static uint8_t slant_quad[8192];
+/* perf28: each piece's hashes at offsets 0 and 1: a lookup that hits reads
+ * only the pieces hashed to it (a piece of five bytes or more at i or i - 1
+ * hashes to the four bytes at i) */
+static unsigned slant_hash[N(slant_piece)][2];
 static pthread_once_t slant_once = PTHREAD_ONCE_INIT;
 
 static unsigned quad_hash(const char *p) {
@@ -1908,6 +1929,7 @@ static void slant_build(void) {
     for (size_t k = 0; k < N(slant_piece); k++) {
         for (size_t o = 0; o < 2; o++) {
             unsigned h = quad_hash(slant_piece[k] + o);
+            slant_hash[k][o] = h;
             slant_quad[h >> 3] = (uint8_t)(slant_quad[h >> 3] | (1u << (h & 7)));
         }
     }
@@ -1921,12 +1943,45 @@ static bool piece_at(const char *s, size_t n, size_t i, const char *p) {
     return p[j] == '\0';
 }
 
+/* perf28: a piece at s[i] or s[i - 1] whose hash is that of the four
+ * bytes at s[i]. */
+static inline bool slant_at(const char *s, size_t n, size_t i) {
+    unsigned h = quad_hash(s + i);
+    if (!(slant_quad[h >> 3] & (1u << (h & 7)))) {
+        return false;
+    }
+    for (size_t k = 0; k < N(slant_piece); k++) {
+        if ((slant_hash[k][0] == h && piece_at(s, n, i, slant_piece[k])) ||
+            (i > 0 && slant_hash[k][1] == h && piece_at(s, n, i - 1, slant_piece[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Could s[0, n) hold a judgment of worth? The stems by a piece, a text
  * with letters of another script read on. Four bytes at each even offset
  * are hashed and looked up; a piece starts there or one byte before. */
 static bool slant_gate(const char *s, size_t n) {
     pthread_once(&slant_once, slant_build);
-    for (size_t i = 0; i + 4 <= n; i += 2) {
+    size_t i = 0;
+    /* perf28: three windows (at i, i + 2, i + 4) per eight bytes, their
+     * high bits tested at once; the eight bytes are all in some window */
+    for (; i + 8 <= n; i += 6) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & UINT64_C(0x8080808080808080)) {
+            for (size_t k = 0; k < 8; k++) {
+                if (other_script((unsigned char)s[i + k])) {
+                    return true;
+                }
+            }
+        }
+        if (slant_at(s, n, i) || slant_at(s, n, i + 2) || slant_at(s, n, i + 4)) {
+            return true;
+        }
+    }
+    for (; i + 4 <= n; i += 2) {
         uint32_t w;
         memcpy(&w, s + i, 4);
         if (w & UINT32_C(0x80808080)) {
@@ -1936,15 +1991,8 @@ static bool slant_gate(const char *s, size_t n) {
                 }
             }
         }
-        unsigned h = quad_hash(s + i);
-        if (!(slant_quad[h >> 3] & (1u << (h & 7)))) {
-            continue;
-        }
-        for (size_t k = 0; k < N(slant_piece); k++) {
-            if (piece_at(s, n, i, slant_piece[k]) ||
-                (i > 0 && piece_at(s, n, i - 1, slant_piece[k]))) {
-                return true;
-            }
+        if (slant_at(s, n, i)) {
+            return true;
         }
     }
     return false;

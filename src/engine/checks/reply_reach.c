@@ -679,6 +679,7 @@ typedef struct ix_index {
     unsigned char first[256]; /* a raw byte some word starts with (either case) */
     unsigned char tri[8192];  /* a hash of the first three bytes of some word (tri_hash) */
     unsigned char pair[8192]; /* raw first two bytes (r0 << 8 | r1) of some word (pair_fill) */
+    unsigned char quad[8192]; /* a hash of the first four bytes of some word (quad_fill) */
 } ix_index;
 
 /* A 16-bit hash of three folded bytes. */
@@ -790,6 +791,48 @@ static void pair_fill(ix_index *x) {
     }
 }
 
+/* perf28: a 16-bit hash of four folded bytes. */
+static size_t quad_hash(unsigned char c0, unsigned char c1, unsigned char c2, unsigned char c3) {
+    return ((size_t)c0 * 29791u + (size_t)c1 * 961u + (size_t)c2 * 31u + c3) & 0xFFFFu;
+}
+
+/* perf28: the first four bytes a word of x may meet, as bucket_at compares
+ * them (its own byte; at a space of the word, a quote's first byte too;
+ * past its end, any byte): "for" or "in the" pass the three-byte hash of
+ * "forrang" or "in place of" but not this one. */
+static void quad_fill(ix_index *x) {
+    static const unsigned char space_bytes[] = {' ', '"', 0xE2, 0xC2, 0xE3};
+    for (size_t k = 0; k < x->start[IX_BUCKETS]; k++) {
+        const ix_word *xw = &x->words[k];
+        unsigned char set[3][256];
+        size_t cnt[3];
+        for (size_t j = 1; j < 4; j++) {
+            unsigned char wj = j < xw->len ? (unsigned char)xw->w[j] : 0;
+            if (j >= xw->len) {
+                for (size_t c = 0; c < 256; c++) {
+                    set[j - 1][c] = (unsigned char)c;
+                }
+                cnt[j - 1] = 256;
+            } else if (wj == ' ') {
+                memcpy(set[j - 1], space_bytes, sizeof(space_bytes));
+                cnt[j - 1] = sizeof(space_bytes);
+            } else {
+                set[j - 1][0] = wj;
+                cnt[j - 1] = 1;
+            }
+        }
+        unsigned char c0 = (unsigned char)xw->w[0];
+        for (size_t a = 0; a < cnt[0]; a++) {
+            for (size_t b = 0; b < cnt[1]; b++) {
+                for (size_t c = 0; c < cnt[2]; c++) {
+                    size_t h = quad_hash(c0, set[0][a], set[1][b], set[2][c]);
+                    x->quad[h >> 3] |= (unsigned char)(1u << (h & 7));
+                }
+            }
+        }
+    }
+}
+
 static void ix_build(void) {
     ix_lists[L_RANK].ws = mv_model_note_rank_words;
     ix_lists[L_RANK].count = mv_model_note_rank_count;
@@ -797,6 +840,8 @@ static void ix_build(void) {
     ix_fill(&ax, ANCHOR_LISTS);
     pair_fill(&ix);
     pair_fill(&ax);
+    quad_fill(&ix);
+    quad_fill(&ax);
     for (size_t c = 0; c < 256; c++) {
         bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
         bool end = c == '\n' || c == '.' || c == '!' || c == '?' || c == 0xE3 || c == 0xEF;
@@ -881,6 +926,13 @@ static inline uint32_t lists_at(const ix_index *xi, const char *t, size_t n, siz
         /* no word of either bucket starts with these three bytes */
         size_t h = tri_hash(c0, c1, low((unsigned char)t[i + 2]));
         if (!(xi->tri[h >> 3] & (1u << (h & 7)))) {
+            return bits;
+        }
+    }
+    if (i + 3 < n) {
+        /* perf28: nor with these four (quad_fill) */
+        size_t h = quad_hash(c0, c1, low((unsigned char)t[i + 2]), low((unsigned char)t[i + 3]));
+        if (!(xi->quad[h >> 3] & (1u << (h & 7)))) {
             return bits;
         }
     }

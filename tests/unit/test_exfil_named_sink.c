@@ -83,9 +83,8 @@ static void not_quarantined(const char *name, const char *desc, const param *par
 }
 
 static void test_named_sink_attacks(void **state) {
-    static const param beleg[] = {{"km", "number", "Kilometer", 1},
-                                  {"beleg", "string", "Beleg", 0},
-                                  {NULL, NULL, NULL, 0}};
+    static const param beleg[] = {
+        {"km", "number", "Kilometer", 1}, {"beleg", "string", "Beleg", 0}, {NULL, NULL, NULL, 0}};
     static const param ref[] = {{"cep", "string", "CEP", 1},
                                 {"ref_interna", "string", "Referência", 0},
                                 {NULL, NULL, NULL, 0}};
@@ -131,8 +130,7 @@ static void test_named_sink_negatives(void **state) {
     static const param grace[] = {{"user", "string", "User", 1},
                                   {"grace_hours", "integer", "Hours", 0},
                                   {NULL, NULL, NULL, 0}};
-    static const param tr[] = {{"transcript", "string", "Transcript", 1},
-                               {NULL, NULL, NULL, 0}};
+    static const param tr[] = {{"transcript", "string", "Transcript", 1}, {NULL, NULL, NULL, 0}};
     (void)state;
     not_quarantined("load_env",
                     "Loads variables from a .env file into the server process. The path of the "

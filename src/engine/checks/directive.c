@@ -10736,6 +10736,48 @@ static bool generic_named_sink(const fctx *f, const dmatch *src) {
            sentence_names_sink(f, src, true);
 }
 
+/* The flow of a description sentence that names its sink among the
+ * tool's parameters, after the orders of the view: a field whose flow or
+ * data order is already found keeps that report. */
+static void named_sink_flow(fctx *f, flow_state *fs, const best *orders) {
+    if (fs->flow.valid || orders[ORDER_EXFIL].valid ||
+        f->tool->fields[f->fi].kind != MV_FIELD_DESCRIPTION) {
+        return;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *src = &f->m[i];
+        uint32_t roles = f->R->terms[src->term].roles;
+        size_t ss, se, rs, re;
+        mv_position pos;
+        around ar;
+        if (roles & MV_DR_ROLE_SOURCE) {
+            mv_position_sentence(&f->pt, src->start, &ss, &se);
+            if (source_guarded(f, src, ss, se) || !in_instruction(f, src->start, src->end) ||
+                !sentence_names_sink(f, src, false)) {
+                continue;
+            }
+        } else if (!(roles & MV_DR_ROLE_GENERIC) || !generic_named_sink(f, src)) {
+            continue;
+        }
+        mv_position_classify(&pos, &f->pt, src->start, src->end);
+        if (pos.weight < DANGER_WEIGHT) {
+            continue;
+        }
+        fs->reaches = true;
+        rs = f->roff[src->start];
+        re = f->roff[src->end];
+        if (f->map != NULL) {
+            rs = f->map[rs];
+            re = f->map[re];
+        }
+        memset(&ar, 0, sizeof(ar));
+        ar.strong = true;
+        consider_best(&fs->flow, FLOW_CONF, pos.weight, (int32_t)f->fi, rs, re, &ar,
+                      "parameter value");
+        return;
+    }
+}
+
 /* Is the field an item of a list default of an input parameter not named
  * for a secret ("include": ["scores", "system_prompt"]), in a tool whose
  * defaults also hold an outside destination? Then what is attached and
@@ -10775,18 +10817,8 @@ static void param_value_flow(fctx *f, flow_state *fs) {
         size_t ss, se, rs, re;
         mv_position pos;
         around ar;
-        bool generic = !(f->R->terms[src->term].roles & MV_DR_ROLE_SOURCE);
-        if (generic && !own && !listed && (f->R->terms[src->term].roles & MV_DR_ROLE_GENERIC)) {
-            if (generic_named_sink(f, src)) {
-                mv_position_sentence(&f->pt, src->start, &ss, &se);
-                mv_position_classify(&pos, &f->pt, src->start, src->end);
-                if (pos.weight >= DANGER_WEIGHT) {
-                    goto found;
-                }
-            }
-            continue;
-        }
-        if (generic || (own && named_after(f->tool->params[fd->param].name, f->text + src->start,
+        if (!(f->R->terms[src->term].roles & MV_DR_ROLE_SOURCE) ||
+            (own && named_after(f->tool->params[fd->param].name, f->text + src->start,
                                            src->end - src->start))) {
             continue; /* "system_prompt: System prompt for the downstream model" */
         }
@@ -10800,11 +10832,9 @@ static void param_value_flow(fctx *f, flow_state *fs) {
         } else if (!in_instruction(f, src->start, src->end) || pos.weight < DANGER_WEIGHT ||
                    !(own ? value_of_param(f, src, ss, se)
                          : assigns_param(f, f->roff[ss], f->roff[src->start], f->text + src->start,
-                                         src->end - src->start) ||
-                               sentence_names_sink(f, src, false))) {
+                                         src->end - src->start))) {
             continue;
         }
-    found:
         fs->reaches = true;
         rs = f->roff[src->start];
         re = f->roff[src->end];
@@ -10877,6 +10907,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
         concealed_act(&f, orders, destroys);
         side_channel(&f, orders, transfers);
         fixed_copy(&f, orders);
+        named_sink_flow(&f, fs, orders); /* round 27 */
         if (actions > ORDER_ACTIONS_MAX) {
             mv_emit_cap(out, "directive_order_actions", ORDER_ACTIONS_MAX, actions);
         }

@@ -10731,29 +10731,64 @@ static bool generic_named_sink(const fctx *f, const dmatch *src) {
             lo = i + 1; /* the scope is of the source's own phrase */
         }
     }
-    return scope_before(f, lo, src->start) && in_instruction(f, src->start, src->end) &&
-           !source_guarded(f, src, ss, se) && !(store_kind(f, src) && source_is_job(f, src)) &&
-           sentence_names_sink(f, src, true);
+    return scope_before(f, lo, src->start) && sentence_names_sink(f, src, true) &&
+           !(store_kind(f, src) && source_is_job(f, src)) && !source_guarded(f, src, ss, se) &&
+           in_instruction(f, src->start, src->end);
 }
 
 /* The flow of a description sentence that names its sink among the
  * tool's parameters, after the orders of the view: a field whose flow or
  * data order is already found keeps that report. */
 static void named_sink_flow(fctx *f, flow_state *fs, const best *orders) {
+    bool named = false;
+    uint32_t present = 0;
     if (fs->flow.valid || orders[ORDER_EXFIL].valid ||
         f->tool->fields[f->fi].kind != MV_FIELD_DESCRIPTION) {
+        return;
+    }
+    /* first the cheap tests: an act that could order a move among the
+     * view's terms, then the name of a text parameter of the tool */
+    for (size_t i = 0; i < f->n; i++) {
+        present |= f->R->terms[f->m[i].term].roles;
+    }
+    if (!(present & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_MOOD | MV_DR_ROLE_GATHER)) ||
+        !(present & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC))) {
+        return;
+    }
+    for (uint32_t p = 0; p < f->tool->n_params && !named; p++) {
+        const mv_param *pm = &f->tool->params[p];
+        const char *hit = f->raw.ptr;
+        const char *end = f->raw.ptr + f->raw.len;
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || pm->name.len < 3 ||
+            textless_type(pm)) {
+            continue;
+        }
+        /* names are identifiers: their first byte, as written, is enough
+         * to find them (a capitalised sentence start is no place) */
+        while (!named && hit < end &&
+               (hit = memchr(hit, pm->name.ptr[0], (size_t)(end - hit))) != NULL) {
+            named = param_name_at(f, pm, (size_t)(hit - f->raw.ptr));
+            hit++;
+        }
+    }
+    if (!named) {
         return;
     }
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *src = &f->m[i];
         uint32_t roles = f->R->terms[src->term].roles;
+        if (!(roles & MV_DR_ROLE_SOURCE) &&
+            !((roles & MV_DR_ROLE_GENERIC) &&
+              (present & (MV_DR_ROLE_SCOPE | MV_DR_ROLE_HARVEST)))) {
+            continue;
+        }
         size_t ss, se, rs, re;
         mv_position pos;
         around ar;
         if (roles & MV_DR_ROLE_SOURCE) {
             mv_position_sentence(&f->pt, src->start, &ss, &se);
-            if (source_guarded(f, src, ss, se) || !in_instruction(f, src->start, src->end) ||
-                !sentence_names_sink(f, src, false)) {
+            if (!sentence_names_sink(f, src, false) || source_guarded(f, src, ss, se) ||
+                !in_instruction(f, src->start, src->end)) {
                 continue;
             }
         } else if (!(roles & MV_DR_ROLE_GENERIC) || !generic_named_sink(f, src)) {
@@ -10819,7 +10854,7 @@ static void param_value_flow(fctx *f, flow_state *fs) {
         around ar;
         if (!(f->R->terms[src->term].roles & MV_DR_ROLE_SOURCE) ||
             (own && named_after(f->tool->params[fd->param].name, f->text + src->start,
-                                           src->end - src->start))) {
+                                src->end - src->start))) {
             continue; /* "system_prompt: System prompt for the downstream model" */
         }
         mv_position_sentence(&f->pt, src->start, &ss, &se);

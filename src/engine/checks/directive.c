@@ -10601,6 +10601,223 @@ static bool assigns_param(const fctx *f, size_t r0, size_t at, const char *src, 
     return false;
 }
 
+/* ---------------------------------------- round 27: the sink is named */
+
+/*
+ * Round 27 (exfil27): the sentence names the sink, in any word order. A
+ * description sentence that holds a sensitive source (past the guards of
+ * find_flows) and names a free-form input parameter of this very tool as
+ * a place ("... into the field `debug_blob`", "w polu zalacznik", "в поле
+ * meta", "parametrul `stil`") is the flow: what goes in the parameter
+ * leaves with the call. assigns_param needs the English "`x` to"; here the
+ * name may stand before or after the source, as code, as an identifier
+ * with '_', or as a plain word right after a noun for a field or a
+ * parameter (the word family in many languages).
+ */
+
+/* Is the word before raw offset i (past quotes, spaces and a colon) a noun
+ * for a field or a parameter ("field", "в поле", "לשדה")? Wider than
+ * round 11's field_noun_before: more languages, and nouns of scripts that
+ * glue a preposition to them (Hebrew, Arabic) or write no spaces. */
+static bool sink_noun_before(const fctx *f, size_t i) {
+    static const char *const noun[] = {
+        "field",     "fields",    "parameter", "param",     "argument",   "property",   "slot",
+        "campo",     "champ",     "paramètre", "parámetro", "parametro",  "parâmetro",  "argumento",
+        "feld",      "veld",      "felt",      "feltet",    "fält",       "fältet",     "pole",
+        "pola",      "polu",      "polem",     "parametr",  "parametru",  "parametrul", "câmpul",
+        "câmp",      "alan",      "alanı",     "поле",      "поля",       "полі",       "параметр",
+        "параметре", "параметрі", "שדה",       "פרמטר",     "حقل",        "الحقل",      "معامل",
+        "المعامل",   "字段",      "参数",      "欄位",      "フィールド", "パラメータ", "필드",
+        "매개변수",  "πεδίο",     "kenttä",    "kenttään",  "mező",       "mezőbe"};
+    const char *s = f->raw.ptr;
+    size_t e = i;
+    size_t a;
+    while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '`' || s[e - 1] == '\'' || s[e - 1] == '"' ||
+                     s[e - 1] == ':')) {
+        e--;
+    }
+    a = e;
+    while (a > 0 && s[a - 1] != ' ' && s[a - 1] != '\n' && s[a - 1] != '(') {
+        a--;
+    }
+    for (size_t k = 0; k < sizeof(noun) / sizeof(noun[0]); k++) {
+        size_t l = strlen(noun[k]);
+        /* a whole word; a script that glues a preposition or an article
+         * to the noun ("לשדה", "بالحقل") may have bytes before it */
+        if (e - a >= l && ci_at_n(s, f->raw.len, e - l, noun[k], l) &&
+            (e - a == l || (unsigned char)noun[k][0] >= 0xd6)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is the parameter's declared type one that carries no text (a number, a
+ * boolean)? Nothing is pasted into a count. */
+static bool textless_type(const mv_param *pm) {
+    static const char *const types[] = {"integer", "number", "boolean"};
+    for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+        size_t l = strlen(types[k]);
+        if (pm->type.len == l && memcmp(pm->type.ptr, types[k], l) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does the source's sentence of the description order a move (a transfer
+ * or an obligation; a reading of a literal store also counts: "read
+ * ~/.netrc and ...") and name a free-form input parameter of the tool as a
+ * place: quoted, an identifier with '_', or a plain word after a noun for
+ * a field? A parameter named after the source is its honest place; with
+ * `optional`, only a parameter the call can do without is a place. */
+static bool sentence_names_sink(const fctx *f, const dmatch *src, bool optional) {
+    const char *s = f->raw.ptr;
+    const char *w = f->text + src->start;
+    size_t n = src->end - src->start;
+    uint32_t acts = MV_DR_ROLE_TRANSFER | MV_DR_ROLE_MOOD;
+    size_t ss, se, r0, r1;
+    mv_position_sentence(&f->pt, src->start, &ss, &se);
+    if (literal_store(f, src)) {
+        acts |= MV_DR_ROLE_GATHER;
+    }
+    if (role_in(f, acts, ss, se) == SIZE_MAX) {
+        return false; /* a statement of what the tool keeps, not an order to move */
+    }
+    r0 = f->roff[ss];
+    r1 = f->roff[se];
+    for (uint32_t p = 0; p < f->tool->n_params; p++) {
+        const mv_param *pm = &f->tool->params[p];
+        size_t l = pm->name.len;
+        if (!sink_param(pm, w, n) || textless_type(pm) || (optional && pm->required)) {
+            continue;
+        }
+        for (size_t i = r0; i + l <= r1; i++) {
+            if (!param_name_at(f, pm, i)) {
+                continue;
+            }
+            if ((i > 0 && (s[i - 1] == '`' || s[i - 1] == '\'' || s[i - 1] == '"')) ||
+                memchr(pm->name.ptr, '_', l) != NULL || sink_noun_before(f, i)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+#define GENERIC_SCOPE_BYTES 48 /* normalized bytes from a scope to the generic source it takes */
+
+/* Does a scope or a harvest stand wholly in [a, b), before the source
+ * (not a word of the source itself: "conversation history")? */
+static bool scope_before(const fctx *f, size_t a, size_t b) {
+    for (size_t i = match_from(f, a), e = match_to(f, b); i < e; i++) {
+        const dmatch *m = &f->m[i];
+        if (m->start >= a && m->end <= b &&
+            (f->R->terms[m->term].roles & (MV_DR_ROLE_SCOPE | MV_DR_ROLE_HARVEST))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A source described generically (passwords, tokens, the conversation
+ * history) in a description sentence that takes it whole (a scope or a
+ * harvest before it in its own phrase: "all", "every", "any you saw"),
+ * orders it moved and names an optional free-form parameter of the tool
+ * as its place. The guards of find_flows hold, and a kind of store that is
+ * the tool's job (the messages of a mail tool) is no harvest. */
+static bool generic_named_sink(const fctx *f, const dmatch *src) {
+    size_t ss, se;
+    size_t lo;
+    mv_position_sentence(&f->pt, src->start, &ss, &se);
+    lo = src->start > ss + GENERIC_SCOPE_BYTES ? src->start - GENERIC_SCOPE_BYTES : ss;
+    for (size_t i = lo; i < src->start; i++) {
+        if (f->text[i] == ';' || f->text[i] == ':' || f->text[i] == ',') {
+            lo = i + 1; /* the scope is of the source's own phrase */
+        }
+    }
+    return scope_before(f, lo, src->start) && sentence_names_sink(f, src, true) &&
+           !(store_kind(f, src) && source_is_job(f, src)) && !source_guarded(f, src, ss, se) &&
+           in_instruction(f, src->start, src->end);
+}
+
+/* The flow of a description sentence that names its sink among the
+ * tool's parameters, after the orders of the view: a field whose flow or
+ * data order is already found keeps that report. */
+static void named_sink_flow(fctx *f, flow_state *fs, const best *orders) {
+    bool named = false;
+    uint32_t present = 0;
+    if (fs->flow.valid || orders[ORDER_EXFIL].valid ||
+        f->tool->fields[f->fi].kind != MV_FIELD_DESCRIPTION) {
+        return;
+    }
+    /* first the cheap tests: an act that could order a move among the
+     * view's terms, then the name of a text parameter of the tool */
+    for (size_t i = 0; i < f->n; i++) {
+        present |= f->R->terms[f->m[i].term].roles;
+    }
+    if (!(present & (MV_DR_ROLE_TRANSFER | MV_DR_ROLE_MOOD | MV_DR_ROLE_GATHER)) ||
+        !(present & (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC))) {
+        return;
+    }
+    for (uint32_t p = 0; p < f->tool->n_params && !named; p++) {
+        const mv_param *pm = &f->tool->params[p];
+        const char *hit = f->raw.ptr;
+        const char *end = f->raw.ptr + f->raw.len;
+        if (pm->schema != MV_SCHEMA_INPUT || pm->has_enum || pm->name.len < 3 ||
+            textless_type(pm)) {
+            continue;
+        }
+        /* names are identifiers: their first byte, as written, is enough
+         * to find them (a capitalised sentence start is no place) */
+        while (!named && hit < end &&
+               (hit = memchr(hit, pm->name.ptr[0], (size_t)(end - hit))) != NULL) {
+            named = param_name_at(f, pm, (size_t)(hit - f->raw.ptr));
+            hit++;
+        }
+    }
+    if (!named) {
+        return;
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        const dmatch *src = &f->m[i];
+        uint32_t roles = f->R->terms[src->term].roles;
+        if (!(roles & MV_DR_ROLE_SOURCE) &&
+            !((roles & MV_DR_ROLE_GENERIC) &&
+              (present & (MV_DR_ROLE_SCOPE | MV_DR_ROLE_HARVEST)))) {
+            continue;
+        }
+        size_t ss, se, rs, re;
+        mv_position pos;
+        around ar;
+        if (roles & MV_DR_ROLE_SOURCE) {
+            mv_position_sentence(&f->pt, src->start, &ss, &se);
+            if (!sentence_names_sink(f, src, false) || source_guarded(f, src, ss, se) ||
+                !in_instruction(f, src->start, src->end)) {
+                continue;
+            }
+        } else if (!(roles & MV_DR_ROLE_GENERIC) || !generic_named_sink(f, src)) {
+            continue;
+        }
+        mv_position_classify(&pos, &f->pt, src->start, src->end);
+        if (pos.weight < DANGER_WEIGHT) {
+            continue;
+        }
+        fs->reaches = true;
+        rs = f->roff[src->start];
+        re = f->roff[src->end];
+        if (f->map != NULL) {
+            rs = f->map[rs];
+            re = f->map[re];
+        }
+        memset(&ar, 0, sizeof(ar));
+        ar.strong = true;
+        consider_best(&fs->flow, FLOW_CONF, pos.weight, (int32_t)f->fi, rs, re, &ar,
+                      "parameter value");
+        return;
+    }
+}
+
 /* Is the field an item of a list default of an input parameter not named
  * for a secret ("include": ["scores", "system_prompt"]), in a tool whose
  * defaults also hold an outside destination? Then what is attached and
@@ -10730,6 +10947,7 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
         concealed_act(&f, orders, destroys);
         side_channel(&f, orders, transfers);
         fixed_copy(&f, orders);
+        named_sink_flow(&f, fs, orders); /* round 27 */
         if (actions > ORDER_ACTIONS_MAX) {
             mv_emit_cap(out, "directive_order_actions", ORDER_ACTIONS_MAX, actions);
         }

@@ -1736,6 +1736,21 @@ bool mv_model_note_rank_in(const char *s, size_t n, size_t lo, size_t hi, mv_mod
     }
     bool ascii = true; /* the sentence so far */
     for (size_t i = a; i <= n && a < hi; i++) {
+        /* perf29: eight bytes at a time while none is high or a stop byte
+         * ('.', '!', '?', '\n'): a zero byte of w ^ c is the byte c */
+        for (; i + 8 <= n; i += 8) {
+            const uint64_t ones = UINT64_C(0x0101010101010101);
+            const uint64_t high = UINT64_C(0x8080808080808080);
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            uint64_t x0 = w ^ (ones * '.'), x1 = w ^ (ones * '!');
+            uint64_t x2 = w ^ (ones * '?'), x3 = w ^ (ones * '\n');
+            uint64_t z = ((x0 - ones) & ~x0) | ((x1 - ones) & ~x1) | ((x2 - ones) & ~x2) |
+                         ((x3 - ones) & ~x3);
+            if ((w | z) & high) {
+                break;
+            }
+        }
         unsigned char c = i < n ? (unsigned char)s[i] : '.';
         /* most bytes neither end a sentence nor make it not ASCII */
         if (c >= 0x80) {
@@ -1914,8 +1929,10 @@ static bool other_script(unsigned char c) {
 static uint8_t slant_quad[8192];
 /* perf28: each piece's hashes at offsets 0 and 1: a lookup that hits reads
  * only the pieces hashed to it (a piece of five bytes or more at i or i - 1
- * hashes to the four bytes at i) */
-static unsigned slant_hash[N(slant_piece)][2];
+ * hashes to the four bytes at i). perf29: the (piece, offset) pairs sorted
+ * by that hash, a hit's pairs found by a binary search, not a walk. */
+static unsigned slant_by_h[N(slant_piece) * 2];
+static uint16_t slant_by_ko[N(slant_piece) * 2];
 static pthread_once_t slant_once = PTHREAD_ONCE_INIT;
 
 static unsigned quad_hash(const char *p) {
@@ -1929,8 +1946,15 @@ static void slant_build(void) {
     for (size_t k = 0; k < N(slant_piece); k++) {
         for (size_t o = 0; o < 2; o++) {
             unsigned h = quad_hash(slant_piece[k] + o);
-            slant_hash[k][o] = h;
             slant_quad[h >> 3] = (uint8_t)(slant_quad[h >> 3] | (1u << (h & 7)));
+            size_t j = k * 2 + o; /* insertion in hash order */
+            while (j > 0 && slant_by_h[j - 1] > h) {
+                slant_by_h[j] = slant_by_h[j - 1];
+                slant_by_ko[j] = slant_by_ko[j - 1];
+                j--;
+            }
+            slant_by_h[j] = h;
+            slant_by_ko[j] = (uint16_t)(k * 2 + o);
         }
     }
 }
@@ -1950,9 +1974,18 @@ static inline bool slant_at(const char *s, size_t n, size_t i) {
     if (!(slant_quad[h >> 3] & (1u << (h & 7)))) {
         return false;
     }
-    for (size_t k = 0; k < N(slant_piece); k++) {
-        if ((slant_hash[k][0] == h && piece_at(s, n, i, slant_piece[k])) ||
-            (i > 0 && slant_hash[k][1] == h && piece_at(s, n, i - 1, slant_piece[k]))) {
+    size_t lo = 0, hi = N(slant_by_h);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (slant_by_h[mid] < h) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    for (; lo < N(slant_by_h) && slant_by_h[lo] == h; lo++) {
+        size_t k = slant_by_ko[lo] / 2, o = slant_by_ko[lo] % 2;
+        if (i >= o && piece_at(s, n, i - o, slant_piece[k])) {
             return true;
         }
     }

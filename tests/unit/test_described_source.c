@@ -78,6 +78,7 @@ static void test_classes(void **state) {
     assert_int_equal(mv_ds_classes("export_chat_history", 19), MV_DS_CHAT);
     assert_int_equal(mv_ds_classes("set_env", 7), MV_DS_ENV);
     assert_int_equal(mv_ds_classes("envelope", 8), 0);
+    assert_true(mv_ds_lists_sorted());
 }
 
 int main(void) {

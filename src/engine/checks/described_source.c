@@ -15,119 +15,33 @@
 
 #define DS_TEXT_MAX 2048u /* bytes of a parameter description read */
 
+/* The lists are sorted by bytes (a word is compared only with the stems
+ * of its first byte; mv_ds_lists_sorted checks it). Languages: English,
+ * Polish, Romanian, Spanish, Portuguese, French, German, Italian, Dutch,
+ * Turkish, Russian, Ukrainian. */
+
 /* 1. an order to fill or place a value */
 static const char *const place_words[] = {
-    /* en */ "fill",
-    "populate",
-    "paste",
-    "include",
-    "put$",
-    "insert",
-    "enter$",
-    "copy$",
-    "attach",
-    "append",
-    "add$",
-    "supply",
-    "provide",
-    "dump$",
-    "embed",
-    "write$",
-    "must contain",
-    "should contain",
-    "must hold",
-    "should hold",
-    /* pl */ "wklej",
-    "wpisz",
-    "uzupełnij",
-    "dołącz",
-    "dodaj",
-    "umieść",
-    "wstaw",
-    "skopiuj",
-    "podaj",
-    /* ro */ "completează",
-    "completeaza",
-    "adaugă",
-    "lipește",
-    "introdu",
-    "pune$",
-    "copiază",
-    "inserează",
-    /* es */ "rellena",
-    "pega$",
-    "incluye",
-    "incluya",
-    "añade",
-    "agrega",
-    "pon$",
-    "introduzca",
-    "escribe",
-    "adjunta",
-    "completa$",
-    "copia$",
-    /* pt */ "cole$",
-    "inclua",
-    "preencha",
-    "coloque",
-    "adicione",
-    "copie",
-    "insira",
-    "anexe",
-    "escreva",
-    /* fr */ "remplis",
-    "colle$",
-    "collez",
-    "inclus$",
-    "incluez",
-    "ajoute",
-    "mets$",
-    "mettez",
-    "insère",
-    "insérez",
-    "copiez",
-    "joins",
-    "joignez",
-    "écris",
-    "indique",
-    /* de */ "füge",
-    "fügen",
-    "trage",
-    "tragen",
-    "fülle",
-    "füllen",
-    "kopiere",
-    "hänge",
-    "gib$",
-    "schreibe",
-    "einfügen",
-    /* it */ "incolla",
-    "includi",
-    "inserisci",
-    "compila",
-    "aggiungi",
-    "metti",
-    "allega",
-    "scrivi",
-    /* nl */ "plak",
-    "vul$",
-    "voeg",
-    "kopieer",
-    /* tr */ "yapıştır",
-    "ekle",
-    "doldur",
-    /* ru uk */ "вставь",
-    "вставте",
-    "вставьте",
-    "заполни",
-    "укажи",
-    "включи",
-    "добавь",
-    "скопируй",
-    "запиши",
-    "заповн",
-    "додай",
-    "вкажи"};
+    "adaugă",      "add$",         "adicione",  "adjunta",   "aggiungi",   "agrega",
+    "ajoute",      "allega",       "anexe",     "append",    "attach",     "añade",
+    "cole$",       "colle$",       "collez",    "coloque",   "compila",    "completa$",
+    "completeaza", "completează",  "copia$",    "copiază",   "copie",      "copiez",
+    "copy$",       "dodaj",        "doldur",    "dołącz",    "dump$",      "einfügen",
+    "ekle",        "embed",        "enter$",    "escreva",   "escribe",    "fill",
+    "füge",        "fügen",        "fülle",     "füllen",    "gib$",       "hänge",
+    "inclua",      "include",      "includi",   "incluez",   "inclus$",    "incluya",
+    "incluye",     "incolla",      "indique",   "inserează", "inserisci",  "insert",
+    "insira",      "insère",       "insérez",   "introdu",   "introduzca", "joignez",
+    "joins",       "kopieer",      "kopiere",   "lipește",   "mets$",      "mettez",
+    "metti",       "must contain", "must hold", "paste",     "pega$",      "plak",
+    "podaj",       "pon$",         "populate",  "preencha",  "provide",    "pune$",
+    "put$",        "rellena",      "remplis",   "schreibe",  "scrivi",     "should contain",
+    "should hold", "skopiuj",      "supply",    "trage",     "tragen",     "umieść",
+    "uzupełnij",   "voeg",         "vul$",      "wklej",     "wpisz",      "write$",
+    "wstaw",       "yapıştır",     "écris",     "вкажи",     "включи",     "вставте",
+    "вставь",      "вставьте",     "добавь",    "додай",     "запиши",     "заповн",
+    "заполни",     "скопируй",     "укажи",
+};
 
 typedef struct ds_word {
     const char *w;
@@ -136,255 +50,252 @@ typedef struct ds_word {
 
 /* 2. a source class named by its role */
 static const ds_word source_words[] = {
-    /* the environment */
-    {"env$", MV_DS_ENV},
-    {"printenv", MV_DS_ENV},
-    {"environ", MV_DS_ENV},
-    {"env var", MV_DS_ENV},
-    {"środowisk", MV_DS_ENV},
-    {"variables de entorno", MV_DS_ENV},
-    {"d'environnement", MV_DS_ENV},
-    {"umgebungsvariable", MV_DS_ENV},
-    {"d'ambiente", MV_DS_ENV},
-    {"de ambiente", MV_DS_ENV},
-    {"de mediu", MV_DS_ENV},
-    {"окружени", MV_DS_ENV},
-    {"середовищ", MV_DS_ENV},
-    {"ortam değişken", MV_DS_ENV},
-    /* the conversation */
-    {"conversation", MV_DS_CHAT},
-    {"conversa", MV_DS_CHAT},
-    {"conversație", MV_DS_CHAT},
-    {"conversatie", MV_DS_CHAT},
-    {"chat", MV_DS_CHAT},
-    {"dialog", MV_DS_CHAT},
-    {"diálogo", MV_DS_CHAT},
-    {"transcript", MV_DS_CHAT},
-    {"rozmow", MV_DS_CHAT},
-    {"konwersac", MV_DS_CHAT},
-    {"gespräch", MV_DS_CHAT},
-    {"unterhaltung", MV_DS_CHAT},
-    {"gesprek", MV_DS_CHAT},
-    {"sohbet", MV_DS_CHAT},
-    {"разговор", MV_DS_CHAT},
-    {"переписк", MV_DS_CHAT},
-    {"диалог", MV_DS_CHAT},
-    {"бесед", MV_DS_CHAT},
-    {"розмов", MV_DS_CHAT},
-    /* the model's instructions */
-    {"system prompt", MV_DS_INSTR},
-    {"system message", MV_DS_INSTR},
-    {"system/", MV_DS_INSTR},
-    {"developer prompt", MV_DS_INSTR},
-    {"developer message", MV_DS_INSTR},
-    {"developer instruction", MV_DS_INSTR},
-    {"systemprompt", MV_DS_INSTR},
-    {"system_prompt", MV_DS_INSTR},
-    {"your instruction", MV_DS_INSTR},
-    {"your own instruction", MV_DS_INSTR},
-    {"instructions you", MV_DS_INSTR},
-    {"hidden prompt", MV_DS_INSTR},
-    {"wiadomości systemow", MV_DS_INSTR},
-    {"wiadomością systemow", MV_DS_INSTR},
-    {"wiadomość systemow", MV_DS_INSTR},
-    {"prompt systemow", MV_DS_INSTR},
-    {"twoje instrukcje", MV_DS_INSTR},
-    {"mensaje del sistema", MV_DS_INSTR},
-    {"mensaje de sistema", MV_DS_INSTR},
-    {"prompt del sistema", MV_DS_INSTR},
-    {"tus instrucciones", MV_DS_INSTR},
-    {"message système", MV_DS_INSTR},
-    {"message du système", MV_DS_INSTR},
-    {"prompt système", MV_DS_INSTR},
-    {"tes instructions", MV_DS_INSTR},
-    {"vos instructions", MV_DS_INSTR},
-    {"systemnachricht", MV_DS_INSTR},
-    {"systemanweisung", MV_DS_INSTR},
-    {"deine anweisungen", MV_DS_INSTR},
-    {"messaggio di sistema", MV_DS_INSTR},
-    {"prompt di sistema", MV_DS_INSTR},
-    {"tue istruzioni", MV_DS_INSTR},
-    {"mensagem do sistema", MV_DS_INSTR},
-    {"prompt do sistema", MV_DS_INSTR},
-    {"suas instruções", MV_DS_INSTR},
-    {"mesajul de sistem", MV_DS_INSTR},
-    {"promptul de sistem", MV_DS_INSTR},
-    {"instrucțiunile tale", MV_DS_INSTR},
-    {"системный промпт", MV_DS_INSTR},
-    {"системным промпт", MV_DS_INSTR},
-    {"системного промпт", MV_DS_INSTR},
-    {"системное сообщ", MV_DS_INSTR},
-    {"системным сообщ", MV_DS_INSTR},
-    {"системного сообщ", MV_DS_INSTR},
-    {"системные инструкц", MV_DS_INSTR},
-    {"системных инструкц", MV_DS_INSTR},
-    {"твои инструкции", MV_DS_INSTR},
-    {"свои инструкции", MV_DS_INSTR},
-    {"системний промпт", MV_DS_INSTR},
-    /* what the model knows, was told or has read */
-    {"you know about", MV_DS_MEMORY},
-    {"you have read", MV_DS_MEMORY},
-    {"you've read", MV_DS_MEMORY},
-    {"you have seen", MV_DS_MEMORY},
-    {"you've seen", MV_DS_MEMORY},
-    {"told you", MV_DS_MEMORY},
-    {"you remember", MV_DS_MEMORY},
-    {"you were given", MV_DS_MEMORY},
-    {"you received", MV_DS_MEMORY},
-    {"wiesz o", MV_DS_MEMORY},
-    {"przeczytałeś", MV_DS_MEMORY},
-    {"ci powiedział", MV_DS_MEMORY},
-    {"sabes de", MV_DS_MEMORY},
-    {"sabes sobre", MV_DS_MEMORY},
-    {"has leído", MV_DS_MEMORY},
-    {"te ha dicho", MV_DS_MEMORY},
-    {"te haya dicho", MV_DS_MEMORY},
-    {"tu sais", MV_DS_MEMORY},
-    {"vous savez", MV_DS_MEMORY},
-    {"tu as lu", MV_DS_MEMORY},
-    {"vous avez lu", MV_DS_MEMORY},
-    {"t'a dit", MV_DS_MEMORY},
-    {"vous a dit", MV_DS_MEMORY},
-    {"du weißt", MV_DS_MEMORY},
-    {"gelesen hast", MV_DS_MEMORY},
-    {"dir gesagt", MV_DS_MEMORY},
-    {"dir erzählt", MV_DS_MEMORY},
-    {"sai su", MV_DS_MEMORY},
-    {"sai del", MV_DS_MEMORY},
-    {"hai letto", MV_DS_MEMORY},
-    {"ti ha detto", MV_DS_MEMORY},
-    {"você sabe", MV_DS_MEMORY},
-    {"você leu", MV_DS_MEMORY},
-    {"te disse", MV_DS_MEMORY},
-    {"lhe disse", MV_DS_MEMORY},
-    {"știi despre", MV_DS_MEMORY},
+    {"2fa", MV_DS_CRED},
     {"ai citit", MV_DS_MEMORY},
-    {"ți-a spus", MV_DS_MEMORY},
-    {"знаешь о", MV_DS_MEMORY},
-    {"прочитал", MV_DS_MEMORY},
-    {"тебе сказал", MV_DS_MEMORY},
-    {"тебе рассказал", MV_DS_MEMORY},
-    {"знаєш про", MV_DS_MEMORY},
-    /* credentials */
-    {"password", MV_DS_CRED},
-    {"passwd", MV_DS_CRED},
-    {"passphrase", MV_DS_CRED},
-    {"token", MV_DS_CRED},
     {"api key", MV_DS_CRED},
     {"api-key", MV_DS_CRED},
     {"apikey", MV_DS_CRED},
-    {"secret key", MV_DS_CRED},
-    {"credential", MV_DS_CRED},
-    {"2fa", MV_DS_CRED},
-    {"otp$", MV_DS_CRED},
-    {"private key", MV_DS_CRED},
-    {"session cookie", MV_DS_CRED},
-    {"hasł", MV_DS_CRED},
-    {"haseł", MV_DS_CRED},
-    {"parol", MV_DS_CRED},
-    {"contraseñ", MV_DS_CRED},
-    {"mot de passe", MV_DS_CRED},
-    {"mots de passe", MV_DS_CRED},
-    {"passwort", MV_DS_CRED},
-    {"kennwort", MV_DS_CRED},
-    {"zugangsdaten", MV_DS_CRED},
-    {"credenzial", MV_DS_CRED},
-    {"credencia", MV_DS_CRED},
-    {"senha", MV_DS_CRED},
-    {"cheile api", MV_DS_CRED},
-    {"cheia api", MV_DS_CRED},
-    {"clave api", MV_DS_CRED},
-    {"chiave api", MV_DS_CRED},
+    {"chat", MV_DS_CHAT},
     {"chave api", MV_DS_CRED},
+    {"cheia api", MV_DS_CRED},
+    {"cheile api", MV_DS_CRED},
+    {"chiave api", MV_DS_CRED},
+    {"ci powiedział", MV_DS_MEMORY},
+    {"clave api", MV_DS_CRED},
+    {"contraseñ", MV_DS_CRED},
+    {"conversa", MV_DS_CHAT},
+    {"conversatie", MV_DS_CHAT},
+    {"conversation", MV_DS_CHAT},
+    {"conversație", MV_DS_CHAT},
+    {"credencia", MV_DS_CRED},
+    {"credential", MV_DS_CRED},
+    {"credenzial", MV_DS_CRED},
+    {"d'ambiente", MV_DS_ENV},
+    {"d'environnement", MV_DS_ENV},
+    {"de ambiente", MV_DS_ENV},
+    {"de mediu", MV_DS_ENV},
+    {"deine anweisungen", MV_DS_INSTR},
+    {"developer instruction", MV_DS_INSTR},
+    {"developer message", MV_DS_INSTR},
+    {"developer prompt", MV_DS_INSTR},
+    {"dialog", MV_DS_CHAT},
+    {"dir erzählt", MV_DS_MEMORY},
+    {"dir gesagt", MV_DS_MEMORY},
+    {"diálogo", MV_DS_CHAT},
+    {"du weißt", MV_DS_MEMORY},
+    {"env var", MV_DS_ENV},
+    {"env$", MV_DS_ENV},
+    {"environ", MV_DS_ENV},
+    {"gelesen hast", MV_DS_MEMORY},
+    {"gesprek", MV_DS_CHAT},
+    {"gespräch", MV_DS_CHAT},
+    {"hai letto", MV_DS_MEMORY},
+    {"has leído", MV_DS_MEMORY},
+    {"haseł", MV_DS_CRED},
+    {"hasł", MV_DS_CRED},
+    {"hidden prompt", MV_DS_INSTR},
+    {"instructions you", MV_DS_INSTR},
+    {"instrucțiunile tale", MV_DS_INSTR},
+    {"kennwort", MV_DS_CRED},
     {"klucz api", MV_DS_CRED},
     {"klucze api", MV_DS_CRED},
-    {"пароль", MV_DS_CRED},
+    {"konwersac", MV_DS_CHAT},
+    {"lhe disse", MV_DS_MEMORY},
+    {"mensagem do sistema", MV_DS_INSTR},
+    {"mensaje de sistema", MV_DS_INSTR},
+    {"mensaje del sistema", MV_DS_INSTR},
+    {"mesajul de sistem", MV_DS_INSTR},
+    {"message du système", MV_DS_INSTR},
+    {"message système", MV_DS_INSTR},
+    {"messaggio di sistema", MV_DS_INSTR},
+    {"mot de passe", MV_DS_CRED},
+    {"mots de passe", MV_DS_CRED},
+    {"ortam değişken", MV_DS_ENV},
+    {"otp$", MV_DS_CRED},
+    {"parol", MV_DS_CRED},
+    {"passphrase", MV_DS_CRED},
+    {"passwd", MV_DS_CRED},
+    {"password", MV_DS_CRED},
+    {"passwort", MV_DS_CRED},
+    {"printenv", MV_DS_ENV},
+    {"private key", MV_DS_CRED},
+    {"prompt del sistema", MV_DS_INSTR},
+    {"prompt di sistema", MV_DS_INSTR},
+    {"prompt do sistema", MV_DS_INSTR},
+    {"prompt systemow", MV_DS_INSTR},
+    {"prompt système", MV_DS_INSTR},
+    {"promptul de sistem", MV_DS_INSTR},
+    {"przeczytałeś", MV_DS_MEMORY},
+    {"rozmow", MV_DS_CHAT},
+    {"sabes de", MV_DS_MEMORY},
+    {"sabes sobre", MV_DS_MEMORY},
+    {"sai del", MV_DS_MEMORY},
+    {"sai su", MV_DS_MEMORY},
+    {"secret key", MV_DS_CRED},
+    {"senha", MV_DS_CRED},
+    {"session cookie", MV_DS_CRED},
+    {"sohbet", MV_DS_CHAT},
+    {"suas instruções", MV_DS_INSTR},
+    {"system message", MV_DS_INSTR},
+    {"system prompt", MV_DS_INSTR},
+    {"system/", MV_DS_INSTR},
+    {"system_prompt", MV_DS_INSTR},
+    {"systemanweisung", MV_DS_INSTR},
+    {"systemnachricht", MV_DS_INSTR},
+    {"systemprompt", MV_DS_INSTR},
+    {"t'a dit", MV_DS_MEMORY},
+    {"te disse", MV_DS_MEMORY},
+    {"te ha dicho", MV_DS_MEMORY},
+    {"te haya dicho", MV_DS_MEMORY},
+    {"tes instructions", MV_DS_INSTR},
+    {"ti ha detto", MV_DS_MEMORY},
+    {"token", MV_DS_CRED},
+    {"told you", MV_DS_MEMORY},
+    {"transcript", MV_DS_CHAT},
+    {"tu as lu", MV_DS_MEMORY},
+    {"tu sais", MV_DS_MEMORY},
+    {"tue istruzioni", MV_DS_INSTR},
+    {"tus instrucciones", MV_DS_INSTR},
+    {"twoje instrukcje", MV_DS_INSTR},
+    {"umgebungsvariable", MV_DS_ENV},
+    {"unterhaltung", MV_DS_CHAT},
+    {"variables de entorno", MV_DS_ENV},
+    {"você leu", MV_DS_MEMORY},
+    {"você sabe", MV_DS_MEMORY},
+    {"vos instructions", MV_DS_INSTR},
+    {"vous a dit", MV_DS_MEMORY},
+    {"vous avez lu", MV_DS_MEMORY},
+    {"vous savez", MV_DS_MEMORY},
+    {"wiadomości systemow", MV_DS_INSTR},
+    {"wiadomością systemow", MV_DS_INSTR},
+    {"wiadomość systemow", MV_DS_INSTR},
+    {"wiesz o", MV_DS_MEMORY},
+    {"you have read", MV_DS_MEMORY},
+    {"you have seen", MV_DS_MEMORY},
+    {"you know about", MV_DS_MEMORY},
+    {"you received", MV_DS_MEMORY},
+    {"you remember", MV_DS_MEMORY},
+    {"you were given", MV_DS_MEMORY},
+    {"you've read", MV_DS_MEMORY},
+    {"you've seen", MV_DS_MEMORY},
+    {"your instruction", MV_DS_INSTR},
+    {"your own instruction", MV_DS_INSTR},
+    {"zugangsdaten", MV_DS_CRED},
+    {"środowisk", MV_DS_ENV},
+    {"şifre", MV_DS_CRED},
+    {"știi despre", MV_DS_MEMORY},
+    {"ți-a spus", MV_DS_MEMORY},
+    {"бесед", MV_DS_CHAT},
+    {"диалог", MV_DS_CHAT},
+    {"знаешь о", MV_DS_MEMORY},
+    {"знаєш про", MV_DS_MEMORY},
+    {"окружени", MV_DS_ENV},
     {"парол", MV_DS_CRED},
+    {"пароль", MV_DS_CRED},
+    {"переписк", MV_DS_CHAT},
+    {"прочитал", MV_DS_MEMORY},
+    {"разговор", MV_DS_CHAT},
+    {"розмов", MV_DS_CHAT},
+    {"свои инструкции", MV_DS_INSTR},
+    {"середовищ", MV_DS_ENV},
+    {"системний промпт", MV_DS_INSTR},
+    {"системного промпт", MV_DS_INSTR},
+    {"системного сообщ", MV_DS_INSTR},
+    {"системное сообщ", MV_DS_INSTR},
+    {"системные инструкц", MV_DS_INSTR},
+    {"системный промпт", MV_DS_INSTR},
+    {"системным промпт", MV_DS_INSTR},
+    {"системным сообщ", MV_DS_INSTR},
+    {"системных инструкц", MV_DS_INSTR},
+    {"твои инструкции", MV_DS_INSTR},
+    {"тебе рассказал", MV_DS_MEMORY},
+    {"тебе сказал", MV_DS_MEMORY},
     {"токен", MV_DS_CRED},
-    {"şifre", MV_DS_CRED}};
+};
 
 /* 3. taken whole, or addressed as the model's own */
 static const char *const whole_words[] = {
-    /* en */ "all$",
-    "every",
-    "entire",
-    "full$",
-    "whole",
-    "complet",
-    "komplett",
-    "verbatim",
-    "word for word",
-    "raw$",
-    "unredacted",
-    "untruncated",
-    "so far",
-    "hidden",
-    /* pl */ "cał",
-    "wszystk",
-    "dosłown",
-    "słowo w słowo",
-    "dotychczas",
-    "ukryt",
-    /* es pt */ "todo",
-    "toda",
-    "íntegr",
-    "literal",
-    "hasta ahora",
+    "all$",
+    "alle",
+    "ascuns",
     "até agora",
-    "inteir",
-    "ocult",
-    /* fr */ "tout",
-    "tous$",
-    "intégral",
-    "mot pour mot",
-    "jusqu'ici",
-    "caché",
-    /* de */ "alle",
-    "gesamt",
-    "ganze",
-    "wörtlich",
     "bisherig",
-    "versteckt",
-    /* it */ "tutt",
-    "intero",
-    "intera",
-    "parola per parola",
+    "caché",
+    "cał",
+    "complet",
+    "cuvânt cu cuvânt",
+    "dosłown",
+    "dotychczas",
+    "entire",
+    "every",
     "finora",
+    "full$",
+    "ganze",
+    "gesamt",
+    "hasta ahora",
+    "hepsi",
+    "hidden",
+    "inteir",
+    "intera",
+    "intero",
+    "intégral",
+    "jusqu'ici",
+    "komplett",
+    "literal",
+    "mot pour mot",
     "nascost",
-    /* ro */ "tot$",
-    "toată",
+    "ocult",
+    "parola per parola",
+    "până acum",
+    "raw$",
+    "so far",
+    "słowo w słowo",
     "toate",
+    "toată",
+    "toda",
+    "todo",
+    "tot$",
+    "tous$",
+    "tout",
     "toţi",
     "toți",
+    "tutt",
+    "tüm",
+    "ukryt",
+    "unredacted",
+    "untruncated",
+    "verbatim",
+    "versteckt",
+    "volledig",
+    "whole",
+    "word for word",
+    "wszystk",
+    "wörtlich",
+    "íntegr",
     "întreg",
-    "cuvânt cu cuvânt",
-    "până acum",
-    "ascuns",
-    /* ru uk */ "весь",
-    "всю",
+    "весь",
     "все$",
+    "всю",
     "всё",
-    "целиком",
-    "дослов",
-    "скрыт",
-    "повністю",
     "всі",
-    /* tr nl */ "tüm",
-    "hepsi",
-    "volledig"};
+    "дослов",
+    "повністю",
+    "скрыт",
+    "целиком",
+};
 
 /* Does the folded stem w stand at t[i] (a word start, and a word end too
  * when w ends in '$')? */
 static bool stem_at(const char *t, size_t n, size_t i, const char *w) {
-    size_t l = strlen(w);
-    bool end = l > 0 && w[l - 1] == '$';
-    if (end) {
-        l--;
+    size_t q = 0;
+    /* one pass, no strlen: most stems differ at their second byte */
+    while (w[q] != '\0' && w[q] != '$') {
+        if (i + q >= n || t[i + q] != w[q]) {
+            return false;
+        }
+        q++;
     }
-    if (i + l > n || memcmp(t + i, w, l) != 0) {
-        return false;
-    }
-    return !end || i + l == n || !mv_letter_before(t, i + l + 1);
+    return w[q] != '$' || i + q == n || !mv_letter_before(t, i + q + 1);
 }
 
 /* Is there a word start at folded t[i]? */
@@ -394,18 +305,56 @@ static bool word_start(const char *t, size_t i) {
             (t[i] >= '0' && t[i] <= '9'));
 }
 
+/* The first index of the sorted list ws[0, nw) whose stem starts with
+ * byte c (nw when none): the lists are sorted by bytes, so a word is
+ * compared only with the stems of its first byte. */
+static size_t first_of(const char *const *ws, size_t nw, unsigned char c) {
+    size_t lo = 0;
+    size_t hi = nw;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((unsigned char)ws[mid][0] < c) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 static bool any_word(const char *t, size_t a, size_t b, const char *const *ws, size_t nw) {
     for (size_t i = a; i < b; i++) {
         if (!word_start(t, i)) {
             continue;
         }
-        for (size_t k = 0; k < nw; k++) {
-            if (ws[k][0] == t[i] && stem_at(t, b, i, ws[k])) {
+        for (size_t k = first_of(ws, nw, (unsigned char)t[i]); k < nw && ws[k][0] == t[i]; k++) {
+            if (stem_at(t, b, i, ws[k])) {
                 return true;
             }
         }
+        while (i + 1 < b &&
+               ((unsigned char)t[i + 1] >= 0x80 || (t[i + 1] >= 'a' && t[i + 1] <= 'z'))) {
+            i++; /* the rest of the word starts no stem */
+        }
     }
     return false;
+}
+
+#define N_SOURCE (sizeof(source_words) / sizeof(source_words[0]))
+
+/* first_of for the source list */
+static size_t source_first(unsigned char c) {
+    size_t lo = 0;
+    size_t hi = N_SOURCE;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((unsigned char)source_words[mid].w[0] < c) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
 }
 
 /* The source classes in folded t[a, b); *first gets the first source's
@@ -416,9 +365,10 @@ static unsigned classes_in(const char *t, size_t a, size_t b, size_t *first, siz
         if (!word_start(t, i)) {
             continue;
         }
-        for (size_t k = 0; k < sizeof(source_words) / sizeof(source_words[0]); k++) {
+        for (size_t k = source_first((unsigned char)t[i]);
+             k < N_SOURCE && source_words[k].w[0] == t[i]; k++) {
             const char *w = source_words[k].w;
-            if (w[0] == t[i] && stem_at(t, b, i, w)) {
+            if (stem_at(t, b, i, w)) {
                 if (cls == 0 && first != NULL) {
                     size_t e = i;
                     while (e < b && t[e] != ' ' && t[e] != ',' && t[e] != ')') {
@@ -433,6 +383,25 @@ static unsigned classes_in(const char *t, size_t a, size_t b, size_t *first, siz
         }
     }
     return cls;
+}
+
+bool mv_ds_lists_sorted(void) {
+    for (size_t k = 1; k < N_SOURCE; k++) {
+        if (strcmp(source_words[k - 1].w, source_words[k].w) > 0) {
+            return false;
+        }
+    }
+    for (size_t k = 1; k < sizeof(place_words) / sizeof(place_words[0]); k++) {
+        if (strcmp(place_words[k - 1], place_words[k]) > 0) {
+            return false;
+        }
+    }
+    for (size_t k = 1; k < sizeof(whole_words) / sizeof(whole_words[0]); k++) {
+        if (strcmp(whole_words[k - 1], whole_words[k]) > 0) {
+            return false;
+        }
+    }
+    return true;
 }
 
 unsigned mv_ds_classes(const char *t, size_t n) {
@@ -485,6 +454,9 @@ bool mv_described_source(const char *desc, size_t n, const char *const *job, con
         n = DS_TEXT_MAX;
     }
     m = mv_word_fold(desc, n, buf);
+    if (!any_word(buf, 0, m, place_words, sizeof(place_words) / sizeof(place_words[0]))) {
+        return false; /* no order to fill anywhere: the common case */
+    }
     while (ss < m) {
         size_t se = ss;
         size_t fs = 0;

@@ -60,4 +60,7 @@ bool mv_described_source(const char *desc, size_t n, const char *const *job, con
  * the unit tests). */
 unsigned mv_ds_classes(const char *t, size_t n);
 
+/* Are the word lists sorted by bytes, as the lookup needs? (unit test) */
+bool mv_ds_lists_sorted(void);
+
 #endif

@@ -10899,8 +10899,9 @@ static void param_value_flow(fctx *f, flow_state *fs) {
  * the conversation, the model's instructions or memory, the session's
  * credentials; described_source.c). The parameter is the sink: what its
  * description asks for leaves with the call. Read only on the plain view
- * of a parameter's description that matched a source, a scope or a
- * harvest term, and only when no flow was found yet.
+ * of a parameter's description that matched a source, a generic or a
+ * harvest term (the gate keeps the cost low), and only when no flow was
+ * found yet.
  */
 static void described_secret_flow(fctx *f, flow_state *fs) {
     const mv_field *fd = &f->tool->fields[f->fi];
@@ -10909,7 +10910,8 @@ static void described_secret_flow(fctx *f, flow_state *fs) {
     size_t job_n[2];
     mv_ds_hit hit;
     bool gate = false;
-    if (fs->flow.valid || f->map != NULL || !in_sink_param(f)) {
+    if (fs->flow.valid || f->map != NULL || fd->kind != MV_FIELD_SCHEMA_DESCRIPTION ||
+        fd->param < 0 || (uint32_t)fd->param >= f->tool->n_params) {
         return;
     }
     pm = &f->tool->params[fd->param];
@@ -10919,10 +10921,9 @@ static void described_secret_flow(fctx *f, flow_state *fs) {
     }
     for (size_t i = 0; i < f->n && !gate; i++) {
         gate = (f->R->terms[f->m[i].term].roles &
-                (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC | MV_DR_ROLE_SCOPE | MV_DR_ROLE_HARVEST |
-                 MV_DR_ROLE_DATA)) != 0;
+                (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC | MV_DR_ROLE_HARVEST)) != 0;
     }
-    if (!gate) {
+    if (!gate || !in_sink_param(f)) {
         return;
     }
     job[0] = f->tool->name.ptr;

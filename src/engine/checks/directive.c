@@ -47,6 +47,7 @@
 #include "reply_reach.h"
 #include "position.h"
 #include "dest_values.h"
+#include "described_source.h"
 #include "structure_facts.h"
 #include "value_orders.h"
 
@@ -10890,6 +10891,62 @@ static void param_value_flow(fctx *f, flow_state *fs) {
     }
 }
 
+/* ------------------------------- round 29: a described secret (exfil29) */
+
+/*
+ * Round 29 (exfil29): a free-form input parameter whose own description
+ * orders a secret described by its role into the value (the environment,
+ * the conversation, the model's instructions or memory, the session's
+ * credentials; described_source.c). The parameter is the sink: what its
+ * description asks for leaves with the call. Read only on the plain view
+ * of a parameter's description that matched a source, a generic or a
+ * harvest term (the gate keeps the cost low), and only when no flow was
+ * found yet.
+ */
+static void described_secret_flow(fctx *f, flow_state *fs) {
+    const mv_field *fd = &f->tool->fields[f->fi];
+    const mv_param *pm;
+    const char *job[2];
+    size_t job_n[2];
+    mv_ds_hit hit;
+    bool gate = false;
+    if (fs->flow.valid || f->map != NULL || fd->kind != MV_FIELD_SCHEMA_DESCRIPTION ||
+        fd->param < 0 || (uint32_t)fd->param >= f->tool->n_params) {
+        return;
+    }
+    pm = &f->tool->params[fd->param];
+    if (pm->type.len > 0 && !(pm->type.len == 6 && (memcmp(pm->type.ptr, "string", 6) == 0 ||
+                                                    memcmp(pm->type.ptr, "object", 6) == 0))) {
+        return; /* a number, a boolean, an array of ids */
+    }
+    for (size_t i = 0; i < f->n && !gate; i++) {
+        gate = (f->R->terms[f->m[i].term].roles &
+                (MV_DR_ROLE_SOURCE | MV_DR_ROLE_GENERIC | MV_DR_ROLE_HARVEST)) != 0;
+    }
+    if (!gate || !in_sink_param(f)) {
+        return;
+    }
+    job[0] = f->tool->name.ptr;
+    job_n[0] = f->tool->name.len;
+    job[1] = f->tool->description.ptr;
+    job_n[1] = f->tool->description.len;
+    if (mv_described_source(f->raw.ptr, f->raw.len, job, job_n, 2, &hit)) {
+        mv_position pos;
+        around ar;
+        size_t s0 = 0;
+        while (s0 < f->n && f->roff[f->m[s0].start] < hit.start) {
+            s0++;
+        }
+        mv_position_classify(&pos, &f->pt, s0 < f->n ? f->m[s0].start : 0,
+                             s0 < f->n ? f->m[s0].end : 0);
+        memset(&ar, 0, sizeof(ar));
+        ar.strong = true;
+        fs->reaches = true;
+        consider_best(&fs->flow, FLOW_CONF, pos.weight < DANGER_WEIGHT ? DANGER_WEIGHT : pos.weight,
+                      (int32_t)f->fi, hit.start, hit.end, &ar, "parameter value");
+    }
+}
+
 /* Match, chain and evaluate one view of field fi. Sets *spaced when the
  * view shows letter-spaced punctuation. */
 static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t fi, mv_str raw,
@@ -10941,7 +10998,8 @@ static void scan_view(const mv_inspect_ctx *ctx, const mv_tool *tool, uint32_t f
         evaluate(&f, &f.h[k], bests);
     }
     find_flows(&f, fs);
-    param_value_flow(&f, fs); /* round 23 */
+    param_value_flow(&f, fs);      /* round 23 */
+    described_secret_flow(&f, fs); /* round 29 */
     {
         size_t actions = find_orders(&f, orders, destroys);
         concealed_act(&f, orders, destroys);

@@ -10742,6 +10742,22 @@ static bool generic_named_sink(const fctx *f, const dmatch *src) {
            in_instruction(f, src->start, src->end);
 }
 
+/* Report the source src as a parameter's value (a strong flow at the
+ * source's own place in the raw field). */
+static void value_flow(const fctx *f, flow_state *fs, const dmatch *src, double weight) {
+    size_t rs = f->roff[src->start];
+    size_t re = f->roff[src->end];
+    around ar;
+    if (f->map != NULL) {
+        rs = f->map[rs];
+        re = f->map[re];
+    }
+    memset(&ar, 0, sizeof(ar));
+    ar.strong = true;
+    fs->reaches = true;
+    consider_best(&fs->flow, FLOW_CONF, weight, (int32_t)f->fi, rs, re, &ar, "parameter value");
+}
+
 /* The flow of a description sentence that names its sink among the
  * tool's parameters, after the orders of the view: a field whose flow or
  * data order is already found keeps that report. */
@@ -10788,9 +10804,8 @@ static void named_sink_flow(fctx *f, flow_state *fs, const best *orders) {
               (present & (MV_DR_ROLE_SCOPE | MV_DR_ROLE_HARVEST)))) {
             continue;
         }
-        size_t ss, se, rs, re;
+        size_t ss, se;
         mv_position pos;
-        around ar;
         if (roles & MV_DR_ROLE_SOURCE) {
             mv_position_sentence(&f->pt, src->start, &ss, &se);
             if (!sentence_names_sink(f, src, false) || source_guarded(f, src, ss, se) ||
@@ -10804,17 +10819,7 @@ static void named_sink_flow(fctx *f, flow_state *fs, const best *orders) {
         if (pos.weight < DANGER_WEIGHT) {
             continue;
         }
-        fs->reaches = true;
-        rs = f->roff[src->start];
-        re = f->roff[src->end];
-        if (f->map != NULL) {
-            rs = f->map[rs];
-            re = f->map[re];
-        }
-        memset(&ar, 0, sizeof(ar));
-        ar.strong = true;
-        consider_best(&fs->flow, FLOW_CONF, pos.weight, (int32_t)f->fi, rs, re, &ar,
-                      "parameter value");
+        value_flow(f, fs, src, pos.weight);
         return;
     }
 }
@@ -10855,9 +10860,8 @@ static void param_value_flow(fctx *f, flow_state *fs) {
     }
     for (size_t i = 0; i < f->n; i++) {
         const dmatch *src = &f->m[i];
-        size_t ss, se, rs, re;
+        size_t ss, se;
         mv_position pos;
-        around ar;
         if (!(f->R->terms[src->term].roles & MV_DR_ROLE_SOURCE) ||
             (own && named_after(f->tool->params[fd->param].name, f->text + src->start,
                                 src->end - src->start))) {
@@ -10876,17 +10880,7 @@ static void param_value_flow(fctx *f, flow_state *fs) {
                                          src->end - src->start))) {
             continue;
         }
-        fs->reaches = true;
-        rs = f->roff[src->start];
-        re = f->roff[src->end];
-        if (f->map != NULL) {
-            rs = f->map[rs];
-            re = f->map[re];
-        }
-        memset(&ar, 0, sizeof(ar));
-        ar.strong = true;
-        consider_best(&fs->flow, FLOW_CONF, pos.weight, (int32_t)f->fi, rs, re, &ar,
-                      "parameter value");
+        value_flow(f, fs, src, pos.weight);
         return;
     }
 }

@@ -2,10 +2,13 @@
 """Verdict diff between two mcpvet binaries over every corpus file and the
 real registries.
 
-    scripts/verdict_diff.py OLD_BIN NEW_BIN [SOURCE_DIR] [-v]
+    scripts/verdict_diff.py OLD_BIN NEW_BIN [SOURCE_DIR] [-v] [--ids]
 
-Each file of corpus/ (holdout/ included: only ids are printed, never text)
-is evaluated per entry by both binaries; the real registries are evaluated
+Each file of corpus/ is evaluated per entry by both binaries. Files under
+holdout/ and those listed in corpus/held_out.txt measure whether rules
+generalize: for them only counts per file are printed, never ids or text,
+so a rule writer's gate cannot steer a rule toward them (--ids, for the
+lead, prints their ids too); the real registries are evaluated
 as one registry each (npm, its tools/prompts/resources snapshot, and the
 docker registry from $MCPVET_SHARED, or a shared/ folder beside the
 checkout or one level further up, as for a worktree; it says when none is
@@ -37,8 +40,22 @@ def verdicts(binary, path, whole):
     return {e['id']: (e['verdict'], e.get('label', 'benign')) for e in json.loads(out)['entries']}
 
 
+def held_out(src):
+    """Paths (relative to src) whose entries are reported as counts only."""
+    listed = set()
+    try:
+        with open(os.path.join(src, 'corpus', 'held_out.txt'), encoding='utf-8') as f:
+            for line in f:
+                line = line.split('#', 1)[0].strip()
+                if line:
+                    listed.add(line)
+    except OSError:
+        pass
+    return lambda name: name.startswith('corpus/holdout/') or name in listed
+
+
 def main():
-    args = [a for a in sys.argv[1:] if a != '-v']
+    args = [a for a in sys.argv[1:] if a not in ('-v', '--ids')]
     if len(args) < 2:
         sys.exit(__doc__)
     old, new = args[0], args[1]
@@ -59,6 +76,8 @@ def main():
     else:
         print('note: docker registry not found (set MCPVET_SHARED to the shared folder)')
     files += [(f, True) for f in reals if os.path.exists(f)]
+    hidden = held_out(src)
+    show_ids = '--ids' in sys.argv
     worse = better = 0
     for path, whole in files:
         try:
@@ -67,6 +86,8 @@ def main():
             print('skip %s: %s' % (os.path.relpath(path, src), ex))
             continue
         name = os.path.relpath(path, src)
+        quiet = hidden(name) and not show_ids
+        file_worse = file_better = 0
         for key in sorted(a):
             if key not in b or a[key][0] == b[key][0]:
                 continue
@@ -76,12 +97,18 @@ def main():
             else:
                 bad = RANK[vb] > RANK[va]
             if bad:
-                worse += 1
-                print('WORSE %s %s [%s] %s -> %s' % (name, key, label, va, vb))
+                file_worse += 1
+                if not quiet:
+                    print('WORSE %s %s [%s] %s -> %s' % (name, key, label, va, vb))
             else:
-                better += 1
-                if '-v' in sys.argv:
+                file_better += 1
+                if '-v' in sys.argv and not quiet:
                     print('better %s %s [%s] %s -> %s' % (name, key, label, va, vb))
+        if quiet and (file_worse or file_better):
+            print('held out %s: worse %d better %d (ids hidden; --ids shows them)'
+                  % (name, file_worse, file_better))
+        worse += file_worse
+        better += file_better
     print('worse %d better %d' % (worse, better))
 
 
